@@ -1,0 +1,16 @@
+# All dependencies come from Debian 12 packages (scripts/setup.sh installs them).
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+find_package(RocksDB CONFIG REQUIRED)          # librocksdb-dev
+find_package(FlatBuffers CONFIG REQUIRED)      # libflatbuffers-dev
+find_program(FLATC flatc REQUIRED)             # flatbuffers-compiler
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)  # libsodium-dev
+find_package(nlohmann_json 3.11 CONFIG REQUIRED)  # nlohmann-json3-dev
+find_package(Boost 1.74 REQUIRED)              # libboost-dev (Asio is header-only)
+find_package(CLI11 CONFIG REQUIRED)            # libcli11-dev
+if(LAS_BUILD_TESTS)
+  find_package(GTest CONFIG REQUIRED)          # libgtest-dev, libgmock-dev
+endif()
+if(LAS_BUILD_BENCH)
+  find_package(benchmark CONFIG REQUIRED)      # libbenchmark-dev
+endif()

@@ -1,0 +1,146 @@
+#include "log/chain_cursor.h"
+
+#include <cstring>
+#include <string>
+
+#include "log/events_generated.h"
+#include "log/rocks_layout.h"
+
+namespace las::log {
+namespace {
+
+class ChainCursor final : public EventCursor {
+ public:
+  ChainCursor(RocksStore& store, bool use_snapshot) : store_(store) {
+    if (use_snapshot) {
+      snapshot_ = store.db().GetSnapshot();
+      read_.snapshot = snapshot_;
+    }
+    read_.fill_cache = false;  // sequential scan: don't evict the working set
+    read_.readahead_size = 2 << 20;
+  }
+  ~ChainCursor() override {
+    iter_.reset();
+    if (snapshot_ != nullptr) store_.db().ReleaseSnapshot(snapshot_);
+  }
+
+  Status Start(uint64_t from) {
+    auto head = store_.ReadHead(read_);
+    if (!head.ok()) return head.status();
+    head_ = *head;
+    expected_ = from;
+    if (from > 1) {
+      std::string anchor;
+      auto s = store_.db().Get(read_, store_.events(), layout::EncodeSequenceKey(from - 1),
+                               &anchor);
+      if (s.IsNotFound()) {
+        // Reading past the end is fine; a missing event inside the log is corruption.
+        if (from - 1 <= head_.sequence) return Fail(from - 1, "event is missing");
+      } else if (!s.ok()) {
+        return FromRocks(s, "reading event " + std::to_string(from - 1));
+      } else if (anchor.size() < layout::kHashSize) {
+        return Fail(from - 1, "value too short to hold a hash");
+      } else {
+        std::memcpy(previous_.data(), anchor.data(), layout::kHashSize);
+      }
+    }
+    iter_.reset(store_.db().NewIterator(read_, store_.events()));
+    iter_->Seek(layout::EncodeSequenceKey(from));
+    return Status::Ok();
+  }
+
+  Result<bool> Next() override {
+    if (failed_) return Corruption("the cursor already failed at event " +
+                                   std::to_string(*bad_));
+    if (started_) iter_->Next();
+    started_ = true;
+    if (!iter_->Valid()) {
+      LAS_RETURN_IF_ERROR(FromRocks(iter_->status(), "reading events"));
+      return CheckEnd();
+    }
+    LAS_RETURN_IF_ERROR(CheckCurrent());
+    return true;
+  }
+
+  const StoredEvent& current() const override { return current_; }
+  std::optional<uint64_t> first_bad_sequence() const override { return bad_; }
+  Head head() const override { return head_; }
+
+ private:
+  Status Fail(uint64_t sequence, const std::string& what) {
+    failed_ = true;
+    bad_ = sequence;
+    return Corruption("event " + std::to_string(sequence) + ": " + what);
+  }
+
+  Status CheckCurrent() {
+    auto sequence = layout::DecodeSequenceKey(iter_->key().ToStringView());
+    if (!sequence) return Fail(expected_, "malformed key where this event should be");
+    if (*sequence != expected_) return Fail(expected_, "event is missing");
+    if (*sequence > head_.sequence) return Fail(*sequence, "event beyond the recorded head");
+    auto value = iter_->value();
+    if (value.size() < layout::kHashSize) return Fail(*sequence, "value too short");
+    const auto* bytes = reinterpret_cast<const uint8_t*>(value.data()) + layout::kHashSize;
+    const size_t size = value.size() - layout::kHashSize;
+    flatbuffers::Verifier verifier(bytes, size);
+    if (!fb::VerifyEnvelopeBuffer(verifier)) {
+      return Fail(*sequence, "envelope is not a valid event");
+    }
+    const fb::Envelope* envelope = fb::GetEnvelope(bytes);
+    if (envelope->sequence() != *sequence) {
+      return Fail(*sequence, "envelope says sequence " + std::to_string(envelope->sequence()));
+    }
+    if (envelope->prev_hash() == nullptr ||
+        std::memcmp(envelope->prev_hash()->bytes()->data(), previous_.data(),
+                    layout::kHashSize) != 0) {
+      return Fail(*sequence, "previous-hash link does not match the event before it");
+    }
+    Hash computed = ChainHash(previous_, {bytes, size});
+    if (std::memcmp(computed.data(), value.data(), layout::kHashSize) != 0) {
+      return Fail(*sequence, "content does not match its hash");
+    }
+    current_.sequence = *sequence;
+    current_.hash = computed;
+    current_.envelope.assign(reinterpret_cast<const char*>(bytes), size);
+    previous_ = computed;
+    last_seen_ = *sequence;
+    ++expected_;
+    return Status::Ok();
+  }
+
+  Result<bool> CheckEnd() {
+    if (head_.sequence >= expected_) {
+      return Fail(expected_, "event is missing (the head records " +
+                                 std::to_string(head_.sequence) + " events)");
+    }
+    if (last_seen_ == head_.sequence && last_seen_ > 0 && previous_ != head_.hash) {
+      return Fail(last_seen_, "last event does not match the recorded head hash");
+    }
+    return false;
+  }
+
+  RocksStore& store_;
+  const rocksdb::Snapshot* snapshot_ = nullptr;
+  rocksdb::ReadOptions read_;
+  std::unique_ptr<rocksdb::Iterator> iter_;
+  Head head_;
+  Hash previous_ = kGenesisHash;
+  uint64_t expected_ = 1;
+  uint64_t last_seen_ = 0;
+  bool started_ = false;
+  bool failed_ = false;
+  std::optional<uint64_t> bad_;
+  StoredEvent current_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<EventCursor>> OpenChainCursor(RocksStore& store, uint64_t from,
+                                                     bool use_snapshot) {
+  if (from == 0) return InvalidArgument("sequences start at 1");
+  auto cursor = std::make_unique<ChainCursor>(store, use_snapshot);
+  LAS_RETURN_IF_ERROR(cursor->Start(from));
+  return std::unique_ptr<EventCursor>(std::move(cursor));
+}
+
+}  // namespace las::log

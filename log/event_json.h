@@ -1,0 +1,24 @@
+// One event as one line of JSON, for `las replay`, `las events tail` and auditors' tools.
+//
+// Field names are stable (they are the schema's names; see log/FORMAT.md §JSON):
+//   {"seq":7,"time":"2026-11-30T06:27:24.123456Z","time_micros":...,"kind":"SessionOpened",
+//    "agent":"a","session":"s","prev_hash":"<hex>","hash":"<hex>","payload":{...}}
+// The payload object holds every field of the kind's table by its schema name: absent
+// strings as "", absent vectors as [], byte vectors as lowercase hex. A kind this build
+// does not know renders as "kind":"Unknown" with an empty payload.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "log/event.h"
+
+namespace las::log {
+
+// Compact JSON, no trailing newline. The event must come from a verifying cursor.
+std::string EventToJson(const StoredEvent& event);
+
+// "2026-11-30T06:27:24.123456Z"
+std::string FormatRfc3339Micros(int64_t micros_since_epoch);
+
+}  // namespace las::log

@@ -1,0 +1,207 @@
+#include "log/event_log.h"
+
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+
+#include "log/chain_cursor.h"
+#include "log/events_generated.h"
+#include "log/log_reader.h"
+#include "log/rocks_layout.h"
+#include "log/rocks_store.h"
+
+namespace las::log {
+namespace {
+
+// One caller's batch waiting to be committed. Lives on the caller's stack.
+struct Request {
+  std::vector<EventDraft>* drafts = nullptr;
+  size_t bytes = 0;
+  Result<AppendedRange> result = Status(Code::kIo, "not committed");
+  bool done = false;
+  std::condition_variable wake;
+};
+
+// A group stops growing at this size so one huge batch cannot stall everyone forever.
+constexpr size_t kMaxGroupBytes = 8 << 20;
+
+Status CheckDraft(const EventDraft& draft) {
+  flatbuffers::Verifier verifier(draft.envelope.data(), draft.envelope.size());
+  if (!fb::VerifyEnvelopeBuffer(verifier)) {
+    return InvalidArgument("an event draft is not a valid Envelope");
+  }
+  const auto* envelope = fb::GetEnvelope(draft.envelope.data());
+  // Envelope derives privately from Table; the fields are checked through the base.
+  const auto* table = reinterpret_cast<const flatbuffers::Table*>(envelope);
+  if (!table->CheckField(fb::Envelope::VT_SEQUENCE) ||
+      !table->CheckField(fb::Envelope::VT_TIME_MICROS) || envelope->prev_hash() == nullptr) {
+    return InvalidArgument("an event draft lacks its placeholders (build it with EventBuilder)");
+  }
+  if (envelope->payload_type() == fb::EventPayload::NONE) {
+    return InvalidArgument("an event draft has no payload");
+  }
+  return Status::Ok();
+}
+
+class RocksEventLog final : public EventLog {
+ public:
+  RocksEventLog(std::unique_ptr<RocksStore> store, const LogOptions& options)
+      : store_(std::move(store)), clock_(options.clock) {}
+
+  Status LoadHead() {
+    auto head = store_->ReadHead(rocksdb::ReadOptions());
+    if (!head.ok()) return head.status();
+    head_ = *head;
+    if (head_.sequence == 0) return Status::Ok();
+    // O(1) sanity check at open; the full walk is Verify()'s job.
+    std::string value;
+    auto s = store_->db().Get(rocksdb::ReadOptions(), store_->events(),
+                              layout::EncodeSequenceKey(head_.sequence), &value);
+    if (!s.ok() || value.size() < layout::kHashSize ||
+        std::memcmp(value.data(), head_.hash.data(), layout::kHashSize) != 0) {
+      return Corruption(store_->dir() + ": the head event " + std::to_string(head_.sequence) +
+                        " is missing or does not match the head record");
+    }
+    const auto* envelope = fb::GetEnvelope(value.data() + layout::kHashSize);
+    last_time_ = envelope->time_micros();
+    s = store_->db().Get(rocksdb::ReadOptions(), store_->events(),
+                         layout::EncodeSequenceKey(head_.sequence + 1), &value);
+    if (!s.IsNotFound()) {
+      return Corruption(store_->dir() + ": an event exists beyond the recorded head");
+    }
+    return Status::Ok();
+  }
+
+  Result<AppendedRange> Append(std::vector<EventDraft> drafts) override {
+    if (drafts.empty()) return InvalidArgument("an append needs at least one event");
+    Request request;
+    request.drafts = &drafts;
+    for (const auto& draft : drafts) {
+      LAS_RETURN_IF_ERROR(CheckDraft(draft));
+      request.bytes += draft.envelope.size();
+    }
+
+    std::unique_lock lock(mu_);
+    queue_.push_back(&request);
+    request.wake.wait(lock, [&] { return request.done || queue_.front() == &request; });
+    if (request.done) return std::move(request.result);
+
+    // This caller leads: it commits itself and everyone queued behind it in one batch.
+    size_t group_size = 0;
+    size_t group_bytes = 0;
+    for (Request* member : queue_) {
+      if (group_size > 0 && group_bytes + member->bytes > kMaxGroupBytes) break;
+      group_bytes += member->bytes;
+      ++group_size;
+    }
+    std::vector<Request*> group(queue_.begin(), queue_.begin() + static_cast<long>(group_size));
+    Head start = head_;
+    int64_t start_time = last_time_;
+    Status sticky = failure_;
+    lock.unlock();
+
+    Head end = start;
+    int64_t end_time = start_time;
+    Status status = sticky.ok() ? CommitGroup(group, end, end_time) : sticky;
+
+    lock.lock();
+    if (status.ok()) {
+      stats_.events += end.sequence - start.sequence;
+      stats_.appends += group.size();
+      ++stats_.synced_groups;
+      head_ = end;
+      last_time_ = end_time;
+    } else if (failure_.ok()) {
+      failure_ = IoError("the log stopped accepting appends after a failed write: " +
+                         status.message());
+    }
+    for (Request* member : group) {
+      queue_.pop_front();
+      if (!status.ok()) member->result = status;
+      member->done = true;
+      if (member != &request) member->wake.notify_one();
+    }
+    if (!queue_.empty()) queue_.front()->wake.notify_one();
+    return std::move(request.result);
+  }
+
+  Head head() const override {
+    std::lock_guard lock(mu_);
+    return head_;
+  }
+
+  LogStats stats() const override {
+    std::lock_guard lock(mu_);
+    return stats_;
+  }
+
+  Result<std::unique_ptr<EventCursor>> Read(uint64_t from) override {
+    return OpenChainCursor(*store_, from, /*use_snapshot=*/true);
+  }
+
+  Status Verify() override {
+    auto cursor = Read(1);
+    if (!cursor.ok()) return cursor.status();
+    return DrainAndVerify(**cursor);
+  }
+
+ private:
+  // Sequences, stamps, hashes and writes one group. Runs without the mutex; only the
+  // leader runs it, so `head` and `time` are its own.
+  Status CommitGroup(const std::vector<Request*>& group, Head& head, int64_t& time) {
+    rocksdb::WriteBatch batch;
+    std::string value;
+    const int64_t now = std::max(clock_->NowMicros(), time);
+    for (Request* member : group) {
+      AppendedRange range{head.sequence + 1, head.sequence + member->drafts->size()};
+      for (EventDraft& draft : *member->drafts) {
+        auto* envelope = fb::GetMutableEnvelope(draft.envelope.data());
+        envelope->mutate_sequence(++head.sequence);
+        envelope->mutate_time_micros(now);
+        std::memcpy(envelope->mutable_prev_hash()->mutable_bytes()->Data(), head.hash.data(),
+                    head.hash.size());
+        head.hash = ChainHash(head.hash, draft.envelope);
+        value.assign(reinterpret_cast<const char*>(head.hash.data()), head.hash.size());
+        value.append(reinterpret_cast<const char*>(draft.envelope.data()),
+                     draft.envelope.size());
+        auto s = batch.Put(store_->events(), layout::EncodeSequenceKey(head.sequence), value);
+        if (!s.ok()) return FromRocks(s, "building the write batch");
+      }
+      member->result = range;
+    }
+    time = now;
+    auto s = batch.Put(store_->meta(), std::string(layout::kHeadKey), layout::EncodeHead(head));
+    if (!s.ok()) return FromRocks(s, "building the write batch");
+    rocksdb::WriteOptions write;
+    write.sync = true;
+    return FromRocks(store_->db().Write(write, &batch), "appending to the log");
+  }
+
+  std::unique_ptr<RocksStore> store_;
+  const WallClock* clock_;
+
+  mutable std::mutex mu_;
+  std::deque<Request*> queue_;  // front = the leader (or the next one)
+  Head head_;                   // as of the last committed group
+  int64_t last_time_ = 0;
+  Status failure_;              // sticky after a failed write
+  LogStats stats_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<EventLog>> EventLog::Open(const std::string& dir,
+                                                 const LogOptions& options) {
+  if (options.clock == nullptr) return InvalidArgument("LogOptions.clock must be set");
+  auto store = RocksStore::Open(dir, RocksStore::Mode::kWriter, options.create_if_missing);
+  if (!store.ok()) return store.status();
+  auto log = std::make_unique<RocksEventLog>(std::move(*store), options);
+  LAS_RETURN_IF_ERROR(log->LoadHead());
+  return std::unique_ptr<EventLog>(std::move(log));
+}
+
+}  // namespace las::log

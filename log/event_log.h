@@ -1,0 +1,70 @@
+// EventLog: the single writer of a Las log — an append-only, hash-chained sequence of
+// events in RocksDB (format: log/FORMAT.md).
+//
+// Append() is durable: when it returns ok, the events and the new head are on disk (one
+// RocksDB write batch, WAL fsynced) and survive a crash or power loss. Appends that arrive
+// while a sync is in flight are committed together in the next batch (group commit), so
+// concurrent appenders share syncs. There is no operation that rewrites or deletes an event.
+//
+// Thread safety: all methods may be called from any thread concurrently.
+// Errors: see Open(); after a failed write the log refuses further appends (kIo) and must
+// be reopened, since RocksDB's state after a failed sync is not trusted.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "log/event.h"
+#include "log/event_cursor.h"
+
+namespace las::log {
+
+struct LogOptions {
+  bool create_if_missing = true;
+  // Stamps each event's time_micros when it is sequenced (never going backwards within the
+  // log). Must outlive the log. Tests inject a ManualClock.
+  const WallClock* clock = &SystemWallClock();
+};
+
+// The sequences given to one Append() call: first..last inclusive, dense.
+struct AppendedRange {
+  uint64_t first = 0;
+  uint64_t last = 0;
+};
+
+// Counters since Open(); synced_groups < appends shows group commit at work.
+struct LogStats {
+  uint64_t appends = 0;        // successful Append() calls
+  uint64_t events = 0;         // events appended
+  uint64_t synced_groups = 0;  // synced write batches
+};
+
+class EventLog {
+ public:
+  // Opens the log in `dir`, creating it if the directory is missing or empty.
+  // Errors: kNotALog (a foreign directory or database), kUnsupported (newer format),
+  // kLocked (another process or EventLog holds it), kDenied, kIo, kCorruption (the
+  // head does not match the last event).
+  static Result<std::unique_ptr<EventLog>> Open(const std::string& dir,
+                                                const LogOptions& options = {});
+  virtual ~EventLog() = default;
+
+  // Appends `drafts` atomically and durably, in order; blocks until synced.
+  // Errors: kInvalidArgument (empty batch, or a draft that is not an Envelope built by
+  // EventBuilder) — nothing is written; kIo — nothing acknowledged.
+  virtual Result<AppendedRange> Append(std::vector<EventDraft> drafts) = 0;
+
+  virtual Head head() const = 0;
+  virtual LogStats stats() const = 0;
+
+  // A verifying cursor from `from` over a snapshot taken now.
+  virtual Result<std::unique_ptr<EventCursor>> Read(uint64_t from = 1) = 0;
+
+  // Walks the whole chain. Ok, or kCorruption naming the first bad sequence.
+  virtual Status Verify() = 0;
+};
+
+}  // namespace las::log

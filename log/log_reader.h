@@ -1,0 +1,36 @@
+// LogReader: a read-only follower of a Las log, for another process (the CLI, an auditor)
+// while a writer may hold the log. It opens a RocksDB secondary instance, so it never takes
+// or waits for the writer's lock and never blocks it. It sees what the writer had made
+// durable when it opened or last called CatchUp().
+//
+// Thread safety: not thread-safe; use one reader per thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "log/event.h"
+#include "log/event_cursor.h"
+
+namespace las::log {
+
+class LogReader {
+ public:
+  // Errors: kNotFound (no log in dir), kNotALog, kUnsupported, kDenied, kIo.
+  static Result<std::unique_ptr<LogReader>> Open(const std::string& dir);
+  virtual ~LogReader() = default;
+
+  // Sees the writer's later appends.
+  virtual Status CatchUp() = 0;
+  virtual Result<Head> head() = 0;
+  // A verifying cursor from `from`; see event_cursor.h. It must not outlive this reader,
+  // and CatchUp() must not be called while it is in use.
+  virtual Result<std::unique_ptr<EventCursor>> Read(uint64_t from = 1) = 0;
+  virtual Status Verify() = 0;
+};
+
+// Walks a cursor to its end; ok or the cursor's error.
+Status DrainAndVerify(EventCursor& cursor);
+
+}  // namespace las::log

@@ -1,0 +1,195 @@
+#include "log/rocks_store.h"
+
+#include <rocksdb/options.h>
+#include <rocksdb/utilities/options_util.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "log/rocks_layout.h"
+
+namespace las::log {
+namespace fs = std::filesystem;
+
+Status FromRocks(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return Status::Ok();
+  const std::string text = s.ToString();
+  if (s.IsIOError() && (text.find("lock") != std::string::npos ||
+                        text.find("LOCK") != std::string::npos)) {
+    return Locked(what + ": the log is held by another writer (" + text + ")");
+  }
+  if (text.find("Permission denied") != std::string::npos) {
+    return Denied(what + ": permission denied (" + text + ")");
+  }
+  if (s.IsCorruption()) return Corruption(what + ": " + text);
+  if (s.IsNotFound()) return NotFound(what + ": " + text);
+  return IoError(what + ": " + text);
+}
+
+namespace {
+
+rocksdb::Options BaseOptions() {
+  rocksdb::Options options;
+  options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  options.keep_log_file_num = 2;
+  options.max_manifest_file_size = 64 << 20;
+  options.recycle_log_file_num = 0;
+  options.IncreaseParallelism(2);
+  return options;
+}
+
+std::vector<rocksdb::ColumnFamilyDescriptor> Families() {
+  rocksdb::ColumnFamilyOptions cf;
+  return {{rocksdb::kDefaultColumnFamilyName, cf},
+          {std::string(layout::kEventsFamily), cf},
+          {std::string(layout::kMetaFamily), cf},
+          {std::string(layout::kSnapshotsFamily), cf}};
+}
+
+// Classifies `dir` before RocksDB touches it, so that a foreign directory is never
+// written to and every failure has its own clear message.
+enum class DirState { kMissing, kEmpty, kRocks, kForeign };
+
+Result<DirState> Inspect(const std::string& dir) {
+  std::error_code ec;
+  auto status = fs::status(dir, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    if (ec == std::errc::permission_denied) return Denied(dir + ": permission denied");
+    return IoError(dir + ": " + ec.message());
+  }
+  if (!fs::exists(status)) return DirState::kMissing;
+  if (!fs::is_directory(status)) return Status(Code::kNotALog, dir + ": not a directory");
+  if (::access(dir.c_str(), R_OK | X_OK) != 0) {
+    return Denied(dir + ": cannot read the directory (" + std::strerror(errno) + ")");
+  }
+  fs::directory_iterator it(dir, ec);
+  if (ec) return IoError(dir + ": " + ec.message());
+  if (it == fs::directory_iterator()) return DirState::kEmpty;
+  if (fs::exists(fs::path(dir) / "CURRENT", ec)) return DirState::kRocks;
+  return DirState::kForeign;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mode mode,
+                                                     bool create_if_missing) {
+  auto state = Inspect(dir);
+  if (!state.ok()) return state.status();
+  const bool fresh = *state == DirState::kMissing || *state == DirState::kEmpty;
+  if (*state == DirState::kForeign) {
+    return Status(Code::kNotALog, dir + ": not a Las log (the directory has other files)");
+  }
+  if (fresh && (mode == Mode::kFollower || !create_if_missing)) {
+    return NotFound(dir + ": no Las log here");
+  }
+  if (*state == DirState::kRocks) {
+    // A RocksDB without our column families is someone else's database.
+    std::vector<std::string> names;
+    auto s = rocksdb::DB::ListColumnFamilies(BaseOptions(), dir, &names);
+    if (!s.ok()) return FromRocks(s, dir);
+    for (auto want : {layout::kEventsFamily, layout::kMetaFamily, layout::kSnapshotsFamily}) {
+      if (std::find(names.begin(), names.end(), want) == names.end()) {
+        return Status(Code::kNotALog, dir + ": a RocksDB database, but not a Las log");
+      }
+    }
+  }
+  std::unique_ptr<RocksStore> store(new RocksStore());
+  store->dir_ = dir;
+  LAS_RETURN_IF_ERROR(store->OpenDb(mode, fresh));
+  LAS_RETURN_IF_ERROR(store->CheckOrInitMetadata(mode, fresh));
+  return store;
+}
+
+Status RocksStore::OpenDb(Mode mode, bool fresh) {
+  rocksdb::Options options = BaseOptions();
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s;
+  if (mode == Mode::kWriter) {
+    options.create_if_missing = fresh;
+    options.create_missing_column_families = fresh;
+    s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
+  } else {
+    options.max_open_files = -1;  // required by secondary instances
+    std::string scratch = (fs::temp_directory_path() / "las-follower-XXXXXX").string();
+    if (::mkdtemp(scratch.data()) == nullptr) {
+      return IoError("cannot create a scratch directory for a log reader: " +
+                     std::string(std::strerror(errno)));
+    }
+    follower_dir_ = scratch;
+    s = rocksdb::DB::OpenAsSecondary(options, dir_, follower_dir_, Families(), &handles, &raw);
+  }
+  if (!s.ok()) return FromRocks(s, dir_);
+  db_.reset(raw);
+  default_ = handles[0];
+  events_ = handles[1];
+  meta_ = handles[2];
+  snapshots_ = handles[3];
+  return Status::Ok();
+}
+
+Status RocksStore::CheckOrInitMetadata(Mode mode, bool fresh) {
+  if (fresh && mode == Mode::kWriter) {
+    rocksdb::WriteBatch batch;
+    batch.Put(meta_, std::string(layout::kMagicKey), std::string(layout::kMagicValue));
+    batch.Put(meta_, std::string(layout::kFormatVersionKey),
+              layout::EncodeU32(layout::kFormatVersion));
+    batch.Put(meta_, std::string(layout::kHeadKey), layout::EncodeHead(Head{}));
+    rocksdb::WriteOptions write;
+    write.sync = true;
+    return FromRocks(db_->Write(write, &batch), dir_ + ": initializing the log");
+  }
+  std::string magic;
+  auto s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kMagicKey), &magic);
+  if (s.IsNotFound() || magic != layout::kMagicValue) {
+    return Status(Code::kNotALog, dir_ + ": not a Las log (no format marker)");
+  }
+  if (!s.ok()) return FromRocks(s, dir_);
+  std::string version_bytes;
+  s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kFormatVersionKey),
+               &version_bytes);
+  if (!s.ok()) return FromRocks(s, dir_ + ": reading the format version");
+  auto version = layout::DecodeU32(version_bytes);
+  if (!version) return Corruption(dir_ + ": garbled format version");
+  if (*version > layout::kFormatVersion) {
+    return Unsupported(dir_ + ": log format version " + std::to_string(*version) +
+                       " is newer than this las understands (" +
+                       std::to_string(layout::kFormatVersion) + ")");
+  }
+  return Status::Ok();
+}
+
+Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
+  std::string value;
+  auto s = db_->Get(read, meta_, std::string(layout::kHeadKey), &value);
+  if (s.IsNotFound()) return Corruption(dir_ + ": the log has no head record");
+  if (!s.ok()) return FromRocks(s, dir_ + ": reading the head");
+  auto head = layout::DecodeHead(value);
+  if (!head) return Corruption(dir_ + ": garbled head record");
+  return *head;
+}
+
+Status RocksStore::CatchUp() {
+  return FromRocks(db_->TryCatchUpWithPrimary(), dir_ + ": catching up with the writer");
+}
+
+RocksStore::~RocksStore() {
+  if (db_) {
+    for (auto* handle : {events_, meta_, snapshots_, default_}) {
+      if (handle != nullptr) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+    }
+    db_->Close().PermitUncheckedError();
+    db_.reset();
+  }
+  if (!follower_dir_.empty()) {
+    std::error_code ignored;
+    fs::remove_all(follower_dir_, ignored);
+  }
+}
+
+}  // namespace las::log

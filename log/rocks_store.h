@@ -1,0 +1,57 @@
+// Private to log/: one open RocksDB instance holding a Las log, as its single writer
+// (primary) or as a read-only follower (secondary instance, which never takes the
+// writer's lock). Maps every RocksDB failure to a Las Status with a clear message.
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "log/event.h"
+
+namespace las::log {
+
+class RocksStore {
+ public:
+  enum class Mode { kWriter, kFollower };
+
+  // Writer: creates the log when `dir` is missing or empty and create_if_missing is set.
+  // Follower: the log must exist. Errors: kNotFound, kNotALog, kUnsupported (newer
+  // format), kLocked (another writer), kDenied (permissions), kIo, kCorruption.
+  static Result<std::unique_ptr<RocksStore>> Open(const std::string& dir, Mode mode,
+                                                  bool create_if_missing);
+  ~RocksStore();
+  RocksStore(const RocksStore&) = delete;
+  RocksStore& operator=(const RocksStore&) = delete;
+
+  rocksdb::DB& db() { return *db_; }
+  rocksdb::ColumnFamilyHandle* events() { return events_; }
+  rocksdb::ColumnFamilyHandle* meta() { return meta_; }
+  rocksdb::ColumnFamilyHandle* snapshots() { return snapshots_; }
+  const std::string& dir() const { return dir_; }
+
+  // The head as of `read` (a snapshot, or the latest). kCorruption if missing/garbled.
+  Result<Head> ReadHead(const rocksdb::ReadOptions& read);
+  // Follower only: see everything the writer has made durable so far.
+  Status CatchUp();
+
+ private:
+  RocksStore() = default;
+  Status OpenDb(Mode mode, bool create_if_missing);
+  Status CheckOrInitMetadata(Mode mode, bool fresh);
+
+  std::string dir_;
+  std::string follower_dir_;  // private scratch dir of a secondary instance
+  std::unique_ptr<rocksdb::DB> db_;
+  rocksdb::ColumnFamilyHandle* events_ = nullptr;
+  rocksdb::ColumnFamilyHandle* meta_ = nullptr;
+  rocksdb::ColumnFamilyHandle* snapshots_ = nullptr;
+  rocksdb::ColumnFamilyHandle* default_ = nullptr;
+};
+
+// Translates a RocksDB status (kOk -> ok) with `what` as context.
+Status FromRocks(const rocksdb::Status& s, const std::string& what);
+
+}  // namespace las::log

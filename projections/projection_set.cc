@@ -1,0 +1,45 @@
+#include "projections/projection_set.h"
+
+#include <algorithm>
+
+#include "log/envelope.h"
+#include "projections/calls_projection.h"
+#include "projections/releases_projection.h"
+#include "projections/sessions_projection.h"
+
+namespace las::projections {
+
+ProjectionSet::ProjectionSet() {
+  projections_.push_back(std::make_unique<CallsProjection>());
+  projections_.push_back(std::make_unique<ReleasesProjection>());
+  projections_.push_back(std::make_unique<SessionsProjection>());
+  std::sort(projections_.begin(), projections_.end(),
+            [](const auto& a, const auto& b) { return a->name() < b->name(); });
+}
+
+ProjectionSet::~ProjectionSet() = default;
+ProjectionSet::ProjectionSet(ProjectionSet&&) noexcept = default;
+ProjectionSet& ProjectionSet::operator=(ProjectionSet&&) noexcept = default;
+
+void ProjectionSet::Apply(const log::StoredEvent& event) {
+  const fb::Envelope& envelope = log::EnvelopeOf(event);
+  for (auto& projection : projections_) projection->Apply(event.sequence, envelope);
+  sequence_ = event.sequence;
+}
+
+std::vector<std::pair<std::string, std::string>> ProjectionSet::Digests() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& projection : projections_) {
+    out.emplace_back(std::string(projection->name()), Digest(*projection));
+  }
+  return out;
+}
+
+const Projection* ProjectionSet::Find(std::string_view name) const {
+  for (const auto& projection : projections_) {
+    if (projection->name() == name) return projection.get();
+  }
+  return nullptr;
+}
+
+}  // namespace las::projections

@@ -1,0 +1,23 @@
+// "releases": watermarks per trust key and the admission verdict per surface
+// (reducers/releases.h).
+#pragma once
+
+#include "projections/projection.h"
+#include "reducers/releases.h"
+
+namespace las::projections {
+
+class ReleasesProjection final : public Projection {
+ public:
+  std::string_view name() const override { return "releases"; }
+  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+    reducers::Apply(releases_, sequence, event);
+  }
+  std::string CanonicalJson() const override;
+  const reducers::Releases& releases() const { return releases_; }
+
+ private:
+  reducers::Releases releases_;
+};
+
+}  // namespace las::projections

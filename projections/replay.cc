@@ -1,0 +1,92 @@
+#include "projections/replay.h"
+
+#include <algorithm>
+
+#include "log/envelope.h"
+#include "projections/calls_projection.h"
+#include "reducers/strings.h"
+
+namespace las::projections {
+namespace {
+
+using reducers::Str;
+
+// The surface an event concerns, or "" for none. Completions name only their call, so
+// they are matched through the ledger (already folded up to this event).
+std::string SurfaceOf(const fb::Envelope& e, const CallsProjection* calls) {
+  switch (e.payload_type()) {
+    case fb::EventPayload::SurfaceAdmitted: return Str(e.payload_as_SurfaceAdmitted()->surface());
+    case fb::EventPayload::SurfaceRejected: return Str(e.payload_as_SurfaceRejected()->surface());
+    case fb::EventPayload::CatalogLoaded: return Str(e.payload_as_CatalogLoaded()->surface());
+    case fb::EventPayload::ToolCallRequested:
+      return Str(e.payload_as_ToolCallRequested()->surface());
+    case fb::EventPayload::ToolCallDenied: return Str(e.payload_as_ToolCallDenied()->surface());
+    case fb::EventPayload::ToolCallCompleted: {
+      if (calls == nullptr) return "";
+      auto record = calls->Find(Str(e.payload_as_ToolCallCompleted()->call_id()));
+      return record ? record->surface : "";
+    }
+    default: return "";
+  }
+}
+
+bool Selected(const log::StoredEvent& event, const fb::Envelope& e, const ReplayFilter& filter,
+              const std::vector<fb::EventPayload>& kinds, const CallsProjection* calls) {
+  if (event.sequence < filter.from || event.sequence > filter.to) return false;
+  if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), e.payload_type()) == kinds.end()) {
+    return false;
+  }
+  if (filter.agent && Str(e.agent_id()) != *filter.agent) return false;
+  if (filter.surface && SurfaceOf(e, calls) != *filter.surface) return false;
+  return true;
+}
+
+}  // namespace
+
+Status ValidateFilter(const ReplayFilter& filter) {
+  for (const auto& name : filter.kinds) {
+    if (log::KindFromName(name) == fb::EventPayload::NONE) {
+      std::string known;
+      for (auto kind : fb::EnumValuesEventPayload()) {
+        if (kind == fb::EventPayload::NONE) continue;
+        if (!known.empty()) known += ", ";
+        known += log::KindName(kind);
+      }
+      return InvalidArgument("unknown event kind '" + name + "' (known: " + known + ")");
+    }
+  }
+  if (filter.from > filter.to) return InvalidArgument("--from is after --to");
+  return Status::Ok();
+}
+
+ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
+                     const ReplayCallbacks& callbacks, ProjectionSet& projections) {
+  ReplayOutcome outcome;
+  outcome.head = cursor.head();
+  std::vector<fb::EventPayload> kinds;
+  for (const auto& name : filter.kinds) kinds.push_back(log::KindFromName(name));
+  const auto* calls = dynamic_cast<const CallsProjection*>(projections.Find("calls"));
+
+  while (true) {
+    auto more = cursor.Next();
+    if (!more.ok()) {
+      outcome.status = more.status();
+      outcome.first_bad_sequence = cursor.first_bad_sequence();
+      return outcome;
+    }
+    if (!*more) return outcome;
+    const log::StoredEvent& event = cursor.current();
+    projections.Apply(event);
+    ++outcome.verified;
+    if (callbacks.on_selected &&
+        Selected(event, log::EnvelopeOf(event), filter, kinds, calls)) {
+      callbacks.on_selected(event);
+      ++outcome.selected;
+    }
+    if (callbacks.on_progress && outcome.verified % callbacks.progress_every == 0) {
+      callbacks.on_progress(outcome.verified, outcome.head.sequence);
+    }
+  }
+}
+
+}  // namespace las::projections

@@ -1,0 +1,22 @@
+// "sessions": every MCP session (reducers/sessions.h).
+#pragma once
+
+#include "projections/projection.h"
+#include "reducers/sessions.h"
+
+namespace las::projections {
+
+class SessionsProjection final : public Projection {
+ public:
+  std::string_view name() const override { return "sessions"; }
+  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+    reducers::Apply(sessions_, sequence, event);
+  }
+  std::string CanonicalJson() const override;
+  const reducers::Sessions& sessions() const { return sessions_; }
+
+ private:
+  reducers::Sessions sessions_;
+};
+
+}  // namespace las::projections

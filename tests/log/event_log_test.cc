@@ -1,0 +1,171 @@
+// EventLog: appends, round trips, chain, group commit, reopen.
+#include "log/event_log.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "log/envelope.h"
+#include "log/event_builder.h"
+#include "log/event_json.h"
+#include "log/log_reader.h"
+#include "tests/support/sample_events.h"
+#include "tests/support/temp_dir.h"
+
+namespace las::log {
+namespace {
+
+using testing::OneOfEveryKind;
+using testing::TempDir;
+
+std::unique_ptr<EventLog> OpenOrDie(const std::string& dir, const LogOptions& options = {}) {
+  auto log = EventLog::Open(dir, options);
+  EXPECT_TRUE(log.ok()) << log.status().ToString();
+  return log.ok() ? std::move(*log) : nullptr;
+}
+
+std::vector<StoredEvent> ReadAll(EventLog& log, uint64_t from = 1) {
+  std::vector<StoredEvent> out;
+  auto cursor = log.Read(from);
+  EXPECT_TRUE(cursor.ok()) << cursor.status().ToString();
+  while (true) {
+    auto more = (*cursor)->Next();
+    EXPECT_TRUE(more.ok()) << more.status().ToString();
+    if (!more.ok() || !*more) break;
+    out.push_back((*cursor)->current());
+  }
+  return out;
+}
+
+TEST(EventLogTest, EveryKindRoundTripsByteForByteExceptPatchedFields) {
+  TempDir tmp;
+  ManualClock clock(1'700'000'000'000'000);
+  auto log = OpenOrDie(tmp.Sub("log"), {.create_if_missing = true, .clock = &clock});
+  std::vector<EventDraft> drafts = OneOfEveryKind(3);
+  // Every kind in the union, none left out.
+  ASSERT_EQ(drafts.size(), static_cast<size_t>(fb::EventPayload::MAX));
+  std::vector<std::string> expected_payloads;
+  for (const auto& draft : drafts) {
+    StoredEvent unpatched{0, {}, std::string(draft.envelope.begin(), draft.envelope.end())};
+    expected_payloads.push_back(nlohmann::json::parse(EventToJson(unpatched))["payload"].dump());
+  }
+
+  auto range = log->Append(drafts);
+  ASSERT_TRUE(range.ok()) << range.status().ToString();
+  EXPECT_EQ(range->first, 1u);
+  EXPECT_EQ(range->last, drafts.size());
+
+  auto events = ReadAll(*log);
+  ASSERT_EQ(events.size(), drafts.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    const fb::Envelope& e = EnvelopeOf(events[i]);
+    EXPECT_EQ(e.sequence(), i + 1);
+    EXPECT_EQ(static_cast<size_t>(e.payload_type()), i + 1) << "union order";
+    EXPECT_EQ(e.time_micros(), 1'700'000'000'000'000);
+    EXPECT_EQ(e.agent_id()->str(), "agent-3");
+    EXPECT_EQ(e.session_id()->str(), "session-3");
+    EXPECT_EQ(nlohmann::json::parse(EventToJson(events[i]))["payload"].dump(), expected_payloads[i])
+        << KindName(e.payload_type());
+  }
+  EXPECT_TRUE(log->Verify().ok());
+}
+
+TEST(EventLogTest, JsonRendersSchemaNamesBytesAsHexAndEnumsByName) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  ASSERT_TRUE(log->Append(OneOfEveryKind(1)).ok());
+  auto events = ReadAll(*log);
+  std::string accepted = EventToJson(events[0]);
+  EXPECT_NE(accepted.find("\"kind\":\"ReleaseAccepted\""), std::string::npos) << accepted;
+  EXPECT_NE(accepted.find("\"manifest\":\"7b7d01\""), std::string::npos) << accepted;
+  EXPECT_NE(accepted.find("\"seq\":1"), std::string::npos);
+  std::string completed = EventToJson(events[9]);
+  EXPECT_NE(completed.find("\"outcome\":\"ToolError\""), std::string::npos) << completed;
+  std::string grant = EventToJson(events[13]);
+  EXPECT_NE(grant.find("\"selectors\":[{\"definition_sha256\":\"d256\",\"surface\":\"weles\""),
+            std::string::npos)
+      << grant;
+}
+
+TEST(EventLogTest, SequencesAreDenseAcrossAppendsAndReopen) {
+  TempDir tmp;
+  {
+    auto log = OpenOrDie(tmp.Sub("log"));
+    EXPECT_EQ(log->Append(OneOfEveryKind(0))->last, 23u);
+    auto second = log->Append({testing::SampleToolCallRequested(1)});
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(second->first, 24u);
+    EXPECT_EQ(second->last, 24u);
+  }
+  auto log = OpenOrDie(tmp.Sub("log"));
+  EXPECT_EQ(log->head().sequence, 24u);
+  auto third = log->Append({testing::SampleToolCallCompleted(1)});
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(third->first, 25u);
+  EXPECT_TRUE(log->Verify().ok());
+  EXPECT_EQ(ReadAll(*log, 20).size(), 6u);
+  EXPECT_EQ(ReadAll(*log, 26).size(), 0u);
+}
+
+TEST(EventLogTest, TimeNeverGoesBackwardsEvenWhenTheClockDoes) {
+  TempDir tmp;
+  ManualClock clock(5'000'000);
+  auto log = OpenOrDie(tmp.Sub("log"), {.create_if_missing = true, .clock = &clock});
+  ASSERT_TRUE(log->Append({testing::SampleToolCallRequested(1)}).ok());
+  clock.Set(1'000'000);
+  ASSERT_TRUE(log->Append({testing::SampleToolCallRequested(2)}).ok());
+  auto events = ReadAll(*log);
+  EXPECT_EQ(EnvelopeOf(events[1]).time_micros(), 5'000'000);
+}
+
+TEST(EventLogTest, RejectsEmptyBatchesAndForeignBytesAndWritesNothing) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  EXPECT_EQ(log->Append({}).status().code(), Code::kInvalidArgument);
+  EventDraft garbage{{1, 2, 3, 4, 5, 6, 7, 8}};
+  std::vector<EventDraft> mixed = {testing::SampleToolCallRequested(1), garbage};
+  EXPECT_EQ(log->Append(mixed).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(log->head().sequence, 0u);
+  EXPECT_TRUE(ReadAll(*log).empty());
+}
+
+TEST(EventLogTest, ConcurrentAppendersGetDistinctDenseSequencesAndShareSyncs) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  constexpr int kThreads = 16;
+  constexpr int kPerThread = 40;
+  std::vector<std::vector<uint64_t>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        auto range = log->Append({testing::SampleToolCallRequested(static_cast<uint64_t>(i)),
+                                  testing::SampleToolCallCompleted(static_cast<uint64_t>(i))});
+        ASSERT_TRUE(range.ok()) << range.status().ToString();
+        ASSERT_EQ(range->last, range->first + 1) << "a batch stays contiguous";
+        got[t].push_back(range->first);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  std::set<uint64_t> firsts;
+  for (const auto& v : got) firsts.insert(v.begin(), v.end());
+  EXPECT_EQ(firsts.size(), static_cast<size_t>(kThreads * kPerThread));
+  EXPECT_EQ(log->head().sequence, static_cast<uint64_t>(2 * kThreads * kPerThread));
+  EXPECT_TRUE(log->Verify().ok());
+  EXPECT_LT(log->stats().synced_groups, static_cast<uint64_t>(kThreads * kPerThread))
+      << "appends that arrive during a sync share the next one";
+}
+
+TEST(EventLogTest, SecondWriterInTheSameProcessIsLockedOut) {
+  TempDir tmp;
+  auto first = OpenOrDie(tmp.Sub("log"));
+  auto second = EventLog::Open(tmp.Sub("log"));
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), Code::kLocked) << second.status().ToString();
+}
+
+}  // namespace
+}  // namespace las::log

@@ -1,0 +1,95 @@
+// Opening what is not a usable Las log: each case a clear error with its own code, and
+// nothing written.
+#include <gtest/gtest.h>
+#include <rocksdb/db.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "log/event_log.h"
+#include "log/log_reader.h"
+#include "tests/log/raw_db.h"
+#include "tests/support/sample_events.h"
+#include "tests/support/temp_dir.h"
+
+namespace las::log {
+namespace {
+
+namespace fs = std::filesystem;
+
+size_t EntriesIn(const fs::path& dir) {
+  return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+TEST(OpenErrorsTest, ADirectoryWithOtherFilesIsNotALogAndIsLeftAlone) {
+  testing::TempDir tmp;
+  std::ofstream(tmp.Sub("notes.txt")) << "mine";
+  auto log = EventLog::Open(tmp.path().string());
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), Code::kNotALog) << log.status().ToString();
+  EXPECT_EQ(EntriesIn(tmp.path()), 1u);
+  EXPECT_EQ(LogReader::Open(tmp.path().string()).status().code(), Code::kNotALog);
+}
+
+TEST(OpenErrorsTest, AFileIsNotALog) {
+  testing::TempDir tmp;
+  std::ofstream(tmp.Sub("file")) << "x";
+  EXPECT_EQ(EventLog::Open(tmp.Sub("file")).status().code(), Code::kNotALog);
+}
+
+TEST(OpenErrorsTest, AnotherRocksDbIsNotALog) {
+  testing::TempDir tmp;
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* db = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, tmp.Sub("db"), &db).ok());
+    delete db;
+  }
+  auto log = EventLog::Open(tmp.Sub("db"));
+  EXPECT_EQ(log.status().code(), Code::kNotALog) << log.status().ToString();
+}
+
+TEST(OpenErrorsTest, ANewerFormatVersionIsRefused) {
+  testing::TempDir tmp;
+  ASSERT_TRUE(EventLog::Open(tmp.Sub("log")).ok());
+  {
+    testing::RawDb db(tmp.Sub("log"));
+    db.Put("meta", "format_version", std::string("\0\0\0\x02", 4));
+  }
+  auto log = EventLog::Open(tmp.Sub("log"));
+  EXPECT_EQ(log.status().code(), Code::kUnsupported) << log.status().ToString();
+  EXPECT_NE(log.status().message().find("newer"), std::string::npos);
+  EXPECT_EQ(LogReader::Open(tmp.Sub("log")).status().code(), Code::kUnsupported);
+}
+
+TEST(OpenErrorsTest, AReaderNeedsAnExistingLogAndCreatesNothing) {
+  testing::TempDir tmp;
+  auto reader = LogReader::Open(tmp.Sub("missing"));
+  EXPECT_EQ(reader.status().code(), Code::kNotFound) << reader.status().ToString();
+  EXPECT_FALSE(fs::exists(tmp.Sub("missing")));
+}
+
+TEST(OpenErrorsTest, AWriterWithoutCreateNeedsAnExistingLog) {
+  testing::TempDir tmp;
+  auto log = EventLog::Open(tmp.Sub("missing"), {.create_if_missing = false});
+  EXPECT_EQ(log.status().code(), Code::kNotFound);
+  EXPECT_FALSE(fs::exists(tmp.Sub("missing")));
+}
+
+TEST(OpenErrorsTest, AReaderWorksWhileTheWriterHoldsTheLog) {
+  testing::TempDir tmp;
+  auto log = EventLog::Open(tmp.Sub("log"));
+  ASSERT_TRUE(log.ok());
+  ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+  auto reader = LogReader::Open(tmp.Sub("log"));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->head()->sequence, 23u);
+  ASSERT_TRUE((*log)->Append({testing::SampleToolCallRequested(1)}).ok());
+  ASSERT_TRUE((*reader)->CatchUp().ok());
+  EXPECT_EQ((*reader)->head()->sequence, 24u);
+  EXPECT_TRUE((*reader)->Verify().ok());
+}
+
+}  // namespace
+}  // namespace las::log

@@ -1,0 +1,126 @@
+// Tamper detection: damage a closed log directly in RocksDB, then check that verification
+// names the first bad sequence. One test per kind of damage.
+#include <gtest/gtest.h>
+
+#include "log/event_log.h"
+#include "log/log_reader.h"
+#include "tests/log/raw_db.h"
+#include "tests/support/sample_events.h"
+#include "tests/support/temp_dir.h"
+
+namespace las::log {
+namespace {
+
+using testing::RawDb;
+using testing::SequenceKey;
+
+constexpr uint64_t kEvents = 23;  // one of every kind
+
+class TamperTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = tmp_.Sub("log");
+    auto log = EventLog::Open(dir_);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+    ASSERT_EQ((*log)->head().sequence, kEvents);
+  }
+
+  // The sequence verification blames, or 0 when the log verifies.
+  uint64_t FirstBadSequence() {
+    auto reader = LogReader::Open(dir_);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    auto cursor = (*reader)->Read(1);
+    EXPECT_TRUE(cursor.ok()) << cursor.status().ToString();
+    Status status = DrainAndVerify(**cursor);
+    if (status.ok()) return 0;
+    EXPECT_EQ(status.code(), Code::kCorruption) << status.ToString();
+    return (*cursor)->first_bad_sequence().value_or(0);
+  }
+
+  testing::TempDir tmp_;
+  std::string dir_;
+};
+
+TEST_F(TamperTest, IntactLogVerifies) { EXPECT_EQ(FirstBadSequence(), 0u); }
+
+TEST_F(TamperTest, ChangingAnyByteOfAnEventIsBlamedOnThatEvent) {
+  RawDb db(dir_);
+  const std::string key = SequenceKey(7);
+  const std::string original = db.Get("events", key);
+  // Every byte: the stored hash, the sequence, the prev_hash link, the payload, padding.
+  for (size_t i = 0; i < original.size(); ++i) {
+    std::string damaged = original;
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x01);
+    db.Put("events", key, damaged);
+    ASSERT_EQ(FirstBadSequence(), 7u) << "flipped byte " << i;
+  }
+  db.Put("events", key, original);
+  EXPECT_EQ(FirstBadSequence(), 0u);
+}
+
+TEST_F(TamperTest, ReplacingAnEventWithAnotherValidEventIsCaught) {
+  RawDb db(dir_);
+  db.Put("events", SequenceKey(9), db.Get("events", SequenceKey(10)));
+  EXPECT_EQ(FirstBadSequence(), 9u);
+}
+
+TEST_F(TamperTest, DeletingAKeyIsBlamedOnTheMissingSequence) {
+  RawDb db(dir_);
+  db.Delete("events", SequenceKey(7));
+  EXPECT_EQ(FirstBadSequence(), 7u);
+}
+
+TEST_F(TamperTest, DeletingARangeInTheMiddleNamesItsFirstSequence) {
+  RawDb db(dir_);
+  for (uint64_t s = 10; s <= 12; ++s) db.Delete("events", SequenceKey(s));
+  EXPECT_EQ(FirstBadSequence(), 10u);
+}
+
+TEST_F(TamperTest, SwappingTwoKeysIsBlamedOnTheFirst) {
+  RawDb db(dir_);
+  const std::string five = db.Get("events", SequenceKey(5));
+  const std::string nine = db.Get("events", SequenceKey(9));
+  db.Put("events", SequenceKey(5), nine);
+  db.Put("events", SequenceKey(9), five);
+  EXPECT_EQ(FirstBadSequence(), 5u);
+}
+
+TEST_F(TamperTest, InsertingAKeyBetweenTwoEventsIsCaught) {
+  RawDb db(dir_);
+  db.Put("events", SequenceKey(5) + std::string(1, '\0'), db.Get("events", SequenceKey(5)));
+  EXPECT_EQ(FirstBadSequence(), 6u);
+}
+
+TEST_F(TamperTest, InsertingAKeyBeyondTheHeadIsCaught) {
+  RawDb db(dir_);
+  db.Put("events", SequenceKey(kEvents + 1), db.Get("events", SequenceKey(kEvents)));
+  EXPECT_EQ(FirstBadSequence(), kEvents + 1);
+}
+
+TEST_F(TamperTest, DroppingTheTailIsCaughtAgainstTheHead) {
+  RawDb db(dir_);
+  for (uint64_t s = 20; s <= kEvents; ++s) db.Delete("events", SequenceKey(s));
+  EXPECT_EQ(FirstBadSequence(), 20u);
+}
+
+TEST_F(TamperTest, ChangingTheHeadHashIsBlamedOnTheLastEvent) {
+  RawDb db(dir_);
+  std::string head = db.Get("meta", "head");
+  head.back() = static_cast<char>(head.back() ^ 0x80);
+  db.Put("meta", "head", head);
+  EXPECT_EQ(FirstBadSequence(), kEvents);
+}
+
+TEST_F(TamperTest, WriterRefusesToOpenALogWhoseHeadDoesNotMatch) {
+  {
+    RawDb db(dir_);
+    db.Delete("events", SequenceKey(kEvents));
+  }
+  auto log = EventLog::Open(dir_);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
+}
+
+}  // namespace
+}  // namespace las::log

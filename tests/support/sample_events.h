@@ -1,0 +1,20 @@
+// Drafts of every event kind with distinctive field values, for round-trip tests,
+// benchmarks and demos.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "log/event.h"
+
+namespace las::testing {
+
+// One draft per kind in the schema, in union order, all fields set (index i makes values
+// unique). Adding a kind to events.fbs without adding it here fails the round-trip test.
+std::vector<log::EventDraft> OneOfEveryKind(int index = 0);
+
+// A ~250-byte ToolCallRequested / ToolCallCompleted pair member: the bulk of a real log.
+log::EventDraft SampleToolCallRequested(uint64_t n);
+log::EventDraft SampleToolCallCompleted(uint64_t n);
+
+}  // namespace las::testing
