@@ -12,7 +12,8 @@
 namespace las::log {
 namespace {
 
-using nlohmann::json;
+// Ordered: fields print in schema order, envelope first, so lines read naturally.
+using json = nlohmann::ordered_json;
 
 // Builds a JSON object from FlatBuffers mini-reflection, so every kind — including ones
 // added later — renders by its schema names without hand-written code per kind.

@@ -84,7 +84,7 @@ TEST(EventLogTest, JsonRendersSchemaNamesBytesAsHexAndEnumsByName) {
   std::string completed = EventToJson(events[9]);
   EXPECT_NE(completed.find("\"outcome\":\"ToolError\""), std::string::npos) << completed;
   std::string grant = EventToJson(events[13]);
-  EXPECT_NE(grant.find("\"selectors\":[{\"definition_sha256\":\"d256\",\"surface\":\"weles\""),
+  EXPECT_NE(grant.find("\"selectors\":[{\"surface\":\"weles\",\"tool\":\"echo\",\"definition_sha256\":\"d256\"}]"),
             std::string::npos)
       << grant;
 }

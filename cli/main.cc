@@ -1,0 +1,22 @@
+// las: the command-line face of the Las gateway. Flag parsing and printing only; every
+// verb calls the libraries (see docs/CLI.md for verbs and exit codes).
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"las — a signed, audited MCP federation gateway"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "las 0.1.0");
+  int exit_code = las::cli::kExitOk;
+  las::cli::RegisterReplay(app, exit_code);
+  las::cli::RegisterDemo(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : las::cli::kExitUsage;
+  }
+  return exit_code;
+}

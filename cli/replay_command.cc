@@ -1,0 +1,115 @@
+#include "cli/replay_command.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "base/hex.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/paths.h"
+#include "log/event_json.h"
+#include "log/log_reader.h"
+
+namespace las::cli {
+namespace {
+
+// Past this size a terminal gets a progress line: a big replay should not look hung.
+constexpr uint64_t kProgressThreshold = 200'000;
+
+void PrintLine(const std::string& line) {
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+}
+
+}  // namespace
+
+int RunReplay(const ReplayOptions& options) {
+  Status valid = projections::ValidateFilter(options.filter);
+  if (!valid.ok()) {
+    std::fprintf(stderr, "las replay: %s\n", valid.message().c_str());
+    return ExitCodeFor(valid);
+  }
+  auto reader = log::LogReader::Open(options.log_dir);
+  if (!reader.ok()) {
+    std::fprintf(stderr, "las replay: %s\n", reader.status().ToString().c_str());
+    return ExitCodeFor(reader.status());
+  }
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) {
+    std::fprintf(stderr, "las replay: %s\n", cursor.status().ToString().c_str());
+    return ExitCodeFor(cursor.status());
+  }
+
+  static char buffer[1 << 16];
+  std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+  projections::ReplayCallbacks callbacks;
+  callbacks.on_selected = [](const log::StoredEvent& event) { PrintLine(log::EventToJson(event)); };
+  const bool show_progress =
+      ::isatty(STDERR_FILENO) != 0 && (*cursor)->head().sequence >= kProgressThreshold;
+  if (show_progress) {
+    callbacks.on_progress = [](uint64_t done, uint64_t total) {
+      std::fprintf(stderr, "\rlas replay: %llu/%llu events verified",
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+    };
+  }
+  projections::ProjectionSet set;
+  projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
+  if (show_progress) std::fputc('\n', stderr);
+
+  nlohmann::json digests = nlohmann::json::object();
+  for (const auto& [name, digest] : set.Digests()) digests[name] = digest;
+  if (options.summary) {
+    nlohmann::json summary = {{"ok", outcome.status.ok()},
+                              {"verified", outcome.verified},
+                              {"selected", outcome.selected},
+                              {"head", {{"seq", outcome.head.sequence},
+                                        {"hash", ToHex(outcome.head.hash)}}},
+                              {"digests", digests}};
+    if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
+    PrintLine(nlohmann::json{{"summary", summary}}.dump());
+  }
+  std::fflush(stdout);
+  if (!outcome.status.ok()) {
+    if (outcome.first_bad_sequence) {
+      std::fprintf(stderr, "las replay: TAMPERED: the chain breaks at event %llu: %s\n",
+                   static_cast<unsigned long long>(*outcome.first_bad_sequence),
+                   outcome.status.message().c_str());
+    } else {
+      std::fprintf(stderr, "las replay: %s\n", outcome.status.ToString().c_str());
+    }
+    return ExitCodeFor(outcome.status);
+  }
+  if (!options.summary) {
+    std::fprintf(stderr, "las replay: verified %llu events, head %s\n",
+                 static_cast<unsigned long long>(outcome.verified),
+                 ToHex(outcome.head.hash).c_str());
+    for (const auto& [name, digest] : set.Digests()) {
+      std::fprintf(stderr, "las replay: projection %-10s sha256 %s\n", name.c_str(),
+                   digest.c_str());
+    }
+  }
+  return kExitOk;
+}
+
+void RegisterReplay(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ReplayOptions>();
+  options->log_dir = DefaultLogDir();
+  auto* cmd = app.add_subcommand(
+      "replay",
+      "Verify the log's hash chain from the first event, print events as JSON lines, rebuild "
+      "every projection and print its digest. Works while a server holds the log.");
+  cmd->add_option("--log", options->log_dir, "Log directory")->capture_default_str();
+  cmd->add_option("--from", options->filter.from, "Print events from this sequence");
+  cmd->add_option("--to", options->filter.to, "Print events up to this sequence");
+  cmd->add_option("--kind", options->filter.kinds, "Print only this kind (repeatable)");
+  cmd->add_option("--agent", options->filter.agent, "Print only events of this agent");
+  cmd->add_option("--surface", options->filter.surface, "Print only events about this surface");
+  cmd->add_flag("--summary", options->summary,
+                "End with a JSON summary line on stdout instead of digests on stderr");
+  cmd->callback([options, &exit_code] { exit_code = RunReplay(*options); });
+}
+
+}  // namespace las::cli

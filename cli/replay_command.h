@@ -1,0 +1,20 @@
+// `las replay`: verify the chain, print events as JSON lines, rebuild the projections and
+// print their digests. Used by `las demo` as well.
+#pragma once
+
+#include <string>
+
+#include "projections/replay.h"
+
+namespace las::cli {
+
+struct ReplayOptions {
+  std::string log_dir;
+  projections::ReplayFilter filter;
+  bool summary = false;  // final JSON summary line on stdout instead of digests on stderr
+};
+
+// Returns the exit code; writes JSON lines to stdout, diagnostics to stderr.
+int RunReplay(const ReplayOptions& options);
+
+}  // namespace las::cli

@@ -1,0 +1,178 @@
+// `las replay` and `las demo` as an operator or auditor runs them: the real executable,
+// real logs, exit codes and output checked.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "log/event_log.h"
+#include "tests/log/raw_db.h"
+#include "tests/support/child_process.h"
+#include "tests/support/run_command.h"
+#include "tests/support/sample_events.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+using testing::CommandResult;
+using testing::Lines;
+using testing::RunCommand;
+
+CommandResult Las(std::vector<std::string> args) {
+  args.insert(args.begin(), LAS_EXECUTABLE);
+  return RunCommand(args);
+}
+
+class ReplayCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = tmp_.Sub("log");
+    auto demo = Las({"demo", "--log", dir_});
+    ASSERT_EQ(demo.exit_code, 0) << demo.err;
+  }
+  testing::TempDir tmp_;
+  std::string dir_;
+};
+
+TEST_F(ReplayCliTest, DemoAppendsASessionAndReplaysItAsJsonLines) {
+  auto second = Las({"demo", "--log", dir_});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  auto lines = Lines(second.out);
+  ASSERT_EQ(lines.size(), 18u);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    json event = json::parse(lines[i]);
+    EXPECT_EQ(event["seq"], i + 1);
+    for (const char* field : {"time", "time_micros", "kind", "agent", "session", "prev_hash",
+                              "hash", "payload"}) {
+      EXPECT_TRUE(event.contains(field)) << field;
+    }
+  }
+  EXPECT_NE(second.err.find("verified 18 events"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("projection calls"), std::string::npos) << second.err;
+}
+
+TEST_F(ReplayCliTest, FiltersSelectByKindAgentSurfaceAndRange) {
+  auto denied = Las({"replay", "--log", dir_, "--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.exit_code, 0) << denied.err;
+  ASSERT_EQ(Lines(denied.out).size(), 1u);
+  EXPECT_EQ(json::parse(denied.out)["payload"]["tool"], "finance_execute");
+
+  auto two_kinds = Las({"replay", "--log", dir_, "--kind", "SessionOpened", "--kind",
+                        "SessionClosed"});
+  EXPECT_EQ(Lines(two_kinds.out).size(), 2u);
+
+  // A completion names only its call: it is matched to the surface through the ledger.
+  auto weles = Las({"replay", "--log", dir_, "--surface", "weles"});
+  auto weles_lines = Lines(weles.out);
+  ASSERT_EQ(weles_lines.size(), 2u);
+  EXPECT_EQ(json::parse(weles_lines[0])["kind"], "ToolCallRequested");
+  EXPECT_EQ(json::parse(weles_lines[1])["kind"], "ToolCallCompleted");
+
+  EXPECT_EQ(Lines(Las({"replay", "--log", dir_, "--agent", "demo-agent"}).out).size(), 9u);
+  EXPECT_EQ(Lines(Las({"replay", "--log", dir_, "--agent", "nobody"}).out).size(), 0u);
+  auto range = Lines(Las({"replay", "--log", dir_, "--from", "3", "--to", "5"}).out);
+  ASSERT_EQ(range.size(), 3u);
+  EXPECT_EQ(json::parse(range.front())["seq"], 3);
+  EXPECT_EQ(json::parse(range.back())["seq"], 5);
+}
+
+TEST_F(ReplayCliTest, SummaryLineCarriesHeadAndDigestsAndMatchesAcrossRuns) {
+  auto first = Las({"replay", "--log", dir_, "--summary", "--kind", "SessionClosed"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto lines = Lines(first.out);
+  ASSERT_EQ(lines.size(), 2u);
+  json summary = json::parse(lines.back())["summary"];
+  EXPECT_EQ(summary["ok"], true);
+  EXPECT_EQ(summary["verified"], 9);
+  EXPECT_EQ(summary["selected"], 1);
+  EXPECT_EQ(summary["head"]["seq"], 9);
+  for (const char* name : {"calls", "releases", "sessions"}) {
+    EXPECT_EQ(summary["digests"][name].get<std::string>().size(), 64u) << name;
+  }
+  auto again = Las({"replay", "--log", dir_, "--summary", "--kind", "SessionClosed"});
+  EXPECT_EQ(Lines(again.out).back(), lines.back()) << "replay is deterministic";
+}
+
+TEST_F(ReplayCliTest, TamperExitsThreeAndNamesTheFirstBadSequence) {
+  {
+    testing::RawDb db(dir_);
+    std::string value = db.Get("events", testing::SequenceKey(4));
+    value[value.size() / 2] = static_cast<char>(value[value.size() / 2] ^ 0x10);
+    db.Put("events", testing::SequenceKey(4), value);
+  }
+  auto result = Las({"replay", "--log", dir_, "--summary"});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("event 4"), std::string::npos) << result.err;
+  auto lines = Lines(result.out);
+  ASSERT_EQ(lines.size(), 4u) << "the three good events, then the summary";
+  json summary = json::parse(lines.back())["summary"];
+  EXPECT_EQ(summary["ok"], false);
+  EXPECT_EQ(summary["first_bad_sequence"], 4);
+}
+
+TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
+  testing::ChildProcess writer({LAS_APPENDER_PATH, "serve", dir_});
+  ASSERT_EQ(writer.ReadLine(), "ready 9");
+  writer.WriteLine("2");
+  ASSERT_EQ(writer.ReadLine(), "head 11");
+  auto result = Las({"replay", "--log", dir_});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Lines(result.out).size(), 11u);
+  auto demo = Las({"demo", "--log", dir_});
+  EXPECT_EQ(demo.exit_code, 7) << "a second writer is refused: " << demo.err;
+  EXPECT_NE(demo.err.find("another writer"), std::string::npos) << demo.err;
+}
+
+TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
+  testing::TempDir tmp;
+  auto missing = Las({"replay", "--log", tmp.Sub("missing")});
+  EXPECT_EQ(missing.exit_code, 4);
+  std::ofstream(tmp.Sub("notes.txt")) << "mine";
+  auto foreign = Las({"replay", "--log", tmp.path().string()});
+  EXPECT_EQ(foreign.exit_code, 5);
+  EXPECT_NE(foreign.err.find("not a Las log"), std::string::npos) << foreign.err;
+  auto foreign_demo = Las({"demo", "--log", tmp.path().string()});
+  EXPECT_EQ(foreign_demo.exit_code, 5);
+  EXPECT_TRUE(std::filesystem::exists(tmp.Sub("notes.txt")));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp.path()),
+                          std::filesystem::directory_iterator()),
+            1) << "nothing was written";
+
+  ASSERT_EQ(Las({"demo", "--log", tmp.Sub("log")}).exit_code, 0);
+  {
+    testing::RawDb db(tmp.Sub("log"));
+    db.Put("meta", "format_version", std::string("\0\0\0\x07", 4));
+  }
+  auto newer = Las({"replay", "--log", tmp.Sub("log")});
+  EXPECT_EQ(newer.exit_code, 6);
+  EXPECT_EQ(Lines(newer.err).size(), 1u) << newer.err;
+  EXPECT_NE(newer.err.find("newer"), std::string::npos) << newer.err;
+
+  auto bad_kind = Las({"replay", "--log", tmp.Sub("log"), "--kind", "NoSuchKind"});
+  EXPECT_EQ(bad_kind.exit_code, 2);
+}
+
+TEST(ReplayCliErrorsTest, AnUnreadableLogIsDeniedWithExitEight) {
+  testing::TempDir tmp;
+  ASSERT_EQ(Las({"demo", "--log", tmp.Sub("log")}).exit_code, 0);
+  std::filesystem::permissions(tmp.Sub("log"), std::filesystem::perms::none);
+  CommandResult result;
+  if (::geteuid() == 0) {
+    // root reads everything: drop to an unprivileged user to see the real refusal.
+    std::filesystem::permissions(tmp.path(), std::filesystem::perms::all);
+    result = RunCommand({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                         LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log")});
+  } else {
+    result = Las({"replay", "--log", tmp.Sub("log")});
+  }
+  std::filesystem::permissions(tmp.Sub("log"), std::filesystem::perms::owner_all);
+  EXPECT_EQ(result.exit_code, 8) << result.err;
+  EXPECT_NE(result.err.find("cannot read"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace las

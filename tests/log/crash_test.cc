@@ -1,0 +1,102 @@
+// Crash safety and cross-process reading with real processes: a writer killed with SIGKILL
+// at random moments loses nothing it acknowledged; a reader in another process follows a
+// live writer.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "log/event_log.h"
+#include "log/log_reader.h"
+#include "tests/support/child_process.h"
+#include "tests/support/temp_dir.h"
+
+namespace las::log {
+namespace {
+
+using testing::ChildProcess;
+
+uint64_t LastAcked(const std::vector<std::string>& lines, uint64_t so_far) {
+  for (const auto& line : lines) {
+    std::istringstream in(line);
+    std::string word;
+    uint64_t first = 0;
+    uint64_t last = 0;
+    if (in >> word >> first >> last && word == "acked") so_far = std::max(so_far, last);
+  }
+  return so_far;
+}
+
+TEST(CrashTest, SigkillAtRandomMomentsLosesNoAcknowledgedAppend) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  const unsigned seed = std::random_device{}();
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> delay_ms(0, 40);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+
+  uint64_t acked = 0;
+  int kills_with_progress = 0;
+  for (int round = 0; round < 24; ++round) {
+    ChildProcess writer({LAS_APPENDER_PATH, "loop", dir});
+    // Wait for the first acknowledgement so that the kill lands mid-work, not at start-up.
+    auto first = writer.ReadLine();
+    ASSERT_TRUE(first.has_value()) << "round " << round << ": the writer never acknowledged";
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(random)));
+    writer.Kill(SIGKILL);
+    int status = writer.Wait();
+    ASSERT_TRUE(WIFSIGNALED(status)) << "round " << round;
+    std::vector<std::string> lines = writer.DrainLines();
+    lines.insert(lines.begin(), *first);
+    const uint64_t before = acked;
+    acked = LastAcked(lines, acked);
+    if (acked > before) ++kills_with_progress;
+
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << "round " << round << ": " << log.status().ToString();
+    ASSERT_TRUE((*log)->Verify().ok()) << "round " << round;
+    ASSERT_GE((*log)->head().sequence, acked)
+        << "round " << round << ": an acknowledged append was lost";
+  }
+  EXPECT_EQ(kills_with_progress, 24);
+}
+
+TEST(FollowerTest, AReaderInAnotherProcessSeesAppendsMadeAfterItOpened) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ChildProcess writer({LAS_APPENDER_PATH, "serve", dir});
+  ASSERT_EQ(writer.ReadLine(), "ready 0");
+  writer.WriteLine("3");
+  ASSERT_EQ(writer.ReadLine(), "head 3");
+
+  auto reader = LogReader::Open(dir);  // the writer holds the lock; this must not need it
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->head()->sequence, 3u);
+
+  writer.WriteLine("5");
+  ASSERT_EQ(writer.ReadLine(), "head 8");
+  ASSERT_TRUE((*reader)->CatchUp().ok());
+  EXPECT_EQ((*reader)->head()->sequence, 8u);
+  EXPECT_TRUE((*reader)->Verify().ok());
+
+  writer.WriteLine("1");  // the writer was never blocked by the reader
+  ASSERT_EQ(writer.ReadLine(), "head 9");
+  writer.CloseStdin();
+  EXPECT_EQ(writer.Wait(), 0);
+}
+
+TEST(FollowerTest, ASecondWriterProcessIsLockedOut) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ChildProcess writer({LAS_APPENDER_PATH, "serve", dir});
+  ASSERT_EQ(writer.ReadLine(), "ready 0");
+  auto second = EventLog::Open(dir);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), Code::kLocked) << second.status().ToString();
+}
+
+}  // namespace
+}  // namespace las::log

@@ -1,0 +1,42 @@
+// A real child process with its stdin and stdout on pipes, for tests that need a second
+// process (a writer to crash, a writer to follow). Killed and reaped on destruction.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace las::testing {
+
+class ChildProcess {
+ public:
+  // Starts argv[0] (an absolute path) with argv. Throws std::runtime_error on failure.
+  explicit ChildProcess(const std::vector<std::string>& argv);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // The next complete stdout line (without '\n'); nullopt at EOF or after `timeout`.
+  std::optional<std::string> ReadLine(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // Every complete line still buffered or readable until EOF (after the child died).
+  std::vector<std::string> DrainLines();
+  void WriteLine(const std::string& line);
+  void CloseStdin();
+  void Kill(int signal);
+  // Waits for exit; returns the raw wait status.
+  int Wait();
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+  int stdin_fd_ = -1;
+  int stdout_fd_ = -1;
+  std::string buffer_;
+  bool reaped_ = false;
+  int wait_status_ = 0;
+};
+
+}  // namespace las::testing

@@ -1,0 +1,212 @@
+#include "trust/strict_json.h"
+
+#include <cmath>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trust/strict_json_internal.h"
+
+namespace las::trust {
+
+std::optional<size_t> FindInvalidUtf8(std::string_view bytes) {
+  size_t i = 0;
+  const size_t n = bytes.size();
+  auto at = [&](size_t k) { return static_cast<uint8_t>(bytes[k]); };
+  auto in = [](uint8_t b, uint8_t lo, uint8_t hi) { return b >= lo && b <= hi; };
+  while (i < n) {
+    const uint8_t b0 = at(i);
+    if (b0 < 0x80) {
+      ++i;
+      continue;
+    }
+    // Second-byte ranges exclude overlongs (E0, F0), surrogates (ED) and > U+10FFFF (F4).
+    size_t len = 0;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (in(b0, 0xC2, 0xDF)) {
+      len = 2;
+    } else if (b0 == 0xE0) {
+      len = 3, lo = 0xA0;
+    } else if (in(b0, 0xE1, 0xEC) || in(b0, 0xEE, 0xEF)) {
+      len = 3;
+    } else if (b0 == 0xED) {
+      len = 3, hi = 0x9F;
+    } else if (b0 == 0xF0) {
+      len = 4, lo = 0x90;
+    } else if (in(b0, 0xF1, 0xF3)) {
+      len = 4;
+    } else if (b0 == 0xF4) {
+      len = 4, hi = 0x8F;
+    } else {
+      return i;  // C0, C1, F5..FF, or a stray continuation byte
+    }
+    if (i + 1 >= n || !in(at(i + 1), lo, hi)) return i;
+    for (size_t k = 2; k < len; ++k) {
+      if (i + k >= n || !in(at(i + k), 0x80, 0xBF)) return i;
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+using internal::Json;
+
+// SAX handler that builds the DOM like nlohmann's own, but refuses duplicate keys,
+// excessive depth and non-finite numbers, remembering where it was for the message.
+class StrictDomBuilder {
+ public:
+  using number_integer_t = Json::number_integer_t;
+  using number_unsigned_t = Json::number_unsigned_t;
+  using number_float_t = Json::number_float_t;
+  using string_t = Json::string_t;
+  using binary_t = Json::binary_t;
+
+  StrictDomBuilder(Json& root, size_t max_depth) : root_(root), max_depth_(max_depth) {}
+
+  bool null() { return Put(nullptr); }
+  bool boolean(bool v) { return Put(v); }
+  bool number_integer(number_integer_t v) { return Put(v); }
+  bool number_unsigned(number_unsigned_t v) { return Put(v); }
+  bool number_float(number_float_t v, const string_t& text) {
+    if (!std::isfinite(v)) return Fail("number " + text + " is out of range at " + Path());
+    return Put(v);
+  }
+  bool string(string_t& v) { return Put(std::move(v)); }
+  bool binary(binary_t& /*unused*/) { return Fail("binary value at " + Path()); }
+
+  bool start_object(size_t /*unused*/) { return Open(Json::object()); }
+  bool key(string_t& k) {
+    Frame& top = frames_.back();
+    if (top.node->contains(k)) {
+      return Fail("duplicate object key \"" + k + "\" in the object at " +
+                  Path(/*include_next=*/false));
+    }
+    top.key = std::move(k);
+    top.has_key = true;
+    return true;
+  }
+  bool end_object() { return Close(); }
+  bool start_array(size_t /*unused*/) { return Open(Json::array()); }
+  bool end_array() { return Close(); }
+
+  bool parse_error(size_t /*position*/, const std::string& /*last_token*/,
+                   const Json::exception& ex) {
+    return Fail(std::string("invalid JSON: ") + ex.what());
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Frame {
+    Json* node;
+    std::string key;  // objects: the key whose value comes next
+    bool has_key = false;
+  };
+
+  // Stores `v` where the grammar says the next value goes; returns its address, which
+  // stays valid while it is the innermost open container (a std::map node, or the last
+  // element of a vector nobody appends to until this child closes).
+  Json* Place(Json v) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& top = frames_.back();
+    if (top.node->is_array()) {
+      top.node->push_back(std::move(v));
+      return &top.node->back();
+    }
+    Json& slot = (*top.node)[top.key];
+    slot = std::move(v);
+    return &slot;
+  }
+  template <typename V>
+  bool Put(V&& v) {
+    Place(Json(std::forward<V>(v)));
+    return true;
+  }
+  bool Open(Json container) {
+    if (frames_.size() >= max_depth_) {
+      return Fail("JSON nests deeper than " + std::to_string(max_depth_) + " at " + Path());
+    }
+    Json* node = Place(std::move(container));
+    frames_.push_back(Frame{node, {}, false});
+    return true;
+  }
+  bool Close() {
+    frames_.pop_back();
+    return true;
+  }
+  bool Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+  // Where the parser is: "$.a[2].b". With include_next, the innermost frame contributes
+  // the position of the value about to be stored; otherwise the path ends at that frame.
+  std::string Path(bool include_next = true) const {
+    std::string path = "$";
+    for (size_t i = 0; i < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      const bool innermost = i + 1 == frames_.size();
+      if (innermost && !include_next) break;
+      if (f.node->is_array()) {
+        // Outer arrays hold the open child as their last element; the innermost array's
+        // next value goes at index size().
+        const size_t n = f.node->size();
+        path += "[" + std::to_string(innermost ? n : n - 1) + "]";
+      } else if (f.has_key) {
+        path += "." + f.key;
+      }
+    }
+    return path;
+  }
+
+  Json& root_;
+  size_t max_depth_;
+  std::vector<Frame> frames_;
+  std::string error_;
+};
+
+}  // namespace
+
+namespace internal {
+
+Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits) {
+  if (text.size() > limits.max_bytes) {
+    return InvalidArgument("JSON text is " + std::to_string(text.size()) +
+                           " bytes, more than the limit of " + std::to_string(limits.max_bytes));
+  }
+  // nlohmann silently skips a leading UTF-8 BOM; RFC 8259 forbids emitting one.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") {
+    return InvalidArgument("JSON text starts with a byte-order mark");
+  }
+  if (auto bad = FindInvalidUtf8(text)) {
+    return InvalidArgument("JSON text is not valid UTF-8 at byte offset " +
+                           std::to_string(*bad));
+  }
+  Json root;
+  StrictDomBuilder builder(root, limits.max_depth);
+  try {
+    const bool ok = Json::sax_parse(text.begin(), text.end(), &builder,
+                                    Json::input_format_t::json, /*strict=*/true,
+                                    /*ignore_comments=*/false);
+    if (!ok) {
+      return InvalidArgument(builder.error().empty() ? "invalid JSON" : builder.error());
+    }
+  } catch (const std::exception& ex) {
+    return InvalidArgument(std::string("invalid JSON: ") + ex.what());
+  }
+  return root;
+}
+
+}  // namespace internal
+
+Status CheckStrictJson(std::string_view text, const StrictJsonLimits& limits) {
+  Result<Json> parsed = internal::ParseStrictJson(text, limits);
+  return parsed.ok() ? Status::Ok() : parsed.status();
+}
+
+}  // namespace las::trust
