@@ -1,0 +1,64 @@
+// Drives an MCP server over stdio with the official TypeScript SDK client, for Las's
+// end-to-end tests and benchmarks.
+//
+//   node sdk_client.mjs SCRIPT.json
+//
+// SCRIPT: {"command": "/abs/las", "args": [...], "env": {...}, "clientName": "...",
+//          "steps": [{"op": "listTools"}, {"op": "callTool", "name": "...", "arguments": {...}},
+//                    {"op": "ping"}, {"op": "request", "method": "...", "params": {...}},
+//                    {"op": "parallelCalls", "name": "...", "arguments": {...}, "count": 8}]}
+// Prints one JSON line per step: {"step": i, "ok": true, "result": ...} or
+// {"step": i, "ok": false, "error": {"code": ..., "message": ...}}. Exits 0 when every step ran
+// (a step's own failure is data, not a crash); exits 1 when the connection itself fails.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const script = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const transport = new StdioClientTransport({
+  command: script.command,
+  args: script.args ?? [],
+  env: script.env ?? {},
+  stderr: "inherit",
+});
+const client = new Client({ name: script.clientName ?? "las-e2e", version: "1.0.0" },
+                          { capabilities: {} });
+
+function errorOf(e) {
+  return { code: e?.code ?? null, message: String(e?.message ?? e) };
+}
+
+async function run(step) {
+  switch (step.op) {
+    case "listTools": return client.listTools();
+    case "callTool": return client.callTool({ name: step.name, arguments: step.arguments ?? {} });
+    case "ping": return client.ping();
+    case "request": return client.request({ method: step.method, params: step.params }, ResultSchema);
+    case "parallelCalls": {
+      const calls = [];
+      for (let i = 0; i < step.count; ++i) {
+        calls.push(client.callTool({ name: step.name, arguments: step.arguments ?? {} }));
+      }
+      return Promise.all(calls);
+    }
+    default: throw new Error(`unknown op ${step.op}`);
+  }
+}
+
+try {
+  await client.connect(transport);
+  console.log(JSON.stringify({ step: "connect", ok: true,
+                               server: client.getServerVersion() ?? null }));
+} catch (e) {
+  console.log(JSON.stringify({ step: "connect", ok: false, error: errorOf(e) }));
+  process.exit(1);
+}
+for (const [i, step] of (script.steps ?? []).entries()) {
+  try {
+    console.log(JSON.stringify({ step: i, ok: true, result: await run(step) }));
+  } catch (e) {
+    console.log(JSON.stringify({ step: i, ok: false, error: errorOf(e) }));
+  }
+}
+await client.close();
