@@ -1,0 +1,75 @@
+#include "tools/registry.h"
+
+#include <gtest/gtest.h>
+
+namespace las::tools {
+namespace {
+
+TEST(RegistryTest, DefaultKnowsTheTwelveSeedSurfacesWithTheirPolicies) {
+  Registry registry = DefaultRegistry();
+  ASSERT_EQ(registry.surfaces.size(), 12u);
+  for (const char* name : {"weles", "skarbiec", "tama", "stado", "lem", "echo", "most",
+                           "probierz", "byk", "brama", "warsztat", "finance"}) {
+    EXPECT_NE(registry.Find(name), nullptr) << name;
+  }
+  EXPECT_EQ(registry.Find("skarbiec")->policy, SurfacePolicy::kSkarbiec);
+  EXPECT_EQ(registry.Find("finance")->policy, SurfacePolicy::kFinance);
+  EXPECT_EQ(registry.Find("tama")->policy, SurfacePolicy::kTama);
+  EXPECT_EQ(registry.Find("warsztat")->policy, SurfacePolicy::kWarsztat);
+  EXPECT_EQ(registry.Find("weles")->policy, SurfacePolicy::kOrdinary);
+}
+
+TEST(RegistryTest, ParsesAFileAndDerivesPolicyFromTheName) {
+  auto registry = ParseRegistry(
+      R"({"schema_version":1,"surfaces":[{"name":"weles"},{"name":"skarbiec","description":"x"},
+          {"name":"everything","description":"reference server"}]})");
+  ASSERT_TRUE(registry.ok()) << registry.status().ToString();
+  ASSERT_EQ(registry->surfaces.size(), 3u);
+  EXPECT_EQ(registry->surfaces[0].name, "everything");
+  EXPECT_EQ(registry->Find("everything")->policy, SurfacePolicy::kOrdinary);
+  EXPECT_EQ(registry->Find("skarbiec")->policy, SurfacePolicy::kSkarbiec);
+  EXPECT_EQ(registry->Find("weles")->description, "browser executor");
+}
+
+TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
+  struct Case {
+    const char* text;
+    const char* expect;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"({"schema_version":1,"surfaces":[{"name":"a__b"}]})", "$.surfaces[0].name"},
+           {R"({"schema_version":1,"surfaces":[{"name":"weles"},{"name":"weles"}]})", "duplicate"},
+           {R"({"schema_version":1,"surfaces":[{"name":"weles","policy":"ordinary"}]})", "unknown field"},
+           {R"({"schema_version":1,"surfaces":[],"extra":1})", "$.extra"},
+           {R"({"schema_version":1,"schema_version":1,"surfaces":[]})", "duplicate"},
+           {R"({"surfaces":[]})", "$.schema_version"},
+           {R"([])", "$"},
+           {R"({"schema_version":1,"surfaces":[{"name":"las"}]})", "$.surfaces[0].name"},
+       }) {
+    auto registry = ParseRegistry(c.text);
+    ASSERT_FALSE(registry.ok()) << c.text;
+    EXPECT_EQ(registry.status().code(), Code::kInvalidArgument) << c.text;
+    EXPECT_NE(registry.status().message().find(c.expect), std::string::npos)
+        << c.text << " -> " << registry.status().message();
+  }
+  EXPECT_EQ(ParseRegistry(R"({"schema_version":2,"surfaces":[]})").status().code(),
+            Code::kUnsupported);
+}
+
+TEST(RegistryTest, OnlyAndSkipOnlySubtract) {
+  const std::vector<std::string> eligible = {"echo", "lem", "weles"};
+  EXPECT_EQ(FilterEligible(eligible, std::nullopt, std::nullopt), eligible);
+  EXPECT_EQ(FilterEligible(eligible, "weles, lem", std::nullopt),
+            (std::vector<std::string>{"lem", "weles"}));
+  EXPECT_EQ(FilterEligible(eligible, std::nullopt, "lem"),
+            (std::vector<std::string>{"echo", "weles"}));
+  // Naming a surface that is not eligible never adds it.
+  EXPECT_EQ(FilterEligible(eligible, "finance,echo", std::nullopt),
+            (std::vector<std::string>{"echo"}));
+  EXPECT_TRUE(FilterEligible(eligible, "finance", std::nullopt).empty());
+  EXPECT_EQ(FilterEligible(eligible, "", ""), eligible);
+  EXPECT_EQ(FilterEligible(eligible, "echo", "echo"), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace las::tools

@@ -1,0 +1,63 @@
+// The surface registry: which child MCP servers ("surfaces") this Las is configured to
+// federate. A surface is eligible only when it is configured here, bound by the signed
+// release and admitted; LAS_ONLY and LAS_SKIP can then only subtract.
+//
+// Las knows the seed's twelve surfaces by name, each with the policy its name implies
+// (skarbiec, finance, tama and warsztat have special local policies that a registry file
+// cannot downgrade). Other names are allowed, with the ordinary policy. Format:
+// docs/REGISTRY.md.
+//
+// Thread safety: value types; the loader has no shared state.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace las::tools {
+
+enum class SurfacePolicy { kOrdinary, kSkarbiec, kFinance, kTama, kWarsztat };
+
+std::string_view PolicyName(SurfacePolicy policy);
+
+struct KnownSurface {
+  std::string_view name;
+  std::string_view role;  // one line: what the surface is for
+  SurfacePolicy policy;
+};
+
+// The twelve surfaces of the seed, sorted by name.
+const std::vector<KnownSurface>& KnownSurfaces();
+const KnownSurface* FindKnownSurface(std::string_view name);
+
+struct ConfiguredSurface {
+  std::string name;
+  std::string description;
+  SurfacePolicy policy = SurfacePolicy::kOrdinary;
+};
+
+struct Registry {
+  std::vector<ConfiguredSurface> surfaces;  // sorted by name, unique
+  const ConfiguredSurface* Find(std::string_view name) const;
+};
+
+// The registry used when no file is given: all twelve known surfaces.
+Registry DefaultRegistry();
+
+// Parses a registry file's bytes (strict JSON). kInvalidArgument names the problem and
+// JSON path; kUnsupported for a newer schema_version.
+Result<Registry> ParseRegistry(std::string_view bytes);
+// Reads and parses a file. kNotFound, kIo, or ParseRegistry's errors.
+Result<Registry> LoadRegistry(const std::string& path);
+
+// Applies LAS_ONLY / LAS_SKIP (comma-separated surface names; empty or unset = no-op) to
+// `eligible`, keeping order. Names in the lists that are not eligible are ignored: the
+// lists only ever subtract.
+std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible,
+                                        std::optional<std::string_view> only,
+                                        std::optional<std::string_view> skip);
+
+}  // namespace las::tools
