@@ -3,10 +3,13 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
+#include <thread>
 
 #include "log/chain_cursor.h"
 #include "log/events_generated.h"
@@ -21,6 +24,7 @@ namespace {
 struct Request {
   std::vector<EventDraft>* drafts = nullptr;
   size_t bytes = 0;
+  Durability durability = Durability::kSynced;
   Result<AppendedRange> result = Status(Code::kIo, "not committed");
   bool done = false;
   std::condition_variable wake;
@@ -50,7 +54,19 @@ Status CheckDraft(const EventDraft& draft) {
 class RocksEventLog final : public EventLog {
  public:
   RocksEventLog(std::unique_ptr<RocksStore> store, const LogOptions& options)
-      : store_(std::move(store)), clock_(options.clock) {}
+      : store_(std::move(store)),
+        clock_(options.clock),
+        deferred_sync_interval_(std::chrono::microseconds(options.deferred_sync_micros)),
+        background_([this] { BackgroundLoop(); }) {}
+
+  ~RocksEventLog() override {
+    {
+      std::lock_guard lock(background_mu_);
+      stopping_ = true;
+    }
+    background_wake_.notify_one();
+    background_.join();  // drains queued async appends and syncs deferred ones
+  }
 
   Status LoadHead() {
     auto head = store_->ReadHead(rocksdb::ReadOptions());
@@ -76,14 +92,44 @@ class RocksEventLog final : public EventLog {
     return Status::Ok();
   }
 
-  Result<AppendedRange> Append(std::vector<EventDraft> drafts) override {
+  Result<AppendedRange> Append(std::vector<EventDraft> drafts, Durability durability) override {
+    LAS_RETURN_IF_ERROR(CheckBatch(drafts));
+    return Commit(drafts, durability);
+  }
+
+  void AppendAsync(std::vector<EventDraft> drafts, Durability durability,
+                   AppendCallback done) override {
+    Status valid = CheckBatch(drafts);
+    if (!valid.ok()) {
+      done(valid);
+      return;
+    }
+    {
+      std::lock_guard lock(background_mu_);
+      async_queue_.push_back({std::move(drafts), durability, std::move(done)});
+    }
+    background_wake_.notify_one();
+  }
+
+ private:
+  struct AsyncAppend {
+    std::vector<EventDraft> drafts;
+    Durability durability;
+    AppendCallback done;
+  };
+
+  static Status CheckBatch(const std::vector<EventDraft>& drafts) {
     if (drafts.empty()) return InvalidArgument("an append needs at least one event");
+    for (const auto& draft : drafts) LAS_RETURN_IF_ERROR(CheckDraft(draft));
+    return Status::Ok();
+  }
+
+  // The group-commit core: queue, lead or wait, return this batch's range.
+  Result<AppendedRange> Commit(std::vector<EventDraft>& drafts, Durability durability) {
     Request request;
     request.drafts = &drafts;
-    for (const auto& draft : drafts) {
-      LAS_RETURN_IF_ERROR(CheckDraft(draft));
-      request.bytes += draft.envelope.size();
-    }
+    request.durability = durability;
+    for (const auto& draft : drafts) request.bytes += draft.envelope.size();
 
     std::unique_lock lock(mu_);
     queue_.push_back(&request);
@@ -106,15 +152,19 @@ class RocksEventLog final : public EventLog {
 
     Head end = start;
     int64_t end_time = start_time;
-    Status status = sticky.ok() ? CommitGroup(group, end, end_time) : sticky;
+    const bool sync = std::any_of(group.begin(), group.end(), [](const Request* r) {
+      return r->durability == Durability::kSynced;
+    });
+    Status status = sticky.ok() ? CommitGroup(group, sync, end, end_time) : sticky;
 
     lock.lock();
     if (status.ok()) {
       stats_.events += end.sequence - start.sequence;
       stats_.appends += group.size();
-      ++stats_.synced_groups;
+      ++(sync ? stats_.synced_groups : stats_.deferred_groups);
       head_ = end;
       last_time_ = end_time;
+      NoteDurability(sync);
     } else if (failure_.ok()) {
       failure_ = IoError("the log stopped accepting appends after a failed write: " +
                          status.message());
@@ -129,6 +179,80 @@ class RocksEventLog final : public EventLog {
     return std::move(request.result);
   }
 
+  // Tracks whether deferred writes await a sync; a synced write covers all before it.
+  // Called with mu_ held.
+  void NoteDurability(bool synced) {
+    std::lock_guard lock(background_mu_);
+    if (synced) {
+      unsynced_since_.reset();
+    } else if (!unsynced_since_) {
+      unsynced_since_ = std::chrono::steady_clock::now();
+      background_wake_.notify_one();
+    }
+  }
+
+  // The log's own thread: commits async appends (merged into one batch) and syncs deferred
+  // writes that no synced append covered in time.
+  void BackgroundLoop() {
+    std::unique_lock lock(background_mu_);
+    while (true) {
+      if (!async_queue_.empty()) {
+        std::deque<AsyncAppend> work;
+        work.swap(async_queue_);
+        lock.unlock();
+        CommitAsync(work);
+        lock.lock();
+        continue;
+      }
+      if (unsynced_since_) {
+        const auto deadline = *unsynced_since_ + deferred_sync_interval_;
+        if (stopping_ || std::chrono::steady_clock::now() >= deadline) {
+          unsynced_since_.reset();
+          lock.unlock();
+          SyncWal();
+          lock.lock();
+          continue;
+        }
+        background_wake_.wait_until(lock, deadline);
+        continue;
+      }
+      if (stopping_) return;
+      background_wake_.wait(lock);
+    }
+  }
+
+  void CommitAsync(std::deque<AsyncAppend>& work) {
+    std::vector<EventDraft> merged;
+    Durability durability = Durability::kDeferred;
+    for (auto& item : work) {
+      if (item.durability == Durability::kSynced) durability = Durability::kSynced;
+      for (auto& draft : item.drafts) merged.push_back(std::move(draft));
+    }
+    Result<AppendedRange> range = Commit(merged, durability);
+    uint64_t next = range.ok() ? range->first : 0;
+    for (auto& item : work) {
+      if (!range.ok()) {
+        item.done(range.status());
+        continue;
+      }
+      AppendedRange own{next, next + item.drafts.size() - 1};
+      next += item.drafts.size();
+      item.done(own);
+    }
+  }
+
+  void SyncWal() {
+    Status status = FromRocks(store_->db().SyncWAL(), "syncing deferred appends");
+    std::lock_guard lock(mu_);
+    if (status.ok()) {
+      ++stats_.background_syncs;
+    } else if (failure_.ok()) {
+      failure_ = IoError("the log stopped accepting appends after a failed sync: " +
+                         status.message());
+    }
+  }
+
+ public:
   Head head() const override {
     std::lock_guard lock(mu_);
     return head_;
@@ -152,7 +276,7 @@ class RocksEventLog final : public EventLog {
  private:
   // Sequences, stamps, hashes and writes one group. Runs without the mutex; only the
   // leader runs it, so `head` and `time` are its own.
-  Status CommitGroup(const std::vector<Request*>& group, Head& head, int64_t& time) {
+  Status CommitGroup(const std::vector<Request*>& group, bool sync, Head& head, int64_t& time) {
     rocksdb::WriteBatch batch;
     std::string value;
     const int64_t now = std::max(clock_->NowMicros(), time);
@@ -177,7 +301,7 @@ class RocksEventLog final : public EventLog {
     auto s = batch.Put(store_->meta(), std::string(layout::kHeadKey), layout::EncodeHead(head));
     if (!s.ok()) return FromRocks(s, "building the write batch");
     rocksdb::WriteOptions write;
-    write.sync = true;
+    write.sync = sync;
     return FromRocks(store_->db().Write(write, &batch), "appending to the log");
   }
 
@@ -190,6 +314,15 @@ class RocksEventLog final : public EventLog {
   int64_t last_time_ = 0;
   Status failure_;              // sticky after a failed write
   LogStats stats_;
+
+  // The background thread's state (async queue, deferred-sync deadline).
+  const std::chrono::microseconds deferred_sync_interval_;
+  std::mutex background_mu_;
+  std::condition_variable background_wake_;
+  std::deque<AsyncAppend> async_queue_;
+  std::optional<std::chrono::steady_clock::time_point> unsynced_since_;
+  bool stopping_ = false;
+  std::thread background_;  // last: starts after everything above is initialized
 };
 
 }  // namespace

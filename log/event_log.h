@@ -11,6 +11,7 @@
 // be reopened, since RocksDB's state after a failed sync is not trusted.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,21 @@ struct LogOptions {
   // Stamps each event's time_micros when it is sequenced (never going backwards within the
   // log). Must outlive the log. Tests inject a ManualClock.
   const WallClock* clock = &SystemWallClock();
+  // Deferred appends (below) are fsynced at the latest this long after they were written,
+  // unless a synced append made them durable sooner.
+  int64_t deferred_sync_micros = 2000;
+};
+
+// How durable an append is when it returns.
+enum class Durability {
+  // On disk (WAL fsynced) before Append returns. The default, and what every decision that
+  // precedes an outside effect uses (a ToolCallRequested before the child sees the call).
+  kSynced,
+  // Written to the WAL without waiting for fsync. It becomes durable with the next synced
+  // append (the WAL is one sequential file) or by a background sync within
+  // LogOptions::deferred_sync_micros. A crash in between loses at most that window, and
+  // the chain stays whole: RocksDB recovers a prefix of the WAL.
+  kDeferred,
 };
 
 // The sequences given to one Append() call: first..last inclusive, dense.
@@ -40,6 +56,8 @@ struct LogStats {
   uint64_t appends = 0;        // successful Append() calls
   uint64_t events = 0;         // events appended
   uint64_t synced_groups = 0;  // synced write batches
+  uint64_t deferred_groups = 0;  // write batches written without fsync
+  uint64_t background_syncs = 0;  // WAL syncs made for deferred appends
 };
 
 class EventLog {
@@ -52,10 +70,19 @@ class EventLog {
                                                 const LogOptions& options = {});
   virtual ~EventLog() = default;
 
-  // Appends `drafts` atomically and durably, in order; blocks until synced.
+  // Appends `drafts` atomically, in order; with kSynced blocks until they are on disk.
   // Errors: kInvalidArgument (empty batch, or a draft that is not an Envelope built by
   // EventBuilder) — nothing is written; kIo — nothing acknowledged.
-  virtual Result<AppendedRange> Append(std::vector<EventDraft> drafts) = 0;
+  virtual Result<AppendedRange> Append(std::vector<EventDraft> drafts,
+                                       Durability durability = Durability::kSynced) = 0;
+
+  // The same without blocking the caller: `done` runs later on the log's own background
+  // thread with the result (it must not block for long; post to your loop). Appends still
+  // share syncs with everything else in flight. Drafts are checked at once: an invalid
+  // batch calls `done` with kInvalidArgument before this returns.
+  using AppendCallback = std::function<void(Result<AppendedRange>)>;
+  virtual void AppendAsync(std::vector<EventDraft> drafts, Durability durability,
+                           AppendCallback done) = 0;
 
   virtual Head head() const = 0;
   virtual LogStats stats() const = 0;

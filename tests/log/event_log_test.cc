@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <condition_variable>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -157,6 +159,83 @@ TEST(EventLogTest, ConcurrentAppendersGetDistinctDenseSequencesAndShareSyncs) {
   EXPECT_TRUE(log->Verify().ok());
   EXPECT_LT(log->stats().synced_groups, static_cast<uint64_t>(kThreads * kPerThread))
       << "appends that arrive during a sync share the next one";
+}
+
+TEST(EventLogTest, DeferredAppendsBecomeDurableWithTheNextSyncedAppend) {
+  TempDir tmp;
+  // A long deferral interval: only the synced append can have made the first one durable.
+  auto log = OpenOrDie(tmp.Sub("log"), {.deferred_sync_micros = 60'000'000});
+  ASSERT_TRUE(log->Append({testing::SampleToolCallCompleted(1)}, Durability::kDeferred).ok());
+  ASSERT_TRUE(log->Append({testing::SampleToolCallRequested(2)}, Durability::kSynced).ok());
+  LogStats stats = log->stats();
+  EXPECT_EQ(stats.deferred_groups, 1u);
+  EXPECT_EQ(stats.synced_groups, 1u);
+  EXPECT_EQ(stats.background_syncs, 0u) << "the synced append covered the deferred one";
+  EXPECT_TRUE(log->Verify().ok());
+}
+
+TEST(EventLogTest, DeferredAppendsAreSyncedInTheBackgroundWhenNothingElseComes) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"), {.deferred_sync_micros = 1000});
+  ASSERT_TRUE(log->Append({testing::SampleToolCallCompleted(1)}, Durability::kDeferred).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (log->stats().background_syncs == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(log->stats().background_syncs, 1u);
+}
+
+TEST(EventLogTest, AsyncAppendsReportTheirOwnRangesInOrder) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<AppendedRange> ranges(3);
+  int done = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    std::vector<EventDraft> drafts;
+    for (size_t n = 0; n <= i; ++n) drafts.push_back(testing::SampleToolCallRequested(n));
+    log->AppendAsync(std::move(drafts), i == 1 ? Durability::kDeferred : Durability::kSynced,
+                     [&, i](Result<AppendedRange> range) {
+                       ASSERT_TRUE(range.ok()) << range.status().ToString();
+                       std::lock_guard lock(mu);
+                       ranges[i] = *range;
+                       ++done;
+                       cv.notify_one();
+                     });
+  }
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return done == 3; }));
+  EXPECT_EQ(ranges[0].first, 1u);
+  EXPECT_EQ(ranges[0].last, 1u);
+  EXPECT_EQ(ranges[1].first, 2u);
+  EXPECT_EQ(ranges[1].last, 3u);
+  EXPECT_EQ(ranges[2].first, 4u);
+  EXPECT_EQ(ranges[2].last, 6u);
+  lock.unlock();
+  EXPECT_TRUE(log->Verify().ok());
+}
+
+TEST(EventLogTest, AsyncRejectsAnInvalidBatchAtOnce) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  bool called = false;
+  log->AppendAsync({}, Durability::kSynced, [&](Result<AppendedRange> range) {
+    called = true;
+    EXPECT_EQ(range.status().code(), Code::kInvalidArgument);
+  });
+  EXPECT_TRUE(called);
+}
+
+TEST(EventLogTest, ClosingTheLogSyncsPendingDeferredAppends) {
+  TempDir tmp;
+  {
+    auto log = OpenOrDie(tmp.Sub("log"), {.deferred_sync_micros = 60'000'000});
+    ASSERT_TRUE(log->Append({testing::SampleToolCallCompleted(1)}, Durability::kDeferred).ok());
+    log.reset();
+  }
+  auto log = OpenOrDie(tmp.Sub("log"));
+  EXPECT_EQ(log->head().sequence, 1u);
 }
 
 TEST(EventLogTest, SecondWriterInTheSameProcessIsLockedOut) {
