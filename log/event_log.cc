@@ -72,6 +72,8 @@ class RocksEventLog final : public EventLog {
     auto head = store_->ReadHead(rocksdb::ReadOptions());
     if (!head.ok()) return head.status();
     head_ = *head;
+    // What recovery found is on disk: RocksDB flushes recovered WAL data to synced files.
+    written_sequence_ = durable_sequence_ = head_.sequence;
     if (head_.sequence == 0) return Status::Ok();
     // O(1) sanity check at open; the full walk is Verify()'s job.
     std::string value;
@@ -124,7 +126,13 @@ class RocksEventLog final : public EventLog {
     return Status::Ok();
   }
 
-  // The group-commit core: queue, lead or wait, return this batch's range.
+  // The group-commit core, in two stages so that writing and syncing overlap:
+  //   1. write: the caller at the front of the queue takes every batch queued behind it,
+  //      sequences and hashes them and writes them in one RocksDB batch without fsync;
+  //      then it hands the write stage to the next caller at once;
+  //   2. sync: a synced group then waits until a WAL sync that began after its write has
+  //      finished, running that sync itself if none is in flight. While one sync runs,
+  //      later groups are written, and the next sync covers all of them.
   Result<AppendedRange> Commit(std::vector<EventDraft>& drafts, Durability durability) {
     Request request;
     request.drafts = &drafts;
@@ -133,62 +141,104 @@ class RocksEventLog final : public EventLog {
 
     std::unique_lock lock(mu_);
     queue_.push_back(&request);
-    request.wake.wait(lock, [&] { return request.done || queue_.front() == &request; });
+    request.wake.wait(lock, [&] {
+      return request.done || (!writing_ && queue_.front() == &request);
+    });
     if (request.done) return std::move(request.result);
 
-    // This caller leads: it commits itself and everyone queued behind it in one batch.
-    size_t group_size = 0;
+    std::vector<Request*> group;
     size_t group_bytes = 0;
-    for (Request* member : queue_) {
-      if (group_size > 0 && group_bytes + member->bytes > kMaxGroupBytes) break;
-      group_bytes += member->bytes;
-      ++group_size;
+    while (!queue_.empty() &&
+           (group.empty() || group_bytes + queue_.front()->bytes <= kMaxGroupBytes)) {
+      group_bytes += queue_.front()->bytes;
+      group.push_back(queue_.front());
+      queue_.pop_front();
     }
-    std::vector<Request*> group(queue_.begin(), queue_.begin() + static_cast<long>(group_size));
-    Head start = head_;
-    int64_t start_time = last_time_;
-    Status sticky = failure_;
-    lock.unlock();
-
-    Head end = start;
-    int64_t end_time = start_time;
     const bool sync = std::any_of(group.begin(), group.end(), [](const Request* r) {
       return r->durability == Durability::kSynced;
     });
-    Status status = sticky.ok() ? CommitGroup(group, sync, end, end_time) : sticky;
+    const Head start = head_;
+    Head end = start;
+    int64_t time = last_time_;
+    Status status = failure_;
+    writing_ = true;
+    lock.unlock();
+
+    if (status.ok()) status = WriteGroup(group, end, time);
 
     lock.lock();
+    writing_ = false;
     if (status.ok()) {
+      head_ = end;
+      last_time_ = time;
+      written_sequence_ = end.sequence;
       stats_.events += end.sequence - start.sequence;
       stats_.appends += group.size();
-      ++(sync ? stats_.synced_groups : stats_.deferred_groups);
-      head_ = end;
-      last_time_ = end_time;
-      NoteDurability(sync);
-    } else if (failure_.ok()) {
-      failure_ = IoError("the log stopped accepting appends after a failed write: " +
-                         status.message());
+      if (!sync) ++stats_.deferred_groups;
+    } else {
+      Fail(status);
     }
+    if (!queue_.empty()) queue_.front()->wake.notify_one();
+
+    if (status.ok() && sync) status = AwaitDurable(lock, end.sequence);
+    if (status.ok() && !sync) NoteUnsynced();
     for (Request* member : group) {
-      queue_.pop_front();
       if (!status.ok()) member->result = status;
       member->done = true;
       if (member != &request) member->wake.notify_one();
     }
-    if (!queue_.empty()) queue_.front()->wake.notify_one();
     return std::move(request.result);
   }
 
-  // Tracks whether deferred writes await a sync; a synced write covers all before it.
-  // Called with mu_ held.
-  void NoteDurability(bool synced) {
+  // Waits (mu_ held) until everything up to `sequence` is on disk.
+  Status AwaitDurable(std::unique_lock<std::mutex>& lock, uint64_t sequence) {
+    while (durable_sequence_ < sequence) {
+      if (!failure_.ok()) return failure_;
+      if (syncing_) {
+        synced_.wait(lock);
+      } else {
+        SyncLocked(lock);
+        ++stats_.synced_groups;
+      }
+    }
+    return Status::Ok();
+  }
+
+  // One WAL fsync covering everything written so far. Called and returns with mu_ held.
+  void SyncLocked(std::unique_lock<std::mutex>& lock) {
+    syncing_ = true;
+    const uint64_t target = written_sequence_;
+    lock.unlock();
+    Status status = FromRocks(store_->db().SyncWAL(), "syncing the log");
+    lock.lock();
+    syncing_ = false;
+    if (status.ok()) {
+      durable_sequence_ = std::max(durable_sequence_, target);
+      if (durable_sequence_ == written_sequence_) ClearUnsynced();
+    } else {
+      Fail(status);
+    }
+    synced_.notify_all();
+  }
+
+  void Fail(const Status& status) {
+    if (failure_.ok()) {
+      failure_ = IoError("the log stopped accepting appends after a failed write: " +
+                         status.message());
+    }
+  }
+
+  // Deferred writes await a sync: start the background deadline. Called with mu_ held.
+  void NoteUnsynced() {
     std::lock_guard lock(background_mu_);
-    if (synced) {
-      unsynced_since_.reset();
-    } else if (!unsynced_since_) {
+    if (!unsynced_since_) {
       unsynced_since_ = std::chrono::steady_clock::now();
       background_wake_.notify_one();
     }
+  }
+  void ClearUnsynced() {
+    std::lock_guard lock(background_mu_);
+    unsynced_since_.reset();
   }
 
   // The log's own thread: commits async appends (merged into one batch) and syncs deferred
@@ -242,14 +292,10 @@ class RocksEventLog final : public EventLog {
   }
 
   void SyncWal() {
-    Status status = FromRocks(store_->db().SyncWAL(), "syncing deferred appends");
-    std::lock_guard lock(mu_);
-    if (status.ok()) {
-      ++stats_.background_syncs;
-    } else if (failure_.ok()) {
-      failure_ = IoError("the log stopped accepting appends after a failed sync: " +
-                         status.message());
-    }
+    std::unique_lock lock(mu_);
+    if (!failure_.ok() || durable_sequence_ >= written_sequence_) return;
+    SyncLocked(lock);
+    ++stats_.background_syncs;
   }
 
  public:
@@ -274,9 +320,9 @@ class RocksEventLog final : public EventLog {
   }
 
  private:
-  // Sequences, stamps, hashes and writes one group. Runs without the mutex; only the
-  // leader runs it, so `head` and `time` are its own.
-  Status CommitGroup(const std::vector<Request*>& group, bool sync, Head& head, int64_t& time) {
+  // Sequences, stamps, hashes and writes one group, without fsync. Runs without the mutex;
+  // only the write leader runs it, so `head` and `time` are its own.
+  Status WriteGroup(const std::vector<Request*>& group, Head& head, int64_t& time) {
     rocksdb::WriteBatch batch;
     std::string value;
     const int64_t now = std::max(clock_->NowMicros(), time);
@@ -300,17 +346,20 @@ class RocksEventLog final : public EventLog {
     time = now;
     auto s = batch.Put(store_->meta(), std::string(layout::kHeadKey), layout::EncodeHead(head));
     if (!s.ok()) return FromRocks(s, "building the write batch");
-    rocksdb::WriteOptions write;
-    write.sync = sync;
-    return FromRocks(store_->db().Write(write, &batch), "appending to the log");
+    return FromRocks(store_->db().Write(rocksdb::WriteOptions(), &batch), "appending to the log");
   }
 
   std::unique_ptr<RocksStore> store_;
   const WallClock* clock_;
 
   mutable std::mutex mu_;
-  std::deque<Request*> queue_;  // front = the leader (or the next one)
-  Head head_;                   // as of the last committed group
+  std::deque<Request*> queue_;  // batches not yet written; the front leads the next write
+  bool writing_ = false;        // a write leader is at work
+  bool syncing_ = false;        // a WAL sync is in flight
+  std::condition_variable synced_;
+  uint64_t written_sequence_ = 0;  // last event written to the WAL
+  uint64_t durable_sequence_ = 0;  // last event known to be on disk
+  Head head_;                   // as of the last written group
   int64_t last_time_ = 0;
   Status failure_;              // sticky after a failed write
   LogStats stats_;

@@ -55,7 +55,7 @@ struct AppendedRange {
 struct LogStats {
   uint64_t appends = 0;        // successful Append() calls
   uint64_t events = 0;         // events appended
-  uint64_t synced_groups = 0;  // synced write batches
+  uint64_t synced_groups = 0;  // WAL syncs made for synced appends (each covers a group)
   uint64_t deferred_groups = 0;  // write batches written without fsync
   uint64_t background_syncs = 0;  // WAL syncs made for deferred appends
 };

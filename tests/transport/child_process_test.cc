@@ -1,0 +1,286 @@
+#include "transport/child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/temp_dir.h"
+
+namespace las::transport {
+namespace {
+
+const char* const kChildren = LAS_TRANSPORT_CHILDREN_DIR;
+
+// Everything the child writes to stdout until EOF.
+std::string ReadAll(UniqueFd fd) {
+  std::string out;
+  char buf[4096];
+  while (true) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+// One line from stdout (blocking).
+std::string ReadLine(int fd) {
+  std::string line;
+  char c;
+  while (::read(fd, &c, 1) == 1 && c != '\n') line.push_back(c);
+  return line;
+}
+
+bool ProcessGone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+
+std::unique_ptr<ChildProcess> MustSpawn(const SpawnOptions& options) {
+  RealProcessSpawner spawner;
+  auto child = spawner.Spawn(options);
+  EXPECT_TRUE(child.ok()) << child.status().ToString();
+  return child.ok() ? std::move(child).value() : nullptr;
+}
+
+TEST(ChildProcess, ExactArgvAndEnvironmentNothingInherited) {
+  ::setenv("LAS_TRANSPORT_TEST_LEAK", "1", 1);
+  SpawnOptions o;
+  o.argv = {"/usr/bin/env"};
+  o.env = {"A=1", "B=two words"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStdout()), "A=1\nB=two words\n");
+  int status = child->WaitForExit();
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+
+  SpawnOptions args;
+  args.argv = {"/usr/bin/printf", "%s|", "a b", "", "$HOME", "*"};
+  child = MustSpawn(args);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStdout()), "a b||$HOME|*|");
+}
+
+TEST(ChildProcess, WorkingDirectory) {
+  testing::TempDir dir;
+  SpawnOptions o;
+  o.argv = {"/bin/pwd"};
+  o.cwd = dir.path().string();
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStdout()), std::filesystem::canonical(dir.path()).string() + "\n");
+}
+
+TEST(ChildProcess, StdinReachesTheChild) {
+  SpawnOptions o;
+  o.argv = {"/bin/cat"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  UniqueFd in = child->TakeStdin();
+  ASSERT_EQ(::write(in.get(), "hello\n", 6), 6);
+  in.Reset();  // EOF
+  EXPECT_EQ(ReadAll(child->TakeStdout()), "hello\n");
+}
+
+TEST(ChildProcess, OwnProcessGroup) {
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "ps -o pgid= -p $$"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  std::string out = ReadAll(child->TakeStdout());
+  EXPECT_EQ(std::stoi(out), child->pid());
+  EXPECT_NE(::getpgrp(), child->pid());
+}
+
+TEST(ChildProcess, OnlyKeptDescriptorsSurviveExec) {
+  // Neither is close-on-exec in the parent; only `kept` is listed.
+  int leaked = ::open("/dev/null", O_RDONLY);
+  int kept = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked, 3);
+  ASSERT_GE(kept, 3);
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "ls /proc/$$/fd"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  o.keep_fds = {kept};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  std::string out = ReadAll(child->TakeStdout());
+  std::vector<std::string> fds;
+  size_t pos = 0;
+  while (pos < out.size()) {
+    size_t nl = out.find('\n', pos);
+    fds.push_back(out.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  auto has = [&](int fd) {
+    return std::find(fds.begin(), fds.end(), std::to_string(fd)) != fds.end();
+  };
+  EXPECT_TRUE(has(0) && has(1) && has(2)) << out;
+  EXPECT_TRUE(has(kept)) << out;
+  EXPECT_FALSE(has(leaked)) << out;
+  ::close(leaked);
+  ::close(kept);
+}
+
+TEST(ChildProcess, ExecutesAnOpenDescriptor) {
+  testing::TempDir dir;
+  // A copy that is then renamed away: only the descriptor still names these bytes.
+  std::string path = dir.Sub("prog.py");
+  {
+    std::ofstream f(path);
+    f << "#!/usr/bin/python3\nimport sys\nprint('via fd', sys.argv[1])\n";
+  }
+  ASSERT_EQ(::chmod(path.c_str(), 0700), 0);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::unlink(path.c_str()), 0);
+  SpawnOptions o;
+  o.argv = {"prog", "arg1"};
+  o.exec_fd = fd;
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStdout()), "via fd arg1\n");
+  ::close(fd);
+
+  int bin = ::open("/usr/bin/echo", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(bin, 0);
+  o.argv = {"echo", "binary"};
+  o.exec_fd = bin;
+  child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStdout()), "binary\n");
+  ::close(bin);
+}
+
+TEST(ChildProcess, SpawnFailuresAreStatuses) {
+  RealProcessSpawner spawner;
+  SpawnOptions o;
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kInvalidArgument);  // empty argv
+  o.argv = {"relative/prog"};
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kInvalidArgument);
+  o.argv = {"/nonexistent/prog"};
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kNotFound);
+  o.argv = {"/bin/true"};
+  o.cwd = "/nonexistent/dir";
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kNotFound);
+  testing::TempDir dir;
+  std::string plain = dir.Sub("not_executable");
+  std::ofstream(plain) << "data";
+  o.argv = {plain};
+  o.cwd.clear();
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kDenied);
+  o.argv = {"/bin/true"};
+  o.keep_fds = {1};
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kInvalidArgument);
+  o.keep_fds = {987654};
+  EXPECT_EQ(spawner.Spawn(o).status().code(), Code::kInvalidArgument);
+}
+
+TEST(ChildProcess, TerminateEndsTheWholeGroupWithoutZombies) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "sleep 1000 & echo $!; wait"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  UniqueFd out = child->TakeStdout();
+  pid_t grandchild = std::stoi(ReadLine(out.get()));
+  ASSERT_GT(grandchild, 0);
+  ASSERT_EQ(::kill(grandchild, 0), 0);
+  pid_t leader = child->pid();
+
+  int status = child->Terminate(std::chrono::seconds(5));
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  // Reaped, not just dead: kill() on a zombie would still succeed.
+  EXPECT_TRUE(ProcessGone(leader));
+  EXPECT_TRUE(ProcessGone(grandchild));
+  EXPECT_TRUE(child->reaped());
+}
+
+// A clock that moves one second each time it is read: the grace period is measured by
+// it, not by real time.
+class SteppingClock final : public MonotonicClock {
+ public:
+  int64_t NowNanos() const override { return 1'000'000'000LL * ++reads_; }
+  mutable std::atomic<int64_t> reads_{0};
+};
+
+TEST(ChildProcess, SigkillAfterGraceByInjectedClock) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  SpawnOptions o;
+  // Ignores SIGTERM (and so does its grandchild, which inherits the disposition).
+  o.argv = {"/bin/sh", "-c", "trap '' TERM; sleep 1000 & echo $!; wait; wait"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  UniqueFd out = child->TakeStdout();
+  pid_t grandchild = std::stoi(ReadLine(out.get()));
+  SteppingClock clock;
+  auto start = std::chrono::steady_clock::now();
+  // 3 "seconds" of grace on the stepping clock pass within a few polls of real time.
+  int status = child->Terminate(std::chrono::seconds(3), clock);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_GE(clock.reads_.load(), 3);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+  EXPECT_TRUE(ProcessGone(grandchild));
+}
+
+TEST(ChildProcess, DestructorKillsAndReaps) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  pid_t pid;
+  {
+    SpawnOptions o;
+    o.argv = {"/bin/sleep", "1000"};
+    auto child = MustSpawn(o);
+    ASSERT_TRUE(child);
+    pid = child->pid();
+    EXPECT_FALSE(child->HasExited());
+  }
+  EXPECT_TRUE(ProcessGone(pid));
+}
+
+TEST(ChildProcess, StderrDiscardedOrPiped) {
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "echo to-err >&2; echo to-out"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_FALSE(child->TakeStderr().valid());
+  EXPECT_EQ(ReadAll(child->TakeStdout()), "to-out\n");
+  o.stderr_mode = SpawnOptions::Stderr::kPipe;
+  child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStderr()), "to-err\n");
+}
+
+TEST(ChildProcess, SignalsAreResetInTheChild) {
+  struct sigaction ign {};
+  ign.sa_handler = SIG_IGN;
+  struct sigaction old {};
+  ::sigaction(SIGINT, &ign, &old);
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "grep SigIgn /proc/$$/status"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ::sigaction(SIGINT, &old, nullptr);
+  ASSERT_TRUE(child);
+  std::string out = ReadAll(child->TakeStdout());
+  // SIGINT is bit 1 (value 2): an inherited ignore would show as ...2 in the mask.
+  EXPECT_EQ(out.find("0000000000000002"), std::string::npos) << out;
+  (void)kChildren;
+}
+
+}  // namespace
+}  // namespace las::transport

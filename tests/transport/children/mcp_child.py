@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""A small MCP server over stdio for transport tests (stdlib only).
+
+Options:
+  --exit-at-start N    exit with status N before reading anything
+  --page-size N        tools/list pages of N tools (nextCursor pagination)
+  --silent 1           read requests but never answer any
+  --flood-stderr-mb N  write N MiB of stderr lines from a thread while serving;
+                       the last stderr line is "flood-done"
+Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
+sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid).
+Each tools/call runs in its own thread, so calls overlap.
+"""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+OUT_LOCK = threading.Lock()
+
+
+def send_bytes(data):
+    with OUT_LOCK:
+        sys.stdout.buffer.write(data + b"\n")
+        sys.stdout.buffer.flush()
+
+
+def send(obj):
+    send_bytes(json.dumps(obj).encode())
+
+
+def text_result(text):
+    return {"content": [{"type": "text", "text": text}]}
+
+
+TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
+              "error", "stray", "long_stderr", "sleeper"]
+TOOLS = [{"name": n, "description": "test tool " + n,
+          "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
+
+
+def handle_call(rid, params):
+    name = params.get("name")
+    args = params.get("arguments") or {}
+    raw_id = json.dumps(rid).encode()
+    if name == "echo":
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(args.get("text", ""))})
+    elif name == "add":
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(args["a"] + args["b"]))})
+    elif name == "slow":
+        time.sleep(args.get("ms", 100) / 1000.0)
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(args.get("text", ""))})
+    elif name == "crash":
+        with OUT_LOCK:
+            os._exit(3)
+    elif name == "garbage":
+        send_bytes(b"this is not json")
+        send_bytes(b'{"jsonrpc":"2.0","id":')
+        send_bytes(b'\xff\xfe{}')
+        send_bytes(b"[1,2,3]")
+        send_bytes(b'{"jsonrpc":"1.0","id":' + raw_id + b',"result":{}}')
+        send_bytes(b"")
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result("after garbage")})
+    elif name == "huge":
+        # 10 MiB line with the id first.
+        send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{"content":[{"type":"text","text":"'
+                   + b"x" * (10 * 1024 * 1024) + b'"}]}}')
+    elif name == "huge_noid":
+        send_bytes(b'{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"'
+                   + b"x" * (10 * 1024 * 1024) + b'"}]},"id":' + raw_id + b'}')
+    elif name == "hang":
+        return
+    elif name == "error":
+        send({"jsonrpc": "2.0", "id": rid,
+              "error": {"code": -32000, "message": "CHILD-CONTROLLED secret text"}})
+    elif name == "stray":
+        send({"jsonrpc": "2.0", "id": 987654321, "result": {}})
+        send({"jsonrpc": "2.0", "id": str(rid), "result": {}})
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result("after stray")})
+    elif name == "long_stderr":
+        sys.stderr.write("y" * 10000 + "\nshort line\n")
+        sys.stderr.flush()
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result("done")})
+    elif name == "sleeper":
+        p = subprocess.Popen(["/bin/sleep", "1000"])
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
+    else:
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no such tool"}})
+
+
+def flood(mib):
+    line = "e" * 1023 + "\n"
+    for _ in range(mib * 1024):
+        sys.stderr.write(line)
+    sys.stderr.write("flood-done\n")
+    sys.stderr.flush()
+
+
+def main():
+    argv = sys.argv[1:]
+    opts = {}
+    i = 0
+    while i < len(argv):
+        opts[argv[i]] = argv[i + 1]
+        i += 2
+    if "--exit-at-start" in opts:
+        sys.exit(int(opts["--exit-at-start"]))
+    page = int(opts.get("--page-size", "0"))
+    if "--flood-stderr-mb" in opts:
+        threading.Thread(target=flood, args=(int(opts["--flood-stderr-mb"]),), daemon=True).start()
+
+    for raw in sys.stdin.buffer:
+        if "--silent" in opts:
+            continue
+        msg = json.loads(raw)
+        method = msg.get("method")
+        rid = msg.get("id")
+        if method == "initialize":
+            assert msg["params"]["protocolVersion"] == "2024-11-05"
+            send({"jsonrpc": "2.0", "id": rid, "result": {
+                "protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "mcp_child", "version": "1"}}})
+        elif method == "tools/list":
+            start = int((msg.get("params") or {}).get("cursor", "0"))
+            end = start + page if page else len(TOOLS)
+            result = {"tools": TOOLS[start:end]}
+            if end < len(TOOLS):
+                result["nextCursor"] = str(end)
+            send({"jsonrpc": "2.0", "id": rid, "result": result})
+        elif method == "tools/call":
+            threading.Thread(target=handle_call, args=(rid, msg.get("params") or {}),
+                             daemon=True).start()
+        elif method == "ping":
+            send({"jsonrpc": "2.0", "id": rid, "result": {}})
+        elif rid is None:
+            pass  # notifications
+        else:
+            send({"jsonrpc": "2.0", "id": rid,
+                  "error": {"code": -32601, "message": "Method not found"}})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,428 @@
+#include "transport/mcp_client.h"
+
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <cerrno>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "transport/json_text.h"
+
+namespace las::transport {
+namespace {
+
+const std::string kChild = std::string(LAS_TRANSPORT_CHILDREN_DIR) + "/mcp_child.py";
+
+bool ProcessGone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+
+McpClientOptions ChildOptions(std::vector<std::string> extra_args = {}) {
+  McpClientOptions o;
+  o.spawn.argv = {"/usr/bin/python3", kChild};
+  for (auto& a : extra_args) o.spawn.argv.push_back(std::move(a));
+  o.spawn.env = {"PYTHONUNBUFFERED=1"};
+  return o;
+}
+
+std::string EchoArgs(const std::string& text) { return "{\"text\":" + QuoteJsonString(text) + "}"; }
+
+// The text of the first content item of a tools/call result.
+std::string ResultText(const CallResult& r) {
+  std::vector<JsonMember> top;
+  if (ObjectMembers(r.result, &top) != JsonTextError::kNone) return "<bad result>";
+  for (const auto& m : top) {
+    if (m.key != "content") continue;
+    std::vector<std::string_view> items;
+    if (ArrayElements(m.raw, &items) != JsonTextError::kNone || items.empty()) break;
+    std::vector<JsonMember> item;
+    if (ObjectMembers(items[0], &item) != JsonTextError::kNone) break;
+    for (const auto& f : item) {
+      if (f.key == "text") return DecodeJsonString(f.raw).value_or("<bad text>");
+    }
+  }
+  return "<no text>";
+}
+
+class McpClientTest : public ::testing::Test {
+ protected:
+  // Runs the loop until `done` holds; fails the test after `limit` (no test should get near).
+  void RunUntil(const std::function<bool()>& done,
+                std::chrono::seconds limit = std::chrono::seconds(60)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ADD_FAILURE() << "condition not reached in time";
+        return;
+      }
+      io_.restart();
+      io_.run_one_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  CallResult Await(const std::function<void(CallCallback)>& start) {
+    std::optional<CallResult> result;
+    start([&](CallResult r) { result = std::move(r); });
+    RunUntil([&] { return result.has_value(); });
+    return result.value_or(CallResult{CallError::kNotReady, {}, 0, {}, {}});
+  }
+
+  std::unique_ptr<McpClient> StartedClient(McpClientOptions options) {
+    auto client = std::make_unique<McpClient>(io_, std::move(options));
+    CallResult init = Await([&](CallCallback cb) { client->Start(std::move(cb)); });
+    EXPECT_TRUE(init.ok()) << CallErrorName(init.error);
+    EXPECT_EQ(client->state(), McpClient::State::kReady);
+    return client;
+  }
+
+  CallResult Call(McpClient& c, const std::string& tool, const std::string& args,
+                  CallOptions options = {}) {
+    return Await([&](CallCallback cb) { c.CallTool(tool, args, options, std::move(cb)); });
+  }
+
+  void ShutdownAndCheckReaped(McpClient& c) {
+    pid_t pid = c.pid();
+    bool done = false;
+    c.Shutdown([&] { done = true; });
+    RunUntil([&] { return done; });
+    EXPECT_EQ(c.state(), McpClient::State::kClosed);
+    EXPECT_TRUE(c.wait_status().has_value());
+    if (pid > 0) {
+      EXPECT_TRUE(ProcessGone(pid));
+    }
+  }
+
+  boost::asio::io_context io_;
+};
+
+TEST_F(McpClientTest, InitializeListAndCall) {
+  auto client = StartedClient(ChildOptions());
+  CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
+  ASSERT_TRUE(tools.ok());
+  std::vector<std::string_view> list;
+  ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
+  EXPECT_EQ(list.size(), 12u);
+  EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
+
+  CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
+  ASSERT_TRUE(echo.ok());
+  EXPECT_EQ(ResultText(echo), "h\xc3\xa9llo \"q\"");
+  CallResult add = Call(*client, "add", R"({"a":2,"b":3})");
+  ASSERT_TRUE(add.ok());
+  EXPECT_EQ(ResultText(add), "5");
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, ListFollowsPagination) {
+  auto client = StartedClient(ChildOptions({"--page-size", "3"}));
+  CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
+  ASSERT_TRUE(tools.ok());
+  std::vector<std::string_view> list;
+  ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
+  EXPECT_EQ(list.size(), 12u);
+  EXPECT_NE(tools.result.find("\"sleeper\""), std::string::npos);  // the last page
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, ManyCallsInFlightMatchedById) {
+  auto client = StartedClient(ChildOptions());
+  constexpr int kCalls = 24;
+  std::vector<std::optional<CallResult>> results(kCalls);
+  std::vector<int> order;
+  for (int i = 0; i < kCalls; ++i) {
+    // Later calls finish first.
+    std::string args = "{\"ms\":" + std::to_string((kCalls - i) * 15) + ",\"text\":\"t" +
+                       std::to_string(i) + "\"}";
+    client->CallTool("slow", args, {}, [&, i](CallResult r) {
+      results[i] = std::move(r);
+      order.push_back(i);
+    });
+  }
+  EXPECT_EQ(client->pending_calls(), static_cast<size_t>(kCalls));
+  RunUntil([&] { return static_cast<int>(order.size()) == kCalls; });
+  for (int i = 0; i < kCalls; ++i) {
+    ASSERT_TRUE(results[i] && results[i]->ok());
+    EXPECT_EQ(ResultText(*results[i]), "t" + std::to_string(i));
+  }
+  EXPECT_NE(order.front(), 0);  // completion order is not request order
+  EXPECT_EQ(client->pending_calls(), 0u);
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, ChildExitsAtStart) {
+  McpClient client(io_, ChildOptions({"--exit-at-start", "3"}));
+  CallResult init = Await([&](CallCallback cb) { client.Start(std::move(cb)); });
+  EXPECT_EQ(init.error, CallError::kChildExited);
+  EXPECT_EQ(client.state(), McpClient::State::kFailed);
+  CallResult call = Call(client, "echo", "{}");
+  EXPECT_EQ(call.error, CallError::kNotReady);
+  ShutdownAndCheckReaped(client);
+  ASSERT_TRUE(client.wait_status().has_value());
+  EXPECT_TRUE(WIFEXITED(*client.wait_status()));
+  EXPECT_EQ(WEXITSTATUS(*client.wait_status()), 3);
+}
+
+TEST_F(McpClientTest, SpawnFailureIsAnError) {
+  McpClientOptions o;
+  o.spawn.argv = {"/nonexistent/server"};
+  McpClient client(io_, o);
+  CallResult init = Await([&](CallCallback cb) { client.Start(std::move(cb)); });
+  EXPECT_EQ(init.error, CallError::kSpawnFailed);
+  EXPECT_EQ(init.spawn_status.code(), Code::kNotFound);
+  EXPECT_EQ(client.state(), McpClient::State::kFailed);
+}
+
+// The injected spawner: a failure no real child can be made to produce on demand.
+class RefusingSpawner final : public ProcessSpawner {
+ public:
+  Result<std::unique_ptr<ChildProcess>> Spawn(const SpawnOptions&) override {
+    ++calls;
+    return IoError("fork: Resource temporarily unavailable");
+  }
+  int calls = 0;
+};
+
+TEST_F(McpClientTest, InjectedSpawnerFailure) {
+  RefusingSpawner spawner;
+  McpClientOptions o = ChildOptions();
+  o.spawner = &spawner;
+  McpClient client(io_, o);
+  bool inline_call = true;
+  std::optional<CallResult> init;
+  client.Start([&](CallResult r) {
+    EXPECT_FALSE(inline_call);  // delivered through the loop, not from inside Start()
+    init = std::move(r);
+  });
+  inline_call = false;
+  RunUntil([&] { return init.has_value(); });
+  EXPECT_EQ(spawner.calls, 1);
+  EXPECT_EQ(init->error, CallError::kSpawnFailed);
+  EXPECT_EQ(init->spawn_status.code(), Code::kIo);
+}
+
+TEST_F(McpClientTest, CrashMidCallFailsPendingCalls) {
+  auto client = StartedClient(ChildOptions());
+  ASSERT_TRUE(Call(*client, "echo", EchoArgs("before")).ok());
+  std::optional<CallResult> slow;
+  std::optional<CallResult> crash;
+  client->CallTool("slow", R"({"ms":60000})", {}, [&](CallResult r) { slow = std::move(r); });
+  client->CallTool("crash", "{}", {}, [&](CallResult r) { crash = std::move(r); });
+  RunUntil([&] { return slow && crash; });
+  EXPECT_EQ(slow->error, CallError::kChildExited);
+  EXPECT_EQ(crash->error, CallError::kChildExited);
+  EXPECT_EQ(client->state(), McpClient::State::kFailed);
+  CallResult after = Call(*client, "echo", "{}");
+  EXPECT_EQ(after.error, CallError::kNotReady);
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, GarbageLinesAreCountedAndIgnored) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "garbage", "{}");
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  EXPECT_EQ(ResultText(r), "after garbage");
+  EXPECT_EQ(client->stats().garbage_lines, 5u);
+  EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, StrayResponsesDoNotMatchOtherCalls) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "stray", "{}");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(ResultText(r), "after stray");
+  EXPECT_EQ(client->stats().stray_responses, 2u);  // an unknown id and a string id
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, OversizedLineFailsOnlyThatCall) {
+  auto client = StartedClient(ChildOptions());
+  std::optional<CallResult> huge;
+  std::optional<CallResult> slow;
+  client->CallTool("slow", R"({"ms":300,"text":"ok"})", {},
+                   [&](CallResult r) { slow = std::move(r); });
+  client->CallTool("huge", "{}", {}, [&](CallResult r) { huge = std::move(r); });
+  RunUntil([&] { return huge && slow; });
+  EXPECT_EQ(huge->error, CallError::kResponseTooLarge);
+  ASSERT_TRUE(slow->ok());
+  EXPECT_EQ(ResultText(*slow), "ok");
+  EXPECT_EQ(client->stats().oversized_lines, 1u);
+  EXPECT_TRUE(Call(*client, "echo", EchoArgs("next")).ok());
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, OversizedLineWithoutReadableIdEndsByTimeout) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "huge_noid", "{}", CallOptions{std::chrono::milliseconds(300)});
+  EXPECT_EQ(r.error, CallError::kTimeout);
+  RunUntil([&] { return client->stats().oversized_lines == 1; });
+  EXPECT_TRUE(Call(*client, "echo", EchoArgs("next")).ok());
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, NeverAnswersTimesOutAndOthersProceed) {
+  auto client = StartedClient(ChildOptions());
+  std::optional<CallResult> hang;
+  std::optional<CallResult> echo;
+  client->CallTool("hang", "{}", CallOptions{std::chrono::milliseconds(200)},
+                   [&](CallResult r) { hang = std::move(r); });
+  client->CallTool("echo", EchoArgs("x"), {}, [&](CallResult r) { echo = std::move(r); });
+  RunUntil([&] { return hang && echo; });
+  EXPECT_EQ(hang->error, CallError::kTimeout);
+  EXPECT_TRUE(echo->ok());
+  EXPECT_EQ(client->pending_calls(), 0u);
+  EXPECT_EQ(client->state(), McpClient::State::kReady);
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, RemoteErrorCarriesCodeNotInMessages) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "error", "{}");
+  EXPECT_EQ(r.error, CallError::kRemoteError);
+  EXPECT_EQ(r.remote_code, -32000);
+  EXPECT_EQ(CallErrorName(r.error), "remote_error");
+  EXPECT_TRUE(r.result.empty());
+  EXPECT_NE(r.remote_error.find("CHILD-CONTROLLED"), std::string::npos);  // data, kept apart
+  EXPECT_TRUE(r.spawn_status.ok());
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, StderrFloodDiscardedWhileAnswering) {
+  auto client = StartedClient(ChildOptions({"--flood-stderr-mb", "50"}));
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(Call(*client, "echo", EchoArgs("during flood")).ok());
+  }
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, StderrFloodForwardedLineBounded) {
+  McpClientOptions o = ChildOptions({"--flood-stderr-mb", "50"});
+  uint64_t bytes = 0;
+  size_t longest = 0;
+  bool flood_done = false;
+  o.on_stderr_line = [&](std::string_view line, bool) {
+    bytes += line.size() + 1;
+    longest = std::max(longest, line.size());
+    if (line == "flood-done") flood_done = true;
+  };
+  auto client = StartedClient(o);
+  ASSERT_TRUE(Call(*client, "echo", EchoArgs("during flood")).ok());
+  RunUntil([&] { return flood_done; });
+  EXPECT_GE(bytes, 50u * 1024 * 1024);
+  EXPECT_LE(longest, o.max_stderr_line_bytes);
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, LongStderrLineIsCutAndMarked) {
+  McpClientOptions o = ChildOptions();
+  std::vector<std::pair<std::string, bool>> lines;
+  o.on_stderr_line = [&](std::string_view line, bool truncated) {
+    lines.emplace_back(std::string(line), truncated);
+  };
+  auto client = StartedClient(o);
+  ASSERT_TRUE(Call(*client, "long_stderr", "{}").ok());
+  RunUntil([&] { return lines.size() >= 2; });
+  EXPECT_EQ(lines[0].first.size(), o.max_stderr_line_bytes);
+  EXPECT_TRUE(lines[0].second);
+  EXPECT_EQ(lines[1].first, "short line");
+  EXPECT_FALSE(lines[1].second);
+  ShutdownAndCheckReaped(*client);
+}
+
+TEST_F(McpClientTest, ShutdownFailsPendingCallsAndReaps) {
+  auto client = StartedClient(ChildOptions());
+  std::optional<CallResult> hang;
+  client->CallTool("hang", "{}", {}, [&](CallResult r) { hang = std::move(r); });
+  ASSERT_TRUE(Call(*client, "echo", "{}").ok());  // the hang call has reached the child
+  ShutdownAndCheckReaped(*client);
+  ASSERT_TRUE(hang.has_value());
+  EXPECT_EQ(hang->error, CallError::kShutdown);
+  CallResult after = Call(*client, "echo", "{}");
+  EXPECT_EQ(after.error, CallError::kNotReady);
+}
+
+TEST_F(McpClientTest, DestructorKillsTheChild) {
+  pid_t pid;
+  {
+    auto client = StartedClient(ChildOptions());
+    pid = client->pid();
+    client->CallTool("hang", "{}", {}, [](CallResult) { ADD_FAILURE() << "dropped callbacks"; });
+  }
+  EXPECT_TRUE(ProcessGone(pid));
+  io_.restart();
+  io_.poll();  // cancelled handlers run and release the client's state
+}
+
+TEST_F(McpClientTest, CallBeforeStartIsNotReadyAndAsynchronous) {
+  McpClient client(io_, ChildOptions());
+  bool returned = false;
+  std::optional<CallResult> r;
+  client.CallTool("echo", "{}", {}, [&](CallResult res) {
+    EXPECT_TRUE(returned);
+    r = std::move(res);
+  });
+  returned = true;
+  RunUntil([&] { return r.has_value(); });
+  EXPECT_EQ(r->error, CallError::kNotReady);
+}
+
+TEST_F(McpClientTest, OneLoopManyChildrenFailuresStayLocal) {
+  auto good = StartedClient(ChildOptions());
+  auto bad = StartedClient(ChildOptions());
+  std::optional<CallResult> crash;
+  std::optional<CallResult> slow;
+  bad->CallTool("crash", "{}", {}, [&](CallResult r) { crash = std::move(r); });
+  good->CallTool("slow", R"({"ms":200,"text":"fine"})", {},
+                 [&](CallResult r) { slow = std::move(r); });
+  RunUntil([&] { return crash && slow; });
+  EXPECT_EQ(crash->error, CallError::kChildExited);
+  ASSERT_TRUE(slow->ok());
+  EXPECT_EQ(ResultText(*slow), "fine");
+  EXPECT_EQ(good->state(), McpClient::State::kReady);
+  EXPECT_TRUE(Call(*good, "echo", EchoArgs("still here")).ok());
+  ShutdownAndCheckReaped(*bad);
+  ShutdownAndCheckReaped(*good);
+}
+
+TEST_F(McpClientTest, StartTimesOutWhenInitializeIsNeverAnswered) {
+  McpClientOptions o = ChildOptions({"--silent", "1"});
+  o.start_timeout = std::chrono::milliseconds(200);
+  McpClient client(io_, o);
+  CallResult init = Await([&](CallCallback cb) { client.Start(std::move(cb)); });
+  EXPECT_EQ(init.error, CallError::kTimeout);
+  EXPECT_EQ(client.state(), McpClient::State::kFailed);
+  ShutdownAndCheckReaped(client);
+}
+
+TEST_F(McpClientTest, ShutdownEndsTheChildsWholeProcessGroup) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "sleeper", "{}");
+  ASSERT_TRUE(r.ok());
+  const pid_t grandchild = std::stoi(ResultText(r));
+  ASSERT_EQ(::kill(grandchild, 0), 0);
+  ShutdownAndCheckReaped(*client);
+  EXPECT_TRUE(ProcessGone(grandchild));  // killed and reaped: not even a zombie
+}
+
+TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "sleeper", "{}");
+  ASSERT_TRUE(r.ok());
+  const pid_t grandchild = std::stoi(ResultText(r));
+  // The sleeper keeps the child's stdout open; the exit is still noticed (pidfd) and
+  // the orphaned group member killed.
+  EXPECT_EQ(Call(*client, "crash", "{}").error, CallError::kChildExited);
+  ShutdownAndCheckReaped(*client);
+  EXPECT_TRUE(ProcessGone(grandchild));
+}
+
+}  // namespace
+}  // namespace las::transport

@@ -1,0 +1,83 @@
+#include "trust/credential_injection.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace las::trust {
+namespace {
+
+const std::string kSecret = "s3cr3t-VALUE-never-logged";
+
+ToolBinding Tool() {
+  ToolBinding t;
+  t.name = "health";
+  t.credential_templates = {{"api_key", "most.api-key"}};
+  return t;
+}
+
+std::optional<std::string> Resolve(std::string_view name) {
+  if (name == "most.api-key") return kSecret;
+  return std::nullopt;
+}
+
+TEST(CredentialInjection, InjectsTemplatedArgument) {
+  VerdictOr<std::string> out = InjectCredentials(R"({"q":"x"})", Tool(), Resolve);
+  ASSERT_TRUE(out.ok()) << out.verdict().ToString();
+  nlohmann::json j = nlohmann::json::parse(*out);
+  EXPECT_EQ(j["q"], "x");
+  EXPECT_EQ(j["api_key"], kSecret);
+}
+
+TEST(CredentialInjection, EmptyArgumentsMeanNoArguments) {
+  VerdictOr<std::string> out = InjectCredentials("", Tool(), Resolve);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(nlohmann::json::parse(*out)["api_key"], kSecret);
+}
+
+TEST(CredentialInjection, ModelSuppliedValueIsCredentialOverride) {
+  bool resolved = false;
+  auto spy = [&](std::string_view n) { resolved = true; return Resolve(n); };
+  VerdictOr<std::string> out = InjectCredentials(R"({"api_key":"attacker-key","q":"x"})", Tool(), spy);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.verdict().reason(), Reason::kCredentialOverride);
+  EXPECT_FALSE(resolved) << "no secret is resolved for a refused call";
+  EXPECT_EQ(out.verdict().detail().find("attacker-key"), std::string::npos);
+  EXPECT_EQ(out.verdict().detail().find(kSecret), std::string::npos);
+}
+
+TEST(CredentialInjection, NullOrEmptyOverrideIsStillRefused) {
+  EXPECT_EQ(InjectCredentials(R"({"api_key":null})", Tool(), Resolve).verdict().reason(),
+            Reason::kCredentialOverride);
+  EXPECT_EQ(InjectCredentials(R"({"api_key":""})", Tool(), Resolve).verdict().reason(),
+            Reason::kCredentialOverride);
+}
+
+TEST(CredentialInjection, DuplicateKeysAreArgumentsInvalid) {
+  // A lenient reader might see only the second "q" and miss the first api_key-like games.
+  EXPECT_EQ(InjectCredentials(R"({"q":1,"q":2})", Tool(), Resolve).verdict().reason(),
+            Reason::kArgumentsInvalid);
+  EXPECT_EQ(InjectCredentials("[1]", Tool(), Resolve).verdict().reason(), Reason::kArgumentsInvalid);
+  EXPECT_EQ(InjectCredentials("{", Tool(), Resolve).verdict().reason(), Reason::kArgumentsInvalid);
+}
+
+TEST(CredentialInjection, UnavailableCredentialIsRefusedWithoutValue) {
+  ToolBinding t = Tool();
+  t.credential_templates["token"] = "other.token";
+  VerdictOr<std::string> out = InjectCredentials("{}", t, Resolve);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.verdict().reason(), Reason::kCredentialUnavailable);
+  EXPECT_NE(out.verdict().detail().find("other.token"), std::string::npos);
+  EXPECT_EQ(out.verdict().detail().find(kSecret), std::string::npos);
+}
+
+TEST(CredentialInjection, ToolWithoutTemplatesPassesArgumentsThrough) {
+  ToolBinding t;
+  t.name = "plain";
+  VerdictOr<std::string> out = InjectCredentials(R"({"api_key":"model may set it here"})", t, Resolve);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(nlohmann::json::parse(*out)["api_key"], "model may set it here");
+}
+
+}  // namespace
+}  // namespace las::trust

@@ -1,0 +1,244 @@
+// Launch-time checks, with real files and real child processes executed the way the
+// launcher must: fchdir to plan.cwd, keep plan.inherit_fds, fexecve(plan.binary).
+#include "trust/launch_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "tests/trust/trust_test_util.h"
+#include "trust/digest.h"
+
+namespace las::trust {
+namespace {
+
+using testing::ReplaceFile;
+using testing::WriteFile;
+
+Sha256Digest DigestOfPath(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  EXPECT_TRUE(fd.valid()) << path;
+  return Sha256OfFile(fd.get()).value();
+}
+
+// Runs the plan as a launcher must; returns the child's stdout.
+std::string RunPlan(const LaunchPlan& plan) {
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return "pipe failed";
+  std::vector<char*> argv;
+  for (const std::string& a : plan.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const std::string& e : plan.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out[1], STDOUT_FILENO);
+    if (::fchdir(plan.cwd.get()) != 0) ::_exit(126);
+    for (int fd : plan.inherit_fds) ::fcntl(fd, F_SETFD, 0);
+    ::fexecve(plan.binary.get(), argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::read(out[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) text += "[exit " + std::to_string(status) + "]";
+  return text;
+}
+
+class LaunchPolicyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ws_ = std::filesystem::canonical(root_.path()).string() + "/ws";
+    std::filesystem::create_directories(ws_ + "/srv");
+    outside_ = std::filesystem::canonical(root_.path()).string() + "/outside";
+    std::filesystem::create_directories(outside_);
+    policy_.workspace = ws_;
+    policy_.environment = {{"MOST_TOKEN", "t0ken"}, {"HOME", "/root"}, {"LAS_TRUST_STORE", "/x"}};
+  }
+
+  // A "#!/bin/sh" server inside the workspace, signed as it is now.
+  SurfaceBinding ScriptSurface(const std::string& body = "echo original") {
+    const std::string script = ws_ + "/srv/server.sh";
+    WriteFile(script, "#!/bin/sh\n" + body + "\n", 0700);
+    SurfaceBinding s;
+    s.name = "most";
+    s.command = script;
+    s.cwd = ws_ + "/srv";
+    s.argv = {script};
+    s.env = {"MOST_TOKEN", "MOST_ABSENT"};
+    s.binary_sha256 = DigestOfPath(script);
+    return s;
+  }
+
+  // /usr/bin/python3 running a script inside the workspace.
+  SurfaceBinding PythonSurface(const std::string& code = "print('original')") {
+    const std::string script = ws_ + "/srv/server.py";
+    WriteFile(script, code + "\n", 0600);
+    SurfaceBinding s;
+    s.name = "lem";
+    s.command = "/usr/bin/python3";
+    s.cwd = ws_ + "/srv";
+    s.argv = {"/usr/bin/python3", script};
+    s.binary_sha256 = DigestOfPath("/usr/bin/python3");
+    s.code = CodeBinding{script, DigestOfPath(script)};
+    return s;
+  }
+
+  Reason ReasonOf(const SurfaceBinding& s) {
+    VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+    return plan.ok() ? Reason::kAccepted : plan.verdict().reason();
+  }
+
+  las::testing::TempDir root_;
+  std::string ws_;
+  std::string outside_;
+  LaunchPolicy policy_;
+};
+
+TEST_F(LaunchPolicyTest, SignedScriptRunsWithOnlyPathAndDeclaredEnv) {
+  VerdictOr<LaunchPlan> plan = PlanLaunch(ScriptSurface("echo \"$MOST_TOKEN:$HOME:$PATH:$(pwd)\""), policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  EXPECT_EQ(plan->env, (std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "MOST_TOKEN=t0ken"}));
+  EXPECT_EQ(plan->missing_env, (std::vector<std::string>{"MOST_ABSENT"}));
+  EXPECT_TRUE(plan->binary_is_script);
+  EXPECT_EQ(RunPlan(*plan), "t0ken::/usr/local/bin:/usr/bin:/bin:" + ws_ + "/srv\n");
+}
+
+TEST_F(LaunchPolicyTest, BinaryChangedAfterSigningIsDigestMismatch) {
+  SurfaceBinding s = ScriptSurface();
+  WriteFile(s.command, "#!/bin/sh\necho evil\n", 0700);
+  EXPECT_EQ(ReasonOf(s), Reason::kDigestMismatch);
+}
+
+TEST_F(LaunchPolicyTest, BinarySwappedBetweenCheckAndExecRunsTheCheckedBytes) {
+  SurfaceBinding s = ScriptSurface();
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  ReplaceFile(s.command, "#!/bin/sh\necho evil\n", 0700);
+  // The path now names the attacker's file...
+  EXPECT_NE(DigestOfPath(s.command), s.binary_sha256);
+  // ...but the plan's descriptor still holds, and hashes to, the signed bytes, and that
+  // is what runs.
+  EXPECT_EQ(Sha256OfFile(plan->binary.get()).value(), s.binary_sha256);
+  EXPECT_EQ(RunPlan(*plan), "original\n");
+}
+
+TEST_F(LaunchPolicyTest, InterpreterScriptSwappedBetweenCheckAndExecRunsTheCheckedScript) {
+  SurfaceBinding s = PythonSurface();
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  ASSERT_EQ(plan->argv.size(), 2u);
+  EXPECT_EQ(plan->argv[1], "/dev/fd/" + std::to_string(plan->code.get()));
+  EXPECT_FALSE(plan->binary_is_script);
+  ReplaceFile(s.code->path, "print('evil')\n", 0600);
+  EXPECT_EQ(RunPlan(*plan), "original\n");
+}
+
+TEST_F(LaunchPolicyTest, CodeChangedAfterSigningIsDigestMismatch) {
+  SurfaceBinding s = PythonSurface();
+  WriteFile(s.code->path, "print('evil')\n", 0600);
+  EXPECT_EQ(ReasonOf(s), Reason::kDigestMismatch);
+}
+
+TEST_F(LaunchPolicyTest, NodeGetsPreserveSymlinksMain) {
+  if (!std::filesystem::exists("/usr/bin/node")) GTEST_SKIP() << "no /usr/bin/node";
+  policy_.node_executable = "/usr/bin/node";
+  const std::string script = ws_ + "/srv/server.js";
+  WriteFile(script, "console.log('original')\n", 0600);
+  SurfaceBinding s;
+  s.name = "echo";
+  s.command = "/usr/bin/node";
+  s.cwd = ws_;
+  s.argv = {"/usr/bin/node", script};
+  s.binary_sha256 = DigestOfPath("/usr/bin/node");
+  s.code = CodeBinding{script, DigestOfPath(script)};
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  EXPECT_EQ(plan->argv[1], "--preserve-symlinks-main");
+  ReplaceFile(script, "console.log('evil')\n", 0600);
+  EXPECT_EQ(RunPlan(*plan), "original\n");
+}
+
+TEST_F(LaunchPolicyTest, CwdEscapeThroughDotDotIsRejected) {
+  SurfaceBinding s = ScriptSurface();
+  s.cwd = ws_ + "/srv/../..";
+  EXPECT_EQ(ReasonOf(s), Reason::kWorkspaceEscape);
+}
+
+TEST_F(LaunchPolicyTest, CwdEscapeThroughSymlinkIsRejected) {
+  SurfaceBinding s = ScriptSurface();
+  std::filesystem::create_directory_symlink(outside_, ws_ + "/innocent");
+  s.cwd = ws_ + "/innocent";
+  EXPECT_EQ(ReasonOf(s), Reason::kWorkspaceEscape);
+}
+
+TEST_F(LaunchPolicyTest, SiblingWithWorkspacePrefixIsOutside) {
+  std::filesystem::create_directories(ws_ + "2");
+  SurfaceBinding s = ScriptSurface();
+  s.cwd = ws_ + "2";
+  EXPECT_EQ(ReasonOf(s), Reason::kWorkspaceEscape);
+}
+
+TEST_F(LaunchPolicyTest, CodePathEscapeThroughSymlinkIsRejected) {
+  SurfaceBinding s = PythonSurface();
+  WriteFile(outside_ + "/evil.py", "print('original')\n", 0600);
+  std::filesystem::remove(s.code->path);
+  std::filesystem::create_symlink(outside_ + "/evil.py", s.code->path);
+  EXPECT_EQ(ReasonOf(s), Reason::kWorkspaceEscape);
+}
+
+TEST_F(LaunchPolicyTest, CommandOutsideWorkspaceIsNotAllowed) {
+  SurfaceBinding s = ScriptSurface();
+  s.command = "/bin/sh";
+  s.argv = {"/bin/sh"};
+  s.binary_sha256 = DigestOfPath("/bin/sh");
+  EXPECT_EQ(ReasonOf(s), Reason::kCommandNotAllowed);
+}
+
+TEST_F(LaunchPolicyTest, CommandSymlinkedFromWorkspaceToOutsideIsNotAllowed) {
+  SurfaceBinding s = ScriptSurface();
+  std::filesystem::remove(s.command);
+  std::filesystem::create_symlink("/bin/sh", s.command);
+  s.binary_sha256 = DigestOfPath("/bin/sh");
+  EXPECT_EQ(ReasonOf(s), Reason::kCommandNotAllowed);
+}
+
+TEST_F(LaunchPolicyTest, NodeIsAllowedOnlyWhenItIsTheConfiguredExecutable) {
+  if (!std::filesystem::exists("/usr/bin/node")) GTEST_SKIP() << "no /usr/bin/node";
+  SurfaceBinding s;
+  s.name = "echo";
+  s.command = "/usr/bin/node";
+  s.cwd = ws_;
+  s.argv = {"/usr/bin/node"};
+  s.binary_sha256 = DigestOfPath("/usr/bin/node");
+  EXPECT_EQ(ReasonOf(s), Reason::kCommandNotAllowed);  // no node configured
+  policy_.node_executable = "/usr/bin/node";
+  EXPECT_EQ(ReasonOf(s), Reason::kAccepted);
+}
+
+TEST_F(LaunchPolicyTest, RelativeWorkspaceIsNotAbsolute) {
+  policy_.workspace = "ws";
+  EXPECT_EQ(ReasonOf(ScriptSurface()), Reason::kNotAbsolute);
+}
+
+TEST_F(LaunchPolicyTest, IsInsideDirectoryMatchesWholeComponents) {
+  EXPECT_TRUE(IsInsideDirectory("/a/b", "/a/b"));
+  EXPECT_TRUE(IsInsideDirectory("/a/b", "/a/b/c"));
+  EXPECT_FALSE(IsInsideDirectory("/a/b", "/a/bc"));
+  EXPECT_FALSE(IsInsideDirectory("/a/b", "/a"));
+  EXPECT_TRUE(IsInsideDirectory("/", "/x"));
+}
+
+}  // namespace
+}  // namespace las::trust

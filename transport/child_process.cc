@@ -1,0 +1,289 @@
+#include "transport/child_process.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <mutex>
+
+namespace las::transport {
+namespace {
+
+// What the child reports through the error pipe when it cannot exec.
+enum class Stage : int { kDup = 1, kChdir = 2, kExec = 3 };
+
+struct ChildError {
+  int stage;
+  int err;
+};
+
+std::string_view StageName(int stage) {
+  switch (static_cast<Stage>(stage)) {
+    case Stage::kDup: return "redirect stdio";
+    case Stage::kChdir: return "chdir";
+    case Stage::kExec: return "exec";
+  }
+  return "start";
+}
+
+Status ErrnoStatus(std::string_view what, int err) {
+  std::string msg = std::string(what) + ": " + std::strerror(err);
+  if (err == ENOENT || err == ENOTDIR) return NotFound(std::move(msg));
+  if (err == EACCES || err == EPERM) return Denied(std::move(msg));
+  return IoError(std::move(msg));
+}
+
+// Only async-signal-safe calls from here to exec.
+[[noreturn]] void ChildFail(int error_fd, Stage stage) {
+  ChildError e{static_cast<int>(stage), errno};
+  ssize_t ignored = ::write(error_fd, &e, sizeof e);
+  (void)ignored;
+  ::_exit(127);
+}
+
+void MarkCloexecRange(unsigned lo, unsigned hi) {
+  if (lo > hi) return;
+  if (::syscall(SYS_close_range, lo, hi, CLOSE_RANGE_CLOEXEC) == 0) return;
+  // Old kernels: set the flag one descriptor at a time, up to the limit.
+  long max = ::sysconf(_SC_OPEN_MAX);
+  unsigned top = std::min<unsigned>(hi, max > 0 ? static_cast<unsigned>(max) : 1024U);
+  for (unsigned fd = lo; fd <= top && fd < static_cast<unsigned>(INT_MAX); ++fd) {
+    ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+  }
+}
+
+[[noreturn]] void RunChild(int in_read, int out_write, int err_write, int error_fd,
+                           const char* cwd, const std::vector<int>& keep_sorted, int exec_fd,
+                           char* const* argv, char* const* envp) {
+  ::setpgid(0, 0);
+
+  // Reset what exec would otherwise inherit: ignored signals and the blocked mask.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
+  sigset_t none;
+  ::sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+
+  // Move our pipe ends above 2 first so the dup2 calls below cannot clobber each other.
+  int fds[3] = {in_read, out_write, err_write};
+  for (int& fd : fds) {
+    if (fd < 3) {
+      fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+      if (fd < 0) ChildFail(error_fd, Stage::kDup);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (::dup2(fds[i], i) < 0) ChildFail(error_fd, Stage::kDup);
+  }
+  if (cwd != nullptr && ::chdir(cwd) != 0) ChildFail(error_fd, Stage::kChdir);
+
+  // Everything above 2 closes on exec, except the descriptors we were told to keep.
+  unsigned next = 3;
+  for (int keep : keep_sorted) {
+    auto k = static_cast<unsigned>(keep);
+    if (k > next) MarkCloexecRange(next, k - 1);
+    next = std::max(next, k + 1);
+  }
+  MarkCloexecRange(next, ~0U);
+  for (int keep : keep_sorted) ::fcntl(keep, F_SETFD, 0);
+
+  if (exec_fd >= 0) {
+    ::fexecve(exec_fd, argv, envp);
+  } else {
+    ::execve(argv[0], argv, envp);
+  }
+  ChildFail(error_fd, Stage::kExec);
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(pid_t pid, UniqueFd stdin_write, UniqueFd stdout_read,
+                           UniqueFd stderr_read)
+    : pid_(pid),
+      stdin_(std::move(stdin_write)),
+      stdout_(std::move(stdout_read)),
+      stderr_(std::move(stderr_read)) {}
+
+ChildProcess::~ChildProcess() {
+  if (!reaped_) KillAndReap();
+}
+
+Status ChildProcess::SignalGroup(int signal) {
+  if (reaped_) return Status::Ok();  // the group id may belong to someone else by now
+  if (::kill(-pid_, signal) != 0 && errno != ESRCH) return ErrnoStatus("kill", errno);
+  return Status::Ok();
+}
+
+bool ChildProcess::HasExited() {
+  if (reaped_) return true;
+  siginfo_t info;
+  std::memset(&info, 0, sizeof info);
+  if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    return errno == ECHILD;
+  }
+  return info.si_pid != 0;
+}
+
+void ChildProcess::ReapGroupMembers() {
+  // Members that are our children: grandchildren re-parented to us (subreaper), or
+  // anything the leader left behind. All were sent SIGKILL, so this wait is short.
+  int status = 0;
+  while (true) {
+    pid_t r = ::waitpid(-pid_, &status, 0);
+    if (r > 0) continue;
+    if (r < 0 && errno == EINTR) continue;
+    break;  // ECHILD: none left
+  }
+}
+
+int ChildProcess::KillAndReap() {
+  if (reaped_) return wait_status_;
+  // The leader is not reaped yet, so the group id cannot have been reused.
+  (void)SignalGroup(SIGKILL);
+  int status = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(pid_, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  reaped_ = true;
+  wait_status_ = r == pid_ ? status : 0;
+  ReapGroupMembers();
+  return wait_status_;
+}
+
+int ChildProcess::WaitForExit() {
+  if (reaped_) return wait_status_;
+  siginfo_t info;
+  while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) != 0 &&
+         errno == EINTR) {
+  }
+  return KillAndReap();
+}
+
+int ChildProcess::Terminate(std::chrono::nanoseconds grace, const MonotonicClock& clock) {
+  if (reaped_) return wait_status_;
+  (void)SignalGroup(SIGTERM);
+  const int64_t start = clock.NowNanos();
+  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+  while (!HasExited() && clock.NowNanos() - start < grace.count()) {
+    const int64_t left_ms = (grace.count() - (clock.NowNanos() - start)) / 1000000 + 1;
+    const int slice = static_cast<int>(std::clamp<int64_t>(left_ms, 1, 50));
+    if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      ::poll(&p, 1, slice);
+    } else {
+      ::usleep(1000);
+    }
+  }
+  if (pidfd >= 0) ::close(pidfd);
+  return KillAndReap();
+}
+
+Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptions& options) {
+  if (options.argv.empty()) return InvalidArgument("spawn: empty argv");
+  if (options.exec_fd < 0 && options.argv[0].empty()) {
+    return InvalidArgument("spawn: empty program path");
+  }
+  if (options.exec_fd < 0 && options.argv[0].front() != '/') {
+    return InvalidArgument("spawn: program path must be absolute");
+  }
+  std::vector<int> keep = options.keep_fds;
+  if (options.exec_fd >= 0) keep.push_back(options.exec_fd);
+  for (int fd : keep) {
+    if (fd <= 2) return InvalidArgument("spawn: kept descriptors must be above 2");
+    if (::fcntl(fd, F_GETFD) < 0) return InvalidArgument("spawn: a kept descriptor is not open");
+  }
+  std::sort(keep.begin(), keep.end());
+  keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+
+  // Everything the child needs is prepared before fork.
+  std::vector<char*> argv;
+  argv.reserve(options.argv.size() + 1);
+  for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  envp.reserve(options.env.size() + 1);
+  for (const std::string& e : options.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
+
+  int in[2];
+  int out[2];
+  int err[2] = {-1, -1};
+  int report[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return ErrnoStatus("pipe", errno);
+  UniqueFd in_r(in[0]), in_w(in[1]);
+  if (::pipe2(out, O_CLOEXEC) != 0) return ErrnoStatus("pipe", errno);
+  UniqueFd out_r(out[0]), out_w(out[1]);
+  UniqueFd err_r, err_w;
+  if (options.stderr_mode == SpawnOptions::Stderr::kPipe) {
+    if (::pipe2(err, O_CLOEXEC) != 0) return ErrnoStatus("pipe", errno);
+    err_r.Reset(err[0]);
+    err_w.Reset(err[1]);
+  } else {
+    err_w.Reset(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+    if (!err_w.valid()) return ErrnoStatus("open /dev/null", errno);
+  }
+  if (::pipe2(report, O_CLOEXEC) != 0) return ErrnoStatus("pipe", errno);
+  UniqueFd report_r(report[0]), report_w(report[1]);
+
+  pid_t pid = ::fork();
+  if (pid < 0) return ErrnoStatus("fork", errno);
+  if (pid == 0) {
+    RunChild(in_r.get(), out_w.get(), err_w.get(), report_w.get(), cwd, keep, options.exec_fd,
+             argv.data(), envp.data());
+  }
+  ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
+  in_r.Reset();
+  out_w.Reset();
+  err_w.Reset();
+  report_w.Reset();
+
+  ChildError child_error{};
+  ssize_t n;
+  do {
+    n = ::read(report_r.get(), &child_error, sizeof child_error);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return ErrnoStatus("spawn: " + std::string(StageName(child_error.stage)), child_error.err);
+  }
+  return std::make_unique<ChildProcess>(pid, std::move(in_w), std::move(out_r),
+                                        std::move(err_r));
+}
+
+ProcessSpawner& DefaultProcessSpawner() {
+  static RealProcessSpawner* spawner = new RealProcessSpawner();
+  return *spawner;
+}
+
+Status BecomeChildSubreaper() {
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return ErrnoStatus("prctl", errno);
+  return Status::Ok();
+}
+
+void IgnoreSigpipe() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction current {};
+    if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+      struct sigaction ign {};
+      ign.sa_handler = SIG_IGN;
+      ::sigaction(SIGPIPE, &ign, nullptr);
+    }
+  });
+}
+
+}  // namespace las::transport

@@ -1,0 +1,137 @@
+// Child processes: spawn one in its own process group with an exact argv, working
+// directory and environment; end the whole group and reap it.
+//
+// Spawn contract (RealProcessSpawner):
+// - The child leads a new process group (pgid == pid), so one signal reaches it and
+//   everything it started that stayed in the group.
+// - argv is passed exactly; the program is argv[0] (an absolute path, no PATH search) or,
+//   with `exec_fd`, that already-open file (fexecve: the bytes that were hashed are the
+//   bytes that run; for a `#!` script the descriptor stays open in the child, since the
+//   interpreter reads the script through /dev/fd/N).
+// - The environment is exactly `env` ("NAME=value"); nothing is inherited.
+// - stdin and stdout are pipes owned by the returned ChildProcess. stderr goes to
+//   /dev/null (kDiscard: nothing can block on it) or to a third pipe (kPipe) that the
+//   owner must keep draining (McpClient does so on its loop, line-bounded).
+// - Descriptors listed in `keep_fds` stay open at the same numbers; every other
+//   descriptor above 2 is close-on-exec in the child, whatever its flag in the parent.
+// - Signal dispositions and the signal mask are reset to defaults in the child.
+// - Exec failure is reported as an error (the child never runs user code); spawn is
+//   synchronous and returns once the exec succeeded or failed.
+//
+// Termination: Terminate() sends SIGTERM to the group, waits for the leader to exit for
+// at most `grace` as measured by the given MonotonicClock, then sends SIGKILL to the
+// group (whatever is left of it is an orphan by now) and reaps the leader and every
+// group member that is this process's child. Grandchildren that outlive the leader are
+// re-parented to init unless this process is a child subreaper (BecomeChildSubreaper),
+// in which case they are reaped here too: no zombies, no orphans.
+//
+// Errors: Status values, never exceptions. Codes: kInvalidArgument (bad options),
+// kNotFound (program or cwd missing), kDenied (EACCES/EPERM), kIo (anything else).
+// Messages name the failing step and errno text, never child output.
+//
+// Thread safety: a ChildProcess is used by one thread at a time. RealProcessSpawner is
+// stateless and safe to share. The spawner forks: other threads' locks are not taken in
+// the child (only async-signal-safe calls run between fork and exec).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "base/status.h"
+#include "transport/unique_fd.h"
+
+namespace las::transport {
+
+struct SpawnOptions {
+  std::vector<std::string> argv;  // non-empty; argv[0] absolute unless exec_fd is set
+  std::string cwd;                // working directory; empty = the parent's
+  std::vector<std::string> env;   // the complete environment, "NAME=value" each
+  int exec_fd = -1;               // >= 0: execute this open file instead of argv[0]
+  std::vector<int> keep_fds;      // extra descriptors (> 2) to keep open in the child
+  enum class Stderr { kDiscard, kPipe };
+  Stderr stderr_mode = Stderr::kDiscard;
+};
+
+class ChildProcess {
+ public:
+  // Takes ownership of a started child (the leader of process group `pid`) and its pipes.
+  ChildProcess(pid_t pid, UniqueFd stdin_write, UniqueFd stdout_read, UniqueFd stderr_read);
+  // If not yet reaped: SIGKILL to the group, then reap (blocks only while the kernel
+  // tears the processes down).
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+
+  // The parent's ends of the pipes; each may be taken once (then invalid here).
+  UniqueFd TakeStdin() { return std::move(stdin_); }
+  UniqueFd TakeStdout() { return std::move(stdout_); }
+  UniqueFd TakeStderr() { return std::move(stderr_); }  // invalid unless Stderr::kPipe
+
+  // Sends `signal` to the whole process group. Ok if the group is already gone.
+  Status SignalGroup(int signal);
+  // True once the leader has exited (it is not reaped by this call).
+  bool HasExited();
+  // SIGKILL to the group, reap the leader (blocking) and any group members that are our
+  // children. Returns the leader's raw wait status. Idempotent.
+  int KillAndReap();
+  // Blocks until the leader exits by itself, then KillAndReap() (ending anything it left
+  // in its group). Returns the leader's raw wait status.
+  int WaitForExit();
+  // SIGTERM to the group, wait up to `grace` (by `clock`) for the leader, then
+  // KillAndReap(). Returns the leader's raw wait status.
+  int Terminate(std::chrono::nanoseconds grace,
+                const MonotonicClock& clock = SystemMonotonicClock());
+
+  bool reaped() const { return reaped_; }
+  // The leader's raw wait status once reaped.
+  std::optional<int> wait_status() const {
+    return reaped_ ? std::optional<int>(wait_status_) : std::nullopt;
+  }
+
+ private:
+  void ReapGroupMembers();
+
+  pid_t pid_;
+  UniqueFd stdin_;
+  UniqueFd stdout_;
+  UniqueFd stderr_;
+  bool reaped_ = false;
+  int wait_status_ = 0;
+};
+
+// Starts child processes. Injected so tests can substitute failures.
+class ProcessSpawner {
+ public:
+  virtual ~ProcessSpawner() = default;
+  virtual Result<std::unique_ptr<ChildProcess>> Spawn(const SpawnOptions& options) = 0;
+};
+
+// fork + exec as described above.
+class RealProcessSpawner final : public ProcessSpawner {
+ public:
+  Result<std::unique_ptr<ChildProcess>> Spawn(const SpawnOptions& options) override;
+};
+
+// A process-wide RealProcessSpawner; never null, lives for the whole program.
+ProcessSpawner& DefaultProcessSpawner();
+
+// Makes this process the child subreaper (prctl PR_SET_CHILD_SUBREAPER), so orphaned
+// descendants are re-parented here and reaped by ChildProcess. Process-wide: call it once
+// at startup (las serve, tests), not from library code.
+Status BecomeChildSubreaper();
+
+// Sets SIGPIPE to ignored if it is at its default, so writing to a dead child's stdin
+// yields EPIPE instead of killing this process. Process-wide, idempotent; McpClient calls
+// it. Children get the default disposition back.
+void IgnoreSigpipe();
+
+}  // namespace las::transport

@@ -1,0 +1,400 @@
+#include "transport/json_text.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace las::transport {
+namespace {
+
+// Recursion is bounded by the depth limit; clamp absurd configurations so a caller
+// cannot turn the limit into a stack overflow.
+constexpr size_t kHardMaxDepth = 1024;
+
+bool IsWs(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+class Scanner {
+ public:
+  Scanner(std::string_view text, size_t max_depth)
+      : s_(text), max_depth_(std::min(max_depth, kHardMaxDepth)) {}
+
+  JsonTextError error() const { return error_; }
+  size_t pos() const { return pos_; }
+  bool AtEnd() const { return pos_ >= s_.size(); }
+  char Peek() const { return AtEnd() ? '\0' : s_[pos_]; }
+
+  void SkipWs() {
+    while (!AtEnd() && IsWs(s_[pos_])) ++pos_;
+  }
+
+  bool Fail(JsonTextError e) {
+    if (error_ == JsonTextError::kNone) error_ = e;
+    return false;
+  }
+
+  // One value; `depth` containers are already open around it.
+  bool Value(size_t depth) {
+    SkipWs();
+    if (AtEnd()) return Fail(JsonTextError::kSyntax);
+    switch (s_[pos_]) {
+      case '{': return Object(depth + 1, nullptr);
+      case '[': return Array(depth + 1, nullptr);
+      case '"': return String(nullptr);
+      case 't': return Literal("true");
+      case 'f': return Literal("false");
+      case 'n': return Literal("null");
+      default: return Number();
+    }
+  }
+
+  // `depth` counts this object. With `members`, records this object's members.
+  bool Object(size_t depth, std::vector<JsonMember>* members) {
+    if (depth > max_depth_) return Fail(JsonTextError::kTooDeep);
+    ++pos_;  // '{'
+    SkipWs();
+    if (Peek() == '}') { ++pos_; return true; }
+    while (true) {
+      SkipWs();
+      if (Peek() != '"') return Fail(JsonTextError::kSyntax);
+      std::string key;
+      if (!String(members ? &key : nullptr)) return false;
+      SkipWs();
+      if (Peek() != ':') return Fail(JsonTextError::kSyntax);
+      ++pos_;
+      SkipWs();
+      size_t start = pos_;
+      if (!Value(depth)) return false;
+      if (members) {
+        std::string_view raw = s_.substr(start, pos_ - start);
+        members->push_back(JsonMember{std::move(key), raw, JsonTypeOf(raw)});
+      }
+      SkipWs();
+      if (Peek() == ',') { ++pos_; continue; }
+      if (Peek() == '}') { ++pos_; return true; }
+      return Fail(JsonTextError::kSyntax);
+    }
+  }
+
+  bool Array(size_t depth, std::vector<std::string_view>* elements) {
+    if (depth > max_depth_) return Fail(JsonTextError::kTooDeep);
+    ++pos_;  // '['
+    SkipWs();
+    if (Peek() == ']') { ++pos_; return true; }
+    while (true) {
+      SkipWs();
+      size_t start = pos_;
+      if (!Value(depth)) return false;
+      if (elements) elements->push_back(s_.substr(start, pos_ - start));
+      SkipWs();
+      if (Peek() == ',') { ++pos_; continue; }
+      if (Peek() == ']') { ++pos_; return true; }
+      return Fail(JsonTextError::kSyntax);
+    }
+  }
+
+  // A string token at pos_ (which holds '"'). Raw bytes >= 0x80 are copied; their UTF-8
+  // well-formedness is checked by the caller over the whole text.
+  bool String(std::string* out) {
+    ++pos_;  // '"'
+    while (true) {
+      if (AtEnd()) return Fail(JsonTextError::kSyntax);
+      char c = s_[pos_];
+      if (c == '"') { ++pos_; return true; }
+      if (static_cast<unsigned char>(c) < 0x20) return Fail(JsonTextError::kSyntax);
+      if (c != '\\') {
+        if (out) out->push_back(c);
+        ++pos_;
+        continue;
+      }
+      ++pos_;
+      if (AtEnd()) return Fail(JsonTextError::kSyntax);
+      char e = s_[pos_++];
+      char simple = 0;
+      switch (e) {
+        case '"': simple = '"'; break;
+        case '\\': simple = '\\'; break;
+        case '/': simple = '/'; break;
+        case 'b': simple = '\b'; break;
+        case 'f': simple = '\f'; break;
+        case 'n': simple = '\n'; break;
+        case 'r': simple = '\r'; break;
+        case 't': simple = '\t'; break;
+        case 'u': break;
+        default: return Fail(JsonTextError::kSyntax);
+      }
+      if (simple != 0) {
+        if (out) out->push_back(simple);
+        continue;
+      }
+      uint32_t cp = 0;
+      if (!Hex4(&cp)) return false;
+      if (cp >= 0xDC00 && cp <= 0xDFFF) return Fail(JsonTextError::kInvalidUtf8);
+      if (cp >= 0xD800 && cp <= 0xDBFF) {
+        if (s_.substr(pos_, 2) != "\\u") return Fail(JsonTextError::kInvalidUtf8);
+        pos_ += 2;
+        uint32_t low = 0;
+        if (!Hex4(&low)) return false;
+        if (low < 0xDC00 || low > 0xDFFF) return Fail(JsonTextError::kInvalidUtf8);
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      }
+      if (out) AppendUtf8(cp, out);
+    }
+  }
+
+  bool Hex4(uint32_t* cp) {
+    if (s_.size() - pos_ < 4) return Fail(JsonTextError::kSyntax);
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      int h = HexValue(s_[pos_++]);
+      if (h < 0) return Fail(JsonTextError::kSyntax);
+      v = (v << 4) | static_cast<uint32_t>(h);
+    }
+    *cp = v;
+    return true;
+  }
+
+  bool Literal(std::string_view word) {
+    if (s_.substr(pos_, word.size()) != word) return Fail(JsonTextError::kSyntax);
+    pos_ += word.size();
+    return true;
+  }
+
+  bool Number() {
+    if (Peek() == '-') ++pos_;
+    if (Peek() == '0') {
+      ++pos_;
+    } else if (IsDigit(Peek())) {
+      while (IsDigit(Peek())) ++pos_;
+    } else {
+      return Fail(JsonTextError::kSyntax);
+    }
+    if (Peek() == '.') {
+      ++pos_;
+      if (!IsDigit(Peek())) return Fail(JsonTextError::kSyntax);
+      while (IsDigit(Peek())) ++pos_;
+    }
+    if (Peek() == 'e' || Peek() == 'E') {
+      ++pos_;
+      if (Peek() == '+' || Peek() == '-') ++pos_;
+      if (!IsDigit(Peek())) return Fail(JsonTextError::kSyntax);
+      while (IsDigit(Peek())) ++pos_;
+    }
+    return true;
+  }
+
+ private:
+  std::string_view s_;
+  size_t max_depth_;
+  size_t pos_ = 0;
+  JsonTextError error_ = JsonTextError::kNone;
+};
+
+// Runs `top` (which scans the value at the start) and checks nothing but whitespace
+// follows; UTF-8 is checked first over the whole text.
+template <typename Top>
+JsonTextError ScanWhole(std::string_view text, size_t max_depth, Top top) {
+  if (FindInvalidUtf8(text)) return JsonTextError::kInvalidUtf8;
+  Scanner sc(text, max_depth);
+  sc.SkipWs();
+  if (!top(sc)) return sc.error();
+  sc.SkipWs();
+  if (!sc.AtEnd()) return JsonTextError::kSyntax;
+  return JsonTextError::kNone;
+}
+
+}  // namespace
+
+std::string_view JsonTextErrorName(JsonTextError error) {
+  switch (error) {
+    case JsonTextError::kNone: return "none";
+    case JsonTextError::kSyntax: return "syntax";
+    case JsonTextError::kTooDeep: return "too_deep";
+    case JsonTextError::kInvalidUtf8: return "invalid_utf8";
+  }
+  return "unknown";
+}
+
+JsonType JsonTypeOf(std::string_view raw) {
+  if (raw.empty()) return JsonType::kNull;
+  switch (raw.front()) {
+    case '{': return JsonType::kObject;
+    case '[': return JsonType::kArray;
+    case '"': return JsonType::kString;
+    case 't':
+    case 'f': return JsonType::kBool;
+    case 'n': return JsonType::kNull;
+    default: return JsonType::kNumber;
+  }
+}
+
+JsonTextError ValidateJson(std::string_view text, size_t max_depth) {
+  return ScanWhole(text, max_depth, [](Scanner& sc) { return sc.Value(0); });
+}
+
+JsonTextError ObjectMembers(std::string_view text, std::vector<JsonMember>* members,
+                            size_t max_depth, bool* is_object) {
+  members->clear();
+  bool object = false;
+  JsonTextError err = ScanWhole(text, max_depth, [&](Scanner& sc) {
+    if (sc.Peek() == '{') {
+      object = true;
+      return sc.Object(1, members);
+    }
+    return sc.Value(0);
+  });
+  if (is_object) *is_object = object;
+  if (err == JsonTextError::kNone && !object) return JsonTextError::kSyntax;
+  return err;
+}
+
+JsonTextError ArrayElements(std::string_view text, std::vector<std::string_view>* elements,
+                            size_t max_depth) {
+  elements->clear();
+  bool array = false;
+  JsonTextError err = ScanWhole(text, max_depth, [&](Scanner& sc) {
+    if (sc.Peek() == '[') {
+      array = true;
+      return sc.Array(1, elements);
+    }
+    return sc.Value(0);
+  });
+  if (err == JsonTextError::kNone && !array) return JsonTextError::kSyntax;
+  return err;
+}
+
+std::optional<std::string> DecodeJsonString(std::string_view raw) {
+  if (raw.empty() || raw.front() != '"' || FindInvalidUtf8(raw)) return std::nullopt;
+  Scanner sc(raw, 0);
+  std::string out;
+  if (!sc.String(&out) || !sc.AtEnd()) return std::nullopt;
+  return out;
+}
+
+std::string QuoteJsonString(std::string_view value) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(value.size() + 2);
+  out.push_back('"');
+  for (char c : value) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20) {
+      out += "\\u00";
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 0xF]);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
+                                                 size_t max_depth) {
+  // The object as a whole is cut off, so walk its members one at a time; each member
+  // value must be complete and followed by ',' or '}' inside the prefix.
+  Scanner sc(prefix, max_depth);
+  sc.SkipWs();
+  if (sc.Peek() != '{') return std::nullopt;
+  size_t pos = sc.pos() + 1;
+  while (true) {
+    Scanner k(prefix.substr(pos), max_depth);
+    k.SkipWs();
+    if (k.Peek() != '"') return std::nullopt;
+    std::string name;
+    if (!k.String(&name)) return std::nullopt;
+    k.SkipWs();
+    if (k.Peek() != ':') return std::nullopt;
+    const size_t value_base = pos + k.pos() + 1;
+    Scanner v(prefix.substr(value_base), max_depth);
+    v.SkipWs();
+    const size_t start = v.pos();
+    if (!v.Value(1)) return std::nullopt;
+    std::string_view raw = prefix.substr(value_base + start, v.pos() - start);
+    v.SkipWs();
+    if (v.AtEnd()) return std::nullopt;  // the value might continue past the cut
+    const char next = v.Peek();
+    if (next != ',' && next != '}') return std::nullopt;
+    if (name == key) {
+      JsonType t = JsonTypeOf(raw);
+      if ((t != JsonType::kString && t != JsonType::kNumber) || FindInvalidUtf8(raw)) {
+        return std::nullopt;
+      }
+      return std::string(raw);
+    }
+    if (next == '}') return std::nullopt;
+    pos = value_base + v.pos() + 1;
+  }
+}
+
+std::optional<size_t> FindInvalidUtf8(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  size_t n = bytes.size();
+  size_t i = 0;
+  while (i < n) {
+    unsigned char c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (n - i < len) return i;
+    if (p[i + 1] < lo || p[i + 1] > hi) return i;
+    for (size_t k = 2; k < len; ++k) {
+      if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
+}  // namespace las::transport

@@ -1,0 +1,79 @@
+// Raw JSON text: validate it and slice it without building a tree.
+//
+// Transport passes JSON up as the exact bytes a peer sent (ids are echoed byte for byte,
+// a tool's `result` reaches tools/ unchanged). These helpers check that a text is one
+// well-formed JSON value under bounds and hand out views of its top-level pieces.
+//
+// Grammar: RFC 8259, plus: the whole text is well-formed UTF-8 (RFC 3629: no overlong
+// forms, no encoded surrogates, nothing above U+10FFFF); `\u` escapes pair surrogates
+// correctly; containers nest at most `max_depth` deep (1 admits `[1]`, rejects `[[1]]`).
+// Duplicate keys are NOT rejected here (jsonrpc.h rejects duplicates of the members it
+// reads); trust/strict_json.h is the strict reader for signed data.
+//
+// Errors: a JsonTextError value, never an exception. Views point into the caller's text
+// and live as long as it does.
+// Thread safety: free functions with no shared state.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace las::transport {
+
+enum class JsonTextError {
+  kNone = 0,
+  kSyntax = 1,       // not RFC 8259 JSON (or trailing bytes after the value)
+  kTooDeep = 2,      // more than max_depth containers open at once
+  kInvalidUtf8 = 3,  // ill-formed UTF-8 or a lone surrogate escape
+};
+// Stable lowercase name: "syntax", "too_deep", "invalid_utf8", "none".
+std::string_view JsonTextErrorName(JsonTextError error);
+
+enum class JsonType { kNull, kBool, kNumber, kString, kArray, kObject };
+
+struct JsonMember {
+  std::string key;       // decoded
+  std::string_view raw;  // the value's exact text
+  JsonType type;
+};
+
+inline constexpr size_t kDefaultMaxDepth = 64;
+
+// kNone if `text` (surrounding whitespace allowed) is exactly one JSON value.
+JsonTextError ValidateJson(std::string_view text, size_t max_depth = kDefaultMaxDepth);
+
+// Validates `text` like ValidateJson and, if it is an object, fills `members` with its
+// top-level members in order. Returns kSyntax for a valid non-object too; `*is_object`
+// (if given) tells the two apart.
+JsonTextError ObjectMembers(std::string_view text, std::vector<JsonMember>* members,
+                            size_t max_depth = kDefaultMaxDepth, bool* is_object = nullptr);
+
+// Validates `text` and, if it is an array, fills `elements` with the raw text of each
+// element. Returns kSyntax for anything but a valid array.
+JsonTextError ArrayElements(std::string_view text, std::vector<std::string_view>* elements,
+                            size_t max_depth = kDefaultMaxDepth);
+
+// The decoded content of a raw JSON string token (quotes included), or nullopt if it is
+// not one valid string token.
+std::optional<std::string> DecodeJsonString(std::string_view raw);
+
+// `value` as a JSON string token: quotes, escapes for '"', '\\' and control characters.
+// `value` must be valid UTF-8 (bytes are copied as they are).
+std::string QuoteJsonString(std::string_view value);
+
+// Type of a raw JSON value from its first byte; the text must already be validated.
+JsonType JsonTypeOf(std::string_view raw);
+
+// Best effort on a prefix of a JSON text that was cut off (an over-long line): scans the
+// top-level object's members in order and returns the raw text of member `key` if it is
+// a string or number that lies entirely inside the prefix, before the first problem.
+std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
+                                                 size_t max_depth = kDefaultMaxDepth);
+
+// Byte offset of the first ill-formed UTF-8 sequence, or nullopt if none.
+std::optional<size_t> FindInvalidUtf8(std::string_view bytes);
+
+}  // namespace las::transport

@@ -1,0 +1,54 @@
+// Bounded line framing over a byte stream (newline-delimited JSON, stderr lines).
+//
+// Feed() takes bytes as they arrive and reports, in order, each complete line (without
+// its '\n'). A line longer than `max_line_bytes` is reported once, as kTooLong carrying
+// its first max_line_bytes bytes, the moment it grows past the limit; the rest of it is
+// discarded up to and including its '\n', and framing goes on with the next line. The
+// framer never holds more than max_line_bytes bytes. Empty lines are reported like any
+// other line (the caller decides to skip them); '\r' is not special.
+//
+// Views handed to the callback are valid only during that call.
+// Thread safety: none; one framer per stream, used by one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace las::transport {
+
+struct LineEvent {
+  enum class Kind {
+    kLine,          // a complete line
+    kTooLong,       // a line that exceeded the limit: `bytes` is its prefix
+    kPartialAtEof,  // bytes after the last '\n' when the stream ended (Finish)
+  };
+  Kind kind;
+  std::string_view bytes;
+};
+
+class LineFramer {
+ public:
+  using Sink = std::function<void(const LineEvent&)>;
+
+  explicit LineFramer(size_t max_line_bytes);
+
+  // Frames `data`, calling `sink` for each event. The sink may not call back into this
+  // framer.
+  void Feed(std::string_view data, const Sink& sink);
+  // End of stream: reports a buffered partial line, if any (not if it was over-long and
+  // already reported), then resets.
+  void Finish(const Sink& sink);
+
+  size_t buffered_bytes() const { return buffer_.size(); }
+  bool discarding() const { return discarding_; }
+  size_t max_line_bytes() const { return max_; }
+
+ private:
+  size_t max_;
+  std::string buffer_;
+  bool discarding_ = false;  // inside an over-long line, skipping to its '\n'
+};
+
+}  // namespace las::transport

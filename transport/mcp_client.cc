@@ -1,0 +1,612 @@
+#include "transport/mcp_client.h"
+
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <charconv>
+#include <deque>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "transport/json_text.h"
+#include "transport/jsonrpc.h"
+#include "transport/line_reader.h"
+
+namespace las::transport {
+
+namespace asio = boost::asio;
+using ErrorCode = boost::system::error_code;
+
+std::string_view CallErrorName(CallError error) {
+  switch (error) {
+    case CallError::kNone: return "none";
+    case CallError::kSpawnFailed: return "spawn_failed";
+    case CallError::kChildExited: return "child_exited";
+    case CallError::kTimeout: return "timeout";
+    case CallError::kResponseTooLarge: return "response_too_large";
+    case CallError::kRemoteError: return "remote_error";
+    case CallError::kMalformedResponse: return "malformed_response";
+    case CallError::kNotReady: return "not_ready";
+    case CallError::kShutdown: return "shutdown";
+  }
+  return "unknown";
+}
+
+namespace {
+
+CallResult Failed(CallError error) {
+  CallResult r;
+  r.error = error;
+  return r;
+}
+
+bool ParseOurId(std::string_view raw, int64_t* id) {
+  const char* end = raw.data() + raw.size();
+  auto [ptr, ec] = std::from_chars(raw.data(), end, *id);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
+ public:
+  Impl(asio::io_context& io, McpClientOptions options)
+      : io_(io),
+        opts_(std::move(options)),
+        clock_(opts_.clock ? *opts_.clock : SystemMonotonicClock()),
+        spawner_(opts_.spawner ? *opts_.spawner : DefaultProcessSpawner()),
+        in_(io),
+        out_(io),
+        err_(io),
+        pidfd_(io),
+        grace_timer_(io),
+        out_framer_(opts_.max_line_bytes),
+        err_framer_(opts_.max_stderr_line_bytes) {
+    IgnoreSigpipe();
+  }
+
+  // ---- public operations -------------------------------------------------------------
+
+  void Start(CallCallback done) {
+    if (state_ != State::kIdle) return PostResult(std::move(done), Failed(CallError::kNotReady));
+    state_ = State::kStarting;
+    SpawnOptions spawn = opts_.spawn;
+    spawn.stderr_mode =
+        opts_.on_stderr_line ? SpawnOptions::Stderr::kPipe : SpawnOptions::Stderr::kDiscard;
+    Result<std::unique_ptr<ChildProcess>> child = spawner_.Spawn(spawn);
+    if (!child.ok()) {
+      state_ = State::kFailed;
+      CallResult r = Failed(CallError::kSpawnFailed);
+      r.spawn_status = child.status();
+      return PostResult(std::move(done), std::move(r));
+    }
+    child_ = std::move(child).value();
+    in_.assign(child_->TakeStdin().Release());
+    out_.assign(child_->TakeStdout().Release());
+    UniqueFd err = child_->TakeStderr();
+    if (err.valid()) {
+      err_.assign(err.Release());
+      ReadErr();
+    }
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, child_->pid(), 0));
+    if (pidfd >= 0) {
+      pidfd_.assign(pidfd);
+      WatchExit();
+    }
+    ReadOut();
+
+    std::string params = "{\"protocolVersion\":";
+    params += QuoteJsonString(kMcpProtocolVersion);
+    params += ",\"capabilities\":{},\"clientInfo\":{\"name\":";
+    params += QuoteJsonString(opts_.client_name);
+    params += ",\"version\":";
+    params += QuoteJsonString(opts_.client_version);
+    params += "}}";
+    auto self = shared_from_this();
+    SendRequest("initialize", params, opts_.start_timeout,
+                [self, done = std::move(done)](CallResult r) mutable {
+                  self->OnInitialized(std::move(r), std::move(done));
+                });
+  }
+
+  void Request(std::string_view method, std::string_view params, CallOptions options,
+               CallCallback done) {
+    if (state_ != State::kReady) return PostResult(std::move(done), Failed(CallError::kNotReady));
+    SendRequest(method, params, options.timeout, std::move(done));
+  }
+
+  void CallTool(std::string_view name, std::string_view arguments, CallOptions options,
+                CallCallback done) {
+    std::string params = "{\"name\":";
+    params += QuoteJsonString(name);
+    if (!arguments.empty()) {
+      params += ",\"arguments\":";
+      params += arguments;
+    }
+    params += '}';
+    Request("tools/call", params, options, std::move(done));
+  }
+
+  void ListTools(CallCallback done) {
+    if (state_ != State::kReady) return PostResult(std::move(done), Failed(CallError::kNotReady));
+    auto listing = std::make_shared<Listing>();
+    listing->done = std::move(done);
+    ListPage(std::move(listing), std::string());
+  }
+
+  void Shutdown(std::function<void()> done) {
+    if (state_ == State::kIdle || child_ == nullptr) {
+      state_ = State::kClosed;
+      asio::post(io_, std::move(done));
+      return;
+    }
+    if (state_ != State::kClosed) state_ = State::kClosing;
+    shutdown_waiters_.push_back(std::move(done));
+    FailAll(CallError::kShutdown);
+    BeginTerminate();
+    // Nothing more the child says matters now.
+    CloseOut();
+    CloseErr();
+    MaybeFinish();
+  }
+
+  // The McpClient is going away: end the child now, call nothing.
+  void Abandon() {
+    abandoned_ = true;
+    for (auto& [id, p] : pending_) {
+      if (p.timer) p.timer->cancel();
+    }
+    pending_.clear();
+    shutdown_waiters_.clear();
+    write_queue_.clear();
+    ErrorCode ignored;
+    grace_timer_.cancel();
+    in_.close(ignored);
+    out_.close(ignored);
+    err_.close(ignored);
+    pidfd_.close(ignored);
+    if (child_) child_->KillAndReap();
+  }
+
+  State state() const { return state_; }
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
+  size_t pending_calls() const { return pending_.size(); }
+  const McpClientStats& stats() const { return stats_; }
+  std::optional<int> wait_status() const {
+    return child_ ? child_->wait_status() : std::nullopt;
+  }
+
+ private:
+  struct Pending {
+    CallCallback done;
+    std::unique_ptr<asio::steady_timer> timer;
+  };
+  struct Listing {
+    CallCallback done;
+    std::string tools;  // comma-joined raw tool objects
+    std::set<std::string> cursors;
+    size_t pages = 0;
+  };
+
+  void PostResult(CallCallback done, CallResult r) {
+    auto self = shared_from_this();
+    asio::post(io_, [self, done = std::move(done), r = std::move(r)]() mutable {
+      if (!self->abandoned_) done(std::move(r));
+    });
+  }
+
+  // ---- requests ----------------------------------------------------------------------
+
+  void SendRequest(std::string_view method, std::string_view params,
+                   std::chrono::milliseconds timeout, CallCallback done) {
+    if (child_gone_ || terminating_) {
+      return PostResult(std::move(done), Failed(CallError::kChildExited));
+    }
+    const int64_t id = next_id_++;
+    Pending p{std::move(done), nullptr};
+    if (timeout.count() > 0) {
+      p.timer = std::make_unique<asio::steady_timer>(io_);
+      p.timer->expires_after(timeout);
+      auto self = shared_from_this();
+      p.timer->async_wait([self, id](const ErrorCode& ec) {
+        if (!ec && !self->abandoned_) self->OnTimeout(id);
+      });
+    }
+    pending_.emplace(id, std::move(p));
+    Write(MakeRequest(std::to_string(id), method, params));
+  }
+
+  void OnTimeout(int64_t id) {
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    CallCallback done = std::move(it->second.done);
+    pending_.erase(it);
+    // Tell the child we stopped waiting; the call itself stays uncertain.
+    Write(MakeNotification("notifications/cancelled",
+                           "{\"requestId\":" + std::to_string(id) + ",\"reason\":\"timeout\"}"));
+    done(Failed(CallError::kTimeout));
+  }
+
+  // Removes and returns the pending call `id`, if any.
+  std::optional<CallCallback> TakePending(int64_t id) {
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return std::nullopt;
+    if (it->second.timer) it->second.timer->cancel();
+    CallCallback done = std::move(it->second.done);
+    pending_.erase(it);
+    return done;
+  }
+
+  void FailAll(CallError error) {
+    auto pending = std::move(pending_);
+    pending_.clear();
+    // In id order, so callers see a deterministic sequence.
+    std::vector<std::pair<int64_t, CallCallback>> calls;
+    for (auto& [id, p] : pending) {
+      if (p.timer) p.timer->cancel();
+      calls.emplace_back(id, std::move(p.done));
+    }
+    std::sort(calls.begin(), calls.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [id, done] : calls) {
+      if (abandoned_) return;
+      done(Failed(error));
+    }
+  }
+
+  void OnInitialized(CallResult r, CallCallback done) {
+    if (r.ok()) {
+      std::vector<JsonMember> members;
+      if (ObjectMembers(r.result, &members, opts_.max_depth) != JsonTextError::kNone) {
+        r = Failed(CallError::kMalformedResponse);
+      }
+    }
+    if (!r.ok()) {
+      if (state_ == State::kStarting) state_ = State::kFailed;
+      BeginTerminate();
+      done(std::move(r));
+      return;
+    }
+    if (state_ != State::kStarting) {  // shut down meanwhile
+      done(Failed(CallError::kShutdown));
+      return;
+    }
+    Write(MakeNotification("notifications/initialized"));
+    state_ = State::kReady;
+    done(std::move(r));
+  }
+
+  void ListPage(std::shared_ptr<Listing> listing, const std::string& raw_cursor) {
+    std::string params;
+    if (!raw_cursor.empty()) params = "{\"cursor\":" + raw_cursor + "}";
+    auto self = shared_from_this();
+    Request("tools/list", params, CallOptions{opts_.start_timeout},
+            [self, listing](CallResult r) { self->OnListPage(listing, std::move(r)); });
+  }
+
+  void OnListPage(const std::shared_ptr<Listing>& listing, CallResult r) {
+    if (!r.ok()) return listing->done(std::move(r));
+    std::vector<JsonMember> members;
+    if (ObjectMembers(r.result, &members, opts_.max_depth) != JsonTextError::kNone) {
+      return listing->done(Failed(CallError::kMalformedResponse));
+    }
+    const JsonMember* tools = nullptr;
+    const JsonMember* cursor = nullptr;
+    for (const JsonMember& m : members) {
+      if (m.key == "tools") tools = &m;
+      if (m.key == "nextCursor") cursor = &m;
+    }
+    std::vector<std::string_view> elements;
+    if (tools == nullptr ||
+        ArrayElements(tools->raw, &elements, opts_.max_depth) != JsonTextError::kNone) {
+      return listing->done(Failed(CallError::kMalformedResponse));
+    }
+    for (std::string_view tool : elements) {
+      if (JsonTypeOf(tool) != JsonType::kObject) {
+        return listing->done(Failed(CallError::kMalformedResponse));
+      }
+      if (!listing->tools.empty()) listing->tools += ',';
+      listing->tools += tool;
+    }
+    ++listing->pages;
+    if (cursor != nullptr && cursor->type == JsonType::kString) {
+      std::string raw(cursor->raw);
+      // A cursor seen before, or too many pages: the child is looping.
+      if (!listing->cursors.insert(raw).second || listing->pages >= opts_.max_list_pages) {
+        return listing->done(Failed(CallError::kMalformedResponse));
+      }
+      return ListPage(listing, raw);
+    }
+    if (cursor != nullptr && cursor->type != JsonType::kNull) {
+      return listing->done(Failed(CallError::kMalformedResponse));
+    }
+    CallResult done;
+    done.result = "[" + listing->tools + "]";
+    listing->done(std::move(done));
+  }
+
+  // ---- writing -----------------------------------------------------------------------
+
+  void Write(std::string line) {
+    if (!in_.is_open()) return;
+    line += '\n';
+    write_queue_.push_back(std::move(line));
+    if (!writing_) WriteNext();
+  }
+
+  void WriteNext() {
+    if (write_queue_.empty() || !in_.is_open()) {
+      writing_ = false;
+      return;
+    }
+    writing_ = true;
+    auto self = shared_from_this();
+    asio::async_write(in_, asio::buffer(write_queue_.front()),
+                      [self](const ErrorCode& ec, size_t) {
+                        if (self->abandoned_) return;
+                        if (!self->write_queue_.empty()) self->write_queue_.pop_front();
+                        if (ec) {
+                          // The child no longer reads its stdin: it cannot get requests.
+                          self->writing_ = false;
+                          self->write_queue_.clear();
+                          ErrorCode ignored;
+                          self->in_.close(ignored);
+                          self->ChildGone();
+                          return;
+                        }
+                        self->WriteNext();
+                      });
+  }
+
+  // ---- reading stdout ----------------------------------------------------------------
+
+  void ReadOut() {
+    auto self = shared_from_this();
+    out_.async_read_some(asio::buffer(out_buf_), [self](const ErrorCode& ec, size_t n) {
+      if (self->abandoned_ || !self->out_.is_open()) return;
+      if (n > 0) {
+        self->out_framer_.Feed(std::string_view(self->out_buf_.data(), n),
+                               [&](const LineEvent& e) { self->OnOutLine(e); });
+      }
+      if (ec) {
+        self->CloseOut();
+        self->ChildGone();
+        return;
+      }
+      if (self->out_.is_open()) self->ReadOut();
+    });
+  }
+
+  void OnOutLine(const LineEvent& e) {
+    if (abandoned_) return;
+    if (e.kind == LineEvent::Kind::kTooLong) {
+      ++stats_.oversized_lines;
+      // The id usually comes before the bulk; if it can be read, fail that call only.
+      std::optional<std::string> id = SalvageTopLevelMember(e.bytes, "id", opts_.max_depth);
+      int64_t n = 0;
+      if (id && ParseOurId(*id, &n)) {
+        if (auto done = TakePending(n)) (*done)(Failed(CallError::kResponseTooLarge));
+      }
+      return;
+    }
+    if (e.kind != LineEvent::Kind::kLine) return;
+    if (e.bytes.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank
+    JsonRpcLimits limits;
+    limits.max_line_bytes = opts_.max_line_bytes;
+    limits.max_depth = opts_.max_depth;
+    ParsedLine parsed = ParseMessage(e.bytes, limits);
+    if (!parsed.ok()) {
+      ++stats_.garbage_lines;
+      return;
+    }
+    Message& m = *parsed.message;
+    switch (m.kind) {
+      case MessageKind::kRequest:
+        // Server-to-client requests: answer ping, refuse the rest (no sampling, no roots).
+        if (m.method == "ping") {
+          Write(MakeResultResponse(m.id, "{}"));
+        } else {
+          Write(MakeErrorResponse(m.id, kMethodNotFound));
+        }
+        return;
+      case MessageKind::kNotification:
+        return;  // logging, progress, list_changed: not used here
+      case MessageKind::kResponse:
+        break;
+    }
+    int64_t id = 0;
+    std::optional<CallCallback> done;
+    if (ParseOurId(m.id, &id)) done = TakePending(id);
+    if (!done) {
+      ++stats_.stray_responses;
+      return;
+    }
+    CallResult r;
+    if (m.is_error) {
+      r.error = CallError::kRemoteError;
+      r.remote_code = m.error_code;
+      r.remote_error = std::move(m.error);
+    } else {
+      r.result = std::move(m.result);
+    }
+    (*done)(std::move(r));
+  }
+
+  void CloseOut() {
+    ErrorCode ignored;
+    out_.close(ignored);
+  }
+
+  // ---- reading stderr ----------------------------------------------------------------
+
+  void ReadErr() {
+    auto self = shared_from_this();
+    err_.async_read_some(asio::buffer(err_buf_), [self](const ErrorCode& ec, size_t n) {
+      if (self->abandoned_ || !self->err_.is_open()) return;
+      auto sink = [&](const LineEvent& e) {
+        if (self->abandoned_ || !self->opts_.on_stderr_line) return;
+        ++self->stats_.stderr_lines;
+        self->opts_.on_stderr_line(e.bytes, e.kind == LineEvent::Kind::kTooLong);
+      };
+      if (n > 0) self->err_framer_.Feed(std::string_view(self->err_buf_.data(), n), sink);
+      if (ec) {
+        self->err_framer_.Finish(sink);
+        self->CloseErr();
+        return;
+      }
+      if (self->err_.is_open()) self->ReadErr();
+    });
+  }
+
+  void CloseErr() {
+    ErrorCode ignored;
+    err_.close(ignored);
+  }
+
+  // ---- the child's end ---------------------------------------------------------------
+
+  void WatchExit() {
+    auto self = shared_from_this();
+    pidfd_.async_wait(asio::posix::stream_descriptor::wait_read, [self](const ErrorCode& ec) {
+      if (self->abandoned_ || ec) return;
+      self->OnExited();
+    });
+  }
+
+  // The leader exited. Whatever is left of its group is an orphan: kill it and reap.
+  // Answers already written are still in the stdout pipe; they are read until EOF, and
+  // calls still pending then fail (ChildGone).
+  void OnExited() {
+    if (child_->reaped()) return;
+    ErrorCode ignored;
+    pidfd_.close(ignored);
+    child_->KillAndReap();
+    grace_timer_.cancel();
+    if (out_.is_open()) {
+      // A descendant that left the group could hold stdout open: give it the grace
+      // period, then stop reading.
+      ArmGrace(clock_.NowNanos(), /*force_close_out=*/true);
+    }
+    MaybeFinish();
+  }
+
+  // No more answers can come (stdout closed, stdin broken, or exit observed).
+  void ChildGone() {
+    if (!child_gone_) {
+      child_gone_ = true;
+      if (state_ == State::kReady) state_ = State::kFailed;
+      FailAll(CallError::kChildExited);
+      if (abandoned_) return;
+    }
+    BeginTerminate();
+    MaybeFinish();
+  }
+
+  void BeginTerminate() {
+    if (terminating_ || child_ == nullptr) return;
+    terminating_ = true;
+    ErrorCode ignored;
+    in_.close(ignored);  // EOF on the child's stdin
+    write_queue_.clear();
+    if (child_->reaped()) return;
+    (void)child_->SignalGroup(SIGTERM);
+    ArmGrace(clock_.NowNanos(), /*force_close_out=*/false);
+  }
+
+  // Polls the injected clock in short slices until the grace period is over, then
+  // either kills the group (still running) or stops reading stdout (already reaped).
+  void ArmGrace(int64_t start, bool force_close_out) {
+    const int64_t grace = std::chrono::nanoseconds(opts_.terminate_grace).count();
+    const int64_t left_ms = (grace - (clock_.NowNanos() - start)) / 1000000 + 1;
+    grace_timer_.expires_after(std::chrono::milliseconds(std::clamp<int64_t>(left_ms, 1, 50)));
+    auto self = shared_from_this();
+    grace_timer_.async_wait([self, start, force_close_out, grace](const ErrorCode& ec) {
+      if (ec || self->abandoned_) return;
+      // Without a pidfd (old kernels) this poll is how an exit is noticed.
+      if (!self->child_->reaped() && self->child_->HasExited()) return self->OnExited();
+      if (self->clock_.NowNanos() - start < grace) {
+        return self->ArmGrace(start, force_close_out);
+      }
+      if (!self->child_->reaped()) {
+        ErrorCode ignored;
+        self->pidfd_.close(ignored);
+        self->child_->KillAndReap();
+        if (self->out_.is_open()) return self->ArmGrace(self->clock_.NowNanos(), true);
+      } else if (force_close_out && self->out_.is_open()) {
+        self->CloseOut();
+        self->CloseErr();
+        self->ChildGone();
+        return;
+      }
+      self->MaybeFinish();
+    });
+  }
+
+  // Completes shutdown once the child is reaped and its stdout is closed.
+  void MaybeFinish() {
+    if (child_ == nullptr || !child_->reaped() || out_.is_open()) return;
+    if (state_ == State::kClosing) state_ = State::kClosed;
+    grace_timer_.cancel();
+    auto waiters = std::move(shutdown_waiters_);
+    shutdown_waiters_.clear();
+    for (auto& w : waiters) asio::post(io_, std::move(w));
+  }
+
+  asio::io_context& io_;
+  McpClientOptions opts_;
+  const MonotonicClock& clock_;
+  ProcessSpawner& spawner_;
+  asio::posix::stream_descriptor in_;
+  asio::posix::stream_descriptor out_;
+  asio::posix::stream_descriptor err_;
+  asio::posix::stream_descriptor pidfd_;
+  asio::steady_timer grace_timer_;
+  LineFramer out_framer_;
+  LineFramer err_framer_;
+  std::array<char, 64 * 1024> out_buf_{};
+  std::array<char, 16 * 1024> err_buf_{};
+
+  State state_ = State::kIdle;
+  std::unique_ptr<ChildProcess> child_;
+  std::unordered_map<int64_t, Pending> pending_;
+  int64_t next_id_ = 1;
+  std::deque<std::string> write_queue_;
+  bool writing_ = false;
+  bool child_gone_ = false;
+  bool terminating_ = false;
+  bool abandoned_ = false;
+  std::vector<std::function<void()>> shutdown_waiters_;
+  McpClientStats stats_;
+};
+
+McpClient::McpClient(asio::io_context& io, McpClientOptions options)
+    : impl_(std::make_shared<Impl>(io, std::move(options))) {}
+
+McpClient::~McpClient() { impl_->Abandon(); }
+
+void McpClient::Start(CallCallback done) { impl_->Start(std::move(done)); }
+void McpClient::ListTools(CallCallback done) { impl_->ListTools(std::move(done)); }
+void McpClient::CallTool(std::string_view name, std::string_view arguments_json,
+                         CallOptions options, CallCallback done) {
+  impl_->CallTool(name, arguments_json, options, std::move(done));
+}
+void McpClient::Request(std::string_view method, std::string_view params_json,
+                        CallOptions options, CallCallback done) {
+  impl_->Request(method, params_json, options, std::move(done));
+}
+void McpClient::Shutdown(std::function<void()> done) { impl_->Shutdown(std::move(done)); }
+McpClient::State McpClient::state() const { return impl_->state(); }
+pid_t McpClient::pid() const { return impl_->pid(); }
+size_t McpClient::pending_calls() const { return impl_->pending_calls(); }
+const McpClientStats& McpClient::stats() const { return impl_->stats(); }
+std::optional<int> McpClient::wait_status() const { return impl_->wait_status(); }
+
+}  // namespace las::transport

@@ -1,0 +1,153 @@
+// McpClient: the MCP client side of one child MCP server over its stdio.
+//
+// Lifecycle: Start() spawns the child (own process group, see child_process.h), sends
+// `initialize` (protocolVersion "2024-11-05", clientInfo, capabilities {}) and, on
+// success, `notifications/initialized`; the client is then ready for ListTools() (which
+// follows `nextCursor` pages) and CallTool(), any number in flight, matched by id.
+// Shutdown() fails what is pending, closes the child's stdin, sends SIGTERM to its
+// group, SIGKILL after the grace period, and reaps everything.
+//
+// Threading: everything runs on the given io_context, which must be run by ONE thread.
+// Call every method from that thread (or before the loop runs). Callbacks are invoked on
+// that thread, never from inside the call that registered them (a call that fails at
+// once delivers its callback through the loop). A callback may call any method of the
+// client, including Shutdown(), but must not destroy it (post the destruction instead).
+// The loop is never blocked on the child: all I/O is asynchronous; the only blocking
+// steps are fork/exec in Start() and reaping a process group after SIGKILL.
+//
+// Ownership and lifetimes: the McpClient owns the child. Destroying it kills the child's
+// group at once (SIGKILL), reaps it and drops pending callbacks without calling them; use
+// Shutdown() first for callbacks and a graceful end. The McpClient must be destroyed
+// before the io_context; the spawner, clock and stderr callback must outlive it.
+//
+// Errors: each callback gets a CallResult whose `error` is a stable CallError code.
+// Child misbehaviour (exit, crash, garbage, over-long lines, silence, stderr floods)
+// affects only the calls it concerns; it never throws and never blocks the loop. No
+// message or field here ever carries child-controlled text except `result` and
+// `remote_error`, which are the child's raw JSON for the caller to treat as untrusted.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "transport/child_process.h"
+
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
+namespace las::transport {
+
+inline constexpr std::string_view kMcpProtocolVersion = "2024-11-05";
+
+// Stable codes; never renumber, add at the end.
+enum class CallError : int {
+  kNone = 0,
+  kSpawnFailed = 1,        // the child could not be started
+  kChildExited = 2,        // the child exited or closed its stdout before answering
+  kTimeout = 3,            // the per-call timeout elapsed (the call is uncertain)
+  kResponseTooLarge = 4,   // the answer exceeded the line limit
+  kRemoteError = 5,        // the child answered with a JSON-RPC error object
+  kMalformedResponse = 6,  // the answer is not what the method promises
+  kNotReady = 7,           // called before Start() succeeded, or after it failed
+  kShutdown = 8,           // Shutdown() was called while this was pending
+};
+// "none", "spawn_failed", "child_exited", "timeout", "response_too_large",
+// "remote_error", "malformed_response", "not_ready", "shutdown".
+std::string_view CallErrorName(CallError error);
+
+struct CallResult {
+  CallError error = CallError::kNone;
+  // On success: the raw JSON text of the response's `result` (for ListTools: a JSON array
+  // of every page's tools, in order). Child-controlled; untrusted.
+  std::string result;
+  // kRemoteError only: the child's error `code` and raw error object. Untrusted.
+  int64_t remote_code = 0;
+  std::string remote_error;
+  // kSpawnFailed only: why (errno text and step; never child output).
+  Status spawn_status;
+
+  bool ok() const { return error == CallError::kNone; }
+};
+
+using CallCallback = std::function<void(CallResult)>;
+
+struct McpClientOptions {
+  SpawnOptions spawn;  // stderr_mode is set from on_stderr_line
+  std::string client_name = "las";
+  std::string client_version = "0.1.0";
+  size_t max_line_bytes = 4 * 1024 * 1024;  // per stdout line from the child
+  size_t max_depth = 64;
+  // If set, stderr is read on the loop and each line (at most max_stderr_line_bytes;
+  // longer lines are cut, `truncated` is true) is passed here. If unset, stderr goes
+  // to /dev/null. Child-controlled text: never pass it to a client.
+  std::function<void(std::string_view line, bool truncated)> on_stderr_line;
+  size_t max_stderr_line_bytes = 4096;
+  // Applies to `initialize` and each tools/list page; zero = none.
+  std::chrono::milliseconds start_timeout{0};
+  // SIGTERM-to-SIGKILL grace when ending the child, measured by `clock`.
+  std::chrono::milliseconds terminate_grace{2000};
+  const MonotonicClock* clock = nullptr;  // null: SystemMonotonicClock()
+  ProcessSpawner* spawner = nullptr;      // null: DefaultProcessSpawner()
+  size_t max_list_pages = 1000;           // tools/list pages before giving up
+};
+
+struct CallOptions {
+  std::chrono::milliseconds timeout{0};  // zero = no timeout (the default)
+};
+
+// Counters of child misbehaviour that did not fail any call by itself.
+struct McpClientStats {
+  uint64_t garbage_lines = 0;    // not JSON-RPC at all
+  uint64_t oversized_lines = 0;  // over max_line_bytes (attributed or not)
+  uint64_t stray_responses = 0;  // ids we did not send or no longer wait for
+  uint64_t stderr_lines = 0;     // forwarded stderr lines
+};
+
+class McpClient {
+ public:
+  enum class State { kIdle, kStarting, kReady, kFailed, kClosing, kClosed };
+
+  McpClient(boost::asio::io_context& io, McpClientOptions options);
+  ~McpClient();
+  McpClient(const McpClient&) = delete;
+  McpClient& operator=(const McpClient&) = delete;
+
+  // Spawns and initializes. `done` gets the raw `initialize` result on success. On
+  // failure the client is kFailed and its child (if any) is being ended. Call once.
+  void Start(CallCallback done);
+  // tools/list, every page.
+  void ListTools(CallCallback done);
+  // tools/call with `name` and `arguments_json` (a JSON object's text; empty = omitted).
+  void CallTool(std::string_view name, std::string_view arguments_json, CallOptions options,
+                CallCallback done);
+  // Any request; `params_json` empty = omitted. For methods this class does not wrap.
+  void Request(std::string_view method, std::string_view params_json, CallOptions options,
+               CallCallback done);
+  // Fails pending calls with kShutdown, ends the child's group, reaps it, then calls
+  // `done` (on the loop). Safe to call in any state, more than once.
+  void Shutdown(std::function<void()> done);
+
+  State state() const;
+  pid_t pid() const;  // -1 before a successful spawn
+  size_t pending_calls() const;
+  const McpClientStats& stats() const;
+  // The child's raw wait status once reaped.
+  std::optional<int> wait_status() const;
+
+  class Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace las::transport

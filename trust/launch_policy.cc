@@ -1,0 +1,153 @@
+#include "trust/launch_policy.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "trust/digest.h"
+#include "trust/release_paths.h"
+
+namespace las::trust {
+namespace {
+
+std::string Errno() { return std::strerror(errno); }
+
+Verdict OpenFailure(const std::string& what, const std::string& path) {
+  if (errno == ENOENT) return Reject(Reason::kFileMissing, what + " " + path + " does not exist");
+  return Reject(Reason::kIoError, "cannot open " + what + " " + path + ": " + Errno());
+}
+
+// The path the kernel holds for an open descriptor: every symlink and ".." resolved at
+// open time, so it describes the inode we actually hold.
+VerdictOr<std::string> PathOfDescriptor(int fd, const std::string& what) {
+  const std::string link = "/proc/self/fd/" + std::to_string(fd);
+  char buffer[PATH_MAX + 1];
+  const ssize_t n = ::readlink(link.c_str(), buffer, PATH_MAX);
+  if (n < 0) return Reject(Reason::kIoError, "cannot resolve the open " + what + ": " + Errno());
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
+// Opens `path` read-only (following symlinks: the result is checked by where it landed).
+VerdictOr<UniqueFd> OpenRegular(const std::string& path, const std::string& what, struct stat* st) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) return OpenFailure(what, path);
+  if (::fstat(fd.get(), st) != 0) return Reject(Reason::kIoError, "cannot stat " + what + " " + path + ": " + Errno());
+  if (!S_ISREG(st->st_mode)) return Reject(Reason::kFileNotRegular, what + " " + path + " is not a regular file");
+  // O_NONBLOCK only guarded the open against FIFOs; clear it for the exec'd descriptor.
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+Verdict CheckDigest(int fd, const Sha256Digest& signed_digest, const std::string& what,
+                    const std::string& path) {
+  Result<Sha256Digest> actual = Sha256OfFile(fd);
+  if (!actual.ok()) return Reject(Reason::kIoError, "hashing " + what + " " + path + ": " + actual.status().message());
+  if (*actual != signed_digest) {
+    return Reject(Reason::kDigestMismatch, what + " " + path + " has sha256 " + Sha256Hex(*actual) +
+                                               "; the release signed " + Sha256Hex(signed_digest));
+  }
+  return Verdict::Accept();
+}
+
+bool StartsWithShebang(int fd) {
+  char head[2] = {0, 0};
+  return ::pread(fd, head, 2, 0) == 2 && head[0] == '#' && head[1] == '!';
+}
+
+}  // namespace
+
+bool IsInsideDirectory(std::string_view root, std::string_view path) {
+  if (root == "/") return !path.empty() && path.front() == '/';
+  if (path.size() < root.size() || path.substr(0, root.size()) != root) return false;
+  return path.size() == root.size() || path[root.size()] == '/';
+}
+
+VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPolicy& policy) {
+  const std::string name = "surface " + surface.name + ": ";
+  LAS_RETURN_IF_REJECTED(CheckAbsolutePath("LAS_WORKSPACE", policy.workspace));
+  char resolved[PATH_MAX];
+  if (::realpath(policy.workspace.c_str(), resolved) == nullptr) {
+    return errno == ENOENT ? Reject(Reason::kFileMissing, "workspace " + policy.workspace + " does not exist")
+                           : Reject(Reason::kIoError, "cannot resolve workspace " + policy.workspace + ": " + Errno());
+  }
+  const std::string workspace = resolved;
+  LaunchPlan plan;
+
+  // Working directory.
+  plan.cwd = UniqueFd(::open(surface.cwd.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!plan.cwd.valid()) return OpenFailure(name + "cwd", surface.cwd);
+  VerdictOr<std::string> cwd_path = PathOfDescriptor(plan.cwd.get(), "cwd");
+  if (!cwd_path.ok()) return cwd_path.verdict();
+  if (!IsInsideDirectory(workspace, *cwd_path)) {
+    return Reject(Reason::kWorkspaceEscape, name + "cwd " + surface.cwd + " resolves to " +
+                                                *cwd_path + ", outside the workspace " + workspace);
+  }
+  plan.cwd_path = std::move(cwd_path).value();
+
+  // Command.
+  const bool is_python = surface.command == kSystemPython;
+  const bool is_node = !policy.node_executable.empty() && surface.command == policy.node_executable;
+  struct stat st {};
+  VerdictOr<UniqueFd> binary = OpenRegular(surface.command, name + "command", &st);
+  if (!binary.ok()) return binary.verdict();
+  VerdictOr<std::string> binary_path = PathOfDescriptor(binary->get(), "command");
+  if (!binary_path.ok()) return binary_path.verdict();
+  if (!is_python && !is_node && !IsInsideDirectory(workspace, *binary_path)) {
+    return Reject(Reason::kCommandNotAllowed,
+                  name + "command " + surface.command + " resolves to " + *binary_path +
+                      ": a command must be inside the workspace " + workspace + ", or be " +
+                      std::string(kSystemPython) +
+                      (policy.node_executable.empty() ? "" : " or " + policy.node_executable));
+  }
+  if ((st.st_mode & 0111) == 0) {
+    return Reject(Reason::kCommandNotAllowed, name + "command " + surface.command + " is not executable");
+  }
+  LAS_RETURN_IF_REJECTED(CheckDigest(binary->get(), surface.binary_sha256, name + "command", surface.command));
+  plan.binary = std::move(binary).value();
+  plan.binary_path = std::move(binary_path).value();
+  plan.binary_is_script = StartsWithShebang(plan.binary.get());
+  if (plan.binary_is_script) plan.inherit_fds.push_back(plan.binary.get());
+
+  // Code file.
+  plan.argv = surface.argv;
+  if (surface.code) {
+    VerdictOr<UniqueFd> code = OpenRegular(surface.code->path, name + "code", &st);
+    if (!code.ok()) return code.verdict();
+    VerdictOr<std::string> code_path = PathOfDescriptor(code->get(), "code");
+    if (!code_path.ok()) return code_path.verdict();
+    if (!IsInsideDirectory(workspace, *code_path)) {
+      return Reject(Reason::kWorkspaceEscape, name + "code " + surface.code->path + " resolves to " +
+                                                  *code_path + ", outside the workspace " + workspace);
+    }
+    LAS_RETURN_IF_REJECTED(CheckDigest(code->get(), surface.code->sha256, name + "code", surface.code->path));
+    plan.code = std::move(code).value();
+    plan.inherit_fds.push_back(plan.code.get());
+    const std::string by_fd = "/dev/fd/" + std::to_string(plan.code.get());
+    for (size_t i = 1; i < plan.argv.size(); ++i) {
+      if (plan.argv[i] == surface.code->path) plan.argv[i] = by_fd;
+    }
+    if (is_node) {
+      plan.argv.insert(plan.argv.begin() + 1, std::string(kNodePreserveSymlinksMain));
+    }
+  }
+
+  // Environment: a fixed PATH and the declared names, nothing inherited implicitly.
+  plan.env.push_back("PATH=" + std::string(kChildPath));
+  for (const std::string& var : surface.env) {
+    auto it = policy.environment.find(var);
+    if (it == policy.environment.end()) {
+      plan.missing_env.push_back(var);
+    } else {
+      plan.env.push_back(var + "=" + it->second);
+    }
+  }
+  return plan;
+}
+
+}  // namespace las::trust

@@ -1,0 +1,128 @@
+// Admission verdicts: why trust/ refused something, as a stable reason code plus a human
+// detail.
+//
+// Every admission check in trust/ (release signature, trust store, watermark, file
+// permissions, launch policy, live tools/list, credential templates) answers with a
+// Verdict: accepted, or rejected with one Reason. tools/ turns rejections into
+// ReleaseRejected / SurfaceRejected / ToolCallDenied events, so the reason *names* are part
+// of the event format and of `las check --json`: add new reasons only at the end, never
+// renumber, never rename (docs/RELEASES.md lists them).
+//
+// A detail is for operators: it names paths, key ids, sequences, digests and tool names.
+// It never carries a secret value (credential values, private keys, environment values).
+//
+// Thread safety: plain value types; copies are independent.
+#pragma once
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "base/status.h"
+
+namespace las::trust {
+
+enum class Reason : int {
+  kAccepted = 0,
+  // Release signature and manifest.
+  kExpired = 1,             // now >= expires_at
+  kRollback = 2,            // sequence below the key's watermark
+  kConflict = 3,            // sequence equal to the watermark, other manifest bytes
+  kBadSignature = 4,        // Ed25519 verification failed
+  kSignatureLength = 5,     // signature is not exactly 64 bytes (checked before crypto)
+  kSignatureFormat = 6,     // signature file malformed or names another algorithm
+  kUnknownKey = 7,          // the signature's key id is not the trust store's selected key
+  kManifestInvalid = 8,     // signed bytes that are not a valid manifest
+  kManifestUnsupported = 9, // a schema_version this build does not read
+  // Files that hold trust (trust store, watermark) and release files.
+  kFileSymlink = 10,        // the final path component is a symbolic link
+  kFileNotRegular = 11,     // a directory, FIFO, device, socket
+  kFileOwner = 12,          // not owned by the expected user
+  kFilePermissions = 13,    // group or other permission bits set
+  kFileMissing = 14,
+  kFileTooLarge = 15,
+  kIoError = 16,            // the operating system failed (errno in the detail)
+  kNotAbsolute = 17,        // a configured path is relative
+  kNotConfigured = 18,      // a required environment variable is unset or empty
+  kTrustStoreInvalid = 19,
+  kWatermarkInvalid = 20,
+  // Launch-time checks.
+  kSurfaceUnknown = 21,     // the manifest does not bind a surface of that name
+  kDigestMismatch = 22,     // binary or code bytes differ from the signed digest
+  kWorkspaceEscape = 23,    // cwd or code path resolves outside LAS_WORKSPACE
+  kCommandNotAllowed = 24,  // command outside the workspace and not an allowed interpreter
+  // Live tools and calls.
+  kToolsMismatch = 25,      // live tools/list differs from the signed bindings
+  kCredentialOverride = 26, // a call supplied a value for a credential-templated argument
+  kCredentialUnavailable = 27,  // the resolver has no value for a templated credential
+  kArgumentsInvalid = 28,   // call arguments are not a strict JSON object
+};
+
+// Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".
+std::string_view ReasonName(Reason reason);
+// The inverse of ReasonName (for replay and tests); nullopt for an unknown name.
+std::optional<Reason> ReasonFromName(std::string_view name);
+
+// Accepted, or rejected with a reason and a detail. Mirrors las::Status.
+class [[nodiscard]] Verdict {
+ public:
+  Verdict() = default;  // accepted
+  Verdict(Reason reason, std::string detail) : reason_(reason), detail_(std::move(detail)) {}
+
+  static Verdict Accept() { return {}; }
+
+  bool ok() const { return reason_ == Reason::kAccepted; }
+  Reason reason() const { return reason_; }
+  std::string_view reason_name() const { return ReasonName(reason_); }
+  const std::string& detail() const { return detail_; }
+  // "rollback: sequence 6 is below the watermark 7 of key 0123abcd...", or "accepted".
+  std::string ToString() const;
+  // For callers that cross a module boundary with las::Status: kDenied for policy and
+  // signature refusals, kIo for kIoError, kNotFound for kFileMissing, kInvalidArgument
+  // for malformed input, kUnsupported, kConflict for kConflict. The message is
+  // ToString(), so the reason name survives.
+  Status ToStatus() const;
+
+ private:
+  Reason reason_ = Reason::kAccepted;
+  std::string detail_;
+};
+
+inline Verdict Reject(Reason reason, std::string detail) { return {reason, std::move(detail)}; }
+
+// A value or a rejection. Mirrors las::Result<T>; value() of a rejection is a programming
+// error (asserted).
+template <typename T>
+class [[nodiscard]] VerdictOr {
+ public:
+  VerdictOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  VerdictOr(Verdict verdict) : verdict_(std::move(verdict)) {  // NOLINT: implicit by design
+    assert(!verdict_.ok() && "a VerdictOr built from a Verdict must carry a rejection");
+  }
+
+  bool ok() const { return value_.has_value(); }
+  const Verdict& verdict() const { return verdict_; }
+
+  T& value() & { assert(ok()); return *value_; }
+  const T& value() const& { assert(ok()); return *value_; }
+  T&& value() && { assert(ok()); return std::move(*value_); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+ private:
+  std::optional<T> value_;
+  Verdict verdict_;
+};
+
+}  // namespace las::trust
+
+// Early return of a rejected Verdict from the enclosing function.
+#define LAS_RETURN_IF_REJECTED(expr)                 \
+  do {                                               \
+    ::las::trust::Verdict las_verdict_ = (expr);     \
+    if (!las_verdict_.ok()) return las_verdict_;     \
+  } while (0)

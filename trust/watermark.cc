@@ -1,0 +1,185 @@
+#include "trust/watermark.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+
+#include "trust/signature.h"
+#include "trust/strict_json_internal.h"
+
+namespace las::trust {
+namespace {
+
+using internal::Json;
+
+Verdict Bad(const std::string& why) {
+  return Reject(Reason::kWatermarkInvalid, "watermark: " + why);
+}
+
+Verdict IoFailure(const std::string& what, const std::string& path) {
+  return Reject(Reason::kIoError, what + " " + path + ": " + std::strerror(errno));
+}
+
+bool IsKeyIdShape(std::string_view id) {
+  if (id.size() != kKeyIdHexChars) return false;
+  for (char c : id) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+VerdictOr<Watermarks> ParseValue(const Json& root) {
+  if (!root.is_object()) return Bad("$ must be an object");
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    if (it.key() != "schema_version" && it.key() != "keys") return Bad("$." + it.key() + ": unknown field");
+  }
+  auto version = root.find("schema_version");
+  if (version == root.end() || !version->is_number_unsigned() ||
+      version->get<uint64_t>() != kWatermarkSchemaVersion) {
+    return Bad("$.schema_version must be the integer " + std::to_string(kWatermarkSchemaVersion));
+  }
+  auto keys = root.find("keys");
+  if (keys == root.end() || !keys->is_object()) return Bad("$.keys must be an object");
+  Watermarks out;
+  out.file_existed = true;
+  for (auto it = keys->begin(); it != keys->end(); ++it) {
+    const std::string where = "$.keys." + it.key();
+    if (!IsKeyIdShape(it.key())) return Bad(where + ": not a key id (16 lowercase hex)");
+    const Json& e = *it;
+    if (!e.is_object()) return Bad(where + " must be an object");
+    for (auto f = e.begin(); f != e.end(); ++f) {
+      if (f.key() != "sequence" && f.key() != "manifest_sha256") return Bad(where + "." + f.key() + ": unknown field");
+    }
+    auto seq = e.find("sequence");
+    auto sha = e.find("manifest_sha256");
+    if (seq == e.end() || !seq->is_number_unsigned() || seq->get<uint64_t>() < 1) {
+      return Bad(where + ".sequence must be a positive integer");
+    }
+    if (sha == e.end() || !sha->is_string()) return Bad(where + ".manifest_sha256 must be a string");
+    std::optional<Sha256Digest> digest = Sha256FromHex(sha->get<std::string>());
+    if (!digest) return Bad(where + ".manifest_sha256 must be 64 lowercase hex characters");
+    out.by_key.emplace(it.key(), WatermarkEntry{seq->get<uint64_t>(), *digest});
+  }
+  return out;
+}
+
+Verdict WriteAll(int fd, const std::string& bytes, const std::string& path) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return IoFailure("writing", path);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return Verdict::Accept();
+}
+
+}  // namespace
+
+const WatermarkEntry* Watermarks::Find(std::string_view key_id) const {
+  auto it = by_key.find(std::string(key_id));
+  return it == by_key.end() ? nullptr : &it->second;
+}
+
+VerdictOr<WatermarkStep> DecideWatermark(const Watermarks& watermarks, std::string_view key_id,
+                                         uint64_t sequence, const Sha256Digest& manifest_sha256) {
+  const WatermarkEntry* current = watermarks.Find(key_id);
+  const uint64_t at = current ? current->sequence : 0;
+  const std::string key(key_id);
+  if (sequence < at) {
+    return Reject(Reason::kRollback, "sequence " + std::to_string(sequence) +
+                                         " is below the watermark " + std::to_string(at) +
+                                         " of key " + key);
+  }
+  if (current != nullptr && sequence == at) {
+    if (current->manifest_sha256 == manifest_sha256) return WatermarkStep::kUnchanged;
+    return Reject(Reason::kConflict,
+                  "sequence " + std::to_string(sequence) + " of key " + key +
+                      " was already admitted with manifest sha256 " +
+                      Sha256Hex(current->manifest_sha256) + "; these bytes hash to " +
+                      Sha256Hex(manifest_sha256) + " (sign the change with a higher sequence)");
+  }
+  return WatermarkStep::kAdvance;
+}
+
+VerdictOr<Watermarks> ParseWatermarks(std::string_view bytes) {
+  StrictJsonLimits limits;
+  limits.max_bytes = kMaxWatermarkBytes;
+  limits.max_depth = 4;
+  Result<Json> root = internal::ParseStrictJson(bytes, limits);
+  if (!root.ok()) return Bad(root.status().message());
+  try {
+    return ParseValue(*root);
+  } catch (const std::exception& ex) {  // only through a bug in the checks above
+    return Bad(ex.what());
+  }
+}
+
+VerdictOr<Watermarks> LoadWatermarks(const std::string& path, const SecureFileOptions& options) {
+  SecureFileOptions bounded = options;
+  if (bounded.max_bytes > kMaxWatermarkBytes) bounded.max_bytes = kMaxWatermarkBytes;
+  VerdictOr<std::string> bytes = ReadSecureFile(path, "watermark", bounded);
+  if (!bytes.ok()) {
+    if (bytes.verdict().reason() == Reason::kFileMissing) return Watermarks{};
+    return bytes.verdict();
+  }
+  return ParseWatermarks(*bytes);
+}
+
+std::string SerializeWatermarks(const Watermarks& watermarks) {
+  Json keys = Json::object();
+  for (const auto& [key_id, entry] : watermarks.by_key) {
+    keys[key_id] = Json{{"sequence", entry.sequence},
+                        {"manifest_sha256", Sha256Hex(entry.manifest_sha256)}};
+  }
+  return Json{{"schema_version", kWatermarkSchemaVersion}, {"keys", std::move(keys)}}.dump(2) + "\n";
+}
+
+Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& watermarks) {
+  const std::filesystem::path target(path);
+  const std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
+  // Same directory as the target, so rename(2) is atomic (one filesystem).
+  std::string temp = dir + "/." + target.filename().string() + ".tmp-XXXXXX";
+  UniqueFd fd(::mkostemp(temp.data(), O_CLOEXEC));  // O_EXCL, mode 0600
+  if (!fd.valid()) return IoFailure("creating a temporary file in", dir);
+  bool keep_temp = false;
+  struct Cleanup {  // remove the temporary file on every failure path
+    const std::string& name;
+    const bool& keep;
+    ~Cleanup() { if (!keep) ::unlink(name.c_str()); }
+  } cleanup{temp, keep_temp};
+
+  // mkostemp already uses 0600; fchmod makes it independent of the libc's choice.
+  if (::fchmod(fd.get(), 0600) != 0) return IoFailure("chmod", temp);
+  LAS_RETURN_IF_REJECTED(WriteAll(fd.get(), SerializeWatermarks(watermarks), temp));
+  if (::fsync(fd.get()) != 0) return IoFailure("fsync", temp);
+  if (::close(fd.Release()) != 0) return IoFailure("close", temp);
+  if (::rename(temp.c_str(), path.c_str()) != 0) return IoFailure("renaming the new watermark onto", path);
+  keep_temp = true;  // it is the watermark now
+  // The rename is durable only once the directory entry is.
+  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_fd.valid()) return IoFailure("opening the watermark directory", dir);
+  if (::fsync(dir_fd.get()) != 0) return IoFailure("fsync of the watermark directory", dir);
+  return Verdict::Accept();
+}
+
+Verdict CommitWatermark(const PendingWatermark& pending, const SecureFileOptions& options) {
+  VerdictOr<Watermarks> current = LoadWatermarks(pending.path, options);
+  if (!current.ok()) return current.verdict();
+  VerdictOr<WatermarkStep> step =
+      DecideWatermark(*current, pending.key_id, pending.next.sequence, pending.next.manifest_sha256);
+  if (!step.ok()) return step.verdict();
+  if (*step == WatermarkStep::kUnchanged) return Verdict::Accept();
+  current->by_key[pending.key_id] = pending.next;
+  return WriteWatermarksAtomically(pending.path, *current);
+}
+
+}  // namespace las::trust
