@@ -1,0 +1,151 @@
+#include "tools/mcp_endpoint.h"
+
+#include <nlohmann/json.hpp>
+
+#include "transport/jsonrpc.h"
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+namespace rpc = las::transport;
+
+// Parses params text (already well-formed JSON from the JSON-RPC parser); empty = {}.
+json ParamsObject(const std::string& params) {
+  if (params.empty()) return json::object();
+  return json::parse(params, nullptr, /*allow_exceptions=*/false);
+}
+
+std::optional<std::string> MetaAgentId(const json& params) {
+  if (!params.is_object()) return std::nullopt;
+  auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object()) return std::nullopt;
+  auto agent = meta->find("agentId");
+  if (agent == meta->end() || !agent->is_string()) return std::nullopt;
+  return agent->get<std::string>();
+}
+
+std::string StringField(const json& object, const char* key) {
+  if (!object.is_object()) return {};
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+McpEndpoint::McpEndpoint(EndpointOptions options, EndpointBackend& backend, WriteLine write)
+    : options_(std::move(options)), backend_(backend), write_(std::move(write)) {}
+
+void McpEndpoint::OnOversizedLine() {
+  // No id can be read from a line that was never buffered: JSON-RPC says drop it.
+}
+
+void McpEndpoint::OnLine(std::string_view line) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank line
+  rpc::ParsedLine parsed =
+      rpc::ParseMessage(line, {.max_line_bytes = options_.max_line_bytes,
+                               .max_depth = options_.max_depth});
+  if (!parsed.ok()) {
+    if (parsed.error.id) write_(rpc::ErrorResponse(parsed.error));
+    return;
+  }
+  const rpc::Message& message = *parsed.message;
+  switch (message.kind) {
+    case rpc::MessageKind::kResponse:
+      return;  // Las sends the client no requests
+    case rpc::MessageKind::kNotification:
+      return;  // notifications/initialized and anything else: never answered
+    case rpc::MessageKind::kRequest:
+      HandleRequest(message.id, message.method, message.params);
+      return;
+  }
+}
+
+void McpEndpoint::HandleRequest(const std::string& id, const std::string& method,
+                                const std::string& params) {
+  if (method == "initialize") return Initialize(id, params);
+  if (!session_) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidRequest, "Session not initialized"));
+    return;
+  }
+  const json parsed = ParamsObject(params);
+  if (auto agent = MetaAgentId(parsed); agent && *agent != session_->agent_id) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
+                                  "agentId is bound at initialize and cannot change"));
+    return;
+  }
+  if (method == "ping") {
+    write_(rpc::MakeResultResponse(id, "{}"));
+  } else if (method == "tools/list") {
+    write_(rpc::MakeResultResponse(id, backend_.ListTools(*session_)));
+  } else if (method == "tools/call") {
+    CallTool(id, params);
+  } else {
+    write_(rpc::MakeErrorResponse(id, rpc::kMethodNotFound));
+  }
+}
+
+void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
+  if (session_) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidRequest, "Already initialized"));
+    return;
+  }
+  const json parsed = ParamsObject(params);
+  if (!parsed.is_object()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+    return;
+  }
+  std::string agent = StringField(parsed, "agentId");
+  if (agent.empty()) agent = MetaAgentId(parsed).value_or("");
+  if (agent.empty()) agent = options_.default_agent_id;
+  if (options_.required_agent_id && agent != *options_.required_agent_id) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
+                                  "agentId does not match the configured agent"));
+    return;
+  }
+  SessionInfo session;
+  session.session_id = options_.new_session_id ? options_.new_session_id() : "session";
+  session.agent_id = agent;
+  session.protocol_version = StringField(parsed, "protocolVersion");
+  if (auto info = parsed.find("clientInfo"); info != parsed.end()) {
+    session.client_name = StringField(*info, "name");
+    session.client_version = StringField(*info, "version");
+  }
+  session_ = session;
+  backend_.OnSessionOpened(*session_);
+  const json result = {
+      {"protocolVersion", "2024-11-05"},
+      {"capabilities", {{"tools", {{"listChanged", false}}}}},
+      {"serverInfo", {{"name", "las"}, {"version", options_.server_version}}},
+  };
+  write_(rpc::MakeResultResponse(id, result.dump()));
+}
+
+void McpEndpoint::CallTool(const std::string& id, const std::string& params) {
+  const json parsed = ParamsObject(params);
+  auto name = parsed.is_object() ? parsed.find("name") : parsed.end();
+  if (name == parsed.end() || !name->is_string()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+    return;
+  }
+  std::string arguments = "{}";
+  if (auto args = parsed.find("arguments"); args != parsed.end() && !args->is_null()) {
+    if (!args->is_object()) {
+      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+      return;
+    }
+    arguments = args->dump();
+  }
+  ++in_flight_;
+  backend_.CallTool(*session_, id, name->get<std::string>(), arguments,
+                    [this, id](ToolCallReply reply) {
+                      if (reply.error_code != 0) {
+                        write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message));
+                      } else {
+                        write_(rpc::MakeResultResponse(id, reply.result_json));
+                      }
+                      if (--in_flight_ == 0 && on_idle_) on_idle_();
+                    });
+}
+
+}  // namespace las::tools

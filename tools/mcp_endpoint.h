@@ -1,0 +1,100 @@
+// McpEndpoint: the MCP server side of one client session (protocol 2024-11-05), without
+// I/O: feed it the client's lines, it writes response lines through a callback.
+//
+// Protocol rules it enforces: `initialize` exactly once and before anything else (other
+// requests fail with -32600 until then, a second one fails too); `notifications/
+// initialized` accepted; `ping`, `tools/list` (params optional), `tools/call`; unknown
+// methods -32601, malformed JSON -32700, invalid requests -32600, bad params -32602;
+// notifications never get a response; responses from the client are ignored. Each answer
+// carries the client's own id byte for byte. Many tools/call may be in flight; their
+// answers go out as each completes.
+//
+// The session's agentId is bound at `initialize` (params.agentId, else params._meta.agentId,
+// else the configured default). When `required_agent_id` is set (Skarbiec is active) it
+// must be exactly that. A later request whose params._meta.agentId names another agent is
+// refused (-32602): an agent id can never be replaced within a session.
+//
+// Errors sent to the client are generic JSON-RPC messages or static text; nothing a child
+// or the client sent is echoed in an error.
+//
+// Threading: not thread-safe; call everything on one thread (the gateway's loop). The
+// backend may complete a tool call later on that same thread.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace las::tools {
+
+struct SessionInfo {
+  std::string session_id;
+  std::string agent_id;
+  std::string client_name;
+  std::string client_version;
+  std::string protocol_version;  // what the client asked for
+};
+
+// A finished tools/call: a result object (raw JSON text) or a JSON-RPC error.
+struct ToolCallReply {
+  std::string result_json;  // set on success
+  int error_code = 0;       // non-zero on failure
+  std::string_view error_message;  // static text only
+  static ToolCallReply Error(int code, std::string_view message) { return {{}, code, message}; }
+  static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}}; }
+};
+
+// What the endpoint asks of the gateway behind it.
+class EndpointBackend {
+ public:
+  virtual ~EndpointBackend() = default;
+  virtual void OnSessionOpened(const SessionInfo& session) = 0;
+  // The `tools/list` result object as JSON text.
+  virtual std::string ListTools(const SessionInfo& session) = 0;
+  // Runs a call; `done` must be called exactly once, on the endpoint's thread.
+  virtual void CallTool(const SessionInfo& session, const std::string& request_id_json,
+                        const std::string& name, const std::string& arguments_json,
+                        std::function<void(ToolCallReply)> done) = 0;
+};
+
+struct EndpointOptions {
+  std::string default_agent_id = "default";           // LAS_AGENT_ID, else "default"
+  std::optional<std::string> required_agent_id;       // SKARBIEC_MCP_AGENT_ID when active
+  std::string server_version = "0.1.0";
+  size_t max_line_bytes = 4 * 1024 * 1024;
+  size_t max_depth = 64;
+  std::function<std::string()> new_session_id;        // injected randomness
+};
+
+class McpEndpoint {
+ public:
+  using WriteLine = std::function<void(std::string line)>;
+  McpEndpoint(EndpointOptions options, EndpointBackend& backend, WriteLine write);
+
+  // One line from the client, without its '\n'.
+  void OnLine(std::string_view line);
+  // The transport dropped an over-long line (nothing of it could be parsed).
+  void OnOversizedLine();
+
+  bool initialized() const { return session_.has_value(); }
+  const std::optional<SessionInfo>& session() const { return session_; }
+  // tools/call requests whose answer has not been written yet.
+  size_t in_flight() const { return in_flight_; }
+  // Called whenever in_flight() drops to zero.
+  void set_on_idle(std::function<void()> on_idle) { on_idle_ = std::move(on_idle); }
+
+ private:
+  void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
+  void Initialize(const std::string& id, const std::string& params);
+  void CallTool(const std::string& id, const std::string& params);
+
+  EndpointOptions options_;
+  EndpointBackend& backend_;
+  WriteLine write_;
+  std::optional<SessionInfo> session_;
+  size_t in_flight_ = 0;
+  std::function<void()> on_idle_;
+};
+
+}  // namespace las::tools

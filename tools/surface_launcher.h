@@ -1,0 +1,65 @@
+// Launching one signed surface: the launch checks, spawning exactly the checked bytes,
+// the MCP handshake and the comparison of the live tools/list with what was signed.
+// Shared by federation (`las serve`, `las list`), `las check` and `las release draft`.
+//
+//   PlanLaunch (trust/launch_policy.h)  -> workspace, command, digests; fds kept open
+//   McpClient::Start                    -> the child runs the plan's binary descriptor
+//                                          (fexecve), cwd via the checked directory fd
+//   ListTools                           -> every page
+//   CheckToolList (unless probing)      -> names, schema and description digests
+//
+// Threading: call on the io_context's thread; `done` runs on it. The McpClient in the
+// result lives on that io_context and must be destroyed before it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trust/launch_policy.h"
+#include "trust/manifest.h"
+#include "trust/reason.h"
+#include "trust/tool_binding_check.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace las::transport {
+class McpClient;
+}
+
+namespace las::tools {
+
+// Stable reason codes for failures that are not trust verdicts (the child itself failed).
+inline constexpr std::string_view kReasonStartFailed = "start-failed";
+inline constexpr std::string_view kReasonListFailed = "list-failed";
+
+struct SurfaceLaunch {
+  std::string surface;
+  bool ok = false;
+  // Why not: a trust reason name ("digest-mismatch", "tools-mismatch", ...) or
+  // kReasonStartFailed / kReasonListFailed; `detail` is for operators (no child text).
+  std::string reason;
+  std::string detail;
+  std::unique_ptr<transport::McpClient> client;  // ready when ok
+  std::vector<trust::LiveTool> live_tools;       // as the child listed them
+};
+
+struct LaunchOptions {
+  trust::LaunchPolicy policy;
+  // Probe mode (`las release draft`): skip CheckToolList; the surface binding's tools are
+  // not yet known.
+  bool probe_only = false;
+  int64_t start_timeout_ms = 30'000;  // initialize and each tools/list page
+};
+
+void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& surface,
+                   const LaunchOptions& options, std::function<void(SurfaceLaunch)> done);
+
+// Parses a tools/list result array (raw JSON text, as McpClient::ListTools returns it).
+// InvalidArgument if it is not an array of objects with a string `name` and an object
+// `inputSchema`.
+Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json);
+
+}  // namespace las::tools
