@@ -10,5 +10,7 @@ namespace las::cli {
 
 void RegisterReplay(CLI::App& app, int& exit_code);
 void RegisterDemo(CLI::App& app, int& exit_code);
+void RegisterServe(CLI::App& app, int& exit_code);
+void RegisterList(CLI::App& app, int& exit_code);
 
 }  // namespace las::cli

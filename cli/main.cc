@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   int exit_code = las::cli::kExitOk;
   las::cli::RegisterReplay(app, exit_code);
   las::cli::RegisterDemo(app, exit_code);
+  las::cli::RegisterServe(app, exit_code);
+  las::cli::RegisterList(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "transport/json_text.h"
 #include "transport/jsonrpc.h"
 
 namespace las::tools {
@@ -36,8 +37,9 @@ std::string StringField(const json& object, const char* key) {
 McpEndpoint::McpEndpoint(EndpointOptions options, EndpointBackend& backend, WriteLine write)
     : options_(std::move(options)), backend_(backend), write_(std::move(write)) {}
 
-void McpEndpoint::OnOversizedLine() {
-  // No id can be read from a line that was never buffered: JSON-RPC says drop it.
+void McpEndpoint::OnOversizedLine(std::string_view prefix) {
+  auto id = transport::SalvageTopLevelMember(prefix, "id", options_.max_depth);
+  if (id) write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest, "Message too large"));
 }
 
 void McpEndpoint::OnLine(std::string_view line) {
@@ -46,7 +48,11 @@ void McpEndpoint::OnLine(std::string_view line) {
       rpc::ParseMessage(line, {.max_line_bytes = options_.max_line_bytes,
                                .max_depth = options_.max_depth});
   if (!parsed.ok()) {
-    if (parsed.error.id) write_(rpc::ErrorResponse(parsed.error));
+    // A line that is not valid JSON may still begin with a readable id: answer that id,
+    // so the client's request does not hang. With no id at all the line is dropped.
+    rpc::ParseError error = parsed.error;
+    if (!error.id) error.id = transport::SalvageTopLevelMember(line, "id", options_.max_depth);
+    if (error.id) write_(rpc::ErrorResponse(error));
     return;
   }
   const rpc::Message& message = *parsed.message;

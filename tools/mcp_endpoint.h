@@ -74,8 +74,9 @@ class McpEndpoint {
 
   // One line from the client, without its '\n'.
   void OnLine(std::string_view line);
-  // The transport dropped an over-long line (nothing of it could be parsed).
-  void OnOversizedLine();
+  // The transport cut an over-long line; `prefix` is its first bytes. Answered with -32600
+  // when an id can be read from the prefix, else dropped.
+  void OnOversizedLine(std::string_view prefix);
 
   bool initialized() const { return session_.has_value(); }
   const std::optional<SessionInfo>& session() const { return session_; }

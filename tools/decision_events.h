@@ -1,0 +1,59 @@
+// Event drafts for the decisions tools/ makes. One function per event kind, taking plain
+// values, so every caller records the same fields the same way. Nothing here takes a
+// secret: arguments are recorded before credential injection, bounded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "log/envelope.h"
+#include "trust/release_verifier.h"
+#include "trust/tool_binding_check.h"
+
+namespace las::tools {
+
+// Who did it: the session's agent and id, or the operator/system (empty).
+struct Actor {
+  std::string agent_id;
+  std::string session_id;
+};
+
+// Bounded copy of a JSON text for the log: at most `limit` bytes, cut at a UTF-8 boundary.
+struct BoundedText {
+  std::string text;
+  uint64_t full_size = 0;
+  bool truncated = false;
+};
+BoundedText Bound(std::string_view text, size_t limit);
+
+log::EventDraft ReleaseAcceptedEvent(const trust::AcceptedRelease& release);
+log::EventDraft ReleaseRejectedEvent(std::string_view key_id, uint64_t sequence,
+                                     std::string_view reason, std::string_view detail);
+log::EventDraft WatermarkAdvancedEvent(std::string_view key_id, uint64_t from, uint64_t to,
+                                       std::string_view manifest_sha256);
+log::EventDraft SurfaceAdmittedEvent(const trust::AcceptedRelease& release,
+                                     const trust::SurfaceBinding& surface);
+log::EventDraft SurfaceRejectedEvent(std::string_view surface, uint64_t release_sequence,
+                                     std::string_view reason, std::string_view detail);
+log::EventDraft CatalogLoadedEvent(std::string_view surface,
+                                   const std::vector<trust::LiveTool>& live);
+log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
+                                   std::string_view client_name,
+                                   std::string_view client_version,
+                                   std::string_view transport);
+log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason);
+log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
+                                       std::string_view surface, std::string_view tool,
+                                       std::string_view definition_sha256,
+                                       const BoundedText& arguments,
+                                       std::string_view request_id);
+log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call_id,
+                                       fb::CallOutcome outcome, const BoundedText& result,
+                                       int64_t duration_micros, std::string_view error_code);
+log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id,
+                                    std::string_view surface, std::string_view tool,
+                                    std::string_view reason);
+
+}  // namespace las::tools

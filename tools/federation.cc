@@ -1,0 +1,187 @@
+#include "tools/federation.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <cstdio>
+
+#include "tools/builtin_tools.h"
+#include "tools/decision_events.h"
+#include "tools/surface_launcher.h"
+#include "transport/mcp_client.h"
+#include "trust/digest.h"
+#include "trust/release_paths.h"
+
+namespace las::tools {
+
+Federation::Federation(boost::asio::io_context& io, log::EventLog& log, FederationOptions options)
+    : io_(io), log_(log), options_(std::move(options)) {
+  for (const auto& surface : options_.registry.surfaces) {
+    states_.push_back({surface.name, false, "not-signed", "", 0});
+  }
+  AddBuiltinTools(catalog_);
+}
+
+Federation::~Federation() = default;
+
+SurfaceState& Federation::StateOf(const std::string& name) {
+  for (auto& state : states_) {
+    if (state.name == name) return state;
+  }
+  states_.push_back({name, false, "", "", 0});
+  return states_.back();
+}
+
+void Federation::Record(std::vector<log::EventDraft> drafts) {
+  if (!status_.ok()) return;
+  auto appended = log_.Append(std::move(drafts));
+  if (!appended.ok()) status_ = appended.status();
+}
+
+void Federation::Start(std::function<void()> ready) {
+  if (settled_) {
+    boost::asio::post(io_, std::move(ready));
+    return;
+  }
+  waiting_.push_back(std::move(ready));
+  if (started_) return;
+  started_ = true;
+  AdmitRelease();
+  LaunchEligible();
+}
+
+void Federation::AdmitRelease() {
+  const auto& env = options_.environment;
+  const bool any_configured =
+      env.count("LAS_RELEASE_MANIFEST") || env.count("LAS_RELEASE_SIGNATURE") ||
+      env.count("LAS_TRUST_STORE") || env.count("LAS_RELEASE_WATERMARK");
+  if (!any_configured) {
+    for (auto& state : states_) state.reason = "no-release";
+    if (!options_.quiet) {
+      std::fprintf(stderr, "las: no release configured (LAS_RELEASE_*); serving Las's own "
+                           "tools only\n");
+    }
+    return;
+  }
+  auto paths = trust::ReleasePathsFromEnvironment(env);
+  trust::VerdictOr<trust::AcceptedRelease> accepted =
+      paths.ok() ? trust::ReleaseVerifier(*options_.clock, options_.secure).Verify(*paths)
+                 : trust::VerdictOr<trust::AcceptedRelease>(paths.verdict());
+  if (!accepted.ok()) {
+    const trust::Verdict& verdict = accepted.verdict();
+    Record({ReleaseRejectedEvent("", 0, verdict.reason_name(), verdict.detail())});
+    for (auto& state : states_) {
+      state.reason = "release-rejected";
+      state.detail = std::string(verdict.reason_name());
+    }
+    if (!options_.quiet) {
+      std::fprintf(stderr, "las: release rejected (%s); no surface admitted\n",
+                   std::string(verdict.reason_name()).c_str());
+    }
+    return;
+  }
+  release_ = std::move(*accepted);
+  Record({ReleaseAcceptedEvent(*release_)});
+}
+
+void Federation::LaunchEligible() {
+  if (!release_ || !status_.ok()) return Settle();
+  std::vector<std::string> signed_and_configured;
+  for (const auto& surface : release_->manifest.surfaces) {
+    if (options_.registry.Find(surface.name) != nullptr) {
+      signed_and_configured.push_back(surface.name);
+    }
+  }
+  auto lookup = [&](const char* name) -> std::optional<std::string_view> {
+    auto it = options_.environment.find(name);
+    if (it == options_.environment.end()) return std::nullopt;
+    return std::string_view(it->second);
+  };
+  const std::vector<std::string> eligible =
+      FilterEligible(signed_and_configured, lookup("LAS_ONLY"), lookup("LAS_SKIP"));
+  for (const auto& name : signed_and_configured) StateOf(name).reason = "skipped";
+  eligible_ = eligible.size();
+  if (eligible.empty()) return Settle();
+
+  LaunchOptions launch;
+  launch.policy.environment = options_.environment;
+  launch.policy.node_executable = options_.node_executable;
+  if (auto workspace = options_.environment.find("LAS_WORKSPACE");
+      workspace != options_.environment.end()) {
+    launch.policy.workspace = workspace->second;
+  }
+  launch.start_timeout_ms = options_.start_timeout_ms;
+  launching_ = eligible.size();
+  for (const auto& name : eligible) {
+    StateOf(name).reason = "starting";
+    LaunchSurface(io_, *release_->manifest.FindSurface(name), launch,
+                  [this](SurfaceLaunch launch_result) { OnLaunched(std::move(launch_result)); });
+  }
+}
+
+void Federation::OnLaunched(SurfaceLaunch launch) {
+  SurfaceState& state = StateOf(launch.surface);
+  const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
+  if (launch.ok) {
+    Record({SurfaceAdmittedEvent(*release_, *binding),
+            CatalogLoadedEvent(launch.surface, launch.live_tools)});
+    catalog_.AddSurface(*binding, launch.live_tools);
+    state.admitted = true;
+    state.reason.clear();
+    state.tools = launch.live_tools.size();
+    clients_[launch.surface] = std::move(launch.client);
+    ++admitted_;
+  } else {
+    Record({SurfaceRejectedEvent(launch.surface, release_->manifest.sequence, launch.reason,
+                                 launch.detail)});
+    state.reason = launch.reason;
+    state.detail = launch.detail;
+    if (!options_.quiet) {
+      std::fprintf(stderr, "las: surface %s left out (%s)\n", launch.surface.c_str(),
+                   launch.reason.c_str());
+    }
+  }
+  if (--launching_ == 0) Settle();
+}
+
+void Federation::Settle() {
+  if (release_ && status_.ok() && (admitted_ > 0 || eligible_ == 0)) {
+    const uint64_t before = release_->watermark_before;
+    trust::Verdict committed = trust::ReleaseVerifier(*options_.clock, options_.secure)
+                                   .Commit(*release_);
+    if (!committed.ok()) {
+      Record({ReleaseRejectedEvent(release_->key_id, release_->manifest.sequence,
+                                   committed.reason_name(), committed.detail())});
+      if (!options_.quiet) {
+        std::fprintf(stderr, "las: the watermark could not be moved (%s)\n",
+                     std::string(committed.reason_name()).c_str());
+      }
+    } else if (release_->manifest.sequence > before) {
+      Record({WatermarkAdvancedEvent(release_->key_id, before, release_->manifest.sequence,
+                                     trust::Sha256Hex(release_->manifest_sha256))});
+    }
+  }
+  settled_ = true;
+  auto waiting = std::move(waiting_);
+  for (auto& ready : waiting) boost::asio::post(io_, std::move(ready));
+}
+
+transport::McpClient* Federation::ClientFor(std::string_view surface) {
+  auto it = clients_.find(surface);
+  return it == clients_.end() ? nullptr : it->second.get();
+}
+
+void Federation::Shutdown(std::function<void()> done) {
+  auto remaining = std::make_shared<size_t>(clients_.size());
+  auto finish = std::make_shared<std::function<void()>>(std::move(done));
+  if (*remaining == 0) {
+    boost::asio::post(io_, [finish] { (*finish)(); });
+    return;
+  }
+  for (auto& [name, client] : clients_) {
+    client->Shutdown([remaining, finish] {
+      if (--*remaining == 0) (*finish)();
+    });
+  }
+}
+
+}  // namespace las::tools

@@ -1,0 +1,108 @@
+// Federation: from configuration to a catalog of admitted surfaces, once per process.
+//
+//   1. the release named by LAS_RELEASE_* is verified (trust/release_verifier.h) —
+//      ReleaseAccepted or ReleaseRejected; with no release configured, no surface is
+//      eligible and Las serves only its own tools;
+//   2. eligible = configured (registry) ∩ signed (manifest), then LAS_ONLY / LAS_SKIP
+//      subtract;
+//   3. every eligible surface is launched concurrently on the one io_context
+//      (tools/surface_launcher.h) — SurfaceAdmitted + CatalogLoaded, or SurfaceRejected
+//      with its reason; a failed surface is left out and the others keep serving;
+//   4. when all have settled and at least one surface was admitted (or none was
+//      eligible), the watermark moves to this release — atomically and durably — and
+//      WatermarkAdvanced is recorded. A release whose every surface failed does not move it.
+//
+// Stderr names only static surface names and reason codes, never child output.
+// Threading: construct, Start() and query on the io_context's thread.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "log/event_log.h"
+#include "tools/catalog.h"
+#include "tools/registry.h"
+#include "trust/environment.h"
+#include "trust/release_verifier.h"
+#include "trust/secure_file.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace las::transport {
+class McpClient;
+}
+
+namespace las::tools {
+
+struct FederationOptions {
+  Registry registry = DefaultRegistry();
+  trust::Environment environment;  // Las's environment: LAS_* and the children's variables
+  std::string node_executable;     // the current Node, if children may use it
+  const WallClock* clock = &SystemWallClock();
+  trust::SecureFileOptions secure;
+  int64_t start_timeout_ms = 30'000;
+  bool quiet = false;  // no stderr notes (tests)
+};
+
+// One configured surface's fate, for `las list` and `las check`-like reports.
+struct SurfaceState {
+  std::string name;
+  bool admitted = false;
+  std::string reason;  // "not-signed", "skipped", a trust reason, "start-failed", ...
+  std::string detail;
+  size_t tools = 0;
+};
+
+class Federation {
+ public:
+  Federation(boost::asio::io_context& io, log::EventLog& log, FederationOptions options);
+  ~Federation();
+  Federation(const Federation&) = delete;
+  Federation& operator=(const Federation&) = delete;
+
+  // Runs the federation once; later calls get the memoized result. `ready` runs on the
+  // loop when every surface has settled. A log failure is fatal to the federation and
+  // reported by status().
+  void Start(std::function<void()> ready);
+  const Status& status() const { return status_; }
+
+  const Catalog& catalog() const { return catalog_; }
+  const std::vector<SurfaceState>& surfaces() const { return states_; }
+  // The admitted surface's client; nullptr if not admitted.
+  transport::McpClient* ClientFor(std::string_view surface);
+  const trust::Environment& environment() const { return options_.environment; }
+
+  // Ends every child (SIGTERM to its group, then SIGKILL) and reaps; `done` on the loop.
+  void Shutdown(std::function<void()> done);
+
+ private:
+  void AdmitRelease();
+  void LaunchEligible();
+  void OnLaunched(struct SurfaceLaunch launch);
+  void Settle();
+  void Record(std::vector<log::EventDraft> drafts);
+  SurfaceState& StateOf(const std::string& name);
+
+  boost::asio::io_context& io_;
+  log::EventLog& log_;
+  FederationOptions options_;
+  Status status_;
+  bool started_ = false;
+  bool settled_ = false;
+  std::vector<std::function<void()>> waiting_;
+  std::optional<trust::AcceptedRelease> release_;
+  size_t launching_ = 0;
+  size_t admitted_ = 0;
+  size_t eligible_ = 0;
+  std::vector<SurfaceState> states_;
+  std::map<std::string, std::unique_ptr<transport::McpClient>, std::less<>> clients_;
+  Catalog catalog_;
+};
+
+}  // namespace las::tools

@@ -1,0 +1,145 @@
+#include "tools/gateway.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include "tools/builtin_tools.h"
+#include "tools/credentials.h"
+#include "tools/decision_events.h"
+#include "transport/mcp_client.h"
+#include "trust/credential_injection.h"
+
+namespace las::tools {
+namespace {
+
+Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
+
+bool IsJsonObjectText(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '{';
+}
+
+}  // namespace
+
+Gateway::Gateway(boost::asio::io_context& io, log::EventLog& log, Federation& federation,
+                 GatewayOptions options)
+    : io_(io), log_(log), federation_(federation), options_(std::move(options)) {}
+
+void Gateway::OnSessionOpened(const SessionInfo& session) {
+  log_.AppendAsync({SessionOpenedEvent(ActorOf(session), session.protocol_version,
+                                       session.client_name, session.client_version, "stdio")},
+                   log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+}
+
+std::string Gateway::ListTools(const SessionInfo&) { return federation_.catalog().ToolsListJson(); }
+
+void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
+                   const std::string& surface, const std::string& tool, std::string_view reason) {
+  log_.AppendAsync({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason)},
+                   log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+}
+
+void Gateway::CallTool(const SessionInfo& session, const std::string& request_id_json,
+                       const std::string& name, const std::string& arguments_json,
+                       std::function<void(ToolCallReply)> done) {
+  const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
+  const CatalogTool* tool = federation_.catalog().Find(name);
+  if (tool == nullptr) {
+    Deny(session, call_id, "", name.substr(0, 256), "unknown-tool");
+    done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
+    return;
+  }
+  if (tool->builtin) {
+    done(ToolCallReply::Result(CallBuiltin(*tool, arguments_json)));
+    return;
+  }
+  transport::McpClient* client = federation_.ClientFor(tool->surface);
+  if (client == nullptr) {
+    Deny(session, call_id, tool->surface, tool->tool, "surface-unavailable");
+    done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    return;
+  }
+
+  // Argument policy. The log records the model's arguments, never the injected secrets.
+  trust::ToolBinding binding;
+  binding.name = tool->tool;
+  binding.credential_templates = tool->credential_templates;
+  auto injected = trust::InjectCredentials(arguments_json, binding,
+                                           EnvironmentCredentials(federation_.environment()));
+  if (!injected.ok()) {
+    Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
+    done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
+    return;
+  }
+
+  const Actor actor = ActorOf(session);
+  auto requested = ToolCallRequestedEvent(actor, call_id, tool->surface, tool->tool,
+                                          tool->definition_sha256,
+                                          Bound(arguments_json, options_.recorded_bytes),
+                                          request_id_json);
+  ++in_flight_;
+  auto on_durable = [this, actor, call_id, surface = tool->surface, tool_name = tool->tool,
+                     arguments = std::move(*injected),
+                     done = std::move(done)](Result<log::AppendedRange> appended) mutable {
+    // Runs on the log's thread: hop back to the loop before touching anything.
+    boost::asio::post(io_, [this, actor, call_id, surface, tool_name,
+                            arguments = std::move(arguments), done = std::move(done),
+                            ok = appended.ok()]() mutable {
+      transport::McpClient* child = federation_.ClientFor(surface);
+      if (!ok || child == nullptr) {
+        --in_flight_;
+        done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+        return;
+      }
+      const int64_t started = options_.clock->NowNanos();
+      transport::CallOptions call_options;
+      call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
+      child->CallTool(tool_name, arguments, call_options,
+                      [this, actor, call_id, started,
+                       done = std::move(done)](transport::CallResult result) mutable {
+                        const int64_t micros = (options_.clock->NowNanos() - started) / 1000;
+                        ToolCallReply reply;
+                        fb::CallOutcome outcome = fb::CallOutcome::Ok;
+                        std::string error_code;
+                        if (result.ok() && result.result.size() <= options_.max_result_bytes &&
+                            IsJsonObjectText(result.result)) {
+                          reply = ToolCallReply::Result(result.result);
+                          if (result.result.find("\"isError\":true") != std::string::npos) {
+                            outcome = fb::CallOutcome::ToolError;
+                          }
+                        } else if (result.ok()) {
+                          outcome = fb::CallOutcome::Refused;
+                          error_code = "result-refused";
+                          reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+                        } else if (result.error == transport::CallError::kTimeout) {
+                          outcome = fb::CallOutcome::TimedOut;
+                          error_code = "timeout";
+                          reply = ToolCallReply::Error(kCallTimedOut, "Tool call timed out");
+                        } else {
+                          outcome = fb::CallOutcome::Failed;
+                          error_code = std::string(transport::CallErrorName(result.error));
+                          reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+                        }
+                        log_.AppendAsync(
+                            {ToolCallCompletedEvent(
+                                actor, call_id, outcome,
+                                Bound(result.ok() ? result.result : "", options_.recorded_bytes),
+                                micros, error_code)},
+                            log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+                        --in_flight_;
+                        done(std::move(reply));
+                      });
+    });
+  };
+  log_.AppendAsync({std::move(requested)}, log::Durability::kSynced, std::move(on_durable));
+}
+
+void Gateway::CloseSession(const SessionInfo& session, std::string_view reason,
+                           std::function<void()> done) {
+  log_.AppendAsync({SessionClosedEvent(ActorOf(session), reason)}, log::Durability::kSynced,
+                   [this, done = std::move(done)](Result<log::AppendedRange>) mutable {
+                     boost::asio::post(io_, std::move(done));
+                   });
+}
+
+}  // namespace las::tools

@@ -1,0 +1,74 @@
+// Gateway: the EndpointBackend that routes a client's tools/call to its owning surface,
+// recording every decision.
+//
+// One call, in order: resolve `surface__tool` in the catalog (unknown: ToolCallDenied
+// "unknown-tool") -> argument policy: credential templates (a model-supplied value for a
+// templated argument is refused, ToolCallDenied) -> ToolCallRequested, durably synced
+// BEFORE the child sees the call -> the child gets the call under its original name ->
+// result policy (a JSON object within max_result_bytes) -> ToolCallCompleted -> reply.
+// ToolCallCompleted is appended with deferred durability: it is on disk with the next
+// synced event or within milliseconds (log/event_log.h); until then a crash leaves the
+// call "requested", i.e. uncertain — never wrong. Las never retries a call.
+//
+// Errors to the client are generic JSON-RPC errors; child diagnostics never reach it.
+// Threading: everything on the io_context's thread; log appends complete on the log's
+// thread and are posted back.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "base/clock.h"
+#include "log/event_log.h"
+#include "tools/federation.h"
+#include "tools/mcp_endpoint.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace las::tools {
+
+// JSON-RPC error codes the gateway answers with (besides the standard ones).
+inline constexpr int kCallFailed = -32603;     // "Tool call failed"
+inline constexpr int kCallTimedOut = -32001;   // "Tool call timed out"
+inline constexpr int kCallRefused = -32602;    // policy refused the call's arguments
+
+struct GatewayOptions {
+  int64_t call_timeout_ms = 0;  // 0: no timeout (the default, as the seed says)
+  size_t max_result_bytes = 4 * 1024 * 1024;
+  size_t recorded_bytes = 4096;  // arguments/results kept in the log per call
+  const MonotonicClock* clock = &SystemMonotonicClock();
+  std::function<std::string()> new_call_id;  // injected randomness
+};
+
+class Gateway final : public EndpointBackend {
+ public:
+  Gateway(boost::asio::io_context& io, log::EventLog& log, Federation& federation,
+          GatewayOptions options);
+
+  void OnSessionOpened(const SessionInfo& session) override;
+  std::string ListTools(const SessionInfo& session) override;
+  void CallTool(const SessionInfo& session, const std::string& request_id_json,
+                const std::string& name, const std::string& arguments_json,
+                std::function<void(ToolCallReply)> done) override;
+
+  // Records SessionClosed (synced); `done` on the loop.
+  void CloseSession(const SessionInfo& session, std::string_view reason,
+                    std::function<void()> done);
+  // Calls handed to children and not yet answered.
+  size_t calls_in_flight() const { return in_flight_; }
+
+ private:
+  void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
+            const std::string& tool, std::string_view reason);
+
+  boost::asio::io_context& io_;
+  log::EventLog& log_;
+  Federation& federation_;
+  GatewayOptions options_;
+  size_t in_flight_ = 0;
+};
+
+}  // namespace las::tools
