@@ -1,0 +1,168 @@
+// The MCP endpoint's protocol rules, line in, lines out. The backend here only records
+// what reached it: the endpoint's contract is the protocol, which needs no child.
+#include "tools/mcp_endpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+
+class RecordingBackend : public EndpointBackend {
+ public:
+  void OnSessionOpened(const SessionInfo& session) override { opened.push_back(session); }
+  std::string ListTools(const SessionInfo&) override { return R"({"tools":[]})"; }
+  void CallTool(const SessionInfo& session, const std::string&, const std::string& name,
+                const std::string& arguments, std::function<void(ToolCallReply)> done) override {
+    calls.push_back({session.agent_id, name, arguments});
+    pending.push_back(std::move(done));
+  }
+  struct Call {
+    std::string agent, name, arguments;
+  };
+  std::vector<SessionInfo> opened;
+  std::vector<Call> calls;
+  std::vector<std::function<void(ToolCallReply)>> pending;
+};
+
+class EndpointTest : public ::testing::Test {
+ protected:
+  EndpointTest() { Make({}); }
+  void Make(EndpointOptions options) {
+    options.new_session_id = [] { return std::string("s-1"); };
+    endpoint_ = std::make_unique<McpEndpoint>(options, backend_,
+                                              [this](std::string line) { out_.push_back(line); });
+  }
+  json Send(const std::string& line) {
+    const size_t before = out_.size();
+    endpoint_->OnLine(line);
+    if (out_.size() == before) return nullptr;
+    EXPECT_EQ(out_.size(), before + 1) << "one response line per request";
+    return json::parse(out_.back());
+  }
+  void Init(const std::string& params = "{}") {
+    json r = Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)" + params + "}");
+    ASSERT_TRUE(r.contains("result")) << r.dump();
+  }
+  RecordingBackend backend_;
+  std::vector<std::string> out_;
+  std::unique_ptr<McpEndpoint> endpoint_;
+};
+
+TEST_F(EndpointTest, RequestsBeforeInitializeFailAndInitializeWorksOnce) {
+  json early = Send(R"({"jsonrpc":"2.0","id":0,"method":"tools/list"})");
+  EXPECT_EQ(early["id"], 0);
+  EXPECT_EQ(early["error"]["code"], -32600);
+  json init = Send(
+      R"({"params":{"capabilities":{"roots":{},"futureThing":{"x":1}},"protocolVersion":"2025-03-26",)"
+      R"("clientInfo":{"name":"c","version":"9"}},"method":"initialize","id":"i","jsonrpc":"2.0"})");
+  EXPECT_EQ(init["id"], "i");
+  EXPECT_EQ(init["result"]["protocolVersion"], "2024-11-05");
+  EXPECT_TRUE(init["result"]["capabilities"].contains("tools"));
+  ASSERT_EQ(backend_.opened.size(), 1u);
+  EXPECT_EQ(backend_.opened[0].client_name, "c");
+  EXPECT_EQ(backend_.opened[0].agent_id, "default");
+  json again = Send(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{}})");
+  EXPECT_EQ(again["error"]["code"], -32600);
+  EXPECT_EQ(backend_.opened.size(), 1u);
+}
+
+TEST_F(EndpointTest, NotificationsAndResponsesNeverGetAnAnswer) {
+  Init();
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","method":"notifications/whatever","params":{}})").is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":5,"result":{}})").is_null());
+}
+
+TEST_F(EndpointTest, MethodsAndErrorCodes) {
+  Init();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":2,"method":"ping"})")["result"], json::object());
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})")["result"]["tools"],
+            json::array());
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})")["error"]["code"], -32601);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})")["error"]["code"],
+            -32602);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a","arguments":3}})")
+                ["error"]["code"],
+            -32602);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"x",})")["error"]["code"], -32700);
+  EXPECT_EQ(Send(R"({"jsonrpc":"1.0","id":8,"method":"ping"})")["error"]["code"], -32600);
+  EXPECT_TRUE(Send(R"([{"jsonrpc":"2.0","id":9,"method":"ping"}])").is_null()) << "no id: dropped";
+  EXPECT_TRUE(Send("not json at all").is_null());
+  EXPECT_TRUE(Send("").is_null());
+  std::string deep = R"({"jsonrpc":"2.0","id":10,"method":"ping","params":{"a":)";
+  for (int i = 0; i < 200; ++i) deep += "[";
+  EXPECT_EQ(Send(deep)["error"]["code"], -32700);
+  EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\",\"params\":{\"s\":\"\xc3\x28\"}}")
+                ["error"]["code"],
+            -32700);
+  json still = Send(R"({"jsonrpc":"2.0","id":12,"method":"ping"})");
+  EXPECT_EQ(still["id"], 12) << "the session goes on";
+}
+
+TEST_F(EndpointTest, OversizedLinesAreAnsweredWhenTheirIdCanBeRead) {
+  Init();
+  endpoint_->OnOversizedLine(R"({"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"x":"aaaa)");
+  ASSERT_EQ(out_.size(), 2u);
+  EXPECT_EQ(json::parse(out_.back())["id"], "big");
+  endpoint_->OnOversizedLine(R"({"params":{"x":"aaaaaaa)");
+  EXPECT_EQ(out_.size(), 2u) << "no id: dropped";
+}
+
+TEST_F(EndpointTest, ManyCallsInFlightAnswerInCompletionOrderWithTheirOwnIds) {
+  Init();
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"a__x"}})").is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"a__y","arguments":{"k":1}}})").is_null());
+  EXPECT_EQ(endpoint_->in_flight(), 2u);
+  ASSERT_EQ(backend_.calls.size(), 2u);
+  EXPECT_EQ(backend_.calls[0].arguments, "{}");
+  EXPECT_EQ(backend_.calls[1].arguments, R"({"k":1})");
+  bool idle = false;
+  endpoint_->set_on_idle([&] { idle = true; });
+  backend_.pending[1](ToolCallReply::Result(R"({"content":[]})"));
+  EXPECT_EQ(json::parse(out_.back())["id"], "s");
+  EXPECT_FALSE(idle);
+  backend_.pending[0](ToolCallReply::Error(-32603, "Tool call failed"));
+  json first = json::parse(out_.back());
+  EXPECT_EQ(first["id"], 0);
+  EXPECT_EQ(first["error"]["message"], "Tool call failed");
+  EXPECT_TRUE(idle);
+}
+
+TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
+  Init(R"({"agentId":"alice"})");
+  EXPECT_EQ(backend_.opened[0].agent_id, "alice");
+  json other = Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"agentId":"mallory"}}})");
+  EXPECT_EQ(other["error"]["code"], -32602);
+  json same = Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"agentId":"alice"}}})");
+  EXPECT_TRUE(same.contains("result"));
+  Send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a__b","_meta":{"agentId":"mallory"}}})");
+  EXPECT_TRUE(backend_.calls.empty());
+}
+
+TEST_F(EndpointTest, DefaultAgentComesFromOptions) {
+  EndpointOptions options;
+  options.default_agent_id = "from-env";
+  Make(options);
+  Init();
+  EXPECT_EQ(backend_.opened[0].agent_id, "from-env");
+}
+
+TEST_F(EndpointTest, WhenSkarbiecIsActiveInitializeMustCarryExactlyItsAgent) {
+  EndpointOptions options;
+  options.required_agent_id = "skarbiec-agent";
+  Make(options);
+  json wrong = Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"someone"}})");
+  EXPECT_EQ(wrong["error"]["code"], -32602);
+  json missing = Send(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{}})");
+  EXPECT_EQ(missing["error"]["code"], -32602);
+  EXPECT_FALSE(endpoint_->initialized());
+  json right = Send(R"({"jsonrpc":"2.0","id":3,"method":"initialize","params":{"agentId":"skarbiec-agent"}})");
+  EXPECT_TRUE(right.contains("result"));
+}
+
+}  // namespace
+}  // namespace las::tools
