@@ -1,0 +1,68 @@
+// `las serve` driven by the official MCP TypeScript SDK client over stdio.
+#include <gtest/gtest.h>
+
+#include "tests/e2e/sdk_driver.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+class ServeSdkTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  }
+  json Script(json steps, json env = json::object()) {
+    return {{"command", LAS_EXECUTABLE},
+            {"args", {"serve", "--log", tmp_.Sub("log")}},
+            {"env", env},
+            {"steps", steps}};
+  }
+  testing::TempDir tmp_;
+};
+
+TEST_F(ServeSdkTest, InitializesListsCallsAndGetsErrors) {
+  auto run = testing::RunSdkClient(Script(json::array({
+      {{"op", "listTools"}},
+      {{"op", "callTool"}, {"name", "las__onboarding"}, {"arguments", json::object()}},
+      {{"op", "ping"}},
+      {{"op", "request"}, {"method", "resources/list"}},
+      {{"op", "callTool"}, {"name", "nosuch__tool"}},
+  })));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.connect["ok"], true) << run.connect.dump();
+  EXPECT_EQ(run.connect["server"]["name"], "las");
+  ASSERT_EQ(run.steps.size(), 5u);
+  const json& tools = run.steps[0]["result"]["tools"];
+  ASSERT_EQ(tools.size(), 1u) << "with no release only Las's own tools";
+  EXPECT_EQ(tools[0]["name"], "las__onboarding");
+  EXPECT_NE(run.steps[1]["result"]["content"][0]["text"].get<std::string>().find("not set up"),
+            std::string::npos);
+  EXPECT_EQ(run.steps[2]["ok"], true);
+  EXPECT_EQ(run.steps[3]["error"]["code"], -32601);
+  EXPECT_EQ(run.steps[4]["ok"], false);
+  EXPECT_EQ(run.steps[4]["error"]["code"], -32602);
+
+  auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"),
+                                     "--kind", "SessionOpened", "--kind", "SessionClosed"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  auto lines = testing::Lines(replay.out);
+  ASSERT_EQ(lines.size(), 2u) << "the SDK client's session opened and closed";
+  EXPECT_EQ(json::parse(lines[0])["payload"]["client_name"], "las-e2e");
+  EXPECT_EQ(json::parse(lines[1])["payload"]["reason"], "eof");
+}
+
+TEST_F(ServeSdkTest, AgentIdComesFromLasAgentIdWhenTheClientSendsNone) {
+  auto run = testing::RunSdkClient(Script(json::array({{{"op", "ping"}}}),
+                                          {{"LAS_AGENT_ID", "agent-from-env"}}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto replay = testing::RunCommand(
+      {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"), "--agent", "agent-from-env"});
+  EXPECT_EQ(testing::Lines(replay.out).size(), 2u) << replay.out;
+}
+
+}  // namespace
+}  // namespace las
