@@ -16,6 +16,7 @@ struct GatewayFlags {
   std::string log_dir = DefaultLogDir();
   std::string registry_file;
   int64_t call_timeout_ms = 0;
+  std::string durability = "strict";
   bool json = false;
 };
 
@@ -32,6 +33,7 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.log_dir = flags.log_dir;
   options.environment = trust::EnvironmentFromProcess();
   options.call_timeout_ms = flags.call_timeout_ms;
+  options.relaxed_durability = flags.durability == "relaxed";
   if (auto node = options.environment.find("LAS_NODE"); node != options.environment.end()) {
     options.node_executable = node->second;
   }
@@ -65,6 +67,12 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_option("--call-timeout", flags->call_timeout_ms,
                   "Milliseconds before a child call is answered with a generic timeout error "
                   "and left uncertain (default: no timeout)");
+  cmd->add_option("--durability", flags->durability,
+                  "strict: every ToolCallRequested is fsynced before the child sees the call "
+                  "(default); relaxed: fsynced within milliseconds (loses the last moments of "
+                  "audit on power loss)")
+      ->check(CLI::IsMember({"strict", "relaxed"}))
+      ->capture_default_str();
   cmd->callback([flags, &exit_code] {
     auto options = Resolve("serve", *flags, exit_code);
     if (options) exit_code = Report("serve", tools::RunStdioServer(*options));

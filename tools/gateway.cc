@@ -131,7 +131,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                       });
     });
   };
-  log_.AppendAsync({std::move(requested)}, log::Durability::kSynced, std::move(on_durable));
+  log_.AppendAsync({std::move(requested)}, options_.request_durability, std::move(on_durable));
 }
 
 void Gateway::CloseSession(const SessionInfo& session, std::string_view reason,

@@ -37,6 +37,10 @@ inline constexpr int kCallRefused = -32602;    // policy refused the call's argu
 
 struct GatewayOptions {
   int64_t call_timeout_ms = 0;  // 0: no timeout (the default, as the seed says)
+  // kSynced (strict, the default): ToolCallRequested is on disk before the child sees the
+  // call. kDeferred (relaxed, opt-in): it is written but fsynced within milliseconds, for
+  // users who accept losing the last moments of audit on power loss.
+  log::Durability request_durability = log::Durability::kSynced;
   size_t max_result_bytes = 4 * 1024 * 1024;
   size_t recorded_bytes = 4096;  // arguments/results kept in the log per call
   const MonotonicClock* clock = &SystemMonotonicClock();

@@ -151,6 +151,7 @@ Status RunStdioServer(const ServerOptions& options) {
   Federation federation(io, **log, FederationOptionsFor(options));
   GatewayOptions gateway_options;
   gateway_options.call_timeout_ms = options.call_timeout_ms;
+  if (options.relaxed_durability) gateway_options.request_durability = log::Durability::kDeferred;
   gateway_options.new_call_id = [] { return RandomId("call-"); };
   Gateway gateway(io, **log, federation, gateway_options);
   LineWriter writer;

@@ -25,6 +25,7 @@ struct ServerOptions {
   Registry registry = DefaultRegistry();
   trust::Environment environment;
   int64_t call_timeout_ms = 0;
+  bool relaxed_durability = false;  // see GatewayOptions::request_durability
   std::string node_executable;
 };
 
