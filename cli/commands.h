@@ -12,5 +12,7 @@ void RegisterReplay(CLI::App& app, int& exit_code);
 void RegisterDemo(CLI::App& app, int& exit_code);
 void RegisterServe(CLI::App& app, int& exit_code);
 void RegisterList(CLI::App& app, int& exit_code);
+void RegisterRelease(CLI::App& app, int& exit_code);
+void RegisterCheck(CLI::App& app, int& exit_code);
 
 }  // namespace las::cli

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   las::cli::RegisterDemo(app, exit_code);
   las::cli::RegisterServe(app, exit_code);
   las::cli::RegisterList(app, exit_code);
+  las::cli::RegisterRelease(app, exit_code);
+  las::cli::RegisterCheck(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -379,6 +380,15 @@ class RocksEventLog final : public EventLog {
 Result<std::unique_ptr<EventLog>> EventLog::Open(const std::string& dir,
                                                  const LogOptions& options) {
   if (options.clock == nullptr) return InvalidArgument("LogOptions.clock must be set");
+  if (options.create_if_missing) {
+    // RocksDB creates the log directory itself but not its parents (~/.local/state/las).
+    std::error_code ignored;
+    const auto parent = std::filesystem::path(dir).parent_path();
+    if (!parent.empty() && !std::filesystem::exists(parent, ignored)) {
+      std::filesystem::create_directories(parent, ignored);
+      std::filesystem::permissions(parent, std::filesystem::perms::owner_all, ignored);
+    }
+  }
   auto store = RocksStore::Open(dir, RocksStore::Mode::kWriter, options.create_if_missing);
   if (!store.ok()) return store.status();
   auto log = std::make_unique<RocksEventLog>(std::move(*store), options);

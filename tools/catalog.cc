@@ -23,12 +23,19 @@ std::string DefinitionDigest(const trust::ToolBinding& binding) {
   return trust::Sha256Hex(trust::Sha256(material));
 }
 
-void Catalog::AddSurface(const trust::SurfaceBinding& binding,
-                         const std::vector<trust::LiveTool>& live) {
+std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& binding,
+                                             const std::vector<trust::LiveTool>& live) {
+  std::vector<std::string> left_out;
   for (const auto& tool : live) {
     const trust::ToolBinding* signed_tool = binding.FindTool(tool.name);
     if (signed_tool == nullptr) continue;  // impossible after CheckToolList; never widen
+    auto schema = trust::CompileArgumentSchema(tool.input_schema_json);
+    if (!schema.ok()) {
+      left_out.push_back(tool.name);
+      continue;
+    }
     CatalogTool entry;
+    entry.schema = std::make_shared<const trust::ArgumentSchema>(std::move(*schema));
     entry.qualified_name = QualifiedName(binding.name, tool.name);
     entry.surface = binding.name;
     entry.tool = tool.name;
@@ -41,6 +48,7 @@ void Catalog::AddSurface(const trust::SurfaceBinding& binding,
   std::sort(tools_.begin(), tools_.end(),
             [](const auto& a, const auto& b) { return a.qualified_name < b.qualified_name; });
   tools_list_json_.clear();
+  return left_out;
 }
 
 void Catalog::AddBuiltin(CatalogTool tool) {

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "trust/argument_schema.h"
 #include "trust/manifest.h"
 #include "trust/tool_binding_check.h"
 
@@ -27,13 +29,18 @@ struct CatalogTool {
   // hex SHA-256 over the signed schema and description digests: what a grant names.
   std::string definition_sha256;
   std::map<std::string, std::string> credential_templates;  // argument -> credential name
+  // The input schema compiled once; every call's arguments are validated against it.
+  std::shared_ptr<const trust::ArgumentSchema> schema;
   bool builtin = false;
 };
 
 class Catalog {
  public:
   // Adds an admitted surface's tools. `live` must have passed CheckToolList(binding).
-  void AddSurface(const trust::SurfaceBinding& binding, const std::vector<trust::LiveTool>& live);
+  // A tool whose signed schema cannot be compiled for validation is left out (a call
+  // could never be checked); its name is returned.
+  std::vector<std::string> AddSurface(const trust::SurfaceBinding& binding,
+                                      const std::vector<trust::LiveTool>& live);
   void AddBuiltin(CatalogTool tool);
 
   const CatalogTool* Find(std::string_view qualified_name) const;

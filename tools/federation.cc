@@ -124,7 +124,12 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   if (launch.ok) {
     Record({SurfaceAdmittedEvent(*release_, *binding),
             CatalogLoadedEvent(launch.surface, launch.live_tools)});
-    catalog_.AddSurface(*binding, launch.live_tools);
+    for (const auto& tool : catalog_.AddSurface(*binding, launch.live_tools)) {
+      if (!options_.quiet) {
+        std::fprintf(stderr, "las: tool %s__%s left out (schema-unsupported)\n",
+                     launch.surface.c_str(), tool.c_str());
+      }
+    }
     state.admitted = true;
     state.reason.clear();
     state.tools = launch.live_tools.size();

@@ -7,6 +7,7 @@
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
 #include "transport/mcp_client.h"
+#include "trust/argument_schema.h"
 #include "trust/credential_injection.h"
 
 namespace las::tools {
@@ -69,6 +70,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   if (!injected.ok()) {
     Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
     done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
+    return;
+  }
+  // Against the signed schema, with Las's own credential arguments in place (a templated
+  // argument the schema requires is satisfied by Las, never by the model).
+  if (trust::Verdict valid = trust::ValidateArguments(*tool->schema, *injected); !valid.ok()) {
+    Deny(session, call_id, tool->surface, tool->tool, valid.reason_name());
+    done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
     return;
   }
 

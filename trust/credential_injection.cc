@@ -13,7 +13,8 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
   if (!arguments_json.empty()) {
     Result<Json> parsed = internal::ParseStrictJson(arguments_json);
     if (!parsed.ok()) {
-      return Reject(Reason::kArgumentsInvalid, "tool " + tool.name + ": arguments: " + parsed.status().message());
+      return Reject(Reason::kArgumentsInvalid, "tool " + tool.name + ": arguments are not strict JSON");
+      // (the parser's own message can quote the input, which may hold a secret)
     }
     if (!parsed->is_object()) {
       return Reject(Reason::kArgumentsInvalid, "tool " + tool.name + ": arguments must be a JSON object");

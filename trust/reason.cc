@@ -41,6 +41,7 @@ constexpr std::array kNames = {
     Named{Reason::kCredentialOverride, "credential-override"},
     Named{Reason::kCredentialUnavailable, "credential-unavailable"},
     Named{Reason::kArgumentsInvalid, "arguments-invalid"},
+    Named{Reason::kArgumentsSchemaViolation, "arguments-schema-violation"},
 };
 
 // The table is dense and in enum order, so ReasonName can index it.
@@ -51,7 +52,7 @@ constexpr bool TableMatchesEnum() {
   return true;
 }
 static_assert(TableMatchesEnum(), "kNames must list every Reason in enum order");
-static_assert(static_cast<size_t>(Reason::kArgumentsInvalid) + 1 == kNames.size(),
+static_assert(static_cast<size_t>(Reason::kArgumentsSchemaViolation) + 1 == kNames.size(),
               "add the new Reason's name to kNames");
 
 }  // namespace
@@ -96,6 +97,7 @@ Status Verdict::ToStatus() const {
     case Reason::kTrustStoreInvalid:
     case Reason::kWatermarkInvalid:
     case Reason::kArgumentsInvalid:
+    case Reason::kArgumentsSchemaViolation:
     case Reason::kFileTooLarge:
       return InvalidArgument(ToString());
     default:

@@ -58,6 +58,7 @@ enum class Reason : int {
   kCredentialOverride = 26, // a call supplied a value for a credential-templated argument
   kCredentialUnavailable = 27,  // the resolver has no value for a templated credential
   kArgumentsInvalid = 28,   // call arguments are not a strict JSON object
+  kArgumentsSchemaViolation = 29,  // call arguments fail the tool's signed inputSchema
 };
 
 // Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".

@@ -1,0 +1,172 @@
+// `las check [SURFACE...]`: every admission check for every configured surface, read-only,
+// as an aligned table or --json (docs/CLI.md). The checks are tools/surface_check.h.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/release_settings.h"
+#include "tools/registry.h"
+#include "tools/surface_check.h"
+#include "transport/child_process.h"
+#include "trust/release_paths.h"
+#include "trust/rfc3339.h"
+
+namespace las::cli {
+namespace {
+
+inline constexpr int kCheckJsonSchemaVersion = 1;
+inline constexpr const char* kReleaseScope = "(release)";
+
+struct CheckFlags {
+  std::vector<std::string> surfaces;
+  bool json = false;
+  std::string registry;
+  std::string workspace;
+  std::string manifest;
+  std::string signature;
+  std::string trust_store;
+  std::string watermark;
+  std::string at;
+  int64_t timeout_ms = 15'000;
+};
+
+std::string ResultWord(tools::CheckResult result) {
+  // FAIL in capitals so it stands out in a long table; --json uses the lowercase names.
+  return result == tools::CheckResult::kFail ? "FAIL" : std::string(tools::CheckResultName(result));
+}
+
+void PrintTable(const tools::CheckReport& report) {
+  const char* headers[] = {"SURFACE", "CHECK", "RESULT", "REASON"};
+  size_t width[4];
+  for (size_t i = 0; i < 4; ++i) width[i] = std::string_view(headers[i]).size();
+  auto cells = [](const tools::CheckRow& row) {
+    return std::array<std::string, 4>{row.surface.empty() ? kReleaseScope : row.surface, row.check,
+                                      ResultWord(row.result), row.reason};
+  };
+  for (const tools::CheckRow& row : report.rows) {
+    const auto c = cells(row);
+    for (size_t i = 0; i < 4; ++i) width[i] = std::max(width[i], c[i].size());
+  }
+  auto line = [&](const std::array<std::string, 4>& c, const std::string& detail) {
+    std::string out;
+    for (size_t i = 0; i < 4; ++i) {
+      out += c[i];
+      out += std::string(width[i] - c[i].size() + 2, ' ');
+    }
+    out += detail;
+    std::printf("%s\n", out.c_str());
+  };
+  line({headers[0], headers[1], headers[2], headers[3]}, "DETAIL");
+  for (const tools::CheckRow& row : report.rows) line(cells(row), row.detail);
+
+  const size_t failed = report.Count(tools::CheckResult::kFail);
+  const size_t passed = report.Count(tools::CheckResult::kOk);
+  const size_t skipped = report.Count(tools::CheckResult::kSkip);
+  const std::string skipped_text = skipped == 0 ? "" : ", " + std::to_string(skipped) + " skipped";
+  if (failed == 0) {
+    std::printf("\nlas check: ok: %zu checks passed%s\n", passed, skipped_text.c_str());
+  } else {
+    std::printf("\nlas check: FAILED: %zu of %zu checks failed%s; fix them and run las check again\n",
+                failed, failed + passed, skipped_text.c_str());
+  }
+}
+
+void PrintJson(const tools::CheckReport& report) {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const tools::CheckRow& row : report.rows) {
+    checks.push_back({{"surface", row.surface.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.surface)},
+                      {"check", row.check},
+                      {"result", tools::CheckResultName(row.result)},
+                      {"reason", row.reason},
+                      {"detail", row.detail}});
+  }
+  const nlohmann::json out = {
+      {"schema_version", kCheckJsonSchemaVersion},
+      {"ok", report.ok()},
+      {"checked_at", trust::FormatRfc3339UtcMicros(report.checked_at_micros)},
+      {"counts", {{"ok", report.Count(tools::CheckResult::kOk)},
+                  {"fail", report.Count(tools::CheckResult::kFail)},
+                  {"skip", report.Count(tools::CheckResult::kSkip)}}},
+      {"checks", checks}};
+  std::printf("%s\n", out.dump(2).c_str());
+}
+
+int RunCheck(const CheckFlags& flags) {
+  const trust::Environment env = trust::EnvironmentFromProcess();
+  tools::SurfaceCheckOptions options;
+  options.surfaces = flags.surfaces;
+  options.start_timeout_ms = flags.timeout_ms;
+  tools::ReleaseCheckOptions& release = options.release;
+  release.paths.manifest = PathFlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
+  release.paths.signature = PathFlagOrEnv(flags.signature, env, trust::kEnvReleaseSignature);
+  release.paths.trust_store = PathFlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
+  release.paths.watermark = PathFlagOrEnv(flags.watermark, env, trust::kEnvReleaseWatermark);
+  release.manifest_name = "LAS_RELEASE_MANIFEST (--manifest)";
+  release.signature_name = "LAS_RELEASE_SIGNATURE (--signature)";
+  release.trust_store_name = "LAS_TRUST_STORE (--trust-store)";
+  release.watermark_name = "LAS_RELEASE_WATERMARK (--watermark)";
+  release.check_watermark = true;
+  Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
+  if (!at.ok()) {
+    std::fprintf(stderr, "las check: %s\n", at.status().ToString().c_str());
+    return ExitCodeFor(at.status());
+  }
+  release.now_micros = *at;
+  options.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
+  options.policy.node_executable = NodeExecutable(env);
+  options.policy.environment = env;
+  if (flags.registry.empty()) {
+    options.registry = tools::DefaultRegistry();
+  } else {
+    Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
+    if (!registry.ok()) {
+      std::fprintf(stderr, "las check: %s\n", registry.status().ToString().c_str());
+      return ExitCodeFor(registry.status());
+    }
+    options.registry = std::move(registry).value();
+  }
+  if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) {
+    std::fprintf(stderr, "las check: %s\n", reaper.ToString().c_str());
+    return ExitCodeFor(reaper);
+  }
+
+  const tools::CheckReport report = tools::RunChecks(options);
+  if (flags.json) {
+    PrintJson(report);
+  } else {
+    PrintTable(report);
+  }
+  std::fflush(stdout);
+  return report.ok() ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void RegisterCheck(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<CheckFlags>();
+  auto* cmd = app.add_subcommand(
+      "check",
+      "Run every admission check (release signature, expiry, sequence vs watermark, file "
+      "permissions, launch checks, live tools/list) for each configured surface, read-only. "
+      "Exit 1 if any check fails; re-run after a fix");
+  cmd->add_option("surfaces", flags->surfaces, "Surfaces to check (default: every configured surface)");
+  cmd->add_flag("--json", flags->json, "Print the report as JSON (stable fields: docs/CLI.md)");
+  cmd->add_option("--registry", flags->registry,
+                  "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  cmd->add_option("--workspace", flags->workspace, "Workspace root (default: LAS_WORKSPACE)");
+  cmd->add_option("--manifest", flags->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
+  cmd->add_option("--signature", flags->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)");
+  cmd->add_option("--trust-store", flags->trust_store, "Trust store (default: LAS_TRUST_STORE)");
+  cmd->add_option("--watermark", flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
+  cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
+  cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
+      ->capture_default_str();
+  cmd->callback([flags, &exit_code] { exit_code = RunCheck(*flags); });
+}
+
+}  // namespace las::cli

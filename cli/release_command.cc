@@ -1,0 +1,479 @@
+// `las release keygen | draft | sign | verify`: the operator's path from nothing to a
+// signed release (docs/FIRST-RELEASE.md). Flags and printing; the checks are trust/ and
+// tools/ (release_draft.h, surface_check.h).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/release_files.h"
+#include "cli/release_keys.h"
+#include "cli/release_settings.h"
+#include "tools/release_draft.h"
+#include "tools/surface_check.h"
+#include "transport/child_process.h"
+#include "trust/digest.h"
+#include "trust/manifest_writer.h"
+#include "trust/release_paths.h"
+#include "trust/rfc3339.h"
+#include "trust/secure_file.h"
+#include "trust/signature_file.h"
+#include "trust/trust_store.h"
+
+namespace las::cli {
+namespace {
+
+constexpr mode_t kSecretMode = 0600;
+constexpr mode_t kPublicMode = 0644;
+constexpr int64_t kDraftExpirySeconds = 30LL * 86400;  // placeholder until `sign`
+
+int Fail(const char* verb, const Status& status) {
+  std::fprintf(stderr, "las release %s: %s\n", verb, status.ToString().c_str());
+  return ExitCodeFor(status);
+}
+
+int Usage(const char* verb, const std::string& message) {
+  return Fail(verb, InvalidArgument(message));
+}
+
+std::string SurfaceList(const trust::Manifest& manifest) {
+  std::string names;
+  for (const trust::SurfaceBinding& s : manifest.surfaces) names += (names.empty() ? "" : ", ") + s.name;
+  return std::to_string(manifest.surfaces.size()) +
+         (manifest.surfaces.size() == 1 ? " surface" : " surfaces") +
+         (names.empty() ? "" : ": " + names);
+}
+
+// ---------------------------------------------------------------------------------------
+// keygen
+
+struct KeygenFlags {
+  std::string out_dir;
+  std::string secret_key;
+  std::string public_key;
+  std::string trust_store;
+};
+
+// The trust store text that adds `key` and selects it: a new store, or the existing one
+// (read through the secure checks) extended. Nothing is written here.
+Result<std::string> TrustStoreWith(const std::string& path, const trust::PublicKey& key,
+                                   size_t* kept_keys) {
+  trust::TrustStore store;
+  if (PathExists(path)) {
+    trust::VerdictOr<trust::TrustStore> existing = trust::LoadTrustStore(path);
+    if (!existing.ok()) {
+      return Status(existing.verdict().ToStatus().code(),
+                    "cannot extend the trust store: " + existing.verdict().ToString());
+    }
+    store = std::move(existing).value();
+  }
+  *kept_keys = store.keys.size();
+  store.keys.push_back({trust::KeyIdOf(key), key});
+  store.selected_key_id = trust::KeyIdOf(key);
+  return trust::SerializeTrustStore(store);
+}
+
+int RunKeygen(const KeygenFlags& flags) {
+  const char* verb = "keygen";
+  std::string secret_path = flags.secret_key;
+  std::string public_path = flags.public_key;
+  if (!flags.out_dir.empty()) {
+    if (!secret_path.empty() || !public_path.empty()) {
+      return Usage(verb, "give --out-dir, or --secret-key and --public-key, not both");
+    }
+    secret_path = flags.out_dir + "/release.key";
+    public_path = flags.out_dir + "/release.pub";
+  } else if (secret_path.empty() || public_path.empty()) {
+    return Usage(verb, "give --out-dir DIR (writes DIR/release.key and DIR/release.pub), or "
+                       "both --secret-key FILE and --public-key FILE");
+  }
+  // Refuse before generating anything: an existing key may be the only copy.
+  for (const std::string& path : {secret_path, public_path}) {
+    if (PathExists(path)) {
+      return Fail(verb, Conflict(path + " already exists; refusing to overwrite a key "
+                                        "(move it away, or choose another path)"));
+    }
+  }
+  for (const std::string& path : {secret_path, public_path, flags.trust_store}) {
+    if (path.empty()) continue;
+    if (Status made = EnsureParentDirectory(path); !made.ok()) return Fail(verb, made);
+  }
+  Result<trust::KeyPair> pair = trust::GenerateKeyPair();
+  if (!pair.ok()) return Fail(verb, pair.status());
+  const std::string key_id = trust::KeyIdOf(pair->public_key);
+
+  std::string store_text;
+  size_t kept_keys = 0;
+  if (!flags.trust_store.empty()) {
+    Result<std::string> text = TrustStoreWith(flags.trust_store, pair->public_key, &kept_keys);
+    if (!text.ok()) return Fail(verb, text.status());
+    store_text = std::move(text).value();
+  }
+
+  std::string secret_text = FormatSecretKeyFile(pair->secret_key);
+  Status wrote = CreateNewFile(secret_path, secret_text, kSecretMode);
+  Wipe(secret_text);
+  if (!wrote.ok()) return Fail(verb, wrote);
+  wrote = CreateNewFile(public_path, FormatPublicKeyFile(pair->public_key), kPublicMode);
+  if (!wrote.ok()) {
+    ::unlink(secret_path.c_str());  // no half-written key pair
+    return Fail(verb, wrote);
+  }
+  if (!flags.trust_store.empty()) {
+    wrote = ReplaceFileAtomically(flags.trust_store, store_text, kSecretMode);
+    if (!wrote.ok()) return Fail(verb, wrote);
+  }
+  std::printf("key id       %s\n", key_id.c_str());
+  std::printf("secret key   %s (mode 0600; keep it private, off the serving machine if you can)\n",
+              secret_path.c_str());
+  std::printf("public key   %s\n", public_path.c_str());
+  if (!flags.trust_store.empty()) {
+    std::printf("trust store  %s (mode 0600; selects %s%s)\n", flags.trust_store.c_str(),
+                key_id.c_str(),
+                kept_keys == 0 ? ""
+                               : ("; " + std::to_string(kept_keys) +
+                                  " earlier key(s) stay listed for replay").c_str());
+  }
+  return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------
+// draft
+
+struct DraftFlags {
+  std::string surface;
+  std::string cwd;
+  std::vector<std::string> env;
+  std::string manifest;
+  std::string workspace;
+  int64_t timeout_ms = 30'000;
+  std::vector<std::string> command;
+};
+
+// The manifest to extend: the file's (unsigned, the operator's own) content, or a new
+// one with sequence 1 and a placeholder expiry that `sign` replaces.
+Result<trust::Manifest> ManifestToEdit(const std::string& path, int64_t now_micros, bool* existed) {
+  *existed = PathExists(path);
+  if (!*existed) {
+    trust::Manifest fresh;
+    fresh.sequence = 1;
+    fresh.expires_at_micros = (now_micros / 1'000'000 + kDraftExpirySeconds) * 1'000'000;
+    return fresh;
+  }
+  trust::VerdictOr<std::string> bytes = trust::ReadBoundedFile(path, "manifest", trust::kMaxManifestBytes);
+  if (!bytes.ok()) return bytes.verdict().ToStatus();
+  Result<trust::Manifest> parsed = trust::ParseManifest(*bytes);
+  if (!parsed.ok()) {
+    return Status(parsed.status().code(),
+                  path + " exists but is not a valid manifest (fix or move it): " +
+                      parsed.status().message());
+  }
+  return parsed;
+}
+
+int RunDraft(const DraftFlags& flags) {
+  const char* verb = "draft";
+  const trust::Environment env = trust::EnvironmentFromProcess();
+  const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
+  if (manifest_path.empty()) {
+    return Usage(verb, "no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
+  }
+  tools::DraftRequest request;
+  request.surface = flags.surface;
+  request.env = flags.env;
+  request.argv = flags.command;
+  request.start_timeout_ms = flags.timeout_ms;
+  request.policy.workspace = FlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
+  request.policy.node_executable = NodeExecutable(env);
+  request.policy.environment = env;
+  if (request.policy.workspace.empty()) {
+    return Usage(verb, "no workspace: give --workspace DIR or set LAS_WORKSPACE (the child "
+                       "runs under the same launch rules as in las serve)");
+  }
+  if (flags.cwd.empty()) {
+    std::error_code error;
+    request.cwd = std::filesystem::current_path(error).string();
+    if (error) return Fail(verb, IoError("cannot read the current directory: " + error.message()));
+  } else {
+    request.cwd = std::filesystem::absolute(flags.cwd).lexically_normal().string();
+    if (request.cwd.size() > 1 && request.cwd.back() == '/') request.cwd.pop_back();
+  }
+
+  if (Status made = EnsureParentDirectory(manifest_path); !made.ok()) return Fail(verb, made);
+  bool existed = false;
+  Result<trust::Manifest> manifest = ManifestToEdit(manifest_path, SystemWallClock().NowMicros(), &existed);
+  if (!manifest.ok()) return Fail(verb, manifest.status());
+
+  if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(verb, reaper);
+  Result<tools::DraftedSurface> drafted = tools::DraftSurface(request);
+  if (!drafted.ok()) return Fail(verb, drafted.status());
+
+  const trust::SurfaceBinding binding = drafted->binding;
+  std::vector<std::string> notes = drafted->notes;
+  const bool replaced = manifest->FindSurface(binding.name) != nullptr;
+  tools::MergeSurface(*manifest, drafted->binding, &notes);
+  if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(verb, valid);
+  if (Status wrote = ReplaceFileAtomically(manifest_path, trust::SerializeManifest(*manifest), kPublicMode);
+      !wrote.ok()) {
+    return Fail(verb, wrote);
+  }
+
+  std::string tool_names;
+  for (const trust::ToolBinding& t : binding.tools) tool_names += (tool_names.empty() ? "" : ", ") + t.name;
+  std::printf("surface   %s (%s)\n", binding.name.c_str(), replaced ? "replaced" : "added");
+  std::printf("command   %s  sha256 %s\n", binding.command.c_str(), trust::Sha256Hex(binding.binary_sha256).c_str());
+  if (binding.code) {
+    std::printf("code      %s  sha256 %s\n", binding.code->path.c_str(), trust::Sha256Hex(binding.code->sha256).c_str());
+  }
+  std::printf("cwd       %s\n", binding.cwd.c_str());
+  std::string env_names;
+  for (const std::string& n : binding.env) env_names += (env_names.empty() ? "" : " ") + n;
+  std::printf("env       %s\n", env_names.empty() ? "(none: the child gets only PATH)" : env_names.c_str());
+  std::printf("tools     %zu: %s\n", binding.tools.size(), tool_names.c_str());
+  for (const std::string& note : notes) std::printf("note      %s\n", note.c_str());
+  std::printf("wrote     %s (%s, %s; sequence %llu, unsigned)\n", manifest_path.c_str(),
+              existed ? "updated" : "created", SurfaceList(*manifest).c_str(),
+              static_cast<unsigned long long>(manifest->sequence));
+  // The exact next command: paths only where the environment does not already give them.
+  std::string next = "las release sign";
+  if (!flags.manifest.empty()) next += " --manifest " + manifest_path;
+  next += " --secret-key KEY";
+  next += existed ? " --bump" : " --sequence 1";
+  if (env.find(trust::kEnvReleaseSignature) == env.end()) next += " --out SIGNATURE";
+  std::printf("next      review the file, then sign it: %s\n", next.c_str());
+  return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------
+// sign
+
+struct SignFlags {
+  std::string manifest;
+  std::string secret_key;
+  std::string out;
+  std::string trust_store;
+  uint64_t sequence = 0;
+  bool bump = false;
+  std::string expires_in = "30d";
+};
+
+int RunSign(const SignFlags& flags) {
+  const char* verb = "sign";
+  const trust::Environment env = trust::EnvironmentFromProcess();
+  const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
+  const std::string out_path = FlagOrEnv(flags.out, env, trust::kEnvReleaseSignature);
+  if (manifest_path.empty()) return Usage(verb, "no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
+  if (out_path.empty()) return Usage(verb, "no signature path: give --out FILE or set LAS_RELEASE_SIGNATURE");
+  if (flags.secret_key.empty()) return Usage(verb, "give --secret-key FILE (from las release keygen)");
+  if ((flags.sequence != 0) == flags.bump) {
+    return Usage(verb, "give exactly one of --sequence N (a new release number) or --bump "
+                       "(the manifest's sequence + 1)");
+  }
+  Result<int64_t> expires_in = ParseDurationSeconds(flags.expires_in);
+  if (!expires_in.ok()) return Fail(verb, expires_in.status());
+
+  trust::VerdictOr<std::string> bytes =
+      trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
+  if (!bytes.ok()) return Fail(verb, bytes.verdict().ToStatus());
+  Result<trust::Manifest> manifest = trust::ParseManifest(*bytes);
+  if (!manifest.ok()) return Fail(verb, manifest.status());
+  const uint64_t previous = manifest->sequence;
+  manifest->sequence = flags.bump ? previous + 1 : flags.sequence;
+  if (manifest->sequence > trust::kMaxManifestSequence) {
+    return Usage(verb, "sequence " + std::to_string(manifest->sequence) + " is above the maximum " +
+                           std::to_string(trust::kMaxManifestSequence));
+  }
+  // Whole seconds: the expiry is then spelled without a fraction.
+  const int64_t now = SystemWallClock().NowMicros() / 1'000'000 * 1'000'000;
+  manifest->expires_at_micros = now + *expires_in * 1'000'000;
+  if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(verb, valid);
+  const std::string signed_text = trust::SerializeManifest(*manifest);
+  const std::span<const uint8_t> signed_bytes(reinterpret_cast<const uint8_t*>(signed_text.data()),
+                                              signed_text.size());
+
+  Result<trust::SecretKey> key = ReadSecretKeyFile(flags.secret_key);
+  if (!key.ok()) return Fail(verb, key.status());
+  const trust::PublicKey public_key = key->public_key();
+  const std::string key_id = trust::KeyIdOf(public_key);
+  Result<trust::Ed25519Signature> signature = trust::SignRelease(*key, signed_bytes);
+  if (!signature.ok()) return Fail(verb, signature.status());
+  // Verify the fresh signature before anything is written (as minisign does).
+  if (Status verified = trust::VerifyRelease(public_key, signed_bytes, *signature); !verified.ok()) {
+    return Fail(verb, Corruption("the new signature does not verify; nothing was written"));
+  }
+
+  if (Status wrote = ReplaceFileAtomically(manifest_path, signed_text, kPublicMode); !wrote.ok()) {
+    return Fail(verb, wrote);
+  }
+  const std::string signature_text = trust::FormatSignatureFile(key_id, *signature);
+  if (Status wrote = ReplaceFileAtomically(out_path, signature_text, kPublicMode); !wrote.ok()) {
+    return Fail(verb, wrote);
+  }
+  // Read both back from disk and verify once more: what is on disk is what verifies.
+  trust::VerdictOr<std::string> on_disk = trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
+  trust::VerdictOr<std::string> sig_on_disk =
+      trust::ReadBoundedFile(out_path, "signature file", trust::kMaxSignatureFileBytes);
+  if (!on_disk.ok() || !sig_on_disk.ok() || *on_disk != signed_text || *sig_on_disk != signature_text) {
+    return Fail(verb, IoError("the files read back differ from what was written; run las release verify"));
+  }
+
+  std::printf("signed    %s\n", manifest_path.c_str());
+  std::printf("sequence  %llu (was %llu)\n", static_cast<unsigned long long>(manifest->sequence),
+              static_cast<unsigned long long>(previous));
+  std::printf("expires   %s (%s)\n", trust::FormatRfc3339UtcMicros(manifest->expires_at_micros).c_str(),
+              tools::DescribeDistance(manifest->expires_at_micros, now).c_str());
+  std::printf("key id    %s\n", key_id.c_str());
+  std::printf("surfaces  %s\n", SurfaceList(*manifest).c_str());
+  std::printf("signature %s (verified before writing)\n", out_path.c_str());
+
+  // A friendly warning if the configured trust store would not accept this key.
+  const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
+  if (!store_path.empty()) {
+    trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
+    if (store.ok() && store->selected_key_id != key_id) {
+      std::printf("warning   the trust store %s selects key %s, not %s: las serve will refuse "
+                  "this release (unknown-key)\n",
+                  store_path.c_str(), store->selected_key_id.c_str(), key_id.c_str());
+    }
+  }
+  return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------
+// verify
+
+struct VerifyFlags {
+  std::string manifest;
+  std::string signature;
+  std::string trust_store;
+  std::string watermark;
+  std::string at;
+};
+
+// Verification failed (1) unless every failure is operational: the files could not be
+// found or read, or were not configured (minisign's split between "bad" and "could not").
+int VerifyExitCode(const tools::ReleaseCheck& check) {
+  int operational = kExitOk;
+  for (const tools::CheckRow& row : check.rows) {
+    if (row.result != tools::CheckResult::kFail) continue;
+    const std::optional<trust::Reason> reason = trust::ReasonFromName(row.reason);
+    if (reason == trust::Reason::kFileMissing) {
+      if (operational == kExitOk) operational = ExitCodeFor(NotFound(""));
+    } else if (reason == trust::Reason::kIoError) {
+      if (operational == kExitOk) operational = ExitCodeFor(IoError(""));
+    } else if (reason == trust::Reason::kNotConfigured || reason == trust::Reason::kNotAbsolute) {
+      if (operational == kExitOk) operational = kExitUsage;
+    } else {
+      return kExitFailure;
+    }
+  }
+  return operational;
+}
+
+int RunVerify(const VerifyFlags& flags) {
+  const trust::Environment env = trust::EnvironmentFromProcess();
+  tools::ReleaseCheckOptions options;
+  options.paths.manifest = PathFlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
+  options.paths.signature = PathFlagOrEnv(flags.signature, env, trust::kEnvReleaseSignature);
+  options.paths.trust_store = PathFlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
+  options.paths.watermark = PathFlagOrEnv(flags.watermark, env, trust::kEnvReleaseWatermark);
+  options.manifest_name = "--manifest / LAS_RELEASE_MANIFEST";
+  options.signature_name = "--signature / LAS_RELEASE_SIGNATURE";
+  options.trust_store_name = "--trust-store / LAS_TRUST_STORE";
+  options.watermark_name = "--watermark / LAS_RELEASE_WATERMARK";
+  options.check_watermark = !options.paths.watermark.empty();
+  Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
+  if (!at.ok()) return Fail("verify", at.status());
+  options.now_micros = *at;
+
+  const tools::ReleaseCheck check = tools::CheckRelease(options);
+  for (const tools::CheckRow& row : check.rows) {
+    std::printf("%-4s  %-14s  %s%s%s\n",
+                row.result == tools::CheckResult::kFail ? "FAIL" : std::string(tools::CheckResultName(row.result)).c_str(),
+                row.check.c_str(), row.result == tools::CheckResult::kOk ? "" : row.reason.c_str(),
+                row.result == tools::CheckResult::kOk ? "" : ": ", row.detail.c_str());
+  }
+  const int code = VerifyExitCode(check);
+  std::fflush(stdout);  // the rows first, then the verdict, also when both go to one file
+  if (code == kExitOk) {
+    std::printf("las release verify: OK: sequence %llu, key %s, %s%s\n",
+                static_cast<unsigned long long>(check.manifest->sequence), check.key_id.c_str(),
+                SurfaceList(*check.manifest).c_str(),
+                options.check_watermark ? "" : " (watermark not checked: give --watermark)");
+  } else {
+    std::fprintf(stderr, "las release verify: %s\n",
+                 code == kExitFailure ? "FAILED: this release must not be admitted"
+                                      : "could not verify (see above)");
+  }
+  return code;
+}
+
+}  // namespace
+
+void RegisterRelease(CLI::App& app, int& exit_code) {
+  auto* release = app.add_subcommand(
+      "release", "Make and check signed releases: keygen, draft, sign, verify (docs/FIRST-RELEASE.md)");
+  release->require_subcommand(1);
+
+  auto keygen = std::make_shared<KeygenFlags>();
+  auto* k = release->add_subcommand(
+      "keygen", "Write a new Ed25519 key pair (the secret key file is mode 0600; existing files "
+                "are never overwritten) and print its key id");
+  k->add_option("--out-dir", keygen->out_dir, "Write DIR/release.key and DIR/release.pub");
+  k->add_option("--secret-key", keygen->secret_key, "Secret key file to create (mode 0600)");
+  k->add_option("--public-key", keygen->public_key, "Public key file to create");
+  k->add_option("--trust-store", keygen->trust_store,
+                "Also create this trust store, or add the key to it, and select the key (mode 0600)");
+  k->callback([keygen, &exit_code] { exit_code = RunKeygen(*keygen); });
+
+  auto draft = std::make_shared<DraftFlags>();
+  auto* d = release->add_subcommand(
+      "draft", "Start a child under the launch rules, read its tools/list and write its manifest "
+               "entry with every digest filled in, ready to review and sign");
+  d->add_option("--surface", draft->surface, "Surface name ([a-z0-9_-], e.g. echo)")->required();
+  d->add_option("--cwd", draft->cwd, "Working directory of the child (default: the current directory)");
+  d->add_option("--env", draft->env, "Name of a variable the child receives (repeatable; names only)");
+  d->add_option("--manifest", draft->manifest,
+                "Manifest to create or update (default: LAS_RELEASE_MANIFEST)");
+  d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)");
+  d->add_option("--timeout-ms", draft->timeout_ms, "Time allowed for initialize and tools/list")
+      ->capture_default_str();
+  d->add_option("command", draft->command, "-- COMMAND ARGS...: the absolute command and its arguments")
+      ->required();
+  d->callback([draft, &exit_code] { exit_code = RunDraft(*draft); });
+
+  auto sign = std::make_shared<SignFlags>();
+  auto* s = release->add_subcommand(
+      "sign", "Set the sequence and expiry, rewrite the manifest, sign its exact bytes, verify the "
+              "signature, then write it");
+  s->add_option("--manifest", sign->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
+  s->add_option("--secret-key", sign->secret_key, "Secret key file (las release keygen)");
+  s->add_option("--sequence", sign->sequence, "The release's sequence number (1 or more)");
+  s->add_flag("--bump", sign->bump, "Use the manifest's sequence + 1");
+  s->add_option("--expires-in", sign->expires_in, "Validity from now: 30d, 12h, 2w (at most 366d)")
+      ->capture_default_str();
+  s->add_option("--out", sign->out, "Signature file to write (default: LAS_RELEASE_SIGNATURE)");
+  s->add_option("--trust-store", sign->trust_store,
+                "Warn if this trust store (default: LAS_TRUST_STORE) does not select the key");
+  s->callback([sign, &exit_code] { exit_code = RunSign(*sign); });
+
+  auto verify = std::make_shared<VerifyFlags>();
+  auto* v = release->add_subcommand(
+      "verify", "Check a manifest and its signature against the trust store (and the watermark, "
+                "if given). Exit 0: valid; 1: verification failed; other codes: could not check");
+  v->add_option("--manifest", verify->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
+  v->add_option("--signature", verify->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)");
+  v->add_option("--trust-store", verify->trust_store, "Trust store (default: LAS_TRUST_STORE)");
+  v->add_option("--watermark", verify->watermark, "Watermark (default: LAS_RELEASE_WATERMARK; unset: not checked)");
+  v->add_option("--at", verify->at, "Check as of this instant (RFC 3339 UTC) instead of now");
+  v->callback([verify, &exit_code] { exit_code = RunVerify(*verify); });
+}
+
+}  // namespace las::cli

@@ -1,0 +1,105 @@
+#include "cli/release_files.h"
+
+#include "base/result.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+namespace las::cli {
+namespace {
+
+Status Failure(const std::string& what, const std::string& path) {
+  const int error = errno;
+  std::string message = what + " " + path + ": " + std::strerror(error);
+  if (error == EEXIST) return Conflict(path + " already exists; refusing to overwrite it");
+  if (error == ENOENT) return NotFound(message);
+  if (error == EACCES || error == EPERM) return Denied(message);
+  return IoError(message);
+}
+
+std::string DirectoryOf(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+Status WriteAll(int fd, const std::string& bytes, const std::string& path) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Failure("writing", path);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+Status SyncDirectory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Failure("opening directory", dir);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) return Failure("fsync of directory", dir);
+  return Status::Ok();
+}
+
+// Writes, sets the mode exactly (independent of the umask), fsyncs and closes `fd`.
+Status FillAndClose(int fd, const std::string& bytes, mode_t mode, const std::string& path) {
+  Status status = ::fchmod(fd, mode) == 0 ? Status::Ok() : Failure("chmod", path);
+  if (status.ok()) status = WriteAll(fd, bytes, path);
+  if (status.ok() && ::fsync(fd) != 0) status = Failure("fsync", path);
+  if (::close(fd) != 0 && status.ok()) status = Failure("closing", path);
+  return status;
+}
+
+}  // namespace
+
+Status EnsureDirectory(const std::string& dir) {
+  std::error_code error;
+  if (std::filesystem::is_directory(dir, error)) return Status::Ok();
+  const std::filesystem::path parent = std::filesystem::path(dir).parent_path();
+  if (!parent.empty() && parent != std::filesystem::path(dir)) {
+    LAS_RETURN_IF_ERROR(EnsureDirectory(parent.string()));
+  }
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return Failure("creating directory", dir);
+  return Status::Ok();
+}
+
+Status EnsureParentDirectory(const std::string& path) { return EnsureDirectory(DirectoryOf(path)); }
+
+bool PathExists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) return Failure("creating", path);
+  Status status = FillAndClose(fd, bytes, mode, path);
+  if (status.ok()) status = SyncDirectory(DirectoryOf(path));
+  if (!status.ok()) ::unlink(path.c_str());
+  return status;
+}
+
+Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, mode_t mode) {
+  const std::string dir = DirectoryOf(path);
+  std::string temp = dir + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";
+  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);  // O_EXCL, in the target's directory
+  if (fd < 0) return Failure("creating a temporary file in", dir);
+  Status status = FillAndClose(fd, bytes, mode, temp);
+  if (status.ok() && ::rename(temp.c_str(), path.c_str()) != 0) status = Failure("renaming onto", path);
+  if (!status.ok()) {
+    ::unlink(temp.c_str());
+    return status;
+  }
+  return SyncDirectory(dir);
+}
+
+}  // namespace las::cli

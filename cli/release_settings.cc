@@ -1,0 +1,58 @@
+#include "cli/release_settings.h"
+
+#include <filesystem>
+
+#include "trust/rfc3339.h"
+
+namespace las::cli {
+
+std::string FlagOrEnv(const std::string& flag, const trust::Environment& env, const char* variable) {
+  if (!flag.empty()) return flag;
+  auto it = env.find(variable);
+  return it == env.end() ? std::string() : it->second;
+}
+
+std::string PathFlagOrEnv(const std::string& flag, const trust::Environment& env, const char* variable) {
+  if (flag.empty()) return FlagOrEnv(flag, env, variable);
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(flag, error);
+  return error ? flag : absolute.lexically_normal().string();
+}
+
+std::string NodeExecutable(const trust::Environment& env) {
+  auto node = env.find("LAS_NODE");
+  return node == env.end() ? std::string() : node->second;
+}
+
+Result<int64_t> ParseDurationSeconds(const std::string& text) {
+  const std::string usage = "duration \"" + text + "\": expected a count and a unit, e.g. 30d, 12h, 90m, 2w";
+  if (text.size() < 2 || text.size() > 12) return InvalidArgument(usage);
+  int64_t count = 0;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return InvalidArgument(usage);
+    count = count * 10 + (text[i] - '0');
+  }
+  int64_t unit = 0;
+  switch (text.back()) {
+    case 's': unit = 1; break;
+    case 'm': unit = 60; break;
+    case 'h': unit = 3600; break;
+    case 'd': unit = 86400; break;
+    case 'w': unit = 7 * 86400; break;
+    default: return InvalidArgument(usage);
+  }
+  if (count <= 0) return InvalidArgument("duration \"" + text + "\" must be positive");
+  if (count > kMaxExpiresInSeconds / unit) {
+    return InvalidArgument("duration \"" + text + "\" is longer than 366d; keep release expiries short");
+  }
+  return count * unit;
+}
+
+Result<int64_t> CheckTime(const std::string& at, int64_t now_micros) {
+  if (at.empty()) return now_micros;
+  Result<int64_t> parsed = trust::ParseRfc3339UtcMicros(at);
+  if (!parsed.ok()) return InvalidArgument("--at \"" + at + "\": " + parsed.status().message());
+  return parsed;
+}
+
+}  // namespace las::cli

@@ -1,0 +1,190 @@
+// `las check` as an operator runs it: a real signed release of a copy of stand_in.py, the
+// real `las`, real python children. Each failure is reported with its reason code, the
+// other checks still run, and nothing moves the watermark.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/release_cli_fixture.h"
+#include "trust/manifest.h"
+#include "trust/manifest_writer.h"
+#include "trust/trust_store.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+using testing::ReleaseScratch;
+using testing::Slurp;
+using testing::Spit;
+
+// The row of `check` for `surface` ("" = the release) in a --json report.
+json Row(const json& report, const std::string& surface, const std::string& check) {
+  for (const json& row : report["checks"]) {
+    const bool same_surface = surface.empty() ? row["surface"].is_null() : row["surface"] == surface;
+    if (same_surface && row["check"] == check) return row;
+  }
+  return json();
+}
+
+class CheckCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(r_.Keygen().exit_code, 0);
+    ASSERT_EQ(r_.Draft("echo").exit_code, 0);
+    auto signed_ = r_.Sign({"--sequence", "1"});
+    ASSERT_EQ(signed_.exit_code, 0) << signed_.err;
+    Spit(registry_, R"({"schema_version": 1, "surfaces": [{"name": "echo"}]})");
+  }
+  json CheckJson(std::vector<std::string> extra = {}, int expected_exit = 0) {
+    extra.insert(extra.end(), {"--json", "--registry", registry_});
+    auto result = r_.Check(extra);
+    EXPECT_EQ(result.exit_code, expected_exit) << result.out << result.err;
+    return json::parse(result.out);
+  }
+
+  ReleaseScratch r_;
+  std::string registry_ = r_.Sub("registry.json");
+};
+
+TEST_F(CheckCliTest, PassesForACorrectlySignedSurfaceAndMovesNothing) {
+  auto table = r_.Check();  // default registry: the other eleven are skipped, not failed
+  ASSERT_EQ(table.exit_code, 0) << table.out << table.err;
+  EXPECT_NE(table.out.find("SURFACE    CHECK           RESULT  REASON"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("echo       tools           ok      accepted         3 tools match the "
+                           "release: content_stats, dashboard, echo"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("brama      release         skip    surface-unknown"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("las check: ok: 7 checks passed, 11 skipped"), std::string::npos) << table.out;
+  EXPECT_FALSE(std::filesystem::exists(r_.watermark())) << "las check never writes the watermark";
+
+  json report = CheckJson();
+  EXPECT_EQ(report["ok"], true);
+  for (const char* check : {"trust-store", "signature", "expiry", "watermark-file", "sequence"}) {
+    EXPECT_EQ(Row(report, "", check)["result"], "ok") << check;
+  }
+  EXPECT_EQ(Row(report, "echo", "launch")["result"], "ok");
+  EXPECT_EQ(Row(report, "echo", "tools")["result"], "ok");
+}
+
+TEST_F(CheckCliTest, JsonIsStable) {
+  const std::vector<std::string> at = {"--at", "2026-01-01T00:00:00Z"};
+  auto first = r_.Check({"--json", "--registry", registry_, "--at", "2026-01-01T00:00:00Z"});
+  auto second = r_.Check({"--json", "--registry", registry_, "--at", "2026-01-01T00:00:00Z"});
+  ASSERT_EQ(first.exit_code, 0) << first.out;
+  EXPECT_EQ(first.out, second.out) << "same files, same instant: same bytes";
+  json report = json::parse(first.out);
+  std::vector<std::string> keys;
+  for (auto it = report.begin(); it != report.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"checked_at", "checks", "counts", "ok", "schema_version"}));
+  EXPECT_EQ(report["schema_version"], 1);
+  EXPECT_EQ(report["checked_at"], "2026-01-01T00:00:00Z");
+  EXPECT_EQ(report["counts"], (json{{"fail", 0}, {"ok", 7}, {"skip", 0}}));
+  std::vector<std::string> order;
+  for (const json& row : report["checks"]) {
+    std::vector<std::string> fields;
+    for (auto it = row.begin(); it != row.end(); ++it) fields.push_back(it.key());
+    EXPECT_EQ(fields, (std::vector<std::string>{"check", "detail", "reason", "result", "surface"}));
+    order.push_back((row["surface"].is_null() ? "" : row["surface"].get<std::string>()) + "/" +
+                    row["check"].get<std::string>());
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"/trust-store", "/signature", "/expiry", "/watermark-file",
+                                             "/sequence", "echo/launch", "echo/tools"}));
+}
+
+TEST_F(CheckCliTest, FailsWithToolsMismatchWhenTheChildAddsATool) {
+  // The operator edits the script to add a tool and updates the code digest, but the
+  // signed tool list still names only the old three: the live tools/list must not pass.
+  std::string script = Slurp(r_.script());
+  const std::string surface_start = "    \"echo\": {\n";
+  ASSERT_NE(script.find(surface_start), std::string::npos);
+  script.insert(script.find(surface_start) + surface_start.size(),
+                "        \"shout\": (\"Shout the message.\", schema({\"message\": STRING}, "
+                "[\"message\"]), lambda a: text(a[\"message\"].upper())),\n");
+  Spit(r_.script(), script);
+  ASSERT_EQ(r_.Draft("echo").exit_code, 0);  // new code digest and four tools
+  Result<trust::Manifest> m = trust::ParseManifest(Slurp(r_.manifest()));
+  ASSERT_TRUE(m.ok());
+  auto& tools = m->surfaces[0].tools;
+  ASSERT_EQ(tools.size(), 4u);
+  tools.erase(std::remove_if(tools.begin(), tools.end(), [](const auto& t) { return t.name == "shout"; }),
+              tools.end());
+  Spit(r_.manifest(), trust::SerializeManifest(*m));
+  ASSERT_EQ(r_.Sign({"--bump"}).exit_code, 0);
+
+  json report = CheckJson({}, 1);
+  EXPECT_EQ(report["ok"], false);
+  EXPECT_EQ(Row(report, "echo", "launch")["result"], "ok");
+  json tools_row = Row(report, "echo", "tools");
+  EXPECT_EQ(tools_row["result"], "fail");
+  EXPECT_EQ(tools_row["reason"], "tools-mismatch");
+  EXPECT_NE(tools_row["detail"].get<std::string>().find("shout"), std::string::npos) << tools_row;
+}
+
+TEST_F(CheckCliTest, FailsWithDigestMismatchWhenTheScriptChangesAfterSigning) {
+  Spit(r_.script(), Slurp(r_.script()) + "# edited after signing\n");
+  auto table = r_.Check({"--registry", registry_});
+  EXPECT_EQ(table.exit_code, 1);
+  EXPECT_NE(table.out.find("echo       launch          FAIL    digest-mismatch"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("echo       tools           skip    not-checked"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("las check: FAILED: 1 of 6 checks failed"), std::string::npos) << table.out;
+}
+
+TEST_F(CheckCliTest, ReportsExpiredAndStillChecksTheSurfaces) {
+  json report = CheckJson({"--at", "2100-01-01T00:00:00Z"}, 1);
+  json expiry = Row(report, "", "expiry");
+  EXPECT_EQ(expiry["result"], "fail");
+  EXPECT_EQ(expiry["reason"], "expired");
+  EXPECT_EQ(Row(report, "echo", "tools")["result"], "ok") << "independent checks still run";
+}
+
+TEST_F(CheckCliTest, ReportsInsecureFilesAndAWrongKeyAndRecoversAfterTheFix) {
+  Spit(r_.watermark(), R"({"schema_version": 1, "keys": {}})");
+  ::chmod(r_.watermark().c_str(), 0640);
+  json report = CheckJson({}, 1);
+  EXPECT_EQ(Row(report, "", "watermark-file")["reason"], "file-permissions");
+  EXPECT_EQ(Row(report, "", "sequence")["result"], "skip");
+  EXPECT_EQ(Row(report, "", "signature")["result"], "ok");
+
+  ::chmod(r_.watermark().c_str(), 0600);  // the fix; re-running is the recovery path
+  EXPECT_EQ(CheckJson()["ok"], true);
+
+  // A release signed by a key the trust store does not select.
+  ASSERT_EQ(testing::Las({"release", "keygen", "--out-dir", r_.Sub("other")}).exit_code, 0);
+  ASSERT_EQ(testing::Las({"release", "sign", "--manifest", r_.manifest(), "--secret-key",
+                          r_.Sub("other/release.key"), "--bump", "--out", r_.signature()})
+                .exit_code,
+            0);
+  json wrong = CheckJson({}, 1);
+  EXPECT_EQ(Row(wrong, "", "signature")["reason"], "unknown-key");
+  EXPECT_EQ(Row(wrong, "echo", "release")["result"], "skip") << "an unverified manifest is never acted on";
+}
+
+TEST_F(CheckCliTest, ReportsRollbackAndConflictAgainstTheWatermark) {
+  const std::string key_id = trust::LoadTrustStore(r_.trust_store())->selected_key_id;
+  auto watermark_at = [&](int sequence) {
+    Spit(r_.watermark(), "{\"schema_version\": 1, \"keys\": {\"" + key_id + "\": {\"sequence\": " +
+                             std::to_string(sequence) + ", \"manifest_sha256\": \"" +
+                             std::string(64, '0') + "\"}}}");
+    ::chmod(r_.watermark().c_str(), 0600);
+  };
+  watermark_at(5);
+  EXPECT_EQ(Row(CheckJson({}, 1), "", "sequence")["reason"], "rollback");
+  EXPECT_EQ(r_.Verify({"--watermark", r_.watermark()}).exit_code, 1);
+  watermark_at(1);  // same sequence, other bytes
+  EXPECT_EQ(Row(CheckJson({}, 1), "", "sequence")["reason"], "conflict");
+  EXPECT_NE(Slurp(r_.watermark()).find(std::string(64, '0')), std::string::npos) << "untouched";
+}
+
+TEST_F(CheckCliTest, NamedSurfacesMustBeConfiguredAndBound) {
+  json report = CheckJson({"most"}, 1);
+  EXPECT_EQ(Row(report, "most", "release")["reason"], "not-in-registry");
+  auto bad = r_.Check({"--registry", r_.Sub("missing.json")});
+  EXPECT_EQ(bad.exit_code, 4) << bad.err;
+}
+
+}  // namespace
+}  // namespace las

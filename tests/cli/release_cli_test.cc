@@ -1,0 +1,230 @@
+// `las release keygen | draft | sign | verify` as an operator runs them: the real
+// executable, real key files, a real python child (a copy of stand_in.py).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/release_cli_fixture.h"
+#include "trust/digest.h"
+#include "trust/manifest.h"
+#include "trust/manifest_writer.h"
+#include "trust/signature_file.h"
+#include "trust/tool_binding_check.h"
+#include "trust/trust_store.h"
+
+namespace las {
+namespace {
+
+using testing::Las;
+using testing::ModeOf;
+using testing::ReleaseScratch;
+using testing::Slurp;
+using testing::Spit;
+
+trust::Manifest ReadManifest(const std::string& path) {
+  Result<trust::Manifest> parsed = trust::ParseManifest(Slurp(path));
+  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+  return parsed.ok() ? *parsed : trust::Manifest{};
+}
+
+// stand_in.py's own tools/list for `surface`, asked of python directly (not through Las).
+std::vector<trust::LiveTool> StandInTools(const std::string& script, const std::string& surface) {
+  const std::string code =
+      "import json,sys,runpy; m=runpy.run_path(sys.argv[1]); "
+      "print(json.dumps([{'name':n,'description':d,'inputSchema':s} "
+      "for n,(d,s,_) in m['SURFACES'][sys.argv[2]].items()]))";
+  testing::CommandResult listed = testing::RunCommand({"/usr/bin/python3", "-c", code, script, surface});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  std::vector<trust::LiveTool> tools;
+  for (const auto& t : nlohmann::json::parse(listed.out)) {
+    tools.push_back({t["name"], t["inputSchema"].dump(), t["description"].get<std::string>()});
+  }
+  return tools;
+}
+
+TEST(ReleaseKeygenTest, WritesAPrivateSecretKeyAndRefusesToOverwrite) {
+  ReleaseScratch r;
+  auto made = r.Keygen();
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(ModeOf(r.secret_key()), 0600u);
+  EXPECT_EQ(ModeOf(r.public_key()), 0644u);
+  EXPECT_EQ(ModeOf(r.trust_store()), 0600u);
+  auto store = trust::LoadTrustStore(r.trust_store());
+  ASSERT_TRUE(store.ok()) << store.verdict().ToString();
+  ASSERT_EQ(store->keys.size(), 1u);
+  EXPECT_NE(made.out.find("key id       " + store->selected_key_id), std::string::npos) << made.out;
+  // The secret never appears in what is printed.
+  const std::string secret = Slurp(r.secret_key());
+  EXPECT_EQ(made.out.find(secret.substr(secret.rfind(' ') + 1, 64)), std::string::npos);
+
+  const std::string before = Slurp(r.secret_key());
+  auto again = r.Keygen();
+  EXPECT_EQ(again.exit_code, 10) << again.err;
+  EXPECT_NE(again.err.find("refusing to overwrite"), std::string::npos) << again.err;
+  EXPECT_EQ(Slurp(r.secret_key()), before) << "the existing key is untouched";
+  EXPECT_EQ(trust::LoadTrustStore(r.trust_store())->keys.size(), 1u) << "nor the trust store";
+
+  // Rotation: a second key elsewhere joins the same trust store and becomes selected.
+  auto rotated = Las({"release", "keygen", "--secret-key", r.Sub("keys/new.key"), "--public-key",
+                      r.Sub("keys/new.pub"), "--trust-store", r.trust_store()});
+  ASSERT_EQ(rotated.exit_code, 0) << rotated.err;
+  auto extended = trust::LoadTrustStore(r.trust_store());
+  ASSERT_TRUE(extended.ok());
+  EXPECT_EQ(extended->keys.size(), 2u);
+  EXPECT_NE(extended->selected_key_id, store->selected_key_id);
+  EXPECT_EQ(ModeOf(r.trust_store()), 0600u);
+}
+
+TEST(ReleaseKeygenTest, NeedsPathsAndWillNotExtendAnInsecureTrustStore) {
+  ReleaseScratch r;
+  EXPECT_EQ(Las({"release", "keygen"}).exit_code, 2);
+  Spit(r.trust_store(), "{}");
+  ::chmod(r.trust_store().c_str(), 0644);
+  auto refused = r.Keygen();
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("file-permissions"), std::string::npos) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(r.secret_key())) << "nothing written when the store is bad";
+}
+
+TEST(ReleaseDraftTest, WritesAManifestEntryWithTheDigestsOfTheChild) {
+  ReleaseScratch r;
+  auto drafted = r.Draft("echo");
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("tools     3: content_stats, dashboard, echo"), std::string::npos)
+      << drafted.out;
+  trust::Manifest m = ReadManifest(r.manifest());
+  ASSERT_EQ(m.surfaces.size(), 1u);
+  const trust::SurfaceBinding& echo = m.surfaces[0];
+  EXPECT_EQ(echo.name, "echo");
+  EXPECT_EQ(echo.command, "/usr/bin/python3");
+  EXPECT_EQ(echo.cwd, r.workspace());
+  EXPECT_EQ(echo.argv, (std::vector<std::string>{"/usr/bin/python3", r.script(), "echo"}));
+  EXPECT_TRUE(echo.env.empty());
+  EXPECT_EQ(echo.binary_sha256, trust::Sha256(Slurp("/usr/bin/python3")));
+  ASSERT_TRUE(echo.code.has_value());
+  EXPECT_EQ(echo.code->path, r.script());
+  EXPECT_EQ(echo.code->sha256, trust::Sha256(Slurp(r.script())));
+  // The signed tool digests are exactly what the tool check will compare against.
+  const std::vector<trust::LiveTool> live = StandInTools(r.script(), "echo");
+  ASSERT_EQ(live.size(), 3u);
+  for (const trust::LiveTool& tool : live) {
+    const trust::ToolBinding* bound = echo.FindTool(tool.name);
+    ASSERT_NE(bound, nullptr) << tool.name;
+    EXPECT_EQ(bound->input_schema_sha256, *trust::InputSchemaDigest(tool.input_schema_json)) << tool.name;
+    EXPECT_EQ(bound->description_sha256, *trust::DescriptionDigest(tool.description)) << tool.name;
+  }
+  EXPECT_TRUE(trust::CheckToolList(echo, live).ok());
+
+  // A second surface is added; re-drafting one replaces it and keeps its credential
+  // templates (dropping one silently would make that argument model-suppliable).
+  ASSERT_EQ(r.Draft("most").exit_code, 0);
+  m = ReadManifest(r.manifest());
+  ASSERT_EQ(m.surfaces.size(), 2u);
+  m.surfaces[0].tools[0].credential_templates = {{"channel", "echo.channel"}};
+  Spit(r.manifest(), trust::SerializeManifest(m));
+  auto redrafted = r.Draft("echo");
+  ASSERT_EQ(redrafted.exit_code, 0) << redrafted.err;
+  EXPECT_NE(redrafted.out.find("kept the credential templates"), std::string::npos) << redrafted.out;
+  trust::Manifest after = ReadManifest(r.manifest());
+  ASSERT_EQ(after.surfaces.size(), 2u);
+  EXPECT_EQ(after.surfaces[0].tools[0].credential_templates, m.surfaces[0].tools[0].credential_templates);
+}
+
+TEST(ReleaseDraftTest, RefusesWhatTheLaunchRulesRefuse) {
+  ReleaseScratch r;
+  // A script outside the workspace.
+  auto outside = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3",
+                      std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py", "echo"});
+  EXPECT_EQ(outside.exit_code, 8) << outside.err;
+  EXPECT_NE(outside.err.find("workspace-escape"), std::string::npos) << outside.err;
+  // A relative command.
+  auto relative = Las({"release", "draft", "--surface", "echo", "--workspace", r.workspace(),
+                       "--manifest", r.manifest(), "--", "python3", r.script(), "echo"});
+  EXPECT_EQ(relative.exit_code, 2) << relative.err;
+  EXPECT_NE(relative.err.find("absolute"), std::string::npos) << relative.err;
+  // A bad surface name.
+  EXPECT_EQ(r.Draft("Bad__Name").exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
+}
+
+TEST(ReleaseSignVerifyTest, SignThenVerifyRoundTrip) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  EXPECT_EQ(r.Sign({}).exit_code, 2) << "one of --sequence / --bump is required";
+  auto signed_ = r.Sign({"--sequence", "5", "--expires-in", "12h"});
+  ASSERT_EQ(signed_.exit_code, 0) << signed_.err;
+  EXPECT_NE(signed_.out.find("sequence  5 (was 1)"), std::string::npos) << signed_.out;
+  EXPECT_NE(signed_.out.find("expires   "), std::string::npos);
+  EXPECT_NE(signed_.out.find("(in 12h 0m)"), std::string::npos) << signed_.out;
+  EXPECT_EQ(ModeOf(r.signature()), 0644u);
+  EXPECT_EQ(ReadManifest(r.manifest()).sequence, 5u);
+  auto parsed = trust::ParseSignatureFile(Slurp(r.signature()));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->key_id, trust::LoadTrustStore(r.trust_store())->selected_key_id);
+
+  auto verified = r.Verify();
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("OK: sequence 5"), std::string::npos) << verified.out;
+
+  ASSERT_EQ(r.Sign({"--bump"}).exit_code, 0);
+  EXPECT_EQ(ReadManifest(r.manifest()).sequence, 6u);
+  EXPECT_EQ(r.Verify({"--watermark", r.watermark()}).exit_code, 0);
+}
+
+TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  EXPECT_EQ(r.Sign({"--bump", "--expires-in", "400d"}).exit_code, 2);
+  EXPECT_EQ(r.Sign({"--bump", "--expires-in", "soon"}).exit_code, 2);
+  ::chmod(r.secret_key().c_str(), 0640);
+  auto loose = r.Sign({"--bump"});
+  EXPECT_EQ(loose.exit_code, 8) << loose.err;
+  EXPECT_NE(loose.err.find("chmod 600"), std::string::npos) << loose.err;
+  EXPECT_FALSE(std::filesystem::exists(r.signature()));
+}
+
+TEST(ReleaseSignVerifyTest, VerifyRejectsATamperedManifestWithExitOne) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1"}).exit_code, 0);
+  std::string text = Slurp(r.manifest());
+  text.replace(text.find("\"sequence\": 1"), 13, "\"sequence\": 9");
+  Spit(r.manifest(), text);
+  auto tampered = r.Verify();
+  EXPECT_EQ(tampered.exit_code, 1);
+  EXPECT_NE(tampered.out.find("bad-signature"), std::string::npos) << tampered.out;
+  EXPECT_NE(tampered.err.find("FAILED"), std::string::npos) << tampered.err;
+}
+
+TEST(ReleaseSignVerifyTest, VerifyRejectsA63ByteSignatureBeforeAnyCrypto) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1"}).exit_code, 0);
+  std::string line = Slurp(r.signature());
+  line = line.substr(0, line.size() - 3) + "\n";  // drop one byte (two hex digits)
+  Spit(r.signature(), line);
+  auto short_sig = r.Verify();
+  EXPECT_EQ(short_sig.exit_code, 1);
+  EXPECT_NE(short_sig.out.find("signature-length: signature is 63 bytes"), std::string::npos)
+      << short_sig.out;
+}
+
+TEST(ReleaseSignVerifyTest, VerifyTellsOperationalErrorsFromFailures) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  auto missing = r.Verify();  // no manifest, no signature yet
+  EXPECT_EQ(missing.exit_code, 4) << missing.out << missing.err;
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1", "--expires-in", "1d"}).exit_code, 0);
+  auto later = r.Verify({"--at", "2100-01-01T00:00:00Z"});
+  EXPECT_EQ(later.exit_code, 1);
+  EXPECT_NE(later.out.find("expired"), std::string::npos) << later.out;
+}
+
+}  // namespace
+}  // namespace las

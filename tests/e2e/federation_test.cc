@@ -1,0 +1,274 @@
+// The gateway with real signed children: federation, routing, failures contained, the
+// log of every decision. Driven by the official MCP SDK client.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
+const std::string kTestChild = std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py";
+
+json Call(const std::string& name, json arguments = json::object()) {
+  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
+}
+
+std::string Text(const json& step) {
+  return step["result"]["content"][0]["text"].get<std::string>();
+}
+
+// Processes whose command line mentions `needle` (children that outlived the server).
+int ProcessesMentioning(const std::string& needle) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(needle) != std::string::npos) ++count;
+  }
+  return count;
+}
+
+class FederationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
+    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    const std::string child = release_->CopyIntoWorkspace(kTestChild, "mcp_child.py");
+    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
+    release_->AddSurface("lem", {"/usr/bin/python3", stand_in, "lem"});
+    release_->AddSurface("flaky", {"/usr/bin/python3", child});
+    ASSERT_FALSE(HasFailure());
+    // Signed like flaky, but it exits before answering: admitted by nothing.
+    trust::SurfaceBinding dead = *release_->manifest().FindSurface("flaky");
+    dead.name = "dead";
+    dead.argv.push_back("--exit-at-start");
+    dead.argv.push_back("3");
+    release_->AddBinding(dead);
+    trust::SurfaceBinding noisy = *release_->manifest().FindSurface("flaky");
+    noisy.name = "noisy";
+    noisy.argv.push_back("--flood-stderr-mb");
+    noisy.argv.push_back("20");
+    release_->AddBinding(noisy);
+  }
+
+  testing::SdkRun Serve(json steps, std::vector<std::string> extra_args = {},
+                        json extra_env = json::object()) {
+    json env = extra_env;
+    for (const auto& entry : release_->Environment()) {
+      auto eq = entry.find('=');
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
+    for (auto& a : extra_args) args.push_back(a);
+    return testing::RunSdkClient(
+        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}});
+  }
+
+  std::vector<json> Replay(std::vector<std::string> filter = {}) {
+    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
+    argv.insert(argv.end(), filter.begin(), filter.end());
+    auto result = testing::RunCommand(argv);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    std::vector<json> events;
+    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
+    return events;
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+};
+
+TEST_F(FederationTest, AdmittedSurfacesServeAndAFailedOneIsLeftOut) {
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}}, Call("echo__echo", {{"message", "hi"}}),
+                    Call("lem__search", {{"query", "provenance"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::set<std::string> names;
+  for (const auto& tool : run.steps[0]["result"]["tools"]) names.insert(tool["name"]);
+  EXPECT_TRUE(names.count("echo__echo"));
+  EXPECT_TRUE(names.count("lem__provenance"));
+  EXPECT_TRUE(names.count("flaky__crash"));
+  EXPECT_TRUE(names.count("noisy__echo"));
+  EXPECT_TRUE(names.count("las__onboarding"));
+  for (const auto& name : names) EXPECT_NE(name.rfind("dead__", 0), 0u) << name;
+  EXPECT_EQ(Text(run.steps[1]), "Echo: hi");
+  EXPECT_NE(Text(run.steps[2]).find("provenance"), std::string::npos);
+  EXPECT_NE(run.err.find("surface dead left out (start-failed)"), std::string::npos) << run.err;
+
+  auto rejected = Replay({"--kind", "SurfaceRejected"});
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0]["payload"]["surface"], "dead");
+  EXPECT_EQ(rejected[0]["payload"]["reason"], "start-failed");
+  EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted"}).size(), 4u);
+  EXPECT_EQ(Replay({"--kind", "CatalogLoaded"}).size(), 4u);
+  EXPECT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 1u);
+  // Every call: requested (durable first), then completed, same call id.
+  auto requested = Replay({"--kind", "ToolCallRequested"});
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(requested.size(), 2u);
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(requested[0]["payload"]["surface"], "echo");
+  EXPECT_EQ(requested[0]["payload"]["tool"], "echo");
+  EXPECT_EQ(requested[0]["payload"]["arguments"], R"({"message":"hi"})");
+  EXPECT_EQ(completed[0]["payload"]["call_id"], requested[0]["payload"]["call_id"]);
+  EXPECT_LT(requested[0]["seq"], completed[0]["seq"]);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok");
+}
+
+TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
+  release_->Sign(1);
+  auto run = Serve({Call("flaky__crash"), Call("echo__echo", {{"message", "still"}}),
+                    Call("flaky__echo", {{"text", "gone"}}), Call("lem__search", {{"query", "q"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["ok"], false);
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603);
+  EXPECT_EQ(run.steps[0]["error"]["message"].get<std::string>().find("exit"), std::string::npos)
+      << "generic error, no child detail";
+  EXPECT_EQ(Text(run.steps[1]), "Echo: still");
+  EXPECT_EQ(run.steps[2]["ok"], false);
+  EXPECT_EQ(run.steps[3]["ok"], true);
+  auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
+  ASSERT_GE(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed");
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "child_exited");
+}
+
+TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn) {
+  release_->Sign(1);
+  auto run = Serve({Call("flaky__huge"), Call("flaky__echo", {{"text", "after huge"}}),
+                    Call("flaky__garbage"), Call("flaky__echo", {{"text", "after garbage"}})},
+                   {"--call-timeout", "3000"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["ok"], false);
+  EXPECT_EQ(Text(run.steps[1]), "after huge");
+  EXPECT_EQ(Text(run.steps[3]), "after garbage");
+}
+
+TEST_F(FederationTest, CallTimeoutAnswersGenericallyAndLeavesTheCallTimedOut) {
+  release_->Sign(1);
+  auto run = Serve({Call("flaky__hang"), Call("echo__echo", {{"message", "x"}})},
+                   {"--call-timeout", "300"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32001);
+  EXPECT_EQ(run.steps[1]["ok"], true);
+  auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut");
+}
+
+TEST_F(FederationTest, AChildFloodingStderrKeepsServingAndNothingOfItReachesLas) {
+  release_->Sign(1);
+  auto run = Serve({Call("noisy__echo", {{"text", "quiet please"}}), Call("noisy__add", {{"a", 2}, {"b", 3}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Text(run.steps[0]), "quiet please");
+  EXPECT_EQ(Text(run.steps[1]), "5");
+  EXPECT_EQ(run.err.find("flood"), std::string::npos) << "child stderr never reaches Las's stderr";
+}
+
+TEST_F(FederationTest, TheWatermarkAdvancesOnceAndARestartKeepsIt) {
+  release_->Sign(1);
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  auto advanced = Replay({"--kind", "WatermarkAdvanced"});
+  ASSERT_EQ(advanced.size(), 1u);
+  EXPECT_EQ(advanced[0]["payload"]["from_sequence"], 0);
+  EXPECT_EQ(advanced[0]["payload"]["to_sequence"], 1);
+  EXPECT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 2u) << "the restart re-verified it";
+}
+
+TEST_F(FederationTest, LasOnlyAndLasSkipOnlySubtract) {
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}}}, {}, {{"LAS_ONLY", "echo,finance"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const auto& tool : run.steps[0]["result"]["tools"]) {
+    const std::string name = tool["name"];
+    EXPECT_TRUE(name.rfind("echo__", 0) == 0 || name.rfind("las__", 0) == 0) << name;
+  }
+  auto skipped = Serve({{{"op", "listTools"}}}, {}, {{"LAS_SKIP", "echo"}});
+  for (const auto& tool : skipped.steps[0]["result"]["tools"]) {
+    EXPECT_NE(tool["name"].get<std::string>().rfind("echo__", 0), 0u);
+  }
+}
+
+TEST_F(FederationTest, ABinaryChangedAfterSigningFailsThatSurfaceClosed) {
+  release_->Sign(1);
+  std::ofstream(release_->workspace() + "/mcp_child.py", std::ios::app) << "\n# changed\n";
+  auto run = Serve({{{"op", "listTools"}}, Call("echo__echo", {{"message", "ok"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const auto& tool : run.steps[0]["result"]["tools"]) {
+    EXPECT_NE(tool["name"].get<std::string>().rfind("flaky__", 0), 0u);
+  }
+  EXPECT_EQ(Text(run.steps[1]), "Echo: ok");
+  bool digest_mismatch = false;
+  for (const auto& event : Replay({"--kind", "SurfaceRejected"})) {
+    if (event["payload"]["surface"] == "flaky") {
+      digest_mismatch = event["payload"]["reason"] == "digest-mismatch";
+    }
+  }
+  EXPECT_TRUE(digest_mismatch);
+}
+
+TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecretIsLogged) {
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "flaky") continue;
+    for (auto& tool : surface.tools) {
+      if (tool.name == "echo") tool.credential_templates["api_key"] = "flaky.api-key";
+    }
+  }
+  release_->Sign(1);
+  auto run = Serve({Call("flaky__echo", {{"text", "m"}, {"api_key", "model-chosen"}}),
+                    Call("flaky__echo", {{"text", "injected"}})},
+                   {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32602);
+  ASSERT_TRUE(run.steps[1].contains("result")) << run.steps[1].dump();
+  EXPECT_EQ(Text(run.steps[1]), "injected");
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "credential-override");
+  auto requested = Replay({"--kind", "ToolCallRequested"});
+  ASSERT_EQ(requested.size(), 1u);
+  EXPECT_EQ(requested[0]["payload"]["arguments"], R"({"text":"injected"})")
+      << "the log holds the model's arguments, not the injected ones";
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(all.out.find("s3cr3t-value"), std::string::npos) << "no secret in the log";
+  EXPECT_EQ(run.err.find("s3cr3t-value"), std::string::npos) << "no secret on stderr";
+}
+
+TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnythingIsLogged) {
+  release_->Sign(1);
+  auto run = Serve({Call("echo__echo", {{"message", 5}}),
+                    Call("echo__echo", {{"message", "ok"}, {"extra", "sk-secret-looking"}}),
+                    Call("echo__echo"), Call("echo__echo", {{"message", "fine"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(run.steps[i]["error"]["code"], -32602) << i;
+  EXPECT_EQ(Text(run.steps[3]), "Echo: fine");
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 3u);
+  for (const auto& event : denied) {
+    EXPECT_EQ(event["payload"]["reason"], "arguments-schema-violation");
+  }
+  EXPECT_EQ(Replay({"--kind", "ToolCallRequested"}).size(), 1u) << "refused calls never reach a child";
+}
+
+TEST_F(FederationTest, AtEofEveryChildIsEndedAndReaped) {
+  release_->Sign(1);
+  auto run = Serve({Call("flaky__sleeper"), Call("echo__echo", {{"message", "bye"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child or zombie";
+  const std::string grandchild = "/proc/" + Text(run.steps[0]);
+  EXPECT_FALSE(std::filesystem::exists(grandchild)) << "the child's own child was ended too";
+}
+
+}  // namespace
+}  // namespace las

@@ -1,0 +1,436 @@
+#include "trust/argument_schema.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace las::trust {
+namespace {
+
+// A value that must never appear in any detail.
+const std::string kSecret = "sk-live-9f8e7d6c5b4a-SECRET-VALUE";
+
+// The shape MCP servers list: draft-07 (zod-to-json-schema) with required, types, enums,
+// additionalProperties false, nested objects, arrays, bounds.
+const char* kSearchSchema = R"({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1, "maxLength": 200},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+    "mode": {"type": "string", "enum": ["fast", "full"]},
+    "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+    "options": {
+      "type": "object",
+      "properties": {
+        "depth": {"type": "integer", "minimum": 0},
+        "follow": {"type": "boolean"}
+      },
+      "required": ["depth"],
+      "additionalProperties": false
+    },
+    "tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"},
+             "minItems": 1, "maxItems": 3, "uniqueItems": true}
+  },
+  "required": ["query"],
+  "additionalProperties": false
+})";
+
+ArgumentSchema Compile(const std::string& schema) {
+  Result<ArgumentSchema> s = CompileArgumentSchema(schema);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  if (!s.ok()) std::abort();
+  return std::move(s).value();
+}
+
+// Rejected with kArgumentsSchemaViolation, the detail naming `pointer` and `keyword`
+// (as "\"<pointer>\" fails <keyword>") and not containing kSecret.
+void ExpectViolation(const ArgumentSchema& schema, const std::string& args, const std::string& pointer,
+                     const std::string& keyword) {
+  Verdict v = ValidateArguments(schema, args);
+  ASSERT_FALSE(v.ok()) << args;
+  EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << v.ToString();
+  EXPECT_NE(v.detail().find("\"" + pointer + "\" fails " + keyword), std::string::npos)
+      << "want " << pointer << " " << keyword << " in: " << v.detail();
+  EXPECT_EQ(v.ToString().find(kSecret), std::string::npos) << v.ToString();
+  EXPECT_EQ(v.ToString().find("SECRET"), std::string::npos) << v.ToString();
+}
+
+TEST(ArgumentSchema, ReasonIsAppendedWithAStableName) {
+  EXPECT_EQ(static_cast<int>(Reason::kArgumentsSchemaViolation), 29);
+  EXPECT_EQ(ReasonName(Reason::kArgumentsSchemaViolation), "arguments-schema-violation");
+  EXPECT_EQ(ReasonFromName("arguments-schema-violation"), Reason::kArgumentsSchemaViolation);
+  EXPECT_EQ(Reject(Reason::kArgumentsSchemaViolation, "x").ToStatus().code(), Code::kInvalidArgument);
+}
+
+TEST(ArgumentSchema, AcceptsValidTypicalArguments) {
+  ArgumentSchema s = Compile(kSearchSchema);
+  EXPECT_EQ(s.dialect(), "draft-07");
+  for (const char* ok : {
+           R"({"query":"x"})",
+           R"({"query":"rust async","limit":100,"mode":"full","ratio":0.5})",
+           R"({"query":"q","options":{"depth":0,"follow":true},"tags":["a","bc"]})",
+           R"({"query":"q","limit":1.0})",  // 1.0 is an integer in JSON Schema
+       }) {
+    Verdict v = ValidateArguments(s, ok);
+    EXPECT_TRUE(v.ok()) << ok << " -> " << v.ToString();
+  }
+}
+
+TEST(ArgumentSchema, EachTypicalViolationNamesPointerAndKeyword) {
+  ArgumentSchema s = Compile(kSearchSchema);
+  const std::string q = R"("query":"q")";
+  ExpectViolation(s, R"({"limit":3})", "/query", "required");
+  ExpectViolation(s, "{" + q + R"(,"limit":"sk-live-9f8e7d6c5b4a-SECRET-VALUE"})", "/limit", "type");
+  ExpectViolation(s, "{" + q + R"(,"limit":101})", "/limit", "maximum");
+  ExpectViolation(s, "{" + q + R"(,"limit":0})", "/limit", "minimum");
+  ExpectViolation(s, "{" + q + R"(,"limit":2.5})", "/limit", "type");
+  ExpectViolation(s, "{" + q + R"(,"ratio":1})", "/ratio", "exclusiveMaximum");
+  ExpectViolation(s, "{" + q + R"(,"ratio":0})", "/ratio", "exclusiveMinimum");
+  ExpectViolation(s, "{" + q + ",\"mode\":\"" + kSecret + "\"}", "/mode", "enum");
+  ExpectViolation(s, R"({"query":""})", "/query", "minLength");
+  ExpectViolation(s, "{\"query\":\"" + kSecret + std::string(200, 'x') + "\"}", "/query", "maxLength");
+  ExpectViolation(s, "{" + q + ",\"extra\":\"" + kSecret + "\"}", "/extra", "additionalProperties");
+  ExpectViolation(s, "{" + q + R"(,"options":{"follow":true}})", "/options/depth", "required");
+  ExpectViolation(s, "{" + q + R"(,"options":{"depth":-1}})", "/options/depth", "minimum");
+  ExpectViolation(s, "{" + q + R"(,"options":{"depth":1,"x":1}})", "/options/x", "additionalProperties");
+  ExpectViolation(s, "{" + q + R"(,"tags":[]})", "/tags", "minItems");
+  ExpectViolation(s, "{" + q + R"(,"tags":["a","b","c","d"]})", "/tags", "maxItems");
+  ExpectViolation(s, "{" + q + R"(,"tags":["a","a"]})", "/tags", "uniqueItems");
+  ExpectViolation(s, "{" + q + ",\"tags\":[\"ok\",\"" + kSecret + "\"]}", "/tags/1", "pattern");
+  ExpectViolation(s, "{" + q + R"(,"tags":["ok",7]})", "/tags/1", "type");
+}
+
+TEST(ArgumentSchema, SeveralFailuresAreAllNamedAndBounded) {
+  ArgumentSchema s = Compile(kSearchSchema);
+  Verdict v = ValidateArguments(s, R"({"limit":0,"mode":"slow","zz":1})");
+  ASSERT_FALSE(v.ok());
+  for (const char* want : {"\"/query\" fails required", "\"/limit\" fails minimum", "\"/mode\" fails enum",
+                           "\"/zz\" fails additionalProperties"}) {
+    EXPECT_NE(v.detail().find(want), std::string::npos) << want << " in " << v.detail();
+  }
+  // Wrapper entries ("a property failed") are dropped when a specific failure exists.
+  EXPECT_EQ(v.detail().find("fails properties"), std::string::npos) << v.detail();
+
+  ArgumentSchemaLimits limits;
+  limits.max_reported_errors = 2;
+  Result<ArgumentSchema> few = CompileArgumentSchema(kSearchSchema, limits);
+  ASSERT_TRUE(few.ok());
+  Verdict w = ValidateArguments(*few, R"({"limit":0,"mode":"slow","zz":1})");
+  EXPECT_NE(w.detail().find("and 2 more"), std::string::npos) << w.detail();
+}
+
+TEST(ArgumentSchema, KeysInPointersAreEscapedAndBounded) {
+  ArgumentSchema s = Compile(R"({"type":"object","additionalProperties":false})");
+  Verdict v = ValidateArguments(s, R"({"a/b~c\u001b[31m":1})");
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.detail().find("\"/a~1b~0c\\x1b[31m\" fails additionalProperties"), std::string::npos)
+      << v.detail();
+  EXPECT_EQ(v.detail().find('\x1b'), std::string::npos);
+  Verdict longkey = ValidateArguments(s, "{\"" + std::string(5000, 'k') + "\":1}");
+  ASSERT_FALSE(longkey.ok());
+  EXPECT_LT(longkey.detail().size(), 300u) << longkey.detail();
+}
+
+TEST(ArgumentSchema, ArgumentsMustBeAStrictJsonObject) {
+  ArgumentSchema s = Compile(R"({"type":"object"})");
+  EXPECT_TRUE(ValidateArguments(s, "").ok());  // no arguments means {}
+  EXPECT_TRUE(ValidateArguments(s, "{}").ok());
+  for (const char* bad : {"[]", "\"x\"", "1", "null", "true"}) {
+    Verdict v = ValidateArguments(s, bad);
+    EXPECT_EQ(v.reason(), Reason::kArgumentsInvalid) << bad << " " << v.ToString();
+  }
+  Verdict dup = ValidateArguments(s, "{\"a\":\"" + kSecret + "\",\"a\":\"other\"}");
+  EXPECT_EQ(dup.reason(), Reason::kArgumentsInvalid) << dup.ToString();
+  EXPECT_NE(dup.detail().find("duplicate"), std::string::npos) << dup.detail();
+  EXPECT_EQ(dup.ToString().find(kSecret), std::string::npos);
+  Verdict utf8 = ValidateArguments(s, "{\"a\":\"\xc0\xaf\"}");
+  EXPECT_EQ(utf8.reason(), Reason::kArgumentsInvalid) << utf8.ToString();
+  // A parser error that would quote the input ("last read: ...") is not passed on.
+  Verdict broken = ValidateArguments(s, "{\"a\":" + kSecret + "}");
+  EXPECT_EQ(broken.reason(), Reason::kArgumentsInvalid);
+  EXPECT_EQ(broken.ToString().find("SECRET"), std::string::npos) << broken.ToString();
+  Verdict trailing = ValidateArguments(s, "{\"a\":\"" + kSecret + "\"");
+  EXPECT_EQ(trailing.reason(), Reason::kArgumentsInvalid);
+  EXPECT_EQ(trailing.ToString().find("SECRET"), std::string::npos) << trailing.ToString();
+}
+
+TEST(ArgumentSchema, ArgumentSizeAndDepthAreBounded) {
+  ArgumentSchemaLimits limits;
+  limits.max_argument_bytes = 64;
+  limits.max_argument_depth = 2;
+  Result<ArgumentSchema> s = CompileArgumentSchema(R"({"type":"object"})", limits);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(ValidateArguments(*s, R"({"a":{"b":1}})").ok());
+  EXPECT_EQ(ValidateArguments(*s, R"({"a":{"b":{"c":1}}})").reason(), Reason::kArgumentsInvalid);
+  EXPECT_EQ(ValidateArguments(*s, "{\"a\":\"" + std::string(100, 'x') + "\"}").reason(),
+            Reason::kArgumentsInvalid);
+  // Defaults: 1 MiB of arguments is fine, past it is not.
+  ArgumentSchema d = Compile(R"({"type":"object","properties":{"text":{"type":"string"}}})");
+  EXPECT_TRUE(ValidateArguments(d, "{\"text\":\"" + std::string(1000 * 1000, 'x') + "\"}").ok());
+  EXPECT_EQ(ValidateArguments(d, "{\"text\":\"" + std::string(1024 * 1024, 'x') + "\"}").reason(),
+            Reason::kArgumentsInvalid);
+}
+
+TEST(ArgumentSchema, SchemaSizeAndDepthAreBounded) {
+  ArgumentSchemaLimits limits;
+  limits.max_schema_bytes = 100;
+  EXPECT_EQ(CompileArgumentSchema(kSearchSchema, limits).status().code(), Code::kInvalidArgument);
+  std::string deep = R"({"type":"object")";
+  std::string tail = "}";
+  for (int i = 0; i < 40; ++i) {
+    deep += R"(,"properties":{"a":{"type":"object")";
+    tail += "}}";
+  }
+  Result<ArgumentSchema> r = CompileArgumentSchema(deep + tail);
+  EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("deeper"), std::string::npos) << r.status().ToString();
+}
+
+TEST(ArgumentSchema, PydanticStyleDefsAndRecursiveRefsWork) {
+  // FastMCP / pydantic: no $schema, $defs with $ref and annotation siblings.
+  ArgumentSchema s = Compile(R"({
+    "type": "object",
+    "$defs": {
+      "Node": {"type": "object", "properties": {
+        "name": {"type": "string"},
+        "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+        "required": ["name"], "additionalProperties": false}
+    },
+    "properties": {"tree": {"$ref": "#/$defs/Node", "description": "a tree", "title": "Tree"}},
+    "required": ["tree"]
+  })");
+  EXPECT_TRUE(ValidateArguments(s, R"({"tree":{"name":"a","children":[{"name":"b","children":[]}]}})").ok());
+  ExpectViolation(s, R"({"tree":{"name":"a","children":[{"children":[]}]}})", "/tree/children/0/name",
+                  "required");
+}
+
+TEST(ArgumentSchema, BooleanAndEmptySchemas) {
+  EXPECT_TRUE(ValidateArguments(Compile("{}"), R"({"anything":[1,2]})").ok());
+  EXPECT_TRUE(ValidateArguments(Compile("true"), R"({"a":1})").ok());
+  Verdict v = ValidateArguments(Compile("false"), "{}");
+  EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << v.ToString();
+}
+
+TEST(ArgumentSchema, DialectsAndUnsupportedFeaturesFailCompileClearly) {
+  struct Case {
+    const char* schema;
+    Code code;
+    const char* mentions;
+  };
+  const Case cases[] = {
+      {R"({"$ref":"http://example.com/schema.json"})", Code::kUnsupported, "never fetches"},
+      {R"({"properties":{"a":{"$ref":"other.json#/definitions/x"}}})", Code::kUnsupported, "#/properties/a/$ref"},
+      {R"({"$ref":"#/definitions/missing"})", Code::kInvalidArgument, "resolves to nothing"},
+      {R"({"$ref":"#"})", Code::kInvalidArgument, "loops"},
+      {R"({"definitions":{"a":{"$ref":"#/definitions/b"},"b":{"$ref":"#/definitions/a"}},"$ref":"#/definitions/a"})",
+       Code::kInvalidArgument, "loops"},
+      {R"({"enum":[{"unevaluatedProperties":false}],"properties":{"a":{"$ref":"#/enum/0"}}})",
+       Code::kUnsupported, "#/enum/0/unevaluatedProperties"},
+      {R"({"$schema":"http://json-schema.org/draft-03/schema#"})", Code::kUnsupported, "dialect"},
+      {R"({"$schema":"https://example.com/my-meta"})", Code::kUnsupported, "dialect"},
+      {R"({"$schema":"https://json-schema.org/draft/2020-12/schema","prefixItems":[{"type":"string"}]})",
+       Code::kUnsupported, "#/prefixItems"},
+      {R"({"$schema":"https://json-schema.org/draft/2020-12/schema","items":[{"type":"string"}]})",
+       Code::kUnsupported, "2020-12"},
+      {R"({"properties":{"a":{"type":"object","unevaluatedProperties":false}}})", Code::kUnsupported,
+       "#/properties/a/unevaluatedProperties"},
+      {R"({"dependentRequired":{"a":["b"]}})", Code::kUnsupported, "dependentRequired"},
+      {R"({"properties":{"a":{"$ref":"#/definitions/s","maxLength":3}},"definitions":{"s":{"type":"string"}}})",
+       Code::kUnsupported, "#/properties/a/maxLength"},
+      {R"({"properties":{"a":{"$id":"http://example.com/other","type":"string"}}})", Code::kUnsupported,
+       "another schema resource"},
+      {R"({"properties":{"a":{"type":"string","pattern":"(unclosed"}}})", Code::kInvalidArgument,
+       "#/properties/a/pattern"},
+      {R"({"patternProperties":{"[z-a]":{}}})", Code::kInvalidArgument, "#/patternProperties/[z-a]"},
+      {"5", Code::kInvalidArgument, "not a schema"},
+      {R"({"properties":{"a":7}})", Code::kInvalidArgument, "#/properties/a"},
+      {R"({"a":1,"a":2})", Code::kInvalidArgument, "duplicate"},
+      {R"({"type":"nonsense"})", Code::kInvalidArgument, "valijson"},
+  };
+  for (const Case& c : cases) {
+    Result<ArgumentSchema> r = CompileArgumentSchema(c.schema);
+    ASSERT_FALSE(r.ok()) << c.schema;
+    EXPECT_EQ(r.status().code(), c.code) << c.schema << " -> " << r.status().ToString();
+    EXPECT_NE(r.status().message().find(c.mentions), std::string::npos)
+        << c.schema << " -> " << r.status().ToString();
+  }
+  struct Dialect {
+    const char* schema;
+    const char* name;
+  };
+  for (const Dialect& d : std::initializer_list<Dialect>{
+           {R"({"type":"object"})", "draft-07"},
+           {R"({"$schema":"http://json-schema.org/draft-07/schema"})", "draft-07"},
+           {R"({"$schema":"https://json-schema.org/draft-07/schema#"})", "draft-07"},
+           {R"({"$schema":"http://json-schema.org/draft-06/schema#"})", "draft-06"},
+           {R"({"$schema":"http://json-schema.org/draft-04/schema#","type":"object"})", "draft-04"},
+           {R"({"$schema":"https://json-schema.org/draft/2019-09/schema"})", "2019-09"},
+           {R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+               "$defs":{"a":{"type":"integer"}},"properties":{"n":{"$ref":"#/$defs/a"}}})", "2020-12"},
+       }) {
+    Result<ArgumentSchema> r = CompileArgumentSchema(d.schema);
+    ASSERT_TRUE(r.ok()) << d.schema << " -> " << r.status().ToString();
+    EXPECT_EQ(r->dialect(), d.name);
+  }
+  // 2020-12 within the compatible subset validates as expected.
+  ArgumentSchema s = Compile(R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+      "$defs":{"a":{"type":"integer"}},"properties":{"n":{"$ref":"#/$defs/a"}}})");
+  ExpectViolation(s, R"({"n":"x"})", "/n", "type");
+  // draft-04: exclusiveMaximum is a boolean modifier there.
+  ArgumentSchema d4 = Compile(R"({"$schema":"http://json-schema.org/draft-04/schema#",
+      "properties":{"n":{"type":"number","maximum":5,"exclusiveMaximum":true}}})");
+  EXPECT_TRUE(ValidateArguments(d4, R"({"n":4})").ok());
+  EXPECT_FALSE(ValidateArguments(d4, R"({"n":5})").ok());
+}
+
+TEST(ArgumentSchema, RegexWorkIsBoundedWithoutCrashing) {
+  // std::regex recurses per character: ~30k characters overflow an 8 MiB stack. A string
+  // that a pattern could apply to is refused past the bound, not handed to std::regex.
+  ArgumentSchema s = Compile(R"({"type":"object","properties":{
+      "id":{"type":"string","pattern":"^[a-z]+$"},
+      "when":{"type":"string","format":"date-time"},
+      "body":{"type":"string"},
+      "either":{"anyOf":[{"type":"integer"},{"type":"string","pattern":"^x+$"}]},
+      "meta":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}}}})");
+  const std::string big(200 * 1000, 'a');
+  ExpectViolation(s, "{\"id\":\"" + big + "\"}", "/id", "pattern");
+  Verdict v = ValidateArguments(s, "{\"id\":\"" + big + "\"}");
+  EXPECT_NE(v.detail().find("1024-byte bound"), std::string::npos) << v.detail();
+  ExpectViolation(s, "{\"when\":\"" + std::string(100 * 1000, '1') + "\"}", "/when", "format");
+  ExpectViolation(s, "{\"either\":\"" + std::string(100 * 1000, 'x') + "\"}", "/either", "pattern");
+  ExpectViolation(s, "{\"meta\":{\"" + big + "\":1}}", "/meta/" + std::string(64, 'a') + "...",
+                  "propertyNames");
+  // A long string no pattern applies to is fine, even beside patterned fields.
+  EXPECT_TRUE(ValidateArguments(s, "{\"id\":\"abc\",\"body\":\"" + big + "\"}").ok());
+  EXPECT_TRUE(ValidateArguments(s, "{\"id\":\"" + std::string(1024, 'a') + "\"}").ok());
+  EXPECT_TRUE(ValidateArguments(s, R"({"when":"2024-02-29T10:00:00Z"})").ok());
+  ExpectViolation(s, R"({"when":"yesterday"})", "/when", "format");
+}
+
+TEST(ArgumentSchema, UniqueItemsWorkIsBounded) {
+  ArgumentSchema s = Compile(R"({"type":"object","properties":{
+      "ids":{"type":"array","uniqueItems":true},"any":{"type":"array"}}})");
+  std::string many = "[";
+  for (int i = 0; i < 5000; ++i) many += (i ? "," : "") + std::to_string(i);
+  many += "]";
+  ExpectViolation(s, "{\"ids\":" + many + "}", "/ids", "uniqueItems");
+  EXPECT_TRUE(ValidateArguments(s, "{\"any\":" + many + "}").ok());
+}
+
+TEST(ArgumentSchema, MovableAndSafeToShareAcrossThreads) {
+  ArgumentSchema a = Compile(kSearchSchema);
+  ArgumentSchema b = std::move(a);
+  a = Compile("{}");
+  EXPECT_TRUE(ValidateArguments(a, R"({"x":1})").ok());
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&b, &wrong, t] {
+      for (int i = 0; i < 200; ++i) {
+        const bool good = (i + t) % 2 == 0;
+        Verdict v = ValidateArguments(
+            b, good ? R"({"query":"q","tags":["ab","cd"],"limit":5})" : R"({"query":"q","tags":["AB"]})");
+        if (v.ok() != good) ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// The official JSON Schema Test Suite (Debian package json-schema-test-suite), draft 7.
+
+const char* kSuiteDir = "/usr/share/json-schema-test-suite/tests/draft7";
+
+// Files not run, with the reason (documented in trust/argument_schema.h).
+const std::map<std::string, std::string>& SkippedFiles() {
+  static const std::map<std::string, std::string> skipped = {
+      {"refRemote.json", "remote $ref: never fetched (compile refuses it)"},
+  };
+  return skipped;
+}
+
+// Individual suite tests where this policy knowingly differs from the suite, by
+// "file / case / test". Each is a documented decision or a known valijson deviation.
+const std::map<std::string, std::string>& KnownDeviations() {
+  static const std::map<std::string, std::string> known = {};
+  return known;
+}
+
+TEST(ArgumentSchemaSuite, Draft7) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(kSuiteDir)) {
+    GTEST_SKIP() << "JSON Schema Test Suite not installed (" << kSuiteDir
+                 << "); apt-get install json-schema-test-suite";
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kSuiteDir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  int passed = 0, failed = 0, deviations = 0, unsupported_cases = 0, unsupported_tests = 0,
+      skipped_files = 0;
+  std::ostringstream report;
+  for (const fs::path& file : files) {
+    const std::string name = file.filename().string();
+    if (auto it = SkippedFiles().find(name); it != SkippedFiles().end()) {
+      ++skipped_files;
+      report << "  skipped file " << name << ": " << it->second << "\n";
+      continue;
+    }
+    std::ifstream in(file);
+    nlohmann::json cases = nlohmann::json::parse(in);
+    for (const auto& c : cases) {
+      const std::string case_name = c["description"].get<std::string>();
+      Result<ArgumentSchema> schema = CompileArgumentSchema(c["schema"].dump());
+      if (!schema.ok()) {
+        if (schema.status().code() == Code::kUnsupported) {
+          ++unsupported_cases;
+          unsupported_tests += static_cast<int>(c["tests"].size());
+          report << "  unsupported " << name << " / " << case_name << ": " << schema.status().message() << "\n";
+        } else {
+          failed += static_cast<int>(c["tests"].size());
+          ADD_FAILURE() << name << " / " << case_name << ": compile failed: " << schema.status().ToString();
+        }
+        continue;
+      }
+      for (const auto& t : c["tests"]) {
+        const std::string key = name + " / " + case_name + " / " + t["description"].get<std::string>();
+        const bool want = t["valid"].get<bool>();
+        Verdict v = ValidateInstance(*schema, t["data"].dump());
+        if (v.ok() == want) {
+          ++passed;
+        } else if (KnownDeviations().contains(key)) {
+          ++deviations;
+          report << "  known deviation " << key << ": " << KnownDeviations().at(key) << "\n";
+        } else {
+          ++failed;
+          ADD_FAILURE() << key << ": want " << (want ? "valid" : "invalid") << ", got " << v.ToString();
+        }
+      }
+    }
+  }
+  std::cout << "JSON Schema Test Suite draft7: " << passed << " passed, " << failed << " failed, "
+            << deviations << " known deviations, " << unsupported_tests << " tests in " << unsupported_cases
+            << " cases refused at compile as unsupported, " << skipped_files << " files skipped\n"
+            << report.str();
+  RecordProperty("passed", passed);
+  RecordProperty("failed", failed);
+  EXPECT_GT(passed, 0);
+}
+
+}  // namespace
+}  // namespace las::trust

@@ -1,0 +1,189 @@
+#include "tools/release_draft.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <set>
+
+#include "tools/surface_launcher.h"
+#include "transport/mcp_client.h"
+#include "trust/digest.h"
+#include "trust/tool_binding_check.h"
+#include "trust/unique_fd.h"
+
+namespace las::tools {
+namespace {
+
+// SHA-256 of a regular file, read through the descriptor that was opened.
+Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string& what) {
+  trust::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) {
+    if (errno == ENOENT) return NotFound(what + " " + path + " does not exist");
+    return IoError("cannot open " + what + " " + path + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return IoError("cannot stat " + what + " " + path);
+  if (!S_ISREG(st.st_mode)) return InvalidArgument(what + " " + path + " is not a regular file");
+  return trust::Sha256OfFile(fd.get());
+}
+
+Status CheckRequest(const DraftRequest& request) {
+  if (!trust::IsValidSurfaceName(request.surface)) {
+    return InvalidArgument("\"" + request.surface +
+                           "\" is not a surface name ([a-z0-9_-], 1 to 64, no \"__\", not \"las\")");
+  }
+  if (request.argv.empty()) return InvalidArgument("no command given (after --)");
+  if (request.argv[0].empty() || request.argv[0].front() != '/') {
+    return InvalidArgument("the command \"" + request.argv[0] +
+                           "\" must be an absolute path (e.g. /usr/bin/python3): the release "
+                           "binds exactly one file");
+  }
+  if (request.cwd.empty() || request.cwd.front() != '/') {
+    return InvalidArgument("the working directory must be an absolute path");
+  }
+  std::set<std::string> seen;
+  for (const std::string& name : request.env) {
+    if (!trust::IsValidEnvName(name)) {
+      return InvalidArgument("\"" + name + "\" is not an environment variable name a child may "
+                             "receive ([A-Za-z_][A-Za-z0-9_]*; PATH is fixed by Las)");
+    }
+    if (!seen.insert(name).second) return InvalidArgument("--env " + name + " is given twice");
+  }
+  return Status::Ok();
+}
+
+// The launch, run to completion on a private loop; the child is shut down and reaped
+// before this returns.
+SurfaceLaunch ProbeOnce(const trust::SurfaceBinding& binding, const DraftRequest& request) {
+  boost::asio::io_context io;
+  LaunchOptions options;
+  options.policy = request.policy;
+  options.probe_only = true;
+  options.start_timeout_ms = request.start_timeout_ms;
+  std::optional<SurfaceLaunch> outcome;
+  LaunchSurface(io, binding, options, [&outcome](SurfaceLaunch launch) {
+    outcome = std::move(launch);
+    if (outcome->client) outcome->client->Shutdown([] {});
+  });
+  io.run();
+  SurfaceLaunch result = std::move(*outcome);
+  result.client.reset();  // after the loop: never inside the client's own callback
+  return result;
+}
+
+}  // namespace
+
+Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
+  LAS_RETURN_IF_ERROR(CheckRequest(request));
+  DraftedSurface out;
+  trust::SurfaceBinding& b = out.binding;
+  b.name = request.surface;
+  b.command = request.argv[0];
+  b.cwd = request.cwd;
+  b.argv = request.argv;
+  b.env = request.env;
+  Result<trust::Sha256Digest> binary = HashFile(b.command, "command");
+  if (!binary.ok()) return binary.status();
+  b.binary_sha256 = *binary;
+
+  const bool interpreter = b.command == trust::kSystemPython ||
+                           (!request.policy.node_executable.empty() &&
+                            b.command == request.policy.node_executable);
+  if (interpreter && b.argv.size() >= 2 && !b.argv[1].empty() && b.argv[1].front() != '-') {
+    std::filesystem::path script(b.argv[1]);
+    if (script.is_relative()) {
+      script = (std::filesystem::path(b.cwd) / script).lexically_normal();
+      out.notes.push_back("argv[1] \"" + b.argv[1] + "\" was made absolute: " + script.string() +
+                          " (the release binds absolute code paths)");
+      b.argv[1] = script.string();
+    }
+    Result<trust::Sha256Digest> code = HashFile(b.argv[1], "script");
+    if (!code.ok()) return code.status();
+    b.code = trust::CodeBinding{b.argv[1], *code};
+  }
+
+  SurfaceLaunch launch = ProbeOnce(b, request);
+  if (!launch.ok) {
+    const std::string message = "surface " + b.name + ": " + launch.reason + ": " + launch.detail;
+    if (launch.reason == kReasonStartFailed || launch.reason == kReasonListFailed) {
+      return IoError(message);
+    }
+    if (launch.reason == "file-missing") return NotFound(message);
+    return Denied(message);
+  }
+
+  std::set<std::string> names;
+  for (const trust::LiveTool& live : launch.live_tools) {
+    if (!trust::IsValidToolName(live.name)) {
+      return InvalidArgument("surface " + b.name + ": the child lists a tool whose name no "
+                             "manifest can bind ([A-Za-z0-9_.-], 1 to 128)");
+    }
+    if (!names.insert(live.name).second) {
+      return InvalidArgument("surface " + b.name + ": the child lists tool \"" + live.name +
+                             "\" twice");
+    }
+    Result<trust::Sha256Digest> schema = trust::InputSchemaDigest(live.input_schema_json);
+    if (!schema.ok()) {
+      return InvalidArgument("surface " + b.name + ": tool \"" + live.name +
+                             "\": inputSchema: " + schema.status().message());
+    }
+    Result<trust::Sha256Digest> description = trust::DescriptionDigest(live.description);
+    if (!description.ok()) {
+      return InvalidArgument("surface " + b.name + ": tool \"" + live.name +
+                             "\": description: " + description.status().message());
+    }
+    b.tools.push_back(trust::ToolBinding{live.name, *schema, *description, {}});
+  }
+  if (b.tools.size() > trust::kMaxToolsPerSurface) {
+    return InvalidArgument("surface " + b.name + ": the child lists more than " +
+                           std::to_string(trust::kMaxToolsPerSurface) + " tools");
+  }
+  std::sort(b.tools.begin(), b.tools.end(),
+            [](const trust::ToolBinding& x, const trust::ToolBinding& y) { return x.name < y.name; });
+  for (const std::string& name : b.env) {
+    if (request.policy.environment.find(name) == request.policy.environment.end()) {
+      out.notes.push_back("--env " + name + " is not set here: the child ran without it");
+    }
+  }
+  return out;
+}
+
+void MergeSurface(trust::Manifest& manifest, trust::SurfaceBinding drafted,
+                  std::vector<std::string>* notes) {
+  auto same_name = [&](const trust::SurfaceBinding& s) { return s.name == drafted.name; };
+  auto existing = std::find_if(manifest.surfaces.begin(), manifest.surfaces.end(), same_name);
+  if (existing != manifest.surfaces.end()) {
+    for (const trust::ToolBinding& old_tool : existing->tools) {
+      if (old_tool.credential_templates.empty()) continue;
+      auto kept = std::find_if(drafted.tools.begin(), drafted.tools.end(),
+                               [&](const trust::ToolBinding& t) { return t.name == old_tool.name; });
+      if (kept == drafted.tools.end()) {
+        if (notes) {
+          notes->push_back("tool " + old_tool.name +
+                           " had credential templates and is gone from the child's tools/list");
+        }
+        continue;
+      }
+      kept->credential_templates = old_tool.credential_templates;
+      if (notes) {
+        notes->push_back("kept the credential templates of tool " + old_tool.name + " (" +
+                         std::to_string(old_tool.credential_templates.size()) + ")");
+      }
+    }
+    *existing = std::move(drafted);
+  } else {
+    manifest.surfaces.push_back(std::move(drafted));
+  }
+  std::sort(manifest.surfaces.begin(), manifest.surfaces.end(),
+            [](const trust::SurfaceBinding& x, const trust::SurfaceBinding& y) {
+              return x.name < y.name;
+            });
+}
+
+}  // namespace las::tools

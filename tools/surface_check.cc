@@ -1,0 +1,346 @@
+#include "tools/surface_check.h"
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+
+#include "tools/surface_launcher.h"
+#include "transport/mcp_client.h"
+#include "trust/digest.h"
+#include "trust/reason.h"
+#include "trust/rfc3339.h"
+#include "trust/signature_file.h"
+#include "trust/trust_store.h"
+#include "trust/watermark.h"
+
+namespace las::tools {
+namespace {
+
+constexpr std::string_view kAccepted = "accepted";
+
+CheckRow Ok(std::string surface, std::string check, std::string detail) {
+  return {std::move(surface), std::move(check), CheckResult::kOk, std::string(kAccepted),
+          std::move(detail)};
+}
+CheckRow Fail(std::string surface, std::string check, std::string_view reason, std::string detail) {
+  return {std::move(surface), std::move(check), CheckResult::kFail, std::string(reason),
+          std::move(detail)};
+}
+CheckRow Fail(std::string surface, std::string check, const trust::Verdict& verdict) {
+  return Fail(std::move(surface), std::move(check), verdict.reason_name(), verdict.detail());
+}
+CheckRow Skip(std::string surface, std::string check, std::string_view reason, std::string detail) {
+  return {std::move(surface), std::move(check), CheckResult::kSkip, std::string(reason),
+          std::move(detail)};
+}
+
+std::string Plural(size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The signature row: signature file, key, manifest bytes, Ed25519, then parsing exactly
+// the verified bytes. Fills `out.manifest` on success.
+CheckRow CheckSignature(const ReleaseCheckOptions& options, const trust::TrustStore& store,
+                        ReleaseCheck& out) {
+  const trust::ReleasePaths& paths = options.paths;
+  const trust::TrustedKey& key = store.selected();
+  if (trust::Verdict v = trust::CheckAbsolutePath(options.signature_name, paths.signature); !v.ok()) {
+    return Fail("", "signature", v);
+  }
+  if (trust::Verdict v = trust::CheckAbsolutePath(options.manifest_name, paths.manifest); !v.ok()) {
+    return Fail("", "signature", v);
+  }
+  trust::VerdictOr<std::string> text =
+      trust::ReadBoundedFile(paths.signature, "signature file", trust::kMaxSignatureFileBytes);
+  if (!text.ok()) return Fail("", "signature", text.verdict());
+  trust::VerdictOr<trust::SignatureFile> signature = trust::ParseSignatureFile(*text);
+  if (!signature.ok()) return Fail("", "signature", signature.verdict());
+  if (signature->key_id != key.key_id) {
+    return Fail("", "signature", trust::ReasonName(trust::Reason::kUnknownKey),
+                "release is signed by key " + signature->key_id +
+                    (store.Find(signature->key_id) != nullptr ? " (listed, but not selected)"
+                                                              : " (not in the trust store)") +
+                    "; the trust store selects key " + key.key_id);
+  }
+  trust::VerdictOr<std::string> bytes =
+      trust::ReadBoundedFile(paths.manifest, "manifest", trust::kMaxManifestBytes);
+  if (!bytes.ok()) return Fail("", "signature", bytes.verdict());
+  const std::span<const uint8_t> raw(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
+  if (!trust::VerifyRelease(key.public_key, raw, signature->signature).ok()) {
+    return Fail("", "signature", trust::ReasonName(trust::Reason::kBadSignature),
+                "signature does not verify under key " + key.key_id + " over manifest " +
+                    paths.manifest + " (changed after signing, or signed by another key)");
+  }
+  Result<trust::Manifest> manifest = trust::ParseManifest(raw);
+  if (!manifest.ok()) {
+    const trust::Reason reason = manifest.status().code() == Code::kUnsupported
+                                     ? trust::Reason::kManifestUnsupported
+                                     : trust::Reason::kManifestInvalid;
+    return Fail("", "signature", trust::ReasonName(reason), manifest.status().message());
+  }
+  out.key_id = key.key_id;
+  out.manifest_sha256 = trust::Sha256(raw);
+  std::string detail = "manifest " + paths.manifest + " (sequence " +
+                       std::to_string(manifest->sequence) + ", " +
+                       Plural(bytes->size(), "byte") + ", sha256 " +
+                       trust::Sha256Hex(out.manifest_sha256) + ") is signed by key " + key.key_id;
+  out.manifest = std::move(manifest).value();
+  return Ok("", "signature", std::move(detail));
+}
+
+}  // namespace
+
+std::string_view CheckResultName(CheckResult result) {
+  switch (result) {
+    case CheckResult::kOk: return "ok";
+    case CheckResult::kFail: return "fail";
+    case CheckResult::kSkip: return "skip";
+  }
+  return "fail";
+}
+
+std::string DescribeDistance(int64_t when_micros, int64_t now_micros) {
+  const bool future = when_micros >= now_micros;
+  int64_t seconds = (future ? when_micros - now_micros : now_micros - when_micros) / 1'000'000;
+  const int64_t days = seconds / 86400;
+  const int64_t hours = (seconds % 86400) / 3600;
+  const int64_t minutes = (seconds % 3600) / 60;
+  std::string text;
+  if (days > 0) {
+    text = std::to_string(days) + "d " + std::to_string(hours) + "h";
+  } else if (hours > 0) {
+    text = std::to_string(hours) + "h " + std::to_string(minutes) + "m";
+  } else if (minutes > 0) {
+    text = std::to_string(minutes) + "m";
+  } else {
+    text = std::to_string(seconds) + "s";
+  }
+  return future ? "in " + text : text + " ago";
+}
+
+bool ReleaseCheck::ok() const {
+  return std::none_of(rows.begin(), rows.end(),
+                      [](const CheckRow& r) { return r.result == CheckResult::kFail; });
+}
+
+bool CheckReport::ok() const { return Count(CheckResult::kFail) == 0; }
+
+size_t CheckReport::Count(CheckResult result) const {
+  return static_cast<size_t>(std::count_if(rows.begin(), rows.end(),
+                                           [&](const CheckRow& r) { return r.result == result; }));
+}
+
+ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
+  ReleaseCheck out;
+  const trust::ReleasePaths& paths = options.paths;
+
+  // Trust store.
+  std::optional<trust::TrustStore> store;
+  if (trust::Verdict v = trust::CheckAbsolutePath(options.trust_store_name, paths.trust_store); !v.ok()) {
+    out.rows.push_back(Fail("", "trust-store", v));
+  } else if (trust::VerdictOr<trust::TrustStore> loaded =
+                 trust::LoadTrustStore(paths.trust_store, options.secure);
+             !loaded.ok()) {
+    out.rows.push_back(Fail("", "trust-store", loaded.verdict()));
+  } else {
+    store = std::move(loaded).value();
+    out.rows.push_back(Ok("", "trust-store",
+                          paths.trust_store + " selects key " + store->selected_key_id + " (" +
+                              Plural(store->keys.size(), "key") + " listed)"));
+  }
+
+  // Signature, then the manifest parsed from exactly the verified bytes.
+  if (store) {
+    out.rows.push_back(CheckSignature(options, *store, out));
+  } else {
+    out.rows.push_back(Skip("", "signature", kReasonNotChecked, "needs a valid trust store"));
+  }
+
+  // Expiry.
+  if (out.manifest) {
+    const std::string at = trust::FormatRfc3339UtcMicros(out.manifest->expires_at_micros);
+    Status fresh = trust::CheckExpiry(*out.manifest, options.now_micros);
+    if (fresh.ok()) {
+      out.rows.push_back(Ok("", "expiry", "valid until " + at + " (" +
+                                              DescribeDistance(out.manifest->expires_at_micros,
+                                                               options.now_micros) + ")"));
+    } else {
+      out.rows.push_back(Fail("", "expiry", trust::ReasonName(trust::Reason::kExpired),
+                              "expired at " + at + " (" +
+                                  DescribeDistance(out.manifest->expires_at_micros,
+                                                   options.now_micros) +
+                                  "); sign it again: las release sign --bump"));
+    }
+  } else {
+    out.rows.push_back(Skip("", "expiry", kReasonNotChecked, "needs a verified manifest"));
+  }
+
+  if (!options.check_watermark) return out;
+
+  // Watermark file, then the sequence against it.
+  std::optional<trust::Watermarks> watermarks;
+  if (trust::Verdict v = trust::CheckAbsolutePath(options.watermark_name, paths.watermark); !v.ok()) {
+    out.rows.push_back(Fail("", "watermark-file", v));
+  } else if (trust::VerdictOr<trust::Watermarks> loaded =
+                 trust::LoadWatermarks(paths.watermark, options.secure);
+             !loaded.ok()) {
+    out.rows.push_back(Fail("", "watermark-file", loaded.verdict()));
+  } else {
+    watermarks = std::move(loaded).value();
+    out.rows.push_back(Ok("", "watermark-file",
+                          watermarks->file_existed
+                              ? paths.watermark + " holds " + Plural(watermarks->by_key.size(), "key")
+                              : paths.watermark + " does not exist yet (the first admission creates it)"));
+  }
+  if (!out.manifest) {
+    out.rows.push_back(Skip("", "sequence", kReasonNotChecked, "needs a verified manifest"));
+  } else if (!watermarks) {
+    out.rows.push_back(Skip("", "sequence", kReasonNotChecked, "needs a readable watermark"));
+  } else {
+    // The digest of exactly the bytes whose signature verified.
+    const trust::WatermarkEntry* at = watermarks->Find(out.key_id);
+    const uint64_t before = at ? at->sequence : 0;
+    trust::VerdictOr<trust::WatermarkStep> step = trust::DecideWatermark(
+        *watermarks, out.key_id, out.manifest->sequence, out.manifest_sha256);
+    if (!step.ok()) {
+      out.rows.push_back(Fail("", "sequence", step.verdict()));
+    } else if (*step == trust::WatermarkStep::kUnchanged) {
+      out.rows.push_back(Ok("", "sequence", "sequence " + std::to_string(out.manifest->sequence) +
+                                                " is the watermark of key " + out.key_id +
+                                                " with these exact bytes (already admitted)"));
+    } else {
+      out.rows.push_back(Ok("", "sequence",
+                            "sequence " + std::to_string(out.manifest->sequence) +
+                                " is above the watermark " + std::to_string(before) + " of key " +
+                                out.key_id + " (the next admission advances it)"));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// What a surface row says about one bound and configured surface, from its launch.
+void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& launch,
+                   const trust::LaunchPolicy& policy, std::vector<CheckRow>& rows) {
+  const bool launched = launch.ok || launch.reason == ReasonName(trust::Reason::kToolsMismatch) ||
+                        launch.reason == kReasonListFailed;
+  if (!launched) {
+    rows.push_back(Fail(surface.name, "launch", launch.reason, launch.detail));
+    rows.push_back(Skip(surface.name, "tools", kReasonNotChecked, "the child was not started"));
+    return;
+  }
+  std::string detail = "command " + surface.command;
+  if (surface.code) detail += " and code " + surface.code->path;
+  detail += " match their signed sha256; cwd inside " + policy.workspace + "; child initialized";
+  rows.push_back(Ok(surface.name, "launch", std::move(detail)));
+  if (!launch.ok) {
+    rows.push_back(Fail(surface.name, "tools", launch.reason, launch.detail));
+    return;
+  }
+  std::vector<std::string> names;
+  for (const trust::ToolBinding& t : surface.tools) names.push_back(t.name);
+  std::sort(names.begin(), names.end());
+  rows.push_back(Ok(surface.name, "tools",
+                    Plural(names.size(), "tool") + " match the release: " + JoinNames(names)));
+}
+
+}  // namespace
+
+CheckReport RunChecks(const SurfaceCheckOptions& options) {
+  CheckReport report;
+  report.checked_at_micros = options.release.now_micros;
+  ReleaseCheck release = CheckRelease(options.release);
+  report.rows = release.rows;
+
+  // Which surfaces.
+  const bool named = !options.surfaces.empty();
+  std::set<std::string> targets(options.surfaces.begin(), options.surfaces.end());
+  if (!named) {
+    for (const ConfiguredSurface& s : options.registry.surfaces) targets.insert(s.name);
+    if (release.manifest) {
+      for (const trust::SurfaceBinding& s : release.manifest->surfaces) targets.insert(s.name);
+    }
+  }
+
+  // Rows decided without a launch, per surface.
+  std::map<std::string, std::vector<CheckRow>> verdicts;
+  std::vector<const trust::SurfaceBinding*> to_launch;
+  for (const std::string& name : targets) {
+    const bool configured = options.registry.Find(name) != nullptr;
+    if (!release.manifest) {
+      if (named && !configured) {
+        verdicts[name].push_back(Fail(name, "release", kReasonNotInRegistry,
+                                   "not configured in the registry"));
+      } else {
+        verdicts[name].push_back(Skip(name, "release", kReasonNotChecked,
+                                   "the release did not verify: no surface is checked"));
+      }
+      continue;
+    }
+    const trust::SurfaceBinding* bound = release.manifest->FindSurface(name);
+    if (!configured) {
+      const std::string detail = bound ? "bound by the release, but not configured in the "
+                                         "registry: it will not be served"
+                                       : "neither configured in the registry nor bound by the release";
+      if (named) {
+        verdicts[name].push_back(Fail(name, "release", kReasonNotInRegistry, detail));
+      } else {
+        verdicts[name].push_back(Skip(name, "release", kReasonNotInRegistry, detail));
+      }
+      continue;
+    }
+    if (bound == nullptr) {
+      const std::string detail = "configured, but the release does not bind it: it will not be served";
+      const std::string_view reason = trust::ReasonName(trust::Reason::kSurfaceUnknown);
+      if (named) {
+        verdicts[name].push_back(Fail(name, "release", reason, detail));
+      } else {
+        verdicts[name].push_back(Skip(name, "release", reason, detail));
+      }
+      continue;
+    }
+    to_launch.push_back(bound);
+  }
+
+  // Launch every bound surface at once on a private loop; shut each child down as soon
+  // as its verdict is in.
+  std::map<std::string, SurfaceLaunch> launches;
+  {
+    boost::asio::io_context io;
+    LaunchOptions launch_options;
+    launch_options.policy = options.policy;
+    launch_options.start_timeout_ms = options.start_timeout_ms;
+    for (const trust::SurfaceBinding* surface : to_launch) {
+      LaunchSurface(io, *surface, launch_options, [&launches](SurfaceLaunch launch) {
+        SurfaceLaunch& stored = launches[launch.surface] = std::move(launch);
+        if (stored.client) stored.client->Shutdown([] {});
+      });
+    }
+    io.run();
+    for (auto& [name, launch] : launches) launch.client.reset();  // before the loop dies
+  }
+
+  // Rows in name order (targets is sorted), after the release rows.
+  for (const std::string& name : targets) {
+    if (auto decided = verdicts.find(name); decided != verdicts.end()) {
+      report.rows.insert(report.rows.end(), decided->second.begin(), decided->second.end());
+    }
+    if (auto launched = launches.find(name); launched != launches.end()) {
+      AddLaunchRows(*release.manifest->FindSurface(name), launched->second, options.policy,
+                    report.rows);
+    }
+  }
+  return report;
+}
+
+}  // namespace las::tools

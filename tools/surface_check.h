@@ -1,0 +1,118 @@
+// `las check` and `las release verify`: every admission check, run read-only and reported
+// one row per check, so an operator sees everything that would keep a surface out — and,
+// after fixing it, re-runs the same command to see that it is fixed.
+//
+// Release rows (surface ""), in the order ReleaseVerifier (trust/release_verifier.h)
+// applies them, using the same trust/ functions; unlike the verifier, checks that do not
+// depend on a failed one still run, so one run shows every independent problem:
+//
+//   trust-store     LoadTrustStore: path configured and absolute, file security
+//                   (symlink, owner, mode), content               -> trust reasons
+//   signature       signature file (format, length), key id == selected key, manifest
+//                   bytes, Ed25519 over the raw bytes, then ParseManifest of exactly
+//                   those bytes                                   -> trust reasons
+//   expiry          now < expires_at                              -> expired
+//   watermark-file  LoadWatermarks (missing = first admission)    -> file / watermark reasons
+//   sequence        DecideWatermark for the verified release      -> rollback, conflict
+//
+// The watermark rows are present only when ReleaseCheckOptions::check_watermark. Nothing
+// here writes: the watermark never moves (CommitWatermark is only ever called by the
+// admitting code), no event is appended.
+//
+// Surface rows: for each surface to check, `launch` (PlanLaunch: workspace, command,
+// binary and code digests; then the child is started from the hashed descriptor and
+// initialized) and `tools` (its live tools/list against the signed names and digests) —
+// exactly tools/surface_launcher.h, as `las serve` runs it. Children are started
+// concurrently on one private loop and shut down (and reaped) before RunChecks returns.
+// Surfaces are checked only when the release signature verified (an unverified manifest
+// is never acted on); expiry or watermark failures do not stop the surface checks.
+//
+// Which surfaces: those named (each must be configured in the registry and bound by the
+// release, else a failing row), or, when none are named, every surface that is
+// configured or bound: configured-but-unbound and bound-but-unconfigured surfaces get a
+// `skip` row (they would not be served), not a failure.
+//
+// Row reasons are stable codes: the trust reason names of docs/RELEASES.md, plus
+// "start-failed" and "list-failed" (tools/surface_launcher.h), "not-in-registry" (bound
+// by the release but not configured) and "not-checked" (a skip because a check it depends
+// on failed). Details are for operators: paths, key ids, sequences, digests, tool names;
+// never child output, never an environment value, never key material.
+//
+// Threading: call from one thread; RunChecks blocks until every child is reaped. The
+// process should be a child subreaper (transport::BecomeChildSubreaper).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/registry.h"
+#include "trust/digest.h"
+#include "trust/launch_policy.h"
+#include "trust/manifest.h"
+#include "trust/release_paths.h"
+#include "trust/secure_file.h"
+
+namespace las::tools {
+
+inline constexpr std::string_view kReasonNotInRegistry = "not-in-registry";
+inline constexpr std::string_view kReasonNotChecked = "not-checked";
+
+enum class CheckResult { kOk, kFail, kSkip };
+// "ok", "fail", "skip".
+std::string_view CheckResultName(CheckResult result);
+
+struct CheckRow {
+  std::string surface;  // empty for a release-wide check
+  std::string check;    // "trust-store", "signature", "expiry", "watermark-file", "sequence",
+                        // "release" (is the surface bound/configured), "launch", "tools"
+  CheckResult result = CheckResult::kOk;
+  std::string reason;   // "accepted" when ok; see the header comment
+  std::string detail;
+};
+
+struct ReleaseCheckOptions {
+  // Each path is checked with trust::CheckAbsolutePath under the matching name.
+  trust::ReleasePaths paths;
+  std::string manifest_name = trust::kEnvReleaseManifest;    // how to name each path in
+  std::string signature_name = trust::kEnvReleaseSignature;  // details, e.g. "--manifest"
+  std::string trust_store_name = trust::kEnvTrustStore;
+  std::string watermark_name = trust::kEnvReleaseWatermark;
+  bool check_watermark = true;
+  int64_t now_micros = 0;  // the one check time (expiry)
+  trust::SecureFileOptions secure;
+};
+
+struct ReleaseCheck {
+  std::vector<CheckRow> rows;
+  std::optional<trust::Manifest> manifest;  // set once the signature verified and it parsed
+  std::string key_id;                       // the key that verified it
+  trust::Sha256Digest manifest_sha256{};    // of exactly the verified bytes
+  bool ok() const;
+};
+
+ReleaseCheck CheckRelease(const ReleaseCheckOptions& options);
+
+struct SurfaceCheckOptions {
+  ReleaseCheckOptions release;
+  Registry registry;
+  std::vector<std::string> surfaces;  // empty: all (see the header comment)
+  trust::LaunchPolicy policy;
+  int64_t start_timeout_ms = 15'000;
+};
+
+struct CheckReport {
+  int64_t checked_at_micros = 0;
+  std::vector<CheckRow> rows;
+  bool ok() const;  // no row failed
+  size_t Count(CheckResult result) const;
+};
+
+CheckReport RunChecks(const SurfaceCheckOptions& options);
+
+// "in 29d 23h", "3h 5m ago": the distance from `now` to `when`, for details.
+std::string DescribeDistance(int64_t when_micros, int64_t now_micros);
+
+}  // namespace las::tools

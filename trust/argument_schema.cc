@@ -1,0 +1,717 @@
+#include "trust/argument_schema.h"
+
+// valijson reports schema errors by calling throwRuntimeError(), which aborts the process
+// unless exceptions are enabled. This is the only translation unit of las_trust that
+// includes valijson, so the setting cannot disagree with another TU (ODR).
+#if defined(VALIJSON_USE_EXCEPTIONS)
+#if !VALIJSON_USE_EXCEPTIONS
+#error "trust/argument_schema.cc needs VALIJSON_USE_EXCEPTIONS=1"
+#endif
+#else
+#define VALIJSON_USE_EXCEPTIONS 1
+#endif
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "trust/strict_json_internal.h"
+
+namespace las::trust {
+
+using internal::Json;
+
+struct ArgumentSchema::Impl {
+  Json document;  // the parsed schema; the pointers below point into it
+  valijson::Schema schema;
+  std::string dialect;
+  ArgumentSchemaLimits limits;
+  std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
+  bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
+  bool has_unique = false;  // uniqueItems: true
+};
+
+ArgumentSchema::ArgumentSchema(std::unique_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+ArgumentSchema::ArgumentSchema(ArgumentSchema&&) noexcept = default;
+ArgumentSchema& ArgumentSchema::operator=(ArgumentSchema&&) noexcept = default;
+ArgumentSchema::~ArgumentSchema() = default;
+
+std::string_view ArgumentSchema::dialect() const { return impl_->dialect; }
+
+namespace {
+
+constexpr size_t kMaxSegmentBytes = 64;
+
+// ---------------------------------------------------------------------------------------
+// JSON pointers.
+
+// One RFC 6901 reference token, escaped, made safe to print: bytes outside printable
+// ASCII become \xNN, and more than kMaxSegmentBytes input bytes are cut ("...").
+// With pointer_escape false, '~' and '/' stay as they are (for URIs in messages).
+std::string PrintableToken(std::string_view raw, bool pointer_escape = true) {
+  std::string out;
+  const size_t n = std::min(raw.size(), pointer_escape ? kMaxSegmentBytes : 2 * kMaxSegmentBytes);
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    if (!pointer_escape && (c == '~' || c == '/')) {
+      out += static_cast<char>(c);
+    } else if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c > 0x7e) {
+      char buf[5];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (raw.size() > n) out += "...";
+  return out;
+}
+
+// Schema locations in messages: "#/properties/a~1b/pattern".
+std::string SchemaLoc(const std::string& base, std::string_view key) {
+  return base + "/" + PrintableToken(key);
+}
+
+// Resolves a same-document reference ("#", "#/a/b", "#name") against `root`.
+const Json* ResolveFragment(const Json& root, std::string_view ref,
+                            const std::map<std::string, const Json*, std::less<>>& anchors) {
+  if (ref.empty() || ref[0] != '#') return nullptr;
+  // Percent-decode the fragment (RFC 3986); a malformed escape resolves to nothing.
+  std::string fragment;
+  for (size_t i = 1; i < ref.size(); ++i) {
+    if (ref[i] != '%') {
+      fragment += ref[i];
+      continue;
+    }
+    if (i + 2 >= ref.size()) return nullptr;
+    unsigned value = 0;
+    for (size_t k = 1; k <= 2; ++k) {
+      const char h = ref[i + k];
+      value <<= 4;
+      if (h >= '0' && h <= '9') value |= static_cast<unsigned>(h - '0');
+      else if (h >= 'a' && h <= 'f') value |= static_cast<unsigned>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F') value |= static_cast<unsigned>(h - 'A' + 10);
+      else return nullptr;
+    }
+    fragment += static_cast<char>(value);
+    i += 2;
+  }
+  if (fragment.empty()) return &root;
+  if (fragment[0] != '/') {
+    auto it = anchors.find("#" + fragment);
+    return it == anchors.end() ? nullptr : it->second;
+  }
+  const Json* node = &root;
+  size_t pos = 1;
+  while (true) {
+    const size_t slash = fragment.find('/', pos);
+    std::string token = fragment.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos);
+    std::string unescaped;
+    for (size_t i = 0; i < token.size(); ++i) {
+      if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+        unescaped += token[i + 1] == '0' ? '~' : '/';
+        ++i;
+      } else if (token[i] == '~') {
+        return nullptr;
+      } else {
+        unescaped += token[i];
+      }
+    }
+    if (node->is_object()) {
+      auto it = node->find(unescaped);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else if (node->is_array()) {
+      if (unescaped.empty() || unescaped.size() > 9 ||
+          unescaped.find_first_not_of("0123456789") != std::string::npos ||
+          (unescaped.size() > 1 && unescaped[0] == '0')) {
+        return nullptr;
+      }
+      const size_t index = std::stoul(unescaped);
+      if (index >= node->size()) return nullptr;
+      node = &(*node)[index];
+    } else {
+      return nullptr;
+    }
+    if (slash == std::string::npos) return node;
+    pos = slash + 1;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Compile-time checks: one structural walk over every schema position.
+
+enum class Dialect { kDraft04, kDraft06, kDraft07, k201909, k202012 };
+
+std::string_view DialectName(Dialect d) {
+  switch (d) {
+    case Dialect::kDraft04: return "draft-04";
+    case Dialect::kDraft06: return "draft-06";
+    case Dialect::kDraft07: return "draft-07";
+    case Dialect::k201909: return "2019-09";
+    case Dialect::k202012: return "2020-12";
+  }
+  return "draft-07";
+}
+
+Result<Dialect> DialectOf(const Json& root) {
+  if (!root.is_object()) return Dialect::kDraft07;
+  auto it = root.find("$schema");
+  if (it == root.end()) return Dialect::kDraft07;
+  if (!it->is_string()) return InvalidArgument("input schema: #/$schema is not a string");
+  std::string_view uri = it->get_ref<const std::string&>();
+  const std::string shown = PrintableToken(uri, false);
+  if (uri.starts_with("https://")) uri.remove_prefix(8);
+  else if (uri.starts_with("http://")) uri.remove_prefix(7);
+  if (uri.ends_with("#")) uri.remove_suffix(1);
+  if (uri == "json-schema.org/draft-07/schema") return Dialect::kDraft07;
+  if (uri == "json-schema.org/draft-06/schema") return Dialect::kDraft06;
+  if (uri == "json-schema.org/draft-04/schema") return Dialect::kDraft04;
+  if (uri == "json-schema.org/draft/2019-09/schema") return Dialect::k201909;
+  if (uri == "json-schema.org/draft/2020-12/schema") return Dialect::k202012;
+  return Unsupported("input schema: $schema \"" + shown +
+                     "\" is not a supported dialect (draft-04, draft-06, draft-07, and "
+                     "2019-09 / 2020-12 within their draft-07-compatible subset)");
+}
+
+// Keywords valijson does not implement, whose silent omission would validate less than
+// the schema's author meant.
+constexpr std::array<std::string_view, 13> kUnsupportedKeywords = {
+    "prefixItems",      "unevaluatedItems", "unevaluatedProperties", "dependentRequired",
+    "dependentSchemas", "$dynamicRef",      "$dynamicAnchor",        "$recursiveRef",
+    "$recursiveAnchor", "$anchor",          "minContains",           "maxContains",
+    "$vocabulary"};
+
+// Keywords that may stand beside $ref: annotations and containers, nothing that asserts.
+constexpr std::array<std::string_view, 14> kRefSiblingsAllowed = {
+    "$ref",     "$id",       "id",         "$schema",    "$comment",
+    "title",    "description", "default",  "examples",   "readOnly",
+    "writeOnly", "deprecated", "definitions", "$defs"};
+
+template <size_t N>
+bool Contains(const std::array<std::string_view, N>& list, std::string_view key) {
+  for (std::string_view k : list) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
+struct Walk {
+  Dialect dialect;
+  const Json* root;
+  ArgumentSchema::Impl* impl;
+  std::set<const Json*> schema_nodes;                        // every walked schema position
+  std::vector<std::pair<const Json*, std::string>> refs;     // node holding $ref, its location
+
+  Status CheckRegex(const std::string& pattern, const std::string& loc) {
+    try {
+      std::regex compiled(pattern);
+      (void)compiled;
+    } catch (const std::exception&) {
+      return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
+                             "(ECMAScript) accepts");
+    }
+    impl->has_regex = true;
+    return Status::Ok();
+  }
+
+  Status SchemaMap(const Json& map, const std::string& loc) {
+    if (!map.is_object()) return Status::Ok();  // valijson reports the type error
+    for (const auto& [key, sub] : map.items()) {
+      LAS_RETURN_IF_ERROR(Schema(sub, SchemaLoc(loc, key)));
+    }
+    return Status::Ok();
+  }
+
+  Status Schema(const Json& node, const std::string& loc) {
+    schema_nodes.insert(&node);
+    if (node.is_boolean()) return Status::Ok();
+    if (!node.is_object()) {
+      return InvalidArgument("input schema: " + (loc == "#" ? std::string("the root") : loc) +
+                             " is not a schema (an object or a boolean)");
+    }
+    for (const auto& [key, value] : node.items()) {
+      if (Contains(kUnsupportedKeywords, key)) {
+        return Unsupported("input schema: " + SchemaLoc(loc, key) +
+                           ": keyword is not supported by this policy (it would be ignored, "
+                           "validating less than the schema says)");
+      }
+      if (dialect == Dialect::k202012 &&
+          (key == "additionalItems" || (key == "items" && value.is_array()))) {
+        return Unsupported("input schema: " + SchemaLoc(loc, key) +
+                           ": array-form items / additionalItems mean something else in "
+                           "2020-12; not supported");
+      }
+    }
+    if (auto ref = node.find("$ref"); ref != node.end()) {
+      if (!ref->is_string()) return InvalidArgument("input schema: " + loc + "/$ref is not a string");
+      const std::string& target = ref->get_ref<const std::string&>();
+      if (target.empty() || target[0] != '#') {
+        return Unsupported("input schema: " + loc + "/$ref \"" + PrintableToken(target, false) +
+                           "\" is not a same-document reference (\"#...\"); Las never fetches "
+                           "or reads another schema");
+      }
+      for (const auto& [key, value] : node.items()) {
+        if (!Contains(kRefSiblingsAllowed, key)) {
+          return Unsupported("input schema: " + SchemaLoc(loc, key) +
+                             ": an assertion beside $ref (ignored by draft-07, applied by "
+                             "2019-09); move it into an allOf");
+        }
+      }
+      refs.emplace_back(&node, loc + "/$ref");
+    }
+    const char* id_keyword = dialect == Dialect::kDraft04 ? "id" : "$id";
+    if (auto id = node.find(id_keyword); id != node.end() && id->is_string()) {
+      const std::string& value = id->get_ref<const std::string&>();
+      if (!value.empty() && value[0] == '#') {
+        if (value.size() > 1 && !impl->anchors.emplace(value, &node).second) {
+          return InvalidArgument("input schema: " + SchemaLoc(loc, id_keyword) +
+                                 ": the anchor is declared twice");
+        }
+      } else if (&node != root) {
+        return Unsupported("input schema: " + SchemaLoc(loc, id_keyword) +
+                           ": a subschema that opens another schema resource is not supported");
+      }
+    }
+    if (auto it = node.find("pattern"); it != node.end() && it->is_string()) {
+      LAS_RETURN_IF_ERROR(CheckRegex(it->get<std::string>(), SchemaLoc(loc, "pattern")));
+    }
+    if (auto it = node.find("format"); it != node.end() && it->is_string()) {
+      const std::string& f = it->get_ref<const std::string&>();
+      if (f == "date" || f == "time" || f == "date-time") impl->has_regex = true;
+    }
+    if (auto it = node.find("uniqueItems"); it != node.end() && it->is_boolean() && it->get<bool>()) {
+      impl->has_unique = true;
+    }
+    if (auto it = node.find("patternProperties"); it != node.end() && it->is_object()) {
+      const std::string ploc = SchemaLoc(loc, "patternProperties");
+      for (const auto& [pattern, sub] : it->items()) {
+        LAS_RETURN_IF_ERROR(CheckRegex(pattern, SchemaLoc(ploc, pattern)));
+      }
+    }
+    if (node.contains("propertyNames")) impl->has_regex = true;
+    for (const char* map : {"properties", "patternProperties", "definitions", "$defs"}) {
+      if (auto it = node.find(map); it != node.end()) {
+        LAS_RETURN_IF_ERROR(SchemaMap(*it, SchemaLoc(loc, map)));
+      }
+    }
+    if (auto it = node.find("dependencies"); it != node.end() && it->is_object()) {
+      const std::string dloc = SchemaLoc(loc, "dependencies");
+      for (const auto& [key, dep] : it->items()) {
+        if (dep.is_object() || dep.is_boolean()) LAS_RETURN_IF_ERROR(Schema(dep, SchemaLoc(dloc, key)));
+      }
+    }
+    for (const char* single : {"additionalProperties", "additionalItems", "contains", "propertyNames",
+                               "if", "then", "else", "not"}) {
+      if (auto it = node.find(single); it != node.end() && (it->is_object() || it->is_boolean())) {
+        LAS_RETURN_IF_ERROR(Schema(*it, SchemaLoc(loc, single)));
+      }
+    }
+    if (auto it = node.find("items"); it != node.end()) {
+      if (it->is_array()) {
+        for (size_t i = 0; i < it->size(); ++i) {
+          LAS_RETURN_IF_ERROR(Schema((*it)[i], SchemaLoc(loc, "items") + "/" + std::to_string(i)));
+        }
+      } else if (it->is_object() || it->is_boolean()) {
+        LAS_RETURN_IF_ERROR(Schema(*it, SchemaLoc(loc, "items")));
+      }
+    }
+    for (const char* list : {"allOf", "anyOf", "oneOf"}) {
+      if (auto it = node.find(list); it != node.end() && it->is_array()) {
+        for (size_t i = 0; i < it->size(); ++i) {
+          LAS_RETURN_IF_ERROR(Schema((*it)[i], SchemaLoc(loc, list) + "/" + std::to_string(i)));
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+  // Every $ref resolves to a walked schema position, and no chain of references returns
+  // to itself without descending (valijson would recurse until the stack overflows).
+  Status CheckRefs() {
+    // Index loop: walking a target may append the references it holds.
+    for (size_t r = 0; r < refs.size(); ++r) {
+      const Json* holder = refs[r].first;
+      const std::string loc = refs[r].second;
+      std::set<const Json*> seen;
+      const Json* current = holder;
+      while (current->is_object() && current->contains("$ref")) {
+        if (!seen.insert(current).second) {
+          return InvalidArgument("input schema: " + loc +
+                                 ": the reference chain loops without reaching a schema");
+        }
+        const std::string& target = (*current)["$ref"].get_ref<const std::string&>();
+        const Json* next = ResolveFragment(*root, target, impl->anchors);
+        if (next == nullptr) {
+          return InvalidArgument("input schema: " + loc + ": \"" + PrintableToken(target, false) +
+                                 "\" resolves to nothing in this schema");
+        }
+        if (!schema_nodes.contains(next)) {
+          // A reference into a place the walk did not treat as a schema (an unknown
+          // keyword, an enum member): it is one now, with the same checks.
+          LAS_RETURN_IF_ERROR(Schema(*next, PrintableToken(target, false)));
+        }
+        current = next;
+      }
+    }
+    return Status::Ok();
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Bounds on the work one call can cause: a conservative walk of schema and instance.
+
+struct Hazard {
+  std::string pointer;
+  std::string keyword;
+  std::string why;
+};
+
+struct HazardScan {
+  const ArgumentSchema::Impl& impl;
+  std::set<std::pair<const Json*, const Json*>> visited;
+  std::optional<Hazard> found;
+
+  static bool Has(const Json& s, const char* key) { return s.contains(key); }
+
+  void LongString(const std::string& pointer, const char* keyword) {
+    if (found) return;
+    found = Hazard{pointer, keyword,
+                   "a string longer than the " + std::to_string(impl.limits.max_pattern_subject_bytes) +
+                       "-byte bound for regular-expression checks"};
+  }
+
+  // Would any regex-like check apply to a string at this schema (or its applicators)?
+  // Conservative: a string is checked against every schema that could apply to it.
+  void Scan(const Json& s, const Json& v, std::string& pointer) {
+    if (found || !s.is_object()) return;
+    if (!visited.emplace(&s, &v).second) return;
+    if (auto ref = s.find("$ref"); ref != s.end() && ref->is_string()) {
+      const Json* target = ResolveFragment(impl.document, ref->get_ref<const std::string&>(), impl.anchors);
+      if (target != nullptr) Scan(*target, v, pointer);
+    }
+    const size_t limit = impl.limits.max_pattern_subject_bytes;
+    if (v.is_string() && v.get_ref<const std::string&>().size() > limit) {
+      if (Has(s, "pattern")) LongString(pointer, "pattern");
+      if (auto f = s.find("format"); f != s.end() && f->is_string()) {
+        const std::string& name = f->get_ref<const std::string&>();
+        if (name == "date" || name == "time" || name == "date-time") LongString(pointer, "format");
+      }
+    }
+    if (v.is_array() && v.size() > impl.limits.max_unique_items) {
+      if (auto u = s.find("uniqueItems"); u != s.end() && u->is_boolean() && u->get<bool>() && !found) {
+        found = Hazard{pointer, "uniqueItems",
+                       "an array longer than the " + std::to_string(impl.limits.max_unique_items) +
+                           "-item bound for uniqueItems"};
+      }
+    }
+    if (v.is_object()) {
+      const auto properties = s.find("properties");
+      const auto pattern_properties = s.find("patternProperties");
+      const auto additional = s.find("additionalProperties");
+      const bool names_checked = Has(s, "propertyNames") ||
+                                 (pattern_properties != s.end() && pattern_properties->is_object() &&
+                                  !pattern_properties->empty());
+      for (const auto& [key, value] : v.items()) {
+        const size_t mark = pointer.size();
+        pointer += "/" + PrintableToken(key);
+        if (names_checked && key.size() > limit) {
+          LongString(pointer, Has(s, "propertyNames") ? "propertyNames" : "patternProperties");
+        }
+        if (properties != s.end() && properties->is_object()) {
+          if (auto p = properties->find(key); p != properties->end()) Scan(*p, value, pointer);
+        }
+        if (pattern_properties != s.end() && pattern_properties->is_object()) {
+          for (const auto& [pattern, sub] : pattern_properties->items()) Scan(sub, value, pointer);
+        }
+        if (additional != s.end()) Scan(*additional, value, pointer);
+        pointer.resize(mark);
+      }
+      if (auto deps = s.find("dependencies"); deps != s.end() && deps->is_object()) {
+        for (const auto& [key, dep] : deps->items()) Scan(dep, v, pointer);
+      }
+    }
+    if (v.is_array()) {
+      const auto items = s.find("items");
+      const auto additional = s.find("additionalItems");
+      const auto contains = s.find("contains");
+      for (size_t i = 0; i < v.size(); ++i) {
+        const size_t mark = pointer.size();
+        pointer += "/" + std::to_string(i);
+        if (items != s.end()) {
+          if (items->is_array()) {
+            if (i < items->size()) Scan((*items)[i], v[i], pointer);
+            else if (additional != s.end()) Scan(*additional, v[i], pointer);
+          } else {
+            Scan(*items, v[i], pointer);
+          }
+        }
+        if (contains != s.end()) Scan(*contains, v[i], pointer);
+        pointer.resize(mark);
+      }
+    }
+    for (const char* list : {"allOf", "anyOf", "oneOf"}) {
+      if (auto it = s.find(list); it != s.end() && it->is_array()) {
+        for (const Json& sub : *it) Scan(sub, v, pointer);
+      }
+    }
+    for (const char* single : {"not", "if", "then", "else"}) {
+      if (auto it = s.find(single); it != s.end()) Scan(*it, v, pointer);
+    }
+  }
+};
+
+// Draft-06 and later: "integer" means a number with a zero fractional part, so 1.0 is an
+// integer; valijson looks at the JSON token type instead. Integral doubles become
+// integers (in the copy that is validated, and in the schema's enum/const values) before
+// valijson sees them. Draft-04 keeps its own reading (1.0 is not an integer).
+void NormalizeIntegers(Json& v) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.0e18) v = static_cast<int64_t>(d);
+  } else if (v.is_structured()) {
+    for (Json& child : v) NormalizeIntegers(child);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// valijson's results -> (pointer, keyword), never a value.
+
+struct Failure {
+  std::string pointer;
+  std::string keyword;
+  bool wrapper = false;  // "a child failed" entries, dropped when a specific one exists
+};
+
+struct Rule {
+  std::string_view prefix;
+  std::string_view keyword;
+  bool wrapper;
+  bool names_property;  // the description ends with: '<name>'.
+};
+
+// valijson 1.0's descriptions (validation_visitor.hpp). Longer prefixes first where one
+// prefix extends another. An unknown description maps to "schema".
+constexpr std::array<Rule, 33> kRules = {{
+    {"Missing required property '", "required", false, true},
+    {"Missing dependency '", "dependencies", false, true},
+    {"Object contains a property that could not be validated using 'properties' or "
+     "'additionalProperties' constraints: '",
+     "additionalProperties", false, true},
+    {"Failed to validate against schema associated with property name '", "properties", true, false},
+    {"Failed to validate against schema associated with pattern '", "patternProperties", true, false},
+    {"Failed to validate against additional properties schema", "additionalProperties", true, false},
+    {"Failed to validate item #", "items", true, false},
+    {"Failed to validate against child schema #", "allOf", true, false},
+    {"Target value and comparison value are not equal", "enum", true, false},
+    {"Cannot validate item #", "additionalItems", false, false},
+    {"Array contains more items than allowed by items constraint", "additionalItems", false, false},
+    {"Failed to validate against any schemas allowed by anyOf", "anyOf", false, false},
+    {"Failed to validate against any child schemas allowed by oneOf", "oneOf", false, false},
+    {"Failed to validate against exactly one child schema", "oneOf", false, false},
+    {"Failed to validate against a conditional schema", "if", false, false},
+    {"Failed to validate against dependent schema", "dependencies", false, false},
+    {"Failed to match expected value set by 'const'", "const", false, false},
+    {"Failed to any values against subschema in 'contains'", "contains", false, false},
+    {"Failed to match against any enum values", "enum", false, false},
+    {"Failed to match regex specified by 'pattern'", "pattern", false, false},
+    {"String should be a valid ", "format", false, false},
+    {"Expected number less than or equal to", "maximum", false, false},
+    {"Expected number less than", "exclusiveMaximum", false, false},
+    {"Expected number greater than or equal to", "minimum", false, false},
+    {"Expected number greater than", "exclusiveMinimum", false, false},
+    {"Array should contain no more than", "maxItems", false, false},
+    {"Array should contain no fewer than", "minItems", false, false},
+    {"String should be no more than", "maxLength", false, false},
+    {"String should be no fewer than", "minLength", false, false},
+    {"Object should have no more than", "maxProperties", false, false},
+    {"Object should have no fewer than", "minProperties", false, false},
+    {"Value ", "multipleOf", false, false},  // "Value should be a multiple of", "... converted"
+    {"Target should not validate against schema specified in 'not'", "not", false, false},
+}};
+
+Failure ToFailure(const valijson::ValidationResults::Error& error) {
+  Failure f;
+  // context: "<root>", then "[key]" or "[index]" per step.
+  for (size_t i = 1; i < error.context.size(); ++i) {
+    std::string_view step = error.context[i];
+    if (step.size() >= 2 && step.front() == '[' && step.back() == ']') step = step.substr(1, step.size() - 2);
+    f.pointer += "/" + PrintableToken(step);
+  }
+  std::string_view d = error.description;
+  if (d.starts_with("Value type not permitted")) {
+    f.keyword = "type";
+    return f;
+  }
+  if (d.starts_with("Elements at indexes")) {
+    f.keyword = "uniqueItems";
+    return f;
+  }
+  for (const Rule& rule : kRules) {
+    if (!d.starts_with(rule.prefix)) continue;
+    f.keyword = rule.keyword;
+    f.wrapper = rule.wrapper;
+    if (rule.names_property && d.size() >= rule.prefix.size() + 2 && d.ends_with("'.")) {
+      f.pointer += "/" + PrintableToken(d.substr(rule.prefix.size(), d.size() - rule.prefix.size() - 2));
+    }
+    return f;
+  }
+  f.keyword = "schema";
+  return f;
+}
+
+std::string DescribeFailures(const valijson::ValidationResults& results, size_t max_reported) {
+  std::vector<Failure> all;
+  bool any_specific = false;
+  for (const auto& error : results) {
+    all.push_back(ToFailure(error));
+    any_specific = any_specific || !all.back().wrapper;
+  }
+  std::vector<Failure> shown;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (Failure& f : all) {
+    if (any_specific && f.wrapper) continue;
+    if (!seen.emplace(f.pointer, f.keyword).second) continue;
+    shown.push_back(std::move(f));
+  }
+  if (shown.empty()) return "the arguments do not match the input schema";
+  std::string out = "the arguments do not match the input schema: ";
+  const size_t n = std::min(shown.size(), std::max<size_t>(max_reported, 1));
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) out += "; ";
+    out += "\"" + shown[i].pointer + "\" fails " + shown[i].keyword;
+  }
+  if (shown.size() > n) out += "; and " + std::to_string(shown.size() - n) + " more";
+  return out;
+}
+
+// A strict-JSON error about call arguments, without any byte of a value: parser messages
+// can quote the input ("last read: ..."), so only the known value-free ones pass.
+std::string SafeArgumentsError(const std::string& message) {
+  for (std::string_view safe : {"duplicate object key", "JSON nests deeper", "JSON text is ",
+                                "JSON text starts with"}) {
+    if (message.starts_with(safe)) {
+      std::string out;
+      for (char c : message.substr(0, 240)) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u > 0x7e) {
+          char buf[5];
+          std::snprintf(buf, sizeof buf, "\\x%02x", u);
+          out += buf;
+        } else {
+          out += c;
+        }
+      }
+      if (message.size() > 240) out += "...";
+      return out;
+    }
+  }
+  if (message.starts_with("number ")) return "a number is out of range";
+  return "not well-formed JSON";
+}
+
+Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments) {
+  const ArgumentSchema::Impl& impl = schema.impl();
+  Json instance = Json::object();
+  if (!(arguments && text.empty())) {
+    Result<Json> parsed = internal::ParseStrictJson(
+        text, StrictJsonLimits{impl.limits.max_argument_bytes, impl.limits.max_argument_depth});
+    if (!parsed.ok()) {
+      return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
+    }
+    instance = std::move(parsed).value();
+  }
+  if (arguments && !instance.is_object()) {
+    return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
+  }
+  if (impl.dialect != "draft-04") NormalizeIntegers(instance);
+  if (impl.has_regex || impl.has_unique) {
+    HazardScan scan{impl, {}, std::nullopt};
+    std::string pointer;
+    scan.Scan(impl.document, instance, pointer);
+    if (scan.found) {
+      return Reject(Reason::kArgumentsSchemaViolation,
+                    "the arguments are not checked against the input schema: \"" + scan.found->pointer +
+                        "\" fails " + scan.found->keyword + " (" + scan.found->why + ")");
+    }
+  }
+  try {
+    valijson::adapters::NlohmannJsonAdapter target(instance);
+    // One validator per thread: its only state is a cache of compiled `pattern` regexes
+    // keyed by the pattern text, valid for every schema, so it is reused across calls and
+    // schemas without sharing between threads.
+    thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
+    valijson::ValidationResults results;
+    if (validator.validate(impl.schema, target, &results)) return Verdict::Accept();
+    return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(results, impl.limits.max_reported_errors));
+  } catch (const std::exception&) {
+    // The message could quote the instance; say only that validation could not finish.
+    return Reject(Reason::kArgumentsSchemaViolation,
+                  "the validator could not evaluate the arguments against the input schema");
+  }
+}
+
+}  // namespace
+
+Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
+  Result<Json> parsed =
+      internal::ParseStrictJson(schema_json, StrictJsonLimits{limits.max_schema_bytes, limits.max_schema_depth});
+  if (!parsed.ok()) return InvalidArgument("input schema: " + parsed.status().message());
+
+  auto impl = std::make_unique<ArgumentSchema::Impl>();
+  impl->document = std::move(parsed).value();  // from here on, node addresses are stable
+  impl->limits = limits;
+  Result<Dialect> dialect = DialectOf(impl->document);
+  if (!dialect.ok()) return dialect.status();
+  impl->dialect = std::string(DialectName(*dialect));
+
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}};
+  LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
+  LAS_RETURN_IF_ERROR(walk.CheckRefs());
+
+  // The validated copy: integral doubles normalized (see NormalizeIntegers); impl->document
+  // keeps the schema as written for the reference and bound walks.
+  Json for_valijson = impl->document;
+  if (*dialect != Dialect::kDraft04) NormalizeIntegers(for_valijson);
+  try {
+    valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
+                                                                : valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(for_valijson);
+    // No fetch function: a reference that needs another document throws instead.
+    parser.populateSchema(adapter, impl->schema);
+  } catch (const std::exception& ex) {
+    return InvalidArgument(std::string("input schema: valijson refuses it: ") + ex.what());
+  }
+  return ArgumentSchema(std::move(impl));
+}
+
+Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json) {
+  return Validate(schema, arguments_json, /*arguments=*/true);
+}
+
+Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {
+  return Validate(schema, instance_json, /*arguments=*/false);
+}
+
+}  // namespace las::trust

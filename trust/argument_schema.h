@@ -1,0 +1,125 @@
+// Argument policy: a tool call's arguments must validate against the tool's signed
+// inputSchema.
+//
+// The schema text handed to CompileArgumentSchema is the tool's inputSchema exactly as the
+// child listed it, already proven equal to the signed one by canonical digest
+// (trust/tool_binding_check.h). It is compiled once per tool into an ArgumentSchema; each
+// tools/call then runs ValidateArguments, before credential injection and before the call
+// is logged.
+//
+// Validation is valijson's (JSON Schema draft-04 / draft-06 / draft-07 semantics); Las adds
+// the strict-JSON front door, the bounds below and a detail that never carries a value.
+//
+// Dialects. `$schema` absent means draft-07 (what MCP servers emit or imply). Accepted:
+// draft-07 and draft-06 (validated as draft-07), draft-04, and 2019-09 / 2020-12 *only* as
+// far as they mean the same as draft-07: a schema that uses a keyword whose meaning changed
+// or that valijson does not implement (prefixItems, unevaluated*, dependentRequired,
+// dependentSchemas, $anchor, $dynamic*, $recursive*, min/maxContains, $vocabulary; in
+// 2020-12 also array-form items and additionalItems) fails to compile with kUnsupported,
+// in every dialect, instead of being silently ignored and validating less than its
+// author meant. Draft-03 and unknown `$schema` values are kUnsupported.
+// From draft-06 on, 1.0 is an integer: integral numbers are normalized before valijson
+// (which goes by the JSON token) sees them; the caller's text is not changed.
+//
+// References. Only same-document references are resolved: "#", "#/json/pointer",
+// "#plain-name" (a draft-07 `$id` anchor). Any other `$ref` (remote or relative URL) fails
+// to compile with kUnsupported: nothing is ever fetched, no file is read, no network is
+// touched. So does a subschema that opens a new resource (a non-fragment `$id` below the
+// root). A `$ref` that resolves to nothing, or a cycle of references that never descends
+// into the instance ({"$ref": "#"}), fails with kInvalidArgument. A `$ref` with assertion
+// siblings ({"$ref": ..., "maxLength": 3}) fails with kUnsupported: draft-07 ignores such
+// siblings, 2019-09 applies them; neither reading is guessed. Annotation siblings (title,
+// description, default, examples, $comment, readOnly, writeOnly, deprecated) are fine.
+//
+// Regular expressions (`pattern`, `patternProperties`) are ECMAScript as implemented by
+// std::regex and are checked at compile time; one that does not compile is
+// kInvalidArgument. `format` asserts only date, time and date-time (valijson; note it also
+// refuses a non-string against those three); other formats are annotations.
+//
+// Bounds. std::regex backtracks recursively (a string of ~30k characters overflows an
+// 8 MiB stack) and valijson's uniqueItems is quadratic, so a string that a pattern, a
+// patternProperties / propertyNames key or a date/time format could be applied to must be
+// at most max_pattern_subject_bytes long, and an array a uniqueItems could be applied to
+// at most max_unique_items long; otherwise the call is refused (keyword named) without
+// running the validator. "Could be applied" is decided conservatively from the schema's
+// structure (every branch of anyOf/oneOf/if/..., every patternProperties schema for every
+// key), never by guessing which branch matches.
+//
+// Details. A refusal's detail names, for up to max_reported_errors failures, the JSON
+// pointer (RFC 6901) of the failing argument and the failed keyword:
+//   "/limit" fails maximum; "/name" fails required; "/extra" fails additionalProperties
+// Pointers are built from key names (schema property names and the call's own keys) and
+// array indices: never from a value. Key bytes outside printable ASCII are shown as \xNN
+// and a key longer than 64 bytes is cut, so a detail is bounded and terminal-safe.
+//
+// Thread safety: an ArgumentSchema is immutable after compile. ValidateArguments may run
+// concurrently on one ArgumentSchema from any number of threads: valijson only reads the
+// compiled schema while validating, and the one mutable piece, valijson::Validator's cache
+// of compiled `pattern` regexes (keyed by pattern text), is thread_local. Moving an ArgumentSchema while another thread uses it
+// is a data race, as for any object.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "base/result.h"
+#include "trust/reason.h"
+
+namespace las::trust {
+
+struct ArgumentSchemaLimits {
+  // Compile.
+  size_t max_schema_bytes = 256 * 1024;
+  size_t max_schema_depth = 64;         // JSON nesting of the schema text
+  // Validate.
+  size_t max_argument_bytes = 1024 * 1024;
+  size_t max_argument_depth = 64;       // JSON nesting of the arguments text
+  size_t max_pattern_subject_bytes = 1024;
+  size_t max_unique_items = 512;
+  size_t max_reported_errors = 8;
+};
+
+class ArgumentSchema {
+ public:
+  ArgumentSchema(ArgumentSchema&&) noexcept;
+  ArgumentSchema& operator=(ArgumentSchema&&) noexcept;
+  ArgumentSchema(const ArgumentSchema&) = delete;
+  ArgumentSchema& operator=(const ArgumentSchema&) = delete;
+  ~ArgumentSchema();
+
+  // The dialect the schema was compiled as: "draft-07", "draft-06", "draft-04",
+  // "2019-09" or "2020-12" (the last two within the draft-07-compatible subset).
+  std::string_view dialect() const;
+
+  // Internal: the compiled state, defined in argument_schema.cc only (it holds the
+  // nlohmann and valijson types). Use CompileArgumentSchema.
+  struct Impl;
+  explicit ArgumentSchema(std::unique_ptr<const Impl> impl);
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<const Impl> impl_;  // never null, except in a moved-from object
+};
+
+// Compiles a tool's inputSchema (JSON text: a schema object, or true / false). Errors:
+// kInvalidArgument for text that is not strict JSON within the limits, not a schema, an
+// unresolvable or cyclic $ref, or a regex that does not compile; kUnsupported for a
+// dialect, keyword or reference this policy does not implement (see above). The message
+// names the schema location ("#/properties/path/pattern").
+Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json,
+                                             const ArgumentSchemaLimits& limits = {});
+
+// Accepted if `arguments_json` is a strict JSON object (empty text means {}) that
+// validates against `schema`. Rejections: kArgumentsInvalid for text that is not strict
+// JSON (duplicate keys, invalid UTF-8, over max_argument_bytes / max_argument_depth) or
+// not an object; kArgumentsSchemaViolation for a schema failure or a bound above, with the
+// detail described above. The limits are the ones given at compile.
+Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json);
+
+// As ValidateArguments, but for any JSON value (not only an object; empty text is not
+// {}). For conformance tests (the JSON Schema Test Suite validates numbers, arrays, ...)
+// and for callers that validate something other than call arguments.
+Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json);
+
+}  // namespace las::trust
