@@ -9,7 +9,6 @@ class App;
 namespace las::cli {
 
 void RegisterReplay(CLI::App& app, int& exit_code);
-void RegisterDemo(CLI::App& app, int& exit_code);
 void RegisterServe(CLI::App& app, int& exit_code);
 void RegisterList(CLI::App& app, int& exit_code);
 void RegisterRelease(CLI::App& app, int& exit_code);

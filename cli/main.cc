@@ -11,7 +11,6 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "las 0.1.0");
   int exit_code = las::cli::kExitOk;
   las::cli::RegisterReplay(app, exit_code);
-  las::cli::RegisterDemo(app, exit_code);
   las::cli::RegisterServe(app, exit_code);
   las::cli::RegisterList(app, exit_code);
   las::cli::RegisterRelease(app, exit_code);

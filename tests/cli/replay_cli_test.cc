@@ -27,19 +27,25 @@ CommandResult Las(std::vector<std::string> args) {
   return RunCommand(args);
 }
 
+// Appends one sample session (nine events) to the log in `dir`, from another process.
+CommandResult AppendSession(const std::string& dir) {
+  return RunCommand({LAS_APPENDER_PATH, "session", dir});
+}
+
 class ReplayCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = tmp_.Sub("log");
-    auto demo = Las({"demo", "--log", dir_});
-    ASSERT_EQ(demo.exit_code, 0) << demo.err;
+    auto appended = AppendSession(dir_);
+    ASSERT_EQ(appended.exit_code, 0) << appended.err;
   }
   testing::TempDir tmp_;
   std::string dir_;
 };
 
-TEST_F(ReplayCliTest, DemoAppendsASessionAndReplaysItAsJsonLines) {
-  auto second = Las({"demo", "--log", dir_});
+TEST_F(ReplayCliTest, PrintsEveryEventAsOneJsonLineAndDigestsOnStderr) {
+  ASSERT_EQ(AppendSession(dir_).exit_code, 0);
+  auto second = Las({"replay", "--log", dir_});
   ASSERT_EQ(second.exit_code, 0) << second.err;
   auto lines = Lines(second.out);
   ASSERT_EQ(lines.size(), 18u);
@@ -122,9 +128,9 @@ TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
   auto result = Las({"replay", "--log", dir_});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(Lines(result.out).size(), 11u);
-  auto demo = Las({"demo", "--log", dir_});
-  EXPECT_EQ(demo.exit_code, 7) << "a second writer is refused: " << demo.err;
-  EXPECT_NE(demo.err.find("another writer"), std::string::npos) << demo.err;
+  auto serve = Las({"serve", "--log", dir_});
+  EXPECT_EQ(serve.exit_code, 7) << "a second writer is refused: " << serve.err;
+  EXPECT_NE(serve.err.find("another writer"), std::string::npos) << serve.err;
 }
 
 TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
@@ -135,14 +141,14 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
   auto foreign = Las({"replay", "--log", tmp.path().string()});
   EXPECT_EQ(foreign.exit_code, 5);
   EXPECT_NE(foreign.err.find("not a Las log"), std::string::npos) << foreign.err;
-  auto foreign_demo = Las({"demo", "--log", tmp.path().string()});
-  EXPECT_EQ(foreign_demo.exit_code, 5);
+  auto foreign_serve = Las({"serve", "--log", tmp.path().string()});
+  EXPECT_EQ(foreign_serve.exit_code, 5) << foreign_serve.err;
   EXPECT_TRUE(std::filesystem::exists(tmp.Sub("notes.txt")));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp.path()),
                           std::filesystem::directory_iterator()),
             1) << "nothing was written";
 
-  ASSERT_EQ(Las({"demo", "--log", tmp.Sub("log")}).exit_code, 0);
+  ASSERT_EQ(AppendSession(tmp.Sub("log")).exit_code, 0);
   {
     testing::RawDb db(tmp.Sub("log"));
     db.Put("meta", "format_version", std::string("\0\0\0\x07", 4));
@@ -158,7 +164,7 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
 
 TEST(ReplayCliErrorsTest, AnUnreadableLogIsDeniedWithExitEight) {
   testing::TempDir tmp;
-  ASSERT_EQ(Las({"demo", "--log", tmp.Sub("log")}).exit_code, 0);
+  ASSERT_EQ(AppendSession(tmp.Sub("log")).exit_code, 0);
   std::filesystem::permissions(tmp.Sub("log"), std::filesystem::perms::none);
   CommandResult result;
   if (::geteuid() == 0) {

@@ -66,3 +66,23 @@ TEST_F(ServeSdkTest, AgentIdComesFromLasAgentIdWhenTheClientSendsNone) {
 
 }  // namespace
 }  // namespace las
+
+namespace las {
+namespace {
+
+// The README's main job (examples/demo.sh) end to end, with this build's `las`.
+TEST(MainJobTest, TheDemoSignsServesAndReplays) {
+  testing::TempDir tmp;
+  auto result = testing::RunCommand({"/bin/bash", std::string(LAS_SOURCE_DIR) + "/examples/demo.sh"},
+                                    {std::string("LAS=") + LAS_EXECUTABLE,
+                                     "LAS_DEMO_DIR=" + tmp.Sub("demo")});
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("las check: ok"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("34 tools"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("Title of https://example.org"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("arguments-schema-violation"), std::string::npos) << result.out;
+  EXPECT_NE(result.err.find("las replay: verified"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace las

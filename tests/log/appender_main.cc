@@ -4,6 +4,8 @@
 //                                append print "acked FIRST LAST"; die when killed
 //   las_log_appender serve DIR   print "ready HEAD"; for each stdin line N append N events
 //                                and print "head HEAD"; exit 0 at EOF
+//   las_log_appender session DIR append one SampleSession (9 events), print
+//                                "appended FIRST LAST", exit 0
 #include <unistd.h>
 
 #include <cstdio>
@@ -31,7 +33,7 @@ std::vector<las::log::EventDraft> Batch(uint64_t n, uint64_t size) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::cerr << "usage: las_log_appender loop|serve DIR\n";
+    std::cerr << "usage: las_log_appender loop|serve|session DIR\n";
     return 2;
   }
   const std::string mode = argv[1];
@@ -49,6 +51,16 @@ int main(int argc, char** argv) {
       }
       Say("acked " + std::to_string(range->first) + " " + std::to_string(range->last));
     }
+  }
+  if (mode == "session") {
+    const std::string session = "demo-" + std::to_string((*log)->head().sequence + 1);
+    auto range = (*log)->Append(las::testing::SampleSession(session));
+    if (!range.ok()) {
+      std::cerr << range.status().ToString() << "\n";
+      return 1;
+    }
+    Say("appended " + std::to_string(range->first) + " " + std::to_string(range->last));
+    return 0;
   }
   if (mode == "serve") {
     Say("ready " + std::to_string((*log)->head().sequence));

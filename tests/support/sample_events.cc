@@ -109,6 +109,48 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
   return out;
 }
 
+std::vector<log::EventDraft> SampleSession(const std::string& session) {
+  const std::string agent = "demo-agent";
+  std::vector<log::EventDraft> drafts;
+  {
+    EventBuilder b;
+    drafts.push_back(b.Finish(
+        fb::CreateSessionOpenedDirect(b.fbb(), "2024-11-05", "las-demo", "0.1.0", "stdio"),
+        agent, session));
+  }
+  const char* calls[][3] = {{"weles", "navigate", R"({"url":"file:///tmp/index.html"})"},
+                            {"stado", "quota", R"({"pool":"default"})"},
+                            {"lem", "search", R"({"query":"provenance"})"}};
+  int n = 0;
+  for (const auto& [surface, tool, args] : calls) {
+    const std::string call_id = session + "-call-" + std::to_string(++n);
+    EventBuilder req;
+    drafts.push_back(req.Finish(
+        fb::CreateToolCallRequestedDirect(req.fbb(), call_id.c_str(), surface, tool, "",
+                                          args, std::char_traits<char>::length(args), false,
+                                          std::to_string(n).c_str()),
+        agent, session));
+    EventBuilder done;
+    drafts.push_back(done.Finish(
+        fb::CreateToolCallCompletedDirect(done.fbb(), call_id.c_str(), fb::CallOutcome::Ok,
+                                          R"({"content":[{"type":"text","text":"ok"}]})", 41,
+                                          false, 250 * n, ""),
+        agent, session));
+  }
+  {
+    EventBuilder b;
+    const std::string call_id = session + "-call-denied";
+    drafts.push_back(b.Finish(fb::CreateToolCallDeniedDirect(b.fbb(), call_id.c_str(), "finance",
+                                                             "finance_execute", "not-allowlisted"),
+                              agent, session));
+  }
+  {
+    EventBuilder b;
+    drafts.push_back(b.Finish(fb::CreateSessionClosedDirect(b.fbb(), "eof"), agent, session));
+  }
+  return drafts;
+}
+
 log::EventDraft SampleToolCallRequested(uint64_t n) {
   EventBuilder b;
   const std::string call = "call-" + std::to_string(n);

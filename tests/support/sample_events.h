@@ -13,6 +13,11 @@ namespace las::testing {
 // unique). Adding a kind to events.fbs without adding it here fails the round-trip test.
 std::vector<log::EventDraft> OneOfEveryKind(int index = 0);
 
+// One plausible MCP session: SessionOpened, three calls (weles navigate, stado quota, lem
+// search) each requested and completed, a denied finance_execute, SessionClosed — nine
+// events by agent "demo-agent" in session `session_id`.
+std::vector<log::EventDraft> SampleSession(const std::string& session_id);
+
 // A ~250-byte ToolCallRequested / ToolCallCompleted pair member: the bulk of a real log.
 log::EventDraft SampleToolCallRequested(uint64_t n);
 log::EventDraft SampleToolCallCompleted(uint64_t n);

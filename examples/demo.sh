@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Las's main job, end to end, as an operator and a client would do it:
+#   1. a fresh demo key and trust store,
+#   2. a release drafted from the twelve stand-in surfaces (examples/surfaces/stand_in.py)
+#      and signed with `las release`,
+#   3. `las check` of every admission rule,
+#   4. the gateway (`las serve`) answering a scripted MCP session over stdio,
+#   5. the audit: `las replay` verifies the hash chain and rebuilds every projection.
+# Everything lives in $LAS_DEMO_DIR (default: $XDG_STATE_HOME/las/demo, else
+# ~/.local/state/las/demo), made anew on each run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LAS=${LAS:-$PWD/build/release/cli/las}
+DEMO=${LAS_DEMO_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/las/demo}
+SURFACES=(brama byk echo finance lem most probierz skarbiec stado tama warsztat weles)
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+rm -rf "$DEMO"
+mkdir -p -m 700 "$DEMO" "$DEMO/keys" "$DEMO/release" "$DEMO/workspace" "$DEMO/state"
+cp examples/surfaces/stand_in.py "$DEMO/workspace/stand_in.py"
+export LAS_WORKSPACE="$DEMO/workspace"
+export LAS_RELEASE_MANIFEST="$DEMO/release/manifest.json"
+export LAS_RELEASE_SIGNATURE="$DEMO/release/manifest.sig"
+export LAS_TRUST_STORE="$DEMO/keys/trust.json"
+export LAS_RELEASE_WATERMARK="$DEMO/state/watermark.json"
+export SKARBIEC_MCP_AGENT_ID=demo-agent   # Skarbiec is federated: sessions must be this agent
+
+say "1. A demo signing key and a trust store that selects it"
+"$LAS" release keygen --out-dir "$DEMO/keys" --trust-store "$LAS_TRUST_STORE"
+
+say "2. Draft the twelve surfaces from their running children, then sign the release"
+for surface in "${SURFACES[@]}"; do
+  "$LAS" release draft --surface "$surface" --cwd "$LAS_WORKSPACE" -- /usr/bin/python3 "$LAS_WORKSPACE/stand_in.py" \
+    "$surface" >/dev/null
+  printf 'drafted %s\n' "$surface"
+done
+"$LAS" release sign --secret-key "$DEMO/keys/release.key" --sequence 1 --expires-in 1d
+
+say "3. las check: signature, expiry, watermark, permissions, digests, live tools"
+"$LAS" check | tail -n 4
+
+say "4. A scripted MCP session against las serve (one JSON-RPC message per line)"
+session() {
+  cat <<'JSON'
+{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"las-demo","version":"1"},"agentId":"demo-agent"}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"weles__navigate","arguments":{"url":"https://example.org"}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"stado__quota","arguments":{"pool":"gpu"}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"lem__provenance","arguments":{"id":"lem-42"}}}
+{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":42}}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"finance__finance_execute","arguments":{}}}
+JSON
+}
+session | "$LAS" serve --log "$DEMO/log" | /usr/bin/python3 -c '
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "error" in message:
+        print("id %s: error %s %s" % (message["id"], message["error"]["code"], message["error"]["message"]))
+    elif "tools" in message["result"]:
+        names = [tool["name"] for tool in message["result"]["tools"]]
+        print("id %s: %d tools: %s ..." % (message["id"], len(names), ", ".join(names[:6])))
+    elif "content" in message["result"]:
+        print("id %s: %s" % (message["id"], message["result"]["content"][0]["text"]))
+    else:
+        print("id %s: %s" % (message["id"], json.dumps(message["result"])[:100]))
+'
+
+say "5. The audit: las replay verifies the chain and rebuilds the projections"
+"$LAS" replay --log "$DEMO/log" --kind ToolCallRequested --kind ToolCallCompleted \
+  --kind ToolCallDenied | /usr/bin/python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    p = e["payload"]
+    print("#%-3d %-18s %s" % (e["seq"], e["kind"], p.get("surface", "") + " " + p.get("tool", "") +
+          " " + p.get("outcome", "") + p.get("reason", "")))
+'
+printf '\nThe log is in %s; replay it any time with: %s replay --log %s\n' "$DEMO/log" "$LAS" "$DEMO/log"
