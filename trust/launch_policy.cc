@@ -128,12 +128,13 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
     LAS_RETURN_IF_REJECTED(CheckDigest(code->get(), surface.code->sha256, name + "code", surface.code->path));
     plan.code = std::move(code).value();
     plan.inherit_fds.push_back(plan.code.get());
-    const std::string by_fd = "/dev/fd/" + std::to_string(plan.code.get());
+    // Python gets the hashed descriptor itself. Node resolves an ES module's relative
+    // imports against the main module's location, which "/dev/fd/N" would break for every
+    // multi-file package, so Node gets the resolved path of the very file that was hashed
+    // (see the residual risk in the header).
+    const std::string script = is_node ? *code_path : "/dev/fd/" + std::to_string(plan.code.get());
     for (size_t i = 1; i < plan.argv.size(); ++i) {
-      if (plan.argv[i] == surface.code->path) plan.argv[i] = by_fd;
-    }
-    if (is_node) {
-      plan.argv.insert(plan.argv.begin() + 1, std::string(kNodePreserveSymlinksMain));
+      if (plan.argv[i] == surface.code->path) plan.argv[i] = script;
     }
   }
 

@@ -18,12 +18,14 @@
 // The plan keeps those descriptors open. The launcher must execute `binary` itself
 // (fexecve(3) / execveat(fd, "", ..., AT_EMPTY_PATH)), never the path, and fchdir(2) to
 // `cwd`: replacing a file or a directory at its path after the check then changes
-// nothing. An interpreter opens its script by path, which would reopen the race, so the
-// plan's argv names the script as "/dev/fd/N", N being the kept-open, hashed descriptor
-// (Linux reopens the same inode through /proc/self/fd). For Node, "--preserve-symlinks-main"
-// is inserted after argv[0]; without it Node realpath()s "/dev/fd/N" back to the file's
-// path and reads that. Python resolves sys.path[0] through the link, so a script's
-// sibling imports still work (they are not pinned by the manifest).
+// nothing. An interpreter opens its script by path, which would reopen the race, so for
+// Python the plan's argv names the script as "/dev/fd/N", N being the kept-open, hashed
+// descriptor (Linux reopens the same inode through /proc/self/fd); Python resolves
+// sys.path[0] through the link, so a script's sibling imports still work (they are not
+// pinned by the manifest). Node cannot run a multi-file ES module from "/dev/fd/N" (its
+// relative imports resolve against the main module's location), so Node gets the
+// kernel-resolved path of the hashed file: for Node children a swap of the entry script
+// in the microseconds between the check and Node's open is not excluded (documented).
 //
 // Residual risk, documented in docs/RELEASES.md: the descriptors pin the inode, not its
 // content; someone who can write into the very file (same inode) between the hash and
@@ -49,7 +51,6 @@ namespace las::trust {
 
 inline constexpr std::string_view kChildPath = "/usr/local/bin:/usr/bin:/bin";
 inline constexpr std::string_view kSystemPython = "/usr/bin/python3";
-inline constexpr std::string_view kNodePreserveSymlinksMain = "--preserve-symlinks-main";
 
 struct LaunchPolicy {
   std::string workspace;        // LAS_WORKSPACE; must be absolute
@@ -65,7 +66,7 @@ struct LaunchPlan {
 
   std::string binary_path;  // resolved, for messages only (never executed by path)
   std::string cwd_path;     // resolved
-  std::vector<std::string> argv;  // the signed argv, code path replaced by "/dev/fd/N"
+  std::vector<std::string> argv;  // the signed argv, code path replaced (see above)
   std::vector<std::string> env;   // "NAME=value" entries; may hold secrets: never log values
   std::vector<std::string> missing_env;  // declared names absent from the environment
   // Descriptors the child must still have, under the same numbers, after exec: the
