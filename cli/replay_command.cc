@@ -12,6 +12,8 @@
 #include "cli/paths.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
+#include "log/envelope.h"
+#include "tools/release_audit.h"
 
 namespace las::cli {
 namespace {
@@ -46,6 +48,15 @@ int RunReplay(const ReplayOptions& options) {
   static char buffer[1 << 16];
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
   projections::ReplayCallbacks callbacks;
+  uint64_t releases_verified = 0;
+  callbacks.audit = [&releases_verified](const log::StoredEvent& event) {
+    Status audited = tools::AuditRecordedRelease(event);
+    if (audited.ok() &&
+        log::EnvelopeOf(event).payload_type() == fb::EventPayload::ReleaseAccepted) {
+      ++releases_verified;
+    }
+    return audited;
+  };
   callbacks.on_selected = [](const log::StoredEvent& event) { PrintLine(log::EventToJson(event)); };
   const bool show_progress =
       ::isatty(STDERR_FILENO) != 0 && (*cursor)->head().sequence >= kProgressThreshold;
@@ -65,6 +76,7 @@ int RunReplay(const ReplayOptions& options) {
     nlohmann::json summary = {{"ok", outcome.status.ok()},
                               {"verified", outcome.verified},
                               {"selected", outcome.selected},
+                              {"releases_verified", releases_verified},
                               {"head", {{"seq", outcome.head.sequence},
                                         {"hash", ToHex(outcome.head.hash)}}},
                               {"digests", digests}};
@@ -83,8 +95,9 @@ int RunReplay(const ReplayOptions& options) {
     return ExitCodeFor(outcome.status);
   }
   if (!options.summary) {
-    std::fprintf(stderr, "las replay: verified %llu events, head %s\n",
+    std::fprintf(stderr, "las replay: verified %llu events and %llu release signatures, head %s\n",
                  static_cast<unsigned long long>(outcome.verified),
+                 static_cast<unsigned long long>(releases_verified),
                  ToHex(outcome.head.hash).c_str());
     for (const auto& [name, digest] : set.Digests()) {
       std::fprintf(stderr, "las replay: projection %-10s sha256 %s\n", name.c_str(),

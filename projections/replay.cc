@@ -76,6 +76,14 @@ ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
     }
     if (!*more) return outcome;
     const log::StoredEvent& event = cursor.current();
+    if (callbacks.audit) {
+      if (Status audited = callbacks.audit(event); !audited.ok()) {
+        outcome.status = Corruption("event " + std::to_string(event.sequence) + ": " +
+                                    audited.message());
+        outcome.first_bad_sequence = event.sequence;
+        return outcome;
+      }
+    }
     projections.Apply(event);
     ++outcome.verified;
     if (callbacks.on_selected &&

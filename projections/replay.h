@@ -41,6 +41,9 @@ struct ReplayOutcome {
 };
 
 struct ReplayCallbacks {
+  // Checks every verified event beyond the chain (e.g. re-verifies recorded release
+  // signatures). A non-ok status stops the replay as kCorruption at that event.
+  std::function<Status(const log::StoredEvent&)> audit;
   std::function<void(const log::StoredEvent&)> on_selected;
   // Called every `progress_every` events with (done, total); may be empty.
   std::function<void(uint64_t, uint64_t)> on_progress;

@@ -49,10 +49,12 @@ log::EventDraft ReleaseAcceptedEvent(const trust::AcceptedRelease& release) {
   auto manifest = f.CreateVector(reinterpret_cast<const uint8_t*>(release.manifest_bytes.data()),
                                  release.manifest_bytes.size());
   auto signature = f.CreateVector(release.signature.data(), release.signature.size());
+  auto public_key =
+      f.CreateVector(release.public_key.bytes.data(), release.public_key.bytes.size());
   auto payload = fb::CreateReleaseAccepted(
       f, Str(f, release.key_id), release.manifest.sequence, manifest, signature,
       Str(f, trust::Sha256Hex(release.manifest_sha256)),
-      Str(f, trust::FormatRfc3339UtcMicros(release.manifest.expires_at_micros)));
+      Str(f, trust::FormatRfc3339UtcMicros(release.manifest.expires_at_micros)), public_key);
   return b.Finish(payload, "", "");
 }
 

@@ -7,7 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "log/event_builder.h"
 #include "log/event_log.h"
+#include "trust/signature.h"
 #include "tests/log/raw_db.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
@@ -160,6 +162,35 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
 
   auto bad_kind = Las({"replay", "--log", tmp.Sub("log"), "--kind", "NoSuchKind"});
   EXPECT_EQ(bad_kind.exit_code, 2);
+}
+
+TEST(ReplayCliErrorsTest, ARecordedReleaseWhoseSignatureDoesNotVerifyFailsTheAudit) {
+  testing::TempDir tmp;
+  auto keys = trust::GenerateKeyPair();
+  ASSERT_TRUE(keys.ok());
+  const std::string signed_bytes = R"({"other":"bytes"})";
+  auto signature = trust::SignRelease(
+      keys->secret_key, {reinterpret_cast<const uint8_t*>(signed_bytes.data()), signed_bytes.size()});
+  ASSERT_TRUE(signature.ok());
+  const std::string manifest = R"({"schema_version":1})";
+  {
+    auto log = log::EventLog::Open(tmp.Sub("log"));
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append(testing::SampleSession("s")).ok());
+    log::EventBuilder b;
+    auto& f = b.fbb();
+    const std::string key_id = trust::KeyIdOf(keys->public_key);
+    auto payload = fb::CreateReleaseAccepted(
+        f, f.CreateString(key_id), 1,
+        f.CreateVector(reinterpret_cast<const uint8_t*>(manifest.data()), manifest.size()),
+        f.CreateVector(signature->data(), signature->size()), f.CreateString(""),
+        f.CreateString(""), f.CreateVector(keys->public_key.bytes.data(), 32));
+    ASSERT_TRUE((*log)->Append({b.Finish(payload, "", "")}).ok());
+  }
+  auto result = Las({"replay", "--log", tmp.Sub("log")});
+  EXPECT_EQ(result.exit_code, 3) << "the chain is intact, but the recorded release is forged";
+  EXPECT_NE(result.err.find("event 10"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("signature does not verify"), std::string::npos) << result.err;
 }
 
 TEST(ReplayCliErrorsTest, AnUnreadableLogIsDeniedWithExitEight) {

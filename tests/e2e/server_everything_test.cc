@@ -79,6 +79,19 @@ TEST(ServerEverythingTest, DraftedSignedAdmittedAndCalledThroughLas) {
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   auto lines = testing::Lines(replay.out);
   EXPECT_EQ(lines.size(), 11u) << "10 completed calls and the summary";
+
+  // A restart (las list federates again): the release is accepted again, the watermark
+  // moved exactly once, and an auditor re-verifies both recorded signatures offline.
+  auto list = las({"list", "--log", tmp.Sub("log"), "--registry", tmp.Sub("registry.json")});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("everything__echo"), std::string::npos);
+  auto audit = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"),
+                                    "--summary", "--kind", "WatermarkAdvanced"});
+  ASSERT_EQ(audit.exit_code, 0) << audit.err;
+  auto audit_lines = testing::Lines(audit.out);
+  ASSERT_EQ(audit_lines.size(), 2u) << "one WatermarkAdvanced, then the summary";
+  EXPECT_EQ(json::parse(audit_lines[0])["payload"]["to_sequence"], 1);
+  EXPECT_EQ(json::parse(audit_lines[1])["summary"]["releases_verified"], 2);
 }
 
 }  // namespace

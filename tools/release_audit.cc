@@ -1,0 +1,35 @@
+#include "tools/release_audit.h"
+
+#include "log/envelope.h"
+#include "trust/manifest.h"
+#include "trust/signature.h"
+
+namespace las::tools {
+
+Status AuditRecordedRelease(const log::StoredEvent& event) {
+  const fb::Envelope& envelope = log::EnvelopeOf(event);
+  if (envelope.payload_type() != fb::EventPayload::ReleaseAccepted) return Status::Ok();
+  const fb::ReleaseAccepted* release = envelope.payload_as_ReleaseAccepted();
+  if (release->public_key() == nullptr || release->manifest() == nullptr ||
+      release->signature() == nullptr) {
+    return Corruption("recorded release lacks its key, manifest or signature");
+  }
+  auto key = trust::PublicKey::FromBytes({release->public_key()->data(), release->public_key()->size()});
+  if (!key.ok()) return Corruption("recorded release key is not a valid Ed25519 key");
+  const std::string key_id = release->key_id() != nullptr ? release->key_id()->str() : "";
+  if (trust::KeyIdOf(*key) != key_id) {
+    return Corruption("recorded release key does not have the recorded key id " + key_id);
+  }
+  std::span<const uint8_t> manifest(release->manifest()->data(), release->manifest()->size());
+  Status verified = trust::VerifyRelease(
+      *key, manifest, {release->signature()->data(), release->signature()->size()});
+  if (!verified.ok()) return Corruption("recorded release signature does not verify");
+  auto parsed = trust::ParseManifest(manifest);
+  if (!parsed.ok()) return Corruption("recorded release bytes are not a valid manifest");
+  if (parsed->sequence != release->release_sequence()) {
+    return Corruption("recorded release sequence differs from the signed manifest");
+  }
+  return Status::Ok();
+}
+
+}  // namespace las::tools
