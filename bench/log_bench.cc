@@ -12,6 +12,7 @@
 //
 // It ends with PASS/MISS for each of the targets. Results: docs/PERFORMANCE.md.
 // Usage: las_log_bench [--quick] [--events N] [--dir DIR] [--seconds S] [--cpu MODE]
+//                      [--replay-only]
 
 #include <fcntl.h>
 #include <rocksdb/version.h>
@@ -73,6 +74,7 @@ struct Flags {
   double seconds = 4.0;  // measured time per append configuration
   bool seconds_set = false;
   std::vector<CpuMode> modes = {CpuMode::kIdle};
+  bool replay_only = false;  // skip sections 1 and 2 (for profiling the replay)
 };
 
 [[noreturn]] void Usage(int code) {
@@ -87,7 +89,8 @@ struct Flags {
                "                quick 0.4)\n"
                "  --cpu MODE    durability figures with CPUs as they are (idle), kept out of\n"
                "                their idle state by SCHED_IDLE spinners (awake), or both;\n"
-               "                default idle; see bench/cpu_keeper.h\n");
+               "                default idle; see bench/cpu_keeper.h\n"
+               "  --replay-only only section 3 (replay); no append verdicts\n");
   std::exit(code);
 }
 
@@ -136,6 +139,8 @@ Flags ParseFlags(int argc, char** argv) {
         std::fprintf(stderr, "las_log_bench: --cpu wants idle, awake or both\n");
         Usage(2);
       }
+    } else if (arg == "--replay-only") {
+      flags.replay_only = true;
     } else if (arg == "--help" || arg == "-h") {
       Usage(0);
     } else {
@@ -143,6 +148,7 @@ Flags ParseFlags(int argc, char** argv) {
       Usage(2);
     }
   }
+  if (flags.replay_only) flags.modes.clear();
   if (flags.quick) {
     if (!flags.events_set) flags.events = 50000;
     if (!flags.seconds_set) flags.seconds = 0.4;

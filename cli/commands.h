@@ -11,6 +11,7 @@ namespace las::cli {
 void RegisterReplay(CLI::App& app, int& exit_code);
 void RegisterServe(CLI::App& app, int& exit_code);
 void RegisterList(CLI::App& app, int& exit_code);
+void RegisterInspect(CLI::App& app, int& exit_code);
 void RegisterRelease(CLI::App& app, int& exit_code);
 void RegisterCheck(CLI::App& app, int& exit_code);
 

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   las::cli::RegisterReplay(app, exit_code);
   las::cli::RegisterServe(app, exit_code);
   las::cli::RegisterList(app, exit_code);
+  las::cli::RegisterInspect(app, exit_code);
   las::cli::RegisterRelease(app, exit_code);
   las::cli::RegisterCheck(app, exit_code);
   try {

@@ -71,7 +71,8 @@ int RunReplay(const ReplayOptions& options) {
   if (show_progress) std::fputc('\n', stderr);
 
   nlohmann::json digests = nlohmann::json::object();
-  for (const auto& [name, digest] : set.Digests()) digests[name] = digest;
+  const auto computed_digests = set.Digests();  // costly on a large log: once
+  for (const auto& [name, digest] : computed_digests) digests[name] = digest;
   if (options.summary) {
     nlohmann::json summary = {{"ok", outcome.status.ok()},
                               {"verified", outcome.verified},
@@ -99,7 +100,7 @@ int RunReplay(const ReplayOptions& options) {
                  static_cast<unsigned long long>(outcome.verified),
                  static_cast<unsigned long long>(releases_verified),
                  ToHex(outcome.head.hash).c_str());
-    for (const auto& [name, digest] : set.Digests()) {
+    for (const auto& [name, digest] : computed_digests) {
       std::fprintf(stderr, "las replay: projection %-10s sha256 %s\n", name.c_str(),
                    digest.c_str());
     }

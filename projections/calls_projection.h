@@ -14,7 +14,7 @@ class CallsProjection final : public Projection {
   void Apply(uint64_t sequence, const fb::Envelope& event) override {
     reducers::Apply(ledger_, sequence, event);
   }
-  std::string CanonicalJson() const override;
+  void WriteCanonical(CanonicalWriter& out) const override;
 
   // "What happened to call X": nullopt if the log never saw it.
   std::optional<reducers::CallRecord> Find(const std::string& call_id) const;

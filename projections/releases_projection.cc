@@ -1,26 +1,44 @@
 #include "projections/releases_projection.h"
 
-#include <nlohmann/json.hpp>
-
 namespace las::projections {
 
-std::string ReleasesProjection::CanonicalJson() const {
-  nlohmann::json keys = nlohmann::json::object();
-  for (const auto& [id, k] : releases_.keys) {
-    keys[id] = {{"watermark", k.watermark},
-                {"accepted", k.accepted},
-                {"rejected", k.rejected},
-                {"manifest_sha256", k.manifest_sha256},
-                {"last_rejection", k.last_rejection}};
+void ReleasesProjection::WriteCanonical(CanonicalWriter& out) const {
+  out.BeginObject();
+  out.Key("keys");
+  out.BeginObject();
+  for (const auto& [id, k] : releases_.keys) {  // std::map: ascending key order
+    out.Key(id);
+    out.BeginObject();
+    out.Key("accepted");
+    out.Uint(k.accepted);
+    out.Key("last_rejection");
+    out.String(k.last_rejection);
+    out.Key("manifest_sha256");
+    out.String(k.manifest_sha256);
+    out.Key("rejected");
+    out.Uint(k.rejected);
+    out.Key("watermark");
+    out.Uint(k.watermark);
+    out.EndObject();
   }
-  nlohmann::json surfaces = nlohmann::json::object();
+  out.EndObject();
+  out.Key("surfaces");
+  out.BeginObject();
   for (const auto& [name, v] : releases_.surfaces) {
-    surfaces[name] = {{"admitted", v.admitted},
-                      {"release_sequence", v.release_sequence},
-                      {"reason", v.reason},
-                      {"sequence", v.sequence}};
+    out.Key(name);
+    out.BeginObject();
+    out.Key("admitted");
+    out.Bool(v.admitted);
+    out.Key("reason");
+    out.String(v.reason);
+    out.Key("release_sequence");
+    out.Uint(v.release_sequence);
+    out.Key("sequence");
+    out.Uint(v.sequence);
+    out.EndObject();
   }
-  return nlohmann::json{{"keys", std::move(keys)}, {"surfaces", std::move(surfaces)}}.dump();
+  out.EndObject();
+  out.EndObject();
 }
 
 }  // namespace las::projections

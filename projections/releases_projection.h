@@ -13,7 +13,7 @@ class ReleasesProjection final : public Projection {
   void Apply(uint64_t sequence, const fb::Envelope& event) override {
     reducers::Apply(releases_, sequence, event);
   }
-  std::string CanonicalJson() const override;
+  void WriteCanonical(CanonicalWriter& out) const override;
   const reducers::Releases& releases() const { return releases_; }
 
  private:

@@ -1,22 +1,31 @@
 #include "projections/sessions_projection.h"
 
-#include <nlohmann/json.hpp>
-
 namespace las::projections {
 
-std::string SessionsProjection::CanonicalJson() const {
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [id, r] : sessions_.by_id) {
-    out[id] = {{"agent_id", r.agent_id},
-               {"client_name", r.client_name},
-               {"client_version", r.client_version},
-               {"transport", r.transport},
-               {"opened_sequence", r.opened_sequence},
-               {"opened_micros", r.opened_micros},
-               {"closed_sequence", r.closed_sequence},
-               {"close_reason", r.close_reason}};
+void SessionsProjection::WriteCanonical(CanonicalWriter& out) const {
+  out.BeginObject();
+  for (const auto& [id, r] : sessions_.by_id) {  // std::map: ascending key order
+    out.Key(id);
+    out.BeginObject();
+    out.Key("agent_id");
+    out.String(r.agent_id);
+    out.Key("client_name");
+    out.String(r.client_name);
+    out.Key("client_version");
+    out.String(r.client_version);
+    out.Key("close_reason");
+    out.String(r.close_reason);
+    out.Key("closed_sequence");
+    out.Uint(r.closed_sequence);
+    out.Key("opened_micros");
+    out.Int(r.opened_micros);
+    out.Key("opened_sequence");
+    out.Uint(r.opened_sequence);
+    out.Key("transport");
+    out.String(r.transport);
+    out.EndObject();
   }
-  return out.dump();
+  out.EndObject();
 }
 
 }  // namespace las::projections

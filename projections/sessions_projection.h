@@ -12,7 +12,7 @@ class SessionsProjection final : public Projection {
   void Apply(uint64_t sequence, const fb::Envelope& event) override {
     reducers::Apply(sessions_, sequence, event);
   }
-  std::string CanonicalJson() const override;
+  void WriteCanonical(CanonicalWriter& out) const override;
   const reducers::Sessions& sessions() const { return sessions_; }
 
  private:

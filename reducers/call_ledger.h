@@ -1,12 +1,14 @@
 // The call ledger reducer: what happened to each tool call.
 //
-// A call is "requested" from its ToolCallRequested until a ToolCallCompleted names it;
-// after a restart a call still "requested" is uncertain: Las never retries it. A
+// A call is "uncertain" from its ToolCallRequested until a ToolCallCompleted names it;
+// after a crash such a call stays uncertain: Las never retries it. A
 // ToolCallDenied records a call that never reached a child. Pure: same events, same state.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "log/envelope.h"
@@ -18,8 +20,9 @@ struct CallRecord {
   std::string tool;
   std::string agent_id;
   std::string session_id;
-  // "requested" (in flight, or uncertain after a crash), "denied", or the completion's
-  // outcome: "ok", "tool_error", "failed", "timed_out", "refused".
+  // "uncertain" (requested with no completion: in flight, or interrupted by a crash —
+  // Las never retries it — or answered with a timeout while the child may still act),
+  // "denied", or the completion's outcome: "ok", "tool_error", "failed", "refused".
   std::string status;
   std::string reason;  // denial reason or completion error code
   uint64_t requested_sequence = 0;
@@ -27,8 +30,15 @@ struct CallRecord {
   int64_t duration_micros = 0;
 };
 
+// Lets the ledger be searched by std::string_view (a call id inside an event) without
+// making a std::string first.
+struct CallIdHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+};
+
 struct CallLedger {
-  std::unordered_map<std::string, CallRecord> calls;  // by call_id
+  std::unordered_map<std::string, CallRecord, CallIdHash, std::equal_to<>> calls;  // by call_id
   uint64_t requested = 0;
   uint64_t completed = 0;
   uint64_t denied = 0;

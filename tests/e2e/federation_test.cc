@@ -2,11 +2,17 @@
 // log of every decision. Driven by the official MCP SDK client.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <filesystem>
+#include <thread>
 #include <fstream>
 
 #include "tests/e2e/sdk_driver.h"
 #include "tests/e2e/signed_release.h"
+#include "log/envelope.h"
+#include "log/log_reader.h"
+#include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 
@@ -35,6 +41,30 @@ int ProcessesMentioning(const std::string& needle) {
     if (cmdline.find(needle) != std::string::npos) ++count;
   }
   return count;
+}
+
+// Kills processes whose command line mentions `needle` (what a SIGKILLed server leaves).
+void KillProcessesMentioning(const std::string& needle) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(needle) == std::string::npos) continue;
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") == std::string::npos) ::kill(std::stoi(name), SIGKILL);
+  }
+}
+
+// True once the log in `dir` holds an event of `kind`.
+bool LogHas(const std::string& dir, fb::EventPayload kind) {
+  auto reader = log::LogReader::Open(dir);
+  if (!reader.ok()) return false;
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) return false;
+  while (true) {
+    auto more = (*cursor)->Next();
+    if (!more.ok() || !*more) return false;
+    if (log::EnvelopeOf((*cursor)->current()).payload_type() == kind) return true;
+  }
 }
 
 class FederationTest : public ::testing::Test {
@@ -259,6 +289,44 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
     EXPECT_EQ(event["payload"]["reason"], "arguments-schema-violation");
   }
   EXPECT_EQ(Replay({"--kind", "ToolCallRequested"}).size(), 1u) << "refused calls never reach a child";
+}
+
+TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
+  release_->Sign(1);
+  std::vector<std::string> argv = {"/usr/bin/env"};
+  for (const auto& entry : release_->Environment()) argv.push_back(entry);
+  argv.insert(argv.end(), {LAS_EXECUTABLE, "serve", "--log", tmp_.Sub("log"), "--registry",
+                           release_->registry_path()});
+  {
+    testing::ChildProcess server(argv);
+    server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+    ASSERT_TRUE(server.ReadLine().has_value());
+    server.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flaky__hang"}})");
+    // The call is durable before the child sees it: wait for it in the log, then crash.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!LogHas(tmp_.Sub("log"), fb::EventPayload::ToolCallRequested)) {
+      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the call never reached the log";
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    server.Kill(SIGKILL);
+    server.Wait();
+  }
+  KillProcessesMentioning(release_->workspace());  // the crashed server could not end them
+
+  auto inspect = testing::RunCommand(
+      {LAS_EXECUTABLE, "inspect", "calls", "--json", "--log", tmp_.Sub("log")});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  json calls = json::parse(inspect.out);
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0]["status"], "uncertain");
+  EXPECT_EQ(calls[0]["tool"], "hang");
+
+  // A restart serves again and does not retry the interrupted call.
+  auto run = Serve({Call("echo__echo", {{"message", "after crash"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Text(run.steps[0]), "Echo: after crash");
+  auto requested = Replay({"--kind", "ToolCallRequested", "--surface", "flaky"});
+  EXPECT_EQ(requested.size(), 1u) << "never retried";
 }
 
 TEST_F(FederationTest, AtEofEveryChildIsEndedAndReaped) {
