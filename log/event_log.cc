@@ -58,15 +58,22 @@ class RocksEventLog final : public EventLog {
       : store_(std::move(store)),
         clock_(options.clock),
         deferred_sync_interval_(std::chrono::microseconds(options.deferred_sync_micros)),
-        background_([this] { BackgroundLoop(); }) {}
+        writer_([this] { AsyncWriterLoop(); }),
+        syncer_([this] { SyncerLoop(); }) {}
 
   ~RocksEventLog() override {
     {
       std::lock_guard lock(background_mu_);
       stopping_ = true;
     }
+    async_wake_.notify_one();
+    writer_.join();  // drains queued async appends
+    {
+      std::lock_guard lock(background_mu_);
+      writer_done_ = true;
+    }
     background_wake_.notify_one();
-    background_.join();  // drains queued async appends and syncs deferred ones
+    syncer_.join();  // completes their syncs and syncs deferred writes
   }
 
   Status LoadHead() {
@@ -111,13 +118,17 @@ class RocksEventLog final : public EventLog {
       std::lock_guard lock(background_mu_);
       async_queue_.push_back({std::move(drafts), durability, std::move(done)});
     }
-    background_wake_.notify_one();
+    async_wake_.notify_one();
   }
 
  private:
   struct AsyncAppend {
     std::vector<EventDraft> drafts;
     Durability durability;
+    AppendCallback done;
+  };
+  struct SyncWaiter {
+    AppendedRange range;
     AppendCallback done;
   };
 
@@ -242,16 +253,84 @@ class RocksEventLog final : public EventLog {
     unsynced_since_.reset();
   }
 
-  // The log's own thread: commits async appends (merged into one batch) and syncs deferred
-  // writes that no synced append covered in time.
-  void BackgroundLoop() {
+  // The async writer: writes queued async appends in arrival order, merged into one batch,
+  // without waiting for fsync. When more appends are already waiting, it hands the synced
+  // ones to the syncer and writes on, so writing overlaps syncing under load; when the
+  // queue is empty it syncs inline, which saves a thread hop for a lone caller.
+  void AsyncWriterLoop() {
     std::unique_lock lock(background_mu_);
     while (true) {
+      async_wake_.wait(lock, [&] { return stopping_ || !async_queue_.empty(); });
+      if (async_queue_.empty()) return;  // stopping, and everything queued was written
+      std::deque<AsyncAppend> work;
+      work.swap(async_queue_);
+      lock.unlock();
+      WriteAsync(work);
+      lock.lock();
+    }
+  }
+
+  void WriteAsync(std::deque<AsyncAppend>& work) {
+    std::vector<EventDraft> merged;
+    for (auto& item : work) {
+      for (auto& draft : item.drafts) merged.push_back(std::move(draft));
+    }
+    Result<AppendedRange> range = Commit(merged, Durability::kDeferred);
+    std::vector<SyncWaiter> waiters;
+    uint64_t next = range.ok() ? range->first : 0;
+    for (auto& item : work) {
+      if (!range.ok()) {
+        item.done(range.status());
+        continue;
+      }
+      AppendedRange own{next, next + item.drafts.size() - 1};
+      next += item.drafts.size();
+      if (item.durability == Durability::kDeferred) {
+        item.done(own);
+      } else {
+        waiters.push_back({own, std::move(item.done)});
+      }
+    }
+    if (waiters.empty()) return;
+    {
+      std::lock_guard lock(background_mu_);
       if (!async_queue_.empty()) {
-        std::deque<AsyncAppend> work;
-        work.swap(async_queue_);
+        for (auto& waiter : waiters) sync_waiters_.push_back(std::move(waiter));
+        background_wake_.notify_one();
+        return;
+      }
+    }
+    CompleteWaiters(waiters);
+  }
+
+  // Syncs everything the waiters wrote (one fsync covers them all), then tells them.
+  void CompleteWaiters(std::vector<SyncWaiter>& waiters) {
+    uint64_t last = 0;
+    for (const auto& waiter : waiters) last = std::max(last, waiter.range.last);
+    Status status;
+    {
+      std::unique_lock lock(mu_);
+      status = AwaitDurable(lock, last);
+    }
+    for (auto& waiter : waiters) {
+      if (status.ok()) {
+        waiter.done(waiter.range);
+      } else {
+        waiter.done(status);
+      }
+    }
+  }
+
+  // The syncer: completes synced async appends handed over by the writer, and syncs
+  // deferred writes that no synced append covered in time.
+  void SyncerLoop() {
+    std::unique_lock lock(background_mu_);
+    while (true) {
+      if (!sync_waiters_.empty()) {
+        std::vector<SyncWaiter> waiters;
+        waiters.swap(sync_waiters_);
         lock.unlock();
-        CommitAsync(work);
+        CompleteWaiters(waiters);
         lock.lock();
         continue;
       }
@@ -267,36 +346,21 @@ class RocksEventLog final : public EventLog {
         background_wake_.wait_until(lock, deadline);
         continue;
       }
-      if (stopping_) return;
+      if (stopping_ && writer_done_) return;
       background_wake_.wait(lock);
-    }
-  }
-
-  void CommitAsync(std::deque<AsyncAppend>& work) {
-    std::vector<EventDraft> merged;
-    Durability durability = Durability::kDeferred;
-    for (auto& item : work) {
-      if (item.durability == Durability::kSynced) durability = Durability::kSynced;
-      for (auto& draft : item.drafts) merged.push_back(std::move(draft));
-    }
-    Result<AppendedRange> range = Commit(merged, durability);
-    uint64_t next = range.ok() ? range->first : 0;
-    for (auto& item : work) {
-      if (!range.ok()) {
-        item.done(range.status());
-        continue;
-      }
-      AppendedRange own{next, next + item.drafts.size() - 1};
-      next += item.drafts.size();
-      item.done(own);
     }
   }
 
   void SyncWal() {
     std::unique_lock lock(mu_);
-    if (!failure_.ok() || durable_sequence_ >= written_sequence_) return;
-    SyncLocked(lock);
-    ++stats_.background_syncs;
+    while (failure_.ok() && durable_sequence_ < written_sequence_) {
+      if (syncing_) {
+        synced_.wait(lock);  // a sync in flight may cover it already
+        continue;
+      }
+      SyncLocked(lock);
+      ++stats_.background_syncs;
+    }
   }
 
  public:
@@ -365,14 +429,20 @@ class RocksEventLog final : public EventLog {
   Status failure_;              // sticky after a failed write
   LogStats stats_;
 
-  // The background thread's state (async queue, deferred-sync deadline).
+  // The background threads' state: the async queue (writer), synced async appends waiting
+  // for their fsync and the deferred-sync deadline (syncer).
   const std::chrono::microseconds deferred_sync_interval_;
   std::mutex background_mu_;
-  std::condition_variable background_wake_;
+  std::condition_variable async_wake_;       // the writer's
+  std::condition_variable background_wake_;  // the syncer's
   std::deque<AsyncAppend> async_queue_;
+  std::vector<SyncWaiter> sync_waiters_;
   std::optional<std::chrono::steady_clock::time_point> unsynced_since_;
   bool stopping_ = false;
-  std::thread background_;  // last: starts after everything above is initialized
+  bool writer_done_ = false;
+  // Last: they start after everything above is initialized.
+  std::thread writer_;
+  std::thread syncer_;
 };
 
 }  // namespace

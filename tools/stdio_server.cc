@@ -5,75 +5,22 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <cerrno>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "log/event_log.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/mcp_endpoint.h"
 #include "tools/random_id.h"
+#include "tools/stdio_lines.h"
 #include "transport/child_process.h"
-#include "transport/line_reader.h"
 
 namespace las::tools {
 namespace {
 
 constexpr size_t kMaxClientLine = 4 * 1024 * 1024;
-
-// Writes lines to stdout on its own thread, in order, each followed by '\n'.
-class LineWriter {
- public:
-  LineWriter() : thread_([this] { Run(); }) {}
-  ~LineWriter() {
-    {
-      std::lock_guard lock(mu_);
-      closing_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
-  }
-  void Write(std::string line) {
-    line.push_back('\n');
-    {
-      std::lock_guard lock(mu_);
-      queue_.push_back(std::move(line));
-    }
-    wake_.notify_one();
-  }
-
- private:
-  void Run() {
-    std::unique_lock lock(mu_);
-    while (true) {
-      wake_.wait(lock, [&] { return closing_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // closing and drained
-      std::string line = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      size_t written = 0;
-      while (written < line.size()) {
-        ssize_t n = ::write(STDOUT_FILENO, line.data() + written, line.size() - written);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;  // the client is gone; nothing else can be done with this line
-        written += static_cast<size_t>(n);
-      }
-      lock.lock();
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable wake_;
-  std::deque<std::string> queue_;
-  bool closing_ = false;
-  std::thread thread_;  // last: starts after the rest is built
-};
 
 std::optional<std::string> Lookup(const trust::Environment& env, const char* name) {
   auto it = env.find(name);
@@ -94,15 +41,19 @@ struct Session {
   boost::asio::io_context& io;
   Federation& federation;
   Gateway& gateway;
-  LineWriter& writer;
+  LineOutput& output;
   std::unique_ptr<McpEndpoint> endpoint;
   bool input_ended = false;
   bool finishing = false;
 
+  // At stdin EOF, once no call is in flight: SessionClosed, end the children, flush the
+  // last responses, stop.
   void MaybeFinish() {
     if (!input_ended || finishing || endpoint->in_flight() > 0) return;
     finishing = true;
-    auto end_children = [this] { federation.Shutdown([this] { io.stop(); }); };
+    auto end_children = [this] {
+      federation.Shutdown([this] { output.WhenDrained([this] { io.stop(); }); });
+    };
     if (endpoint->session()) {
       gateway.CloseSession(*endpoint->session(), "eof", end_children);
     } else {
@@ -110,33 +61,6 @@ struct Session {
     }
   }
 };
-
-// Reads stdin on its own thread and posts each event to the loop.
-std::thread StartReader(boost::asio::io_context& io, Session& session) {
-  return std::thread([&io, &session] {
-    transport::LineFramer framer(kMaxClientLine);
-    auto sink = [&](const transport::LineEvent& event) {
-      std::string bytes(event.bytes);
-      if (event.kind == transport::LineEvent::Kind::kTooLong) {
-        boost::asio::post(io, [&session, bytes] { session.endpoint->OnOversizedLine(bytes); });
-      } else {
-        boost::asio::post(io, [&session, bytes] { session.endpoint->OnLine(bytes); });
-      }
-    };
-    char buffer[1 << 16];
-    while (true) {
-      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      framer.Feed(std::string_view(buffer, static_cast<size_t>(n)), sink);
-    }
-    framer.Finish(sink);
-    boost::asio::post(io, [&session] {
-      session.input_ended = true;
-      session.MaybeFinish();
-    });
-  });
-}
 
 }  // namespace
 
@@ -154,9 +78,9 @@ Status RunStdioServer(const ServerOptions& options) {
   if (options.relaxed_durability) gateway_options.request_durability = log::Durability::kDeferred;
   gateway_options.new_call_id = [] { return RandomId("call-"); };
   Gateway gateway(io, **log, federation, gateway_options);
-  LineWriter writer;
-  Session session{io, federation, gateway, writer, nullptr};
-  std::thread reader;
+  std::unique_ptr<LineOutput> output = MakeStdoutOutput(io);
+  Session session{io, federation, gateway, *output, nullptr};
+  std::unique_ptr<LineInput> input;
 
   federation.Start([&] {
     EndpointOptions endpoint;
@@ -169,12 +93,21 @@ Status RunStdioServer(const ServerOptions& options) {
     }
     endpoint.new_session_id = [] { return RandomId("session-"); };
     session.endpoint = std::make_unique<McpEndpoint>(
-        endpoint, gateway, [&writer](std::string line) { writer.Write(std::move(line)); });
+        endpoint, gateway, [&output](std::string line) { output->Write(std::move(line)); });
     session.endpoint->set_on_idle([&session] { session.MaybeFinish(); });
-    reader = StartReader(io, session);
+    LineInputHandlers handlers;
+    handlers.on_line = [&session](std::string_view line) { session.endpoint->OnLine(line); };
+    handlers.on_too_long = [&session](std::string_view prefix) {
+      session.endpoint->OnOversizedLine(prefix);
+    };
+    handlers.on_eof = [&session] {
+      session.input_ended = true;
+      session.MaybeFinish();
+    };
+    input = StartStdinInput(io, kMaxClientLine, std::move(handlers));
   });
   io.run();
-  if (reader.joinable()) reader.join();
+  input.reset();
   return federation.status();
 }
 

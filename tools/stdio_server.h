@@ -5,9 +5,9 @@
 // stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
 // ends every child (process group) and reaps it, and returns 0.
 //
-// Threading: one Boost.Asio io_context thread runs everything; a reader thread feeds stdin
-// lines into it and a writer thread drains response lines to stdout, so a slow client
-// never blocks the loop and stdin may be any file.
+// Threading: one Boost.Asio io_context thread runs everything, stdin and stdout included
+// when they are pipes or sockets (tools/stdio_lines.h); the log's own threads make appends
+// durable and post their completions back to the loop.
 #pragma once
 
 #include <cstdint>

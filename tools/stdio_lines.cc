@@ -1,0 +1,233 @@
+#include "tools/stdio_lines.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/write.hpp>
+#include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "transport/line_reader.h"
+
+namespace las::tools {
+namespace {
+
+bool IsPipeOrSocket(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+// Asynchronous writes on the loop, one line at a time.
+class LoopOutput final : public LineOutput {
+ public:
+  LoopOutput(boost::asio::io_context& io, int fd) : io_(io), out_(io, fd) {}
+  void Write(std::string line) override {
+    if (broken_) return;
+    line.push_back('\n');
+    queue_.push_back(std::move(line));
+    if (!writing_) Next();
+  }
+  void WhenDrained(std::function<void()> done) override {
+    if (!writing_) {
+      boost::asio::post(io_, std::move(done));
+    } else {
+      drained_.push_back(std::move(done));
+    }
+  }
+
+ private:
+  void Next() {
+    if (queue_.empty()) {
+      writing_ = false;
+      for (auto& done : drained_) boost::asio::post(io_, std::move(done));
+      drained_.clear();
+      return;
+    }
+    writing_ = true;
+    boost::asio::async_write(out_, boost::asio::buffer(queue_.front()),
+                             [this](const boost::system::error_code& error, size_t) {
+                               queue_.pop_front();
+                               if (error) {  // the client is gone: drop what is left
+                                 broken_ = true;
+                                 queue_.clear();
+                               }
+                               Next();
+                             });
+  }
+
+  boost::asio::io_context& io_;
+  boost::asio::posix::stream_descriptor out_;
+  std::deque<std::string> queue_;
+  std::vector<std::function<void()>> drained_;
+  bool writing_ = false;
+  bool broken_ = false;
+};
+
+// Blocking writes on a thread, for terminals and files.
+class ThreadOutput final : public LineOutput {
+ public:
+  explicit ThreadOutput(boost::asio::io_context& io) : io_(io), thread_([this] { Run(); }) {}
+  ~ThreadOutput() override {
+    {
+      std::lock_guard lock(mu_);
+      closing_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  void Write(std::string line) override {
+    line.push_back('\n');
+    {
+      std::lock_guard lock(mu_);
+      queue_.push_back(std::move(line));
+    }
+    wake_.notify_one();
+  }
+  void WhenDrained(std::function<void()> done) override {
+    {
+      std::lock_guard lock(mu_);
+      if (!queue_.empty() || busy_) {
+        drained_.push_back(std::move(done));
+        return;
+      }
+    }
+    boost::asio::post(io_, std::move(done));
+  }
+
+ private:
+  void Run() {
+    std::unique_lock lock(mu_);
+    while (true) {
+      wake_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      std::string line = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+      lock.unlock();
+      size_t written = 0;
+      while (written < line.size()) {
+        ssize_t n = ::write(STDOUT_FILENO, line.data() + written, line.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  // the client is gone; nothing else can be done with this line
+        written += static_cast<size_t>(n);
+      }
+      lock.lock();
+      busy_ = false;
+      if (queue_.empty()) {
+        for (auto& done : drained_) boost::asio::post(io_, std::move(done));
+        drained_.clear();
+      }
+    }
+  }
+
+  boost::asio::io_context& io_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::deque<std::string> queue_;
+  std::vector<std::function<void()>> drained_;
+  bool busy_ = false;
+  bool closing_ = false;
+  std::thread thread_;  // last: starts after the rest is built
+};
+
+// Frames bytes into lines and hands each to the handlers (on the loop's thread).
+void Frame(transport::LineFramer& framer, std::string_view bytes, const LineInputHandlers& h) {
+  framer.Feed(bytes, [&](const transport::LineEvent& event) {
+    if (event.kind == transport::LineEvent::Kind::kTooLong) {
+      h.on_too_long(event.bytes);
+    } else {
+      h.on_line(event.bytes);
+    }
+  });
+}
+
+class LoopInput final : public LineInput {
+ public:
+  LoopInput(boost::asio::io_context& io, int fd, size_t max_line, LineInputHandlers handlers)
+      : in_(io, fd), framer_(max_line), handlers_(std::move(handlers)) {
+    Read();
+  }
+
+ private:
+  void Read() {
+    in_.async_read_some(boost::asio::buffer(buffer_),
+                        [this](const boost::system::error_code& error, size_t n) {
+                          if (error || n == 0) {
+                            framer_.Finish([&](const transport::LineEvent& event) {
+                              handlers_.on_line(event.bytes);
+                            });
+                            handlers_.on_eof();
+                            return;
+                          }
+                          Frame(framer_, std::string_view(buffer_, n), handlers_);
+                          Read();
+                        });
+  }
+
+  boost::asio::posix::stream_descriptor in_;
+  transport::LineFramer framer_;
+  LineInputHandlers handlers_;
+  char buffer_[1 << 16];
+};
+
+class ThreadInput final : public LineInput {
+ public:
+  ThreadInput(boost::asio::io_context& io, size_t max_line, LineInputHandlers handlers)
+      : handlers_(std::make_shared<LineInputHandlers>(std::move(handlers))),
+        thread_([this, &io, max_line] { Run(io, max_line); }) {}
+  ~ThreadInput() override {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Run(boost::asio::io_context& io, size_t max_line) {
+    transport::LineFramer framer(max_line);
+    auto handlers = handlers_;
+    auto post_line = [&](const transport::LineEvent& event) {
+      std::string bytes(event.bytes);
+      const bool too_long = event.kind == transport::LineEvent::Kind::kTooLong;
+      boost::asio::post(io, [handlers, bytes, too_long] {
+        too_long ? handlers->on_too_long(bytes) : handlers->on_line(bytes);
+      });
+    };
+    char buffer[1 << 16];
+    while (true) {
+      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      framer.Feed(std::string_view(buffer, static_cast<size_t>(n)), post_line);
+    }
+    framer.Finish(post_line);
+    boost::asio::post(io, [handlers] { handlers->on_eof(); });
+  }
+
+  std::shared_ptr<LineInputHandlers> handlers_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::unique_ptr<LineOutput> MakeStdoutOutput(boost::asio::io_context& io) {
+  if (IsPipeOrSocket(STDOUT_FILENO)) {
+    const int fd = ::dup(STDOUT_FILENO);
+    if (fd >= 0) return std::make_unique<LoopOutput>(io, fd);
+  }
+  return std::make_unique<ThreadOutput>(io);
+}
+
+std::unique_ptr<LineInput> StartStdinInput(boost::asio::io_context& io, size_t max_line_bytes,
+                                           LineInputHandlers handlers) {
+  if (IsPipeOrSocket(STDIN_FILENO)) {
+    const int fd = ::dup(STDIN_FILENO);
+    if (fd >= 0) return std::make_unique<LoopInput>(io, fd, max_line_bytes, std::move(handlers));
+  }
+  return std::make_unique<ThreadInput>(io, max_line_bytes, std::move(handlers));
+}
+
+}  // namespace las::tools

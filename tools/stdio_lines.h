@@ -1,0 +1,49 @@
+// Line I/O for the stdio server: stdin lines into the loop, response lines out to stdout.
+//
+// On pipes and sockets (how MCP clients connect) both sides run on the io_context itself:
+// no extra threads and no thread hop per message. On anything else — a terminal, a regular
+// file — a reader thread and a writer thread do blocking I/O instead, so any stdin works
+// and a terminal is never switched to non-blocking mode under the user's shell.
+//
+// Threading: create, write and receive callbacks on the loop's thread.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace las::tools {
+
+class LineOutput {
+ public:
+  virtual ~LineOutput() = default;
+  // Queues one line (a '\n' is added); lines go out whole and in order.
+  virtual void Write(std::string line) = 0;
+  // Runs `done` on the loop once every queued line has been written (or the peer is gone).
+  virtual void WhenDrained(std::function<void()> done) = 0;
+};
+
+struct LineInputHandlers {
+  std::function<void(std::string_view line)> on_line;
+  std::function<void(std::string_view prefix)> on_too_long;
+  std::function<void()> on_eof;
+};
+
+class LineInput {
+ public:
+  virtual ~LineInput() = default;
+};
+
+std::unique_ptr<LineOutput> MakeStdoutOutput(boost::asio::io_context& io);
+// Starts reading stdin at once; handlers run on the loop. The input must be destroyed only
+// after the loop stopped running.
+std::unique_ptr<LineInput> StartStdinInput(boost::asio::io_context& io, size_t max_line_bytes,
+                                           LineInputHandlers handlers);
+
+}  // namespace las::tools
