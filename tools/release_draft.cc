@@ -15,14 +15,14 @@
 #include "transport/mcp_client.h"
 #include "trust/digest.h"
 #include "trust/tool_binding_check.h"
-#include "trust/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace las::tools {
 namespace {
 
 // SHA-256 of a regular file, read through the descriptor that was opened.
 Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string& what) {
-  trust::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.valid()) {
     if (errno == ENOENT) return NotFound(what + " " + path + " does not exist");
     return IoError("cannot open " + what + " " + path + ": " + std::strerror(errno));

@@ -62,12 +62,18 @@ struct Session {
   }
 };
 
+// What every federating process does first: reap its children's orphans, survive a dead
+// child's pipe, and open the log as its writer.
+Result<std::unique_ptr<log::EventLog>> PrepareFederatingProcess(const ServerOptions& options) {
+  (void)transport::BecomeChildSubreaper();
+  transport::IgnoreSigpipe();
+  return log::EventLog::Open(options.log_dir);
+}
+
 }  // namespace
 
 Status RunStdioServer(const ServerOptions& options) {
-  (void)transport::BecomeChildSubreaper();  // orphans of children are ours to reap
-  transport::IgnoreSigpipe();
-  auto log = log::EventLog::Open(options.log_dir);
+  auto log = PrepareFederatingProcess(options);
   if (!log.ok()) return log.status();
 
   boost::asio::io_context io;
@@ -112,9 +118,7 @@ Status RunStdioServer(const ServerOptions& options) {
 }
 
 Status RunList(const ServerOptions& options, bool json) {
-  (void)transport::BecomeChildSubreaper();
-  transport::IgnoreSigpipe();
-  auto log = log::EventLog::Open(options.log_dir);
+  auto log = PrepareFederatingProcess(options);
   if (!log.ok()) return log.status();
   boost::asio::io_context io;
   auto work = boost::asio::make_work_guard(io);

@@ -45,7 +45,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "base/status.h"
-#include "transport/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace las::transport {
 

@@ -45,7 +45,7 @@
 #include "trust/environment.h"
 #include "trust/manifest.h"
 #include "trust/reason.h"
-#include "trust/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace las::trust {
 

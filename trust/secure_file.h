@@ -27,7 +27,7 @@
 #include <string>
 
 #include "trust/reason.h"
-#include "trust/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace las::trust {
 

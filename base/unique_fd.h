@@ -1,7 +1,8 @@
 // UniqueFd: sole ownership of one open file descriptor, closed on destruction.
 //
-// Launch plans hand descriptors from trust/ (which opened and hashed the files) to the
-// launcher (which executes exactly them), so ownership must be explicit and move-only.
+// Shared by trust/ (launch plans hand the descriptors it opened and hashed to the
+// launcher, which executes exactly them) and transport/ (pipes of child processes), so
+// ownership must be explicit and move-only.
 //
 // Thread safety: like any value; do not share one UniqueFd between threads.
 #pragma once
@@ -10,7 +11,7 @@
 
 #include <utility>
 
-namespace las::trust {
+namespace las {
 
 class UniqueFd {
  public:
@@ -40,4 +41,4 @@ class UniqueFd {
   int fd_ = -1;
 };
 
-}  // namespace las::trust
+}  // namespace las
