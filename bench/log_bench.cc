@@ -28,7 +28,9 @@
 #include <ctime>
 #include <fstream>
 #include <filesystem>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <thread>
@@ -457,6 +459,73 @@ AppendResult RunAppends(const fs::path& root, int batch, int threads, double war
   return result;
 }
 
+// 2b. The same with AppendAsync: `appenders` logical appenders, each with one append in
+// flight at a time (its completion issues its next one), and no thread of their own —
+// how the gateway appends. Batch 1.
+AppendResult RunAsyncAppends(const fs::path& root, int appenders, double warmup_s,
+                             double measure_s) {
+  const fs::path dir = root / ("async-a" + std::to_string(appenders));
+  auto opened = log::EventLog::Open(dir.string());
+  if (!opened.ok()) Die("opening " + dir.string(), opened.status());
+  std::unique_ptr<log::EventLog> event_log = std::move(*opened);
+  const std::vector<log::EventDraft> batch = SampleBatch(0, 1);
+
+  std::mutex mu;
+  std::condition_variable idle;
+  std::vector<int64_t> samples;
+  samples.reserve(1 << 18);
+  uint64_t appends = 0;
+  int running = appenders;
+  Clock::time_point last_end;
+  Status error;
+  const auto measure_start =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(warmup_s));
+  const auto end =
+      measure_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(measure_s));
+
+  std::function<void()> issue;
+  issue = [&] {
+    const auto t0 = Clock::now();
+    event_log->AppendAsync(batch, log::Durability::kSynced, [&, t0](Result<log::AppendedRange> r) {
+      const auto t1 = Clock::now();
+      bool again = false;
+      {
+        std::lock_guard lock(mu);
+        if (!r.ok() && error.ok()) error = r.status();
+        if (r.ok() && t0 >= measure_start) {
+          samples.push_back(Nanos(t1 - t0));
+          ++appends;
+          last_end = std::max(last_end, t1);
+        }
+        again = r.ok() && t1 < end;
+        if (!again && --running == 0) idle.notify_one();
+      }
+      if (again) issue();
+    });
+  };
+  for (int a = 0; a < appenders; ++a) issue();
+  {
+    std::unique_lock lock(mu);
+    idle.wait(lock, [&] { return running == 0; });
+  }
+  if (!error.ok()) Die("appending", error);
+
+  AppendResult result;
+  result.batch = 1;
+  result.threads = appenders;
+  result.appends = appends;
+  result.seconds = Seconds(last_end - measure_start);
+  result.latency = Summarize(samples);
+  if (result.seconds > 0) {
+    result.appends_per_second = static_cast<double>(appends) / result.seconds;
+    result.events_per_second = result.appends_per_second;
+  }
+  event_log.reset();
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return result;
+}
+
 // ---- 3. Replay -----------------------------------------------------------------------------
 
 enum class Stage { kReadVerify, kDecode, kFull };
@@ -577,6 +646,7 @@ struct ModeResults {
   CpuMode mode = CpuMode::kIdle;
   std::vector<BareResult> bare;
   std::vector<AppendResult> appends;
+  std::vector<AppendResult> async_appends;  // 2b: batch 1, per kThreadCounts
   BareResult bare_after;  // batch 1 again, after the appends
   PairedResult paired;
 
@@ -720,6 +790,20 @@ int Main(int argc, char** argv) {
         std::fflush(stdout);
       }
     }
+    std::printf("\n2b. Durable AppendAsync (WAL synced), batch 1: N logical appenders, one append"
+                " in flight each, no threads of their own (how the gateway appends)\n\n");
+    std::printf("%10s %9s %10s %9s %9s %9s %8s\n", "appenders", "appends", "appends/s", "p50 us",
+                "p99 us", "mean us", "x 1");
+    for (int appenders : kThreadCounts) {
+      results.async_appends.push_back(
+          RunAsyncAppends(scratch.path(), appenders, warmup_s, flags.seconds));
+      const auto& a = results.async_appends.back();
+      const double single_rate = results.async_appends.front().appends_per_second;
+      std::printf("%10d %9" PRIu64 " %10.0f %9.1f %9.1f %9.1f %8.2f\n", appenders, a.appends,
+                  a.appends_per_second, a.latency.p50_us, a.latency.p99_us, a.latency.mean_us,
+                  single_rate > 0 ? a.appends_per_second / single_rate : 0.0);
+      std::fflush(stdout);
+    }
     // The disk's speed can drift during a run (on a VM, with the host's load): measure the
     // single-event baseline again after the appends, so a drift shows.
     results.bare_after = RunBare(scratch.path(), 1, bare_iterations[0]);
@@ -829,10 +913,20 @@ int Main(int argc, char** argv) {
     std::printf("      (separate runs, sections 1 and 2: p50 %.1f us vs %.1f us = %.2fx, mean"
                 " %.2fx)\n",
                 single.latency.p50_us, bare1.latency.p50_us, ratio_p50, ratio_mean);
-    std::printf("%s  [%s] 16 concurrent appenders >= %.0fx one appender (batch 1): %.0f vs %.0f"
-                " appends/s = %.2fx\n",
+    std::printf("%s  [%s] 16 concurrent appenders >= %.0fx one appender (batch 1), blocking Append"
+                " from 16 threads: %.0f vs %.0f appends/s = %.2fx\n",
                 Verdict(gain >= kMinConcurrencyGain), ModeName(m.mode), kMinConcurrencyGain,
                 sixteen.appends_per_second, single.appends_per_second, gain);
+    if (m.async_appends.size() == std::size(kThreadCounts)) {
+      const auto& one = m.async_appends.front();
+      const auto& many = m.async_appends.back();
+      const double async_gain = many.appends_per_second / one.appends_per_second;
+      std::printf("%s  [%s] 16 concurrent appenders >= %.0fx one appender (batch 1), AppendAsync"
+                  " (the gateway's path): %.0f vs %.0f appends/s = %.2fx\n",
+                  Verdict(async_gain >= kMinConcurrencyGain), ModeName(m.mode),
+                  kMinConcurrencyGain, many.appends_per_second, one.appends_per_second,
+                  async_gain);
+    }
     if (bare1.latency.p50_us > 1000 || m.bare_after.latency.p50_us > 1000) {
       std::printf("      UNRELIABLE [%s]: a bare fdatasync took > 1 ms at p50 (%.0f us before,"
                   " %.0f us after the appends):\n      the disk was in a throttled regime, so"
