@@ -80,8 +80,11 @@ class ChainCursor final : public EventCursor {
     if (*sequence > head_.sequence) return Fail(*sequence, "event beyond the recorded head");
     auto value = iter_->value();
     if (value.size() < layout::kHashSize) return Fail(*sequence, "value too short");
-    const auto* bytes = reinterpret_cast<const uint8_t*>(value.data()) + layout::kHashSize;
-    const size_t size = value.size() - layout::kHashSize;
+    // RocksDB hands out values at any address; FlatBuffers reads 4- and 8-byte scalars in
+    // place. Copy the envelope into the (heap-aligned) event first, then check that copy.
+    current_.envelope.assign(value.data() + layout::kHashSize, value.size() - layout::kHashSize);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(current_.envelope.data());
+    const size_t size = current_.envelope.size();
     flatbuffers::Verifier verifier(bytes, size);
     if (!fb::VerifyEnvelopeBuffer(verifier)) {
       return Fail(*sequence, "envelope is not a valid event");
@@ -101,7 +104,6 @@ class ChainCursor final : public EventCursor {
     }
     current_.sequence = *sequence;
     current_.hash = computed;
-    current_.envelope.assign(reinterpret_cast<const char*>(bytes), size);
     previous_ = computed;
     last_seen_ = *sequence;
     ++expected_;
