@@ -292,9 +292,14 @@ class RocksEventLog final : public EventLog {
       }
     }
     if (waiters.empty()) return;
+    bool sync_in_flight = false;
+    {
+      std::lock_guard lock(mu_);
+      sync_in_flight = syncing_;
+    }
     {
       std::lock_guard lock(background_mu_);
-      if (!async_queue_.empty()) {
+      if (sync_in_flight || !async_queue_.empty()) {
         for (auto& waiter : waiters) sync_waiters_.push_back(std::move(waiter));
         background_wake_.notify_one();
         return;
