@@ -1,0 +1,77 @@
+// A client abuse corpus against the real `las serve` process over its real stdio pipes:
+// each bad line gets a JSON-RPC error (or is dropped when no id can be read), stdout carries
+// nothing but JSON-RPC lines, and the session goes on.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+TEST(AbuseCorpusTest, EveryBadLineIsAnsweredOrDroppedAndTheSessionGoesOn) {
+  testing::TempDir tmp;
+  std::string deep = R"({"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":)";
+  deep += std::string(500, '[');
+  const std::vector<std::string> lines = {
+      R"({"jsonrpc":"2.0","id":"early","method":"tools/list"})",          // before initialize
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"alice"}})",
+      R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{}})",    // second initialize
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"agentId":"bob"}}})",
+      R"({"jsonrpc":"2.0","id":4,"method":"no/such/method"})",
+      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}})",
+      R"({"jsonrpc":"2.0","id":6,"method":"ping",})",                     // malformed JSON
+      R"({"jsonrpc":"1.0","id":7,"method":"ping"})",                      // invalid request
+      R"({"jsonrpc":"2.0","id":{"x":1},"method":"ping"})",                // bad id: dropped
+      R"([{"jsonrpc":"2.0","id":8,"method":"ping"}])",                    // batch: dropped
+      "\"just a string\"",                                                 // non-object
+      "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":{\"s\":\"\xff\"}}",  // bad UTF-8
+      deep,                                                                // depth bomb
+      R"({"jsonrpc":"2.0","id":10,"method":"ping","params":{"x":")" + std::string(5 << 20, 'a') +
+          R"("}})",                                                        // over the line bound
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+      R"({"method":"ping","id":0,"jsonrpc":"2.0"})",                      // id 0, any order
+      R"({"jsonrpc":"2.0","id":"last","method":"tools/list"})",
+  };
+  {
+    std::ofstream in(tmp.Sub("in.jsonl"), std::ios::binary);
+    for (const auto& line : lines) in << line << "\n";
+  }
+  auto result = testing::RunCommand(
+      {"/bin/sh", "-c",
+       std::string(LAS_EXECUTABLE) + " serve --log " + tmp.Sub("log") + " < " + tmp.Sub("in.jsonl") +
+           " | cat"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::map<std::string, json> by_id;
+  for (const auto& line : testing::Lines(result.out)) {
+    json message = json::parse(line, nullptr, false);
+    ASSERT_FALSE(message.is_discarded()) << "stdout carries only JSON-RPC: " << line.substr(0, 200);
+    ASSERT_EQ(message["jsonrpc"], "2.0");
+    by_id[message["id"].dump()] = message;
+  }
+  auto code = [&](const std::string& id) { return by_id.at(id)["error"]["code"].get<int>(); };
+  EXPECT_EQ(code(R"("early")"), -32600);
+  EXPECT_TRUE(by_id.at("1").contains("result"));
+  EXPECT_EQ(code("2"), -32600);
+  EXPECT_EQ(code("3"), -32602) << "agentId cannot be replaced";
+  EXPECT_EQ(code("4"), -32601);
+  EXPECT_EQ(code("5"), -32602);
+  EXPECT_EQ(code("6"), -32700);
+  EXPECT_EQ(code("7"), -32600);
+  EXPECT_EQ(code("9"), -32700);
+  EXPECT_EQ(code(R"("deep")"), -32700);
+  EXPECT_EQ(code("10"), -32600) << "an over-long line is answered when its id is readable";
+  EXPECT_TRUE(by_id.at("0").contains("result"));
+  EXPECT_TRUE(by_id.at(R"("last")").contains("result")) << "the session went on to the end";
+  EXPECT_EQ(by_id.count("8"), 0u) << "a batch has no id to answer";
+  EXPECT_EQ(by_id.count("null"), 0u) << "lines without a readable id are dropped, not answered";
+  EXPECT_EQ(by_id.size(), 13u) << result.out.substr(0, 2000);
+}
+
+}  // namespace
+}  // namespace las
