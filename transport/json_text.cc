@@ -1,5 +1,7 @@
 #include "transport/json_text.h"
 
+#include "base/json_string.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -296,30 +298,8 @@ std::optional<std::string> DecodeJsonString(std::string_view raw) {
 }
 
 std::string QuoteJsonString(std::string_view value) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(value.size() + 2);
-  out.push_back('"');
-  for (char c : value) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 0xF]);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
+  AppendJsonString(value, out);
   return out;
 }
 

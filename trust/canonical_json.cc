@@ -1,5 +1,7 @@
 #include "trust/canonical_json.h"
 
+#include "base/json_string.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -105,29 +107,7 @@ std::u16string ToUtf16(std::string_view s) {
 
 Status AppendString(std::string_view s, std::string& out) {
   if (FindInvalidUtf8(s)) return InvalidArgument("string is not valid UTF-8");
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (char c : s) {
-    const auto u = static_cast<uint8_t>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (u < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[u >> 4]);
-          out.push_back(kHex[u & 0xF]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
+  AppendJsonString(s, out);
   return Status::Ok();
 }
 

@@ -3,35 +3,16 @@
 #include <cstdio>
 #include <string_view>
 
+#include "base/json_string.h"
 #include "trust/rfc3339.h"
 
 namespace las::trust {
 namespace {
 
-// A JSON string literal: the escapes JSON requires, everything else literal (the
-// manifest is UTF-8; ParseManifest rejects anything else).
+// A JSON string literal (the manifest is UTF-8; ParseManifest rejects anything else).
 std::string Quote(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
+  std::string out;
+  AppendJsonString(text, out);
   return out;
 }
 

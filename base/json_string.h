@@ -1,0 +1,16 @@
+// A JSON string literal, escaped as RFC 8785 (JCS) prescribes: `"` and `\` escaped, the
+// control characters U+0000..U+001F as \b \f \n \r \t or \u00xx (lowercase hex), every
+// other byte copied as is. The one escaping Las uses everywhere, so canonical JSON, the
+// manifest writer and JSON-RPC messages agree byte for byte. The caller vouches that
+// `text` is valid UTF-8 (the output is valid JSON exactly when the input is valid UTF-8).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace las {
+
+// Appends `"text"` to `out`.
+void AppendJsonString(std::string_view text, std::string& out);
+
+}  // namespace las
