@@ -6,6 +6,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
+#include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/credential_injection.h"
@@ -15,9 +16,27 @@ namespace {
 
 Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
 
-bool IsJsonObjectText(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string_view::npos && text[first] == '{';
+// A tools/call result must be one JSON object; its top-level `isError: true` marks a tool
+// error (nested objects may carry the same key and do not count).
+struct ResultShape {
+  bool object = false;
+  bool tool_error = false;
+};
+
+ResultShape ShapeOf(std::string_view text) {
+  std::vector<transport::JsonMember> members;
+  bool is_object = false;
+  ResultShape shape;
+  if (transport::ObjectMembers(text, &members, transport::kDefaultMaxDepth, &is_object) !=
+          transport::JsonTextError::kNone ||
+      !is_object) {
+    return shape;
+  }
+  shape.object = true;
+  for (const auto& member : members) {
+    if (member.key == "isError" && member.raw == "true") shape.tool_error = true;
+  }
+  return shape;
 }
 
 }  // namespace
@@ -109,12 +128,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                         ToolCallReply reply;
                         fb::CallOutcome outcome = fb::CallOutcome::Ok;
                         std::string error_code;
-                        if (result.ok() && result.result.size() <= options_.max_result_bytes &&
-                            IsJsonObjectText(result.result)) {
+                        const ResultShape shape =
+                            result.ok() && result.result.size() <= options_.max_result_bytes
+                                ? ShapeOf(result.result)
+                                : ResultShape{};
+                        if (shape.object) {
                           reply = ToolCallReply::Result(result.result);
-                          if (result.result.find("\"isError\":true") != std::string::npos) {
-                            outcome = fb::CallOutcome::ToolError;
-                          }
+                          if (shape.tool_error) outcome = fb::CallOutcome::ToolError;
                         } else if (result.ok()) {
                           outcome = fb::CallOutcome::Refused;
                           error_code = "result-refused";
