@@ -101,15 +101,9 @@ int RunCheck(const CheckFlags& flags) {
   tools::SurfaceCheckOptions options;
   options.surfaces = flags.surfaces;
   options.start_timeout_ms = flags.timeout_ms;
+  options.release = ReleaseFilesFromFlags(flags.manifest, flags.signature, flags.trust_store,
+                                         flags.watermark, env);
   tools::ReleaseCheckOptions& release = options.release;
-  release.paths.manifest = PathFlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
-  release.paths.signature = PathFlagOrEnv(flags.signature, env, trust::kEnvReleaseSignature);
-  release.paths.trust_store = PathFlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
-  release.paths.watermark = PathFlagOrEnv(flags.watermark, env, trust::kEnvReleaseWatermark);
-  release.manifest_name = "LAS_RELEASE_MANIFEST (--manifest)";
-  release.signature_name = "LAS_RELEASE_SIGNATURE (--signature)";
-  release.trust_store_name = "LAS_TRUST_STORE (--trust-store)";
-  release.watermark_name = "LAS_RELEASE_WATERMARK (--watermark)";
   release.check_watermark = true;
   Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
   if (!at.ok()) {

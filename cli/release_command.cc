@@ -379,15 +379,8 @@ int VerifyExitCode(const tools::ReleaseCheck& check) {
 
 int RunVerify(const VerifyFlags& flags) {
   const trust::Environment env = trust::EnvironmentFromProcess();
-  tools::ReleaseCheckOptions options;
-  options.paths.manifest = PathFlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
-  options.paths.signature = PathFlagOrEnv(flags.signature, env, trust::kEnvReleaseSignature);
-  options.paths.trust_store = PathFlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
-  options.paths.watermark = PathFlagOrEnv(flags.watermark, env, trust::kEnvReleaseWatermark);
-  options.manifest_name = "--manifest / LAS_RELEASE_MANIFEST";
-  options.signature_name = "--signature / LAS_RELEASE_SIGNATURE";
-  options.trust_store_name = "--trust-store / LAS_TRUST_STORE";
-  options.watermark_name = "--watermark / LAS_RELEASE_WATERMARK";
+  tools::ReleaseCheckOptions options = ReleaseFilesFromFlags(
+      flags.manifest, flags.signature, flags.trust_store, flags.watermark, env);
   options.check_watermark = !options.paths.watermark.empty();
   Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
   if (!at.ok()) return Fail("verify", at.status());

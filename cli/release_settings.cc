@@ -55,4 +55,21 @@ Result<int64_t> CheckTime(const std::string& at, int64_t now_micros) {
   return parsed;
 }
 
+tools::ReleaseCheckOptions ReleaseFilesFromFlags(const std::string& manifest,
+                                                 const std::string& signature,
+                                                 const std::string& trust_store,
+                                                 const std::string& watermark,
+                                                 const trust::Environment& env) {
+  tools::ReleaseCheckOptions options;
+  options.paths.manifest = PathFlagOrEnv(manifest, env, trust::kEnvReleaseManifest);
+  options.paths.signature = PathFlagOrEnv(signature, env, trust::kEnvReleaseSignature);
+  options.paths.trust_store = PathFlagOrEnv(trust_store, env, trust::kEnvTrustStore);
+  options.paths.watermark = PathFlagOrEnv(watermark, env, trust::kEnvReleaseWatermark);
+  options.manifest_name = "LAS_RELEASE_MANIFEST (--manifest)";
+  options.signature_name = "LAS_RELEASE_SIGNATURE (--signature)";
+  options.trust_store_name = "LAS_TRUST_STORE (--trust-store)";
+  options.watermark_name = "LAS_RELEASE_WATERMARK (--watermark)";
+  return options;
+}
+
 }  // namespace las::cli

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "tools/surface_check.h"
 #include "trust/environment.h"
 
 namespace las::cli {
@@ -21,6 +22,15 @@ std::string FlagOrEnv(const std::string& flag, const trust::Environment& env, co
 // flag is typed now, here). A relative *variable* is returned as it is, so the check
 // reports it as `not-absolute`, exactly as `las serve` would refuse it.
 std::string PathFlagOrEnv(const std::string& flag, const trust::Environment& env, const char* variable);
+
+// The four release files for `las check` and `las release verify`: each flag when given,
+// else its variable, named in details as "LAS_RELEASE_MANIFEST (--manifest)" and so on.
+// The caller sets check_watermark and now_micros.
+tools::ReleaseCheckOptions ReleaseFilesFromFlags(const std::string& manifest,
+                                                 const std::string& signature,
+                                                 const std::string& trust_store,
+                                                 const std::string& watermark,
+                                                 const trust::Environment& env);
 
 // The Node executable a surface may name as its command: LAS_NODE, as `las serve` reads
 // it (cli/serve_command.cc); "" (Node not allowed) when unset.

@@ -94,6 +94,8 @@ Status RunStdioServer(const ServerOptions& options) {
         Lookup(options.environment, "LAS_AGENT_ID").value_or(std::string("default"));
     if (federation.ClientFor("skarbiec") != nullptr) {
       // Skarbiec is active: only its configured agent may open a session.
+      // With SKARBIEC_MCP_AGENT_ID unset no agent id can match (a control character is
+      // never a valid agent id): every session is refused, closed rather than open.
       endpoint.required_agent_id =
           Lookup(options.environment, "SKARBIEC_MCP_AGENT_ID").value_or(std::string("\x01"));
     }

@@ -170,28 +170,33 @@ ParsedLine ParseMessage(std::string_view line, const JsonRpcLimits& limits) {
   return ParsedLine{std::move(msg), {}};
 }
 
+namespace {
+
+// `"method":"…"` and, when given, `,"params":…`, then the closing brace.
+void AppendCall(std::string_view method, std::string_view raw_params, std::string& out) {
+  out += "\"method\":";
+  out += QuoteJsonString(method);
+  if (!raw_params.empty()) {
+    out += ",\"params\":";
+    out += raw_params;
+  }
+  out += '}';
+}
+
+}  // namespace
+
 std::string MakeRequest(std::string_view raw_id, std::string_view method,
                         std::string_view raw_params) {
   std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
   out += raw_id;
-  out += ",\"method\":";
-  out += QuoteJsonString(method);
-  if (!raw_params.empty()) {
-    out += ",\"params\":";
-    out += raw_params;
-  }
-  out += '}';
+  out += ',';
+  AppendCall(method, raw_params, out);
   return out;
 }
 
 std::string MakeNotification(std::string_view method, std::string_view raw_params) {
-  std::string out = "{\"jsonrpc\":\"2.0\",\"method\":";
-  out += QuoteJsonString(method);
-  if (!raw_params.empty()) {
-    out += ",\"params\":";
-    out += raw_params;
-  }
-  out += '}';
+  std::string out = "{\"jsonrpc\":\"2.0\",";
+  AppendCall(method, raw_params, out);
   return out;
 }
 

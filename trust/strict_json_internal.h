@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
+#include "trust/reason.h"
 #include "trust/strict_json.h"
 
 namespace las::trust::internal {
@@ -20,5 +21,23 @@ using Json = nlohmann::json;
 // The value of `text` if it is strict JSON (trust/strict_json.h), else InvalidArgument.
 // Never throws.
 Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits = {});
+
+// A small strict-JSON document of trust/ (trust store, watermark): parsed within
+// `max_bytes` and depth 4, then handed to `parse_value`. Any failure is `invalid` with
+// "<what>: <why>". `parse_value` may throw only through a bug in its own checks.
+template <typename T, typename ParseValue>
+VerdictOr<T> ParseStrictDocument(std::string_view bytes, size_t max_bytes, Reason invalid,
+                                 std::string_view what, ParseValue parse_value) {
+  StrictJsonLimits limits;
+  limits.max_bytes = max_bytes;
+  limits.max_depth = 4;
+  Result<Json> root = ParseStrictJson(bytes, limits);
+  if (!root.ok()) return Reject(invalid, std::string(what) + ": " + root.status().message());
+  try {
+    return parse_value(*root);
+  } catch (const std::exception& ex) {
+    return Reject(invalid, std::string(what) + ": " + ex.what());
+  }
+}
 
 }  // namespace las::trust::internal

@@ -94,16 +94,9 @@ const TrustedKey* TrustStore::Find(std::string_view key_id) const {
 }
 
 VerdictOr<TrustStore> ParseTrustStore(std::string_view bytes) {
-  StrictJsonLimits limits;
-  limits.max_bytes = kMaxTrustStoreBytes;
-  limits.max_depth = 4;
-  Result<Json> root = internal::ParseStrictJson(bytes, limits);
-  if (!root.ok()) return Bad(root.status().message());
-  try {
-    return ParseValue(*root);
-  } catch (const std::exception& ex) {  // only through a bug in the checks above
-    return Bad(ex.what());
-  }
+  return internal::ParseStrictDocument<TrustStore>(bytes, kMaxTrustStoreBytes,
+                                                   Reason::kTrustStoreInvalid, "trust store",
+                                                   ParseValue);
 }
 
 VerdictOr<TrustStore> LoadTrustStore(const std::string& path, const SecureFileOptions& options) {

@@ -111,16 +111,9 @@ VerdictOr<WatermarkStep> DecideWatermark(const Watermarks& watermarks, std::stri
 }
 
 VerdictOr<Watermarks> ParseWatermarks(std::string_view bytes) {
-  StrictJsonLimits limits;
-  limits.max_bytes = kMaxWatermarkBytes;
-  limits.max_depth = 4;
-  Result<Json> root = internal::ParseStrictJson(bytes, limits);
-  if (!root.ok()) return Bad(root.status().message());
-  try {
-    return ParseValue(*root);
-  } catch (const std::exception& ex) {  // only through a bug in the checks above
-    return Bad(ex.what());
-  }
+  return internal::ParseStrictDocument<Watermarks>(bytes, kMaxWatermarkBytes,
+                                                   Reason::kWatermarkInvalid, "watermark",
+                                                   ParseValue);
 }
 
 VerdictOr<Watermarks> LoadWatermarks(const std::string& path, const SecureFileOptions& options) {
