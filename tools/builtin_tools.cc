@@ -1,33 +1,52 @@
 #include "tools/builtin_tools.h"
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+
+#include "trust/argument_schema.h"
 
 namespace las::tools {
 
-void AddBuiltinTools(Catalog& catalog) {
-  CatalogTool onboarding;
-  onboarding.qualified_name = std::string(kOnboardingTool);
-  onboarding.surface = "las";
-  onboarding.tool = "onboarding";
-  onboarding.description =
-      "Las's first-use journey: what is set up, what to do next. (Not set up yet in this "
-      "version: it reports that.)";
-  onboarding.input_schema_json =
-      R"({"type":"object","properties":{"action":{"type":"string","enum":["status"]}},)"
-      R"("additionalProperties":false})";
-  catalog.AddBuiltin(std::move(onboarding));
+void BuiltinTools::Add(std::string name, std::string description, std::string input_schema_json,
+                       BuiltinHandler handler) {
+  CatalogTool tool;
+  tool.qualified_name = QualifiedName(kOwnSurface, name);
+  tool.surface = std::string(kOwnSurface);
+  tool.tool = std::move(name);
+  tool.description = std::move(description);
+  auto schema = trust::CompileArgumentSchema(input_schema_json);
+  // A builtin schema is Las's own constant text: failing to compile is a programming error.
+  if (!schema.ok()) std::abort();
+  tool.schema = std::make_shared<const trust::ArgumentSchema>(std::move(*schema));
+  tool.input_schema_json = std::move(input_schema_json);
+  tool.builtin = true;
+  std::string key = tool.qualified_name;
+  entries_.insert_or_assign(std::move(key), Entry{std::move(tool), std::move(handler)});
 }
 
-std::string CallBuiltin(const CatalogTool& tool, std::string_view /*arguments_json*/) {
-  nlohmann::json text;
-  if (tool.qualified_name == kOnboardingTool) {
-    text = "Onboarding is not set up yet in this version of Las. To federate surfaces, sign "
-           "a release (see docs/FIRST-RELEASE.md) and set LAS_RELEASE_MANIFEST, "
-           "LAS_RELEASE_SIGNATURE, LAS_TRUST_STORE, LAS_RELEASE_WATERMARK and LAS_WORKSPACE.";
-  } else {
-    text = "Unknown Las tool.";
-  }
-  return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}}.dump();
+std::vector<CatalogTool> BuiltinTools::Definitions() const {
+  std::vector<CatalogTool> out;
+  out.reserve(entries_.size());
+  for (const auto& [name, entry] : entries_) out.push_back(entry.definition);
+  return out;
+}
+
+const BuiltinHandler* BuiltinTools::Find(std::string_view qualified_name) const {
+  auto it = entries_.find(qualified_name);
+  return it == entries_.end() ? nullptr : &it->second.handler;
+}
+
+std::string TextResult(std::string_view text, bool is_error) {
+  nlohmann::json result{{"content", {{{"type", "text"}, {"text", text}}}}};
+  if (is_error) result["isError"] = true;
+  return result.dump();
+}
+
+std::string JsonResult(const std::string& json_text) {
+  nlohmann::json result{{"content", {{{"type", "text"}, {"text", json_text}}}}};
+  auto parsed = nlohmann::json::parse(json_text, nullptr, false);
+  if (parsed.is_object()) result["structuredContent"] = std::move(parsed);
+  return result.dump();
 }
 
 }  // namespace las::tools

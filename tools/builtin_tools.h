@@ -1,19 +1,57 @@
-// Las's own tools (`las__*`), always in the catalog. For now: `las__onboarding`, whose
-// journey arrives with the onboarding issue; until then it says so.
+// Las's own tools (`las__*`): their catalog entries and their handlers.
+//
+// Each feature (onboarding, discovery, state, messages, grants, admin) adds its tools to
+// one BuiltinTools table at start-up; the federation puts the definitions in the catalog
+// and the gateway dispatches calls to the handlers. A handler answers through `done`
+// exactly once, on the gateway's loop thread (it may append to the log first and answer
+// when the append is durable).
+//
+// Threading: fill on one thread before serving; then read-only, handlers run on the loop.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tools/catalog.h"
+#include "tools/mcp_endpoint.h"
 
 namespace las::tools {
 
 inline constexpr std::string_view kOnboardingTool = "las__onboarding";
+inline constexpr std::string_view kOwnSurface = "las";
 
-void AddBuiltinTools(Catalog& catalog);
+using BuiltinHandler = std::function<void(const SessionInfo& session,
+                                          const std::string& arguments_json,
+                                          std::function<void(ToolCallReply)> done)>;
 
-// The tools/call result (JSON text) of a builtin tool.
-std::string CallBuiltin(const CatalogTool& tool, std::string_view arguments_json);
+class BuiltinTools {
+ public:
+  // `name` is the tool's own name ("onboarding"); it is listed as `las__<name>`.
+  // `input_schema_json` must compile (trust/argument_schema.h): arguments are validated
+  // against it before the handler runs. A second Add with the same name replaces the first.
+  void Add(std::string name, std::string description, std::string input_schema_json,
+           BuiltinHandler handler);
+
+  // The catalog entries, sorted by qualified name.
+  std::vector<CatalogTool> Definitions() const;
+  // The handler for `las__<name>`, or nullptr.
+  const BuiltinHandler* Find(std::string_view qualified_name) const;
+
+ private:
+  struct Entry {
+    CatalogTool definition;
+    BuiltinHandler handler;
+  };
+  std::map<std::string, Entry, std::less<>> entries_;  // by qualified name
+};
+
+// A tools/call result whose content is one text item.
+std::string TextResult(std::string_view text, bool is_error = false);
+// A tools/call result whose content is one text item holding `json_text`, and whose
+// structuredContent is the same JSON object.
+std::string JsonResult(const std::string& json_text);
 
 }  // namespace las::tools

@@ -4,7 +4,6 @@
 #include <boost/asio/post.hpp>
 #include <cstdio>
 
-#include "tools/builtin_tools.h"
 #include "tools/decision_events.h"
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
@@ -18,7 +17,8 @@ Federation::Federation(boost::asio::io_context& io, log::EventLog& log, Federati
   for (const auto& surface : options_.registry.surfaces) {
     states_.push_back({surface.name, false, "not-signed", "", 0});
   }
-  AddBuiltinTools(catalog_);
+  for (auto& tool : options_.builtin_tools) catalog_.AddBuiltin(std::move(tool));
+  options_.builtin_tools.clear();
 }
 
 Federation::~Federation() = default;

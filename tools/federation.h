@@ -48,6 +48,7 @@ struct FederationOptions {
   trust::SecureFileOptions secure;
   int64_t start_timeout_ms = 30'000;
   bool quiet = false;  // no stderr notes (tests)
+  std::vector<CatalogTool> builtin_tools;  // Las's own tools (tools/builtin_tools.h)
 };
 
 // One configured surface's fate, for `las list` and `las check`-like reports.

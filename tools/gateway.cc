@@ -69,8 +69,15 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;
   }
+  for (CallGuard* guard : options_.guards) {
+    if (auto refusal = guard->BeforeCall(session, *tool, arguments_json)) {
+      Deny(session, call_id, tool->surface, tool->tool, refusal->reason);
+      done(ToolCallReply::Error(refusal->error_code, refusal->message));
+      return;
+    }
+  }
   if (tool->builtin) {
-    done(ToolCallReply::Result(CallBuiltin(*tool, arguments_json)));
+    CallBuiltin(session, call_id, *tool, arguments_json, std::move(done));
     return;
   }
   transport::McpClient* client = federation_.ClientFor(tool->surface);
@@ -105,11 +112,11 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                                           Bound(arguments_json, options_.recorded_bytes),
                                           request_id_json);
   ++in_flight_;
-  auto on_durable = [this, actor, call_id, surface = tool->surface, tool_name = tool->tool,
+  auto on_durable = [this, session, actor, call_id, surface = tool->surface, tool_name = tool->tool,
                      arguments = std::move(*injected),
                      done = std::move(done)](Result<log::AppendedRange> appended) mutable {
     // Runs on the log's thread: hop back to the loop before touching anything.
-    boost::asio::post(io_, [this, actor, call_id, surface, tool_name,
+    boost::asio::post(io_, [this, session, actor, call_id, surface, tool_name,
                             arguments = std::move(arguments), done = std::move(done),
                             ok = appended.ok()]() mutable {
       transport::McpClient* child = federation_.ClientFor(surface);
@@ -122,7 +129,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
       transport::CallOptions call_options;
       call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
       child->CallTool(tool_name, arguments, call_options,
-                      [this, actor, call_id, started,
+                      [this, session, actor, call_id, started, surface, tool_name,
                        done = std::move(done)](transport::CallResult result) mutable {
                         const int64_t micros = (options_.clock->NowNanos() - started) / 1000;
                         ToolCallReply reply;
@@ -132,7 +139,14 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                             result.ok() && result.result.size() <= options_.max_result_bytes
                                 ? ShapeOf(result.result)
                                 : ResultShape{};
-                        if (shape.object) {
+                        std::optional<Refusal> refusal;
+                        if (shape.object) refusal = CheckResult(session, surface, tool_name,
+                                                                result.result);
+                        if (refusal) {
+                          outcome = fb::CallOutcome::Refused;
+                          error_code = refusal->reason;
+                          reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+                        } else if (shape.object) {
                           reply = ToolCallReply::Result(result.result);
                           if (shape.tool_error) outcome = fb::CallOutcome::ToolError;
                         } else if (result.ok()) {
@@ -160,6 +174,41 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     });
   };
   log_.AppendAsync({std::move(requested)}, options_.request_durability, std::move(on_durable));
+}
+
+void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id,
+                          const CatalogTool& tool, const std::string& arguments_json,
+                          std::function<void(ToolCallReply)> done) {
+  const BuiltinHandler* handler =
+      options_.builtins != nullptr ? options_.builtins->Find(tool.qualified_name) : nullptr;
+  if (handler == nullptr) {
+    Deny(session, call_id, tool.surface, tool.tool, "unknown-tool");
+    done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
+    return;
+  }
+  if (tool.schema) {
+    if (trust::Verdict valid = trust::ValidateArguments(*tool.schema, arguments_json);
+        !valid.ok()) {
+      Deny(session, call_id, tool.surface, tool.tool, valid.reason_name());
+      done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
+      return;
+    }
+  }
+  (*handler)(session, arguments_json.empty() ? std::string("{}") : arguments_json,
+             std::move(done));
+}
+
+std::optional<Refusal> Gateway::CheckResult(const SessionInfo& session,
+                                            const std::string& surface,
+                                            const std::string& tool_name,
+                                            const std::string& result_json) {
+  if (options_.guards.empty()) return std::nullopt;
+  const CatalogTool* tool = federation_.catalog().Find(QualifiedName(surface, tool_name));
+  if (tool == nullptr) return Refusal{"unknown-tool", kCallFailed, "Tool call failed"};
+  for (CallGuard* guard : options_.guards) {
+    if (auto refusal = guard->OnResult(session, *tool, result_json)) return refusal;
+  }
+  return std::nullopt;
 }
 
 void Gateway::CloseSession(const SessionInfo& session, std::string_view reason,

@@ -2,10 +2,13 @@
 // recording every decision.
 //
 // One call, in order: resolve `surface__tool` in the catalog (unknown: ToolCallDenied
-// "unknown-tool") -> argument policy: credential templates (a model-supplied value for a
+// "unknown-tool") -> the call guards (source state, grants, special policies; a refusal
+// is a ToolCallDenied with the guard's reason) -> Las's own tools go to their handler
+// after their arguments validate; a child's tool continues: argument policy: credential templates (a model-supplied value for a
 // templated argument is refused, ToolCallDenied) -> ToolCallRequested, durably synced
 // BEFORE the child sees the call -> the child gets the call under its original name ->
-// result policy (a JSON object within max_result_bytes) -> ToolCallCompleted -> reply.
+// result policy (a JSON object within max_result_bytes, then every guard's OnResult; a
+// refusal there is outcome Refused with the guard's reason) -> ToolCallCompleted -> reply.
 // ToolCallCompleted is appended with deferred durability: it is on disk with the next
 // synced event or within milliseconds (log/event_log.h); until then a crash leaves the
 // call "requested", i.e. uncertain — never wrong. Las never retries a call.
@@ -17,10 +20,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "log/event_log.h"
+#include "tools/builtin_tools.h"
+#include "tools/call_guard.h"
 #include "tools/federation.h"
 #include "tools/mcp_endpoint.h"
 
@@ -45,6 +52,11 @@ struct GatewayOptions {
   size_t recorded_bytes = 4096;  // arguments/results kept in the log per call
   const MonotonicClock* clock = &SystemMonotonicClock();
   std::function<std::string()> new_call_id;  // injected randomness
+  // Local rules every call passes, in order (tools/call_guard.h). Not owned; they must
+  // outlive the gateway.
+  std::vector<CallGuard*> guards;
+  // Handlers of Las's own tools. Not owned; may be null (then no builtin answers).
+  const BuiltinTools* builtins = nullptr;
 };
 
 class Gateway final : public EndpointBackend {
@@ -65,6 +77,11 @@ class Gateway final : public EndpointBackend {
   size_t calls_in_flight() const { return in_flight_; }
 
  private:
+  void CallBuiltin(const SessionInfo& session, const std::string& call_id,
+                   const CatalogTool& tool, const std::string& arguments_json,
+                   std::function<void(ToolCallReply)> done);
+  std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
+                                     const std::string& tool_name, const std::string& result_json);
   void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
             const std::string& tool, std::string_view reason);
 

@@ -12,7 +12,9 @@
 #include "log/event_log.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
+#include "tools/live_projections.h"
 #include "tools/mcp_endpoint.h"
+#include "tools/las_tools.h"
 #include "tools/random_id.h"
 #include "tools/stdio_lines.h"
 #include "transport/child_process.h"
@@ -28,8 +30,10 @@ std::optional<std::string> Lookup(const trust::Environment& env, const char* nam
   return it->second;
 }
 
-FederationOptions FederationOptionsFor(const ServerOptions& options) {
+FederationOptions FederationOptionsFor(const ServerOptions& options,
+                                       const BuiltinTools& builtins) {
   FederationOptions federation;
+  federation.builtin_tools = builtins.Definitions();
   federation.registry = options.registry;
   federation.environment = options.environment;
   federation.node_executable = options.node_executable;
@@ -78,8 +82,13 @@ Status RunStdioServer(const ServerOptions& options) {
 
   boost::asio::io_context io;
   auto work = boost::asio::make_work_guard(io);
-  Federation federation(io, **log, FederationOptionsFor(options));
+  LiveProjections live(**log);
+  if (Status folded = live.CatchUp(); !folded.ok()) return folded;
+  BuiltinTools builtins;
+  AddLasTools(builtins, {io, **log, live, options.environment});
+  Federation federation(io, **log, FederationOptionsFor(options, builtins));
   GatewayOptions gateway_options;
+  gateway_options.builtins = &builtins;
   gateway_options.call_timeout_ms = options.call_timeout_ms;
   if (options.relaxed_durability) gateway_options.request_durability = log::Durability::kDeferred;
   gateway_options.new_call_id = [] { return RandomId("call-"); };
@@ -124,7 +133,11 @@ Status RunList(const ServerOptions& options, bool json) {
   if (!log.ok()) return log.status();
   boost::asio::io_context io;
   auto work = boost::asio::make_work_guard(io);
-  Federation federation(io, **log, FederationOptionsFor(options));
+  LiveProjections live(**log);
+  if (Status folded = live.CatchUp(); !folded.ok()) return folded;
+  BuiltinTools builtins;
+  AddLasTools(builtins, {io, **log, live, options.environment});
+  Federation federation(io, **log, FederationOptionsFor(options, builtins));
   federation.Start([&] {
     if (json) {
       nlohmann::ordered_json surfaces = nlohmann::ordered_json::array();

@@ -106,6 +106,14 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
   out.push_back(Make(i, [&](auto& f) {
     return fb::CreateOnboardingStepCompletedDirect(f, "trust-store", "present and safe");
   }));
+  out.push_back(Make(i, [&](auto& f) {
+    return fb::CreateOnboardingStepResetDirect(f, "trust-store", "re-check failed");
+  }));
+  out.push_back(Make(i, [&](auto& f) {
+    const std::vector<uint8_t> content = {'{', '}'};
+    return fb::CreateHandleCreatedDirect(f, Tag("handle", i).c_str(), "agent-a",
+                                         "application/json", content.size(), "c256", &content);
+  }));
   return out;
 }
 

@@ -1,0 +1,44 @@
+// CallGuard: one local rule a tools/call passes before Las logs it as requested, and that
+// the child's result passes before the client sees it. Source state, grants and the special
+// surface policies (Skarbiec, Finance, Tama, Warsztat) are guards; the gateway runs them in
+// the order it was given them, and the first refusal wins.
+//
+// A refusal carries a stable reason code (recorded in ToolCallDenied, or as the error code
+// of a ToolCallCompleted with outcome Refused) and static client text: nothing the client
+// or the child sent is ever echoed back.
+//
+// Threading: called on the gateway's loop thread only; a guard may keep loop-owned state.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tools/catalog.h"
+#include "tools/mcp_endpoint.h"
+
+namespace las::tools {
+
+struct Refusal {
+  std::string reason;            // stable code, e.g. "source-disabled", "no-grant"
+  int error_code = -32602;       // JSON-RPC error code for the client
+  std::string_view message;      // static text for the client
+};
+
+class CallGuard {
+ public:
+  virtual ~CallGuard() = default;
+  // Before the call is logged. `arguments_json` is the client's arguments object as sent
+  // (credentials not yet injected). nullopt: allowed.
+  virtual std::optional<Refusal> BeforeCall(const SessionInfo& session, const CatalogTool& tool,
+                                            std::string_view arguments_json) = 0;
+  // On the child's result, a JSON object of at most the gateway's size bound. nullopt:
+  // passed to the client.
+  virtual std::optional<Refusal> OnResult(const SessionInfo& /*session*/,
+                                          const CatalogTool& /*tool*/,
+                                          std::string_view /*result_json*/) {
+    return std::nullopt;
+  }
+};
+
+}  // namespace las::tools
