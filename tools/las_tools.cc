@@ -8,4 +8,9 @@ void AddLasTools(BuiltinTools& tools, const LasToolContext& /*context*/) {
   AddOnboardingTool(tools);
 }
 
+std::vector<std::unique_ptr<CallGuard>> MakeCallGuards(const LasToolContext& /*context*/) {
+  std::vector<std::unique_ptr<CallGuard>> guards;
+  return guards;
+}
+
 }  // namespace las::tools

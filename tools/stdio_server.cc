@@ -84,15 +84,21 @@ Status RunStdioServer(const ServerOptions& options) {
   auto work = boost::asio::make_work_guard(io);
   LiveProjections live(**log);
   if (Status folded = live.CatchUp(); !folded.ok()) return folded;
+  ServerLinks links;
+  const LasToolContext context{io, **log, live, options, links};
   BuiltinTools builtins;
-  AddLasTools(builtins, {io, **log, live, options.environment});
+  AddLasTools(builtins, context);
+  std::vector<std::unique_ptr<CallGuard>> guards = MakeCallGuards(context);
   Federation federation(io, **log, FederationOptionsFor(options, builtins));
+  links.federation = &federation;
   GatewayOptions gateway_options;
   gateway_options.builtins = &builtins;
+  for (auto& guard : guards) gateway_options.guards.push_back(guard.get());
   gateway_options.call_timeout_ms = options.call_timeout_ms;
   if (options.relaxed_durability) gateway_options.request_durability = log::Durability::kDeferred;
   gateway_options.new_call_id = [] { return RandomId("call-"); };
   Gateway gateway(io, **log, federation, gateway_options);
+  links.gateway = &gateway;
   std::unique_ptr<LineOutput> output = MakeStdoutOutput(io);
   Session session{io, federation, gateway, *output, nullptr};
   std::unique_ptr<LineInput> input;
@@ -135,9 +141,11 @@ Status RunList(const ServerOptions& options, bool json) {
   auto work = boost::asio::make_work_guard(io);
   LiveProjections live(**log);
   if (Status folded = live.CatchUp(); !folded.ok()) return folded;
+  ServerLinks links;
   BuiltinTools builtins;
-  AddLasTools(builtins, {io, **log, live, options.environment});
+  AddLasTools(builtins, {io, **log, live, options, links});
   Federation federation(io, **log, FederationOptionsFor(options, builtins));
+  links.federation = &federation;
   federation.Start([&] {
     if (json) {
       nlohmann::ordered_json surfaces = nlohmann::ordered_json::array();

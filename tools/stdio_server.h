@@ -15,19 +15,9 @@
 #include <string>
 
 #include "base/result.h"
-#include "tools/registry.h"
-#include "trust/environment.h"
+#include "tools/server_options.h"
 
 namespace las::tools {
-
-struct ServerOptions {
-  std::string log_dir;
-  Registry registry = DefaultRegistry();
-  trust::Environment environment;
-  int64_t call_timeout_ms = 0;
-  bool relaxed_durability = false;  // see GatewayOptions::request_durability
-  std::string node_executable;
-};
 
 // Serves until stdin ends. Ok on a clean end; an error when the log cannot be opened or
 // written (the caller reports it).
