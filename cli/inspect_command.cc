@@ -6,10 +6,17 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/log_fold.h"
 #include "cli/paths.h"
+#include "cli/table.h"
+#include "log/envelope.h"
 #include "log/log_reader.h"
-#include "projections/calls_projection.h"
+#include "projections/catalog_projection.h"
+#include "projections/releases_projection.h"
+#include "projections/sessions_projection.h"
+#include "projections/sources_projection.h"
 #include "projections/replay.h"
+#include "reducers/call_ledger.h"
 
 namespace las::cli {
 namespace {
@@ -31,15 +38,21 @@ int InspectCalls(const InspectFlags& flags) {
     std::fprintf(stderr, "las inspect: %s\n", cursor.status().ToString().c_str());
     return ExitCodeFor(cursor.status());
   }
-  projections::ProjectionSet set;
-  auto outcome = projections::Replay(**cursor, {}, {}, set);
-  if (!outcome.status.ok()) {
-    std::fprintf(stderr, "las inspect: %s\n", outcome.status.ToString().c_str());
-    return ExitCodeFor(outcome.status);
+  // The per-call ledger is not a projection of the set (the "calls" projection keeps only
+  // a summary): fold it here from the verified events.
+  reducers::CallLedger ledger;
+  while (true) {
+    auto more = (*cursor)->Next();
+    if (!more.ok()) {
+      std::fprintf(stderr, "las inspect: %s\n", more.status().ToString().c_str());
+      return ExitCodeFor(more.status());
+    }
+    if (!*more) break;
+    const log::StoredEvent& event = (*cursor)->current();
+    reducers::Apply(ledger, event.sequence, log::EnvelopeOf(event));
   }
-  const auto* calls = dynamic_cast<const projections::CallsProjection*>(set.Find("calls"));
   std::vector<std::pair<std::string, reducers::CallRecord>> rows;
-  for (const auto& [id, record] : calls->ledger().calls) {
+  for (const auto& [id, record] : ledger.calls) {
     if (flags.call_id.empty() || id == flags.call_id) rows.emplace_back(id, record);
   }
   if (!flags.call_id.empty() && rows.empty()) {
@@ -81,6 +94,142 @@ int InspectCalls(const InspectFlags& flags) {
   return kExitOk;
 }
 
+template <typename T>
+const T* Fold(const InspectFlags& flags, std::string_view name, projections::ProjectionSet& set,
+              int& exit_code) {
+  exit_code = FoldLog("inspect", flags.log_dir, set);
+  return exit_code == kExitOk ? dynamic_cast<const T*>(set.Find(name)) : nullptr;
+}
+
+void PrintJson(const nlohmann::ordered_json& json) {
+  std::printf("%s\n",
+              json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
+}
+
+std::string U(uint64_t n) { return std::to_string(n); }
+
+// The catalog as last recorded: per surface its verdict and the tools CatalogLoaded named.
+int InspectCatalog(const InspectFlags& flags) {
+  projections::ProjectionSet set;
+  int exit_code = kExitOk;
+  const auto* catalog = Fold<projections::CatalogProjection>(flags, "catalog", set, exit_code);
+  if (catalog == nullptr) return exit_code;
+  if (flags.json) {
+    nlohmann::ordered_json surfaces = nlohmann::ordered_json::array();
+    for (const auto& [name, s] : catalog->catalog().surfaces) {
+      nlohmann::ordered_json tools = nlohmann::ordered_json::array();
+      for (const auto& t : s.tools) {
+        tools.push_back({{"name", t.name},
+                         {"input_schema_sha256", t.input_schema_sha256},
+                         {"description_sha256", t.description_sha256}});
+      }
+      surfaces.push_back({{"surface", name},
+                          {"admitted", s.admitted},
+                          {"reason", s.reason},
+                          {"detail", s.detail},
+                          {"release_sequence", s.release_sequence},
+                          {"sequence", s.sequence},
+                          {"tools", std::move(tools)}});
+    }
+    PrintJson({{"surfaces", std::move(surfaces)}});
+    return kExitOk;
+  }
+  Table table({"SURFACE", "STATUS", "REASON", "RELEASE", "SEQ", "TOOLS"});
+  for (const auto& [name, s] : catalog->catalog().surfaces) {
+    std::string tools;
+    for (const auto& t : s.tools) tools += (tools.empty() ? "" : ",") + t.name;
+    table.Add({name, s.admitted ? "admitted" : "rejected", s.reason.empty() ? "-" : s.reason,
+               U(s.release_sequence), U(s.sequence), tools.empty() ? "-" : tools});
+  }
+  table.Print();
+  return kExitOk;
+}
+
+int InspectWatermarks(const InspectFlags& flags) {
+  projections::ProjectionSet set;
+  int exit_code = kExitOk;
+  const auto* releases =
+      Fold<projections::ReleasesProjection>(flags, "releases", set, exit_code);
+  if (releases == nullptr) return exit_code;
+  if (flags.json) {
+    nlohmann::ordered_json keys = nlohmann::ordered_json::array();
+    for (const auto& [id, k] : releases->releases().keys) {
+      keys.push_back({{"key_id", id},
+                      {"watermark", k.watermark},
+                      {"manifest_sha256", k.manifest_sha256},
+                      {"accepted", k.accepted},
+                      {"rejected", k.rejected},
+                      {"last_rejection", k.last_rejection}});
+    }
+    PrintJson({{"keys", std::move(keys)}});
+    return kExitOk;
+  }
+  Table table({"KEY", "WATERMARK", "ACCEPTED", "REJECTED", "LAST_REJECTION"});
+  for (const auto& [id, k] : releases->releases().keys) {
+    table.Add({id, U(k.watermark), U(k.accepted), U(k.rejected),
+               k.last_rejection.empty() ? "-" : k.last_rejection});
+  }
+  table.Print();
+  return kExitOk;
+}
+
+int InspectSources(const InspectFlags& flags) {
+  projections::ProjectionSet set;
+  int exit_code = kExitOk;
+  const auto* sources = Fold<projections::SourcesProjection>(flags, "sources", set, exit_code);
+  if (sources == nullptr) return exit_code;
+  if (flags.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& [id, t] : sources->toggles().by_id) {
+      out.push_back({{"source_id", id},
+                     {"enabled", t.enabled},
+                     {"reason", t.reason},
+                     {"agent_id", t.agent_id},
+                     {"sequence", t.sequence}});
+    }
+    PrintJson({{"sources", std::move(out)}});
+    return kExitOk;
+  }
+  Table table({"SOURCE", "STATE", "REASON", "BY", "SEQ"});
+  for (const auto& [id, t] : sources->toggles().by_id) {
+    table.Add({id, t.enabled ? "enabled" : "disabled", t.reason.empty() ? "-" : t.reason,
+               t.agent_id.empty() ? "operator" : t.agent_id, U(t.sequence)});
+  }
+  table.Print();
+  return kExitOk;
+}
+
+int InspectSessions(const InspectFlags& flags) {
+  projections::ProjectionSet set;
+  int exit_code = kExitOk;
+  const auto* sessions =
+      Fold<projections::SessionsProjection>(flags, "sessions", set, exit_code);
+  if (sessions == nullptr) return exit_code;
+  if (flags.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& [id, r] : sessions->sessions().by_id) {
+      out.push_back({{"session_id", id},
+                     {"agent_id", r.agent_id},
+                     {"client_name", r.client_name},
+                     {"client_version", r.client_version},
+                     {"transport", r.transport},
+                     {"opened_sequence", r.opened_sequence},
+                     {"closed_sequence", r.closed_sequence},
+                     {"close_reason", r.close_reason}});
+    }
+    PrintJson({{"sessions", std::move(out)}});
+    return kExitOk;
+  }
+  Table table({"SESSION", "AGENT", "CLIENT", "OPENED#", "CLOSED#", "REASON"});
+  for (const auto& [id, r] : sessions->sessions().by_id) {
+    table.Add({id, r.agent_id, r.client_name, U(r.opened_sequence),
+               r.closed_sequence == 0 ? "open" : U(r.closed_sequence),
+               r.close_reason.empty() ? "-" : r.close_reason});
+  }
+  table.Print();
+  return kExitOk;
+}
+
 }  // namespace
 
 void RegisterInspect(CLI::App& app, int& exit_code) {
@@ -96,6 +245,27 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
   calls->add_option("--call", flags->call_id, "Only this call id");
   calls->add_flag("--json", flags->json, "JSON array with stable field names");
   calls->callback([flags, &exit_code] { exit_code = InspectCalls(*flags); });
+  struct View {
+    const char* name;
+    const char* help;
+    int (*run)(const InspectFlags&);
+  };
+  for (const View& view : {
+           View{"catalog",
+                "The federated catalog as last recorded in the log: per surface its admission "
+                "verdict and the tools its CatalogLoaded named",
+                InspectCatalog},
+           View{"watermarks", "Per trust key: the release watermark and verdict counts",
+                InspectWatermarks},
+           View{"sources", "Sources an operator enabled or disabled (SourceEnabled/SourceDisabled)",
+                InspectSources},
+           View{"sessions", "Every MCP session: agent, client, how it ended", InspectSessions},
+       }) {
+    auto* cmd = inspect->add_subcommand(view.name, view.help);
+    cmd->add_option("--log", flags->log_dir, "Log directory")->capture_default_str();
+    cmd->add_flag("--json", flags->json, "JSON with stable field names");
+    cmd->callback([flags, &exit_code, run = view.run] { exit_code = run(*flags); });
+  }
 }
 
 }  // namespace las::cli

@@ -13,9 +13,14 @@ int main(int argc, char** argv) {
   las::cli::RegisterReplay(app, exit_code);
   las::cli::RegisterServe(app, exit_code);
   las::cli::RegisterList(app, exit_code);
+  las::cli::RegisterDaemon(app, exit_code);
   las::cli::RegisterInspect(app, exit_code);
   las::cli::RegisterRelease(app, exit_code);
   las::cli::RegisterCheck(app, exit_code);
+  las::cli::RegisterOnboarding(app, exit_code);
+  las::cli::RegisterSources(app, exit_code);
+  las::cli::RegisterEvents(app, exit_code);
+  las::cli::RegisterGrants(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

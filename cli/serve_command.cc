@@ -1,4 +1,5 @@
-// `las serve` and `las list`: the gateway over stdio, and its catalog.
+// `las serve`, `las daemon` and `las list`: the gateway over stdio or a socket, and its
+// catalog.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -6,6 +7,9 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
+#include "tools/daemon.h"
+#include "tools/daemon_bridge.h"
+#include "tools/daemon_socket.h"
 #include "tools/stdio_server.h"
 #include "trust/environment.h"
 
@@ -18,6 +22,10 @@ struct GatewayFlags {
   int64_t call_timeout_ms = 0;
   std::string durability = "strict";
   bool json = false;
+  uint64_t snapshot_every = 10000;
+  bool embedded = false;
+  bool lazy = false;
+  bool admin = false;
 };
 
 void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
@@ -34,6 +42,9 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.environment = trust::EnvironmentFromProcess();
   options.call_timeout_ms = flags.call_timeout_ms;
   options.relaxed_durability = flags.durability == "relaxed";
+  options.snapshot_every = flags.snapshot_every;
+  options.lazy = flags.lazy;
+  options.admin = flags.admin;
   if (auto node = options.environment.find("LAS_NODE"); node != options.environment.end()) {
     options.node_executable = node->second;
   }
@@ -49,21 +60,19 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   return options;
 }
 
+std::string Value(const trust::Environment& environment, const char* name) {
+  auto it = environment.find(name);
+  return it == environment.end() ? std::string() : it->second;
+}
+
 int Report(const char* verb, const Status& status) {
   if (status.ok()) return kExitOk;
   std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
   return ExitCodeFor(status);
 }
 
-}  // namespace
-
-void RegisterServe(CLI::App& app, int& exit_code) {
-  auto flags = std::make_shared<GatewayFlags>();
-  auto* cmd = app.add_subcommand(
-      "serve",
-      "Serve MCP (protocol 2024-11-05) on stdin/stdout: federate every admitted surface as "
-      "surface__tool and record every decision in the log");
-  AddCommonFlags(*cmd, *flags);
+// The flags that configure a serving process (`las serve` embedded, `las daemon`).
+void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) {
   cmd->add_option("--call-timeout", flags->call_timeout_ms,
                   "Milliseconds before a child call is answered with a generic timeout error "
                   "and left uncertain (default: no timeout)");
@@ -73,9 +82,76 @@ void RegisterServe(CLI::App& app, int& exit_code) {
                   "audit on power loss)")
       ->check(CLI::IsMember({"strict", "relaxed"}))
       ->capture_default_str();
+  cmd->add_flag("--lazy", flags->lazy,
+                "tools/list shows only las__search, las__describe, las__list_tools and "
+                "las__call (for clients that cap tools or pay for every schema); every call "
+                "still passes the same checks");
+  cmd->add_flag("--admin", flags->admin,
+                "Serve the privileged las.admin tools (list/inspect/enable/disable sources, "
+                "inspect events); never on by default");
+  cmd->add_option("--snapshot-every", flags->snapshot_every,
+                  "Snapshot the projections every N events, so a restart folds only the "
+                  "events after the newest snapshot (0: never)")
+      ->capture_default_str();
+}
+
+}  // namespace
+
+void RegisterServe(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<GatewayFlags>();
+  auto* cmd = app.add_subcommand(
+      "serve",
+      "Serve MCP (protocol 2024-11-05) on stdin/stdout: federate every admitted surface as "
+      "surface__tool and record every decision in the log. When `las daemon` serves the same "
+      "log, bridge stdin/stdout to it instead (its flags then apply)");
+  AddCommonFlags(*cmd, *flags);
+  AddServingFlags(cmd, flags);
+  cmd->add_flag("--embedded", flags->embedded,
+                "Never bridge to a running `las daemon`: serve in this process (fails while a "
+                "daemon holds the log)");
   cmd->callback([flags, &exit_code] {
     auto options = Resolve("serve", *flags, exit_code);
-    if (options) exit_code = Report("serve", tools::RunStdioServer(*options));
+    if (!options) return;
+    if (!flags->embedded) {
+      auto daemon = tools::ConnectToDaemonOf(options->log_dir,
+                                             Value(options->environment, "XDG_RUNTIME_DIR"));
+      if (daemon.ok()) {
+        exit_code = Report("serve", tools::RunBridge(std::move(*daemon),
+                                                     Value(options->environment, "LAS_AGENT_ID")));
+        return;
+      }
+      if (daemon.status().code() != Code::kNotFound) {
+        std::fprintf(stderr, "las serve: not using the daemon socket (%s); serving embedded\n",
+                     daemon.status().ToString().c_str());
+      }
+    }
+    exit_code = Report("serve", tools::RunStdioServer(*options));
+  });
+}
+
+void RegisterDaemon(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<GatewayFlags>();
+  auto* cmd = app.add_subcommand(
+      "daemon",
+      "Own the log and the children and serve many MCP clients on a Unix socket "
+      "($XDG_RUNTIME_DIR/las/, else /tmp/las-UID/; same user only). `las serve --log` the same "
+      "log bridges to it. Prints the socket path once listening; SIGTERM/SIGINT: finish the "
+      "calls in flight, end the children, remove the socket, exit 0 (docs/DAEMON.md)");
+  AddCommonFlags(*cmd, *flags);
+  AddServingFlags(cmd, flags);
+  cmd->callback([flags, &exit_code] {
+    auto options = Resolve("daemon", *flags, exit_code);
+    if (!options) return;
+    tools::DaemonOptions daemon;
+    daemon.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
+    daemon.on_listening = [](const std::string& socket_path) {
+      std::printf("%s\n", socket_path.c_str());
+      std::fflush(stdout);
+    };
+    daemon.on_note = [](const std::string& note) {
+      std::fprintf(stderr, "las daemon: %s\n", note.c_str());
+    };
+    exit_code = Report("daemon", tools::RunDaemon(*options, daemon));
   });
 }
 

@@ -4,8 +4,9 @@
 #   2. a release drafted from the twelve stand-in surfaces (examples/surfaces/stand_in.py)
 #      and signed with `las release`,
 #   3. `las check` of every admission rule,
-#   4. the gateway (`las serve`) answering a scripted MCP session over stdio,
-#   5. the audit: `las replay` verifies the hash chain and rebuilds every projection.
+#   4. `las grant`: the demo agent may call exactly four tools (any other agent: nothing),
+#   5. the gateway (`las serve`) answering a scripted MCP session over stdio,
+#   6. the audit: `las replay` verifies the hash chain and rebuilds every projection.
 # Everything lives in $LAS_DEMO_DIR (default: $XDG_STATE_HOME/las/demo, else
 # ~/.local/state/las/demo), made anew on each run.
 set -euo pipefail
@@ -17,7 +18,7 @@ SURFACES=(brama byk echo finance lem most probierz skarbiec stado tama warsztat 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 rm -rf "$DEMO"
-mkdir -p -m 700 "$DEMO" "$DEMO/keys" "$DEMO/release" "$DEMO/workspace" "$DEMO/state"
+mkdir -p -m 700 "$DEMO" "$DEMO/keys" "$DEMO/release" "$DEMO/workspace" "$DEMO/state" "$DEMO/policy"
 cp examples/surfaces/stand_in.py "$DEMO/workspace/stand_in.py"
 export LAS_WORKSPACE="$DEMO/workspace"
 export LAS_RELEASE_MANIFEST="$DEMO/release/manifest.json"
@@ -25,6 +26,26 @@ export LAS_RELEASE_SIGNATURE="$DEMO/release/manifest.sig"
 export LAS_TRUST_STORE="$DEMO/keys/trust.json"
 export LAS_RELEASE_WATERMARK="$DEMO/state/watermark.json"
 export SKARBIEC_MCP_AGENT_ID=demo-agent   # Skarbiec is federated: sessions must be this agent
+
+# Local special-surface policies (docs/POLICIES.md), owner-only like the trust store.
+# Skarbiec's taxonomy, and the Tama/Warsztat allowlists (here: the shipped defaults).
+printf '%s' '{"schema_version":1,"purposes":["deploy","read-logs"],"resources":["github:repo"],"targets":["las","weles"]}' \
+  >"$DEMO/policy/skarbiec.json"
+printf '%s' '{"schema_version":1,"tama":["list_hooks","inspect_hook","get_hook","hook_status"],"warsztat":["list_proposals","get_proposal","create_proposal","proposal_status"]}' \
+  >"$DEMO/policy/surfaces.json"
+# Finance is served only with its complete local configuration: a proposal-only policy
+# (written canonically, so sha256sum is its canonical SHA-256), a key and state path, and
+# the exact digest of the code it runs.
+printf '%s' '{"max_amount":"500.00","mode":"proposal-only"}' >"$DEMO/policy/finance.json"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$DEMO/policy/finance.key"
+chmod 600 "$DEMO/policy/"*
+export LAS_SKARBIEC_POLICY="$DEMO/policy/skarbiec.json"
+export LAS_SURFACE_POLICY="$DEMO/policy/surfaces.json"
+export LAS_FINANCE_POLICY="$DEMO/policy/finance.json"
+export LAS_FINANCE_POLICY_SHA256=$(sha256sum <"$LAS_FINANCE_POLICY" | cut -d' ' -f1)
+export LAS_FINANCE_STATE="$DEMO/state/finance"
+export LAS_FINANCE_KEY="$DEMO/policy/finance.key"
+export LAS_FINANCE_BINARY_SHA256=$(sha256sum <"$LAS_WORKSPACE/stand_in.py" | cut -d' ' -f1)
 
 say "1. A demo signing key and a trust store that selects it"
 "$LAS" release keygen --out-dir "$DEMO/keys" --trust-store "$LAS_TRUST_STORE"
@@ -40,7 +61,15 @@ done
 say "3. las check: signature, expiry, watermark, permissions, digests, live tools"
 "$LAS" check | tail -n 4
 
-say "4. A scripted MCP session against las serve (one JSON-RPC message per line)"
+say "4. Grants: demo-agent may call exactly these tools, at their signed definitions"
+# `las list` federates once and records the catalog in the log; `las grant` then pins each
+# tool's current definition digest (a changed tool is not covered until granted again).
+printf 'recorded the catalog: %s tools\n' "$("$LAS" list --log "$DEMO/log" | wc -l)"
+"$LAS" grant demo-agent --log "$DEMO/log" --tool weles__navigate --tool stado__quota \
+  --tool lem__provenance --tool echo__echo >/dev/null
+"$LAS" grants --log "$DEMO/log"
+
+say "5. A scripted MCP session against las serve (one JSON-RPC message per line)"
 session() {
   cat <<'JSON'
 {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"las-demo","version":"1"},"agentId":"demo-agent"}}
@@ -51,6 +80,9 @@ session() {
 {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"lem__provenance","arguments":{"id":"lem-42"}}}
 {"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":42}}}
 {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"finance__finance_execute","arguments":{}}}
+{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"skarbiec__capability_request","arguments":{"purpose":"deploy","resource":"github:repo","target":"las","ttl_seconds":61,"use_count":1,"delegation_depth":0}}}
+{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"tama__install_hook","arguments":{"name":"x","script":"y"}}}
+{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"most__health","arguments":{}}}
 JSON
 }
 session | "$LAS" serve --log "$DEMO/log" | /usr/bin/python3 -c '
@@ -68,7 +100,7 @@ for line in sys.stdin:
         print("id %s: %s" % (message["id"], json.dumps(message["result"])[:100]))
 '
 
-say "5. The audit: las replay verifies the chain and rebuilds the projections"
+say "6. The audit: las replay verifies the chain and rebuilds the projections"
 "$LAS" replay --log "$DEMO/log" --kind ToolCallRequested --kind ToolCallCompleted \
   --kind ToolCallDenied | /usr/bin/python3 -c '
 import json, sys

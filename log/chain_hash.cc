@@ -11,16 +11,20 @@ constexpr std::string_view kLabel{"las.log.event.v1\0", 17};
 static_assert(crypto_generichash_BYTES == 32);
 }  // namespace
 
-Hash ChainHash(const Hash& previous, std::span<const uint8_t> envelope_bytes) {
+Hash DomainHash(std::string_view label, const Hash& previous, std::span<const uint8_t> bytes) {
   crypto_generichash_state state;
   crypto_generichash_init(&state, nullptr, 0, crypto_generichash_BYTES);
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(kLabel.data()),
-                            kLabel.size());
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(label.data()),
+                            label.size());
   crypto_generichash_update(&state, previous.data(), previous.size());
-  crypto_generichash_update(&state, envelope_bytes.data(), envelope_bytes.size());
+  crypto_generichash_update(&state, bytes.data(), bytes.size());
   Hash out;
   crypto_generichash_final(&state, out.data(), out.size());
   return out;
+}
+
+Hash ChainHash(const Hash& previous, std::span<const uint8_t> envelope_bytes) {
+  return DomainHash(kLabel, previous, envelope_bytes);
 }
 
 }  // namespace las::log

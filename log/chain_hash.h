@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 namespace las::log {
 
@@ -19,5 +20,12 @@ inline constexpr Hash kGenesisHash{};  // hash(0): all zeros
 
 // Pure function; safe from any thread.
 Hash ChainHash(const Hash& previous, std::span<const uint8_t> envelope_bytes);
+
+// The same construction under another domain label, for running digests of state derived
+// from the log (e.g. the call ledger's, projections/calls_projection.h):
+//   BLAKE2b-256( label || previous || bytes )
+// `label` must end in its separating NUL byte and must not be "las.log.event.v1\0".
+// Pure function; safe from any thread.
+Hash DomainHash(std::string_view label, const Hash& previous, std::span<const uint8_t> bytes);
 
 }  // namespace las::log

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/clock.h"
@@ -92,6 +93,24 @@ class EventLog {
 
   // Walks the whole chain. Ok, or kCorruption naming the first bad sequence.
   virtual Status Verify() = 0;
+
+  // The chain hash stored with event `sequence` (no verification beyond its size):
+  // kNotFound for 0 and beyond the head, kCorruption for a garbled value, kIo.
+  virtual Result<Hash> EventHash(uint64_t sequence) = 0;
+
+  // Projection snapshots (log/snapshot.h; FORMAT.md §Snapshots) in the `snapshots` column
+  // family, keyed by the sequence they were taken at. They are not events: not chained,
+  // not covered by Verify(), never changing the head; they are written without fsync
+  // (a crash may lose the newest, which only lengthens the next start-up). The bytes are
+  // opaque here; the reader decides whether a record is usable.
+  // Stores `record` at `sequence`, replacing any record there. kIo.
+  virtual Status PutSnapshot(uint64_t sequence, std::string_view record) = 0;
+  // The sequences that hold a snapshot, newest first. kIo.
+  virtual Result<std::vector<uint64_t>> SnapshotSequences() = 0;
+  // The record at `sequence`; kNotFound if there is none. kIo.
+  virtual Result<std::string> GetSnapshot(uint64_t sequence) = 0;
+  // Removes the record at `sequence` (ok if there was none). kIo.
+  virtual Status DeleteSnapshot(uint64_t sequence) = 0;
 };
 
 }  // namespace las::log

@@ -1,10 +1,18 @@
-// "calls": the call ledger (reducers/call_ledger.h) with its queries.
+// "calls": the call summary (reducers/call_summary.h) — counts, the calls still open, and
+// the running digest of the whole call ledger. It does not hold one record per call ever
+// made, so the server's memory, snapshot and restart do not grow with history; the
+// per-call ledger (reducers/call_ledger.h) is folded from the log by `las inspect calls`
+// and `las replay --surface` when they need it.
+//
+// Canonical JSON: {"completed":N,"denied":N,"ledger_hash":"<hex>","open":{"<call id>":
+// {"agent_id","requested_sequence","session_id","surface","tool"}},"requested":N}.
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "projections/projection.h"
-#include "reducers/call_ledger.h"
+#include "reducers/call_summary.h"
 
 namespace las::projections {
 
@@ -12,16 +20,16 @@ class CallsProjection final : public Projection {
  public:
   std::string_view name() const override { return "calls"; }
   void Apply(uint64_t sequence, const fb::Envelope& event) override {
-    reducers::Apply(ledger_, sequence, event);
+    reducers::Apply(summary_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;
+  bool Save(std::string& out) const override;
+  bool Restore(std::string_view state) override;
 
-  // "What happened to call X": nullopt if the log never saw it.
-  std::optional<reducers::CallRecord> Find(const std::string& call_id) const;
-  const reducers::CallLedger& ledger() const { return ledger_; }
+  const reducers::CallSummary& summary() const { return summary_; }
 
  private:
-  reducers::CallLedger ledger_;
+  reducers::CallSummary summary_;
 };
 
 }  // namespace las::projections

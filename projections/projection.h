@@ -33,6 +33,25 @@ class Projection {
 
   // The canonical JSON as a string.
   std::string CanonicalJson() const;
+
+  // Snapshots (projections/snapshots.h). Save appends this projection's whole state to
+  // `out` (projections/state_codec.h is the codec to use) and returns true; Restore loads
+  // such bytes into a FRESH projection and returns false if they do not parse (the
+  // projection is then discarded). After Restore the caller checks that Digest() equals the
+  // digest recorded at Save, so a lossy codec is caught, not trusted.
+  //
+  // The defaults make a projection "not snapshottable": Save returns false, and then no
+  // snapshot is written at all, so every start-up folds the log from sequence 1 (correct,
+  // only slower). Implement both together, and bump ProjectionSet::kVersion whenever the
+  // bytes Save writes change meaning.
+  virtual bool Save(std::string& out) const {
+    (void)out;
+    return false;
+  }
+  virtual bool Restore(std::string_view state) {
+    (void)state;
+    return false;
+  }
 };
 
 // Lowercase hex SHA-256 of the projection's canonical JSON, computed without

@@ -14,6 +14,8 @@ class ReleasesProjection final : public Projection {
     reducers::Apply(releases_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;
+  bool Save(std::string& out) const override;
+  bool Restore(std::string_view state) override;
   const reducers::Releases& releases() const { return releases_; }
 
  private:

@@ -1,9 +1,10 @@
 #include "projections/replay.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "log/envelope.h"
-#include "projections/calls_projection.h"
+#include "reducers/call_ledger.h"
 #include "reducers/strings.h"
 
 namespace las::projections {
@@ -13,7 +14,7 @@ using reducers::Str;
 
 // The surface an event concerns, or "" for none. Completions name only their call, so
 // they are matched through the ledger (already folded up to this event).
-std::string SurfaceOf(const fb::Envelope& e, const CallsProjection* calls) {
+std::string SurfaceOf(const fb::Envelope& e, const reducers::CallLedger* calls) {
   switch (e.payload_type()) {
     case fb::EventPayload::SurfaceAdmitted: return Str(e.payload_as_SurfaceAdmitted()->surface());
     case fb::EventPayload::SurfaceRejected: return Str(e.payload_as_SurfaceRejected()->surface());
@@ -23,15 +24,15 @@ std::string SurfaceOf(const fb::Envelope& e, const CallsProjection* calls) {
     case fb::EventPayload::ToolCallDenied: return Str(e.payload_as_ToolCallDenied()->surface());
     case fb::EventPayload::ToolCallCompleted: {
       if (calls == nullptr) return "";
-      auto record = calls->Find(Str(e.payload_as_ToolCallCompleted()->call_id()));
-      return record ? record->surface : "";
+      auto record = calls->calls.find(reducers::View(e.payload_as_ToolCallCompleted()->call_id()));
+      return record != calls->calls.end() ? record->second.surface : "";
     }
     default: return "";
   }
 }
 
 bool Selected(const log::StoredEvent& event, const fb::Envelope& e, const ReplayFilter& filter,
-              const std::vector<fb::EventPayload>& kinds, const CallsProjection* calls) {
+              const std::vector<fb::EventPayload>& kinds, const reducers::CallLedger* calls) {
   if (event.sequence < filter.from || event.sequence > filter.to) return false;
   if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), e.payload_type()) == kinds.end()) {
     return false;
@@ -65,7 +66,11 @@ ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
   outcome.head = cursor.head();
   std::vector<fb::EventPayload> kinds;
   for (const auto& name : filter.kinds) kinds.push_back(log::KindFromName(name));
-  const auto* calls = dynamic_cast<const CallsProjection*>(projections.Find("calls"));
+  // The per-call ledger is folded here only when a surface filter needs it (the "calls"
+  // projection keeps no per-call records).
+  std::optional<reducers::CallLedger> ledger;
+  if (filter.surface && callbacks.on_selected) ledger.emplace();
+  const reducers::CallLedger* calls = ledger ? &*ledger : nullptr;
 
   while (true) {
     auto more = cursor.Next();
@@ -85,6 +90,7 @@ ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
       }
     }
     projections.Apply(event);
+    if (ledger) reducers::Apply(*ledger, event.sequence, log::EnvelopeOf(event));
     ++outcome.verified;
     if (callbacks.on_selected &&
         Selected(event, log::EnvelopeOf(event), filter, kinds, calls)) {

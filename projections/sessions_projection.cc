@@ -1,5 +1,7 @@
 #include "projections/sessions_projection.h"
 
+#include "projections/state_codec.h"
+
 namespace las::projections {
 
 void SessionsProjection::WriteCanonical(CanonicalWriter& out) const {
@@ -26,6 +28,48 @@ void SessionsProjection::WriteCanonical(CanonicalWriter& out) const {
     out.EndObject();
   }
   out.EndObject();
+}
+
+}  // namespace las::projections
+
+namespace las::projections {
+
+bool SessionsProjection::Save(std::string& out) const {
+  StateWriter w(&out);
+  w.Uint(sessions_.by_id.size());
+  for (const auto& [id, r] : sessions_.by_id) {
+    w.String(id);
+    w.String(r.agent_id);
+    w.String(r.client_name);
+    w.String(r.client_version);
+    w.String(r.transport);
+    w.Uint(r.opened_sequence);
+    w.Int(r.opened_micros);
+    w.Uint(r.closed_sequence);
+    w.String(r.close_reason);
+  }
+  return true;
+}
+
+bool SessionsProjection::Restore(std::string_view state) {
+  StateReader in(state);
+  uint64_t count = 0;
+  std::string id;
+  in.Uint(count);
+  for (uint64_t i = 0; i < count && in.ok(); ++i) {
+    reducers::SessionRecord r;
+    in.String(id);
+    in.String(r.agent_id);
+    in.String(r.client_name);
+    in.String(r.client_version);
+    in.String(r.transport);
+    in.Uint(r.opened_sequence);
+    in.Int(r.opened_micros);
+    in.Uint(r.closed_sequence);
+    in.String(r.close_reason);
+    if (in.ok()) sessions_.by_id[id] = std::move(r);
+  }
+  return in.done();
 }
 
 }  // namespace las::projections

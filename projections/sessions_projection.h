@@ -13,6 +13,8 @@ class SessionsProjection final : public Projection {
     reducers::Apply(sessions_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;
+  bool Save(std::string& out) const override;
+  bool Restore(std::string_view state) override;
   const reducers::Sessions& sessions() const { return sessions_; }
 
  private:

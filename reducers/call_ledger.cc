@@ -14,6 +14,8 @@ CallRecord& RecordFor(CallLedger& ledger, const flatbuffers::String* call_id) {
   return it->second;
 }
 
+}  // namespace
+
 std::string_view OutcomeName(fb::CallOutcome outcome) {
   switch (outcome) {
     case fb::CallOutcome::Ok: return "ok";
@@ -24,8 +26,6 @@ std::string_view OutcomeName(fb::CallOutcome outcome) {
   }
   return "unknown";
 }
-
-}  // namespace
 
 void Apply(CallLedger& ledger, uint64_t sequence, const fb::Envelope& event) {
   switch (event.payload_type()) {

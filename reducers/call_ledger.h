@@ -46,4 +46,8 @@ struct CallLedger {
 
 void Apply(CallLedger& ledger, uint64_t sequence, const fb::Envelope& event);
 
+// The ledger's status for a completion's outcome ("ok", "tool_error", "failed",
+// "refused"; a timeout is "uncertain": the child may still act on it).
+std::string_view OutcomeName(fb::CallOutcome outcome);
+
 }  // namespace las::reducers

@@ -10,6 +10,7 @@
 // Threading: called on the gateway's loop thread only; a guard may keep loop-owned state.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,20 @@ class CallGuard {
   // (credentials not yet injected). nullopt: allowed.
   virtual std::optional<Refusal> BeforeCall(const SessionInfo& session, const CatalogTool& tool,
                                             std::string_view arguments_json) = 0;
+  // Whether `tool` appears in this session's `tools/list` (every guard must agree). A
+  // listing rule only: a call is decided by BeforeCall.
+  virtual bool Listed(const SessionInfo& /*session*/, const CatalogTool& /*tool*/) const {
+    return true;
+  }
+  // A promise that lets the gateway cache `tools/list` (tools/tools_list_cache.h): while
+  // this returns the same value, Listed(session, tool) depends on nothing but
+  // session.agent_id and the tool. Return a value that changes whenever the listing rule's
+  // inputs change (e.g. a LiveProjections sequence). nullopt (the default: no promise):
+  // Listed() is asked for every tool on every tools/list. A guard that keeps the default
+  // Listed() may return a constant.
+  virtual std::optional<uint64_t> ListingGeneration(const SessionInfo& /*session*/) const {
+    return std::nullopt;
+  }
   // On the child's result, a JSON object of at most the gateway's size bound. nullopt:
   // passed to the client.
   virtual std::optional<Refusal> OnResult(const SessionInfo& /*session*/,

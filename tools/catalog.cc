@@ -1,11 +1,41 @@
 #include "tools/catalog.h"
 
 #include <algorithm>
+#include <atomic>
 #include <nlohmann/json.hpp>
 
+#include "tools/definition_digest.h"
+#include "tools/tool_search.h"
 #include "trust/digest.h"
 
 namespace las::tools {
+namespace {
+
+uint64_t NextVersion() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Computes what a tool carries precomputed (CatalogTool::list_entry_json, search).
+void Prepare(CatalogTool& tool) {
+  tool.list_entry_json = ToolsListEntryJson(tool);
+  tool.search = SearchKeysOf(tool);
+}
+
+void SortByName(std::vector<CatalogTool>& tools) {
+  std::sort(tools.begin(), tools.end(),
+            [](const auto& a, const auto& b) { return a.qualified_name < b.qualified_name; });
+}
+
+}  // namespace
+
+std::string ToolsListEntryJson(const CatalogTool& tool) {
+  nlohmann::ordered_json entry;
+  entry["name"] = tool.qualified_name;
+  if (tool.description) entry["description"] = *tool.description;
+  entry["inputSchema"] = nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false);
+  return entry.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
 
 std::string QualifiedName(std::string_view surface, std::string_view tool) {
   std::string name(surface);
@@ -15,12 +45,8 @@ std::string QualifiedName(std::string_view surface, std::string_view tool) {
 }
 
 std::string DefinitionDigest(const trust::ToolBinding& binding) {
-  // Label, then both signed digests: a change to either is a new definition.
-  std::string material = "las.tool-definition.v1:";
-  material += trust::Sha256Hex(binding.input_schema_sha256);
-  material += ':';
-  material += trust::Sha256Hex(binding.description_sha256);
-  return trust::Sha256Hex(trust::Sha256(material));
+  return DefinitionDigestFromHex(trust::Sha256Hex(binding.input_schema_sha256),
+                                 trust::Sha256Hex(binding.description_sha256));
 }
 
 std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& binding,
@@ -43,20 +69,22 @@ std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& bindin
     entry.input_schema_json = tool.input_schema_json;
     entry.definition_sha256 = DefinitionDigest(*signed_tool);
     entry.credential_templates = signed_tool->credential_templates;
+    Prepare(entry);
     tools_.push_back(std::move(entry));
   }
-  std::sort(tools_.begin(), tools_.end(),
-            [](const auto& a, const auto& b) { return a.qualified_name < b.qualified_name; });
+  SortByName(tools_);
   tools_list_json_.clear();
+  version_ = NextVersion();
   return left_out;
 }
 
 void Catalog::AddBuiltin(CatalogTool tool) {
   tool.builtin = true;
+  Prepare(tool);
   tools_.push_back(std::move(tool));
-  std::sort(tools_.begin(), tools_.end(),
-            [](const auto& a, const auto& b) { return a.qualified_name < b.qualified_name; });
+  SortByName(tools_);
   tools_list_json_.clear();
+  version_ = NextVersion();
 }
 
 const CatalogTool* Catalog::Find(std::string_view qualified_name) const {
@@ -67,19 +95,76 @@ const CatalogTool* Catalog::Find(std::string_view qualified_name) const {
   return &*it;
 }
 
-const std::string& Catalog::ToolsListJson() const {
-  if (!tools_list_json_.empty()) return tools_list_json_;
-  nlohmann::ordered_json tools = nlohmann::ordered_json::array();
-  for (const auto& tool : tools_) {
-    nlohmann::ordered_json entry;
-    entry["name"] = tool.qualified_name;
-    if (tool.description) entry["description"] = *tool.description;
-    entry["inputSchema"] = nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false);
-    tools.push_back(std::move(entry));
+namespace {
+
+// {"tools":[entry,entry,...]}: the same bytes nlohmann gives for the whole object, since
+// each entry is dumped compactly with the same settings.
+std::string ToolsList(const std::vector<CatalogTool>& all,
+                      const std::function<bool(const CatalogTool&)>* keep) {
+  static constexpr std::string_view kHead = "{\"tools\":[";
+  static constexpr std::string_view kTail = "]}";
+  std::vector<const CatalogTool*> kept;
+  kept.reserve(all.size());
+  size_t size = kHead.size() + kTail.size();
+  for (const auto& tool : all) {
+    if (keep != nullptr && !(*keep)(tool)) continue;
+    kept.push_back(&tool);
+    size += tool.list_entry_json.size() + 1;
   }
-  tools_list_json_ = nlohmann::ordered_json{{"tools", std::move(tools)}}.dump(
-      -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::string out;
+  out.reserve(size);
+  out += kHead;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (i != 0) out += ',';
+    out += kept[i]->list_entry_json;
+  }
+  out += kTail;
+  return out;
+}
+
+const std::vector<CapabilityItem>& ItemsOf(
+    const std::map<std::string, std::vector<CapabilityItem>, std::less<>>& items,
+    std::string_view surface) {
+  static const std::vector<CapabilityItem> kNone;
+  auto it = items.find(surface);
+  return it == items.end() ? kNone : it->second;
+}
+
+}  // namespace
+
+const std::string& Catalog::ToolsListJson() const {
+  if (tools_list_json_.empty()) tools_list_json_ = ToolsList(tools_, nullptr);
   return tools_list_json_;
+}
+
+std::string Catalog::ToolsListJson(const std::function<bool(const CatalogTool&)>& keep) const {
+  return ToolsList(tools_, &keep);
+}
+
+void Catalog::SetSurfaceExtras(const std::string& surface, std::vector<CapabilityItem> prompts,
+                               std::vector<CapabilityItem> resources,
+                               const std::map<std::string, std::string>& titles) {
+  for (auto& tool : tools_) {
+    if (tool.builtin || tool.surface != surface) continue;
+    if (auto it = titles.find(tool.tool); it != titles.end()) {
+      tool.title = it->second;
+      tool.search = SearchKeysOf(tool);
+    }
+  }
+  version_ = NextVersion();
+  auto by_name = [](const CapabilityItem& a, const CapabilityItem& b) { return a.name < b.name; };
+  std::sort(prompts.begin(), prompts.end(), by_name);
+  std::sort(resources.begin(), resources.end(), by_name);
+  prompts_[surface] = std::move(prompts);
+  resources_[surface] = std::move(resources);
+}
+
+const std::vector<CapabilityItem>& Catalog::PromptsOf(std::string_view surface) const {
+  return ItemsOf(prompts_, surface);
+}
+
+const std::vector<CapabilityItem>& Catalog::ResourcesOf(std::string_view surface) const {
+  return ItemsOf(resources_, surface);
 }
 
 }  // namespace las::tools

@@ -2,9 +2,17 @@
 // admitted surfaces' live tools/list (already proven equal to the signed bindings) plus
 // Las's own `las__*` tools. Immutable once built; memoized for the life of the process.
 //
-// Thread safety: build on one thread, then read from any.
+// Work done once per tool when it enters the catalog (not per request): its `tools/list`
+// entry as JSON text (spliced into every answer) and its search keys (tools/tool_search.h).
+// Every mutation gives the catalog a new process-unique version(), so a cache of anything
+// derived from it (tools/tools_list_cache.h) can tell it is stale.
+//
+// Thread safety: build on one thread, then read from any (the memoized unfiltered
+// ToolsListJson() is filled on first use: call it once after building, or from one thread).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/capability_item.h"
 #include "trust/argument_schema.h"
 #include "trust/manifest.h"
 #include "trust/tool_binding_check.h"
@@ -20,11 +29,21 @@ namespace las::tools {
 
 inline constexpr std::string_view kNameSeparator = "__";
 
+// Lower-cased text a search query is matched against (tools/tool_search.h).
+struct SearchKeys {
+  bool ready = false;  // false: not precomputed (SearchTools computes them per query)
+  std::string name;    // qualified name
+  std::string title;
+  std::string description;
+  std::vector<std::string> properties;  // top-level input-schema property names
+};
+
 struct CatalogTool {
   std::string qualified_name;  // surface__tool
   std::string surface;         // "las" for Las's own tools
   std::string tool;            // the child's original name
   std::optional<std::string> description;
+  std::string title;  // the child's display title, if it gave one (unsigned; search only)
   std::string input_schema_json;
   // hex SHA-256 over the signed schema and description digests: what a grant names.
   std::string definition_sha256;
@@ -32,6 +51,9 @@ struct CatalogTool {
   // The input schema compiled once; every call's arguments are validated against it.
   std::shared_ptr<const trust::ArgumentSchema> schema;
   bool builtin = false;
+  // Precomputed by Catalog (empty/not ready on a tool built by hand):
+  std::string list_entry_json;  // {"name":…,"description":…,"inputSchema":…} as in tools/list
+  SearchKeys search;
 };
 
 class Catalog {
@@ -42,16 +64,35 @@ class Catalog {
   std::vector<std::string> AddSurface(const trust::SurfaceBinding& binding,
                                       const std::vector<trust::LiveTool>& live);
   void AddBuiltin(CatalogTool tool);
+  // Records an admitted surface's prompts, resources and tool titles (tool name -> title).
+  // Unsigned: inventory and search only.
+  void SetSurfaceExtras(const std::string& surface, std::vector<CapabilityItem> prompts,
+                        std::vector<CapabilityItem> resources,
+                        const std::map<std::string, std::string>& titles = {});
 
   const CatalogTool* Find(std::string_view qualified_name) const;
   const std::vector<CatalogTool>& tools() const { return tools_; }  // sorted by name
   // The `tools/list` result object, JSON text (computed once).
   const std::string& ToolsListJson() const;
+  // The `tools/list` result object of the tools `keep` accepts (not memoized): the
+  // precomputed entries spliced together, byte-identical to filtering ToolsListJson().
+  std::string ToolsListJson(const std::function<bool(const CatalogTool&)>& keep) const;
+  // Changes (to a value never used before in this process) on every mutation.
+  uint64_t version() const { return version_; }
+  // A surface's prompts and resources, sorted by name; empty when it offered none.
+  const std::vector<CapabilityItem>& PromptsOf(std::string_view surface) const;
+  const std::vector<CapabilityItem>& ResourcesOf(std::string_view surface) const;
 
  private:
   std::vector<CatalogTool> tools_;
+  std::map<std::string, std::vector<CapabilityItem>, std::less<>> prompts_;
+  std::map<std::string, std::vector<CapabilityItem>, std::less<>> resources_;
   mutable std::string tools_list_json_;
+  uint64_t version_ = 0;
 };
+
+// The `tools/list` entry of one tool as JSON text (what Catalog precomputes).
+std::string ToolsListEntryJson(const CatalogTool& tool);
 
 // "<surface>__<tool>"
 std::string QualifiedName(std::string_view surface, std::string_view tool);

@@ -45,6 +45,12 @@ void Federation::Start(std::function<void()> ready) {
   waiting_.push_back(std::move(ready));
   if (started_) return;
   started_ = true;
+  policies_ = LoadSpecialPolicies(options_.environment, options_.secure);
+  if (policies_.finance.any_set && !policies_.finance.verdict.ok() && !options_.quiet) {
+    std::fprintf(stderr, "las: finance stays out (%s): %s\n",
+                 std::string(policies_.finance.verdict.reason_name()).c_str(),
+                 policies_.finance.verdict.detail().c_str());
+  }
   AdmitRelease();
   LaunchEligible();
 }
@@ -102,6 +108,35 @@ void Federation::LaunchEligible() {
   eligible_ = eligible.size();
   if (eligible.empty()) return Settle();
 
+  // Special policies decide before anything is launched (docs/POLICIES.md).
+  std::vector<std::pair<std::string, std::vector<std::string>>> to_launch;  // name, extra env
+  for (const auto& name : eligible) {
+    const ConfiguredSurface* configured = options_.registry.Find(name);
+    SpecialAdmission admission =
+        AdmitSpecial(configured->policy, *release_->manifest.FindSurface(name), policies_,
+                     options_.environment, options_.secure);
+    SurfaceState& state = StateOf(name);
+    if (admission.absent) {
+      --eligible_;
+      state.reason = std::string(kReasonFinanceAbsent);
+      continue;
+    }
+    if (!admission.verdict.ok()) {
+      Record({SurfaceRejectedEvent(name, release_->manifest.sequence,
+                                   admission.verdict.reason_name(), admission.verdict.detail())});
+      state.reason = std::string(admission.verdict.reason_name());
+      state.detail = admission.verdict.detail();
+      if (!options_.quiet) {
+        std::fprintf(stderr, "las: surface %s left out (%s)\n", name.c_str(),
+                     state.reason.c_str());
+      }
+      continue;
+    }
+    if (!admission.left_out.empty()) policy_left_out_[name] = std::move(admission.left_out);
+    to_launch.emplace_back(name, std::move(admission.child_env));
+  }
+  if (to_launch.empty()) return Settle();
+
   LaunchOptions launch;
   launch.policy.environment = options_.environment;
   launch.policy.node_executable = options_.node_executable;
@@ -110,9 +145,10 @@ void Federation::LaunchEligible() {
     launch.policy.workspace = workspace->second;
   }
   launch.start_timeout_ms = options_.start_timeout_ms;
-  launching_ = eligible.size();
-  for (const auto& name : eligible) {
+  launching_ = to_launch.size();
+  for (auto& [name, extra_env] : to_launch) {
     StateOf(name).reason = "starting";
+    launch.extra_env = std::move(extra_env);
     LaunchSurface(io_, *release_->manifest.FindSurface(name), launch,
                   [this](SurfaceLaunch launch_result) { OnLaunched(std::move(launch_result)); });
   }
@@ -121,8 +157,27 @@ void Federation::LaunchEligible() {
 void Federation::OnLaunched(SurfaceLaunch launch) {
   SurfaceState& state = StateOf(launch.surface);
   const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
+  trust::SurfaceBinding exposed;  // the binding minus tools a local allowlist keeps out
+  if (auto left = policy_left_out_.find(launch.surface); launch.ok && left != policy_left_out_.end()) {
+    exposed = *binding;
+    for (const auto& [tool, verdict] : left->second) {
+      std::erase_if(exposed.tools, [&](const trust::ToolBinding& t) { return t.name == tool; });
+      std::erase_if(launch.live_tools, [&](const trust::LiveTool& t) { return t.name == tool; });
+      left_out_reasons_[QualifiedName(launch.surface, tool)] = std::string(verdict.reason_name());
+      if (!options_.quiet) {
+        std::fprintf(stderr, "las: tool %s__%s left out (%s)\n", launch.surface.c_str(),
+                     tool.c_str(), std::string(verdict.reason_name()).c_str());
+      }
+    }
+    binding = &exposed;
+  }
+  if (launch.ok && launch.surface == "skarbiec" && !policies_.taxonomy && !options_.quiet) {
+    std::fprintf(stderr, "las: skarbiec capability calls will be refused (%s)\n",
+                 std::string(policies_.taxonomy_verdict.reason_name()).c_str());
+  }
   if (launch.ok) {
-    Record({SurfaceAdmittedEvent(*release_, *binding),
+    // SurfaceAdmitted names every signed tool; CatalogLoaded only those federated.
+    Record({SurfaceAdmittedEvent(*release_, *release_->manifest.FindSurface(launch.surface)),
             CatalogLoadedEvent(launch.surface, launch.live_tools)});
     for (const auto& tool : catalog_.AddSurface(*binding, launch.live_tools)) {
       if (!options_.quiet) {
@@ -130,6 +185,8 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
                      launch.surface.c_str(), tool.c_str());
       }
     }
+    catalog_.SetSurfaceExtras(launch.surface, std::move(launch.prompts),
+                              std::move(launch.resources), launch.titles);
     state.admitted = true;
     state.reason.clear();
     state.tools = launch.live_tools.size();
@@ -168,6 +225,12 @@ void Federation::Settle() {
   settled_ = true;
   auto waiting = std::move(waiting_);
   for (auto& ready : waiting) boost::asio::post(io_, std::move(ready));
+}
+
+std::optional<std::string_view> Federation::LeftOutReason(std::string_view qualified_name) const {
+  auto it = left_out_reasons_.find(qualified_name);
+  if (it == left_out_reasons_.end()) return std::nullopt;
+  return std::string_view(it->second);
 }
 
 transport::McpClient* Federation::ClientFor(std::string_view surface) {

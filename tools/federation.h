@@ -8,6 +8,11 @@
 //   3. every eligible surface is launched concurrently on the one io_context
 //      (tools/surface_launcher.h) — SurfaceAdmitted + CatalogLoaded, or SurfaceRejected
 //      with its reason; a failed surface is left out and the others keep serving;
+//   2b. the special surface policies (tools/special_policies.h, docs/POLICIES.md) decide
+//      before launch: Skarbiec's pinned tools, Finance's local configuration (absent
+//      without any LAS_FINANCE_* variable: left out quietly, no event), Tama's and
+//      Warsztat's allowlists (signed tools outside them never enter the catalog; a call to
+//      one is denied with the policy's reason) — a rejection is SurfaceRejected;
 //   4. when all have settled and at least one surface was admitted (or none was
 //      eligible), the watermark moves to this release — atomically and durably — and
 //      WatermarkAdvanced is recorded. A release whose every surface failed does not move it.
@@ -27,6 +32,7 @@
 #include "log/event_log.h"
 #include "tools/catalog.h"
 #include "tools/registry.h"
+#include "tools/special_policies.h"
 #include "trust/environment.h"
 #include "trust/release_verifier.h"
 #include "trust/secure_file.h"
@@ -78,6 +84,11 @@ class Federation {
   // The admitted surface's client; nullptr if not admitted.
   transport::McpClient* ClientFor(std::string_view surface);
   const trust::Environment& environment() const { return options_.environment; }
+  // The local special policies, loaded once by Start().
+  const SpecialPolicies& policies() const { return policies_; }
+  // The reason a signed tool (`surface__tool`) was kept out of the catalog by a local
+  // policy, e.g. "policy-tool-not-allowed"; nullopt if it was not kept out that way.
+  std::optional<std::string_view> LeftOutReason(std::string_view qualified_name) const;
 
   // Ends every child (SIGTERM to its group, then SIGKILL) and reaps; `done` on the loop.
   void Shutdown(std::function<void()> done);
@@ -104,6 +115,11 @@ class Federation {
   std::vector<SurfaceState> states_;
   std::map<std::string, std::unique_ptr<transport::McpClient>, std::less<>> clients_;
   Catalog catalog_;
+  SpecialPolicies policies_;
+  // Per surface: signed tools a local allowlist keeps out, with the refusal.
+  std::map<std::string, std::vector<std::pair<std::string, trust::Verdict>>, std::less<>>
+      policy_left_out_;
+  std::map<std::string, std::string, std::less<>> left_out_reasons_;  // qualified -> reason
 };
 
 }  // namespace las::tools

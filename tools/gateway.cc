@@ -6,6 +6,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
+#include "tools/handle_refs.h"
 #include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
@@ -47,11 +48,14 @@ Gateway::Gateway(boost::asio::io_context& io, log::EventLog& log, Federation& fe
 
 void Gateway::OnSessionOpened(const SessionInfo& session) {
   log_.AppendAsync({SessionOpenedEvent(ActorOf(session), session.protocol_version,
-                                       session.client_name, session.client_version, "stdio")},
+                                       session.client_name, session.client_version,
+                                       session.transport.empty() ? "stdio" : session.transport)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
-std::string Gateway::ListTools(const SessionInfo&) { return federation_.catalog().ToolsListJson(); }
+std::string Gateway::ListTools(const SessionInfo& session) {
+  return tools_list_.Get(federation_.catalog(), options_.guards, session);
+}
 
 void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
                    const std::string& surface, const std::string& tool, std::string_view reason) {
@@ -65,7 +69,15 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
   const CatalogTool* tool = federation_.catalog().Find(name);
   if (tool == nullptr) {
-    Deny(session, call_id, "", name.substr(0, 256), "unknown-tool");
+    // A signed tool a local policy kept out of the catalog is denied with that policy's
+    // reason (docs/POLICIES.md); the client sees the same "Unknown tool".
+    if (auto left_out = federation_.LeftOutReason(name)) {
+      const size_t split = name.find(kNameSeparator);
+      Deny(session, call_id, name.substr(0, split), name.substr(split + kNameSeparator.size()),
+           *left_out);
+    } else {
+      Deny(session, call_id, "", name.substr(0, 256), "unknown-tool");
+    }
     done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;
   }
@@ -133,6 +145,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                        done = std::move(done)](transport::CallResult result) mutable {
                         const int64_t micros = (options_.clock->NowNanos() - started) / 1000;
                         ToolCallReply reply;
+                        std::optional<ResultHandle> handle;
                         fb::CallOutcome outcome = fb::CallOutcome::Ok;
                         std::string error_code;
                         const ResultShape shape =
@@ -149,6 +162,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                         } else if (shape.object) {
                           reply = ToolCallReply::Result(result.result);
                           if (shape.tool_error) outcome = fb::CallOutcome::ToolError;
+                          // A large result becomes a handle its agent reads back
+                          // (tools/handle_refs.h); the client gets a small result.
+                          if (options_.handle_result_bytes != 0 &&
+                              result.result.size() > options_.handle_result_bytes) {
+                            handle = MakeResultHandle(actor, result.result, shape.tool_error);
+                            reply = ToolCallReply::Result(handle->reply_json);
+                          }
                         } else if (result.ok()) {
                           outcome = fb::CallOutcome::Refused;
                           error_code = "result-refused";
@@ -162,12 +182,30 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                           error_code = std::string(transport::CallErrorName(result.error));
                           reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
                         }
-                        log_.AppendAsync(
-                            {ToolCallCompletedEvent(
-                                actor, call_id, outcome,
-                                Bound(result.ok() ? result.result : "", options_.recorded_bytes),
-                                micros, error_code)},
-                            log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+                        auto completed = ToolCallCompletedEvent(
+                            actor, call_id, outcome,
+                            Bound(result.ok() && !refusal ? result.result : "",  // a refused
+                                  options_.recorded_bytes),  // result may hold a secret
+                            micros, error_code);
+                        if (handle) {
+                          // The handle must be on disk before the client hears of it.
+                          log_.AppendAsync(
+                              {std::move(handle->draft), std::move(completed)},
+                              log::Durability::kSynced,
+                              [this, done = std::move(done), reply = std::move(reply)](
+                                  Result<log::AppendedRange> stored) mutable {
+                                boost::asio::post(io_, [this, done = std::move(done),
+                                                        reply = std::move(reply),
+                                                        ok = stored.ok()]() mutable {
+                                  --in_flight_;
+                                  done(ok ? std::move(reply)
+                                          : ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                                });
+                              });
+                          return;
+                        }
+                        log_.AppendAsync({std::move(completed)}, log::Durability::kDeferred,
+                                         [](Result<log::AppendedRange>) {});
                         --in_flight_;
                         done(std::move(reply));
                       });

@@ -13,6 +13,10 @@
 // synced event or within milliseconds (log/event_log.h); until then a crash leaves the
 // call "requested", i.e. uncertain — never wrong. Las never retries a call.
 //
+// tools/list lists the catalog's tools that every guard's Listed() accepts (disabled
+// sources, `--lazy`), served from a ToolsListCache (tools/tools_list_cache.h): per agent,
+// rebuilt from precomputed entries when the catalog or a guard's ListingGeneration changes.
+//
 // Errors to the client are generic JSON-RPC errors; child diagnostics never reach it.
 // Threading: everything on the io_context's thread; log appends complete on the log's
 // thread and are posted back.
@@ -30,6 +34,7 @@
 #include "tools/call_guard.h"
 #include "tools/federation.h"
 #include "tools/mcp_endpoint.h"
+#include "tools/tools_list_cache.h"
 
 namespace boost::asio {
 class io_context;
@@ -50,6 +55,10 @@ struct GatewayOptions {
   log::Durability request_durability = log::Durability::kSynced;
   size_t max_result_bytes = 4 * 1024 * 1024;
   size_t recorded_bytes = 4096;  // arguments/results kept in the log per call
+  // A child's result larger than this becomes a handle owned by the calling agent
+  // (HandleCreated, synced with ToolCallCompleted); the client gets a small result naming
+  // it and reads the rest with las__handle_read. 0: never (tools/handle_refs.h).
+  size_t handle_result_bytes = 64 * 1024;
   const MonotonicClock* clock = &SystemMonotonicClock();
   std::function<std::string()> new_call_id;  // injected randomness
   // Local rules every call passes, in order (tools/call_guard.h). Not owned; they must
@@ -89,6 +98,7 @@ class Gateway final : public EndpointBackend {
   log::EventLog& log_;
   Federation& federation_;
   GatewayOptions options_;
+  ToolsListCache tools_list_;
   size_t in_flight_ = 0;
 };
 

@@ -1,8 +1,54 @@
 #include "tools/live_projections.h"
 
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <utility>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "projections/snapshots.h"
+
 namespace las::tools {
 
 Status LiveProjections::CatchUp() {
+  if (!started_) {
+    LAS_RETURN_IF_ERROR(Start());
+    started_ = true;
+  }
+  LAS_RETURN_IF_ERROR(Fold());
+  MaybeSnapshot();
+  return Status::Ok();
+}
+
+Status LiveProjections::Start() {
+  auto loaded = projections::LoadNewestSnapshot(log_);
+  if (!loaded.ok()) return loaded.status();
+  for (const auto& why : loaded->ignored) Warn(why);
+  startup_.ignored_snapshots = loaded->ignored.size();
+  startup_.snapshot_sequence = loaded->snapshot_sequence;
+  if (loaded->snapshot_sequence != 0) {
+    set_ = std::move(loaded->set);
+    last_snapshot_ = loaded->snapshot_sequence;
+    *loaded = projections::LoadedProjections{};
+#ifdef __GLIBC__
+    // The record and its decoded copy (tens of MiB on a large log) are freed by now; hand
+    // the pages back so the server's resident size is its state, not the load's peak.
+    ::malloc_trim(0);
+#endif
+  } else if (!loaded->ignored.empty()) {
+    Warn("no usable snapshot: folding the log from sequence 1");
+  }
+  const uint64_t from = set_.sequence();
+  LAS_RETURN_IF_ERROR(Fold());
+  startup_.folded = set_.sequence() - from;
+  return Status::Ok();
+}
+
+Status LiveProjections::Fold() {
   if (log_.head().sequence <= set_.sequence()) return Status::Ok();
   auto cursor = log_.Read(set_.sequence() + 1);
   if (!cursor.ok()) return cursor.status();
@@ -11,6 +57,60 @@ Status LiveProjections::CatchUp() {
     if (!next.ok()) return next.status();
     if (!*next) return Status::Ok();
     set_.Apply((*cursor)->current());
+  }
+}
+
+LiveProjections::~LiveProjections() { CollectWrite(/*wait=*/true); }
+
+void LiveProjections::WaitForSnapshot() { CollectWrite(/*wait=*/true); }
+
+void LiveProjections::CollectWrite(bool wait) {
+  if (!writing_.valid()) return;
+  if (!wait && writing_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  Result<size_t> written = writing_.get();  // leaves writing_ invalid
+  if (!written.ok()) {
+    Warn("writing a snapshot at sequence " + std::to_string(writing_sequence_) +
+         " failed: " + written.status().ToString());
+  }
+}
+
+void LiveProjections::MaybeSnapshot() {
+  CollectWrite(/*wait=*/false);
+  if (options_.snapshot_every == 0 || snapshots_disabled_) return;
+  if (set_.sequence() < last_snapshot_ + options_.snapshot_every) return;
+  CollectWrite(/*wait=*/true);  // back-pressure: one write in flight at most
+  // Taken or failed, the next attempt is `snapshot_every` events later.
+  last_snapshot_ = set_.sequence();
+  auto states = projections::SaveSnapshotStates(set_);
+  if (!states.ok()) {
+    if (states.status().code() == Code::kUnsupported) {
+      snapshots_disabled_ = true;
+      Warn("snapshots disabled: " + states.status().message());
+    } else {
+      Warn("taking a snapshot at sequence " + std::to_string(set_.sequence()) +
+           " failed: " + states.status().ToString());
+    }
+    return;
+  }
+  writing_sequence_ = set_.sequence();
+  log::EventLog* log = &log_;
+  auto saved = std::make_shared<log::Snapshot>(std::move(*states));
+  auto write = [log, saved] { return projections::WriteSavedSnapshot(*log, std::move(*saved)); };
+  try {
+    writing_ = std::async(std::launch::async, write);  // a copy: `write` stays usable
+  } catch (const std::system_error&) {
+    // No thread to be had: write on this thread rather than not at all.
+    std::promise<Result<size_t>> now;
+    now.set_value(write());
+    writing_ = now.get_future();
+  }
+}
+
+void LiveProjections::Warn(const std::string& line) const {
+  if (options_.warn) {
+    options_.warn(line);
+  } else {
+    std::fprintf(stderr, "las: %s\n", line.c_str());
   }
 }
 

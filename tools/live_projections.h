@@ -2,15 +2,42 @@
 // writes. Queries (sources, grants, state, mailboxes, onboarding) read it; decisions that
 // need the newest state call CatchUp() first.
 //
-// Start-up folds the whole log (snapshots: projections/ may shorten that); after that
-// CatchUp() folds whatever the log holds beyond the last folded sequence, read back
-// through a verifying cursor — so the live state is always exactly what `las replay`
-// rebuilds from the same events.
+// Start-up (the first CatchUp()) restores the newest valid snapshot from the log
+// (projections/snapshots.h) and folds only the events after it; a snapshot that fails any
+// check (checksum, sequence beyond the head, another chain hash at its sequence, a state
+// that does not parse or does not give its recorded digest) is ignored with a warning and
+// the next older one is tried, down to a fold from sequence 1. After that CatchUp() folds
+// whatever the log holds beyond the last folded sequence, read back through a verifying
+// cursor — so the live state is always exactly what `las replay` rebuilds from the same
+// events (same digests), snapshot or not.
 //
-// Threading: not thread-safe; use on the server's loop thread only.
+// Every `snapshot_every` folded events (0: never) CatchUp() also takes a snapshot of the
+// state it reached and keeps the newest two. Taking it must not stall the call whose
+// CatchUp() it is (on a large log the digests alone take a second or more), so it is split
+// (projections/snapshots.h): on the caller's thread only each projection's Save bytes are
+// copied out (SaveSnapshotStates — a serialization, no digest, no sort, no I/O); one
+// background thread per snapshot then restores those bytes into a private copy, computes the
+// digests from it, encodes the record, writes it and prunes old ones (WriteSavedSnapshot).
+// At most one write is in flight: if the next snapshot falls due while the previous write
+// still runs, CatchUp() waits for it first (back-pressure, so a snapshot is still taken
+// every `snapshot_every` events and at most one copy of the state exists besides the live
+// one). The write's outcome is collected on the caller's thread — by the next CatchUp(),
+// WaitForSnapshot() or the destructor, which waits for a write in flight — and a failure is
+// a warning. A projection without Save (projections/projection.h) disables snapshots for
+// this process, with one warning.
+//
+// Warnings go to `warn` (default: stderr, one line each); they name sequences and
+// projections and status codes, never state content.
+//
+// Threading: not thread-safe; use on the server's loop thread only. The snapshot writer
+// thread touches only the log (thread-safe) and its own copy of the saved bytes.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <future>
+#include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "log/event_log.h"
@@ -18,16 +45,46 @@
 
 namespace las::tools {
 
+struct LiveOptions {
+  // Write a snapshot after this many events were folded since the last one; 0 = never.
+  uint64_t snapshot_every = 0;
+  // Receives each warning line; empty = stderr.
+  std::function<void(std::string_view)> warn;
+};
+
+// What start-up did; for tests, benchmarks and logs.
+struct LiveStartup {
+  uint64_t snapshot_sequence = 0;  // the snapshot restored; 0 when none was used
+  uint64_t ignored_snapshots = 0;  // snapshots that failed a check
+  uint64_t folded = 0;             // events folded after the snapshot (or from 1)
+};
+
 class LiveProjections {
  public:
-  explicit LiveProjections(log::EventLog& log) : log_(log) {}
+  explicit LiveProjections(log::EventLog& log, LiveOptions options = {})
+      : log_(log), options_(std::move(options)) {}
+  // Waits for a snapshot write in flight (its failure is a warning).
+  ~LiveProjections();
+  LiveProjections(const LiveProjections&) = delete;
+  LiveProjections& operator=(const LiveProjections&) = delete;
 
-  // Folds every event after sequence() up to the log's current head. kCorruption or kIo
-  // from the cursor (the state is then as of the last good event).
+  // Folds every event after sequence() up to the log's current head (the first call
+  // restores a snapshot first, see above), then writes a snapshot if one is due. kCorruption
+  // or kIo from the cursor (the state is then as of the last good event); a failed
+  // snapshot write is only a warning.
   Status CatchUp();
 
   const projections::ProjectionSet& set() const { return set_; }
   uint64_t sequence() const { return set_.sequence(); }
+  const LiveStartup& startup() const { return startup_; }
+  // The sequence of the last snapshot this process took (handed to the writer thread) or
+  // restored; 0 if none. Taken is not yet written: see WaitForSnapshot().
+  uint64_t last_snapshot() const { return last_snapshot_; }
+  // Blocks until no snapshot write is in flight and reports its outcome (a warning on
+  // failure). For tests, benchmarks and an orderly shutdown.
+  void WaitForSnapshot();
+  // True while a snapshot write runs on the writer thread.
+  bool snapshot_in_flight() const { return writing_.valid(); }
   // The named projection downcast to its type, or nullptr.
   template <typename T>
   const T* Get(std::string_view name) const {
@@ -35,8 +92,24 @@ class LiveProjections {
   }
 
  private:
+  Status Start();
+  Status Fold();
+  void MaybeSnapshot();
+  // Collects the outcome of the write in flight if it has finished (or, with `wait`, once
+  // it has).
+  void CollectWrite(bool wait);
+  void Warn(const std::string& line) const;
+
   log::EventLog& log_;
+  LiveOptions options_;
   projections::ProjectionSet set_;
+  LiveStartup startup_;
+  bool started_ = false;
+  bool snapshots_disabled_ = false;
+  uint64_t last_snapshot_ = 0;
+  // The snapshot write in flight (invalid when none) and its sequence.
+  std::future<Result<size_t>> writing_;
+  uint64_t writing_sequence_ = 0;
 };
 
 }  // namespace las::tools

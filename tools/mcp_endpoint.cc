@@ -113,6 +113,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   session.session_id = options_.new_session_id ? options_.new_session_id() : "session";
   session.agent_id = agent;
   session.protocol_version = StringField(parsed, "protocolVersion");
+  session.transport = options_.transport;
   if (auto info = parsed.find("clientInfo"); info != parsed.end()) {
     session.client_name = StringField(*info, "name");
     session.client_version = StringField(*info, "version");
@@ -141,6 +142,16 @@ void McpEndpoint::CallTool(const std::string& id, const std::string& params) {
       return;
     }
     arguments = args->dump();
+    // The client's exact text, not a re-serialization: integers beyond 64 bits and repeated
+    // keys must reach the tool as sent (reducers/json_value.h refuses the latter).
+    std::vector<transport::JsonMember> members;
+    if (transport::ObjectMembers(params, &members) == transport::JsonTextError::kNone) {
+      for (const auto& member : members) {
+        if (member.key == "arguments" && member.type == transport::JsonType::kObject) {
+          arguments = std::string(member.raw);
+        }
+      }
+    }
   }
   ++in_flight_;
   backend_.CallTool(*session_, id, name->get<std::string>(), arguments,

@@ -34,6 +34,7 @@ struct SessionInfo {
   std::string client_name;
   std::string client_version;
   std::string protocol_version;  // what the client asked for
+  std::string transport;         // how the client reached Las: "stdio", "daemon"
 };
 
 // A finished tools/call: a result object (raw JSON text) or a JSON-RPC error.
@@ -65,6 +66,7 @@ struct EndpointOptions {
   size_t max_line_bytes = 4 * 1024 * 1024;
   size_t max_depth = 64;
   std::function<std::string()> new_session_id;        // injected randomness
+  std::string transport = "stdio";                    // recorded in SessionOpened
 };
 
 class McpEndpoint {

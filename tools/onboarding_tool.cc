@@ -1,19 +1,174 @@
 #include "tools/onboarding_tool.h"
 
-namespace las::tools {
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
 
-void AddOnboardingTool(BuiltinTools& tools) {
-  tools.Add("onboarding",
-            "Las's first-use journey: what is set up, what to do next. (Not set up yet in this "
-            "version: it reports that.)",
-            R"({"type":"object","properties":{"action":{"type":"string","enum":["status"]}},)"
-            R"("additionalProperties":false})",
-            [](const SessionInfo&, const std::string&, std::function<void(ToolCallReply)> done) {
-              done(ToolCallReply::Result(TextResult(
-                  "Onboarding is not set up yet in this version of Las. To federate surfaces, "
-                  "sign a release (see docs/FIRST-RELEASE.md) and set LAS_RELEASE_MANIFEST, "
-                  "LAS_RELEASE_SIGNATURE, LAS_TRUST_STORE, LAS_RELEASE_WATERMARK and "
-                  "LAS_WORKSPACE.")));
+#include "log/event_log.h"
+#include "projections/onboarding_projection.h"
+#include "tools/gateway.h"
+#include "tools/live_projections.h"
+#include "tools/onboarding_journey.h"
+
+namespace las::tools {
+namespace {
+
+constexpr std::string_view kDescription =
+    "Las's first-use journey, shared with the `las onboarding` command: its steps (trust "
+    "store present and safe, key configured, release verified, each surface checked, a first "
+    "call made), the current step and what to do next. action: status (default), check "
+    "(re-run the real check of `step`, or of every step), mark (record `step` as done by "
+    "hand), reset (mark `step` to be done again). Progress is recorded in Las's log.";
+
+std::string InputSchema() {
+  std::string steps;
+  for (const auto& step : OnboardingSteps()) {
+    if (!steps.empty()) steps += ",";
+    steps += "\"" + std::string(step.name) + "\"";
+  }
+  return R"({"type":"object","properties":{)"
+         R"("action":{"type":"string","enum":["status","check","mark","reset"]},)"
+         R"("step":{"type":"string","enum":[)" + steps + R"(]}},)"
+         R"("additionalProperties":false,)"
+         R"("anyOf":[{"properties":{"action":{"enum":["status","check"]}}},)"
+         R"({"required":["action","step"]}]})";
+}
+
+// Check threads, joined when the tool table (and with it this object) goes away.
+class Workers {
+ public:
+  ~Workers() {
+    std::lock_guard lock(mutex_);
+    for (auto& worker : workers_) worker.thread.join();
+  }
+  void Run(std::function<void()> work) {
+    std::lock_guard lock(mutex_);
+    // Join those that have finished, so threads do not pile up in a long session.
+    for (auto it = workers_.begin(); it != workers_.end();) {
+      if (it->finished->load()) {
+        it->thread.join();
+        it = workers_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([work = std::move(work), finished] {
+      work();
+      finished->store(true);
+    });
+    workers_.push_back({std::move(thread), std::move(finished)});
+  }
+
+ private:
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> finished;
+  };
+  std::mutex mutex_;
+  std::vector<Worker> workers_;
+};
+
+class OnboardingTool {
+ public:
+  explicit OnboardingTool(const LasToolContext& context) : context_(context) {}
+
+  void Handle(const SessionInfo& session, const std::string& arguments_json,
+              std::function<void(ToolCallReply)> done) {
+    const auto arguments = nlohmann::json::parse(arguments_json, nullptr, false);
+    const std::string action = arguments.is_object() ? arguments.value("action", "status") : "status";
+    const std::string step = arguments.is_object() ? arguments.value("step", "") : "";
+    const Actor actor{session.agent_id, session.session_id};
+    if (action == "mark" || action == "reset") {
+      // The schema guarantees a known step here.
+      std::vector<log::EventDraft> events;
+      events.push_back(action == "mark" ? MarkEvent(step, actor) : ResetEvent(step, actor));
+      AppendAndAnswer(std::move(events), action, {}, std::move(done));
+      return;
+    }
+    if (action == "check") {
+      (void)context_.live.CatchUp();
+      reducers::Onboarding state = State();
+      OnboardingCheckOptions options;
+      options.environment = context_.options.environment;
+      options.registry = context_.options.registry;
+      options.node_executable = context_.options.node_executable;
+      workers_.Run([this, step, options = std::move(options), state = std::move(state), actor,
+                    done = std::move(done)]() mutable {
+        std::vector<StepResult> results = CheckOnboardingSteps(step, options, state);
+        boost::asio::post(context_.io, [this, actor, results = std::move(results),
+                                        done = std::move(done)]() mutable {
+          std::vector<log::EventDraft> events = CheckEvents(results, actor);
+          AppendAndAnswer(std::move(events), "check", std::move(results), std::move(done));
+        });
+      });
+      return;
+    }
+    Answer("status", nullptr, std::move(done));
+  }
+
+ private:
+  reducers::Onboarding State() const {
+    const auto* projection = context_.live.Get<projections::OnboardingProjection>("onboarding");
+    return projection != nullptr ? projection->state() : reducers::Onboarding{};
+  }
+
+  void Answer(std::string_view action, std::vector<StepResult>* checked,
+              std::function<void(ToolCallReply)> done) {
+    if (Status caught_up = context_.live.CatchUp(); !caught_up.ok()) {
+      done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+      return;
+    }
+    if (checked != nullptr) {
+      // The first-call check read the ledger before the check ran; a call answered just
+      // before may have had its completion written only since (the gateway writes it
+      // right after answering). The log now holds it: report what the reducer folded.
+      for (StepResult& result : *checked) {
+        if (result.step == kStepFirstCall && !result.passed) result = CheckFirstCallStep(State());
+      }
+    }
+    done(ToolCallReply::Result(
+        JsonResult(JourneyJson(ViewJourney(State()), action, context_.live.sequence(), checked))));
+  }
+
+  void AppendAndAnswer(std::vector<log::EventDraft> events, std::string action,
+                       std::vector<StepResult> checked, std::function<void(ToolCallReply)> done) {
+    if (events.empty()) {
+      Answer(action, action == "check" ? &checked : nullptr, std::move(done));
+      return;
+    }
+    context_.log.AppendAsync(
+        std::move(events), log::Durability::kSynced,
+        [this, action = std::move(action), checked = std::move(checked),
+         done = std::move(done)](Result<log::AppendedRange> appended) mutable {
+          boost::asio::post(context_.io, [this, ok = appended.ok(), action = std::move(action),
+                                          checked = std::move(checked),
+                                          done = std::move(done)]() mutable {
+            if (!ok) {
+              done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+              return;
+            }
+            Answer(action, action == "check" ? &checked : nullptr, std::move(done));
+          });
+        });
+  }
+
+  LasToolContext context_;
+  Workers workers_;  // last: joined first, while context_ is still whole
+};
+
+}  // namespace
+
+void AddOnboardingTool(BuiltinTools& tools, const LasToolContext& context) {
+  auto tool = std::make_shared<OnboardingTool>(context);
+  tools.Add("onboarding", std::string(kDescription), InputSchema(),
+            [tool](const SessionInfo& session, const std::string& arguments_json,
+                   std::function<void(ToolCallReply)> done) {
+              tool->Handle(session, arguments_json, std::move(done));
             });
 }
 

@@ -1,9 +1,11 @@
 // The stdio MCP server: `las serve` (and `las list`) as a library call.
 //
-// Serve: opens the log as its writer, federates (tools/federation.h), then serves one MCP
-// session on stdin/stdout — one JSON-RPC message per line each way, nothing else ever on
-// stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
-// ends every child (process group) and reaps it, and returns 0.
+// Serve: builds the server core (tools/server_core.h: the log as its writer, projections,
+// las__ tools, federation, gateway), federates, then serves one MCP session
+// (tools/line_session.h) on stdin/stdout — one JSON-RPC message per line each way, nothing
+// else ever on stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
+// ends every child (process group) and reaps it, and returns 0. (`las serve` bridges to a
+// running `las daemon` instead when one serves the same log: tools/daemon_bridge.h.)
 //
 // Threading: one Boost.Asio io_context thread runs everything, stdin and stdout included
 // when they are pipes or sockets (tools/stdio_lines.h); the log's own threads make appends

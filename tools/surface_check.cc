@@ -7,6 +7,7 @@
 #include <set>
 #include <span>
 
+#include "tools/special_policies.h"
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
 #include "trust/digest.h"
@@ -312,6 +313,57 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     to_launch.push_back(bound);
   }
 
+  // Special surface policies (docs/POLICIES.md), decided before any launch, as in serve.
+  const SpecialPolicies policies =
+      LoadSpecialPolicies(options.policy.environment, options.release.secure);
+  std::map<std::string, std::vector<std::string>> extra_env;
+  if (policies.finance.any_set) {
+    report.rows.push_back(policies.finance.verdict.ok()
+                              ? Ok("", "finance-config", "all five LAS_FINANCE_* variables are set")
+                              : Fail("", "finance-config", policies.finance.verdict));
+  }
+  std::erase_if(to_launch, [&](const trust::SurfaceBinding* bound) {
+    const SurfacePolicy policy = options.registry.Find(bound->name)->policy;
+    if (policy == SurfacePolicy::kOrdinary) return false;
+    std::vector<CheckRow>& rows = verdicts[bound->name];
+    SpecialAdmission admission = AdmitSpecial(policy, *bound, policies,
+                                              options.policy.environment, options.release.secure);
+    if (policy == SurfacePolicy::kSkarbiec) {
+      rows.push_back(policies.taxonomy
+                         ? Ok(bound->name, "taxonomy",
+                              "taxonomy " + policies.taxonomy_path + ": " +
+                                  Plural(policies.taxonomy->purposes.size(), "purpose") + ", " +
+                                  Plural(policies.taxonomy->resources.size(), "resource") + ", " +
+                                  Plural(policies.taxonomy->targets.size(), "target"))
+                         : Fail(bound->name, "taxonomy", policies.taxonomy_verdict));
+    }
+    if (admission.absent) {
+      rows.push_back(Skip(bound->name, "policy", kReasonFinanceAbsent,
+                          "no LAS_FINANCE_* variable is set: finance is not served"));
+      return true;
+    }
+    if (!admission.verdict.ok()) {
+      rows.push_back(Fail(bound->name, "policy", admission.verdict));
+      rows.push_back(Skip(bound->name, "launch", kReasonNotChecked, "the local policy refused it"));
+      return true;
+    }
+    std::string detail = std::string(PolicyName(policy)) + " policy: ";
+    if (policy == SurfacePolicy::kSkarbiec) {
+      detail += "every bound tool has its pinned schema and description";
+    } else if (policy == SurfacePolicy::kFinance) {
+      detail += "binary digest, policy fingerprint, proposal-only mode, key file and tool names";
+    } else {
+      std::vector<std::string> left;
+      for (const auto& [tool, verdict] : admission.left_out) left.push_back(tool);
+      detail += "exposes " + std::to_string(bound->tools.size() - left.size()) + " of " +
+                Plural(bound->tools.size(), "signed tool") +
+                (left.empty() ? "" : "; left out by the allowlist: " + JoinNames(left));
+    }
+    rows.push_back(Ok(bound->name, "policy", std::move(detail)));
+    extra_env[bound->name] = std::move(admission.child_env);
+    return false;
+  });
+
   // Launch every bound surface at once on a private loop; shut each child down as soon
   // as its verdict is in.
   std::map<std::string, SurfaceLaunch> launches;
@@ -321,6 +373,7 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     launch_options.policy = options.policy;
     launch_options.start_timeout_ms = options.start_timeout_ms;
     for (const trust::SurfaceBinding* surface : to_launch) {
+      launch_options.extra_env = extra_env[surface->name];
       LaunchSurface(io, *surface, launch_options, [&launches](SurfaceLaunch launch) {
         SurfaceLaunch& stored = launches[launch.surface] = std::move(launch);
         if (stored.client) stored.client->Shutdown([] {});

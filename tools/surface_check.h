@@ -32,6 +32,12 @@
 // configured or bound: configured-but-unbound and bound-but-unconfigured surfaces get a
 // `skip` row (they would not be served), not a failure.
 //
+// Special surface policies (docs/POLICIES.md), before any launch, as `las serve` applies
+// them: a release row `finance-config` when any LAS_FINANCE_* variable is set; for a
+// special surface a `policy` row (a failure skips its launch; finance without variables is
+// a `skip` with "finance-absent"), and for Skarbiec a `taxonomy` row (no usable taxonomy
+// fails: every capability call would be refused).
+//
 // Row reasons are stable codes: the trust reason names of docs/RELEASES.md, plus
 // "start-failed" and "list-failed" (tools/surface_launcher.h), "not-in-registry" (bound
 // by the release but not configured) and "not-checked" (a skip because a check it depends

@@ -37,6 +37,50 @@ Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json)
   return live;
 }
 
+std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json) {
+  std::map<std::string, std::string> titles;
+  const auto tools = nlohmann::json::parse(tools_json, nullptr, /*allow_exceptions=*/false);
+  if (!tools.is_array()) return titles;
+  for (const auto& tool : tools) {
+    if (!tool.is_object()) continue;
+    auto name = tool.find("name");
+    if (name == tool.end() || !name->is_string()) continue;
+    const nlohmann::json* title = nullptr;
+    if (auto top = tool.find("title"); top != tool.end() && top->is_string()) {
+      title = &*top;
+    } else if (auto annotations = tool.find("annotations");
+               annotations != tool.end() && annotations->is_object()) {
+      auto nested = annotations->find("title");
+      if (nested != annotations->end() && nested->is_string()) title = &*nested;
+    }
+    if (title != nullptr) titles[name->get<std::string>()] = title->get<std::string>();
+  }
+  return titles;
+}
+
+std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
+                                                std::string_view key) {
+  std::vector<CapabilityItem> items;
+  const auto result = nlohmann::json::parse(result_json, nullptr, /*allow_exceptions=*/false);
+  if (!result.is_object()) return items;
+  auto list = result.find(std::string(key));
+  if (list == result.end() || !list->is_array()) return items;
+  auto text = [](const nlohmann::json& entry, const char* field) {
+    auto it = entry.find(field);
+    return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  for (const auto& entry : *list) {
+    if (items.size() >= kMaxListedItems) break;
+    if (!entry.is_object()) continue;
+    CapabilityItem item{text(entry, "name"), text(entry, "description"), text(entry, "uri"),
+                        text(entry, "mimeType")};
+    if (item.name.empty() && !item.uri.empty()) item.name = item.uri;
+    if (item.name.empty() || (key == "resources" && item.uri.empty())) continue;
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
 namespace {
 
 // Everything one launch needs until its last callback: the plan's descriptors stay open
@@ -45,6 +89,7 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   boost::asio::io_context* io = nullptr;
   const trust::SurfaceBinding* surface = nullptr;
   bool probe_only = false;
+  int64_t timeout_ms = 0;
   trust::LaunchPlan plan;
   SurfaceLaunch result;
   std::function<void(SurfaceLaunch)> done;
@@ -55,6 +100,21 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
     result.detail = std::move(detail);
     auto callback = std::move(done);
     callback(std::move(result));
+  }
+
+  // resources/list, then prompts/list; either may be missing ("Method not found") or fail
+  // without failing the launch.
+  void ListExtras() {
+    auto self = shared_from_this();
+    transport::CallOptions options;
+    options.timeout = std::chrono::milliseconds(timeout_ms);
+    result.client->Request("resources/list", "", options, [self, options](transport::CallResult r) {
+      if (r.ok()) self->result.resources = ParseCapabilityList(r.result, "resources");
+      self->result.client->Request("prompts/list", "", options, [self](transport::CallResult p) {
+        if (p.ok()) self->result.prompts = ParseCapabilityList(p.result, "prompts");
+        self->Finish(true, "", "");
+      });
+    });
   }
 
   // A failed launch ends its child (if one started) before reporting, so a rejected
@@ -80,6 +140,7 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
   state->io = &io;
   state->surface = &surface;
   state->probe_only = options.probe_only;
+  state->timeout_ms = options.start_timeout_ms;
   state->result.surface = surface.name;
   state->done = std::move(done);
 
@@ -97,6 +158,12 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
   // The checked directory itself, not its path: a swap after the check changes nothing.
   client_options.spawn.cwd = "/proc/self/fd/" + std::to_string(state->plan.cwd.get());
   client_options.spawn.env = state->plan.env;
+  for (const std::string& entry : options.extra_env) {
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    bool present = false;
+    for (const std::string& have : client_options.spawn.env) present |= have.rfind(name, 0) == 0;
+    if (!present) client_options.spawn.env.push_back(entry);
+  }
   client_options.spawn.exec_fd = state->plan.binary.get();
   client_options.spawn.keep_fds = state->plan.inherit_fds;
   client_options.start_timeout = std::chrono::milliseconds(options.start_timeout_ms);
@@ -123,12 +190,15 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
         return;
       }
       state->result.live_tools = std::move(*live);
+      state->result.titles = ParseToolTitles(listed.result);
       if (!state->probe_only) {
         trust::Verdict verdict = trust::CheckToolList(*state->surface, state->result.live_tools);
         if (!verdict.ok()) {
           state->Fail(verdict.reason_name(), verdict.detail());
           return;
         }
+        state->ListExtras();
+        return;
       }
       state->Finish(true, "", "");
     });

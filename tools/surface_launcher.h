@@ -13,10 +13,12 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "tools/capability_item.h"
 #include "trust/launch_policy.h"
 #include "trust/manifest.h"
 #include "trust/reason.h"
@@ -44,7 +46,17 @@ struct SurfaceLaunch {
   std::string detail;
   std::unique_ptr<transport::McpClient> client;  // ready when ok
   std::vector<trust::LiveTool> live_tools;       // as the child listed them
+  // After tools/list passed: the child's resources/list and prompts/list (first page, at
+  // most kMaxListedItems each). Optional: an error answer ("Method not found" from a
+  // tool-only child) or no answer means none, never a failed launch. Not asked in probe mode.
+  std::vector<CapabilityItem> prompts;
+  std::vector<CapabilityItem> resources;
+  // Tool name -> display title (`title` or `annotations.title`), when the child gave one.
+  // Unsigned: used for search ranking only.
+  std::map<std::string, std::string> titles;
 };
+
+inline constexpr size_t kMaxListedItems = 1000;
 
 struct LaunchOptions {
   trust::LaunchPolicy policy;
@@ -52,6 +64,10 @@ struct LaunchOptions {
   // not yet known.
   bool probe_only = false;
   int64_t start_timeout_ms = 30'000;  // initialize and each tools/list page
+  // "NAME=value" entries the child receives besides the plan's declared variables (a
+  // special policy's own configuration, e.g. finance's paths: docs/POLICIES.md). A name
+  // the plan already sets keeps the plan's value.
+  std::vector<std::string> extra_env;
 };
 
 void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& surface,
@@ -61,5 +77,12 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
 // InvalidArgument if it is not an array of objects with a string `name` and an object
 // `inputSchema`.
 Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json);
+// Parses a resources/list or prompts/list result object (`key` is "resources" or
+// "prompts"): entries with a string name (resources: and uri) are kept, others skipped;
+// at most kMaxListedItems. Anything that is not such an object gives an empty list.
+std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
+                                                std::string_view key);
+// Tool name -> title from a tools/list result array (`title`, else `annotations.title`).
+std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json);
 
 }  // namespace las::tools

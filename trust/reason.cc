@@ -42,6 +42,22 @@ constexpr std::array kNames = {
     Named{Reason::kCredentialUnavailable, "credential-unavailable"},
     Named{Reason::kArgumentsInvalid, "arguments-invalid"},
     Named{Reason::kArgumentsSchemaViolation, "arguments-schema-violation"},
+    Named{Reason::kPolicyToolNotAllowed, "policy-tool-not-allowed"},
+    Named{Reason::kPolicyPinMismatch, "policy-pin-mismatch"},
+    Named{Reason::kPolicyForbiddenVerb, "policy-forbidden-verb"},
+    Named{Reason::kPolicyUnavailable, "policy-unavailable"},
+    Named{Reason::kPolicyInvalid, "policy-invalid"},
+    Named{Reason::kSkarbiecTaxonomy, "skarbiec-taxonomy"},
+    Named{Reason::kSkarbiecTtl, "skarbiec-ttl"},
+    Named{Reason::kSkarbiecUseCount, "skarbiec-use-count"},
+    Named{Reason::kSkarbiecDelegationDepth, "skarbiec-delegation-depth"},
+    Named{Reason::kSkarbiecResultEnvelope, "skarbiec-result-envelope"},
+    Named{Reason::kSkarbiecCredentialInResult, "skarbiec-credential-in-result"},
+    Named{Reason::kFinanceConfigIncomplete, "finance-config-incomplete"},
+    Named{Reason::kFinanceConfigInvalid, "finance-config-invalid"},
+    Named{Reason::kFinanceBinaryMismatch, "finance-binary-mismatch"},
+    Named{Reason::kFinancePolicyFingerprint, "finance-policy-fingerprint"},
+    Named{Reason::kFinanceNotProposalOnly, "finance-not-proposal-only"},
 };
 
 // The table is dense and in enum order, so ReasonName can index it.
@@ -52,7 +68,7 @@ constexpr bool TableMatchesEnum() {
   return true;
 }
 static_assert(TableMatchesEnum(), "kNames must list every Reason in enum order");
-static_assert(static_cast<size_t>(Reason::kArgumentsSchemaViolation) + 1 == kNames.size(),
+static_assert(static_cast<size_t>(Reason::kFinanceNotProposalOnly) + 1 == kNames.size(),
               "add the new Reason's name to kNames");
 
 }  // namespace
@@ -99,6 +115,9 @@ Status Verdict::ToStatus() const {
     case Reason::kArgumentsInvalid:
     case Reason::kArgumentsSchemaViolation:
     case Reason::kFileTooLarge:
+    case Reason::kPolicyInvalid:
+    case Reason::kFinanceConfigIncomplete:
+    case Reason::kFinanceConfigInvalid:
       return InvalidArgument(ToString());
     default:
       return Denied(ToString());

@@ -59,6 +59,23 @@ enum class Reason : int {
   kCredentialUnavailable = 27,  // the resolver has no value for a templated credential
   kArgumentsInvalid = 28,   // call arguments are not a strict JSON object
   kArgumentsSchemaViolation = 29,  // call arguments fail the tool's signed inputSchema
+  // Special surface policies (docs/POLICIES.md): local rules a signature cannot override.
+  kPolicyToolNotAllowed = 30,     // a tool outside the surface's local allowlist / pinned set
+  kPolicyPinMismatch = 31,        // a pinned tool's schema/description digest differs
+  kPolicyForbiddenVerb = 32,      // a finance tool name carries a forbidden verb
+  kPolicyUnavailable = 33,        // a local policy file the rule needs is missing or unusable
+  kPolicyInvalid = 34,            // a local policy file is malformed
+  kSkarbiecTaxonomy = 35,         // purpose/resource/target outside the bounded taxonomy
+  kSkarbiecTtl = 36,              // ttl_seconds missing, not an integer, or not 1..60
+  kSkarbiecUseCount = 37,         // use_count is not exactly 1
+  kSkarbiecDelegationDepth = 38,  // delegation_depth is not exactly 0
+  kSkarbiecResultEnvelope = 39,   // a result outside the tool's exact envelope
+  kSkarbiecCredentialInResult = 40,  // a result that looks like it carries a credential
+  kFinanceConfigIncomplete = 41,  // some but not all finance variables are set
+  kFinanceConfigInvalid = 42,     // a finance variable is malformed (digest spelling)
+  kFinanceBinaryMismatch = 43,    // the launched code is not LAS_FINANCE_BINARY_SHA256
+  kFinancePolicyFingerprint = 44, // the policy file's canonical SHA-256 differs
+  kFinanceNotProposalOnly = 45,   // the policy file does not declare proposal-only mode
 };
 
 // Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".

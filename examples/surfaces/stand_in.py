@@ -1,12 +1,17 @@
 #!/usr/bin/python3
 """A stand-in MCP server (stdio, protocol 2024-11-05) for one of Las's twelve surfaces.
 
-Usage: stand_in.py SURFACE
+Usage: stand_in.py SURFACE [--misbehave]
 
 Stdlib only and self-contained, so that a release manifest binds every line of code the
 child runs (the script's SHA-256 is the manifest's code digest). Each surface offers a few
 plausible tools with deterministic answers; none of them reaches anything outside the
 process. Tool-only: resources/list and prompts/list answer "Method not found".
+
+Skarbiec's three tools list exactly the descriptions and input schemas Las pins
+(trust/skarbiec_policy.cc, docs/POLICIES.md), and answer in its exact result envelopes.
+`--misbehave` (for tests) makes Skarbiec answer outside them: capability_available adds a
+field, capability_request adds something that looks like a redeemed credential.
 """
 import json
 import sys
@@ -26,6 +31,24 @@ def schema(properties=None, required=()):
 
 STRING = {"type": "string", "minLength": 1, "maxLength": 256}
 INTEGER = {"type": "integer"}
+# Skarbiec's bounded taxonomy value, as Las pins it.
+TAXON = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z0-9][a-z0-9._:-]{0,63}$"}
+MISBEHAVE = "--misbehave" in sys.argv[2:]
+
+
+def envelope(value):
+    return {"content": [{"type": "text", "text": json.dumps(value, separators=(",", ":"))}]}
+
+
+def capability_available(a):
+    return envelope({"available": True, "note": "extra"} if MISBEHAVE else {"available": True})
+
+
+def capability_request(a):
+    answer = {"capability_id": "cap-0001", "expires_in_seconds": a["ttl_seconds"]}
+    if MISBEHAVE:
+        answer["token"] = "redeemed-credential-value"
+    return envelope(answer)
 
 
 def text(value):
@@ -47,19 +70,19 @@ SURFACES = {
     },
     "skarbiec": {
         "health": ("Report the capability broker's health.", schema(),
-                   lambda a: {"content": [{"type": "text", "text": json.dumps({"status": "ok"})}]}),
+                   lambda a: envelope({"status": "ok"})),
         "capability_available": ("Tell whether a capability could be granted.",
-                                 schema({"purpose": STRING, "resource": STRING, "target": STRING},
+                                 schema({"purpose": TAXON, "resource": TAXON, "target": TAXON},
                                         ["purpose", "resource", "target"]),
-                                 lambda a: {"content": [{"type": "text", "text": json.dumps({"available": True})}]}),
+                                 capability_available),
         "capability_request": ("Request a one-use, short-lived capability; returns an opaque id.",
-                               schema({"purpose": STRING, "resource": STRING, "target": STRING,
-                                       "ttl_seconds": INTEGER, "use_count": INTEGER,
-                                       "delegation_depth": INTEGER},
+                               schema({"purpose": TAXON, "resource": TAXON, "target": TAXON,
+                                       "ttl_seconds": {"type": "integer", "minimum": 1, "maximum": 60},
+                                       "use_count": {"type": "integer", "minimum": 1, "maximum": 1},
+                                       "delegation_depth": {"type": "integer", "minimum": 0, "maximum": 0}},
                                       ["purpose", "resource", "target", "ttl_seconds", "use_count",
                                        "delegation_depth"]),
-                               lambda a: {"content": [{"type": "text", "text": json.dumps(
-                                   {"capability_id": "cap-0001", "expires_in_seconds": a["ttl_seconds"]})}]}),
+                               capability_request),
     },
     "tama": {
         "list_hooks": ("List the installed hooks.", schema(),
@@ -173,8 +196,8 @@ def handle(surface, tools, message):
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in SURFACES:
-        sys.stderr.write("usage: stand_in.py " + "|".join(sorted(SURFACES)) + "\n")
+    if len(sys.argv) not in (2, 3) or sys.argv[1] not in SURFACES or sys.argv[2:] not in ([], ["--misbehave"]):
+        sys.stderr.write("usage: stand_in.py " + "|".join(sorted(SURFACES)) + " [--misbehave]\n")
         return 2
     surface = sys.argv[1]
     tools = SURFACES[surface]

@@ -1,0 +1,122 @@
+// `las events tail [-n N] [-f] [--json]`: the last events of a log, and with -f every
+// later one as it becomes durable. Reads as a follower (log/log_reader.h): never blocks a
+// running server. -f polls CatchUp() every 100 ms and ends cleanly (exit 0) on SIGINT or
+// SIGTERM.
+#include <signal.h>
+#include <time.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/paths.h"
+#include "log/event_json.h"
+#include "log/log_reader.h"
+
+namespace las::cli {
+namespace {
+
+volatile sig_atomic_t g_stop = 0;
+
+void OnStopSignal(int) { g_stop = 1; }
+
+struct TailFlags {
+  std::string log_dir = DefaultLogDir();
+  uint64_t count = 10;
+  bool follow = false;
+  bool json = false;
+};
+
+// One human line: sequence, time, kind, agent, the payload as compact JSON.
+void PrintHuman(const std::string& event_json) {
+  const auto event = nlohmann::json::parse(event_json, nullptr, false);
+  if (!event.is_object()) return;
+  const std::string agent = event.value("agent", "");
+  std::printf("%8llu  %s  %-24s %-12s %s\n",
+              static_cast<unsigned long long>(event.value("seq", uint64_t{0})),
+              event.value("time", "").c_str(), event.value("kind", "").c_str(),
+              agent.empty() ? "-" : agent.c_str(),
+              event.contains("payload")
+                  ? event["payload"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str()
+                  : "{}");
+}
+
+// Prints every event from `from`; returns the next sequence to read, or an error.
+Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
+  auto cursor = reader.Read(from);
+  if (!cursor.ok()) return cursor.status();
+  uint64_t next = from;
+  while (true) {
+    auto more = (*cursor)->Next();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    const std::string line = log::EventToJson((*cursor)->current());
+    if (json) {
+      std::printf("%s\n", line.c_str());
+    } else {
+      PrintHuman(line);
+    }
+    next = (*cursor)->current().sequence + 1;
+  }
+  std::fflush(stdout);
+  return next;
+}
+
+int Tail(const TailFlags& flags) {
+  auto fail = [](const Status& status) {
+    std::fprintf(stderr, "las events: %s\n", status.ToString().c_str());
+    return ExitCodeFor(status);
+  };
+  auto reader = log::LogReader::Open(flags.log_dir);
+  if (!reader.ok()) return fail(reader.status());
+  auto head = (*reader)->head();
+  if (!head.ok()) return fail(head.status());
+  const uint64_t last = head->sequence;
+  const uint64_t from = last >= flags.count ? last - flags.count + 1 : 1;
+  if (!flags.json) {
+    std::printf("%8s  %-27s  %-24s %-12s %s\n", "SEQ", "TIME", "KIND", "AGENT", "PAYLOAD");
+  }
+  auto next = PrintFrom(**reader, flags.count == 0 ? last + 1 : from, flags.json);
+  if (!next.ok()) return fail(next.status());
+  if (!flags.follow) return kExitOk;
+
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: the sleep ends at once
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  uint64_t position = *next;
+  while (!g_stop) {
+    timespec pause{0, 100 * 1000 * 1000};
+    nanosleep(&pause, nullptr);
+    if (g_stop) break;
+    if (Status caught = (*reader)->CatchUp(); !caught.ok()) return fail(caught);
+    auto advanced = PrintFrom(**reader, position, flags.json);
+    if (!advanced.ok()) return fail(advanced.status());
+    position = *advanced;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterEvents(CLI::App& app, int& exit_code) {
+  auto* events = app.add_subcommand("events", "The log's events, live");
+  events->require_subcommand(1);
+  auto flags = std::make_shared<TailFlags>();
+  auto* tail = events->add_subcommand(
+      "tail", "The last N events; with -f, every later event as it is written (read-only; "
+              "works while a server holds the log; SIGINT/SIGTERM end it, exit 0)");
+  tail->add_option("--log", flags->log_dir, "Log directory")->capture_default_str();
+  tail->add_option("-n,--lines", flags->count, "How many of the last events")
+      ->capture_default_str();
+  tail->add_flag("-f,--follow", flags->follow, "Keep printing new events");
+  tail->add_flag("--json", flags->json, "One JSON object per line (log/FORMAT.md §JSON)");
+  tail->callback([flags, &exit_code] { exit_code = Tail(*flags); });
+}
+
+}  // namespace las::cli

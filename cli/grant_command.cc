@@ -1,0 +1,239 @@
+// `las grant`, `las revoke`, `las grants`, `las rules`: the operator's grants and
+// "always allow" rules (docs/GRANTS.md). Flags and printing; tools/grant_admin.h does it.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/paths.h"
+#include "tools/grant_admin.h"
+#include "tools/random_id.h"
+
+namespace las::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+int Fail(const char* verb, const Status& status) {
+  std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
+  return ExitCodeFor(status);
+}
+
+ordered_json SelectorJson(const reducers::Selector& s) {
+  return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
+}
+
+std::string ToolName(const reducers::Selector& s) { return s.surface + "__" + s.tool; }
+
+struct GrantFlags {
+  std::string log_dir = DefaultLogDir();
+  std::string agent;
+  bool all = false;
+  std::vector<std::string> tools;
+  std::string digest;
+};
+
+int Grant(const GrantFlags& flags) {
+  tools::GrantRequest request;
+  request.agent_id = flags.agent;
+  request.all = flags.all;
+  for (const auto& text : flags.tools) request.tools.push_back(tools::ParseToolArg(text));
+  if (!flags.digest.empty()) {
+    if (request.tools.size() != 1 || request.tools[0].digest) {
+      return Fail("grant", InvalidArgument("--digest goes with exactly one --tool (for several, "
+                                           "write --tool surface__tool@DIGEST)"));
+    }
+    request.tools[0].digest = flags.digest;
+  }
+  auto issued = tools::IssueGrant(flags.log_dir, request, tools::RandomId("grant-"));
+  if (!issued.ok()) return Fail("grant", issued.status());
+  std::printf("%s\n", issued->grant_id.c_str());
+  if (request.all) {
+    std::fprintf(stderr, "las grant: %s holds every tool (root)\n", flags.agent.c_str());
+  }
+  for (const auto& s : issued->selectors) {
+    std::fprintf(stderr, "las grant: %s may call %s (definition %s)\n", flags.agent.c_str(),
+                 ToolName(s).c_str(), s.definition_sha256.c_str());
+  }
+  return kExitOk;
+}
+
+struct ListFlags {
+  std::string log_dir = DefaultLogDir();
+  std::string agent;
+  bool json = false;
+  bool all = false;
+};
+
+int ListGrants(const ListFlags& flags) {
+  auto grants = tools::ReadGrants(flags.log_dir);
+  if (!grants.ok()) return Fail("grants", grants.status());
+  ordered_json out = ordered_json::array();
+  std::vector<std::pair<uint64_t, std::string>> order;  // log order
+  for (const auto& [id, g] : grants->grants) order.emplace_back(g.issued_sequence, id);
+  std::sort(order.begin(), order.end());
+  if (!flags.json) {
+    std::printf("%-40s %-16s %-8s %-16s %-40s %s\n", "GRANT", "AGENT", "STATUS", "ISSUER",
+                "PARENT", "SELECTORS");
+  }
+  for (const auto& [sequence, id] : order) {
+    const reducers::GrantRecord& g = grants->grants.at(id);
+    if (!flags.agent.empty() && g.agent_id != flags.agent) continue;
+    if (!flags.all && g.status != reducers::kGrantLive) continue;
+    if (flags.json) {
+      ordered_json selectors = ordered_json::array();
+      for (const auto& [key, s] : g.selectors) selectors.push_back(SelectorJson(s));
+      out.push_back({{"grant_id", id},
+                     {"agent_id", g.agent_id},
+                     {"status", g.status},
+                     {"reason", g.reason},
+                     {"issuer", g.issuer},
+                     {"parent_grant_id", g.parent_id},
+                     {"root", g.root},
+                     {"selectors", selectors},
+                     {"issued_sequence", g.issued_sequence},
+                     {"revoked_by", g.revoked_by},
+                     {"revoked_sequence", g.revoked_sequence}});
+      continue;
+    }
+    std::string what = g.root ? "all" : "";
+    for (const auto& [key, s] : g.selectors) {
+      if (!what.empty()) what += ", ";
+      what += ToolName(s) + "@" + s.definition_sha256.substr(0, 12);
+    }
+    std::printf("%-40s %-16s %-8s %-16s %-40s %s\n", id.c_str(), g.agent_id.c_str(),
+                g.status.c_str(), g.issuer.empty() ? "(operator)" : g.issuer.c_str(),
+                g.parent_id.empty() ? "-" : g.parent_id.c_str(), what.c_str());
+  }
+  if (flags.json) std::printf("%s\n", out.dump(2).c_str());
+  return kExitOk;
+}
+
+int ListRules(const ListFlags& flags) {
+  auto grants = tools::ReadGrants(flags.log_dir);
+  if (!grants.ok()) return Fail("rules", grants.status());
+  std::vector<std::pair<uint64_t, std::string>> order;
+  for (const auto& [id, r] : grants->rules) order.emplace_back(r.added_sequence, id);
+  std::sort(order.begin(), order.end());
+  ordered_json out = ordered_json::array();
+  if (!flags.json) std::printf("%-40s %-16s %-30s %s\n", "RULE", "AGENT", "TOOL", "DEFINITION");
+  for (const auto& [sequence, id] : order) {
+    const reducers::RuleRecord& r = grants->rules.at(id);
+    if (r.removed_sequence != 0 && !flags.all) continue;
+    if (!flags.agent.empty() && r.agent_id != flags.agent) continue;
+    if (flags.json) {
+      ordered_json rule = {{"rule_id", id}, {"agent_id", r.agent_id}};
+      const ordered_json selector = SelectorJson(r.selector);
+      for (const auto& [k, v] : selector.items()) rule[k] = v;
+      rule["added_sequence"] = r.added_sequence;
+      rule["removed_sequence"] = r.removed_sequence;
+      out.push_back(std::move(rule));
+      continue;
+    }
+    std::printf("%-40s %-16s %-30s %s\n", id.c_str(), r.agent_id.c_str(),
+                ToolName(r.selector).c_str(), r.selector.definition_sha256.c_str());
+  }
+  if (flags.json) std::printf("%s\n", out.dump(2).c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterGrants(CLI::App& app, int& exit_code) {
+  auto grant_flags = std::make_shared<GrantFlags>();
+  auto* grant = app.add_subcommand(
+      "grant",
+      "Give an agent exact tools (surface__tool at its current definition digest) or --all. "
+      "Prints the grant id. Needs the log free: exit 7 while a server holds it");
+  grant->add_option("agent", grant_flags->agent, "The agent id")->required();
+  grant->add_flag("--all", grant_flags->all, "A root grant: every tool, now and later");
+  grant->add_option("--tool", grant_flags->tools,
+                    "surface__tool or surface__tool@DIGEST (repeatable); without a digest, the "
+                    "tool's definition digest in the log's recorded catalog")
+      ->allow_extra_args(false);  // one name per --tool: `--tool a AGENT` leaves AGENT alone
+  grant->add_option("--digest", grant_flags->digest, "The definition digest of the one --tool");
+  grant->add_option("--log", grant_flags->log_dir, "Log directory")->capture_default_str();
+  grant->callback([grant_flags, &exit_code] { exit_code = Grant(*grant_flags); });
+
+  auto revoke_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
+  auto* revoke = app.add_subcommand(
+      "revoke", "Revoke a grant and everything delegated from it. Needs the log free: exit 7 "
+                "while a server holds it");
+  revoke->add_option("grant", revoke_flags->second, "The grant id")->required();
+  revoke->add_option("--log", revoke_flags->first, "Log directory")->capture_default_str();
+  revoke->callback([revoke_flags, &exit_code] {
+    auto revoked = tools::RevokeGrant(revoke_flags->first, revoke_flags->second);
+    if (!revoked.ok()) {
+      exit_code = Fail("revoke", revoked.status());
+      return;
+    }
+    for (const auto& id : *revoked) std::printf("%s\n", id.c_str());
+    exit_code = kExitOk;
+  });
+
+  auto list_flags = std::make_shared<ListFlags>();
+  auto* grants = app.add_subcommand(
+      "grants", "List grants (live ones; --all for revoked and void too). Read-only; works "
+                "while a server holds the log");
+  grants->add_option("--agent", list_flags->agent, "Only this agent's grants");
+  grants->add_flag("--all", list_flags->all, "Include revoked and void grants");
+  grants->add_flag("--json", list_flags->json, "JSON array with stable field names");
+  grants->add_option("--log", list_flags->log_dir, "Log directory")->capture_default_str();
+  grants->callback([list_flags, &exit_code] { exit_code = ListGrants(*list_flags); });
+
+  auto rules = app.add_subcommand("rules", "\"Always allow\" rules: list, add, forget");
+  auto rule_list_flags = std::make_shared<ListFlags>();
+  auto add_list_options = [&](CLI::App* sub) {
+    sub->add_option("--agent", rule_list_flags->agent, "Only this agent's rules");
+    sub->add_flag("--all", rule_list_flags->all, "Include forgotten rules");
+    sub->add_flag("--json", rule_list_flags->json, "JSON array with stable field names");
+    sub->add_option("--log", rule_list_flags->log_dir, "Log directory")->capture_default_str();
+  };
+  add_list_options(rules);
+  auto* rules_list = rules->add_subcommand("list", "List the rules (the default). Read-only");
+  add_list_options(rules_list);
+  rules->callback([rules, rule_list_flags, &exit_code] {
+    if (rules->get_subcommands().empty()) exit_code = ListRules(*rule_list_flags);
+  });
+  rules_list->callback([rule_list_flags, &exit_code] { exit_code = ListRules(*rule_list_flags); });
+
+  struct AddFlags {
+    std::string log_dir = DefaultLogDir();
+    std::string agent;
+    std::string tool;
+    std::string digest;
+  };
+  auto add_flags = std::make_shared<AddFlags>();
+  auto* add = rules->add_subcommand(
+      "add", "Always allow AGENT to call exactly surface__tool at one definition digest "
+             "(default: its digest in the log's recorded catalog). Prints the rule id");
+  add->add_option("agent", add_flags->agent, "The agent id")->required();
+  add->add_option("tool", add_flags->tool, "surface__tool")->required();
+  add->add_option("--digest", add_flags->digest, "The definition digest");
+  add->add_option("--log", add_flags->log_dir, "Log directory")->capture_default_str();
+  add->callback([add_flags, &exit_code] {
+    tools::ToolArg tool = tools::ParseToolArg(add_flags->tool);
+    if (!add_flags->digest.empty()) tool.digest = add_flags->digest;
+    const std::string id = tools::RandomId("rule-");
+    auto selector = tools::AddRule(add_flags->log_dir, add_flags->agent, tool, id);
+    if (!selector.ok()) {
+      exit_code = Fail("rules add", selector.status());
+      return;
+    }
+    std::printf("%s\n", id.c_str());
+    exit_code = kExitOk;
+  });
+
+  auto forget_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
+  auto* forget = rules->add_subcommand("forget", "Forget a rule");
+  forget->add_option("rule", forget_flags->second, "The rule id")->required();
+  forget->add_option("--log", forget_flags->first, "Log directory")->capture_default_str();
+  forget->callback([forget_flags, &exit_code] {
+    Status forgotten = tools::ForgetRule(forget_flags->first, forget_flags->second);
+    exit_code = forgotten.ok() ? kExitOk : Fail("rules forget", forgotten);
+  });
+}
+
+}  // namespace las::cli

@@ -1,0 +1,25 @@
+#include "cli/log_fold.h"
+
+#include <cstdio>
+
+#include "cli/exit_codes.h"
+#include "log/log_reader.h"
+#include "projections/replay.h"
+
+namespace las::cli {
+
+int FoldLog(const char* verb, const std::string& dir, projections::ProjectionSet& set) {
+  auto fail = [verb](const Status& status) {
+    std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
+    return ExitCodeFor(status);
+  };
+  auto reader = log::LogReader::Open(dir);
+  if (!reader.ok()) return fail(reader.status());
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) return fail(cursor.status());
+  auto outcome = projections::Replay(**cursor, {}, {}, set);
+  if (!outcome.status.ok()) return fail(outcome.status);
+  return kExitOk;
+}
+
+}  // namespace las::cli

@@ -1,0 +1,259 @@
+// `las onboarding [status|check [STEP]|mark STEP|reset STEP]`: the first-use journey
+// (tools/onboarding_journey.h) from the command line, on the same log and the same
+// events as the `las__onboarding` tool, as an aligned table or --json (docs/ONBOARDING.md).
+//
+// status reads the log as a follower (works while a server holds it). check, mark and
+// reset append, so they open the log as its writer: when a running server holds it they
+// refuse with exit 7 (locked) and point at las__onboarding through that server.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/paths.h"
+#include "cli/release_settings.h"
+#include "log/event_log.h"
+#include "log/log_reader.h"
+#include "projections/onboarding_projection.h"
+#include "projections/replay.h"
+#include "tools/onboarding_journey.h"
+#include "tools/registry.h"
+#include "transport/child_process.h"
+
+namespace las::cli {
+namespace {
+
+struct OnboardingFlags {
+  std::string action = "status";
+  std::string step;
+  std::string log_dir = DefaultLogDir();
+  bool json = false;
+  std::string registry;
+  int64_t timeout_ms = 15'000;
+};
+
+int Fail(const Status& status) {
+  std::fprintf(stderr, "las onboarding: %s\n", status.ToString().c_str());
+  return ExitCodeFor(status);
+}
+
+// Folds a whole cursor; the onboarding state and the last sequence.
+struct Folded {
+  reducers::Onboarding state;
+  uint64_t sequence = 0;
+};
+Result<Folded> Fold(log::EventCursor& cursor) {
+  projections::ProjectionSet set;
+  auto outcome = projections::Replay(cursor, {}, {}, set);
+  if (!outcome.status.ok()) return outcome.status;
+  const auto* onboarding =
+      dynamic_cast<const projections::OnboardingProjection*>(set.Find("onboarding"));
+  return Folded{onboarding->state(), set.sequence()};
+}
+
+std::string ByText(const std::string& by, uint64_t sequence) {
+  if (sequence == 0) return "-";
+  return by.empty() ? "operator" : by;
+}
+
+void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepResult>* checked) {
+  if (checked != nullptr) {
+    for (const auto& result : *checked) {
+      std::printf("%-5s %-18s %s%s%s\n", result.passed ? "ok" : "FAIL", result.step.c_str(),
+                  result.passed ? "" : result.reason.c_str(), result.passed ? "" : ": ",
+                  result.detail.c_str());
+    }
+    std::printf("\n");
+  }
+  std::vector<const tools::JourneyRow*> rows;
+  for (const auto& row : view.steps) {
+    rows.push_back(&row);
+    // Each surface's own row right under the step that checks them all.
+    if (row.step == tools::kStepSurfaces) {
+      for (const auto& surface : view.surfaces) rows.push_back(&surface);
+    }
+  }
+  auto cells = [](const tools::JourneyRow& row) {
+    return std::array<std::string, 5>{
+        row.step, row.status == "failed" ? std::string("FAILED") : row.status,
+        row.reason.empty() ? std::string("-") : row.reason, ByText(row.by, row.sequence),
+        row.sequence == 0 ? std::string("-") : std::to_string(row.sequence)};
+  };
+  const std::array<std::string, 5> headers = {"STEP", "STATUS", "REASON", "BY", "SEQ"};
+  std::array<size_t, 5> width{};
+  for (size_t i = 0; i < 5; ++i) width[i] = headers[i].size();
+  for (const auto* row : rows) {
+    const auto c = cells(*row);
+    for (size_t i = 0; i < 5; ++i) width[i] = std::max(width[i], c[i].size());
+  }
+  auto line = [&](const std::array<std::string, 5>& c, const std::string& detail) {
+    std::string out;
+    for (size_t i = 0; i < 5; ++i) out += c[i] + std::string(width[i] - c[i].size() + 2, ' ');
+    out += detail;
+    std::printf("%s\n", out.c_str());
+  };
+  line(headers, "DETAIL");
+  for (const auto* row : rows) {
+    line(cells(*row), row->status == "done" ? row->detail : "next: " + row->next);
+  }
+  if (view.complete()) {
+    std::printf("\nlas onboarding: complete: every step is done\n");
+  } else {
+    std::printf("\nlas onboarding: current step %s: %s\n", view.current.c_str(), view.next.c_str());
+  }
+}
+
+void Print(const OnboardingFlags& flags, const Folded& folded,
+           const std::vector<tools::StepResult>* checked) {
+  const tools::JourneyView view = tools::ViewJourney(folded.state);
+  if (flags.json) {
+    const auto doc = nlohmann::ordered_json::parse(
+        tools::JourneyJson(view, flags.action, folded.sequence, checked));
+    std::printf("%s\n", doc.dump(2).c_str());
+  } else {
+    PrintTable(view, checked);
+  }
+  std::fflush(stdout);
+}
+
+int ShowStatus(const OnboardingFlags& flags) {
+  auto reader = log::LogReader::Open(flags.log_dir);
+  if (!reader.ok()) {
+    if (reader.status().code() != Code::kNotFound) return Fail(reader.status());
+    // No log yet: nothing is done. Say so, and show the journey from its start.
+    if (!flags.json) std::printf("(no log at %s yet: nothing recorded)\n", flags.log_dir.c_str());
+    Print(flags, Folded{}, nullptr);
+    return kExitOk;
+  }
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) return Fail(cursor.status());
+  auto folded = Fold(**cursor);
+  if (!folded.ok()) return Fail(folded.status());
+  Print(flags, *folded, nullptr);
+  return kExitOk;
+}
+
+int Mutate(const OnboardingFlags& flags) {
+  if (flags.action != "check" || !flags.step.empty()) {
+    if (tools::FindOnboardingStep(flags.step) == nullptr) {
+      std::fprintf(stderr, "las onboarding: invalid_argument: unknown step \"%s\"; the steps are %s\n",
+                   flags.step.c_str(), tools::OnboardingStepNames().c_str());
+      return kExitUsage;
+    }
+  }
+  auto log = log::EventLog::Open(flags.log_dir);
+  if (!log.ok()) {
+    if (log.status().code() == Code::kLocked) {
+      std::fprintf(stderr,
+                   "las onboarding: locked: a running server holds the log %s; %s through that "
+                   "server with the las__onboarding tool (arguments {\"action\": \"%s\"%s}), or "
+                   "stop it and run this again. `las onboarding status` works while it runs\n",
+                   flags.log_dir.c_str(), flags.action.c_str(), flags.action.c_str(),
+                   flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
+      return ExitCodeFor(log.status());
+    }
+    return Fail(log.status());
+  }
+  auto before = (*log)->Read(1);
+  if (!before.ok()) return Fail(before.status());
+  auto folded = Fold(**before);
+  if (!folded.ok()) return Fail(folded.status());
+
+  const tools::Actor operator_actor;  // the CLI acts as the operator: no agent, no session
+  std::vector<tools::StepResult> results;
+  std::vector<log::EventDraft> events;
+  if (flags.action == "mark") {
+    events.push_back(tools::MarkEvent(flags.step, operator_actor));
+  } else if (flags.action == "reset") {
+    events.push_back(tools::ResetEvent(flags.step, operator_actor));
+  } else {
+    tools::OnboardingCheckOptions options;
+    options.environment = trust::EnvironmentFromProcess();
+    options.node_executable = NodeExecutable(options.environment);
+    options.start_timeout_ms = flags.timeout_ms;
+    if (!flags.registry.empty()) {
+      Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
+      if (!registry.ok()) return Fail(registry.status());
+      options.registry = std::move(registry).value();
+    }
+    if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(reaper);
+    results = tools::CheckOnboardingSteps(flags.step, options, folded->state);
+    events = tools::CheckEvents(results, operator_actor);
+  }
+  if (!events.empty()) {
+    auto appended = (*log)->Append(std::move(events), log::Durability::kSynced);
+    if (!appended.ok()) return Fail(appended.status());
+  }
+  auto after = (*log)->Read(1);
+  if (!after.ok()) return Fail(after.status());
+  auto refolded = Fold(**after);
+  if (!refolded.ok()) return Fail(refolded.status());
+  const bool checking = flags.action == "check";
+  Print(flags, *refolded, checking ? &results : nullptr);
+  if (checking) {
+    for (const auto& result : results) {
+      if (!result.passed) return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
+void AddCommonFlags(CLI::App* cmd, OnboardingFlags& flags) {
+  cmd->add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
+  cmd->add_flag("--json", flags.json, "Print the journey as JSON (stable fields: docs/ONBOARDING.md)");
+}
+
+}  // namespace
+
+void RegisterOnboarding(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<OnboardingFlags>();
+  const std::string steps = tools::OnboardingStepNames();
+  auto* cmd = app.add_subcommand(
+      "onboarding",
+      "The first-use journey (the same state as the las__onboarding tool): steps, the current "
+      "step and what to do next. Without a subcommand: status");
+  cmd->require_subcommand(0, 1);
+  AddCommonFlags(cmd, *flags);
+
+  auto* status = cmd->add_subcommand("status", "Show every step, the current one and what to do "
+                                               "next (read-only; works while a server runs)");
+  AddCommonFlags(status, *flags);
+  auto* check = cmd->add_subcommand(
+      "check", "Re-run the real check of STEP (or of every step) and record the result; exit 1 if "
+               "a check fails");
+  check->add_option("step", flags->step, "One of: " + steps);
+  check->add_option("--registry", flags->registry,
+                    "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  check->add_option("--timeout-ms", flags->timeout_ms,
+                    "Time allowed per child for initialize and tools/list (the surfaces check)")
+      ->capture_default_str();
+  AddCommonFlags(check, *flags);
+  auto* mark = cmd->add_subcommand("mark", "Record STEP as done by hand (detail \"marked\")");
+  mark->add_option("step", flags->step, "One of: " + steps)->required();
+  AddCommonFlags(mark, *flags);
+  auto* reset = cmd->add_subcommand("reset", "Record STEP as to be done again (operator-reset)");
+  reset->add_option("step", flags->step, "One of: " + steps)->required();
+  AddCommonFlags(reset, *flags);
+
+  cmd->callback([flags, cmd, status, check, mark, reset, &exit_code] {
+    if (check->parsed()) {
+      flags->action = "check";
+    } else if (mark->parsed()) {
+      flags->action = "mark";
+    } else if (reset->parsed()) {
+      flags->action = "reset";
+    } else {
+      flags->action = "status";
+    }
+    (void)cmd;
+    (void)status;
+    exit_code = flags->action == "status" ? ShowStatus(*flags) : Mutate(*flags);
+  });
+}
+
+}  // namespace las::cli

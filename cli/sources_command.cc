@@ -1,0 +1,184 @@
+// `las sources`: the source inventory as recorded in the log (docs/SOURCES.md), and
+// enabling/disabling a source while no server holds the log.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/log_fold.h"
+#include "cli/paths.h"
+#include "cli/table.h"
+#include "log/event_log.h"
+#include "log/log_reader.h"
+#include "projections/catalog_projection.h"
+#include "projections/sources_projection.h"
+#include "tools/registry.h"
+#include "tools/source_events.h"
+#include "tools/source_ids.h"
+#include "tools/source_json.h"
+#include "tools/sources.h"
+
+namespace las::cli {
+namespace {
+
+struct SourcesFlags {
+  std::string log_dir = DefaultLogDir();
+  std::string registry_file;
+  bool json = false;
+  std::string id;
+  std::string reason = "operator";
+};
+
+// The inventory as the log records it; prints the error and sets `exit_code` on failure.
+std::optional<std::vector<tools::Source>> Inventory(const char* verb, const SourcesFlags& flags,
+                                                    int& exit_code) {
+  tools::Registry registry = tools::DefaultRegistry();
+  if (!flags.registry_file.empty()) {
+    auto loaded = tools::LoadRegistry(flags.registry_file);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "las %s: %s\n", verb, loaded.status().ToString().c_str());
+      exit_code = ExitCodeFor(loaded.status());
+      return std::nullopt;
+    }
+    registry = std::move(*loaded);
+  }
+  projections::ProjectionSet set;
+  if ((exit_code = FoldLog(verb, flags.log_dir, set)) != kExitOk) return std::nullopt;
+  std::vector<std::string> configured;
+  for (const auto& surface : registry.surfaces) configured.push_back(surface.name);
+  const auto* catalog = dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
+  const auto* toggles = dynamic_cast<const projections::SourcesProjection*>(set.Find("sources"));
+  return tools::BuildInventory(
+      tools::FactsFromLog(catalog->catalog(), configured, &toggles->toggles()));
+}
+
+std::string Count(size_t n) { return std::to_string(n); }
+
+int List(const SourcesFlags& flags) {
+  int exit_code = kExitOk;
+  auto sources = Inventory("sources", flags, exit_code);
+  if (!sources) return exit_code;
+  if (flags.json) {
+    std::printf("%s\n", tools::SourceListJson(*sources, 0, sources->size(),
+                                              tools::kDefaultPreview, 2).c_str());
+    return kExitOk;
+  }
+  Table table({"ID", "KIND", "STATE", "TOOLS", "PROMPTS", "RESOURCES", "REDUCERS", "DESCRIPTION"});
+  for (const auto& s : *sources) {
+    table.Add({s.id, s.kind, s.enabled ? "enabled" : "disabled", Count(s.tools.size()),
+               Count(s.prompts.size()), Count(s.resources.size()), Count(s.reducers.size()),
+               s.enabled ? s.description : s.description + " (disabled: " + s.disabled_reason + ")"});
+  }
+  table.Print();
+  return kExitOk;
+}
+
+int Inspect(const SourcesFlags& flags) {
+  int exit_code = kExitOk;
+  auto sources = Inventory("sources", flags, exit_code);
+  if (!sources) return exit_code;
+  const tools::Source* source = tools::FindSource(*sources, flags.id);
+  if (source == nullptr) {
+    std::fprintf(stderr, "las sources: not_found: no source %s\n", flags.id.c_str());
+    return ExitCodeFor(NotFound(""));
+  }
+  if (flags.json) {
+    std::printf("%s\n", tools::SourceDetailJson(*source, 2).c_str());
+    return kExitOk;
+  }
+  std::printf("id:          %s\nkind:        %s\nstate:       %s\ndescription: %s\n",
+              source->id.c_str(), source->kind.c_str(),
+              source->enabled ? "enabled" : ("disabled (" + source->disabled_reason + ")").c_str(),
+              source->description.c_str());
+  Table table({"KIND", "NAME", "DETAIL"});
+  for (const auto& t : source->tools) table.Add({"tool", t.name, t.description});
+  for (const auto& p : source->prompts) table.Add({"prompt", p.name, p.description});
+  for (const auto& r : source->resources) table.Add({"resource", r.name, r.uri});
+  for (const auto& r : source->reducers) table.Add({"reducer", r.name, r.description});
+  std::printf("\n");
+  table.Print();
+  return kExitOk;
+}
+
+int Toggle(const SourcesFlags& flags, bool enable) {
+  const char* verb = enable ? "sources enable" : "sources disable";
+  if (!enable && (flags.id == tools::kSourceLas || flags.id == tools::kSourceAdmin)) {
+    std::fprintf(stderr, "las %s: invalid_argument: %s cannot be disabled\n", verb,
+                 flags.id.c_str());
+    return kExitUsage;
+  }
+  int exit_code = kExitOk;
+  auto sources = Inventory(verb, flags, exit_code);  // also: the log exists
+  if (!sources) return exit_code;
+  if (tools::FindSource(*sources, flags.id) == nullptr) {
+    std::fprintf(stderr, "las %s: not_found: no source %s (see `las sources`)\n", verb,
+                 flags.id.c_str());
+    return ExitCodeFor(NotFound(""));
+  }
+  auto log = log::EventLog::Open(flags.log_dir);
+  if (!log.ok()) {
+    std::fprintf(stderr, "las %s: %s\n", verb, log.status().ToString().c_str());
+    if (log.status().code() == Code::kLocked) {
+      std::fprintf(stderr,
+                   "las %s: a running server holds the log; change the source through it: "
+                   "the las__%s_source tool of `las serve --admin`\n",
+                   verb, enable ? "enable" : "disable");
+    }
+    return ExitCodeFor(log.status());
+  }
+  auto appended = (*log)->Append(
+      {enable ? tools::SourceEnabledEvent(flags.id, "", "")
+              : tools::SourceDisabledEvent(flags.id, flags.reason, "", "")});
+  if (!appended.ok()) {
+    std::fprintf(stderr, "las %s: %s\n", verb, appended.status().ToString().c_str());
+    return ExitCodeFor(appended.status());
+  }
+  std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),
+              static_cast<unsigned long long>(appended->first));
+  return kExitOk;
+}
+
+void AddLogFlags(CLI::App& cmd, SourcesFlags& flags) {
+  cmd.add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
+  cmd.add_option("--registry", flags.registry_file,
+                 "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+}
+
+}  // namespace
+
+void RegisterSources(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<SourcesFlags>();
+  auto* sources = app.add_subcommand(
+      "sources",
+      "The source inventory as recorded in the log (read-only; works while a server holds "
+      "the log); enable or disable a source");
+  AddLogFlags(*sources, *flags);
+  sources->add_flag("--json", flags->json, "The paged list's JSON (docs/SOURCES.md)");
+  sources->callback([flags, &exit_code, sources] {
+    if (sources->get_subcommands().empty()) exit_code = List(*flags);
+  });
+
+  auto* inspect = sources->add_subcommand("inspect", "One source's full inventory");
+  inspect->add_option("ID", flags->id, "Source id")->required();
+  AddLogFlags(*inspect, *flags);
+  inspect->add_flag("--json", flags->json, "JSON with stable field names");
+  inspect->callback([flags, &exit_code] { exit_code = Inspect(*flags); });
+
+  auto* enable = sources->add_subcommand(
+      "enable", "Append SourceEnabled (only while no server holds the log: else exit 7)");
+  enable->add_option("ID", flags->id, "Source id")->required();
+  AddLogFlags(*enable, *flags);
+  enable->callback([flags, &exit_code] { exit_code = Toggle(*flags, true); });
+
+  auto* disable = sources->add_subcommand(
+      "disable",
+      "Append SourceDisabled: its tools leave tools/list and calls are refused, across "
+      "restarts (only while no server holds the log: else exit 7)");
+  disable->add_option("ID", flags->id, "Source id")->required();
+  disable->add_option("--reason", flags->reason, "Why (recorded)")->capture_default_str();
+  AddLogFlags(*disable, *flags);
+  disable->callback([flags, &exit_code] { exit_code = Toggle(*flags, false); });
+}
+
+}  // namespace las::cli

@@ -1,0 +1,104 @@
+#include "projections/snapshots.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace las::projections {
+
+namespace {
+
+// Encodes `snapshot`, puts it under its sequence and deletes all but the newest `keep`.
+Result<size_t> PutAndPrune(log::EventLog& log, const log::Snapshot& snapshot, size_t keep) {
+  const std::string record = log::EncodeSnapshot(snapshot);
+  LAS_RETURN_IF_ERROR(log.PutSnapshot(snapshot.sequence, record));
+  auto sequences = log.SnapshotSequences();
+  if (!sequences.ok()) return sequences.status();
+  for (size_t i = std::max<size_t>(keep, 1); i < sequences->size(); ++i) {
+    LAS_RETURN_IF_ERROR(log.DeleteSnapshot((*sequences)[i]));
+  }
+  return record.size();
+}
+
+Status UnsupportedNames(const std::vector<std::string>& unsupported) {
+  std::string names;
+  for (const auto& name : unsupported) names += (names.empty() ? "" : ", ") + name;
+  return Unsupported("projections without snapshot support: " + names);
+}
+
+}  // namespace
+
+Result<size_t> WriteSnapshot(log::EventLog& log, const ProjectionSet& set, size_t keep) {
+  if (set.sequence() == 0) return InvalidArgument("nothing folded: no snapshot to write");
+  auto hash = log.EventHash(set.sequence());
+  if (!hash.ok()) return hash.status();
+  std::vector<std::string> unsupported;
+  auto snapshot = set.Save(*hash, &unsupported);
+  if (!snapshot) return UnsupportedNames(unsupported);
+  return PutAndPrune(log, *snapshot, keep);
+}
+
+Result<log::Snapshot> SaveSnapshotStates(const ProjectionSet& set) {
+  if (set.sequence() == 0) return InvalidArgument("nothing folded: no snapshot to write");
+  std::vector<std::string> unsupported;
+  auto states = set.SaveStates(&unsupported);
+  if (!states) return UnsupportedNames(unsupported);
+  return std::move(*states);
+}
+
+Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states, size_t keep) {
+  auto hash = log.EventHash(states.sequence);
+  if (!hash.ok()) return hash.status();
+  states.event_hash = *hash;
+  {
+    // The copy lives only as long as its digests take; freed before the record is built.
+    ProjectionSet copy;
+    LAS_RETURN_IF_ERROR(copy.RestoreAndDigest(states));
+  }
+  return PutAndPrune(log, states, keep);
+}
+
+namespace {
+
+// Why the snapshot at `key` cannot be used, or ok with `into` restored.
+Status TryRestore(log::EventLog& log, uint64_t key, const log::Head& head, ProjectionSet& into) {
+  auto record = log.GetSnapshot(key);
+  if (!record.ok()) return record.status();
+  auto snapshot = log::DecodeSnapshot(*record);
+  if (!snapshot.ok()) return snapshot.status();
+  if (snapshot->sequence != key) return Corruption("its recorded sequence differs from its key");
+  if (snapshot->sequence == 0 || snapshot->sequence > head.sequence) {
+    return Corruption("it is beyond the log's head (" + std::to_string(head.sequence) + ")");
+  }
+  auto hash = log.EventHash(snapshot->sequence);
+  if (!hash.ok()) return hash.status();
+  if (*hash != snapshot->event_hash) {
+    return Corruption("the event at its sequence has another chain hash than recorded");
+  }
+  return into.Restore(*snapshot);
+}
+
+}  // namespace
+
+Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log) {
+  LoadedProjections loaded;
+  auto sequences = log.SnapshotSequences();
+  if (!sequences.ok()) return sequences.status();
+  const log::Head head = log.head();
+  for (uint64_t key : *sequences) {
+    ProjectionSet candidate;
+    Status status = TryRestore(log, key, head, candidate);
+    if (status.code() == Code::kIo) return status;
+    if (status.ok()) {
+      loaded.set = std::move(candidate);
+      loaded.snapshot_sequence = key;
+      return loaded;
+    }
+    loaded.ignored.push_back("snapshot at sequence " + std::to_string(key) +
+                             " ignored: " + status.ToString());
+  }
+  return loaded;
+}
+
+}  // namespace las::projections

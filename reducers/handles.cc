@@ -1,0 +1,38 @@
+#include "reducers/handles.h"
+
+#include "reducers/strings.h"
+
+namespace las::reducers {
+
+void Apply(Handles& handles, uint64_t sequence, const fb::Envelope& event) {
+  if (event.payload_type() != fb::EventPayload::HandleCreated) return;
+  const auto* p = event.payload_as_HandleCreated();
+  const std::string_view id = View(p->handle_id());
+  const size_t content_size = p->content() != nullptr ? p->content()->size() : 0;
+  if (id.empty() || handles.by_id.find(id) != handles.by_id.end() ||
+      p->size() != content_size) {
+    ++handles.skipped;
+    return;
+  }
+  HandleRecord r;
+  r.handle_id = std::string(id);
+  r.owner_agent_id = Str(p->owner_agent_id());
+  r.media_type = Str(p->media_type());
+  r.size = p->size();
+  r.content_sha256 = Str(p->content_sha256());
+  if (p->content() != nullptr) {
+    r.content.assign(reinterpret_cast<const char*>(p->content()->data()), content_size);
+  }
+  r.sequence = sequence;
+  r.created_micros = event.time_micros();
+  handles.by_id.emplace(r.handle_id, std::move(r));
+}
+
+const HandleRecord* FindOwnedHandle(const Handles& handles, std::string_view handle_id,
+                                    std::string_view agent_id) {
+  auto it = handles.by_id.find(handle_id);
+  if (it == handles.by_id.end() || it->second.owner_agent_id != agent_id) return nullptr;
+  return &it->second;
+}
+
+}  // namespace las::reducers

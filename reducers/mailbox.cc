@@ -1,0 +1,144 @@
+#include "reducers/mailbox.h"
+
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+
+#include "reducers/strings.h"
+
+namespace las::reducers {
+namespace {
+
+// The message `event` names, if its actor is the recipient; else counts a skip.
+MailMessage* Owned(Mailboxes& mailboxes, const fb::Envelope& event,
+                   const flatbuffers::String* message_id) {
+  auto it = mailboxes.by_id.find(View(message_id));
+  if (it == mailboxes.by_id.end() || it->second.to_agent_id != View(event.agent_id())) {
+    ++mailboxes.skipped;
+    return nullptr;
+  }
+  return &it->second;
+}
+
+// Cursor text: "<state>:<sent_sequence>".
+std::string CursorOf(MailState state, uint64_t sequence) {
+  return std::to_string(static_cast<int>(state)) + ":" + std::to_string(sequence);
+}
+
+std::pair<int, uint64_t> ParseCursor(std::string_view text) {
+  int state = -1;
+  uint64_t sequence = 0;
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return {-1, 0};
+  auto a = std::from_chars(text.data(), text.data() + colon, state);
+  auto b = std::from_chars(text.data() + colon + 1, text.data() + text.size(), sequence);
+  if (a.ec != std::errc() || b.ec != std::errc() || b.ptr != text.data() + text.size()) {
+    return {-1, 0};
+  }
+  return {state, sequence};
+}
+
+}  // namespace
+
+void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event) {
+  switch (event.payload_type()) {
+    case fb::EventPayload::MessageSent: {
+      const auto* p = event.payload_as_MessageSent();
+      const std::string id = Str(p->message_id());
+      if (id.empty() || mailboxes.by_id.count(id) != 0) {
+        ++mailboxes.skipped;
+        return;
+      }
+      MailMessage m;
+      m.message_id = id;
+      m.from_agent_id = Str(event.agent_id());
+      m.to_agent_id = Str(p->to_agent_id());
+      m.subject = Str(p->subject());
+      m.body = Str(p->body());
+      m.sent_sequence = sequence;
+      m.sent_micros = event.time_micros();
+      mailboxes.by_recipient[m.to_agent_id].push_back(id);
+      mailboxes.by_id.emplace(id, std::move(m));
+      return;
+    }
+    case fb::EventPayload::MessageRead:
+      if (auto* m = Owned(mailboxes, event, event.payload_as_MessageRead()->message_id())) {
+        m->read = true;
+        m->read_micros = event.time_micros();
+        m->deferred_until_micros = 0;
+      }
+      return;
+    case fb::EventPayload::MessageCompleted:
+      if (auto* m = Owned(mailboxes, event, event.payload_as_MessageCompleted()->message_id())) {
+        m->completed = true;
+        m->completed_micros = event.time_micros();
+      }
+      return;
+    case fb::EventPayload::MessageDeferred: {
+      const auto* p = event.payload_as_MessageDeferred();
+      if (auto* m = Owned(mailboxes, event, p->message_id())) {
+        m->read = false;
+        m->deferred_until_micros = p->until_micros();
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+MailState StateAt(const MailMessage& message, int64_t now_micros) {
+  if (message.completed) return MailState::kCompleted;
+  if (message.deferred_until_micros != 0 && now_micros < message.deferred_until_micros) {
+    return MailState::kDeferred;
+  }
+  return message.read ? MailState::kRead : MailState::kUnread;
+}
+
+std::string_view MailStateName(MailState state) {
+  switch (state) {
+    case MailState::kUnread: return "unread";
+    case MailState::kRead: return "read";
+    case MailState::kDeferred: return "deferred";
+    case MailState::kCompleted: return "completed";
+  }
+  return "unread";
+}
+
+MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t now_micros,
+                  std::string_view after, size_t limit, bool include_completed) {
+  MailPage page;
+  if (limit == 0) limit = 1;
+  auto box = mailboxes.by_recipient.find(agent_id);
+  if (box == mailboxes.by_recipient.end()) return page;
+  std::vector<std::tuple<int, uint64_t, const MailMessage*>> order;
+  order.reserve(box->second.size());
+  for (const auto& id : box->second) {
+    const MailMessage& m = mailboxes.by_id.find(id)->second;
+    const MailState state = StateAt(m, now_micros);
+    if (state == MailState::kCompleted && !include_completed) continue;
+    order.emplace_back(static_cast<int>(state), m.sent_sequence, &m);
+  }
+  std::sort(order.begin(), order.end());
+  auto start = order.begin();
+  if (!after.empty()) {
+    const auto cursor = ParseCursor(after);
+    if (cursor.first >= 0) {
+      start = std::upper_bound(order.begin(), order.end(), cursor,
+                               [](const std::pair<int, uint64_t>& c, const auto& row) {
+                                 return c < std::make_pair(std::get<0>(row), std::get<1>(row));
+                               });
+    }
+  }
+  for (auto it = start; it != order.end(); ++it) {
+    if (page.messages.size() == limit) {
+      const auto& last = *(it - 1);
+      page.next = CursorOf(static_cast<MailState>(std::get<0>(last)), std::get<1>(last));
+      break;
+    }
+    page.messages.push_back(std::get<2>(*it));
+  }
+  return page;
+}
+
+}  // namespace las::reducers

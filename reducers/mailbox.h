@@ -1,0 +1,68 @@
+// The mailbox reducer: messages between agents, folded from MessageSent, MessageRead,
+// MessageCompleted and MessageDeferred.
+//
+// A message belongs to its recipient: Read/Completed/Deferred events count only when
+// their envelope's agent is the recipient (others are skipped and counted). A message's
+// state at a time `now`:
+//   completed                       once completed (final);
+//   deferred                        while now < deferred_until;
+//   read                            once read (reading clears a deferral);
+//   unread                          otherwise — also after a deferral ran out (deferring
+//                                   marks it unread again, so it comes back on its own).
+// Sender and times come from the envelopes (agent_id, time_micros).
+//
+// Pure: no I/O, no clock (the query takes `now` from its caller). Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "log/envelope.h"
+
+namespace las::reducers {
+
+struct MailMessage {
+  std::string message_id;
+  std::string from_agent_id;
+  std::string to_agent_id;
+  std::string subject;
+  std::string body;              // canonical JSON text
+  uint64_t sent_sequence = 0;
+  int64_t sent_micros = 0;
+  bool read = false;
+  int64_t read_micros = 0;
+  bool completed = false;
+  int64_t completed_micros = 0;
+  int64_t deferred_until_micros = 0;  // 0: not deferred
+};
+
+struct Mailboxes {
+  std::map<std::string, MailMessage, std::less<>> by_id;
+  // Per recipient: message ids in the order they were sent.
+  std::map<std::string, std::vector<std::string>, std::less<>> by_recipient;
+  uint64_t skipped = 0;  // events about unknown messages, or not by the recipient
+};
+
+void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event);
+
+enum class MailState { kUnread = 0, kRead = 1, kDeferred = 2, kCompleted = 3 };
+MailState StateAt(const MailMessage& message, int64_t now_micros);
+std::string_view MailStateName(MailState state);
+
+// One page of `agent_id`'s mailbox at `now`: unread first, then read, then deferred
+// (then completed, when asked for), each group in the order sent. `after` is the `next`
+// of the previous page ("" for the first; a malformed cursor starts from the top);
+// `limit` below 1 counts as 1. State changes between pages may move a message across
+// the cursor (it is then seen twice or not at all on that pass).
+struct MailPage {
+  std::vector<const MailMessage*> messages;
+  std::optional<std::string> next;  // set when more follow
+};
+MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t now_micros,
+                  std::string_view after, size_t limit, bool include_completed);
+
+}  // namespace las::reducers

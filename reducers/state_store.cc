@@ -1,0 +1,59 @@
+#include "reducers/state_store.h"
+
+#include <algorithm>
+
+#include "reducers/strings.h"
+
+namespace las::reducers {
+
+void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
+  if (event.payload_type() != fb::EventPayload::StateWritten) return;
+  const auto* p = event.payload_as_StateWritten();
+  KeySpace& space = p->scope() == fb::StateScope::Blackboard
+                        ? store.blackboard
+                        : store.private_by_agent[Str(p->owner_agent_id())];
+  const std::string_view key = View(p->key());
+  auto it = space.find(key);
+  const uint64_t current = it == space.end() ? 0 : it->second.current().version;
+  if (p->version() != current + 1) {
+    ++store.skipped;
+    return;
+  }
+  if (it == space.end()) it = space.emplace(std::string(key), StateKey{}).first;
+  StateVersion v;
+  v.version = p->version();
+  v.sequence = sequence;
+  v.time_micros = event.time_micros();
+  v.author_agent_id = Str(event.agent_id());
+  v.reducer = Str(p->reducer());
+  v.value = Str(p->value());
+  v.value_sha256 = Str(p->value_sha256());
+  it->second.versions.push_back(std::move(v));
+}
+
+const KeySpace* SpaceOf(const StateStore& store, bool blackboard, std::string_view agent_id) {
+  if (blackboard) return &store.blackboard;
+  auto it = store.private_by_agent.find(agent_id);
+  return it == store.private_by_agent.end() ? nullptr : &it->second;
+}
+
+const StateKey* FindKey(const StateStore& store, bool blackboard, std::string_view agent_id,
+                        std::string_view key) {
+  const KeySpace* space = SpaceOf(store, blackboard, agent_id);
+  if (space == nullptr) return nullptr;
+  auto it = space->find(key);
+  return it == space->end() ? nullptr : &it->second;
+}
+
+HistoryPage History(const StateKey& key, uint64_t after_version, size_t limit) {
+  HistoryPage page;
+  // Versions are dense from 1: version v sits at index v - 1.
+  size_t index = static_cast<size_t>(std::min<uint64_t>(after_version, key.versions.size()));
+  for (; index < key.versions.size() && page.versions.size() < limit; ++index) {
+    page.versions.push_back(&key.versions[index]);
+  }
+  page.more = index < key.versions.size();
+  return page;
+}
+
+}  // namespace las::reducers

@@ -1,0 +1,160 @@
+// `las grant`, `las revoke`, `las grants`, `las rules` as an operator runs them: the real
+// executable on a real log, exit codes and output checked.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "log/event_log.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+#include "tools/decision_events.h"
+#include "tools/definition_digest.h"
+#include "trust/digest.h"
+#include "trust/tool_binding_check.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+using testing::CommandResult;
+using testing::Lines;
+
+class GrantCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = tmp_.Sub("log");
+    // A log whose recorded catalog lists echo__echo (as a server's federation records it).
+    auto log = log::EventLog::Open(dir_);
+    ASSERT_TRUE(log.ok());
+    trust::LiveTool echo;
+    echo.name = "echo";
+    echo.input_schema_json = R"({"type":"object"})";
+    echo.description = "Echo a message";
+    std::vector<log::EventDraft> drafts;
+    drafts.push_back(tools::CatalogLoadedEvent("echo", {echo}));
+    ASSERT_TRUE((*log)->Append(std::move(drafts)).ok());
+    echo_digest_ = tools::DefinitionDigestFromHex(
+        trust::Sha256Hex(*trust::InputSchemaDigest(echo.input_schema_json)),
+        trust::Sha256Hex(*trust::DescriptionDigest(echo.description)));
+  }
+  CommandResult Las(std::vector<std::string> args) {
+    args.insert(args.begin(), LAS_EXECUTABLE);
+    args.push_back("--log");
+    args.push_back(dir_);
+    return testing::RunCommand(args);
+  }
+  json Json(std::vector<std::string> args) {
+    args.push_back("--json");
+    auto result = Las(args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return json::parse(result.out);
+  }
+
+  testing::TempDir tmp_;
+  std::string dir_;
+  std::string echo_digest_;
+};
+
+TEST_F(GrantCliTest, AGrantNamesTheToolsCurrentDefinitionDigestFromTheLog) {
+  auto granted = Las({"grant", "worker", "--tool", "echo__echo"});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  const std::string id = Lines(granted.out).at(0);
+  EXPECT_EQ(id.rfind("grant-", 0), 0u) << id;
+  json grants = Json({"grants"});
+  ASSERT_EQ(grants.size(), 1u);
+  EXPECT_EQ(grants[0]["grant_id"], id);
+  EXPECT_EQ(grants[0]["agent_id"], "worker");
+  EXPECT_EQ(grants[0]["issuer"], "");
+  EXPECT_EQ(grants[0]["root"], false);
+  ASSERT_EQ(grants[0]["selectors"].size(), 1u);
+  EXPECT_EQ(grants[0]["selectors"][0]["definition_sha256"], echo_digest_);
+  EXPECT_EQ(grants[0]["selectors"][0]["surface"], "echo");
+  EXPECT_EQ(grants[0]["selectors"][0]["tool"], "echo");
+  EXPECT_TRUE(Json({"grants", "--agent", "nobody"}).empty());
+
+  // Explicit digests, inline or with --digest; --all for root.
+  const std::string other(64, 'e');
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search@" + other}).exit_code, 0);
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search", "--digest", other}).exit_code, 0);
+  EXPECT_EQ(Las({"grant", "boss", "--all"}).exit_code, 0);
+  json boss = Json({"grants", "--agent", "boss"});
+  ASSERT_EQ(boss.size(), 1u);
+  EXPECT_EQ(boss[0]["root"], true);
+}
+
+TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search"}).exit_code, 4)
+      << "not in the recorded catalog and no digest";
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--digest", "ABC"}).exit_code, 2);
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "noseparator"}).exit_code, 2);
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "las__onboarding"}).exit_code, 2);
+  EXPECT_EQ(Las({"grant", "worker"}).exit_code, 2) << "neither --all nor --tool";
+  EXPECT_EQ(Las({"grant", "worker", "--all", "--tool", "echo__echo"}).exit_code, 2);
+  EXPECT_EQ(Las({"grant", "bad\nagent", "--all"}).exit_code, 2);
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--tool", "echo__echo",
+                 "--digest", std::string(64, 'a')})
+                .exit_code,
+            2)
+      << "--digest goes with exactly one --tool";
+  EXPECT_TRUE(Json({"grants", "--all"}).empty());
+}
+
+TEST_F(GrantCliTest, RevokeCascadesAndASecondRevokeIsAConflict) {
+  auto granted = Las({"grant", "worker", "--all"});
+  ASSERT_EQ(granted.exit_code, 0);
+  const std::string id = Lines(granted.out).at(0);
+  auto revoked = Las({"revoke", id});
+  ASSERT_EQ(revoked.exit_code, 0) << revoked.err;
+  EXPECT_EQ(Lines(revoked.out), std::vector<std::string>{id});
+  EXPECT_TRUE(Json({"grants"}).empty()) << "only live grants by default";
+  json all = Json({"grants", "--all"});
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0]["status"], "revoked");
+  EXPECT_EQ(all[0]["reason"], "revoked-by-operator");
+  EXPECT_EQ(Las({"revoke", id}).exit_code, 10);
+  EXPECT_EQ(Las({"revoke", "grant-nosuch"}).exit_code, 4);
+}
+
+TEST_F(GrantCliTest, RulesAreAddedListedAndForgotten) {
+  auto added = Las({"rules", "add", "worker", "echo__echo"});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  const std::string id = Lines(added.out).at(0);
+  EXPECT_EQ(id.rfind("rule-", 0), 0u);
+  for (auto listing : {Json({"rules"}), Json({"rules", "list"})}) {
+    ASSERT_EQ(listing.size(), 1u);
+    EXPECT_EQ(listing[0]["rule_id"], id);
+    EXPECT_EQ(listing[0]["agent_id"], "worker");
+    EXPECT_EQ(listing[0]["definition_sha256"], echo_digest_);
+  }
+  auto text = Las({"rules"});
+  EXPECT_NE(text.out.find("echo__echo"), std::string::npos) << text.out;
+  EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo", "--digest", "xyz"}).exit_code, 2);
+  EXPECT_EQ(Las({"rules", "forget", id}).exit_code, 0);
+  EXPECT_TRUE(Json({"rules"}).empty());
+  EXPECT_EQ(Las({"rules", "forget", id}).exit_code, 10);
+  EXPECT_EQ(Las({"rules", "forget", "rule-nosuch"}).exit_code, 4);
+}
+
+TEST_F(GrantCliTest, ALogHeldByARunningServerIsLockedAndReadsStillWork) {
+  auto held = log::EventLog::Open(dir_);  // what a running `las serve` holds
+  ASSERT_TRUE(held.ok());
+  auto refused = Las({"grant", "worker", "--all"});
+  EXPECT_EQ(refused.exit_code, 7);
+  EXPECT_NE(refused.err.find("running server"), std::string::npos) << refused.err;
+  EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo"}).exit_code, 7);
+  EXPECT_EQ(Las({"grants"}).exit_code, 0) << "listing follows the log";
+  EXPECT_EQ(Las({"rules", "--json"}).exit_code, 0);
+}
+
+TEST_F(GrantCliTest, ReplayRebuildsTheGrantsProjection) {
+  ASSERT_EQ(Las({"grant", "worker", "--all"}).exit_code, 0);
+  auto replay = Las({"replay", "--summary"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  json summary = json::parse(Lines(replay.out).back())["summary"];
+  ASSERT_TRUE(summary["digests"].contains("grants")) << summary.dump();
+  auto again = Las({"replay", "--summary"});
+  EXPECT_EQ(json::parse(Lines(again.out).back())["summary"]["digests"], summary["digests"]);
+}
+
+}  // namespace
+}  // namespace las

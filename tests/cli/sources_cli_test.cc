@@ -1,0 +1,187 @@
+// `las sources`, `las inspect catalog|sources|watermarks|sessions`, `las events tail`
+// against real logs in temp dirs, through the real executable.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "log/event_log.h"
+#include "tests/support/child_process.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+#include "tools/decision_events.h"
+#include "tools/source_events.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+testing::CommandResult Las(std::vector<std::string> args) {
+  args.insert(args.begin(), LAS_EXECUTABLE);
+  return testing::RunCommand(args);
+}
+
+class SourcesCliTest : public ::testing::Test {
+ protected:
+  // A log where echo was admitted with two tools and dead failed to start.
+  void SetUp() override {
+    auto log = log::EventLog::Open(log_dir());
+    ASSERT_TRUE(log.ok());
+    std::vector<trust::LiveTool> live(2);
+    live[0].name = "echo";
+    live[0].input_schema_json = R"({"type":"object"})";
+    live[1].name = "dashboard";
+    live[1].input_schema_json = R"({"type":"object"})";
+    ASSERT_TRUE((*log)->Append({tools::CatalogLoadedEvent("echo", live),
+                                tools::SurfaceRejectedEvent("dead", 1, "start-failed", "exit 3")})
+                    .ok());
+  }
+  std::string log_dir() const { return tmp_.Sub("log"); }
+  testing::TempDir tmp_;
+};
+
+TEST_F(SourcesCliTest, ListsEverySourceAlignedAndAsJson) {
+  auto human = Las({"sources", "--log", log_dir()});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  auto lines = testing::Lines(human.out);
+  ASSERT_GE(lines.size(), 2u);
+  const size_t kind_column = lines[0].find("KIND");
+  bool echo_row = false;
+  for (const auto& line : lines) {
+    if (line.rfind("echo ", 0) == 0) {
+      echo_row = true;
+      EXPECT_EQ(line.find("connection"), kind_column) << "aligned columns:\n" << human.out;
+    }
+  }
+  EXPECT_TRUE(echo_row) << human.out;
+
+  auto out = Las({"sources", "--log", log_dir(), "--json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  auto list = json::parse(out.out);
+  std::map<std::string, json> by_id;
+  for (const auto& s : list["sources"]) by_id[s["id"]] = s;
+  ASSERT_TRUE(by_id.count("echo"));
+  EXPECT_EQ(by_id["echo"]["counts"]["tools"], 2);
+  EXPECT_EQ(by_id["echo"]["preview"]["tools"], json({"echo__dashboard", "echo__echo"}));
+  EXPECT_EQ(by_id["dead"]["counts"]["tools"], 0);
+  EXPECT_EQ(by_id["dead"]["description"], "No catalog loaded for dead: start-failed");
+  EXPECT_EQ(by_id["lem"]["description"], "No catalog loaded for lem: not-recorded")
+      << "configured (default registry) but never recorded";
+  for (const char* system : {"las", "las.docs", "las.std", "las.admin"}) {
+    ASSERT_TRUE(by_id.count(system)) << system;
+    EXPECT_EQ(by_id[system]["kind"], "system");
+  }
+  EXPECT_EQ(by_id["las.std"]["counts"]["reducers"], 5);
+}
+
+TEST_F(SourcesCliTest, InspectOneSourceAndUnknownIsNotFound) {
+  auto out = Las({"sources", "inspect", "las.docs", "--log", log_dir(), "--json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  auto detail = json::parse(out.out);
+  EXPECT_EQ(detail["resources"].size(), 3u);
+  EXPECT_EQ(detail["resources"][0]["uri"], "las://docs/authoring");
+  auto human = Las({"sources", "inspect", "echo", "--log", log_dir()});
+  ASSERT_EQ(human.exit_code, 0);
+  EXPECT_NE(human.out.find("echo__dashboard"), std::string::npos);
+  auto missing = Las({"sources", "inspect", "nope", "--log", log_dir()});
+  EXPECT_EQ(missing.exit_code, 4);
+}
+
+TEST_F(SourcesCliTest, DisableAndEnableAppendEventsWhileTheLogIsFree) {
+  auto disabled = Las({"sources", "disable", "echo", "--reason", "maintenance", "--log", log_dir()});
+  ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
+  auto list = json::parse(Las({"sources", "--log", log_dir(), "--json"}).out);
+  for (const auto& s : list["sources"]) {
+    if (s["id"] == "echo") {
+      EXPECT_EQ(s["enabled"], false);
+      EXPECT_EQ(s["disabled_reason"], "maintenance");
+    }
+  }
+  auto inspect = Las({"inspect", "sources", "--log", log_dir(), "--json"});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  auto toggles = json::parse(inspect.out)["sources"];
+  ASSERT_EQ(toggles.size(), 1u);
+  EXPECT_EQ(toggles[0]["source_id"], "echo");
+  EXPECT_EQ(toggles[0]["enabled"], false);
+  ASSERT_EQ(Las({"sources", "enable", "echo", "--log", log_dir()}).exit_code, 0);
+  toggles = json::parse(Las({"inspect", "sources", "--log", log_dir(), "--json"}).out)["sources"];
+  EXPECT_EQ(toggles[0]["enabled"], true);
+
+  EXPECT_EQ(Las({"sources", "disable", "las", "--log", log_dir()}).exit_code, 2);
+  EXPECT_EQ(Las({"sources", "disable", "nope", "--log", log_dir()}).exit_code, 4);
+  EXPECT_EQ(Las({"sources", "disable", "echo", "--log", tmp_.Sub("none")}).exit_code, 4)
+      << "no log: nothing is created";
+}
+
+TEST_F(SourcesCliTest, DisableWhileAServerHoldsTheLogIsLockedAndNamesTheWayThroughIt) {
+  testing::ChildProcess server({LAS_EXECUTABLE, "serve", "--log", log_dir()});
+  server.WriteLine(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  ASSERT_TRUE(server.ReadLine().has_value()) << "the server holds the log";
+  auto locked = Las({"sources", "disable", "echo", "--log", log_dir()});
+  EXPECT_EQ(locked.exit_code, 7) << locked.err;
+  EXPECT_NE(locked.err.find("las__disable_source"), std::string::npos) << locked.err;
+  // Reading works meanwhile.
+  EXPECT_EQ(Las({"sources", "--log", log_dir()}).exit_code, 0);
+  server.CloseStdin();
+  int status = server.Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  // Nothing was appended by the refused CLI.
+  auto toggles = json::parse(Las({"inspect", "sources", "--log", log_dir(), "--json"}).out);
+  EXPECT_TRUE(toggles["sources"].empty());
+}
+
+TEST_F(SourcesCliTest, InspectCatalogWatermarksSessions) {
+  auto catalog = Las({"inspect", "catalog", "--log", log_dir(), "--json"});
+  ASSERT_EQ(catalog.exit_code, 0) << catalog.err;
+  auto surfaces = json::parse(catalog.out)["surfaces"];
+  ASSERT_EQ(surfaces.size(), 2u);
+  EXPECT_EQ(surfaces[0]["surface"], "dead");
+  EXPECT_EQ(surfaces[0]["admitted"], false);
+  EXPECT_EQ(surfaces[0]["reason"], "start-failed");
+  EXPECT_EQ(surfaces[1]["tools"].size(), 2u);
+  auto human = Las({"inspect", "catalog", "--log", log_dir()});
+  EXPECT_NE(human.out.find("echo,dashboard"), std::string::npos) << human.out;
+  auto watermarks = Las({"inspect", "watermarks", "--log", log_dir(), "--json"});
+  ASSERT_EQ(watermarks.exit_code, 0);
+  EXPECT_TRUE(json::parse(watermarks.out)["keys"].empty());
+  auto sessions = Las({"inspect", "sessions", "--log", log_dir(), "--json"});
+  ASSERT_EQ(sessions.exit_code, 0);
+  EXPECT_TRUE(json::parse(sessions.out)["sessions"].empty());
+  EXPECT_EQ(Las({"inspect", "catalog", "--log", tmp_.Sub("none")}).exit_code, 4);
+}
+
+TEST_F(SourcesCliTest, EventsTailPrintsTheLastNAndFollowsUntilSigint) {
+  auto last = Las({"events", "tail", "-n", "1", "--json", "--log", log_dir()});
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  auto lines = testing::Lines(last.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(json::parse(lines[0])["kind"], "SurfaceRejected");
+  auto human = Las({"events", "tail", "--log", log_dir()});
+  ASSERT_EQ(human.exit_code, 0);
+  EXPECT_EQ(testing::Lines(human.out).size(), 3u) << "header and both events:\n" << human.out;
+
+  testing::ChildProcess tail(
+      {LAS_EXECUTABLE, "events", "tail", "-f", "-n", "2", "--json", "--log", log_dir()});
+  // The two existing events first: then the follower is open and catching up.
+  ASSERT_TRUE(tail.ReadLine().has_value());
+  ASSERT_TRUE(tail.ReadLine().has_value());
+  {
+    auto log = log::EventLog::Open(log_dir());
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append({tools::SourceDisabledEvent("echo", "live", "", "")}).ok());
+  }
+  auto followed = tail.ReadLine();
+  ASSERT_TRUE(followed.has_value());
+  auto event = json::parse(*followed);
+  EXPECT_EQ(event["kind"], "SourceDisabled");
+  EXPECT_EQ(event["seq"], 3);
+  tail.Kill(SIGINT);
+  const int status = tail.Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a clean end on SIGINT";
+}
+
+}  // namespace
+}  // namespace las

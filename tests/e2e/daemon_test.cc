@@ -1,0 +1,519 @@
+// `las daemon` with real peers: a real daemon process, real signed children, the official
+// MCP SDK client reaching it through `las serve` (bridging), and raw socket clients where a
+// test must misbehave (disconnect mid-call, connect as another user).
+#include <gtest/gtest.h>
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/fsuid.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/child_process.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+#include "tools/daemon_bridge.h"
+#include "tools/daemon_client.h"
+#include "tools/daemon_socket.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
+const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
+
+// Waits (bounded) until `condition` holds; false if it never did.
+template <typename Condition>
+bool AwaitCondition(Condition condition, std::chrono::seconds limit = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return condition();
+}
+
+// The live children of process `parent` (from /proc/*/stat).
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent) {
+      children.push_back(std::stoi(name));
+    }
+  }
+  return children;
+}
+
+// True while `pid` exists at all (running, or a zombie nobody reaped yet).
+bool Exists(pid_t pid) { return fs::exists("/proc/" + std::to_string(pid)); }
+
+// A raw client on the daemon's socket: lines in, lines out.
+class RawClient {
+ public:
+  explicit RawClient(UniqueFd fd) : fd_(std::move(fd)) {}
+  void Send(const std::string& line) {
+    const std::string data = line + "\n";
+    ASSERT_EQ(::send(fd_.get(), data.data(), data.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(data.size()));
+  }
+  // The next line; nullopt at EOF or after the limit.
+  std::optional<std::string> ReadLine(std::chrono::seconds limit = std::chrono::seconds(60)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (true) {
+      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
+        std::string line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        return line;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return std::nullopt;
+      pollfd pfd{fd_.get(), POLLIN, 0};
+      if (::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
+      char chunk[4096];
+      ssize_t n = ::read(fd_.get(), chunk, sizeof chunk);
+      if (n <= 0) return std::nullopt;
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+  void Initialize(const std::string& agent) {
+    Send(tools::BridgeHelloLine(agent));
+    Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
+    Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    auto answer = ReadLine();
+    ASSERT_TRUE(answer.has_value());
+    ASSERT_NE(answer->find("\"result\""), std::string::npos) << *answer;
+  }
+  void Close() { fd_.Reset(); }
+  int fd() const { return fd_.get(); }
+
+ private:
+  UniqueFd fd_;
+  std::string buffer_;
+};
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    fs::create_directories(tmp_.Sub("release"));
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
+    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    const std::string gate = release_->CopyIntoWorkspace(kGateChild, "gate_child.py");
+    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
+    release_->AddSurface("gate", {"/usr/bin/python3", gate});
+    ASSERT_FALSE(HasFailure());
+    release_->Sign(1);
+    run_dir_ = tmp_.Sub("run");
+    fs::create_directory(run_dir_);
+    fs::permissions(run_dir_, fs::perms::owner_all, fs::perm_options::replace);
+  }
+
+  // NAME=value entries every `las` of the test gets.
+  std::vector<std::string> Environment() const {
+    std::vector<std::string> env = release_->Environment();
+    env.push_back("XDG_RUNTIME_DIR=" + run_dir_);
+    return env;
+  }
+
+  // Root grants for agents that call children's tools (every agent but the default one
+  // starts with none), issued before the daemon holds the log.
+  void GrantAll(const std::vector<std::string>& agents) {
+    for (const auto& agent : agents) {
+      auto grant = testing::RunCommand(
+          {LAS_EXECUTABLE, "grant", agent, "--all", "--log", tmp_.Sub("log")});
+      ASSERT_EQ(grant.exit_code, 0) << grant.err;
+    }
+  }
+
+  // Starts `las daemon` and waits until it listens; returns its socket path.
+  std::string StartDaemon() {
+    std::vector<std::string> argv = {"/usr/bin/env"};
+    for (const auto& e : Environment()) argv.push_back(e);
+    for (const std::string& a : std::vector<std::string>{LAS_EXECUTABLE, "daemon", "--log",
+                                                          tmp_.Sub("log"), "--registry",
+                                                          release_->registry_path()}) {
+      argv.push_back(a);
+    }
+    daemon_ = std::make_unique<testing::ChildProcess>(argv);
+    auto line = daemon_->ReadLine(std::chrono::seconds(120));
+    EXPECT_TRUE(line.has_value()) << "the daemon never said it listens";
+    return line.value_or("");
+  }
+
+  // Sends SIGTERM and returns the daemon's wait status.
+  int StopDaemon() {
+    daemon_->Kill(SIGTERM);
+    return daemon_->Wait();
+  }
+
+  // An SDK client reaching the daemon through `las serve`.
+  testing::SdkRun SdkThroughServe(json steps, const std::string& agent,
+                                  const std::string& client_name = "las-e2e") {
+    json env = json::object();
+    for (const auto& entry : Environment()) {
+      auto eq = entry.find('=');
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    env["LAS_AGENT_ID"] = agent;
+    return testing::RunSdkClient({{"command", LAS_EXECUTABLE},
+                                  {"args", {"serve", "--log", tmp_.Sub("log")}},
+                                  {"env", env},
+                                  {"clientName", client_name},
+                                  {"steps", steps}});
+  }
+
+  RawClient Connect(const std::string& socket_path) {
+    auto fd = tools::ConnectToDaemon(socket_path);
+    EXPECT_TRUE(fd.ok()) << fd.status().ToString();
+    return RawClient(fd.ok() ? std::move(*fd) : UniqueFd());
+  }
+
+  std::vector<json> Replay(std::vector<std::string> filter = {}) {
+    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
+    argv.insert(argv.end(), filter.begin(), filter.end());
+    auto result = testing::RunCommand(argv);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    std::vector<json> events;
+    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
+    return events;
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+  std::string run_dir_;
+  std::unique_ptr<testing::ChildProcess> daemon_;
+};
+
+TEST_F(DaemonTest, TwoAgentsThroughServeShareOneCatalogAndOneLog) {
+  GrantAll({"agent-a", "agent-b"});
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const json steps = json::array({
+      {{"op", "listTools"}},
+      {{"op", "callTool"}, {"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}},
+  });
+  testing::SdkRun a;
+  testing::SdkRun b;
+  std::thread first([&] { a = SdkThroughServe(steps, "agent-a", "client-a"); });
+  std::thread second([&] { b = SdkThroughServe(steps, "agent-b", "client-b"); });
+  first.join();
+  second.join();
+  for (testing::SdkRun* run : {&a, &b}) {
+    ASSERT_EQ(run->exit_code, 0) << run->err;
+    ASSERT_EQ(run->connect["ok"], true) << run->connect.dump();
+    ASSERT_EQ(run->steps.size(), 2u);
+    ASSERT_EQ(run->steps[1]["ok"], true) << run->steps[1].dump();
+    EXPECT_EQ(run->steps[1]["result"]["content"][0]["text"], "Echo: hi");
+  }
+  EXPECT_EQ(a.steps[0]["result"]["tools"], b.steps[0]["result"]["tools"]) << "one catalog";
+  EXPECT_FALSE(a.steps[0]["result"]["tools"].empty());
+  EXPECT_EQ(StopDaemon(), 0);
+
+  // One federation for both clients: each surface admitted once.
+  EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted"}).size(), 2u);
+  std::set<std::string> agents;
+  for (json event : Replay({"--kind", "SessionOpened"})) {
+    EXPECT_EQ(event["payload"]["transport"], "daemon") << event.dump();
+    agents.insert(event["agent"].get<std::string>());
+  }
+  EXPECT_EQ(agents, (std::set<std::string>{"agent-a", "agent-b"}));
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 2u);
+  for (json event : closed) EXPECT_EQ(event["payload"]["reason"], "eof") << event.dump();
+  std::set<std::string> callers;
+  for (json event : Replay({"--kind", "ToolCallCompleted"})) {
+    callers.insert(event["agent"].get<std::string>());
+  }
+  EXPECT_EQ(callers, (std::set<std::string>{"agent-a", "agent-b"}));
+}
+
+TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  EXPECT_EQ(fs::path(socket_path).parent_path(), fs::path(run_dir_) / "las");
+  struct stat st {};
+  ASSERT_EQ(::lstat(socket_path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(st.st_uid, ::geteuid());
+  ASSERT_EQ(::lstat((run_dir_ + "/las").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  // The same log through another spelling of its path finds the same socket.
+  auto same = tools::DaemonSocketFor(tmp_.Sub("log") + "/../log/", run_dir_, false);
+  ASSERT_TRUE(same.ok()) << same.status().ToString();
+  EXPECT_EQ(same->path, socket_path);
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_FALSE(fs::exists(socket_path)) << "the socket is removed at exit";
+}
+
+TEST_F(DaemonTest, APeerOfAnotherUidIsRefused) {
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "acting as another uid needs root (the test connects with effective uid "
+                    "65534 while keeping file access as root, so only SO_PEERCRED can refuse it)";
+  }
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // Effective uid 65534 (what SO_PEERCRED reports); filesystem uid back to root, so the
+    // 0700 directory and the 0600 socket do not stop the connect: only the daemon can.
+    if (::seteuid(65534) != 0) ::_exit(10);
+    ::setfsuid(0);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, socket_path.c_str(), sizeof address.sun_path - 1);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) ::_exit(11);
+    const char init[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n";
+    (void)::send(fd, init, sizeof init - 1, MSG_NOSIGNAL);
+    char byte;
+    const ssize_t n = ::read(fd, &byte, 1);
+    ::_exit(n <= 0 ? 0 : 12);  // closed without a byte: refused
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "11: could not connect at all; 12: the daemon answered";
+
+  // The daemon keeps serving its own user.
+  auto run = SdkThroughServe(json::array({{{"op", "ping"}}}), "owner");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["ok"], true);
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_EQ(Replay({"--kind", "SessionOpened"}).size(), 1u) << "the refused peer opened none";
+}
+
+TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged) {
+  GrantAll({"quitter"});
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const std::string gate = tmp_.Sub("gate-1");
+  {
+    RawClient client = Connect(socket_path);
+    client.Initialize("quitter");
+    client.Send(tools::ToolCallRequestLine(7, "gate__wait", json{{"gate", gate}}.dump()));
+    ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }))
+        << "the child never saw the call";
+    client.Close();  // gone while the call is in flight
+  }
+  std::ofstream(gate).put('x');  // now the child answers
+  ASSERT_TRUE(AwaitCondition([&] { return !Replay({"--kind", "SessionClosed"}).empty(); }));
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["agent"], "quitter");
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok") << completed[0].dump();
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0]["payload"]["reason"], "disconnect");
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
+TEST_F(DaemonTest, SigtermLetsTheCallInFlightSettleThenExitsZeroWithNoChildrenLeft) {
+  GrantAll({"stayer"});
+  // Whatever the daemon leaves behind (a running orphan or an unreaped zombie) becomes this
+  // process's child and stays visible in /proc.
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const std::vector<pid_t> children = ChildrenOf(daemon_->pid());
+  ASSERT_EQ(children.size(), 2u) << "the two surfaces run as the daemon's children";
+  const std::string gate = tmp_.Sub("gate-2");
+  RawClient client = Connect(socket_path);
+  client.Initialize("stayer");
+  client.Send(tools::ToolCallRequestLine(9, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+
+  daemon_->Kill(SIGTERM);
+  // Once the daemon stops accepting, it has seen the signal.
+  ASSERT_TRUE(AwaitCondition([&] {
+    auto again = tools::ConnectToDaemon(socket_path);
+    return !again.ok() && again.status().code() == Code::kNotFound;
+  }));
+  std::ofstream(gate).put('x');
+  auto answer = client.ReadLine();
+  ASSERT_TRUE(answer.has_value()) << "the call in flight was answered";
+  EXPECT_NE(answer->find("released"), std::string::npos) << *answer;
+  EXPECT_FALSE(client.ReadLine().has_value()) << "then the daemon closed the connection";
+
+  const int status = daemon_->Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_FALSE(fs::exists(socket_path));
+  for (pid_t child : children) {
+    EXPECT_FALSE(Exists(child)) << "child " << child << " outlived the daemon or was not reaped";
+  }
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0]["payload"]["reason"], "shutdown");
+  EXPECT_EQ(Replay({"--kind", "ToolCallCompleted"}).size(), 1u);
+}
+
+TEST_F(DaemonTest, ASecondDaemonRefusesAndAStaleSocketIsReplaced) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  std::vector<std::string> argv = {LAS_EXECUTABLE, "daemon", "--log", tmp_.Sub("log"),
+                                   "--registry", release_->registry_path()};
+  auto second = testing::RunCommand(argv, Environment());
+  EXPECT_EQ(second.exit_code, 7) << second.err;  // locked
+  EXPECT_NE(second.err.find("already serves this log"), std::string::npos) << second.err;
+  EXPECT_TRUE(second.out.empty());
+
+  // A daemon killed outright leaves its socket file behind; the next one replaces it.
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // its orphans become ours to reap
+  std::vector<pid_t> children = ChildrenOf(daemon_->pid());
+  daemon_->Kill(SIGKILL);
+  daemon_->Wait();
+  ASSERT_TRUE(fs::exists(socket_path));
+  // Its children end with their stdin (the next daemon starts its own).
+  for (pid_t child : children) {
+    int status = 0;
+    EXPECT_EQ(::waitpid(child, &status, 0), child);
+  }
+  EXPECT_EQ(StartDaemon(), socket_path);
+  auto run = SdkThroughServe(json::array({{{"op", "ping"}}}), "after-restart");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["ok"], true);
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
+TEST_F(DaemonTest, ServeEmbeddedRefusesTheLogADaemonHolds) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto embedded = testing::RunCommand({LAS_EXECUTABLE, "serve", "--embedded", "--log",
+                                       tmp_.Sub("log")},
+                                      Environment());
+  EXPECT_EQ(embedded.exit_code, 7) << embedded.err;  // the daemon holds the writer lock
+  EXPECT_TRUE(embedded.out.empty()) << "nothing on stdout but MCP";
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
+TEST_F(DaemonTest, TheClientHelperRunsOneSessionThroughTheDaemon) {
+  GrantAll({"operator"});
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  tools::DaemonSessionRequest request;
+  request.log_dir = tmp_.Sub("log");
+  request.xdg_runtime_dir = run_dir_;
+  request.agent_id = "operator";
+  request.requests = {
+      tools::ToolCallRequestLine(1, "echo__echo", R"({"message":"one"})"),
+      tools::ToolCallRequestLine(2, "gate__echo", R"({"text":"two"})"),
+  };
+  auto answers = tools::RunDaemonSession(request);
+  ASSERT_TRUE(answers.ok()) << answers.status().ToString();
+  ASSERT_EQ(answers->size(), 2u);
+  std::set<std::string> texts;
+  for (const auto& line : *answers) {
+    texts.insert(json::parse(line)["result"]["content"][0]["text"].get<std::string>());
+  }
+  EXPECT_EQ(texts, (std::set<std::string>{"Echo: one", "two"}));
+  EXPECT_EQ(StopDaemon(), 0);
+
+  request.log_dir = tmp_.Sub("other-log");
+  auto none = tools::RunDaemonSession(request);
+  EXPECT_EQ(none.status().code(), Code::kNotFound) << "no daemon serves that log";
+}
+
+}  // namespace
+}  // namespace las
+
+namespace las {
+namespace {
+
+// Two agents, each its own SDK client through `las serve`, race compare-and-set on one
+// blackboard key through one daemon: for every version exactly one attempt wins.
+TEST_F(DaemonTest, TwoAgentsRacingCasOnOneKeyGetExactlyOneWinnerPerVersion) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  constexpr int kVersions = 12;
+  constexpr int kAttempts = 4;  // in flight at once per agent and version
+  auto steps_for = [&](const std::string& agent) {
+    json steps = json::array();
+    for (int v = 0; v < kVersions; ++v) {
+      steps.push_back({{"op", "parallelCalls"},
+                       {"name", "las__state_cas"},
+                       {"count", kAttempts},
+                       {"arguments", {{"scope", "blackboard"},
+                                      {"key", "race"},
+                                      {"expected_version", v},
+                                      {"value", {{"by", agent}, {"v", v}}}}}});
+    }
+    return steps;
+  };
+  testing::SdkRun a;
+  testing::SdkRun b;
+  std::thread first([&] { a = SdkThroughServe(steps_for("racer-a"), "racer-a"); });
+  std::thread second([&] { b = SdkThroughServe(steps_for("racer-b"), "racer-b"); });
+  first.join();
+  second.join();
+  std::vector<int> wins(kVersions, 0);
+  std::map<std::string, int> wins_by_agent;
+  for (testing::SdkRun* run : {&a, &b}) {
+    ASSERT_EQ(run->exit_code, 0) << run->err;
+    ASSERT_EQ(run->steps.size(), static_cast<size_t>(kVersions));
+    for (int v = 0; v < kVersions; ++v) {
+      json& step = run->steps[v];
+      ASSERT_EQ(step["ok"], true) << step.dump();
+      for (json& result : step["result"]) {
+        json& content = result["structuredContent"];
+        if (result.value("isError", false)) {
+          EXPECT_EQ(content["error"]["code"], "version-conflict") << result.dump();
+        } else {
+          EXPECT_EQ(content["version"], v + 1) << result.dump();
+          ++wins[v];
+          ++wins_by_agent[content["author_agent_id"].get<std::string>()];
+        }
+      }
+    }
+  }
+  for (int v = 0; v < kVersions; ++v) EXPECT_EQ(wins[v], 1) << "expected_version " << v;
+  EXPECT_EQ(StopDaemon(), 0);
+
+  // The log agrees: versions 1..N written once each, by the winners.
+  std::vector<uint64_t> versions;
+  std::map<std::string, int> writes_by_agent;
+  for (json event : Replay({"--kind", "StateWritten"})) {
+    versions.push_back(event["payload"]["version"].get<uint64_t>());
+    ++writes_by_agent[event["agent"].get<std::string>()];
+  }
+  std::vector<uint64_t> expected(kVersions);
+  std::iota(expected.begin(), expected.end(), 1);
+  EXPECT_EQ(versions, expected);
+  EXPECT_EQ(writes_by_agent, wins_by_agent);
+}
+
+}  // namespace
+}  // namespace las

@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""A stdio MCP child whose calls wait on a gate file, for tests that must act while a call
+is provably in flight (no timing involved).
+
+Tools:
+  wait {"gate": PATH}  creates PATH + ".started", then answers "released" once PATH exists
+  echo {"text": T}     answers T at once
+Each tools/call runs in its own thread, so calls overlap. Stdlib only.
+"""
+import json
+import os
+import sys
+import threading
+import time
+
+LOCK = threading.Lock()
+TOOLS = [
+    {"name": "wait", "description": "Wait until a gate file exists.",
+     "inputSchema": {"type": "object", "properties": {"gate": {"type": "string"}},
+                     "required": ["gate"], "additionalProperties": False}},
+    {"name": "echo", "description": "Echo a text.",
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                     "additionalProperties": False}},
+]
+
+
+def send(obj):
+    with LOCK:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+
+def text(value):
+    return {"content": [{"type": "text", "text": value}]}
+
+
+def call(rid, params):
+    args = params.get("arguments") or {}
+    if params.get("name") == "wait":
+        gate = args["gate"]
+        with open(gate + ".started", "w"):
+            pass
+        while not os.path.exists(gate):
+            time.sleep(0.01)
+        send({"jsonrpc": "2.0", "id": rid, "result": text("released")})
+    else:
+        send({"jsonrpc": "2.0", "id": rid, "result": text(args.get("text", ""))})
+
+
+def main():
+    for raw in sys.stdin:
+        msg = json.loads(raw)
+        method, rid = msg.get("method"), msg.get("id")
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": rid, "result": {
+                "protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "gate_child", "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
+        elif method == "tools/call":
+            threading.Thread(target=call, args=(rid, msg.get("params") or {}), daemon=True).start()
+        elif method == "ping":
+            send({"jsonrpc": "2.0", "id": rid, "result": {}})
+        elif rid is not None:
+            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+
+
+if __name__ == "__main__":
+    main()

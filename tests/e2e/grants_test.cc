@@ -1,0 +1,266 @@
+// Grants end to end: the real `las serve` with signed children, driven by the official MCP
+// SDK client (and raw pipes where the client must name its agent), the operator's
+// `las grant` / `las revoke`, delegation through `las__grant_*`, and `las replay`.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/child_process.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
+
+// A one-tool MCP child whose tool description is `description`: a new description is a
+// new definition digest.
+std::string VersionedChild(const std::string& description) {
+  return "import json, sys\n"
+         "for raw in sys.stdin:\n"
+         "    msg = json.loads(raw)\n"
+         "    mid, method = msg.get('id'), msg.get('method')\n"
+         "    if mid is None:\n"
+         "        continue\n"
+         "    if method == 'initialize':\n"
+         "        result = {'protocolVersion': '2024-11-05', 'capabilities': {'tools': {}},\n"
+         "                  'serverInfo': {'name': 'versioned', 'version': '1'}}\n"
+         "    elif method == 'tools/list':\n"
+         "        result = {'tools': [{'name': 'hello', 'description': '" + description + "',\n"
+         "                             'inputSchema': {'type': 'object'}}]}\n"
+         "    elif method == 'tools/call':\n"
+         "        result = {'content': [{'type': 'text', 'text': 'hello'}]}\n"
+         "    else:\n"
+         "        print(json.dumps({'jsonrpc': '2.0', 'id': mid,\n"
+         "                          'error': {'code': -32601, 'message': 'no'}}), flush=True)\n"
+         "        continue\n"
+         "    print(json.dumps({'jsonrpc': '2.0', 'id': mid, 'result': result}), flush=True)\n";
+}
+
+json Call(const std::string& name, json arguments = json::object()) {
+  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
+}
+
+std::string Text(const json& step) {
+  return step["result"]["content"][0]["text"].get<std::string>();
+}
+
+class GrantsE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
+    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
+    release_->AddSurface("lem", {"/usr/bin/python3", stand_in, "lem"});
+    ASSERT_FALSE(HasFailure());
+  }
+
+  // One SDK session as `agent` ("" = the default agent, holding the implicit root), with
+  // the default agent's implicit root turned off for named agents.
+  testing::SdkRun Serve(const std::string& agent, json steps) {
+    json env = json::object();
+    for (const auto& entry : release_->Environment()) {
+      auto eq = entry.find('=');
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    if (!agent.empty()) {
+      env["LAS_AGENT_ID"] = agent;
+      env["LAS_DEFAULT_AGENT_GRANT"] = "none";
+    }
+    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
+    return testing::RunSdkClient(
+        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}});
+  }
+
+  testing::CommandResult Las(std::vector<std::string> args) {
+    args.insert(args.begin(), LAS_EXECUTABLE);
+    args.push_back("--log");
+    args.push_back(tmp_.Sub("log"));
+    return testing::RunCommand(args);
+  }
+
+  std::vector<json> Replay(std::vector<std::string> filter) {
+    filter.insert(filter.begin(), "replay");
+    auto result = Las(filter);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    std::vector<json> events;
+    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
+    return events;
+  }
+
+  json Digests() {
+    auto events = Replay({"--summary"});
+    return events.empty() ? json() : events.back()["summary"]["digests"];
+  }
+
+  std::string Grant(std::vector<std::string> args) {
+    args.insert(args.begin(), "grant");
+    auto result = Las(args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    auto lines = testing::Lines(result.out);
+    return lines.empty() ? "" : lines[0];
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+};
+
+TEST_F(GrantsE2eTest, AnAgentWithoutAGrantIsDeniedAtOnceAndAGrantLetsItCall) {
+  release_->Sign(1);
+  auto denied = Serve("worker", {Call("echo__echo", {{"message", "hi"}}),
+                                 Call("lem__search", {{"query", "q"}}),
+                                 Call("las__grants")});
+  ASSERT_EQ(denied.exit_code, 0) << denied.err;
+  EXPECT_EQ(denied.steps[0]["error"]["code"], -32602);
+  EXPECT_EQ(denied.steps[0]["error"]["message"].get<std::string>().find("grant"),
+            std::string::npos)
+      << "a generic error: " << denied.steps[0].dump();
+  EXPECT_EQ(denied.steps[1]["error"]["code"], -32602);
+  ASSERT_TRUE(denied.steps[2]["ok"]) << "Las's own tools are every agent's";
+  EXPECT_TRUE(denied.steps[2]["result"]["structuredContent"]["grants"].empty());
+  auto records = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& event : records) {
+    EXPECT_EQ(event["payload"]["reason"], "no-grant");
+    EXPECT_EQ(event["agent"], "worker");
+  }
+  EXPECT_TRUE(Replay({"--kind", "ToolCallRequested"}).empty()) << "denied before the log entry";
+
+  const std::string id = Grant({"worker", "--tool", "echo__echo"});
+  auto granted = Serve("worker", {Call("echo__echo", {{"message", "hi"}}),
+                                  Call("lem__search", {{"query", "q"}})});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  EXPECT_EQ(Text(granted.steps[0]), "Echo: hi");
+  EXPECT_EQ(granted.steps[1]["error"]["code"], -32602) << "only what was granted";
+
+  // The default agent needs no grant: a single local user works without ceremony.
+  auto local = Serve("", {Call("lem__search", {{"query", "provenance"}})});
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  EXPECT_EQ(local.steps[0]["ok"], true) << local.steps[0].dump();
+}
+
+TEST_F(GrantsE2eTest, AnAgentTheClientNamesStartsWithNothingBesideTheDefaultAgent) {
+  release_->Sign(1);
+  std::vector<std::string> argv = {"/usr/bin/env"};
+  for (const auto& entry : release_->Environment()) argv.push_back(entry);
+  argv.insert(argv.end(), {LAS_EXECUTABLE, "serve", "--log", tmp_.Sub("log"), "--registry",
+                           release_->registry_path()});
+  testing::ChildProcess server(argv);
+  server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"stranger"}})");
+  ASSERT_TRUE(server.ReadLine().has_value());
+  server.WriteLine(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"x"}}})");
+  auto answer = server.ReadLine();
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(json::parse(*answer)["error"]["code"], -32602) << *answer;
+  server.CloseStdin();
+  server.Wait();
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["agent"], "stranger");
+  EXPECT_EQ(denied[0]["payload"]["reason"], "no-grant");
+}
+
+TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
+  release_->Sign(1);
+  ASSERT_EQ(Serve("", {{{"op", "ping"}}}).exit_code, 0);  // records the catalog
+  const std::string parent = Grant({"alice", "--tool", "echo__echo", "--tool", "lem__search"});
+  auto listed = Las({"grants", "--json", "--agent", "alice"});
+  json selectors = json::parse(listed.out)[0]["selectors"];
+  json echo_selector;
+  for (const auto& s : selectors) {
+    if (s["surface"] == "echo") echo_selector = s;
+  }
+  ASSERT_FALSE(echo_selector.is_null()) << listed.out;
+
+  auto alice = Serve(
+      "alice",
+      {Call("las__grants"),
+       Call("las__grant_delegate",
+            {{"to_agent", "bob"}, {"from_grant", parent}, {"selectors", {echo_selector}}}),
+       Call("las__grant_delegate", {{"to_agent", "bob"}, {"from_grant", parent}, {"all", true}}),
+       Call("las__grant_delegate",
+            {{"to_agent", "bob"}, {"from_grant", "grant-not-mine"}, {"selectors", {echo_selector}}})});
+  ASSERT_EQ(alice.exit_code, 0) << alice.err;
+  EXPECT_EQ(alice.steps[0]["result"]["structuredContent"]["grants"][0]["grant_id"], parent);
+  const std::string child =
+      alice.steps[1]["result"]["structuredContent"]["grant_id"].get<std::string>();
+  EXPECT_FALSE(child.empty()) << alice.steps[1].dump();
+  EXPECT_EQ(alice.steps[2]["result"]["isError"], true) << "never wider than held";
+  EXPECT_EQ(Text(alice.steps[2]), "Refused: wider-than-held");
+  EXPECT_EQ(Text(alice.steps[3]), "Refused: not-held");
+
+  auto bob = Serve("bob", {Call("echo__echo", {{"message", "delegated"}}),
+                           Call("lem__search", {{"query", "q"}})});
+  ASSERT_EQ(bob.exit_code, 0) << bob.err;
+  EXPECT_EQ(Text(bob.steps[0]), "Echo: delegated");
+  EXPECT_EQ(bob.steps[1]["error"]["code"], -32602) << "only the delegated selector";
+
+  auto revoked = Las({"revoke", parent});
+  ASSERT_EQ(revoked.exit_code, 0) << revoked.err;
+  auto revoked_ids = testing::Lines(revoked.out);
+  EXPECT_EQ(std::set<std::string>(revoked_ids.begin(), revoked_ids.end()),
+            (std::set<std::string>{parent, child}));
+  const json after_revoke = Digests();
+  ASSERT_TRUE(after_revoke.contains("grants")) << after_revoke.dump();
+
+  // A restart: the revocation holds, and the grants projection rebuilds to the same digest.
+  auto bob_again = Serve("bob", {Call("echo__echo", {{"message", "again"}})});
+  ASSERT_EQ(bob_again.exit_code, 0) << bob_again.err;
+  EXPECT_EQ(bob_again.steps[0]["error"]["code"], -32602);
+  const json after_restart = Digests();
+  EXPECT_EQ(after_restart["grants"], after_revoke["grants"]);
+  EXPECT_EQ(Digests(), after_restart) << "las replay rebuilds every projection identically";
+  auto all = json::parse(Las({"grants", "--all", "--json", "--agent", "bob"}).out);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0]["status"], "revoked");
+  EXPECT_EQ(all[0]["reason"], "cascade");
+  EXPECT_EQ(all[0]["revoked_by"], parent);
+  EXPECT_EQ(all[0]["issuer"], "alice");
+  auto denied = Replay({"--kind", "ToolCallDenied", "--agent", "bob"});
+  ASSERT_EQ(denied.size(), 2u);
+  EXPECT_EQ(denied[1]["payload"]["reason"], "no-grant");
+}
+
+TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
+  {
+    std::ofstream(tmp_.Sub("versioned.py")) << VersionedChild("Say hello (v1).");
+  }
+  const std::string script = release_->CopyIntoWorkspace(tmp_.Sub("versioned.py"), "versioned.py");
+  release_->AddSurface("versioned", {"/usr/bin/python3", script});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  ASSERT_EQ(Serve("", {{{"op", "ping"}}}).exit_code, 0);
+  const std::string id = Grant({"worker", "--tool", "versioned__hello"});
+  auto first = Serve("worker", {Call("versioned__hello")});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(Text(first.steps[0]), "hello");
+
+  // A new release changes only the tool's description: a new definition digest.
+  {
+    std::ofstream(tmp_.Sub("versioned.py")) << VersionedChild("Say hello (v2), differently.");
+  }
+  release_->CopyIntoWorkspace(tmp_.Sub("versioned.py"), "versioned.py");
+  release_->AddSurface("versioned", {"/usr/bin/python3", script});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(2);
+  auto second = Serve("worker", {Call("versioned__hello")});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.steps[0]["error"]["code"], -32602) << second.steps[0].dump();
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "no-grant");
+  auto grants = json::parse(Las({"grants", "--json", "--agent", "worker"}).out);
+  ASSERT_EQ(grants.size(), 1u);
+  EXPECT_EQ(grants[0]["grant_id"], id) << "the old grant stays, for the old definition only";
+}
+
+}  // namespace
+}  // namespace las

@@ -1,0 +1,175 @@
+// The onboarding journey driven half from the CLI (`las onboarding`) and half from an MCP
+// client (the official SDK calling `las__onboarding` through real `las serve`), on one
+// log with a real signed release and a real child: both sides see the same state, and
+// it survives a restart.
+#include <gtest/gtest.h>
+
+#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
+
+json Onboarding(json arguments) {
+  return {{"op", "callTool"}, {"name", "las__onboarding"}, {"arguments", arguments}};
+}
+
+// The journey document of a las__onboarding answer.
+json Journey(const json& step) {
+  EXPECT_EQ(step["ok"], true) << step.dump();
+  if (step["ok"] != true) return json::object();
+  return json::parse(step["result"]["content"][0]["text"].get<std::string>());
+}
+
+const json& Row(const json& doc, const std::string& name) {
+  for (const auto& list : {"steps", "surfaces"}) {
+    for (const auto& row : doc[list]) {
+      if (row["step"] == name) return row;
+    }
+  }
+  static const json none;
+  return none;
+}
+
+// What both faces must agree on (as_of_sequence and action differ by design).
+json Shared(const json& doc) {
+  return {{"steps", doc["steps"]},
+          {"surfaces", doc["surfaces"]},
+          {"current", doc["current"]},
+          {"next", doc["next"]},
+          {"complete", doc["complete"]}};
+}
+
+class OnboardingE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
+    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
+    ASSERT_FALSE(HasFailure());
+    release_->Sign(1);
+  }
+
+  testing::CommandResult Cli(std::vector<std::string> args) {
+    args.insert(args.begin(), LAS_EXECUTABLE);
+    for (const char* flag : {"--log"}) args.push_back(flag);
+    args.push_back(tmp_.Sub("log"));
+    return testing::RunCommand(args, release_->Environment());
+  }
+  json CliStatus() {
+    auto result = Cli({"onboarding", "status", "--json"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return json::parse(result.out);
+  }
+
+  testing::SdkRun Serve(json steps) {
+    json env = {{"LAS_AGENT_ID", "onboarding-agent"}};
+    for (const auto& entry : release_->Environment()) {
+      auto eq = entry.find('=');
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    return testing::RunSdkClient(
+        {{"command", LAS_EXECUTABLE},
+         {"args", {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}},
+         {"env", env},
+         {"steps", steps}});
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+};
+
+TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesRestart) {
+  // The operator starts on the command line, before any server ran.
+  auto checked = Cli({"onboarding", "check", "trust-store"});
+  ASSERT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  auto marked = Cli({"onboarding", "mark", "key"});
+  ASSERT_EQ(marked.exit_code, 0) << marked.err;
+
+  // The agent continues through the running server.
+  auto run = Serve({Onboarding(json::object()),
+                    Onboarding({{"action", "check"}, {"step", "release"}}),
+                    Onboarding({{"action", "check"}, {"step", "surfaces"}}),
+                    {{"op", "callTool"}, {"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}},
+                    Onboarding({{"action", "check"}, {"step", "first-call"}}),
+                    Onboarding({{"action", "mark"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps.size(), 6u) << run.err;
+
+  const json first = Journey(run.steps[0]);
+  EXPECT_EQ(Row(first, "trust-store")["status"], "done") << "the CLI's check, seen by the client";
+  EXPECT_TRUE(Row(first, "trust-store")["by"].is_null());
+  EXPECT_EQ(Row(first, "key")["detail"], "marked");
+  EXPECT_EQ(first["current"], "release");
+
+  const json release = Journey(run.steps[1]);
+  ASSERT_EQ(release["checked"].size(), 1u);
+  EXPECT_EQ(release["checked"][0]["result"], "ok") << release["checked"].dump();
+  EXPECT_EQ(Row(release, "release")["status"], "done");
+  EXPECT_EQ(Row(release, "release")["by"], "onboarding-agent");
+
+  const json surfaces = Journey(run.steps[2]);
+  EXPECT_EQ(Row(surfaces, "surfaces")["status"], "done") << surfaces.dump();
+  EXPECT_EQ(Row(surfaces, "surface:echo")["status"], "done") << surfaces.dump();
+  EXPECT_EQ(surfaces["current"], "first-call");
+
+  EXPECT_EQ(run.steps[3]["ok"], true) << run.steps[3].dump();
+  // The call's completion is written just after its answer; a check is answered only after
+  // its own events are written, which come after it, so it sees the call.
+  const json after_call = Journey(run.steps[4]);
+  EXPECT_EQ(after_call["checked"][0]["result"], "ok") << after_call["checked"].dump();
+  EXPECT_EQ(Row(after_call, "first-call")["status"], "done");
+  EXPECT_EQ(Row(after_call, "first-call")["by"], "onboarding-agent");
+  EXPECT_EQ(after_call["complete"], true);
+
+  // mark without a step: refused by the input schema, and the refusal is an event.
+  EXPECT_EQ(run.steps[5]["ok"], false);
+  EXPECT_EQ(run.steps[5]["error"]["code"], -32602);
+  auto denied = testing::RunCommand(
+      {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"), "--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.exit_code, 0) << denied.err;
+  ASSERT_EQ(testing::Lines(denied.out).size(), 1u) << denied.out;
+  const json denial = json::parse(testing::Lines(denied.out)[0]);
+  EXPECT_EQ(denial["payload"]["tool"], "onboarding");
+  EXPECT_EQ(denial["payload"]["reason"], "arguments-schema-violation");
+
+  // The CLI, after the server stopped, sees exactly what the client saw last.
+  EXPECT_EQ(Shared(CliStatus()), Shared(after_call));
+
+  // The operator resets a step from the CLI; a restarted server's client sees it.
+  auto reset = Cli({"onboarding", "reset", "first-call"});
+  ASSERT_EQ(reset.exit_code, 0) << reset.err;
+  const json cli_after_reset = CliStatus();
+  EXPECT_EQ(cli_after_reset["current"], "first-call");
+
+  auto restarted = Serve({Onboarding(json::object()),
+                          {{"op", "callTool"}, {"name", "echo__echo"}, {"arguments", {{"message", "again"}}}}});
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.err;
+  ASSERT_EQ(restarted.steps.size(), 2u);
+  const json reopened = Journey(restarted.steps[0]);
+  EXPECT_EQ(Shared(reopened), Shared(cli_after_reset)) << "same state after restart";
+  EXPECT_EQ(Row(reopened, "first-call")["reason"], "operator-reset");
+  for (const auto& name : {"trust-store", "key", "release", "surfaces", "surface:echo"}) {
+    EXPECT_EQ(Row(reopened, name), Row(after_call, name)) << name << " survived the restart";
+  }
+  EXPECT_EQ(restarted.steps[1]["ok"], true) << restarted.steps[1].dump();
+
+  // The successful call completed the step by itself (the ledger), seen from the CLI once
+  // the server has ended (it writes everything before it exits).
+  const json done_again = CliStatus();
+  EXPECT_EQ(Row(done_again, "first-call")["status"], "done");
+  EXPECT_EQ(Row(done_again, "first-call")["by"], "onboarding-agent");
+  EXPECT_EQ(Row(done_again, "first-call")["detail"].get<std::string>().rfind("call ", 0), 0u)
+      << Row(done_again, "first-call").dump();
+  EXPECT_EQ(done_again["complete"], true);
+}
+
+}  // namespace
+}  // namespace las

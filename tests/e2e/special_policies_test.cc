@@ -1,0 +1,355 @@
+// The special surface policies through the real `las serve` / `las list` / `las check`,
+// with real stand-in children and a signed release: every refusal is an event with its
+// reason code (read back with `las replay`), and no refused result reaches the log.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+#include "trust/digest.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+
+const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
+constexpr const char* kAgent = "policy-agent";
+constexpr const char* kFinancePolicy = R"({"mode":"proposal-only","max_amount":"500.00"})";
+
+json Call(const std::string& name, json arguments = json::object()) {
+  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
+}
+
+json Request(int ttl, int uses, int depth, const std::string& purpose = "deploy") {
+  return {{"purpose", purpose}, {"resource", "github:repo"}, {"target", "las"},
+          {"ttl_seconds", ttl}, {"use_count", uses}, {"delegation_depth", depth}};
+}
+
+void Write(const std::string& path, const std::string& text, std::filesystem::perms mode) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  std::filesystem::permissions(path, mode);
+}
+
+std::string FileSha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return trust::Sha256Hex(trust::Sha256(bytes));
+}
+
+class SpecialPoliciesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
+    stand_in_ = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    std::filesystem::create_directories(tmp_.Sub("config"));
+    Write(tmp_.Sub("skarbiec.json"),
+          R"({"schema_version":1,"purposes":["deploy"],"resources":["github:repo"],"targets":["las"]})",
+          std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    Write(tmp_.Sub("finance-policy.json"), kFinancePolicy,
+          std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    Write(tmp_.Sub("finance.key"), "stand-in key material",
+          std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    finance_env_ = {
+        {"LAS_FINANCE_POLICY", tmp_.Sub("finance-policy.json")},
+        {"LAS_FINANCE_POLICY_SHA256", trust::Sha256Hex(*trust::CanonicalSha256(kFinancePolicy))},
+        {"LAS_FINANCE_STATE", tmp_.Sub("finance-state")},
+        {"LAS_FINANCE_KEY", tmp_.Sub("finance.key")},
+        {"LAS_FINANCE_BINARY_SHA256", FileSha256(stand_in_)}};
+  }
+
+  void AddStandIn(const std::string& surface, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {"/usr/bin/python3", stand_in_, surface};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    release_->AddSurface(surface, argv);
+  }
+
+  // The environment of every run: the release, the agent, the local policy files.
+  json Env(const json& overrides = json::object()) const {
+    json env = {{"LAS_AGENT_ID", kAgent},
+                {"SKARBIEC_MCP_AGENT_ID", kAgent},
+                {"LAS_SKARBIEC_POLICY", tmp_.Sub("skarbiec.json")},
+                {"XDG_CONFIG_HOME", tmp_.Sub("config")}};
+    for (const auto& entry : release_->Environment()) {
+      auto eq = entry.find('=');
+      env[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    for (const auto& [name, value] : finance_env_.items()) env[name] = value;
+    for (const auto& [name, value] : overrides.items()) {
+      if (value.is_null()) {
+        env.erase(name);
+      } else {
+        env[name] = value;
+      }
+    }
+    return env;
+  }
+
+  testing::SdkRun Serve(json steps, const json& overrides = json::object()) {
+    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
+    return testing::RunSdkClient(
+        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", Env(overrides)}, {"steps", steps}});
+  }
+
+  // `las list --json` under Env(overrides) (no SDK needed): the federation's verdicts.
+  testing::CommandResult List(const json& overrides = json::object()) {
+    std::vector<std::string> env;
+    const json vars = Env(overrides);
+    for (const auto& [name, value] : vars.items()) {
+      env.push_back(name + "=" + value.get<std::string>());
+    }
+    return testing::RunCommand({LAS_EXECUTABLE, "list", "--json", "--log", tmp_.Sub("log"),
+                                "--registry", release_->registry_path()},
+                               env);
+  }
+
+  std::vector<json> Replay(std::vector<std::string> filter = {}) {
+    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
+    argv.insert(argv.end(), filter.begin(), filter.end());
+    auto result = testing::RunCommand(argv);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    std::vector<json> events;
+    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
+    return events;
+  }
+
+  std::string RejectionOf(const std::string& surface) {
+    for (const json& e : Replay({"--kind", "SurfaceRejected"})) {
+      if (e["payload"]["surface"] == surface) return e["payload"]["reason"];
+    }
+    return "";
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+  std::string stand_in_;
+  json finance_env_;
+};
+
+TEST_F(SpecialPoliciesTest, CallRefusalsAreEventsWithReasonCodesAndAllowedCallsPass) {
+  if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  for (const char* surface : {"skarbiec", "tama", "warsztat", "finance", "echo"}) AddStandIn(surface);
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}},
+                    Call("skarbiec__capability_request", Request(60, 1, 0)),
+                    Call("skarbiec__capability_request", Request(61, 1, 0)),
+                    Call("skarbiec__capability_request", Request(30, 2, 0)),
+                    Call("skarbiec__capability_request", Request(30, 1, 1)),
+                    Call("skarbiec__capability_request", Request(30, 1, 0, "exfiltrate")),
+                    Call("tama__install_hook", {{"name", "x"}, {"script", "y"}}),
+                    Call("tama__list_hooks"),
+                    Call("warsztat__apply_proposal", {{"id", "p-1"}}),
+                    Call("finance__finance_propose", {{"amount", "12.00"}, {"currency", "EUR"}}),
+                    Call("skarbiec__health")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps.size(), 11u);
+
+  std::set<std::string> names;
+  for (const auto& tool : run.steps[0]["result"]["tools"]) names.insert(tool["name"]);
+  EXPECT_TRUE(names.count("skarbiec__capability_request"));
+  EXPECT_TRUE(names.count("tama__list_hooks"));
+  EXPECT_TRUE(names.count("warsztat__create_proposal"));
+  EXPECT_TRUE(names.count("finance__finance_propose"));
+  EXPECT_FALSE(names.count("tama__install_hook")) << "outside Tama's read-only allowlist";
+  EXPECT_FALSE(names.count("warsztat__apply_proposal")) << "outside Warsztat's proposal allowlist";
+  EXPECT_NE(run.err.find("tool tama__install_hook left out (policy-tool-not-allowed)"),
+            std::string::npos)
+      << run.err;
+
+  EXPECT_EQ(run.steps[1]["ok"], true) << run.steps[1];
+  EXPECT_EQ(run.steps[1]["result"]["content"][0]["text"],
+            R"({"capability_id":"cap-0001","expires_in_seconds":60})");
+  for (size_t i = 2; i <= 6; ++i) {
+    EXPECT_EQ(run.steps[i]["ok"], false) << i;
+    EXPECT_EQ(run.steps[i]["error"]["message"].get<std::string>().find("ttl"), std::string::npos)
+        << "generic text only";
+  }
+  EXPECT_EQ(run.steps[7]["ok"], true);
+  EXPECT_EQ(run.steps[8]["ok"], false);
+  EXPECT_EQ(run.steps[9]["ok"], true) << run.steps[9];
+  EXPECT_EQ(run.steps[10]["ok"], true) << run.steps[10];
+
+  std::map<std::string, std::string> denied;  // tool -> reason (last wins)
+  std::vector<std::string> skarbiec_reasons;
+  for (const json& e : Replay({"--kind", "ToolCallDenied"})) {
+    const std::string tool = e["payload"]["surface"].get<std::string>() + "__" +
+                             e["payload"]["tool"].get<std::string>();
+    if (tool == "skarbiec__capability_request") skarbiec_reasons.push_back(e["payload"]["reason"]);
+    denied[tool] = e["payload"]["reason"];
+  }
+  EXPECT_EQ(skarbiec_reasons,
+            (std::vector<std::string>{"skarbiec-ttl", "skarbiec-use-count",
+                                      "skarbiec-delegation-depth", "skarbiec-taxonomy"}));
+  EXPECT_EQ(denied["tama__install_hook"], "policy-tool-not-allowed");
+  EXPECT_EQ(denied["warsztat__apply_proposal"], "policy-tool-not-allowed");
+  // Only the allowed calls were ever requested from a child.
+  std::multiset<std::string> requested;
+  for (const json& e : Replay({"--kind", "ToolCallRequested"})) {
+    requested.insert(e["payload"]["surface"].get<std::string>() + "__" +
+                     e["payload"]["tool"].get<std::string>());
+  }
+  EXPECT_EQ(requested, (std::multiset<std::string>{"finance__finance_propose", "skarbiec__capability_request",
+                                                   "skarbiec__health", "tama__list_hooks"}));
+  // The catalog as loaded holds only what the allowlist exposes.
+  for (const json& e : Replay({"--kind", "CatalogLoaded", "--surface", "tama"})) {
+    for (const json& tool : e["payload"]["tools"]) EXPECT_NE(tool["name"], "install_hook");
+  }
+}
+
+TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeverLogged) {
+  if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  AddStandIn("skarbiec", {"--misbehave"});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  auto run = Serve({Call("skarbiec__capability_available",
+                         {{"purpose", "deploy"}, {"resource", "github:repo"}, {"target", "las"}}),
+                    Call("skarbiec__capability_request", Request(10, 1, 0))});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(run.steps[i]["ok"], false) << run.steps[i];
+    EXPECT_EQ(run.steps[i]["error"]["message"].get<std::string>().find("redeemed"),
+              std::string::npos);
+  }
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Refused");
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "skarbiec-result-envelope");
+  EXPECT_EQ(completed[1]["payload"]["outcome"], "Refused");
+  EXPECT_EQ(completed[1]["payload"]["error_code"], "skarbiec-credential-in-result");
+  auto everything = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(everything.out.find("redeemed-credential-value"), std::string::npos)
+      << "a refused result never reaches the log";
+}
+
+TEST_F(SpecialPoliciesTest, ASkarbiecManifestThatAddsAToolFailsThatSurfaceClosed) {
+  AddStandIn("skarbiec");
+  AddStandIn("echo");
+  ASSERT_FALSE(HasFailure());
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "skarbiec") continue;
+    trust::ToolBinding redeem = surface.tools[0];
+    redeem.name = "redeem_capability";
+    surface.tools.push_back(redeem);
+  }
+  release_->Sign(1);
+  auto listed = List();
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.err.find("surface skarbiec left out (policy-tool-not-allowed)"),
+            std::string::npos)
+      << listed.err;
+  const json out = json::parse(listed.out);
+  std::set<std::string> names;
+  for (const auto& tool : out["tools"]) names.insert(tool["name"]);
+  EXPECT_TRUE(names.count("echo__echo")) << "the other surfaces keep serving";
+  EXPECT_FALSE(names.count("skarbiec__health"));
+  EXPECT_EQ(RejectionOf("skarbiec"), "policy-tool-not-allowed");
+}
+
+TEST_F(SpecialPoliciesTest, FinanceNeedsItsWholeLocalConfiguration) {
+  AddStandIn("finance");
+  AddStandIn("echo");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  struct Case {
+    json overrides;
+    std::string reason;  // "" : finance admitted; "absent": left out quietly
+  };
+  const std::vector<Case> cases = {
+      {{{"LAS_FINANCE_KEY", nullptr}}, "finance-config-incomplete"},
+      {{{"LAS_FINANCE_BINARY_SHA256", std::string(64, '0')}}, "finance-binary-mismatch"},
+      {{{"LAS_FINANCE_POLICY_SHA256", FileSha256(tmp_.Sub("skarbiec.json"))}},
+       "finance-policy-fingerprint"},
+      {{{"LAS_FINANCE_POLICY", nullptr},
+        {"LAS_FINANCE_POLICY_SHA256", nullptr},
+        {"LAS_FINANCE_STATE", nullptr},
+        {"LAS_FINANCE_KEY", nullptr},
+        {"LAS_FINANCE_BINARY_SHA256", nullptr}},
+       "absent"},
+      {json::object(), ""},
+  };
+  for (const Case& c : cases) {
+    std::filesystem::remove_all(tmp_.Sub("log"));
+    auto listed = List(c.overrides);
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    const json out = json::parse(listed.out);
+    std::set<std::string> names;
+    for (const auto& tool : out["tools"]) names.insert(tool["name"]);
+    EXPECT_TRUE(names.count("echo__echo")) << c.reason;
+    EXPECT_EQ(names.count("finance__finance_propose"), c.reason.empty() ? 1u : 0u) << c.reason;
+    const std::string rejected = RejectionOf("finance");
+    if (c.reason == "absent" || c.reason.empty()) {
+      EXPECT_EQ(rejected, "") << "absent or admitted: no SurfaceRejected";
+    } else {
+      EXPECT_EQ(rejected, c.reason);
+    }
+    if (c.reason == "finance-config-incomplete") {
+      EXPECT_NE(listed.err.find("missing LAS_FINANCE_KEY"), std::string::npos) << listed.err;
+    }
+  }
+
+  // A policy that is not proposal-only, with a matching fingerprint.
+  const std::string executing = R"({"mode":"execute"})";
+  Write(tmp_.Sub("finance-policy.json"), executing,
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::remove_all(tmp_.Sub("log"));
+  auto listed = List({{"LAS_FINANCE_POLICY_SHA256",
+                       trust::Sha256Hex(*trust::CanonicalSha256(executing))}});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(RejectionOf("finance"), "finance-not-proposal-only");
+}
+
+TEST_F(SpecialPoliciesTest, AFinanceReleaseNamingAnExecutionToolFailsClosed) {
+  AddStandIn("finance");
+  ASSERT_FALSE(HasFailure());
+  for (auto& surface : release_->manifest().surfaces) {
+    trust::ToolBinding execute = surface.tools[0];
+    execute.name = "finance_execute";
+    surface.tools.push_back(execute);
+  }
+  release_->Sign(1);
+  auto listed = List();
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(RejectionOf("finance"), "policy-forbidden-verb");
+}
+
+TEST_F(SpecialPoliciesTest, LasCheckReportsThePolicyVerdicts) {
+  AddStandIn("tama");
+  AddStandIn("finance");
+  AddStandIn("skarbiec");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  std::vector<std::string> env;
+  const json vars = Env({{"LAS_FINANCE_STATE", nullptr}});
+  for (const auto& [name, value] : vars.items()) {
+    env.push_back(name + "=" + value.get<std::string>());
+  }
+  auto checked = testing::RunCommand(
+      {LAS_EXECUTABLE, "check", "--json", "--registry", release_->registry_path()}, env);
+  ASSERT_EQ(checked.exit_code, 1) << checked.out << checked.err;
+  std::map<std::string, json> rows;
+  const json report = json::parse(checked.out);
+  for (const json& row : report["checks"]) {
+    rows[(row["surface"].is_null() ? std::string("") : row["surface"].get<std::string>()) + "/" +
+         row["check"].get<std::string>()] = row;
+  }
+  ASSERT_EQ(rows["/finance-config"]["reason"], "finance-config-incomplete") << checked.out;
+  EXPECT_NE(rows["/finance-config"]["detail"].get<std::string>().find("LAS_FINANCE_STATE"),
+            std::string::npos);
+  EXPECT_EQ(rows["finance/policy"]["result"], "fail");
+  EXPECT_EQ(rows["tama/policy"]["result"], "ok");
+  EXPECT_NE(rows["tama/policy"]["detail"].get<std::string>().find("install_hook"),
+            std::string::npos);
+  EXPECT_EQ(rows["tama/tools"]["result"], "ok");
+  EXPECT_EQ(rows["skarbiec/policy"]["result"], "ok");
+  EXPECT_EQ(rows["skarbiec/taxonomy"]["result"], "ok");
+  EXPECT_EQ(rows["skarbiec/tools"]["result"], "ok") << rows["skarbiec/tools"];
+}
+
+}  // namespace
+}  // namespace las

@@ -1,0 +1,92 @@
+// reducers/json_value.h: exact numbers, one canonical text, strict refusals.
+#include "reducers/json_value.h"
+
+#include <gtest/gtest.h>
+
+namespace las::reducers {
+namespace {
+
+std::string Canon(std::string_view text) {
+  auto out = CanonicalizeJsonValue(text);
+  EXPECT_TRUE(out.ok()) << text << ": " << out.status().ToString();
+  return out.ok() ? *out : "";
+}
+
+std::string Refusal(std::string_view text) {
+  auto out = ParseJsonValue(text);
+  EXPECT_FALSE(out.ok()) << text;
+  return out.ok() ? "" : out.status().message();
+}
+
+TEST(JsonValueTest, IntegersOfAnySizeAreKeptDigitForDigit) {
+  EXPECT_EQ(Canon("123456789012345678901234567890"), "123456789012345678901234567890");
+  EXPECT_EQ(Canon("-98765432109876543210987654321"), "-98765432109876543210987654321");
+  EXPECT_EQ(Canon("9007199254740993"), "9007199254740993") << "2^53 + 1, not rounded";
+  EXPECT_EQ(Canon("-0"), "0");
+}
+
+TEST(JsonValueTest, OtherNumbersAreShortestRoundTripDoubles) {
+  EXPECT_EQ(Canon("1.50"), "1.5");
+  EXPECT_EQ(Canon("15e-1"), "1.5");
+  EXPECT_EQ(Canon("1e3"), "1000");
+  EXPECT_EQ(Canon("-0.0"), "0");
+  EXPECT_EQ(Canon("1e-400"), "0") << "underflow is zero";
+  const std::string once = Canon("6.02214076e23");
+  EXPECT_EQ(Canon(once), once) << "canonical text is a fixpoint";
+}
+
+TEST(JsonValueTest, CanonicalTextSortsKeysAndDropsWhitespace) {
+  EXPECT_EQ(Canon(" { \"b\" : [ 1 , true , null ] , \"a\" : { \"z\":\"\\u00e9\\n\" , \"y\":{} } } "),
+            "{\"a\":{\"y\":{},\"z\":\"\xC3\xA9\\n\"},\"b\":[1,true,null]}");
+  EXPECT_EQ(Canon(R"("\ud83d\ude00")"), "\"\xF0\x9F\x98\x80\"") << "a surrogate pair";
+  EXPECT_EQ(Canon(R"("\/")"), R"("/")");
+}
+
+TEST(JsonValueTest, EqualValuesHaveEqualText) {
+  auto a = ParseJsonValue(R"({"x":[1,2.0],"y":"s"})");
+  auto b = ParseJsonValue(R"({"y":"s","x":[1,2]})");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(*a == *b);
+  EXPECT_EQ(CanonicalText(*a), CanonicalText(*b));
+}
+
+TEST(JsonValueTest, AnythingElseIsRefusedWithAClearError) {
+  EXPECT_NE(Refusal("NaN").find("NaN"), std::string::npos);
+  EXPECT_NE(Refusal("-Infinity").find("Infinity"), std::string::npos);
+  EXPECT_NE(Refusal("Infinity").find("Infinity"), std::string::npos);
+  EXPECT_NE(Refusal("1e400").find("range"), std::string::npos);
+  EXPECT_NE(Refusal(R"({"a":1,"a":2})").find("duplicate"), std::string::npos);
+  EXPECT_NE(Refusal("\"\xC0\xAF\"").find("UTF-8"), std::string::npos) << "overlong";
+  EXPECT_NE(Refusal("\"\xED\xA0\x80\"").find("UTF-8"), std::string::npos) << "encoded surrogate";
+  EXPECT_NE(Refusal("\"\xFF\"").find("UTF-8"), std::string::npos);
+  EXPECT_NE(Refusal(R"("\ud800")").find("surrogate"), std::string::npos);
+  EXPECT_NE(Refusal(R"("\udc00x")").find("surrogate"), std::string::npos);
+  EXPECT_NE(Refusal("\xEF\xBB\xBF{}").find("byte-order"), std::string::npos);
+  EXPECT_NE(Refusal("[1] 2").find("after"), std::string::npos);
+  EXPECT_NE(Refusal("\"a\nb\"").find("control"), std::string::npos);
+  for (std::string_view bad : {"", "[1,]", "{'a':1}", "01", "1.", ".5", "+1", "[1", "{\"a\"}",
+                               "undefined", "tru", "/* c */ 1", "\"\\x\""}) {
+    Refusal(bad);
+  }
+}
+
+TEST(JsonValueTest, BoundsOnSizeAndDepth) {
+  JsonLimits limits;
+  limits.max_depth = 2;
+  EXPECT_TRUE(ParseJsonValue("[[1]]", limits).ok());
+  EXPECT_FALSE(ParseJsonValue("[[[1]]]", limits).ok());
+  limits.max_bytes = 4;
+  EXPECT_FALSE(ParseJsonValue("12345", limits).ok());
+}
+
+TEST(JsonValueTest, NumbersCompareExactlyAsIntegersAndAsDoublesOtherwise) {
+  auto n = [](std::string_view t) { return *ParseJsonValue(t); };
+  EXPECT_LT(CompareNumbers(n("9007199254740992"), n("9007199254740993")), 0);
+  EXPECT_GT(CompareNumbers(n("-1"), n("-100000000000000000000000")), 0);
+  EXPECT_EQ(CompareNumbers(n("100000000000000000000000"), n("100000000000000000000000")), 0);
+  EXPECT_LT(CompareNumbers(n("1"), n("1.5")), 0);
+  EXPECT_GT(CompareNumbers(n("1e300"), n("99999999999999999999")), 0);
+}
+
+}  // namespace
+}  // namespace las::reducers

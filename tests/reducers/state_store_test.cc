@@ -1,0 +1,119 @@
+// reducers/state_store.h and reducers/mailbox.h folded from real event drafts.
+#include "reducers/state_store.h"
+
+#include <gtest/gtest.h>
+
+#include "reducers/mailbox.h"
+#include "tools/coordination_events.h"
+
+namespace las::reducers {
+namespace {
+
+const fb::Envelope& Env(const log::EventDraft& draft) {
+  return *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data());
+}
+
+class StateStoreTest : public ::testing::Test {
+ protected:
+  void Write(const std::string& agent, bool blackboard, const std::string& key, uint64_t version,
+             const std::string& value) {
+    auto draft = tools::StateWrittenEvent({agent, "s"}, blackboard, agent, key, version,
+                                          "replace", value);
+    Apply(store_, ++sequence_, Env(draft));
+  }
+  StateStore store_;
+  uint64_t sequence_ = 0;
+};
+
+TEST_F(StateStoreTest, VersionsPerKeyPerSpace) {
+  Write("alice", false, "k", 1, "1");
+  Write("alice", false, "k", 2, "2");
+  Write("bob", false, "k", 1, "\"b\"");
+  Write("bob", true, "k", 1, "\"shared\"");
+  const StateKey* mine = FindKey(store_, false, "alice", "k");
+  ASSERT_NE(mine, nullptr);
+  EXPECT_EQ(mine->current().version, 2u);
+  EXPECT_EQ(mine->current().value, "2");
+  EXPECT_EQ(mine->current().author_agent_id, "alice");
+  EXPECT_EQ(mine->current().sequence, 2u);
+  EXPECT_EQ(FindKey(store_, false, "bob", "k")->current().value, "\"b\"");
+  EXPECT_EQ(FindKey(store_, true, "", "k")->current().value, "\"shared\"");
+  EXPECT_EQ(FindKey(store_, true, "", "k")->current().author_agent_id, "bob");
+  EXPECT_EQ(FindKey(store_, false, "carol", "k"), nullptr);
+  EXPECT_EQ(store_.private_by_agent.count(""), 0u) << "the blackboard is not an agent";
+}
+
+TEST_F(StateStoreTest, AVersionThatDoesNotFollowIsSkippedAndChangesNothing) {
+  Write("alice", true, "k", 1, "1");
+  Write("alice", true, "k", 1, "99");  // a second write of version 1 (a lost CAS)
+  Write("alice", true, "k", 3, "99");  // a gap
+  const StateKey* key = FindKey(store_, true, "", "k");
+  EXPECT_EQ(key->versions.size(), 1u);
+  EXPECT_EQ(key->current().value, "1");
+  EXPECT_EQ(store_.skipped, 2u);
+}
+
+TEST_F(StateStoreTest, HistoryPages) {
+  for (uint64_t v = 1; v <= 5; ++v) Write("alice", false, "h", v, std::to_string(v));
+  const StateKey& key = *FindKey(store_, false, "alice", "h");
+  HistoryPage p = History(key, 0, 2);
+  ASSERT_EQ(p.versions.size(), 2u);
+  EXPECT_EQ(p.versions[0]->version, 1u);
+  EXPECT_TRUE(p.more);
+  p = History(key, 4, 2);
+  ASSERT_EQ(p.versions.size(), 1u);
+  EXPECT_EQ(p.versions[0]->value, "5");
+  EXPECT_FALSE(p.more);
+  EXPECT_TRUE(History(key, 9, 2).versions.empty());
+}
+
+class MailboxTest : public ::testing::Test {
+ protected:
+  void Fold(const log::EventDraft& draft) { Apply(mail_, ++sequence_, Env(draft)); }
+  void Send(const std::string& id, const std::string& from, const std::string& to) {
+    Fold(tools::MessageSentEvent({from, "s"}, id, to, "subject " + id, "{}"));
+  }
+  std::vector<std::string> Ids(const MailPage& page) {
+    std::vector<std::string> out;
+    for (const auto* m : page.messages) out.push_back(m->message_id);
+    return out;
+  }
+  Mailboxes mail_;
+  uint64_t sequence_ = 0;
+};
+
+TEST_F(MailboxTest, UnreadFirstThenReadThenDeferredPaged) {
+  for (const char* id : {"m1", "m2", "m3", "m4"}) Send(id, "alice", "bob");
+  Send("x", "bob", "alice");
+  Fold(tools::MessageReadEvent({"bob", "s"}, "m1"));
+  Fold(tools::MessageDeferredEvent({"bob", "s"}, "m2", 1000));
+  MailPage all = ListMail(mail_, "bob", 500, "", 10, false);
+  EXPECT_EQ(Ids(all), (std::vector<std::string>{"m3", "m4", "m1", "m2"}));
+  EXPECT_FALSE(all.next.has_value());
+  MailPage first = ListMail(mail_, "bob", 500, "", 3, false);
+  EXPECT_EQ(Ids(first), (std::vector<std::string>{"m3", "m4", "m1"}));
+  ASSERT_TRUE(first.next.has_value());
+  EXPECT_EQ(Ids(ListMail(mail_, "bob", 500, *first.next, 3, false)), (std::vector<std::string>{"m2"}));
+  // After the deferral runs out the message is unread again.
+  EXPECT_EQ(Ids(ListMail(mail_, "bob", 1000, "", 10, false)),
+            (std::vector<std::string>{"m2", "m3", "m4", "m1"}));
+  EXPECT_EQ(Ids(ListMail(mail_, "alice", 0, "", 10, false)), (std::vector<std::string>{"x"}));
+}
+
+TEST_F(MailboxTest, CompletedIsHiddenUnlessAskedAndOnlyTheRecipientActs) {
+  Send("m1", "alice", "bob");
+  Send("m2", "alice", "bob");
+  Fold(tools::MessageCompletedEvent({"alice", "s"}, "m1"));  // not alice's to complete
+  EXPECT_EQ(mail_.skipped, 1u);
+  EXPECT_FALSE(mail_.by_id.at("m1").completed);
+  Fold(tools::MessageCompletedEvent({"bob", "s"}, "m1"));
+  EXPECT_EQ(Ids(ListMail(mail_, "bob", 0, "", 10, false)), (std::vector<std::string>{"m2"}));
+  MailPage with = ListMail(mail_, "bob", 0, "", 10, true);
+  EXPECT_EQ(Ids(with), (std::vector<std::string>{"m2", "m1"}));
+  EXPECT_EQ(StateAt(*with.messages[1], 0), MailState::kCompleted);
+  Fold(tools::MessageSentEvent({"alice", "s"}, "m2", "carol", "dup", "{}"));
+  EXPECT_EQ(mail_.by_id.at("m2").to_agent_id, "bob") << "an id is sent once";
+}
+
+}  // namespace
+}  // namespace las::reducers

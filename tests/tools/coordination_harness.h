@@ -1,0 +1,156 @@
+// A server in a test: a real log in a temp dir, the live projections, the coordination
+// tools (tools/coordination_tools.h) behind the real Gateway, and one McpEndpoint per
+// agent fed JSON-RPC lines — everything `las serve` runs except stdio. Close() and Open()
+// again is a restart on the same log.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "log/event_log.h"
+#include "tests/support/temp_dir.h"
+#include "tools/coordination_tools.h"
+#include "tools/federation.h"
+#include "tools/gateway.h"
+#include "tools/live_projections.h"
+#include "tools/mcp_endpoint.h"
+
+namespace las::tools {
+
+class CoordinationHarness {
+ public:
+  explicit CoordinationHarness(std::string log_dir) : log_dir_(std::move(log_dir)) {}
+  ~CoordinationHarness() { Close(); }
+
+  void Open() {
+    auto log = log::EventLog::Open(log_dir_);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    log_ = std::move(*log);
+    live_ = std::make_unique<LiveProjections>(*log_);
+    ASSERT_TRUE(live_->CatchUp().ok());
+    context_ = std::make_unique<LasToolContext>(LasToolContext{io_, *log_, *live_, options_, links_});
+    builtins_ = std::make_unique<BuiltinTools>();
+    CoordinationOptions coordination;
+    coordination.clock = &clock_;
+    coordination.new_message_id = [this] { return "msg-" + std::to_string(++ids_); };
+    AddCoordinationTools(*builtins_, *context_, coordination);
+    FederationOptions federation;
+    federation.builtin_tools = builtins_->Definitions();
+    federation.quiet = true;
+    federation_ = std::make_unique<Federation>(io_, *log_, federation);
+    bool ready = false;
+    federation_->Start([&] { ready = true; });
+    RunUntil([&] { return ready; });
+    links_.federation = federation_.get();
+    GatewayOptions gateway;
+    gateway.builtins = builtins_.get();
+    gateway.new_call_id = [this] { return "call-" + std::to_string(++ids_); };
+    gateway_ = std::make_unique<Gateway>(io_, *log_, *federation_, gateway);
+    links_.gateway = gateway_.get();
+  }
+
+  void Close() {
+    if (!log_) return;
+    RunUntil([&] { return gateway_->calls_in_flight() == 0; });
+    endpoints_.clear();
+    gateway_.reset();
+    federation_.reset();
+    builtins_.reset();
+    context_.reset();
+    live_.reset();
+    log_.reset();
+  }
+
+  // The tools/call result object for `agent` calling `tool` with `arguments` (JSON text);
+  // the raw response line goes to *raw when given.
+  nlohmann::json Call(const std::string& agent, const std::string& tool,
+                      const std::string& arguments, std::string* raw = nullptr) {
+    const int id = Send(agent, tool, arguments);
+    return Await(agent, id, raw);
+  }
+  // Sends a tools/call and returns its request id without waiting.
+  int Send(const std::string& agent, const std::string& tool, const std::string& arguments) {
+    Client& c = ClientOf(agent);
+    const int id = ++c.next_id;
+    c.endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                       R"(,"method":"tools/call","params":{"name":")" + tool +
+                       R"(","arguments":)" + arguments + "}}");
+    return id;
+  }
+  // The result of request `id` (null JSON on a JSON-RPC error, whose object goes to *raw).
+  nlohmann::json Await(const std::string& agent, int id, std::string* raw = nullptr) {
+    Client& c = ClientOf(agent);
+    RunUntil([&] { return c.responses.count(id) != 0; });
+    if (c.responses.count(id) == 0) return nullptr;
+    const std::string line = c.responses[id];
+    if (raw != nullptr) *raw = line;
+    auto response = nlohmann::json::parse(line);
+    return response.contains("result") ? response["result"] : nlohmann::json();
+  }
+
+  template <typename Done>
+  void RunUntil(Done done) {
+    for (int i = 0; i < 600 && !done(); ++i) io_.run_one_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(done()) << "timed out waiting on the loop";
+  }
+
+  log::EventLog& log() { return *log_; }
+  LiveProjections& live() { return *live_; }
+  ManualClock& clock() { return clock_; }
+
+ private:
+  struct Client {
+    std::unique_ptr<McpEndpoint> endpoint;
+    std::map<int, std::string> responses;
+    int next_id = 100;
+  };
+
+  Client& ClientOf(const std::string& agent) {
+    auto it = endpoints_.find(agent);
+    if (it != endpoints_.end()) return *it->second;
+    auto client = std::make_unique<Client>();
+    Client* raw = client.get();
+    EndpointOptions options;
+    options.default_agent_id = agent;
+    options.new_session_id = [this, agent] { return "session-" + agent + "-" + std::to_string(++ids_); };
+    raw->endpoint = std::make_unique<McpEndpoint>(options, *gateway_, [raw](std::string line) {
+      auto response = nlohmann::json::parse(line, nullptr, false);
+      if (response.is_object() && response["id"].is_number_integer()) {
+        raw->responses[response["id"].get<int>()] = line;
+      }
+    });
+    raw->endpoint->OnLine(
+        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05",)"
+        R"("capabilities":{},"clientInfo":{"name":"test","version":"1"}}})");
+    endpoints_.emplace(agent, std::move(client));
+    return *raw;
+  }
+
+  std::string log_dir_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
+      boost::asio::make_work_guard(io_);
+  ManualClock clock_{1'700'000'000'000'000};
+  ServerOptions options_;
+  ServerLinks links_;
+  int ids_ = 0;
+  std::unique_ptr<log::EventLog> log_;
+  std::unique_ptr<LiveProjections> live_;
+  std::unique_ptr<LasToolContext> context_;
+  std::unique_ptr<BuiltinTools> builtins_;
+  std::unique_ptr<Federation> federation_;
+  std::unique_ptr<Gateway> gateway_;
+  std::map<std::string, std::unique_ptr<Client>> endpoints_;
+};
+
+}  // namespace las::tools

@@ -1,0 +1,372 @@
+// The coordination tools through the real Gateway and McpEndpoint over a real log:
+// state and blackboard, CAS under concurrency, paging bounds, exact values and refusals,
+// handles and their owner, messages, and digests after a restart and a replay.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "log/log_reader.h"
+#include "projections/handles_projection.h"
+#include "projections/mailbox_projection.h"
+#include "projections/state_projection.h"
+#include "projections/replay.h"
+#include "tests/tools/coordination_harness.h"
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+
+class CoordinationToolsTest : public ::testing::Test {
+ protected:
+  void SetUp() override { server_.Open(); }
+
+  json Call(const std::string& agent, const std::string& tool, const json& arguments) {
+    return server_.Call(agent, tool, arguments.dump());
+  }
+  // structuredContent of a successful call (fails the test on a tool error).
+  json Ok(const std::string& agent, const std::string& tool, const json& arguments) {
+    json result = Call(agent, tool, arguments);
+    EXPECT_FALSE(result.value("isError", false)) << tool << " " << result.dump();
+    return result["structuredContent"];
+  }
+  // The error code of a refused call.
+  std::string ErrorCode(const std::string& agent, const std::string& tool,
+                        const std::string& arguments) {
+    json result = server_.Call(agent, tool, arguments);
+    EXPECT_TRUE(result.value("isError", false)) << result.dump();
+    return result["structuredContent"]["error"]["code"].get<std::string>();
+  }
+
+  testing::TempDir tmp_;
+  CoordinationHarness server_{tmp_.Sub("log")};
+};
+
+TEST_F(CoordinationToolsTest, PrivateStateBelongsToOneAgentAndTheBlackboardIsShared) {
+  EXPECT_EQ(Ok("alice", "las__state_set", {{"key", "k"}, {"value", {{"n", 1}}}})["version"], 1);
+  EXPECT_EQ(Ok("alice", "las__state_set", {{"key", "k"}, {"value", "two"}})["version"], 2);
+  json got = Ok("alice", "las__state_get", {{"key", "k"}});
+  EXPECT_EQ(got["record"]["value"], "two");
+  EXPECT_EQ(got["record"]["version"], 2);
+  EXPECT_EQ(got["record"]["author_agent_id"], "alice");
+  EXPECT_EQ(Ok("bob", "las__state_get", {{"key", "k"}})["found"], false) << "alice's, not bob's";
+
+  Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "plan"}, {"value", "draft"}});
+  json shared = Ok("bob", "las__state_get", {{"scope", "blackboard"}, {"key", "plan"}});
+  EXPECT_EQ(shared["record"]["value"], "draft");
+  EXPECT_EQ(shared["record"]["author_agent_id"], "alice");
+}
+
+TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
+  Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
+  const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},
+                               {"value", 1}}
+                              .dump();
+  // Both calls are decided on the loop before either append completes.
+  const int a = server_.Send("alice", "las__state_cas", cas);
+  const int b = server_.Send("bob", "las__state_cas", cas);
+  json ra = server_.Await("alice", a);
+  json rb = server_.Await("bob", b);
+  const bool a_won = !ra.value("isError", false);
+  const bool b_won = !rb.value("isError", false);
+  EXPECT_NE(a_won, b_won) << ra.dump() << rb.dump();
+  const json& loser = a_won ? rb : ra;
+  EXPECT_EQ(loser["structuredContent"]["error"]["code"], "version-conflict");
+  EXPECT_EQ(loser["structuredContent"]["error"]["current_version"], 2);
+  json got = Ok("alice", "las__state_get", {{"scope", "blackboard"}, {"key", "c"}});
+  EXPECT_EQ(got["record"]["version"], 2);
+  EXPECT_EQ(got["record"]["author_agent_id"], a_won ? "alice" : "bob");
+}
+
+TEST_F(CoordinationToolsTest, ACasConflictChangesNothingAndTellsTheCurrentVersion) {
+  Ok("alice", "las__state_cas", {{"key", "x"}, {"expected_version", 0}, {"value", "first"}});
+  EXPECT_EQ(ErrorCode("alice", "las__state_cas",
+                      R"({"key":"x","expected_version":0,"value":"second"})"),
+            "version-conflict");
+  // The refusal is a tool error after the call; no StateWritten was appended.
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  json got = Ok("alice", "las__state_get", {{"key", "x"}});
+  EXPECT_EQ(got["record"]["value"], "first");
+  EXPECT_EQ(got["record"]["version"], 1);
+  json hist = Ok("alice", "las__state_history", {{"key", "x"}});
+  EXPECT_EQ(hist["records"].size(), 1u);
+  EXPECT_EQ(Ok("alice", "las__state_cas",
+               {{"key", "x"}, {"expected_version", 1}, {"value", "second"}})["version"], 2);
+}
+
+TEST_F(CoordinationToolsTest, IntegersOfAnySizeSurviveExactly) {
+  const std::string big = "123456789012345678901234567890123456789";
+  std::string raw;
+  server_.Call("alice", "las__state_set",
+               R"({"key":"big","value":{"n":)" + big + R"(,"m":-)" + big + "}}");
+  server_.Call("alice", "las__state_get", R"({"key":"big"})", &raw);
+  EXPECT_NE(raw.find(R"({\"m\":-)" + big + R"(,\"n\":)" + big + "}"), std::string::npos)
+      << "canonical text in the content item: " << raw;
+  EXPECT_NE(raw.find(R"("value":{"m":-)" + big + R"(,"n":)" + big + "}"), std::string::npos)
+      << "structuredContent spliced exactly: " << raw;
+  // max compares them exactly.
+  Ok("alice", "las__state_set", {{"key", "m"}, {"value_json", "9007199254740993"}});
+  server_.Call("alice", "las__state_set",
+               R"({"key":"m","reducer":"max","value":9007199254740992})");
+  server_.Call("alice", "las__state_get", R"({"key":"m"})", &raw);
+  EXPECT_NE(raw.find(R"("value":9007199254740993)"), std::string::npos) << raw;
+}
+
+TEST_F(CoordinationToolsTest, NonJsonValuesAreRefusedWithAClearError) {
+  for (const std::string bad : {"NaN", "Infinity", "-Infinity", "1e400", R"({"a":1,"a":2})",
+                                "[1,", "{'a':1}", "1 2", R"("\ud800")", "", "undefined"}) {
+    json result = Call("alice", "las__state_set", {{"key", "k"}, {"value_json", bad}});
+    ASSERT_TRUE(result.is_object()) << bad;
+    ASSERT_TRUE(result.value("isError", false)) << bad;
+    EXPECT_EQ(result["structuredContent"]["error"]["code"], "invalid-value") << bad;
+    EXPECT_FALSE(result["structuredContent"]["error"]["message"].get<std::string>().empty());
+  }
+  // Duplicate keys in the arguments themselves are refused too (by the gateway's strict
+  // schema check, before the tool runs).
+  std::string raw;
+  EXPECT_TRUE(server_.Call("alice", "las__state_set", R"({"key":"k","value":{"a":1,"a":2}})", &raw)
+                  .is_null());
+  EXPECT_EQ(json::parse(raw)["error"]["code"], -32602) << raw;
+  EXPECT_EQ(Ok("alice", "las__state_get", {{"key", "k"}})["found"], false);
+}
+
+TEST_F(CoordinationToolsTest, EachLasStdReducer) {
+  auto set = [&](const std::string& key, const std::string& reducer, const json& value) {
+    return Call("alice", "las__state_set", {{"key", key}, {"reducer", reducer}, {"value", value}});
+  };
+  auto value = [&](const std::string& key) {
+    return Ok("alice", "las__state_get", {{"key", key}})["record"]["value"];
+  };
+  set("r", "replace", 1);
+  set("r", "replace", "x");
+  EXPECT_EQ(value("r"), "x");
+  Ok("alice", "las__state_append", {{"key", "a"}, {"value", 1}});
+  set("a", "append", {2});
+  EXPECT_EQ(value("a"), json::parse("[1,[2]]"));
+  set("m", "max", 3);
+  set("m", "max", 2);
+  set("m", "max", 7.5);
+  EXPECT_EQ(value("m"), 7.5);
+  set("o", "merge_object", {{"a", 1}, {"b", 1}});
+  set("o", "merge_object", {{"b", 2}, {"c", 3}});
+  EXPECT_EQ(value("o"), json::parse(R"({"a":1,"b":2,"c":3})"));
+  set("s", "set_union", {1, 2});
+  set("s", "set_union", {2, 3, 3});
+  EXPECT_EQ(value("s"), json::parse("[1,2,3]"));
+  json refused = set("o", "append", 1);
+  EXPECT_EQ(refused["structuredContent"]["error"]["code"], "not-an-array");
+  json history = Ok("alice", "las__state_history", {{"key", "m"}});
+  ASSERT_EQ(history["records"].size(), 3u);
+  EXPECT_EQ(history["records"][1]["reducer"], "max");
+  EXPECT_EQ(history["records"][1]["value"], 3) << "max kept the current value";
+}
+
+TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {
+  for (int i = 0; i < 150; ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "k%03d", i);
+    server_.Send("alice", "las__state_set", json{{"key", key}, {"value", i}}.dump());
+  }
+  json last = Ok("alice", "las__state_set", {{"key", "k999"}, {"value", 0}});
+  json page1 = Ok("alice", "las__state_list", json::object());
+  ASSERT_EQ(page1["records"].size(), 100u) << "limit defaults to the maximum, 100";
+  EXPECT_EQ(page1["next"], "k099");
+  EXPECT_EQ(page1["truncated"], false);
+  json page2 = Ok("alice", "las__state_list", {{"after_key", "k099"}, {"limit", 100}});
+  EXPECT_EQ(page2["records"].size(), 51u);
+  EXPECT_TRUE(page2["next"].is_null());
+  // The schema refuses a limit above 100.
+  json over = Call("alice", "las__state_list", {{"limit", 101}});
+  EXPECT_TRUE(over.is_null() || over.value("isError", false)) << over.dump();
+
+  // Values of 10 KiB: at most six fit in 64 KiB; walking `next` still sees every key once.
+  const std::string ten_k(10 * 1024, 'v');
+  for (int i = 0; i < 20; ++i) {
+    Ok("alice", "las__state_set",
+       {{"scope", "blackboard"}, {"key", "big" + std::to_string(100 + i)}, {"value", ten_k}});
+  }
+  std::set<std::string> seen;
+  std::string after;
+  int pages = 0;
+  while (true) {
+    std::string raw;
+    json args = {{"scope", "blackboard"}, {"limit", 100}};
+    if (!after.empty()) args["after_key"] = after;
+    json page = server_.Call("alice", "las__state_list", args.dump(), &raw)["structuredContent"];
+    ++pages;
+    EXPECT_LE(page.dump().size(), 64u * 1024) << "the encoded page stays within 64 KiB";
+    for (const auto& r : page["records"]) EXPECT_TRUE(seen.insert(r["key"]).second);
+    if (page["next"].is_null()) {
+      EXPECT_EQ(page["truncated"], false);
+      break;
+    }
+    EXPECT_EQ(page["truncated"], true);
+    after = page["next"];
+  }
+  EXPECT_EQ(seen.size(), 20u);
+  EXPECT_GE(pages, 4);
+}
+
+TEST_F(CoordinationToolsTest, HistoryPages) {
+  for (int i = 1; i <= 7; ++i) Ok("alice", "las__state_set", {{"key", "h"}, {"value", i}});
+  json p1 = Ok("alice", "las__state_history", {{"key", "h"}, {"limit", 3}});
+  ASSERT_EQ(p1["records"].size(), 3u);
+  EXPECT_EQ(p1["records"][0]["version"], 1);
+  EXPECT_EQ(p1["next"], 3);
+  json p2 = Ok("alice", "las__state_history", {{"key", "h"}, {"after_version", 3}, {"limit", 3}});
+  EXPECT_EQ(p2["records"][0]["value"], 4);
+  EXPECT_EQ(p2["next"], 6);
+  json p3 = Ok("alice", "las__state_history", {{"key", "h"}, {"after_version", 6}});
+  EXPECT_EQ(p3["records"].size(), 1u);
+  EXPECT_TRUE(p3["next"].is_null());
+}
+
+TEST_F(CoordinationToolsTest, LargeValuesComeBackAsHandlesOnlyTheirOwnerCanRead) {
+  std::string text;
+  for (int i = 0; i < 6000; ++i) text += "zażółć " + std::to_string(i) + " ";
+  Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "doc"}, {"value", text}});
+  json record = Ok("alice", "las__state_get", {{"scope", "blackboard"}, {"key", "doc"}})["record"];
+  ASSERT_FALSE(record.contains("value"));
+  const json handle = record["handle"];
+  const std::string canonical = json(text).dump();
+  EXPECT_EQ(handle["size"], canonical.size());
+  EXPECT_EQ(handle["media_type"], "application/json");
+
+  // The owner reads it back in bounded spans, cut at character boundaries.
+  std::string back;
+  json offset = 0;
+  while (!offset.is_null()) {
+    json span = Ok("alice", "las__handle_read",
+                   {{"handle_id", handle["handle_id"]}, {"offset", offset}, {"length", 10000}});
+    EXPECT_LE(span["length"].get<size_t>(), 10000u);
+    back += span["text"].get<std::string>();
+    offset = span["next_offset"];
+  }
+  EXPECT_EQ(back, canonical);
+  // Reading twice makes no second handle.
+  auto handles = [&] {
+    EXPECT_TRUE(server_.live().CatchUp().ok());
+    return server_.live().Get<projections::HandlesProjection>("handles")->handles().by_id.size();
+  };
+  const size_t count = handles();
+  Ok("alice", "las__state_get", {{"scope", "blackboard"}, {"key", "doc"}});
+  EXPECT_EQ(handles(), count);
+
+  // Bob cannot read alice's handle, and cannot tell it from a missing one.
+  EXPECT_EQ(ErrorCode("bob", "las__handle_read",
+                      json{{"handle_id", handle["handle_id"]}}.dump()),
+            "handle-not-found");
+  EXPECT_EQ(ErrorCode("bob", "las__handle_read", R"({"handle_id":"h-none"})"),
+            "handle-not-found");
+  // Bob's own read of the shared value gives bob his own handle.
+  json bobs = Ok("bob", "las__state_get", {{"scope", "blackboard"}, {"key", "doc"}})["record"];
+  EXPECT_NE(bobs["handle"]["handle_id"], handle["handle_id"]);
+  json own = Call("bob", "las__handle_read", {{"handle_id", bobs["handle"]["handle_id"]}});
+  ASSERT_TRUE(own.is_object());
+  EXPECT_FALSE(own.value("isError", false));
+  EXPECT_EQ(own["structuredContent"]["size"], canonical.size());
+}
+
+TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    ids.push_back(Ok("alice", "las__message_send",
+                     {{"to", "bob"}, {"subject", "s" + std::to_string(i)}, {"body", {{"i", i}}}})
+                      ["message_id"]);
+  }
+  json read = Ok("bob", "las__message_read", {{"message_id", ids[0]}});
+  EXPECT_EQ(read["body"]["i"], 0);
+  EXPECT_EQ(read["from_agent_id"], "alice");
+  EXPECT_EQ(read["sent_micros"].get<int64_t>() > 0, true);
+  // Alice cannot read bob's mail.
+  EXPECT_EQ(ErrorCode("alice", "las__message_read", json{{"message_id", ids[1]}}.dump()),
+            "message-not-found");
+
+  json page1 = Ok("bob", "las__message_list", {{"limit", 3}});
+  ASSERT_EQ(page1["messages"].size(), 3u);
+  EXPECT_EQ(page1["messages"][0]["message_id"], ids[1]) << "unread first";
+  EXPECT_EQ(page1["messages"][0]["state"], "unread");
+  json page2 = Ok("bob", "las__message_list", {{"limit", 3}, {"after", page1["next"]}});
+  ASSERT_EQ(page2["messages"].size(), 2u);
+  EXPECT_EQ(page2["messages"][0]["message_id"], ids[4]);
+  EXPECT_EQ(page2["messages"][1]["message_id"], ids[0]);
+  EXPECT_EQ(page2["messages"][1]["state"], "read");
+  EXPECT_TRUE(page2["next"].is_null());
+
+  Ok("bob", "las__message_defer", {{"message_id", ids[1]}, {"seconds", 60}});
+  Ok("bob", "las__message_complete", {{"message_id", ids[2]}});
+  json now = Ok("bob", "las__message_list", json::object());
+  std::vector<std::string> order, states;
+  for (const auto& m : now["messages"]) {
+    order.push_back(m["message_id"]);
+    states.push_back(m["state"]);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{ids[3], ids[4], ids[0], ids[1]}));
+  EXPECT_EQ(states.back(), "deferred");
+  server_.clock().Advance(61'000'000);
+  json later = Ok("bob", "las__message_list", {{"include_completed", true}});
+  EXPECT_EQ(later["messages"][0]["message_id"], ids[1]) << "a deferral that ran out is unread";
+  EXPECT_EQ(later["messages"].back()["state"], "completed");
+  EXPECT_EQ(ErrorCode("bob", "las__message_defer",
+                      json{{"message_id", ids[2]}, {"seconds", 5}}.dump()),
+            "message-completed");
+}
+
+std::vector<std::pair<std::string, std::string>> ReplayDigests(const std::string& dir) {
+  auto reader = log::LogReader::Open(dir);
+  EXPECT_TRUE(reader.ok());
+  auto cursor = (*reader)->Read(1);
+  EXPECT_TRUE(cursor.ok());
+  projections::ProjectionSet set;
+  auto outcome = projections::Replay(**cursor, {}, {}, set);
+  EXPECT_TRUE(outcome.status.ok()) << outcome.status.ToString();
+  return set.Digests();
+}
+
+TEST_F(CoordinationToolsTest, DigestsAreIdenticalAfterARestartAndInAReplay) {
+  Ok("alice", "las__state_set", {{"key", "p"}, {"value", {{"deep", {1, 2, 3}}}}});
+  Ok("alice", "las__state_set",
+     {{"scope", "blackboard"}, {"key", "b"}, {"value_json", "1e3"}, {"reducer", "max"}});
+  Ok("bob", "las__state_append", {{"scope", "blackboard"}, {"key", "log"}, {"value", "x"}});
+  Ok("alice", "las__state_set", {{"key", "large"}, {"value", std::string(20000, 'q')}});
+  Ok("alice", "las__state_get", {{"key", "large"}});
+  std::string id = Ok("alice", "las__message_send", {{"to", "bob"}, {"body", "hi"}})["message_id"];
+  Ok("bob", "las__message_defer", {{"message_id", id}, {"seconds", 10}});
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  const auto before = server_.live().set().Digests();
+  std::set<std::string> names;
+  for (const auto& [name, digest] : before) names.insert(name);
+  for (const char* mine : {"state", "mailbox", "handles"}) EXPECT_TRUE(names.count(mine)) << mine;
+
+  server_.Close();
+  {
+    // Each of the three projections saves a snapshot state that restores to its digest.
+    auto log = log::EventLog::Open(tmp_.Sub("log"));
+    ASSERT_TRUE(log.ok());
+    LiveProjections live(**log);
+    ASSERT_TRUE(live.CatchUp().ok());
+    projections::StateProjection state;
+    projections::MailboxProjection mailbox;
+    projections::HandlesProjection handles;
+    for (projections::Projection* fresh :
+         std::initializer_list<projections::Projection*>{&state, &mailbox, &handles}) {
+      std::string bytes;
+      ASSERT_TRUE(live.set().Find(fresh->name())->Save(bytes));
+      ASSERT_TRUE(fresh->Restore(bytes)) << fresh->name();
+      EXPECT_EQ(projections::Digest(*fresh), projections::Digest(*live.set().Find(fresh->name())))
+          << fresh->name();
+    }
+  }
+  server_.Open();
+  EXPECT_EQ(server_.live().set().Digests(), before) << "after a restart";
+  EXPECT_EQ(ReplayDigests(tmp_.Sub("log")), before) << "in a replay";
+  // And the state is there to use.
+  EXPECT_EQ(Ok("alice", "las__state_get", {{"scope", "blackboard"}, {"key", "b"}})["record"]["value"],
+            1000);
+  EXPECT_EQ(Ok("alice", "las__state_cas", {{"key", "p"}, {"expected_version", 1}, {"value", 0}})
+                ["version"],
+            2);
+}
+
+}  // namespace
+}  // namespace las::tools

@@ -1,0 +1,125 @@
+// Where the daemon's socket lives and what a client refuses (tools/daemon_socket.h), and the
+// listener's stale-file and mode rules (tools/unix_listener.h), on a real filesystem.
+#include "tools/daemon_socket.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/temp_dir.h"
+#include "tools/unix_listener.h"
+
+namespace las::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+class DaemonSocketTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_ = tmp_.Sub("run");
+    fs::create_directory(run_);
+    fs::permissions(run_, fs::perms::owner_all, fs::perm_options::replace);
+  }
+  testing::TempDir tmp_;
+  std::string run_;
+};
+
+TEST_F(DaemonSocketTest, CreatesAPrivateDirectoryAndNamesTheSocketAfterTheCanonicalLogPath) {
+  fs::create_directories(tmp_.Sub("log"));
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, /*create=*/true);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  EXPECT_EQ(socket->dir, run_ + "/las");
+  struct stat st {};
+  ASSERT_EQ(::lstat(socket->dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  fs::create_directory_symlink(tmp_.Sub("log"), tmp_.Sub("alias"));
+  auto alias = DaemonSocketFor(tmp_.Sub("alias") + "/", run_, false);
+  ASSERT_TRUE(alias.ok());
+  EXPECT_EQ(alias->path, socket->path) << "one log, one socket, whatever the spelling";
+  auto other = DaemonSocketFor(tmp_.Sub("other"), run_, false);
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(other->path, socket->path);
+}
+
+TEST_F(DaemonSocketTest, WithoutXdgRuntimeDirTheFallbackIsPerUser) {
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), "", /*create=*/false);
+  if (socket.ok()) {
+    EXPECT_EQ(socket->dir, "/tmp/las-" + std::to_string(::geteuid()));
+  } else {
+    EXPECT_NE(socket.status().message().find("/tmp/las-" + std::to_string(::geteuid())),
+              std::string::npos)
+        << socket.status().ToString();
+  }
+}
+
+TEST_F(DaemonSocketTest, ADirectoryOpenToOthersIsRefused) {
+  fs::create_directory(run_ + "/las");
+  fs::permissions(run_ + "/las", fs::perms::owner_all | fs::perms::group_read |
+                                     fs::perms::group_exec,
+                  fs::perm_options::replace);
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, true);
+  EXPECT_EQ(socket.status().code(), Code::kDenied) << socket.status().ToString();
+}
+
+TEST_F(DaemonSocketTest, ASymlinkedDirectoryIsRefused) {
+  fs::create_directory(tmp_.Sub("elsewhere"));
+  fs::permissions(tmp_.Sub("elsewhere"), fs::perms::owner_all, fs::perm_options::replace);
+  fs::create_directory_symlink(tmp_.Sub("elsewhere"), run_ + "/las");
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, true);
+  EXPECT_EQ(socket.status().code(), Code::kDenied) << socket.status().ToString();
+}
+
+TEST_F(DaemonSocketTest, NoDaemonIsNotFoundAndAFileThatIsNoSocketIsDenied) {
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, true);
+  ASSERT_TRUE(socket.ok());
+  EXPECT_EQ(ConnectToDaemon(socket->path).status().code(), Code::kNotFound);
+  std::ofstream(socket->path) << "not a socket";
+  EXPECT_EQ(ConnectToDaemon(socket->path).status().code(), Code::kDenied);
+  boost::asio::io_context io;
+  EXPECT_EQ(UnixListener::Bind(io, socket->path).status().code(), Code::kDenied)
+      << "the listener never deletes a file that is not a socket";
+}
+
+TEST_F(DaemonSocketTest, AStaleSocketIsNotFoundAndTheListenerReplacesIt) {
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, true);
+  ASSERT_TRUE(socket.ok());
+  {  // A socket file nobody accepts on: what a killed daemon leaves.
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, socket->path.c_str(), sizeof address.sun_path - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ::close(fd);
+  }
+  EXPECT_EQ(ConnectToDaemon(socket->path).status().code(), Code::kNotFound);
+  boost::asio::io_context io;
+  auto listener = UnixListener::Bind(io, socket->path);
+  ASSERT_TRUE(listener.ok()) << listener.status().ToString();
+  struct stat st {};
+  ASSERT_EQ(::lstat(socket->path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  auto connected = ConnectToDaemon(socket->path);
+  EXPECT_TRUE(connected.ok()) << connected.status().ToString();
+  (*listener)->Close();
+  (*listener)->RemoveSocketFile();
+  EXPECT_FALSE(fs::exists(socket->path));
+}
+
+TEST_F(DaemonSocketTest, APathTooLongForASocketIsRefused) {
+  const std::string deep = run_ + "/" + std::string(120, 'x');
+  fs::create_directory(deep);
+  fs::permissions(deep, fs::perms::owner_all, fs::perm_options::replace);
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), deep, true);
+  EXPECT_EQ(socket.status().code(), Code::kInvalidArgument) << socket.status().ToString();
+}
+
+}  // namespace
+}  // namespace las::tools

@@ -1,0 +1,124 @@
+// GrantGuard over a real log and the server's live projections: the default agent's
+// implicit root (and turning it off), any other agent denied at once until a grant or rule
+// covers the exact definition, Las's own tools, and the las.admin tools needing root.
+#include <gtest/gtest.h>
+
+#include "log/event_log.h"
+#include "tests/support/temp_dir.h"
+#include "tools/grant_events.h"
+#include "tools/grant_guard.h"
+#include "tools/grant_policy.h"
+#include "tools/live_projections.h"
+
+namespace las::tools {
+namespace {
+
+const std::string kD1(64, '1');
+const std::string kD2(64, '2');
+
+CatalogTool Tool(std::string surface, std::string name, std::string digest,
+                 bool builtin = false) {
+  CatalogTool tool;
+  tool.qualified_name = QualifiedName(surface, name);
+  tool.surface = std::move(surface);
+  tool.tool = std::move(name);
+  tool.definition_sha256 = std::move(digest);
+  tool.builtin = builtin;
+  return tool;
+}
+
+SessionInfo Agent(std::string id) {
+  SessionInfo session;
+  session.agent_id = std::move(id);
+  session.session_id = "s-" + session.agent_id;
+  return session;
+}
+
+class GrantGuardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto log = log::EventLog::Open(tmp_.Sub("log"));
+    ASSERT_TRUE(log.ok());
+    log_ = std::move(*log);
+    live_ = std::make_unique<LiveProjections>(*log_);
+  }
+  void Append(log::EventDraft draft) {
+    std::vector<log::EventDraft> drafts;
+    drafts.push_back(std::move(draft));
+    ASSERT_TRUE(log_->Append(std::move(drafts)).ok());
+  }
+  // The refusal reason, or "" when allowed.
+  std::string Check(GrantGuard& guard, const std::string& agent, const CatalogTool& tool) {
+    auto refusal = guard.BeforeCall(Agent(agent), tool, "{}");
+    if (!refusal) return "";
+    EXPECT_EQ(refusal->message, kNotPermitted) << "generic text to the client";
+    return refusal->reason;
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<log::EventLog> log_;
+  std::unique_ptr<LiveProjections> live_;
+};
+
+const CatalogTool kEcho = Tool("echo", "echo", kD1);
+const CatalogTool kEchoChanged = Tool("echo", "echo", kD2);
+
+TEST_F(GrantGuardTest, TheDefaultAgentHoldsAnImplicitRootAndAnyOtherStartsWithNothing) {
+  GrantGuard guard(*live_, GrantPolicyFor({}));
+  EXPECT_EQ(Check(guard, "default", kEcho), "");
+  EXPECT_EQ(Check(guard, "default", kEchoChanged), "");
+  EXPECT_EQ(Check(guard, "worker", kEcho), "no-grant");
+  GrantGuard named(*live_, GrantPolicyFor({{"LAS_AGENT_ID", "me"}}));
+  EXPECT_EQ(Check(named, "me", kEcho), "");
+  EXPECT_EQ(Check(named, "default", kEcho), "no-grant") << "only the configured default agent";
+}
+
+TEST_F(GrantGuardTest, TheImplicitRootCanBeTurnedOffAndAnUnknownValueFailsClosed) {
+  for (const char* value : {"none", "off", "ROOT"}) {
+    GrantGuard guard(*live_, GrantPolicyFor({{"LAS_DEFAULT_AGENT_GRANT", value}}));
+    EXPECT_EQ(Check(guard, "default", kEcho), "no-grant") << value;
+  }
+  GrantGuard on(*live_, GrantPolicyFor({{"LAS_DEFAULT_AGENT_GRANT", "root"}}));
+  EXPECT_EQ(Check(on, "default", kEcho), "");
+}
+
+TEST_F(GrantGuardTest, AGrantOrRuleAppendedLaterCountsFromTheNextCall) {
+  GrantGuard guard(*live_, GrantPolicyFor({}));
+  EXPECT_EQ(Check(guard, "worker", kEcho), "no-grant");
+  Append(GrantIssuedEvent({}, "g1", "worker", "", false, {{"echo", "echo", kD1}}));
+  EXPECT_EQ(Check(guard, "worker", kEcho), "");
+  EXPECT_EQ(Check(guard, "worker", kEchoChanged), "no-grant") << "a new definition is not covered";
+  Append(GrantRevokedEvent({}, "g1", "test"));
+  EXPECT_EQ(Check(guard, "worker", kEcho), "no-grant");
+  Append(PermissionRuleAddedEvent("r1", "worker", {"echo", "echo", kD2}));
+  EXPECT_EQ(Check(guard, "worker", kEchoChanged), "");
+  EXPECT_EQ(Check(guard, "worker", kEcho), "no-grant");
+  Append(PermissionRuleRemovedEvent("r1"));
+  EXPECT_EQ(Check(guard, "worker", kEchoChanged), "no-grant");
+}
+
+TEST_F(GrantGuardTest, LasOwnToolsAreForEveryAgentAndAdminToolsNeedRoot) {
+  GrantGuard guard(*live_, GrantPolicyFor({}));
+  const CatalogTool onboarding = Tool("las", "onboarding", "", /*builtin=*/true);
+  const CatalogTool grants = Tool("las", "grants", "", /*builtin=*/true);
+  const CatalogTool admin = Tool("las", "disable_source", "", /*builtin=*/true);
+  EXPECT_EQ(Check(guard, "worker", onboarding), "");
+  EXPECT_EQ(Check(guard, "worker", grants), "");
+  EXPECT_EQ(Check(guard, "worker", admin), "no-root-grant");
+  EXPECT_EQ(Check(guard, "default", admin), "") << "the implicit root";
+  Append(GrantIssuedEvent({}, "g1", "worker", "", false, {{"echo", "echo", kD1}}));
+  EXPECT_EQ(Check(guard, "worker", admin), "no-root-grant") << "a narrow grant is not root";
+  Append(GrantIssuedEvent({}, "g2", "worker", "", true, {}));
+  EXPECT_EQ(Check(guard, "worker", admin), "");
+}
+
+TEST(GrantPolicyTest, AgentIdsAreBoundedAndPrintable) {
+  EXPECT_TRUE(IsValidAgentId("demo-agent"));
+  EXPECT_FALSE(IsValidAgentId(""));
+  EXPECT_FALSE(IsValidAgentId(std::string(257, 'a')));
+  EXPECT_FALSE(IsValidAgentId("a\nb"));
+  EXPECT_FALSE(IsValidAgentId(std::string("a\x7f", 2)));
+}
+
+}  // namespace
+}  // namespace las::tools

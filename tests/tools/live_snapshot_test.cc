@@ -1,0 +1,332 @@
+// Restart through snapshots (tools/live_projections.h): the server's live projections
+// write a snapshot every N events, restore the newest valid one at start-up and fold only
+// the tail, and end with the same digests as before the restart and as `las replay`'s full
+// fold. A damaged or foreign snapshot is ignored with a warning and the log folded from 1.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "base/hex.h"
+#include "log/event_log.h"
+#include "log/snapshot.h"
+#include "projections/replay.h"
+#include "tests/support/sample_events.h"
+#include "tests/support/temp_dir.h"
+#include "tools/live_projections.h"
+
+namespace las::tools {
+namespace {
+
+using Digests = std::vector<std::pair<std::string, std::string>>;
+
+std::unique_ptr<log::EventLog> OpenLog(const std::string& dir) {
+  auto log = log::EventLog::Open(dir);
+  EXPECT_TRUE(log.ok()) << log.status().ToString();
+  return std::move(*log);
+}
+
+// Round `round` of a plausible history: every kind once, a session, a few calls.
+void AppendRound(log::EventLog& log, int round) {
+  auto batch = testing::OneOfEveryKind(round);
+  for (auto& draft : testing::SampleSession("session-" + std::to_string(round))) {
+    batch.push_back(std::move(draft));
+  }
+  for (uint64_t i = 0; i < 6; ++i) {
+    batch.push_back(testing::SampleToolCallRequested(round * 10 + i));
+    if (i != 0) batch.push_back(testing::SampleToolCallCompleted(round * 10 + i));
+  }
+  ASSERT_TRUE(log.Append(std::move(batch)).ok());
+}
+
+Digests ReplayDigests(log::EventLog& log) {
+  projections::ProjectionSet set;
+  auto cursor = log.Read(1);
+  EXPECT_TRUE(cursor.ok());
+  auto outcome = projections::Replay(**cursor, {}, {}, set);
+  EXPECT_TRUE(outcome.status.ok()) << outcome.status.ToString();
+  return set.Digests();
+}
+
+// Snapshots need every projection of the set to implement Save/Restore
+// (projections/projection.h); until then none is written and these tests skip, naming the
+// projections that lack it.
+#define SKIP_UNLESS_EVERY_PROJECTION_SAVES()                                         \
+  do {                                                                               \
+    std::vector<std::string> unsupported;                                            \
+    if (!projections::ProjectionSet().Save({}, &unsupported)) {                      \
+      GTEST_SKIP() << "projections without Save: " << ::testing::PrintToString(unsupported); \
+    }                                                                                \
+  } while (false)
+
+struct Warnings {
+  std::vector<std::string> lines;
+  LiveOptions Options(uint64_t every) {
+    LiveOptions options;
+    options.snapshot_every = every;
+    options.warn = [this](std::string_view line) { lines.emplace_back(line); };
+    return options;
+  }
+};
+
+// Serves `rounds` rounds with snapshots every `every` events, catching up after each
+// round as the server does; returns the digests it ended with.
+Digests Serve(const std::string& dir, int first_round, int rounds, uint64_t every,
+              Warnings& warnings) {
+  auto log = OpenLog(dir);
+  LiveProjections live(*log, warnings.Options(every));
+  EXPECT_TRUE(live.CatchUp().ok());
+  for (int round = first_round; round < first_round + rounds; ++round) {
+    AppendRound(*log, round);
+    EXPECT_TRUE(live.CatchUp().ok());
+  }
+  return live.set().Digests();
+}
+
+TEST(LiveSnapshots, ASnapshotIsWrittenEveryNEvents) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  LiveProjections live(*log, warnings.Options(10));
+  ASSERT_TRUE(live.CatchUp().ok());
+  EXPECT_TRUE(log->SnapshotSequences()->empty());
+  std::vector<uint64_t> taken;
+  for (uint64_t n = 0; n < 35; ++n) {
+    std::vector<log::EventDraft> one;
+    one.push_back(testing::SampleToolCallRequested(n));
+    ASSERT_TRUE(log->Append(std::move(one)).ok());
+    ASSERT_TRUE(live.CatchUp().ok());
+    if (taken.empty() || live.last_snapshot() != taken.back()) {
+      if (live.last_snapshot() != 0) taken.push_back(live.last_snapshot());
+    }
+  }
+  EXPECT_EQ(taken, (std::vector<uint64_t>{10, 20, 30}));
+  // Each was written off the loop thread; once the last write is collected, the newest two
+  // are kept and no write failed.
+  live.WaitForSnapshot();
+  EXPECT_FALSE(live.snapshot_in_flight());
+  EXPECT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+  EXPECT_EQ(*log->SnapshotSequences(), (std::vector<uint64_t>{30, 20}));
+}
+
+// The writer thread computes the digests from a copy restored from the saved bytes; they
+// must be the live state's digests at that sequence, or a restart would ignore the snapshot.
+TEST(LiveSnapshots, TheWriterThreadRecordsTheLiveStatesDigests) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  LiveProjections live(*log, warnings.Options(1));
+  AppendRound(*log, 0);
+  AppendRound(*log, 1);
+  ASSERT_TRUE(live.CatchUp().ok());
+  const uint64_t head = log->head().sequence;
+  ASSERT_EQ(live.last_snapshot(), head);
+  const Digests live_digests = live.set().Digests();
+  live.WaitForSnapshot();
+  ASSERT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+
+  auto record = log->GetSnapshot(head);
+  ASSERT_TRUE(record.ok()) << record.status().ToString();
+  auto snapshot = log::DecodeSnapshot(*record);
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  EXPECT_EQ(snapshot->sequence, head);
+  EXPECT_EQ(snapshot->event_hash, *log->EventHash(head));
+  Digests recorded;
+  for (const auto& projection : snapshot->projections) {
+    recorded.emplace_back(projection.name, ToHex(projection.digest));
+  }
+  std::sort(recorded.begin(), recorded.end());
+  EXPECT_EQ(recorded, live_digests);
+}
+
+// A snapshot falling due while the previous write still runs waits for it, so none is
+// skipped: one snapshot per CatchUp() with snapshot_every 1, every one written.
+TEST(LiveSnapshots, BackToBackSnapshotsAreAllWritten) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  LiveProjections live(*log, warnings.Options(1));
+  std::vector<uint64_t> taken;
+  for (int round = 0; round < 4; ++round) {
+    AppendRound(*log, round);
+    ASSERT_TRUE(live.CatchUp().ok());
+    taken.push_back(live.last_snapshot());
+    EXPECT_EQ(taken.back(), log->head().sequence);
+  }
+  live.WaitForSnapshot();
+  EXPECT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+  EXPECT_EQ(*log->SnapshotSequences(), (std::vector<uint64_t>{taken[3], taken[2]}));
+}
+
+TEST(LiveSnapshots, NoSnapshotsWhenDisabled) {
+  testing::TempDir dir;
+  Warnings warnings;
+  Serve(dir.Sub("log"), 0, 4, /*every=*/0, warnings);
+  auto log = OpenLog(dir.Sub("log"));
+  EXPECT_TRUE(log->SnapshotSequences()->empty());
+}
+
+TEST(LiveSnapshots, RestartFromASnapshotEqualsTheStateBeforeAndReplay) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  const Digests before = Serve(dir.Sub("log"), 0, 5, /*every=*/100, warnings);
+  ASSERT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+
+  auto log = OpenLog(dir.Sub("log"));
+  const uint64_t head = log->head().sequence;
+  auto sequences = log->SnapshotSequences();
+  ASSERT_FALSE(sequences->empty());
+  ASSERT_LT(sequences->front(), head);  // a tail to fold after the snapshot
+
+  LiveProjections live(*log, warnings.Options(0));
+  ASSERT_TRUE(live.CatchUp().ok());
+  EXPECT_EQ(live.startup().snapshot_sequence, sequences->front());
+  EXPECT_EQ(live.startup().folded, head - sequences->front());
+  EXPECT_EQ(live.startup().ignored_snapshots, 0u);
+  EXPECT_EQ(live.sequence(), head);
+  EXPECT_TRUE(warnings.lines.empty());
+  EXPECT_EQ(live.set().Digests(), before);
+  EXPECT_EQ(ReplayDigests(*log), before);
+
+  // And it keeps folding after the restart like any live set.
+  AppendRound(*log, 9);
+  ASSERT_TRUE(live.CatchUp().ok());
+  EXPECT_EQ(live.set().Digests(), ReplayDigests(*log));
+}
+
+// Restarts `dir` and expects the snapshot to be ignored: one warning naming `why`, a fold
+// from sequence 1, and the digests of a full replay.
+void ExpectIgnoredOnRestart(const std::string& dir, const Digests& expected,
+                            const std::string& why) {
+  Warnings warnings;
+  auto log = OpenLog(dir);
+  LiveProjections live(*log, warnings.Options(0));
+  ASSERT_TRUE(live.CatchUp().ok());
+  EXPECT_EQ(live.startup().snapshot_sequence, 0u);
+  EXPECT_EQ(live.startup().ignored_snapshots, 1u);
+  EXPECT_EQ(live.startup().folded, log->head().sequence);
+  ASSERT_EQ(warnings.lines.size(), 2u);
+  EXPECT_NE(warnings.lines[0].find(why), std::string::npos) << warnings.lines[0];
+  EXPECT_NE(warnings.lines[1].find("from sequence 1"), std::string::npos) << warnings.lines[1];
+  EXPECT_EQ(live.set().Digests(), expected);
+  EXPECT_EQ(ReplayDigests(*log), expected);
+}
+
+// A log with exactly one snapshot, `tail` events before its head.
+Digests LogWithOneSnapshot(const std::string& dir, uint64_t* snapshot_at) {
+  Warnings warnings;
+  Digests digests = Serve(dir, 0, 3, /*every=*/1000000, warnings);  // none written yet
+  auto log = OpenLog(dir);
+  LiveProjections live(*log, warnings.Options(1));
+  EXPECT_TRUE(live.CatchUp().ok());  // folds from 1 and snapshots at the head
+  *snapshot_at = live.last_snapshot();
+  live.WaitForSnapshot();  // written on the writer thread
+  EXPECT_EQ(*log->SnapshotSequences(), std::vector<uint64_t>{*snapshot_at});
+  AppendRound(*log, 7);  // a tail after the snapshot
+  projections::ProjectionSet set;
+  auto cursor = log->Read(1);
+  (void)projections::Replay(**cursor, {}, {}, set);
+  (void)digests;
+  return set.Digests();
+}
+
+TEST(LiveSnapshots, CorruptedSnapshotBytesAreIgnoredWithAWarning) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
+  {
+    auto log = OpenLog(dir.Sub("log"));
+    std::string record = *log->GetSnapshot(at);
+    record[record.size() - 40] ^= 0x10;  // inside the last projection's state
+    ASSERT_TRUE(log->PutSnapshot(at, record).ok());
+  }
+  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "checksum");
+}
+
+TEST(LiveSnapshots, ASnapshotWithAWrongRecordedDigestIsIgnored) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
+  {
+    auto log = OpenLog(dir.Sub("log"));
+    auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at));
+    ASSERT_TRUE(snapshot.ok());
+    snapshot->projections.front().digest[31] ^= 0x01;  // a valid record with a wrong digest
+    ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot)).ok());
+  }
+  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "restored digest differs");
+}
+
+TEST(LiveSnapshots, ASnapshotWhoseStateWasAlteredIsIgnored) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
+  {
+    auto log = OpenLog(dir.Sub("log"));
+    auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at));
+    ASSERT_TRUE(snapshot.ok());
+    // The calls projection's state, re-checksummed: "requested" now claims one more call.
+    for (auto& p : snapshot->projections) {
+      if (p.name == "calls") p.state[0] = static_cast<char>(p.state[0] + 1);
+    }
+    ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot)).ok());
+  }
+  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "'calls'");
+}
+
+TEST(LiveSnapshots, ASnapshotFromAnotherLogIsIgnored) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  // Two logs of the same length with different events: the snapshot of one names an
+  // event whose chain hash differs in the other.
+  testing::TempDir dir;
+  uint64_t at = 0;
+  LogWithOneSnapshot(dir.Sub("a"), &at);
+  std::string record;
+  {
+    auto a = OpenLog(dir.Sub("a"));
+    record = *a->GetSnapshot(at);
+  }
+  Digests expected;
+  {
+    auto b = OpenLog(dir.Sub("b"));
+    for (int round = 10; round < 14; ++round) AppendRound(*b, round);
+    ASSERT_GT(b->head().sequence, at);
+    ASSERT_TRUE(b->PutSnapshot(at, record).ok());
+    expected = ReplayDigests(*b);
+  }
+  ExpectIgnoredOnRestart(dir.Sub("b"), expected, "another chain hash");
+}
+
+TEST(LiveSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  // The snapshot of a longer log put into a shorter one (e.g. a log restored from an older
+  // backup beside a newer snapshots family).
+  testing::TempDir dir;
+  uint64_t at = 0;
+  LogWithOneSnapshot(dir.Sub("a"), &at);
+  std::string record;
+  {
+    auto a = OpenLog(dir.Sub("a"));
+    record = *a->GetSnapshot(at);
+  }
+  Digests expected;
+  {
+    auto b = OpenLog(dir.Sub("b"));
+    AppendRound(*b, 20);
+    ASSERT_LT(b->head().sequence, at);
+    ASSERT_TRUE(b->PutSnapshot(at, record).ok());
+    expected = ReplayDigests(*b);
+  }
+  ExpectIgnoredOnRestart(dir.Sub("b"), expected, "beyond the log's head");
+}
+
+}  // namespace
+}  // namespace las::tools

@@ -1,0 +1,281 @@
+// The source inventory (tools/sources.h, tools/source_json.h) and the source guard
+// (tools/source_guard.h) over a real log in a temp dir.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "log/event_log.h"
+#include "projections/sources_projection.h"
+#include "tests/support/temp_dir.h"
+#include "tools/live_projections.h"
+#include "tools/source_events.h"
+#include "tools/source_guard.h"
+#include "tools/source_ids.h"
+#include "tools/source_json.h"
+#include "tools/sources.h"
+#include "tools/surface_launcher.h"
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+
+CatalogTool Builtin(std::string name) {
+  CatalogTool tool;
+  tool.qualified_name = std::move(name);
+  tool.surface = "las";
+  tool.tool = tool.qualified_name.substr(5);
+  tool.builtin = true;
+  tool.input_schema_json = R"({"type":"object"})";
+  return tool;
+}
+
+CatalogTool SurfaceTool(std::string surface, std::string tool_name) {
+  CatalogTool tool;
+  tool.qualified_name = QualifiedName(surface, tool_name);
+  tool.surface = std::move(surface);
+  tool.tool = std::move(tool_name);
+  tool.description = "Does " + tool.tool;
+  tool.input_schema_json = R"({"type":"object","properties":{"q":{"type":"string"}}})";
+  return tool;
+}
+
+SessionInfo Session() {
+  SessionInfo session;
+  session.session_id = "s-1";
+  session.agent_id = "agent";
+  return session;
+}
+
+// A catalog with Las's own tools, an admitted surface `echo` with seven tools, a prompt
+// and a resource, and a configured surface `dead` that failed to start.
+struct Federated {
+  Catalog catalog;
+  std::vector<SurfaceState> surfaces;
+  Federated() {
+    for (const char* name : {"las__search", "las__call", "las__list_sources"}) {
+      catalog.AddBuiltin(Builtin(name));
+    }
+    for (const char* name : {"g", "f", "e", "d", "c", "b", "a"}) {
+      catalog.AddBuiltin(SurfaceTool("echo", name));  // builtin flag reset below
+    }
+    surfaces = {{"dead", false, "start-failed", "", 0}, {"echo", true, "", "", 7}};
+    catalog.SetSurfaceExtras("echo", {{"summarize", "Summarize", "", ""}},
+                             {{"readme", "", "file:///readme", "text/plain"}});
+  }
+};
+
+InventoryFacts Facts(const Catalog& catalog, const std::vector<SurfaceState>& surfaces,
+                     bool admin) {
+  InventoryFacts facts = FactsFromFederation(catalog, surfaces, admin, nullptr);
+  // AddBuiltin marks every entry builtin; move the surface tools back to their source.
+  std::vector<SourceTool> las;
+  for (auto& tool : facts.las_tools) {
+    if (tool.name.rfind("echo__", 0) == 0) {
+      for (auto& c : facts.connections) {
+        if (c.id == "echo") c.tools.push_back(tool);
+      }
+    } else {
+      las.push_back(tool);
+    }
+  }
+  facts.las_tools = las;
+  return facts;
+}
+
+TEST(InventoryTest, EverySourceWithItsCapabilitiesAndAFailedSurfaceSaysWhy) {
+  Federated f;
+  auto sources = BuildInventory(Facts(f.catalog, f.surfaces, false));
+  std::vector<std::string> ids;
+  for (const auto& s : sources) ids.push_back(s.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"dead", "echo", "las", "las.admin", "las.docs",
+                                           "las.std"}));
+  const Source* dead = FindSource(sources, "dead");
+  ASSERT_NE(dead, nullptr);
+  EXPECT_EQ(dead->kind, "connection");
+  EXPECT_TRUE(dead->tools.empty());
+  EXPECT_EQ(dead->description, "No catalog loaded for dead: start-failed");
+  const Source* echo = FindSource(sources, "echo");
+  ASSERT_EQ(echo->tools.size(), 7u);
+  EXPECT_EQ(echo->tools.front().name, "echo__a") << "sorted by name";
+  EXPECT_EQ(echo->prompts.size(), 1u);
+  EXPECT_EQ(echo->resources.size(), 1u);
+  EXPECT_TRUE(echo->permissions.calls_upstream);
+  const Source* std_source = FindSource(sources, "las.std");
+  ASSERT_EQ(std_source->reducers.size(), 5u);
+  EXPECT_EQ(std_source->reducers[0].name, "append");
+  EXPECT_FALSE(std_source->visibility.mcp_client);
+  EXPECT_EQ(FindSource(sources, "las.docs")->resources.size(), 3u);
+  // Without --admin the admin tool is not las.admin's (nor las's) and las.admin is not
+  // visible to MCP clients.
+  const Source* admin = FindSource(sources, "las.admin");
+  EXPECT_TRUE(admin->tools.empty());
+  EXPECT_FALSE(admin->visibility.mcp_client);
+  for (const auto& tool : FindSource(sources, "las")->tools) EXPECT_NE(tool.name, "las__list_sources");
+  auto with_admin = BuildInventory(Facts(f.catalog, f.surfaces, true));
+  ASSERT_EQ(FindSource(with_admin, "las.admin")->tools.size(), 1u);
+  EXPECT_TRUE(FindSource(with_admin, "las.admin")->permissions.mutates_config);
+}
+
+TEST(InventoryTest, ListIsCompactPagedWithPreviewsAndHasMoreFlags) {
+  Federated f;
+  auto sources = BuildInventory(Facts(f.catalog, f.surfaces, false));
+  auto page = json::parse(SourceListJson(sources, 0, 2, 5));
+  EXPECT_EQ(page["total"], 6);
+  EXPECT_EQ(page["offset"], 0);
+  EXPECT_EQ(page["next_offset"], 2);
+  EXPECT_EQ(page["has_more"], true);
+  ASSERT_EQ(page["sources"].size(), 2u);
+  const json& echo = page["sources"][1];
+  EXPECT_EQ(echo["id"], "echo");
+  EXPECT_EQ(echo["counts"]["tools"], 7);
+  EXPECT_EQ(echo["preview"]["tools"],
+            json({"echo__a", "echo__b", "echo__c", "echo__d", "echo__e"}));
+  EXPECT_EQ(echo["has_more"]["tools"], true);
+  EXPECT_EQ(echo["has_more"]["prompts"], false);
+  EXPECT_EQ(echo["permissions"]["calls_upstream"], true);
+  EXPECT_EQ(echo["visibility"]["mcp_client"], true);
+  EXPECT_EQ(page.dump().find("inputSchema"), std::string::npos) << "no schemas in the list";
+  auto last = json::parse(SourceListJson(sources, 4, 2, 5));
+  EXPECT_EQ(last["sources"].size(), 2u);
+  EXPECT_TRUE(last["next_offset"].is_null());
+  EXPECT_EQ(last["has_more"], false);
+  auto beyond = json::parse(SourceListJson(sources, 99, 2, 5));
+  EXPECT_TRUE(beyond["sources"].empty());
+}
+
+TEST(InventoryTest, DetailCarriesSchemas) {
+  Federated f;
+  auto sources = BuildInventory(Facts(f.catalog, f.surfaces, false));
+  auto detail = json::parse(SourceDetailJson(*FindSource(sources, "echo")));
+  ASSERT_EQ(detail["tools"].size(), 7u);
+  EXPECT_EQ(detail["tools"][0]["inputSchema"]["properties"]["q"]["type"], "string");
+  EXPECT_EQ(detail["resources"][0]["uri"], "file:///readme");
+  EXPECT_EQ(detail["prompts"][0]["name"], "summarize");
+}
+
+TEST(InventoryTest, FromTheLogConfiguredButUnrecordedAndRejectedSurfaces) {
+  reducers::RecordedCatalog catalog;
+  catalog.surfaces["echo"] = {true, 1, "", "", 5, {{"echo", "aa", "bb"}}};
+  catalog.surfaces["flaky"] = {false, 1, "digest-mismatch", "", 6, {}};
+  reducers::SourceToggles toggles;
+  toggles.by_id["echo"] = {false, "maintenance", "", 9};
+  auto sources = BuildInventory(FactsFromLog(catalog, {"echo", "lem"}, &toggles));
+  EXPECT_EQ(FindSource(sources, "lem")->description, "No catalog loaded for lem: not-recorded");
+  EXPECT_EQ(FindSource(sources, "flaky")->description,
+            "No catalog loaded for flaky: digest-mismatch");
+  const Source* echo = FindSource(sources, "echo");
+  ASSERT_EQ(echo->tools.size(), 1u);
+  EXPECT_EQ(echo->tools[0].name, "echo__echo");
+  EXPECT_FALSE(echo->enabled);
+  EXPECT_EQ(echo->disabled_reason, "maintenance");
+}
+
+TEST(SourceIdsTest, OwnersOfTools) {
+  EXPECT_EQ(SourceIdOf(SurfaceTool("echo", "echo")), "echo");
+  EXPECT_EQ(SourceIdOf(Builtin("las__search")), "las");
+  EXPECT_EQ(SourceIdOf(Builtin("las__disable_source")), "las.admin");
+  EXPECT_TRUE(IsDiscoveryTool("las__call"));
+  EXPECT_FALSE(IsDiscoveryTool("las__onboarding"));
+}
+
+// The guard over a real log: disable, restart (a fresh fold), enable.
+TEST(SourceGuardTest, DisabledSourceIsRefusedAndUnlistedAcrossRestart) {
+  testing::TempDir tmp;
+  const CatalogTool echo = SurfaceTool("echo", "echo");
+  const CatalogTool search = Builtin("las__search");
+  const SessionInfo session = Session();
+  {
+    auto log = log::EventLog::Open(tmp.Sub("log"));
+    ASSERT_TRUE(log.ok());
+    LiveProjections live(**log);
+    ASSERT_TRUE(live.CatchUp().ok());
+    SourceGuard guard(live, false);
+    EXPECT_FALSE(guard.BeforeCall(session, echo, "{}").has_value());
+    EXPECT_TRUE(guard.Listed(session, echo));
+    ASSERT_TRUE((*log)->Append({SourceDisabledEvent("echo", "maintenance", "", "")}).ok());
+    ASSERT_TRUE(live.CatchUp().ok());
+    auto refusal = guard.BeforeCall(session, echo, "{}");
+    ASSERT_TRUE(refusal.has_value());
+    EXPECT_EQ(refusal->reason, "source-disabled");
+    EXPECT_FALSE(guard.Listed(session, echo));
+    EXPECT_TRUE(guard.Listed(session, search));
+  }
+  auto log = log::EventLog::Open(tmp.Sub("log"));
+  ASSERT_TRUE(log.ok());
+  LiveProjections live(**log);
+  ASSERT_TRUE(live.CatchUp().ok());
+  SourceGuard guard(live, false);
+  EXPECT_TRUE(guard.BeforeCall(session, echo, "{}").has_value()) << "survives restart";
+  const auto* sources = live.Get<projections::SourcesProjection>("sources");
+  EXPECT_EQ(sources->toggles().by_id.at("echo").reason, "maintenance");
+  ASSERT_TRUE((*log)->Append({SourceEnabledEvent("echo", "agent", "s-1")}).ok());
+  ASSERT_TRUE(live.CatchUp().ok());
+  EXPECT_FALSE(guard.BeforeCall(session, echo, "{}").has_value());
+  EXPECT_EQ(sources->toggles().by_id.at("echo").agent_id, "agent");
+}
+
+TEST(SourceGuardTest, LazyListsOnlyTheDiscoveryToolsAndOnboardingButCallsStillPass) {
+  testing::TempDir tmp;
+  auto log = log::EventLog::Open(tmp.Sub("log"));
+  ASSERT_TRUE(log.ok());
+  LiveProjections live(**log);
+  ASSERT_TRUE(live.CatchUp().ok());
+  SourceGuard guard(live, true);
+  const SessionInfo session = Session();
+  EXPECT_FALSE(guard.Listed(session, SurfaceTool("echo", "echo")));
+  EXPECT_TRUE(guard.Listed(session, Builtin("las__onboarding"))) << "always in tools/list";
+  EXPECT_FALSE(guard.Listed(session, Builtin("las__state_get")));
+  for (const char* name : {"las__search", "las__describe", "las__list_tools", "las__call"}) {
+    EXPECT_TRUE(guard.Listed(session, Builtin(name))) << name;
+  }
+  EXPECT_FALSE(guard.BeforeCall(session, SurfaceTool("echo", "echo"), "{}").has_value());
+}
+
+}  // namespace
+}  // namespace las::tools
+
+namespace las::tools {
+namespace {
+
+TEST(CapabilityListTest, ParsesResourcesAndPromptsAndSkipsBadEntries) {
+  auto resources = ParseCapabilityList(
+      R"({"resources":[{"uri":"file:///a","name":"a","description":"A","mimeType":"text/plain"},)"
+      R"({"name":"no uri"},{"uri":"file:///b"},7]})",
+      "resources");
+  ASSERT_EQ(resources.size(), 2u);
+  EXPECT_EQ(resources[0].mime_type, "text/plain");
+  EXPECT_EQ(resources[1].name, "file:///b") << "a resource without a name is named by its uri";
+  auto prompts = ParseCapabilityList(R"({"prompts":[{"name":"p","description":"P"},{}]})",
+                                     "prompts");
+  ASSERT_EQ(prompts.size(), 1u);
+  EXPECT_EQ(prompts[0].description, "P");
+  EXPECT_TRUE(ParseCapabilityList("[]", "prompts").empty());
+  EXPECT_TRUE(ParseCapabilityList(R"({"prompts":{}})", "prompts").empty());
+}
+
+TEST(CapabilityListTest, ToolTitlesComeFromTitleOrAnnotations) {
+  auto titles = ParseToolTitles(
+      R"([{"name":"a","inputSchema":{},"title":"Top"},)"
+      R"({"name":"b","inputSchema":{},"annotations":{"title":"Nested"}},)"
+      R"({"name":"c","inputSchema":{}}])");
+  EXPECT_EQ(titles, (std::map<std::string, std::string>{{"a", "Top"}, {"b", "Nested"}}));
+  trust::SurfaceBinding binding;
+  binding.name = "echo";
+  binding.tools.resize(2);
+  binding.tools[0].name = "a";
+  binding.tools[1].name = "c";
+  std::vector<trust::LiveTool> live(2);
+  live[0].name = "a";
+  live[0].input_schema_json = "{}";
+  live[1].name = "c";
+  live[1].input_schema_json = "{}";
+  Catalog catalog;
+  ASSERT_TRUE(catalog.AddSurface(binding, live).empty());
+  catalog.SetSurfaceExtras("echo", {}, {}, titles);
+  EXPECT_EQ(catalog.Find("echo__a")->title, "Top");
+  EXPECT_EQ(catalog.Find("echo__c")->title, "");
+}
+
+}  // namespace
+}  // namespace las::tools

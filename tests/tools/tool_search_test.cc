@@ -1,0 +1,102 @@
+// Discovery ranking (tools/tool_search.h): every query token must hit; name > title >
+// description > schema property names; nearest names for a wrong name; summaries.
+#include "tools/tool_search.h"
+
+#include <gtest/gtest.h>
+
+namespace las::tools {
+namespace {
+
+CatalogTool Tool(std::string name, std::string title, std::string description,
+                 std::string schema = R"({"type":"object"})") {
+  CatalogTool tool;
+  tool.qualified_name = std::move(name);
+  tool.tool = tool.qualified_name.substr(tool.qualified_name.find("__") + 2);
+  tool.surface = tool.qualified_name.substr(0, tool.qualified_name.find("__"));
+  tool.title = std::move(title);
+  tool.description = std::move(description);
+  tool.input_schema_json = std::move(schema);
+  return tool;
+}
+
+std::vector<std::string> Names(const std::vector<SearchHit>& hits) {
+  std::vector<std::string> out;
+  for (const auto& hit : hits) out.push_back(hit.tool->qualified_name);
+  return out;
+}
+
+class SearchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    tools_ = {
+        Tool("alpha__weather", "", "Unrelated"),
+        Tool("beta__lookup", "Weather lookup", "Unrelated"),
+        Tool("gamma__fetch", "", "Fetch the weather for a city"),
+        Tool("delta__query", "", "Unrelated",
+             R"({"type":"object","properties":{"weather_station":{"type":"string"}}})"),
+        Tool("echo__echo", "", "Echo the message back",
+             R"({"type":"object","properties":{"message":{"type":"string"}}})"),
+    };
+    for (const auto& tool : tools_) pointers_.push_back(&tool);
+  }
+  std::vector<CatalogTool> tools_;
+  std::vector<const CatalogTool*> pointers_;
+};
+
+TEST_F(SearchTest, NameRanksAboveTitleAboveDescriptionAboveSchemaPropertyNames) {
+  auto hits = SearchTools(pointers_, "weather", 10);
+  EXPECT_EQ(Names(hits), (std::vector<std::string>{"alpha__weather", "beta__lookup",
+                                                   "gamma__fetch", "delta__query"}));
+  EXPECT_EQ(hits[0].score, kNameHit);
+  EXPECT_EQ(hits[1].score, kTitleHit);
+  EXPECT_EQ(hits[2].score, kDescriptionHit);
+  EXPECT_EQ(hits[3].score, kPropertyHit);
+}
+
+TEST_F(SearchTest, EveryTokenMustHit) {
+  EXPECT_EQ(Names(SearchTools(pointers_, "weather city", 10)),
+            std::vector<std::string>{"gamma__fetch"});
+  EXPECT_TRUE(SearchTools(pointers_, "weather nonexistentword", 10).empty());
+  EXPECT_TRUE(SearchTools(pointers_, "  ", 10).empty()) << "an empty query matches nothing";
+}
+
+TEST_F(SearchTest, TokensAreCaseInsensitiveAndSplitOnPunctuation) {
+  EXPECT_EQ(QueryTokens("Echo__MESSAGE, back"),
+            (std::vector<std::string>{"echo", "message", "back"}));
+  auto hits = SearchTools(pointers_, "ECHO message", 10);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].score, kNameHit + kDescriptionHit);
+}
+
+TEST_F(SearchTest, LimitKeepsTheBest) {
+  EXPECT_EQ(Names(SearchTools(pointers_, "weather", 2)),
+            (std::vector<std::string>{"alpha__weather", "beta__lookup"}));
+}
+
+TEST_F(SearchTest, NearestNamesForAWrongName) {
+  auto nearest = NearestNames(pointers_, "echo__ehco", 2);
+  ASSERT_EQ(nearest.size(), 2u);
+  EXPECT_EQ(nearest[0], "echo__echo");
+  EXPECT_EQ(NearestNames(pointers_, "wether", 1), std::vector<std::string>{"alpha__weather"})
+      << "the bare tool name counts too";
+}
+
+TEST(SummaryTest, FirstLineBoundedAtAUtf8Boundary) {
+  CatalogTool tool;
+  tool.description = "First line.\nSecond line.";
+  EXPECT_EQ(Summary(tool), "First line.");
+  tool.description = std::string(159, 'a') + "\xC3\xA9" + "tail";  // é straddles byte 160
+  const std::string summary = Summary(tool);
+  EXPECT_EQ(summary, std::string(159, 'a') + "\xE2\x80\xA6");
+  tool.description.reset();
+  EXPECT_EQ(Summary(tool), "");
+}
+
+TEST(SchemaPropertiesTest, TopLevelPropertyNamesOnly) {
+  EXPECT_EQ(SchemaPropertyNames(R"({"properties":{"a":{"properties":{"inner":{}}},"b":{}}})"),
+            (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(SchemaPropertyNames("not json").empty());
+}
+
+}  // namespace
+}  // namespace las::tools

@@ -1,0 +1,167 @@
+#include "tools/admin_tools.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
+
+#include "log/event_json.h"
+#include "log/event_log.h"
+#include "projections/sources_projection.h"
+#include "tools/federation.h"
+#include "tools/live_projections.h"
+#include "tools/source_events.h"
+#include "tools/source_ids.h"
+#include "tools/source_json.h"
+#include "tools/sources.h"
+
+namespace las::tools {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string ErrorResult(const Json& body) {
+  Json result{{"content", {{{"type", "text"}, {"text", body.dump()}}}},
+              {"structuredContent", body},
+              {"isError", true}};
+  return result.dump();
+}
+
+size_t Number(const Json& args, const char* key, size_t fallback) {
+  auto it = args.find(key);
+  return it != args.end() && it->is_number_unsigned() ? it->get<size_t>() : fallback;
+}
+
+std::vector<Source> Inventory(const LasToolContext& context) {
+  static const Catalog kEmpty;
+  const auto* sources = context.live.Get<projections::SourcesProjection>("sources");
+  const Federation* federation = context.links.federation;
+  static const std::vector<SurfaceState> kNone;
+  return BuildInventory(FactsFromFederation(federation ? federation->catalog() : kEmpty,
+                                            federation ? federation->surfaces() : kNone,
+                                            /*admin=*/true,
+                                            sources ? &sources->toggles() : nullptr));
+}
+
+// Appends `draft` durably, folds it into the live projections, answers on the loop.
+void AppendToggle(const LasToolContext& context, log::EventDraft draft, std::string id,
+                  bool enabled, std::function<void(ToolCallReply)> done) {
+  context.log.AppendAsync(
+      {std::move(draft)}, log::Durability::kSynced,
+      [context, id = std::move(id), enabled,
+       done = std::move(done)](Result<log::AppendedRange> appended) mutable {
+        boost::asio::post(context.io, [context, id, enabled, done = std::move(done),
+                                       ok = appended.ok(),
+                                       sequence = appended.ok() ? appended->first : 0] {
+          if (!ok || !context.live.CatchUp().ok()) {
+            done(ToolCallReply::Error(-32603, "Tool call failed"));
+            return;
+          }
+          done(ToolCallReply::Result(JsonResult(
+              Json{{"id", id}, {"enabled", enabled}, {"sequence", sequence}}.dump())));
+        });
+      });
+}
+
+}  // namespace
+
+void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
+  tools.Add(
+      "list_sources",
+      "Every source (system and connection): visibility, permissions, counts per capability "
+      "kind and a short preview of names; paged; no schemas.",
+      R"({"type":"object","properties":{"offset":{"type":"integer","minimum":0},)"
+      R"("limit":{"type":"integer","minimum":1,"maximum":200},)"
+      R"("preview":{"type":"integer","minimum":0,"maximum":50}},"additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        done(ToolCallReply::Result(JsonResult(SourceListJson(
+            Inventory(context), Number(args, "offset", 0),
+            Number(args, "limit", kDefaultSourcePage), Number(args, "preview", kDefaultPreview)))));
+      });
+
+  tools.Add(
+      "inspect_source", "One source's full inventory: tools with schemas, prompts, resources.",
+      R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128}},)"
+      R"("required":["id"],"additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const auto sources = Inventory(context);
+        const Source* source = FindSource(sources, args.value("id", ""));
+        if (source == nullptr) {
+          done(ToolCallReply::Result(ErrorResult({{"error", "unknown-source"}})));
+          return;
+        }
+        done(ToolCallReply::Result(JsonResult(SourceDetailJson(*source))));
+      });
+
+  tools.Add(
+      "enable_source", "Enable a source: its tools return to tools/list and may be called.",
+      R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128}},)"
+      R"("required":["id"],"additionalProperties":false})",
+      [context](const SessionInfo& session, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const std::string id = args.value("id", "");
+        if (FindSource(Inventory(context), id) == nullptr) {
+          done(ToolCallReply::Result(ErrorResult({{"error", "unknown-source"}})));
+          return;
+        }
+        AppendToggle(context, SourceEnabledEvent(id, session.agent_id, session.session_id), id,
+                     true, std::move(done));
+      });
+
+  tools.Add(
+      "disable_source",
+      "Disable a source: its tools leave tools/list and calls to them are refused. Survives "
+      "restart. las and las.admin cannot be disabled.",
+      R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128},)"
+      R"("reason":{"type":"string","maxLength":256}},"required":["id"],)"
+      R"("additionalProperties":false})",
+      [context](const SessionInfo& session, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const std::string id = args.value("id", "");
+        if (id == kSourceLas || id == kSourceAdmin) {
+          done(ToolCallReply::Result(ErrorResult({{"error", "source-protected"}})));
+          return;
+        }
+        if (FindSource(Inventory(context), id) == nullptr) {
+          done(ToolCallReply::Result(ErrorResult({{"error", "unknown-source"}})));
+          return;
+        }
+        AppendToggle(context,
+                     SourceDisabledEvent(id, args.value("reason", "admin"), session.agent_id,
+                                         session.session_id),
+                     id, false, std::move(done));
+      });
+
+  tools.Add(
+      "inspect_events", "Events of the log from a sequence, as JSON (at most 200).",
+      R"({"type":"object","properties":{"from":{"type":"integer","minimum":1},)"
+      R"("limit":{"type":"integer","minimum":1,"maximum":200}},"additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const size_t limit = Number(args, "limit", 50);
+        auto cursor = context.log.Read(Number(args, "from", 1));
+        if (!cursor.ok()) {
+          done(ToolCallReply::Error(-32603, "Tool call failed"));
+          return;
+        }
+        Json events = Json::array();
+        uint64_t last = 0;
+        while (events.size() < limit) {
+          auto more = (*cursor)->Next();
+          if (!more.ok() || !*more) break;
+          events.push_back(Json::parse(log::EventToJson((*cursor)->current()), nullptr, false));
+          last = (*cursor)->current().sequence;
+        }
+        done(ToolCallReply::Result(JsonResult(
+            Json{{"events", std::move(events)}, {"next_from", last == 0 ? Json(nullptr) : Json(last + 1)}}
+                .dump(-1, ' ', false, Json::error_handler_t::replace))));
+      });
+}
+
+}  // namespace las::tools

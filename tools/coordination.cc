@@ -1,0 +1,110 @@
+#include "tools/coordination.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+
+#include "log/event_log.h"
+#include "projections/handles_projection.h"
+#include "projections/mailbox_projection.h"
+#include "projections/state_projection.h"
+#include "tools/coordination_events.h"
+#include "tools/handle_refs.h"
+#include "tools/live_projections.h"
+#include "tools/random_id.h"
+
+namespace las::tools {
+
+Coordination::Coordination(const LasToolContext& context, CoordinationOptions options)
+    : context_(context), options_(std::move(options)) {}
+
+Status Coordination::CatchUp() { return context_.live.CatchUp(); }
+
+const reducers::StateStore& Coordination::state() const {
+  return context_.live.Get<projections::StateProjection>("state")->store();
+}
+const reducers::Mailboxes& Coordination::mailboxes() const {
+  return context_.live.Get<projections::MailboxProjection>("mailbox")->mailboxes();
+}
+const reducers::Handles& Coordination::handles() const {
+  return context_.live.Get<projections::HandlesProjection>("handles")->handles();
+}
+
+std::string Coordination::SlotOf(bool blackboard, std::string_view owner, std::string_view key) {
+  std::string slot = blackboard ? "b" : "p" + std::to_string(owner.size()) + ":" + std::string(owner);
+  slot.push_back('/');
+  slot += key;
+  return slot;
+}
+
+const Coordination::PendingWrite* Coordination::Pending(const std::string& slot) const {
+  auto it = pending_.find(slot);
+  return it == pending_.end() ? nullptr : &it->second;
+}
+
+void Coordination::BeginWrite(const std::string& slot, uint64_t version, std::string value) {
+  PendingWrite& p = pending_[slot];
+  p.version = version;
+  p.value = std::move(value);
+  ++p.in_flight;
+}
+
+void Coordination::EndWrite(const std::string& slot) {
+  auto it = pending_.find(slot);
+  if (it != pending_.end() && --it->second.in_flight == 0) pending_.erase(it);
+}
+
+void Coordination::Batch::Add(Batch other) {
+  // other's first handle_ids.size() drafts are its HandleCreated, in order (HandleRef).
+  for (size_t i = 0; i < other.drafts.size(); ++i) {
+    if (i < other.handle_ids.size()) {
+      if (std::find(handle_ids.begin(), handle_ids.end(), other.handle_ids[i]) !=
+          handle_ids.end()) {
+        continue;
+      }
+      handle_ids.push_back(std::move(other.handle_ids[i]));
+    }
+    drafts.push_back(std::move(other.drafts[i]));
+  }
+}
+
+std::string Coordination::HandleRef(const Actor& actor, std::string_view content, Batch& batch) {
+  std::string id = HandleIdFor(actor.agent_id, content);
+  const auto& known = handles().by_id;
+  if (known.find(id) == known.end() && creating_handles_.count(id) == 0 &&
+      std::find(batch.handle_ids.begin(), batch.handle_ids.end(), id) == batch.handle_ids.end()) {
+    batch.drafts.push_back(HandleCreatedEvent(actor, id, actor.agent_id, kJsonMediaType, content));
+    batch.handle_ids.push_back(id);
+  }
+  return HandleRefJson(id, kJsonMediaType, content.size());
+}
+
+void Coordination::Commit(Batch batch, std::function<void(bool)> then) {
+  if (batch.drafts.empty()) {
+    then(true);
+    return;
+  }
+  for (auto& id : batch.handle_ids) creating_handles_.insert(std::move(id));
+  // A handle stops being "in creation" once the projection holds it. After a failed
+  // append the log refuses every later one, so nothing more is created anyway.
+  auto io = &context_.io;
+  context_.log.AppendAsync(
+      std::move(batch.drafts), log::Durability::kSynced,
+      [this, io, then = std::move(then)](Result<log::AppendedRange> appended) mutable {
+        boost::asio::post(*io, [this, then = std::move(then), ok = appended.ok()]() mutable {
+          if (ok) (void)CatchUp();
+          const auto& known = handles().by_id;
+          for (auto it = creating_handles_.begin(); it != creating_handles_.end();) {
+            it = known.find(*it) != known.end() ? creating_handles_.erase(it) : std::next(it);
+          }
+          then(ok);
+        });
+      });
+}
+
+std::string Coordination::NewMessageId() {
+  return options_.new_message_id ? options_.new_message_id() : RandomId("msg-");
+}
+
+}  // namespace las::tools

@@ -1,0 +1,84 @@
+// Coordination: what the state, message and handle tools share on the server's loop —
+// the live projections, the writes decided but not yet folded, durable commits that
+// answer on the loop, handle references, the injected clock and ids.
+//
+// Every mutation is decided on the loop against the newest state: CatchUp() folds what
+// the log holds, and the pending-writes overlay adds writes appended but not yet folded,
+// so two CAS on one key decided before the first is folded cannot both win. Commit()
+// appends with Durability::kSynced and runs `then` on the loop once the events are on
+// disk (or the append failed); the tools answer only then.
+//
+// Threading: loop thread only (the log's completion is posted back to the loop).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "log/event.h"
+#include "reducers/handles.h"
+#include "reducers/mailbox.h"
+#include "reducers/state_store.h"
+#include "tools/decision_events.h"
+#include "tools/las_tools.h"
+
+namespace las::tools {
+
+struct CoordinationOptions {
+  const WallClock* clock = &SystemWallClock();  // message deferral and listing
+  std::function<std::string()> new_message_id;   // default RandomId("msg-")
+};
+
+class Coordination {
+ public:
+  Coordination(const LasToolContext& context, CoordinationOptions options);
+
+  // Folds the log into the live projections (LiveProjections::CatchUp).
+  Status CatchUp();
+  const reducers::StateStore& state() const;
+  const reducers::Mailboxes& mailboxes() const;
+  const reducers::Handles& handles() const;
+
+  // Writes decided but not yet folded, per slot (scope, owner, key).
+  struct PendingWrite {
+    uint64_t version = 0;
+    std::string value;
+    size_t in_flight = 0;
+  };
+  static std::string SlotOf(bool blackboard, std::string_view owner, std::string_view key);
+  const PendingWrite* Pending(const std::string& slot) const;
+  void BeginWrite(const std::string& slot, uint64_t version, std::string value);
+  void EndWrite(const std::string& slot);
+
+  // Events to append together; handle_ids names the handles their HandleCreated create.
+  struct Batch {
+    std::vector<log::EventDraft> drafts;
+    std::vector<std::string> handle_ids;
+    void Add(Batch other);
+  };
+
+  // A handle reference for `content` owned by `actor`: adds a HandleCreated draft to
+  // `batch` unless the handle exists, is being created, or is in `batch` already.
+  std::string HandleRef(const Actor& actor, std::string_view content, Batch& batch);
+
+  // Appends the batch (synced) and calls `then(ok)` on the loop when durable. With no
+  // drafts, calls `then(true)` at once.
+  void Commit(Batch batch, std::function<void(bool)> then);
+
+  int64_t NowMicros() const { return options_.clock->NowMicros(); }
+  std::string NewMessageId();
+
+ private:
+  LasToolContext context_;  // a copy: its members are references that outlive us
+  CoordinationOptions options_;
+  std::map<std::string, PendingWrite, std::less<>> pending_;
+  std::set<std::string, std::less<>> creating_handles_;
+};
+
+}  // namespace las::tools

@@ -1,0 +1,34 @@
+// The coordination tools (docs/STATE.md): private state and the blackboard
+// (las__state_get/set/append/cas/list/history), messages (las__message_send/list/read/
+// complete/defer) and handles (las__handle_read). AddCoordinationTools registers all of
+// them over one shared Coordination (tools/coordination.h).
+//
+// Refusals answer a tool error (isError true) whose structuredContent.error.code is a
+// stable code: invalid-arguments, invalid-value, value-too-large, version-conflict (with
+// current_version), not-an-array, not-a-number, not-an-object, message-not-found,
+// message-completed, handle-not-found. A log failure is the generic JSON-RPC error
+// "Tool call failed".
+#pragma once
+
+#include <memory>
+
+#include "tools/builtin_tools.h"
+#include "tools/coordination.h"
+#include "tools/las_tools.h"
+
+namespace las::tools {
+
+// `context` and everything it refers to must outlive `tools`.
+void AddCoordinationTools(BuiltinTools& tools, const LasToolContext& context,
+                          CoordinationOptions options = {});
+
+// The parts, for AddCoordinationTools.
+void AddStateTools(BuiltinTools& tools, std::shared_ptr<Coordination> coordination);
+void AddMessageTools(BuiltinTools& tools, std::shared_ptr<Coordination> coordination);
+void AddHandleTools(BuiltinTools& tools, std::shared_ptr<Coordination> coordination);
+
+// Page bounds of the list and history tools.
+inline constexpr size_t kMaxPageItems = 100;
+inline constexpr size_t kMaxPageBytes = 64 * 1024;
+
+}  // namespace las::tools

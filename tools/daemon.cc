@@ -1,0 +1,162 @@
+#include "tools/daemon.h"
+
+#include <signal.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "tools/daemon_connection.h"
+#include "tools/daemon_socket.h"
+#include "tools/server_core.h"
+#include "tools/unix_listener.h"
+
+namespace las::tools {
+namespace {
+
+class Daemon {
+ public:
+  Daemon(boost::asio::io_context& io, ServerCore& core, const DaemonOptions& options,
+         std::string socket_path)
+      : io_(io), core_(core), options_(options), socket_path_(std::move(socket_path)),
+        signals_(io, SIGTERM, SIGINT) {}
+
+  void Run() {
+    WaitForSignal();
+    core_.Start([this] { OnFederated(); });
+    io_.run();
+    if (listener_) listener_->Close();
+  }
+
+  const Status& status() const { return status_.ok() ? core_.status() : status_; }
+
+ private:
+  void Note(const std::string& text) {
+    if (options_.on_note) options_.on_note(text);
+  }
+
+  void WaitForSignal() {
+    signals_.async_wait([this](const boost::system::error_code& error, int) {
+      if (error) return;
+      if (!stopping_) {
+        Stop();
+        WaitForSignal();
+      } else if (!children_ending_) {
+        Note("second signal: ending the children now");
+        EndChildren([] {});
+      }
+    });
+  }
+
+  void OnFederated() {
+    if (stopping_ || !core_.status().ok()) {
+      Finish();
+      return;
+    }
+    auto listener = UnixListener::Bind(io_, socket_path_);
+    if (!listener.ok()) {
+      status_ = listener.status();
+      stopping_ = true;
+      Finish();
+      return;
+    }
+    listener_ = std::move(*listener);
+    listener_->Accept([this](UniqueFd fd) { OnConnection(std::move(fd)); },
+                      [this](uid_t uid) {
+                        Note("refused a connection from uid " + std::to_string(uid));
+                      });
+    if (options_.on_listening) options_.on_listening(socket_path_);
+  }
+
+  void OnConnection(UniqueFd fd) {
+    if (stopping_) return;
+    if (connections_.size() >= options_.max_connections) {
+      Note("too many connections: one refused");
+      return;  // `fd` closes here
+    }
+    const uint64_t id = next_id_++;
+    connections_[id] = DaemonConnection::Start(io_, std::move(fd), core_,
+                                               options_.max_line_bytes, [this, id] {
+                                                 connections_.erase(id);
+                                                 MaybeFinish();
+                                               });
+  }
+
+  void Stop() {
+    stopping_ = true;
+    if (listener_) listener_->Close();
+    // Stopping a connection may close it (and erase it) later, never synchronously.
+    for (auto& [id, connection] : connections_) connection->StopReading();
+    MaybeFinish();
+  }
+
+  void MaybeFinish() {
+    if (stopping_ && connections_.empty()) Finish();
+  }
+
+  void Finish() {
+    if (finished_) return;
+    finished_ = true;
+    EndChildren([this] {
+      if (listener_) listener_->RemoveSocketFile();
+      signals_.cancel();
+      io_.stop();
+    });
+  }
+
+  // Ends the children once; every `done` runs after they are down.
+  void EndChildren(std::function<void()> done) {
+    after_children_.push_back(std::move(done));
+    if (children_down_) {
+      for (auto& next : std::exchange(after_children_, {})) next();
+      return;
+    }
+    if (children_ending_) return;
+    children_ending_ = true;
+    core_.Shutdown([this] {
+      children_down_ = true;
+      for (auto& next : std::exchange(after_children_, {})) next();
+    });
+  }
+
+  boost::asio::io_context& io_;
+  ServerCore& core_;
+  const DaemonOptions& options_;
+  std::string socket_path_;
+  boost::asio::signal_set signals_;
+  std::unique_ptr<UnixListener> listener_;
+  std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
+  uint64_t next_id_ = 1;
+  Status status_;
+  bool stopping_ = false;
+  bool finished_ = false;
+  bool children_ending_ = false;
+  bool children_down_ = false;
+  std::vector<std::function<void()>> after_children_;
+};
+
+}  // namespace
+
+Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon) {
+  auto socket = DaemonSocketFor(options.log_dir, daemon.xdg_runtime_dir, /*create=*/true);
+  if (!socket.ok()) return socket.status();
+  if (auto live = ConnectToDaemon(socket->path); live.ok()) {
+    return Locked("a daemon already serves this log at " + socket->path);
+  } else if (live.status().code() != Code::kNotFound) {
+    return live.status();
+  }
+  boost::asio::io_context io;
+  auto work = boost::asio::make_work_guard(io);
+  auto core = ServerCore::Open(io, options);
+  if (!core.ok()) return core.status();
+  Daemon server(io, **core, daemon, socket->path);
+  server.Run();
+  return server.status();
+}
+
+}  // namespace las::tools

@@ -1,0 +1,40 @@
+// `las daemon`: one Las server for many MCP clients. It owns the log (as its only writer)
+// and the children, and serves every connection on its Unix socket
+// (tools/daemon_socket.h: mode 0600 in a private 0700 directory, peers of another uid
+// refused) as its own MCP session (tools/daemon_connection.h). So several clients — each its
+// own agent — share one catalog, one set of projections and one log.
+//
+// Start: refuses (kLocked) if a daemon already answers on this log's socket; opens the log
+// (a second writer fails on RocksDB's lock); federates; replaces a stale socket file; binds;
+// then calls `on_listening` with the socket path and accepts.
+// Stop (SIGTERM or SIGINT): stops accepting, stops reading from every client, lets calls
+// in flight settle and be logged, records each SessionClosed ("shutdown" unless the client
+// had gone), ends every child, removes the socket file, returns Ok. A second signal ends
+// the children at once (their pending calls fail and are recorded as completed).
+//
+// Errors: the socket directory's (kDenied, kIo), the log's (kLocked, kIo, kCorruption,
+// ...), a bind failure (kIo), or a log failure during federation.
+// Threading: one Boost.Asio io_context thread runs everything; the log's threads post
+// their completions to it. Blocks until stopped.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "base/result.h"
+#include "tools/server_options.h"
+
+namespace las::tools {
+
+struct DaemonOptions {
+  std::string xdg_runtime_dir;  // the value of XDG_RUNTIME_DIR; "" when unset
+  size_t max_connections = 1024;  // beyond this, new connections are closed at once
+  size_t max_line_bytes = 4 * 1024 * 1024;
+  std::function<void(const std::string& socket_path)> on_listening;
+  std::function<void(const std::string& note)> on_note;  // refusals etc. (static text)
+};
+
+Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon);
+
+}  // namespace las::tools

@@ -1,0 +1,90 @@
+#include "tools/daemon_bridge.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "transport/child_process.h"
+#include "transport/json_text.h"
+#include "transport/jsonrpc.h"
+
+namespace las::tools {
+namespace {
+
+// Writes everything; false when the other end is gone.
+bool WriteAll(int fd, const char* data, size_t size, bool socket) {
+  size_t written = 0;
+  while (written < size) {
+    ssize_t n = socket ? ::send(fd, data + written, size - written, MSG_NOSIGNAL)
+                       : ::write(fd, data + written, size - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd pfd{fd, POLLOUT, 0};
+      (void)::poll(&pfd, 1, -1);
+      continue;
+    }
+    if (n <= 0) return false;
+    written += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string BridgeHelloLine(const std::string& agent_id) {
+  std::string params = "{";
+  if (!agent_id.empty()) params += "\"agentId\":" + transport::QuoteJsonString(agent_id);
+  params += "}";
+  return transport::MakeNotification("las/bridge", params);
+}
+
+Status RunBridge(UniqueFd connection, const std::string& agent_id) {
+  transport::IgnoreSigpipe();
+  const int sock = connection.get();
+  const std::string hello = BridgeHelloLine(agent_id) + "\n";
+  if (!WriteAll(sock, hello.data(), hello.size(), true)) {
+    return IoError("the daemon closed the connection");
+  }
+  bool stdin_open = true;
+  bool refused_input = false;
+  char buffer[1 << 16];
+  while (true) {
+    pollfd fds[2] = {{sock, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+    const int count = ::poll(fds, stdin_open ? 2 : 1, -1);
+    if (count < 0) {
+      if (errno == EINTR) continue;
+      return IoError(std::string("poll: ") + std::strerror(errno));
+    }
+    if (fds[0].revents != 0) {
+      ssize_t n = ::read(sock, buffer, sizeof buffer);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) {
+        if (!stdin_open && !refused_input) return Status::Ok();
+        return IoError("the daemon closed the connection");
+      }
+      if (!WriteAll(STDOUT_FILENO, buffer, static_cast<size_t>(n), false)) {
+        return Status::Ok();  // the client is gone; the daemon finishes and logs its calls
+      }
+    }
+    if (stdin_open && fds[1].revents != 0) {
+      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) {
+        stdin_open = false;
+        ::shutdown(sock, SHUT_WR);
+        continue;
+      }
+      if (!WriteAll(sock, buffer, static_cast<size_t>(n), true)) {
+        // The daemon stopped reading (it is shutting down): forward no more, but deliver
+        // the answers it still sends for calls already in flight.
+        stdin_open = false;
+        refused_input = true;
+      }
+    }
+  }
+}
+
+}  // namespace las::tools

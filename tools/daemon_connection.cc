@@ -1,0 +1,189 @@
+#include "tools/daemon_connection.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/write.hpp>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/line_session.h"
+#include "tools/server_core.h"
+#include "tools/stdio_lines.h"
+#include "transport/line_reader.h"
+
+namespace las::tools {
+namespace {
+
+constexpr std::string_view kBridgeHello = "las/bridge";
+
+// The agent id of a bridge hello line (possibly empty), or nullopt if `line` is not one.
+std::optional<std::string> BridgeHello(std::string_view line) {
+  if (line.find(kBridgeHello) == std::string_view::npos) return std::nullopt;
+  const auto parsed = nlohmann::json::parse(line, nullptr, false);
+  if (!parsed.is_object() || parsed.contains("id")) return std::nullopt;
+  auto method = parsed.find("method");
+  if (method == parsed.end() || !method->is_string() || *method != kBridgeHello) {
+    return std::nullopt;
+  }
+  std::string agent;
+  if (auto params = parsed.find("params"); params != parsed.end() && params->is_object()) {
+    if (auto id = params->find("agentId"); id != params->end() && id->is_string()) {
+      agent = id->get<std::string>();
+    }
+  }
+  return agent;
+}
+
+class Connection final : public DaemonConnection,
+                         public LineOutput,
+                         public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
+             std::function<void()> on_closed)
+      : io_(io), stream_(io, fd.Release()), core_(core), framer_(max_line),
+        on_closed_(std::move(on_closed)) {}
+
+  void Begin() { Read(); }
+
+  void StopReading() override {
+    stopping_ = true;
+    if (!input_ended_ && stream_.is_open()) ::shutdown(stream_.native_handle(), SHUT_RD);
+  }
+
+  void Write(std::string line) override {
+    if (broken_ || !stream_.is_open()) return;
+    line.push_back('\n');
+    queue_.push_back(std::move(line));
+    if (!writing_) Next();
+  }
+
+  void WhenDrained(std::function<void()> done) override {
+    if (!writing_) {
+      boost::asio::post(io_, std::move(done));
+    } else {
+      drained_.push_back(std::move(done));
+    }
+  }
+
+ private:
+  void Read() {
+    stream_.async_read_some(
+        boost::asio::buffer(buffer_),
+        [self = shared_from_this()](const boost::system::error_code& error, size_t n) {
+          if (error || n == 0) {
+            self->framer_.Finish(
+                [&](const transport::LineEvent& event) { self->OnLine(event.bytes); });
+            self->EndInput();
+            return;
+          }
+          self->framer_.Feed(std::string_view(self->buffer_, n),
+                             [&](const transport::LineEvent& event) {
+                               if (event.kind == transport::LineEvent::Kind::kTooLong) {
+                                 self->Session().OnTooLong(event.bytes);
+                               } else {
+                                 self->OnLine(event.bytes);
+                               }
+                             });
+          self->Read();
+        });
+  }
+
+  LineSession& Session() {
+    if (!session_) {
+      session_ = std::make_unique<LineSession>(core_.gateway(),
+                                               core_.NewEndpointOptions("daemon"), *this);
+    }
+    return *session_;
+  }
+
+  void OnLine(std::string_view line) {
+    if (!session_) {
+      if (auto agent = BridgeHello(line)) {
+        EndpointOptions options = core_.NewEndpointOptions("daemon");
+        if (!agent->empty()) options.default_agent_id = *agent;
+        session_ = std::make_unique<LineSession>(core_.gateway(), std::move(options), *this);
+        return;
+      }
+    }
+    Session().OnLine(line);
+  }
+
+  void EndInput() {
+    input_ended_ = true;
+    Session().EndInput([this] { return Reason(); }, [this] { Close(); });
+  }
+
+  // Whether the peer has closed its end entirely (not merely ended its input).
+  bool PeerHungUp() {
+    if (!stream_.is_open()) return true;
+    pollfd pfd{stream_.native_handle(), POLLOUT, 0};
+    return ::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR)) != 0;
+  }
+
+  std::string Reason() {
+    if (broken_ || PeerHungUp()) return "disconnect";
+    if (stopping_) return "shutdown";
+    return "eof";
+  }
+
+  void Close() {
+    boost::system::error_code ignored;
+    stream_.close(ignored);
+    boost::asio::post(io_, on_closed_);  // a copy: the daemon may destroy us in it
+  }
+
+  void Next() {
+    if (queue_.empty()) {
+      writing_ = false;
+      for (auto& done : drained_) boost::asio::post(io_, std::move(done));
+      drained_.clear();
+      return;
+    }
+    writing_ = true;
+    boost::asio::async_write(stream_, boost::asio::buffer(queue_.front()),
+                             [self = shared_from_this()](const boost::system::error_code& error,
+                                                         size_t) {
+                               self->queue_.pop_front();
+                               if (error) {  // the client is gone: drop what is left
+                                 self->broken_ = true;
+                                 self->queue_.clear();
+                               }
+                               self->Next();
+                             });
+  }
+
+  boost::asio::io_context& io_;
+  boost::asio::posix::stream_descriptor stream_;
+  ServerCore& core_;
+  transport::LineFramer framer_;
+  std::function<void()> on_closed_;
+  std::unique_ptr<LineSession> session_;
+  std::deque<std::string> queue_;
+  std::vector<std::function<void()>> drained_;
+  bool writing_ = false;
+  bool broken_ = false;
+  bool stopping_ = false;
+  bool input_ended_ = false;
+  char buffer_[1 << 16];
+};
+
+}  // namespace
+
+std::shared_ptr<DaemonConnection> DaemonConnection::Start(boost::asio::io_context& io,
+                                                          UniqueFd fd, ServerCore& core,
+                                                          size_t max_line_bytes,
+                                                          std::function<void()> on_closed) {
+  auto connection = std::make_shared<Connection>(io, std::move(fd), core, max_line_bytes,
+                                                 std::move(on_closed));
+  connection->Begin();
+  return connection;
+}
+
+}  // namespace las::tools

@@ -1,0 +1,45 @@
+// DaemonConnection: one client connection to `las daemon` — one MCP session (LineSession,
+// transport "daemon") over newline-delimited JSON both ways, lines bounded as on stdio.
+//
+// The first line may be the bridge's hello, a notification
+//   {"jsonrpc":"2.0","method":"las/bridge","params":{"agentId":"..."}}
+// that `las serve` sends before the client's own lines: it sets the session's default
+// agent id (what LAS_AGENT_ID is to an embedded `las serve`). It is consumed here and
+// never reaches the MCP endpoint. It grants nothing a same-user peer could not already
+// claim in `initialize`.
+//
+// Ending: at EOF (or after StopReading()) the session finishes its calls — a client that
+// disconnected mid-call leaves the call to finish and be logged; its answer is dropped —
+// then records SessionClosed with reason "disconnect" (the peer was gone before every answer
+// was written, or it had hung up entirely), "shutdown" (the daemon stopped reading), or
+// "eof" (the client ended its input and received everything), and finally calls
+// `on_closed` (posted; the daemon may then release its reference).
+//
+// Ownership and threading: held by shared_ptr (pending I/O holds a reference); everything
+// on the loop's thread. The core must outlive the connection.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "base/unique_fd.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace las::tools {
+
+class ServerCore;
+
+class DaemonConnection {
+ public:
+  static std::shared_ptr<DaemonConnection> Start(boost::asio::io_context& io, UniqueFd fd,
+                                                 ServerCore& core, size_t max_line_bytes,
+                                                 std::function<void()> on_closed);
+  virtual ~DaemonConnection() = default;
+  // The daemon is stopping: read no more from this client; calls in flight finish.
+  virtual void StopReading() = 0;
+};
+
+}  // namespace las::tools

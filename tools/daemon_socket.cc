@@ -1,0 +1,110 @@
+#include "tools/daemon_socket.h"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "trust/digest.h"
+
+namespace las::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Errno(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+// A private directory: real, ours, no group/other bits.
+Status CheckPrivateDir(const std::string& dir) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno == ENOENT) return NotFound("no runtime directory " + dir);
+    return IoError(Errno("stat " + dir));
+  }
+  if (!S_ISDIR(st.st_mode)) return Denied(dir + " is not a directory (a symlink?)");
+  if (st.st_uid != ::geteuid()) return Denied(dir + " is owned by another user");
+  if ((st.st_mode & 077) != 0) return Denied(dir + " is accessible to group or others");
+  return Status::Ok();
+}
+
+std::string CanonicalLogDir(const std::string& log_dir) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(log_dir, error);
+  if (error) absolute = log_dir;
+  fs::path canonical = fs::weakly_canonical(absolute, error);
+  if (error) canonical = absolute.lexically_normal();
+  std::string text = canonical.string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
+                                     const std::string& xdg_runtime_dir, bool create) {
+  DaemonSocket socket;
+  if (!xdg_runtime_dir.empty() && xdg_runtime_dir.front() == '/') {
+    socket.dir = xdg_runtime_dir + "/las";
+  } else {
+    socket.dir = "/tmp/las-" + std::to_string(::geteuid());
+  }
+  if (create && ::mkdir(socket.dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return IoError(Errno("mkdir " + socket.dir));
+  }
+  if (Status safe = CheckPrivateDir(socket.dir); !safe.ok()) return safe;
+  const std::string name =
+      trust::Sha256Hex(trust::Sha256(CanonicalLogDir(log_dir))).substr(0, 16);
+  socket.path = socket.dir + "/" + name + ".sock";
+  if (socket.path.size() >= sizeof(sockaddr_un::sun_path)) {
+    return InvalidArgument("socket path too long for a Unix socket: " + socket.path);
+  }
+  return socket;
+}
+
+Result<UniqueFd> ConnectToDaemon(const std::string& socket_path) {
+  struct stat st {};
+  if (::lstat(socket_path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return NotFound("no daemon socket at " + socket_path);
+    return IoError(Errno("stat " + socket_path));
+  }
+  if (!S_ISSOCK(st.st_mode)) return Denied(socket_path + " is not a socket");
+  if (st.st_uid != ::geteuid()) return Denied(socket_path + " is owned by another user");
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof address.sun_path) {
+    return InvalidArgument("socket path too long: " + socket_path);
+  }
+  std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return IoError(Errno("socket"));
+  int rc;
+  do {
+    rc = ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  } while (rc != 0 && errno == EINTR);
+  if (rc != 0) {
+    if (errno == ECONNREFUSED || errno == ENOENT) {
+      return NotFound("no daemon listening at " + socket_path + " (stale socket)");
+    }
+    return IoError(Errno("connect " + socket_path));
+  }
+  ucred peer{};
+  socklen_t length = sizeof peer;
+  if (::getsockopt(fd.get(), SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) {
+    return IoError(Errno("SO_PEERCRED"));
+  }
+  if (peer.uid != ::geteuid()) return Denied("the daemon at " + socket_path + " runs as another user");
+  return fd;
+}
+
+Result<UniqueFd> ConnectToDaemonOf(const std::string& log_dir,
+                                   const std::string& xdg_runtime_dir) {
+  auto socket = DaemonSocketFor(log_dir, xdg_runtime_dir, /*create=*/false);
+  if (!socket.ok()) return socket.status();
+  return ConnectToDaemon(socket->path);
+}
+
+}  // namespace las::tools

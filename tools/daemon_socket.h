@@ -1,0 +1,44 @@
+// Where `las daemon` listens for a given log, and how a client reaches it safely.
+//
+// The socket is `<dir>/<name>.sock`: <dir> is `$XDG_RUNTIME_DIR/las` (created 0700), or
+// `/tmp/las-<uid>` when XDG_RUNTIME_DIR is unset or not absolute; <name> is the first 16
+// hex digits of the SHA-256 of the log directory's canonical absolute path, so every
+// `las` given the same log (through any path spelling) finds the same daemon. The
+// directory must be a real directory (not a symlink), owned by this process's effective
+// uid, with no group or other permission bits; the socket itself is 0600. Nothing here
+// trusts a file someone else could have placed.
+//
+// Errors: kDenied for an unsafe directory or socket (wrong owner, mode, type); kNotFound
+// when no daemon listens (no socket file, or a stale one nobody accepts on); kIo for other
+// system failures; kInvalidArgument when the path would not fit a Unix socket address.
+//
+// Threading: plain functions; blocking (connect to a local socket never waits long).
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+
+namespace las::tools {
+
+struct DaemonSocket {
+  std::string dir;   // the private runtime directory
+  std::string path;  // the socket inside it
+};
+
+// `xdg_runtime_dir`: the value of XDG_RUNTIME_DIR ("" when unset). With `create`, the
+// directory is made (0700) when missing; without, a missing directory is kNotFound.
+Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
+                                     const std::string& xdg_runtime_dir, bool create);
+
+// Connects to the daemon listening at `socket_path`: the file must be a socket owned by
+// this uid, and the process accepting on it must run as this uid (SO_PEERCRED). Returns
+// the connected, blocking descriptor (close-on-exec).
+Result<UniqueFd> ConnectToDaemon(const std::string& socket_path);
+
+// The daemon of `log_dir`, connected; kNotFound when none is running.
+Result<UniqueFd> ConnectToDaemonOf(const std::string& log_dir,
+                                   const std::string& xdg_runtime_dir);
+
+}  // namespace las::tools

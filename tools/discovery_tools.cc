@@ -1,0 +1,189 @@
+#include "tools/discovery_tools.h"
+
+#include <nlohmann/json.hpp>
+
+#include "tools/docs_source.h"
+#include "tools/federation.h"
+#include "tools/gateway.h"
+#include "tools/source_guard.h"
+#include "tools/source_ids.h"
+#include "tools/tool_search.h"
+
+namespace las::tools {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string ErrorResult(const Json& body) {
+  const std::string text = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  Json result{{"content", {{{"type", "text"}, {"text", text}}}}, {"structuredContent", body},
+              {"isError", true}};
+  return result.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string Ok(const Json& body) {
+  return JsonResult(body.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+// The catalog's tools whose source is enabled, sorted by name. A surface's tools are
+// adjacent in name order, so its state is looked up once per run of them.
+std::vector<const CatalogTool*> Visible(const LasToolContext& context) {
+  std::vector<const CatalogTool*> out;
+  if (context.links.federation == nullptr) return out;
+  const auto& all = context.links.federation->catalog().tools();
+  out.reserve(all.size());
+  const std::string* run_surface = nullptr;
+  bool run_enabled = false;
+  for (const auto& tool : all) {
+    if (tool.builtin) {
+      if (ToolSourceEnabled(context.live, tool)) out.push_back(&tool);
+      continue;
+    }
+    if (run_surface == nullptr || *run_surface != tool.surface) {
+      run_surface = &tool.surface;
+      run_enabled = ToolSourceEnabled(context.live, tool);
+    }
+    if (run_enabled) out.push_back(&tool);
+  }
+  return out;
+}
+
+size_t Number(const Json& args, const char* key, size_t fallback) {
+  auto it = args.find(key);
+  return it != args.end() && it->is_number_unsigned() ? it->get<size_t>() : fallback;
+}
+
+}  // namespace
+
+void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
+  tools.Add(
+      "search",
+      "Search every tool Las can call, across sources. Every word of the query must match the "
+      "tool's name, title, description or argument names; name matches rank first. Returns "
+      "names and one-line summaries; use las__describe for a schema and las__call to call.",
+      R"({"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":256},)"
+      R"("limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],)"
+      R"("additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                 std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const std::string query = args.value("query", "");
+        Json results = Json::array();
+        for (const auto& hit : SearchTools(Visible(context), query, Number(args, "limit", 10))) {
+          results.push_back({{"name", hit.tool->qualified_name},
+                             {"source", SourceIdOf(*hit.tool)},
+                             {"title", hit.tool->title},
+                             {"summary", Summary(*hit.tool)},
+                             {"score", hit.score}});
+        }
+        done(ToolCallReply::Result(Ok({{"results", std::move(results)}})));
+      });
+
+  tools.Add(
+      "describe",
+      "One tool's full entry: description and input schema. For a name that does not exist, "
+      "the nearest names.",
+      R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256}},)"
+      R"("required":["name"],"additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                 std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const std::string name = args.value("name", "");
+        const std::vector<const CatalogTool*> visible = Visible(context);
+        for (const CatalogTool* tool : visible) {
+          if (tool->qualified_name != name) continue;
+          Json entry{{"name", tool->qualified_name},
+                     {"source", SourceIdOf(*tool)},
+                     {"title", tool->title},
+                     {"description", tool->description.value_or("")},
+                     {"definition_sha256", tool->definition_sha256},
+                     {"inputSchema", Json::parse(tool->input_schema_json, nullptr, false)}};
+          done(ToolCallReply::Result(Ok(entry)));
+          return;
+        }
+        done(ToolCallReply::Result(
+            ErrorResult({{"error", "unknown-tool"}, {"nearest", NearestNames(visible, name, 5)}})));
+      });
+
+  tools.Add(
+      "list_tools",
+      "A window of one source's tools, sorted by name: names and one-line summaries.",
+      R"({"type":"object","properties":{"source":{"type":"string","minLength":1,"maxLength":128},)"
+      R"("offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":200}},)"
+      R"("required":["source"],"additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                 std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const std::string source = args.value("source", "");
+        std::vector<const CatalogTool*> owned;
+        for (const CatalogTool* tool : Visible(context)) {
+          if (SourceIdOf(*tool) == source) owned.push_back(tool);
+        }
+        const size_t total = owned.size();
+        const size_t offset = std::min(Number(args, "offset", 0), total);
+        const size_t end = std::min(total, offset + Number(args, "limit", 50));
+        Json window = Json::array();
+        for (size_t i = offset; i < end; ++i) {
+          window.push_back({{"name", owned[i]->qualified_name}, {"summary", Summary(*owned[i])}});
+        }
+        done(ToolCallReply::Result(
+            Ok({{"source", source},
+                {"total", total},
+                {"offset", offset},
+                {"tools", std::move(window)},
+                {"next_offset", end < total ? Json(end) : Json(nullptr)},
+                {"has_more", end < total}})));
+      });
+
+  tools.Add(
+      "call",
+      "Call any tool Las lists or finds by its name, with its arguments. The call passes the "
+      "same checks and records as a direct call.",
+      R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256},)"
+      R"("arguments":{"type":"object"}},"required":["name"],"additionalProperties":false})",
+      [context](const SessionInfo& session, const std::string& arguments,
+                 std::function<void(ToolCallReply)> done) {
+        const Json args = Json::parse(arguments, nullptr, false);
+        const std::string name = args.value("name", "");
+        if (name == kCallTool) {
+          done(ToolCallReply::Error(kCallRefused, "las__call cannot call itself"));
+          return;
+        }
+        if (context.links.gateway == nullptr) {
+          done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+          return;
+        }
+        auto inner = args.find("arguments");
+        const std::string inner_json =
+            inner != args.end() && inner->is_object() ? inner->dump() : std::string("{}");
+        context.links.gateway->CallTool(session, "null", name, inner_json, std::move(done));
+      });
+}
+
+void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
+  tools.Add(
+      "read_doc",
+      "Read Las's own documentation (source las.docs): operator-manual, troubleshooting, "
+      "authoring, and the prompts troubleshoot-surface and author-surface.",
+      R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},)"
+      R"("required":["name"],"additionalProperties":false})",
+      [context](const SessionInfo&, const std::string& arguments,
+                 std::function<void(ToolCallReply)> done) {
+        if (!SourceEnabled(context.live, kSourceDocs)) {
+          done(ToolCallReply::Error(-32602, "Tool unavailable: source disabled"));
+          return;
+        }
+        const Json args = Json::parse(arguments, nullptr, false);
+        const DocText* doc = FindDoc(args.value("name", ""));
+        if (doc == nullptr) {
+          Json names = Json::array();
+          for (const auto& d : DocResources()) names.push_back(d.name);
+          for (const auto& d : DocPrompts()) names.push_back(d.name);
+          done(ToolCallReply::Result(ErrorResult({{"error", "unknown-doc"}, {"names", names}})));
+          return;
+        }
+        done(ToolCallReply::Result(TextResult(doc->text)));
+      });
+}
+
+}  // namespace las::tools

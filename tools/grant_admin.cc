@@ -1,0 +1,193 @@
+#include "tools/grant_admin.h"
+
+#include "log/event_log.h"
+#include "log/log_reader.h"
+#include "projections/catalog_projection.h"
+#include "projections/grants_projection.h"
+#include "projections/replay.h"
+#include "tools/builtin_tools.h"
+#include "tools/catalog.h"
+#include "tools/definition_digest.h"
+#include "tools/grant_events.h"
+#include "tools/grant_policy.h"
+
+namespace las::tools {
+namespace {
+
+// The log as its writer, folded. `set` holds every projection as of the head.
+struct Opened {
+  std::unique_ptr<log::EventLog> log;
+  projections::ProjectionSet set;
+};
+
+Result<Opened> OpenAndFold(const std::string& log_dir, bool create) {
+  log::LogOptions options;
+  options.create_if_missing = create;
+  auto log = log::EventLog::Open(log_dir, options);
+  if (!log.ok()) {
+    if (log.status().code() == Code::kLocked) {
+      return Locked("the log is held by a running server (las serve or las daemon); stop it "
+                    "and run this again");
+    }
+    return log.status();
+  }
+  auto cursor = (*log)->Read(1);
+  if (!cursor.ok()) return cursor.status();
+  Opened opened;
+  auto outcome = projections::Replay(**cursor, {}, {}, opened.set);
+  if (!outcome.status.ok()) return outcome.status;
+  opened.log = std::move(*log);
+  return opened;
+}
+
+const reducers::Grants& GrantsOf(const projections::ProjectionSet& set) {
+  return dynamic_cast<const projections::GrantsProjection*>(set.Find("grants"))->grants();
+}
+
+// The exact selector for `tool`: its digest as given or as the recorded catalog has it.
+Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const ToolArg& tool) {
+  const std::string& name = tool.qualified_name;
+  const size_t split = name.find(kNameSeparator);
+  if (split == std::string::npos || split == 0 || split + 2 >= name.size()) {
+    return InvalidArgument("a tool is named surface__tool: " + name);
+  }
+  reducers::Selector selector{name.substr(0, split), name.substr(split + 2), ""};
+  if (selector.surface == kOwnSurface) {
+    return InvalidArgument(
+        "Las's own las__ tools are not granted by name: every agent may call them, and the "
+        "las.admin tools need a root grant (--all)");
+  }
+  if (tool.digest) {
+    if (!reducers::IsDigestHex(*tool.digest)) {
+      return InvalidArgument("a definition digest is 64 lowercase hex characters");
+    }
+    selector.definition_sha256 = *tool.digest;
+  } else {
+    const auto* catalog =
+        dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
+    if (catalog != nullptr) {
+      auto surface = catalog->catalog().surfaces.find(selector.surface);
+      if (surface != catalog->catalog().surfaces.end()) {
+        for (const auto& recorded : surface->second.tools) {
+          if (recorded.name != selector.tool) continue;
+          selector.definition_sha256 =
+              DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256);
+        }
+      }
+    }
+    if (selector.definition_sha256.empty()) {
+      return NotFound("the log's recorded catalog has no tool " + name +
+                      " (run las list or las serve once, or give its digest)");
+    }
+  }
+  if (!reducers::IsWellFormedSelector(selector.surface, selector.tool,
+                                      selector.definition_sha256)) {
+    return InvalidArgument("not a valid tool selector: " + name);
+  }
+  return selector;
+}
+
+Status AppendOne(log::EventLog& log, log::EventDraft draft) {
+  std::vector<log::EventDraft> drafts;
+  drafts.push_back(std::move(draft));
+  auto appended = log.Append(std::move(drafts), log::Durability::kSynced);
+  return appended.ok() ? Status::Ok() : appended.status();
+}
+
+const Actor kOperator{"", ""};
+
+}  // namespace
+
+ToolArg ParseToolArg(const std::string& text) {
+  const size_t at = text.rfind('@');
+  if (at != std::string::npos && reducers::IsDigestHex(std::string_view(text).substr(at + 1))) {
+    return {text.substr(0, at), text.substr(at + 1)};
+  }
+  return {text, std::nullopt};
+}
+
+Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
+                               const std::string& grant_id) {
+  if (!IsValidAgentId(request.agent_id)) {
+    return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
+  }
+  if (request.all == !request.tools.empty()) {
+    return InvalidArgument("give either --all or at least one --tool");
+  }
+  auto opened = OpenAndFold(log_dir, /*create=*/true);
+  if (!opened.ok()) return opened.status();
+  IssuedGrant issued{grant_id, {}};
+  for (const auto& tool : request.tools) {
+    auto selector = Resolve(opened->set, tool);
+    if (!selector.ok()) return selector.status();
+    issued.selectors.push_back(std::move(*selector));
+  }
+  LAS_RETURN_IF_ERROR(AppendOne(*opened->log,
+                                GrantIssuedEvent(kOperator, grant_id, request.agent_id, "",
+                                                 request.all, issued.selectors)));
+  return issued;
+}
+
+Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
+                                             const std::string& grant_id) {
+  auto opened = OpenAndFold(log_dir, /*create=*/false);
+  if (!opened.ok()) return opened.status();
+  const reducers::Grants& grants = GrantsOf(opened->set);
+  auto grant = grants.grants.find(grant_id);
+  if (grant == grants.grants.end()) return NotFound("the log has no grant " + grant_id);
+  if (grant->second.status != reducers::kGrantLive) {
+    return Conflict("grant " + grant_id + " is " + grant->second.status + " already");
+  }
+  std::vector<std::string> revoked;
+  std::vector<std::string> pending = {grant_id};
+  while (!pending.empty()) {
+    std::string next = std::move(pending.back());
+    pending.pop_back();
+    auto it = grants.grants.find(next);
+    if (it == grants.grants.end() || it->second.status != reducers::kGrantLive) continue;
+    revoked.push_back(next);
+    pending.insert(pending.end(), it->second.children.begin(), it->second.children.end());
+  }
+  LAS_RETURN_IF_ERROR(
+      AppendOne(*opened->log, GrantRevokedEvent(kOperator, grant_id, "revoked-by-operator")));
+  return revoked;
+}
+
+Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
+                                   const ToolArg& tool, const std::string& rule_id) {
+  if (!IsValidAgentId(agent_id)) {
+    return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
+  }
+  auto opened = OpenAndFold(log_dir, /*create=*/true);
+  if (!opened.ok()) return opened.status();
+  auto selector = Resolve(opened->set, tool);
+  if (!selector.ok()) return selector.status();
+  LAS_RETURN_IF_ERROR(
+      AppendOne(*opened->log, PermissionRuleAddedEvent(rule_id, agent_id, *selector)));
+  return *selector;
+}
+
+Status ForgetRule(const std::string& log_dir, const std::string& rule_id) {
+  auto opened = OpenAndFold(log_dir, /*create=*/false);
+  if (!opened.ok()) return opened.status();
+  const reducers::Grants& grants = GrantsOf(opened->set);
+  auto rule = grants.rules.find(rule_id);
+  if (rule == grants.rules.end()) return NotFound("the log has no rule " + rule_id);
+  if (rule->second.removed_sequence != 0) {
+    return Conflict("rule " + rule_id + " was forgotten already");
+  }
+  return AppendOne(*opened->log, PermissionRuleRemovedEvent(rule_id));
+}
+
+Result<reducers::Grants> ReadGrants(const std::string& log_dir) {
+  auto reader = log::LogReader::Open(log_dir);
+  if (!reader.ok()) return reader.status();
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) return cursor.status();
+  projections::ProjectionSet set;
+  auto outcome = projections::Replay(**cursor, {}, {}, set);
+  if (!outcome.status.ok()) return outcome.status;
+  return GrantsOf(set);
+}
+
+}  // namespace las::tools

@@ -1,0 +1,60 @@
+// The operator's grant administration, as `las grant`, `las revoke`, `las grants` and
+// `las rules` use it (docs/GRANTS.md, docs/CLI.md). Changes append directly to the log as
+// its writer, with the operator as actor (empty agent); reads follow the log as a
+// secondary instance and work while a server holds it.
+//
+// Errors (Status codes, mapped to exit codes by the CLI):
+//   kLocked           a running server (`las serve`, `las daemon`) holds the log: nothing
+//                     written; stop it first (the daemon may offer its own path later);
+//   kInvalidArgument  a bad agent id, tool name (not `surface__tool`, or a las__ tool),
+//                     digest (not 64 lowercase hex), or neither --all nor a tool;
+//   kNotFound         no such grant/rule; a tool the log's recorded catalog does not list
+//                     when no digest was given; no log (reads, revoke, forget);
+//   kConflict         the grant is already revoked or void / the rule already forgotten;
+//   and the log's own open and read errors (kNotALog, kCorruption, kIo, ...).
+// Each change is one synced append: done when it returns ok.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "reducers/grants.h"
+
+namespace las::tools {
+
+// One `--tool surface__tool[@DIGEST]`: without a digest, the tool's definition digest in the
+// log's recorded catalog (projections "catalog": its surface's latest CatalogLoaded).
+struct ToolArg {
+  std::string qualified_name;
+  std::optional<std::string> digest;
+};
+
+// Splits "name@digest" (the digest after the last '@' when it is 64 lowercase hex).
+ToolArg ParseToolArg(const std::string& text);
+
+struct GrantRequest {
+  std::string agent_id;
+  bool all = false;
+  std::vector<ToolArg> tools;
+};
+
+struct IssuedGrant {
+  std::string grant_id;
+  std::vector<reducers::Selector> selectors;  // empty for a root grant
+};
+
+Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
+                               const std::string& grant_id);
+// The grant and every live grant delegated from it, as revoked.
+Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
+                                             const std::string& grant_id);
+Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
+                                   const ToolArg& tool, const std::string& rule_id);
+Status ForgetRule(const std::string& log_dir, const std::string& rule_id);
+
+// The grants projection folded from the whole log (verified), as a follower.
+Result<reducers::Grants> ReadGrants(const std::string& log_dir);
+
+}  // namespace las::tools

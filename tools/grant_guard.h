@@ -1,0 +1,43 @@
+// GrantGuard: the last call guard — does the session's agent hold the exact tool it calls?
+//
+// A child's tool is allowed when the agent holds the default agent's implicit root
+// (tools/grant_policy.h), or a live grant covering (surface, raw tool name, definition
+// digest) — root, or naming exactly that definition, through its whole delegation chain —
+// or an "always allow" rule for exactly that triple (reducers/grants.h). Otherwise the
+// call is refused at once with reason "no-grant": nothing ever waits for a human.
+//
+// Las's own tools: every las__ tool is per-agent and allowed to every agent, except the
+// las.admin tools (tools/source_ids.h IsAdminTool; they exist only under --admin), which
+// need a root grant (implicit or issued): refused with "no-root-grant" otherwise.
+//
+// The state is read from LiveProjections after CatchUp(), so a grant or revocation the
+// server itself appended counts from the next call. A CatchUp() error refuses the call
+// ("grants-unavailable"): fail closed. The default agent's implicit root needs no read.
+//
+// Refusals are generic to the client (-32602 "Tool call not permitted"). Threading: the
+// gateway's loop thread only (as LiveProjections).
+#pragma once
+
+#include "tools/call_guard.h"
+#include "tools/grant_policy.h"
+
+namespace las::tools {
+
+class LiveProjections;
+
+inline constexpr std::string_view kNotPermitted = "Tool call not permitted";
+
+class GrantGuard final : public CallGuard {
+ public:
+  // `live` must outlive the guard.
+  GrantGuard(LiveProjections& live, GrantPolicy policy) : live_(live), policy_(std::move(policy)) {}
+
+  std::optional<Refusal> BeforeCall(const SessionInfo& session, const CatalogTool& tool,
+                                    std::string_view arguments_json) override;
+
+ private:
+  LiveProjections& live_;
+  GrantPolicy policy_;
+};
+
+}  // namespace las::tools

@@ -1,0 +1,34 @@
+// GrantPolicy: the part of "who may call what" that is configuration, not events — the
+// default agent's implicit root grant (docs/GRANTS.md §The default).
+//
+// The default agent is the one a session binds when the client names none: LAS_AGENT_ID,
+// else "default". It holds an implicit root grant (every tool, like `las grant … --all`)
+// unless LAS_DEFAULT_AGENT_GRANT is set to anything but "root" ("none" is the documented
+// value; an unknown value fails closed, as "none"). Every other agent starts with nothing.
+// A value type.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "trust/environment.h"
+
+namespace las::tools {
+
+struct GrantPolicy {
+  std::string default_agent_id = "default";
+  bool default_agent_root = true;
+
+  // True when `agent_id` is the default agent and its implicit root grant is on.
+  bool ImplicitRoot(std::string_view agent_id) const {
+    return default_agent_root && agent_id == default_agent_id;
+  }
+};
+
+// An agent id a grant or rule may name: 1 to 256 bytes, no control characters.
+bool IsValidAgentId(std::string_view agent_id);
+
+// From LAS_AGENT_ID and LAS_DEFAULT_AGENT_GRANT (an empty value counts as unset).
+GrantPolicy GrantPolicyFor(const trust::Environment& environment);
+
+}  // namespace las::tools

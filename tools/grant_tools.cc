@@ -1,0 +1,210 @@
+#include "tools/grant_tools.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
+
+#include "log/event_log.h"
+#include "projections/grants_projection.h"
+#include "tools/grant_events.h"
+#include "tools/live_projections.h"
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kSelectorSchema =
+    R"({"type":"object","properties":{"surface":{"type":"string","minLength":1,"maxLength":256},)"
+    R"("tool":{"type":"string","minLength":1,"maxLength":256},)"
+    R"("definition_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}},)"
+    R"("required":["surface","tool","definition_sha256"],"additionalProperties":false})";
+
+json SelectorJson(const reducers::Selector& s) {
+  return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
+}
+
+json GrantJson(const std::string& id, const reducers::GrantRecord& g) {
+  json selectors = json::array();
+  for (const auto& [key, s] : g.selectors) selectors.push_back(SelectorJson(s));
+  return {{"grant_id", id},         {"agent_id", g.agent_id}, {"issuer", g.issuer},
+          {"parent_grant_id", g.parent_id}, {"root", g.root}, {"selectors", selectors},
+          {"status", g.status}};
+}
+
+// A refusal: a tool error naming a stable reason code (static text, nothing echoed).
+ToolCallReply Refused(std::string_view reason) {
+  std::string text = "Refused: ";
+  text += reason;
+  return ToolCallReply::Result(TextResult(text, /*is_error=*/true));
+}
+
+const reducers::Grants* CurrentGrants(LiveProjections& live) {
+  if (!live.CatchUp().ok()) return nullptr;
+  const auto* projection = live.Get<projections::GrantsProjection>("grants");
+  return projection != nullptr ? &projection->grants() : nullptr;
+}
+
+// Appends `draft` (synced) and answers `reply` once it is durable, on the loop.
+void AppendThenAnswer(const LasToolContext& context, log::EventDraft draft, std::string reply,
+                      std::function<void(ToolCallReply)> done) {
+  boost::asio::io_context& io = context.io;
+  context.log.AppendAsync(
+      {std::move(draft)}, log::Durability::kSynced,
+      [&io, reply = std::move(reply), done = std::move(done)](
+          Result<log::AppendedRange> appended) mutable {
+        boost::asio::post(io, [ok = appended.ok(), reply = std::move(reply),
+                               done = std::move(done)]() mutable {
+          done(ok ? ToolCallReply::Result(JsonResult(reply))
+                  : ToolCallReply::Error(-32603, "Tool call failed"));
+        });
+      });
+}
+
+void ListGrants(const LasToolContext& context, const GrantPolicy& policy,
+                const SessionInfo& session, std::function<void(ToolCallReply)> done) {
+  const reducers::Grants* grants = CurrentGrants(context.live);
+  if (grants == nullptr) {
+    done(ToolCallReply::Error(-32603, "Tool call failed"));
+    return;
+  }
+  json held = json::array();
+  json issued = json::array();
+  for (const auto& [id, g] : grants->grants) {
+    if (g.agent_id == session.agent_id && g.status == reducers::kGrantLive) {
+      held.push_back(GrantJson(id, g));
+    }
+    if (g.issuer == session.agent_id) issued.push_back(GrantJson(id, g));
+  }
+  json rules = json::array();
+  for (const auto& [id, r] : grants->rules) {
+    if (r.agent_id != session.agent_id || r.removed_sequence != 0) continue;
+    json rule = SelectorJson(r.selector);
+    rule["rule_id"] = id;
+    rules.push_back(std::move(rule));
+  }
+  json out = {{"agent_id", session.agent_id},
+              {"implicit_root", policy.ImplicitRoot(session.agent_id)},
+              {"grants", held},
+              {"issued", issued},
+              {"rules", rules}};
+  done(ToolCallReply::Result(JsonResult(out.dump())));
+}
+
+void Delegate(const LasToolContext& context, const std::function<std::string()>& new_id,
+              const SessionInfo& session, const std::string& arguments,
+              std::function<void(ToolCallReply)> done) {
+  const json args = json::parse(arguments, nullptr, false);
+  const reducers::Grants* grants = CurrentGrants(context.live);
+  if (!args.is_object() || grants == nullptr) {
+    done(ToolCallReply::Error(-32603, "Tool call failed"));
+    return;
+  }
+  const std::string to_agent = args.value("to_agent", "");
+  const std::string from = args.value("from_grant", "");
+  const bool all = args.value("all", false);
+  std::vector<reducers::Selector> selectors;
+  if (auto it = args.find("selectors"); it != args.end() && it->is_array()) {
+    for (const auto& s : *it) {
+      selectors.push_back({s.value("surface", ""), s.value("tool", ""),
+                           s.value("definition_sha256", "")});
+    }
+  }
+  if (!IsValidAgentId(to_agent)) return done(Refused("invalid-agent"));
+  if (to_agent == session.agent_id) return done(Refused("self-delegation"));
+  if (all == !selectors.empty()) return done(Refused("all-or-selectors"));
+  auto parent = grants->grants.find(from);
+  if (parent == grants->grants.end() || parent->second.agent_id != session.agent_id ||
+      parent->second.status != reducers::kGrantLive) {
+    return done(Refused("not-held"));
+  }
+  if (all && !reducers::CoversAll(*grants, from)) return done(Refused("wider-than-held"));
+  for (const auto& s : selectors) {
+    if (!reducers::IsWellFormedSelector(s.surface, s.tool, s.definition_sha256)) {
+      return done(Refused("invalid-selector"));
+    }
+    if (!reducers::Covers(*grants, from, s.surface, s.tool, s.definition_sha256)) {
+      return done(Refused("wider-than-held"));
+    }
+  }
+  const std::string grant_id = new_id();
+  json reply = {{"grant_id", grant_id}, {"agent_id", to_agent}, {"parent_grant_id", from},
+                {"root", all}};
+  AppendThenAnswer(context,
+                   GrantIssuedEvent({session.agent_id, session.session_id}, grant_id, to_agent,
+                                    from, all, selectors),
+                   reply.dump(), std::move(done));
+}
+
+void Revoke(const LasToolContext& context, const SessionInfo& session,
+            const std::string& arguments, std::function<void(ToolCallReply)> done) {
+  const json args = json::parse(arguments, nullptr, false);
+  const reducers::Grants* grants = CurrentGrants(context.live);
+  if (!args.is_object() || grants == nullptr) {
+    done(ToolCallReply::Error(-32603, "Tool call failed"));
+    return;
+  }
+  const std::string id = args.value("grant_id", "");
+  auto grant = grants->grants.find(id);
+  // Not found and not issued by the caller look the same: no probing of others' grants.
+  if (grant == grants->grants.end() || grant->second.issuer != session.agent_id) {
+    return done(Refused("not-issued-by-you"));
+  }
+  if (grant->second.status != reducers::kGrantLive) return done(Refused("not-live"));
+  // What the revocation will end: the grant and every live grant delegated from it.
+  json revoked = json::array();
+  std::vector<std::string> pending = {id};
+  while (!pending.empty()) {
+    std::string next = std::move(pending.back());
+    pending.pop_back();
+    auto it = grants->grants.find(next);
+    if (it == grants->grants.end() || it->second.status != reducers::kGrantLive) continue;
+    revoked.push_back(next);
+    pending.insert(pending.end(), it->second.children.begin(), it->second.children.end());
+  }
+  json reply = {{"grant_id", id}, {"revoked", revoked}};
+  AppendThenAnswer(context,
+                   GrantRevokedEvent({session.agent_id, session.session_id}, id,
+                                     "revoked-by-issuer"),
+                   reply.dump(), std::move(done));
+}
+
+}  // namespace
+
+void AddGrantTools(BuiltinTools& tools, const LasToolContext& context, GrantPolicy policy,
+                   std::function<std::string()> new_grant_id) {
+  tools.Add("grants",
+            "What this agent may call: its live grants (exact surface, tool and definition "
+            "digest, or root), its always-allow rules, whether it holds the default agent's "
+            "implicit root, and the grants it delegated.",
+            R"({"type":"object","properties":{},"additionalProperties":false})",
+            [context, policy](const SessionInfo& session, const std::string&,
+                              std::function<void(ToolCallReply)> done) {
+              ListGrants(context, policy, session, std::move(done));
+            });
+  tools.Add("grant_delegate",
+            "Delegate part of a grant you hold to another agent: `all` (only from a grant "
+            "covering every tool) or exact selectors that grant covers. Never wider than "
+            "what you hold; revoking your grant revokes the delegated one.",
+            std::string(R"({"type":"object","properties":{)"
+                        R"("to_agent":{"type":"string","minLength":1,"maxLength":256},)"
+                        R"("from_grant":{"type":"string","minLength":1,"maxLength":256},)"
+                        R"("all":{"type":"boolean"},)"
+                        R"("selectors":{"type":"array","minItems":1,"maxItems":256,"items":)") +
+                std::string(kSelectorSchema) +
+                R"(}},"required":["to_agent","from_grant"],"additionalProperties":false})",
+            [context, new_grant_id](const SessionInfo& session, const std::string& arguments,
+                                    std::function<void(ToolCallReply)> done) {
+              Delegate(context, new_grant_id, session, arguments, std::move(done));
+            });
+  tools.Add("grant_revoke",
+            "Revoke a grant you delegated; every grant delegated from it is revoked with it.",
+            R"({"type":"object","properties":{"grant_id":{"type":"string","minLength":1,)"
+            R"("maxLength":256}},"required":["grant_id"],"additionalProperties":false})",
+            [context](const SessionInfo& session, const std::string& arguments,
+                      std::function<void(ToolCallReply)> done) {
+              Revoke(context, session, arguments, std::move(done));
+            });
+}
+
+}  // namespace las::tools

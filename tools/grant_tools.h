@@ -1,0 +1,34 @@
+// Las's own grant tools, for agents (docs/GRANTS.md §Delegation):
+//   las__grants          what the calling agent holds (grants, rules, implicit root) and
+//                        the grants it issued;
+//   las__grant_delegate  issue another agent a grant delegated from one the caller holds —
+//                        `all` (only from a grant that covers everything) or exact
+//                        selectors the parent covers: never wider;
+//   las__grant_revoke    revoke a grant the caller issued; everything delegated from it is
+//                        revoked with it.
+// A refused delegation or revocation is a tool error (isError) with a static text naming a
+// stable reason code; nothing is appended. An accepted one is answered once its event
+// (GrantIssued / GrantRevoked, with the caller as actor) is durable.
+//
+// Threading: handlers run on the gateway's loop; appends complete on the log's thread and
+// are posted back to `context.io`.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "tools/builtin_tools.h"
+#include "tools/grant_policy.h"
+#include "tools/las_tools.h"
+
+namespace las::tools {
+
+inline constexpr std::string_view kGrantsTool = "las__grants";
+inline constexpr std::string_view kGrantDelegateTool = "las__grant_delegate";
+inline constexpr std::string_view kGrantRevokeTool = "las__grant_revoke";
+
+// `new_grant_id` is the injected randomness for grant ids. `context` must outlive `tools`.
+void AddGrantTools(BuiltinTools& tools, const LasToolContext& context, GrantPolicy policy,
+                   std::function<std::string()> new_grant_id);
+
+}  // namespace las::tools

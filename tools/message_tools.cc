@@ -1,0 +1,228 @@
+// las__message_*: messages between agents (tools/coordination_tools.h).
+#include <string>
+
+#include "tools/coordination_events.h"
+#include "tools/coordination_tools.h"
+#include "tools/exact_json_result.h"
+#include "tools/gateway.h"
+#include "tools/handle_refs.h"
+#include "tools/tool_args.h"
+
+namespace las::tools {
+namespace {
+
+constexpr size_t kMaxAgentIdBytes = 256;
+constexpr size_t kMaxSubjectBytes = 1024;
+constexpr uint64_t kMaxDeferSeconds = 366ull * 24 * 3600;
+
+Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
+
+void Refuse(const std::function<void(ToolCallReply)>& done, std::string_view code,
+            std::string_view message) {
+  done(ToolCallReply::Result(ErrorJsonResult(code, message)));
+}
+
+void Failed(const std::function<void(ToolCallReply)>& done) {
+  done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+}
+
+void AnswerAfter(Coordination& c, Coordination::Batch batch, std::string object_json,
+                 std::function<void(ToolCallReply)> done) {
+  c.Commit(std::move(batch), [done = std::move(done), json = std::move(object_json)](bool ok) {
+    if (!ok) return Failed(done);
+    done(ToolCallReply::Result(ExactJsonResult(json)));
+  });
+}
+
+// The summary every listing shows.
+JsonObjectText Summary(const reducers::MailMessage& m, int64_t now) {
+  JsonObjectText out;
+  out.String("message_id", m.message_id)
+      .String("from_agent_id", m.from_agent_id)
+      .String("subject", m.subject)
+      .Int("sent_micros", m.sent_micros)
+      .String("state", reducers::MailStateName(reducers::StateAt(m, now)));
+  if (m.deferred_until_micros != 0) out.Int("deferred_until_micros", m.deferred_until_micros);
+  return out;
+}
+
+void Send(Coordination& c, const SessionInfo& session, const std::string& arguments,
+          std::function<void(ToolCallReply)> done) {
+  auto args = ToolArgs::Parse(arguments);
+  if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
+  const std::string to = args->String("to").value_or("");
+  if (to.empty() || to.size() > kMaxAgentIdBytes) {
+    return Refuse(done, "invalid-arguments", "to must name an agent (at most 256 bytes)");
+  }
+  const std::string subject = args->String("subject").value_or("");
+  if (subject.size() > kMaxSubjectBytes) {
+    return Refuse(done, "invalid-arguments", "subject is longer than 1024 bytes");
+  }
+  auto body = args->Value("body");
+  if (!body.ok()) return Refuse(done, "invalid-value", body.status().message());
+  const std::string body_text = body->has_value() ? reducers::CanonicalText(**body) : "null";
+  if (body_text.size() > kMaxValueBytes) {
+    return Refuse(done, "value-too-large", "the body is larger than 1 MiB of canonical JSON");
+  }
+  const std::string id = c.NewMessageId();
+  Coordination::Batch batch;
+  batch.drafts.push_back(MessageSentEvent(ActorOf(session), id, to, subject, body_text));
+  JsonObjectText answer;
+  answer.String("message_id", id).String("to_agent_id", to);
+  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+}
+
+void List(Coordination& c, const SessionInfo& session, const std::string& arguments,
+          std::function<void(ToolCallReply)> done) {
+  auto args = ToolArgs::Parse(arguments);
+  if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
+  const uint64_t limit_arg = args->Uint("limit").value_or(kMaxPageItems);
+  const size_t limit = limit_arg == 0 ? 1 : static_cast<size_t>(std::min<uint64_t>(limit_arg, kMaxPageItems));
+  if (!c.CatchUp().ok()) return Failed(done);
+  const int64_t now = c.NowMicros();
+  const reducers::MailPage page =
+      reducers::ListMail(c.mailboxes(), session.agent_id, now, args->String("after").value_or(""),
+                         limit, args->Bool("include_completed", false));
+  // The byte bound: subjects are at most 1 KiB, so 100 summaries fit; checked anyway.
+  std::string messages = "[";
+  bool truncated = false;
+  std::optional<std::string> next = page.next;
+  for (size_t i = 0; i < page.messages.size(); ++i) {
+    std::string item = Summary(*page.messages[i], now).Take();
+    if (i > 0 && messages.size() + item.size() + 256 > kMaxPageBytes) {
+      truncated = true;
+      const auto* last = page.messages[i - 1];
+      next = std::to_string(static_cast<int>(reducers::StateAt(*last, now))) + ":" +
+             std::to_string(last->sent_sequence);
+      break;
+    }
+    if (i > 0) messages.push_back(',');
+    messages += item;
+  }
+  messages.push_back(']');
+  JsonObjectText answer;
+  answer.Raw("messages", messages);
+  if (next) answer.String("next", *next); else answer.Raw("next", "null");
+  answer.Bool("truncated", truncated);
+  done(ToolCallReply::Result(ExactJsonResult(answer.Take())));
+}
+
+// The caller's own message named by the arguments, or nullptr after refusing.
+const reducers::MailMessage* OwnMessage(Coordination& c, const SessionInfo& session,
+                                        const ToolArgs& args,
+                                        const std::function<void(ToolCallReply)>& done) {
+  const std::string id = args.String("message_id").value_or("");
+  const auto& by_id = c.mailboxes().by_id;
+  auto it = by_id.find(id);
+  if (it == by_id.end() || it->second.to_agent_id != session.agent_id) {
+    Refuse(done, "message-not-found", "no such message in this agent's mailbox");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void Read(Coordination& c, const SessionInfo& session, const std::string& arguments,
+          std::function<void(ToolCallReply)> done) {
+  auto args = ToolArgs::Parse(arguments);
+  if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
+  if (!c.CatchUp().ok()) return Failed(done);
+  const reducers::MailMessage* m = OwnMessage(c, session, *args, done);
+  if (m == nullptr) return;
+  const int64_t now = c.NowMicros();
+  const reducers::MailState state = reducers::StateAt(*m, now);
+  Coordination::Batch batch;
+  JsonObjectText answer = Summary(*m, now);
+  answer.String("to_agent_id", m->to_agent_id);
+  if (m->body.size() <= kInlineValueBytes) {
+    answer.Raw("body", m->body);
+  } else {
+    answer.Raw("body_handle", c.HandleRef(ActorOf(session), m->body, batch));
+  }
+  if (state == reducers::MailState::kUnread || state == reducers::MailState::kDeferred) {
+    batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));
+  }
+  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+}
+
+void Complete(Coordination& c, const SessionInfo& session, const std::string& arguments,
+              std::function<void(ToolCallReply)> done) {
+  auto args = ToolArgs::Parse(arguments);
+  if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
+  if (!c.CatchUp().ok()) return Failed(done);
+  const reducers::MailMessage* m = OwnMessage(c, session, *args, done);
+  if (m == nullptr) return;
+  Coordination::Batch batch;
+  if (!m->completed) batch.drafts.push_back(MessageCompletedEvent(ActorOf(session), m->message_id));
+  JsonObjectText answer;
+  answer.String("message_id", m->message_id).String("state", "completed");
+  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+}
+
+void Defer(Coordination& c, const SessionInfo& session, const std::string& arguments,
+           std::function<void(ToolCallReply)> done) {
+  auto args = ToolArgs::Parse(arguments);
+  if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
+  const auto seconds = args->Uint("seconds");
+  if (!seconds || *seconds == 0 || *seconds > kMaxDeferSeconds) {
+    return Refuse(done, "invalid-arguments", "seconds must be between 1 and 31622400");
+  }
+  if (!c.CatchUp().ok()) return Failed(done);
+  const reducers::MailMessage* m = OwnMessage(c, session, *args, done);
+  if (m == nullptr) return;
+  if (m->completed) return Refuse(done, "message-completed", "the message is completed");
+  const int64_t until = c.NowMicros() + static_cast<int64_t>(*seconds) * 1'000'000;
+  Coordination::Batch batch;
+  batch.drafts.push_back(MessageDeferredEvent(ActorOf(session), m->message_id, until));
+  JsonObjectText answer;
+  answer.String("message_id", m->message_id)
+      .String("state", "deferred")
+      .Int("deferred_until_micros", until);
+  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+}
+
+template <typename F>
+BuiltinHandler Bind(std::shared_ptr<Coordination> c, F f) {
+  return [c = std::move(c), f](const SessionInfo& session, const std::string& arguments,
+                               std::function<void(ToolCallReply)> done) {
+    f(*c, session, arguments, std::move(done));
+  };
+}
+
+constexpr std::string_view kIdSchema =
+    R"({"type":"object","properties":{"message_id":{"type":"string","minLength":1}},)"
+    R"("required":["message_id"],"additionalProperties":false})";
+
+}  // namespace
+
+void AddMessageTools(BuiltinTools& tools, std::shared_ptr<Coordination> c) {
+  tools.Add("message_send",
+            "Send a message to another agent: `to` (agent id), optional `subject`, and a "
+            "JSON `body` (or `body_json`, JSON text). Answers the message id once durably "
+            "logged.",
+            R"({"type":"object","properties":{"to":{"type":"string","minLength":1},)"
+            R"("subject":{"type":"string"},"body":{},"body_json":{"type":"string"}},)"
+            R"("required":["to"],"additionalProperties":false})",
+            Bind(c, Send));
+  tools.Add("message_list",
+            "This agent's mailbox: unread first, then read, then deferred, each oldest "
+            "first; completed only with include_completed. Paged: at most `limit` (<= 100); "
+            "pass `next` as `after` for the next page.",
+            R"({"type":"object","properties":{"after":{"type":"string"},)"
+            R"("limit":{"type":"integer","minimum":1,"maximum":100},)"
+            R"("include_completed":{"type":"boolean"}},"additionalProperties":false})",
+            Bind(c, List));
+  tools.Add("message_read",
+            "Read one message of this agent's mailbox (its body, or a handle for bodies over "
+            "16 KiB) and mark it read.",
+            std::string(kIdSchema), Bind(c, Read));
+  tools.Add("message_complete", "Mark one message of this agent's mailbox completed.",
+            std::string(kIdSchema), Bind(c, Complete));
+  tools.Add("message_defer",
+            "Put one message aside for `seconds`; it comes back as unread afterwards.",
+            R"({"type":"object","properties":{"message_id":{"type":"string","minLength":1},)"
+            R"("seconds":{"type":"integer","minimum":1,"maximum":31622400}},)"
+            R"("required":["message_id","seconds"],"additionalProperties":false})",
+            Bind(c, Defer));
+}
+
+}  // namespace las::tools

@@ -1,0 +1,389 @@
+#include "tools/onboarding_journey.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "log/event_builder.h"
+#include "tools/surface_check.h"
+#include "trust/release_paths.h"
+#include "trust/release_verifier.h"
+#include "trust/rfc3339.h"
+#include "trust/trust_store.h"
+
+namespace las::tools {
+namespace {
+
+constexpr std::string_view kAccepted = "accepted";
+
+StepResult Pass(std::string_view step, std::string detail) {
+  return {std::string(step), true, std::string(kAccepted), std::move(detail)};
+}
+StepResult Fail(std::string_view step, std::string_view reason, std::string detail) {
+  return {std::string(step), false, std::string(reason), std::move(detail)};
+}
+StepResult Fail(std::string_view step, const trust::Verdict& verdict) {
+  return Fail(step, verdict.reason_name(), verdict.detail());
+}
+
+std::string EnvValue(const trust::Environment& env, const char* name) {
+  auto it = env.find(name);
+  return it == env.end() ? std::string() : it->second;
+}
+
+// LAS_TRUST_STORE set and absolute; the verdict of the first rule it breaks.
+trust::Verdict TrustStorePath(const trust::Environment& env, std::string* path) {
+  *path = EnvValue(env, trust::kEnvTrustStore);
+  if (path->empty()) {
+    return trust::Reject(trust::Reason::kNotConfigured,
+                         std::string(trust::kEnvTrustStore) + " is not set");
+  }
+  return trust::CheckAbsolutePath(trust::kEnvTrustStore, *path);
+}
+
+StepResult CheckTrustStore(const OnboardingCheckOptions& options) {
+  std::string path;
+  if (trust::Verdict where = TrustStorePath(options.environment, &path); !where.ok()) {
+    return Fail(kStepTrustStore, where);
+  }
+  auto fd = trust::OpenSecureFile(path, "trust store", options.secure);
+  if (!fd.ok()) return Fail(kStepTrustStore, fd.verdict());
+  return Pass(kStepTrustStore,
+              path + " is a regular file owned by you with no group or other access");
+}
+
+StepResult CheckKey(const OnboardingCheckOptions& options) {
+  std::string path;
+  if (trust::Verdict where = TrustStorePath(options.environment, &path); !where.ok()) {
+    return Fail(kStepKey, where);
+  }
+  auto store = trust::LoadTrustStore(path, options.secure);
+  if (!store.ok()) return Fail(kStepKey, store.verdict());
+  return Pass(kStepKey, path + " selects key " + store->selected_key_id + " (" +
+                            std::to_string(store->keys.size()) +
+                            (store->keys.size() == 1 ? " key" : " keys") + " listed)");
+}
+
+std::string SurfaceList(const trust::Manifest& manifest) {
+  std::string out;
+  for (const auto& surface : manifest.surfaces) {
+    if (!out.empty()) out += ", ";
+    out += surface.name;
+  }
+  return out.empty() ? "none" : out;
+}
+
+StepResult CheckRelease(const OnboardingCheckOptions& options) {
+  auto paths = trust::ReleasePathsFromEnvironment(options.environment);
+  if (!paths.ok()) return Fail(kStepRelease, paths.verdict());
+  const trust::ReleaseVerifier verifier(*options.clock, options.secure);
+  const int64_t now = options.clock->NowMicros();
+  auto release = verifier.VerifyAt(*paths, now);
+  if (!release.ok()) return Fail(kStepRelease, release.verdict());
+  return Pass(kStepRelease,
+              "sequence " + std::to_string(release->manifest.sequence) + " signed by key " +
+                  release->key_id + ", valid until " +
+                  trust::FormatRfc3339UtcMicros(release->manifest.expires_at_micros) + " (" +
+                  DescribeDistance(release->manifest.expires_at_micros, now) + "); surfaces: " +
+                  SurfaceList(release->manifest));
+}
+
+// The surfaces check, plus one surface:NAME result per surface that was checked.
+std::vector<StepResult> CheckSurfaces(const OnboardingCheckOptions& options) {
+  SurfaceCheckOptions check;
+  check.release.paths.manifest = EnvValue(options.environment, trust::kEnvReleaseManifest);
+  check.release.paths.signature = EnvValue(options.environment, trust::kEnvReleaseSignature);
+  check.release.paths.trust_store = EnvValue(options.environment, trust::kEnvTrustStore);
+  check.release.paths.watermark = EnvValue(options.environment, trust::kEnvReleaseWatermark);
+  check.release.check_watermark = true;
+  check.release.now_micros = options.clock->NowMicros();
+  check.release.secure = options.secure;
+  check.registry = options.registry;
+  check.policy.workspace = EnvValue(options.environment, "LAS_WORKSPACE");
+  check.policy.node_executable = options.node_executable;
+  check.policy.environment = options.environment;
+  check.start_timeout_ms = options.start_timeout_ms;
+  const CheckReport report = RunChecks(check);
+
+  // Per surface, in the report's order (by name): its rows, unless all were skipped
+  // (configured but not in the release: not served, not part of the journey).
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const CheckRow*>> by_surface;
+  const CheckRow* release_failure = nullptr;
+  for (const CheckRow& row : report.rows) {
+    if (row.surface.empty()) {
+      if (row.result == CheckResult::kFail && release_failure == nullptr) release_failure = &row;
+      continue;
+    }
+    auto [it, added] = by_surface.try_emplace(row.surface);
+    if (added) order.push_back(row.surface);
+    it->second.push_back(&row);
+  }
+  std::vector<StepResult> results;
+  const StepResult* first_failure = nullptr;
+  std::string passed_names;
+  size_t passed = 0;
+  for (const std::string& surface : order) {
+    const auto& rows = by_surface[surface];
+    const CheckRow* failure = nullptr;
+    bool all_skipped = true;
+    for (const CheckRow* row : rows) {
+      if (row->result != CheckResult::kSkip) all_skipped = false;
+      if (row->result == CheckResult::kFail && failure == nullptr) failure = row;
+    }
+    if (all_skipped) continue;
+    const std::string step = std::string(kSurfaceStepPrefix) + surface;
+    if (failure != nullptr) {
+      results.push_back(Fail(step, failure->reason, failure->check + ": " + failure->detail));
+    } else {
+      results.push_back(Pass(step, rows.back()->detail));
+      if (!passed_names.empty()) passed_names += ", ";
+      passed_names += surface;
+      ++passed;
+    }
+  }
+  for (const StepResult& result : results) {
+    if (!result.passed) {
+      first_failure = &result;
+      break;
+    }
+  }
+  if (first_failure != nullptr) {
+    results.push_back(Fail(kStepSurfaces, first_failure->reason,
+                           first_failure->step.substr(kSurfaceStepPrefix.size()) + " " +
+                               first_failure->detail));
+  } else if (passed == 0 && release_failure != nullptr) {
+    results.push_back(Fail(kStepSurfaces, release_failure->reason,
+                           release_failure->check + ": " + release_failure->detail));
+  } else if (passed == 0) {
+    results.push_back(Fail(kStepSurfaces, kReasonNoSurfaces,
+                           "the release binds no surface the registry configures"));
+  } else {
+    results.push_back(Pass(kStepSurfaces, std::to_string(passed) +
+                                              (passed == 1 ? " surface passes" : " surfaces pass") +
+                                              " the launch and tools checks: " + passed_names));
+  }
+  return results;
+}
+
+}  // namespace
+
+StepResult CheckFirstCallStep(const reducers::Onboarding& state) {
+  if (state.ok_calls == 0) {
+    return Fail(kStepFirstCall, kReasonNoSuccessfulCall,
+                "the log holds no successful call to a surface's tool");
+  }
+  return Pass(kStepFirstCall, "the log holds " + std::to_string(state.ok_calls) +
+                                  (state.ok_calls == 1 ? " successful call" : " successful calls") +
+                                  " to a surface's tool");
+}
+
+namespace {
+
+std::vector<StepResult> CheckOne(std::string_view step, const OnboardingCheckOptions& options,
+                                 const reducers::Onboarding& state) {
+  if (step == kStepTrustStore) return {CheckTrustStore(options)};
+  if (step == kStepKey) return {CheckKey(options)};
+  if (step == kStepRelease) return {CheckRelease(options)};
+  if (step == kStepSurfaces) return CheckSurfaces(options);
+  if (step == kStepFirstCall) return {CheckFirstCallStep(state)};
+  return {};
+}
+
+log::EventDraft CompletedEvent(std::string_view step, std::string_view detail, const Actor& actor) {
+  log::EventBuilder b;
+  auto payload = fb::CreateOnboardingStepCompleted(b.fbb(), b.fbb().CreateString(step),
+                                                   b.fbb().CreateString(detail));
+  return b.Finish(payload, actor.agent_id, actor.session_id);
+}
+
+log::EventDraft ResetEventFor(std::string_view step, std::string_view reason, const Actor& actor) {
+  log::EventBuilder b;
+  auto payload = fb::CreateOnboardingStepReset(b.fbb(), b.fbb().CreateString(step),
+                                               b.fbb().CreateString(reason));
+  return b.Finish(payload, actor.agent_id, actor.session_id);
+}
+
+// A more precise instruction for some failures.
+std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
+  if (info.name == kStepTrustStore || info.name == kStepKey) {
+    if (reason == "file-permissions" || reason == "file-owner") {
+      return "make the trust store yours with mode 0600: chmod 600 \"$LAS_TRUST_STORE\" "
+             "(and chown it to yourself), then: las onboarding check " +
+             std::string(info.name);
+    }
+    if (reason == "not-configured" || reason == "not-absolute") {
+      return "export LAS_TRUST_STORE=$HOME/.config/las/trust.json (an absolute path), then: " +
+             std::string(info.next);
+    }
+  }
+  if (info.name == kStepRelease) {
+    if (reason == "expired") {
+      return "sign again with a new expiry: las release sign --secret-key "
+             "~/.config/las/keys/release.key --bump --expires-in 30d, then: las onboarding "
+             "check release";
+    }
+    if (reason == "rollback" || reason == "conflict") {
+      return "sign again with a higher sequence: las release sign --secret-key "
+             "~/.config/las/keys/release.key --bump, then: las onboarding check release";
+    }
+  }
+  return std::string(info.next);
+}
+
+JourneyRow RowFor(std::string step, const reducers::Onboarding& state) {
+  JourneyRow row;
+  row.step = std::move(step);
+  row.status = "pending";
+  auto it = state.steps.find(row.step);
+  if (it == state.steps.end()) return row;
+  const reducers::OnboardingStep& s = it->second;
+  row.by = s.by;
+  row.sequence = s.sequence;
+  row.detail = s.detail;
+  row.reason = s.reason;
+  if (s.done) {
+    row.status = "done";
+  } else if (!s.reason.empty() && s.reason != kReasonOperatorReset) {
+    row.status = "failed";
+  }
+  return row;
+}
+
+nlohmann::ordered_json RowJson(const JourneyRow& row) {
+  return {{"step", row.step},
+          {"title", row.title},
+          {"status", row.status},
+          {"reason", row.reason},
+          {"detail", row.detail},
+          {"by", row.by.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(row.by)},
+          {"sequence", row.sequence},
+          {"next", row.next}};
+}
+
+}  // namespace
+
+const std::vector<OnboardingStepInfo>& OnboardingSteps() {
+  static const std::vector<OnboardingStepInfo> steps = {
+      {kStepTrustStore, "the trust store is present and safe (LAS_TRUST_STORE)",
+       "create the trust store with a key: las release keygen --out-dir ~/.config/las/keys "
+       "--trust-store \"$LAS_TRUST_STORE\" (LAS_TRUST_STORE must be an absolute path; the file "
+       "is created yours, mode 0600), then: las onboarding check trust-store"},
+      {kStepKey, "the trust store selects a release key",
+       "add and select a key: las release keygen --out-dir ~/.config/las/keys --trust-store "
+       "\"$LAS_TRUST_STORE\", then: las onboarding check key"},
+      {kStepRelease, "the release verifies (signature, key, expiry, watermark)",
+       "set LAS_RELEASE_MANIFEST, LAS_RELEASE_SIGNATURE, LAS_RELEASE_WATERMARK (absolute) and "
+       "LAS_WORKSPACE, draft and sign: las release draft --surface NAME -- COMMAND ARGS..., "
+       "las release sign --secret-key ~/.config/las/keys/release.key --sequence 1; check with "
+       "las release verify, then: las onboarding check release (docs/FIRST-RELEASE.md)"},
+      {kStepSurfaces, "every surface of the release passes its launch and tools checks",
+       "run las check and fix each FAIL row it names (re-draft and sign with --bump after a "
+       "change), then: las onboarding check surfaces"},
+      {kStepFirstCall, "a first call to a surface's tool succeeded",
+       "start las serve from your MCP client and call one surface__tool (las list shows them); "
+       "the step completes by itself, or run: las onboarding check first-call"},
+  };
+  return steps;
+}
+
+const OnboardingStepInfo* FindOnboardingStep(std::string_view name) {
+  for (const auto& step : OnboardingSteps()) {
+    if (step.name == name) return &step;
+  }
+  return nullptr;
+}
+
+std::string OnboardingStepNames() {
+  std::string out;
+  for (const auto& step : OnboardingSteps()) {
+    if (!out.empty()) out += ", ";
+    out += step.name;
+  }
+  return out;
+}
+
+std::vector<StepResult> CheckOnboardingSteps(std::string_view step,
+                                             const OnboardingCheckOptions& options,
+                                             const reducers::Onboarding& state) {
+  if (!step.empty()) return CheckOne(step, options, state);
+  std::vector<StepResult> all;
+  for (const auto& info : OnboardingSteps()) {
+    for (auto& result : CheckOne(info.name, options, state)) all.push_back(std::move(result));
+  }
+  return all;
+}
+
+std::vector<log::EventDraft> CheckEvents(const std::vector<StepResult>& results,
+                                         const Actor& actor) {
+  std::vector<log::EventDraft> drafts;
+  drafts.reserve(results.size());
+  for (const StepResult& result : results) {
+    drafts.push_back(result.passed ? CompletedEvent(result.step, result.detail, actor)
+                                   : ResetEventFor(result.step, result.reason, actor));
+  }
+  return drafts;
+}
+
+log::EventDraft MarkEvent(std::string_view step, const Actor& actor) {
+  return CompletedEvent(step, kDetailMarked, actor);
+}
+
+log::EventDraft ResetEvent(std::string_view step, const Actor& actor) {
+  return ResetEventFor(step, kReasonOperatorReset, actor);
+}
+
+JourneyView ViewJourney(const reducers::Onboarding& state) {
+  JourneyView view;
+  for (const auto& info : OnboardingSteps()) {
+    JourneyRow row = RowFor(std::string(info.name), state);
+    row.title = std::string(info.title);
+    if (row.status != "done") {
+      row.next = NextFor(info, row.reason);
+      if (view.current.empty()) {
+        view.current = row.step;
+        view.next = row.next;
+      }
+    }
+    view.steps.push_back(std::move(row));
+  }
+  for (auto it = state.steps.lower_bound(kSurfaceStepPrefix);
+       it != state.steps.end() && it->first.starts_with(kSurfaceStepPrefix); ++it) {
+    JourneyRow row = RowFor(it->first, state);
+    if (row.status != "done") {
+      row.next = "run las check " + it->first.substr(kSurfaceStepPrefix.size()) +
+                 " and fix what it names, then: las onboarding check surfaces";
+    }
+    view.surfaces.push_back(std::move(row));
+  }
+  return view;
+}
+
+std::string JourneyJson(const JourneyView& view, std::string_view action,
+                        uint64_t as_of_sequence, const std::vector<StepResult>* checked) {
+  using Json = nlohmann::ordered_json;
+  Json steps = Json::array();
+  for (const auto& row : view.steps) steps.push_back(RowJson(row));
+  Json surfaces = Json::array();
+  for (const auto& row : view.surfaces) surfaces.push_back(RowJson(row));
+  Json out = {{"schema_version", kOnboardingJsonSchemaVersion},
+              {"action", action},
+              {"as_of_sequence", as_of_sequence},
+              {"complete", view.complete()},
+              {"current", view.complete() ? Json(nullptr) : Json(view.current)},
+              {"next", view.complete() ? Json(nullptr) : Json(view.next)},
+              {"steps", std::move(steps)},
+              {"surfaces", std::move(surfaces)}};
+  if (checked != nullptr) {
+    Json results = Json::array();
+    for (const auto& result : *checked) {
+      results.push_back({{"step", result.step},
+                         {"result", result.passed ? "ok" : "fail"},
+                         {"reason", result.reason},
+                         {"detail", result.detail}});
+    }
+    out["checked"] = std::move(results);
+  }
+  return out.dump();
+}
+
+}  // namespace las::tools

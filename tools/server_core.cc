@@ -1,0 +1,121 @@
+#include "tools/server_core.h"
+
+#include <boost/asio/io_context.hpp>
+#include <optional>
+#include <vector>
+
+#include "log/event_log.h"
+#include "tools/federation.h"
+#include "tools/gateway.h"
+#include "tools/las_tools.h"
+#include "tools/live_projections.h"
+#include "tools/random_id.h"
+#include "transport/child_process.h"
+
+namespace las::tools {
+namespace {
+
+std::optional<std::string> Lookup(const trust::Environment& env, const char* name) {
+  auto it = env.find(name);
+  if (it == env.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+FederationOptions FederationOptionsFor(const ServerOptions& options,
+                                       const BuiltinTools& builtins) {
+  FederationOptions federation;
+  federation.builtin_tools = builtins.Definitions();
+  federation.registry = options.registry;
+  federation.environment = options.environment;
+  federation.node_executable = options.node_executable;
+  return federation;
+}
+
+GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTools& builtins,
+                                 const std::vector<std::unique_ptr<CallGuard>>& guards) {
+  GatewayOptions gateway;
+  gateway.builtins = &builtins;
+  for (const auto& guard : guards) gateway.guards.push_back(guard.get());
+  gateway.call_timeout_ms = options.call_timeout_ms;
+  if (options.relaxed_durability) gateway.request_durability = log::Durability::kDeferred;
+  gateway.new_call_id = [] { return RandomId("call-"); };
+  return gateway;
+}
+
+}  // namespace
+
+// Members in construction order: each refers only to those above it.
+struct ServerCore::Parts {
+  Parts(boost::asio::io_context& io, ServerOptions opts, std::unique_ptr<log::EventLog> log_)
+      : options(std::move(opts)), log(std::move(log_)),
+        live(*log, LiveOptions{options.snapshot_every, {}}),
+        context{io, *log, live, options, links} {}
+
+  ServerOptions options;
+  std::unique_ptr<log::EventLog> log;
+  LiveProjections live;
+  ServerLinks links;
+  LasToolContext context;
+  BuiltinTools builtins;
+  std::vector<std::unique_ptr<CallGuard>> guards;
+  std::unique_ptr<Federation> federation;
+  std::unique_ptr<Gateway> gateway;
+};
+
+Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io,
+                                                     const ServerOptions& options) {
+  (void)transport::BecomeChildSubreaper();
+  transport::IgnoreSigpipe();
+  auto log = log::EventLog::Open(options.log_dir);
+  if (!log.ok()) return log.status();
+  auto parts = std::make_unique<Parts>(io, options, std::move(*log));
+  if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
+  AddLasTools(parts->builtins, parts->context);
+  parts->guards = MakeCallGuards(parts->context);
+  parts->federation = std::make_unique<Federation>(
+      io, *parts->log, FederationOptionsFor(parts->options, parts->builtins));
+  parts->links.federation = parts->federation.get();
+  parts->gateway = std::make_unique<Gateway>(
+      io, *parts->log, *parts->federation,
+      GatewayOptionsFor(parts->options, parts->builtins, parts->guards));
+  parts->links.gateway = parts->gateway.get();
+  return std::unique_ptr<ServerCore>(new ServerCore(std::move(parts)));
+}
+
+ServerCore::ServerCore(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+ServerCore::~ServerCore() {
+  if (!parts_) return;
+  // The gateway refers to the federation and the guards; the federation to the log.
+  parts_->gateway.reset();
+  parts_->federation.reset();
+}
+
+void ServerCore::Start(std::function<void()> ready) { parts_->federation->Start(std::move(ready)); }
+const Status& ServerCore::status() const { return parts_->federation->status(); }
+Federation& ServerCore::federation() { return *parts_->federation; }
+Gateway& ServerCore::gateway() { return *parts_->gateway; }
+log::EventLog& ServerCore::log() { return *parts_->log; }
+const ServerOptions& ServerCore::options() const { return parts_->options; }
+
+EndpointOptions ServerCore::NewEndpointOptions(std::string transport) const {
+  const trust::Environment& env = parts_->options.environment;
+  EndpointOptions endpoint;
+  endpoint.default_agent_id = Lookup(env, "LAS_AGENT_ID").value_or(std::string("default"));
+  if (parts_->federation->ClientFor("skarbiec") != nullptr) {
+    // Skarbiec is active: only its configured agent may open a session.
+    // With SKARBIEC_MCP_AGENT_ID unset no agent id can match (a control character is
+    // never a valid agent id): every session is refused, closed rather than open.
+    endpoint.required_agent_id =
+        Lookup(env, "SKARBIEC_MCP_AGENT_ID").value_or(std::string("\x01"));
+  }
+  endpoint.new_session_id = [] { return RandomId("session-"); };
+  endpoint.transport = std::move(transport);
+  return endpoint;
+}
+
+void ServerCore::Shutdown(std::function<void()> done) {
+  parts_->federation->Shutdown(std::move(done));
+}
+
+}  // namespace las::tools

@@ -1,0 +1,74 @@
+// ServerCore: everything a federating Las process holds once, whatever its clients' transport.
+//
+// Open() makes this process its children's subreaper, ignores SIGPIPE, opens the log as its
+// only writer (RocksDB's lock: a second writer of the same log fails here), folds every
+// projection (LiveProjections), registers every las__ tool and call guard
+// (tools/las_tools.h), and builds the Federation and the Gateway. Start() federates once
+// (tools/federation.h); after `ready`, any number of MCP sessions (McpEndpoint with
+// gateway() as backend, options from NewEndpointOptions) may be served on the same loop:
+// `las serve` serves one on stdio, `las daemon` one per socket connection, `las list`
+// none. Shutdown() ends every child (process group) and reaps it.
+//
+// Errors: Open() returns the log's open error (kIo, kCorruption, kInvalidInput for a foreign
+// directory) or the fold's error. A log failure during federation is in status().
+//
+// Ownership and threading: the caller owns the io_context, which must outlive the core; the
+// core owns the log and everything built on it. Construct, Start, query and Shutdown on the
+// loop's thread (or before the loop runs). Destroy after the loop stopped running.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "tools/mcp_endpoint.h"
+#include "tools/server_options.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace las::log {
+class EventLog;
+}
+
+namespace las::tools {
+
+class Federation;
+class Gateway;
+
+class ServerCore {
+ public:
+  static Result<std::unique_ptr<ServerCore>> Open(boost::asio::io_context& io,
+                                                  const ServerOptions& options);
+  ~ServerCore();
+  ServerCore(const ServerCore&) = delete;
+  ServerCore& operator=(const ServerCore&) = delete;
+
+  // Federates (once); `ready` runs on the loop when every surface has settled.
+  void Start(std::function<void()> ready);
+  // The federation's status: a log failure while federating is fatal to the server.
+  const Status& status() const;
+
+  Federation& federation();
+  Gateway& gateway();
+  log::EventLog& log();
+  const ServerOptions& options() const;
+
+  // Options for one new client session, after Start's `ready`: default agent id from
+  // LAS_AGENT_ID (else "default"); when Skarbiec is admitted, the only agent allowed is
+  // SKARBIEC_MCP_AGENT_ID (unset: every session is refused); random session ids;
+  // `transport` is recorded in SessionOpened.
+  EndpointOptions NewEndpointOptions(std::string transport) const;
+
+  // Ends every child (SIGTERM to its group, then SIGKILL) and reaps; pending child calls
+  // fail and are recorded as completed. `done` runs on the loop.
+  void Shutdown(std::function<void()> done);
+
+ private:
+  struct Parts;
+  explicit ServerCore(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace las::tools

@@ -1,0 +1,24 @@
+#include "tools/source_events.h"
+
+#include <string>
+
+#include "log/event_builder.h"
+
+namespace las::tools {
+
+log::EventDraft SourceEnabledEvent(std::string_view source_id, std::string_view agent_id,
+                                   std::string_view session_id) {
+  log::EventBuilder b;
+  auto payload = fb::CreateSourceEnabledDirect(b.fbb(), std::string(source_id).c_str());
+  return b.Finish(payload, agent_id, session_id);
+}
+
+log::EventDraft SourceDisabledEvent(std::string_view source_id, std::string_view reason,
+                                    std::string_view agent_id, std::string_view session_id) {
+  log::EventBuilder b;
+  auto payload = fb::CreateSourceDisabledDirect(b.fbb(), std::string(source_id).c_str(),
+                                                std::string(reason).c_str());
+  return b.Finish(payload, agent_id, session_id);
+}
+
+}  // namespace las::tools

@@ -1,0 +1,61 @@
+#include "tools/tool_args.h"
+
+#include <charconv>
+#include <limits>
+
+namespace las::tools {
+
+Result<ToolArgs> ToolArgs::Parse(std::string_view json) {
+  reducers::JsonLimits limits;
+  limits.max_bytes = 4 * kMaxValueBytes;  // the value, escaped in value_json, and the rest
+  limits.max_depth = kMaxValueDepth + 1;
+  auto root = reducers::ParseJsonValue(json, limits);
+  if (!root.ok()) return root.status();
+  if (!root->is_object()) return InvalidArgument("arguments must be a JSON object");
+  ToolArgs args;
+  args.root_ = std::move(*root);
+  return args;
+}
+
+std::optional<std::string> ToolArgs::String(std::string_view name) const {
+  const reducers::JsonValue* v = root_.Find(name);
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  return v->text;
+}
+
+std::optional<uint64_t> ToolArgs::Uint(std::string_view name) const {
+  const reducers::JsonValue* v = root_.Find(name);
+  if (v == nullptr || !v->is_number() || !v->integer || v->text[0] == '-') return std::nullopt;
+  uint64_t out = 0;
+  auto [end, ec] = std::from_chars(v->text.data(), v->text.data() + v->text.size(), out);
+  if (ec == std::errc::result_out_of_range) return std::numeric_limits<uint64_t>::max();
+  if (ec != std::errc()) return std::nullopt;
+  (void)end;
+  return out;
+}
+
+bool ToolArgs::Bool(std::string_view name, bool fallback) const {
+  const reducers::JsonValue* v = root_.Find(name);
+  if (v == nullptr || v->kind != reducers::JsonValue::Kind::kBool) return fallback;
+  return v->boolean;
+}
+
+Result<std::optional<reducers::JsonValue>> ToolArgs::Value(std::string_view name) const {
+  const reducers::JsonValue* direct = root_.Find(name);
+  const reducers::JsonValue* text = root_.Find(std::string(name) + "_json");
+  if (direct != nullptr && text != nullptr) {
+    return InvalidArgument("give " + std::string(name) + " or " + std::string(name) +
+                           "_json, not both");
+  }
+  if (direct != nullptr) return std::optional<reducers::JsonValue>(*direct);
+  if (text == nullptr) return std::optional<reducers::JsonValue>();
+  if (!text->is_string()) return InvalidArgument(std::string(name) + "_json must be a string");
+  reducers::JsonLimits limits;
+  limits.max_bytes = 2 * kMaxValueBytes;
+  limits.max_depth = kMaxValueDepth;
+  auto parsed = reducers::ParseJsonValue(text->text, limits);
+  if (!parsed.ok()) return parsed.status();
+  return std::optional<reducers::JsonValue>(std::move(*parsed));
+}
+
+}  // namespace las::tools

@@ -1,0 +1,41 @@
+// ToolArgs: a las__ tool's arguments object, parsed strictly and exactly
+// (reducers/json_value.h), with typed lookups. The gateway has validated the arguments
+// against the tool's input schema already; these lookups still check types and answer
+// "absent" for anything unexpected.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "reducers/json_value.h"
+
+namespace las::tools {
+
+// A state value or message body: at most this many bytes of canonical JSON.
+inline constexpr size_t kMaxValueBytes = 1 << 20;
+// A value nests at most this deep (its arguments object adds one level).
+inline constexpr size_t kMaxValueDepth = 64;
+
+class ToolArgs {
+ public:
+  // InvalidArgument if `json` is not one strict JSON object within the value bounds.
+  static Result<ToolArgs> Parse(std::string_view json);
+
+  std::optional<std::string> String(std::string_view name) const;
+  // A non-negative integer; larger than 2^64-1 saturates. nullopt when absent or not one.
+  std::optional<uint64_t> Uint(std::string_view name) const;
+  bool Bool(std::string_view name, bool fallback) const;
+
+  // The JSON value given as `name` (any JSON) or as `name`_json (a string holding JSON
+  // text, parsed strictly). nullopt when neither is given; InvalidArgument (with the
+  // parser's message) when the text is not a JSON value; InvalidArgument when both are.
+  Result<std::optional<reducers::JsonValue>> Value(std::string_view name) const;
+
+ private:
+  reducers::JsonValue root_;
+};
+
+}  // namespace las::tools

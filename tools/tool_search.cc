@@ -1,0 +1,152 @@
+#include "tools/tool_search.h"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace las::tools {
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> QueryTokens(std::string_view query) {
+  std::vector<std::string> tokens;
+  std::string current;
+  for (char c : query) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || u >= 0x80) {
+      current.push_back(static_cast<char>(std::tolower(u)));
+    } else if (!current.empty()) {
+      tokens.push_back(std::move(current));
+      current.clear();
+    }
+  }
+  if (!current.empty()) tokens.push_back(std::move(current));
+  return tokens;
+}
+
+std::vector<std::string> SchemaPropertyNames(std::string_view input_schema_json) {
+  std::vector<std::string> names;
+  const auto schema = nlohmann::json::parse(input_schema_json, nullptr, false);
+  if (!schema.is_object()) return names;
+  auto properties = schema.find("properties");
+  if (properties == schema.end() || !properties->is_object()) return names;
+  for (const auto& [name, value] : properties->items()) names.push_back(name);
+  return names;
+}
+
+SearchKeys SearchKeysOf(const CatalogTool& tool) {
+  SearchKeys keys;
+  keys.ready = true;
+  keys.name = Lower(tool.qualified_name);
+  keys.title = Lower(tool.title);
+  keys.description = Lower(tool.description.value_or(""));
+  for (const auto& p : SchemaPropertyNames(tool.input_schema_json)) {
+    keys.properties.push_back(Lower(p));
+  }
+  return keys;
+}
+
+std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
+                                   std::string_view query, size_t limit) {
+  const std::vector<std::string> tokens = QueryTokens(query);
+  std::vector<SearchHit> hits;
+  if (tokens.empty()) return hits;
+  SearchKeys computed;
+  for (const CatalogTool* tool : tools) {
+    const SearchKeys* keys = &tool->search;
+    if (!keys->ready) {
+      computed = SearchKeysOf(*tool);
+      keys = &computed;
+    }
+    int score = 0;
+    bool all_hit = true;
+    for (const auto& token : tokens) {
+      int best = 0;
+      if (Contains(keys->name, token)) {
+        best = kNameHit;
+      } else if (Contains(keys->title, token)) {
+        best = kTitleHit;
+      } else if (Contains(keys->description, token)) {
+        best = kDescriptionHit;
+      } else {
+        for (const auto& p : keys->properties) {
+          if (Contains(p, token)) {
+            best = kPropertyHit;
+            break;
+          }
+        }
+      }
+      if (best == 0) {
+        all_hit = false;
+        break;
+      }
+      score += best;
+    }
+    if (all_hit) hits.push_back({tool, score});
+  }
+  auto better = [](const SearchHit& a, const SearchHit& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.tool->qualified_name < b.tool->qualified_name;
+  };
+  if (hits.size() > limit) {
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(),
+                      better);
+    hits.resize(limit);
+  } else {
+    std::sort(hits.begin(), hits.end(), better);
+  }
+  return hits;
+}
+
+std::vector<std::string> NearestNames(const std::vector<const CatalogTool*>& tools,
+                                      std::string_view name, size_t limit) {
+  const std::string wanted = Lower(name.substr(0, 256));
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const CatalogTool* tool : tools) {
+    const size_t distance = std::min(EditDistance(wanted, Lower(tool->qualified_name)),
+                                     EditDistance(wanted, Lower(tool->tool)));
+    scored.emplace_back(distance, tool->qualified_name);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+std::string Summary(const CatalogTool& tool) {
+  constexpr size_t kMax = 160;
+  std::string_view text = tool.description ? std::string_view(*tool.description) : "";
+  text = text.substr(0, text.find('\n'));
+  if (text.size() <= kMax) return std::string(text);
+  size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "\xE2\x80\xA6";
+}
+
+}  // namespace las::tools

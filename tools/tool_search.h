@@ -1,0 +1,51 @@
+// Ranking and lookup over the catalog for the discovery tools (las__search, las__describe).
+//
+// Search: the query is split into lowercase tokens (runs of letters and digits; '_' and
+// punctuation separate). EVERY token must occur (case-insensitive substring) in one of a
+// tool's fields, else the tool is not a result. A token scores by the best field it hits:
+// the qualified name (1000) > the title (100) > the description (10) > a property name of
+// the input schema (1). A tool's score is the sum over tokens; results come by score
+// descending, then name ascending. An empty query matches nothing.
+//
+// Cost: a tool's lower-cased fields and property names are its SearchKeys, computed once
+// when it enters the Catalog; a query only tokenizes itself and scans those strings. A tool
+// whose keys are not ready (built by hand) gets them computed per query, same results.
+//
+// Pure functions; the pointers must stay valid while the results are used.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/catalog.h"
+
+namespace las::tools {
+
+inline constexpr int kNameHit = 1000;
+inline constexpr int kTitleHit = 100;
+inline constexpr int kDescriptionHit = 10;
+inline constexpr int kPropertyHit = 1;
+
+struct SearchHit {
+  const CatalogTool* tool = nullptr;
+  int score = 0;
+};
+
+std::vector<std::string> QueryTokens(std::string_view query);
+// At most `limit` hits, best first.
+std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
+                                   std::string_view query, size_t limit);
+// The `limit` names closest to `name` (edit distance, case-insensitive, against the
+// qualified name and the bare tool name), nearest first, ties by name.
+std::vector<std::string> NearestNames(const std::vector<const CatalogTool*>& tools,
+                                      std::string_view name, size_t limit);
+// The first line of the description, at most 160 bytes (cut at a UTF-8 boundary, "…").
+std::string Summary(const CatalogTool& tool);
+// The lower-cased search keys of `tool` (ready = true).
+SearchKeys SearchKeysOf(const CatalogTool& tool);
+// The names under the input schema's top-level "properties".
+std::vector<std::string> SchemaPropertyNames(std::string_view input_schema_json);
+
+}  // namespace las::tools

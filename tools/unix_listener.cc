@@ -1,0 +1,127 @@
+#include "tools/unix_listener.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cerrno>
+#include <cstring>
+
+namespace las::tools {
+namespace {
+
+std::string Errno(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+}  // namespace
+
+struct UnixListener::Impl {
+  explicit Impl(boost::asio::io_context& io) : acceptor(io), retry(io) {}
+  boost::asio::local::stream_protocol::acceptor acceptor;
+  boost::asio::steady_timer retry;
+  bool closed = false;
+};
+
+Result<std::unique_ptr<UnixListener>> UnixListener::Bind(boost::asio::io_context& io,
+                                                         const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (!S_ISSOCK(st.st_mode) || st.st_uid != ::geteuid()) {
+      return Denied(path + " exists and is not a socket of this user");
+    }
+    if (::unlink(path.c_str()) != 0) return IoError(Errno("remove stale " + path));
+  }
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (path.size() >= sizeof address.sun_path) return InvalidArgument("socket path too long");
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!fd.valid()) return IoError(Errno("socket"));
+  // The socket file is created by bind(2) with the umask applied: 0600 from the start,
+  // never briefly wider. (umask is process-wide; nothing else creates files at this point.)
+  const mode_t old_mask = ::umask(0177);
+  const int bound = ::bind(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  const int bind_errno = errno;
+  ::umask(old_mask);
+  if (bound != 0) {
+    errno = bind_errno;
+    return IoError(Errno("bind " + path));
+  }
+  if (::chmod(path.c_str(), 0600) != 0) return IoError(Errno("chmod " + path));
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode) || (st.st_mode & 0777) != 0600) {
+    return IoError("the socket " + path + " did not get mode 0600");
+  }
+  if (::listen(fd.get(), SOMAXCONN) != 0) return IoError(Errno("listen " + path));
+  auto impl = std::make_unique<Impl>(io);
+  boost::system::error_code error;
+  impl->acceptor.assign(boost::asio::local::stream_protocol(), fd.Release(), error);
+  if (error) return IoError("listen " + path + ": " + error.message());
+  return std::unique_ptr<UnixListener>(
+      new UnixListener(std::move(impl), path, st.st_dev, st.st_ino));
+}
+
+UnixListener::UnixListener(std::unique_ptr<Impl> impl, std::string path, dev_t dev, ino_t ino)
+    : impl_(std::move(impl)), path_(std::move(path)), dev_(dev), ino_(ino) {}
+
+UnixListener::~UnixListener() = default;
+
+void UnixListener::Accept(std::function<void(UniqueFd)> on_connection,
+                          std::function<void(uid_t)> on_refused) {
+  on_connection_ = std::move(on_connection);
+  on_refused_ = std::move(on_refused);
+  AcceptNext();
+}
+
+void UnixListener::AcceptNext() {
+  if (impl_->closed) return;
+  impl_->acceptor.async_accept([this](const boost::system::error_code& error,
+                                      boost::asio::local::stream_protocol::socket peer) {
+    if (error == boost::asio::error::operation_aborted || impl_->closed) return;
+    if (!error) {
+      UniqueFd fd(peer.release());
+      ucred cred{};
+      socklen_t length = sizeof cred;
+      if (::getsockopt(fd.get(), SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0 ||
+          cred.uid != ::geteuid()) {
+        const uid_t uid = cred.uid;
+        fd.Reset();  // closed before anything is read from or written to it
+        if (on_refused_) on_refused_(uid);
+      } else {
+        const int flags = ::fcntl(fd.get(), F_GETFL);
+        if (flags >= 0) (void)::fcntl(fd.get(), F_SETFL, flags | O_NONBLOCK);
+        on_connection_(std::move(fd));
+      }
+    }
+    if (!error) {
+      AcceptNext();
+      return;
+    }
+    // Errors such as EMFILE are transient for a listener: retry shortly, without spinning.
+    impl_->retry.expires_after(std::chrono::milliseconds(100));
+    impl_->retry.async_wait([this](const boost::system::error_code& waited) {
+      if (!waited) AcceptNext();
+    });
+  });
+}
+
+void UnixListener::Close() {
+  if (impl_->closed) return;
+  impl_->closed = true;
+  boost::system::error_code ignored;
+  impl_->acceptor.close(ignored);
+  impl_->retry.cancel();
+}
+
+void UnixListener::RemoveSocketFile() {
+  struct stat st {};
+  if (::lstat(path_.c_str(), &st) == 0 && st.st_dev == dev_ && st.st_ino == ino_) {
+    ::unlink(path_.c_str());
+  }
+}
+
+}  // namespace las::tools
