@@ -7,7 +7,10 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/fail.h"
+#include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "cli/table.h"
 #include "tools/grant_admin.h"
 #include "tools/random_id.h"
 
@@ -16,16 +19,30 @@ namespace {
 
 using nlohmann::ordered_json;
 
-int Fail(const char* verb, const Status& status) {
-  std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
-  return ExitCodeFor(status);
-}
-
 ordered_json SelectorJson(const reducers::Selector& s) {
   return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
 }
 
 std::string ToolName(const reducers::Selector& s) { return s.surface + "__" + s.tool; }
+
+reducers::Selector SelectorFrom(const nlohmann::json& j) {
+  return {j.value("surface", ""), j.value("tool", ""), j.value("definition_sha256", "")};
+}
+
+ordered_json ToolJson(const tools::ToolArg& tool) {
+  ordered_json j = {{"name", tool.qualified_name}};
+  if (tool.digest) j["digest"] = *tool.digest;
+  return j;
+}
+
+// The change through the running server when the direct path found the log locked (the
+// result object), or the status to report.
+Result<nlohmann::json> ViaServer(const std::string& log_dir, const Status& locked,
+                                 const std::string& method, const ordered_json& params) {
+  auto answer = ThroughServer(log_dir, locked, method, params.dump());
+  if (!answer.ok()) return answer.status();
+  return nlohmann::json::parse(*answer);
+}
 
 struct GrantFlags {
   std::string log_dir = DefaultLogDir();
@@ -47,7 +64,21 @@ int Grant(const GrantFlags& flags) {
     }
     request.tools[0].digest = flags.digest;
   }
-  auto issued = tools::IssueGrant(flags.log_dir, request, tools::RandomId("grant-"));
+  const std::string grant_id = tools::RandomId("grant-");
+  auto issued = tools::IssueGrant(flags.log_dir, request, grant_id);
+  if (!issued.ok() && issued.status().code() == Code::kLocked) {
+    ordered_json tools_json = ordered_json::array();
+    for (const auto& tool : request.tools) tools_json.push_back(ToolJson(tool));
+    auto answer = ViaServer(flags.log_dir, issued.status(), "las/grant.issue",
+                            {{"grant_id", grant_id},
+                             {"agent_id", request.agent_id},
+                             {"all", request.all},
+                             {"tools", tools_json}});
+    if (!answer.ok()) return Fail("grant", answer.status());
+    tools::IssuedGrant through{grant_id, {}};
+    for (const auto& s : (*answer)["selectors"]) through.selectors.push_back(SelectorFrom(s));
+    issued = std::move(through);
+  }
   if (!issued.ok()) return Fail("grant", issued.status());
   std::printf("%s\n", issued->grant_id.c_str());
   if (request.all) {
@@ -67,6 +98,15 @@ struct ListFlags {
   bool all = false;
 };
 
+// A listing's output: the JSON array with --json, else the aligned table.
+void PrintListing(const ListFlags& flags, const ordered_json& json, const Table& table) {
+  if (flags.json) {
+    std::printf("%s\n", json.dump(2).c_str());
+  } else {
+    table.Print();
+  }
+}
+
 int ListGrants(const ListFlags& flags) {
   auto grants = tools::ReadGrants(flags.log_dir);
   if (!grants.ok()) return Fail("grants", grants.status());
@@ -74,10 +114,7 @@ int ListGrants(const ListFlags& flags) {
   std::vector<std::pair<uint64_t, std::string>> order;  // log order
   for (const auto& [id, g] : grants->grants) order.emplace_back(g.issued_sequence, id);
   std::sort(order.begin(), order.end());
-  if (!flags.json) {
-    std::printf("%-40s %-16s %-8s %-16s %-40s %s\n", "GRANT", "AGENT", "STATUS", "ISSUER",
-                "PARENT", "SELECTORS");
-  }
+  Table table({"GRANT", "AGENT", "STATUS", "ISSUER", "PARENT", "SELECTORS"});
   for (const auto& [sequence, id] : order) {
     const reducers::GrantRecord& g = grants->grants.at(id);
     if (!flags.agent.empty() && g.agent_id != flags.agent) continue;
@@ -103,11 +140,10 @@ int ListGrants(const ListFlags& flags) {
       if (!what.empty()) what += ", ";
       what += ToolName(s) + "@" + s.definition_sha256.substr(0, 12);
     }
-    std::printf("%-40s %-16s %-8s %-16s %-40s %s\n", id.c_str(), g.agent_id.c_str(),
-                g.status.c_str(), g.issuer.empty() ? "(operator)" : g.issuer.c_str(),
-                g.parent_id.empty() ? "-" : g.parent_id.c_str(), what.c_str());
+    table.Add({id, g.agent_id, g.status, g.issuer.empty() ? "(operator)" : g.issuer,
+               g.parent_id.empty() ? "-" : g.parent_id, what});
   }
-  if (flags.json) std::printf("%s\n", out.dump(2).c_str());
+  PrintListing(flags, out, table);
   return kExitOk;
 }
 
@@ -118,7 +154,7 @@ int ListRules(const ListFlags& flags) {
   for (const auto& [id, r] : grants->rules) order.emplace_back(r.added_sequence, id);
   std::sort(order.begin(), order.end());
   ordered_json out = ordered_json::array();
-  if (!flags.json) std::printf("%-40s %-16s %-30s %s\n", "RULE", "AGENT", "TOOL", "DEFINITION");
+  Table table({"RULE", "AGENT", "TOOL", "DEFINITION"});
   for (const auto& [sequence, id] : order) {
     const reducers::RuleRecord& r = grants->rules.at(id);
     if (r.removed_sequence != 0 && !flags.all) continue;
@@ -132,10 +168,9 @@ int ListRules(const ListFlags& flags) {
       out.push_back(std::move(rule));
       continue;
     }
-    std::printf("%-40s %-16s %-30s %s\n", id.c_str(), r.agent_id.c_str(),
-                ToolName(r.selector).c_str(), r.selector.definition_sha256.c_str());
+    table.Add({id, r.agent_id, ToolName(r.selector), r.selector.definition_sha256});
   }
-  if (flags.json) std::printf("%s\n", out.dump(2).c_str());
+  PrintListing(flags, out, table);
   return kExitOk;
 }
 
@@ -146,7 +181,8 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto* grant = app.add_subcommand(
       "grant",
       "Give an agent exact tools (surface__tool at its current definition digest) or --all. "
-      "Prints the grant id. Needs the log free: exit 7 while a server holds it");
+      "Prints the grant id. Through the running server when one holds the log (exit 7 if it "
+      "holds it but does not answer)");
   grant->add_option("agent", grant_flags->agent, "The agent id")->required();
   grant->add_flag("--all", grant_flags->all, "A root grant: every tool, now and later");
   grant->add_option("--tool", grant_flags->tools,
@@ -159,12 +195,21 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
 
   auto revoke_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
   auto* revoke = app.add_subcommand(
-      "revoke", "Revoke a grant and everything delegated from it. Needs the log free: exit 7 "
-                "while a server holds it");
+      "revoke", "Revoke a grant and everything delegated from it. Through the running server "
+                "when one holds the log (exit 7 if it holds it but does not answer)");
   revoke->add_option("grant", revoke_flags->second, "The grant id")->required();
   revoke->add_option("--log", revoke_flags->first, "Log directory")->capture_default_str();
   revoke->callback([revoke_flags, &exit_code] {
     auto revoked = tools::RevokeGrant(revoke_flags->first, revoke_flags->second);
+    if (!revoked.ok() && revoked.status().code() == Code::kLocked) {
+      auto answer = ViaServer(revoke_flags->first, revoked.status(), "las/grant.revoke",
+                              {{"grant_id", revoke_flags->second}});
+      if (answer.ok()) {
+        revoked = (*answer)["revoked"].get<std::vector<std::string>>();
+      } else {
+        revoked = answer.status();
+      }
+    }
     if (!revoked.ok()) {
       exit_code = Fail("revoke", revoked.status());
       return;
@@ -218,6 +263,16 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
     if (!add_flags->digest.empty()) tool.digest = add_flags->digest;
     const std::string id = tools::RandomId("rule-");
     auto selector = tools::AddRule(add_flags->log_dir, add_flags->agent, tool, id);
+    if (!selector.ok() && selector.status().code() == Code::kLocked) {
+      auto answer = ViaServer(add_flags->log_dir, selector.status(), "las/rules.add",
+                              {{"rule_id", id}, {"agent_id", add_flags->agent},
+                               {"tool", ToolJson(tool)}});
+      if (answer.ok()) {
+        selector = SelectorFrom((*answer)["selector"]);
+      } else {
+        selector = answer.status();
+      }
+    }
     if (!selector.ok()) {
       exit_code = Fail("rules add", selector.status());
       return;
@@ -232,6 +287,11 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   forget->add_option("--log", forget_flags->first, "Log directory")->capture_default_str();
   forget->callback([forget_flags, &exit_code] {
     Status forgotten = tools::ForgetRule(forget_flags->first, forget_flags->second);
+    if (forgotten.code() == Code::kLocked) {
+      auto answer = ViaServer(forget_flags->first, forgotten, "las/rules.forget",
+                              {{"rule_id", forget_flags->second}});
+      forgotten = answer.ok() ? Status::Ok() : answer.status();
+    }
     exit_code = forgotten.ok() ? kExitOk : Fail("rules forget", forgotten);
   });
 }

@@ -3,8 +3,9 @@
 // events as the `las__onboarding` tool, as an aligned table or --json (docs/ONBOARDING.md).
 //
 // status reads the log as a follower (works while a server holds it). check, mark and
-// reset append, so they open the log as its writer: when a running server holds it they
-// refuse with exit 7 (locked) and point at las__onboarding through that server.
+// reset append: as the log's writer when it is free; when a running server holds it,
+// through that server's operator channel (cli/operator_route.h; check runs its checks
+// here and sends the results); exit 7 (locked) when the server does not answer.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
@@ -15,6 +16,7 @@
 #include "base/clock.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/operator_route.h"
 #include "cli/paths.h"
 #include "cli/release_settings.h"
 #include "log/event_log.h"
@@ -138,6 +140,80 @@ int ShowStatus(const OnboardingFlags& flags) {
   return kExitOk;
 }
 
+// The checks of `las onboarding check`, run here (the operator's environment and flags)
+// against `state`; their results are then recorded directly or through the server.
+Result<std::vector<tools::StepResult>> RunChecks(const OnboardingFlags& flags,
+                                                 const reducers::Onboarding& state) {
+  tools::OnboardingCheckOptions options;
+  options.environment = trust::EnvironmentFromProcess();
+  options.node_executable = NodeExecutable(options.environment);
+  options.start_timeout_ms = flags.timeout_ms;
+  if (!flags.registry.empty()) {
+    Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
+    if (!registry.ok()) return registry.status();
+    options.registry = std::move(registry).value();
+  }
+  LAS_RETURN_IF_ERROR(transport::BecomeChildSubreaper());
+  return tools::CheckOnboardingSteps(flags.step, options, state);
+}
+
+// The journey as the log holds it now, read as a follower.
+Result<Folded> FoldAsFollower(const std::string& log_dir) {
+  auto reader = log::LogReader::Open(log_dir);
+  if (!reader.ok()) return reader.status();
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) return cursor.status();
+  return Fold(**cursor);
+}
+
+int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
+  std::fprintf(stderr,
+               "las onboarding: locked: a running server holds the log %s and no server answers "
+               "on its socket; %s through that server with the las__onboarding tool (arguments "
+               "{\"action\": \"%s\"%s}), or stop it and run this again. `las onboarding "
+               "status` works while it runs\n",
+               flags.log_dir.c_str(), flags.action.c_str(), flags.action.c_str(),
+               flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
+  return ExitCodeFor(locked);
+}
+
+// The change through the running server that holds the log (`locked` is the direct
+// path's kLocked). Check runs here first, then sends its results.
+int MutateThroughServer(const OnboardingFlags& flags, const Status& locked) {
+  if (!ServerAnswers(flags.log_dir)) return ReportLocked(flags, locked);
+  std::vector<tools::StepResult> results;
+  if (flags.action == "check") {
+    auto before = FoldAsFollower(flags.log_dir);
+    if (!before.ok()) return Fail(before.status());
+    auto checked = RunChecks(flags, before->state);
+    if (!checked.ok()) return Fail(checked.status());
+    results = std::move(*checked);
+  }
+  nlohmann::json params = {{"action", flags.action}, {"step", flags.step}};
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& r : results) {
+    list.push_back({{"step", r.step}, {"passed", r.passed}, {"reason", r.reason},
+                    {"detail", r.detail}});
+  }
+  params["results"] = std::move(list);
+  auto answer = ThroughServer(flags.log_dir, locked, "las/onboarding.change",
+                              params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!answer.ok()) {
+    if (answer.status().code() == Code::kLocked) return ReportLocked(flags, locked);
+    return Fail(answer.status());
+  }
+  auto after = FoldAsFollower(flags.log_dir);
+  if (!after.ok()) return Fail(after.status());
+  const bool checking = flags.action == "check";
+  Print(flags, *after, checking ? &results : nullptr);
+  if (checking) {
+    for (const auto& result : results) {
+      if (!result.passed) return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
 int Mutate(const OnboardingFlags& flags) {
   if (flags.action != "check" || !flags.step.empty()) {
     if (tools::FindOnboardingStep(flags.step) == nullptr) {
@@ -148,15 +224,7 @@ int Mutate(const OnboardingFlags& flags) {
   }
   auto log = log::EventLog::Open(flags.log_dir);
   if (!log.ok()) {
-    if (log.status().code() == Code::kLocked) {
-      std::fprintf(stderr,
-                   "las onboarding: locked: a running server holds the log %s; %s through that "
-                   "server with the las__onboarding tool (arguments {\"action\": \"%s\"%s}), or "
-                   "stop it and run this again. `las onboarding status` works while it runs\n",
-                   flags.log_dir.c_str(), flags.action.c_str(), flags.action.c_str(),
-                   flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
-      return ExitCodeFor(log.status());
-    }
+    if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, log.status());
     return Fail(log.status());
   }
   auto before = (*log)->Read(1);
@@ -166,27 +234,15 @@ int Mutate(const OnboardingFlags& flags) {
 
   const tools::Actor operator_actor;  // the CLI acts as the operator: no agent, no session
   std::vector<tools::StepResult> results;
-  std::vector<log::EventDraft> events;
-  if (flags.action == "mark") {
-    events.push_back(tools::MarkEvent(flags.step, operator_actor));
-  } else if (flags.action == "reset") {
-    events.push_back(tools::ResetEvent(flags.step, operator_actor));
-  } else {
-    tools::OnboardingCheckOptions options;
-    options.environment = trust::EnvironmentFromProcess();
-    options.node_executable = NodeExecutable(options.environment);
-    options.start_timeout_ms = flags.timeout_ms;
-    if (!flags.registry.empty()) {
-      Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
-      if (!registry.ok()) return Fail(registry.status());
-      options.registry = std::move(registry).value();
-    }
-    if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(reaper);
-    results = tools::CheckOnboardingSteps(flags.step, options, folded->state);
-    events = tools::CheckEvents(results, operator_actor);
+  if (flags.action == "check") {
+    auto checked = RunChecks(flags, folded->state);
+    if (!checked.ok()) return Fail(checked.status());
+    results = std::move(*checked);
   }
-  if (!events.empty()) {
-    auto appended = (*log)->Append(std::move(events), log::Durability::kSynced);
+  auto events = tools::PlanOnboardingChange(flags.action, flags.step, results, operator_actor);
+  if (!events.ok()) return Fail(events.status());
+  if (!events->empty()) {
+    auto appended = (*log)->Append(std::move(*events), log::Durability::kSynced);
     if (!appended.ok()) return Fail(appended.status());
   }
   auto after = (*log)->Read(1);

@@ -1,12 +1,16 @@
 // `las sources`: the source inventory as recorded in the log (docs/SOURCES.md), and
-// enabling/disabling a source while no server holds the log.
+// enabling/disabling a source: appended directly when the log is free, else through the
+// running server's operator channel (cli/operator_route.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/fail.h"
 #include "cli/log_fold.h"
+#include "cli/operator_route.h"
 #include "cli/paths.h"
 #include "cli/table.h"
 #include "log/event_log.h"
@@ -37,8 +41,7 @@ std::optional<std::vector<tools::Source>> Inventory(const char* verb, const Sour
   if (!flags.registry_file.empty()) {
     auto loaded = tools::LoadRegistry(flags.registry_file);
     if (!loaded.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, loaded.status().ToString().c_str());
-      exit_code = ExitCodeFor(loaded.status());
+      exit_code = Fail(verb, loaded.status());
       return std::nullopt;
     }
     registry = std::move(*loaded);
@@ -103,39 +106,46 @@ int Inspect(const SourcesFlags& flags) {
 
 int Toggle(const SourcesFlags& flags, bool enable) {
   const char* verb = enable ? "sources enable" : "sources disable";
-  if (!enable && (flags.id == tools::kSourceLas || flags.id == tools::kSourceAdmin)) {
-    std::fprintf(stderr, "las %s: invalid_argument: %s cannot be disabled\n", verb,
-                 flags.id.c_str());
-    return kExitUsage;
-  }
   int exit_code = kExitOk;
   auto sources = Inventory(verb, flags, exit_code);  // also: the log exists
   if (!sources) return exit_code;
-  if (tools::FindSource(*sources, flags.id) == nullptr) {
-    std::fprintf(stderr, "las %s: not_found: no source %s (see `las sources`)\n", verb,
-                 flags.id.c_str());
-    return ExitCodeFor(NotFound(""));
+  auto draft = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
+  if (!draft.ok()) {
+    std::fprintf(stderr, "las %s: %s\n", verb, draft.status().ToString().c_str());
+    return ExitCodeFor(draft.status());
   }
+  uint64_t sequence = 0;
   auto log = log::EventLog::Open(flags.log_dir);
-  if (!log.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", verb, log.status().ToString().c_str());
-    if (log.status().code() == Code::kLocked) {
-      std::fprintf(stderr,
-                   "las %s: a running server holds the log; change the source through it: "
-                   "the las__%s_source tool of `las serve --admin`\n",
-                   verb, enable ? "enable" : "disable");
+  if (log.ok()) {  // the log is free: append directly
+    auto appended = (*log)->Append({std::move(*draft)});
+    if (!appended.ok()) {
+      std::fprintf(stderr, "las %s: %s\n", verb, appended.status().ToString().c_str());
+      return ExitCodeFor(appended.status());
     }
+    sequence = appended->first;
+  } else if (log.status().code() == Code::kLocked) {  // through the running server
+    const nlohmann::json params = {{"id", flags.id}, {"reason", flags.reason}};
+    auto answer = ThroughServer(flags.log_dir, log.status(),
+                                enable ? "las/sources.enable" : "las/sources.disable",
+                                params.dump());
+    if (!answer.ok()) {
+      std::fprintf(stderr, "las %s: %s\n", verb, answer.status().ToString().c_str());
+      if (answer.status().code() == Code::kLocked) {
+        std::fprintf(stderr,
+                     "las %s: a running server holds the log and no server answers on its "
+                     "socket; change the source through it: the las__%s_source tool of `las "
+                     "serve --admin`\n",
+                     verb, enable ? "enable" : "disable");
+      }
+      return ExitCodeFor(answer.status());
+    }
+    sequence = nlohmann::json::parse(*answer).value("first_sequence", uint64_t{0});
+  } else {
+    std::fprintf(stderr, "las %s: %s\n", verb, log.status().ToString().c_str());
     return ExitCodeFor(log.status());
   }
-  auto appended = (*log)->Append(
-      {enable ? tools::SourceEnabledEvent(flags.id, "", "")
-              : tools::SourceDisabledEvent(flags.id, flags.reason, "", "")});
-  if (!appended.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", verb, appended.status().ToString().c_str());
-    return ExitCodeFor(appended.status());
-  }
   std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),
-              static_cast<unsigned long long>(appended->first));
+              static_cast<unsigned long long>(sequence));
   return kExitOk;
 }
 
@@ -166,7 +176,8 @@ void RegisterSources(CLI::App& app, int& exit_code) {
   inspect->callback([flags, &exit_code] { exit_code = Inspect(*flags); });
 
   auto* enable = sources->add_subcommand(
-      "enable", "Append SourceEnabled (only while no server holds the log: else exit 7)");
+      "enable", "Append SourceEnabled (through the running server when one holds the log; "
+                "exit 7 if it holds it but does not answer)");
   enable->add_option("ID", flags->id, "Source id")->required();
   AddLogFlags(*enable, *flags);
   enable->callback([flags, &exit_code] { exit_code = Toggle(*flags, true); });
@@ -174,7 +185,8 @@ void RegisterSources(CLI::App& app, int& exit_code) {
   auto* disable = sources->add_subcommand(
       "disable",
       "Append SourceDisabled: its tools leave tools/list and calls are refused, across "
-      "restarts (only while no server holds the log: else exit 7)");
+      "restarts (through the running server when one holds the log; exit 7 if it holds it but "
+      "does not answer)");
   disable->add_option("ID", flags->id, "Source id")->required();
   disable->add_option("--reason", flags->reason, "Why (recorded)")->capture_default_str();
   AddLogFlags(*disable, *flags);

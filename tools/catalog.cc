@@ -75,6 +75,7 @@ std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& bindin
   SortByName(tools_);
   tools_list_json_.clear();
   version_ = NextVersion();
+  search_index_.reset();
   return left_out;
 }
 
@@ -85,6 +86,7 @@ void Catalog::AddBuiltin(CatalogTool tool) {
   SortByName(tools_);
   tools_list_json_.clear();
   version_ = NextVersion();
+  search_index_.reset();
 }
 
 const CatalogTool* Catalog::Find(std::string_view qualified_name) const {
@@ -137,6 +139,11 @@ const std::string& Catalog::ToolsListJson() const {
   return tools_list_json_;
 }
 
+const SearchIndex& Catalog::search_index() const {
+  if (!search_index_) search_index_ = std::make_shared<const SearchIndex>(tools_);
+  return *search_index_;
+}
+
 std::string Catalog::ToolsListJson(const std::function<bool(const CatalogTool&)>& keep) const {
   return ToolsList(tools_, &keep);
 }
@@ -152,6 +159,7 @@ void Catalog::SetSurfaceExtras(const std::string& surface, std::vector<Capabilit
     }
   }
   version_ = NextVersion();
+  search_index_.reset();
   auto by_name = [](const CapabilityItem& a, const CapabilityItem& b) { return a.name < b.name; };
   std::sort(prompts.begin(), prompts.end(), by_name);
   std::sort(resources.begin(), resources.end(), by_name);

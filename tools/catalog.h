@@ -27,6 +27,8 @@
 
 namespace las::tools {
 
+class SearchIndex;  // tools/tool_search.h
+
 inline constexpr std::string_view kNameSeparator = "__";
 
 // Lower-cased text a search query is matched against (tools/tool_search.h).
@@ -77,6 +79,9 @@ class Catalog {
   // The `tools/list` result object of the tools `keep` accepts (not memoized): the
   // precomputed entries spliced together, byte-identical to filtering ToolsListJson().
   std::string ToolsListJson(const std::function<bool(const CatalogTool&)>& keep) const;
+  // The inverted index of the tools' search keys (tools/tool_search.h), built on first use
+  // after a mutation (same threading as ToolsListJson()).
+  const SearchIndex& search_index() const;
   // Changes (to a value never used before in this process) on every mutation.
   uint64_t version() const { return version_; }
   // A surface's prompts and resources, sorted by name; empty when it offered none.
@@ -88,6 +93,7 @@ class Catalog {
   std::map<std::string, std::vector<CapabilityItem>, std::less<>> prompts_;
   std::map<std::string, std::vector<CapabilityItem>, std::less<>> resources_;
   mutable std::string tools_list_json_;
+  mutable std::shared_ptr<const SearchIndex> search_index_;
   uint64_t version_ = 0;
 };
 

@@ -1,17 +1,13 @@
 #include "tools/coordination_events.h"
 
-#include "log/event_builder.h"
-#include "trust/digest.h"
+#include "tools/event_fields.h"
 
 namespace las::tools {
-namespace {
 
-flatbuffers::Offset<flatbuffers::String> Str(flatbuffers::FlatBufferBuilder& f,
-                                             std::string_view s) {
-  return f.CreateString(s.data(), s.size());
-}
-
-}  // namespace
+using event_fields::Bytes;
+using event_fields::FinishAs;
+using event_fields::Sha256HexOf;
+using event_fields::Str;
 
 log::EventDraft StateWrittenEvent(const Actor& actor, bool blackboard,
                                   std::string_view owner_agent_id, std::string_view key,
@@ -22,8 +18,8 @@ log::EventDraft StateWrittenEvent(const Actor& actor, bool blackboard,
   auto payload = fb::CreateStateWritten(
       f, blackboard ? fb::StateScope::Blackboard : fb::StateScope::Private,
       Str(f, blackboard ? std::string_view() : owner_agent_id), Str(f, key), version,
-      Str(f, reducer), Str(f, value), Str(f, trust::Sha256Hex(trust::Sha256(value))));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+      Str(f, reducer), Str(f, value), Str(f, Sha256HexOf(value)));
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft MessageSentEvent(const Actor& actor, std::string_view message_id,
@@ -33,26 +29,26 @@ log::EventDraft MessageSentEvent(const Actor& actor, std::string_view message_id
   auto& f = b.fbb();
   auto payload = fb::CreateMessageSent(f, Str(f, message_id), Str(f, to_agent_id),
                                        Str(f, subject), Str(f, body));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft MessageReadEvent(const Actor& actor, std::string_view message_id) {
   log::EventBuilder b;
   auto payload = fb::CreateMessageRead(b.fbb(), Str(b.fbb(), message_id));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft MessageCompletedEvent(const Actor& actor, std::string_view message_id) {
   log::EventBuilder b;
   auto payload = fb::CreateMessageCompleted(b.fbb(), Str(b.fbb(), message_id));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft MessageDeferredEvent(const Actor& actor, std::string_view message_id,
                                      int64_t until_micros) {
   log::EventBuilder b;
   auto payload = fb::CreateMessageDeferred(b.fbb(), Str(b.fbb(), message_id), until_micros);
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft HandleCreatedEvent(const Actor& actor, std::string_view handle_id,
@@ -60,11 +56,10 @@ log::EventDraft HandleCreatedEvent(const Actor& actor, std::string_view handle_i
                                    std::string_view content) {
   log::EventBuilder b;
   auto& f = b.fbb();
-  auto bytes = f.CreateVector(reinterpret_cast<const uint8_t*>(content.data()), content.size());
   auto payload = fb::CreateHandleCreated(f, Str(f, handle_id), Str(f, owner_agent_id),
                                          Str(f, media_type), content.size(),
-                                         Str(f, trust::Sha256Hex(trust::Sha256(content))), bytes);
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+                                         Str(f, Sha256HexOf(content)), Bytes(f, content));
+  return FinishAs(b, payload, actor);
 }
 
 }  // namespace las::tools

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tools/line_session.h"
+#include "tools/operator_channel.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
 #include "transport/line_reader.h"
@@ -86,7 +87,7 @@ class Connection final : public DaemonConnection,
           self->framer_.Feed(std::string_view(self->buffer_, n),
                              [&](const transport::LineEvent& event) {
                                if (event.kind == transport::LineEvent::Kind::kTooLong) {
-                                 self->Session().OnTooLong(event.bytes);
+                                 self->OnTooLong(event.bytes);
                                } else {
                                  self->OnLine(event.bytes);
                                }
@@ -103,8 +104,25 @@ class Connection final : public DaemonConnection,
     return *session_;
   }
 
+  void OnTooLong(std::string_view prefix) {
+    if (operator_) {
+      operator_->OnTooLong();
+    } else {
+      Session().OnTooLong(prefix);
+    }
+  }
+
   void OnLine(std::string_view line) {
+    if (operator_) {
+      operator_->OnLine(line);
+      return;
+    }
     if (!session_) {
+      if (IsOperatorHello(line)) {  // an operator connection, not an MCP session
+        operator_ = std::make_unique<OperatorSession>(core_, *this);
+        operator_->OnLine(line);
+        return;
+      }
       if (auto agent = BridgeHello(line)) {
         EndpointOptions options = core_.NewEndpointOptions("daemon");
         if (!agent->empty()) options.default_agent_id = *agent;
@@ -117,6 +135,10 @@ class Connection final : public DaemonConnection,
 
   void EndInput() {
     input_ended_ = true;
+    if (operator_) {  // every request was answered synchronously: close once written
+      WhenDrained([self = shared_from_this()] { self->Close(); });
+      return;
+    }
     Session().EndInput([this] { return Reason(); }, [this] { Close(); });
   }
 
@@ -165,6 +187,7 @@ class Connection final : public DaemonConnection,
   transport::LineFramer framer_;
   std::function<void()> on_closed_;
   std::unique_ptr<LineSession> session_;
+  std::unique_ptr<OperatorSession> operator_;
   std::deque<std::string> queue_;
   std::vector<std::function<void()>> drained_;
   bool writing_ = false;

@@ -6,7 +6,10 @@
 // that `las serve` sends before the client's own lines: it sets the session's default
 // agent id (what LAS_AGENT_ID is to an embedded `las serve`). It is consumed here and
 // never reaches the MCP endpoint. It grants nothing a same-user peer could not already
-// claim in `initialize`.
+// claim in `initialize`. A first line that is the operator hello (a `las/operator`
+// request) makes the connection an operator connection instead (tools/operator_channel.h):
+// no MCP session, only the fixed operator requests; it closes once its input ended and
+// every answer was written.
 //
 // Ending: at EOF (or after StopReading()) the session finishes its calls — a client that
 // disconnected mid-call leaves the call to finish and be logged; its answer is dropped —

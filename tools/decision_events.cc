@@ -1,17 +1,17 @@
 #include "tools/decision_events.h"
 
-#include "log/event_builder.h"
-#include "trust/digest.h"
+#include "tools/event_fields.h"
 #include "trust/rfc3339.h"
 
 namespace las::tools {
+
+using event_fields::Bytes;
+using event_fields::FinishAs;
+using event_fields::Str;
+
 namespace {
 
 using flatbuffers::FlatBufferBuilder;
-
-flatbuffers::Offset<flatbuffers::String> Str(FlatBufferBuilder& f, std::string_view s) {
-  return f.CreateString(s.data(), s.size());
-}
 
 std::vector<flatbuffers::Offset<fb::ToolDigest>> Digests(FlatBufferBuilder& f,
                                                          const std::vector<trust::LiveTool>& live) {
@@ -46,8 +46,7 @@ BoundedText Bound(std::string_view text, size_t limit) {
 log::EventDraft ReleaseAcceptedEvent(const trust::AcceptedRelease& release) {
   log::EventBuilder b;
   auto& f = b.fbb();
-  auto manifest = f.CreateVector(reinterpret_cast<const uint8_t*>(release.manifest_bytes.data()),
-                                 release.manifest_bytes.size());
+  auto manifest = Bytes(f, release.manifest_bytes);
   auto signature = f.CreateVector(release.signature.data(), release.signature.size());
   auto public_key =
       f.CreateVector(release.public_key.bytes.data(), release.public_key.bytes.size());
@@ -119,14 +118,14 @@ log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol
   auto& f = b.fbb();
   auto payload = fb::CreateSessionOpened(f, Str(f, protocol_version), Str(f, client_name),
                                          Str(f, client_version), Str(f, transport));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason) {
   log::EventBuilder b;
   auto& f = b.fbb();
   auto payload = fb::CreateSessionClosed(f, Str(f, reason));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
@@ -139,7 +138,7 @@ log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call
   auto payload = fb::CreateToolCallRequested(
       f, Str(f, call_id), Str(f, surface), Str(f, tool), Str(f, definition_sha256),
       Str(f, arguments.text), arguments.full_size, arguments.truncated, Str(f, request_id));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call_id,
@@ -150,7 +149,7 @@ log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call
   auto payload = fb::CreateToolCallCompleted(
       f, Str(f, call_id), outcome, Str(f, result.text),
       result.full_size, result.truncated, duration_micros, Str(f, error_code));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id,
@@ -160,7 +159,7 @@ log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id
   auto& f = b.fbb();
   auto payload = fb::CreateToolCallDenied(f, Str(f, call_id), Str(f, surface), Str(f, tool),
                                           Str(f, reason));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 }  // namespace las::tools

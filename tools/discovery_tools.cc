@@ -53,6 +53,21 @@ size_t Number(const Json& args, const char* key, size_t fallback) {
   return it != args.end() && it->is_number_unsigned() ? it->get<size_t>() : fallback;
 }
 
+// A handler over the parsed arguments (the input schema was checked before it runs).
+using JsonHandler = std::function<void(const SessionInfo& session, const Json& args,
+                                       std::function<void(ToolCallReply)> done)>;
+BuiltinHandler WithJsonArgs(JsonHandler handler) {
+  return [handler = std::move(handler)](const SessionInfo& session, const std::string& arguments,
+                                        std::function<void(ToolCallReply)> done) {
+    handler(session, Json::parse(arguments, nullptr, false), std::move(done));
+  };
+}
+
+// What every entry naming a tool shows: its name, source and title.
+Json ToolEntry(const CatalogTool& tool) {
+  return {{"name", tool.qualified_name}, {"source", SourceIdOf(tool)}, {"title", tool.title}};
+}
+
 }  // namespace
 
 void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
@@ -64,20 +79,25 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       R"({"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":256},)"
       R"("limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],)"
       R"("additionalProperties":false})",
-      [context](const SessionInfo&, const std::string& arguments,
-                 std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
+      WithJsonArgs([context](const SessionInfo&, const Json& args,
+                             std::function<void(ToolCallReply)> done) {
         const std::string query = args.value("query", "");
         Json results = Json::array();
-        for (const auto& hit : SearchTools(Visible(context), query, Number(args, "limit", 10))) {
-          results.push_back({{"name", hit.tool->qualified_name},
-                             {"source", SourceIdOf(*hit.tool)},
-                             {"title", hit.tool->title},
-                             {"summary", Summary(*hit.tool)},
-                             {"score", hit.score}});
+        std::vector<SearchHit> hits;
+        if (context.links.federation != nullptr) {
+          hits = SearchCatalog(context.links.federation->catalog(), query,
+                               Number(args, "limit", 10), [&](const CatalogTool& tool) {
+                                 return ToolSourceEnabled(context.live, tool);
+                               });
+        }
+        for (const auto& hit : hits) {
+          Json entry = ToolEntry(*hit.tool);
+          entry["summary"] = Summary(*hit.tool);
+          entry["score"] = hit.score;
+          results.push_back(std::move(entry));
         }
         done(ToolCallReply::Result(Ok({{"results", std::move(results)}})));
-      });
+      }));
 
   tools.Add(
       "describe",
@@ -85,25 +105,22 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       "the nearest names.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256}},)"
       R"("required":["name"],"additionalProperties":false})",
-      [context](const SessionInfo&, const std::string& arguments,
-                 std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
+      WithJsonArgs([context](const SessionInfo&, const Json& args,
+                             std::function<void(ToolCallReply)> done) {
         const std::string name = args.value("name", "");
         const std::vector<const CatalogTool*> visible = Visible(context);
         for (const CatalogTool* tool : visible) {
           if (tool->qualified_name != name) continue;
-          Json entry{{"name", tool->qualified_name},
-                     {"source", SourceIdOf(*tool)},
-                     {"title", tool->title},
-                     {"description", tool->description.value_or("")},
-                     {"definition_sha256", tool->definition_sha256},
-                     {"inputSchema", Json::parse(tool->input_schema_json, nullptr, false)}};
+          Json entry = ToolEntry(*tool);
+          entry["description"] = tool->description.value_or("");
+          entry["definition_sha256"] = tool->definition_sha256;
+          entry["inputSchema"] = Json::parse(tool->input_schema_json, nullptr, false);
           done(ToolCallReply::Result(Ok(entry)));
           return;
         }
         done(ToolCallReply::Result(
             ErrorResult({{"error", "unknown-tool"}, {"nearest", NearestNames(visible, name, 5)}})));
-      });
+      }));
 
   tools.Add(
       "list_tools",
@@ -111,9 +128,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       R"({"type":"object","properties":{"source":{"type":"string","minLength":1,"maxLength":128},)"
       R"("offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":200}},)"
       R"("required":["source"],"additionalProperties":false})",
-      [context](const SessionInfo&, const std::string& arguments,
-                 std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
+      WithJsonArgs([context](const SessionInfo&, const Json& args,
+                             std::function<void(ToolCallReply)> done) {
         const std::string source = args.value("source", "");
         std::vector<const CatalogTool*> owned;
         for (const CatalogTool* tool : Visible(context)) {
@@ -133,7 +149,7 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
                 {"tools", std::move(window)},
                 {"next_offset", end < total ? Json(end) : Json(nullptr)},
                 {"has_more", end < total}})));
-      });
+      }));
 
   tools.Add(
       "call",
@@ -141,9 +157,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       "same checks and records as a direct call.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256},)"
       R"("arguments":{"type":"object"}},"required":["name"],"additionalProperties":false})",
-      [context](const SessionInfo& session, const std::string& arguments,
-                 std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
+      WithJsonArgs([context](const SessionInfo& session, const Json& args,
+                             std::function<void(ToolCallReply)> done) {
         const std::string name = args.value("name", "");
         if (name == kCallTool) {
           done(ToolCallReply::Error(kCallRefused, "las__call cannot call itself"));
@@ -157,7 +172,7 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         const std::string inner_json =
             inner != args.end() && inner->is_object() ? inner->dump() : std::string("{}");
         context.links.gateway->CallTool(session, "null", name, inner_json, std::move(done));
-      });
+      }));
 }
 
 void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
@@ -167,13 +182,12 @@ void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
       "authoring, and the prompts troubleshoot-surface and author-surface.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},)"
       R"("required":["name"],"additionalProperties":false})",
-      [context](const SessionInfo&, const std::string& arguments,
-                 std::function<void(ToolCallReply)> done) {
+      WithJsonArgs([context](const SessionInfo&, const Json& args,
+                             std::function<void(ToolCallReply)> done) {
         if (!SourceEnabled(context.live, kSourceDocs)) {
           done(ToolCallReply::Error(-32602, "Tool unavailable: source disabled"));
           return;
         }
-        const Json args = Json::parse(arguments, nullptr, false);
         const DocText* doc = FindDoc(args.value("name", ""));
         if (doc == nullptr) {
           Json names = Json::array();
@@ -183,7 +197,7 @@ void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
           return;
         }
         done(ToolCallReply::Result(TextResult(doc->text)));
-      });
+      }));
 }
 
 }  // namespace las::tools

@@ -106,33 +106,37 @@ ToolArg ParseToolArg(const std::string& text) {
   return {text, std::nullopt};
 }
 
-Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
-                               const std::string& grant_id) {
+namespace {
+
+Status ValidateGrantRequest(const GrantRequest& request) {
   if (!IsValidAgentId(request.agent_id)) {
     return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
   }
   if (request.all == !request.tools.empty()) {
     return InvalidArgument("give either --all or at least one --tool");
   }
-  auto opened = OpenAndFold(log_dir, /*create=*/true);
-  if (!opened.ok()) return opened.status();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
+                                 const GrantRequest& request, const std::string& grant_id) {
+  LAS_RETURN_IF_ERROR(ValidateGrantRequest(request));
   IssuedGrant issued{grant_id, {}};
   for (const auto& tool : request.tools) {
-    auto selector = Resolve(opened->set, tool);
+    auto selector = Resolve(set, tool);
     if (!selector.ok()) return selector.status();
     issued.selectors.push_back(std::move(*selector));
   }
-  LAS_RETURN_IF_ERROR(AppendOne(*opened->log,
-                                GrantIssuedEvent(kOperator, grant_id, request.agent_id, "",
-                                                 request.all, issued.selectors)));
-  return issued;
+  log::EventDraft draft =
+      GrantIssuedEvent(kOperator, grant_id, request.agent_id, "", request.all, issued.selectors);
+  return GrantPlan{std::move(issued), std::move(draft)};
 }
 
-Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
-                                             const std::string& grant_id) {
-  auto opened = OpenAndFold(log_dir, /*create=*/false);
-  if (!opened.ok()) return opened.status();
-  const reducers::Grants& grants = GrantsOf(opened->set);
+Result<RevokePlan> PlanRevokeGrant(const projections::ProjectionSet& set,
+                                   const std::string& grant_id) {
+  const reducers::Grants& grants = GrantsOf(set);
   auto grant = grants.grants.find(grant_id);
   if (grant == grants.grants.end()) return NotFound("the log has no grant " + grant_id);
   if (grant->second.status != reducers::kGrantLive) {
@@ -148,9 +152,51 @@ Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
     revoked.push_back(next);
     pending.insert(pending.end(), it->second.children.begin(), it->second.children.end());
   }
-  LAS_RETURN_IF_ERROR(
-      AppendOne(*opened->log, GrantRevokedEvent(kOperator, grant_id, "revoked-by-operator")));
-  return revoked;
+  return RevokePlan{std::move(revoked),
+                    GrantRevokedEvent(kOperator, grant_id, "revoked-by-operator")};
+}
+
+Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::string& agent_id,
+                             const ToolArg& tool, const std::string& rule_id) {
+  if (!IsValidAgentId(agent_id)) {
+    return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
+  }
+  auto selector = Resolve(set, tool);
+  if (!selector.ok()) return selector.status();
+  log::EventDraft draft = PermissionRuleAddedEvent(rule_id, agent_id, *selector);
+  return RulePlan{std::move(*selector), std::move(draft)};
+}
+
+Result<log::EventDraft> PlanForgetRule(const projections::ProjectionSet& set,
+                                       const std::string& rule_id) {
+  const reducers::Grants& grants = GrantsOf(set);
+  auto rule = grants.rules.find(rule_id);
+  if (rule == grants.rules.end()) return NotFound("the log has no rule " + rule_id);
+  if (rule->second.removed_sequence != 0) {
+    return Conflict("rule " + rule_id + " was forgotten already");
+  }
+  return PermissionRuleRemovedEvent(rule_id);
+}
+
+Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
+                               const std::string& grant_id) {
+  LAS_RETURN_IF_ERROR(ValidateGrantRequest(request));  // before the lock: a usage error wins
+  auto opened = OpenAndFold(log_dir, /*create=*/true);
+  if (!opened.ok()) return opened.status();
+  auto plan = PlanIssueGrant(opened->set, request, grant_id);
+  if (!plan.ok()) return plan.status();
+  LAS_RETURN_IF_ERROR(AppendOne(*opened->log, std::move(plan->draft)));
+  return std::move(plan->issued);
+}
+
+Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
+                                             const std::string& grant_id) {
+  auto opened = OpenAndFold(log_dir, /*create=*/false);
+  if (!opened.ok()) return opened.status();
+  auto plan = PlanRevokeGrant(opened->set, grant_id);
+  if (!plan.ok()) return plan.status();
+  LAS_RETURN_IF_ERROR(AppendOne(*opened->log, std::move(plan->draft)));
+  return std::move(plan->revoked);
 }
 
 Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
@@ -160,23 +206,18 @@ Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string
   }
   auto opened = OpenAndFold(log_dir, /*create=*/true);
   if (!opened.ok()) return opened.status();
-  auto selector = Resolve(opened->set, tool);
-  if (!selector.ok()) return selector.status();
-  LAS_RETURN_IF_ERROR(
-      AppendOne(*opened->log, PermissionRuleAddedEvent(rule_id, agent_id, *selector)));
-  return *selector;
+  auto plan = PlanAddRule(opened->set, agent_id, tool, rule_id);
+  if (!plan.ok()) return plan.status();
+  LAS_RETURN_IF_ERROR(AppendOne(*opened->log, std::move(plan->draft)));
+  return std::move(plan->selector);
 }
 
 Status ForgetRule(const std::string& log_dir, const std::string& rule_id) {
   auto opened = OpenAndFold(log_dir, /*create=*/false);
   if (!opened.ok()) return opened.status();
-  const reducers::Grants& grants = GrantsOf(opened->set);
-  auto rule = grants.rules.find(rule_id);
-  if (rule == grants.rules.end()) return NotFound("the log has no rule " + rule_id);
-  if (rule->second.removed_sequence != 0) {
-    return Conflict("rule " + rule_id + " was forgotten already");
-  }
-  return AppendOne(*opened->log, PermissionRuleRemovedEvent(rule_id));
+  auto draft = PlanForgetRule(opened->set, rule_id);
+  if (!draft.ok()) return draft.status();
+  return AppendOne(*opened->log, std::move(*draft));
 }
 
 Result<reducers::Grants> ReadGrants(const std::string& log_dir) {

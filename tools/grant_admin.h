@@ -5,7 +5,8 @@
 //
 // Errors (Status codes, mapped to exit codes by the CLI):
 //   kLocked           a running server (`las serve`, `las daemon`) holds the log: nothing
-//                     written; stop it first (the daemon may offer its own path later);
+//                     written (the CLI then sends the change through that server's
+//                     operator channel: tools/operator_client.h);
 //   kInvalidArgument  a bad agent id, tool name (not `surface__tool`, or a las__ tool),
 //                     digest (not 64 lowercase hex), or neither --all nor a tool;
 //   kNotFound         no such grant/rule; a tool the log's recorded catalog does not list
@@ -20,7 +21,12 @@
 #include <vector>
 
 #include "base/result.h"
+#include "log/envelope.h"
 #include "reducers/grants.h"
+
+namespace las::projections {
+class ProjectionSet;
+}
 
 namespace las::tools {
 
@@ -53,6 +59,32 @@ Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
 Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
                                    const ToolArg& tool, const std::string& rule_id);
 Status ForgetRule(const std::string& log_dir, const std::string& rule_id);
+
+// The same four changes as plans: each validates against `set` (every projection as of the
+// log's head: the CLI's own fold, or a running server's live projections) and builds the
+// one event draft to append, by the operator (empty agent and session). The functions
+// above and a running server's operator channel (tools/operator_channel.h) both use these,
+// so either path records exactly the same event. Errors as above (never kLocked).
+struct GrantPlan {
+  IssuedGrant issued;
+  log::EventDraft draft;
+};
+Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
+                                 const GrantRequest& request, const std::string& grant_id);
+struct RevokePlan {
+  std::vector<std::string> revoked;
+  log::EventDraft draft;
+};
+Result<RevokePlan> PlanRevokeGrant(const projections::ProjectionSet& set,
+                                   const std::string& grant_id);
+struct RulePlan {
+  reducers::Selector selector;
+  log::EventDraft draft;
+};
+Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::string& agent_id,
+                             const ToolArg& tool, const std::string& rule_id);
+Result<log::EventDraft> PlanForgetRule(const projections::ProjectionSet& set,
+                                       const std::string& rule_id);
 
 // The grants projection folded from the whole log (verified), as a follower.
 Result<reducers::Grants> ReadGrants(const std::string& log_dir);

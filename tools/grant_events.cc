@@ -1,16 +1,11 @@
 #include "tools/grant_events.h"
 
-#include "log/event_builder.h"
+#include "tools/event_fields.h"
 
 namespace las::tools {
-namespace {
 
-flatbuffers::Offset<flatbuffers::String> Str(flatbuffers::FlatBufferBuilder& f,
-                                             std::string_view s) {
-  return f.CreateString(s.data(), s.size());
-}
-
-}  // namespace
+using event_fields::FinishAs;
+using event_fields::Str;
 
 log::EventDraft GrantIssuedEvent(const Actor& actor, std::string_view grant_id,
                                  std::string_view grantee_agent_id,
@@ -25,7 +20,7 @@ log::EventDraft GrantIssuedEvent(const Actor& actor, std::string_view grant_id,
   }
   auto payload = fb::CreateGrantIssued(f, Str(f, grant_id), Str(f, grantee_agent_id),
                                        Str(f, parent_grant_id), root, f.CreateVector(offsets));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft GrantRevokedEvent(const Actor& actor, std::string_view grant_id,
@@ -33,7 +28,7 @@ log::EventDraft GrantRevokedEvent(const Actor& actor, std::string_view grant_id,
   log::EventBuilder b;
   auto& f = b.fbb();
   auto payload = fb::CreateGrantRevoked(f, Str(f, grant_id), Str(f, reason));
-  return b.Finish(payload, actor.agent_id, actor.session_id);
+  return FinishAs(b, payload, actor);
 }
 
 log::EventDraft PermissionRuleAddedEvent(std::string_view rule_id, std::string_view agent_id,

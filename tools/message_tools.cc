@@ -107,10 +107,15 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   done(ToolCallReply::Result(ExactJsonResult(answer.Take())));
 }
 
-// The caller's own message named by the arguments, or nullptr after refusing.
-const reducers::MailMessage* OwnMessage(Coordination& c, const SessionInfo& session,
-                                        const ToolArgs& args,
-                                        const std::function<void(ToolCallReply)>& done) {
+// After catching up with the log: the caller's own message named by the arguments, or
+// nullptr after answering (failed to catch up, or refused: not found).
+const reducers::MailMessage* CaughtUpOwnMessage(Coordination& c, const SessionInfo& session,
+                                                const ToolArgs& args,
+                                                const std::function<void(ToolCallReply)>& done) {
+  if (!c.CatchUp().ok()) {
+    Failed(done);
+    return nullptr;
+  }
   const std::string id = args.String("message_id").value_or("");
   const auto& by_id = c.mailboxes().by_id;
   auto it = by_id.find(id);
@@ -125,8 +130,7 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
           std::function<void(ToolCallReply)> done) {
   auto args = ToolArgs::Parse(arguments);
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
-  if (!c.CatchUp().ok()) return Failed(done);
-  const reducers::MailMessage* m = OwnMessage(c, session, *args, done);
+  const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
   const int64_t now = c.NowMicros();
   const reducers::MailState state = reducers::StateAt(*m, now);
@@ -148,8 +152,7 @@ void Complete(Coordination& c, const SessionInfo& session, const std::string& ar
               std::function<void(ToolCallReply)> done) {
   auto args = ToolArgs::Parse(arguments);
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
-  if (!c.CatchUp().ok()) return Failed(done);
-  const reducers::MailMessage* m = OwnMessage(c, session, *args, done);
+  const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
   Coordination::Batch batch;
   if (!m->completed) batch.drafts.push_back(MessageCompletedEvent(ActorOf(session), m->message_id));
@@ -166,8 +169,7 @@ void Defer(Coordination& c, const SessionInfo& session, const std::string& argum
   if (!seconds || *seconds == 0 || *seconds > kMaxDeferSeconds) {
     return Refuse(done, "invalid-arguments", "seconds must be between 1 and 31622400");
   }
-  if (!c.CatchUp().ok()) return Failed(done);
-  const reducers::MailMessage* m = OwnMessage(c, session, *args, done);
+  const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
   if (m->completed) return Refuse(done, "message-completed", "the message is completed");
   const int64_t until = c.NowMicros() + static_cast<int64_t>(*seconds) * 1'000'000;

@@ -332,6 +332,23 @@ log::EventDraft ResetEvent(std::string_view step, const Actor& actor) {
   return ResetEventFor(step, kReasonOperatorReset, actor);
 }
 
+Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view action,
+                                                          std::string_view step,
+                                                          const std::vector<StepResult>& results,
+                                                          const Actor& actor) {
+  if (action == "check") return CheckEvents(results, actor);
+  if (action != "mark" && action != "reset") {
+    return InvalidArgument("an onboarding change is mark, reset or check");
+  }
+  if (FindOnboardingStep(step) == nullptr) {
+    return InvalidArgument("unknown step \"" + std::string(step) + "\"; the steps are " +
+                           OnboardingStepNames());
+  }
+  std::vector<log::EventDraft> drafts;
+  drafts.push_back(action == "mark" ? MarkEvent(step, actor) : ResetEvent(step, actor));
+  return drafts;
+}
+
 JourneyView ViewJourney(const reducers::Onboarding& state) {
   JourneyView view;
   for (const auto& info : OnboardingSteps()) {

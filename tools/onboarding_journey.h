@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/result.h"
 #include "log/event.h"
 #include "reducers/onboarding.h"
 #include "tools/decision_events.h"
@@ -106,6 +107,16 @@ std::vector<log::EventDraft> CheckEvents(const std::vector<StepResult>& results,
 log::EventDraft MarkEvent(std::string_view step, const Actor& actor);
 // OnboardingStepReset{step, "operator-reset"}.
 log::EventDraft ResetEvent(std::string_view step, const Actor& actor);
+
+// The operator's change (`las onboarding mark|reset|check`), validated, as drafts:
+// `action` "mark" or "reset" needs a known `step` (else kInvalidArgument) and gives one
+// draft; "check" gives CheckEvents(results) (the checks ran where the operator runs
+// them); any other action is kInvalidArgument. The CLI's direct path and a running
+// server's operator channel (tools/operator_channel.h) both use it.
+Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view action,
+                                                          std::string_view step,
+                                                          const std::vector<StepResult>& results,
+                                                          const Actor& actor);
 
 // The journey as the operator and the client see it.
 struct JourneyRow {

@@ -96,6 +96,7 @@ const Status& ServerCore::status() const { return parts_->federation->status(); 
 Federation& ServerCore::federation() { return *parts_->federation; }
 Gateway& ServerCore::gateway() { return *parts_->gateway; }
 log::EventLog& ServerCore::log() { return *parts_->log; }
+LiveProjections& ServerCore::live() { return parts_->live; }
 const ServerOptions& ServerCore::options() const { return parts_->options; }
 
 EndpointOptions ServerCore::NewEndpointOptions(std::string transport) const {

@@ -36,6 +36,7 @@ namespace las::tools {
 
 class Federation;
 class Gateway;
+class LiveProjections;
 
 class ServerCore {
  public:
@@ -53,6 +54,7 @@ class ServerCore {
   Federation& federation();
   Gateway& gateway();
   log::EventLog& log();
+  LiveProjections& live();  // the server's live projections (loop thread only)
   const ServerOptions& options() const;
 
   // Options for one new client session, after Start's `ready`: default agent id from

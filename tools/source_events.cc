@@ -3,6 +3,7 @@
 #include <string>
 
 #include "log/event_builder.h"
+#include "tools/source_ids.h"
 
 namespace las::tools {
 
@@ -19,6 +20,20 @@ log::EventDraft SourceDisabledEvent(std::string_view source_id, std::string_view
   auto payload = fb::CreateSourceDisabledDirect(b.fbb(), std::string(source_id).c_str(),
                                                 std::string(reason).c_str());
   return b.Finish(payload, agent_id, session_id);
+}
+
+Result<log::EventDraft> PlanSourceToggle(const std::vector<Source>& inventory,
+                                         std::string_view id, bool enable,
+                                         std::string_view reason, std::string_view agent_id,
+                                         std::string_view session_id) {
+  if (!enable && (id == kSourceLas || id == kSourceAdmin)) {
+    return InvalidArgument(std::string(id) + " cannot be disabled");
+  }
+  if (FindSource(inventory, id) == nullptr) {
+    return NotFound("no source " + std::string(id) + " (see `las sources`)");
+  }
+  return enable ? SourceEnabledEvent(id, agent_id, session_id)
+                : SourceDisabledEvent(id, reason, agent_id, session_id);
 }
 
 }  // namespace las::tools

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 namespace las::tools {
 namespace {
@@ -11,6 +12,35 @@ std::string Lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+bool WordByte(unsigned char u) { return std::isalnum(u) || u >= 0x80; }
+
+bool Better(const SearchHit& a, const SearchHit& b) {
+  if (a.score != b.score) return a.score > b.score;
+  return a.tool->qualified_name < b.tool->qualified_name;
+}
+
+void Rank(std::vector<SearchHit>& hits, size_t limit) {
+  if (hits.size() > limit) {
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(),
+                      Better);
+    hits.resize(limit);
+  } else {
+    std::sort(hits.begin(), hits.end(), Better);
+  }
+}
+
+// Calls `each` with every word of `text` (already lower-cased).
+template <typename F>
+void ForEachWord(std::string_view text, F&& each) {
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
+    const size_t start = i;
+    while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > start) each(text.substr(start, i - start));
+  }
 }
 
 bool Contains(const std::string& haystack, const std::string& needle) {
@@ -39,7 +69,7 @@ std::vector<std::string> QueryTokens(std::string_view query) {
   std::string current;
   for (char c : query) {
     const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || u >= 0x80) {
+    if (WordByte(u)) {
       current.push_back(static_cast<char>(std::tolower(u)));
     } else if (!current.empty()) {
       tokens.push_back(std::move(current));
@@ -110,18 +140,72 @@ std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
     }
     if (all_hit) hits.push_back({tool, score});
   }
-  auto better = [](const SearchHit& a, const SearchHit& b) {
-    if (a.score != b.score) return a.score > b.score;
-    return a.tool->qualified_name < b.tool->qualified_name;
-  };
-  if (hits.size() > limit) {
-    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(),
-                      better);
-    hits.resize(limit);
-  } else {
-    std::sort(hits.begin(), hits.end(), better);
-  }
+  Rank(hits, limit);
   return hits;
+}
+
+SearchIndex::SearchIndex(const std::vector<CatalogTool>& tools) {
+  std::unordered_map<std::string, uint32_t> ids;
+  auto add = [&](uint32_t tool, std::string_view word, int score) {
+    auto [it, inserted] = ids.try_emplace(std::string(word), static_cast<uint32_t>(words_.size()));
+    if (inserted) {
+      words_.emplace_back(word);
+      postings_.emplace_back();
+    }
+    auto& list = postings_[it->second];
+    if (!list.empty() && list.back().tool == tool) {
+      list.back().score = std::max(list.back().score, score);
+    } else {
+      list.push_back({tool, score});
+    }
+  };
+  for (uint32_t i = 0; i < tools.size(); ++i) {
+    const SearchKeys computed = tools[i].search.ready ? SearchKeys{} : SearchKeysOf(tools[i]);
+    const SearchKeys& keys = tools[i].search.ready ? tools[i].search : computed;
+    ForEachWord(keys.name, [&](std::string_view w) { add(i, w, kNameHit); });
+    ForEachWord(keys.title, [&](std::string_view w) { add(i, w, kTitleHit); });
+    ForEachWord(keys.description, [&](std::string_view w) { add(i, w, kDescriptionHit); });
+    for (const auto& p : keys.properties) {
+      ForEachWord(p, [&](std::string_view w) { add(i, w, kPropertyHit); });
+    }
+  }
+}
+
+std::vector<SearchHit> SearchIndex::Search(
+    const std::vector<CatalogTool>& tools, std::string_view query, size_t limit,
+    const std::function<bool(const CatalogTool&)>& visible) const {
+  const std::vector<std::string> tokens = QueryTokens(query);
+  std::vector<SearchHit> hits;
+  if (tokens.empty() || tools.empty()) return hits;
+  std::vector<int> score(tools.size(), 0);
+  std::vector<int> best(tools.size());
+  std::vector<char> alive(tools.size(), 1);
+  for (const auto& token : tokens) {
+    std::fill(best.begin(), best.end(), 0);
+    for (size_t w = 0; w < words_.size(); ++w) {
+      if (words_[w].find(token) == std::string::npos) continue;
+      for (const Posting& p : postings_[w]) {
+        if (p.tool < best.size()) best[p.tool] = std::max(best[p.tool], p.score);
+      }
+    }
+    bool any = false;
+    for (size_t i = 0; i < tools.size(); ++i) {
+      if (best[i] == 0) alive[i] = 0;
+      score[i] += best[i];
+      any = any || alive[i] != 0;
+    }
+    if (!any) return hits;
+  }
+  for (size_t i = 0; i < tools.size(); ++i) {
+    if (alive[i] != 0 && visible(tools[i])) hits.push_back({&tools[i], score[i]});
+  }
+  Rank(hits, limit);
+  return hits;
+}
+
+std::vector<SearchHit> SearchCatalog(const Catalog& catalog, std::string_view query, size_t limit,
+                                     const std::function<bool(const CatalogTool&)>& visible) {
+  return catalog.search_index().Search(catalog.tools(), query, limit, visible);
 }
 
 std::vector<std::string> NearestNames(const std::vector<const CatalogTool*>& tools,

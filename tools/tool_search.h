@@ -8,13 +8,18 @@
 // descending, then name ascending. An empty query matches nothing.
 //
 // Cost: a tool's lower-cased fields and property names are its SearchKeys, computed once
-// when it enters the Catalog; a query only tokenizes itself and scans those strings. A tool
-// whose keys are not ready (built by hand) gets them computed per query, same results.
+// when it enters the Catalog. SearchCatalog goes further: a token has no separators, so it
+// can only occur inside one word (run of letters, digits and non-ASCII bytes) of a field;
+// the catalog's SearchIndex maps each distinct word to the tools and best field it occurs
+// in, and a query scans the distinct words instead of every tool's text. SearchTools (a
+// plain list of tools, keys computed per query when not ready) gives the same results.
 //
 // Pure functions; the pointers must stay valid while the results are used.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +39,29 @@ struct SearchHit {
 };
 
 std::vector<std::string> QueryTokens(std::string_view query);
+
+// The inverted index of a catalog's search keys (built by Catalog::search_index()).
+class SearchIndex {
+ public:
+  // `tools` in catalog order; it is indexed by position.
+  explicit SearchIndex(const std::vector<CatalogTool>& tools);
+  // The hits among `tools` (the same vector, or an equal one) that `visible` accepts.
+  std::vector<SearchHit> Search(const std::vector<CatalogTool>& tools, std::string_view query,
+                                size_t limit,
+                                const std::function<bool(const CatalogTool&)>& visible) const;
+
+ private:
+  struct Posting {
+    uint32_t tool = 0;
+    int score = 0;  // the best field of the tool this word occurs in
+  };
+  std::vector<std::string> words_;
+  std::vector<std::vector<Posting>> postings_;  // parallel to words_
+};
+
+// SearchTools over the catalog's tools that `visible` accepts, through its index.
+std::vector<SearchHit> SearchCatalog(const Catalog& catalog, std::string_view query, size_t limit,
+                                     const std::function<bool(const CatalogTool&)>& visible);
 // At most `limit` hits, best first.
 std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
                                    std::string_view query, size_t limit);

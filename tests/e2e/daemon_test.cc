@@ -25,7 +25,7 @@
 #include <set>
 #include <thread>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
@@ -40,7 +40,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
 const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
 
 // Waits (bounded) until `condition` holds; false if it never did.
@@ -127,9 +126,8 @@ class DaemonTest : public ::testing::Test {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
     fs::create_directories(tmp_.Sub("release"));
     release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
-    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    testing::AddStandIns(*release_, {"echo"});
     const std::string gate = release_->CopyIntoWorkspace(kGateChild, "gate_child.py");
-    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
     release_->AddSurface("gate", {"/usr/bin/python3", gate});
     ASSERT_FALSE(HasFailure());
     release_->Sign(1);
@@ -157,14 +155,9 @@ class DaemonTest : public ::testing::Test {
 
   // Starts `las daemon` and waits until it listens; returns its socket path.
   std::string StartDaemon() {
-    std::vector<std::string> argv = {"/usr/bin/env"};
-    for (const auto& e : Environment()) argv.push_back(e);
-    for (const std::string& a : std::vector<std::string>{LAS_EXECUTABLE, "daemon", "--log",
-                                                          tmp_.Sub("log"), "--registry",
-                                                          release_->registry_path()}) {
-      argv.push_back(a);
-    }
-    daemon_ = std::make_unique<testing::ChildProcess>(argv);
+    daemon_ = std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
+        Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry",
+                        release_->registry_path()}));
     auto line = daemon_->ReadLine(std::chrono::seconds(120));
     EXPECT_TRUE(line.has_value()) << "the daemon never said it listens";
     return line.value_or("");
@@ -179,17 +172,11 @@ class DaemonTest : public ::testing::Test {
   // An SDK client reaching the daemon through `las serve`.
   testing::SdkRun SdkThroughServe(json steps, const std::string& agent,
                                   const std::string& client_name = "las-e2e") {
-    json env = json::object();
-    for (const auto& entry : Environment()) {
-      auto eq = entry.find('=');
-      env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
+    json env = testing::EnvObject(Environment());
     env["LAS_AGENT_ID"] = agent;
-    return testing::RunSdkClient({{"command", LAS_EXECUTABLE},
-                                  {"args", {"serve", "--log", tmp_.Sub("log")}},
-                                  {"env", env},
-                                  {"clientName", client_name},
-                                  {"steps", steps}});
+    json script = testing::ServeScript(tmp_.Sub("log"), "", env, steps);
+    script["clientName"] = client_name;
+    return testing::RunSdkClient(script);
   }
 
   RawClient Connect(const std::string& socket_path) {
@@ -199,13 +186,7 @@ class DaemonTest : public ::testing::Test {
   }
 
   std::vector<json> Replay(std::vector<std::string> filter = {}) {
-    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
-    argv.insert(argv.end(), filter.begin(), filter.end());
-    auto result = testing::RunCommand(argv);
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    std::vector<json> events;
-    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
-    return events;
+    return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
 
   testing::TempDir tmp_;
@@ -513,6 +494,149 @@ TEST_F(DaemonTest, TwoAgentsRacingCasOnOneKeyGetExactlyOneWinnerPerVersion) {
   std::iota(expected.begin(), expected.end(), 1);
   EXPECT_EQ(versions, expected);
   EXPECT_EQ(writes_by_agent, wins_by_agent);
+}
+
+}  // namespace
+}  // namespace las
+
+namespace las {
+namespace {
+
+// The operator's verbs while `las daemon` holds the log: they go through its operator
+// channel, the daemon records the change (operator as actor) and its sessions see it.
+
+// A `las` verb run with the test's environment (so it finds the daemon's socket).
+testing::CommandResult LasVerb(const std::vector<std::string>& argv,
+                               const std::vector<std::string>& env) {
+  std::vector<std::string> full = {LAS_EXECUTABLE};
+  full.insert(full.end(), argv.begin(), argv.end());
+  return testing::RunCommand(full, env);
+}
+
+std::set<std::string> ToolNames(RawClient& client, int id) {
+  client.Send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/list"})");
+  auto line = client.ReadLine();
+  EXPECT_TRUE(line.has_value());
+  std::set<std::string> names;
+  if (!line) return names;
+  const json answer = json::parse(*line);
+  EXPECT_TRUE(answer.contains("result")) << *line;
+  for (const auto& tool : answer["result"]["tools"]) {
+    names.insert(tool["name"].get<std::string>());
+  }
+  return names;
+}
+
+json CallEcho(RawClient& client, int id) {
+  client.Send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+              R"(,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"hi"}}})");
+  auto line = client.ReadLine();
+  EXPECT_TRUE(line.has_value());
+  return line ? json::parse(*line) : json();
+}
+
+TEST_F(DaemonTest, SourcesDisableWhileTheDaemonRunsGoesThroughItAndToolsListLosesTheSource) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("");
+  const std::set<std::string> before = ToolNames(client, 1);
+  ASSERT_TRUE(before.contains("echo__echo")) << json(before).dump();
+
+  auto disabled = LasVerb({"sources", "disable", "echo", "--reason", "maintenance", "--log",
+                           tmp_.Sub("log")},
+                          Environment());
+  ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
+  EXPECT_NE(disabled.out.find("disabled echo (event "), std::string::npos) << disabled.out;
+  const std::set<std::string> after = ToolNames(client, 2);
+  EXPECT_FALSE(after.contains("echo__echo")) << "the open session sees it at once";
+  EXPECT_TRUE(after.contains("gate__echo"));
+  // Refusals come back with their own exit codes; nothing is appended for them.
+  EXPECT_EQ(LasVerb({"sources", "disable", "nope", "--log", tmp_.Sub("log")}, Environment())
+                .exit_code,
+            4);
+  auto enabled =
+      LasVerb({"sources", "enable", "echo", "--log", tmp_.Sub("log")}, Environment());
+  ASSERT_EQ(enabled.exit_code, 0) << enabled.err;
+  EXPECT_TRUE(ToolNames(client, 3).contains("echo__echo"));
+  client.Close();
+  EXPECT_EQ(StopDaemon(), 0);
+
+  auto events = Replay({"--kind", "SourceDisabled"});
+  ASSERT_EQ(events.size(), 1u) << "recorded once, by the daemon";
+  EXPECT_EQ(events[0]["agent"], "") << "the operator: no agent";
+  EXPECT_EQ(events[0]["payload"]["source_id"], "echo") << events[0].dump();
+  EXPECT_EQ(events[0]["payload"]["reason"], "maintenance") << events[0].dump();
+  EXPECT_EQ(Replay({"--kind", "SourceEnabled"}).size(), 1u);
+}
+
+TEST_F(DaemonTest, GrantWhileTheDaemonRunsLetsAPreviouslyDeniedAgentCall) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("worker");
+  const json denied = CallEcho(client, 1);
+  ASSERT_TRUE(denied.contains("error")) << denied.dump();
+  EXPECT_EQ(denied["error"]["code"], -32602);
+
+  auto granted = LasVerb({"grant", "worker", "--tool", "echo__echo", "--log", tmp_.Sub("log")},
+                         Environment());
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  const std::string grant_id = testing::Lines(granted.out).at(0);
+  EXPECT_NE(granted.err.find("may call echo__echo"), std::string::npos) << granted.err;
+  const json passed = CallEcho(client, 2);
+  ASSERT_TRUE(passed.contains("result")) << passed.dump();
+  EXPECT_EQ(passed["result"]["content"][0]["text"], "Echo: hi");
+
+  // Revoke and rules through the daemon too; a refusal keeps its exit code.
+  EXPECT_EQ(LasVerb({"revoke", "grant-nosuch", "--log", tmp_.Sub("log")}, Environment())
+                .exit_code,
+            4);
+  auto revoked = LasVerb({"revoke", grant_id, "--log", tmp_.Sub("log")}, Environment());
+  ASSERT_EQ(revoked.exit_code, 0) << revoked.err;
+  EXPECT_EQ(testing::Lines(revoked.out), std::vector<std::string>{grant_id});
+  EXPECT_EQ(LasVerb({"revoke", grant_id, "--log", tmp_.Sub("log")}, Environment()).exit_code,
+            10)
+      << "already revoked: a conflict";
+  EXPECT_TRUE(CallEcho(client, 3).contains("error")) << "denied again at once";
+  auto rule = LasVerb({"rules", "add", "worker", "echo__echo", "--log", tmp_.Sub("log")},
+                      Environment());
+  ASSERT_EQ(rule.exit_code, 0) << rule.err;
+  EXPECT_EQ(CallEcho(client, 4)["result"]["content"][0]["text"], "Echo: hi");
+  EXPECT_EQ(LasVerb({"rules", "forget", testing::Lines(rule.out).at(0), "--log",
+                     tmp_.Sub("log")},
+                    Environment())
+                .exit_code,
+            0);
+  client.Close();
+  EXPECT_EQ(StopDaemon(), 0);
+
+  auto issued = Replay({"--kind", "GrantIssued"});
+  ASSERT_EQ(issued.size(), 1u);
+  EXPECT_EQ(issued[0]["agent"], "") << "issued by the operator";
+  EXPECT_EQ(issued[0]["payload"]["grant_id"], grant_id) << issued[0].dump();
+  EXPECT_EQ(Replay({"--kind", "GrantRevoked"}).size(), 1u);
+  EXPECT_EQ(Replay({"--kind", "PermissionRuleAdded"}).size(), 1u);
+  EXPECT_EQ(Replay({"--kind", "PermissionRuleRemoved"}).size(), 1u);
+}
+
+TEST_F(DaemonTest, OnboardingMarkWhileTheDaemonRunsIsRecordedByIt) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto marked = LasVerb({"onboarding", "mark", "key", "--json", "--log", tmp_.Sub("log")},
+                        Environment());
+  ASSERT_EQ(marked.exit_code, 0) << marked.err;
+  const json view = json::parse(marked.out);
+  ASSERT_EQ(view["steps"][1]["step"], "key");
+  EXPECT_EQ(view["steps"][1]["status"], "done") << marked.out;
+  EXPECT_EQ(view["steps"][1]["by"], nullptr) << "the operator";
+  EXPECT_EQ(LasVerb({"onboarding", "mark", "nope", "--log", tmp_.Sub("log")}, Environment())
+                .exit_code,
+            2);
+  EXPECT_EQ(StopDaemon(), 0);
+  auto completed = Replay({"--kind", "OnboardingStepCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["agent"], "");
 }
 
 }  // namespace

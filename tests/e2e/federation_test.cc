@@ -8,7 +8,7 @@
 #include <thread>
 #include <fstream>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "log/envelope.h"
 #include "log/log_reader.h"
@@ -21,16 +21,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
-const std::string kTestChild = std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py";
-
-json Call(const std::string& name, json arguments = json::object()) {
-  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
-}
-
-std::string Text(const json& step) {
-  return step["result"]["content"][0]["text"].get<std::string>();
-}
+using testing::CallStep;
+using testing::StepText;
 
 // Processes whose command line mentions `needle` (children that outlived the server).
 int ProcessesMentioning(const std::string& needle) {
@@ -72,46 +64,23 @@ class FederationTest : public ::testing::Test {
   void SetUp() override {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
     release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
-    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
-    const std::string child = release_->CopyIntoWorkspace(kTestChild, "mcp_child.py");
-    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
-    release_->AddSurface("lem", {"/usr/bin/python3", stand_in, "lem"});
-    release_->AddSurface("flaky", {"/usr/bin/python3", child});
+    testing::AddStandIns(*release_, {"echo", "lem"});
+    testing::AddTestChild(*release_, "flaky");
     ASSERT_FALSE(HasFailure());
     // Signed like flaky, but it exits before answering: admitted by nothing.
-    trust::SurfaceBinding dead = *release_->manifest().FindSurface("flaky");
-    dead.name = "dead";
-    dead.argv.push_back("--exit-at-start");
-    dead.argv.push_back("3");
-    release_->AddBinding(dead);
-    trust::SurfaceBinding noisy = *release_->manifest().FindSurface("flaky");
-    noisy.name = "noisy";
-    noisy.argv.push_back("--flood-stderr-mb");
-    noisy.argv.push_back("20");
-    release_->AddBinding(noisy);
+    testing::AddVariantOf(*release_, "flaky", "dead", {"--exit-at-start", "3"});
+    testing::AddVariantOf(*release_, "flaky", "noisy", {"--flood-stderr-mb", "20"});
   }
 
   testing::SdkRun Serve(json steps, std::vector<std::string> extra_args = {},
                         json extra_env = json::object()) {
-    json env = extra_env;
-    for (const auto& entry : release_->Environment()) {
-      auto eq = entry.find('=');
-      env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
-    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
-    for (auto& a : extra_args) args.push_back(a);
-    return testing::RunSdkClient(
-        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}});
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
+                             testing::EnvObject(release_->Environment(), extra_env), steps,
+                             extra_args);
   }
 
   std::vector<json> Replay(std::vector<std::string> filter = {}) {
-    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
-    argv.insert(argv.end(), filter.begin(), filter.end());
-    auto result = testing::RunCommand(argv);
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    std::vector<json> events;
-    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
-    return events;
+    return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
 
   testing::TempDir tmp_;
@@ -120,19 +89,18 @@ class FederationTest : public ::testing::Test {
 
 TEST_F(FederationTest, AdmittedSurfacesServeAndAFailedOneIsLeftOut) {
   release_->Sign(1);
-  auto run = Serve({{{"op", "listTools"}}, Call("echo__echo", {{"message", "hi"}}),
-                    Call("lem__search", {{"query", "provenance"}})});
+  auto run = Serve({{{"op", "listTools"}}, CallStep("echo__echo", {{"message", "hi"}}),
+                    CallStep("lem__search", {{"query", "provenance"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  std::set<std::string> names;
-  for (const auto& tool : run.steps[0]["result"]["tools"]) names.insert(tool["name"]);
+  const std::set<std::string> names = testing::ListedNames(run.steps[0]);
   EXPECT_TRUE(names.count("echo__echo"));
   EXPECT_TRUE(names.count("lem__provenance"));
   EXPECT_TRUE(names.count("flaky__crash"));
   EXPECT_TRUE(names.count("noisy__echo"));
   EXPECT_TRUE(names.count("las__onboarding"));
   for (const auto& name : names) EXPECT_NE(name.rfind("dead__", 0), 0u) << name;
-  EXPECT_EQ(Text(run.steps[1]), "Echo: hi");
-  EXPECT_NE(Text(run.steps[2]).find("provenance"), std::string::npos);
+  EXPECT_EQ(StepText(run.steps[1]), "Echo: hi");
+  EXPECT_NE(StepText(run.steps[2]).find("provenance"), std::string::npos);
   EXPECT_NE(run.err.find("surface dead left out (start-failed)"), std::string::npos) << run.err;
 
   auto rejected = Replay({"--kind", "SurfaceRejected"});
@@ -157,14 +125,15 @@ TEST_F(FederationTest, AdmittedSurfacesServeAndAFailedOneIsLeftOut) {
 
 TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   release_->Sign(1);
-  auto run = Serve({Call("flaky__crash"), Call("echo__echo", {{"message", "still"}}),
-                    Call("flaky__echo", {{"text", "gone"}}), Call("lem__search", {{"query", "q"}})});
+  auto run = Serve({CallStep("flaky__crash"), CallStep("echo__echo", {{"message", "still"}}),
+                    CallStep("flaky__echo", {{"text", "gone"}}),
+                    CallStep("lem__search", {{"query", "q"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["ok"], false);
   EXPECT_EQ(run.steps[0]["error"]["code"], -32603);
   EXPECT_EQ(run.steps[0]["error"]["message"].get<std::string>().find("exit"), std::string::npos)
       << "generic error, no child detail";
-  EXPECT_EQ(Text(run.steps[1]), "Echo: still");
+  EXPECT_EQ(StepText(run.steps[1]), "Echo: still");
   EXPECT_EQ(run.steps[2]["ok"], false);
   EXPECT_EQ(run.steps[3]["ok"], true);
   auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
@@ -175,18 +144,19 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
 
 TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn) {
   release_->Sign(1);
-  auto run = Serve({Call("flaky__huge"), Call("flaky__echo", {{"text", "after huge"}}),
-                    Call("flaky__garbage"), Call("flaky__echo", {{"text", "after garbage"}})},
+  auto run = Serve({CallStep("flaky__huge"), CallStep("flaky__echo", {{"text", "after huge"}}),
+                    CallStep("flaky__garbage"),
+                    CallStep("flaky__echo", {{"text", "after garbage"}})},
                    {"--call-timeout", "3000"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["ok"], false);
-  EXPECT_EQ(Text(run.steps[1]), "after huge");
-  EXPECT_EQ(Text(run.steps[3]), "after garbage");
+  EXPECT_EQ(StepText(run.steps[1]), "after huge");
+  EXPECT_EQ(StepText(run.steps[3]), "after garbage");
 }
 
 TEST_F(FederationTest, CallTimeoutAnswersGenericallyAndLeavesTheCallTimedOut) {
   release_->Sign(1);
-  auto run = Serve({Call("flaky__hang"), Call("echo__echo", {{"message", "x"}})},
+  auto run = Serve({CallStep("flaky__hang"), CallStep("echo__echo", {{"message", "x"}})},
                    {"--call-timeout", "300"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["error"]["code"], -32001);
@@ -198,10 +168,11 @@ TEST_F(FederationTest, CallTimeoutAnswersGenericallyAndLeavesTheCallTimedOut) {
 
 TEST_F(FederationTest, AChildFloodingStderrKeepsServingAndNothingOfItReachesLas) {
   release_->Sign(1);
-  auto run = Serve({Call("noisy__echo", {{"text", "quiet please"}}), Call("noisy__add", {{"a", 2}, {"b", 3}})});
+  auto run = Serve({CallStep("noisy__echo", {{"text", "quiet please"}}),
+                    CallStep("noisy__add", {{"a", 2}, {"b", 3}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(Text(run.steps[0]), "quiet please");
-  EXPECT_EQ(Text(run.steps[1]), "5");
+  EXPECT_EQ(StepText(run.steps[0]), "quiet please");
+  EXPECT_EQ(StepText(run.steps[1]), "5");
   EXPECT_EQ(run.err.find("flood"), std::string::npos) << "child stderr never reaches Las's stderr";
 }
 
@@ -233,12 +204,12 @@ TEST_F(FederationTest, LasOnlyAndLasSkipOnlySubtract) {
 TEST_F(FederationTest, ABinaryChangedAfterSigningFailsThatSurfaceClosed) {
   release_->Sign(1);
   std::ofstream(release_->workspace() + "/mcp_child.py", std::ios::app) << "\n# changed\n";
-  auto run = Serve({{{"op", "listTools"}}, Call("echo__echo", {{"message", "ok"}})});
+  auto run = Serve({{{"op", "listTools"}}, CallStep("echo__echo", {{"message", "ok"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const auto& tool : run.steps[0]["result"]["tools"]) {
     EXPECT_NE(tool["name"].get<std::string>().rfind("flaky__", 0), 0u);
   }
-  EXPECT_EQ(Text(run.steps[1]), "Echo: ok");
+  EXPECT_EQ(StepText(run.steps[1]), "Echo: ok");
   bool digest_mismatch = false;
   for (const auto& event : Replay({"--kind", "SurfaceRejected"})) {
     if (event["payload"]["surface"] == "flaky") {
@@ -256,13 +227,13 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
     }
   }
   release_->Sign(1);
-  auto run = Serve({Call("flaky__echo", {{"text", "m"}, {"api_key", "model-chosen"}}),
-                    Call("flaky__echo", {{"text", "injected"}})},
+  auto run = Serve({CallStep("flaky__echo", {{"text", "m"}, {"api_key", "model-chosen"}}),
+                    CallStep("flaky__echo", {{"text", "injected"}})},
                    {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["error"]["code"], -32602);
   ASSERT_TRUE(run.steps[1].contains("result")) << run.steps[1].dump();
-  EXPECT_EQ(Text(run.steps[1]), "injected");
+  EXPECT_EQ(StepText(run.steps[1]), "injected");
   auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 1u);
   EXPECT_EQ(denied[0]["payload"]["reason"], "credential-override");
@@ -277,12 +248,12 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
 
 TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnythingIsLogged) {
   release_->Sign(1);
-  auto run = Serve({Call("echo__echo", {{"message", 5}}),
-                    Call("echo__echo", {{"message", "ok"}, {"extra", "sk-secret-looking"}}),
-                    Call("echo__echo"), Call("echo__echo", {{"message", "fine"}})});
+  auto run = Serve({CallStep("echo__echo", {{"message", 5}}),
+                    CallStep("echo__echo", {{"message", "ok"}, {"extra", "sk-secret-looking"}}),
+                    CallStep("echo__echo"), CallStep("echo__echo", {{"message", "fine"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (int i = 0; i < 3; ++i) EXPECT_EQ(run.steps[i]["error"]["code"], -32602) << i;
-  EXPECT_EQ(Text(run.steps[3]), "Echo: fine");
+  EXPECT_EQ(StepText(run.steps[3]), "Echo: fine");
   auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 3u);
   for (const auto& event : denied) {
@@ -293,10 +264,9 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
 
 TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
   release_->Sign(1);
-  std::vector<std::string> argv = {"/usr/bin/env"};
-  for (const auto& entry : release_->Environment()) argv.push_back(entry);
-  argv.insert(argv.end(), {LAS_EXECUTABLE, "serve", "--log", tmp_.Sub("log"), "--registry",
-                           release_->registry_path()});
+  const auto argv = testing::LasArgvWithEnv(
+      release_->Environment(),
+      {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()});
   {
     testing::ChildProcess server(argv);
     server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
@@ -322,19 +292,19 @@ TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
   EXPECT_EQ(calls[0]["tool"], "hang");
 
   // A restart serves again and does not retry the interrupted call.
-  auto run = Serve({Call("echo__echo", {{"message", "after crash"}})});
+  auto run = Serve({CallStep("echo__echo", {{"message", "after crash"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(Text(run.steps[0]), "Echo: after crash");
+  EXPECT_EQ(StepText(run.steps[0]), "Echo: after crash");
   auto requested = Replay({"--kind", "ToolCallRequested", "--surface", "flaky"});
   EXPECT_EQ(requested.size(), 1u) << "never retried";
 }
 
 TEST_F(FederationTest, AtEofEveryChildIsEndedAndReaped) {
   release_->Sign(1);
-  auto run = Serve({Call("flaky__sleeper"), Call("echo__echo", {{"message", "bye"}})});
+  auto run = Serve({CallStep("flaky__sleeper"), CallStep("echo__echo", {{"message", "bye"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child or zombie";
-  const std::string grandchild = "/proc/" + Text(run.steps[0]);
+  const std::string grandchild = "/proc/" + StepText(run.steps[0]);
   EXPECT_FALSE(std::filesystem::exists(grandchild)) << "the child's own child was ended too";
 }
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <set>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
@@ -16,8 +16,6 @@ namespace las {
 namespace {
 
 using nlohmann::json;
-
-const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
 
 // A one-tool MCP child whose tool description is `description`: a new description is a
 // new definition digest.
@@ -43,40 +41,27 @@ std::string VersionedChild(const std::string& description) {
          "    print(json.dumps({'jsonrpc': '2.0', 'id': mid, 'result': result}), flush=True)\n";
 }
 
-json Call(const std::string& name, json arguments = json::object()) {
-  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
-}
-
-std::string Text(const json& step) {
-  return step["result"]["content"][0]["text"].get<std::string>();
-}
+using testing::CallStep;
+using testing::StepText;
 
 class GrantsE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
     release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
-    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
-    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
-    release_->AddSurface("lem", {"/usr/bin/python3", stand_in, "lem"});
+    testing::AddStandIns(*release_, {"echo", "lem"});
     ASSERT_FALSE(HasFailure());
   }
 
   // One SDK session as `agent` ("" = the default agent, holding the implicit root), with
   // the default agent's implicit root turned off for named agents.
   testing::SdkRun Serve(const std::string& agent, json steps) {
-    json env = json::object();
-    for (const auto& entry : release_->Environment()) {
-      auto eq = entry.find('=');
-      env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
+    json env = testing::EnvObject(release_->Environment());
     if (!agent.empty()) {
       env["LAS_AGENT_ID"] = agent;
       env["LAS_DEFAULT_AGENT_GRANT"] = "none";
     }
-    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
-    return testing::RunSdkClient(
-        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}});
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(), env, steps);
   }
 
   testing::CommandResult Las(std::vector<std::string> args) {
@@ -87,12 +72,7 @@ class GrantsE2eTest : public ::testing::Test {
   }
 
   std::vector<json> Replay(std::vector<std::string> filter) {
-    filter.insert(filter.begin(), "replay");
-    auto result = Las(filter);
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    std::vector<json> events;
-    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
-    return events;
+    return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
 
   json Digests() {
@@ -114,9 +94,9 @@ class GrantsE2eTest : public ::testing::Test {
 
 TEST_F(GrantsE2eTest, AnAgentWithoutAGrantIsDeniedAtOnceAndAGrantLetsItCall) {
   release_->Sign(1);
-  auto denied = Serve("worker", {Call("echo__echo", {{"message", "hi"}}),
-                                 Call("lem__search", {{"query", "q"}}),
-                                 Call("las__grants")});
+  auto denied = Serve("worker", {CallStep("echo__echo", {{"message", "hi"}}),
+                                 CallStep("lem__search", {{"query", "q"}}),
+                                 CallStep("las__grants")});
   ASSERT_EQ(denied.exit_code, 0) << denied.err;
   EXPECT_EQ(denied.steps[0]["error"]["code"], -32602);
   EXPECT_EQ(denied.steps[0]["error"]["message"].get<std::string>().find("grant"),
@@ -134,24 +114,23 @@ TEST_F(GrantsE2eTest, AnAgentWithoutAGrantIsDeniedAtOnceAndAGrantLetsItCall) {
   EXPECT_TRUE(Replay({"--kind", "ToolCallRequested"}).empty()) << "denied before the log entry";
 
   const std::string id = Grant({"worker", "--tool", "echo__echo"});
-  auto granted = Serve("worker", {Call("echo__echo", {{"message", "hi"}}),
-                                  Call("lem__search", {{"query", "q"}})});
+  auto granted = Serve("worker", {CallStep("echo__echo", {{"message", "hi"}}),
+                                  CallStep("lem__search", {{"query", "q"}})});
   ASSERT_EQ(granted.exit_code, 0) << granted.err;
-  EXPECT_EQ(Text(granted.steps[0]), "Echo: hi");
+  EXPECT_EQ(StepText(granted.steps[0]), "Echo: hi");
   EXPECT_EQ(granted.steps[1]["error"]["code"], -32602) << "only what was granted";
 
   // The default agent needs no grant: a single local user works without ceremony.
-  auto local = Serve("", {Call("lem__search", {{"query", "provenance"}})});
+  auto local = Serve("", {CallStep("lem__search", {{"query", "provenance"}})});
   ASSERT_EQ(local.exit_code, 0) << local.err;
   EXPECT_EQ(local.steps[0]["ok"], true) << local.steps[0].dump();
 }
 
 TEST_F(GrantsE2eTest, AnAgentTheClientNamesStartsWithNothingBesideTheDefaultAgent) {
   release_->Sign(1);
-  std::vector<std::string> argv = {"/usr/bin/env"};
-  for (const auto& entry : release_->Environment()) argv.push_back(entry);
-  argv.insert(argv.end(), {LAS_EXECUTABLE, "serve", "--log", tmp_.Sub("log"), "--registry",
-                           release_->registry_path()});
+  const auto argv = testing::LasArgvWithEnv(
+      release_->Environment(),
+      {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()});
   testing::ChildProcess server(argv);
   server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"stranger"}})");
   ASSERT_TRUE(server.ReadLine().has_value());
@@ -182,11 +161,12 @@ TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
 
   auto alice = Serve(
       "alice",
-      {Call("las__grants"),
-       Call("las__grant_delegate",
+      {CallStep("las__grants"),
+       CallStep("las__grant_delegate",
             {{"to_agent", "bob"}, {"from_grant", parent}, {"selectors", {echo_selector}}}),
-       Call("las__grant_delegate", {{"to_agent", "bob"}, {"from_grant", parent}, {"all", true}}),
-       Call("las__grant_delegate",
+       CallStep("las__grant_delegate",
+                {{"to_agent", "bob"}, {"from_grant", parent}, {"all", true}}),
+       CallStep("las__grant_delegate",
             {{"to_agent", "bob"}, {"from_grant", "grant-not-mine"}, {"selectors", {echo_selector}}})});
   ASSERT_EQ(alice.exit_code, 0) << alice.err;
   EXPECT_EQ(alice.steps[0]["result"]["structuredContent"]["grants"][0]["grant_id"], parent);
@@ -194,13 +174,13 @@ TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
       alice.steps[1]["result"]["structuredContent"]["grant_id"].get<std::string>();
   EXPECT_FALSE(child.empty()) << alice.steps[1].dump();
   EXPECT_EQ(alice.steps[2]["result"]["isError"], true) << "never wider than held";
-  EXPECT_EQ(Text(alice.steps[2]), "Refused: wider-than-held");
-  EXPECT_EQ(Text(alice.steps[3]), "Refused: not-held");
+  EXPECT_EQ(StepText(alice.steps[2]), "Refused: wider-than-held");
+  EXPECT_EQ(StepText(alice.steps[3]), "Refused: not-held");
 
-  auto bob = Serve("bob", {Call("echo__echo", {{"message", "delegated"}}),
-                           Call("lem__search", {{"query", "q"}})});
+  auto bob = Serve("bob", {CallStep("echo__echo", {{"message", "delegated"}}),
+                           CallStep("lem__search", {{"query", "q"}})});
   ASSERT_EQ(bob.exit_code, 0) << bob.err;
-  EXPECT_EQ(Text(bob.steps[0]), "Echo: delegated");
+  EXPECT_EQ(StepText(bob.steps[0]), "Echo: delegated");
   EXPECT_EQ(bob.steps[1]["error"]["code"], -32602) << "only the delegated selector";
 
   auto revoked = Las({"revoke", parent});
@@ -212,7 +192,7 @@ TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
   ASSERT_TRUE(after_revoke.contains("grants")) << after_revoke.dump();
 
   // A restart: the revocation holds, and the grants projection rebuilds to the same digest.
-  auto bob_again = Serve("bob", {Call("echo__echo", {{"message", "again"}})});
+  auto bob_again = Serve("bob", {CallStep("echo__echo", {{"message", "again"}})});
   ASSERT_EQ(bob_again.exit_code, 0) << bob_again.err;
   EXPECT_EQ(bob_again.steps[0]["error"]["code"], -32602);
   const json after_restart = Digests();
@@ -239,9 +219,9 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   release_->Sign(1);
   ASSERT_EQ(Serve("", {{{"op", "ping"}}}).exit_code, 0);
   const std::string id = Grant({"worker", "--tool", "versioned__hello"});
-  auto first = Serve("worker", {Call("versioned__hello")});
+  auto first = Serve("worker", {CallStep("versioned__hello")});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_EQ(Text(first.steps[0]), "hello");
+  EXPECT_EQ(StepText(first.steps[0]), "hello");
 
   // A new release changes only the tool's description: a new definition digest.
   {
@@ -251,7 +231,7 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   release_->AddSurface("versioned", {"/usr/bin/python3", script});
   ASSERT_FALSE(HasFailure());
   release_->Sign(2);
-  auto second = Serve("worker", {Call("versioned__hello")});
+  auto second = Serve("worker", {CallStep("versioned__hello")});
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.steps[0]["error"]["code"], -32602) << second.steps[0].dump();
   auto denied = Replay({"--kind", "ToolCallDenied"});

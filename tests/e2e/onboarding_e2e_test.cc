@@ -4,7 +4,7 @@
 // it survives a restart.
 #include <gtest/gtest.h>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
@@ -14,11 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
-
-json Onboarding(json arguments) {
-  return {{"op", "callTool"}, {"name", "las__onboarding"}, {"arguments", arguments}};
-}
+json Onboarding(json arguments) { return testing::CallStep("las__onboarding", arguments); }
 
 // The journey document of a las__onboarding answer.
 json Journey(const json& step) {
@@ -51,8 +47,7 @@ class OnboardingE2eTest : public ::testing::Test {
   void SetUp() override {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
     release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
-    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
-    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
+    testing::AddStandIns(*release_, {"echo"});
     ASSERT_FALSE(HasFailure());
     release_->Sign(1);
   }
@@ -70,16 +65,10 @@ class OnboardingE2eTest : public ::testing::Test {
   }
 
   testing::SdkRun Serve(json steps) {
-    json env = {{"LAS_AGENT_ID", "onboarding-agent"}};
-    for (const auto& entry : release_->Environment()) {
-      auto eq = entry.find('=');
-      env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
-    return testing::RunSdkClient(
-        {{"command", LAS_EXECUTABLE},
-         {"args", {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}},
-         {"env", env},
-         {"steps", steps}});
+    return testing::RunServe(
+        tmp_.Sub("log"), release_->registry_path(),
+        testing::EnvObject(release_->Environment(), {{"LAS_AGENT_ID", "onboarding-agent"}}),
+        steps);
   }
 
   testing::TempDir tmp_;
@@ -97,7 +86,7 @@ TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesR
   auto run = Serve({Onboarding(json::object()),
                     Onboarding({{"action", "check"}, {"step", "release"}}),
                     Onboarding({{"action", "check"}, {"step", "surfaces"}}),
-                    {{"op", "callTool"}, {"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}},
+                    testing::CallStep("echo__echo", {{"message", "hi"}}),
                     Onboarding({{"action", "check"}, {"step", "first-call"}}),
                     Onboarding({{"action", "mark"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -132,11 +121,9 @@ TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesR
   // mark without a step: refused by the input schema, and the refusal is an event.
   EXPECT_EQ(run.steps[5]["ok"], false);
   EXPECT_EQ(run.steps[5]["error"]["code"], -32602);
-  auto denied = testing::RunCommand(
-      {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"), "--kind", "ToolCallDenied"});
-  ASSERT_EQ(denied.exit_code, 0) << denied.err;
-  ASSERT_EQ(testing::Lines(denied.out).size(), 1u) << denied.out;
-  const json denial = json::parse(testing::Lines(denied.out)[0]);
+  auto denied = testing::ReplayEvents(tmp_.Sub("log"), {"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u) << json(denied).dump();
+  const json& denial = denied[0];
   EXPECT_EQ(denial["payload"]["tool"], "onboarding");
   EXPECT_EQ(denial["payload"]["reason"], "arguments-schema-violation");
 
@@ -150,7 +137,7 @@ TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesR
   EXPECT_EQ(cli_after_reset["current"], "first-call");
 
   auto restarted = Serve({Onboarding(json::object()),
-                          {{"op", "callTool"}, {"name", "echo__echo"}, {"arguments", {{"message", "again"}}}}});
+                          testing::CallStep("echo__echo", {{"message", "again"}})});
   ASSERT_EQ(restarted.exit_code, 0) << restarted.err;
   ASSERT_EQ(restarted.steps.size(), 2u);
   const json reopened = Journey(restarted.steps[0]);

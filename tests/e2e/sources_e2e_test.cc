@@ -3,13 +3,9 @@
 // by the CLI across restarts, `--lazy`, and las__call under the same guards.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-
-#include <filesystem>
-#include <fstream>
 #include <set>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
@@ -19,52 +15,25 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
-const std::string kTestChild =
-    std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py";
-
-json Call(const std::string& name, json arguments = json::object()) {
-  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
-}
-
-std::string Text(const json& step) {
-  return step["result"]["content"][0]["text"].get<std::string>();
-}
-
-std::set<std::string> ListedNames(const json& step) {
-  std::set<std::string> names;
-  for (const auto& tool : step["result"]["tools"]) names.insert(tool["name"]);
-  return names;
-}
+using testing::CallStep;
+using testing::ListedNames;
+using testing::StepText;
 
 class SourcesE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
     release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
-    const std::string stand_in = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
-    const std::string child = release_->CopyIntoWorkspace(kTestChild, "mcp_child.py");
-    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
-    release_->AddSurface("flaky", {"/usr/bin/python3", child});
+    testing::AddStandIns(*release_, {"echo"});
+    testing::AddTestChild(*release_, "flaky");
     ASSERT_FALSE(HasFailure());
-    trust::SurfaceBinding dead = *release_->manifest().FindSurface("flaky");
-    dead.name = "dead";
-    dead.argv.push_back("--exit-at-start");
-    dead.argv.push_back("3");
-    release_->AddBinding(dead);
+    testing::AddVariantOf(*release_, "flaky", "dead", {"--exit-at-start", "3"});
     release_->Sign(1);
   }
 
   testing::SdkRun Serve(json steps, std::vector<std::string> extra_args = {}) {
-    json env = json::object();
-    for (const auto& entry : release_->Environment()) {
-      auto eq = entry.find('=');
-      env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
-    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
-    for (auto& a : extra_args) args.push_back(a);
-    return testing::RunSdkClient(
-        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}});
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
+                             testing::EnvObject(release_->Environment()), steps, extra_args);
   }
 
   testing::CommandResult Las(std::vector<std::string> args) {
@@ -77,13 +46,7 @@ class SourcesE2eTest : public ::testing::Test {
   }
 
   std::vector<json> Replay(std::vector<std::string> filter) {
-    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
-    argv.insert(argv.end(), filter.begin(), filter.end());
-    auto result = testing::RunCommand(argv);
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    std::vector<json> events;
-    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
-    return events;
+    return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
 
   testing::TempDir tmp_;
@@ -91,10 +54,10 @@ class SourcesE2eTest : public ::testing::Test {
 };
 
 TEST_F(SourcesE2eTest, AFailedSurfaceIsASourceWithZeroCapabilitiesAndToolOnlyChildrenServe) {
-  auto run = Serve({Call("las__list_sources", {{"limit", 200}}),
-                    Call("las__inspect_source", {{"id", "echo"}}),
-                    Call("las__inspect_source", {{"id", "dead"}}),
-                    Call("echo__echo", {{"message", "tool-only works"}})},
+  auto run = Serve({CallStep("las__list_sources", {{"limit", 200}}),
+                    CallStep("las__inspect_source", {{"id", "echo"}}),
+                    CallStep("las__inspect_source", {{"id", "dead"}}),
+                    CallStep("echo__echo", {{"message", "tool-only works"}})},
                    {"--admin"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json list = run.steps[0]["result"]["structuredContent"];
@@ -119,7 +82,7 @@ TEST_F(SourcesE2eTest, AFailedSurfaceIsASourceWithZeroCapabilitiesAndToolOnlyChi
   EXPECT_EQ(echo["tools"][0]["name"], "echo__content_stats");
   EXPECT_TRUE(echo["tools"][0]["inputSchema"].is_object());
   EXPECT_TRUE(run.steps[2]["result"]["structuredContent"]["tools"].empty());
-  EXPECT_EQ(Text(run.steps[3]), "Echo: tool-only works");
+  EXPECT_EQ(StepText(run.steps[3]), "Echo: tool-only works");
 }
 
 TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
@@ -128,16 +91,17 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
 
   auto run = Serve({{{"op", "listTools"}},
-                    Call("echo__echo", {{"message", "hi"}}),
-                    Call("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}}),
-                    Call("flaky__echo", {{"text", "others serve"}})});
+                    CallStep("echo__echo", {{"message", "hi"}}),
+                    CallStep("las__call",
+                             {{"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}}),
+                    CallStep("flaky__echo", {{"text", "others serve"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto names = ListedNames(run.steps[0]);
   for (const auto& name : names) EXPECT_NE(name.rfind("echo__", 0), 0u) << name;
   EXPECT_TRUE(names.count("flaky__echo"));
   EXPECT_EQ(run.steps[1]["ok"], false);
   EXPECT_EQ(run.steps[2]["ok"], false) << "las__call passes the same guard";
-  EXPECT_EQ(Text(run.steps[3]), "others serve");
+  EXPECT_EQ(StepText(run.steps[3]), "others serve");
   int source_disabled = 0;
   for (const auto& event : Replay({"--kind", "ToolCallDenied"})) {
     if (event["payload"]["reason"] == "source-disabled") {
@@ -148,13 +112,13 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   EXPECT_EQ(source_disabled, 2);
 
   // Enabled through the server's las.admin tool: at once, and recorded.
-  auto enabled = Serve({Call("las__enable_source", {{"id", "echo"}}),
-                        Call("echo__echo", {{"message", "back"}}), {{"op", "listTools"}},
-                        Call("las__disable_source", {{"id", "las"}})},
+  auto enabled = Serve({CallStep("las__enable_source", {{"id", "echo"}}),
+                        CallStep("echo__echo", {{"message", "back"}}), {{"op", "listTools"}},
+                        CallStep("las__disable_source", {{"id", "las"}})},
                        {"--admin"});
   ASSERT_EQ(enabled.exit_code, 0) << enabled.err;
   EXPECT_EQ(enabled.steps[0]["result"]["structuredContent"]["enabled"], true);
-  EXPECT_EQ(Text(enabled.steps[1]), "Echo: back");
+  EXPECT_EQ(StepText(enabled.steps[1]), "Echo: back");
   EXPECT_TRUE(ListedNames(enabled.steps[2]).count("echo__echo"));
   EXPECT_EQ(enabled.steps[3]["result"]["isError"], true) << "las cannot be disabled";
   auto toggles = Replay({"--kind", "SourceEnabled"});
@@ -165,15 +129,15 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
 TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGuards) {
   auto run = Serve(
       {{{"op", "listTools"}},
-       Call("las__search", {{"query", "echo message"}}),
-       Call("las__describe", {{"name", "echo__ehco"}}),
-       Call("las__describe", {{"name", "echo__echo"}}),
-       Call("las__list_tools", {{"source", "echo"}, {"limit", 2}}),
-       Call("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", "via call"}}}}),
-       Call("las__call", {{"name", "las__call"}, {"arguments", {{"name", "echo__echo"}}}}),
-       Call("las__call", {{"name", "las__list_sources"}}),
-       Call("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", 5}}}}),
-       Call("las__read_doc", {{"name", "troubleshooting"}})},
+       CallStep("las__search", {{"query", "echo message"}}),
+       CallStep("las__describe", {{"name", "echo__ehco"}}),
+       CallStep("las__describe", {{"name", "echo__echo"}}),
+       CallStep("las__list_tools", {{"source", "echo"}, {"limit", 2}}),
+       CallStep("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", "via call"}}}}),
+       CallStep("las__call", {{"name", "las__call"}, {"arguments", {{"name", "echo__echo"}}}}),
+       CallStep("las__call", {{"name", "las__list_sources"}}),
+       CallStep("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", 5}}}}),
+       CallStep("las__read_doc", {{"name", "troubleshooting"}})},
       {"--lazy"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(ListedNames(run.steps[0]),
@@ -197,12 +161,12 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   EXPECT_EQ(window["tools"][0]["name"], "echo__content_stats");
   EXPECT_EQ(window["has_more"], true);
   EXPECT_EQ(window["next_offset"], 2);
-  EXPECT_EQ(Text(run.steps[5]), "Echo: via call");
+  EXPECT_EQ(StepText(run.steps[5]), "Echo: via call");
   EXPECT_EQ(run.steps[6]["ok"], false) << "las__call cannot call itself";
   EXPECT_EQ(run.steps[7]["ok"], false) << "no las.admin without --admin";
   EXPECT_EQ(run.steps[8]["ok"], false);
   EXPECT_EQ(run.steps[8]["error"]["code"], -32602) << "the signed schema still applies";
-  EXPECT_NE(Text(run.steps[9]).find("No catalog loaded for"), std::string::npos);
+  EXPECT_NE(StepText(run.steps[9]).find("No catalog loaded for"), std::string::npos);
 
   // The call made through las__call is recorded like a direct one.
   auto requested = Replay({"--kind", "ToolCallRequested"});
@@ -222,39 +186,11 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
 TEST(SourcesEverythingTest, ResourcesAndPromptsOfAChildAreInItsSource) {
   if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
   testing::TempDir tmp;
-  ::chmod(tmp.path().c_str(), 0700);
-  const std::string workspace =
-      std::filesystem::canonical(std::string(LAS_SOURCE_DIR) + "/tests/e2e").string();
-  const std::vector<std::string> env = {
-      "LAS_WORKSPACE=" + workspace,
-      "LAS_NODE=" + testing::NodeExecutable(),
-      "LAS_RELEASE_MANIFEST=" + tmp.Sub("release.json"),
-      "LAS_RELEASE_SIGNATURE=" + tmp.Sub("release.sig"),
-      "LAS_TRUST_STORE=" + tmp.Sub("trust.json"),
-      "LAS_RELEASE_WATERMARK=" + tmp.Sub("watermark.json"),
-  };
-  auto las = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), LAS_EXECUTABLE);
-    return testing::RunCommand(args, env);
-  };
-  ASSERT_EQ(las({"release", "keygen", "--out-dir", tmp.Sub("keys"), "--trust-store",
-                 tmp.Sub("trust.json")}).exit_code, 0);
-  auto draft = las({"release", "draft", "--surface", "everything", "--cwd", workspace, "--",
-                    testing::NodeExecutable(), testing::ServerEverythingScript(), "stdio"});
-  ASSERT_EQ(draft.exit_code, 0) << draft.err;
-  ASSERT_EQ(las({"release", "sign", "--secret-key", tmp.Sub("keys/release.key"), "--sequence",
-                 "1", "--expires-in", "1d"}).exit_code, 0);
-  std::ofstream(tmp.Sub("registry.json"))
-      << R"({"schema_version":1,"surfaces":[{"name":"everything"}]})";
-  json env_object = json::object();
-  for (const auto& entry : env) {
-    env_object[entry.substr(0, entry.find('='))] = entry.substr(entry.find('=') + 1);
-  }
-  auto run = testing::RunSdkClient(
-      {{"command", LAS_EXECUTABLE},
-       {"args", {"serve", "--admin", "--log", tmp.Sub("log"), "--registry", tmp.Sub("registry.json")}},
-       {"env", env_object},
-       {"steps", {Call("las__inspect_source", {{"id", "everything"}})}}});
+  const testing::EverythingRelease release = testing::ReleaseServerEverything(tmp);
+  ASSERT_FALSE(HasFailure());
+  auto run = testing::RunServe(
+      tmp.Sub("log"), release.registry_path, testing::EnvObject(release.env),
+      json::array({CallStep("las__inspect_source", {{"id", "everything"}})}), {"--admin"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json source = run.steps[0]["result"]["structuredContent"];
   EXPECT_EQ(source["kind"], "connection");

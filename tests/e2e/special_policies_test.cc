@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
@@ -18,13 +18,10 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kStandIn = std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
 constexpr const char* kAgent = "policy-agent";
 constexpr const char* kFinancePolicy = R"({"mode":"proposal-only","max_amount":"500.00"})";
 
-json Call(const std::string& name, json arguments = json::object()) {
-  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
-}
+using testing::CallStep;
 
 json Request(int ttl, int uses, int depth, const std::string& purpose = "deploy") {
   return {{"purpose", purpose}, {"resource", "github:repo"}, {"target", "las"},
@@ -46,7 +43,7 @@ class SpecialPoliciesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
-    stand_in_ = release_->CopyIntoWorkspace(kStandIn, "stand_in.py");
+    stand_in_ = release_->CopyIntoWorkspace(testing::StandInScript(), "stand_in.py");
     std::filesystem::create_directories(tmp_.Sub("config"));
     Write(tmp_.Sub("skarbiec.json"),
           R"({"schema_version":1,"purposes":["deploy"],"resources":["github:repo"],"targets":["las"]})",
@@ -69,16 +66,24 @@ class SpecialPoliciesTest : public ::testing::Test {
     release_->AddSurface(surface, argv);
   }
 
+  // Gives the drafted `surface` one more signed tool, `tool` (a copy of its first tool's
+  // binding under another name): what a policy must refuse to admit.
+  void AddExtraTool(const std::string& surface, const std::string& tool) {
+    for (auto& binding : release_->manifest().surfaces) {
+      if (binding.name != surface) continue;
+      trust::ToolBinding extra = binding.tools[0];
+      extra.name = tool;
+      binding.tools.push_back(extra);
+    }
+  }
+
   // The environment of every run: the release, the agent, the local policy files.
   json Env(const json& overrides = json::object()) const {
-    json env = {{"LAS_AGENT_ID", kAgent},
-                {"SKARBIEC_MCP_AGENT_ID", kAgent},
-                {"LAS_SKARBIEC_POLICY", tmp_.Sub("skarbiec.json")},
-                {"XDG_CONFIG_HOME", tmp_.Sub("config")}};
-    for (const auto& entry : release_->Environment()) {
-      auto eq = entry.find('=');
-      env[entry.substr(0, eq)] = entry.substr(eq + 1);
-    }
+    json env = testing::EnvObject(release_->Environment(),
+                                  {{"LAS_AGENT_ID", kAgent},
+                                   {"SKARBIEC_MCP_AGENT_ID", kAgent},
+                                   {"LAS_SKARBIEC_POLICY", tmp_.Sub("skarbiec.json")},
+                                   {"XDG_CONFIG_HOME", tmp_.Sub("config")}});
     for (const auto& [name, value] : finance_env_.items()) env[name] = value;
     for (const auto& [name, value] : overrides.items()) {
       if (value.is_null()) {
@@ -91,9 +96,7 @@ class SpecialPoliciesTest : public ::testing::Test {
   }
 
   testing::SdkRun Serve(json steps, const json& overrides = json::object()) {
-    json args = {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()};
-    return testing::RunSdkClient(
-        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", Env(overrides)}, {"steps", steps}});
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(), Env(overrides), steps);
   }
 
   // `las list --json` under Env(overrides) (no SDK needed): the federation's verdicts.
@@ -109,13 +112,7 @@ class SpecialPoliciesTest : public ::testing::Test {
   }
 
   std::vector<json> Replay(std::vector<std::string> filter = {}) {
-    std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")};
-    argv.insert(argv.end(), filter.begin(), filter.end());
-    auto result = testing::RunCommand(argv);
-    EXPECT_EQ(result.exit_code, 0) << result.err;
-    std::vector<json> events;
-    for (const auto& line : testing::Lines(result.out)) events.push_back(json::parse(line));
-    return events;
+    return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
 
   std::string RejectionOf(const std::string& surface) {
@@ -137,16 +134,17 @@ TEST_F(SpecialPoliciesTest, CallRefusalsAreEventsWithReasonCodesAndAllowedCallsP
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
   auto run = Serve({{{"op", "listTools"}},
-                    Call("skarbiec__capability_request", Request(60, 1, 0)),
-                    Call("skarbiec__capability_request", Request(61, 1, 0)),
-                    Call("skarbiec__capability_request", Request(30, 2, 0)),
-                    Call("skarbiec__capability_request", Request(30, 1, 1)),
-                    Call("skarbiec__capability_request", Request(30, 1, 0, "exfiltrate")),
-                    Call("tama__install_hook", {{"name", "x"}, {"script", "y"}}),
-                    Call("tama__list_hooks"),
-                    Call("warsztat__apply_proposal", {{"id", "p-1"}}),
-                    Call("finance__finance_propose", {{"amount", "12.00"}, {"currency", "EUR"}}),
-                    Call("skarbiec__health")});
+                    CallStep("skarbiec__capability_request", Request(60, 1, 0)),
+                    CallStep("skarbiec__capability_request", Request(61, 1, 0)),
+                    CallStep("skarbiec__capability_request", Request(30, 2, 0)),
+                    CallStep("skarbiec__capability_request", Request(30, 1, 1)),
+                    CallStep("skarbiec__capability_request", Request(30, 1, 0, "exfiltrate")),
+                    CallStep("tama__install_hook", {{"name", "x"}, {"script", "y"}}),
+                    CallStep("tama__list_hooks"),
+                    CallStep("warsztat__apply_proposal", {{"id", "p-1"}}),
+                    CallStep("finance__finance_propose",
+                             {{"amount", "12.00"}, {"currency", "EUR"}}),
+                    CallStep("skarbiec__health")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(run.steps.size(), 11u);
 
@@ -207,9 +205,9 @@ TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeve
   AddStandIn("skarbiec", {"--misbehave"});
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
-  auto run = Serve({Call("skarbiec__capability_available",
+  auto run = Serve({CallStep("skarbiec__capability_available",
                          {{"purpose", "deploy"}, {"resource", "github:repo"}, {"target", "las"}}),
-                    Call("skarbiec__capability_request", Request(10, 1, 0))});
+                    CallStep("skarbiec__capability_request", Request(10, 1, 0))});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(run.steps[i]["ok"], false) << run.steps[i];
@@ -231,12 +229,7 @@ TEST_F(SpecialPoliciesTest, ASkarbiecManifestThatAddsAToolFailsThatSurfaceClosed
   AddStandIn("skarbiec");
   AddStandIn("echo");
   ASSERT_FALSE(HasFailure());
-  for (auto& surface : release_->manifest().surfaces) {
-    if (surface.name != "skarbiec") continue;
-    trust::ToolBinding redeem = surface.tools[0];
-    redeem.name = "redeem_capability";
-    surface.tools.push_back(redeem);
-  }
+  AddExtraTool("skarbiec", "redeem_capability");
   release_->Sign(1);
   auto listed = List();
   EXPECT_EQ(listed.exit_code, 0) << listed.err;
@@ -307,11 +300,7 @@ TEST_F(SpecialPoliciesTest, FinanceNeedsItsWholeLocalConfiguration) {
 TEST_F(SpecialPoliciesTest, AFinanceReleaseNamingAnExecutionToolFailsClosed) {
   AddStandIn("finance");
   ASSERT_FALSE(HasFailure());
-  for (auto& surface : release_->manifest().surfaces) {
-    trust::ToolBinding execute = surface.tools[0];
-    execute.name = "finance_execute";
-    surface.tools.push_back(execute);
-  }
+  AddExtraTool("finance", "finance_execute");
   release_->Sign(1);
   auto listed = List();
   ASSERT_EQ(listed.exit_code, 0) << listed.err;

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "tests/e2e/sdk_driver.h"
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
@@ -15,17 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kTestChild =
-    std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py";
-
-json Call(const std::string& name, json arguments) {
-  return {{"op", "callTool"}, {"name", name}, {"arguments", arguments}};
-}
-
-// The text item of a step's result (the exact JSON text the tool answered).
-std::string Text(const json& step) {
-  return step["result"]["content"][0]["text"].get<std::string>();
-}
+using testing::CallStep;
+using testing::StepText;  // the exact JSON text the tool answered
 json Structured(const json& step) { return step["result"]["structuredContent"]; }
 
 class StateE2eTest : public ::testing::Test {
@@ -33,13 +24,11 @@ class StateE2eTest : public ::testing::Test {
   void SetUp() override {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
   }
+  // `registry` "" serves Las's own tools only.
   testing::SdkRun Serve(const std::string& agent, json steps, json env = json::object(),
-                        json extra_args = json::array()) {
+                        const std::string& registry = "") {
     env["LAS_AGENT_ID"] = agent;
-    json args = {"serve", "--log", tmp_.Sub("log")};
-    for (const auto& a : extra_args) args.push_back(a);
-    auto run = testing::RunSdkClient(
-        {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}});
+    auto run = testing::RunServe(tmp_.Sub("log"), registry, env, steps);
     EXPECT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(run.connect["ok"], true) << run.connect.dump();
     return run;
@@ -62,12 +51,12 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
   const std::string big = "123456789012345678901234567890";
   const std::string large(40000, 'L');
   auto first = Serve("alice", json::array({
-      Call("las__state_set", {{"key", "k"}, {"value_json", R"({"n":)" + big + "}"}}),
-      Call("las__state_cas", {{"scope", "blackboard"}, {"key", "plan"},
+      CallStep("las__state_set", {{"key", "k"}, {"value_json", R"({"n":)" + big + "}"}}),
+      CallStep("las__state_cas", {{"scope", "blackboard"}, {"key", "plan"},
                               {"expected_version", 0}, {"value", "v1"}}),
-      Call("las__state_set", {{"key", "large"}, {"value", large}}),
-      Call("las__state_get", {{"key", "large"}}),
-      Call("las__message_send", {{"to", "bob"}, {"subject", "hello"}, {"body", {{"x", 1}}}}),
+      CallStep("las__state_set", {{"key", "large"}, {"value", large}}),
+      CallStep("las__state_get", {{"key", "large"}}),
+      CallStep("las__message_send", {{"to", "bob"}, {"subject", "hello"}, {"body", {{"x", 1}}}}),
   }));
   ASSERT_EQ(first.steps.size(), 5u);
   EXPECT_EQ(Structured(first.steps[1])["version"], 1);
@@ -81,14 +70,14 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
 
   // A new process folds the same log: the values are there, exact.
   auto second = Serve("alice", json::array({
-      Call("las__state_get", {{"key", "k"}}),
-      Call("las__state_cas", {{"scope", "blackboard"}, {"key", "plan"},
+      CallStep("las__state_get", {{"key", "k"}}),
+      CallStep("las__state_cas", {{"scope", "blackboard"}, {"key", "plan"},
                               {"expected_version", 0}, {"value", "lost"}}),
-      Call("las__handle_read", {{"handle_id", handle_id}, {"offset", 0}, {"length", 65536}}),
+      CallStep("las__handle_read", {{"handle_id", handle_id}, {"offset", 0}, {"length", 65536}}),
   }));
   ASSERT_EQ(second.steps.size(), 3u);
-  EXPECT_NE(Text(second.steps[0]).find(R"("value":{"n":)" + big + "}"), std::string::npos)
-      << Text(second.steps[0]);
+  EXPECT_NE(StepText(second.steps[0]).find(R"("value":{"n":)" + big + "}"), std::string::npos)
+      << StepText(second.steps[0]);
   EXPECT_EQ(second.steps[1]["result"]["isError"], true);
   EXPECT_EQ(Structured(second.steps[1])["error"]["code"], "version-conflict");
   EXPECT_EQ(Structured(second.steps[1])["error"]["current_version"], 1);
@@ -100,9 +89,9 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
 
   // Another agent cannot read alice's handle; its mailbox has alice's message.
   auto third = Serve("bob", json::array({
-      Call("las__handle_read", {{"handle_id", handle_id}}),
-      Call("las__message_list", json::object()),
-      Call("las__state_get", {{"key", "k"}}),
+      CallStep("las__handle_read", {{"handle_id", handle_id}}),
+      CallStep("las__message_list", json::object()),
+      CallStep("las__state_get", {{"key", "k"}}),
   }));
   ASSERT_EQ(third.steps.size(), 3u);
   EXPECT_EQ(Structured(third.steps[0])["error"]["code"], "handle-not-found");
@@ -116,18 +105,13 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
 TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
   std::filesystem::create_directories(tmp_.Sub("release"));
   testing::SignedRelease release(tmp_.Sub("release"));
-  const std::string child = release.CopyIntoWorkspace(kTestChild, "mcp_child.py");
-  release.AddSurface("flaky", {"/usr/bin/python3", child});
+  testing::AddTestChild(release, "flaky");
   ASSERT_FALSE(HasFailure());
   release.Sign(1);
-  json env = json::object();
-  for (const auto& entry : release.Environment()) {
-    auto eq = entry.find('=');
-    env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
+  const json env = testing::EnvObject(release.Environment());
   const std::string text(200000, 'e');
-  auto run = Serve("alice", json::array({Call("flaky__echo", {{"text", text}})}), env,
-                   json::array({"--registry", release.registry_path()}));
+  auto run = Serve("alice", json::array({CallStep("flaky__echo", {{"text", text}})}), env,
+                   release.registry_path());
   ASSERT_EQ(run.steps.size(), 1u);
   const json handle = Structured(run.steps[0])["handle"];
   ASSERT_TRUE(handle.is_object()) << run.steps[0].dump().substr(0, 500);
@@ -136,17 +120,18 @@ TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
   // The owner (a later session of the same agent) reads the whole result back in spans.
   json steps = json::array();
   for (size_t offset = 0; offset < handle["size"].get<size_t>(); offset += 65536) {
-    steps.push_back(Call("las__handle_read",
+    steps.push_back(CallStep("las__handle_read",
                          {{"handle_id", handle["handle_id"]}, {"offset", offset}, {"length", 65536}}));
   }
-  auto back = Serve("alice", steps, env, json::array({"--registry", release.registry_path()}));
+  auto back = Serve("alice", steps, env, release.registry_path());
   std::string whole;
   for (const auto& step : back.steps) whole += Structured(step)["text"].get<std::string>();
   json result = json::parse(whole);
   EXPECT_EQ(result["content"][0]["text"], text);
 
-  auto other = Serve("bob", json::array({Call("las__handle_read", {{"handle_id", handle["handle_id"]}})}),
-                     env, json::array({"--registry", release.registry_path()}));
+  auto other = Serve(
+      "bob", json::array({CallStep("las__handle_read", {{"handle_id", handle["handle_id"]}})}),
+      env, release.registry_path());
   EXPECT_EQ(Structured(other.steps[0])["error"]["code"], "handle-not-found");
 }
 

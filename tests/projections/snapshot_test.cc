@@ -13,6 +13,7 @@
 #include "projections/replay.h"
 #include "projections/snapshots.h"
 #include "projections/state_codec.h"
+#include "tests/support/projection_saves.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
 
@@ -145,17 +146,6 @@ TEST(StateCodec, ReaderNeverReadsPastTheEnd) {
 
 // ---- the set ----
 
-// Snapshots need every projection of the set to implement Save/Restore
-// (projections/projection.h); until then no snapshot is ever written and these tests skip,
-// naming the projections that lack it.
-#define SKIP_UNLESS_EVERY_PROJECTION_SAVES()                                         \
-  do {                                                                               \
-    std::vector<std::string> unsupported;                                            \
-    if (!ProjectionSet().Save({}, &unsupported)) {                                   \
-      GTEST_SKIP() << "projections without Save: " << ::testing::PrintToString(unsupported); \
-    }                                                                                \
-  } while (false)
-
 // Each projection on its own: Save, then Restore into a fresh one of the same kind (made
 // by a fresh set), gives the same canonical JSON. Projections without Save are listed.
 TEST(ProjectionSnapshot, EveryProjectionWithSaveRoundTrips) {
@@ -253,6 +243,24 @@ TEST(ProjectionSetSnapshot, RestoreRefusesAWrongDigestOrState) {
 
 // ---- in the log ----
 
+// `set` saved against `log`'s head hash (EXPECTs every projection saves).
+log::Snapshot SavedAtHead(const ProjectionSet& set, log::EventLog& log) {
+  auto snapshot = set.Save(log.head().hash);
+  EXPECT_TRUE(snapshot.has_value());
+  return snapshot.value_or(log::Snapshot{});
+}
+
+// Expects LoadNewestSnapshot to use no snapshot: it starts from nothing and ignores exactly
+// one record, for a reason mentioning `why` ("" = any reason).
+void ExpectTheOnlySnapshotIgnored(log::EventLog& log, const std::string& why) {
+  auto loaded = LoadNewestSnapshot(log);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->snapshot_sequence, 0u);
+  EXPECT_EQ(loaded->set.sequence(), 0u);
+  ASSERT_EQ(loaded->ignored.size(), 1u);
+  EXPECT_NE(loaded->ignored[0].find(why), std::string::npos) << loaded->ignored[0];
+}
+
 TEST(LogSnapshots, WriteKeepsTheNewestTwoAndLoadTakesTheNewest) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
@@ -300,17 +308,11 @@ TEST(LogSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
-  ProjectionSet set = Fold(*log);
-  auto snapshot = set.Save(log->head().hash);
-  ASSERT_TRUE(snapshot.has_value());
-  snapshot->sequence = log->head().sequence + 5;
-  ASSERT_TRUE(log->PutSnapshot(snapshot->sequence, log::EncodeSnapshot(*snapshot)).ok());
-  auto loaded = LoadNewestSnapshot(*log);
-  ASSERT_TRUE(loaded.ok());
-  EXPECT_EQ(loaded->snapshot_sequence, 0u);
-  EXPECT_EQ(loaded->set.sequence(), 0u);
-  ASSERT_EQ(loaded->ignored.size(), 1u);
-  EXPECT_NE(loaded->ignored[0].find("beyond the log's head"), std::string::npos);
+  log::Snapshot snapshot = SavedAtHead(Fold(*log), *log);
+  ASSERT_FALSE(HasFailure());
+  snapshot.sequence = log->head().sequence + 5;
+  ASSERT_TRUE(log->PutSnapshot(snapshot.sequence, log::EncodeSnapshot(snapshot)).ok());
+  ExpectTheOnlySnapshotIgnored(*log, "beyond the log's head");
 }
 
 TEST(LogSnapshots, ASnapshotWhoseEventHashDiffersIsIgnored) {
@@ -322,11 +324,7 @@ TEST(LogSnapshots, ASnapshotWhoseEventHashDiffersIsIgnored) {
   log::Snapshot snapshot = Decoded(*log, set.sequence());
   snapshot.event_hash[5] ^= 0x80;  // re-encoded: the checksum is valid, the hash is not
   ASSERT_TRUE(log->PutSnapshot(set.sequence(), log::EncodeSnapshot(snapshot)).ok());
-  auto loaded = LoadNewestSnapshot(*log);
-  ASSERT_TRUE(loaded.ok());
-  EXPECT_EQ(loaded->snapshot_sequence, 0u);
-  ASSERT_EQ(loaded->ignored.size(), 1u);
-  EXPECT_NE(loaded->ignored[0].find("another chain hash"), std::string::npos);
+  ExpectTheOnlySnapshotIgnored(*log, "another chain hash");
 }
 
 TEST(LogSnapshots, ASnapshotUnderAnotherKeyIsIgnored) {
@@ -334,13 +332,10 @@ TEST(LogSnapshots, ASnapshotUnderAnotherKeyIsIgnored) {
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
   ProjectionSet set = Fold(*log);
-  auto snapshot = set.Save(log->head().hash);
-  ASSERT_TRUE(snapshot.has_value());
-  ASSERT_TRUE(log->PutSnapshot(set.sequence() - 1, log::EncodeSnapshot(*snapshot)).ok());
-  auto loaded = LoadNewestSnapshot(*log);
-  ASSERT_TRUE(loaded.ok());
-  EXPECT_EQ(loaded->snapshot_sequence, 0u);
-  EXPECT_EQ(loaded->ignored.size(), 1u);
+  const log::Snapshot snapshot = SavedAtHead(set, *log);
+  ASSERT_FALSE(HasFailure());
+  ASSERT_TRUE(log->PutSnapshot(set.sequence() - 1, log::EncodeSnapshot(snapshot)).ok());
+  ExpectTheOnlySnapshotIgnored(*log, "");
 }
 
 TEST(LogSnapshots, NothingToSnapshotInAnEmptyLog) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "log/event_log.h"
 #include "log/snapshot.h"
 #include "projections/replay.h"
+#include "tests/support/projection_saves.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
 #include "tools/live_projections.h"
@@ -48,17 +50,6 @@ Digests ReplayDigests(log::EventLog& log) {
   EXPECT_TRUE(outcome.status.ok()) << outcome.status.ToString();
   return set.Digests();
 }
-
-// Snapshots need every projection of the set to implement Save/Restore
-// (projections/projection.h); until then none is written and these tests skip, naming the
-// projections that lack it.
-#define SKIP_UNLESS_EVERY_PROJECTION_SAVES()                                         \
-  do {                                                                               \
-    std::vector<std::string> unsupported;                                            \
-    if (!projections::ProjectionSet().Save({}, &unsupported)) {                      \
-      GTEST_SKIP() << "projections without Save: " << ::testing::PrintToString(unsupported); \
-    }                                                                                \
-  } while (false)
 
 struct Warnings {
   std::vector<std::string> lines;
@@ -235,6 +226,34 @@ Digests LogWithOneSnapshot(const std::string& dir, uint64_t* snapshot_at) {
   return set.Digests();
 }
 
+// Decodes the snapshot at `at` in the log in `dir`, applies `change`, and puts it back
+// re-encoded (a valid record: only what `change` altered is wrong).
+void RewriteSnapshot(const std::string& dir, uint64_t at,
+                     const std::function<void(log::Snapshot&)>& change) {
+  auto log = OpenLog(dir);
+  auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at));
+  ASSERT_TRUE(snapshot.ok());
+  change(*snapshot);
+  ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot)).ok());
+}
+
+// Makes a log with one snapshot in `donor` and puts that snapshot record, at its sequence,
+// into the log in `dir` after `fill` wrote that log; returns the snapshot's sequence in `at`
+// and the full-replay digests of the log in `dir`.
+Digests ForeignSnapshot(const std::string& donor, const std::string& dir,
+                        const std::function<void(log::EventLog&)>& fill, uint64_t* at) {
+  LogWithOneSnapshot(donor, at);
+  std::string record;
+  {
+    auto a = OpenLog(donor);
+    record = *a->GetSnapshot(*at);
+  }
+  auto b = OpenLog(dir);
+  fill(*b);
+  EXPECT_TRUE(b->PutSnapshot(*at, record).ok());
+  return ReplayDigests(*b);
+}
+
 TEST(LiveSnapshots, CorruptedSnapshotBytesAreIgnoredWithAWarning) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
@@ -254,13 +273,10 @@ TEST(LiveSnapshots, ASnapshotWithAWrongRecordedDigestIsIgnored) {
   testing::TempDir dir;
   uint64_t at = 0;
   const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
-  {
-    auto log = OpenLog(dir.Sub("log"));
-    auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at));
-    ASSERT_TRUE(snapshot.ok());
-    snapshot->projections.front().digest[31] ^= 0x01;  // a valid record with a wrong digest
-    ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot)).ok());
-  }
+  RewriteSnapshot(dir.Sub("log"), at, [](log::Snapshot& snapshot) {
+    snapshot.projections.front().digest[31] ^= 0x01;  // a valid record with a wrong digest
+  });
+  ASSERT_FALSE(HasFailure());
   ExpectIgnoredOnRestart(dir.Sub("log"), expected, "restored digest differs");
 }
 
@@ -269,16 +285,13 @@ TEST(LiveSnapshots, ASnapshotWhoseStateWasAlteredIsIgnored) {
   testing::TempDir dir;
   uint64_t at = 0;
   const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
-  {
-    auto log = OpenLog(dir.Sub("log"));
-    auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at));
-    ASSERT_TRUE(snapshot.ok());
+  RewriteSnapshot(dir.Sub("log"), at, [](log::Snapshot& snapshot) {
     // The calls projection's state, re-checksummed: "requested" now claims one more call.
-    for (auto& p : snapshot->projections) {
+    for (auto& p : snapshot.projections) {
       if (p.name == "calls") p.state[0] = static_cast<char>(p.state[0] + 1);
     }
-    ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot)).ok());
-  }
+  });
+  ASSERT_FALSE(HasFailure());
   ExpectIgnoredOnRestart(dir.Sub("log"), expected, "'calls'");
 }
 
@@ -288,20 +301,14 @@ TEST(LiveSnapshots, ASnapshotFromAnotherLogIsIgnored) {
   // event whose chain hash differs in the other.
   testing::TempDir dir;
   uint64_t at = 0;
-  LogWithOneSnapshot(dir.Sub("a"), &at);
-  std::string record;
-  {
-    auto a = OpenLog(dir.Sub("a"));
-    record = *a->GetSnapshot(at);
-  }
-  Digests expected;
-  {
-    auto b = OpenLog(dir.Sub("b"));
-    for (int round = 10; round < 14; ++round) AppendRound(*b, round);
-    ASSERT_GT(b->head().sequence, at);
-    ASSERT_TRUE(b->PutSnapshot(at, record).ok());
-    expected = ReplayDigests(*b);
-  }
+  const Digests expected = ForeignSnapshot(
+      dir.Sub("a"), dir.Sub("b"),
+      [](log::EventLog& b) {
+        for (int round = 10; round < 14; ++round) AppendRound(b, round);
+      },
+      &at);
+  ASSERT_GT(OpenLog(dir.Sub("b"))->head().sequence, at);
+  ASSERT_FALSE(HasFailure());
   ExpectIgnoredOnRestart(dir.Sub("b"), expected, "another chain hash");
 }
 
@@ -311,20 +318,10 @@ TEST(LiveSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
   // backup beside a newer snapshots family).
   testing::TempDir dir;
   uint64_t at = 0;
-  LogWithOneSnapshot(dir.Sub("a"), &at);
-  std::string record;
-  {
-    auto a = OpenLog(dir.Sub("a"));
-    record = *a->GetSnapshot(at);
-  }
-  Digests expected;
-  {
-    auto b = OpenLog(dir.Sub("b"));
-    AppendRound(*b, 20);
-    ASSERT_LT(b->head().sequence, at);
-    ASSERT_TRUE(b->PutSnapshot(at, record).ok());
-    expected = ReplayDigests(*b);
-  }
+  const Digests expected = ForeignSnapshot(
+      dir.Sub("a"), dir.Sub("b"), [](log::EventLog& b) { AppendRound(b, 20); }, &at);
+  ASSERT_LT(OpenLog(dir.Sub("b"))->head().sequence, at);
+  ASSERT_FALSE(HasFailure());
   ExpectIgnoredOnRestart(dir.Sub("b"), expected, "beyond the log's head");
 }
 

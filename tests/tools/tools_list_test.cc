@@ -265,3 +265,53 @@ TEST(PrecomputedSearchTest, CatalogKeysGiveTheSameHitsAsKeysComputedPerQuery) {
 
 }  // namespace
 }  // namespace las::tools
+
+namespace las::tools {
+namespace {
+
+// The word index gives exactly what SearchTools gives over the visible tools.
+TEST(SearchIndexTest, SameHitsAsScanningEveryToolWithVisibilityApplied) {
+  Catalog catalog;
+  AddSurface(catalog, "weather",
+             {Live("forecast", "Fetch the forecast for a city",
+                   R"({"type":"object","properties":{"city_name":{"type":"string"}}})"),
+              Live("alerts", "Severe-weather alerts \xC5\xBC\xC3\xB3\xC5\x82w"),
+              Live("history", std::nullopt,
+                   R"({"type":"object","properties":{"weather_station":{"type":"string"}}})")});
+  AddSurface(catalog, "mail", {Live("send", "Send a message to a city office")});
+  catalog.SetSurfaceExtras("mail", {}, {}, {{"send", "Weather-proof mail"}});
+  for (const char* name : {"las__search", "las__call"}) catalog.AddBuiltin(Builtin(name));
+  auto not_mail = [](const CatalogTool& tool) { return tool.surface != "mail"; };
+  std::vector<const CatalogTool*> all, visible;
+  for (const auto& tool : catalog.tools()) {
+    all.push_back(&tool);
+    if (not_mail(tool)) visible.push_back(&tool);
+  }
+  for (const char* query : {"weather", "WEATHER city", "city", "station", "ath", "\xC5\xBC\xC3\xB3",
+                            "las", "forecast_city", "weather nonexistent", "", "  ", "e"}) {
+    for (size_t limit : {size_t{0}, size_t{2}, size_t{10}}) {
+      const auto want = SearchTools(all, query, limit);
+      const auto got = SearchCatalog(catalog, query, limit, [](const CatalogTool&) { return true; });
+      ASSERT_EQ(got.size(), want.size()) << query << " " << limit;
+      for (size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].tool, want[i].tool) << query;
+        EXPECT_EQ(got[i].score, want[i].score) << query;
+      }
+      const auto want_visible = SearchTools(visible, query, limit);
+      const auto got_visible = SearchCatalog(catalog, query, limit, not_mail);
+      ASSERT_EQ(got_visible.size(), want_visible.size()) << query << " " << limit;
+      for (size_t i = 0; i < got_visible.size(); ++i) {
+        EXPECT_EQ(got_visible[i].tool, want_visible[i].tool) << query;
+      }
+    }
+  }
+  const auto weather = SearchCatalog(catalog, "weather", 10, not_mail);
+  ASSERT_EQ(weather.size(), 3u);
+  EXPECT_EQ(weather[0].score, kNameHit);
+  catalog.AddBuiltin(Builtin("las__weather_report"));
+  EXPECT_EQ(SearchCatalog(catalog, "report", 10, not_mail).size(), 1u)
+      << "the index follows a changed catalog";
+}
+
+}  // namespace
+}  // namespace las::tools

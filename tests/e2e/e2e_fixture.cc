@@ -1,0 +1,135 @@
+#include "tests/e2e/e2e_fixture.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run_command.h"
+
+namespace las::testing {
+
+using nlohmann::json;
+
+std::string LasExecutable() { return LAS_EXECUTABLE; }
+std::string StandInScript() {
+  return std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py";
+}
+std::string TestChildScript() {
+  return std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py";
+}
+
+std::string AddStandIns(SignedRelease& release, const std::vector<std::string>& surfaces) {
+  const std::string stand_in = release.CopyIntoWorkspace(StandInScript(), "stand_in.py");
+  for (const auto& surface : surfaces) {
+    release.AddSurface(surface, {"/usr/bin/python3", stand_in, surface});
+  }
+  return stand_in;
+}
+
+void AddTestChild(SignedRelease& release, const std::string& surface) {
+  const std::string child = release.CopyIntoWorkspace(TestChildScript(), "mcp_child.py");
+  release.AddSurface(surface, {"/usr/bin/python3", child});
+}
+
+void AddVariantOf(SignedRelease& release, const std::string& like, const std::string& name,
+                  const std::vector<std::string>& extra_argv) {
+  const trust::SurfaceBinding* original = release.manifest().FindSurface(like);
+  ASSERT_NE(original, nullptr) << like << " is not drafted";
+  trust::SurfaceBinding variant = *original;
+  variant.name = name;
+  variant.argv.insert(variant.argv.end(), extra_argv.begin(), extra_argv.end());
+  release.AddBinding(std::move(variant));
+}
+
+json CallStep(const std::string& name, json arguments) {
+  return {{"op", "callTool"}, {"name", name}, {"arguments", std::move(arguments)}};
+}
+
+std::string StepText(const json& step) {
+  return step["result"]["content"][0]["text"].get<std::string>();
+}
+
+std::set<std::string> ListedNames(const json& step) {
+  std::set<std::string> names;
+  for (const auto& tool : step["result"]["tools"]) names.insert(tool["name"]);
+  return names;
+}
+
+json EnvObject(const std::vector<std::string>& entries, json base) {
+  for (const auto& entry : entries) {
+    const auto eq = entry.find('=');
+    base[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return base;
+}
+
+json ServeScript(const std::string& log, const std::string& registry, const json& env,
+                 const json& steps, const std::vector<std::string>& extra_args) {
+  json args = {"serve", "--log", log};
+  if (!registry.empty()) {
+    args.push_back("--registry");
+    args.push_back(registry);
+  }
+  for (const auto& a : extra_args) args.push_back(a);
+  return {{"command", LAS_EXECUTABLE}, {"args", args}, {"env", env}, {"steps", steps}};
+}
+
+SdkRun RunServe(const std::string& log, const std::string& registry, const json& env,
+                const json& steps, const std::vector<std::string>& extra_args) {
+  return RunSdkClient(ServeScript(log, registry, env, steps, extra_args));
+}
+
+std::vector<std::string> LasArgvWithEnv(const std::vector<std::string>& env,
+                                        const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"/usr/bin/env"};
+  argv.insert(argv.end(), env.begin(), env.end());
+  argv.push_back(LAS_EXECUTABLE);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+std::vector<json> ReplayEvents(const std::string& log, const std::vector<std::string>& filter) {
+  std::vector<std::string> argv = {LAS_EXECUTABLE, "replay", "--log", log};
+  argv.insert(argv.end(), filter.begin(), filter.end());
+  auto result = RunCommand(argv);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  std::vector<json> events;
+  for (const auto& line : Lines(result.out)) events.push_back(json::parse(line));
+  return events;
+}
+
+EverythingRelease ReleaseServerEverything(const TempDir& tmp) {
+  ::chmod(tmp.path().c_str(), 0700);
+  EverythingRelease release;
+  release.workspace =
+      std::filesystem::canonical(std::string(LAS_SOURCE_DIR) + "/tests/e2e").string();
+  release.env = {
+      "LAS_WORKSPACE=" + release.workspace,
+      "LAS_NODE=" + NodeExecutable(),
+      "LAS_RELEASE_MANIFEST=" + tmp.Sub("release.json"),
+      "LAS_RELEASE_SIGNATURE=" + tmp.Sub("release.sig"),
+      "LAS_TRUST_STORE=" + tmp.Sub("trust.json"),
+      "LAS_RELEASE_WATERMARK=" + tmp.Sub("watermark.json"),
+  };
+  auto las = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), LAS_EXECUTABLE);
+    return RunCommand(args, release.env);
+  };
+  auto keygen = las({"release", "keygen", "--out-dir", tmp.Sub("keys"), "--trust-store",
+                     tmp.Sub("trust.json")});
+  EXPECT_EQ(keygen.exit_code, 0) << keygen.err;
+  auto draft = las({"release", "draft", "--surface", "everything", "--cwd", release.workspace,
+                    "--", NodeExecutable(), ServerEverythingScript(), "stdio"});
+  EXPECT_EQ(draft.exit_code, 0) << draft.err;
+  auto sign = las({"release", "sign", "--secret-key", tmp.Sub("keys/release.key"), "--sequence",
+                   "1", "--expires-in", "1d"});
+  EXPECT_EQ(sign.exit_code, 0) << sign.err;
+  release.registry_path = tmp.Sub("registry.json");
+  std::ofstream(release.registry_path)
+      << R"({"schema_version":1,"surfaces":[{"name":"everything"}]})";
+  return release;
+}
+
+}  // namespace las::testing

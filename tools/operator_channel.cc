@@ -1,0 +1,239 @@
+#include "tools/operator_channel.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "log/event_log.h"
+#include "projections/sources_projection.h"
+#include "tools/federation.h"
+#include "tools/grant_admin.h"
+#include "tools/live_projections.h"
+#include "tools/onboarding_journey.h"
+#include "tools/server_core.h"
+#include "tools/source_events.h"
+#include "tools/sources.h"
+#include "tools/stdio_lines.h"
+
+namespace las::tools {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr int kRefused = -32000;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+constexpr int kInvalidRequest = -32600;
+
+std::string Answer(const Json& id, Json result) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump();
+}
+
+std::string Refusal(const Json& id, int code, const Status& status) {
+  return Json{{"jsonrpc", "2.0"},
+              {"id", id},
+              {"error",
+               {{"code", code},
+                {"message", status.message()},
+                {"data", {{"status", std::string(CodeName(status.code()))}}}}}}
+      .dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Json SelectorJson(const reducers::Selector& s) {
+  return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
+}
+
+// A required string member of `params`.
+std::optional<std::string> Text(const Json& params, const char* key) {
+  auto it = params.find(key);
+  if (it == params.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+std::optional<ToolArg> ToolOf(const Json& value) {
+  if (!value.is_object()) return std::nullopt;
+  auto name = Text(value, "name");
+  if (!name) return std::nullopt;
+  ToolArg tool{*name, std::nullopt};
+  if (value.contains("digest")) {
+    auto digest = Text(value, "digest");
+    if (!digest) return std::nullopt;
+    tool.digest = *digest;
+  }
+  return tool;
+}
+
+std::vector<Source> Inventory(ServerCore& core) {
+  const auto* toggles = core.live().Get<projections::SourcesProjection>("sources");
+  Federation& federation = core.federation();
+  return BuildInventory(FactsFromFederation(federation.catalog(), federation.surfaces(),
+                                            /*admin=*/true,
+                                            toggles ? &toggles->toggles() : nullptr));
+}
+
+// What one request decided: drafts to append and the answer's own members; or a refusal.
+struct Decision {
+  std::vector<log::EventDraft> drafts;
+  Json extra = Json::object();
+};
+
+Status BadParams() { return InvalidArgument("malformed parameters for this operator request"); }
+Status Bad(int& code) {
+  code = kInvalidParams;
+  return BadParams();
+}
+
+// `code` is the JSON-RPC error code of a refusal (kRefused unless set otherwise).
+Result<Decision> Decide(ServerCore& core, const std::string& method, const Json& params,
+                        int& code) {
+  const projections::ProjectionSet& set = core.live().set();
+  Decision decision;
+  if (method == "las/sources.enable" || method == "las/sources.disable") {
+    const bool enable = method == "las/sources.enable";
+    auto id = Text(params, "id");
+    if (!id) return Bad(code);
+    const std::string reason = enable ? "" : Text(params, "reason").value_or("operator");
+    auto draft = PlanSourceToggle(Inventory(core), *id, enable, reason, "", "");
+    if (!draft.ok()) return draft.status();
+    decision.drafts.push_back(std::move(*draft));
+    return decision;
+  }
+  if (method == "las/grant.issue") {
+    auto grant_id = Text(params, "grant_id");
+    auto agent = Text(params, "agent_id");
+    auto all = params.find("all");
+    auto tools = params.find("tools");
+    if (!grant_id || grant_id->empty() || !agent || all == params.end() || !all->is_boolean() ||
+        tools == params.end() || !tools->is_array()) {
+      return Bad(code);
+    }
+    GrantRequest request{*agent, all->get<bool>(), {}};
+    for (const auto& value : *tools) {
+      auto tool = ToolOf(value);
+      if (!tool) return Bad(code);
+      request.tools.push_back(std::move(*tool));
+    }
+    auto plan = PlanIssueGrant(set, request, *grant_id);
+    if (!plan.ok()) return plan.status();
+    Json selectors = Json::array();
+    for (const auto& s : plan->issued.selectors) selectors.push_back(SelectorJson(s));
+    decision.extra = {{"grant_id", *grant_id}, {"selectors", std::move(selectors)}};
+    decision.drafts.push_back(std::move(plan->draft));
+    return decision;
+  }
+  if (method == "las/grant.revoke") {
+    auto grant_id = Text(params, "grant_id");
+    if (!grant_id) return Bad(code);
+    auto plan = PlanRevokeGrant(set, *grant_id);
+    if (!plan.ok()) return plan.status();
+    decision.extra = {{"revoked", plan->revoked}};
+    decision.drafts.push_back(std::move(plan->draft));
+    return decision;
+  }
+  if (method == "las/rules.add") {
+    auto rule_id = Text(params, "rule_id");
+    auto agent = Text(params, "agent_id");
+    auto tool = params.contains("tool") ? ToolOf(params["tool"]) : std::nullopt;
+    if (!rule_id || rule_id->empty() || !agent || !tool) return Bad(code);
+    auto plan = PlanAddRule(set, *agent, *tool, *rule_id);
+    if (!plan.ok()) return plan.status();
+    decision.extra = {{"rule_id", *rule_id}, {"selector", SelectorJson(plan->selector)}};
+    decision.drafts.push_back(std::move(plan->draft));
+    return decision;
+  }
+  if (method == "las/rules.forget") {
+    auto rule_id = Text(params, "rule_id");
+    if (!rule_id) return Bad(code);
+    auto draft = PlanForgetRule(set, *rule_id);
+    if (!draft.ok()) return draft.status();
+    decision.drafts.push_back(std::move(*draft));
+    return decision;
+  }
+  if (method == "las/onboarding.change") {
+    auto action = Text(params, "action");
+    if (!action) return Bad(code);
+    const std::string step = Text(params, "step").value_or("");
+    std::vector<StepResult> results;
+    if (auto list = params.find("results"); list != params.end()) {
+      if (!list->is_array()) return Bad(code);
+      for (const auto& value : *list) {
+        auto name = value.is_object() ? Text(value, "step") : std::nullopt;
+        auto passed = value.is_object() ? value.find("passed") : value.end();
+        if (!name || passed == value.end() || !passed->is_boolean()) return Bad(code);
+        results.push_back({*name, passed->get<bool>(), Text(value, "reason").value_or(""),
+                           Text(value, "detail").value_or("")});
+      }
+    }
+    auto drafts = PlanOnboardingChange(*action, step, results, Actor{"", ""});
+    if (!drafts.ok()) return drafts.status();
+    decision.drafts = std::move(*drafts);
+    return decision;
+  }
+  code = kMethodNotFound;
+  return NotFound("no such operator method: " + method);
+}
+
+}  // namespace
+
+bool IsOperatorHello(std::string_view line) {
+  if (line.find(kOperatorHello) == std::string_view::npos) return false;
+  const auto parsed = Json::parse(line, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("id")) return false;
+  auto method = parsed.find("method");
+  return method != parsed.end() && method->is_string() && *method == kOperatorHello;
+}
+
+void OperatorSession::OnTooLong() {
+  output_.Write(Refusal(nullptr, kInvalidRequest, InvalidArgument("line too long")));
+}
+
+void OperatorSession::OnLine(std::string_view line) {
+  const auto message = Json::parse(line, nullptr, false);
+  if (!message.is_object() || !message.contains("id") || !message.contains("method") ||
+      !message["method"].is_string()) {
+    output_.Write(Refusal(message.is_object() ? message.value("id", Json(nullptr)) : Json(nullptr),
+                          kInvalidRequest,
+                          InvalidArgument("an operator line is a JSON-RPC request")));
+    return;
+  }
+  const Json& id = message["id"];
+  const std::string method = message["method"].get<std::string>();
+  const Json params = message.value("params", Json::object());
+  if (Status caught_up = core_.live().CatchUp(); !caught_up.ok()) {
+    output_.Write(Refusal(id, kRefused, caught_up));
+    return;
+  }
+  if (method == kOperatorHello) {
+    output_.Write(Answer(id, {{"operator", true}, {"sequence", core_.live().sequence()}}));
+    return;
+  }
+  if (!params.is_object()) {
+    output_.Write(Refusal(id, kInvalidParams, BadParams()));
+    return;
+  }
+  int code = kRefused;
+  auto decision = Decide(core_, method, params, code);
+  if (!decision.ok()) {
+    output_.Write(Refusal(id, code, decision.status()));
+    return;
+  }
+  Json result = std::move(decision->extra);
+  if (decision->drafts.empty()) {
+    result["first_sequence"] = 0;
+    result["last_sequence"] = 0;
+    output_.Write(Answer(id, std::move(result)));
+    return;
+  }
+  auto appended = core_.log().Append(std::move(decision->drafts), log::Durability::kSynced);
+  if (!appended.ok()) {
+    output_.Write(Refusal(id, kRefused, appended.status()));
+    return;
+  }
+  (void)core_.live().CatchUp();  // the next tools/list and call see the change
+  result["first_sequence"] = appended->first;
+  result["last_sequence"] = appended->last;
+  output_.Write(Answer(id, std::move(result)));
+}
+
+}  // namespace las::tools

@@ -1,0 +1,95 @@
+#include "tools/operator_client.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "tools/daemon_socket.h"
+#include "tools/operator_channel.h"
+#include "transport/line_reader.h"
+
+namespace las::tools {
+namespace {
+
+using Json = nlohmann::json;
+
+bool SendAll(int fd, const std::string& data) {
+  size_t sent = 0;
+  while (sent < data.size()) {
+    ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+Code CodeFromName(const std::string& name) {
+  for (int i = 1; i <= static_cast<int>(Code::kNotALog); ++i) {
+    if (CodeName(static_cast<Code>(i)) == name) return static_cast<Code>(i);
+  }
+  return Code::kIo;
+}
+
+// The result of one answer line, or the status it carries.
+Result<std::string> ResultOf(const std::string& line) {
+  const auto answer = Json::parse(line, nullptr, false);
+  if (!answer.is_object()) return IoError("the server's answer is not JSON");
+  if (auto error = answer.find("error"); error != answer.end() && error->is_object()) {
+    std::string code = "io";
+    if (auto data = error->find("data"); data != error->end() && data->is_object()) {
+      code = data->value("status", code);
+    }
+    return Status(CodeFromName(code), error->value("message", std::string("refused")));
+  }
+  auto result = answer.find("result");
+  if (result == answer.end() || !result->is_object()) {
+    return IoError("the server's answer has no result");
+  }
+  return result->dump();
+}
+
+}  // namespace
+
+Result<std::string> SendOperatorRequest(const OperatorRequest& request, bool* reached) {
+  if (reached != nullptr) *reached = false;
+  auto connection = ConnectToDaemonOf(request.log_dir, request.xdg_runtime_dir);
+  if (!connection.ok()) return connection.status();
+  if (reached != nullptr) *reached = true;
+  const int fd = connection->get();
+  const Json params = Json::parse(request.params_json, nullptr, false);
+  if (!params.is_object()) return InvalidArgument("operator parameters are a JSON object");
+  std::string out =
+      Json{{"jsonrpc", "2.0"}, {"id", 0}, {"method", kOperatorHello}, {"params", Json::object()}}
+          .dump() +
+      "\n";
+  out += Json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", request.method}, {"params", params}}
+             .dump() +
+         "\n";
+  if (!SendAll(fd, out)) return IoError("the server closed the connection");
+  ::shutdown(fd, SHUT_WR);
+
+  std::vector<std::string> lines;
+  transport::LineFramer framer(16 * 1024 * 1024);
+  auto take = [&](const transport::LineEvent& event) {
+    if (event.kind != transport::LineEvent::Kind::kTooLong) lines.emplace_back(event.bytes);
+  };
+  char buffer[1 << 14];
+  while (true) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return IoError("reading from the server failed");
+    if (n == 0) break;
+    framer.Feed(std::string_view(buffer, static_cast<size_t>(n)), take);
+  }
+  framer.Finish(take);
+  if (lines.size() != 2) return IoError("the server did not answer the operator request");
+  auto hello = ResultOf(lines[0]);
+  if (!hello.ok()) return hello.status();
+  return ResultOf(lines[1]);
+}
+
+}  // namespace las::tools
