@@ -42,6 +42,11 @@ std::vector<Source> Inventory(const LasToolContext& context) {
                                             sources ? &sources->toggles() : nullptr));
 }
 
+// The stable refusal code of a PlanSourceToggle error.
+const char* RefusalCode(const Status& status) {
+  return status.code() == Code::kInvalidArgument ? "source-protected" : "unknown-source";
+}
+
 // Appends `draft` durably, folds it into the live projections, answers on the loop.
 void AppendToggle(const LasToolContext& context, log::EventDraft draft, std::string id,
                   bool enabled, std::function<void(ToolCallReply)> done) {
@@ -104,12 +109,13 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
                 std::function<void(ToolCallReply)> done) {
         const Json args = Json::parse(arguments, nullptr, false);
         const std::string id = args.value("id", "");
-        if (FindSource(Inventory(context), id) == nullptr) {
-          done(ToolCallReply::Result(ErrorResult({{"error", "unknown-source"}})));
+        auto draft = PlanSourceToggle(Inventory(context), id, /*enable=*/true, "",
+                                      session.agent_id, session.session_id);
+        if (!draft.ok()) {
+          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status())}})));
           return;
         }
-        AppendToggle(context, SourceEnabledEvent(id, session.agent_id, session.session_id), id,
-                     true, std::move(done));
+        AppendToggle(context, std::move(*draft), id, true, std::move(done));
       });
 
   tools.Add(
@@ -123,18 +129,14 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
                 std::function<void(ToolCallReply)> done) {
         const Json args = Json::parse(arguments, nullptr, false);
         const std::string id = args.value("id", "");
-        if (id == kSourceLas || id == kSourceAdmin) {
-          done(ToolCallReply::Result(ErrorResult({{"error", "source-protected"}})));
+        auto draft = PlanSourceToggle(Inventory(context), id, /*enable=*/false,
+                                      args.value("reason", "admin"), session.agent_id,
+                                      session.session_id);
+        if (!draft.ok()) {
+          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status())}})));
           return;
         }
-        if (FindSource(Inventory(context), id) == nullptr) {
-          done(ToolCallReply::Result(ErrorResult({{"error", "unknown-source"}})));
-          return;
-        }
-        AppendToggle(context,
-                     SourceDisabledEvent(id, args.value("reason", "admin"), session.agent_id,
-                                         session.session_id),
-                     id, false, std::move(done));
+        AppendToggle(context, std::move(*draft), id, false, std::move(done));
       });
 
   tools.Add(

@@ -40,12 +40,18 @@ class BuiltinTools {
   // The handler for `las__<name>`, or nullptr.
   const BuiltinHandler* Find(std::string_view qualified_name) const;
 
+  // Whether Las's own documentation (source las.docs) is served as MCP resources and
+  // prompts right now (tools/docs_mcp.h); asked on the loop at every request. Unset: yes.
+  void SetDocsEnabled(std::function<bool()> enabled) { docs_enabled_ = std::move(enabled); }
+  bool DocsEnabled() const { return !docs_enabled_ || docs_enabled_(); }
+
  private:
   struct Entry {
     CatalogTool definition;
     BuiltinHandler handler;
   };
   std::map<std::string, Entry, std::less<>> entries_;  // by qualified name
+  std::function<bool()> docs_enabled_;
 };
 
 // A tools/call result whose content is one text item.

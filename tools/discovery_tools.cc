@@ -176,6 +176,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
 }
 
 void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
+  // The same docs as MCP resources and prompts (tools/docs_mcp.h), under the same switch.
+  tools.SetDocsEnabled([&live = context.live] { return SourceEnabled(live, kSourceDocs); });
   tools.Add(
       "read_doc",
       "Read Las's own documentation (source las.docs): operator-manual, troubleshooting, "

@@ -25,7 +25,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context);
 
 // `las__read_doc {name}`: the text of a las.docs resource (by name or las://docs/ uri) or
 // prompt; a tool error listing the names when there is no such doc; refused while
-// las.docs is disabled.
+// las.docs is disabled. Also sets tools.SetDocsEnabled from las.docs's source state, which
+// the gateway's resources/* and prompts/* follow.
 void AddDocsTool(BuiltinTools& tools, const LasToolContext& context);
 
 }  // namespace las::tools

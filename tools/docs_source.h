@@ -1,7 +1,8 @@
 // las.docs: Las's operator manual, troubleshooting and authoring guides, shipped in the
 // binary as MCP-style resources (uri `las://docs/<name>`, text/markdown) and prompts.
-// They are listed in the source inventory and read through the `las__read_doc` tool
-// (owned by the `las` source; refused while `las.docs` is disabled).
+// They are listed in the source inventory, read through the `las__read_doc` tool
+// (owned by the `las` source; refused while `las.docs` is disabled) and served as MCP
+// resources/prompts by the gateway (tools/docs_mcp.h).
 //
 // Thread safety: the tables are immutable constants.
 #pragma once

@@ -6,6 +6,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
+#include "tools/docs_mcp.h"
 #include "tools/handle_refs.h"
 #include "transport/json_text.h"
 #include "transport/mcp_client.h"
@@ -55,6 +56,25 @@ void Gateway::OnSessionOpened(const SessionInfo& session) {
 
 std::string Gateway::ListTools(const SessionInfo& session) {
   return tools_list_.Get(federation_.catalog(), options_.guards, session);
+}
+
+bool Gateway::DocsEnabled() const {
+  return options_.builtins == nullptr || options_.builtins->DocsEnabled();
+}
+
+std::string Gateway::ListResources(const SessionInfo&) {
+  return DocsResourcesListJson(DocsEnabled());
+}
+
+std::optional<std::string> Gateway::ReadResource(const SessionInfo&, const std::string& uri) {
+  return DocsResourceReadJson(DocsEnabled(), uri);
+}
+
+std::string Gateway::ListPrompts(const SessionInfo&) { return DocsPromptsListJson(DocsEnabled()); }
+
+std::optional<std::string> Gateway::GetPrompt(const SessionInfo&, const std::string& name,
+                                              const std::string&) {
+  return DocsPromptGetJson(DocsEnabled(), name);
 }
 
 void Gateway::Deny(const SessionInfo& session, const std::string& call_id,

@@ -17,6 +17,11 @@
 // sources, `--lazy`), served from a ToolsListCache (tools/tools_list_cache.h): per agent,
 // rebuilt from precomputed entries when the catalog or a guard's ListingGeneration changes.
 //
+// resources/list, resources/read, prompts/list and prompts/get serve Las's own docs (source
+// las.docs, tools/docs_mcp.h) only, and nothing while builtins' DocsEnabled() says no (no
+// builtins: always served). Children's resources and prompts are not passed through.
+// These reads are not recorded in the log.
+//
 // Errors to the client are generic JSON-RPC errors; child diagnostics never reach it.
 // Threading: everything on the io_context's thread; log appends complete on the log's
 // thread and are posted back.
@@ -78,6 +83,12 @@ class Gateway final : public EndpointBackend {
   void CallTool(const SessionInfo& session, const std::string& request_id_json,
                 const std::string& name, const std::string& arguments_json,
                 std::function<void(ToolCallReply)> done) override;
+  std::string ListResources(const SessionInfo& session) override;
+  std::optional<std::string> ReadResource(const SessionInfo& session,
+                                          const std::string& uri) override;
+  std::string ListPrompts(const SessionInfo& session) override;
+  std::optional<std::string> GetPrompt(const SessionInfo& session, const std::string& name,
+                                       const std::string& arguments_json) override;
 
   // Records SessionClosed (synced); `done` on the loop.
   void CloseSession(const SessionInfo& session, std::string_view reason,
@@ -91,6 +102,7 @@ class Gateway final : public EndpointBackend {
                    std::function<void(ToolCallReply)> done);
   std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
                                      const std::string& tool_name, const std::string& result_json);
+  bool DocsEnabled() const;
   void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
             const std::string& tool, std::string_view reason);
 

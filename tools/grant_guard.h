@@ -14,7 +14,8 @@
 // server itself appended counts from the next call. A CatchUp() error refuses the call
 // ("grants-unavailable"): fail closed. The default agent's implicit root needs no read.
 //
-// Refusals are generic to the client (-32602 "Tool call not permitted"). Threading: the
+// tools/list is not filtered by grants: an agent sees the catalog and is refused at call
+// time. Refusals are generic to the client (-32602 "Tool call not permitted"). Threading: the
 // gateway's loop thread only (as LiveProjections).
 #pragma once
 
@@ -34,6 +35,8 @@ class GrantGuard final : public CallGuard {
 
   std::optional<Refusal> BeforeCall(const SessionInfo& session, const CatalogTool& tool,
                                     std::string_view arguments_json) override;
+  // Grants decide calls, not the listing: tools/list stays cacheable.
+  std::optional<uint64_t> ListingGeneration(const SessionInfo&) const override { return 0; }
 
  private:
   LiveProjections& live_;

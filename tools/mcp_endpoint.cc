@@ -86,6 +86,14 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     write_(rpc::MakeResultResponse(id, backend_.ListTools(*session_)));
   } else if (method == "tools/call") {
     CallTool(id, params);
+  } else if (method == "resources/list") {
+    write_(rpc::MakeResultResponse(id, backend_.ListResources(*session_)));
+  } else if (method == "resources/read") {
+    ReadResource(id, params);
+  } else if (method == "prompts/list") {
+    write_(rpc::MakeResultResponse(id, backend_.ListPrompts(*session_)));
+  } else if (method == "prompts/get") {
+    GetPrompt(id, params);
   } else {
     write_(rpc::MakeErrorResponse(id, rpc::kMethodNotFound));
   }
@@ -122,7 +130,10 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   backend_.OnSessionOpened(*session_);
   const json result = {
       {"protocolVersion", "2024-11-05"},
-      {"capabilities", {{"tools", {{"listChanged", false}}}}},
+      {"capabilities",
+       {{"tools", {{"listChanged", false}}},
+        {"resources", {{"subscribe", false}, {"listChanged", false}}},
+        {"prompts", {{"listChanged", false}}}}},
       {"serverInfo", {{"name", "las"}, {"version", options_.server_version}}},
   };
   write_(rpc::MakeResultResponse(id, result.dump()));
@@ -163,6 +174,44 @@ void McpEndpoint::CallTool(const std::string& id, const std::string& params) {
                       }
                       if (--in_flight_ == 0 && on_idle_) on_idle_();
                     });
+}
+
+void McpEndpoint::ReadResource(const std::string& id, const std::string& params) {
+  const json parsed = ParamsObject(params);
+  auto uri = parsed.is_object() ? parsed.find("uri") : parsed.end();
+  if (uri == parsed.end() || !uri->is_string()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+    return;
+  }
+  auto result = backend_.ReadResource(*session_, uri->get<std::string>());
+  if (!result) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "Unknown resource"));
+    return;
+  }
+  write_(rpc::MakeResultResponse(id, *result));
+}
+
+void McpEndpoint::GetPrompt(const std::string& id, const std::string& params) {
+  const json parsed = ParamsObject(params);
+  auto name = parsed.is_object() ? parsed.find("name") : parsed.end();
+  if (name == parsed.end() || !name->is_string()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+    return;
+  }
+  std::string arguments = "{}";
+  if (auto args = parsed.find("arguments"); args != parsed.end() && !args->is_null()) {
+    if (!args->is_object()) {
+      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+      return;
+    }
+    arguments = args->dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  auto result = backend_.GetPrompt(*session_, name->get<std::string>(), arguments);
+  if (!result) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "Unknown prompt"));
+    return;
+  }
+  write_(rpc::MakeResultResponse(id, *result));
 }
 
 }  // namespace las::tools

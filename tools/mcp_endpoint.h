@@ -3,8 +3,11 @@
 //
 // Protocol rules it enforces: `initialize` exactly once and before anything else (other
 // requests fail with -32600 until then, a second one fails too); `notifications/
-// initialized` accepted; `ping`, `tools/list` (params optional), `tools/call`; unknown
-// methods -32601, malformed JSON -32700, invalid requests -32600, bad params -32602;
+// initialized` accepted; `ping`, `tools/list` (params optional), `tools/call`,
+// `resources/list` and `prompts/list` (params optional; a `cursor` is ignored: one page),
+// `resources/read` {uri} and `prompts/get` {name, arguments?} (unknown uri or name: -32602
+// "Unknown resource" / "Unknown prompt"; `initialize` advertises `tools`, `resources` and
+// `prompts`); unknown methods -32601, malformed JSON -32700, invalid requests -32600, bad params -32602;
 // notifications never get a response; responses from the client are ignored. Each answer
 // carries the client's own id byte for byte. Many tools/call may be in flight; their
 // answers go out as each completes.
@@ -57,6 +60,26 @@ class EndpointBackend {
   virtual void CallTool(const SessionInfo& session, const std::string& request_id_json,
                         const std::string& name, const std::string& arguments_json,
                         std::function<void(ToolCallReply)> done) = 0;
+  // MCP resources and prompts, answered at once. The defaults serve none: empty lists,
+  // and nullopt (the endpoint answers -32602) for any uri or name.
+  // The `resources/list` result object as JSON text: {"resources":[...]}.
+  virtual std::string ListResources(const SessionInfo& /*session*/) {
+    return R"({"resources":[]})";
+  }
+  // The `resources/read` result object for `uri` ({"contents":[...]}), or nullopt.
+  virtual std::optional<std::string> ReadResource(const SessionInfo& /*session*/,
+                                                  const std::string& /*uri*/) {
+    return std::nullopt;
+  }
+  // The `prompts/list` result object as JSON text: {"prompts":[...]}.
+  virtual std::string ListPrompts(const SessionInfo& /*session*/) { return R"({"prompts":[]})"; }
+  // The `prompts/get` result object for `name` ({"description", "messages"}), or nullopt.
+  // `arguments_json` is the client's arguments object ("{}" when none).
+  virtual std::optional<std::string> GetPrompt(const SessionInfo& /*session*/,
+                                               const std::string& /*name*/,
+                                               const std::string& /*arguments_json*/) {
+    return std::nullopt;
+  }
 };
 
 struct EndpointOptions {
@@ -91,6 +114,8 @@ class McpEndpoint {
   void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
   void Initialize(const std::string& id, const std::string& params);
   void CallTool(const std::string& id, const std::string& params);
+  void ReadResource(const std::string& id, const std::string& params);
+  void GetPrompt(const std::string& id, const std::string& params);
 
   EndpointOptions options_;
   EndpointBackend& backend_;

@@ -513,9 +513,18 @@ testing::CommandResult LasVerb(const std::vector<std::string>& argv,
   return testing::RunCommand(full, env);
 }
 
+// The answer to request `id` (notifications the server sends meanwhile are skipped).
+std::optional<std::string> ReadAnswer(RawClient& client, int id) {
+  while (auto line = client.ReadLine()) {
+    const json message = json::parse(*line, nullptr, false);
+    if (message.is_object() && message.value("id", json()) == id) return line;
+  }
+  return std::nullopt;
+}
+
 std::set<std::string> ToolNames(RawClient& client, int id) {
   client.Send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/list"})");
-  auto line = client.ReadLine();
+  auto line = ReadAnswer(client, id);
   EXPECT_TRUE(line.has_value());
   std::set<std::string> names;
   if (!line) return names;
@@ -530,7 +539,7 @@ std::set<std::string> ToolNames(RawClient& client, int id) {
 json CallEcho(RawClient& client, int id) {
   client.Send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
               R"(,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"hi"}}})");
-  auto line = client.ReadLine();
+  auto line = ReadAnswer(client, id);
   EXPECT_TRUE(line.has_value());
   return line ? json::parse(*line) : json();
 }

@@ -6,6 +6,8 @@
 // SCRIPT: {"command": "/abs/las", "args": [...], "env": {...}, "clientName": "...",
 //          "steps": [{"op": "listTools"}, {"op": "callTool", "name": "...", "arguments": {...}},
 //                    {"op": "ping"}, {"op": "request", "method": "...", "params": {...}},
+//                    {"op": "listResources"}, {"op": "readResource", "uri": "..."},
+//                    {"op": "listPrompts"}, {"op": "getPrompt", "name": "...", "arguments": {...}},
 //                    {"op": "parallelCalls", "name": "...", "arguments": {...}, "count": 8}]}
 // Prints one JSON line per step: {"step": i, "ok": true, "result": ...} or
 // {"step": i, "ok": false, "error": {"code": ..., "message": ...}}. Exits 0 when every step ran
@@ -34,6 +36,10 @@ async function run(step) {
     case "listTools": return client.listTools();
     case "callTool": return client.callTool({ name: step.name, arguments: step.arguments ?? {} });
     case "ping": return client.ping();
+    case "listResources": return client.listResources(step.params ?? {});
+    case "readResource": return client.readResource({ uri: step.uri });
+    case "listPrompts": return client.listPrompts(step.params ?? {});
+    case "getPrompt": return client.getPrompt({ name: step.name, arguments: step.arguments });
     case "request": return client.request({ method: step.method, params: step.params }, ResultSchema);
     case "parallelCalls": {
       const calls = [];

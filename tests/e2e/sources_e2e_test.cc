@@ -202,3 +202,47 @@ TEST(SourcesEverythingTest, ResourcesAndPromptsOfAChildAreInItsSource) {
 
 }  // namespace
 }  // namespace las
+
+// las.docs as real MCP resources and prompts through the SDK client's own methods (which
+// also check that `initialize` advertised them); a disabled las.docs serves none.
+TEST_F(SourcesE2eTest, LasDocsAreMcpResourcesAndPromptsUntilDisabled) {
+  auto run = Serve({{{"op", "listResources"}},
+                    {{"op", "readResource"}, {"uri", "las://docs/troubleshooting"}},
+                    {{"op", "listPrompts"}},
+                    {{"op", "getPrompt"}, {"name", "author-surface"}},
+                    {{"op", "readResource"}, {"uri", "las://docs/nope"}},
+                    CallStep("las__read_doc", {{"name", "troubleshooting"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::set<std::string> uris;
+  for (const auto& r : run.steps[0]["result"]["resources"]) {
+    uris.insert(r["uri"].get<std::string>());
+    EXPECT_EQ(r["mimeType"], "text/markdown");
+  }
+  EXPECT_EQ(uris, (std::set<std::string>{"las://docs/authoring", "las://docs/operator-manual",
+                                         "las://docs/troubleshooting"}));
+  const json& contents = run.steps[1]["result"]["contents"];
+  ASSERT_EQ(contents.size(), 1u) << run.steps[1].dump();
+  EXPECT_EQ(contents[0]["uri"], "las://docs/troubleshooting");
+  EXPECT_EQ(contents[0]["text"], StepText(run.steps[5])) << "the same text as las__read_doc";
+  std::set<std::string> prompts;
+  for (const auto& p : run.steps[2]["result"]["prompts"]) prompts.insert(p["name"].get<std::string>());
+  EXPECT_EQ(prompts, (std::set<std::string>{"author-surface", "troubleshoot-surface"}));
+  const json& message = run.steps[3]["result"]["messages"][0];
+  EXPECT_EQ(message["role"], "user");
+  EXPECT_NE(message["content"]["text"].get<std::string>().find("las://docs/authoring"),
+            std::string::npos);
+  EXPECT_EQ(run.steps[4]["ok"], false);
+  EXPECT_EQ(run.steps[4]["error"]["code"], -32602);
+
+  auto disabled = Las({"sources", "disable", "las.docs", "--reason", "quiet"});
+  ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
+  auto off = Serve({{{"op", "listResources"}},
+                    {{"op", "readResource"}, {"uri", "las://docs/troubleshooting"}},
+                    {{"op", "listPrompts"}},
+                    {{"op", "getPrompt"}, {"name", "author-surface"}}});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_TRUE(off.steps[0]["result"]["resources"].empty()) << off.steps[0].dump();
+  EXPECT_EQ(off.steps[1]["error"]["code"], -32602);
+  EXPECT_TRUE(off.steps[2]["result"]["prompts"].empty()) << off.steps[2].dump();
+  EXPECT_EQ(off.steps[3]["error"]["code"], -32602);
+}
