@@ -125,7 +125,13 @@ void RegisterServe(CLI::App& app, int& exit_code) {
                      daemon.status().ToString().c_str());
       }
     }
-    exit_code = Report("serve", tools::RunStdioServer(*options));
+    tools::StdioServerOptions stdio;
+    stdio.operator_socket = true;
+    stdio.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
+    stdio.on_note = [](const std::string& note) {
+      std::fprintf(stderr, "las serve: %s\n", note.c_str());
+    };
+    exit_code = Report("serve", tools::RunStdioServer(*options, stdio));
   });
 }
 

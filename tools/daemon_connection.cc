@@ -47,9 +47,9 @@ class Connection final : public DaemonConnection,
                          public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
-             std::function<void()> on_closed)
+             std::function<void()> on_closed, bool operator_only)
       : io_(io), stream_(io, fd.Release()), core_(core), framer_(max_line),
-        on_closed_(std::move(on_closed)) {}
+        on_closed_(std::move(on_closed)), operator_only_(operator_only) {}
 
   void Begin() { Read(); }
 
@@ -104,7 +104,20 @@ class Connection final : public DaemonConnection,
     return *session_;
   }
 
+  // Operator-only mode, and the first line is not the operator hello: refuse, read no more.
+  void RefuseNonOperator() {
+    if (refused_) return;
+    refused_ = true;
+    Write(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"this socket accepts operator connections only"}})");
+    StopReading();
+  }
+
   void OnTooLong(std::string_view prefix) {
+    if (refused_) return;
+    if (operator_only_ && !operator_) {
+      RefuseNonOperator();
+      return;
+    }
     if (operator_) {
       operator_->OnTooLong();
     } else {
@@ -113,6 +126,11 @@ class Connection final : public DaemonConnection,
   }
 
   void OnLine(std::string_view line) {
+    if (refused_) return;
+    if (operator_only_ && !operator_ && !IsOperatorHello(line)) {
+      RefuseNonOperator();
+      return;
+    }
     if (operator_) {
       operator_->OnLine(line);
       return;
@@ -135,7 +153,8 @@ class Connection final : public DaemonConnection,
 
   void EndInput() {
     input_ended_ = true;
-    if (operator_) {  // every request was answered synchronously: close once written
+    if (operator_ || operator_only_) {  // every request was answered synchronously (or
+                                        // refused): close once written
       WhenDrained([self = shared_from_this()] { self->Close(); });
       return;
     }
@@ -194,6 +213,8 @@ class Connection final : public DaemonConnection,
   bool broken_ = false;
   bool stopping_ = false;
   bool input_ended_ = false;
+  const bool operator_only_;
+  bool refused_ = false;
   char buffer_[1 << 16];
 };
 
@@ -202,9 +223,10 @@ class Connection final : public DaemonConnection,
 std::shared_ptr<DaemonConnection> DaemonConnection::Start(boost::asio::io_context& io,
                                                           UniqueFd fd, ServerCore& core,
                                                           size_t max_line_bytes,
-                                                          std::function<void()> on_closed) {
+                                                          std::function<void()> on_closed,
+                                                          bool operator_only) {
   auto connection = std::make_shared<Connection>(io, std::move(fd), core, max_line_bytes,
-                                                 std::move(on_closed));
+                                                 std::move(on_closed), operator_only);
   connection->Begin();
   return connection;
 }

@@ -11,6 +11,11 @@
 // no MCP session, only the fixed operator requests; it closes once its input ended and
 // every answer was written.
 //
+// With `operator_only` (the embedded server's operator socket: tools/operator_listener.h)
+// only an operator connection is accepted: any other first line (or an over-long one) is
+// answered with a JSON-RPC error -32600 (null id, static text), nothing more is read, and
+// the connection closes once that answer is written. No MCP session is ever opened there.
+//
 // Ending: at EOF (or after StopReading()) the session finishes its calls — a client that
 // disconnected mid-call leaves the call to finish and be logged; its answer is dropped —
 // then records SessionClosed with reason "disconnect" (the peer was gone before every answer
@@ -39,7 +44,8 @@ class DaemonConnection {
  public:
   static std::shared_ptr<DaemonConnection> Start(boost::asio::io_context& io, UniqueFd fd,
                                                  ServerCore& core, size_t max_line_bytes,
-                                                 std::function<void()> on_closed);
+                                                 std::function<void()> on_closed,
+                                                 bool operator_only = false);
   virtual ~DaemonConnection() = default;
   // The daemon is stopping: read no more from this client; calls in flight finish.
   virtual void StopReading() = 0;

@@ -59,6 +59,7 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
   const std::string name =
       trust::Sha256Hex(trust::Sha256(CanonicalLogDir(log_dir))).substr(0, 16);
   socket.path = socket.dir + "/" + name + ".sock";
+  socket.operator_path = socket.dir + "/" + name + ".operator.sock";
   if (socket.path.size() >= sizeof(sockaddr_un::sun_path)) {
     return InvalidArgument("socket path too long for a Unix socket: " + socket.path);
   }

@@ -3,7 +3,9 @@
 // The socket is `<dir>/<name>.sock`: <dir> is `$XDG_RUNTIME_DIR/las` (created 0700), or
 // `/tmp/las-<uid>` when XDG_RUNTIME_DIR is unset or not absolute; <name> is the first 16
 // hex digits of the SHA-256 of the log directory's canonical absolute path, so every
-// `las` given the same log (through any path spelling) finds the same daemon. The
+// `las` given the same log (through any path spelling) finds the same daemon. Next to it,
+// `<dir>/<name>.operator.sock` is the operator-only socket an embedded `las serve` binds
+// (tools/operator_listener.h; `las serve`'s bridge never connects there). The
 // directory must be a real directory (not a symlink), owned by this process's effective
 // uid, with no group or other permission bits; the socket itself is 0600. Nothing here
 // trusts a file someone else could have placed.
@@ -25,10 +27,13 @@ namespace las::tools {
 struct DaemonSocket {
   std::string dir;   // the private runtime directory
   std::string path;  // the socket inside it
+  std::string operator_path;  // the embedded server's operator-only socket (same directory)
 };
 
 // `xdg_runtime_dir`: the value of XDG_RUNTIME_DIR ("" when unset). With `create`, the
 // directory is made (0700) when missing; without, a missing directory is kNotFound.
+// kInvalidArgument when `path` is too long; a too-long `operator_path` is left for its
+// bind or connect to refuse.
 Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
                                      const std::string& xdg_runtime_dir, bool create);
 

@@ -56,8 +56,16 @@ Result<std::string> ResultOf(const std::string& line) {
 
 Result<std::string> SendOperatorRequest(const OperatorRequest& request, bool* reached) {
   if (reached != nullptr) *reached = false;
-  auto connection = ConnectToDaemonOf(request.log_dir, request.xdg_runtime_dir);
-  if (!connection.ok()) return connection.status();
+  auto socket = DaemonSocketFor(request.log_dir, request.xdg_runtime_dir, /*create=*/false);
+  if (!socket.ok()) return socket.status();
+  // The daemon's socket first, then the embedded server's operator-only socket; when
+  // neither answers, the daemon socket's failure is the one reported.
+  auto connection = ConnectToDaemon(socket->path);
+  if (!connection.ok()) {
+    auto embedded = ConnectToDaemon(socket->operator_path);
+    if (!embedded.ok()) return connection.status();
+    connection = std::move(embedded);
+  }
   if (reached != nullptr) *reached = true;
   const int fd = connection->get();
   const Json params = Json::parse(request.params_json, nullptr, false);

@@ -4,12 +4,13 @@
 // directly; only when the log's writer lock is held (kLocked) do they send their change
 // here, so a change is never both appended directly and sent.
 //
-// SendOperatorRequest connects to the server of `log_dir` (tools/daemon_socket.h: the
-// socket's owner and the peer's uid checked), sends the operator hello and the one
-// request, and returns the answer's `result` object as JSON text.
+// SendOperatorRequest connects to the server of `log_dir` — the daemon's socket, else the
+// embedded `las serve`'s operator-only socket (tools/daemon_socket.h: the socket's owner
+// and the peer's uid checked on each) — sends the operator hello and the one request, and
+// returns the answer's `result` object as JSON text.
 //
-// Errors: kNotFound when no server answers on the socket (none running, a stale socket,
-// or no runtime directory) — the caller then reports the lock; kDenied for an unsafe
+// Errors: kNotFound when no server answers on either socket (none running, stale sockets,
+// or no runtime directory; the daemon socket's own error is the one returned) — the caller then reports the lock; kDenied for an unsafe
 // socket or directory; kIo when the connection fails or the answer is not one; a refusal
 // by the server comes back as its own status (code from the error's data.status, message
 // from the server: kNotFound, kConflict, kInvalidArgument, ...).

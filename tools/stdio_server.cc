@@ -9,8 +9,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "tools/daemon_socket.h"
 #include "tools/federation.h"
 #include "tools/line_session.h"
+#include "tools/operator_listener.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
 
@@ -19,9 +21,33 @@ namespace {
 
 constexpr size_t kMaxClientLine = 4 * 1024 * 1024;
 
+// The operator-only socket of this log, bound; null (after a note) when that failed.
+std::unique_ptr<OperatorListener> BindOperatorSocket(boost::asio::io_context& io,
+                                                     ServerCore& server,
+                                                     const ServerOptions& options,
+                                                     const StdioServerOptions& stdio) {
+  auto note = [&stdio](const Status& status) {
+    if (stdio.on_note) {
+      stdio.on_note("no operator socket (" + status.ToString() +
+                    "); the operator's `las` changes exit 7 while this server holds the log");
+    }
+  };
+  auto socket = DaemonSocketFor(options.log_dir, stdio.xdg_runtime_dir, /*create=*/true);
+  if (!socket.ok()) {
+    note(socket.status());
+    return nullptr;
+  }
+  auto listener = OperatorListener::Bind(io, server, socket->operator_path, stdio.on_note);
+  if (!listener.ok()) {
+    note(listener.status());
+    return nullptr;
+  }
+  return std::move(*listener);
+}
+
 }  // namespace
 
-Status RunStdioServer(const ServerOptions& options) {
+Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& stdio) {
   boost::asio::io_context io;
   auto work = boost::asio::make_work_guard(io);
   auto core = ServerCore::Open(io, options);
@@ -30,23 +56,36 @@ Status RunStdioServer(const ServerOptions& options) {
   std::unique_ptr<LineOutput> output = MakeStdoutOutput(io);
   std::unique_ptr<LineSession> session;
   std::unique_ptr<LineInput> input;
+  std::unique_ptr<OperatorListener> operators;
 
   server.Start([&] {
+    if (stdio.operator_socket && server.status().ok()) {
+      operators = BindOperatorSocket(io, server, options, stdio);
+    }
     session = std::make_unique<LineSession>(server.gateway(), server.NewEndpointOptions("stdio"),
                                             *output);
     LineInputHandlers handlers;
     handlers.on_line = [&session](std::string_view line) { session->OnLine(line); };
     handlers.on_too_long = [&session](std::string_view prefix) { session->OnTooLong(prefix); };
-    // At stdin EOF, once no call is in flight and the answers are out: SessionClosed, end
-    // the children, flush, stop.
+    // At stdin EOF: no more operator requests; once no call is in flight and the answers
+    // are out: SessionClosed, end the children, flush, stop.
     handlers.on_eof = [&] {
-      session->EndInput([] { return std::string("eof"); },
-                        [&] { server.Shutdown([&] { output->WhenDrained([&io] { io.stop(); }); }); });
+      auto end_session = [&] {
+        session->EndInput([] { return std::string("eof"); }, [&] {
+          server.Shutdown([&] { output->WhenDrained([&io] { io.stop(); }); });
+        });
+      };
+      if (operators) {
+        operators->Stop(end_session);
+      } else {
+        end_session();
+      }
     };
     input = StartStdinInput(io, kMaxClientLine, std::move(handlers));
   });
   io.run();
   input.reset();
+  operators.reset();
   return server.status();
 }
 

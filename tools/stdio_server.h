@@ -7,12 +7,19 @@
 // ends every child (process group) and reaps it, and returns 0. (`las serve` bridges to a
 // running `las daemon` instead when one serves the same log: tools/daemon_bridge.h.)
 //
+// With `operator_socket`, once federated it also binds the log's operator-only socket
+// (tools/operator_listener.h) so the operator's `las` changes reach it while it holds the
+// log; it stops accepting there when stdin ends, and removes the socket. A failure to bind
+// it is reported through `on_note` (static text and the socket's path) and serving goes on:
+// the operator's changes then exit 7 as when nothing listens.
+//
 // Threading: one Boost.Asio io_context thread runs everything, stdin and stdout included
 // when they are pipes or sockets (tools/stdio_lines.h); the log's own threads make appends
 // durable and post their completions back to the loop.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -21,9 +28,15 @@
 
 namespace las::tools {
 
+struct StdioServerOptions {
+  bool operator_socket = false;  // bind the operator-only socket (see above)
+  std::string xdg_runtime_dir;   // the value of XDG_RUNTIME_DIR; "" when unset
+  std::function<void(const std::string& note)> on_note;  // warnings (no secrets)
+};
+
 // Serves until stdin ends. Ok on a clean end; an error when the log cannot be opened or
 // written (the caller reports it).
-Status RunStdioServer(const ServerOptions& options);
+Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& stdio = {});
 
 // Federates, prints the catalog on stdout (names, or with `json` the full entries plus
 // each configured surface's state), ends the children.

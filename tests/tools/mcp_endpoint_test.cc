@@ -82,7 +82,7 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":2,"method":"ping"})")["result"], json::object());
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})")["result"]["tools"],
             json::array());
-  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})")["error"]["code"], -32601);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/templates/list"})")["error"]["code"], -32601);
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})")["error"]["code"],
             -32602);
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a","arguments":3}})")
