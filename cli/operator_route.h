@@ -5,7 +5,8 @@
 // that log over its operator channel (tools/operator_client.h). Never both.
 //
 // Returns the server's result object (JSON text), the server's refusal as its status, or
-// `locked` itself (the direct path's kLocked) when no server answers on the socket — the
+// `locked` itself (the direct path's kLocked) when no server answers on the daemon socket
+// nor on the embedded server's operator socket — the
 // verb then reports the lock as before (exit 7).
 // Threading: blocking.
 #pragma once

@@ -2,6 +2,7 @@
 // against real logs in temp dirs, through the real executable.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
@@ -115,12 +116,22 @@ TEST_F(SourcesCliTest, DisableAndEnableAppendEventsWhileTheLogIsFree) {
       << "no log: nothing is created";
 }
 
+// The server holds the log but cannot bind its operator socket (the runtime directory is
+// open to others, so it is refused): it still serves stdio, and the CLI, refusing that
+// directory too, reaches no server and reports the lock.
 TEST_F(SourcesCliTest, DisableWhileAServerHoldsTheLogIsLockedAndNamesTheWayThroughIt) {
-  testing::ChildProcess server({LAS_EXECUTABLE, "serve", "--log", log_dir()});
+  const std::string run_dir = tmp_.Sub("run");
+  ASSERT_EQ(::mkdir(run_dir.c_str(), 0700), 0);
+  ASSERT_EQ(::mkdir((run_dir + "/las").c_str(), 0700), 0);
+  ASSERT_EQ(::chmod((run_dir + "/las").c_str(), 0755), 0);
+  const std::string runtime = "XDG_RUNTIME_DIR=" + run_dir;
+  testing::ChildProcess server(
+      {"/usr/bin/env", runtime, LAS_EXECUTABLE, "serve", "--log", log_dir()});
   server.WriteLine(
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
-  ASSERT_TRUE(server.ReadLine().has_value()) << "the server holds the log";
-  auto locked = Las({"sources", "disable", "echo", "--log", log_dir()});
+  ASSERT_TRUE(server.ReadLine().has_value()) << "the server holds the log and serves stdio";
+  auto locked = testing::RunCommand(
+      {LAS_EXECUTABLE, "sources", "disable", "echo", "--log", log_dir()}, {runtime});
   EXPECT_EQ(locked.exit_code, 7) << locked.err;
   EXPECT_NE(locked.err.find("las__disable_source"), std::string::npos) << locked.err;
   // Reading works meanwhile.

@@ -648,5 +648,105 @@ TEST_F(DaemonTest, OnboardingMarkWhileTheDaemonRunsIsRecordedByIt) {
   EXPECT_EQ(completed[0]["agent"], "");
 }
 
+// The operator's verbs while an embedded `las serve` (a pipe session) holds the log: they
+// reach it on its operator-only socket, it records the change once and its session sees it.
+class EmbeddedServe {
+ public:
+  explicit EmbeddedServe(std::vector<std::string> argv) : child_(argv) {}
+  void Send(const std::string& line) { child_.WriteLine(line); }
+  std::optional<json> Answer(int id) {
+    while (auto line = child_.ReadLine(std::chrono::seconds(120))) {
+      const json message = json::parse(*line, nullptr, false);
+      if (message.is_object() && message.value("id", json()) == id) return message;
+    }
+    return std::nullopt;
+  }
+  std::set<std::string> ToolNames(int id) {
+    Send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/list"})");
+    std::set<std::string> names;
+    auto answer = Answer(id);
+    EXPECT_TRUE(answer.has_value() && answer->contains("result"));
+    if (!answer || !answer->contains("result")) return names;
+    for (const auto& tool : (*answer)["result"]["tools"]) {
+      names.insert(tool["name"].get<std::string>());
+    }
+    return names;
+  }
+  testing::ChildProcess& child() { return child_; }
+
+ private:
+  testing::ChildProcess child_;
+};
+
+TEST_F(DaemonTest, OperatorVerbsWhileAnEmbeddedServeHoldsTheLogGoThroughItsOperatorSocket) {
+  EmbeddedServe serve(testing::LasArgvWithEnv(
+      Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
+                      release_->registry_path()}));
+  serve.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
+  auto initialized = serve.Answer(0);
+  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
+  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  ASSERT_TRUE(serve.ToolNames(1).contains("echo__echo"));
+
+  // The operator socket: next to the daemon's name, 0600; the daemon's own name is unused,
+  // so a second `las serve` would not bridge to this one.
+  auto socket = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  EXPECT_EQ(socket->operator_path, socket->dir + "/" +
+                                       fs::path(socket->path).stem().string() +
+                                       ".operator.sock");
+  struct stat st {};
+  ASSERT_EQ(::lstat(socket->operator_path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_FALSE(fs::exists(socket->path));
+  // Only operator connections there: an MCP line is refused and the connection closed.
+  {
+    RawClient raw = Connect(socket->operator_path);
+    raw.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
+    auto refusal = raw.ReadLine();
+    ASSERT_TRUE(refusal.has_value());
+    EXPECT_EQ(json::parse(*refusal)["error"]["code"], -32600) << *refusal;
+    EXPECT_FALSE(raw.ReadLine().has_value()) << "closed after the refusal";
+  }
+
+  auto disabled = LasVerb({"sources", "disable", "echo", "--reason", "maintenance", "--log",
+                           tmp_.Sub("log")},
+                          Environment());
+  ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
+  EXPECT_NE(disabled.out.find("disabled echo (event "), std::string::npos) << disabled.out;
+  const std::set<std::string> after = serve.ToolNames(2);
+  EXPECT_FALSE(after.contains("echo__echo")) << "the pipe session sees it at once";
+  EXPECT_TRUE(after.contains("gate__echo"));
+  EXPECT_EQ(LasVerb({"sources", "disable", "nope", "--log", tmp_.Sub("log")}, Environment())
+                .exit_code,
+            4);
+
+  auto marked = LasVerb({"onboarding", "mark", "key", "--json", "--log", tmp_.Sub("log")},
+                        Environment());
+  ASSERT_EQ(marked.exit_code, 0) << marked.err;
+  EXPECT_EQ(json::parse(marked.out)["steps"][1]["status"], "done") << marked.out;
+
+  serve.child().CloseStdin();
+  const int status = serve.child().Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_FALSE(fs::exists(socket->operator_path)) << "removed at exit";
+  // The log is free again: the verb appends directly.
+  EXPECT_EQ(LasVerb({"sources", "enable", "echo", "--log", tmp_.Sub("log")}, Environment())
+                .exit_code,
+            0);
+
+  auto events = Replay({"--kind", "SourceDisabled"});
+  ASSERT_EQ(events.size(), 1u) << "recorded once, by the embedded server";
+  EXPECT_EQ(events[0]["agent"], "") << "the operator: no agent";
+  EXPECT_EQ(events[0]["payload"]["source_id"], "echo") << events[0].dump();
+  EXPECT_EQ(events[0]["payload"]["reason"], "maintenance");
+  auto completed = Replay({"--kind", "OnboardingStepCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["agent"], "");
+  EXPECT_TRUE(Replay({"--kind", "SessionOpened"}).size() == 1u)
+      << "the refused operator-socket connection opened no session";
+}
+
 }  // namespace
 }  // namespace las

@@ -200,9 +200,6 @@ TEST(SourcesEverythingTest, ResourcesAndPromptsOfAChildAreInItsSource) {
   EXPECT_FALSE(source["prompts"].empty()) << source.dump();
 }
 
-}  // namespace
-}  // namespace las
-
 // las.docs as real MCP resources and prompts through the SDK client's own methods (which
 // also check that `initialize` advertised them); a disabled las.docs serves none.
 TEST_F(SourcesE2eTest, LasDocsAreMcpResourcesAndPromptsUntilDisabled) {
@@ -246,3 +243,6 @@ TEST_F(SourcesE2eTest, LasDocsAreMcpResourcesAndPromptsUntilDisabled) {
   EXPECT_TRUE(off.steps[2]["result"]["prompts"].empty()) << off.steps[2].dump();
   EXPECT_EQ(off.steps[3]["error"]["code"], -32602);
 }
+
+}  // namespace
+}  // namespace las
