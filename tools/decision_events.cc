@@ -110,6 +110,14 @@ log::EventDraft CatalogLoadedEvent(std::string_view surface,
   return b.Finish(payload, "", "");
 }
 
+log::EventDraft ToolWithheldEvent(std::string_view surface, std::string_view tool,
+                                  std::string_view reason) {
+  log::EventBuilder b;
+  auto& f = b.fbb();
+  auto payload = fb::CreateToolWithheld(f, Str(f, surface), Str(f, tool), Str(f, reason));
+  return b.Finish(payload, "", "");
+}
+
 log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
                                    std::string_view client_name,
                                    std::string_view client_version,

@@ -39,6 +39,8 @@ log::EventDraft SurfaceRejectedEvent(std::string_view surface, uint64_t release_
                                      std::string_view reason, std::string_view detail);
 log::EventDraft CatalogLoadedEvent(std::string_view surface,
                                    const std::vector<trust::LiveTool>& live);
+log::EventDraft ToolWithheldEvent(std::string_view surface, std::string_view tool,
+                                  std::string_view reason);
 log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
                                    std::string_view client_name,
                                    std::string_view client_version,

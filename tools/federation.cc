@@ -158,12 +158,14 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   SurfaceState& state = StateOf(launch.surface);
   const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
   trust::SurfaceBinding exposed;  // the binding minus tools a local allowlist keeps out
+  std::vector<log::EventDraft> withheld;
   if (auto left = policy_left_out_.find(launch.surface); launch.ok && left != policy_left_out_.end()) {
     exposed = *binding;
     for (const auto& [tool, verdict] : left->second) {
       std::erase_if(exposed.tools, [&](const trust::ToolBinding& t) { return t.name == tool; });
       std::erase_if(launch.live_tools, [&](const trust::LiveTool& t) { return t.name == tool; });
       left_out_reasons_[QualifiedName(launch.surface, tool)] = std::string(verdict.reason_name());
+      withheld.push_back(ToolWithheldEvent(launch.surface, tool, verdict.reason_name()));
       if (!options_.quiet) {
         std::fprintf(stderr, "las: tool %s__%s left out (%s)\n", launch.surface.c_str(),
                      tool.c_str(), std::string(verdict.reason_name()).c_str());
@@ -176,10 +178,19 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
                  std::string(policies_.taxonomy_verdict.reason_name()).c_str());
   }
   if (launch.ok) {
-    // SurfaceAdmitted names every signed tool; CatalogLoaded only those federated.
-    Record({SurfaceAdmittedEvent(*release_, *release_->manifest.FindSurface(launch.surface)),
-            CatalogLoadedEvent(launch.surface, launch.live_tools)});
-    for (const auto& tool : catalog_.AddSurface(*binding, launch.live_tools)) {
+    const std::vector<std::string> uncompiled = catalog_.AddSurface(*binding, launch.live_tools);
+    for (const auto& tool : uncompiled) {
+      withheld.push_back(ToolWithheldEvent(launch.surface, tool, "schema-unsupported"));
+    }
+    // SurfaceAdmitted names every signed tool, CatalogLoaded the live list, ToolWithheld
+    // each one Las keeps out and why — one batch.
+    std::vector<log::EventDraft> drafts;
+    drafts.push_back(
+        SurfaceAdmittedEvent(*release_, *release_->manifest.FindSurface(launch.surface)));
+    drafts.push_back(CatalogLoadedEvent(launch.surface, launch.live_tools));
+    for (auto& draft : withheld) drafts.push_back(std::move(draft));
+    Record(std::move(drafts));
+    for (const auto& tool : uncompiled) {
       if (!options_.quiet) {
         std::fprintf(stderr, "las: tool %s__%s left out (schema-unsupported)\n",
                      launch.surface.c_str(), tool.c_str());

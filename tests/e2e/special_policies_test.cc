@@ -198,6 +198,15 @@ TEST_F(SpecialPoliciesTest, CallRefusalsAreEventsWithReasonCodesAndAllowedCallsP
   for (const json& e : Replay({"--kind", "CatalogLoaded", "--surface", "tama"})) {
     for (const json& tool : e["payload"]["tools"]) EXPECT_NE(tool["name"], "install_hook");
   }
+  // Each signed tool an allowlist keeps out is an event with its reason.
+  std::set<std::string> withheld;
+  for (const json& e : Replay({"--kind", "ToolWithheld"})) {
+    EXPECT_EQ(e["payload"]["reason"], "policy-tool-not-allowed") << e;
+    withheld.insert(e["payload"]["surface"].get<std::string>() + "__" +
+                    e["payload"]["tool"].get<std::string>());
+  }
+  EXPECT_TRUE(withheld.count("tama__install_hook"));
+  EXPECT_TRUE(withheld.count("warsztat__apply_proposal"));
 }
 
 TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeverLogged) {

@@ -14,7 +14,7 @@ namespace {
 using testing::RawDb;
 using testing::SequenceKey;
 
-constexpr uint64_t kEvents = 25;  // one of every kind
+constexpr uint64_t kEvents = 26;  // one of every kind
 
 class TamperTest : public ::testing::Test {
  protected:

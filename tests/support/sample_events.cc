@@ -114,6 +114,9 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
     return fb::CreateHandleCreatedDirect(f, Tag("handle", i).c_str(), "agent-a",
                                          "application/json", content.size(), "c256", &content);
   }));
+  out.push_back(Make(i, [&](auto& f) {
+    return fb::CreateToolWithheldDirect(f, "tama", "install_hook", "policy-tool-not-allowed");
+  }));
   return out;
 }
 
