@@ -12,21 +12,6 @@
 #include "transport/line_reader.h"
 
 namespace las::tools {
-namespace {
-
-bool SendAll(int fd, const std::string& data) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-}  // namespace
-
 std::string ToolCallRequestLine(int id, const std::string& name,
                                 const std::string& arguments_json) {
   return transport::MakeRequest(std::to_string(id), "tools/call",

@@ -108,4 +108,15 @@ Result<UniqueFd> ConnectToDaemonOf(const std::string& log_dir,
   return ConnectToDaemon(socket->path);
 }
 
+bool SendAll(int fd, const std::string& data) {
+  size_t sent = 0;
+  while (sent < data.size()) {
+    ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 }  // namespace las::tools

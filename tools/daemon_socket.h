@@ -41,6 +41,9 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
 // this uid, and the process accepting on it must run as this uid (SO_PEERCRED). Returns
 // the connected, blocking descriptor (close-on-exec).
 Result<UniqueFd> ConnectToDaemon(const std::string& socket_path);
+// Writes all of `data` to a connected socket (EINTR retried, no SIGPIPE). false: the peer
+// is gone or the socket failed.
+bool SendAll(int fd, const std::string& data);
 
 // The daemon of `log_dir`, connected; kNotFound when none is running.
 Result<UniqueFd> ConnectToDaemonOf(const std::string& log_dir,

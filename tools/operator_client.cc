@@ -16,17 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-bool SendAll(int fd, const std::string& data) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 Code CodeFromName(const std::string& name) {
   for (int i = 1; i <= static_cast<int>(Code::kNotALog); ++i) {
     if (CodeName(static_cast<Code>(i)) == name) return static_cast<Code>(i);
