@@ -2,7 +2,7 @@
 // by the official MCP TypeScript SDK client (Client + StdioClientTransport).
 //
 //   node bench/gateway_bench.mjs [--build DIR] [--calls N] [--inflight K] [--rounds R]
-//                                [--warmup W] [--dir TMP] [--json FILE] [--keep]
+//                                [--warmup W] [--dir TMP] [--json FILE] [--keep] [--only V,V]
 //
 // Build first (Release):
 //   cmake -S . -B build/gwbench -G Ninja -DCMAKE_BUILD_TYPE=Release -DLAS_BUILD_TESTS=OFF
@@ -58,7 +58,7 @@ const { StdioClientTransport } = await import(
 function parseFlags(argv) {
   const flags = {
     build: path.join(ROOT, "build", "gwbench"), calls: 1000, inflight: 8, rounds: 3,
-    warmup: 200, dir: os.tmpdir(), json: null, keep: false,
+    warmup: 200, dir: os.tmpdir(), json: null, keep: false, only: null,
   };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -75,6 +75,7 @@ function parseFlags(argv) {
       case "--dir": flags.dir = path.resolve(value()); break;
       case "--json": flags.json = path.resolve(value()); break;
       case "--keep": flags.keep = true; break;
+      case "--only": flags.only = value().split(",").filter(Boolean); break;
       case "--help": case "-h":
         console.log(readFileSync(fileURLToPath(import.meta.url), "utf8").split("\nimport ")[0]);
         process.exit(0);
@@ -372,7 +373,7 @@ async function main() {
       MCPORTER_LOG_LEVEL: "error",
     };
 
-    const variants = [
+    const allVariants = [
       { name: "direct", tool: "echo", command: NODE, args: [EVERYTHING, "stdio"], cwd: E2E },
       lasSpec("las-strict", "everything", "strict"),
       lasSpec("las-relaxed", "everything", "relaxed"),
@@ -382,6 +383,13 @@ async function main() {
       lasSpec("null-strict", "null", "strict"),
       lasSpec("null-relaxed", "null", "relaxed"),
     ];
+    // --only: those variants and the direct baselines their ratios need; targets whose
+    // variants did not run are left out.
+    const baseOf = { "direct": "direct", "las-strict": "direct", "las-relaxed": "direct",
+                     "mcporter": "direct", "null-direct": "null-direct",
+                     "null-strict": "null-direct", "null-relaxed": "null-direct" };
+    const wanted = flags.only ? new Set(flags.only.flatMap((n) => [n, baseOf[n]])) : null;
+    const variants = allVariants.filter((v) => !wanted || wanted.has(v.name));
 
     console.log("las gateway benchmark");
     console.log("-".repeat(96));
@@ -430,9 +438,6 @@ async function main() {
     const syncDrift = syncP50s[syncP50s.length - 1] / syncP50s[0];
 
     // --- the table
-    const baseOf = { "direct": "direct", "las-strict": "direct", "las-relaxed": "direct",
-                     "mcporter": "direct", "null-direct": "null-direct",
-                     "null-strict": "null-direct", "null-relaxed": "null-direct" };
     console.log("");
     console.log(`Results (median round of ${flags.rounds}; "x base" = calls/s / calls/s of the ` +
                 `same child called directly; "+p50" = p50 - the direct p50;`);
@@ -485,27 +490,36 @@ async function main() {
 
     // --- targets
     const P = pick;
-    const added = P["null-strict"].sequential.p50_us - P["null-direct"].sequential.p50_us;
-    const addedRelaxed = P["null-relaxed"].sequential.p50_us - P["null-direct"].sequential.p50_us;
     const ratio = (a, b) => a.calls_per_s / b.calls_per_s;
-    const targets = [
-      { what: "(b) strict >= 0.5x (a) sequential",
+    const have = (...names) => names.every((n) => P[n] !== undefined);
+    const targets = [];
+    if (have("las-strict", "direct")) {
+      targets.push({ what: "(b) strict >= 0.5x (a) sequential",
         value: ratio(P["las-strict"].sequential, P.direct.sequential), limit: 0.5, ge: true,
-        detail: `${fmt(P["las-strict"].sequential.calls_per_s)} vs ${fmt(P.direct.sequential.calls_per_s)} calls/s` },
-      { what: `(b) strict >= 0.85x (a) at ${flags.inflight} in flight`,
+        detail: `${fmt(P["las-strict"].sequential.calls_per_s)} vs ${fmt(P.direct.sequential.calls_per_s)} calls/s` });
+      targets.push({ what: `(b) strict >= 0.85x (a) at ${flags.inflight} in flight`,
         value: ratio(P["las-strict"].inflight, P.direct.inflight), limit: 0.85, ge: true,
-        detail: `${fmt(P["las-strict"].inflight.calls_per_s)} vs ${fmt(P.direct.inflight.calls_per_s)} calls/s` },
-      { what: "(b) strict >= 3.5x (c) mcporter sequential",
+        detail: `${fmt(P["las-strict"].inflight.calls_per_s)} vs ${fmt(P.direct.inflight.calls_per_s)} calls/s` });
+    }
+    if (have("las-strict", "mcporter")) {
+      targets.push({ what: "(b) strict >= 3.5x (c) mcporter sequential",
         value: ratio(P["las-strict"].sequential, P.mcporter.sequential), limit: 3.5, ge: true,
-        detail: `${fmt(P["las-strict"].sequential.calls_per_s)} vs ${fmt(P.mcporter.sequential.calls_per_s)} calls/s` },
-      { what: "Las's own added p50 (strict, null child) <= one disk sync + 50 us",
+        detail: `${fmt(P["las-strict"].sequential.calls_per_s)} vs ${fmt(P.mcporter.sequential.calls_per_s)} calls/s` });
+    }
+    if (have("null-strict", "null-direct")) {
+      const added = P["null-strict"].sequential.p50_us - P["null-direct"].sequential.p50_us;
+      const addedRelaxed = have("null-relaxed")
+        ? `; relaxed adds ${fmt(P["null-relaxed"].sequential.p50_us - P["null-direct"].sequential.p50_us)} us` : "";
+      targets.push({ what: "Las's own added p50 (strict, null child) <= one disk sync + 50 us",
         value: added, limit: syncP50 + 50, ge: false, unit: " us",
         detail: `p50 ${fmt(P["null-strict"].sequential.p50_us)} - ${fmt(P["null-direct"].sequential.p50_us)} us ` +
-                `= ${fmt(added)} us vs ${fmt(syncP50, 1)} + 50 us; relaxed adds ${fmt(addedRelaxed)} us` },
-      { what: "(b') relaxed >= 0.85x (a) sequential",
+                `= ${fmt(added)} us vs ${fmt(syncP50, 1)} + 50 us${addedRelaxed}` });
+    }
+    if (have("las-relaxed", "direct")) {
+      targets.push({ what: "(b') relaxed >= 0.85x (a) sequential",
         value: ratio(P["las-relaxed"].sequential, P.direct.sequential), limit: 0.85, ge: true,
-        detail: `${fmt(P["las-relaxed"].sequential.calls_per_s)} vs ${fmt(P.direct.sequential.calls_per_s)} calls/s` },
-    ];
+        detail: `${fmt(P["las-relaxed"].sequential.calls_per_s)} vs ${fmt(P.direct.sequential.calls_per_s)} calls/s` });
+    }
     console.log("");
     console.log("Targets (issue 4)");
     console.log("-".repeat(96));

@@ -103,6 +103,11 @@ class RocksEventLog final : public EventLog {
   }
 
   Result<AppendedRange> Append(std::vector<EventDraft> drafts, Durability durability) override {
+    return AppendInPlace(drafts, durability);
+  }
+
+  Result<AppendedRange> AppendInPlace(std::vector<EventDraft>& drafts,
+                                      Durability durability) override {
     LAS_RETURN_IF_ERROR(CheckBatch(drafts));
     return Commit(drafts, durability);
   }
@@ -119,6 +124,16 @@ class RocksEventLog final : public EventLog {
       async_queue_.push_back({std::move(drafts), durability, std::move(done)});
     }
     async_wake_.notify_one();
+  }
+
+  void AwaitDurableAsync(uint64_t sequence, DurableCallback done) override {
+    {
+      std::lock_guard lock(background_mu_);
+      sync_waiters_.push_back(
+          {AppendedRange{sequence, sequence},
+           [done = std::move(done)](Result<AppendedRange> synced) { done(synced.status()); }});
+    }
+    background_wake_.notify_one();
   }
 
  private:
@@ -245,7 +260,9 @@ class RocksEventLog final : public EventLog {
     std::lock_guard lock(background_mu_);
     if (!unsynced_since_) {
       unsynced_since_ = std::chrono::steady_clock::now();
-      background_wake_.notify_one();
+      // A syncer on its armed wait looks within one interval anyway: waking it for every
+      // deferred write cost a futex wake and two context switches per write.
+      if (syncer_asleep_) background_wake_.notify_one();
     }
   }
   void ClearUnsynced() {
@@ -330,6 +347,7 @@ class RocksEventLog final : public EventLog {
   // deferred writes that no synced append covered in time.
   void SyncerLoop() {
     std::unique_lock lock(background_mu_);
+    bool armed = true;
     while (true) {
       if (!sync_waiters_.empty()) {
         std::vector<SyncWaiter> waiters;
@@ -337,6 +355,7 @@ class RocksEventLog final : public EventLog {
         lock.unlock();
         CompleteWaiters(waiters);
         lock.lock();
+        armed = true;
         continue;
       }
       if (unsynced_since_) {
@@ -346,13 +365,24 @@ class RocksEventLog final : public EventLog {
           lock.unlock();
           SyncWal();
           lock.lock();
+          armed = true;
           continue;
         }
         background_wake_.wait_until(lock, deadline);
         continue;
       }
       if (stopping_ && writer_done_) return;
+      if (armed) {
+        // Nothing to do: stay armed for one interval (deferred writes come in runs), then
+        // sleep until woken.
+        armed = false;
+        background_wake_.wait_for(lock, deferred_sync_interval_);
+        continue;
+      }
+      syncer_asleep_ = true;
       background_wake_.wait(lock);
+      syncer_asleep_ = false;
+      armed = true;
     }
   }
 
@@ -497,6 +527,7 @@ class RocksEventLog final : public EventLog {
   std::optional<std::chrono::steady_clock::time_point> unsynced_since_;
   bool stopping_ = false;
   bool writer_done_ = false;
+  bool syncer_asleep_ = false;  // on its untimed wait: a deferred write must wake it
   // Last: they start after everything above is initialized.
   std::thread writer_;
   std::thread syncer_;

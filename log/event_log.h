@@ -77,6 +77,12 @@ class EventLog {
   virtual Result<AppendedRange> Append(std::vector<EventDraft> drafts,
                                        Durability durability = Durability::kSynced) = 0;
 
+  // The same, on the caller's own vector: when it returns ok, `drafts` holds the events
+  // exactly as stored (sequence, time and prev_hash filled in), so a caller on the writing
+  // thread can fold them without reading them back. On error `drafts` is unspecified.
+  virtual Result<AppendedRange> AppendInPlace(std::vector<EventDraft>& drafts,
+                                              Durability durability = Durability::kSynced) = 0;
+
   // The same without blocking the caller: `done` runs later on the log's own background
   // thread with the result (it must not block for long; post to your loop). Appends still
   // share syncs with everything else in flight. Drafts are checked at once: an invalid
@@ -84,6 +90,14 @@ class EventLog {
   using AppendCallback = std::function<void(Result<AppendedRange>)>;
   virtual void AppendAsync(std::vector<EventDraft> drafts, Durability durability,
                            AppendCallback done) = 0;
+
+  // Calls `done` on the log's background thread once every event up to `sequence` is on
+  // disk — at once (still on that thread) if it already is — running or joining a WAL sync
+  // as needed; with the log's failure if it has failed. For a writer that appended with
+  // kDeferred on its own thread (AppendInPlace) and wants the sync off that thread; the
+  // syncs it asks for are shared with every other append in flight.
+  using DurableCallback = std::function<void(Status)>;
+  virtual void AwaitDurableAsync(uint64_t sequence, DurableCallback done) = 0;
 
   virtual Head head() const = 0;
   virtual LogStats stats() const = 0;

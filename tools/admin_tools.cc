@@ -1,7 +1,5 @@
 #include "tools/admin_tools.h"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
 #include "log/event_json.h"
@@ -9,6 +7,7 @@
 #include "projections/sources_projection.h"
 #include "tools/federation.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 #include "tools/source_events.h"
 #include "tools/source_ids.h"
 #include "tools/source_json.h"
@@ -50,20 +49,16 @@ const char* RefusalCode(const Status& status) {
 // Appends `draft` durably, folds it into the live projections, answers on the loop.
 void AppendToggle(const LasToolContext& context, log::EventDraft draft, std::string id,
                   bool enabled, std::function<void(ToolCallReply)> done) {
-  context.log.AppendAsync(
+  context.appender.Append(
       {std::move(draft)}, log::Durability::kSynced,
       [context, id = std::move(id), enabled,
        done = std::move(done)](Result<log::AppendedRange> appended) mutable {
-        boost::asio::post(context.io, [context, id, enabled, done = std::move(done),
-                                       ok = appended.ok(),
-                                       sequence = appended.ok() ? appended->first : 0] {
-          if (!ok || !context.live.CatchUp().ok()) {
-            done(ToolCallReply::Error(-32603, "Tool call failed"));
-            return;
-          }
-          done(ToolCallReply::Result(JsonResult(
-              Json{{"id", id}, {"enabled", enabled}, {"sequence", sequence}}.dump())));
-        });
+        if (!appended.ok() || !context.live.CatchUp().ok()) {
+          done(ToolCallReply::Error(-32603, "Tool call failed"));
+          return;
+        }
+        done(ToolCallReply::Result(JsonResult(
+            Json{{"id", id}, {"enabled", enabled}, {"sequence", appended->first}}.dump())));
       });
 }
 

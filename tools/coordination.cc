@@ -1,8 +1,5 @@
 #include "tools/coordination.h"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-
 #include <algorithm>
 
 #include "log/event_log.h"
@@ -12,6 +9,7 @@
 #include "tools/coordination_events.h"
 #include "tools/handle_refs.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 #include "tools/random_id.h"
 
 namespace las::tools {
@@ -88,18 +86,15 @@ void Coordination::Commit(Batch batch, std::function<void(bool)> then) {
   for (auto& id : batch.handle_ids) creating_handles_.insert(std::move(id));
   // A handle stops being "in creation" once the projection holds it. After a failed
   // append the log refuses every later one, so nothing more is created anyway.
-  auto io = &context_.io;
-  context_.log.AppendAsync(
+  // The appender folds the stored events into the live projections before `then`.
+  context_.appender.Append(
       std::move(batch.drafts), log::Durability::kSynced,
-      [this, io, then = std::move(then)](Result<log::AppendedRange> appended) mutable {
-        boost::asio::post(*io, [this, then = std::move(then), ok = appended.ok()]() mutable {
-          if (ok) (void)CatchUp();
-          const auto& known = handles().by_id;
-          for (auto it = creating_handles_.begin(); it != creating_handles_.end();) {
-            it = known.find(*it) != known.end() ? creating_handles_.erase(it) : std::next(it);
-          }
-          then(ok);
-        });
+      [this, then = std::move(then)](Result<log::AppendedRange> appended) mutable {
+        const auto& known = handles().by_id;
+        for (auto it = creating_handles_.begin(); it != creating_handles_.end();) {
+          it = known.find(*it) != known.end() ? creating_handles_.erase(it) : std::next(it);
+        }
+        then(appended.ok());
       });
 }
 

@@ -3,12 +3,13 @@
 // answer on the loop, handle references, the injected clock and ids.
 //
 // Every mutation is decided on the loop against the newest state: CatchUp() folds what
-// the log holds, and the pending-writes overlay adds writes appended but not yet folded,
-// so two CAS on one key decided before the first is folded cannot both win. Commit()
-// appends with Durability::kSynced and runs `then` on the loop once the events are on
-// disk (or the append failed); the tools answer only then.
+// the log holds, and the pending-writes overlay adds writes queued but not yet folded, so
+// two CAS on one key decided in one loop turn cannot both win. Commit() appends with
+// Durability::kSynced through the loop's appender (tools/loop_appender.h: the writes of
+// one turn share one fsync, and are folded before `then`) and runs `then` on the loop once
+// the events are on disk (or the append failed); the tools answer only then.
 //
-// Threading: loop thread only (the log's completion is posted back to the loop).
+// Threading: loop thread only.
 #pragma once
 
 #include <cstdint>

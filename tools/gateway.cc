@@ -1,7 +1,5 @@
 #include "tools/gateway.h"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
@@ -43,14 +41,24 @@ ResultShape ShapeOf(std::string_view text) {
 
 }  // namespace
 
-Gateway::Gateway(boost::asio::io_context& io, log::EventLog& log, Federation& federation,
-                 GatewayOptions options)
-    : io_(io), log_(log), federation_(federation), options_(std::move(options)) {}
+// A child's call between its ToolCallRequested and its answer.
+struct Gateway::ChildCall {
+  SessionInfo session;
+  std::string call_id;
+  std::string surface;
+  std::string tool;
+  std::string arguments;  // with Las's credentials injected: never recorded
+  std::function<void(ToolCallReply)> done;
+  int64_t started_nanos = 0;
+};
+
+Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options)
+    : appender_(appender), federation_(federation), options_(std::move(options)) {}
 
 void Gateway::OnSessionOpened(const SessionInfo& session) {
-  log_.AppendAsync({SessionOpenedEvent(ActorOf(session), session.protocol_version,
-                                       session.client_name, session.client_version,
-                                       session.transport.empty() ? "stdio" : session.transport)},
+  appender_.Append({SessionOpenedEvent(ActorOf(session), session.protocol_version,
+                                      session.client_name, session.client_version,
+                                      session.transport.empty() ? "stdio" : session.transport)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
@@ -79,13 +87,19 @@ std::optional<std::string> Gateway::GetPrompt(const SessionInfo&, const std::str
 
 void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
                    const std::string& surface, const std::string& tool, std::string_view reason) {
-  log_.AppendAsync({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason)},
+  appender_.Append({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
 void Gateway::CallTool(const SessionInfo& session, const std::string& request_id_json,
                        const std::string& name, const std::string& arguments_json,
-                       std::function<void(ToolCallReply)> done) {
+                       std::function<void(ToolCallReply)> answer) {
+  // Open until answered: the appender syncs inline only for a lone open call.
+  appender_.OpenCall();
+  auto done = [this, answer = std::move(answer)](ToolCallReply reply) {
+    appender_.CloseCall();
+    answer(std::move(reply));
+  };
   const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
   const CatalogTool* tool = federation_.catalog().Find(name);
   if (tool == nullptr) {
@@ -120,118 +134,131 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
 
   // Argument policy. The log records the model's arguments, never the injected secrets.
-  trust::ToolBinding binding;
-  binding.name = tool->tool;
-  binding.credential_templates = tool->credential_templates;
-  auto injected = trust::InjectCredentials(arguments_json, binding,
-                                           EnvironmentCredentials(federation_.environment()));
-  if (!injected.ok()) {
-    Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
-    done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
-    return;
+  // A tool without credential templates gets the client's exact text (its strictness is
+  // checked with the schema below).
+  std::string arguments = arguments_json;
+  if (!tool->credential_templates.empty()) {
+    trust::ToolBinding binding;
+    binding.name = tool->tool;
+    binding.credential_templates = tool->credential_templates;
+    auto injected = trust::InjectCredentials(arguments_json, binding,
+                                             EnvironmentCredentials(federation_.environment()));
+    if (!injected.ok()) {
+      Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
+      done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
+      return;
+    }
+    arguments = std::move(*injected);
   }
   // Against the signed schema, with Las's own credential arguments in place (a templated
   // argument the schema requires is satisfied by Las, never by the model).
-  if (trust::Verdict valid = trust::ValidateArguments(*tool->schema, *injected); !valid.ok()) {
+  if (trust::Verdict valid = trust::ValidateArguments(*tool->schema, arguments); !valid.ok()) {
     Deny(session, call_id, tool->surface, tool->tool, valid.reason_name());
     done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
     return;
   }
 
-  const Actor actor = ActorOf(session);
-  auto requested = ToolCallRequestedEvent(actor, call_id, tool->surface, tool->tool,
+  auto call = std::make_shared<ChildCall>();
+  call->session = session;
+  call->call_id = call_id;
+  call->surface = tool->surface;
+  call->tool = tool->tool;
+  call->arguments = std::move(arguments);
+  call->done = std::move(done);
+  auto requested = ToolCallRequestedEvent(ActorOf(session), call_id, tool->surface, tool->tool,
                                           tool->definition_sha256,
                                           Bound(arguments_json, options_.recorded_bytes),
                                           request_id_json);
   ++in_flight_;
-  auto on_durable = [this, session, actor, call_id, surface = tool->surface, tool_name = tool->tool,
-                     arguments = std::move(*injected),
-                     done = std::move(done)](Result<log::AppendedRange> appended) mutable {
-    // Runs on the log's thread: hop back to the loop before touching anything.
-    boost::asio::post(io_, [this, session, actor, call_id, surface, tool_name,
-                            arguments = std::move(arguments), done = std::move(done),
-                            ok = appended.ok()]() mutable {
-      transport::McpClient* child = federation_.ClientFor(surface);
-      if (!ok || child == nullptr) {
-        --in_flight_;
-        done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
-        return;
-      }
-      const int64_t started = options_.clock->NowNanos();
-      transport::CallOptions call_options;
-      call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
-      child->CallTool(tool_name, arguments, call_options,
-                      [this, session, actor, call_id, started, surface, tool_name,
-                       done = std::move(done)](transport::CallResult result) mutable {
-                        const int64_t micros = (options_.clock->NowNanos() - started) / 1000;
-                        ToolCallReply reply;
-                        std::optional<ResultHandle> handle;
-                        fb::CallOutcome outcome = fb::CallOutcome::Ok;
-                        std::string error_code;
-                        const ResultShape shape =
-                            result.ok() && result.result.size() <= options_.max_result_bytes
+  appender_.Append({std::move(requested)}, options_.request_durability,
+                   [this, call = std::move(call)](Result<log::AppendedRange> appended) mutable {
+                     if (!appended.ok()) {
+                       Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                       return;
+                     }
+                     SendToChild(std::move(call));
+                   });
+}
+
+void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
+  transport::McpClient* child = federation_.ClientFor(call->surface);
+  if (child == nullptr) {
+    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    return;
+  }
+  call->started_nanos = options_.clock->NowNanos();
+  transport::CallOptions call_options;
+  call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
+  const std::string tool_name = call->tool;
+  const std::string arguments = std::move(call->arguments);
+  child->CallTool(tool_name, arguments, call_options,
+                  [this, call = std::move(call)](transport::CallResult result) mutable {
+                    Complete(std::move(call), std::move(result));
+                  });
+}
+
+void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult result) {
+  const int64_t micros = (options_.clock->NowNanos() - call->started_nanos) / 1000;
+  const Actor actor = ActorOf(call->session);
+  ToolCallReply reply;
+  std::optional<ResultHandle> handle;
+  fb::CallOutcome outcome = fb::CallOutcome::Ok;
+  std::string error_code;
+  const ResultShape shape = result.ok() && result.result.size() <= options_.max_result_bytes
                                 ? ShapeOf(result.result)
                                 : ResultShape{};
-                        std::optional<Refusal> refusal;
-                        if (shape.object) refusal = CheckResult(session, surface, tool_name,
-                                                                result.result);
-                        if (refusal) {
-                          outcome = fb::CallOutcome::Refused;
-                          error_code = refusal->reason;
-                          reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
-                        } else if (shape.object) {
-                          reply = ToolCallReply::Result(result.result);
-                          if (shape.tool_error) outcome = fb::CallOutcome::ToolError;
-                          // A large result becomes a handle its agent reads back
-                          // (tools/handle_refs.h); the client gets a small result.
-                          if (options_.handle_result_bytes != 0 &&
-                              result.result.size() > options_.handle_result_bytes) {
-                            handle = MakeResultHandle(actor, result.result, shape.tool_error);
-                            reply = ToolCallReply::Result(handle->reply_json);
-                          }
-                        } else if (result.ok()) {
-                          outcome = fb::CallOutcome::Refused;
-                          error_code = "result-refused";
-                          reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
-                        } else if (result.error == transport::CallError::kTimeout) {
-                          outcome = fb::CallOutcome::TimedOut;
-                          error_code = "timeout";
-                          reply = ToolCallReply::Error(kCallTimedOut, "Tool call timed out");
-                        } else {
-                          outcome = fb::CallOutcome::Failed;
-                          error_code = std::string(transport::CallErrorName(result.error));
-                          reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
-                        }
-                        auto completed = ToolCallCompletedEvent(
-                            actor, call_id, outcome,
-                            Bound(result.ok() && !refusal ? result.result : "",  // a refused
-                                  options_.recorded_bytes),  // result may hold a secret
-                            micros, error_code);
-                        if (handle) {
-                          // The handle must be on disk before the client hears of it.
-                          log_.AppendAsync(
-                              {std::move(handle->draft), std::move(completed)},
-                              log::Durability::kSynced,
-                              [this, done = std::move(done), reply = std::move(reply)](
-                                  Result<log::AppendedRange> stored) mutable {
-                                boost::asio::post(io_, [this, done = std::move(done),
-                                                        reply = std::move(reply),
-                                                        ok = stored.ok()]() mutable {
-                                  --in_flight_;
-                                  done(ok ? std::move(reply)
-                                          : ToolCallReply::Error(kCallFailed, "Tool call failed"));
-                                });
-                              });
-                          return;
-                        }
-                        log_.AppendAsync({std::move(completed)}, log::Durability::kDeferred,
-                                         [](Result<log::AppendedRange>) {});
-                        --in_flight_;
-                        done(std::move(reply));
-                      });
-    });
-  };
-  log_.AppendAsync({std::move(requested)}, options_.request_durability, std::move(on_durable));
+  std::optional<Refusal> refusal;
+  if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
+  if (refusal) {
+    outcome = fb::CallOutcome::Refused;
+    error_code = refusal->reason;
+    reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+  } else if (shape.object) {
+    reply = ToolCallReply::Result(result.result);
+    if (shape.tool_error) outcome = fb::CallOutcome::ToolError;
+    // A large result becomes a handle its agent reads back (tools/handle_refs.h); the
+    // client gets a small result.
+    if (options_.handle_result_bytes != 0 && result.result.size() > options_.handle_result_bytes) {
+      handle = MakeResultHandle(actor, result.result, shape.tool_error);
+      reply = ToolCallReply::Result(handle->reply_json);
+    }
+  } else if (result.ok()) {
+    outcome = fb::CallOutcome::Refused;
+    error_code = "result-refused";
+    reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+  } else if (result.error == transport::CallError::kTimeout) {
+    outcome = fb::CallOutcome::TimedOut;
+    error_code = "timeout";
+    reply = ToolCallReply::Error(kCallTimedOut, "Tool call timed out");
+  } else {
+    outcome = fb::CallOutcome::Failed;
+    error_code = std::string(transport::CallErrorName(result.error));
+    reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+  }
+  // A refused result may hold a secret: it is never recorded.
+  auto completed = ToolCallCompletedEvent(
+      actor, call->call_id, outcome,
+      Bound(result.ok() && !refusal ? result.result : "", options_.recorded_bytes), micros,
+      error_code);
+  if (!handle) {
+    appender_.Append({std::move(completed)}, log::Durability::kDeferred,
+                     [](Result<log::AppendedRange>) {});
+    Finish(*call, std::move(reply));
+    return;
+  }
+  // The handle must be on disk before the client hears of it.
+  appender_.Append({std::move(handle->draft), std::move(completed)}, log::Durability::kSynced,
+                   [this, call = std::move(call), reply = std::move(reply)](
+                       Result<log::AppendedRange> stored) mutable {
+                     Finish(*call, stored.ok() ? std::move(reply)
+                                               : ToolCallReply::Error(kCallFailed,
+                                                                      "Tool call failed"));
+                   });
+}
+
+void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
+  --in_flight_;
+  call.done(std::move(reply));
 }
 
 void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id,
@@ -271,10 +298,8 @@ std::optional<Refusal> Gateway::CheckResult(const SessionInfo& session,
 
 void Gateway::CloseSession(const SessionInfo& session, std::string_view reason,
                            std::function<void()> done) {
-  log_.AppendAsync({SessionClosedEvent(ActorOf(session), reason)}, log::Durability::kSynced,
-                   [this, done = std::move(done)](Result<log::AppendedRange>) mutable {
-                     boost::asio::post(io_, std::move(done));
-                   });
+  appender_.Append({SessionClosedEvent(ActorOf(session), reason)}, log::Durability::kSynced,
+                   [done = std::move(done)](Result<log::AppendedRange>) { done(); });
 }
 
 }  // namespace las::tools

@@ -23,12 +23,13 @@
 // These reads are not recorded in the log.
 //
 // Errors to the client are generic JSON-RPC errors; child diagnostics never reach it.
-// Threading: everything on the io_context's thread; log appends complete on the log's
-// thread and are posted back.
+// Threading: everything on the io_context's thread, log appends included
+// (tools/loop_appender.h: the appends of one loop turn share one write and one fsync).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,11 +39,12 @@
 #include "tools/builtin_tools.h"
 #include "tools/call_guard.h"
 #include "tools/federation.h"
+#include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
 #include "tools/tools_list_cache.h"
 
-namespace boost::asio {
-class io_context;
+namespace las::transport {
+struct CallResult;
 }
 
 namespace las::tools {
@@ -75,8 +77,7 @@ struct GatewayOptions {
 
 class Gateway final : public EndpointBackend {
  public:
-  Gateway(boost::asio::io_context& io, log::EventLog& log, Federation& federation,
-          GatewayOptions options);
+  Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options);
 
   void OnSessionOpened(const SessionInfo& session) override;
   std::string ListTools(const SessionInfo& session) override;
@@ -105,9 +106,13 @@ class Gateway final : public EndpointBackend {
   bool DocsEnabled() const;
   void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
             const std::string& tool, std::string_view reason);
+  // A child's call after its ToolCallRequested was written: send it, then Complete().
+  struct ChildCall;
+  void SendToChild(std::shared_ptr<ChildCall> call);
+  void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
+  void Finish(ChildCall& call, ToolCallReply reply);
 
-  boost::asio::io_context& io_;
-  log::EventLog& log_;
+  LoopAppender& appender_;
   Federation& federation_;
   GatewayOptions options_;
   ToolsListCache tools_list_;

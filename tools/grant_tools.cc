@@ -1,13 +1,12 @@
 #include "tools/grant_tools.h"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
 #include "tools/grant_events.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 
 namespace las::tools {
 namespace {
@@ -48,17 +47,12 @@ const reducers::Grants* CurrentGrants(LiveProjections& live) {
 // Appends `draft` (synced) and answers `reply` once it is durable, on the loop.
 void AppendThenAnswer(const LasToolContext& context, log::EventDraft draft, std::string reply,
                       std::function<void(ToolCallReply)> done) {
-  boost::asio::io_context& io = context.io;
-  context.log.AppendAsync(
-      {std::move(draft)}, log::Durability::kSynced,
-      [&io, reply = std::move(reply), done = std::move(done)](
-          Result<log::AppendedRange> appended) mutable {
-        boost::asio::post(io, [ok = appended.ok(), reply = std::move(reply),
-                               done = std::move(done)]() mutable {
-          done(ok ? ToolCallReply::Result(JsonResult(reply))
-                  : ToolCallReply::Error(-32603, "Tool call failed"));
-        });
-      });
+  context.appender.Append({std::move(draft)}, log::Durability::kSynced,
+                          [reply = std::move(reply), done = std::move(done)](
+                              Result<log::AppendedRange> appended) mutable {
+                            done(appended.ok() ? ToolCallReply::Result(JsonResult(reply))
+                                               : ToolCallReply::Error(-32603, "Tool call failed"));
+                          });
 }
 
 void ListGrants(const LasToolContext& context, const GrantPolicy& policy,

@@ -24,6 +24,7 @@ namespace las::tools {
 class Federation;
 class Gateway;
 class LiveProjections;
+class LoopAppender;
 
 // Parts of the server that are built after the tool table (the federation's catalog
 // includes the tools' definitions). Filled in before the first call; a handler reads them
@@ -37,6 +38,7 @@ struct LasToolContext {
   boost::asio::io_context& io;
   log::EventLog& log;
   LiveProjections& live;
+  LoopAppender& appender;  // appends from the loop (tools/loop_appender.h)
   const ServerOptions& options;
   ServerLinks& links;
 };

@@ -24,6 +24,19 @@ Status LiveProjections::CatchUp() {
   return Status::Ok();
 }
 
+Status LiveProjections::FoldStored(uint64_t first, const std::vector<log::EventDraft>& stored) {
+  if (!started_ || first != set_.sequence() + 1) return CatchUp();
+  log::StoredEvent event;
+  for (const auto& draft : stored) {
+    event.sequence = first++;
+    event.envelope.assign(reinterpret_cast<const char*>(draft.envelope.data()),
+                          draft.envelope.size());
+    set_.Apply(event);
+  }
+  MaybeSnapshot();
+  return Status::Ok();
+}
+
 Status LiveProjections::Start() {
   auto loaded = projections::LoadNewestSnapshot(log_);
   if (!loaded.ok()) return loaded.status();

@@ -38,6 +38,7 @@
 #include <future>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "log/event_log.h"
@@ -73,6 +74,13 @@ class LiveProjections {
   // or kIo from the cursor (the state is then as of the last good event); a failed
   // snapshot write is only a warning.
   Status CatchUp();
+
+  // For the thread that just appended `stored` (EventLog::AppendInPlace) at sequences
+  // first..: folds those exact bytes without reading them back when they directly follow
+  // sequence(); otherwise (another writer's events came between, or start-up has not run)
+  // it is CatchUp(). Either way the state is the one `las replay` rebuilds: the bytes are
+  // what the log stored and hashed.
+  Status FoldStored(uint64_t first, const std::vector<log::EventDraft>& stored);
 
   const projections::ProjectionSet& set() const { return set_; }
   uint64_t sequence() const { return set_.sequence(); }

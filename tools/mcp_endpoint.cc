@@ -17,6 +17,49 @@ json ParamsObject(const std::string& params) {
   return json::parse(params, nullptr, /*allow_exceptions=*/false);
 }
 
+}  // namespace
+
+// The top-level members of a params object, scanned without building a tree (the hot
+// path: every request's _meta, every tools/call). Well-formed JSON by now.
+struct ParamsView {
+  bool object = false;
+  std::vector<transport::JsonMember> members;
+  // The last member named `key`, as a JSON parser keeps it; nullptr if none.
+  const transport::JsonMember* Find(std::string_view key) const {
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      if (it->key == key) return &*it;
+    }
+    return nullptr;
+  }
+};
+
+namespace {
+
+ParamsView ViewParams(std::string_view params, size_t max_depth) {
+  ParamsView view;
+  if (params.empty()) {
+    view.object = true;  // no params: {}
+    return view;
+  }
+  bool is_object = false;
+  view.object = transport::ObjectMembers(params, &view.members, max_depth, &is_object) ==
+                    transport::JsonTextError::kNone &&
+                is_object;
+  return view;
+}
+
+std::optional<std::string> StringMember(const ParamsView& view, std::string_view key) {
+  const transport::JsonMember* member = view.Find(key);
+  if (member == nullptr || member->type != transport::JsonType::kString) return std::nullopt;
+  return transport::DecodeJsonString(member->raw);
+}
+
+std::optional<std::string> MetaAgentId(const ParamsView& params, size_t max_depth) {
+  const transport::JsonMember* meta = params.Find("_meta");
+  if (meta == nullptr || meta->type != transport::JsonType::kObject) return std::nullopt;
+  return StringMember(ViewParams(meta->raw, max_depth), "agentId");
+}
+
 std::optional<std::string> MetaAgentId(const json& params) {
   if (!params.is_object()) return std::nullopt;
   auto meta = params.find("_meta");
@@ -74,8 +117,8 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidRequest, "Session not initialized"));
     return;
   }
-  const json parsed = ParamsObject(params);
-  if (auto agent = MetaAgentId(parsed); agent && *agent != session_->agent_id) {
+  const ParamsView view = ViewParams(params, options_.max_depth);
+  if (auto agent = MetaAgentId(view, options_.max_depth); agent && *agent != session_->agent_id) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
                                   "agentId is bound at initialize and cannot change"));
     return;
@@ -85,7 +128,7 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   } else if (method == "tools/list") {
     write_(rpc::MakeResultResponse(id, backend_.ListTools(*session_)));
   } else if (method == "tools/call") {
-    CallTool(id, params);
+    CallTool(id, view);
   } else if (method == "resources/list") {
     write_(rpc::MakeResultResponse(id, backend_.ListResources(*session_)));
   } else if (method == "resources/read") {
@@ -139,33 +182,25 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   write_(rpc::MakeResultResponse(id, result.dump()));
 }
 
-void McpEndpoint::CallTool(const std::string& id, const std::string& params) {
-  const json parsed = ParamsObject(params);
-  auto name = parsed.is_object() ? parsed.find("name") : parsed.end();
-  if (name == parsed.end() || !name->is_string()) {
+void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
+  std::optional<std::string> name = StringMember(params, "name");
+  if (!params.object || !name) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
     return;
   }
+  // The client's exact text, not a re-serialization: integers beyond 64 bits and repeated
+  // keys must reach the tool as sent (reducers/json_value.h refuses the latter).
   std::string arguments = "{}";
-  if (auto args = parsed.find("arguments"); args != parsed.end() && !args->is_null()) {
-    if (!args->is_object()) {
+  if (const auto* args = params.Find("arguments");
+      args != nullptr && args->type != transport::JsonType::kNull) {
+    if (args->type != transport::JsonType::kObject) {
       write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
       return;
     }
-    arguments = args->dump();
-    // The client's exact text, not a re-serialization: integers beyond 64 bits and repeated
-    // keys must reach the tool as sent (reducers/json_value.h refuses the latter).
-    std::vector<transport::JsonMember> members;
-    if (transport::ObjectMembers(params, &members) == transport::JsonTextError::kNone) {
-      for (const auto& member : members) {
-        if (member.key == "arguments" && member.type == transport::JsonType::kObject) {
-          arguments = std::string(member.raw);
-        }
-      }
-    }
+    arguments = std::string(args->raw);
   }
   ++in_flight_;
-  backend_.CallTool(*session_, id, name->get<std::string>(), arguments,
+  backend_.CallTool(*session_, id, *name, arguments,
                     [this, id](ToolCallReply reply) {
                       if (reply.error_code != 0) {
                         write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message));

@@ -92,6 +92,8 @@ struct EndpointOptions {
   std::string transport = "stdio";                    // recorded in SessionOpened
 };
 
+struct ParamsView;  // tools/mcp_endpoint.cc
+
 class McpEndpoint {
  public:
   using WriteLine = std::function<void(std::string line)>;
@@ -113,7 +115,7 @@ class McpEndpoint {
  private:
   void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
   void Initialize(const std::string& id, const std::string& params);
-  void CallTool(const std::string& id, const std::string& params);
+  void CallTool(const std::string& id, const ParamsView& params);
   void ReadResource(const std::string& id, const std::string& params);
   void GetPrompt(const std::string& id, const std::string& params);
 

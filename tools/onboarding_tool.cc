@@ -12,6 +12,7 @@
 #include "projections/onboarding_projection.h"
 #include "tools/gateway.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 #include "tools/onboarding_journey.h"
 
 namespace las::tools {
@@ -141,19 +142,15 @@ class OnboardingTool {
       Answer(action, action == "check" ? &checked : nullptr, std::move(done));
       return;
     }
-    context_.log.AppendAsync(
+    context_.appender.Append(
         std::move(events), log::Durability::kSynced,
         [this, action = std::move(action), checked = std::move(checked),
          done = std::move(done)](Result<log::AppendedRange> appended) mutable {
-          boost::asio::post(context_.io, [this, ok = appended.ok(), action = std::move(action),
-                                          checked = std::move(checked),
-                                          done = std::move(done)]() mutable {
-            if (!ok) {
-              done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
-              return;
-            }
-            Answer(action, action == "check" ? &checked : nullptr, std::move(done));
-          });
+          if (!appended.ok()) {
+            done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+            return;
+          }
+          Answer(action, action == "check" ? &checked : nullptr, std::move(done));
         });
   }
 

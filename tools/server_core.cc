@@ -9,6 +9,7 @@
 #include "tools/gateway.h"
 #include "tools/las_tools.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 #include "tools/random_id.h"
 #include "transport/child_process.h"
 
@@ -49,11 +50,13 @@ struct ServerCore::Parts {
   Parts(boost::asio::io_context& io, ServerOptions opts, std::unique_ptr<log::EventLog> log_)
       : options(std::move(opts)), log(std::move(log_)),
         live(*log, LiveOptions{options.snapshot_every, {}}),
-        context{io, *log, live, options, links} {}
+        appender(io, *log, &live),
+        context{io, *log, live, appender, options, links} {}
 
   ServerOptions options;
   std::unique_ptr<log::EventLog> log;
   LiveProjections live;
+  LoopAppender appender;
   ServerLinks links;
   LasToolContext context;
   BuiltinTools builtins;
@@ -76,7 +79,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
       io, *parts->log, FederationOptionsFor(parts->options, parts->builtins));
   parts->links.federation = parts->federation.get();
   parts->gateway = std::make_unique<Gateway>(
-      io, *parts->log, *parts->federation,
+      parts->appender, *parts->federation,
       GatewayOptionsFor(parts->options, parts->builtins, parts->guards));
   parts->links.gateway = parts->gateway.get();
   return std::unique_ptr<ServerCore>(new ServerCore(std::move(parts)));

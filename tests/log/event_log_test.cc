@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <algorithm>
 #include <set>
 #include <thread>
@@ -288,6 +289,53 @@ TEST(EventLogTest, SecondWriterInTheSameProcessIsLockedOut) {
   auto second = EventLog::Open(tmp.Sub("log"));
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), Code::kLocked) << second.status().ToString();
+}
+
+
+TEST(EventLogTest, AppendInPlaceLeavesTheEventsAsStoredInTheCallersVector) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  std::vector<EventDraft> drafts = {testing::SampleToolCallRequested(1),
+                                    testing::SampleToolCallCompleted(1)};
+  auto range = log->AppendInPlace(drafts, Durability::kSynced);
+  ASSERT_TRUE(range.ok()) << range.status().ToString();
+  EXPECT_EQ(range->first, 1u);
+  EXPECT_EQ(range->last, 2u);
+  auto cursor = log->Read(1);
+  ASSERT_TRUE(cursor.ok());
+  for (const EventDraft& draft : drafts) {
+    auto next = (*cursor)->Next();
+    ASSERT_TRUE(next.ok() && *next);
+    const std::string& stored = (*cursor)->current().envelope;
+    EXPECT_EQ(std::string(draft.envelope.begin(), draft.envelope.end()), stored)
+        << "sequence, time and prev_hash are patched into the caller's own bytes";
+  }
+}
+
+TEST(EventLogTest, AwaitDurableAsyncSyncsADeferredWriteOffTheCallersThread) {
+  TempDir tmp;
+  // A long deferral interval: only the requested sync can make the write durable.
+  auto log = OpenOrDie(tmp.Sub("log"), {.deferred_sync_micros = 60'000'000});
+  auto range = log->Append({testing::SampleToolCallRequested(1)}, Durability::kDeferred);
+  ASSERT_TRUE(range.ok());
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<Status> synced;
+  std::thread::id caller = std::this_thread::get_id();
+  std::thread::id ran_on;
+  log->AwaitDurableAsync(range->last, [&](Status status) {
+    std::lock_guard lock(mu);
+    synced = status;
+    ran_on = std::this_thread::get_id();
+    cv.notify_one();
+  });
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return synced.has_value(); }));
+  EXPECT_TRUE(synced->ok()) << synced->ToString();
+  EXPECT_NE(ran_on, caller);
+  lock.unlock();
+  EXPECT_EQ(log->stats().synced_groups, 1u);
+  EXPECT_EQ(log->stats().background_syncs, 0u);
 }
 
 }  // namespace

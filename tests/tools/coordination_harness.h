@@ -23,6 +23,7 @@
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
 
 namespace las::tools {
@@ -38,7 +39,9 @@ class CoordinationHarness {
     log_ = std::move(*log);
     live_ = std::make_unique<LiveProjections>(*log_);
     ASSERT_TRUE(live_->CatchUp().ok());
-    context_ = std::make_unique<LasToolContext>(LasToolContext{io_, *log_, *live_, options_, links_});
+    appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
+    context_ = std::make_unique<LasToolContext>(
+        LasToolContext{io_, *log_, *live_, *appender_, options_, links_});
     builtins_ = std::make_unique<BuiltinTools>();
     CoordinationOptions coordination;
     coordination.clock = &clock_;
@@ -55,7 +58,7 @@ class CoordinationHarness {
     GatewayOptions gateway;
     gateway.builtins = builtins_.get();
     gateway.new_call_id = [this] { return "call-" + std::to_string(++ids_); };
-    gateway_ = std::make_unique<Gateway>(io_, *log_, *federation_, gateway);
+    gateway_ = std::make_unique<Gateway>(*appender_, *federation_, gateway);
     links_.gateway = gateway_.get();
   }
 
@@ -67,6 +70,7 @@ class CoordinationHarness {
     federation_.reset();
     builtins_.reset();
     context_.reset();
+    appender_.reset();
     live_.reset();
     log_.reset();
   }
@@ -146,6 +150,7 @@ class CoordinationHarness {
   int ids_ = 0;
   std::unique_ptr<log::EventLog> log_;
   std::unique_ptr<LiveProjections> live_;
+  std::unique_ptr<LoopAppender> appender_;
   std::unique_ptr<LasToolContext> context_;
   std::unique_ptr<BuiltinTools> builtins_;
   std::unique_ptr<Federation> federation_;

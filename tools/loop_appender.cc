@@ -1,0 +1,104 @@
+#include "tools/loop_appender.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include "tools/live_projections.h"
+
+namespace las::tools {
+
+LoopAppender::LoopAppender(boost::asio::io_context& io, log::EventLog& log,
+                           LiveProjections* live)
+    : io_(io), log_(log), live_(live), self_(std::make_shared<LoopAppender*>(this)) {}
+
+LoopAppender::~LoopAppender() {
+  *self_ = nullptr;
+  if (!drafts_.empty()) (void)log_.Append(std::move(drafts_), log::Durability::kSynced);
+}
+
+void LoopAppender::Append(std::vector<log::EventDraft> drafts, log::Durability durability,
+                          Done done) {
+  if (drafts.empty()) {
+    boost::asio::post(io_, [done = std::move(done)] {
+      done(InvalidArgument("an append needs at least one event"));
+    });
+    return;
+  }
+  if (queued_.empty()) {
+    boost::asio::post(io_, [self = std::weak_ptr<LoopAppender*>(self_)] {
+      if (auto alive = self.lock(); alive && *alive != nullptr) (*alive)->Flush();
+    });
+  }
+  queued_.push_back({drafts.size(), durability, std::move(done)});
+  for (auto& draft : drafts) drafts_.push_back(std::move(draft));
+}
+
+void LoopAppender::Flush() {
+  std::vector<log::EventDraft> drafts = std::move(drafts_);
+  std::vector<Queued> queued = std::move(queued_);
+  drafts_.clear();
+  queued_.clear();
+  bool synced = false;
+  for (const auto& member : queued) synced |= member.durability == log::Durability::kSynced;
+  const bool sync_inline = synced && open_calls_ <= 1 && syncs_in_flight_ == 0;
+
+  Result<log::AppendedRange> range = log_.AppendInPlace(
+      drafts, sync_inline ? log::Durability::kSynced : log::Durability::kDeferred);
+  if (range.status().code() == Code::kInvalidArgument && queued.size() > 1) {
+    // One member's batch is malformed (nothing was written): write each on its own, so
+    // only that one fails.
+    size_t at = 0;
+    for (auto& member : queued) {
+      std::vector<log::EventDraft> own(std::make_move_iterator(drafts.begin() + at),
+                                       std::make_move_iterator(drafts.begin() + at + member.count));
+      at += member.count;
+      auto written = log_.AppendInPlace(own, member.durability);
+      if (written.ok() && live_ != nullptr) (void)live_->FoldStored(written->first, own);
+      member.done(std::move(written));
+    }
+    return;
+  }
+  if (range.ok() && live_ != nullptr) (void)live_->FoldStored(range->first, drafts);
+  Complete(std::move(range), std::move(queued), !synced || sync_inline);
+}
+
+void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued> queued,
+                            bool durable) {
+  if (!range.ok()) {
+    for (auto& member : queued) member.done(range.status());
+    return;
+  }
+  // Each member's own range, in order; the deferred ones are answered now.
+  std::vector<std::pair<log::AppendedRange, Done>> awaiting;
+  uint64_t next = range->first;
+  for (auto& member : queued) {
+    const log::AppendedRange own{next, next + member.count - 1};
+    next += member.count;
+    if (durable || member.durability == log::Durability::kDeferred) {
+      member.done(own);
+    } else {
+      awaiting.emplace_back(own, std::move(member.done));
+    }
+  }
+  if (awaiting.empty()) return;
+  ++syncs_in_flight_;
+  log_.AwaitDurableAsync(
+      range->last, [io = &io_, self = std::weak_ptr<LoopAppender*>(self_),
+                    awaiting = std::move(awaiting)](Status synced) mutable {
+        boost::asio::post(*io, [self, synced = std::move(synced),
+                                awaiting = std::move(awaiting)]() mutable {
+          auto alive = self.lock();
+          if (!alive || *alive == nullptr) return;
+          --(*alive)->syncs_in_flight_;
+          for (auto& [own, done] : awaiting) {
+            if (synced.ok()) {
+              done(own);
+            } else {
+              done(synced);
+            }
+          }
+        });
+      });
+}
+
+}  // namespace las::tools

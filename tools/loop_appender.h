@@ -1,0 +1,86 @@
+// LoopAppender: how the server's loop appends to its log — group commit by loop turn, the
+// writes on the loop's own thread.
+//
+// Append() queues a batch; the first one of a turn posts one flush to the loop, which runs
+// after the handlers already queued there (the other requests read in the same turn). The
+// flush writes everything queued as one EventLog batch (EventLog::AppendInPlace), folds the
+// stored events into the live projections without reading them back
+// (LiveProjections::FoldStored), and calls each member's `done` with its own range, in
+// order, on the loop — a kDeferred member at once, a kSynced member once its events are on
+// disk. The fsync a flush with kSynced members needs is made in one of two ways:
+//   - inline, on the loop, when at most one call is open (OpenCall/CloseCall) and no
+//     sync is in flight: a lone call then costs one write and one fsync and no thread
+//     hand-off (a futex wake-up and a context switch each way, 20–40 µs apiece on a small
+//     VM, were most of Las's own latency per call);
+//   - otherwise on the log's background thread (EventLog::AwaitDurableAsync), completed
+//     back on the loop: the loop goes on reading, deciding and writing the next calls while
+//     the sync runs, and the next sync covers everything written meanwhile.
+// The live projections hold a flush's events from its write on, a sync before its
+// members are answered (a power loss in between loses events no one was told of).
+//
+// Errors: a failed append or sync fails every member concerned with the log's error (the
+// log then refuses every later append). Destroying the appender writes what is still
+// queued (events decided are not dropped) without calling their `done`; a sync still in
+// flight then completes without calling anything.
+//
+// Threading: loop thread only; `done` runs on the loop, never inside Append().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "base/result.h"
+#include "log/event_log.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace las::tools {
+
+class LiveProjections;
+
+class LoopAppender {
+ public:
+  using Done = std::function<void(Result<log::AppendedRange>)>;
+
+  // `live` may be null (nothing to fold). Both must outlive the appender.
+  LoopAppender(boost::asio::io_context& io, log::EventLog& log, LiveProjections* live);
+  ~LoopAppender();
+  LoopAppender(const LoopAppender&) = delete;
+  LoopAppender& operator=(const LoopAppender&) = delete;
+
+  // Queues `drafts` for this turn's flush. An invalid batch (see EventLog::Append) fails
+  // alone, on the loop, without holding up the others.
+  void Append(std::vector<log::EventDraft> drafts, log::Durability durability, Done done);
+
+  // Calls a client has sent and not yet been answered, over every session: how the
+  // appender tells a lone call (sync inline) from concurrent ones (sync off the loop).
+  void OpenCall() { ++open_calls_; }
+  void CloseCall() { --open_calls_; }
+
+  log::EventLog& log() { return log_; }
+
+ private:
+  struct Queued {
+    size_t count = 0;
+    log::Durability durability = log::Durability::kDeferred;
+    Done done;
+  };
+  void Flush();
+  // After the write of a flush: answers its members, the synced ones once durable.
+  void Complete(Result<log::AppendedRange> range, std::vector<Queued> queued, bool durable);
+
+  boost::asio::io_context& io_;
+  log::EventLog& log_;
+  LiveProjections* live_;
+  std::vector<log::EventDraft> drafts_;  // every queued batch, in order
+  std::vector<Queued> queued_;
+  size_t open_calls_ = 0;
+  size_t syncs_in_flight_ = 0;  // flushes awaiting AwaitDurableAsync
+  // Shared with the posted flush, which must not touch a destroyed appender.
+  std::shared_ptr<LoopAppender*> self_;
+};
+
+}  // namespace las::tools
