@@ -460,8 +460,8 @@ AppendResult RunAppends(const fs::path& root, int batch, int threads, double war
 }
 
 // 2b. The same with AppendAsync: `appenders` logical appenders, each with one append in
-// flight at a time (its completion issues its next one), and no thread of their own —
-// how the gateway appends. Batch 1.
+// flight at a time (its completion issues its next one), and no thread of their own:
+// callers on event loops, whose appends the log's writer thread batches. Batch 1.
 AppendResult RunAsyncAppends(const fs::path& root, int appenders, double warmup_s,
                              double measure_s) {
   const fs::path dir = root / ("async-a" + std::to_string(appenders));
@@ -791,7 +791,7 @@ int Main(int argc, char** argv) {
       }
     }
     std::printf("\n2b. Durable AppendAsync (WAL synced), batch 1: N logical appenders, one append"
-                " in flight each, no threads of their own (how the gateway appends)\n\n");
+                " in flight each, no threads of their own (callers on event loops)\n\n");
     std::printf("%10s %9s %10s %9s %9s %9s %8s\n", "appenders", "appends", "appends/s", "p50 us",
                 "p99 us", "mean us", "x 1");
     for (int appenders : kThreadCounts) {
@@ -922,7 +922,7 @@ int Main(int argc, char** argv) {
       const auto& many = m.async_appends.back();
       const double async_gain = many.appends_per_second / one.appends_per_second;
       std::printf("%s  [%s] 16 concurrent appenders >= %.0fx one appender (batch 1), AppendAsync"
-                  " (the gateway's path): %.0f vs %.0f appends/s = %.2fx\n",
+                  " (callers on event loops): %.0f vs %.0f appends/s = %.2fx\n",
                   Verdict(async_gain >= kMinConcurrencyGain), ModeName(m.mode),
                   kMinConcurrencyGain, many.appends_per_second, one.appends_per_second,
                   async_gain);
