@@ -1,6 +1,5 @@
 #include "tools/gateway.h"
 
-
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
