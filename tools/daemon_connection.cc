@@ -7,13 +7,13 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/write.hpp>
-#include <deque>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tools/line_session.h"
+#include "tools/line_write_queue.h"
 #include "tools/operator_channel.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
@@ -49,7 +49,16 @@ class Connection final : public DaemonConnection,
   Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
              std::function<void()> on_closed, bool operator_only)
       : io_(io), stream_(io, fd.Release()), core_(core), framer_(max_line),
-        on_closed_(std::move(on_closed)), operator_only_(operator_only) {}
+        on_closed_(std::move(on_closed)),
+        answers_(
+            [this](const std::string& data, std::function<void(bool)> done) {
+              boost::asio::async_write(
+                  stream_, boost::asio::buffer(data),
+                  [self = shared_from_this(), done = std::move(done)](
+                      const boost::system::error_code& error, size_t) { done(!error); });
+            },
+            [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
+        operator_only_(operator_only) {}
 
   void Begin() { Read(); }
 
@@ -59,18 +68,11 @@ class Connection final : public DaemonConnection,
   }
 
   void Write(std::string line) override {
-    if (broken_ || !stream_.is_open()) return;
-    line.push_back('\n');
-    queue_.push_back(std::move(line));
-    if (!writing_) Next();
+    if (stream_.is_open()) answers_.Write(std::move(line));
   }
 
   void WhenDrained(std::function<void()> done) override {
-    if (!writing_) {
-      boost::asio::post(io_, std::move(done));
-    } else {
-      drained_.push_back(std::move(done));
-    }
+    answers_.WhenDrained(std::move(done));
   }
 
  private:
@@ -92,7 +94,8 @@ class Connection final : public DaemonConnection,
                                  self->OnLine(event.bytes);
                                }
                              });
-          self->Read();
+          // A client that does not read its answers is not read (line_write_queue.h).
+          self->answers_.ReadWhenAllowed([self] { self->Read(); });
         });
   }
 
@@ -169,7 +172,7 @@ class Connection final : public DaemonConnection,
   }
 
   std::string Reason() {
-    if (broken_ || PeerHungUp()) return "disconnect";
+    if (answers_.broken() || PeerHungUp()) return "disconnect";
     if (stopping_) return "shutdown";
     return "eof";
   }
@@ -180,26 +183,6 @@ class Connection final : public DaemonConnection,
     boost::asio::post(io_, on_closed_);  // a copy: the daemon may destroy us in it
   }
 
-  void Next() {
-    if (queue_.empty()) {
-      writing_ = false;
-      for (auto& done : drained_) boost::asio::post(io_, std::move(done));
-      drained_.clear();
-      return;
-    }
-    writing_ = true;
-    boost::asio::async_write(stream_, boost::asio::buffer(queue_.front()),
-                             [self = shared_from_this()](const boost::system::error_code& error,
-                                                         size_t) {
-                               self->queue_.pop_front();
-                               if (error) {  // the client is gone: drop what is left
-                                 self->broken_ = true;
-                                 self->queue_.clear();
-                               }
-                               self->Next();
-                             });
-  }
-
   boost::asio::io_context& io_;
   boost::asio::posix::stream_descriptor stream_;
   ServerCore& core_;
@@ -207,10 +190,7 @@ class Connection final : public DaemonConnection,
   std::function<void()> on_closed_;
   std::unique_ptr<LineSession> session_;
   std::unique_ptr<OperatorSession> operator_;
-  std::deque<std::string> queue_;
-  std::vector<std::function<void()>> drained_;
-  bool writing_ = false;
-  bool broken_ = false;
+  LineWriteQueue answers_;
   bool stopping_ = false;
   bool input_ended_ = false;
   const bool operator_only_;

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "tools/line_write_queue.h"
 #include "transport/line_reader.h"
 
 namespace las::tools {
@@ -23,50 +24,29 @@ bool IsPipeOrSocket(int fd) {
   return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-// Asynchronous writes on the loop, one line at a time.
+// Asynchronous writes on the loop (tools/line_write_queue.h).
 class LoopOutput final : public LineOutput {
  public:
-  LoopOutput(boost::asio::io_context& io, int fd) : io_(io), out_(io, fd) {}
-  void Write(std::string line) override {
-    if (broken_) return;
-    line.push_back('\n');
-    queue_.push_back(std::move(line));
-    if (!writing_) Next();
-  }
-  void WhenDrained(std::function<void()> done) override {
-    if (!writing_) {
-      boost::asio::post(io_, std::move(done));
-    } else {
-      drained_.push_back(std::move(done));
-    }
+  LoopOutput(boost::asio::io_context& io, int fd)
+      : out_(io, fd),
+        queue_(
+            [this](const std::string& data, std::function<void(bool)> done) {
+              boost::asio::async_write(
+                  out_, boost::asio::buffer(data),
+                  [done = std::move(done)](const boost::system::error_code& error, size_t) {
+                    done(!error);
+                  });
+            },
+            [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }) {}
+  void Write(std::string line) override { queue_.Write(std::move(line)); }
+  void WhenDrained(std::function<void()> done) override { queue_.WhenDrained(std::move(done)); }
+  void ReadWhenAllowed(std::function<void()> read) override {
+    queue_.ReadWhenAllowed(std::move(read));
   }
 
  private:
-  void Next() {
-    if (queue_.empty()) {
-      writing_ = false;
-      for (auto& done : drained_) boost::asio::post(io_, std::move(done));
-      drained_.clear();
-      return;
-    }
-    writing_ = true;
-    boost::asio::async_write(out_, boost::asio::buffer(queue_.front()),
-                             [this](const boost::system::error_code& error, size_t) {
-                               queue_.pop_front();
-                               if (error) {  // the client is gone: drop what is left
-                                 broken_ = true;
-                                 queue_.clear();
-                               }
-                               Next();
-                             });
-  }
-
-  boost::asio::io_context& io_;
   boost::asio::posix::stream_descriptor out_;
-  std::deque<std::string> queue_;
-  std::vector<std::function<void()>> drained_;
-  bool writing_ = false;
-  bool broken_ = false;
+  LineWriteQueue queue_;
 };
 
 // Blocking writes on a thread, for terminals and files.
@@ -166,7 +146,11 @@ class LoopInput final : public LineInput {
                             return;
                           }
                           Frame(framer_, std::string_view(buffer_, n), handlers_);
-                          Read();
+                          if (handlers_.answers != nullptr) {
+                            handlers_.answers->ReadWhenAllowed([this] { Read(); });
+                          } else {
+                            Read();
+                          }
                         });
   }
 

@@ -1,0 +1,104 @@
+// LineWriteQueue (tools/line_write_queue.h): ordering, one write per burst, the drained
+// callback, flow control and a peer that goes away. The stream is a recording stand-in whose
+// writes complete when the test says so: that is what lets a test hold a write in flight.
+// The same queue against real pipes and a real `las serve` is tests/e2e/backpressure_test.cc.
+#include "tools/line_write_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace las::tools {
+namespace {
+
+struct Harness {
+  std::vector<std::string> written;                // every write started, in order
+  std::deque<std::function<void(bool)>> in_flight;  // their completions, not yet run
+  std::deque<std::function<void()>> posted;
+  LineWriteQueue queue{
+      [this](const std::string& data, std::function<void(bool)> done) {
+        written.push_back(data);
+        in_flight.push_back(std::move(done));
+      },
+      [this](std::function<void()> task) { posted.push_back(std::move(task)); }};
+
+  void Complete(bool ok = true) {
+    auto done = std::move(in_flight.front());
+    in_flight.pop_front();
+    done(ok);
+  }
+  void RunPosted() {
+    while (!posted.empty()) {
+      auto task = std::move(posted.front());
+      posted.pop_front();
+      task();
+    }
+  }
+};
+
+TEST(LineWriteQueueTest, LinesQueuedDuringAWriteGoOutTogetherInOrder) {
+  Harness h;
+  h.queue.Write("a");
+  h.queue.Write("b");
+  h.queue.Write("c");
+  ASSERT_EQ(h.written.size(), 1u);
+  EXPECT_EQ(h.written[0], "a\n");
+  EXPECT_EQ(h.queue.queued_bytes(), 6u);
+  h.Complete();
+  ASSERT_EQ(h.written.size(), 2u);
+  EXPECT_EQ(h.written[1], "b\nc\n") << "one write for everything queued meanwhile";
+  bool drained = false;
+  h.queue.WhenDrained([&] { drained = true; });
+  h.RunPosted();
+  EXPECT_FALSE(drained) << "a write is still in flight";
+  h.Complete();
+  h.RunPosted();
+  EXPECT_TRUE(drained);
+  EXPECT_EQ(h.queue.queued_bytes(), 0u);
+}
+
+TEST(LineWriteQueueTest, ReadingPausesAboveTheMarkAndResumesBelowTheOther) {
+  Harness h;
+  const std::string big(kPauseReadingAboveBytes / 4, 'x');
+  for (int i = 0; i < 6; ++i) h.queue.Write(big);  // 1.5x the pause mark unwritten
+  ASSERT_GT(h.queue.queued_bytes(), kPauseReadingAboveBytes);
+  int reads = 0;
+  h.queue.ReadWhenAllowed([&] { ++reads; });
+  h.RunPosted();
+  EXPECT_EQ(reads, 0) << "too much unwritten: the next read waits";
+  h.Complete();  // the first line; the other five are now one write
+  h.RunPosted();
+  EXPECT_GE(h.queue.queued_bytes(), kResumeReadingBelowBytes);
+  EXPECT_EQ(reads, 0) << "still above the resume mark";
+  h.Complete();
+  h.RunPosted();
+  EXPECT_EQ(reads, 1) << "everything written: reading resumes";
+
+  h.queue.ReadWhenAllowed([&] { ++reads; });
+  EXPECT_EQ(reads, 2) << "with nothing queued a read goes ahead at once";
+}
+
+TEST(LineWriteQueueTest, APeerThatIsGoneDropsTheRestAndReleasesWaiters) {
+  Harness h;
+  const std::string big(kPauseReadingAboveBytes, 'x');
+  h.queue.Write(big);
+  h.queue.Write(big);
+  int reads = 0;
+  bool drained = false;
+  h.queue.ReadWhenAllowed([&] { ++reads; });
+  h.queue.WhenDrained([&] { drained = true; });
+  h.Complete(/*ok=*/false);
+  h.RunPosted();
+  EXPECT_TRUE(h.queue.broken());
+  EXPECT_EQ(h.queue.queued_bytes(), 0u);
+  EXPECT_EQ(reads, 1) << "the read goes ahead and will see the end of the input";
+  EXPECT_TRUE(drained);
+  h.queue.Write("late");
+  EXPECT_EQ(h.written.size(), 1u) << "nothing more is written to a peer that is gone";
+}
+
+}  // namespace
+}  // namespace las::tools

@@ -1,0 +1,63 @@
+// LineWriteQueue: answer lines going out to one peer on the loop, in order, and the flow
+// control that keeps a peer that does not read from growing Las's memory.
+//
+// Write() queues a line; one write is in flight at a time and takes every line queued when
+// it starts (one system call for a burst of answers, not one per line). The owner supplies
+// the write itself (an asynchronous write of a whole buffer to its stream, reporting
+// success), so this header needs no Asio. After a failed write the peer is gone: what is
+// queued is dropped and later lines are ignored.
+//
+// Flow control: past kPauseReadingAboveBytes of unwritten answers, ReadWhenAllowed() holds
+// the owner's next read until they are below kResumeReadingBelowBytes — a client that stops
+// reading its answers stops being read, and its requests wait in its own pipe or socket.
+//
+// Threading: loop thread only; callbacks run on the loop (WhenDrained's never inside the
+// call that registered it).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace las::tools {
+
+inline constexpr size_t kPauseReadingAboveBytes = 8 << 20;
+inline constexpr size_t kResumeReadingBelowBytes = 1 << 20;
+
+class LineWriteQueue {
+ public:
+  // Writes all of `data`, then calls `done(ok)` on the loop.
+  using AsyncWrite = std::function<void(const std::string& data, std::function<void(bool)> done)>;
+  // Runs `task` on the loop later (never inside the caller).
+  using Post = std::function<void(std::function<void()> task)>;
+
+  LineWriteQueue(AsyncWrite write, Post post);
+
+  // Queues `line` plus '\n'.
+  void Write(std::string line);
+  // Runs `done` once every queued line has been written (or the peer is gone).
+  void WhenDrained(std::function<void()> done);
+  // Calls `read` at once if at most kPauseReadingAboveBytes are queued, else on the loop
+  // once fewer than kResumeReadingBelowBytes are (or the peer is gone).
+  void ReadWhenAllowed(std::function<void()> read);
+
+  size_t queued_bytes() const { return queued_bytes_; }
+  bool broken() const { return broken_; }
+
+ private:
+  void Next();
+  void ResumeReads();
+
+  AsyncWrite write_;
+  Post post_;
+  std::vector<std::string> queue_;
+  std::string in_flight_;
+  size_t queued_bytes_ = 0;  // queued and in flight, not yet written
+  bool writing_ = false;
+  bool broken_ = false;
+  std::vector<std::function<void()>> drained_;
+  std::vector<std::function<void()>> paused_reads_;
+};
+
+}  // namespace las::tools
