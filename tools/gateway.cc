@@ -279,7 +279,11 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id
     }
   }
   (*handler)(session, arguments_json.empty() ? std::string("{}") : arguments_json,
-             std::move(done));
+             [this, session, call_id, surface = tool.surface, name = tool.tool,
+              done = std::move(done)](ToolCallReply reply) {
+               if (!reply.refusal.empty()) Deny(session, call_id, surface, name, reply.refusal);
+               done(std::move(reply));
+             });
 }
 
 std::optional<Refusal> Gateway::CheckResult(const SessionInfo& session,

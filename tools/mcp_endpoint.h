@@ -45,8 +45,13 @@ struct ToolCallReply {
   std::string result_json;  // set on success
   int error_code = 0;       // non-zero on failure
   std::string_view error_message;  // static text only
-  static ToolCallReply Error(int code, std::string_view message) { return {{}, code, message}; }
-  static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}}; }
+  // A Las tool's refusal under policy (a delegation wider than held, a revocation of
+  // another's grant): its stable reason, which the gateway records as ToolCallDenied.
+  std::string_view refusal;
+  static ToolCallReply Error(int code, std::string_view message) {
+    return {{}, code, message, {}};
+  }
+  static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}, {}}; }
 };
 
 // What the endpoint asks of the gateway behind it.

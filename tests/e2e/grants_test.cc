@@ -176,6 +176,12 @@ TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
   EXPECT_EQ(alice.steps[2]["result"]["isError"], true) << "never wider than held";
   EXPECT_EQ(StepText(alice.steps[2]), "Refused: wider-than-held");
   EXPECT_EQ(StepText(alice.steps[3]), "Refused: not-held");
+  // Each refusal is on record, with its reason.
+  auto refused = Replay({"--kind", "ToolCallDenied", "--agent", "alice"});
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_EQ(refused[0]["payload"]["tool"], "grant_delegate");
+  EXPECT_EQ(refused[0]["payload"]["reason"], "wider-than-held");
+  EXPECT_EQ(refused[1]["payload"]["reason"], "not-held");
 
   auto bob = Serve("bob", {CallStep("echo__echo", {{"message", "delegated"}}),
                            CallStep("lem__search", {{"query", "q"}})});
