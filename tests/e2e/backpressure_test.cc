@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_dir.h"
 #include "tools/line_write_queue.h"
@@ -27,35 +28,27 @@ TEST(BackpressureTest, AClientThatDoesNotReadIsNotReadAndLosesNothing) {
   las.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   auto listing = las.ReadLine();
   ASSERT_TRUE(listing.has_value());
-  // Enough tools/list requests that their answers are several times the pause mark, and
-  // more than Las's stdin pipe (64 KiB, ~1,100 of these lines) can hold besides.
+  // tools/list requests whose answers are twice the pause mark, then more pings than Las's
+  // stdin pipe (64 KiB, ~1,200 of these lines) can hold.
   const size_t per_answer = listing->size() + 1;
-  const int requests =
-      static_cast<int>(3 * tools::kPauseReadingAboveBytes / per_answer) + 2000;
+  const int lists = static_cast<int>(2 * tools::kPauseReadingAboveBytes / per_answer);
+  const int requests = lists + 2000;
 
   std::atomic<int> sent{0};
   std::thread writer([&] {
-    for (int i = 0; i < requests; ++i) {
-      las.WriteLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(i + 2) +
-                    R"(,"method":"tools/list"})");
-      sent.store(i + 1);
+    try {
+      for (int i = 0; i < requests; ++i) {
+        las.WriteLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(i + 2) +
+                      (i < lists ? R"(,"method":"tools/list"})" : R"(,"method":"ping"})"));
+        sent.store(i + 1);
+      }
+    } catch (const std::exception&) {
+      // Las went away: the reads below fail the test.
     }
   });
-  // Wait until the writer makes no progress for half a second (or finishes).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  int last = -1;
-  auto still_since = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() < deadline && sent.load() < requests) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (sent.load() != last) {
-      last = sent.load();
-      still_since = std::chrono::steady_clock::now();
-    } else if (std::chrono::steady_clock::now() - still_since > std::chrono::milliseconds(500)) {
-      break;
-    }
-  }
-  EXPECT_LT(sent.load(), requests) << "Las kept reading a client that reads nothing";
-  const size_t held = static_cast<size_t>(sent.load()) * per_answer;
+  const int stalled_at = testing::AwaitGoalOrStall(sent, requests);
+  EXPECT_LT(stalled_at, requests) << "Las kept reading a client that reads nothing";
+  const size_t held = static_cast<size_t>(stalled_at) * per_answer;
   EXPECT_LT(held, 4 * tools::kPauseReadingAboveBytes)
       << "requests read before Las stopped reading, in answer bytes";
 

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -33,6 +34,7 @@
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_client.h"
 #include "tools/daemon_socket.h"
+#include "tools/line_write_queue.h"
 
 namespace las {
 namespace {
@@ -746,6 +748,51 @@ TEST_F(DaemonTest, OperatorVerbsWhileAnEmbeddedServeHoldsTheLogGoThroughItsOpera
   EXPECT_EQ(completed[0]["agent"], "");
   EXPECT_TRUE(Replay({"--kind", "SessionOpened"}).size() == 1u)
       << "the refused operator-socket connection opened no session";
+}
+
+TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
+  const std::string socket_path = StartDaemon();
+  RawClient slow = Connect(socket_path);
+  slow.Initialize("");
+  slow.Send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  auto listing = slow.ReadLine();
+  ASSERT_TRUE(listing.has_value());
+  // tools/list answers twice the pause mark, then more pings than the socket buffers hold.
+  const int lists = static_cast<int>(2 * tools::kPauseReadingAboveBytes / (listing->size() + 1));
+  const int requests = lists + 8000;
+  std::atomic<int> sent{0};
+  std::thread writer([&, fd = slow.fd()] {
+    for (int i = 0; i < requests; ++i) {
+      const std::string line = R"({"jsonrpc":"2.0","id":)" + std::to_string(i + 2) +
+                               (i < lists ? R"(,"method":"tools/list"})" : R"(,"method":"ping"})") +
+                               "\n";
+      if (::send(fd, line.data(), line.size(), MSG_NOSIGNAL) !=
+          static_cast<ssize_t>(line.size())) {
+        return;  // the daemon went away: the reads below fail the test
+      }
+      sent.store(i + 1);
+    }
+  });
+  EXPECT_LT(testing::AwaitGoalOrStall(sent, requests), requests)
+      << "the daemon kept reading a connection that reads nothing";
+
+  // Meanwhile another agent is served as usual.
+  RawClient other = Connect(socket_path);
+  other.Initialize("");
+  other.Send(R"({"jsonrpc":"2.0","id":7,"method":"ping"})");
+  auto pong = other.ReadLine(std::chrono::seconds(10));
+  ASSERT_TRUE(pong.has_value());
+  EXPECT_NE(pong->find("\"result\""), std::string::npos) << *pong;
+
+  // The slow client reads at last: every request is answered, in order.
+  for (int id = 2; id < requests + 2; ++id) {
+    auto line = slow.ReadLine();
+    ASSERT_TRUE(line.has_value()) << "no answer for request " << id;
+    ASSERT_EQ(json::parse(*line, nullptr, false).value("id", -1), id);
+  }
+  writer.join();
+  EXPECT_EQ(sent.load(), requests);
+  EXPECT_EQ(StopDaemon(), 0);
 }
 
 }  // namespace

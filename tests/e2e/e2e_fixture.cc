@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "tests/support/run_command.h"
 
@@ -130,6 +132,22 @@ EverythingRelease ReleaseServerEverything(const TempDir& tmp) {
   std::ofstream(release.registry_path)
       << R"({"schema_version":1,"surfaces":[{"name":"everything"}]})";
   return release;
+}
+
+int AwaitGoalOrStall(const std::atomic<int>& progress, int goal) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int last = -1;
+  auto still_since = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() < deadline && progress.load() < goal) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (progress.load() != last) {
+      last = progress.load();
+      still_since = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - still_since > std::chrono::milliseconds(500)) {
+      break;
+    }
+  }
+  return progress.load();
 }
 
 }  // namespace las::testing

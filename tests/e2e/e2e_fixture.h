@@ -5,6 +5,7 @@
 // (EXPECT_* from the calling thread).
 #pragma once
 
+#include <atomic>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,5 +74,10 @@ struct EverythingRelease {
   std::string registry_path;
 };
 EverythingRelease ReleaseServerEverything(const TempDir& tmp);
+
+// Flow control tests: waits until `progress` (a writer thread's count of lines sent)
+// reaches `goal` or stops moving for half a second (the peer stopped reading and the
+// writer blocks), 60 s at most; returns the count then.
+int AwaitGoalOrStall(const std::atomic<int>& progress, int goal);
 
 }  // namespace las::testing
