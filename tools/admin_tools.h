@@ -9,7 +9,8 @@
 // Enable/disable answer once the event is durable and the server's live projections have
 // folded it, so the next tools/list and call already see it.
 //
-// Threading: handlers run on the loop; appends complete on the log's thread and post back.
+// Threading: handlers run on the loop; appends go through the loop appender
+// (tools/loop_appender.h) and complete on the loop.
 #pragma once
 
 #include "tools/builtin_tools.h"

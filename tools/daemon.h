@@ -14,8 +14,8 @@
 //
 // Errors: the socket directory's (kDenied, kIo), the log's (kLocked, kIo, kCorruption,
 // ...), a bind failure (kIo), or a log failure during federation.
-// Threading: one Boost.Asio io_context thread runs everything; the log's threads post
-// their completions to it. Blocks until stopped.
+// Threading: one Boost.Asio io_context thread runs everything (the log's syncer posts the
+// completions of syncs made off the loop to it: tools/loop_appender.h). Blocks until stopped.
 #pragma once
 
 #include <cstddef>

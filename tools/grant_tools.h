@@ -10,8 +10,8 @@
 // stable reason code; nothing is appended. An accepted one is answered once its event
 // (GrantIssued / GrantRevoked, with the caller as actor) is durable.
 //
-// Threading: handlers run on the gateway's loop; appends complete on the log's thread and
-// are posted back to `context.io`.
+// Threading: handlers run on the gateway's loop; appends go through the loop appender
+// (tools/loop_appender.h) and complete on the loop.
 #pragma once
 
 #include <functional>

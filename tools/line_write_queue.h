@@ -10,6 +10,8 @@
 // Flow control: past kPauseReadingAboveBytes of unwritten answers, ReadWhenAllowed() holds
 // the owner's next read until they are below kResumeReadingBelowBytes — a client that stops
 // reading its answers stops being read, and its requests wait in its own pipe or socket.
+// The check is made between reads, so the backlog can pass the mark by the answers to one
+// read's worth of requests (the owners read at most 64 KiB at a time).
 //
 // Threading: loop thread only; callbacks run on the loop (WhenDrained's never inside the
 // call that registered it).

@@ -14,8 +14,8 @@
 // the operator's changes then exit 7 as when nothing listens.
 //
 // Threading: one Boost.Asio io_context thread runs everything, stdin and stdout included
-// when they are pipes or sockets (tools/stdio_lines.h); the log's own threads make appends
-// durable and post their completions back to the loop.
+// when they are pipes or sockets (tools/stdio_lines.h), and the log's writes
+// (tools/loop_appender.h: synced inline for a lone call, by the log's syncer otherwise).
 #pragma once
 
 #include <cstdint>

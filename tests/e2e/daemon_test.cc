@@ -759,7 +759,7 @@ TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
   ASSERT_TRUE(listing.has_value());
   // tools/list answers twice the pause mark, then more pings than the socket buffers hold.
   const int lists = static_cast<int>(2 * tools::kPauseReadingAboveBytes / (listing->size() + 1));
-  const int requests = lists + 8000;
+  const int requests = lists + 12000;
   std::atomic<int> sent{0};
   std::thread writer([&, fd = slow.fd()] {
     for (int i = 0; i < requests; ++i) {
