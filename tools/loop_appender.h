@@ -60,8 +60,6 @@ class LoopAppender {
   void OpenCall() { ++open_calls_; }
   void CloseCall() { --open_calls_; }
 
-  log::EventLog& log() { return log_; }
-
  private:
   struct Queued {
     size_t count = 0;
