@@ -14,6 +14,7 @@
 
 #include "tools/line_session.h"
 #include "tools/line_write_queue.h"
+#include "tools/paced_lines.h"
 #include "tools/operator_channel.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
@@ -48,7 +49,15 @@ class Connection final : public DaemonConnection,
  public:
   Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
              std::function<void()> on_closed, bool operator_only)
-      : io_(io), stream_(io, fd.Release()), core_(core), framer_(max_line),
+      : io_(io), stream_(io, fd.Release()), core_(core),
+        lines_(max_line,
+               [this](const transport::LineEvent& event) {
+                 if (event.kind == transport::LineEvent::Kind::kTooLong) {
+                   OnTooLong(event.bytes);
+                 } else {
+                   OnLine(event.bytes);
+                 }
+               }),
         on_closed_(std::move(on_closed)),
         answers_(
             [this](const std::string& data, std::function<void(bool)> done) {
@@ -75,27 +84,24 @@ class Connection final : public DaemonConnection,
     answers_.WhenDrained(std::move(done));
   }
 
+  bool Congested() const override { return answers_.Congested(); }
+  void ReadWhenAllowed(std::function<void()> read) override {
+    answers_.ReadWhenAllowed(std::move(read));
+  }
+
  private:
   void Read() {
     stream_.async_read_some(
         boost::asio::buffer(buffer_),
         [self = shared_from_this()](const boost::system::error_code& error, size_t n) {
           if (error || n == 0) {
-            self->framer_.Finish(
-                [&](const transport::LineEvent& event) { self->OnLine(event.bytes); });
+            self->lines_.Finish();
             self->EndInput();
             return;
           }
-          self->framer_.Feed(std::string_view(self->buffer_, n),
-                             [&](const transport::LineEvent& event) {
-                               if (event.kind == transport::LineEvent::Kind::kTooLong) {
-                                 self->OnTooLong(event.bytes);
-                               } else {
-                                 self->OnLine(event.bytes);
-                               }
-                             });
-          // A client that does not read its answers is not read (line_write_queue.h).
-          self->answers_.ReadWhenAllowed([self] { self->Read(); });
+          // A client that does not read its answers is not read (tools/paced_lines.h).
+          self->lines_.Feed(std::string_view(self->buffer_, n), self.get(),
+                            [self] { self->Read(); });
         });
   }
 
@@ -186,7 +192,7 @@ class Connection final : public DaemonConnection,
   boost::asio::io_context& io_;
   boost::asio::posix::stream_descriptor stream_;
   ServerCore& core_;
-  transport::LineFramer framer_;
+  PacedLines lines_;
   std::function<void()> on_closed_;
   std::unique_ptr<LineSession> session_;
   std::unique_ptr<OperatorSession> operator_;

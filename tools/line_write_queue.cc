@@ -24,7 +24,7 @@ void LineWriteQueue::WhenDrained(std::function<void()> done) {
 }
 
 void LineWriteQueue::ReadWhenAllowed(std::function<void()> read) {
-  if (queued_bytes_ <= kPauseReadingAboveBytes || broken_) {
+  if (!Congested()) {
     read();
   } else {
     paused_reads_.push_back(std::move(read));

@@ -10,8 +10,8 @@
 // Flow control: past kPauseReadingAboveBytes of unwritten answers, ReadWhenAllowed() holds
 // the owner's next read until they are below kResumeReadingBelowBytes — a client that stops
 // reading its answers stops being read, and its requests wait in its own pipe or socket.
-// The check is made between reads, so the backlog can pass the mark by the answers to one
-// read's worth of requests (the owners read at most 64 KiB at a time).
+// Owners check Congested() before each line (tools/paced_lines.h), so the backlog passes
+// the mark by at most one answer.
 //
 // Threading: loop thread only; callbacks run on the loop (WhenDrained's never inside the
 // call that registered it).
@@ -44,6 +44,8 @@ class LineWriteQueue {
   // once fewer than kResumeReadingBelowBytes are (or the peer is gone).
   void ReadWhenAllowed(std::function<void()> read);
 
+  // More than kPauseReadingAboveBytes unwritten, and the peer still there.
+  bool Congested() const { return queued_bytes_ > kPauseReadingAboveBytes && !broken_; }
   size_t queued_bytes() const { return queued_bytes_; }
   bool broken() const { return broken_; }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "tools/line_write_queue.h"
+#include "tools/paced_lines.h"
 #include "transport/line_reader.h"
 
 namespace las::tools {
@@ -40,6 +41,7 @@ class LoopOutput final : public LineOutput {
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }) {}
   void Write(std::string line) override { queue_.Write(std::move(line)); }
   void WhenDrained(std::function<void()> done) override { queue_.WhenDrained(std::move(done)); }
+  bool Congested() const override { return queue_.Congested(); }
   void ReadWhenAllowed(std::function<void()> read) override {
     queue_.ReadWhenAllowed(std::move(read));
   }
@@ -116,21 +118,18 @@ class ThreadOutput final : public LineOutput {
   std::thread thread_;  // last: starts after the rest is built
 };
 
-// Frames bytes into lines and hands each to the handlers (on the loop's thread).
-void Frame(transport::LineFramer& framer, std::string_view bytes, const LineInputHandlers& h) {
-  framer.Feed(bytes, [&](const transport::LineEvent& event) {
-    if (event.kind == transport::LineEvent::Kind::kTooLong) {
-      h.on_too_long(event.bytes);
-    } else {
-      h.on_line(event.bytes);
-    }
-  });
-}
-
 class LoopInput final : public LineInput {
  public:
   LoopInput(boost::asio::io_context& io, int fd, size_t max_line, LineInputHandlers handlers)
-      : in_(io, fd), framer_(max_line), handlers_(std::move(handlers)) {
+      : in_(io, fd),
+        handlers_(std::move(handlers)),
+        lines_(max_line, [this](const transport::LineEvent& event) {
+          if (event.kind == transport::LineEvent::Kind::kTooLong) {
+            handlers_.on_too_long(event.bytes);
+          } else {
+            handlers_.on_line(event.bytes);
+          }
+        }) {
     Read();
   }
 
@@ -139,24 +138,18 @@ class LoopInput final : public LineInput {
     in_.async_read_some(boost::asio::buffer(buffer_),
                         [this](const boost::system::error_code& error, size_t n) {
                           if (error || n == 0) {
-                            framer_.Finish([&](const transport::LineEvent& event) {
-                              handlers_.on_line(event.bytes);
-                            });
+                            lines_.Finish();
                             handlers_.on_eof();
                             return;
                           }
-                          Frame(framer_, std::string_view(buffer_, n), handlers_);
-                          if (handlers_.answers != nullptr) {
-                            handlers_.answers->ReadWhenAllowed([this] { Read(); });
-                          } else {
-                            Read();
-                          }
+                          lines_.Feed(std::string_view(buffer_, n), handlers_.answers,
+                                      [this] { Read(); });
                         });
   }
 
   boost::asio::posix::stream_descriptor in_;
-  transport::LineFramer framer_;
   LineInputHandlers handlers_;
+  PacedLines lines_;
   char buffer_[1 << 16];
 };
 

@@ -27,8 +27,10 @@ class LineOutput {
   virtual void Write(std::string line) = 0;
   // Runs `done` on the loop once every queued line has been written (or the peer is gone).
   virtual void WhenDrained(std::function<void()> done) = 0;
-  // Flow control (tools/line_write_queue.h): calls `read` at once, or later on the loop
-  // when too many answers are still unwritten. Outputs without a backlog limit read at once.
+  // Flow control (tools/line_write_queue.h): whether too many answers are unwritten to
+  // take another request, and `read` called at once or, while congested, later on the
+  // loop. Outputs without a backlog limit are never congested.
+  virtual bool Congested() const { return false; }
   virtual void ReadWhenAllowed(std::function<void()> read) { read(); }
 };
 
@@ -36,8 +38,8 @@ struct LineInputHandlers {
   std::function<void(std::string_view line)> on_line;
   std::function<void(std::string_view prefix)> on_too_long;
   std::function<void()> on_eof;
-  // The output whose unwritten answers hold the next read (LineOutput::ReadWhenAllowed);
-  // null: never held. Must outlive the input.
+  // The output whose unwritten answers hold the next line (tools/paced_lines.h); null:
+  // never held. Must outlive the input.
   LineOutput* answers = nullptr;
 };
 

@@ -1,8 +1,8 @@
 // Flow control against the real `las serve` over real pipes (tools/line_write_queue.h): a
 // client that keeps sending requests but does not read its answers stops being read once
-// kPauseReadingAboveBytes of answers are unwritten (checked after each read of up to 64 KiB
-// of requests) — its writes block on a full pipe instead of Las buffering without end — and
-// when it reads again every request is answered, in order.
+// kPauseReadingAboveBytes of answers are unwritten (checked before each line,
+// tools/paced_lines.h) — its writes block on a full pipe instead of Las buffering without
+// end — and when it reads again every request is answered, in order.
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -1,0 +1,38 @@
+#include "tools/paced_lines.h"
+
+#include <utility>
+
+namespace las::tools {
+
+PacedLines::PacedLines(size_t max_line_bytes,
+                       std::function<void(const transport::LineEvent&)> deliver)
+    : framer_(max_line_bytes), deliver_(std::move(deliver)) {}
+
+void PacedLines::Feed(std::string_view data, LineOutput* answers,
+                      std::function<void()> read_more) {
+  framer_.Feed(data, [&](const transport::LineEvent& event) {
+    pending_.push_back({event.kind, std::string(event.bytes)});
+  });
+  Pump(answers, std::move(read_more));
+}
+
+void PacedLines::Pump(LineOutput* answers, std::function<void()> read_more) {
+  while (!pending_.empty()) {
+    if (answers != nullptr && answers->Congested()) {
+      answers->ReadWhenAllowed([this, answers, read_more = std::move(read_more)]() mutable {
+        Pump(answers, std::move(read_more));
+      });
+      return;
+    }
+    const Pending line = std::move(pending_.front());
+    pending_.pop_front();
+    deliver_({line.kind, line.bytes});
+  }
+  read_more();
+}
+
+void PacedLines::Finish() {
+  framer_.Finish([&](const transport::LineEvent& event) { deliver_(event); });
+}
+
+}  // namespace las::tools

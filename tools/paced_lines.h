@@ -1,0 +1,48 @@
+// PacedLines: one peer's input lines handed to its session one at a time, while the peer's
+// answers allow (LineOutput::Congested, tools/line_write_queue.h). A read of up to 64 KiB
+// can hold a thousand small requests whose answers are large (tools/list); handing them
+// over all at once would let the backlog pass the pause mark by all their answers. Paced,
+// it passes the mark by at most one answer, and the next read is made only once every line
+// read so far has been handed over.
+//
+// Threading: loop thread only. `resume` (Feed) must keep the owner alive while the pause
+// lasts; it is called on the loop.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "tools/stdio_lines.h"
+#include "transport/line_reader.h"
+
+namespace las::tools {
+
+class PacedLines {
+ public:
+  // `deliver` gets each line (or over-long prefix) in order.
+  PacedLines(size_t max_line_bytes, std::function<void(const transport::LineEvent&)> deliver);
+
+  // Frames `data` and hands its lines over while `answers` is not congested (null: never
+  // held); once all are handed over calls `read_more` (at once, or on the loop after a
+  // pause, through `answers->ReadWhenAllowed`).
+  void Feed(std::string_view data, LineOutput* answers, std::function<void()> read_more);
+  // End of the input: hands over a partial last line, if any (nothing is pending then:
+  // reads stop while lines wait).
+  void Finish();
+
+ private:
+  struct Pending {
+    transport::LineEvent::Kind kind;
+    std::string bytes;
+  };
+  void Pump(LineOutput* answers, std::function<void()> read_more);
+
+  transport::LineFramer framer_;
+  std::function<void(const transport::LineEvent&)> deliver_;
+  std::deque<Pending> pending_;
+};
+
+}  // namespace las::tools
