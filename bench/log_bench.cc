@@ -203,17 +203,11 @@ class ScratchDir {
   fs::path path_;
 };
 
-// The i-th event of a benchmark log: ToolCallRequested / ToolCallCompleted alternating, as
-// pairs sharing a call id — the bulk of a real Las log.
-log::EventDraft SampleEvent(uint64_t i) {
-  return i % 2 == 0 ? testing::SampleToolCallRequested(i / 2)
-                    : testing::SampleToolCallCompleted(i / 2);
-}
 
 std::vector<log::EventDraft> SampleBatch(uint64_t first, int size) {
   std::vector<log::EventDraft> batch;
   batch.reserve(static_cast<size_t>(size));
-  for (int j = 0; j < size; ++j) batch.push_back(SampleEvent(first + static_cast<uint64_t>(j)));
+  for (int j = 0; j < size; ++j) batch.push_back(testing::SampleCallEvent(first + static_cast<uint64_t>(j)));
   return batch;
 }
 

@@ -43,15 +43,8 @@ double CpuSeconds() {
 int Build(const std::string& dir, uint64_t n) {
   auto log = log::EventLog::Open(dir);
   if (!log.ok()) Die("open", log.status());
-  for (uint64_t first = 0; first < n; first += 256) {
-    std::vector<log::EventDraft> batch;
-    for (uint64_t i = first; i < std::min<uint64_t>(n, first + 256); ++i) {
-      batch.push_back(i % 2 == 0 ? testing::SampleToolCallRequested(i / 2)
-                                 : testing::SampleToolCallCompleted(i / 2));
-    }
-    auto appended = (*log)->Append(std::move(batch));
-    if (!appended.ok()) Die("append", appended.status());
-  }
+  Status appended = testing::AppendSampleCalls(**log, n);
+  if (!appended.ok()) Die("append", appended);
   return 0;
 }
 

@@ -61,15 +61,8 @@ long StatusKib(const char* field) {
 void Build(const std::string& dir, uint64_t n) {
   auto log = log::EventLog::Open(dir);
   if (!log.ok()) Die("open", log.status());
-  for (uint64_t first = 0; first < n; first += 256) {
-    std::vector<log::EventDraft> batch;
-    for (uint64_t i = first; i < std::min<uint64_t>(n, first + 256); ++i) {
-      batch.push_back(i % 2 == 0 ? testing::SampleToolCallRequested(i / 2)
-                                 : testing::SampleToolCallCompleted(i / 2));
-    }
-    auto appended = (*log)->Append(std::move(batch), log::Durability::kDeferred);
-    if (!appended.ok()) Die("append", appended.status());
-  }
+  Status appended = testing::AppendSampleCalls(**log, n, log::Durability::kDeferred);
+  if (!appended.ok()) Die("append", appended);
 }
 
 // child restart DIR: what `las serve` does before federating; one line of figures.

@@ -11,7 +11,13 @@ PacedLines::PacedLines(size_t max_line_bytes,
 void PacedLines::Feed(std::string_view data, LineOutput* answers,
                       std::function<void()> read_more) {
   framer_.Feed(data, [&](const transport::LineEvent& event) {
-    pending_.push_back({event.kind, std::string(event.bytes)});
+    // Handed over at once while nothing waits and the answers allow; kept (a copy) only
+    // from the first line that must wait.
+    if (pending_.empty() && (answers == nullptr || !answers->Congested())) {
+      deliver_(event);
+    } else {
+      pending_.push_back({event.kind, std::string(event.bytes)});
+    }
   });
   Pump(answers, std::move(read_more));
 }

@@ -1,5 +1,7 @@
 #include "tests/support/sample_events.h"
 
+#include <algorithm>
+
 #include "log/event_builder.h"
 
 namespace las::testing {
@@ -180,6 +182,22 @@ log::EventDraft SampleToolCallCompleted(uint64_t n) {
       R"({"content":[{"type":"text","text":"Echo: hello from the benchmark"}]})", 72, false,
       180, "");
   return b.Finish(payload, "agent-main", "session-0001");
+}
+
+log::EventDraft SampleCallEvent(uint64_t i) {
+  return i % 2 == 0 ? SampleToolCallRequested(i / 2) : SampleToolCallCompleted(i / 2);
+}
+
+Status AppendSampleCalls(log::EventLog& log, uint64_t n, log::Durability durability) {
+  for (uint64_t first = 0; first < n; first += 256) {
+    std::vector<log::EventDraft> batch;
+    for (uint64_t i = first; i < std::min<uint64_t>(n, first + 256); ++i) {
+      batch.push_back(SampleCallEvent(i));
+    }
+    auto appended = log.Append(std::move(batch), durability);
+    if (!appended.ok()) return appended.status();
+  }
+  return Status::Ok();
 }
 
 }  // namespace las::testing

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "log/event.h"
+#include "log/event_log.h"
 
 namespace las::testing {
 
@@ -21,5 +23,13 @@ std::vector<log::EventDraft> SampleSession(const std::string& session_id);
 // A ~250-byte ToolCallRequested / ToolCallCompleted pair member: the bulk of a real log.
 log::EventDraft SampleToolCallRequested(uint64_t n);
 log::EventDraft SampleToolCallCompleted(uint64_t n);
+
+// The i-th event of a benchmark log: ToolCallRequested / ToolCallCompleted alternating, as
+// pairs sharing a call id.
+log::EventDraft SampleCallEvent(uint64_t i);
+
+// Appends `n` such events (SampleCallEvent(0..n-1)) in batches of 256.
+Status AppendSampleCalls(log::EventLog& log, uint64_t n,
+                         log::Durability durability = log::Durability::kSynced);
 
 }  // namespace las::testing
