@@ -90,8 +90,9 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                 "Serve the privileged las.admin tools (list/inspect/enable/disable sources, "
                 "inspect events); never on by default");
   cmd->add_option("--snapshot-every", flags->snapshot_every,
-                  "Snapshot the projections every N events, so a restart folds only the "
-                  "events after the newest snapshot (0: never)")
+                  "Snapshot the projections every N events (later when the state is large: "
+                  "not before the events since the last snapshot are as big as it), so a "
+                  "restart folds only the events after the newest snapshot (0: never)")
       ->capture_default_str();
 }
 

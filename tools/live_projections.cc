@@ -32,6 +32,7 @@ Status LiveProjections::FoldStored(uint64_t first, const std::vector<log::EventD
     event.envelope.assign(reinterpret_cast<const char*>(draft.envelope.data()),
                           draft.envelope.size());
     set_.Apply(event);
+    bytes_since_snapshot_ += draft.envelope.size();
   }
   MaybeSnapshot();
   return Status::Ok();
@@ -70,6 +71,7 @@ Status LiveProjections::Fold() {
     if (!next.ok()) return next.status();
     if (!*next) return Status::Ok();
     set_.Apply((*cursor)->current());
+    bytes_since_snapshot_ += (*cursor)->current().envelope.size();
   }
 }
 
@@ -91,9 +93,11 @@ void LiveProjections::MaybeSnapshot() {
   CollectWrite(/*wait=*/false);
   if (options_.snapshot_every == 0 || snapshots_disabled_) return;
   if (set_.sequence() < last_snapshot_ + options_.snapshot_every) return;
+  if (options_.snapshot_after_own_size && bytes_since_snapshot_ < last_snapshot_bytes_) return;
   CollectWrite(/*wait=*/true);  // back-pressure: one write in flight at most
   // Taken or failed, the next attempt is `snapshot_every` events later.
   last_snapshot_ = set_.sequence();
+  bytes_since_snapshot_ = 0;
   auto states = projections::SaveSnapshotStates(set_);
   if (!states.ok()) {
     if (states.status().code() == Code::kUnsupported) {
@@ -106,6 +110,8 @@ void LiveProjections::MaybeSnapshot() {
     return;
   }
   writing_sequence_ = set_.sequence();
+  last_snapshot_bytes_ = 0;
+  for (const auto& projection : states->projections) last_snapshot_bytes_ += projection.state.size();
   log::EventLog* log = &log_;
   auto saved = std::make_shared<log::Snapshot>(std::move(*states));
   auto write = [log, saved] { return projections::WriteSavedSnapshot(*log, std::move(*saved)); };

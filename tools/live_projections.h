@@ -12,7 +12,13 @@
 // events (same digests), snapshot or not.
 //
 // Every `snapshot_every` folded events (0: never) CatchUp() also takes a snapshot of the
-// state it reached and keeps the newest two. Taking it must not stall the call whose
+// state it reached and keeps the newest two. With `snapshot_after_own_size`, a snapshot
+// also waits until the events folded since the last one carry at least as many bytes as
+// that snapshot's saved states: a state that keeps growing (every version of every
+// blackboard key, every call) is then not re-serialized and re-digested every
+// `snapshot_every` events — the snapshots' work stays proportional to what is appended
+// instead of growing with the log's square — and a restart still folds a tail no larger
+// than the snapshot it restores. Taking it must not stall the call whose
 // CatchUp() it is (on a large log the digests alone take a second or more), so it is split
 // (projections/snapshots.h): on the caller's thread only each projection's Save bytes are
 // copied out (SaveSnapshotStates — a serialization, no digest, no sort, no I/O); one
@@ -49,6 +55,8 @@ namespace las::tools {
 struct LiveOptions {
   // Write a snapshot after this many events were folded since the last one; 0 = never.
   uint64_t snapshot_every = 0;
+  // See above: also wait for as many event bytes as the last snapshot's states had.
+  bool snapshot_after_own_size = false;
   // Receives each warning line; empty = stderr.
   std::function<void(std::string_view)> warn;
 };
@@ -115,6 +123,10 @@ class LiveProjections {
   bool started_ = false;
   bool snapshots_disabled_ = false;
   uint64_t last_snapshot_ = 0;
+  // Bytes of the states saved by the last snapshot this process took, and of the event
+  // envelopes folded since (snapshot_after_own_size).
+  uint64_t last_snapshot_bytes_ = 0;
+  uint64_t bytes_since_snapshot_ = 0;
   // The snapshot write in flight (invalid when none) and its sequence.
   std::future<Result<size_t>> writing_;
   uint64_t writing_sequence_ = 0;

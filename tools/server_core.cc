@@ -49,7 +49,7 @@ GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTool
 struct ServerCore::Parts {
   Parts(boost::asio::io_context& io, ServerOptions opts, std::unique_ptr<log::EventLog> log_)
       : options(std::move(opts)), log(std::move(log_)),
-        live(*log, LiveOptions{options.snapshot_every, {}}),
+        live(*log, LiveOptions{options.snapshot_every, /*snapshot_after_own_size=*/true, {}}),
         appender(io, *log, &live),
         context{io, *log, live, appender, options, links} {}
 

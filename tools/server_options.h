@@ -17,7 +17,8 @@ struct ServerOptions {
   int64_t call_timeout_ms = 0;
   bool relaxed_durability = false;  // see GatewayOptions::request_durability
   std::string node_executable;
-  // Write a projection snapshot every this many events (tools/live_projections.h); 0 = never.
+  // Write a projection snapshot every this many events, and not before the events since the
+  // last one carry as many bytes as its states (tools/live_projections.h); 0 = never.
   uint64_t snapshot_every = 10000;
   bool lazy = false;   // tools/list shows only the discovery tools (docs/SOURCES.md)
   bool admin = false;  // the las.admin tools are served (docs/SOURCES.md)

@@ -153,6 +153,48 @@ TEST(LiveSnapshots, BackToBackSnapshotsAreAllWritten) {
   EXPECT_EQ(*log->SnapshotSequences(), (std::vector<uint64_t>{taken[3], taken[2]}));
 }
 
+// With snapshot_after_own_size the next snapshot waits until the events since the last one
+// carry as many bytes as its saved states: exactly at the first event that reaches them.
+TEST(LiveSnapshots, ALargeStateWaitsForAsManyEventBytesAsItsSnapshot) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  LiveOptions options = warnings.Options(1);
+  options.snapshot_after_own_size = true;
+  LiveProjections live(*log, options);
+  AppendRound(*log, 0);  // a state of every kind, so the first snapshot is not tiny
+  ASSERT_TRUE(live.CatchUp().ok());
+  const uint64_t first = live.last_snapshot();
+  ASSERT_EQ(first, log->head().sequence);
+  live.WaitForSnapshot();
+  auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(first));
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  uint64_t saved_bytes = 0;
+  for (const auto& projection : snapshot->projections) {
+    saved_bytes += projection.state.size();
+  }
+  uint64_t event_bytes = 0;
+  for (uint64_t n = 0; live.last_snapshot() == first; ++n) {
+    ASSERT_LT(n, 10000u) << "no second snapshot";
+    std::vector<log::EventDraft> one;
+    one.push_back(testing::SampleToolCallRequested(1000 + n));
+    ASSERT_TRUE(log->Append(std::move(one)).ok());
+    auto cursor = log->Read(log->head().sequence);
+    ASSERT_TRUE(cursor.ok() && (*cursor)->Next().ok());
+    event_bytes += (*cursor)->current().envelope.size();
+    ASSERT_TRUE(live.CatchUp().ok());
+    if (live.last_snapshot() == first) {
+      EXPECT_LT(event_bytes, saved_bytes) << "a snapshot was due and not taken";
+    }
+  }
+  EXPECT_GE(event_bytes, saved_bytes);
+  EXPECT_EQ(live.last_snapshot(), log->head().sequence);
+  EXPECT_GT(live.last_snapshot(), first + 1);  // it did wait
+  live.WaitForSnapshot();
+  EXPECT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+}
+
 TEST(LiveSnapshots, NoSnapshotsWhenDisabled) {
   testing::TempDir dir;
   Warnings warnings;
