@@ -13,7 +13,10 @@
 //   distinct  agent i on its own key "k<i>": every attempt wins.
 // Per agent count and mode it reports attempts/s, wins/s (= durable writes/s), the mean
 // and p99 latency of an attempt as the client sees it, and the ratio of wins/s to the
-// one-agent rate of the same mode. R rounds (default 3): the row is the round with the
+// one-agent rate of the same mode, the daemon's CPU per attempt (all its threads, and its
+// main thread — the event loop — alone), the CPU of the agents' client threads per attempt (this process) and the machine's idle
+// share over the scenario (from /proc/stat) — together they say whether the scenario was
+// bound by CPU or by waiting. R rounds (default 3): the row is the round with the
 // median wins/s. `--only` and `--agents` run a single mode or agent count (for profiling;
 // the ratio then needs the one-agent row of the same mode). The daemon's stdout gives its socket path; it is stopped with SIGTERM
 // and must exit 0. Exit status 0 when every scenario ran (a missed target is a finding).
@@ -21,6 +24,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -38,6 +42,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench/bench_stats.h"
@@ -153,9 +158,11 @@ void RunAgent(const std::string& socket, int index, bool one_key, Clock::time_po
   }
 }
 
-// User + system CPU seconds of process `pid` so far (all its threads), from /proc.
-double ProcessCpuSeconds(pid_t pid) {
-  FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+// User + system CPU seconds so far of process `pid` (all its threads), or with
+// `main_thread_only` of its main thread — the daemon's event loop — from /proc.
+double ProcessCpuSeconds(pid_t pid, bool main_thread_only = false) {
+  const std::string id = std::to_string(pid);
+  FILE* f = std::fopen(("/proc/" + id + (main_thread_only ? "/task/" + id : "") + "/stat").c_str(), "r");
   if (f == nullptr) return 0;
   char buffer[2048];
   const size_t n = std::fread(buffer, 1, sizeof buffer - 1, f);
@@ -173,9 +180,34 @@ double ProcessCpuSeconds(pid_t pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
+// CPU seconds (user + system) of this process — the agents' client threads — so far.
+double OwnCpuSeconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The machine's idle and total jiffies so far (the "cpu" line of /proc/stat).
+std::pair<double, double> MachineJiffies() {
+  FILE* f = std::fopen("/proc/stat", "r");
+  if (f == nullptr) return {0, 0};
+  unsigned long long v[8] = {};
+  const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+                            &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+  std::fclose(f);
+  if (n < 5) return {0, 0};
+  double total = 0;
+  for (auto x : v) total += static_cast<double>(x);
+  return {static_cast<double>(v[3] + v[4]), total};  // idle + iowait
+}
+
 struct Row {
   int agents = 0;
   double daemon_cpu_us_per_attempt = 0;
+  double loop_cpu_us_per_attempt = 0;
+  double client_cpu_us_per_attempt = 0;
+  double machine_idle_percent = 0;
   bool one_key = false;
   double attempts_per_s = 0;
   double wins_per_s = 0;
@@ -197,8 +229,14 @@ Row RunScenario(const std::string& socket, pid_t daemon, int agents, bool one_ke
   }
   std::this_thread::sleep_until(start);
   const double cpu_start = ProcessCpuSeconds(daemon);
+  const double loop_start = ProcessCpuSeconds(daemon, /*main_thread_only=*/true);
+  const double own_start = OwnCpuSeconds();
+  const auto [idle_start, total_start] = MachineJiffies();
   for (auto& t : threads) t.join();
   const double cpu_used = ProcessCpuSeconds(daemon) - cpu_start;
+  const double loop_used = ProcessCpuSeconds(daemon, /*main_thread_only=*/true) - loop_start;
+  const double own_used = OwnCpuSeconds() - own_start;
+  const auto [idle_end, total_end] = MachineJiffies();
   Row row;
   row.agents = agents;
   row.one_key = one_key;
@@ -214,6 +252,10 @@ Row RunScenario(const std::string& socket, pid_t daemon, int agents, bool one_ke
   row.wins_per_s = static_cast<double>(wins) / seconds;
   row.latency = las::bench::Summarize(all);
   row.daemon_cpu_us_per_attempt = attempts > 0 ? cpu_used * 1e6 / static_cast<double>(attempts) : 0;
+  row.loop_cpu_us_per_attempt = attempts > 0 ? loop_used * 1e6 / static_cast<double>(attempts) : 0;
+  row.client_cpu_us_per_attempt = attempts > 0 ? own_used * 1e6 / static_cast<double>(attempts) : 0;
+  row.machine_idle_percent =
+      total_end > total_start ? 100 * (idle_end - idle_start) / (total_end - total_start) : 0;
   return row;
 }
 
@@ -331,17 +373,20 @@ int main(int argc, char** argv) {
       rows.push_back(median);
     }
   }
-  std::printf("\n%-9s %6s %12s %12s %9s %9s %11s %8s   %s\n", "mode", "agents", "attempts/s",
-              "wins/s", "mean_us", "p99_us", "cpu_us/att", "x1agent", "wins/s per round");
+  std::printf("\n%-9s %6s %11s %9s %8s %8s %11s %11s %11s %6s %8s   %s\n", "mode", "agents",
+              "attempts/s", "wins/s", "mean_us", "p99_us", "cpu_us/att", "loop_us/att",
+              "cli_us/att", "idle%", "x1agent", "wins/s per round");
   std::map<bool, double> base;
   for (const Row& row : rows) {
     if (row.agents == 1) base[row.one_key] = row.wins_per_s;
     std::string per_round;
     for (double w : row.round_wins) per_round += std::to_string(static_cast<long>(w)) + " ";
-    std::printf("%-9s %6d %12.0f %12.0f %9.0f %9.0f %11.0f %7.2fx   %s\n",
+    std::printf("%-9s %6d %11.0f %9.0f %8.0f %8.0f %11.0f %11.0f %11.0f %6.0f %7.2fx   %s\n",
                 row.one_key ? "one-key" : "distinct", row.agents, row.attempts_per_s,
                 row.wins_per_s, row.latency.mean_us, row.latency.p99_us,
-                row.daemon_cpu_us_per_attempt,
+                row.daemon_cpu_us_per_attempt, row.loop_cpu_us_per_attempt,
+                row.client_cpu_us_per_attempt,
+                row.machine_idle_percent,
                 base[row.one_key] > 0 ? row.wins_per_s / base[row.one_key] : 0.0,
                 per_round.c_str());
   }

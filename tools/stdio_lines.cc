@@ -9,7 +9,6 @@
 #include <boost/asio/write.hpp>
 #include <cerrno>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -25,20 +24,21 @@ bool IsPipeOrSocket(int fd) {
   return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-// Asynchronous writes on the loop (tools/line_write_queue.h).
-class LoopOutput final : public LineOutput {
+void Deliver(const LineInputHandlers& handlers, const transport::LineEvent& event) {
+  if (event.kind == transport::LineEvent::Kind::kTooLong) {
+    handlers.on_too_long(event.bytes);
+  } else {
+    handlers.on_line(event.bytes);
+  }
+}
+
+// Answers go out through one LineWriteQueue (ordering, one write per burst, and the flow
+// control that holds the input's reading); subclasses supply the write itself.
+class QueuedOutput : public LineOutput {
  public:
-  LoopOutput(boost::asio::io_context& io, int fd)
-      : out_(io, fd),
-        queue_(
-            [this](const std::string& data, std::function<void(bool)> done) {
-              boost::asio::async_write(
-                  out_, boost::asio::buffer(data),
-                  [done = std::move(done)](const boost::system::error_code& error, size_t) {
-                    done(!error);
-                  });
-            },
-            [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }) {}
+  QueuedOutput(boost::asio::io_context& io, LineWriteQueue::AsyncWrite write)
+      : queue_(std::move(write),
+               [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }) {}
   void Write(std::string line) override { queue_.Write(std::move(line)); }
   void WhenDrained(std::function<void()> done) override { queue_.WhenDrained(std::move(done)); }
   bool Congested() const override { return queue_.Congested(); }
@@ -47,14 +47,43 @@ class LoopOutput final : public LineOutput {
   }
 
  private:
-  boost::asio::posix::stream_descriptor out_;
   LineWriteQueue queue_;
 };
 
-// Blocking writes on a thread, for terminals and files.
-class ThreadOutput final : public LineOutput {
+// Asynchronous writes on the loop.
+class LoopOutput final : public QueuedOutput {
  public:
-  explicit ThreadOutput(boost::asio::io_context& io) : io_(io), thread_([this] { Run(); }) {}
+  LoopOutput(boost::asio::io_context& io, int fd)
+      : QueuedOutput(io,
+                     [this](const std::string& data, std::function<void(bool)> done) {
+                       boost::asio::async_write(
+                           out_, boost::asio::buffer(data),
+                           [done = std::move(done)](const boost::system::error_code& error,
+                                                    size_t) { done(!error); });
+                     }),
+        out_(io, fd) {}
+
+ private:
+  boost::asio::posix::stream_descriptor out_;
+};
+
+// Blocking writes on a thread, for terminals and files: the queue hands it one buffer at a
+// time and learns the outcome on the loop, so a terminal that stops taking output (a
+// paused scroll) holds the input as a client that stops reading a pipe does.
+class ThreadOutput final : public QueuedOutput {
+ public:
+  explicit ThreadOutput(boost::asio::io_context& io)
+      : QueuedOutput(io,
+                     [this](const std::string& data, std::function<void(bool)> done) {
+                       {
+                         std::lock_guard lock(mu_);
+                         job_ = &data;  // the queue keeps it until `done`
+                         done_ = std::move(done);
+                       }
+                       wake_.notify_one();
+                     }),
+        io_(io),
+        thread_([this] { Run(); }) {}
   ~ThreadOutput() override {
     {
       std::lock_guard lock(mu_);
@@ -63,57 +92,35 @@ class ThreadOutput final : public LineOutput {
     wake_.notify_one();
     thread_.join();
   }
-  void Write(std::string line) override {
-    line.push_back('\n');
-    {
-      std::lock_guard lock(mu_);
-      queue_.push_back(std::move(line));
-    }
-    wake_.notify_one();
-  }
-  void WhenDrained(std::function<void()> done) override {
-    {
-      std::lock_guard lock(mu_);
-      if (!queue_.empty() || busy_) {
-        drained_.push_back(std::move(done));
-        return;
-      }
-    }
-    boost::asio::post(io_, std::move(done));
-  }
 
  private:
   void Run() {
     std::unique_lock lock(mu_);
     while (true) {
-      wake_.wait(lock, [&] { return closing_ || !queue_.empty(); });
-      if (queue_.empty()) return;
-      std::string line = std::move(queue_.front());
-      queue_.pop_front();
-      busy_ = true;
+      wake_.wait(lock, [&] { return closing_ || job_ != nullptr; });
+      if (job_ == nullptr) return;
+      const std::string& data = *job_;
+      std::function<void(bool)> done = std::move(done_);
+      job_ = nullptr;
       lock.unlock();
       size_t written = 0;
-      while (written < line.size()) {
-        ssize_t n = ::write(STDOUT_FILENO, line.data() + written, line.size() - written);
+      while (written < data.size()) {
+        ssize_t n = ::write(STDOUT_FILENO, data.data() + written, data.size() - written);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;  // the client is gone; nothing else can be done with this line
+        if (n <= 0) break;  // the client is gone
         written += static_cast<size_t>(n);
       }
+      const bool ok = written == data.size();
+      boost::asio::post(io_, [done = std::move(done), ok] { done(ok); });
       lock.lock();
-      busy_ = false;
-      if (queue_.empty()) {
-        for (auto& done : drained_) boost::asio::post(io_, std::move(done));
-        drained_.clear();
-      }
     }
   }
 
   boost::asio::io_context& io_;
   std::mutex mu_;
   std::condition_variable wake_;
-  std::deque<std::string> queue_;
-  std::vector<std::function<void()>> drained_;
-  bool busy_ = false;
+  const std::string* job_ = nullptr;
+  std::function<void(bool)> done_;
   bool closing_ = false;
   std::thread thread_;  // last: starts after the rest is built
 };
@@ -123,13 +130,7 @@ class LoopInput final : public LineInput {
   LoopInput(boost::asio::io_context& io, int fd, size_t max_line, LineInputHandlers handlers)
       : in_(io, fd),
         handlers_(std::move(handlers)),
-        lines_(max_line, [this](const transport::LineEvent& event) {
-          if (event.kind == transport::LineEvent::Kind::kTooLong) {
-            handlers_.on_too_long(event.bytes);
-          } else {
-            handlers_.on_line(event.bytes);
-          }
-        }) {
+        lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }) {
     Read();
   }
 
@@ -153,39 +154,64 @@ class LoopInput final : public LineInput {
   char buffer_[1 << 16];
 };
 
+// Blocking reads on a thread, for terminals and files. Each read is handed to the loop and
+// paced there exactly as LoopInput's (tools/paced_lines.h); the thread reads again only
+// once every line of it has been handed over, so a large file on stdin is read no faster
+// than its answers are taken, instead of into memory.
 class ThreadInput final : public LineInput {
  public:
   ThreadInput(boost::asio::io_context& io, size_t max_line, LineInputHandlers handlers)
-      : handlers_(std::make_shared<LineInputHandlers>(std::move(handlers))),
-        thread_([this, &io, max_line] { Run(io, max_line); }) {}
+      : io_(io),
+        handlers_(std::move(handlers)),
+        lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }),
+        thread_([this] { Run(); }) {}
   ~ThreadInput() override {
+    {
+      std::lock_guard lock(mu_);
+      closing_ = true;  // the loop has stopped: what was read will not be handed over
+    }
+    handed_over_.notify_one();
     if (thread_.joinable()) thread_.join();
   }
 
  private:
-  void Run(boost::asio::io_context& io, size_t max_line) {
-    transport::LineFramer framer(max_line);
-    auto handlers = handlers_;
-    auto post_line = [&](const transport::LineEvent& event) {
-      std::string bytes(event.bytes);
-      const bool too_long = event.kind == transport::LineEvent::Kind::kTooLong;
-      boost::asio::post(io, [handlers, bytes, too_long] {
-        too_long ? handlers->on_too_long(bytes) : handlers->on_line(bytes);
-      });
-    };
+  void Run() {
     char buffer[1 << 16];
     while (true) {
       ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
-      framer.Feed(std::string_view(buffer, static_cast<size_t>(n)), post_line);
+      {
+        std::lock_guard lock(mu_);
+        all_handed_over_ = false;
+      }
+      boost::asio::post(io_, [this, chunk = std::string(buffer, static_cast<size_t>(n))] {
+        lines_.Feed(chunk, handlers_.answers, [this] {
+          {
+            std::lock_guard lock(mu_);
+            all_handed_over_ = true;
+          }
+          handed_over_.notify_one();
+        });
+      });
+      std::unique_lock lock(mu_);
+      handed_over_.wait(lock, [&] { return all_handed_over_ || closing_; });
+      if (closing_) return;
     }
-    framer.Finish(post_line);
-    boost::asio::post(io, [handlers] { handlers->on_eof(); });
+    boost::asio::post(io_, [this] {
+      lines_.Finish();
+      handlers_.on_eof();
+    });
   }
 
-  std::shared_ptr<LineInputHandlers> handlers_;
-  std::thread thread_;
+  boost::asio::io_context& io_;
+  LineInputHandlers handlers_;
+  PacedLines lines_;  // loop thread only
+  std::mutex mu_;
+  std::condition_variable handed_over_;
+  bool all_handed_over_ = true;
+  bool closing_ = false;
+  std::thread thread_;  // last: starts after the rest is built
 };
 
 }  // namespace

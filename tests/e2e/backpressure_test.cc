@@ -2,12 +2,18 @@
 // client that keeps sending requests but does not read its answers stops being read once
 // kPauseReadingAboveBytes of answers are unwritten (checked before each line,
 // tools/paced_lines.h) — its writes block on a full pipe instead of Las buffering without
-// end — and when it reads again every request is answered, in order.
+// end — and when it reads again every request is answered, in order. The same holds when
+// stdin is a regular file (read by a thread, tools/stdio_lines.h): Las stops reading the
+// file instead of reading it all into memory.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 
 #include "tests/e2e/e2e_fixture.h"
@@ -60,6 +66,64 @@ TEST(BackpressureTest, AClientThatDoesNotReadIsNotReadAndLosesNothing) {
   }
   writer.join();
   las.CloseStdin();
+  EXPECT_EQ(las.Wait(), 0);
+}
+
+// Where `pid` is in reading its stdin (the "pos:" of /proc/PID/fdinfo/0), or -1.
+int64_t StdinPosition(pid_t pid) {
+  std::ifstream info("/proc/" + std::to_string(pid) + "/fdinfo/0");
+  std::string field;
+  int64_t position = -1;
+  while (info >> field) {
+    if (field == "pos:" && info >> position) return position;
+  }
+  return -1;
+}
+
+TEST(BackpressureTest, AFileOnStdinIsNotReadFasterThanItsAnswersAreTaken) {
+  testing::TempDir tmp;
+  // tools/list answers worth twice the pause mark (a listing is ~3 KiB with las's own
+  // tools: sized from one), then pings: far more than a read (64 KiB) holds.
+  std::string listing_size_probe;
+  {
+    testing::ChildProcess probe({LAS_EXECUTABLE, "serve", "--log", tmp.Sub("probe")});
+    probe.WriteLine(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"agentId":"a"}})");
+    ASSERT_TRUE(probe.ReadLine().has_value());
+    probe.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    auto listing = probe.ReadLine();
+    ASSERT_TRUE(listing.has_value());
+    listing_size_probe = *listing;
+    probe.CloseStdin();
+    EXPECT_EQ(probe.Wait(), 0);
+  }
+  const int lists =
+      static_cast<int>(2 * tools::kPauseReadingAboveBytes / (listing_size_probe.size() + 1));
+  const int requests = lists + 20000;
+  const std::string input = tmp.Sub("requests.jsonl");
+  {
+    std::ofstream file(input);
+    file << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"agentId":"file"}})" << "\n";
+    for (int i = 0; i < requests; ++i) {
+      file << R"({"jsonrpc":"2.0","id":)" << i + 1
+           << (i < lists ? R"(,"method":"tools/list"})" : R"(,"method":"ping"})") << "\n";
+    }
+  }
+  const int64_t size = static_cast<int64_t>(std::filesystem::file_size(input));
+
+  testing::ChildProcess las({LAS_EXECUTABLE, "serve", "--log", tmp.Sub("log")}, input);
+  const int64_t read = testing::AwaitGoalOrStall([&] { return StdinPosition(las.pid()); }, size);
+  EXPECT_GT(read, 0);
+  EXPECT_LT(read, size) << "Las read the whole file while its answers were not taken";
+
+  // Taking the answers lets it read on: every request is answered, in order, then EOF.
+  ASSERT_TRUE(las.ReadLine().has_value());  // initialize
+  for (int id = 1; id <= requests; ++id) {
+    auto line = las.ReadLine(std::chrono::seconds(30));
+    ASSERT_TRUE(line.has_value()) << "no answer for request " << id;
+    json answer = json::parse(*line, nullptr, false);
+    ASSERT_EQ(answer.value("id", -1), id);
+    ASSERT_TRUE(answer.contains("result"));
+  }
   EXPECT_EQ(las.Wait(), 0);
 }
 

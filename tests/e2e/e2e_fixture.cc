@@ -135,19 +135,24 @@ EverythingRelease ReleaseServerEverything(const TempDir& tmp) {
 }
 
 int AwaitGoalOrStall(const std::atomic<int>& progress, int goal) {
+  return static_cast<int>(AwaitGoalOrStall([&progress] { return int64_t{progress.load()}; }, goal));
+}
+
+int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  int last = -1;
+  int64_t last = -1;
   auto still_since = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() < deadline && progress.load() < goal) {
+  while (std::chrono::steady_clock::now() < deadline && progress() < goal) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (progress.load() != last) {
-      last = progress.load();
+    const int64_t now = progress();
+    if (now != last) {
+      last = now;
       still_since = std::chrono::steady_clock::now();
     } else if (std::chrono::steady_clock::now() - still_since > std::chrono::milliseconds(500)) {
       break;
     }
   }
-  return progress.load();
+  return progress();
 }
 
 }  // namespace las::testing

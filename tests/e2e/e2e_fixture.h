@@ -6,6 +6,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,5 +81,7 @@ EverythingRelease ReleaseServerEverything(const TempDir& tmp);
 // reaches `goal` or stops moving for half a second (the peer stopped reading and the
 // writer blocks), 60 s at most; returns the count then.
 int AwaitGoalOrStall(const std::atomic<int>& progress, int goal);
+// The same for any measure of progress (a file offset, a byte count).
+int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal);
 
 }  // namespace las::testing

@@ -15,12 +15,17 @@ extern char** environ;
 
 namespace las::testing {
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv) : ChildProcess(argv, "") {}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::string& stdin_path) {
   int in[2];
   int out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
-    throw std::runtime_error("pipe failed");
+  if (stdin_path.empty() ? ::pipe2(in, O_CLOEXEC) != 0
+                         : (in[0] = ::open(stdin_path.c_str(), O_RDONLY | O_CLOEXEC)) < 0) {
+    throw std::runtime_error("cannot make the child's stdin");
   }
+  if (!stdin_path.empty()) in[1] = -1;
+  if (::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);

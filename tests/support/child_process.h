@@ -15,6 +15,9 @@ class ChildProcess {
  public:
   // Starts argv[0] (an absolute path) with argv. Throws std::runtime_error on failure.
   explicit ChildProcess(const std::vector<std::string>& argv);
+  // As above, with stdin read from the file at `stdin_path` instead of a pipe (WriteLine
+  // and CloseStdin then do nothing useful: there is no pipe).
+  ChildProcess(const std::vector<std::string>& argv, const std::string& stdin_path);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
