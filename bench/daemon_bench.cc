@@ -12,14 +12,15 @@
 //             version-conflict with current_version, and retries from there;
 //   distinct  agent i on its own key "k<i>": every attempt wins.
 // Per agent count and mode it reports attempts/s, wins/s (= durable writes/s), the mean
-// and p99 latency of an attempt as the client sees it, and the ratio of wins/s to the
+// and p99 latency of an attempt as the client sees it, the ratio of wins/s to the
 // one-agent rate of the same mode, the daemon's CPU per attempt (all its threads, and its
-// main thread — the event loop — alone), the CPU of the agents' client threads per attempt (this process) and the machine's idle
-// share over the scenario (from /proc/stat) — together they say whether the scenario was
-// bound by CPU or by waiting. R rounds (default 3): the row is the round with the
-// median wins/s. `--only` and `--agents` run a single mode or agent count (for profiling;
-// the ratio then needs the one-agent row of the same mode). The daemon's stdout gives its socket path; it is stopped with SIGTERM
-// and must exit 0. Exit status 0 when every scenario ran (a missed target is a finding).
+// main thread — the event loop — alone), the agents' client threads' CPU per attempt (this
+// process) and the machine's idle share over the scenario (/proc/stat): together they say
+// whether a scenario was bound by the CPUs, by the loop thread or by waiting. R rounds
+// (default 3): the row is the round with the median wins/s. `--only` and `--agents` run one
+// mode or agent count (for profiling; the ratio needs the one-agent row of the same mode).
+// The daemon's stdout gives its socket path; it is stopped with SIGTERM and must exit 0.
+// Exit status 0 when every scenario ran (a missed target is a finding).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -162,7 +163,8 @@ void RunAgent(const std::string& socket, int index, bool one_key, Clock::time_po
 // `main_thread_only` of its main thread — the daemon's event loop — from /proc.
 double ProcessCpuSeconds(pid_t pid, bool main_thread_only = false) {
   const std::string id = std::to_string(pid);
-  FILE* f = std::fopen(("/proc/" + id + (main_thread_only ? "/task/" + id : "") + "/stat").c_str(), "r");
+  const std::string path = "/proc/" + id + (main_thread_only ? "/task/" + id : "") + "/stat";
+  FILE* f = std::fopen(path.c_str(), "r");
   if (f == nullptr) return 0;
   char buffer[2048];
   const size_t n = std::fread(buffer, 1, sizeof buffer - 1, f);
@@ -184,7 +186,9 @@ double ProcessCpuSeconds(pid_t pid, bool main_thread_only = false) {
 double OwnCpuSeconds() {
   rusage usage{};
   ::getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 

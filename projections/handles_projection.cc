@@ -44,7 +44,6 @@ bool HandlesProjection::Save(std::string& out) const {
     w.String(h.media_type);
     w.Uint(h.size);
     w.String(h.content_sha256);
-    w.String(h.content);
     w.Uint(h.sequence);
     w.Int(h.created_micros);
   }
@@ -63,7 +62,6 @@ bool HandlesProjection::Restore(std::string_view state) {
     in.String(h.media_type);
     in.Uint(h.size);
     in.String(h.content_sha256);
-    in.String(h.content);
     in.Uint(h.sequence);
     in.Int(h.created_micros);
     if (in.ok()) handles_.by_id[h.handle_id] = std::move(h);

@@ -20,9 +20,6 @@ void Apply(Handles& handles, uint64_t sequence, const fb::Envelope& event) {
   r.media_type = Str(p->media_type());
   r.size = p->size();
   r.content_sha256 = Str(p->content_sha256());
-  if (p->content() != nullptr) {
-    r.content.assign(reinterpret_cast<const char*>(p->content()->data()), content_size);
-  }
   r.sequence = sequence;
   r.created_micros = event.time_micros();
   handles.by_id.emplace(r.handle_id, std::move(r));

@@ -5,7 +5,10 @@
 // second HandleCreated with an id already known carries the same content and is skipped.
 // Only the owner may read a handle; the reducer records the owner, the query enforces it.
 //
-// Contents are kept in memory (docs/STATE.md). Pure; not thread-safe.
+// A record keeps the handle's metadata and the sequence of its HandleCreated event, not
+// its content: the content stays in the log, where a reader fetches it
+// (Coordination::HandleContent), so memory grows with the number of handles, not with
+// their bytes (docs/STATE.md). Pure; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +26,7 @@ struct HandleRecord {
   std::string media_type;
   uint64_t size = 0;
   std::string content_sha256;  // hex, as recorded
-  std::string content;
-  uint64_t sequence = 0;
+  uint64_t sequence = 0;       // the HandleCreated event, which carries the content
   int64_t created_micros = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "log/envelope.h"
 #include "log/event_log.h"
 #include "projections/handles_projection.h"
 #include "projections/mailbox_projection.h"
@@ -27,6 +28,23 @@ const reducers::Mailboxes& Coordination::mailboxes() const {
 }
 const reducers::Handles& Coordination::handles() const {
   return context_.live.Get<projections::HandlesProjection>("handles")->handles();
+}
+
+Result<std::string> Coordination::HandleContent(const reducers::HandleRecord& handle) const {
+  auto cursor = context_.log.Read(handle.sequence);
+  if (!cursor.ok()) return cursor.status();
+  auto found = (*cursor)->Next();
+  if (!found.ok()) return found.status();
+  const fb::Envelope& event = log::EnvelopeOf((*cursor)->current());
+  const auto* created = *found ? event.payload_as_HandleCreated() : nullptr;
+  if (created == nullptr || created->handle_id() == nullptr ||
+      created->handle_id()->string_view() != handle.handle_id || created->content() == nullptr ||
+      created->content()->size() != handle.size) {
+    return Corruption("the event at sequence " + std::to_string(handle.sequence) +
+                      " is not the HandleCreated of handle " + handle.handle_id);
+  }
+  return std::string(reinterpret_cast<const char*>(created->content()->data()),
+                     created->content()->size());
 }
 
 std::string Coordination::SlotOf(bool blackboard, std::string_view owner, std::string_view key) {

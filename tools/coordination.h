@@ -45,6 +45,10 @@ class Coordination {
   const reducers::StateStore& state() const;
   const reducers::Mailboxes& mailboxes() const;
   const reducers::Handles& handles() const;
+  // The content of `handle`, read from its HandleCreated event in the log (the projection
+  // keeps none). kCorruption when that event is not the handle's or its size differs;
+  // errors from reading the log.
+  Result<std::string> HandleContent(const reducers::HandleRecord& handle) const;
 
   // Writes decided but not yet folded, per slot (scope, owner, key).
   struct PendingWrite {

@@ -111,7 +111,9 @@ void LiveProjections::MaybeSnapshot() {
   }
   writing_sequence_ = set_.sequence();
   last_snapshot_bytes_ = 0;
-  for (const auto& projection : states->projections) last_snapshot_bytes_ += projection.state.size();
+  for (const auto& projection : states->projections) {
+    last_snapshot_bytes_ += projection.state.size();
+  }
   log::EventLog* log = &log_;
   auto saved = std::make_shared<log::Snapshot>(std::move(*states));
   auto write = [log, saved] { return projections::WriteSavedSnapshot(*log, std::move(*saved)); };
