@@ -25,8 +25,9 @@ class ProjectionSet {
   // version). Bump it when any projection's Save bytes change meaning; snapshots of
   // another version are ignored (start-up folds from sequence 1). Adding or removing a
   // projection needs no bump: a snapshot must name exactly this build's projections.
-  // 2: "calls" holds the call summary; 3: "handles" keeps no content (it is in the log).
-  static constexpr uint32_t kVersion = 3;
+  // 2: "calls" holds the call summary; 3: "handles" keeps no content (it is in the log);
+  // 4: "state" keeps only the current version's value (older ones are in the log).
+  static constexpr uint32_t kVersion = 4;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

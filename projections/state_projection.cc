@@ -15,6 +15,7 @@ void WriteSpace(CanonicalWriter& out, const reducers::KeySpace& space) {
     out.Key("versions");
     out.BeginObject();
     for (const auto& v : record.versions) {
+      const bool current = &v == &record.current();
       char padded[24];
       std::snprintf(padded, sizeof padded, "%020llu", static_cast<unsigned long long>(v.version));
       out.Key(padded);
@@ -27,8 +28,10 @@ void WriteSpace(CanonicalWriter& out, const reducers::KeySpace& space) {
       out.Uint(v.sequence);
       out.Key("time_micros");
       out.Int(v.time_micros);
-      out.Key("value");
-      out.String(v.value);
+      if (current) {
+        out.Key("value");
+        out.String(v.value);
+      }
       out.Key("value_sha256");
       out.String(v.value_sha256);
       out.EndObject();

@@ -28,6 +28,7 @@ void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
   v.reducer = Str(p->reducer());
   v.value = Str(p->value());
   v.value_sha256 = Str(p->value_sha256());
+  if (!it->second.versions.empty()) std::string().swap(it->second.versions.back().value);
   it->second.versions.push_back(std::move(v));
 }
 

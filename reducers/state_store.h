@@ -8,8 +8,12 @@
 // every write against the newest state) and is skipped and counted, never applied: the
 // fold stays deterministic even over a hand-made log.
 //
-// Every version is kept (history queries page through them), values included: memory is
-// proportional to everything ever written (docs/STATE.md).
+// Every version is kept (history queries page through them), but only the current one
+// keeps its value: when a newer version arrives the older one's value is dropped (its
+// value_sha256 and sequence stay), and a reader of an older version fetches the value
+// from that StateWritten event in the log (tools/coordination.h, StateValue). So memory
+// holds one value per key plus metadata per version, not everything ever written
+// (docs/STATE.md).
 //
 // Pure: no I/O, no clock; time comes from the event envelope. Not thread-safe.
 #pragma once
@@ -30,7 +34,7 @@ struct StateVersion {
   int64_t time_micros = 0;    // its envelope time
   std::string author_agent_id;
   std::string reducer;        // las.std name
-  std::string value;          // canonical JSON text
+  std::string value;          // canonical JSON text; empty (in the log) unless current
   std::string value_sha256;   // as recorded (hex)
 };
 

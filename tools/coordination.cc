@@ -30,13 +30,24 @@ const reducers::Handles& Coordination::handles() const {
   return context_.live.Get<projections::HandlesProjection>("handles")->handles();
 }
 
-Result<std::string> Coordination::HandleContent(const reducers::HandleRecord& handle) const {
-  auto cursor = context_.log.Read(handle.sequence);
+namespace {
+
+// The stored event at `sequence`, read through a verifying cursor.
+Result<log::StoredEvent> EventAt(log::EventLog& log, uint64_t sequence) {
+  auto cursor = log.Read(sequence);
   if (!cursor.ok()) return cursor.status();
   auto found = (*cursor)->Next();
   if (!found.ok()) return found.status();
-  const fb::Envelope& event = log::EnvelopeOf((*cursor)->current());
-  const auto* created = *found ? event.payload_as_HandleCreated() : nullptr;
+  if (!*found) return NotFound("no event at sequence " + std::to_string(sequence));
+  return (*cursor)->current();
+}
+
+}  // namespace
+
+Result<std::string> Coordination::HandleContent(const reducers::HandleRecord& handle) const {
+  auto stored = EventAt(context_.log, handle.sequence);
+  if (!stored.ok()) return stored.status();
+  const auto* created = log::EnvelopeOf(*stored).payload_as_HandleCreated();
   if (created == nullptr || created->handle_id() == nullptr ||
       created->handle_id()->string_view() != handle.handle_id || created->content() == nullptr ||
       created->content()->size() != handle.size) {
@@ -45,6 +56,22 @@ Result<std::string> Coordination::HandleContent(const reducers::HandleRecord& ha
   }
   return std::string(reinterpret_cast<const char*>(created->content()->data()),
                      created->content()->size());
+}
+
+Result<std::string> Coordination::StateValue(std::string_view key,
+                                             const reducers::StateVersion& version) const {
+  if (!version.value.empty()) return version.value;
+  auto stored = EventAt(context_.log, version.sequence);
+  if (!stored.ok()) return stored.status();
+  const auto* written = log::EnvelopeOf(*stored).payload_as_StateWritten();
+  if (written == nullptr || written->key() == nullptr || written->key()->string_view() != key ||
+      written->version() != version.version || written->value() == nullptr ||
+      written->value_sha256() == nullptr ||
+      written->value_sha256()->string_view() != version.value_sha256) {
+    return Corruption("the event at sequence " + std::to_string(version.sequence) +
+                      " is not the write of version " + std::to_string(version.version));
+  }
+  return written->value()->str();
 }
 
 std::string Coordination::SlotOf(bool blackboard, std::string_view owner, std::string_view key) {

@@ -1,4 +1,5 @@
 // las__state_*: private state and the blackboard (tools/coordination_tools.h).
+#include <optional>
 #include <string>
 
 #include "reducers/las_std.h"
@@ -80,16 +81,24 @@ bool ReadTarget(const ToolArgs& args, const SessionInfo& session, bool need_key,
   return true;
 }
 
-// One version as a record: inline value when small, else a handle owned by the reader.
-std::string RecordJson(Coordination& c, const Actor& reader, std::string_view key,
-                       const reducers::StateVersion& v, Coordination::Batch& drafts) {
+// One version as a record: inline value when small, else a handle owned by the reader. An
+// older version's value comes from the log (only the current one is in memory).
+Result<std::string> RecordJson(Coordination& c, const Actor& reader, std::string_view key,
+                               const reducers::StateVersion& v, Coordination::Batch& drafts) {
+  std::optional<std::string> fetched;
+  if (v.value.empty()) {
+    auto stored = c.StateValue(key, v);
+    if (!stored.ok()) return stored.status();
+    fetched = std::move(*stored);
+  }
+  const std::string& value = fetched ? *fetched : v.value;
   JsonObjectText record;
   record.String("key", key).Uint("version", v.version).String("author_agent_id", v.author_agent_id);
   record.String("reducer", v.reducer).Int("time_micros", v.time_micros);
-  if (v.value.size() <= kInlineValueBytes) {
-    record.Raw("value", v.value);
+  if (value.size() <= kInlineValueBytes) {
+    record.Raw("value", value);
   } else {
-    record.Raw("handle", c.HandleRef(reader, v.value, drafts));
+    record.Raw("handle", c.HandleRef(reader, value, drafts));
   }
   return record.Take();
 }
@@ -194,9 +203,10 @@ void Get(Coordination& c, const SessionInfo& session, const std::string& argumen
     return done(ToolCallReply::Result(ExactJsonResult(missing.Take())));
   }
   Coordination::Batch drafts;
+  auto record = RecordJson(c, ActorOf(session), target.key, key->current(), drafts);
+  if (!record.ok()) return Failed(done);
   JsonObjectText answer;
-  answer.Bool("found", true).Raw("record", RecordJson(c, ActorOf(session), target.key,
-                                                      key->current(), drafts));
+  answer.Bool("found", true).Raw("record", *record);
   AnswerAfter(c, std::move(drafts), answer.Take(), std::move(done));
 }
 
@@ -236,13 +246,14 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
     for (; it != space->end(); ++it) {
       if (page.count == limit) break;
       Coordination::Batch record_drafts;
-      std::string record = RecordJson(c, ActorOf(session), it->first, it->second.current(),
-                                      record_drafts);
-      if (page.count > 0 && !page.Fits(record.size() + last_key.size() + it->first.size())) {
+      auto record = RecordJson(c, ActorOf(session), it->first, it->second.current(),
+                               record_drafts);
+      if (!record.ok()) return Failed(done);
+      if (page.count > 0 && !page.Fits(record->size() + last_key.size() + it->first.size())) {
         truncated = true;
         break;
       }
-      page.Add(record);
+      page.Add(*record);
       drafts.Add(std::move(record_drafts));
       last_key = it->first;
     }
@@ -274,12 +285,13 @@ void History(Coordination& c, const SessionInfo& session, const std::string& arg
     uint64_t last = after;
     for (const auto* v : versions.versions) {
       Coordination::Batch record_drafts;
-      std::string record = RecordJson(c, ActorOf(session), target.key, *v, record_drafts);
-      if (page.count > 0 && !page.Fits(record.size() + target.key.size())) {
+      auto record = RecordJson(c, ActorOf(session), target.key, *v, record_drafts);
+      if (!record.ok()) return Failed(done);
+      if (page.count > 0 && !page.Fits(record->size() + target.key.size())) {
         truncated = true;
         break;
       }
-      page.Add(record);
+      page.Add(*record);
       drafts.Add(std::move(record_drafts));
       last = v->version;
     }

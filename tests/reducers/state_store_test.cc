@@ -36,6 +36,9 @@ TEST_F(StateStoreTest, VersionsPerKeyPerSpace) {
   EXPECT_EQ(mine->current().value, "2");
   EXPECT_EQ(mine->current().author_agent_id, "alice");
   EXPECT_EQ(mine->current().sequence, 2u);
+  // Only the current value is kept; the older one is in its StateWritten event.
+  EXPECT_TRUE(mine->versions.front().value.empty());
+  EXPECT_EQ(mine->versions.front().value_sha256.size(), 64u);
   EXPECT_EQ(FindKey(store_, false, "bob", "k")->current().value, "\"b\"");
   EXPECT_EQ(FindKey(store_, true, "", "k")->current().value, "\"shared\"");
   EXPECT_EQ(FindKey(store_, true, "", "k")->current().author_agent_id, "bob");

@@ -219,6 +219,16 @@ TEST_F(CoordinationToolsTest, HistoryPages) {
   json p3 = Ok("alice", "las__state_history", {{"key", "h"}, {"after_version", 6}});
   EXPECT_EQ(p3["records"].size(), 1u);
   EXPECT_TRUE(p3["next"].is_null());
+  // Every older value comes back exactly (from the log: memory keeps only the current one).
+  json all = Ok("alice", "las__state_history", {{"key", "h"}});
+  ASSERT_EQ(all["records"].size(), 7u);
+  for (int i = 1; i <= 7; ++i) EXPECT_EQ(all["records"][i - 1]["value"], i);
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  const auto* key = reducers::FindKey(
+      server_.live().Get<projections::StateProjection>("state")->store(), false, "alice", "h");
+  ASSERT_NE(key, nullptr);
+  EXPECT_TRUE(key->versions.front().value.empty());
+  EXPECT_EQ(key->current().value, "7");
 }
 
 TEST_F(CoordinationToolsTest, LargeValuesComeBackAsHandlesOnlyTheirOwnerCanRead) {
