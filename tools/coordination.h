@@ -52,7 +52,8 @@ class Coordination {
   // The value of state version `version` of `key`: the current one from memory, an older
   // one from its StateWritten event in the log (the projection keeps only the current
   // value). kCorruption when that event is not this version's write; log read errors.
-  Result<std::string> StateValue(std::string_view key, const reducers::StateVersion& version) const;
+  Result<std::string> StateValue(std::string_view key,
+                                 const reducers::StateVersion& version) const;
 
   // Writes decided but not yet folded, per slot (scope, owner, key).
   struct PendingWrite {
