@@ -15,8 +15,8 @@ void MailboxProjection::WriteCanonical(CanonicalWriter& out) const {
   for (const auto& [id, m] : mailboxes_.by_id) {  // std::map: ascending key order
     out.Key(id);
     out.BeginObject();
-    out.Key("body");
-    out.String(m.body);
+    out.Key("body_bytes");
+    out.Uint(m.body_bytes);
     out.Key("completed");
     out.Bool(m.completed);
     out.Key("completed_micros");
@@ -58,7 +58,7 @@ bool MailboxProjection::Save(std::string& out) const {
     w.String(m.from_agent_id);
     w.String(m.to_agent_id);
     w.String(m.subject);
-    w.String(m.body);
+    w.Uint(m.body_bytes);
     w.Uint(m.sent_sequence);
     w.Int(m.sent_micros);
     w.Bool(m.read);
@@ -82,7 +82,7 @@ bool MailboxProjection::Restore(std::string_view state) {
     in.String(m.from_agent_id);
     in.String(m.to_agent_id);
     in.String(m.subject);
-    in.String(m.body);
+    in.Uint(m.body_bytes);
     in.Uint(m.sent_sequence);
     in.Int(m.sent_micros);
     in.Bool(m.read);

@@ -26,8 +26,9 @@ class ProjectionSet {
   // another version are ignored (start-up folds from sequence 1). Adding or removing a
   // projection needs no bump: a snapshot must name exactly this build's projections.
   // 2: "calls" holds the call summary; 3: "handles" keeps no content (it is in the log);
-  // 4: "state" keeps only the current version's value (older ones are in the log).
-  static constexpr uint32_t kVersion = 4;
+  // 4: "state" keeps only the current version's value (older ones are in the log);
+  // 5: "mailbox" keeps message bodies' sizes, not the bodies (they are in the log).
+  static constexpr uint32_t kVersion = 5;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

@@ -54,7 +54,7 @@ void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event) {
       m.from_agent_id = Str(event.agent_id());
       m.to_agent_id = Str(p->to_agent_id());
       m.subject = Str(p->subject());
-      m.body = Str(p->body());
+      m.body_bytes = p->body() != nullptr ? p->body()->size() : 0;
       m.sent_sequence = sequence;
       m.sent_micros = event.time_micros();
       mailboxes.by_recipient[m.to_agent_id].push_back(id);

@@ -9,7 +9,9 @@
 //   read                            once read (reading clears a deferral);
 //   unread                          otherwise — also after a deferral ran out (deferring
 //                                   marks it unread again, so it comes back on its own).
-// Sender and times come from the envelopes (agent_id, time_micros).
+// Sender and times come from the envelopes (agent_id, time_micros). A message keeps its
+// body's size, not the body: that stays in the MessageSent event, where a reader fetches
+// it (Coordination::MessageBody), so memory does not grow with the bytes sent.
 //
 // Pure: no I/O, no clock (the query takes `now` from its caller). Not thread-safe.
 #pragma once
@@ -30,8 +32,8 @@ struct MailMessage {
   std::string from_agent_id;
   std::string to_agent_id;
   std::string subject;
-  std::string body;              // canonical JSON text
-  uint64_t sent_sequence = 0;
+  uint64_t body_bytes = 0;       // the body (canonical JSON) stays in the MessageSent event
+  uint64_t sent_sequence = 0;    // that event
   int64_t sent_micros = 0;
   bool read = false;
   int64_t read_micros = 0;

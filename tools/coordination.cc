@@ -74,6 +74,19 @@ Result<std::string> Coordination::StateValue(std::string_view key,
   return written->value()->str();
 }
 
+Result<std::string> Coordination::MessageBody(const reducers::MailMessage& message) const {
+  auto stored = EventAt(context_.log, message.sent_sequence);
+  if (!stored.ok()) return stored.status();
+  const auto* sent = log::EnvelopeOf(*stored).payload_as_MessageSent();
+  if (sent == nullptr || sent->message_id() == nullptr ||
+      sent->message_id()->string_view() != message.message_id || sent->body() == nullptr ||
+      sent->body()->size() != message.body_bytes) {
+    return Corruption("the event at sequence " + std::to_string(message.sent_sequence) +
+                      " is not the MessageSent of message " + message.message_id);
+  }
+  return sent->body()->str();
+}
+
 std::string Coordination::SlotOf(bool blackboard, std::string_view owner, std::string_view key) {
   std::string slot = blackboard ? "b" : "p" + std::to_string(owner.size()) + ":" + std::string(owner);
   slot.push_back('/');

@@ -49,6 +49,9 @@ class Coordination {
   // keeps none). kCorruption when that event is not the handle's or its size differs;
   // errors from reading the log.
   Result<std::string> HandleContent(const reducers::HandleRecord& handle) const;
+  // The body of `message`, read from its MessageSent event (the projection keeps only its
+  // size). kCorruption when that event is not this message's; log read errors.
+  Result<std::string> MessageBody(const reducers::MailMessage& message) const;
   // The value of state version `version` of `key`: the current one from memory, an older
   // one from its StateWritten event in the log (the projection keeps only the current
   // value). kCorruption when that event is not this version's write; log read errors.

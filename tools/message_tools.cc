@@ -137,10 +137,12 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   Coordination::Batch batch;
   JsonObjectText answer = Summary(*m, now);
   answer.String("to_agent_id", m->to_agent_id);
-  if (m->body.size() <= kInlineValueBytes) {
-    answer.Raw("body", m->body);
+  Result<std::string> body = c.MessageBody(*m);
+  if (!body.ok()) return done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+  if (body->size() <= kInlineValueBytes) {
+    answer.Raw("body", *body);
   } else {
-    answer.Raw("body_handle", c.HandleRef(ActorOf(session), m->body, batch));
+    answer.Raw("body_handle", c.HandleRef(ActorOf(session), *body, batch));
   }
   if (state == reducers::MailState::kUnread || state == reducers::MailState::kDeferred) {
     batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));

@@ -327,6 +327,22 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
             "message-completed");
 }
 
+TEST_F(CoordinationToolsTest, ALargeBodyIsReadFromTheLogAndComesBackAsAHandle) {
+  const std::string text(40000, 'm');
+  const std::string id = Ok("alice", "las__message_send",
+                            {{"to", "bob"}, {"subject", "big"}, {"body", text}})["message_id"];
+  json read = Ok("bob", "las__message_read", {{"message_id", id}});
+  ASSERT_FALSE(read.contains("body"));
+  json span = Ok("bob", "las__handle_read",
+                 {{"handle_id", read["body_handle"]["handle_id"]}, {"length", 65536}});
+  EXPECT_EQ(span["text"], json(text).dump());
+  // The mailbox keeps the body's size, not its 40 KB: that stays in the MessageSent event.
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  std::string saved;
+  ASSERT_TRUE(server_.live().set().Find("mailbox")->Save(saved));
+  EXPECT_LT(saved.size(), 1024u);
+}
+
 std::vector<std::pair<std::string, std::string>> ReplayDigests(const std::string& dir) {
   auto reader = log::LogReader::Open(dir);
   EXPECT_TRUE(reader.ok());
