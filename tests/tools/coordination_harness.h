@@ -110,6 +110,7 @@ class CoordinationHarness {
 
   log::EventLog& log() { return *log_; }
   LiveProjections& live() { return *live_; }
+  const LasToolContext& context() const { return *context_; }
   ManualClock& clock() { return clock_; }
 
  private:

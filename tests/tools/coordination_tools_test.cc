@@ -11,6 +11,7 @@
 #include "projections/state_projection.h"
 #include "projections/replay.h"
 #include "tests/tools/coordination_harness.h"
+#include "tools/coordination.h"
 
 namespace las::tools {
 namespace {
@@ -341,6 +342,44 @@ TEST_F(CoordinationToolsTest, ALargeBodyIsReadFromTheLogAndComesBackAsAHandle) {
   std::string saved;
   ASSERT_TRUE(server_.live().set().Find("mailbox")->Save(saved));
   EXPECT_LT(saved.size(), 1024u);
+}
+
+// Older values, bodies and handle contents are read back from the event at the sequence
+// their record names; when that event is not the recorded one (a damaged or forged record)
+// the read fails instead of answering another event's bytes.
+TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOne) {
+  Ok("alice", "las__state_set", {{"key", "h"}, {"value", 1}});
+  Ok("alice", "las__state_set", {{"key", "h"}, {"value", 2}});
+  const std::string id =
+      Ok("alice", "las__message_send", {{"to", "bob"}, {"subject", "s"}, {"body", "b"}})
+          ["message_id"];
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  Coordination c(server_.context(), {});
+  const reducers::StateKey* key = reducers::FindKey(c.state(), false, "alice", "h");
+  ASSERT_NE(key, nullptr);
+  const reducers::StateVersion& first = key->versions.front();
+  ASSERT_TRUE(first.value.empty());
+  EXPECT_EQ(*c.StateValue("h", first), "1");
+  const reducers::MailMessage& message = c.mailboxes().by_id.at(id);
+  EXPECT_EQ(*c.MessageBody(message), "\"b\"");
+
+  reducers::StateVersion wrong_version = first;
+  wrong_version.sequence = key->current().sequence;  // the key's version 2
+  EXPECT_EQ(c.StateValue("h", wrong_version).status().code(), Code::kCorruption);
+  reducers::StateVersion not_a_write = first;
+  not_a_write.sequence = message.sent_sequence;
+  EXPECT_EQ(c.StateValue("h", not_a_write).status().code(), Code::kCorruption);
+  EXPECT_EQ(c.StateValue("other", first).status().code(), Code::kCorruption);
+  reducers::MailMessage not_a_message = message;
+  not_a_message.sent_sequence = first.sequence;
+  EXPECT_EQ(c.MessageBody(not_a_message).status().code(), Code::kCorruption);
+  reducers::HandleRecord not_a_handle;
+  not_a_handle.handle_id = "h-forged";
+  not_a_handle.sequence = message.sent_sequence;
+  EXPECT_EQ(c.HandleContent(not_a_handle).status().code(), Code::kCorruption);
+  reducers::StateVersion beyond = first;
+  beyond.sequence = 1'000'000;
+  EXPECT_FALSE(c.StateValue("h", beyond).ok());
 }
 
 std::vector<std::pair<std::string, std::string>> ReplayDigests(const std::string& dir) {
