@@ -1,6 +1,7 @@
 #include "tools/coordination.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "log/envelope.h"
 #include "log/event_log.h"
@@ -32,59 +33,70 @@ const reducers::Handles& Coordination::handles() const {
 
 namespace {
 
-// The stored event at `sequence`, read through a verifying cursor.
-Result<log::StoredEvent> EventAt(log::EventLog& log, uint64_t sequence) {
+// What `take` finds in the event at `sequence`, read through a verifying cursor: the bytes
+// a record left in the log. `take` answers nullopt when the event is not the one the record
+// names (kCorruption, "... is not <what>").
+template <typename Take>
+Result<std::string> ReadBack(log::EventLog& log, uint64_t sequence, const std::string& what,
+                             Take take) {
   auto cursor = log.Read(sequence);
   if (!cursor.ok()) return cursor.status();
   auto found = (*cursor)->Next();
   if (!found.ok()) return found.status();
   if (!*found) return NotFound("no event at sequence " + std::to_string(sequence));
-  return (*cursor)->current();
+  std::optional<std::string> bytes = take(log::EnvelopeOf((*cursor)->current()));
+  if (!bytes) {
+    return Corruption("the event at sequence " + std::to_string(sequence) + " is not " + what);
+  }
+  return std::move(*bytes);
+}
+
+bool Is(const flatbuffers::String* field, std::string_view expected) {
+  return field != nullptr && field->string_view() == expected;
 }
 
 }  // namespace
 
 Result<std::string> Coordination::HandleContent(const reducers::HandleRecord& handle) const {
-  auto stored = EventAt(context_.log, handle.sequence);
-  if (!stored.ok()) return stored.status();
-  const auto* created = log::EnvelopeOf(*stored).payload_as_HandleCreated();
-  if (created == nullptr || created->handle_id() == nullptr ||
-      created->handle_id()->string_view() != handle.handle_id || created->content() == nullptr ||
-      created->content()->size() != handle.size) {
-    return Corruption("the event at sequence " + std::to_string(handle.sequence) +
-                      " is not the HandleCreated of handle " + handle.handle_id);
-  }
-  return std::string(reinterpret_cast<const char*>(created->content()->data()),
-                     created->content()->size());
+  return ReadBack(context_.log, handle.sequence, "the HandleCreated of handle " + handle.handle_id,
+                  [&](const fb::Envelope& event) -> std::optional<std::string> {
+                    const auto* created = event.payload_as_HandleCreated();
+                    if (created == nullptr || !Is(created->handle_id(), handle.handle_id) ||
+                        created->content() == nullptr ||
+                        created->content()->size() != handle.size) {
+                      return std::nullopt;
+                    }
+                    return std::string(reinterpret_cast<const char*>(created->content()->data()),
+                                       created->content()->size());
+                  });
 }
 
 Result<std::string> Coordination::StateValue(std::string_view key,
                                              const reducers::StateVersion& version) const {
-  if (!version.value.empty()) return version.value;
-  auto stored = EventAt(context_.log, version.sequence);
-  if (!stored.ok()) return stored.status();
-  const auto* written = log::EnvelopeOf(*stored).payload_as_StateWritten();
-  if (written == nullptr || written->key() == nullptr || written->key()->string_view() != key ||
-      written->version() != version.version || written->value() == nullptr ||
-      written->value_sha256() == nullptr ||
-      written->value_sha256()->string_view() != version.value_sha256) {
-    return Corruption("the event at sequence " + std::to_string(version.sequence) +
-                      " is not the write of version " + std::to_string(version.version));
-  }
-  return written->value()->str();
+  return ReadBack(context_.log, version.sequence,
+                  "the write of version " + std::to_string(version.version),
+                  [&](const fb::Envelope& event) -> std::optional<std::string> {
+                    const auto* written = event.payload_as_StateWritten();
+                    if (written == nullptr || !Is(written->key(), key) ||
+                        written->version() != version.version || written->value() == nullptr ||
+                        !Is(written->value_sha256(), version.value_sha256)) {
+                      return std::nullopt;
+                    }
+                    return written->value()->str();
+                  });
 }
 
 Result<std::string> Coordination::MessageBody(const reducers::MailMessage& message) const {
-  auto stored = EventAt(context_.log, message.sent_sequence);
-  if (!stored.ok()) return stored.status();
-  const auto* sent = log::EnvelopeOf(*stored).payload_as_MessageSent();
-  if (sent == nullptr || sent->message_id() == nullptr ||
-      sent->message_id()->string_view() != message.message_id || sent->body() == nullptr ||
-      sent->body()->size() != message.body_bytes) {
-    return Corruption("the event at sequence " + std::to_string(message.sent_sequence) +
-                      " is not the MessageSent of message " + message.message_id);
-  }
-  return sent->body()->str();
+  return ReadBack(context_.log, message.sent_sequence,
+                  "the MessageSent of message " + message.message_id,
+                  [&](const fb::Envelope& event) -> std::optional<std::string> {
+                    const auto* sent = event.payload_as_MessageSent();
+                    if (sent == nullptr || !Is(sent->message_id(), message.message_id) ||
+                        sent->body() == nullptr || sent->body()->size() != message.body_bytes) {
+                      return std::nullopt;
+                    }
+                    return sent->body()->str();
+                  });
 }
 
 std::string Coordination::SlotOf(bool blackboard, std::string_view owner, std::string_view key) {

@@ -52,9 +52,9 @@ class Coordination {
   // The body of `message`, read from its MessageSent event (the projection keeps only its
   // size). kCorruption when that event is not this message's; log read errors.
   Result<std::string> MessageBody(const reducers::MailMessage& message) const;
-  // The value of state version `version` of `key`: the current one from memory, an older
-  // one from its StateWritten event in the log (the projection keeps only the current
-  // value). kCorruption when that event is not this version's write; log read errors.
+  // The value of state version `version` of `key` read from its StateWritten event (the
+  // projection keeps only the current version's value; use it when it is there).
+  // kCorruption when that event is not this version's write; log read errors.
   Result<std::string> StateValue(std::string_view key,
                                  const reducers::StateVersion& version) const;
 
