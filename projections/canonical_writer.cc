@@ -60,6 +60,15 @@ void CanonicalWriter::EndObject() {
   Raw('}');
 }
 
+void CanonicalWriter::Uints(const std::vector<uint64_t>& values) {
+  Raw('[');
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) Raw(',');
+    Uint(values[i]);
+  }
+  Raw(']');
+}
+
 void CanonicalWriter::Key(std::string_view key) {
   const uint64_t bit = uint64_t{1} << depth_;
 #ifndef NDEBUG

@@ -21,9 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#ifndef NDEBUG
 #include <vector>
-#endif
 
 namespace las::projections {
 
@@ -49,6 +47,8 @@ class CanonicalWriter {
   void Uint(uint64_t value);
   void Int(int64_t value);
   void Bool(bool value);
+  // An array of unsigned integers, in the given order.
+  void Uints(const std::vector<uint64_t>& values);
 
   // Hands whatever is buffered to the sink (no-op when writing into a string).
   void Finish();

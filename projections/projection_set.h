@@ -27,8 +27,9 @@ class ProjectionSet {
   // projection needs no bump: a snapshot must name exactly this build's projections.
   // 2: "calls" holds the call summary; 3: "handles" keeps no content (it is in the log);
   // 4: "state" keeps only the current version's value (older ones are in the log);
-  // 5: "mailbox" keeps message bodies' sizes, not the bodies (they are in the log).
-  static constexpr uint32_t kVersion = 5;
+  // 5: "mailbox" keeps message bodies' sizes, not the bodies (they are in the log);
+  // 6: "state" keeps the current version whole and only a sequence per older version.
+  static constexpr uint32_t kVersion = 6;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

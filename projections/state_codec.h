@@ -70,6 +70,10 @@ class StateReader {
     pos_ += size;
     return true;
   }
+  // Marks the record as bad (a value the codec read but the projection refuses).
+  void Fail() { ok_ = false; }
+  // Bytes not read yet.
+  size_t remaining() const { return bytes_.size() - pos_; }
   // Every read so far succeeded.
   bool ok() const { return ok_; }
   // Every read succeeded and every byte was consumed.

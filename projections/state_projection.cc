@@ -10,33 +10,23 @@ namespace {
 void WriteSpace(CanonicalWriter& out, const reducers::KeySpace& space) {
   out.BeginObject();
   for (const auto& [key, record] : space) {  // std::map: ascending byte order
+    const reducers::StateVersion& v = record.current;
     out.Key(key);
     out.BeginObject();
-    out.Key("versions");
-    out.BeginObject();
-    for (const auto& v : record.versions) {
-      const bool current = &v == &record.current();
-      char padded[24];
-      std::snprintf(padded, sizeof padded, "%020llu", static_cast<unsigned long long>(v.version));
-      out.Key(padded);
-      out.BeginObject();
-      out.Key("author_agent_id");
-      out.String(v.author_agent_id);
-      out.Key("reducer");
-      out.String(v.reducer);
-      out.Key("sequence");
-      out.Uint(v.sequence);
-      out.Key("time_micros");
-      out.Int(v.time_micros);
-      if (current) {
-        out.Key("value");
-        out.String(v.value);
-      }
-      out.Key("value_sha256");
-      out.String(v.value_sha256);
-      out.EndObject();
-    }
-    out.EndObject();
+    out.Key("author_agent_id");
+    out.String(v.author_agent_id);
+    out.Key("reducer");
+    out.String(v.reducer);
+    out.Key("sequences");
+    out.Uints(record.sequences);
+    out.Key("time_micros");
+    out.Int(v.time_micros);
+    out.Key("value");
+    out.String(v.value);
+    out.Key("value_sha256");
+    out.String(v.value_sha256);
+    out.Key("version");
+    out.Uint(v.version);
     out.EndObject();
   }
   out.EndObject();
@@ -65,19 +55,23 @@ void StateProjection::WriteCanonical(CanonicalWriter& out) const {
 namespace las::projections {
 namespace {
 
+// Per key: the current version whole, then every version's sequence as the difference
+// from the one before (they ascend, so the varints stay short).
 void SaveSpace(StateWriter& w, const reducers::KeySpace& space) {
   w.Uint(space.size());
   for (const auto& [key, record] : space) {
+    const reducers::StateVersion& v = record.current;
     w.String(key);
-    w.Uint(record.versions.size());
-    for (const auto& v : record.versions) {
-      w.Uint(v.version);
-      w.Uint(v.sequence);
-      w.Int(v.time_micros);
-      w.String(v.author_agent_id);
-      w.String(v.reducer);
-      w.String(v.value);
-      w.String(v.value_sha256);
+    w.Int(v.time_micros);
+    w.String(v.author_agent_id);
+    w.String(v.reducer);
+    w.String(v.value);
+    w.String(v.value_sha256);
+    w.Uint(record.sequences.size());
+    uint64_t previous = 0;
+    for (uint64_t sequence : record.sequences) {
+      w.Uint(sequence - previous);
+      previous = sequence;
     }
   }
 }
@@ -87,22 +81,28 @@ void RestoreSpace(StateReader& in, reducers::KeySpace& space) {
   in.Uint(keys);
   for (uint64_t i = 0; i < keys && in.ok(); ++i) {
     std::string key;
-    uint64_t versions = 0;
-    in.String(key);
-    in.Uint(versions);
     reducers::StateKey record;
+    reducers::StateVersion& v = record.current;
+    in.String(key);
+    in.Int(v.time_micros);
+    in.String(v.author_agent_id);
+    in.String(v.reducer);
+    in.String(v.value);
+    in.String(v.value_sha256);
+    uint64_t versions = 0;
+    // Each sequence takes at least one byte: a count beyond the bytes left is damage.
+    if (!in.Uint(versions) || versions == 0 || versions > in.remaining()) return in.Fail();
+    record.sequences.reserve(versions);
+    uint64_t sequence = 0;
     for (uint64_t j = 0; j < versions && in.ok(); ++j) {
-      reducers::StateVersion v;
-      in.Uint(v.version);
-      in.Uint(v.sequence);
-      in.Int(v.time_micros);
-      in.String(v.author_agent_id);
-      in.String(v.reducer);
-      in.String(v.value);
-      in.String(v.value_sha256);
-      record.versions.push_back(std::move(v));
+      uint64_t delta = 0;
+      if (!in.Uint(delta) || delta == 0) return in.Fail();  // sequences strictly ascend
+      sequence += delta;
+      record.sequences.push_back(sequence);
     }
-    if (in.ok() && !record.versions.empty()) space[key] = std::move(record);
+    v.version = versions;
+    v.sequence = sequence;
+    if (in.ok()) space[key] = std::move(record);
   }
 }
 

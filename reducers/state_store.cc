@@ -14,22 +14,21 @@ void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
                         : store.private_by_agent[Str(p->owner_agent_id())];
   const std::string_view key = View(p->key());
   auto it = space.find(key);
-  const uint64_t current = it == space.end() ? 0 : it->second.current().version;
+  const uint64_t current = it == space.end() ? 0 : it->second.current.version;
   if (p->version() != current + 1) {
     ++store.skipped;
     return;
   }
   if (it == space.end()) it = space.emplace(std::string(key), StateKey{}).first;
-  StateVersion v;
+  StateVersion& v = it->second.current;
   v.version = p->version();
   v.sequence = sequence;
   v.time_micros = event.time_micros();
-  v.author_agent_id = Str(event.agent_id());
-  v.reducer = Str(p->reducer());
-  v.value = Str(p->value());
-  v.value_sha256 = Str(p->value_sha256());
-  if (!it->second.versions.empty()) std::string().swap(it->second.versions.back().value);
-  it->second.versions.push_back(std::move(v));
+  Assign(v.author_agent_id, event.agent_id());
+  Assign(v.reducer, p->reducer());
+  Assign(v.value, p->value());
+  Assign(v.value_sha256, p->value_sha256());
+  it->second.sequences.push_back(sequence);
 }
 
 const KeySpace* SpaceOf(const StateStore& store, bool blackboard, std::string_view agent_id) {
@@ -49,11 +48,12 @@ const StateKey* FindKey(const StateStore& store, bool blackboard, std::string_vi
 HistoryPage History(const StateKey& key, uint64_t after_version, size_t limit) {
   HistoryPage page;
   // Versions are dense from 1: version v sits at index v - 1.
-  size_t index = static_cast<size_t>(std::min<uint64_t>(after_version, key.versions.size()));
-  for (; index < key.versions.size() && page.versions.size() < limit; ++index) {
-    page.versions.push_back(&key.versions[index]);
+  const size_t count = key.sequences.size();
+  size_t index = static_cast<size_t>(std::min<uint64_t>(after_version, count));
+  for (; index < count && page.versions.size() < limit; ++index) {
+    page.versions.push_back({index + 1, key.sequences[index]});
   }
-  page.more = index < key.versions.size();
+  page.more = index < count;
   return page;
 }
 

@@ -8,11 +8,10 @@
 // every write against the newest state) and is skipped and counted, never applied: the
 // fold stays deterministic even over a hand-made log.
 //
-// Every version is kept (history queries page through them), but only the current one
-// keeps its value: when a newer version arrives the older one's value is dropped (its
-// value_sha256 and sequence stay), and a reader of an older version fetches the value
-// from that StateWritten event in the log (tools/coordination.h, StateValue). So memory
-// holds one value per key plus metadata per version, not everything ever written
+// Memory holds each key's current version whole and, for every version, only the sequence
+// of its StateWritten event (8 bytes): a reader of an older version (history) reads that
+// event back from the log for its author, time, reducer and value (tools/coordination.h,
+// StateVersionAt). So memory grows by one integer per write, not by what was written
 // (docs/STATE.md).
 //
 // Pure: no I/O, no clock; time comes from the event envelope. Not thread-safe.
@@ -28,20 +27,21 @@
 
 namespace las::reducers {
 
+// One version of a key, whole: the current one in memory, an older one as read back from
+// its StateWritten event.
 struct StateVersion {
   uint64_t version = 0;
   uint64_t sequence = 0;      // the StateWritten event
   int64_t time_micros = 0;    // its envelope time
   std::string author_agent_id;
   std::string reducer;        // las.std name
-  std::string value;          // canonical JSON text; empty (in the log) unless current
+  std::string value;          // canonical JSON text
   std::string value_sha256;   // as recorded (hex)
 };
 
-// All versions of one key, ascending; back() is the current one. Never empty.
 struct StateKey {
-  std::vector<StateVersion> versions;
-  const StateVersion& current() const { return versions.back(); }
+  StateVersion current;             // the newest version
+  std::vector<uint64_t> sequences;  // sequences[v - 1]: the StateWritten of version v
 };
 
 using KeySpace = std::map<std::string, StateKey, std::less<>>;
@@ -61,10 +61,16 @@ const KeySpace* SpaceOf(const StateStore& store, bool blackboard, std::string_vi
 const StateKey* FindKey(const StateStore& store, bool blackboard, std::string_view agent_id,
                         std::string_view key);
 
+// Where one version's StateWritten is in the log.
+struct VersionAt {
+  uint64_t version = 0;
+  uint64_t sequence = 0;
+};
+
 // Versions of one key after `after_version`, at most `limit` (ascending), and whether
 // more follow.
 struct HistoryPage {
-  std::vector<const StateVersion*> versions;
+  std::vector<VersionAt> versions;
   bool more = false;
 };
 HistoryPage History(const StateKey& key, uint64_t after_version, size_t limit);

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 
 #include "log/envelope.h"
 #include "log/event_log.h"
 #include "projections/handles_projection.h"
 #include "projections/mailbox_projection.h"
 #include "projections/state_projection.h"
+#include "reducers/strings.h"
 #include "tools/coordination_events.h"
 #include "tools/handle_refs.h"
 #include "tools/live_projections.h"
@@ -33,22 +35,22 @@ const reducers::Handles& Coordination::handles() const {
 
 namespace {
 
-// What `take` finds in the event at `sequence`, read through a verifying cursor: the bytes
-// a record left in the log. `take` answers nullopt when the event is not the one the record
+// What `take` finds in the event at `sequence`, read through a verifying cursor: what a
+// record left in the log. `take` answers nullopt when the event is not the one the record
 // names (kCorruption, "... is not <what>").
-template <typename Take>
-Result<std::string> ReadBack(log::EventLog& log, uint64_t sequence, const std::string& what,
-                             Take take) {
+template <typename Take,
+          typename T = typename std::invoke_result_t<Take, const fb::Envelope&>::value_type>
+Result<T> ReadBack(log::EventLog& log, uint64_t sequence, const std::string& what, Take take) {
   auto cursor = log.Read(sequence);
   if (!cursor.ok()) return cursor.status();
   auto found = (*cursor)->Next();
   if (!found.ok()) return found.status();
   if (!*found) return NotFound("no event at sequence " + std::to_string(sequence));
-  std::optional<std::string> bytes = take(log::EnvelopeOf((*cursor)->current()));
-  if (!bytes) {
+  std::optional<T> taken = take(log::EnvelopeOf((*cursor)->current()));
+  if (!taken) {
     return Corruption("the event at sequence " + std::to_string(sequence) + " is not " + what);
   }
-  return std::move(*bytes);
+  return std::move(*taken);
 }
 
 bool Is(const flatbuffers::String* field, std::string_view expected) {
@@ -71,19 +73,30 @@ Result<std::string> Coordination::HandleContent(const reducers::HandleRecord& ha
                   });
 }
 
-Result<std::string> Coordination::StateValue(std::string_view key,
-                                             const reducers::StateVersion& version) const {
-  return ReadBack(context_.log, version.sequence,
-                  "the write of version " + std::to_string(version.version),
-                  [&](const fb::Envelope& event) -> std::optional<std::string> {
-                    const auto* written = event.payload_as_StateWritten();
-                    if (written == nullptr || !Is(written->key(), key) ||
-                        written->version() != version.version || written->value() == nullptr ||
-                        !Is(written->value_sha256(), version.value_sha256)) {
-                      return std::nullopt;
-                    }
-                    return written->value()->str();
-                  });
+Result<reducers::StateVersion> Coordination::StateVersionAt(bool blackboard,
+                                                            std::string_view owner,
+                                                            std::string_view key,
+                                                            reducers::VersionAt at) const {
+  return ReadBack(
+      context_.log, at.sequence, "the write of version " + std::to_string(at.version),
+      [&](const fb::Envelope& event) -> std::optional<reducers::StateVersion> {
+        const auto* written = event.payload_as_StateWritten();
+        if (written == nullptr || !Is(written->key(), key) || written->version() != at.version ||
+            (written->scope() == fb::StateScope::Blackboard) != blackboard ||
+            (!blackboard && !Is(written->owner_agent_id(), owner)) ||
+            written->value() == nullptr) {
+          return std::nullopt;
+        }
+        reducers::StateVersion v;
+        v.version = at.version;
+        v.sequence = at.sequence;
+        v.time_micros = event.time_micros();
+        reducers::Assign(v.author_agent_id, event.agent_id());
+        reducers::Assign(v.reducer, written->reducer());
+        reducers::Assign(v.value, written->value());
+        reducers::Assign(v.value_sha256, written->value_sha256());
+        return v;
+      });
 }
 
 Result<std::string> Coordination::MessageBody(const reducers::MailMessage& message) const {

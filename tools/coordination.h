@@ -52,11 +52,13 @@ class Coordination {
   // The body of `message`, read from its MessageSent event (the projection keeps only its
   // size). kCorruption when that event is not this message's; log read errors.
   Result<std::string> MessageBody(const reducers::MailMessage& message) const;
-  // The value of state version `version` of `key` read from its StateWritten event (the
-  // projection keeps only the current version's value; use it when it is there).
-  // kCorruption when that event is not this version's write; log read errors.
-  Result<std::string> StateValue(std::string_view key,
-                                 const reducers::StateVersion& version) const;
+  // Version `at` of `key` in the blackboard or `owner`'s private state, whole, read from
+  // its StateWritten event (the projection keeps only the current version whole; use it
+  // when it is the one). kCorruption when that event is not this version's write; log
+  // read errors.
+  Result<reducers::StateVersion> StateVersionAt(bool blackboard, std::string_view owner,
+                                                std::string_view key,
+                                                reducers::VersionAt at) const;
 
   // Writes decided but not yet folded, per slot (scope, owner, key).
   struct PendingWrite {

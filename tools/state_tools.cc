@@ -81,24 +81,16 @@ bool ReadTarget(const ToolArgs& args, const SessionInfo& session, bool need_key,
   return true;
 }
 
-// One version as a record: inline value when small, else a handle owned by the reader. An
-// older version's value comes from the log (only the current one is in memory).
-Result<std::string> RecordJson(Coordination& c, const Actor& reader, std::string_view key,
-                               const reducers::StateVersion& v, Coordination::Batch& drafts) {
-  std::optional<std::string> fetched;
-  if (v.value.empty()) {
-    auto stored = c.StateValue(key, v);
-    if (!stored.ok()) return stored.status();
-    fetched = std::move(*stored);
-  }
-  const std::string& value = fetched ? *fetched : v.value;
+// One version as a record: inline value when small, else a handle owned by the reader.
+std::string RecordJson(Coordination& c, const Actor& reader, std::string_view key,
+                       const reducers::StateVersion& v, Coordination::Batch& drafts) {
   JsonObjectText record;
   record.String("key", key).Uint("version", v.version).String("author_agent_id", v.author_agent_id);
   record.String("reducer", v.reducer).Int("time_micros", v.time_micros);
-  if (value.size() <= kInlineValueBytes) {
-    record.Raw("value", value);
+  if (v.value.size() <= kInlineValueBytes) {
+    record.Raw("value", v.value);
   } else {
-    record.Raw("handle", c.HandleRef(reader, value, drafts));
+    record.Raw("handle", c.HandleRef(reader, v.value, drafts));
   }
   return record.Take();
 }
@@ -142,8 +134,8 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   uint64_t current_version = 0;
   std::string_view current_text;
   if (const auto* key = reducers::FindKey(c.state(), target.blackboard, target.owner, target.key)) {
-    current_version = key->current().version;
-    current_text = key->current().value;
+    current_version = key->current.version;
+    current_text = key->current.value;
   }
   if (const auto* pending = c.Pending(slot); pending != nullptr && pending->version > current_version) {
     current_version = pending->version;
@@ -203,10 +195,9 @@ void Get(Coordination& c, const SessionInfo& session, const std::string& argumen
     return done(ToolCallReply::Result(ExactJsonResult(missing.Take())));
   }
   Coordination::Batch drafts;
-  auto record = RecordJson(c, ActorOf(session), target.key, key->current(), drafts);
-  if (!record.ok()) return Failed(done);
+  const std::string record = RecordJson(c, ActorOf(session), target.key, key->current, drafts);
   JsonObjectText answer;
-  answer.Bool("found", true).Raw("record", *record);
+  answer.Bool("found", true).Raw("record", record);
   AnswerAfter(c, std::move(drafts), answer.Take(), std::move(done));
 }
 
@@ -246,14 +237,13 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
     for (; it != space->end(); ++it) {
       if (page.count == limit) break;
       Coordination::Batch record_drafts;
-      auto record = RecordJson(c, ActorOf(session), it->first, it->second.current(),
-                               record_drafts);
-      if (!record.ok()) return Failed(done);
-      if (page.count > 0 && !page.Fits(record->size() + last_key.size() + it->first.size())) {
+      const std::string record =
+          RecordJson(c, ActorOf(session), it->first, it->second.current, record_drafts);
+      if (page.count > 0 && !page.Fits(record.size() + last_key.size() + it->first.size())) {
         truncated = true;
         break;
       }
-      page.Add(*record);
+      page.Add(record);
       drafts.Add(std::move(record_drafts));
       last_key = it->first;
     }
@@ -283,17 +273,24 @@ void History(Coordination& c, const SessionInfo& session, const std::string& arg
   if (const auto* key = reducers::FindKey(c.state(), target.blackboard, target.owner, target.key)) {
     const reducers::HistoryPage versions = reducers::History(*key, after, limit);
     uint64_t last = after;
-    for (const auto* v : versions.versions) {
+    for (const reducers::VersionAt& at : versions.versions) {
+      // Only the current version is whole in memory; an older one comes from the log.
+      std::optional<reducers::StateVersion> older;
+      if (at.version != key->current.version) {
+        auto read = c.StateVersionAt(target.blackboard, target.owner, target.key, at);
+        if (!read.ok()) return Failed(done);
+        older = std::move(*read);
+      }
       Coordination::Batch record_drafts;
-      auto record = RecordJson(c, ActorOf(session), target.key, *v, record_drafts);
-      if (!record.ok()) return Failed(done);
-      if (page.count > 0 && !page.Fits(record->size() + target.key.size())) {
+      const std::string record =
+          RecordJson(c, ActorOf(session), target.key, older ? *older : key->current, record_drafts);
+      if (page.count > 0 && !page.Fits(record.size() + target.key.size())) {
         truncated = true;
         break;
       }
-      page.Add(*record);
+      page.Add(record);
       drafts.Add(std::move(record_drafts));
-      last = v->version;
+      last = at.version;
     }
     if (truncated || versions.more) next = last;
   }

@@ -46,6 +46,18 @@ TEST(CanonicalWriter, WritesCompactObjectsWithCommasOnlyBetweenMembers) {
             R"({"a":{},"b":{"x":18446744073709551615,"y":-9223372036854775808},"c":true,"d":false})");
 }
 
+TEST(CanonicalWriter, WritesArraysOfUnsignedIntegersInOrder) {
+  EXPECT_EQ(Text([](CanonicalWriter& w) {
+              w.BeginObject();
+              w.Key("e");
+              w.Uints({});
+              w.Key("s");
+              w.Uints({3, 1, 18446744073709551615u});
+              w.EndObject();
+            }),
+            R"({"e":[],"s":[3,1,18446744073709551615]})");
+}
+
 TEST(CanonicalWriter, EscapesLikeJsonStringifyAndNlohmannDump) {
   const std::string nasty = std::string("q\"b\\s/\b\f\n\r\t\x01\x1f\x7f", 14) + std::string(1, '\0') +
                             "é€𝄞";

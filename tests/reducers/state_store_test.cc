@@ -32,16 +32,16 @@ TEST_F(StateStoreTest, VersionsPerKeyPerSpace) {
   Write("bob", true, "k", 1, "\"shared\"");
   const StateKey* mine = FindKey(store_, false, "alice", "k");
   ASSERT_NE(mine, nullptr);
-  EXPECT_EQ(mine->current().version, 2u);
-  EXPECT_EQ(mine->current().value, "2");
-  EXPECT_EQ(mine->current().author_agent_id, "alice");
-  EXPECT_EQ(mine->current().sequence, 2u);
-  // Only the current value is kept; the older one is in its StateWritten event.
-  EXPECT_TRUE(mine->versions.front().value.empty());
-  EXPECT_EQ(mine->versions.front().value_sha256.size(), 64u);
-  EXPECT_EQ(FindKey(store_, false, "bob", "k")->current().value, "\"b\"");
-  EXPECT_EQ(FindKey(store_, true, "", "k")->current().value, "\"shared\"");
-  EXPECT_EQ(FindKey(store_, true, "", "k")->current().author_agent_id, "bob");
+  EXPECT_EQ(mine->current.version, 2u);
+  EXPECT_EQ(mine->current.value, "2");
+  EXPECT_EQ(mine->current.author_agent_id, "alice");
+  EXPECT_EQ(mine->current.sequence, 2u);
+  EXPECT_EQ(mine->current.value_sha256.size(), 64u);
+  // Of the older version only where its StateWritten event is: the rest is in the log.
+  EXPECT_EQ(mine->sequences, (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(FindKey(store_, false, "bob", "k")->current.value, "\"b\"");
+  EXPECT_EQ(FindKey(store_, true, "", "k")->current.value, "\"shared\"");
+  EXPECT_EQ(FindKey(store_, true, "", "k")->current.author_agent_id, "bob");
   EXPECT_EQ(FindKey(store_, false, "carol", "k"), nullptr);
   EXPECT_EQ(store_.private_by_agent.count(""), 0u) << "the blackboard is not an agent";
 }
@@ -51,8 +51,8 @@ TEST_F(StateStoreTest, AVersionThatDoesNotFollowIsSkippedAndChangesNothing) {
   Write("alice", true, "k", 1, "99");  // a second write of version 1 (a lost CAS)
   Write("alice", true, "k", 3, "99");  // a gap
   const StateKey* key = FindKey(store_, true, "", "k");
-  EXPECT_EQ(key->versions.size(), 1u);
-  EXPECT_EQ(key->current().value, "1");
+  EXPECT_EQ(key->sequences, std::vector<uint64_t>{1});
+  EXPECT_EQ(key->current.value, "1");
   EXPECT_EQ(store_.skipped, 2u);
 }
 
@@ -61,11 +61,14 @@ TEST_F(StateStoreTest, HistoryPages) {
   const StateKey& key = *FindKey(store_, false, "alice", "h");
   HistoryPage p = History(key, 0, 2);
   ASSERT_EQ(p.versions.size(), 2u);
-  EXPECT_EQ(p.versions[0]->version, 1u);
+  EXPECT_EQ(p.versions[0].version, 1u);
+  EXPECT_EQ(p.versions[1].version, 2u);
+  EXPECT_EQ(p.versions[1].sequence, 2u);
   EXPECT_TRUE(p.more);
   p = History(key, 4, 2);
   ASSERT_EQ(p.versions.size(), 1u);
-  EXPECT_EQ(p.versions[0]->value, "5");
+  EXPECT_EQ(p.versions[0].version, 5u);
+  EXPECT_EQ(p.versions[0].sequence, 5u);
   EXPECT_FALSE(p.more);
   EXPECT_TRUE(History(key, 9, 2).versions.empty());
 }

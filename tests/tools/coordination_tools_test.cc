@@ -228,8 +228,8 @@ TEST_F(CoordinationToolsTest, HistoryPages) {
   const auto* key = reducers::FindKey(
       server_.live().Get<projections::StateProjection>("state")->store(), false, "alice", "h");
   ASSERT_NE(key, nullptr);
-  EXPECT_TRUE(key->versions.front().value.empty());
-  EXPECT_EQ(key->current().value, "7");
+  EXPECT_EQ(key->sequences.size(), 7u);
+  EXPECT_EQ(key->current.value, "7");
 }
 
 TEST_F(CoordinationToolsTest, LargeValuesComeBackAsHandlesOnlyTheirOwnerCanRead) {
@@ -357,19 +357,25 @@ TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOn
   Coordination c(server_.context(), {});
   const reducers::StateKey* key = reducers::FindKey(c.state(), false, "alice", "h");
   ASSERT_NE(key, nullptr);
-  const reducers::StateVersion& first = key->versions.front();
-  ASSERT_TRUE(first.value.empty());
-  EXPECT_EQ(*c.StateValue("h", first), "1");
+  const reducers::VersionAt first{1, key->sequences.front()};
+  auto read = c.StateVersionAt(false, "alice", "h", first);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->value, "1");
+  EXPECT_EQ(read->author_agent_id, "alice");
+  EXPECT_EQ(read->reducer, "replace");
+  EXPECT_EQ(read->version, 1u);
+  EXPECT_EQ(read->sequence, first.sequence);
+  EXPECT_EQ(read->value_sha256.size(), 64u);
   const reducers::MailMessage& message = c.mailboxes().by_id.at(id);
   EXPECT_EQ(*c.MessageBody(message), "\"b\"");
 
-  reducers::StateVersion wrong_version = first;
-  wrong_version.sequence = key->current().sequence;  // the key's version 2
-  EXPECT_EQ(c.StateValue("h", wrong_version).status().code(), Code::kCorruption);
-  reducers::StateVersion not_a_write = first;
-  not_a_write.sequence = message.sent_sequence;
-  EXPECT_EQ(c.StateValue("h", not_a_write).status().code(), Code::kCorruption);
-  EXPECT_EQ(c.StateValue("other", first).status().code(), Code::kCorruption);
+  const reducers::VersionAt wrong_version{1, key->current.sequence};  // the key's version 2
+  EXPECT_EQ(c.StateVersionAt(false, "alice", "h", wrong_version).status().code(), Code::kCorruption);
+  const reducers::VersionAt not_a_write{1, message.sent_sequence};
+  EXPECT_EQ(c.StateVersionAt(false, "alice", "h", not_a_write).status().code(), Code::kCorruption);
+  EXPECT_EQ(c.StateVersionAt(false, "alice", "other", first).status().code(), Code::kCorruption);
+  EXPECT_EQ(c.StateVersionAt(false, "bob", "h", first).status().code(), Code::kCorruption);
+  EXPECT_EQ(c.StateVersionAt(true, "", "h", first).status().code(), Code::kCorruption);
   reducers::MailMessage not_a_message = message;
   not_a_message.sent_sequence = first.sequence;
   EXPECT_EQ(c.MessageBody(not_a_message).status().code(), Code::kCorruption);
@@ -377,9 +383,7 @@ TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOn
   not_a_handle.handle_id = "h-forged";
   not_a_handle.sequence = message.sent_sequence;
   EXPECT_EQ(c.HandleContent(not_a_handle).status().code(), Code::kCorruption);
-  reducers::StateVersion beyond = first;
-  beyond.sequence = 1'000'000;
-  EXPECT_FALSE(c.StateValue("h", beyond).ok());
+  EXPECT_FALSE(c.StateVersionAt(false, "alice", "h", {1, 1'000'000}).ok());
 }
 
 std::vector<std::pair<std::string, std::string>> ReplayDigests(const std::string& dir) {
