@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -28,8 +29,12 @@
 #include "reducers/state_store.h"
 #include "tools/decision_events.h"
 #include "tools/las_tools.h"
+#include "tools/recent_contents.h"
 
 namespace las::tools {
+
+// How many bytes of handle contents read back are kept for the next span's read.
+inline constexpr size_t kRecentHandleBytes = 16 << 20;
 
 struct CoordinationOptions {
   const WallClock* clock = &SystemWallClock();  // message deferral and listing
@@ -46,9 +51,11 @@ class Coordination {
   const reducers::Mailboxes& mailboxes() const;
   const reducers::Handles& handles() const;
   // The content of `handle`, read from its HandleCreated event in the log (the projection
-  // keeps none). kCorruption when that event is not the handle's or its size differs;
-  // errors from reading the log.
-  Result<std::string> HandleContent(const reducers::HandleRecord& handle) const;
+  // keeps none), or from the last few handles read (tools/recent_contents.h: a handle read
+  // span by span is read from the log once). kCorruption when that event is not the
+  // handle's or its size differs; errors from reading the log.
+  Result<std::shared_ptr<const std::string>> HandleContent(
+      const reducers::HandleRecord& handle) const;
   // The body of `message`, read from its MessageSent event (the projection keeps only its
   // size). kCorruption when that event is not this message's; log read errors.
   Result<std::string> MessageBody(const reducers::MailMessage& message) const;
@@ -94,6 +101,7 @@ class Coordination {
   CoordinationOptions options_;
   std::map<std::string, PendingWrite, std::less<>> pending_;
   std::set<std::string, std::less<>> creating_handles_;
+  mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 
 }  // namespace las::tools

@@ -29,9 +29,9 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
     return done(ToolCallReply::Result(
         ErrorJsonResult("handle-not-found", "no such handle for this agent")));
   }
-  Result<std::string> stored = c.HandleContent(*h);
+  auto stored = c.HandleContent(*h);
   if (!stored.ok()) return done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
-  const std::string& content = *stored;
+  const std::string& content = **stored;
   const uint64_t length = std::min<uint64_t>(args->Uint("length").value_or(kMaxHandleSpan),
                                              kMaxHandleSpan);
   size_t begin = static_cast<size_t>(std::min<uint64_t>(args->Uint("offset").value_or(0),

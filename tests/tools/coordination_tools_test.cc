@@ -386,6 +386,27 @@ TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOn
   EXPECT_FALSE(c.StateVersionAt(false, "alice", "h", {1, 1'000'000}).ok());
 }
 
+// A handle read span by span is read from the log once: later spans reuse the content
+// (tools/recent_contents.h), and a record naming another event is still checked.
+TEST_F(CoordinationToolsTest, AHandleIsReadFromTheLogOnceForAllItsSpans) {
+  const std::string text(20000, 'v');
+  Ok("alice", "las__state_set", {{"key", "v"}, {"value", text}});
+  const std::string id =
+      Ok("alice", "las__state_get", {{"key", "v"}})["record"]["handle"]["handle_id"];
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  Coordination c(server_.context(), {});
+  const reducers::HandleRecord& handle = c.handles().by_id.at(id);
+  auto first = c.HandleContent(handle);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(**first, json(text).dump());
+  auto again = c.HandleContent(handle);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(first->get(), again->get()) << "the second read should reuse the first's content";
+  reducers::HandleRecord elsewhere = handle;
+  elsewhere.sequence = handle.sequence - 1;  // an event before its HandleCreated
+  EXPECT_EQ(c.HandleContent(elsewhere).status().code(), Code::kCorruption);
+}
+
 std::vector<std::pair<std::string, std::string>> ReplayDigests(const std::string& dir) {
   auto reader = log::LogReader::Open(dir);
   EXPECT_TRUE(reader.ok());
