@@ -20,15 +20,19 @@ void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
     return;
   }
   if (it == space.end()) it = space.emplace(std::string(key), StateKey{}).first;
-  StateVersion& v = it->second.current;
-  v.version = p->version();
-  v.sequence = sequence;
-  v.time_micros = event.time_micros();
-  Assign(v.author_agent_id, event.agent_id());
-  Assign(v.reducer, p->reducer());
-  Assign(v.value, p->value());
-  Assign(v.value_sha256, p->value_sha256());
+  ReadVersion(sequence, event, it->second.current);
   it->second.sequences.push_back(sequence);
+}
+
+void ReadVersion(uint64_t sequence, const fb::Envelope& event, StateVersion& into) {
+  const auto* p = event.payload_as_StateWritten();
+  into.version = p->version();
+  into.sequence = sequence;
+  into.time_micros = event.time_micros();
+  Assign(into.author_agent_id, event.agent_id());
+  Assign(into.reducer, p->reducer());
+  Assign(into.value, p->value());
+  Assign(into.value_sha256, p->value_sha256());
 }
 
 const KeySpace* SpaceOf(const StateStore& store, bool blackboard, std::string_view agent_id) {

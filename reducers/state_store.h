@@ -54,6 +54,10 @@ struct StateStore {
 
 void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event);
 
+// Sets `into` to the version that `event`, a StateWritten at `sequence`, makes (reusing
+// `into`'s storage). The caller checked the payload's kind.
+void ReadVersion(uint64_t sequence, const fb::Envelope& event, StateVersion& into);
+
 // The key space: the blackboard, or `agent_id`'s private state. nullptr when that agent
 // has none yet.
 const KeySpace* SpaceOf(const StateStore& store, bool blackboard, std::string_view agent_id);

@@ -9,7 +9,6 @@
 #include "projections/handles_projection.h"
 #include "projections/mailbox_projection.h"
 #include "projections/state_projection.h"
-#include "reducers/strings.h"
 #include "tools/coordination_events.h"
 #include "tools/handle_refs.h"
 #include "tools/live_projections.h"
@@ -94,13 +93,7 @@ Result<reducers::StateVersion> Coordination::StateVersionAt(bool blackboard,
           return std::nullopt;
         }
         reducers::StateVersion v;
-        v.version = at.version;
-        v.sequence = at.sequence;
-        v.time_micros = event.time_micros();
-        reducers::Assign(v.author_agent_id, event.agent_id());
-        reducers::Assign(v.reducer, written->reducer());
-        reducers::Assign(v.value, written->value());
-        reducers::Assign(v.value_sha256, written->value_sha256());
+        reducers::ReadVersion(at.sequence, event, v);
         return v;
       });
 }
