@@ -1,6 +1,7 @@
 // State, messages and handles through real `las serve` processes and the official MCP SDK
 // client: state survives a restart with the same projection digests `las replay` computes,
-// a handle is readable by its owner only, and a large child result becomes a handle.
+// an older version comes back whole from the log, a handle is readable by its owner only,
+// and a large child result becomes a handle.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -100,6 +101,25 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
   EXPECT_EQ(Structured(third.steps[1])["messages"][0]["state"], "unread");
   EXPECT_EQ(Structured(third.steps[2])["found"], false) << "alice's private state is hers";
   EXPECT_EQ(ReplayDigests()["state"], before["state"]);
+
+  // Bob writes version 2 of the plan; its history, in a later process, has both versions
+  // whole — version 1 read back from alice's StateWritten in the log.
+  Serve("bob", json::array({CallStep("las__state_cas", {{"scope", "blackboard"}, {"key", "plan"},
+                                                        {"expected_version", 1}, {"value", "v2"}})}));
+  auto fifth = Serve("carol", json::array({CallStep(
+      "las__state_history", {{"scope", "blackboard"}, {"key", "plan"}})}));
+  ASSERT_EQ(fifth.steps.size(), 1u);
+  const json records = Structured(fifth.steps[0])["records"];
+  ASSERT_EQ(records.size(), 2u) << fifth.steps[0].dump().substr(0, 500);
+  EXPECT_EQ(records[0]["version"], 1);
+  EXPECT_EQ(records[0]["author_agent_id"], "alice");
+  EXPECT_EQ(records[0]["value"], "v1");
+  EXPECT_EQ(records[0]["reducer"], "replace");
+  EXPECT_EQ(records[1]["version"], 2);
+  EXPECT_EQ(records[1]["author_agent_id"], "bob");
+  EXPECT_EQ(records[1]["value"], "v2");
+  EXPECT_LT(records[0]["time_micros"].get<int64_t>(), records[1]["time_micros"].get<int64_t>());
+  EXPECT_TRUE(Structured(fifth.steps[0])["next"].is_null());
 }
 
 TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
