@@ -5,7 +5,8 @@
 //   las_replay_probe STAGE DIR [PASSES]   time STAGE over the log in DIR, PASSES times
 //
 // STAGE: verify (read+verify), fold (read+verify+fold), digest (fold once, then time
-// ProjectionSet::Digests()), reader-fold (fold through a LogReader).
+// ProjectionSet::Digests()), reader-fold (fold through a LogReader); append DIR [N] and
+// append-async DIR [N]: N blocking threads / N AppendAsync callers appending for 3 s.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -50,44 +52,88 @@ int Build(const std::string& dir, uint64_t n) {
 
 // N threads appending one event at a time for 3 s: rate, process CPU per append, and how
 // many appends each WAL sync covered (EventLog::stats()).
-int Appenders(const std::string& dir, int threads) {
-  auto log = log::EventLog::Open(dir);
-  if (!log.ok()) Die("open", log.status());
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> workers;
+// Rate, process CPU and context switches per append, and appends per WAL sync, of `run`
+// appending for 3 s; `run(stop)` returns the appends it made.
+template <typename Run>
+int ReportAppends(log::EventLog& log, const char* kind, int appenders, Run run) {
   rusage r0{};
   ::getrusage(RUSAGE_SELF, &r0);
-  const auto before = (*log)->stats();
+  const auto before = log.stats();
   const auto t0 = Clock::now();
-  for (int t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      uint64_t n = static_cast<uint64_t>(t) << 32;
-      while (!stop.load()) {
-        std::vector<log::EventDraft> one;
-        one.push_back(testing::SampleToolCallRequested(n++));
-        auto appended = (*log)->Append(std::move(one));
-        if (!appended.ok()) Die("append", appended.status());
-      }
-    });
-  }
-  std::this_thread::sleep_for(std::chrono::seconds(3));
-  stop = true;
-  for (auto& w : workers) w.join();
+  std::atomic<bool> stop{false};
+  std::thread timer([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    stop = true;
+  });
+  const double appends = static_cast<double>(run(stop));
+  timer.join();
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   rusage r1{};
   ::getrusage(RUSAGE_SELF, &r1);
   const auto tv = [](const timeval& v) { return static_cast<double>(v.tv_sec) + static_cast<double>(v.tv_usec) / 1e6; };
   const double user = tv(r1.ru_utime) - tv(r0.ru_utime);
   const double sys = tv(r1.ru_stime) - tv(r0.ru_stime);
-  const auto after = (*log)->stats();
-  const double appends = static_cast<double>(after.appends - before.appends);
-  const double syncs = static_cast<double>(after.synced_groups - before.synced_groups);
-  std::printf("%2d appenders: %.0f appends/s, %.0f syncs/s, %.2f appends per sync, cpu user %.1f us + sys %.1f us per append, vol/invol ctx switches per append %.1f/%.1f\n",
-              threads, appends / wall, syncs / wall, appends / syncs, user / appends * 1e6,
-              sys / appends * 1e6,
+  const auto after = log.stats();
+  const double syncs = static_cast<double>(after.synced_groups - before.synced_groups +
+                                           after.background_syncs - before.background_syncs);
+  std::printf("%2d %s: %.0f appends/s, %.0f syncs/s, %.2f appends per sync, cpu user %.1f us + sys %.1f us per append, vol/invol ctx switches per append %.1f/%.1f\n",
+              appenders, kind, appends / wall, syncs / wall, appends / syncs,
+              user / appends * 1e6, sys / appends * 1e6,
               static_cast<double>(r1.ru_nvcsw - r0.ru_nvcsw) / appends,
               static_cast<double>(r1.ru_nivcsw - r0.ru_nivcsw) / appends);
   return 0;
+}
+
+int Appenders(const std::string& dir, int threads) {
+  auto log = log::EventLog::Open(dir);
+  if (!log.ok()) Die("open", log.status());
+  return ReportAppends(**log, "appenders", threads, [&](std::atomic<bool>& stop) {
+    std::atomic<uint64_t> total{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+      workers.emplace_back([&, t] {
+        uint64_t n = static_cast<uint64_t>(t) << 32;
+        while (!stop.load()) {
+          std::vector<log::EventDraft> one;
+          one.push_back(testing::SampleToolCallRequested(n++));
+          auto appended = (*log)->Append(std::move(one));
+          if (!appended.ok()) Die("append", appended.status());
+          ++total;
+        }
+      });
+    }
+    for (auto& w : workers) w.join();
+    return total.load();
+  });
+}
+
+// The same with `appenders` logical AppendAsync callers, each appending again from its
+// completion (as las_log_bench's section 2b).
+int AsyncAppenders(const std::string& dir, int appenders) {
+  auto log = log::EventLog::Open(dir);
+  if (!log.ok()) Die("open", log.status());
+  return ReportAppends(**log, "async appenders", appenders, [&](std::atomic<bool>& stop) {
+    std::atomic<uint64_t> total{0};
+    std::atomic<int> running{appenders};
+    std::function<void(uint64_t)> issue = [&](uint64_t n) {
+      std::vector<log::EventDraft> one;
+      one.push_back(testing::SampleToolCallRequested(n));
+      (*log)->AppendAsync(std::move(one), log::Durability::kSynced,
+                          [&, n](Result<log::AppendedRange> r) {
+                            if (!r.ok()) Die("append", r.status());
+                            ++total;
+                            if (stop.load()) {
+                              --running;
+                              running.notify_one();
+                            } else {
+                              issue(n + 1);
+                            }
+                          });
+    };
+    for (int a = 0; a < appenders; ++a) issue(static_cast<uint64_t>(a) << 32);
+    for (int left = running.load(); left > 0; left = running.load()) running.wait(left);
+    return total.load();
+  });
 }
 
 uint64_t Walk(log::EventCursor& cursor, projections::ProjectionSet* set) {
@@ -112,6 +158,7 @@ int main(int argc, char** argv) {
   const std::string dir = argv[2];
   if (stage == "build") return Build(dir, argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1000000);
   if (stage == "append") return Appenders(dir, argc > 3 ? std::atoi(argv[3]) : 16);
+  if (stage == "append-async") return AsyncAppenders(dir, argc > 3 ? std::atoi(argv[3]) : 16);
   const int passes = argc > 3 ? std::atoi(argv[3]) : 3;
 
   std::unique_ptr<log::EventLog> writer;
