@@ -1,10 +1,7 @@
 #include "projections/projection.h"
 
-#include <sodium.h>
-
-#include <array>
-
 #include "base/hex.h"
+#include "base/sha256.h"
 
 namespace las::projections {
 
@@ -17,23 +14,15 @@ std::string Projection::CanonicalJson() const {
 }
 
 std::string Digest(const Projection& projection) {
-  // libsodium asks for sodium_init() before first use (thread-safe, idempotent). Its
-  // SHA-256 has no CPU-specific variants, so a failure would not change the result.
-  [[maybe_unused]] static const int sodium = sodium_init();
-  crypto_hash_sha256_state state;
-  crypto_hash_sha256_init(&state);
+  Sha256Hasher hasher;
   CanonicalWriter writer(
       [](void* context, std::string_view bytes) {
-        crypto_hash_sha256_update(static_cast<crypto_hash_sha256_state*>(context),
-                                  reinterpret_cast<const unsigned char*>(bytes.data()),
-                                  bytes.size());
+        static_cast<Sha256Hasher*>(context)->Update(bytes);
       },
-      &state);
+      &hasher);
   projection.WriteCanonical(writer);
   writer.Finish();
-  std::array<uint8_t, crypto_hash_sha256_BYTES> digest{};
-  crypto_hash_sha256_final(&state, digest.data());
-  return ToHex(digest);
+  return ToHex(hasher.Finish());
 }
 
 }  // namespace las::projections

@@ -1,6 +1,5 @@
 #include "trust/digest.h"
 
-#include <sodium.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,25 +7,18 @@
 #include <vector>
 
 #include "base/hex.h"
+#include "base/sha256.h"
 #include "trust/canonical_json.h"
 
 namespace las::trust {
 
-Sha256Digest Sha256(std::span<const uint8_t> bytes) {
-  Sha256Digest out;
-  crypto_hash_sha256(out.data(), bytes.data(), bytes.size());
-  return out;
-}
+Sha256Digest Sha256(std::span<const uint8_t> bytes) { return Sha256Hasher::Of(bytes); }
 
-Sha256Digest Sha256(std::string_view bytes) {
-  return Sha256(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                         bytes.size()));
-}
+Sha256Digest Sha256(std::string_view bytes) { return Sha256Hasher::Of(bytes); }
 
 Result<Sha256Digest> Sha256OfFile(int fd) {
-  crypto_hash_sha256_state state;
-  crypto_hash_sha256_init(&state);
-  std::vector<uint8_t> buffer(64 * 1024);
+  Sha256Hasher hasher;
+  std::vector<uint8_t> buffer(256 * 1024);
   off_t offset = 0;
   for (;;) {
     const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), offset);
@@ -35,12 +27,10 @@ Result<Sha256Digest> Sha256OfFile(int fd) {
       return IoError(std::string("reading file to hash: ") + std::strerror(errno));
     }
     if (n == 0) break;
-    crypto_hash_sha256_update(&state, buffer.data(), static_cast<unsigned long long>(n));
+    hasher.Update(std::span<const uint8_t>(buffer.data(), static_cast<size_t>(n)));
     offset += n;
   }
-  Sha256Digest out;
-  crypto_hash_sha256_final(&state, out.data());
-  return out;
+  return hasher.Finish();
 }
 
 Result<Sha256Digest> CanonicalSha256(std::string_view json_text, const StrictJsonLimits& limits) {
