@@ -1,7 +1,5 @@
 #include "projections/state_projection.h"
 
-#include <cstdio>
-
 #include "projections/state_codec.h"
 
 namespace las::projections {
