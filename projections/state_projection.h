@@ -1,11 +1,11 @@
 // "state": private state per agent and the shared blackboard (reducers/state_store.h).
 //
 // Canonical JSON: {"blackboard":{KEY:KEYREC},"private":{AGENT:{KEY:KEYREC}},"skipped":N}
-// with KEYREC = {"versions":{V20:{"author_agent_id","reducer","sequence","time_micros",
-// "value","value_sha256"}}}, V20 the version as 20 zero-padded digits (so byte order is
-// numeric order) and "value" the value's canonical JSON text as a string — present on the
-// current (highest) version only; older versions commit to theirs through value_sha256
-// (the values themselves stay in the log, reducers/state_store.h).
+// with KEYREC = {"author_agent_id","reducer","sequences","time_micros","value",
+// "value_sha256","version"}: the current version whole ("value" its canonical JSON text as
+// a string) and "sequences" the StateWritten event of every version in order; an older
+// version commits to its author, time, reducer and value through that event, which the
+// log's chain covers (reducers/state_store.h).
 #pragma once
 
 #include "projections/projection.h"

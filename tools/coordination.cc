@@ -61,17 +61,17 @@ bool Is(const flatbuffers::String* field, std::string_view expected) {
 Result<std::shared_ptr<const std::string>> Coordination::HandleContent(
     const reducers::HandleRecord& handle) const {
   if (auto kept = recent_handles_.Find(handle.handle_id, handle.sequence)) return kept;
-  auto read = ReadBack(context_.log, handle.sequence, "the HandleCreated of handle " + handle.handle_id,
-                       [&](const fb::Envelope& event) -> std::optional<std::string> {
-                         const auto* created = event.payload_as_HandleCreated();
-                         if (created == nullptr || !Is(created->handle_id(), handle.handle_id) ||
-                             created->content() == nullptr ||
-                             created->content()->size() != handle.size) {
-                           return std::nullopt;
-                         }
-                         return std::string(reinterpret_cast<const char*>(created->content()->data()),
-                                            created->content()->size());
-                       });
+  auto read = ReadBack(
+      context_.log, handle.sequence, "the HandleCreated of handle " + handle.handle_id,
+      [&](const fb::Envelope& event) -> std::optional<std::string> {
+        const auto* created = event.payload_as_HandleCreated();
+        if (created == nullptr || !Is(created->handle_id(), handle.handle_id) ||
+            created->content() == nullptr || created->content()->size() != handle.size) {
+          return std::nullopt;
+        }
+        return std::string(reinterpret_cast<const char*>(created->content()->data()),
+                           created->content()->size());
+      });
   if (!read.ok()) return read.status();
   auto content = std::make_shared<const std::string>(std::move(*read));
   recent_handles_.Keep(handle.handle_id, handle.sequence, content);
