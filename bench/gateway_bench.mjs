@@ -58,7 +58,7 @@ const { StdioClientTransport } = await import(
 function parseFlags(argv) {
   const flags = {
     build: path.join(ROOT, "build", "gwbench"), calls: 1000, inflight: 8, rounds: 3,
-    warmup: 200, dir: os.tmpdir(), json: null, keep: false, only: null,
+    warmup: 3000, dir: os.tmpdir(), json: null, keep: false, only: null,
   };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];

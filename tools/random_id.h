@@ -1,5 +1,13 @@
-// Unpredictable identifiers (session ids, call ids): a prefix and 16 random bytes in hex,
-// from libsodium's CSPRNG. Injected where used (as a std::function) so tests can fix them.
+// Unpredictable identifiers (session ids, call ids, message ids, grant ids): a prefix and 16
+// random bytes in hex, from libsodium's CSPRNG (the kernel's getrandom). Injected where used
+// (as a std::function) so tests can fix them.
+//
+// The bytes are drawn from the kernel in blocks and handed out 16 at a time: one getrandom
+// per id was a system call on every tool call. Each thread keeps its own block; a byte is
+// handed out once and wiped from the block as it is; fork(2) discards every block, so a
+// child process never repeats its parent's ids.
+//
+// Thread safety: RandomId may be called from any thread.
 #pragma once
 
 #include <string>
