@@ -23,8 +23,10 @@
 // machine shows as spread rather than as one variant's luck). Per variant and mode the row
 // reported is the round with the median calls/s; every round's calls/s is printed too.
 // Latencies are exact nearest-rank percentiles of the per-call times the client sees
-// (request written -> result parsed by the SDK). Before measuring, W calls (default 200) warm
-// each connection (JIT, page cache, the child's first-call paths) and are not counted.
+// (request written -> result parsed by the SDK). Before measuring, W calls (default 3000) warm
+// each connection (JIT, page cache, the child's first-call paths) and are not counted: Node's
+// JIT keeps speeding server-everything up for thousands of calls (a raw echo round trip went
+// from ~150 to ~40-85 us), and with 200 the direct baseline varied 2x between rounds.
 //
 // Releases: Las admits a child only through a signed release (docs/RELEASES.md). All of the
 // signing lives in makeSignedRelease() below; everything else only consumes its four paths.
@@ -160,14 +162,11 @@ function makeSignedRelease(las, dir, registry, surfaces) {
            method: "las release keygen/draft/sign, then las check per surface" };
 }
 
-// Las launches a Node surface as `node --preserve-symlinks-main /dev/fd/N` (the hashed, open
-// descriptor; trust/launch_policy.cc). An ES module loaded that way resolves its relative
-// imports against /dev/fd/, so server-everything's dist/index.js (which imports
-// ./transports/stdio.js) exits at start and cannot be admitted. Until the launcher handles
-// multi-file packages, the benchmark binds a one-line entry module in its own workspace that
-// imports server-everything's stdio transport by absolute URL: the same server code runs, but
-// the release pins only the shim's bytes (plus Node's). Used only if drafting the real entry
-// fails; the run prints a NOTE when it is.
+// A fallback for a Las whose launcher cannot start a multi-file ES module package (Las once ran
+// a Node surface as `node /dev/fd/N`, against which relative imports do not resolve; it now
+// passes Node the resolved path of the hashed file, trust/launch_policy.cc): a one-line entry
+// module in the benchmark's own workspace that imports server-everything's stdio transport by
+// absolute URL. Used only if drafting the real entry fails; the run prints a NOTE when it is.
 function everythingShim(workspace) {
   mkdirSync(workspace, { recursive: true });
   const shim = path.join(workspace, "everything_stdio.mjs");
