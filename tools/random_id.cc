@@ -40,6 +40,7 @@ void Draw(uint8_t* out) {
   thread_local Block block;
   const uint64_t generation = fork_generation.load(std::memory_order_relaxed);
   if (block.next == kBlockBytes || block.generation != generation) {
+    Initialize();  // every thread's first draw refills, so this runs before any byte is used
     randombytes_buf(block.bytes.data(), block.bytes.size());
     block.next = 0;
     block.generation = generation;
@@ -53,7 +54,6 @@ void Draw(uint8_t* out) {
 }  // namespace
 
 std::string RandomId(std::string_view prefix) {
-  Initialize();
   std::array<uint8_t, kIdBytes> bytes{};
   Draw(bytes.data());
   return std::string(prefix) + ToHex(bytes);
