@@ -1,7 +1,8 @@
 // las_validation_bench: what one tools/call argument validation costs (trust/argument_schema.h),
-// split into its stages: the strict parse alone, and the whole ValidateArguments, for the
-// schemas the benchmarks call most — server-everything's `echo` and Las's own state_cas
-// (Google Benchmark). Results: docs/PERFORMANCE.md, "Argument validation".
+// split into its stages: the strict parse alone, the whole ValidateArguments on the full
+// path (strict tree + valijson), and ValidateArguments as served, which accepts flat
+// schemas in one pass (trust/flat_argument_check.h) — for the schemas the benchmarks call
+// most: server-everything's `echo` and Las's own state_cas (Google Benchmark). Results: docs/PERFORMANCE.md, "Argument validation".
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -32,8 +33,11 @@ void StrictParse(benchmark::State& state, const char* text) {
   for (auto _ : state) benchmark::DoNotOptimize(las::trust::internal::ParseStrictJson(text));
 }
 
-void Validate(benchmark::State& state, const char* schema_text, const char* arguments) {
-  auto schema = las::trust::CompileArgumentSchema(schema_text);
+void Validate(benchmark::State& state, const char* schema_text, const char* arguments,
+              bool fast_accept) {
+  las::trust::ArgumentSchemaLimits limits;
+  limits.fast_accept = fast_accept;
+  auto schema = las::trust::CompileArgumentSchema(schema_text, limits);
   if (!schema.ok()) {
     state.SkipWithError("the schema does not compile");
     return;
@@ -46,9 +50,11 @@ void Validate(benchmark::State& state, const char* schema_text, const char* argu
 }
 
 BENCHMARK_CAPTURE(StrictParse, echo, kEchoArguments);
-BENCHMARK_CAPTURE(Validate, echo, kEchoSchema, kEchoArguments);
+BENCHMARK_CAPTURE(Validate, echo_full_path, kEchoSchema, kEchoArguments, false);
+BENCHMARK_CAPTURE(Validate, echo, kEchoSchema, kEchoArguments, true);
 BENCHMARK_CAPTURE(StrictParse, state_cas, kCasArguments);
-BENCHMARK_CAPTURE(Validate, state_cas, kCasSchema, kCasArguments);
+BENCHMARK_CAPTURE(Validate, state_cas_full_path, kCasSchema, kCasArguments, false);
+BENCHMARK_CAPTURE(Validate, state_cas, kCasSchema, kCasArguments, true);
 
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <string>
@@ -29,6 +30,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "trust/flat_argument_check.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {
@@ -43,6 +45,7 @@ struct ArgumentSchema::Impl {
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
+  std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
 ArgumentSchema::ArgumentSchema(std::unique_ptr<const Impl> impl) : impl_(std::move(impl)) {}
@@ -633,6 +636,7 @@ std::string SafeArgumentsError(const std::string& message) {
 
 Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments) {
   const ArgumentSchema::Impl& impl = schema.impl();
+  if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   Json instance = Json::object();
   if (!(arguments && text.empty())) {
     Result<Json> parsed = internal::ParseStrictJson(
@@ -702,6 +706,11 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
     parser.populateSchema(adapter, impl->schema);
   } catch (const std::exception& ex) {
     return InvalidArgument(std::string("input schema: valijson refuses it: ") + ex.what());
+  }
+  if (limits.fast_accept) {
+    impl->flat = internal::FlatArgumentCheck::For(
+        impl->document, *dialect != Dialect::kDraft04,
+        StrictJsonLimits{limits.max_argument_bytes, limits.max_argument_depth});
   }
   return ArgumentSchema(std::move(impl));
 }
