@@ -1,8 +1,9 @@
 // las_validation_bench: what one tools/call argument validation costs (trust/argument_schema.h),
 // split into its stages: the strict parse alone, the whole ValidateArguments on the full
 // path (strict tree + valijson), and ValidateArguments as served, which accepts flat
-// schemas in one pass (trust/flat_argument_check.h) — for the schemas the benchmarks call
-// most: server-everything's `echo` and Las's own state_cas (Google Benchmark). Results: docs/PERFORMANCE.md, "Argument validation".
+// schemas in one pass (trust/flat_argument_check_internal.h) — for the schemas the
+// benchmarks call most: server-everything's `echo` and Las's own state_cas (Google
+// Benchmark). Results: docs/PERFORMANCE.md, "Argument validation".
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -30,7 +30,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
-#include "trust/flat_argument_check.h"
+#include "trust/flat_argument_check_internal.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {

@@ -53,8 +53,8 @@
 // and a key longer than 64 bytes is cut, so a detail is bounded and terminal-safe.
 //
 // Speed. Most tools declare flat schemas (an object of typed, bounded properties); for
-// those, arguments that are valid are accepted in one pass over the text without building
-// a tree or running valijson (trust/flat_argument_check.h); everything else, and every
+// those, valid arguments are accepted in one pass over the text without building a tree
+// or running valijson (trust/flat_argument_check_internal.h); everything else, and every
 // refusal, takes the full path above, so verdicts and details are the same either way.
 //
 // Thread safety: an ArgumentSchema is immutable after compile. ValidateArguments may run
@@ -83,9 +83,9 @@ struct ArgumentSchemaLimits {
   size_t max_pattern_subject_bytes = 1024;
   size_t max_unique_items = 512;
   size_t max_reported_errors = 8;
-  // Accept arguments through the one-pass check of trust/flat_argument_check.h when the
-  // schema is flat (same verdicts, a fraction of the work); false runs the full path on
-  // every call (differential tests, benchmarks).
+  // Accept arguments through the one-pass check (trust/flat_argument_check_internal.h)
+  // when the schema is flat: the same verdicts for a fraction of the work. False runs the
+  // full path on every call (differential tests, benchmarks).
   bool fast_accept = true;
 };
 

@@ -1,4 +1,4 @@
-#include "trust/flat_argument_check.h"
+#include "trust/flat_argument_check_internal.h"
 
 #include <cmath>
 #include <exception>
@@ -46,22 +46,26 @@ constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
 
 // A bound given as a number that converts to a double exactly.
 std::optional<double> ExactBound(const Json& v) {
-  if (v.is_number_float()) return std::isfinite(v.get<double>()) ? std::optional(v.get<double>()) : std::nullopt;
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    return static_cast<double>(u) <= kExactIntegerLimit ? std::optional(static_cast<double>(u)) : std::nullopt;
+  double d = 0;
+  if (v.is_number_float()) {
+    d = v.get<double>();
+    if (!std::isfinite(d)) return std::nullopt;
+  } else if (v.is_number_unsigned()) {
+    d = static_cast<double>(v.get<uint64_t>());
+  } else if (v.is_number_integer()) {
+    d = static_cast<double>(v.get<int64_t>());
+  } else {
+    return std::nullopt;
   }
-  if (v.is_number_integer()) {
-    const int64_t i = v.get<int64_t>();
-    return std::fabs(static_cast<double>(i)) <= kExactIntegerLimit ? std::optional(static_cast<double>(i))
-                                                                   : std::nullopt;
-  }
-  return std::nullopt;
+  if (!v.is_number_float() && std::fabs(d) > kExactIntegerLimit) return std::nullopt;
+  return d;
 }
 
 std::optional<uint64_t> LengthBound(const Json& v) {
   if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+  if (v.is_number_integer() && v.get<int64_t>() >= 0) {
+    return static_cast<uint64_t>(v.get<int64_t>());
+  }
   return std::nullopt;
 }
 
@@ -178,7 +182,8 @@ class FlatArgumentReader {
     if (p->min_length || p->max_length) {
       if (s.find('\0') != std::string::npos) return false;
       const uint64_t n = CodePoints(s);
-      if ((p->min_length && n < *p->min_length) || (p->max_length && n > *p->max_length)) return false;
+      if (p->min_length && n < *p->min_length) return false;
+      if (p->max_length && n > *p->max_length) return false;
     }
     return true;
   }

@@ -1,8 +1,6 @@
-// The flat fast path (trust/flat_argument_check.h) held to the full path (strict tree +
-// valijson): it may accept only what the full path accepts, and on plain instances it
-// decides exactly as the full path does.
-#include "trust/flat_argument_check.h"
-
+// The flat fast path (trust/flat_argument_check_internal.h) held to the full path (strict
+// tree + valijson): it may accept only what the full path accepts, and on plain instances
+// it decides exactly as the full path does.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "trust/argument_schema.h"
+#include "trust/flat_argument_check_internal.h"
 
 namespace las::trust {
 namespace {
@@ -104,25 +103,27 @@ TEST(FlatArgumentCheck, DecidesTheUsualCasesAsTheFullPathDoes) {
   };
   for (const Case& c : std::vector<Case>{
            {R"({"key":"k","expected_version":0})", true},
-           {R"({"scope":"blackboard","key":"k","expected_version":7,"value":{"a":[1,{"b":null}]}})", true},
+           {R"({"scope":"blackboard","key":"k","expected_version":7,"value":{"a":[1,{"b":null}]}})",
+            true},
            {R"({"key":"k","expected_version":7.0})", true},  // draft-07: 7.0 is an integer
-           {R"({"key":"k"})", false},                          // required
-           {R"({"key":"","expected_version":1})", false},      // minLength
+           {R"({"key":"k"})", false},                        // required
+           {R"({"key":"","expected_version":1})", false},    // minLength
            {R"({"key":"日本語日本語日本","expected_version":1})", true},  // 8 code points
            {R"({"key":"日本語日本語日本語","expected_version":1})", false},
-           {R"({"key":"k","expected_version":101})", false},   // maximum
-           {R"({"key":"k","expected_version":-1})", false},    // minimum
-           {R"({"key":"k","expected_version":7.5})", false},   // not an integer
-           {R"({"key":"k","expected_version":"7"})", false},   // type
+           {R"({"key":"k","expected_version":101})", false},                 // maximum
+           {R"({"key":"k","expected_version":-1})", false},                  // minimum
+           {R"({"key":"k","expected_version":7.5})", false},                 // not an integer
+           {R"({"key":"k","expected_version":"7"})", false},                 // type
            {R"({"key":"k","expected_version":1,"scope":"shared"})", false},  // enum
-           {R"({"key":"k","expected_version":1,"other":1})", false},  // additionalProperties
-           {R"({"key":"k","expected_version":1,"key":"j"})", false},  // duplicate key
-           {R"({"key":"k","expected_version":1,"value":{"a":1,"a":2}})", false},  // nested duplicate
-           {R"({"key":"k","expected_version":1,"value":1e999})", false},  // not finite
-           {R"({"key":"k","expected_version":1} x)", false},  // trailing text
-           {R"([{"key":"k","expected_version":1}])", false},  // not an object
+           {R"({"key":"k","expected_version":1,"other":1})", false},         // additionalProperties
+           {R"({"key":"k","expected_version":1,"key":"j"})", false},         // duplicate key
+           {R"({"key":"k","expected_version":1,"value":{"a":1,"a":2}})",
+            false},                                                        // nested duplicate
+           {R"({"key":"k","expected_version":1,"value":1e999})", false},   // not finite
+           {R"({"key":"k","expected_version":1} x)", false},               // trailing text
+           {R"([{"key":"k","expected_version":1}])", false},               // not an object
            {"\xEF\xBB\xBF{\"key\":\"k\",\"expected_version\":1}", false},  // byte-order mark
-           {"{\"key\":\"\xC0\xAF\",\"expected_version\":1}", false},      // invalid UTF-8
+           {"{\"key\":\"\xC0\xAF\",\"expected_version\":1}", false},       // invalid UTF-8
        }) {
     const bool full_ok = ValidateArguments(full, c.arguments).ok();
     EXPECT_EQ(full_ok, c.valid) << c.arguments;
@@ -177,19 +178,69 @@ TEST(FlatArgumentCheck, DepthAndSizeAreBoundedAndManyKeysAreNotQuadratic) {
 // Generated instances: every value kind at the edges of the schemas' bounds.
 
 std::vector<std::string> PlainValues() {
-  return {"null", "true", "false", "0", "-0", "1", "-1", "5", "6", "-5", "-6", "7", "100", "101",
-          "1.0", "-0.0", "0.5", "0.49", "99.5", "99.51", "7.25", "1e2", "1E+2", "12345678901",
-          "9007199254740992", "-9007199254740992", "\"\"", "\"a\"", "\"ab\"", "\"abc\"",
-          "\"abcd\"", "\"\\u00e9\\u00e9\"", "\"日本\"", "\"😀😀😀\"", "\"😀😀😀😀\"", "\"private\"",
-          "\"blackboard\"", "\"a\"", "\"b\"", "\"c\"", "\"12345678\"", "\"123456789\"",
-          "\"tab\\there\"", "[]", "[1,\"x\",null]", "{}", "{\"n\":{\"m\":[true]}}"};
+  return {"null",
+          "true",
+          "false",
+          "0",
+          "-0",
+          "1",
+          "-1",
+          "5",
+          "6",
+          "-5",
+          "-6",
+          "7",
+          "100",
+          "101",
+          "1.0",
+          "-0.0",
+          "0.5",
+          "0.49",
+          "99.5",
+          "99.51",
+          "7.25",
+          "1e2",
+          "1E+2",
+          "12345678901",
+          "9007199254740992",
+          "-9007199254740992",
+          "\"\"",
+          "\"a\"",
+          "\"ab\"",
+          "\"abc\"",
+          "\"abcd\"",
+          "\"\\u00e9\\u00e9\"",
+          "\"日本\"",
+          "\"😀😀😀\"",
+          "\"😀😀😀😀\"",
+          "\"private\"",
+          "\"blackboard\"",
+          "\"a\"",
+          "\"b\"",
+          "\"c\"",
+          "\"12345678\"",
+          "\"123456789\"",
+          "\"tab\\there\"",
+          "[]",
+          "[1,\"x\",null]",
+          "{}",
+          "{\"n\":{\"m\":[true]}}"};
 }
 
 // Instances that are valid but left to the full path, or broken: soundness only.
 std::vector<std::string> EdgeValues() {
-  return {"\"a\\u0000b\"", "9007199254740993", "18446744073709551615", "-9223372036854775808",
-          "1e400", "{\"a\":1,\"a\":2}", "[[[[[[[[1]]]]]]]]", "\"\xED\xA0\x80\"", "\"\\ud800\"",
-          "01", "[1,]", "NaN"};
+  return {"\"a\\u0000b\"",
+          "9007199254740993",
+          "18446744073709551615",
+          "-9223372036854775808",
+          "1e400",
+          "{\"a\":1,\"a\":2}",
+          "[[[[[[[[1]]]]]]]]",
+          "\"\xED\xA0\x80\"",
+          "\"\\ud800\"",
+          "01",
+          "[1,]",
+          "NaN"};
 }
 
 std::vector<std::string> KeysOf(const std::string& schema) {
@@ -236,8 +287,9 @@ TEST(FlatArgumentCheck, GeneratedInstancesAgreeWithTheFullPath) {
       const Verdict expected = ValidateArguments(full, arguments);
       const bool fast = check->Accepts(arguments);
       if (fast) {
-        EXPECT_TRUE(expected.ok()) << schema << "\n  accepted, but the full path refuses: "
-                                   << arguments << "\n  " << expected.ToString();
+        EXPECT_TRUE(expected.ok())
+            << schema << "\n  accepted, but the full path refuses: " << arguments << "\n  "
+            << expected.ToString();
       }
       if (plain_instance) {
         EXPECT_EQ(fast, expected.ok()) << schema << "\n  " << arguments;
@@ -287,16 +339,17 @@ TEST(FlatArgumentCheck, SuiteInstancesAgreeWithTheFullPath) {
           const bool fast = check->Accepts(data);
           ++compared;
           accepted += fast;
-          EXPECT_TRUE(!fast || full_ok) << entry.path() << " / " << c["description"] << " / "
-                                        << t["description"];
+          EXPECT_TRUE(!fast || full_ok)
+              << entry.path() << " / " << c["description"] << " / " << t["description"];
           EXPECT_EQ(full_ok, t["valid"].get<bool>())
               << entry.path() << " / " << c["description"] << " / " << t["description"];
         }
       }
     }
   }
-  std::cout << "JSON Schema Test Suite: " << compared << " object instances of flat schemas compared, "
-            << accepted << " accepted by the fast path\n";
+  std::cout << "JSON Schema Test Suite: " << compared
+            << " object instances of flat schemas compared, " << accepted
+            << " accepted by the fast path\n";
   EXPECT_GT(compared, 50);
   EXPECT_GT(accepted, 10);
 }

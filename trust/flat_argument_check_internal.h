@@ -44,8 +44,7 @@ class FlatArgumentCheck {
   // The check for the parsed schema `schema`, or nullopt when it is not flat.
   // `integral_floats_are_integers`: draft-06 and later ("integer" admits 1.0); false for
   // draft-04. `limits` bound the arguments text as the full path bounds it.
-  static std::optional<FlatArgumentCheck> For(const Json& schema,
-                                              bool integral_floats_are_integers,
+  static std::optional<FlatArgumentCheck> For(const Json& schema, bool integral_floats_are_integers,
                                               const StrictJsonLimits& limits);
 
   // See the contract above.
