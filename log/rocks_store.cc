@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -35,6 +34,16 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
 }
 
 namespace {
+
+// A follower's RocksDB info log, discarded. Without a logger of its own, a secondary
+// instance writes one into its "secondary path", a scratch directory of the reader's own,
+// which a reader killed by a signal (`las replay` interrupted) leaves behind in the temp
+// directory. Its failures reach Las as statuses anyway.
+class DiscardedInfoLog final : public rocksdb::Logger {
+ public:
+  using rocksdb::Logger::Logv;
+  void Logv(const char* /*format*/, va_list /*ap*/) override {}
+};
 
 rocksdb::Options BaseOptions() {
   rocksdb::Options options;
@@ -149,13 +158,11 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
   } else {
     options.max_open_files = -1;  // required by secondary instances
-    std::string scratch = (fs::temp_directory_path() / "las-follower-XXXXXX").string();
-    if (::mkdtemp(scratch.data()) == nullptr) {
-      return IoError("cannot create a scratch directory for a log reader: " +
-                     std::string(std::strerror(errno)));
-    }
-    follower_dir_ = scratch;
-    s = rocksdb::DB::OpenAsSecondary(options, dir_, follower_dir_, Families(), &handles, &raw);
+    options.info_log = std::make_shared<DiscardedInfoLog>();
+    // RocksDB keeps only its info log under the secondary path (rocksdb/db.h); with the
+    // logger above it creates nothing there, so a path that is never made will do.
+    const std::string unused = (fs::temp_directory_path() / "las-follower-unused").string();
+    s = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);
   }
   if (!s.ok()) return FromRocks(s, dir_);
   db_.reset(raw);
@@ -218,10 +225,6 @@ RocksStore::~RocksStore() {
     }
     db_->Close().PermitUncheckedError();
     db_.reset();
-  }
-  if (!follower_dir_.empty()) {
-    std::error_code ignored;
-    fs::remove_all(follower_dir_, ignored);
   }
 }
 

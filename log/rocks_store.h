@@ -43,7 +43,6 @@ class RocksStore {
   Status CheckOrInitMetadata(Mode mode, bool fresh);
 
   std::string dir_;
-  std::string follower_dir_;  // private scratch dir of a secondary instance
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* events_ = nullptr;
   rocksdb::ColumnFamilyHandle* meta_ = nullptr;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -90,6 +91,32 @@ TEST(OpenErrorsTest, AReaderWorksWhileTheWriterHoldsTheLog) {
   ASSERT_TRUE((*reader)->CatchUp().ok());
   EXPECT_EQ((*reader)->head()->sequence, kinds + 1);
   EXPECT_TRUE((*reader)->Verify().ok());
+}
+
+// A reader writes nothing outside the log: a reader killed by a signal leaves nothing behind.
+TEST(OpenErrorsTest, AReaderCreatesNoFilesInTheTempDirectory) {
+  testing::TempDir tmp;
+  const std::string temp = tmp.Sub("temp");
+  fs::create_directory(temp);
+  const char* saved = std::getenv("TMPDIR");
+  const std::string saved_value = saved != nullptr ? saved : "";
+  ::setenv("TMPDIR", temp.c_str(), 1);
+  {
+    auto log = EventLog::Open(tmp.Sub("log"));
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append({testing::SampleToolCallRequested(1)}).ok());
+    auto reader = LogReader::Open(tmp.Sub("log"));
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    ASSERT_TRUE((*log)->Append({testing::SampleToolCallRequested(2)}).ok());
+    ASSERT_TRUE((*reader)->CatchUp().ok());
+    EXPECT_EQ((*reader)->head()->sequence, 2u);
+    EXPECT_EQ(EntriesIn(temp), 0u);
+  }
+  if (saved != nullptr) {
+    ::setenv("TMPDIR", saved_value.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
 }
 
 }  // namespace
