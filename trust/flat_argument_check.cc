@@ -141,14 +141,8 @@ class KeySet {
 
 // The SAX reader of one Accepts() call. Every handler answers false to stop the parse as
 // soon as the text is not (or not surely) valid.
-class FlatArgumentReader {
+class FlatArgumentReader : public SaxHandlerTypes {
  public:
-  using number_integer_t = Json::number_integer_t;
-  using number_unsigned_t = Json::number_unsigned_t;
-  using number_float_t = Json::number_float_t;
-  using string_t = Json::string_t;
-  using binary_t = Json::binary_t;
-
   explicit FlatArgumentReader(const FlatArgumentCheck& check) : check_(check) {}
 
   bool null() { return Scalar(FlatArgumentCheck::kNull); }

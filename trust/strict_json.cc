@@ -56,14 +56,8 @@ using internal::Json;
 
 // SAX handler that builds the DOM like nlohmann's own, but refuses duplicate keys,
 // excessive depth and non-finite numbers, remembering where it was for the message.
-class StrictDomBuilder {
+class StrictDomBuilder : public internal::SaxHandlerTypes {
  public:
-  using number_integer_t = Json::number_integer_t;
-  using number_unsigned_t = Json::number_unsigned_t;
-  using number_float_t = Json::number_float_t;
-  using string_t = Json::string_t;
-  using binary_t = Json::binary_t;
-
   StrictDomBuilder(Json& root, size_t max_depth) : root_(root), max_depth_(max_depth) {}
 
   bool null() { return Put(nullptr); }

@@ -18,6 +18,15 @@ namespace las::trust::internal {
 
 using Json = nlohmann::json;
 
+// The type names nlohmann's SAX interface asks of a handler (Json::sax_parse).
+struct SaxHandlerTypes {
+  using number_integer_t = Json::number_integer_t;
+  using number_unsigned_t = Json::number_unsigned_t;
+  using number_float_t = Json::number_float_t;
+  using string_t = Json::string_t;
+  using binary_t = Json::binary_t;
+};
+
 // The value of `text` if it is strict JSON (trust/strict_json.h), else InvalidArgument.
 // Never throws.
 Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits = {});
