@@ -6,7 +6,7 @@
 // constrains the value's `type` (one name or a list), a string `enum`, `minLength` /
 // `maxLength` and `minimum` / `maximum` — or nothing (`{}`, `true`). Annotations (title,
 // description, default, examples, $comment, readOnly, writeOnly, deprecated; $schema and
-// $id at the root) may stand anywhere. Anything else — a $ref, a nested `properties`,
+// $id / id at the root) may stand anywhere. Anything else — a $ref, a nested `properties`,
 // `pattern`, `format`, `const`, exclusive bounds, ... — makes the schema not flat, and
 // For() answers nullopt. Las's own tools and typical MCP servers (zod-to-json-schema
 // output) declare flat schemas.
