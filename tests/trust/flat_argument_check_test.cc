@@ -255,6 +255,40 @@ TEST(FlatArgumentCheck, GeneratedInstancesAgreeWithTheFullPath) {
   EXPECT_GT(refused, 2000);
 }
 
+// Valid arguments with random bytes flipped, inserted or removed (broken strings, escapes,
+// numbers, brackets, UTF-8): never accepted unless the full path accepts them too.
+TEST(FlatArgumentCheck, MutatedTextIsNeverWronglyAccepted) {
+  std::mt19937 rng(7);
+  const std::string seeds[] = {
+      R"({"scope":"blackboard","key":"k\u00e9y","expected_version":41,)"
+      R"("value":{"n":[1,2.5,"x"]}})",
+      R"({"key":"日本","expected_version":0,"value_json":"{\"a\":null}"})",
+  };
+  const std::string alphabet = "{}[]\",:\\u0-9eE.+-tfnl \x01\x7f\xc3\xa9\xed\xa0\x80";
+  auto check = FlatFor(kCas);
+  ASSERT_TRUE(check);
+  ArgumentSchema full = FullPath(kCas);
+  int accepted = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text = seeds[n % 2];
+    for (int edits = 1 + static_cast<int>(rng() % 3); edits > 0; --edits) {
+      const size_t at = rng() % text.size();
+      const char byte = alphabet[rng() % alphabet.size()];
+      switch (rng() % 3) {
+        case 0: text[at] = byte; break;
+        case 1: text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), byte); break;
+        default: text.erase(at, 1); break;
+      }
+    }
+    if (!check->Accepts(text)) continue;
+    ++accepted;
+    EXPECT_TRUE(ValidateArguments(full, text).ok())
+        << "accepted, but the full path refuses: " << text;
+  }
+  std::cout << "mutated arguments accepted by the fast path (all checked): " << accepted << "\n";
+  EXPECT_GT(accepted, 100);  // mutations that keep the text valid exercise the accept side
+}
+
 // The JSON Schema Test Suite (Debian package json-schema-test-suite): every case whose
 // schema is flat, every test whose data is an object.
 TEST(FlatArgumentCheck, SuiteInstancesAgreeWithTheFullPath) {
