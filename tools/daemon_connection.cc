@@ -19,6 +19,7 @@
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
 #include "transport/line_reader.h"
+#include "transport/read_next.h"
 
 namespace las::tools {
 namespace {
@@ -69,7 +70,11 @@ class Connection final : public DaemonConnection,
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
         operator_only_(operator_only) {}
 
-  void Begin() { Read(); }
+  void Begin() {
+    boost::system::error_code ignored;
+    stream_.non_blocking(true, ignored);  // for transport::ReadNext
+    Read();
+  }
 
   void StopReading() override {
     stopping_ = true;
@@ -90,19 +95,25 @@ class Connection final : public DaemonConnection,
   }
 
  private:
+  // Without Asio's failing read attempt when the last read emptied the socket, if that
+  // read is the handler still running (transport/read_next.h).
   void Read() {
-    stream_.async_read_some(
-        boost::asio::buffer(buffer_),
-        [self = shared_from_this()](const boost::system::error_code& error, size_t n) {
-          if (error || n == 0) {
-            self->lines_.Finish();
-            self->EndInput();
-            return;
-          }
-          // A client that does not read its answers is not read (tools/paced_lines.h).
-          self->lines_.Feed(std::string_view(self->buffer_, n), self.get(),
-                            [self] { self->Read(); });
-        });
+    transport::ReadNext(stream_, boost::asio::buffer(buffer_), drained_in_this_handler_,
+                        [self = shared_from_this()](const boost::system::error_code& error,
+                                                    size_t n) { self->OnRead(error, n); });
+  }
+
+  void OnRead(const boost::system::error_code& error, size_t n) {
+    if (error || n == 0) {
+      lines_.Finish();
+      EndInput();
+      return;
+    }
+    // A client that does not read its answers is not read (tools/paced_lines.h).
+    drained_in_this_handler_ = n < sizeof buffer_;
+    lines_.Feed(std::string_view(buffer_, n), this,
+                [self = shared_from_this()] { self->Read(); });
+    drained_in_this_handler_ = false;
   }
 
   LineSession& Session() {
@@ -201,6 +212,7 @@ class Connection final : public DaemonConnection,
   bool input_ended_ = false;
   const bool operator_only_;
   bool refused_ = false;
+  bool drained_in_this_handler_ = false;  // only while OnRead hands its bytes over
   char buffer_[1 << 16];
 };
 

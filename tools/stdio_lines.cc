@@ -15,6 +15,7 @@
 #include "tools/line_write_queue.h"
 #include "tools/paced_lines.h"
 #include "transport/line_reader.h"
+#include "transport/read_next.h"
 
 namespace las::tools {
 namespace {
@@ -131,26 +132,36 @@ class LoopInput final : public LineInput {
       : in_(io, fd),
         handlers_(std::move(handlers)),
         lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }) {
+    boost::system::error_code ignored;
+    in_.non_blocking(true, ignored);  // for transport::ReadNext
     Read();
   }
 
  private:
+  // Without Asio's failing read attempt when the last read emptied the pipe, if that read
+  // is the handler still running (transport/read_next.h).
   void Read() {
-    in_.async_read_some(boost::asio::buffer(buffer_),
+    transport::ReadNext(in_, boost::asio::buffer(buffer_), drained_in_this_handler_,
                         [this](const boost::system::error_code& error, size_t n) {
-                          if (error || n == 0) {
-                            lines_.Finish();
-                            handlers_.on_eof();
-                            return;
-                          }
-                          lines_.Feed(std::string_view(buffer_, n), handlers_.answers,
-                                      [this] { Read(); });
+                          OnRead(error, n);
                         });
+  }
+
+  void OnRead(const boost::system::error_code& error, size_t n) {
+    if (error || n == 0) {
+      lines_.Finish();
+      handlers_.on_eof();
+      return;
+    }
+    drained_in_this_handler_ = n < sizeof buffer_;
+    lines_.Feed(std::string_view(buffer_, n), handlers_.answers, [this] { Read(); });
+    drained_in_this_handler_ = false;
   }
 
   boost::asio::posix::stream_descriptor in_;
   LineInputHandlers handlers_;
   PacedLines lines_;
+  bool drained_in_this_handler_ = false;  // only while OnRead hands its bytes over
   char buffer_[1 << 16];
 };
 
