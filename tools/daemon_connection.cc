@@ -95,10 +95,10 @@ class Connection final : public DaemonConnection,
   }
 
  private:
-  // Without Asio's failing read attempt when the last read emptied the socket, if that
-  // read is the handler still running (transport/read_next.h).
-  void Read() {
-    transport::ReadNext(stream_, boost::asio::buffer(buffer_), drained_in_this_handler_,
+  // `drained`: the read that asks for this one, in the handler still running, emptied the
+  // socket (transport/read_next.h).
+  void Read(bool drained = false) {
+    transport::ReadNext(stream_, boost::asio::buffer(buffer_), drained,
                         [self = shared_from_this()](const boost::system::error_code& error,
                                                     size_t n) { self->OnRead(error, n); });
   }
@@ -110,10 +110,10 @@ class Connection final : public DaemonConnection,
       return;
     }
     // A client that does not read its answers is not read (tools/paced_lines.h).
-    drained_in_this_handler_ = n < sizeof buffer_;
     lines_.Feed(std::string_view(buffer_, n), this,
-                [self = shared_from_this()] { self->Read(); });
-    drained_in_this_handler_ = false;
+                [self = shared_from_this(), drained = n < sizeof buffer_](bool at_once) {
+                  self->Read(drained && at_once);
+                });
   }
 
   LineSession& Session() {
@@ -212,7 +212,6 @@ class Connection final : public DaemonConnection,
   bool input_ended_ = false;
   const bool operator_only_;
   bool refused_ = false;
-  bool drained_in_this_handler_ = false;  // only while OnRead hands its bytes over
   char buffer_[1 << 16];
 };
 

@@ -8,8 +8,7 @@ PacedLines::PacedLines(size_t max_line_bytes,
                        std::function<void(const transport::LineEvent&)> deliver)
     : framer_(max_line_bytes), deliver_(std::move(deliver)) {}
 
-void PacedLines::Feed(std::string_view data, LineOutput* answers,
-                      std::function<void()> read_more) {
+void PacedLines::Feed(std::string_view data, LineOutput* answers, ReadMore read_more) {
   framer_.Feed(data, [&](const transport::LineEvent& event) {
     // Handed over at once while nothing waits and the answers allow; kept (a copy) only
     // from the first line that must wait.
@@ -19,14 +18,14 @@ void PacedLines::Feed(std::string_view data, LineOutput* answers,
       pending_.push_back({event.kind, std::string(event.bytes)});
     }
   });
-  Pump(answers, std::move(read_more));
+  Pump(answers, std::move(read_more), /*at_once=*/true);
 }
 
-void PacedLines::Pump(LineOutput* answers, std::function<void()> read_more) {
+void PacedLines::Pump(LineOutput* answers, ReadMore read_more, bool at_once) {
   while (!pending_.empty()) {
     if (answers != nullptr && answers->Congested()) {
       answers->ReadWhenAllowed([this, answers, read_more = std::move(read_more)]() mutable {
-        Pump(answers, std::move(read_more));
+        Pump(answers, std::move(read_more), /*at_once=*/false);
       });
       return;
     }
@@ -34,7 +33,7 @@ void PacedLines::Pump(LineOutput* answers, std::function<void()> read_more) {
     pending_.pop_front();
     deliver_({line.kind, line.bytes});
   }
-  read_more();
+  read_more(at_once);
 }
 
 void PacedLines::Finish() {

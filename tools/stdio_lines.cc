@@ -138,10 +138,10 @@ class LoopInput final : public LineInput {
   }
 
  private:
-  // Without Asio's failing read attempt when the last read emptied the pipe, if that read
-  // is the handler still running (transport/read_next.h).
-  void Read() {
-    transport::ReadNext(in_, boost::asio::buffer(buffer_), drained_in_this_handler_,
+  // `drained`: the read that asks for this one, in the handler still running, emptied the
+  // pipe (transport/read_next.h).
+  void Read(bool drained = false) {
+    transport::ReadNext(in_, boost::asio::buffer(buffer_), drained,
                         [this](const boost::system::error_code& error, size_t n) {
                           OnRead(error, n);
                         });
@@ -153,15 +153,13 @@ class LoopInput final : public LineInput {
       handlers_.on_eof();
       return;
     }
-    drained_in_this_handler_ = n < sizeof buffer_;
-    lines_.Feed(std::string_view(buffer_, n), handlers_.answers, [this] { Read(); });
-    drained_in_this_handler_ = false;
+    lines_.Feed(std::string_view(buffer_, n), handlers_.answers,
+                [this, drained = n < sizeof buffer_](bool at_once) { Read(drained && at_once); });
   }
 
   boost::asio::posix::stream_descriptor in_;
   LineInputHandlers handlers_;
   PacedLines lines_;
-  bool drained_in_this_handler_ = false;  // only while OnRead hands its bytes over
   char buffer_[1 << 16];
 };
 
@@ -197,7 +195,7 @@ class ThreadInput final : public LineInput {
         all_handed_over_ = false;
       }
       boost::asio::post(io_, [this, chunk = std::string(buffer, static_cast<size_t>(n))] {
-        lines_.Feed(chunk, handlers_.answers, [this] {
+        lines_.Feed(chunk, handlers_.answers, [this](bool /*at_once*/) {
           {
             std::lock_guard lock(mu_);
             all_handed_over_ = true;

@@ -206,11 +206,10 @@ constexpr std::array<std::string_view, 13> kUnsupportedKeywords = {
     "$recursiveAnchor", "$anchor",          "minContains",           "maxContains",
     "$vocabulary"};
 
-// Keywords that may stand beside $ref: annotations and containers, nothing that asserts.
-constexpr std::array<std::string_view, 14> kRefSiblingsAllowed = {
-    "$ref",     "$id",       "id",         "$schema",    "$comment",
-    "title",    "description", "default",  "examples",   "readOnly",
-    "writeOnly", "deprecated", "definitions", "$defs"};
+// Keywords that may stand beside $ref besides annotations (internal::IsAnnotationKeyword):
+// identifiers and containers, nothing that asserts.
+constexpr std::array<std::string_view, 6> kRefSiblingsAllowed = {
+    "$ref", "$id", "id", "$schema", "definitions", "$defs"};
 
 template <size_t N>
 bool Contains(const std::array<std::string_view, N>& list, std::string_view key) {
@@ -276,7 +275,7 @@ struct Walk {
                            "or reads another schema");
       }
       for (const auto& [key, value] : node.items()) {
-        if (!Contains(kRefSiblingsAllowed, key)) {
+        if (!internal::IsAnnotationKeyword(key) && !Contains(kRefSiblingsAllowed, key)) {
           return Unsupported("input schema: " + SchemaLoc(loc, key) +
                              ": an assertion beside $ref (ignored by draft-07, applied by "
                              "2019-09); move it into an allOf");

@@ -6,16 +6,16 @@
 #include <utility>
 
 namespace las::trust::internal {
-namespace {
 
-// Keywords that never change what validates.
-bool IsAnnotation(std::string_view key) {
+bool IsAnnotationKeyword(std::string_view key) {
   for (std::string_view a : {"title", "description", "default", "examples", "$comment", "readOnly",
                              "writeOnly", "deprecated"}) {
     if (key == a) return true;
   }
   return false;
 }
+
+namespace {
 
 std::optional<uint8_t> TypeBitNamed(std::string_view name) {
   using F = FlatArgumentCheck;
@@ -79,7 +79,7 @@ std::optional<FlatArgumentCheck::Property> PropertyOf(const std::string& name, c
   }
   if (!schema.is_object()) return std::nullopt;
   for (const auto& [key, value] : schema.items()) {
-    if (IsAnnotation(key)) continue;
+    if (IsAnnotationKeyword(key)) continue;
     if (key == "type") {
       auto bits = TypeBits(value);
       if (!bits) return std::nullopt;
@@ -282,7 +282,7 @@ std::optional<FlatArgumentCheck> FlatArgumentCheck::For(const Json& schema,
   check.limits_ = limits;
   const Json* required = nullptr;
   for (const auto& [key, value] : schema.items()) {
-    if (IsAnnotation(key) || key == "$schema" || key == "$id" || key == "id") continue;
+    if (IsAnnotationKeyword(key) || key == "$schema" || key == "$id" || key == "id") continue;
     if (key == "type") {
       auto bits = TypeBits(value);
       if (!bits || (*bits & kObject) == 0) return std::nullopt;

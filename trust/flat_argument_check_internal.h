@@ -39,6 +39,11 @@
 
 namespace las::trust::internal {
 
+// Annotations: keywords that never change what validates (title, description, default,
+// examples, $comment, readOnly, writeOnly, deprecated). Also what may stand beside a $ref
+// (trust/argument_schema.cc).
+bool IsAnnotationKeyword(std::string_view key);
+
 class FlatArgumentCheck {
  public:
   // The check for the parsed schema `schema`, or nullopt when it is not flat.
