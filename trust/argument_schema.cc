@@ -11,6 +11,7 @@
 #define VALIJSON_USE_EXCEPTIONS 1
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -382,6 +383,63 @@ struct Walk {
 };
 
 // ---------------------------------------------------------------------------------------
+// Numbers as valijson reads them. It reads every integer token as an int64_t and every
+// bound as a double:
+// - Draft-06 and later: "integer" means a number with a zero fractional part, so 1.0 is an
+//   integer; valijson looks at the token type instead. Integral doubles within int64_t
+//   become integers (in the instance's copy that is validated, and in the schema's copy,
+//   where enum and const hold them) before valijson sees them. Draft-04 keeps its own
+//   reading (1.0 is not an integer).
+// - An unsigned integer above 2^63-1 would wrap to a negative int64_t. In the schema's
+//   copy it becomes a double (a bound of 2^64-1 stays a bound near 1.8e19). In an
+//   instance it stays an integer (so "type": "integer" holds) and the hazard scan below
+//   refuses it wherever a bound, multipleOf, enum or const would read it.
+// - An integer multipleOf truncates a non-integral instance before dividing (6.5 would
+//   pass multipleOf 2), so divisors are doubles in the schema's copy.
+
+// An integer that valijson cannot hold as an int64_t: an unsigned one above 2^63-1, or
+// an integral double outside int64_t (1e20).
+bool BeyondInt64(const Json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return d == std::trunc(d) && !internal::IntegralDoubleFitsInt64(d);
+}
+
+// The instance's copy. Returns whether it holds a number that BeyondInt64.
+bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (integral_doubles_are_integers && internal::IntegralDoubleFitsInt64(d)) {
+      v = static_cast<int64_t>(d);
+      return false;
+    }
+  }
+  if (!v.is_structured()) return BeyondInt64(v);
+  bool beyond = false;
+  for (Json& child : v) beyond = PrepareInstanceNumbers(child, integral_doubles_are_integers) || beyond;
+  return beyond;
+}
+
+// The schema's copy. A "multipleOf" member anywhere (also inside enum or const data,
+// where valijson compares numbers by value, so 2 and 2.0 stay equal) gets a double.
+void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
+  if (v.is_number_unsigned() && BeyondInt64(v)) {
+    v = static_cast<double>(v.get<uint64_t>());
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (integral_doubles_are_integers && internal::IntegralDoubleFitsInt64(d)) v = static_cast<int64_t>(d);
+  } else if (v.is_object()) {
+    for (auto& [key, child] : v.items()) {
+      PrepareSchemaNumbers(child, integral_doubles_are_integers);
+      if (key == "multipleOf" && child.is_number_integer()) child = child.get<double>();
+    }
+  } else if (v.is_array()) {
+    for (Json& child : v) PrepareSchemaNumbers(child, integral_doubles_are_integers);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Bounds on the work one call can cause: a conservative walk of schema and instance.
 
 struct Hazard {
@@ -396,6 +454,28 @@ struct HazardScan {
   std::optional<Hazard> found;
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
+
+  // An integer valijson cannot hold (BeyondInt64) where a keyword would read it.
+  void NumberBeyondInt64(const Json& s, const Json& v, const std::string& pointer) {
+    if (found) return;
+    if (v.is_number_unsigned()) {
+      for (const char* keyword : {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf",
+                                  "enum", "const"}) {
+        if (!Has(s, keyword)) continue;
+        found = Hazard{pointer, keyword,
+                       "an integer above 9223372036854775807, which the validator cannot compare exactly"};
+        return;
+      }
+    } else if (auto type = s.find("type"); type != s.end()) {
+      auto names = [&](const char* name) {
+        return *type == name || (type->is_array() && std::find(type->begin(), type->end(), name) != type->end());
+      };
+      if (names("integer") && !names("number")) {
+        found = Hazard{pointer, "type",
+                       "an integer outside the 64-bit range, which the validator cannot check as an integer"};
+      }
+    }
+  }
 
   void LongString(const std::string& pointer, const char* keyword) {
     if (found) return;
@@ -413,6 +493,7 @@ struct HazardScan {
       const Json* target = ResolveFragment(impl.document, ref->get_ref<const std::string&>(), impl.anchors);
       if (target != nullptr) Scan(*target, v, pointer);
     }
+    if (BeyondInt64(v)) NumberBeyondInt64(s, v, pointer);
     const size_t limit = impl.limits.max_pattern_subject_bytes;
     if (v.is_string() && v.get_ref<const std::string&>().size() > limit) {
       if (Has(s, "pattern")) LongString(pointer, "pattern");
@@ -483,19 +564,6 @@ struct HazardScan {
     }
   }
 };
-
-// Draft-06 and later: "integer" means a number with a zero fractional part, so 1.0 is an
-// integer; valijson looks at the JSON token type instead. Integral doubles become
-// integers (in the copy that is validated, and in the schema's enum/const values) before
-// valijson sees them. Draft-04 keeps its own reading (1.0 is not an integer).
-void NormalizeIntegers(Json& v) {
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.0e18) v = static_cast<int64_t>(d);
-  } else if (v.is_structured()) {
-    for (Json& child : v) NormalizeIntegers(child);
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // valijson's results -> (pointer, keyword), never a value.
@@ -648,8 +716,8 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   if (arguments && !instance.is_object()) {
     return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
   }
-  if (impl.dialect != "draft-04") NormalizeIntegers(instance);
-  if (impl.has_regex || impl.has_unique) {
+  const bool beyond_int64 = PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
+  if (impl.has_regex || impl.has_unique || beyond_int64) {
     HazardScan scan{impl, {}, std::nullopt};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
@@ -693,10 +761,10 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 
-  // The validated copy: integral doubles normalized (see NormalizeIntegers); impl->document
-  // keeps the schema as written for the reference and bound walks.
+  // The validated copy (see PrepareSchemaNumbers); impl->document keeps the schema as
+  // written for the reference and bound walks.
   Json for_valijson = impl->document;
-  if (*dialect != Dialect::kDraft04) NormalizeIntegers(for_valijson);
+  PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   try {
     valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
                                                                 : valijson::SchemaParser::kDraft7);

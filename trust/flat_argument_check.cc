@@ -15,6 +15,11 @@ bool IsAnnotationKeyword(std::string_view key) {
   return false;
 }
 
+bool IntegralDoubleFitsInt64(double d) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  return d == std::trunc(d) && d >= -kTwoTo63 && d < kTwoTo63;
+}
+
 namespace {
 
 std::optional<uint8_t> TypeBitNamed(std::string_view name) {
@@ -158,7 +163,7 @@ class FlatArgumentReader : public SaxHandlerTypes {
     if (!std::isfinite(v)) return false;
     if (depth_ != 1) return true;
     // What the full path's integer normalization makes of it (trust/argument_schema.cc).
-    if (check_.integral_floats_are_integers_ && v == std::trunc(v) && std::fabs(v) < 9.0e18) {
+    if (check_.integral_floats_are_integers_ && IntegralDoubleFitsInt64(v)) {
       return Integer(v, std::fabs(v) <= kExactIntegerLimit);
     }
     return Type(FlatArgumentCheck::kNumber) && Bounds(v);

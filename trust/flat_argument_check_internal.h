@@ -44,6 +44,11 @@ namespace las::trust::internal {
 // (trust/argument_schema.cc).
 bool IsAnnotationKeyword(std::string_view key);
 
+// Draft-06 and later read a number with a zero fractional part as an integer; the full
+// path hands such a double to valijson as an int64_t when this holds (integral and within
+// [-2^63, 2^63)). False for NaN and the infinities.
+bool IntegralDoubleFitsInt64(double d);
+
 class FlatArgumentCheck {
  public:
   // The check for the parsed schema `schema`, or nullopt when it is not flat.
