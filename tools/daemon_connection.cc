@@ -19,7 +19,6 @@
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
 #include "transport/line_reader.h"
-#include "transport/read_next.h"
 
 namespace las::tools {
 namespace {
@@ -70,11 +69,7 @@ class Connection final : public DaemonConnection,
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
         operator_only_(operator_only) {}
 
-  void Begin() {
-    boost::system::error_code ignored;
-    stream_.non_blocking(true, ignored);  // for transport::ReadNext
-    Read();
-  }
+  void Begin() { Read(); }
 
   void StopReading() override {
     stopping_ = true;
@@ -95,25 +90,19 @@ class Connection final : public DaemonConnection,
   }
 
  private:
-  // `drained`: the read that asks for this one, in the handler still running, emptied the
-  // socket (transport/read_next.h).
-  void Read(bool drained = false) {
-    transport::ReadNext(stream_, boost::asio::buffer(buffer_), drained,
-                        [self = shared_from_this()](const boost::system::error_code& error,
-                                                    size_t n) { self->OnRead(error, n); });
-  }
-
-  void OnRead(const boost::system::error_code& error, size_t n) {
-    if (error || n == 0) {
-      lines_.Finish();
-      EndInput();
-      return;
-    }
-    // A client that does not read its answers is not read (tools/paced_lines.h).
-    lines_.Feed(std::string_view(buffer_, n), this,
-                [self = shared_from_this(), drained = n < sizeof buffer_](bool at_once) {
-                  self->Read(drained && at_once);
-                });
+  void Read() {
+    stream_.async_read_some(
+        boost::asio::buffer(buffer_),
+        [self = shared_from_this()](const boost::system::error_code& error, size_t n) {
+          if (error || n == 0) {
+            self->lines_.Finish();
+            self->EndInput();
+            return;
+          }
+          // A client that does not read its answers is not read (tools/paced_lines.h).
+          self->lines_.Feed(std::string_view(self->buffer_, n), self.get(),
+                            [self] { self->Read(); });
+        });
   }
 
   LineSession& Session() {

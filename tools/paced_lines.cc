@@ -8,7 +8,8 @@ PacedLines::PacedLines(size_t max_line_bytes,
                        std::function<void(const transport::LineEvent&)> deliver)
     : framer_(max_line_bytes), deliver_(std::move(deliver)) {}
 
-void PacedLines::Feed(std::string_view data, LineOutput* answers, ReadMore read_more) {
+void PacedLines::Feed(std::string_view data, LineOutput* answers,
+                      std::function<void()> read_more) {
   framer_.Feed(data, [&](const transport::LineEvent& event) {
     // Handed over at once while nothing waits and the answers allow; kept (a copy) only
     // from the first line that must wait.
@@ -18,14 +19,14 @@ void PacedLines::Feed(std::string_view data, LineOutput* answers, ReadMore read_
       pending_.push_back({event.kind, std::string(event.bytes)});
     }
   });
-  Pump(answers, std::move(read_more), /*at_once=*/true);
+  Pump(answers, std::move(read_more));
 }
 
-void PacedLines::Pump(LineOutput* answers, ReadMore read_more, bool at_once) {
+void PacedLines::Pump(LineOutput* answers, std::function<void()> read_more) {
   while (!pending_.empty()) {
     if (answers != nullptr && answers->Congested()) {
       answers->ReadWhenAllowed([this, answers, read_more = std::move(read_more)]() mutable {
-        Pump(answers, std::move(read_more), /*at_once=*/false);
+        Pump(answers, std::move(read_more));
       });
       return;
     }
@@ -33,7 +34,7 @@ void PacedLines::Pump(LineOutput* answers, ReadMore read_more, bool at_once) {
     pending_.pop_front();
     deliver_({line.kind, line.bytes});
   }
-  read_more(at_once);
+  read_more();
 }
 
 void PacedLines::Finish() {

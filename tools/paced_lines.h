@@ -26,12 +26,9 @@ class PacedLines {
   PacedLines(size_t max_line_bytes, std::function<void(const transport::LineEvent&)> deliver);
 
   // Frames `data` and hands its lines over while `answers` is not congested (null: never
-  // held); once all are handed over calls `read_more(at_once)`: at once, inside this call
-  // (at_once true), or later on the loop after a pause, through `answers->ReadWhenAllowed`
-  // (false). A reader uses it to tell whether its last read is still the running handler
-  // (transport/read_next.h).
-  using ReadMore = std::function<void(bool at_once)>;
-  void Feed(std::string_view data, LineOutput* answers, ReadMore read_more);
+  // held); once all are handed over calls `read_more` (at once, or on the loop after a
+  // pause, through `answers->ReadWhenAllowed`).
+  void Feed(std::string_view data, LineOutput* answers, std::function<void()> read_more);
   // End of the input: hands over a partial last line, if any (nothing is pending then:
   // reads stop while lines wait).
   void Finish();
@@ -41,7 +38,7 @@ class PacedLines {
     transport::LineEvent::Kind kind;
     std::string bytes;
   };
-  void Pump(LineOutput* answers, ReadMore read_more, bool at_once);
+  void Pump(LineOutput* answers, std::function<void()> read_more);
 
   transport::LineFramer framer_;
   std::function<void(const transport::LineEvent&)> deliver_;

@@ -15,7 +15,6 @@
 #include "tools/line_write_queue.h"
 #include "tools/paced_lines.h"
 #include "transport/line_reader.h"
-#include "transport/read_next.h"
 
 namespace las::tools {
 namespace {
@@ -132,29 +131,21 @@ class LoopInput final : public LineInput {
       : in_(io, fd),
         handlers_(std::move(handlers)),
         lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }) {
-    boost::system::error_code ignored;
-    in_.non_blocking(true, ignored);  // for transport::ReadNext
     Read();
   }
 
  private:
-  // `drained`: the read that asks for this one, in the handler still running, emptied the
-  // pipe (transport/read_next.h).
-  void Read(bool drained = false) {
-    transport::ReadNext(in_, boost::asio::buffer(buffer_), drained,
+  void Read() {
+    in_.async_read_some(boost::asio::buffer(buffer_),
                         [this](const boost::system::error_code& error, size_t n) {
-                          OnRead(error, n);
+                          if (error || n == 0) {
+                            lines_.Finish();
+                            handlers_.on_eof();
+                            return;
+                          }
+                          lines_.Feed(std::string_view(buffer_, n), handlers_.answers,
+                                      [this] { Read(); });
                         });
-  }
-
-  void OnRead(const boost::system::error_code& error, size_t n) {
-    if (error || n == 0) {
-      lines_.Finish();
-      handlers_.on_eof();
-      return;
-    }
-    lines_.Feed(std::string_view(buffer_, n), handlers_.answers,
-                [this, drained = n < sizeof buffer_](bool at_once) { Read(drained && at_once); });
   }
 
   boost::asio::posix::stream_descriptor in_;
@@ -195,7 +186,7 @@ class ThreadInput final : public LineInput {
         all_handed_over_ = false;
       }
       boost::asio::post(io_, [this, chunk = std::string(buffer, static_cast<size_t>(n))] {
-        lines_.Feed(chunk, handlers_.answers, [this](bool /*at_once*/) {
+        lines_.Feed(chunk, handlers_.answers, [this] {
           {
             std::lock_guard lock(mu_);
             all_handed_over_ = true;

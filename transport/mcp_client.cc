@@ -19,7 +19,6 @@
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
 #include "transport/line_reader.h"
-#include "transport/read_next.h"
 
 namespace las::transport {
 
@@ -92,8 +91,6 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     child_ = std::move(child).value();
     in_.assign(child_->TakeStdin().Release());
     out_.assign(child_->TakeStdout().Release());
-    ErrorCode ignored;
-    out_.non_blocking(true, ignored);  // for ReadNext
     UniqueFd err = child_->TakeStderr();
     if (err.valid()) {
       err_.assign(err.Release());
@@ -371,11 +368,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
 
   // ---- reading stdout ----------------------------------------------------------------
 
-  // `drained`: the read that called this, in the handler still running, emptied the pipe;
-  // the next read then skips Asio's failing first attempt (transport/read_next.h).
-  void ReadOut(bool drained = false) {
+  void ReadOut() {
     auto self = shared_from_this();
-    ReadNext(out_, asio::buffer(out_buf_), drained, [self](const ErrorCode& ec, size_t n) {
+    out_.async_read_some(asio::buffer(out_buf_), [self](const ErrorCode& ec, size_t n) {
       if (self->abandoned_ || !self->out_.is_open()) return;
       if (n > 0) {
         self->out_framer_.Feed(std::string_view(self->out_buf_.data(), n),
@@ -386,7 +381,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
         self->ChildGone();
         return;
       }
-      if (self->out_.is_open()) self->ReadOut(n < self->out_buf_.size());
+      if (self->out_.is_open()) self->ReadOut();
     });
   }
 
