@@ -304,6 +304,10 @@ struct Walk {
       const std::string& f = it->get_ref<const std::string&>();
       if (f == "date" || f == "time" || f == "date-time") impl->has_regex = true;
     }
+    // valijson takes any divisor; 0 (or -1 with the smallest integer) would divide by zero.
+    if (auto it = node.find("multipleOf"); it != node.end() && !(it->is_number() && it->get<double>() > 0)) {
+      return InvalidArgument("input schema: " + SchemaLoc(loc, "multipleOf") + " is not a number greater than 0");
+    }
     if (auto it = node.find("uniqueItems"); it != node.end() && it->is_boolean() && it->get<bool>()) {
       impl->has_unique = true;
     }

@@ -415,19 +415,40 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            std::string_view(c.property).find("exclusive") != std::string_view::npos)) {
         continue;  // draft-04 reads 4.0 and 1e20 as non-integers, and exclusive* as flags
       }
-      Verdict v = ValidateArguments(Compile(schema), std::string(R"({"n":)") + c.n + "}");
-      const std::string what = schema + " with " + c.n + ": " + v.ToString();
-      if (c.want == kAccepted) {
-        EXPECT_TRUE(v.ok()) << what;
-        continue;
+      for (bool fast_accept : {true, false}) {  // flat schemas: both paths
+        ArgumentSchemaLimits limits;
+        limits.fast_accept = fast_accept;
+        Result<ArgumentSchema> compiled = CompileArgumentSchema(schema, limits);
+        ASSERT_TRUE(compiled.ok()) << schema << ": " << compiled.status().ToString();
+        Verdict v = ValidateArguments(*compiled, std::string(R"({"n":)") + c.n + "}");
+        const std::string what = schema + " with " + c.n + (fast_accept ? "" : " (full path)") + ": " +
+                                 v.ToString();
+        if (c.want == kAccepted) {
+          EXPECT_TRUE(v.ok()) << what;
+          continue;
+        }
+        ASSERT_FALSE(v.ok()) << what;
+        EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << what;
+        const bool not_checked = v.detail().find("not checked") != std::string::npos;
+        EXPECT_EQ(not_checked, c.want == kNotChecked) << what;
+        EXPECT_NE(v.detail().find("\"/n\" fails "), std::string::npos) << what;
       }
-      ASSERT_FALSE(v.ok()) << what;
-      EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << what;
-      const bool not_checked = v.detail().find("not checked") != std::string::npos;
-      EXPECT_EQ(not_checked, c.want == kNotChecked) << what;
-      EXPECT_NE(v.detail().find("\"/n\" fails "), std::string::npos) << what;
     }
   }
+}
+
+// valijson accepts any divisor and divides by it: multipleOf 0 (or -1 with the smallest
+// int64) stopped the process with SIGFPE. JSON Schema requires a number above 0.
+TEST(ArgumentSchema, MultipleOfMustBePositive) {
+  for (const char* divisor : {"0", "-1", "-0.5", "0.0", "\"2\"", "null"}) {
+    const std::string schema = std::string(R"({"properties":{"n":{"multipleOf":)") + divisor + "}}}";
+    Result<ArgumentSchema> s = CompileArgumentSchema(schema);
+    ASSERT_FALSE(s.ok()) << schema;
+    EXPECT_EQ(s.status().code(), Code::kInvalidArgument) << s.status().ToString();
+    EXPECT_NE(s.status().message().find("multipleOf is not a number greater than 0"), std::string::npos)
+        << s.status().ToString();
+  }
+  EXPECT_TRUE(ValidateArguments(Compile(R"({"properties":{"n":{"multipleOf":0.5}}})"), R"({"n":1.5})").ok());
 }
 
 TEST(ArgumentSchemaSuite, Draft7) {
