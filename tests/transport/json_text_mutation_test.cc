@@ -5,7 +5,6 @@
 // ASan+UBSan preset the same runs also check for out-of-bounds reads.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <random>
 #include <string>
 #include <string_view>
@@ -15,6 +14,7 @@
 
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
+#include "tests/support/json_mutation.h"
 
 namespace las::transport {
 namespace {
@@ -41,82 +41,24 @@ const std::vector<std::string>& Corpus() {
   return corpus;
 }
 
-// Containers open at once in a text nlohmann accepted (strings skipped).
-size_t DepthOf(std::string_view text) {
-  size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
+using testing::JsonDepth;
+using testing::JsonReference;
+using testing::MutateJsonText;
+using testing::NlohmannVerdict;
 
-std::string Mutate(std::string text, std::mt19937_64& rng) {
-  static const std::string kBytes = std::string("\"\\{}[],: 0-.eEuD8+tfn\t\n\x7f", 25) +
-                                    std::string("\x00\x80\xbf\xc0\xc2\xe0\xed\xf0\xf4\xf5\xff", 11);
-  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
-  const int mutations = 1 + static_cast<int>(pick(3));
-  for (int m = 0; m < mutations; ++m) {
-    const size_t at = text.empty() ? 0 : pick(text.size());
-    switch (pick(5)) {
-      case 0:
-        if (!text.empty()) text[at] = kBytes[pick(kBytes.size())];
-        break;
-      case 1: text.insert(text.begin() + static_cast<ptrdiff_t>(at), kBytes[pick(kBytes.size())]); break;
-      case 2:
-        if (!text.empty()) text.erase(at, 1);
-        break;
-      case 3: {
-        const size_t length = pick(8) + 1;
-        text.insert(at, text.substr(pick(text.size() + 1), length));
-        break;
-      }
-      default: text.resize(at); break;
-    }
-  }
-  return text;
-}
-
-// nlohmann's verdict on one JSON text, corrected for two of its own rules that are not
-// JSON's: it stops at a NUL byte as if the text ended there (a raw NUL is never valid
-// JSON), and it refuses a number too large for a double (the grammar allows it; transport
-// checks grammar, trust/strict_json.h refuses such numbers later) — those are unknown.
-enum class Reference { kValid, kInvalid, kUnknown };
-Reference NlohmannVerdict(std::string_view text) {
-  if (text.find('\0') != std::string_view::npos) return Reference::kInvalid;
-  try {
-    const Json parsed = Json::parse(text);
-    (void)parsed;
-    return Reference::kValid;
-  } catch (const Json::out_of_range& e) {
-    return e.id == 406 ? Reference::kUnknown : Reference::kInvalid;
-  } catch (const Json::exception&) {
-    return Reference::kInvalid;
-  }
-}
-bool NlohmannAccepts(std::string_view text) { return NlohmannVerdict(text) == Reference::kValid; }
+bool NlohmannAccepts(std::string_view text) { return NlohmannVerdict(text) == JsonReference::kValid; }
 
 TEST(JsonTextMutation, ValidateJsonAgreesWithNlohmann) {
   std::mt19937_64 rng(20261201);
   size_t valid = 0;
   for (int round = 0; round < 40000; ++round) {
     const std::string& base = Corpus()[round % Corpus().size()];
-    const std::string text = round < static_cast<int>(Corpus().size()) ? base : Mutate(base, rng);
+    const std::string text = round < static_cast<int>(Corpus().size()) ? base : MutateJsonText(base, rng);
     const JsonTextError got = ValidateJson(text, kMaxDepth);
-    const Reference reference = NlohmannVerdict(text);
-    if (reference == Reference::kUnknown) continue;
-    const bool accepted = reference == Reference::kValid;
-    if (accepted && DepthOf(text) > kMaxDepth) {
+    const JsonReference reference = NlohmannVerdict(text);
+    if (reference == JsonReference::kUnknown) continue;
+    const bool accepted = reference == JsonReference::kValid;
+    if (accepted && JsonDepth(text) > kMaxDepth) {
       EXPECT_EQ(got, JsonTextError::kTooDeep) << text;
       continue;
     }
@@ -135,7 +77,7 @@ TEST(JsonTextMutation, DecodedStringsAgreeWithNlohmann) {
                                             "\"\xe6\x97\xa5\xf0\x9f\x98\x80\"", R"("\u0000\t")"};
   size_t decoded = 0;
   for (int round = 0; round < 20000; ++round) {
-    const std::string text = Mutate(strings[round % strings.size()], rng);
+    const std::string text = MutateJsonText(strings[round % strings.size()], rng);
     const std::optional<std::string> ours = DecodeJsonString(text);
     Json theirs;
     bool their_ok = false;
@@ -161,11 +103,11 @@ TEST(JsonTextMutation, ParseMessageAgreesWithNlohmann) {
   limits.max_depth = kMaxDepth;
   size_t messages = 0;
   for (int round = 0; round < 40000; ++round) {
-    const std::string text = Mutate(Corpus()[round % 7], rng);  // the JSON-RPC lines
+    const std::string text = MutateJsonText(Corpus()[round % 7], rng);  // the JSON-RPC lines
     const ParsedLine parsed = ParseMessage(text, limits);
-    const Reference reference = NlohmannVerdict(text);
-    if (reference == Reference::kUnknown) continue;
-    const bool accepted = reference == Reference::kValid;
+    const JsonReference reference = NlohmannVerdict(text);
+    if (reference == JsonReference::kUnknown) continue;
+    const bool accepted = reference == JsonReference::kValid;
     if (!accepted) {
       ASSERT_FALSE(parsed.ok()) << text;
       EXPECT_EQ(parsed.error.code, kParseError) << ParseFailureName(parsed.error.reason) << ": " << text;
@@ -174,7 +116,7 @@ TEST(JsonTextMutation, ParseMessageAgreesWithNlohmann) {
     if (!parsed.ok()) {
       if (parsed.error.code == kParseError) {
         EXPECT_EQ(parsed.error.reason, ParseFailure::kTooDeep) << text;
-        EXPECT_GT(DepthOf(text), kMaxDepth) << text;
+        EXPECT_GT(JsonDepth(text), kMaxDepth) << text;
       }
       if (parsed.error.id) {
         EXPECT_TRUE(NlohmannAccepts(*parsed.error.id)) << text;
