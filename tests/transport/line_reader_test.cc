@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,48 @@ TEST_F(LineFramerTest, PartialLineAtEof) {
   Feed(g, "abcdef");
   Finish(g);  // the over-long line was reported already; no partial after it
   EXPECT_EQ(got.partial.size(), 1u);
+}
+
+// Random streams (lines of 0 to 2x the limit, some unterminated at the end) cut into random
+// chunks give the events a whole-stream reading says they should.
+TEST_F(LineFramerTest, RandomStreamsInRandomChunksMatchAWholeStreamReading) {
+  constexpr size_t kLimit = 8;
+  std::mt19937_64 rng(5);
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  for (int stream = 0; stream < 3000; ++stream) {
+    std::string text;
+    Collected want;
+    const size_t lines = pick(6);
+    for (size_t i = 0; i <= lines; ++i) {
+      std::string line;
+      for (size_t n = pick(2 * kLimit + 2); n > 0; --n) line.push_back(static_cast<char>('a' + pick(3)));
+      if (pick(7) == 0) line.push_back('\r');  // not special
+      const bool last = i == lines;
+      const bool terminated = !last || pick(2) == 0;
+      text += line;
+      if (terminated) text += '\n';
+      if (line.size() > kLimit) {
+        want.too_long.push_back(line.substr(0, kLimit));
+      } else if (terminated) {
+        want.lines.push_back(line);
+      } else if (!line.empty()) {
+        want.partial.push_back(line);
+      }
+    }
+    got = {};
+    LineFramer f(kLimit);
+    for (size_t at = 0; at < text.size();) {
+      const size_t n = std::min(text.size() - at, 1 + pick(kLimit * 2));
+      Feed(f, std::string_view(text).substr(at, n));
+      ASSERT_LE(f.buffered_bytes(), kLimit);
+      at += n;
+    }
+    Finish(f);
+    EXPECT_EQ(got.lines, want.lines) << text;
+    EXPECT_EQ(got.too_long, want.too_long) << text;
+    EXPECT_EQ(got.partial, want.partial) << text;
+    EXPECT_EQ(f.buffered_bytes(), 0u);
+  }
 }
 
 }  // namespace
