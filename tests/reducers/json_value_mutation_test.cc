@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -35,49 +34,6 @@ const std::vector<std::string>& Corpus() {
       R"( 42 )",
   };
   return corpus;
-}
-
-// Duplicate keys anywhere, as nlohmann's SAX events show them.
-class DuplicateKeys : public nlohmann::json_sax<Json> {
- public:
-  bool found = false;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override {
-    keys_.emplace_back();
-    return true;
-  }
-  bool key(string_t& k) override {
-    found = found || !keys_.back().insert(k).second;
-    return true;
-  }
-  bool end_object() override {
-    keys_.pop_back();
-    return true;
-  }
-  bool start_array(std::size_t) override {
-    keys_.emplace_back();
-    return true;
-  }
-  bool end_array() override {
-    keys_.pop_back();
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  std::vector<std::set<std::string>> keys_;
-};
-
-bool HasDuplicateKeys(const std::string& text) {
-  DuplicateKeys sax;
-  (void)Json::sax_parse(text, &sax);
-  return sax.found;
 }
 
 // Ours and nlohmann's trees hold the same value.
@@ -134,7 +90,7 @@ TEST(JsonValueMutation, ParsesWhatNlohmannParsesAndKeepsTheSameValues) {
       EXPECT_FALSE(ours.ok()) << "a number beyond a double: " << text;
       continue;
     }
-    const bool expected = reference == JsonReference::kValid && !HasDuplicateKeys(text) &&
+    const bool expected = reference == JsonReference::kValid && !testing::HasRepeatedKey(text) &&
                           testing::JsonDepth(text) <= kMaxDepth;
     ASSERT_EQ(ours.ok(), expected) << text << " -> " << (ours.ok() ? "ok" : ours.status().ToString());
     if (!ours.ok()) continue;

@@ -1,6 +1,8 @@
 #include "tests/support/json_mutation.h"
 
 #include <algorithm>
+#include <set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +66,54 @@ JsonReference NlohmannVerdict(std::string_view text) {
   } catch (const nlohmann::json::exception&) {
     return JsonReference::kInvalid;
   }
+}
+
+namespace {
+
+class RepeatedKeys : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool found = false;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys_.emplace_back();
+    return true;
+  }
+  bool key(string_t& k) override {
+    found = found || !keys_.back().insert(k).second;
+    return true;
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    keys_.emplace_back();
+    return true;
+  }
+  bool end_array() override {
+    keys_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  std::vector<std::set<std::string>> keys_;
+};
+
+}  // namespace
+
+bool HasRepeatedKey(std::string_view text) {
+  RepeatedKeys sax;
+  (void)nlohmann::json::sax_parse(text, &sax);
+  return sax.found;
 }
 
 }  // namespace las::testing

@@ -25,4 +25,7 @@ size_t JsonDepth(std::string_view text);
 enum class JsonReference { kValid, kInvalid, kUnknown };
 JsonReference NlohmannVerdict(std::string_view text);
 
+// Whether any object of a text nlohmann accepts repeats a key (nlohmann keeps the last).
+bool HasRepeatedKey(std::string_view text);
+
 }  // namespace las::testing

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
+#include "tests/support/json_mutation.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {
@@ -125,6 +128,31 @@ TEST(FindInvalidUtf8, AcceptsAllEncodingLengths) {
 
 TEST(FindInvalidUtf8, ReportsOffsetOfStrayContinuationByte) {
   EXPECT_EQ(FindInvalidUtf8("ab\x80"), 2u);
+}
+
+// Against nlohmann on 40,000 mutated texts: strict means nlohmann's grammar without
+// repeated keys, beyond-double numbers, deeper nesting, a BOM or a raw NUL.
+TEST(StrictJson, AcceptsExactlyNlohmannsGrammarWithoutRepeatedKeysOnMutatedText) {
+  const std::vector<std::string> corpus = {
+      R"({"schema_version":1,"surfaces":[{"name":"weles","argv":["/usr/bin/python3","-u"],"sha256":"ab"}]})",
+      R"({"type":"object","properties":{"n":{"type":"integer","minimum":-1.5e3,"enum":[1,2]}},"required":["n"]})",
+      "{\"k\\u00e9\\ud83d\\ude00\":\"\xe6\x97\xa5\xf0\x9f\x98\x80\",\"e\":[{},[],null,true,false,0.25]}",
+  };
+  StrictJsonLimits limits;
+  limits.max_depth = 8;
+  std::mt19937_64 rng(9);
+  size_t accepted = 0;
+  for (int round = 0; round < 40000; ++round) {
+    const std::string text = testing::MutateJsonText(corpus[round % corpus.size()], rng);
+    const bool ours = CheckStrictJson(text, limits).ok();
+    const testing::JsonReference reference = testing::NlohmannVerdict(text);
+    const bool expected = reference == testing::JsonReference::kValid && !testing::HasRepeatedKey(text) &&
+                          testing::JsonDepth(text) <= limits.max_depth;
+    ASSERT_EQ(ours, expected) << text;
+    accepted += ours;
+  }
+  EXPECT_GT(accepted, 4000u);
+  EXPECT_LT(accepted, 36000u);
 }
 
 }  // namespace
