@@ -1,39 +1,19 @@
 // Result<T>: a value or a non-ok Status. The Status-returning twin of std::expected
 // (which this toolchain's C++20 mode does not offer).
 //
-// Accessing value() of a failed Result is a programming error (asserted).
+// Accessing value() of a failed Result is a programming error (asserted; base/value_or.h).
 #pragma once
 
-#include <cassert>
-#include <optional>
-#include <utility>
-
 #include "base/status.h"
+#include "base/value_or.h"
 
 namespace las {
 
 template <typename T>
-class [[nodiscard]] Result {
+class [[nodiscard]] Result : public ValueOr<T, Status> {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {  // NOLINT: implicit by design
-    assert(!status_.ok() && "a Result built from a Status must carry an error");
-  }
-
-  bool ok() const { return value_.has_value(); }
-  const Status& status() const { return status_; }
-
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-
- private:
-  std::optional<T> value_;
-  Status status_;
+  using ValueOr<T, Status>::ValueOr;
+  const Status& status() const { return this->error(); }
 };
 
 }  // namespace las

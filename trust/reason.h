@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "base/status.h"
+#include "base/value_or.h"
 
 namespace las::trust {
 
@@ -110,30 +111,13 @@ class [[nodiscard]] Verdict {
 
 inline Verdict Reject(Reason reason, std::string detail) { return {reason, std::move(detail)}; }
 
-// A value or a rejection. Mirrors las::Result<T>; value() of a rejection is a programming
+// A value or a rejection (base/value_or.h); value() of a rejection is a programming
 // error (asserted).
 template <typename T>
-class [[nodiscard]] VerdictOr {
+class [[nodiscard]] VerdictOr : public ValueOr<T, Verdict> {
  public:
-  VerdictOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-  VerdictOr(Verdict verdict) : verdict_(std::move(verdict)) {  // NOLINT: implicit by design
-    assert(!verdict_.ok() && "a VerdictOr built from a Verdict must carry a rejection");
-  }
-
-  bool ok() const { return value_.has_value(); }
-  const Verdict& verdict() const { return verdict_; }
-
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-
- private:
-  std::optional<T> value_;
-  Verdict verdict_;
+  using ValueOr<T, Verdict>::ValueOr;
+  const Verdict& verdict() const { return this->error(); }
 };
 
 }  // namespace las::trust
