@@ -14,7 +14,6 @@
 // Thread safety: plain value types; copies are independent.
 #pragma once
 
-#include <cassert>
 #include <optional>
 #include <string>
 #include <string_view>
