@@ -304,7 +304,7 @@ struct Walk {
       const std::string& f = it->get_ref<const std::string&>();
       if (f == "date" || f == "time" || f == "date-time") impl->has_regex = true;
     }
-    // valijson takes any divisor; 0 (or -1 with the smallest integer) would divide by zero.
+    // JSON Schema requires a divisor above 0; valijson takes any (0: a division by zero).
     if (auto it = node.find("multipleOf"); it != node.end() && !(it->is_number() && it->get<double>() > 0)) {
       return InvalidArgument("input schema: " + SchemaLoc(loc, "multipleOf") + " is not a number greater than 0");
     }
@@ -410,15 +410,16 @@ bool BeyondInt64(const Json& v) {
   return d == std::trunc(d) && !internal::IntegralDoubleFitsInt64(d);
 }
 
+// Draft-06 and later (`enabled`): an integral double within int64_t becomes an integer.
+void IntegralDoubleToInteger(Json& v, bool enabled) {
+  if (!enabled || !v.is_number_float()) return;
+  const double d = v.get<double>();
+  if (internal::IntegralDoubleFitsInt64(d)) v = static_cast<int64_t>(d);
+}
+
 // The instance's copy. Returns whether it holds a number that BeyondInt64.
 bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (integral_doubles_are_integers && internal::IntegralDoubleFitsInt64(d)) {
-      v = static_cast<int64_t>(d);
-      return false;
-    }
-  }
+  IntegralDoubleToInteger(v, integral_doubles_are_integers);
   if (!v.is_structured()) return BeyondInt64(v);
   bool beyond = false;
   for (Json& child : v) beyond = PrepareInstanceNumbers(child, integral_doubles_are_integers) || beyond;
@@ -428,11 +429,9 @@ bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {
 // The schema's copy. A "multipleOf" member anywhere (also inside enum or const data,
 // where valijson compares numbers by value, so 2 and 2.0 stay equal) gets a double.
 void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
+  IntegralDoubleToInteger(v, integral_doubles_are_integers);
   if (v.is_number_unsigned() && BeyondInt64(v)) {
     v = static_cast<double>(v.get<uint64_t>());
-  } else if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (integral_doubles_are_integers && internal::IntegralDoubleFitsInt64(d)) v = static_cast<int64_t>(d);
   } else if (v.is_object()) {
     for (auto& [key, child] : v.items()) {
       PrepareSchemaNumbers(child, integral_doubles_are_integers);

@@ -1,6 +1,6 @@
-// Mutated JSON texts for differential tests of Las's hand-written JSON readers against
-// nlohmann's parser (tests/transport/json_text_mutation_test.cc,
-// tests/reducers/json_value_mutation_test.cc).
+// Mutated JSON texts and nlohmann's verdict on them, for differential tests of Las's own
+// JSON readers (transport's scanner and JSON-RPC parser, reducers' values, trust's strict
+// JSON and canonical form).
 #pragma once
 
 #include <cstddef>

@@ -23,7 +23,9 @@ using Json = nlohmann::json;
 
 constexpr size_t kMaxDepth = 16;
 
-// Valid JSON-RPC lines and values with escapes, multibyte UTF-8, numbers of every form.
+// Valid JSON-RPC lines (the first kJsonRpcLines) and values with escapes, multibyte
+// UTF-8, numbers of every form.
+constexpr size_t kJsonRpcLines = 7;
 const std::vector<std::string>& Corpus() {
   static const std::vector<std::string> corpus = {
       R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a__b","arguments":{"x":[1,2.5,-0,1e3]}}})",
@@ -103,7 +105,7 @@ TEST(JsonTextMutation, ParseMessageAgreesWithNlohmann) {
   limits.max_depth = kMaxDepth;
   size_t messages = 0;
   for (int round = 0; round < 40000; ++round) {
-    const std::string text = MutateJsonText(Corpus()[round % 7], rng);  // the JSON-RPC lines
+    const std::string text = MutateJsonText(Corpus()[round % kJsonRpcLines], rng);
     const ParsedLine parsed = ParseMessage(text, limits);
     const JsonReference reference = NlohmannVerdict(text);
     if (reference == JsonReference::kUnknown) continue;
