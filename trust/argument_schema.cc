@@ -31,6 +31,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "trust/argument_numbers_internal.h"
 #include "trust/flat_argument_check_internal.h"
 #include "trust/strict_json_internal.h"
 
@@ -46,6 +47,7 @@ struct ArgumentSchema::Impl {
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
+  bool has_inexact_numbers = false;  // internal::HoldsNumberNeedingExactCheck(document)
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -387,62 +389,6 @@ struct Walk {
 };
 
 // ---------------------------------------------------------------------------------------
-// Numbers as valijson reads them. It reads every integer token as an int64_t and every
-// bound as a double:
-// - Draft-06 and later: "integer" means a number with a zero fractional part, so 1.0 is an
-//   integer; valijson looks at the token type instead. Integral doubles within int64_t
-//   become integers (in the instance's copy that is validated, and in the schema's copy,
-//   where enum and const hold them) before valijson sees them. Draft-04 keeps its own
-//   reading (1.0 is not an integer).
-// - An unsigned integer above 2^63-1 would wrap to a negative int64_t. In the schema's
-//   copy it becomes a double (a bound of 2^64-1 stays a bound near 1.8e19). In an
-//   instance it stays an integer (so "type": "integer" holds) and the hazard scan below
-//   refuses it wherever a bound, multipleOf, enum or const would read it.
-// - An integer multipleOf truncates a non-integral instance before dividing (6.5 would
-//   pass multipleOf 2), so divisors are doubles in the schema's copy.
-
-// An integer that valijson cannot hold as an int64_t: an unsigned one above 2^63-1, or
-// an integral double outside int64_t (1e20).
-bool BeyondInt64(const Json& v) {
-  if (v.is_number_unsigned()) return v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
-  if (!v.is_number_float()) return false;
-  const double d = v.get<double>();
-  return d == std::trunc(d) && !internal::IntegralDoubleFitsInt64(d);
-}
-
-// Draft-06 and later (`enabled`): an integral double within int64_t becomes an integer.
-void IntegralDoubleToInteger(Json& v, bool enabled) {
-  if (!enabled || !v.is_number_float()) return;
-  const double d = v.get<double>();
-  if (internal::IntegralDoubleFitsInt64(d)) v = static_cast<int64_t>(d);
-}
-
-// The instance's copy. Returns whether it holds a number that BeyondInt64.
-bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {
-  IntegralDoubleToInteger(v, integral_doubles_are_integers);
-  if (!v.is_structured()) return BeyondInt64(v);
-  bool beyond = false;
-  for (Json& child : v) beyond = PrepareInstanceNumbers(child, integral_doubles_are_integers) || beyond;
-  return beyond;
-}
-
-// The schema's copy. A "multipleOf" member anywhere (also inside enum or const data,
-// where valijson compares numbers by value, so 2 and 2.0 stay equal) gets a double.
-void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
-  IntegralDoubleToInteger(v, integral_doubles_are_integers);
-  if (v.is_number_unsigned() && BeyondInt64(v)) {
-    v = static_cast<double>(v.get<uint64_t>());
-  } else if (v.is_object()) {
-    for (auto& [key, child] : v.items()) {
-      PrepareSchemaNumbers(child, integral_doubles_are_integers);
-      if (key == "multipleOf" && child.is_number_integer()) child = child.get<double>();
-    }
-  } else if (v.is_array()) {
-    for (Json& child : v) PrepareSchemaNumbers(child, integral_doubles_are_integers);
-  }
-}
-
-// ---------------------------------------------------------------------------------------
 // Bounds on the work one call can cause: a conservative walk of schema and instance.
 
 struct Hazard {
@@ -457,28 +403,6 @@ struct HazardScan {
   std::optional<Hazard> found;
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
-
-  // An integer valijson cannot hold (BeyondInt64) where a keyword would read it.
-  void NumberBeyondInt64(const Json& s, const Json& v, const std::string& pointer) {
-    if (found) return;
-    if (v.is_number_unsigned()) {
-      for (const char* keyword : {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf",
-                                  "enum", "const"}) {
-        if (!Has(s, keyword)) continue;
-        found = Hazard{pointer, keyword,
-                       "an integer above 9223372036854775807, which the validator cannot compare exactly"};
-        return;
-      }
-    } else if (auto type = s.find("type"); type != s.end()) {
-      auto names = [&](const char* name) {
-        return *type == name || (type->is_array() && std::find(type->begin(), type->end(), name) != type->end());
-      };
-      if (names("integer") && !names("number")) {
-        found = Hazard{pointer, "type",
-                       "an integer outside the 64-bit range, which the validator cannot check as an integer"};
-      }
-    }
-  }
 
   void LongString(const std::string& pointer, const char* keyword) {
     if (found) return;
@@ -496,7 +420,10 @@ struct HazardScan {
       const Json* target = ResolveFragment(impl.document, ref->get_ref<const std::string&>(), impl.anchors);
       if (target != nullptr) Scan(*target, v, pointer);
     }
-    if (BeyondInt64(v)) NumberBeyondInt64(s, v, pointer);
+    if (auto number = internal::FindNumberHazard(s, v, impl.dialect == "draft-04")) {
+      found = Hazard{pointer, std::move(number->keyword), std::move(number->why)};
+      return;
+    }
     const size_t limit = impl.limits.max_pattern_subject_bytes;
     if (v.is_string() && v.get_ref<const std::string&>().size() > limit) {
       if (Has(s, "pattern")) LongString(pointer, "pattern");
@@ -719,8 +646,8 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   if (arguments && !instance.is_object()) {
     return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
   }
-  const bool beyond_int64 = PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
-  if (impl.has_regex || impl.has_unique || beyond_int64) {
+  const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
+  if (impl.has_regex || impl.has_unique || impl.has_inexact_numbers || inexact_numbers) {
     HazardScan scan{impl, {}, std::nullopt};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
@@ -764,10 +691,11 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 
-  // The validated copy (see PrepareSchemaNumbers); impl->document keeps the schema as
-  // written for the reference and bound walks.
+  // The validated copy (trust/argument_numbers_internal.h); impl->document keeps the
+  // schema as written for the reference, bound and number walks.
   Json for_valijson = impl->document;
-  PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
+  internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
+  impl->has_inexact_numbers = internal::HoldsNumberNeedingExactCheck(impl->document);
   try {
     valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
                                                                 : valijson::SchemaParser::kDraft7);

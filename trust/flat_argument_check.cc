@@ -5,6 +5,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "trust/argument_numbers_internal.h"
+
 namespace las::trust::internal {
 
 bool IsAnnotationKeyword(std::string_view key) {
@@ -13,11 +15,6 @@ bool IsAnnotationKeyword(std::string_view key) {
     if (key == a) return true;
   }
   return false;
-}
-
-bool IntegralDoubleFitsInt64(double d) {
-  constexpr double kTwoTo63 = 9223372036854775808.0;
-  return d == std::trunc(d) && d >= -kTwoTo63 && d < kTwoTo63;
 }
 
 namespace {
@@ -51,18 +48,9 @@ constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
 
 // A bound given as a number that converts to a double exactly.
 std::optional<double> ExactBound(const Json& v) {
-  double d = 0;
-  if (v.is_number_float()) {
-    d = v.get<double>();
-    if (!std::isfinite(d)) return std::nullopt;
-  } else if (v.is_number_unsigned()) {
-    d = static_cast<double>(v.get<uint64_t>());
-  } else if (v.is_number_integer()) {
-    d = static_cast<double>(v.get<int64_t>());
-  } else {
-    return std::nullopt;
-  }
-  if (!v.is_number_float() && std::fabs(d) > kExactIntegerLimit) return std::nullopt;
+  if (!v.is_number() || NeedsExactNumberCheck(v)) return std::nullopt;
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) return std::nullopt;
   return d;
 }
 

@@ -22,7 +22,8 @@
 // or not, and the caller runs the full validation, which also words the refusal. So false
 // is answered for every refusal and for what this check does not decide exactly: a string
 // holding a NUL byte under a length bound (valijson counts up to the NUL), an integer
-// beyond 2^53 under a numeric bound, empty text. tests/trust/flat_argument_check_test.cc
+// beyond 2^53 under a numeric bound, empty text. A bound a double does not hold exactly
+// (trust/argument_numbers_internal.h) makes the schema not flat. tests/trust/flat_argument_check_test.cc
 // holds it to the full path over the JSON Schema Test Suite and generated instances.
 //
 // Thread safety: immutable after For(); Accepts() may run concurrently.
@@ -43,11 +44,6 @@ namespace las::trust::internal {
 // examples, $comment, readOnly, writeOnly, deprecated). Also what may stand beside a $ref
 // (trust/argument_schema.cc).
 bool IsAnnotationKeyword(std::string_view key);
-
-// Draft-06 and later read a number with a zero fractional part as an integer; the full
-// path hands such a double to valijson as an int64_t when this holds (integral and within
-// [-2^63, 2^63)). False for NaN and the infinities.
-bool IntegralDoubleFitsInt64(double d);
 
 class FlatArgumentCheck {
  public:

@@ -406,6 +406,31 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"number","multipleOf":3})", "1e20", kViolates},
            {R"({"type":"number","multipleOf":0.5})", "1.5", kAccepted},
            {R"({"enum":[2]})", "2.0", kAccepted},
+           // Integers a double does not hold exactly (above 2^53): valijson compares them as
+           // doubles. Where that decides differently, "not checked"; where not, its verdict.
+           {R"({"type":"integer","maximum":9007199254740992})", "9007199254740993", kNotChecked},  // was accepted
+           {R"({"type":"integer","maximum":9007199254740993})", "9007199254740993", kAccepted},
+           {R"({"type":"integer","minimum":9007199254740993})", "9007199254740992", kNotChecked},  // was accepted
+           {R"({"type":"integer","exclusiveMaximum":9007199254740993})", "9007199254740993", kViolates},
+           {R"({"type":"integer","exclusiveMinimum":9007199254740992})", "9007199254740993", kNotChecked},
+           {R"({"type":"integer","maximum":9223372036854775806})", "9223372036854775807", kNotChecked},
+           {R"({"type":"integer","maximum":9223372036854775807})", "9223372036854775807", kAccepted},
+           {R"({"type":"integer","minimum":-9223372036854775807})", "-9223372036854775808", kNotChecked},
+           {R"({"type":"integer","minimum":0})", "9007199254740993", kAccepted},
+           {R"({"type":"number","maximum":9007199254740992.0})", "9007199254740993", kNotChecked},
+           {R"({"anyOf":[{"maximum":9007199254740992},{"type":"string"}]})", "9007199254740993", kNotChecked},
+           {R"({"type":"integer","multipleOf":2})", "9007199254740993", kNotChecked},  // was accepted
+           {R"({"type":"integer","multipleOf":3})", "9007199254740993", kNotChecked},  // was "fails"
+           {R"({"type":"integer","multipleOf":3})", "9007199254740994", kViolates},
+           {R"({"type":"integer","multipleOf":9007199254740993})", "18014398509481986", kAccepted},
+           {R"({"type":"integer","multipleOf":9007199254740993})", "18014398509481984", kNotChecked},
+           {R"({"enum":[9007199254740992]})", "9007199254740993", kNotChecked},  // was accepted
+           {R"({"enum":[9007199254740992,9007199254740993]})", "9007199254740993", kAccepted},
+           {R"({"enum":[[9007199254740992]]})", "[9007199254740993]", kNotChecked},
+           {R"({"enum":[9007199254740992.0]})", "9007199254740993", kNotChecked},
+           {R"({"const":9007199254740993})", "9007199254740993", kAccepted},
+           {R"({"const":9007199254740993})", "9007199254740992", kNotChecked},  // was accepted
+           {R"({"const":{"a":9007199254740993}})", "{\"a\":9007199254740992}", kNotChecked},
        }) {
     for (const char* dialect : {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#"}) {
       const std::string schema =
@@ -427,7 +452,10 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
           EXPECT_TRUE(v.ok()) << what;
           continue;
         }
-        ASSERT_FALSE(v.ok()) << what;
+        if (v.ok()) {
+          ADD_FAILURE() << what;
+          continue;
+        }
         EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << what;
         const bool not_checked = v.detail().find("not checked") != std::string::npos;
         EXPECT_EQ(not_checked, c.want == kNotChecked) << what;

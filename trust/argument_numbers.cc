@@ -1,0 +1,215 @@
+#include "trust/argument_numbers_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+namespace las::trust::internal {
+
+namespace {
+
+// Every int64_t, uint64_t and double converts to a long double exactly (x86-64's 80-bit
+// format has a 64-bit significand), so exact comparisons and remainders are plain long
+// double arithmetic.
+static_assert(std::numeric_limits<long double>::digits >= 64,
+              "exact number checks need a long double that holds every 64-bit integer");
+
+long double Exact(const Json& v) {
+  if (v.is_number_unsigned()) return static_cast<long double>(v.get<uint64_t>());
+  if (v.is_number_integer()) return static_cast<long double>(v.get<int64_t>());
+  return static_cast<long double>(v.get<double>());
+}
+
+// The double valijson compares. Instances above 2^63-1 never reach it (they are hazards
+// first); in the schema's copy they are already doubles, which get<double> reproduces.
+double AsValijsonReadsIt(const Json& v) { return v.get<double>(); }
+
+bool BeyondInt64(const Json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return d == std::trunc(d) && !IntegralDoubleFitsInt64(d);
+}
+
+bool InexactAsDouble(const Json& v) {
+  return (v.is_number_integer() || v.is_number_unsigned()) &&
+         static_cast<long double>(v.get<double>()) != Exact(v);
+}
+
+// Draft-06 and later (`enabled`): an integral double within int64_t becomes an integer.
+void IntegralDoubleToInteger(Json& v, bool enabled) {
+  if (!enabled || !v.is_number_float()) return;
+  const double d = v.get<double>();
+  if (IntegralDoubleFitsInt64(d)) v = static_cast<int64_t>(d);
+}
+
+// Equality as enum and const need it: numbers compared as valijson compares them (as
+// doubles, its strict equality), or `kExactly`.
+template <bool kExactly>
+bool JsonEqual(const Json& a, const Json& b) {
+  if (a.is_number() || b.is_number()) {
+    if (!a.is_number() || !b.is_number()) return false;
+    return kExactly ? Exact(a) == Exact(b) : AsValijsonReadsIt(a) == AsValijsonReadsIt(b);
+  }
+  if (a.is_array() && b.is_array()) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), JsonEqual<kExactly>);
+  }
+  if (a.is_object() && b.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [key, value] : a.items()) {
+      const auto other = b.find(key);
+      if (other == b.end() || !JsonEqual<kExactly>(value, *other)) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
+
+// valijson reads an unsigned instance above 2^63-1 as a wrapped int64_t, and an integral
+// number outside int64_t fails its "integer" type check.
+std::optional<NumberHazard> BeyondInt64Hazard(const Json& s, const Json& v) {
+  if (v.is_number_unsigned()) {
+    for (const char* keyword : {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf", "enum",
+                                "const"}) {
+      if (s.contains(keyword)) {
+        return NumberHazard{keyword, "an integer above 9223372036854775807, which the validator cannot compare exactly"};
+      }
+    }
+    return std::nullopt;
+  }
+  const auto type = s.find("type");
+  if (type == s.end()) return std::nullopt;
+  auto names = [&](const char* name) {
+    return *type == name || (type->is_array() && std::find(type->begin(), type->end(), name) != type->end());
+  };
+  if (names("integer") && !names("number")) {
+    return NumberHazard{"type", "an integer outside the 64-bit range, which the validator cannot check as an integer"};
+  }
+  return std::nullopt;
+}
+
+constexpr const char* kInexact =
+    "a number a double does not hold exactly, where the validator's comparison as doubles decides differently";
+
+// One bound: `upper` for maximum-like keywords, `exclusive` for a strict one.
+bool BoundDisagrees(const Json& v, const Json& bound, bool upper, bool exclusive) {
+  auto passes = [&](auto value, auto limit) {
+    if (upper) return exclusive ? value < limit : value <= limit;
+    return exclusive ? value > limit : value >= limit;
+  };
+  return passes(AsValijsonReadsIt(v), AsValijsonReadsIt(bound)) != passes(Exact(v), Exact(bound));
+}
+
+std::optional<NumberHazard> BoundHazard(const Json& s, const Json& v, bool draft04) {
+  struct Bound {
+    const char* keyword;
+    bool upper;
+    bool exclusive;
+  };
+  auto flag = [&](const char* name) {
+    const auto it = s.find(name);
+    return it != s.end() && *it == true;
+  };
+  const Bound bounds[] = {
+      {"maximum", true, draft04 && flag("exclusiveMaximum")},
+      {"minimum", false, draft04 && flag("exclusiveMinimum")},
+      {"exclusiveMaximum", true, true},
+      {"exclusiveMinimum", false, true},
+  };
+  for (const Bound& b : bounds) {
+    const auto it = s.find(b.keyword);
+    if (it == s.end() || !it->is_number()) continue;  // draft-04's flags are booleans
+    if (BoundDisagrees(v, *it, b.upper, b.exclusive)) return NumberHazard{b.keyword, kInexact};
+  }
+  return std::nullopt;
+}
+
+// Exact for an integral divisor; valijson's remainder has an absolute tolerance of one
+// epsilon, which is left as it is for divisors like 0.01 (decimal fractions a double
+// cannot hold) and for numbers a double holds exactly.
+std::optional<NumberHazard> MultipleOfHazard(const Json& s, const Json& v) {
+  const auto it = s.find("multipleOf");
+  if (it == s.end() || !it->is_number()) return std::nullopt;
+  if (!NeedsExactNumberCheck(v) && !NeedsExactNumberCheck(*it)) return std::nullopt;
+  const long double divisor = Exact(*it);
+  if (divisor != std::trunc(divisor)) return NumberHazard{"multipleOf", kInexact};
+  const double d = AsValijsonReadsIt(v);
+  const bool valijson = d == 0 || std::fabs(std::remainder(d, AsValijsonReadsIt(*it))) <=
+                                      std::numeric_limits<double>::epsilon();
+  const bool exact = std::fmod(Exact(v), divisor) == 0;
+  if (valijson != exact) return NumberHazard{"multipleOf", kInexact};
+  return std::nullopt;
+}
+
+// Whether "v equals one of `members`" has a different answer from valijson than exactly.
+bool EqualityDisagrees(std::span<const Json> members, const Json& v) {
+  auto equal_to_v = [&](auto equal) {
+    return std::any_of(members.begin(), members.end(), [&](const Json& m) { return equal(m, v); });
+  };
+  return equal_to_v(JsonEqual<false>) != equal_to_v(JsonEqual<true>);
+}
+
+std::optional<NumberHazard> EqualityHazard(const Json& s, const Json& v) {
+  if (!v.is_number() && !v.is_structured()) return std::nullopt;  // no number to misread
+  if (auto e = s.find("enum"); e != s.end() && e->is_array() &&
+                               EqualityDisagrees(e->get_ref<const Json::array_t&>(), v)) {
+    return NumberHazard{"enum", kInexact};
+  }
+  if (auto c = s.find("const"); c != s.end() && EqualityDisagrees({&*c, 1}, v)) {
+    return NumberHazard{"const", kInexact};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool IntegralDoubleFitsInt64(double d) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  return d == std::trunc(d) && d >= -kTwoTo63 && d < kTwoTo63;
+}
+
+bool NeedsExactNumberCheck(const Json& v) { return BeyondInt64(v) || InexactAsDouble(v); }
+
+bool HoldsNumberNeedingExactCheck(const Json& v) {
+  if (!v.is_structured()) return NeedsExactNumberCheck(v);
+  return std::any_of(v.begin(), v.end(), HoldsNumberNeedingExactCheck);
+}
+
+bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {
+  IntegralDoubleToInteger(v, integral_doubles_are_integers);
+  if (!v.is_structured()) return NeedsExactNumberCheck(v);
+  bool needs = false;
+  for (Json& child : v) needs = PrepareInstanceNumbers(child, integral_doubles_are_integers) || needs;
+  return needs;
+}
+
+// A "multipleOf" member anywhere (also inside enum or const data, where valijson compares
+// numbers by value, so 2 and 2.0 stay equal) gets a double.
+void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
+  IntegralDoubleToInteger(v, integral_doubles_are_integers);
+  if (v.is_number_unsigned() && BeyondInt64(v)) {
+    v = static_cast<double>(v.get<uint64_t>());
+  } else if (v.is_object()) {
+    for (auto& [key, child] : v.items()) {
+      PrepareSchemaNumbers(child, integral_doubles_are_integers);
+      if (key == "multipleOf" && child.is_number_integer()) child = child.get<double>();
+    }
+  } else if (v.is_array()) {
+    for (Json& child : v) PrepareSchemaNumbers(child, integral_doubles_are_integers);
+  }
+}
+
+std::optional<NumberHazard> FindNumberHazard(const Json& s, const Json& v, bool draft04) {
+  if (BeyondInt64(v)) {
+    if (auto hazard = BeyondInt64Hazard(s, v)) return hazard;
+  }
+  if (v.is_number()) {
+    if (auto hazard = BoundHazard(s, v, draft04)) return hazard;
+    if (auto hazard = MultipleOfHazard(s, v)) return hazard;
+  }
+  return EqualityHazard(s, v);
+}
+
+}  // namespace las::trust::internal

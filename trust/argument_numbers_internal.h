@@ -1,0 +1,57 @@
+// Numbers in argument validation: where valijson's reading of a number differs from the
+// number's value, and what the full path (trust/argument_schema.cc) does about it.
+// Internal to trust/ (argument_schema.cc, flat_argument_check.cc and trust's tests); it
+// holds nlohmann types.
+//
+// valijson holds every integer as an int64_t and compares numbers as doubles: bounds
+// (`maximum`, `minimum`, `exclusiveMaximum`, `exclusiveMinimum`), `multipleOf`, and the
+// numbers inside `enum` and `const` data. So:
+// - What a copy can fix is fixed in the copies valijson reads (PrepareSchemaNumbers,
+//   PrepareInstanceNumbers): draft-06's integral doubles (1.0 is an integer), schema
+//   integers above 2^63-1 (they would wrap), integer divisors (they truncate 6.5 to 6).
+// - What no copy can fix — an integer a double cannot hold (2^53+1), one valijson cannot
+//   hold (above 2^63-1) — is found by FindNumberHazard, which decides each such keyword
+//   exactly and reports a keyword whose valijson verdict would differ. The caller refuses
+//   the call as "not checked" rather than let a wrong verdict stand.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "trust/strict_json_internal.h"
+
+namespace las::trust::internal {
+
+// Integral and within [-2^63, 2^63): the full path hands such a double to valijson as an
+// int64_t in draft-06 and later. False for NaN and the infinities.
+bool IntegralDoubleFitsInt64(double d);
+
+// A number that needs FindNumberHazard: an integer valijson cannot hold as an int64_t (an
+// unsigned one above 2^63-1, an integral double outside int64_t such as 1e20), or an
+// integer a double does not hold exactly (9007199254740993).
+bool NeedsExactNumberCheck(const Json& v);
+
+// Whether `v` or any value inside it NeedsExactNumberCheck.
+bool HoldsNumberNeedingExactCheck(const Json& v);
+
+// The copies valijson reads. `integral_doubles_are_integers`: draft-06 and later.
+// PrepareInstanceNumbers answers HoldsNumberNeedingExactCheck of the prepared copy.
+bool PrepareInstanceNumbers(Json& instance, bool integral_doubles_are_integers);
+void PrepareSchemaNumbers(Json& schema, bool integral_doubles_are_integers);
+
+struct NumberHazard {
+  std::string keyword;
+  std::string why;
+};
+
+// The first keyword of the schema object `schema` (its own keywords, not its subschemas')
+// whose verdict on `instance`, as valijson reaches it from the prepared copies, could
+// differ from the exact verdict; nullopt when every such verdict is exact. `schema` is the
+// schema as written; `instance` the prepared copy. `draft04`: `exclusiveMaximum` and
+// `exclusiveMinimum` are flags on the bounds. Conservative where exactness would need
+// arbitrary precision: an unsigned integer above 2^63-1 under any bound, multipleOf, enum
+// or const, and an integral number outside int64_t under `"type": "integer"` (without
+// "number"), are hazards.
+std::optional<NumberHazard> FindNumberHazard(const Json& schema, const Json& instance, bool draft04);
+
+}  // namespace las::trust::internal
