@@ -126,20 +126,28 @@ std::optional<NumberHazard> BoundHazard(const Json& s, const Json& v, bool draft
   return std::nullopt;
 }
 
-// Exact for an integral divisor; valijson's remainder has an absolute tolerance of one
-// epsilon, which is left as it is for divisors like 0.01 (decimal fractions a double
-// cannot hold) and for numbers a double holds exactly.
+bool IntegralDivisor(const Json& v) {
+  return v.is_number() && (!v.is_number_float() || v.get<double>() == std::trunc(v.get<double>()));
+}
+
+// An integral divisor is decided exactly (valijson's remainder tolerates one double epsilon
+// absolutely, so `"multipleOf": 1` took 1e-17). A fractional one keeps that tolerance
+// (0.07 is a multiple of 0.01 although neither is a double), except that a number a double
+// does not hold is a hazard under it.
 std::optional<NumberHazard> MultipleOfHazard(const Json& s, const Json& v) {
   const auto it = s.find("multipleOf");
   if (it == s.end() || !it->is_number()) return std::nullopt;
-  if (!NeedsExactNumberCheck(v) && !NeedsExactNumberCheck(*it)) return std::nullopt;
-  const long double divisor = Exact(*it);
-  if (divisor != std::trunc(divisor)) return NumberHazard{"multipleOf", kInexact};
+  if (!IntegralDivisor(*it)) {
+    if (NeedsExactNumberCheck(v)) return NumberHazard{"multipleOf", kInexact};
+    return std::nullopt;
+  }
   const double d = AsValijsonReadsIt(v);
   const bool valijson = d == 0 || std::fabs(std::remainder(d, AsValijsonReadsIt(*it))) <=
                                       std::numeric_limits<double>::epsilon();
-  const bool exact = std::fmod(Exact(v), divisor) == 0;
-  if (valijson != exact) return NumberHazard{"multipleOf", kInexact};
+  const bool exact = std::fmod(Exact(v), Exact(*it)) == 0;
+  if (valijson != exact) {
+    return NumberHazard{"multipleOf", "the validator's remainder, rounded and with a tolerance, decides differently"};
+  }
   return std::nullopt;
 }
 
@@ -172,9 +180,12 @@ bool IntegralDoubleFitsInt64(double d) {
 
 bool NeedsExactNumberCheck(const Json& v) { return BeyondInt64(v) || InexactAsDouble(v); }
 
-bool HoldsNumberNeedingExactCheck(const Json& v) {
+bool SchemaNeedsNumberScan(const Json& v) {
   if (!v.is_structured()) return NeedsExactNumberCheck(v);
-  return std::any_of(v.begin(), v.end(), HoldsNumberNeedingExactCheck);
+  if (v.is_object()) {
+    if (auto divisor = v.find("multipleOf"); divisor != v.end() && IntegralDivisor(*divisor)) return true;
+  }
+  return std::any_of(v.begin(), v.end(), SchemaNeedsNumberScan);
 }
 
 bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {

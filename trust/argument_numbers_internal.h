@@ -10,7 +10,8 @@
 //   PrepareInstanceNumbers): draft-06's integral doubles (1.0 is an integer), schema
 //   integers above 2^63-1 (they would wrap), integer divisors (they truncate 6.5 to 6).
 // - What no copy can fix — an integer a double cannot hold (2^53+1), one valijson cannot
-//   hold (above 2^63-1) — is found by FindNumberHazard, which decides each such keyword
+//   hold (above 2^63-1), valijson's tolerance of one epsilon in `multipleOf` (1e-17 would
+//   be a multiple of 1) — is found by FindNumberHazard, which decides each such keyword
 //   exactly and reports a keyword whose valijson verdict would differ. The caller refuses
 //   the call as "not checked" rather than let a wrong verdict stand.
 #pragma once
@@ -31,11 +32,13 @@ bool IntegralDoubleFitsInt64(double d);
 // integer a double does not hold exactly (9007199254740993).
 bool NeedsExactNumberCheck(const Json& v);
 
-// Whether `v` or any value inside it NeedsExactNumberCheck.
-bool HoldsNumberNeedingExactCheck(const Json& v);
+// Whether FindNumberHazard must see every call against this schema: it holds a number
+// that NeedsExactNumberCheck, or an integral `multipleOf` (decided exactly always).
+bool SchemaNeedsNumberScan(const Json& schema);
 
 // The copies valijson reads. `integral_doubles_are_integers`: draft-06 and later.
-// PrepareInstanceNumbers answers HoldsNumberNeedingExactCheck of the prepared copy.
+// PrepareInstanceNumbers answers whether the prepared copy holds a number that
+// NeedsExactNumberCheck.
 bool PrepareInstanceNumbers(Json& instance, bool integral_doubles_are_integers);
 void PrepareSchemaNumbers(Json& schema, bool integral_doubles_are_integers);
 

@@ -47,7 +47,7 @@ struct ArgumentSchema::Impl {
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
-  bool has_inexact_numbers = false;  // internal::HoldsNumberNeedingExactCheck(document)
+  bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -647,7 +647,7 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
     return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
   }
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
-  if (impl.has_regex || impl.has_unique || impl.has_inexact_numbers || inexact_numbers) {
+  if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers) {
     HazardScan scan{impl, {}, std::nullopt};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
@@ -695,7 +695,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   // schema as written for the reference, bound and number walks.
   Json for_valijson = impl->document;
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
-  impl->has_inexact_numbers = internal::HoldsNumberNeedingExactCheck(impl->document);
+  impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
   try {
     valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
                                                                 : valijson::SchemaParser::kDraft7);

@@ -405,6 +405,10 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"number","multipleOf":2})", "1e20", kAccepted},
            {R"({"type":"number","multipleOf":3})", "1e20", kViolates},
            {R"({"type":"number","multipleOf":0.5})", "1.5", kAccepted},
+           {R"({"type":"number","multipleOf":1})", "1e-17", kNotChecked},  // was accepted
+           {R"({"type":"number","multipleOf":2})", "4.000000000000001", kViolates},
+           {R"({"type":"number","multipleOf":1})", "3.0000000000000001", kAccepted},  // the double is 3
+           {R"({"type":"number","multipleOf":0.01})", "0.07", kAccepted},  // the tolerance stays here
            {R"({"enum":[2]})", "2.0", kAccepted},
            // Integers a double does not hold exactly (above 2^53): valijson compares them as
            // doubles. Where that decides differently, "not checked"; where not, its verdict.
