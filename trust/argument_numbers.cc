@@ -171,6 +171,28 @@ std::optional<NumberHazard> EqualityHazard(const Json& s, const Json& v) {
   return std::nullopt;
 }
 
+bool HoldsNumberNeedingExactCheck(const Json& v) {
+  if (!v.is_structured()) return NeedsExactNumberCheck(v);
+  return std::any_of(v.begin(), v.end(), HoldsNumberNeedingExactCheck);
+}
+
+// uniqueItems compares items with the same equality as enum.
+std::optional<NumberHazard> UniqueItemsHazard(const Json& s, const Json& v) {
+  const auto unique = s.find("uniqueItems");
+  if (!v.is_array() || unique == s.end() || *unique != true || !HoldsNumberNeedingExactCheck(v)) {
+    return std::nullopt;
+  }
+  bool valijson_duplicate = false;
+  for (auto a = v.begin(); a != v.end(); ++a) {
+    for (auto b = std::next(a); b != v.end(); ++b) {
+      if (JsonEqual<true>(*a, *b)) return std::nullopt;  // a real duplicate: both refuse
+      valijson_duplicate = valijson_duplicate || JsonEqual<false>(*a, *b);
+    }
+  }
+  if (valijson_duplicate) return NumberHazard{"uniqueItems", kInexact};
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool IntegralDoubleFitsInt64(double d) {
@@ -220,6 +242,7 @@ std::optional<NumberHazard> FindNumberHazard(const Json& s, const Json& v, bool 
     if (auto hazard = BoundHazard(s, v, draft04)) return hazard;
     if (auto hazard = MultipleOfHazard(s, v)) return hazard;
   }
+  if (auto hazard = UniqueItemsHazard(s, v)) return hazard;
   return EqualityHazard(s, v);
 }
 

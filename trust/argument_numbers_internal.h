@@ -5,7 +5,7 @@
 //
 // valijson holds every integer as an int64_t and compares numbers as doubles: bounds
 // (`maximum`, `minimum`, `exclusiveMaximum`, `exclusiveMinimum`), `multipleOf`, and the
-// numbers inside `enum` and `const` data. So:
+// numbers inside `enum` and `const` data and `uniqueItems` arrays. So:
 // - What a copy can fix is fixed in the copies valijson reads (PrepareSchemaNumbers,
 //   PrepareInstanceNumbers): draft-06's integral doubles (1.0 is an integer), schema
 //   integers above 2^63-1 (they would wrap), integer divisors (they truncate 6.5 to 6).

@@ -435,6 +435,9 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"const":9007199254740993})", "9007199254740993", kAccepted},
            {R"({"const":9007199254740993})", "9007199254740992", kNotChecked},  // was accepted
            {R"({"const":{"a":9007199254740993}})", "{\"a\":9007199254740992}", kNotChecked},
+           {R"({"uniqueItems":true})", "[9007199254740992,9007199254740993]", kNotChecked},  // was "fails"
+           {R"({"uniqueItems":true})", "[9007199254740993,9007199254740993]", kViolates},
+           {R"({"uniqueItems":true})", "[[9007199254740993],[9007199254740992],1]", kNotChecked},
        }) {
     for (const char* dialect : {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#"}) {
       const std::string schema =
