@@ -34,6 +34,7 @@
 #include "trust/argument_numbers_internal.h"
 #include "trust/flat_argument_check_internal.h"
 #include "trust/strict_json_internal.h"
+#include "trust/utf8_pattern.h"
 
 namespace las::trust {
 
@@ -229,16 +230,47 @@ struct Walk {
   std::set<const Json*> schema_nodes;                        // every walked schema position
   std::vector<std::pair<const Json*, std::string>> refs;     // node holding $ref, its location
 
-  Status CheckRegex(const std::string& pattern, const std::string& loc) {
+  // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
+  // `pattern` or `patternProperties`: valijson's copy gets the translations there.
+  std::map<std::string, std::string> translated_patterns;
+  std::set<const Json*> pattern_nodes;
+
+  Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
+    pattern_nodes.insert(&node);
+    if (translated_patterns.contains(pattern)) return Status::Ok();
+    Result<std::string> translated = TranslatePatternToUtf8(pattern);
+    if (!translated.ok()) return InvalidArgument("input schema: " + loc + ": " + translated.status().message());
     try {
-      std::regex compiled(pattern);
+      std::regex compiled(*translated);
       (void)compiled;
     } catch (const std::exception&) {
       return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
                              "(ECMAScript) accepts");
     }
+    translated_patterns.emplace(pattern, std::move(translated).value());
     impl->has_regex = true;
     return Status::Ok();
+  }
+
+  // `copy` mirrors `original` (the walked document): every `pattern` and every
+  // `patternProperties` key of a walked schema node becomes its translation.
+  void TranslatePatterns(const Json& original, Json& copy) const {
+    if (original.is_object()) {
+      for (const auto& [key, value] : original.items()) TranslatePatterns(value, copy[key]);
+    } else if (original.is_array()) {
+      for (size_t i = 0; i < original.size(); ++i) TranslatePatterns(original[i], copy[i]);
+    }
+    if (!pattern_nodes.contains(&original)) return;
+    if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
+      copy["pattern"] = translated_patterns.at(it->get<std::string>());
+    }
+    if (auto it = original.find("patternProperties"); it != original.end() && it->is_object()) {
+      Json renamed = Json::object();
+      for (auto& [pattern, sub] : copy["patternProperties"].items()) {
+        renamed[translated_patterns.at(pattern)] = std::move(sub);
+      }
+      copy["patternProperties"] = std::move(renamed);
+    }
   }
 
   Status SchemaMap(const Json& map, const std::string& loc) {
@@ -300,7 +332,7 @@ struct Walk {
       }
     }
     if (auto it = node.find("pattern"); it != node.end() && it->is_string()) {
-      LAS_RETURN_IF_ERROR(CheckRegex(it->get<std::string>(), SchemaLoc(loc, "pattern")));
+      LAS_RETURN_IF_ERROR(CheckRegex(node, it->get<std::string>(), SchemaLoc(loc, "pattern")));
     }
     if (auto it = node.find("format"); it != node.end() && it->is_string()) {
       const std::string& f = it->get_ref<const std::string&>();
@@ -316,7 +348,7 @@ struct Walk {
     if (auto it = node.find("patternProperties"); it != node.end() && it->is_object()) {
       const std::string ploc = SchemaLoc(loc, "patternProperties");
       for (const auto& [pattern, sub] : it->items()) {
-        LAS_RETURN_IF_ERROR(CheckRegex(pattern, SchemaLoc(ploc, pattern)));
+        LAS_RETURN_IF_ERROR(CheckRegex(node, pattern, SchemaLoc(ploc, pattern)));
       }
     }
     if (node.contains("propertyNames")) impl->has_regex = true;
@@ -687,13 +719,15 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 
-  // The validated copy (trust/argument_numbers_internal.h); impl->document keeps the
-  // schema as written for the reference, bound and number walks.
+  // The validated copy (patterns: trust/utf8_pattern.h; numbers:
+  // trust/argument_numbers_internal.h); impl->document keeps the schema as written for
+  // the reference, bound and number walks.
   Json for_valijson = impl->document;
+  walk.TranslatePatterns(impl->document, for_valijson);
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
   try {

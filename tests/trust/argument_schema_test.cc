@@ -319,6 +319,25 @@ TEST(ArgumentSchema, RegexWorkIsBoundedWithoutCrashing) {
   ExpectViolation(s, R"({"when":"yesterday"})", "/when", "format");
 }
 
+// Patterns match characters, not UTF-8 bytes (trust/utf8_pattern.h), also as
+// patternProperties keys and under propertyNames.
+TEST(ArgumentSchema, PatternsReadCharactersNotBytes) {
+  ArgumentSchema s = Compile(R"({"type":"object",
+      "properties":{"name":{"type":"string","pattern":"^[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff ]+$"},
+                    "tags":{"type":"object","propertyNames":{"pattern":"^.{1,2}$"}}},
+      "patternProperties":{"^\u00e9.$":{"type":"integer"}},
+      "additionalProperties":false})");
+  EXPECT_TRUE(ValidateArguments(s, R"({"name":"Jos\u00e9"})").ok());
+  ExpectViolation(s, R"({"name":"\u00d7"})", "/name", "pattern");  // was accepted
+  EXPECT_TRUE(ValidateArguments(s, R"({"\u00e9\u65e5":1})").ok());
+  ExpectViolation(s, R"({"\u00e9\u65e5":"one"})", "/\\xc3\\xa9\\xe6\\x97\\xa5", "type");  // pointers print bytes
+  ExpectViolation(s, R"({"\u00e9\u65e5\u65e5":1})", "/\\xc3\\xa9\\xe6\\x97\\xa5\\xe6\\x97\\xa5",
+                  "additionalProperties");
+  EXPECT_TRUE(ValidateArguments(s, R"({"tags":{"\u65e5\u672c":1}})").ok());
+  // valijson reports no detail for propertyNames, only the property that holds it.
+  EXPECT_FALSE(ValidateArguments(s, R"({"tags":{"\u65e5\u672c\u8a9e":1}})").ok());
+}
+
 TEST(ArgumentSchema, UniqueItemsWorkIsBounded) {
   ArgumentSchema s = Compile(R"({"type":"object","properties":{
       "ids":{"type":"array","uniqueItems":true},"any":{"type":"array"}}})");

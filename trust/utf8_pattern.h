@@ -1,0 +1,35 @@
+// JSON Schema `pattern` with code-point semantics on std::regex, which matches bytes.
+//
+// A `pattern` is an ECMA-262 regular expression over characters; valijson hands it to
+// std::regex, which reads both pattern and subject as bytes of UTF-8. Byte by byte, "é"
+// is two characters ("^.$" refused it, "^.{2}$" accepted it) and a class with non-ASCII
+// members becomes a set of bytes ("[À-ÖØ-öø-ÿ]" admitted "×", the character it leaves out).
+//
+// TranslatePatternToUtf8 rewrites the pattern so that std::regex (ECMAScript grammar), run
+// on the UTF-8 bytes of a subject, matches exactly what the pattern matches on the
+// subject's code points: every atom that can match a non-ASCII character — `.`, a class,
+// `\D` `\W` `\s` `\S`, a non-ASCII literal or `\x`/`\u` escape — becomes a group of whole
+// UTF-8 sequences, so quantifiers count characters. The rest (anchors, groups, ASCII
+// literals and escapes, `\d` `\w` `\b`, back-references, quantifiers) is kept as written.
+// Semantics are those of a `u`-flag ECMAScript regex (code points, as JSON Schema
+// validators built on one do), with ECMAScript's `\s` (Unicode white space) and `.` (any
+// code point but \n, \r, U+2028 and U+2029).
+//
+// Errors (InvalidArgument, naming the reason, never quoting the pattern): the pattern is
+// not valid UTF-8; a class is not closed; a range is reversed; a `\u` escape names a lone
+// surrogate (no UTF-8 subject holds one). Syntax std::regex itself refuses is kept as
+// written for std::regex to refuse.
+//
+// Thread safety: a pure function.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace las::trust {
+
+Result<std::string> TranslatePatternToUtf8(std::string_view pattern);
+
+}  // namespace las::trust
