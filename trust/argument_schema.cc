@@ -421,7 +421,9 @@ struct Walk {
 };
 
 // ---------------------------------------------------------------------------------------
-// Bounds on the work one call can cause: a conservative walk of schema and instance.
+// What valijson must not be handed: a conservative walk of schema and instance finds work
+// without a bound (long regex subjects, long uniqueItems arrays) and values it would
+// misread (numbers: trust/argument_numbers_internal.h; strings holding NUL).
 
 struct Hazard {
   std::string pointer;
@@ -443,8 +445,30 @@ struct HazardScan {
                        "-byte bound for regular-expression checks"};
   }
 
-  // Would any regex-like check apply to a string at this schema (or its applicators)?
-  // Conservative: a string is checked against every schema that could apply to it.
+  // valijson counts a string's characters up to its first NUL (u8_strlen of c_str()), so
+  // "a\u0000bbbb" was 1 character long for maxLength.
+  void LengthWithNul(const Json& s, std::string_view text, const std::string& pointer) {
+    const size_t nul = text.find('\0');
+    if (found || nul == std::string_view::npos) return;
+    auto characters = [](std::string_view t) {
+      return std::count_if(t.begin(), t.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+    };
+    const auto exact = characters(text);
+    const auto counted = characters(text.substr(0, nul));
+    for (const auto& [keyword, minimum] : {std::pair{"minLength", true}, std::pair{"maxLength", false}}) {
+      const auto bound = s.find(keyword);
+      if (bound == s.end() || !bound->is_number()) continue;
+      const double b = bound->get<double>();
+      auto passes = [&](auto n) { return minimum ? static_cast<double>(n) >= b : static_cast<double>(n) <= b; };
+      if (passes(exact) != passes(counted)) {
+        found = Hazard{pointer, keyword, "a string holding a NUL character, which the validator counts only up to"};
+        return;
+      }
+    }
+  }
+
+  // Conservative: a value is checked against every schema that could apply to it (every
+  // branch of anyOf/oneOf/if/..., every patternProperties schema for every key).
   void Scan(const Json& s, const Json& v, std::string& pointer) {
     if (found || !s.is_object()) return;
     if (!visited.emplace(&s, &v).second) return;
@@ -456,6 +480,7 @@ struct HazardScan {
       found = Hazard{pointer, std::move(number->keyword), std::move(number->why)};
       return;
     }
+    if (v.is_string()) LengthWithNul(s, v.get_ref<const std::string&>(), pointer);
     const size_t limit = impl.limits.max_pattern_subject_bytes;
     if (v.is_string() && v.get_ref<const std::string&>().size() > limit) {
       if (Has(s, "pattern")) LongString(pointer, "pattern");
@@ -483,6 +508,9 @@ struct HazardScan {
         pointer += "/" + PrintableToken(key);
         if (names_checked && key.size() > limit) {
           LongString(pointer, Has(s, "propertyNames") ? "propertyNames" : "patternProperties");
+        }
+        if (auto names = s.find("propertyNames"); names != s.end() && names->is_object()) {
+          LengthWithNul(*names, key, pointer);
         }
         if (properties != s.end() && properties->is_object()) {
           if (auto p = properties->find(key); p != properties->end()) Scan(*p, value, pointer);
@@ -679,7 +707,9 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
     return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
   }
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
-  if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers) {
+  // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
+  const bool nul = text.find("\\u0000") != std::string_view::npos;
+  if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul) {
     HazardScan scan{impl, {}, std::nullopt};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);

@@ -202,6 +202,9 @@ class Translator {
         Result<char32_t> cp = DecodeNext();
         if (!cp.ok()) return cp.status();
         out_ += Emit(Single(*cp));
+      } else if (c == '\0') {  // valijson cuts a patternProperties key at a raw NUL
+        out_ += "\\x00";
+        ++pos_;
       } else {
         out_ += c;
         ++pos_;
@@ -310,7 +313,11 @@ class Translator {
       out_ += Emit(Single(*cp));
       return Status::Ok();
     }
-    out_ += in_.substr(pos_, std::min<size_t>(2, in_.size() - pos_));  // ASCII escapes, back-references
+    if (pos_ + 1 < in_.size() && in_[pos_ + 1] == '\0') {
+      out_ += "\\x00";
+    } else {
+      out_ += in_.substr(pos_, std::min<size_t>(2, in_.size() - pos_));  // ASCII escapes, back-references
+    }
     pos_ += 2;
     return Status::Ok();
   }

@@ -338,6 +338,29 @@ TEST(ArgumentSchema, PatternsReadCharactersNotBytes) {
   EXPECT_FALSE(ValidateArguments(s, R"({"tags":{"\u65e5\u672c\u8a9e":1}})").ok());
 }
 
+// valijson counts a string's characters up to a NUL, and cut patterns at one.
+TEST(ArgumentSchema, NulCharactersAreCountedAndMatched) {
+  ArgumentSchema s = Compile(R"({"type":"object",
+      "properties":{"short":{"maxLength":3},"long":{"minLength":3},"p":{"pattern":"^a\u0000b$"},
+                    "names":{"type":"object","propertyNames":{"maxLength":2}},
+                    "keys":{"type":"object","patternProperties":{"^a\u0000b$":{"type":"integer"}}}}})");
+  auto not_checked = [&](const std::string& args, const std::string& pointer, const std::string& keyword) {
+    Verdict v = ValidateArguments(s, args);
+    ASSERT_FALSE(v.ok()) << args;
+    EXPECT_NE(v.detail().find("not checked"), std::string::npos) << v.detail();
+    EXPECT_NE(v.detail().find("\"" + pointer + "\" fails " + keyword), std::string::npos) << v.detail();
+  };
+  not_checked(R"({"short":"a\u0000bbbbbbb"})", "/short", "maxLength");  // was accepted
+  EXPECT_TRUE(ValidateArguments(s, R"({"short":"a\u0000b"})").ok());
+  not_checked(R"({"long":"\u0000bbbbbbb"})", "/long", "minLength");  // was "fails minLength"
+  ExpectViolation(s, R"({"long":"\u0000b"})", "/long", "minLength");
+  not_checked(R"({"names":{"a\u0000bcd":1}})", "/names/a\\x00bcd", "maxLength");
+  ExpectViolation(s, R"({"p":"a"})", "/p", "pattern");  // was accepted: the pattern was "^a"
+  EXPECT_TRUE(ValidateArguments(s, R"({"p":"a\u0000b"})").ok());
+  EXPECT_TRUE(ValidateArguments(s, R"({"keys":{"a":"x"}})").ok());  // was "fails type"
+  ExpectViolation(s, R"({"keys":{"a\u0000b":"x"}})", "/keys/a\\x00b", "type");
+}
+
 TEST(ArgumentSchema, UniqueItemsWorkIsBounded) {
   ArgumentSchema s = Compile(R"({"type":"object","properties":{
       "ids":{"type":"array","uniqueItems":true},"any":{"type":"array"}}})");
