@@ -155,6 +155,14 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
   if (mode == Mode::kWriter) {
     options.create_if_missing = fresh;
     options.create_missing_column_families = fresh;
+    // Acknowledged events may live only in the WAL. RocksDB's default recovery
+    // (kPointInTimeRecovery) stops at damage in it, drops every later record — acknowledged
+    // ones too — and deletes the file; the next append would then extend the shortened
+    // chain and verify. Instead: only a torn last record (a write cut short by a crash, never
+    // acknowledged) is tolerated; damage anywhere else, or a WAL file the MANIFEST knows and
+    // the directory lacks, refuses the open as corruption.
+    options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+    options.track_and_verify_wals_in_manifest = true;
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
   } else {
     options.max_open_files = -1;  // required by secondary instances
@@ -166,6 +174,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
   }
   if (!s.ok()) return FromRocks(s, dir_);
   db_.reset(raw);
+  writer_ = mode == Mode::kWriter;
   default_ = handles[0];
   events_ = handles[1];
   meta_ = handles[2];
@@ -219,6 +228,11 @@ Status RocksStore::CatchUp() {
 }
 
 RocksStore::~RocksStore() {
+  if (db_ && writer_) {
+    rocksdb::FlushOptions flush;
+    flush.wait = true;
+    db_->Flush(flush, {events_, meta_, snapshots_}).PermitUncheckedError();
+  }
   if (db_) {
     for (auto* handle : {events_, meta_, snapshots_, default_}) {
       if (handle != nullptr) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();

@@ -22,6 +22,9 @@ class RocksStore {
   // format), kLocked (another writer), kDenied (permissions), kIo, kCorruption.
   static Result<std::unique_ptr<RocksStore>> Open(const std::string& dir, Mode mode,
                                                   bool create_if_missing);
+  // A writer flushes every family before it closes: the events then live in table files
+  // the MANIFEST lists (a missing one refuses the next open), not only in a WAL, which
+  // RocksDB tracks only once it has been closed.
   ~RocksStore();
   RocksStore(const RocksStore&) = delete;
   RocksStore& operator=(const RocksStore&) = delete;
@@ -43,6 +46,7 @@ class RocksStore {
   Status CheckOrInitMetadata(Mode mode, bool fresh);
 
   std::string dir_;
+  bool writer_ = false;
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* events_ = nullptr;
   rocksdb::ColumnFamilyHandle* meta_ = nullptr;

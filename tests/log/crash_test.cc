@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -62,6 +64,42 @@ TEST(CrashTest, SigkillAtRandomMomentsLosesNoAcknowledgedAppend) {
         << "round " << round << ": an acknowledged append was lost";
   }
   EXPECT_EQ(kills_with_progress, 24);
+}
+
+// After a crash the newest acknowledged events live only in the WAL. RocksDB's default
+// recovery stops at damage there and drops every later record, acknowledged or not; the
+// next append would then extend the shortened chain, and the log would verify.
+TEST(CrashTest, DamageInTheWalAfterACrashRefusesTheOpen) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  {
+    ChildProcess writer({LAS_APPENDER_PATH, "loop", dir});
+    uint64_t acked = 0;
+    while (acked < 200) {
+      auto line = writer.ReadLine();
+      ASSERT_TRUE(line.has_value());
+      acked = LastAcked({*line}, acked);
+    }
+    writer.Kill(SIGKILL);
+    writer.Wait();
+  }
+  std::filesystem::path wal;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".log" && std::filesystem::file_size(entry.path()) > 0) wal = entry.path();
+  }
+  ASSERT_FALSE(wal.empty()) << "no WAL holds the acknowledged events";
+  std::fstream f(wal, std::ios::in | std::ios::out | std::ios::binary);
+  const auto middle = static_cast<std::streamoff>(std::filesystem::file_size(wal) / 2);
+  f.seekg(middle);
+  char c = 0;
+  f.get(c);
+  f.seekp(middle);
+  f.put(static_cast<char>(c ^ 0xFF));
+  f.close();
+
+  auto log = EventLog::Open(dir);
+  ASSERT_FALSE(log.ok()) << "the writer opened a damaged log at head " << (*log)->head().sequence;
+  EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
 }
 
 TEST(FollowerTest, AReaderInAnotherProcessSeesAppendsMadeAfterItOpened) {

@@ -2,6 +2,9 @@
 // names the first bad sequence. One test per kind of damage.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "log/event_log.h"
 #include "log/log_reader.h"
 #include "tests/log/raw_db.h"
@@ -120,6 +123,28 @@ TEST_F(TamperTest, WriterRefusesToOpenALogWhoseHeadDoesNotMatch) {
   auto log = EventLog::Open(dir_);
   ASSERT_FALSE(log.ok());
   EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
+}
+
+// A closed log keeps its events in table files the MANIFEST lists (the writer flushes
+// before it closes), so removing one refuses every open instead of shortening the log.
+TEST_F(TamperTest, ADeletedTableFileIsRefused) {
+  std::vector<std::filesystem::path> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+    if (entry.path().extension() == ".sst") tables.push_back(entry.path());
+  }
+  ASSERT_FALSE(tables.empty());
+  for (const auto& table : tables) {
+    const std::string saved = table.string() + ".saved";
+    std::filesystem::rename(table, saved);
+    {
+      auto writer = EventLog::Open(dir_);
+      EXPECT_FALSE(writer.ok()) << table << ": the writer opened at head " << (*writer)->head().sequence;
+      if (!writer.ok()) {
+        EXPECT_EQ(writer.status().code(), Code::kCorruption) << writer.status().ToString();
+      }
+    }
+    std::filesystem::rename(saved, table);
+  }
 }
 
 }  // namespace
