@@ -11,7 +11,7 @@ namespace {
 
 class ChainCursor final : public EventCursor {
  public:
-  ChainCursor(RocksStore& store, bool use_snapshot) : store_(store) {
+  ChainCursor(RocksStore& store, bool use_snapshot) : store_(store), follower_(!use_snapshot) {
     if (use_snapshot) {
       snapshot_ = store.db().GetSnapshot();
       read_.snapshot = snapshot_;
@@ -24,29 +24,47 @@ class ChainCursor final : public EventCursor {
     if (snapshot_ != nullptr) store_.db().ReleaseSnapshot(snapshot_);
   }
 
+  // Positions the iterator on the first key after event from-1 (the anchor, whose stored
+  // hash the chain continues from), so that a stray key between the anchor and `from` is
+  // read, not skipped.
   Status Start(uint64_t from) {
     auto head = store_.ReadHead(read_);
     if (!head.ok()) return head.status();
     head_ = *head;
     expected_ = from;
-    if (from > 1) {
-      std::string anchor;
-      auto s = store_.db().Get(read_, store_.events(), layout::EncodeSequenceKey(from - 1),
-                               &anchor);
-      if (s.IsNotFound()) {
-        // Reading past the end is fine; a missing event inside the log is corruption.
-        if (from - 1 <= head_.sequence) return Fail(from - 1, "event is missing");
-      } else if (!s.ok()) {
-        return FromRocks(s, "reading event " + std::to_string(from - 1));
-      } else if (anchor.size() < layout::kHashSize) {
-        return Fail(from - 1, "value too short to hold a hash");
-      } else {
-        std::memcpy(previous_.data(), anchor.data(), layout::kHashSize);
-      }
-    }
     iter_.reset(store_.db().NewIterator(read_, store_.events()));
-    iter_->Seek(layout::EncodeSequenceKey(from));
+    if (from == 1) {
+      iter_->SeekToFirst();
+      return Status::Ok();
+    }
+    const std::string anchor_key = layout::EncodeSequenceKey(from - 1);
+    iter_->Seek(anchor_key);
+    if (!iter_->Valid() || iter_->key().ToStringView() != anchor_key) {
+      LAS_RETURN_IF_ERROR(FromRocks(iter_->status(), "reading event " + std::to_string(from - 1)));
+      // Reading past the end is fine; a missing event inside the log is corruption.
+      if (from - 1 <= head_.sequence) return Fail(from - 1, "event is missing");
+      return Status::Ok();
+    }
+    if (iter_->value().size() < layout::kHashSize) return Fail(from - 1, "value too short to hold a hash");
+    std::memcpy(previous_.data(), iter_->value().data(), layout::kHashSize);
+    iter_->Next();
     return Status::Ok();
+  }
+
+  // A follower's view can be torn for a moment: RocksDB's secondary builds it in steps and
+  // skips files a short-lived writer deleted meanwhile (a flushed WAL, a compacted table),
+  // so events or the head can be missing from it although the log on disk is whole. A
+  // chain failure in a follower is therefore re-read from the event that failed, once
+  // after catching up and once after reopening the secondary (see RocksStore::Reopen);
+  // only a failure that stays is reported. Real damage stays; a torn view does not.
+  // Writers read a snapshot and never re-read.
+  Status StartWithRereads(uint64_t from) {
+    Status s = Start(from);
+    for (int attempt = 1; !s.ok() && failed_ && follower_ && attempt <= kRereads; ++attempt) {
+      LAS_RETURN_IF_ERROR(CatchUpForReread(attempt));
+      s = Start(from);
+    }
+    return s;
   }
 
   Result<bool> Next() override {
@@ -54,6 +72,31 @@ class ChainCursor final : public EventCursor {
                                    std::to_string(*bad_));
     if (started_) iter_->Next();
     started_ = true;
+    Result<bool> step = Step();
+    for (int attempt = 1; !step.ok() && failed_ && follower_ && attempt <= kRereads; ++attempt) {
+      LAS_RETURN_IF_ERROR(CatchUpForReread(attempt));
+      Status restarted = Start(expected_);
+      step = restarted.ok() ? Step() : Result<bool>(restarted);
+    }
+    return step;
+  }
+
+  const StoredEvent& current() const override { return current_; }
+  std::optional<uint64_t> first_bad_sequence() const override { return bad_; }
+  Head head() const override { return head_; }
+
+ private:
+  // Once after catching up, once after reopening; each view is settled (RocksStore).
+  static constexpr int kRereads = 2;
+
+  Status CatchUpForReread(int attempt) {
+    failed_ = false;
+    bad_.reset();
+    iter_.reset();
+    return attempt == 1 ? store_.CatchUp() : store_.Reopen();
+  }
+
+  Result<bool> Step() {
     if (!iter_->Valid()) {
       LAS_RETURN_IF_ERROR(FromRocks(iter_->status(), "reading events"));
       return CheckEnd();
@@ -62,11 +105,6 @@ class ChainCursor final : public EventCursor {
     return true;
   }
 
-  const StoredEvent& current() const override { return current_; }
-  std::optional<uint64_t> first_bad_sequence() const override { return bad_; }
-  Head head() const override { return head_; }
-
- private:
   Status Fail(uint64_t sequence, const std::string& what) {
     failed_ = true;
     bad_ = sequence;
@@ -122,6 +160,7 @@ class ChainCursor final : public EventCursor {
   }
 
   RocksStore& store_;
+  const bool follower_;
   const rocksdb::Snapshot* snapshot_ = nullptr;
   rocksdb::ReadOptions read_;
   std::unique_ptr<rocksdb::Iterator> iter_;
@@ -141,7 +180,7 @@ Result<std::unique_ptr<EventCursor>> OpenChainCursor(RocksStore& store, uint64_t
                                                      bool use_snapshot) {
   if (from == 0) return InvalidArgument("sequences start at 1");
   auto cursor = std::make_unique<ChainCursor>(store, use_snapshot);
-  LAS_RETURN_IF_ERROR(cursor->Start(from));
+  LAS_RETURN_IF_ERROR(cursor->StartWithRereads(from));
   return std::unique_ptr<EventCursor>(std::move(cursor));
 }
 

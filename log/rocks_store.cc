@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "log/rocks_layout.h"
@@ -44,6 +45,20 @@ class DiscardedInfoLog final : public rocksdb::Logger {
   using rocksdb::Logger::Logv;
   void Logv(const char* /*format*/, va_list /*ap*/) override {}
 };
+
+// Where the writer's MANIFEST stands: the file CURRENT names and its size. Any change the
+// writer makes to the set of live files (a flush, a compaction, a new WAL, its next open)
+// is written there before an obsolete file is deleted.
+std::string ManifestMark(const std::string& dir) {
+  std::ifstream current(fs::path(dir) / "CURRENT");
+  std::string name;
+  if (!std::getline(current, name) || name.empty()) return {};
+  std::error_code ec;
+  const auto size = fs::file_size(fs::path(dir) / name, ec);
+  if (ec) return {};
+  return name + ":" + std::to_string(size);
+}
+
 
 rocksdb::Options BaseOptions() {
   rocksdb::Options options;
@@ -152,6 +167,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
+  std::string mark;
   if (mode == Mode::kWriter) {
     options.create_if_missing = fresh;
     options.create_missing_column_families = fresh;
@@ -170,6 +186,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     // RocksDB keeps only its info log under the secondary path (rocksdb/db.h); with the
     // logger above it creates nothing there, so a path that is never made will do.
     const std::string unused = (fs::temp_directory_path() / "las-follower-unused").string();
+    mark = ManifestMark(dir_);
     s = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);
   }
   if (!s.ok()) return FromRocks(s, dir_);
@@ -179,6 +196,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
   events_ = handles[1];
   meta_ = handles[2];
   snapshots_ = handles[3];
+  if (mode == Mode::kFollower && (mark.empty() || ManifestMark(dir_) != mark)) return SettleView();
   return Status::Ok();
 }
 
@@ -223,8 +241,41 @@ Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
   return *head;
 }
 
-Status RocksStore::CatchUp() {
-  return FromRocks(db_->TryCatchUpWithPrimary(), dir_ + ": catching up with the writer");
+// A secondary builds its view in steps — read the MANIFEST, open the table files it lists,
+// list and replay the WALs — and RocksDB skips a file the writer deleted in between
+// (db_impl_secondary.cc). A short-lived writer (`las grant`) flushes, writes a new MANIFEST
+// and deletes the old WAL within milliseconds, so a view built across that held the events
+// before and after the flushed ones but not those, and verification reported tampering
+// that was not there. A view is kept only when the MANIFEST did not move while it was
+// built; otherwise it catches up again (which reads the change and opens the new files).
+Status RocksStore::SettleView() {
+  std::string before = ManifestMark(dir_);
+  for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
+    auto s = db_->TryCatchUpWithPrimary();
+    if (!s.ok()) return FromRocks(s, dir_ + ": catching up with the writer");
+    const std::string after = ManifestMark(dir_);
+    if (!after.empty() && after == before) return Status::Ok();
+    before = after;
+  }
+  return IoError(dir_ + ": the log kept changing while it was read; run this again");
+}
+
+Status RocksStore::CatchUp() { return SettleView(); }
+
+Status RocksStore::Reopen() {
+  if (writer_) return Unsupported("Reopen() is for followers");
+  CloseDb();
+  return OpenDb(Mode::kFollower, /*fresh=*/false);
+}
+
+void RocksStore::CloseDb() {
+  if (!db_) return;
+  for (auto* handle : {events_, meta_, snapshots_, default_}) {
+    if (handle != nullptr) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+  }
+  events_ = meta_ = snapshots_ = default_ = nullptr;
+  db_->Close().PermitUncheckedError();
+  db_.reset();
 }
 
 RocksStore::~RocksStore() {
@@ -233,13 +284,7 @@ RocksStore::~RocksStore() {
     flush.wait = true;
     db_->Flush(flush, {events_, meta_, snapshots_}).PermitUncheckedError();
   }
-  if (db_) {
-    for (auto* handle : {events_, meta_, snapshots_, default_}) {
-      if (handle != nullptr) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
-    }
-    db_->Close().PermitUncheckedError();
-    db_.reset();
-  }
+  CloseDb();
 }
 
 }  // namespace las::log

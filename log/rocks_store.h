@@ -37,13 +37,24 @@ class RocksStore {
 
   // The head as of `read` (a snapshot, or the latest). kCorruption if missing/garbled.
   Result<Head> ReadHead(const rocksdb::ReadOptions& read);
-  // Follower only: see everything the writer has made durable so far.
+  // Follower only: see everything the writer has made durable so far. The view is
+  // settled: built while the writer's MANIFEST did not move (see SettleView in the .cc);
+  // kIo if it kept moving for kSettleAttempts catch-ups. Open() settles its view too.
   Status CatchUp();
+  // Follower only: a new secondary instance over the same directory. A long-lived
+  // secondary whose writer restarts can be left with one family behind the others for
+  // good (seen with RocksDB 7.8: the head stuck while events moved on, where a fresh open
+  // was whole); ChainCursor falls back to this. No cursor or iterator may be in use.
+  Status Reopen();
 
  private:
   RocksStore() = default;
   Status OpenDb(Mode mode, bool create_if_missing);
   Status CheckOrInitMetadata(Mode mode, bool fresh);
+  Status SettleView();
+  void CloseDb();
+
+  static constexpr int kSettleAttempts = 50;
 
   std::string dir_;
   bool writer_ = false;
