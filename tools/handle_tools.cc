@@ -42,7 +42,11 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   if (end < content.size()) {
     size_t cut = end;
     while (cut > begin && Continuation(content[cut])) --cut;
-    if (cut > begin) end = cut;
+    if (cut > begin) {
+      end = cut;
+    } else {  // shorter than the character at `begin`: that one whole character
+      while (end < content.size() && Continuation(content[end])) ++end;
+    }
   }
   JsonObjectText answer;
   answer.String("handle_id", h->handle_id)

@@ -344,6 +344,38 @@ TEST_F(CoordinationToolsTest, ALargeBodyIsReadFromTheLogAndComesBackAsAHandle) {
   EXPECT_LT(saved.size(), 1024u);
 }
 
+// A span shorter than the character at its offset comes back as that whole character,
+// never as part of one (which put invalid UTF-8 on the wire and lost the rest).
+TEST_F(CoordinationToolsTest, TinySpansOfAHandleNeverSplitACharacter) {
+  std::string text;
+  while (text.size() < 20000) text += "\u00e9\u65e5\U0001F600";
+  const std::string id = Ok("alice", "las__message_send",
+                            {{"to", "bob"}, {"subject", "wide"}, {"body", text}})["message_id"];
+  json read = Ok("bob", "las__message_read", {{"message_id", id}});
+  ASSERT_TRUE(read.contains("body_handle"));
+  const std::string handle = read["body_handle"]["handle_id"];
+  for (int length : {1, 2, 3}) {
+    std::string joined;
+    uint64_t offset = 0;
+    int spans = 0;
+    while (true) {
+      const int span_length = spans < 200 ? length : 65536;  // tiny spans, then the rest
+      json span = Ok("bob", "las__handle_read",
+                     {{"handle_id", handle}, {"offset", offset}, {"length", span_length}});
+      const std::string piece = span["text"];  // parsed: valid UTF-8, or Ok() fails
+      ASSERT_FALSE(piece.empty()) << "offset " << offset;
+      if (span_length < 4) {
+        ASSERT_LE(piece.size(), 4u);
+      }
+      joined += piece;
+      ++spans;
+      if (span["next_offset"].is_null()) break;
+      offset = span["next_offset"];
+    }
+    EXPECT_EQ(joined, json(text).dump()) << "length " << length;
+  }
+}
+
 // Older values, bodies and handle contents are read back from the event at the sequence
 // their record names; when that event is not the recorded one (a damaged or forged record)
 // the read fails instead of answering another event's bytes.
