@@ -93,7 +93,7 @@ void PrintJson(const tools::CheckReport& report) {
                   {"fail", report.Count(tools::CheckResult::kFail)},
                   {"skip", report.Count(tools::CheckResult::kSkip)}}},
       {"checks", checks}};
-  std::printf("%s\n", out.dump(2).c_str());
+  std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 int RunCheck(const CheckFlags& flags) {

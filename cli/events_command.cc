@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
@@ -34,7 +35,7 @@ struct TailFlags {
 void PrintHuman(const std::string& event_json) {
   const auto event = nlohmann::json::parse(event_json, nullptr, false);
   if (!event.is_object()) return;
-  const std::string agent = event.value("agent", "");
+  const std::string agent = EscapeForTerminal(event.value("agent", ""));
   std::printf("%8llu  %s  %-24s %-12s %s\n",
               static_cast<unsigned long long>(event.value("seq", uint64_t{0})),
               event.value("time", "").c_str(), event.value("kind", "").c_str(),

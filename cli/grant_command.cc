@@ -101,7 +101,7 @@ struct ListFlags {
 // A listing's output: the JSON array with --json, else the aligned table.
 void PrintListing(const ListFlags& flags, const ordered_json& json, const Table& table) {
   if (flags.json) {
-    std::printf("%s\n", json.dump(2).c_str());
+    std::printf("%s\n", json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     table.Print();
   }

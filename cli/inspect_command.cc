@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/log_fold.h"
@@ -56,7 +57,8 @@ int InspectCalls(const InspectFlags& flags) {
     if (flags.call_id.empty() || id == flags.call_id) rows.emplace_back(id, record);
   }
   if (!flags.call_id.empty() && rows.empty()) {
-    std::fprintf(stderr, "las inspect: not_found: the log has no call %s\n", flags.call_id.c_str());
+    std::fprintf(stderr, "las inspect: not_found: the log has no call %s\n",
+                 EscapeForTerminal(flags.call_id).c_str());
     return ExitCodeFor(NotFound(""));
   }
   // Log order: by the event that first named the call.
@@ -79,15 +81,15 @@ int InspectCalls(const InspectFlags& flags) {
                      {"finished_sequence", r.finished_sequence},
                      {"duration_micros", r.duration_micros}});
     }
-    std::printf("%s\n", out.dump(2).c_str());
+    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return kExitOk;
   }
   std::printf("%-42s %-10s %-30s %-12s %8s %8s\n", "CALL", "STATUS", "TOOL", "AGENT", "REQ#",
               "DONE#");
   for (const auto& [id, r] : rows) {
     const std::string tool = r.surface.empty() ? r.tool : r.surface + "__" + r.tool;
-    std::printf("%-42s %-10s %-30s %-12s %8llu %8llu\n", id.c_str(), r.status.c_str(),
-                tool.c_str(), r.agent_id.c_str(),
+    std::printf("%-42s %-10s %-30s %-12s %8llu %8llu\n", EscapeForTerminal(id).c_str(), r.status.c_str(),
+                EscapeForTerminal(tool).c_str(), EscapeForTerminal(r.agent_id).c_str(),
                 static_cast<unsigned long long>(r.requested_sequence),
                 static_cast<unsigned long long>(r.finished_sequence));
   }

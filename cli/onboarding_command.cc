@@ -116,7 +116,7 @@ void Print(const OnboardingFlags& flags, const Folded& folded,
   if (flags.json) {
     const auto doc = nlohmann::ordered_json::parse(
         tools::JourneyJson(view, flags.action, folded.sequence, checked));
-    std::printf("%s\n", doc.dump(2).c_str());
+    std::printf("%s\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     PrintTable(view, checked);
   }

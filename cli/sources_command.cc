@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
@@ -83,17 +84,18 @@ int Inspect(const SourcesFlags& flags) {
   if (!sources) return exit_code;
   const tools::Source* source = tools::FindSource(*sources, flags.id);
   if (source == nullptr) {
-    std::fprintf(stderr, "las sources: not_found: no source %s\n", flags.id.c_str());
+    std::fprintf(stderr, "las sources: not_found: no source %s\n", EscapeForTerminal(flags.id).c_str());
     return ExitCodeFor(NotFound(""));
   }
   if (flags.json) {
     std::printf("%s\n", tools::SourceDetailJson(*source, 2).c_str());
     return kExitOk;
   }
+  const std::string state =
+      source->enabled ? "enabled" : "disabled (" + EscapeForTerminal(source->disabled_reason) + ")";
   std::printf("id:          %s\nkind:        %s\nstate:       %s\ndescription: %s\n",
-              source->id.c_str(), source->kind.c_str(),
-              source->enabled ? "enabled" : ("disabled (" + source->disabled_reason + ")").c_str(),
-              source->description.c_str());
+              EscapeForTerminal(source->id).c_str(), EscapeForTerminal(source->kind).c_str(), state.c_str(),
+              EscapeForTerminal(source->description).c_str());
   Table table({"KIND", "NAME", "DETAIL"});
   for (const auto& t : source->tools) table.Add({"tool", t.name, t.description});
   for (const auto& p : source->prompts) table.Add({"prompt", p.name, p.description});

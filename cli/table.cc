@@ -3,7 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/printable_text.h"
+
 namespace las::cli {
+
+void Table::Add(std::vector<std::string> row) {
+  for (std::string& cell : row) cell = EscapeForTerminal(cell);
+  rows_.push_back(std::move(row));
+}
 
 void Table::Print() const {
   std::vector<size_t> widths;

@@ -1,5 +1,6 @@
 #include "tools/grant_admin.h"
 
+#include "base/printable_text.h"
 #include "log/event_log.h"
 #include "log/log_reader.h"
 #include "projections/catalog_projection.h"
@@ -10,6 +11,7 @@
 #include "tools/definition_digest.h"
 #include "tools/grant_events.h"
 #include "tools/grant_policy.h"
+#include "trust/manifest.h"
 
 namespace las::tools {
 namespace {
@@ -49,7 +51,7 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
   const std::string& name = tool.qualified_name;
   const size_t split = name.find(kNameSeparator);
   if (split == std::string::npos || split == 0 || split + 2 >= name.size()) {
-    return InvalidArgument("a tool is named surface__tool: " + name);
+    return InvalidArgument("a tool is named surface__tool: " + EscapeForTerminal(name));
   }
   reducers::Selector selector{name.substr(0, split), name.substr(split + 2), ""};
   if (selector.surface == kOwnSurface) {
@@ -76,13 +78,14 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
       }
     }
     if (selector.definition_sha256.empty()) {
-      return NotFound("the log's recorded catalog has no tool " + name +
+      return NotFound("the log's recorded catalog has no tool " + EscapeForTerminal(name) +
                       " (run las list or las serve once, or give its digest)");
     }
   }
-  if (!reducers::IsWellFormedSelector(selector.surface, selector.tool,
-                                      selector.definition_sha256)) {
-    return InvalidArgument("not a valid tool selector: " + name);
+  if (!reducers::IsWellFormedSelector(selector.surface, selector.tool, selector.definition_sha256) ||
+      !trust::IsValidSurfaceName(selector.surface) || !trust::IsValidToolName(selector.tool)) {
+    return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name) +
+                           " (surface [a-z0-9_-]{1,64}, tool [A-Za-z0-9_.-]{1,128}, as releases name them)");
   }
   return selector;
 }
@@ -110,7 +113,7 @@ namespace {
 
 Status ValidateGrantRequest(const GrantRequest& request) {
   if (!IsValidAgentId(request.agent_id)) {
-    return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
+    return InvalidArgument(kAgentIdRule);
   }
   if (request.all == !request.tools.empty()) {
     return InvalidArgument("give either --all or at least one --tool");
@@ -159,7 +162,7 @@ Result<RevokePlan> PlanRevokeGrant(const projections::ProjectionSet& set,
 Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::string& agent_id,
                              const ToolArg& tool, const std::string& rule_id) {
   if (!IsValidAgentId(agent_id)) {
-    return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
+    return InvalidArgument(kAgentIdRule);
   }
   auto selector = Resolve(set, tool);
   if (!selector.ok()) return selector.status();
@@ -202,7 +205,7 @@ Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
 Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
                                    const ToolArg& tool, const std::string& rule_id) {
   if (!IsValidAgentId(agent_id)) {
-    return InvalidArgument("an agent id is 1 to 256 bytes without control characters");
+    return InvalidArgument(kAgentIdRule);
   }
   auto opened = OpenAndFold(log_dir, /*create=*/true);
   if (!opened.ok()) return opened.status();

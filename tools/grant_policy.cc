@@ -1,14 +1,11 @@
 #include "tools/grant_policy.h"
 
+#include "base/printable_text.h"
+
 namespace las::tools {
 
 bool IsValidAgentId(std::string_view agent_id) {
-  if (agent_id.empty() || agent_id.size() > 256) return false;
-  for (char c : agent_id) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) return false;
-  }
-  return true;
+  return !agent_id.empty() && agent_id.size() <= kMaxAgentIdBytes && IsPrintableText(agent_id);
 }
 
 GrantPolicy GrantPolicyFor(const trust::Environment& environment) {

@@ -8,6 +8,7 @@
 // A value type.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -25,8 +26,13 @@ struct GrantPolicy {
   }
 };
 
-// An agent id a grant or rule may name: 1 to 256 bytes, no control characters.
+// An agent id (bound at initialize, named by a grant, a rule or a message): 1 to 256 bytes
+// of printable text (base/printable_text.h: well-formed UTF-8, no control characters, no
+// bidirectional controls).
+inline constexpr size_t kMaxAgentIdBytes = 256;
 bool IsValidAgentId(std::string_view agent_id);
+inline constexpr const char* kAgentIdRule =
+    "an agent id is 1 to 256 bytes of UTF-8 without control characters";
 
 // From LAS_AGENT_ID and LAS_DEFAULT_AGENT_GRANT (an empty value counts as unset).
 GrantPolicy GrantPolicyFor(const trust::Environment& environment);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/grant_policy.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
 
@@ -152,9 +153,17 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
     return;
   }
+  if (auto given = parsed.find("agentId"); given != parsed.end() && !given->is_string()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "agentId must be a string"));
+    return;
+  }
   std::string agent = StringField(parsed, "agentId");
   if (agent.empty()) agent = MetaAgentId(parsed).value_or("");
   if (agent.empty()) agent = options_.default_agent_id;
+  if (!IsValidAgentId(agent)) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kAgentIdRule));
+    return;
+  }
   if (options_.required_agent_id && agent != *options_.required_agent_id) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
                                   "agentId does not match the configured agent"));

@@ -5,13 +5,13 @@
 #include "tools/coordination_tools.h"
 #include "tools/exact_json_result.h"
 #include "tools/gateway.h"
+#include "tools/grant_policy.h"
 #include "tools/handle_refs.h"
 #include "tools/tool_args.h"
 
 namespace las::tools {
 namespace {
 
-constexpr size_t kMaxAgentIdBytes = 256;
 constexpr size_t kMaxSubjectBytes = 1024;
 constexpr uint64_t kMaxDeferSeconds = 366ull * 24 * 3600;
 
@@ -51,9 +51,7 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
   auto args = ToolArgs::Parse(arguments);
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
   const std::string to = args->String("to").value_or("");
-  if (to.empty() || to.size() > kMaxAgentIdBytes) {
-    return Refuse(done, "invalid-arguments", "to must name an agent (at most 256 bytes)");
-  }
+  if (!IsValidAgentId(to)) return Refuse(done, "invalid-agent", std::string("to: ") + kAgentIdRule);
   const std::string subject = args->String("subject").value_or("");
   if (subject.size() > kMaxSubjectBytes) {
     return Refuse(done, "invalid-arguments", "subject is longer than 1024 bytes");

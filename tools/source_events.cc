@@ -1,11 +1,19 @@
 #include "tools/source_events.h"
 
+#include "base/printable_text.h"
+
 #include <string>
 
 #include "log/event_builder.h"
 #include "tools/source_ids.h"
 
 namespace las::tools {
+namespace {
+
+constexpr size_t kMaxReasonBytes = 256;
+
+}  // namespace
+
 
 log::EventDraft SourceEnabledEvent(std::string_view source_id, std::string_view agent_id,
                                    std::string_view session_id) {
@@ -30,7 +38,10 @@ Result<log::EventDraft> PlanSourceToggle(const std::vector<Source>& inventory,
     return InvalidArgument(std::string(id) + " cannot be disabled");
   }
   if (FindSource(inventory, id) == nullptr) {
-    return NotFound("no source " + std::string(id) + " (see `las sources`)");
+    return NotFound("no source " + EscapeForTerminal(id) + " (see `las sources`)");
+  }
+  if (!enable && (reason.size() > kMaxReasonBytes || !IsPrintableText(reason))) {
+    return InvalidArgument("a reason is at most 256 bytes of UTF-8 without control characters");
   }
   return enable ? SourceEnabledEvent(id, agent_id, session_id)
                 : SourceDisabledEvent(id, reason, agent_id, session_id);

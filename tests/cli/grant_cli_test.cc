@@ -91,6 +91,13 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
   EXPECT_EQ(Las({"grant", "worker"}).exit_code, 2) << "neither --all nor --tool";
   EXPECT_EQ(Las({"grant", "worker", "--all", "--tool", "echo__echo"}).exit_code, 2);
   EXPECT_EQ(Las({"grant", "bad\nagent", "--all"}).exit_code, 2);
+  EXPECT_EQ(Las({"grant", "x\xff", "--all"}).exit_code, 2) << "not UTF-8 (grants --json aborted on it)";
+  EXPECT_EQ(Las({"grant", "abc\u202e", "--all"}).exit_code, 2) << "a bidirectional control";
+  EXPECT_EQ(Las({"rules", "add", "y\xfe", "echo__echo", "--digest", std::string(64, 'a')}).exit_code, 2);
+  for (const std::string& tool : {std::string("ev\nil__x"), std::string("echo__ta\tb"),
+                                  "echo__echo@" + std::string(64, 'a') + "@x"}) {
+    EXPECT_EQ(Las({"grant", "worker", "--tool", tool, "--digest", std::string(64, 'a')}).exit_code, 2) << tool;
+  }
   EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--tool", "echo__echo",
                  "--digest", std::string(64, 'a')})
                 .exit_code,

@@ -90,6 +90,17 @@ TEST_F(SourcesCliTest, InspectOneSourceAndUnknownIsNotFound) {
   EXPECT_EQ(missing.exit_code, 4);
 }
 
+TEST_F(SourcesCliTest, AReasonMustBePrintableText) {
+  for (const std::string& reason : {std::string("evil\x1b[2J\x1b[31mRED\nSECOND LINE"), std::string("r\xff"),
+                                    std::string(257, 'r')}) {
+    auto refused = Las({"sources", "disable", "echo", "--reason", reason, "--log", log_dir()});
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_EQ(refused.err.find('\x1b'), std::string::npos) << refused.err;
+  }
+  auto inspect = Las({"inspect", "sources", "--log", log_dir(), "--json"});
+  EXPECT_TRUE(json::parse(inspect.out)["sources"].empty()) << "nothing was appended";
+}
+
 TEST_F(SourcesCliTest, DisableAndEnableAppendEventsWhileTheLogIsFree) {
   auto disabled = Las({"sources", "disable", "echo", "--reason", "maintenance", "--log", log_dir()});
   ASSERT_EQ(disabled.exit_code, 0) << disabled.err;

@@ -344,6 +344,15 @@ TEST_F(CoordinationToolsTest, ALargeBodyIsReadFromTheLogAndComesBackAsAHandle) {
   EXPECT_LT(saved.size(), 1024u);
 }
 
+TEST_F(CoordinationToolsTest, MessagesGoOnlyToPrintableAgentIds) {
+  for (const std::string& to : {std::string("evil\x1b[2J"), std::string("a\nb"), std::string(257, 'a'),
+                                std::string("abc\u202e")}) {
+    EXPECT_EQ(ErrorCode("alice", "las__message_send", json{{"to", to}, {"body", "hi"}}.dump()), "invalid-agent")
+        << to;
+  }
+  Ok("alice", "las__message_send", {{"to", "J\u00f6rg"}, {"body", "hi"}});
+}
+
 // A span shorter than the character at its offset comes back as that whole character,
 // never as part of one (which put invalid UTF-8 on the wire and lost the rest).
 TEST_F(CoordinationToolsTest, TinySpansOfAHandleNeverSplitACharacter) {

@@ -143,6 +143,22 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
   EXPECT_TRUE(backend_.calls.empty());
 }
 
+// An agent id is printable text: it is shown in tables and events, and named by grants.
+TEST_F(EndpointTest, InitializeRefusesAgentIdsThatAreNotPrintableText) {
+  for (const char* params : {R"({"agentId":"evil\u001b[31mRED\r\nFAKE"})", R"({"agentId":"x\u0000y"})",
+                             R"({"agentId":"abc\u202efed"})", R"({"agentId":5})", R"({"agentId":{"a":1}})"}) {
+    json r = Send(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)") + params + "}");
+    EXPECT_EQ(r["error"]["code"], -32602) << params;
+    EXPECT_FALSE(endpoint_->initialized()) << params;
+  }
+  json long_id = Send(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"agentId":")" +
+                      std::string(257, 'a') + "\"}}");
+  EXPECT_EQ(long_id["error"]["code"], -32602);
+  EXPECT_TRUE(backend_.opened.empty());
+  Init(R"({"agentId":"Jos\u00e9 \u65e5\u672c"})");
+  EXPECT_EQ(backend_.opened[0].agent_id, "Jos\u00e9 \u65e5\u672c");
+}
+
 TEST_F(EndpointTest, DefaultAgentComesFromOptions) {
   EndpointOptions options;
   options.default_agent_id = "from-env";

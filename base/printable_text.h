@@ -1,0 +1,25 @@
+// Text that reaches an operator's terminal or names an agent: well-formed UTF-8 without
+// the code points that move the cursor or reorder what is shown.
+//
+// Unsafe code points: C0 controls and DEL (ESC starts terminal control sequences, CR and
+// LF forge lines), C1 controls (U+0080..U+009F, 8-bit CSI), the line and paragraph
+// separators (U+2028, U+2029) and the bidirectional controls (U+200E, U+200F,
+// U+202A..U+202E, U+2066..U+2069), which make text display in another order than it is
+// stored.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace las {
+
+// Well-formed UTF-8 (RFC 3629) holding no unsafe code point.
+bool IsPrintableText(std::string_view text);
+
+// `text` as it may be shown: an ill-formed byte becomes \xNN, an unsafe code point \u{XXXX}
+// (a backslash stays a backslash: the result is for eyes, not for parsing back).
+std::string EscapeForTerminal(std::string_view text);
+
+}  // namespace las

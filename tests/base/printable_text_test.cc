@@ -1,0 +1,46 @@
+#include "base/printable_text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace las {
+namespace {
+
+TEST(PrintableText, AcceptsOrdinaryTextInAnyScript) {
+  for (const char* ok : {"alice", "agent-7 (build)", "Jos\u00e9", "\u65e5\u672c", "\U0001F600", "tab-less"}) {
+    EXPECT_TRUE(IsPrintableText(ok)) << ok;
+    EXPECT_EQ(EscapeForTerminal(ok), ok);
+  }
+}
+
+TEST(PrintableText, RefusesAndEscapesWhatMovesTheCursorOrReordersText) {
+  struct Case {
+    std::string text;
+    const char* shown;
+  };
+  for (const Case& c : {Case{"evil\x1b[2Jred", "evil\\u{001B}[2Jred"}, Case{"a\nb", "a\\u{000A}b"},
+                        Case{"a\rb", "a\\u{000D}b"}, Case{std::string("a\0b", 3), "a\\u{0000}b"},
+                        Case{"a\x7f", "a\\u{007F}"}, Case{"\xc2\x9b" "31m", "\\u{009B}31m"},
+                        Case{"abc\u202Efed", "abc\\u{202E}fed"}, Case{"\u2066x\u2069", "\\u{2066}x\\u{2069}"},
+                        Case{"line\u2028two", "line\\u{2028}two"}}) {
+    EXPECT_FALSE(IsPrintableText(c.text)) << c.shown;
+    EXPECT_EQ(EscapeForTerminal(c.text), c.shown);
+  }
+}
+
+TEST(PrintableText, IllFormedUtf8IsRefusedAndEachBadByteShown) {
+  struct Case {
+    std::string text;
+    const char* shown;
+  };
+  for (const Case& c : {Case{"x\xff", "x\\xFF"}, Case{"\xc3", "\\xC3"}, Case{"\xc0\xaf", "\\xC0\\xAF"},
+                        Case{"\xed\xa0\x80", "\\xED\\xA0\\x80"}, Case{"\xf4\x90\x80\x80", "\\xF4\\x90\\x80\\x80"},
+                        Case{"\xe6\x97", "\\xE6\\x97"}, Case{"a\xe6\x97" "b", "a\\xE6\\x97b"}}) {
+    EXPECT_FALSE(IsPrintableText(c.text)) << c.shown;
+    EXPECT_EQ(EscapeForTerminal(c.text), c.shown);
+  }
+}
+
+}  // namespace
+}  // namespace las
