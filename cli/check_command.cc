@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/clock.h"
+#include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/release_settings.h"
@@ -159,6 +160,7 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
   cmd->add_option("--watermark", flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
+      ->check(WholeInt64(1))
       ->capture_default_str();
   cmd->callback([flags, &exit_code] { exit_code = RunCheck(*flags); });
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/printable_text.h"
+#include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
@@ -114,6 +115,7 @@ void RegisterEvents(CLI::App& app, int& exit_code) {
               "works while a server holds the log; SIGINT/SIGTERM end it, exit 0)");
   tail->add_option("--log", flags->log_dir, "Log directory")->capture_default_str();
   tail->add_option("-n,--lines", flags->count, "How many of the last events")
+      ->check(WholeUint64())
       ->capture_default_str();
   tail->add_flag("-f,--follow", flags->follow, "Keep printing new events");
   tail->add_flag("--json", flags->json, "One JSON object per line (log/FORMAT.md §JSON)");

@@ -2,6 +2,10 @@
 // verb calls the libraries (see docs/CLI.md for verbs and exit codes).
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 
@@ -26,6 +30,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : las::cli::kExitUsage;
+  }
+  // Output that did not reach stdout (a full disk, a closed file) is a failure: a grant id,
+  // a key id or an audit transcript was lost.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "las: io: writing to standard output failed: %s\n", std::strerror(errno));
+    if (exit_code == las::cli::kExitOk) exit_code = las::cli::ExitCodeFor(las::IoError(""));
   }
   return exit_code;
 }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/clock.h"
+#include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/operator_route.h"
@@ -287,6 +288,7 @@ void RegisterOnboarding(CLI::App& app, int& exit_code) {
                     "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
   check->add_option("--timeout-ms", flags->timeout_ms,
                     "Time allowed per child for initialize and tools/list (the surfaces check)")
+      ->check(WholeInt64(1))
       ->capture_default_str();
   AddCommonFlags(check, *flags);
   auto* mark = cmd->add_subcommand("mark", "Record STEP as done by hand (detail \"marked\")");

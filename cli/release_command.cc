@@ -11,6 +11,7 @@
 #include <span>
 
 #include "base/clock.h"
+#include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/release_files.h"
@@ -437,6 +438,7 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
                 "Manifest to create or update (default: LAS_RELEASE_MANIFEST)");
   d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)");
   d->add_option("--timeout-ms", draft->timeout_ms, "Time allowed for initialize and tools/list")
+      ->check(WholeInt64(1))
       ->capture_default_str();
   d->add_option("command", draft->command, "-- COMMAND ARGS...: the absolute command and its arguments")
       ->required();
@@ -448,7 +450,8 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
               "signature, then write it");
   s->add_option("--manifest", sign->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
   s->add_option("--secret-key", sign->secret_key, "Secret key file (las release keygen)");
-  s->add_option("--sequence", sign->sequence, "The release's sequence number (1 or more)");
+  s->add_option("--sequence", sign->sequence, "The release's sequence number (1 or more)")
+      ->check(WholeUint64(1));
   s->add_flag("--bump", sign->bump, "Use the manifest's sequence + 1");
   s->add_option("--expires-in", sign->expires_in, "Validity from now: 30d, 12h, 2w (at most 366d)")
       ->capture_default_str();

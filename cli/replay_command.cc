@@ -1,3 +1,4 @@
+#include "cli/number_flags.h"
 #include "cli/replay_command.h"
 
 #include <unistd.h>
@@ -116,8 +117,8 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
       "Verify the log's hash chain from the first event, print events as JSON lines, rebuild "
       "every projection and print its digest. Works while a server holds the log.");
   cmd->add_option("--log", options->log_dir, "Log directory")->capture_default_str();
-  cmd->add_option("--from", options->filter.from, "Print events from this sequence");
-  cmd->add_option("--to", options->filter.to, "Print events up to this sequence");
+  cmd->add_option("--from", options->filter.from, "Print events from this sequence")->check(WholeUint64());
+  cmd->add_option("--to", options->filter.to, "Print events up to this sequence")->check(WholeUint64());
   cmd->add_option("--kind", options->filter.kinds, "Print only this kind (repeatable)");
   cmd->add_option("--agent", options->filter.agent, "Print only events of this agent");
   cmd->add_option("--surface", options->filter.surface, "Print only events about this surface");

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
@@ -75,7 +76,8 @@ int Report(const char* verb, const Status& status) {
 void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) {
   cmd->add_option("--call-timeout", flags->call_timeout_ms,
                   "Milliseconds before a child call is answered with a generic timeout error "
-                  "and left uncertain (default: no timeout)");
+                  "and left uncertain (default: no timeout)")
+      ->check(WholeInt64());
   cmd->add_option("--durability", flags->durability,
                   "strict: every ToolCallRequested is fsynced before the child sees the call "
                   "(default); relaxed: fsynced within milliseconds (loses the last moments of "
@@ -93,7 +95,8 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "Snapshot the projections every N events (later when the state is large: "
                   "not before the events since the last snapshot are as big as it), so a "
                   "restart folds only the events after the newest snapshot (0: never)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeUint64());
 }
 
 }  // namespace

@@ -1,12 +1,11 @@
 #include "tools/registry.h"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "trust/manifest.h"
+#include "trust/secure_file.h"
 #include "trust/strict_json.h"
 
 namespace las::tools {
@@ -124,13 +123,19 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
   return registry;
 }
 
+constexpr size_t kMaxRegistryBytes = 1024 * 1024;
+
 Result<Registry> LoadRegistry(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("registry: cannot open " + path);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return IoError("registry: cannot read " + path);
-  return ParseRegistry(bytes.str());
+  // A regular file of bounded size, opened without blocking: a FIFO at the path is
+  // refused instead of waiting for a writer forever.
+  auto bytes = trust::ReadBoundedFile(path, "registry", kMaxRegistryBytes);
+  if (!bytes.ok()) {
+    if (bytes.verdict().reason() == trust::Reason::kFileMissing) return NotFound("registry: cannot open " + path);
+    return bytes.verdict().ToStatus();
+  }
+  Result<Registry> parsed = ParseRegistry(*bytes);
+  if (!parsed.ok()) return Status(parsed.status().code(), path + ": " + parsed.status().message());
+  return parsed;
 }
 
 namespace {

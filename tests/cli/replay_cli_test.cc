@@ -211,5 +211,25 @@ TEST(ReplayCliErrorsTest, AnUnreadableLogIsDeniedWithExitEight) {
   EXPECT_NE(result.err.find("cannot read"), std::string::npos) << result.err;
 }
 
+// CLI11 alone read "-1" as the largest uint64_t (so --from -1 printed nothing, exit 0).
+TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
+  for (const char* bad : {"-1", "99999999999999999999999", "1e3", " 5", "abc", ""}) {
+    CommandResult r = Las({"replay", "--log", dir_, "--from", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("must be a whole number"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(Las({"events", "tail", "--log", dir_, "-n", "-1"}).exit_code, 2);
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--from", "2", "--to", "3"}).exit_code, 0);
+}
+
+// A transcript that did not reach its file is a failure, not a success (/dev/full: ENOSPC).
+TEST_F(ReplayCliTest, OutputThatCannotBeWrittenExitsNine) {
+  CommandResult full = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " replay --log '" + dir_ +
+                                                        "' > /dev/full"});
+  EXPECT_EQ(full.exit_code, 9) << full.err;
+  EXPECT_NE(full.err.find("writing to standard output failed"), std::string::npos) << full.err;
+  EXPECT_EQ(Las({"replay", "--log", dir_}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace las

@@ -1,6 +1,11 @@
 #include "tools/registry.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "tests/support/temp_dir.h"
 
 namespace las::tools {
 namespace {
@@ -54,6 +59,25 @@ TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
   }
   EXPECT_EQ(ParseRegistry(R"({"schema_version":2,"surfaces":[]})").status().code(),
             Code::kUnsupported);
+}
+
+// Loading never blocks (a FIFO is refused at once) and every error names the file.
+TEST(RegistryTest, LoadRefusesWhatIsNotARegularFileAndNamesThePath) {
+  testing::TempDir tmp;
+  const std::string fifo = tmp.Sub("registry.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto from_fifo = LoadRegistry(fifo);
+  ASSERT_FALSE(from_fifo.ok());
+  EXPECT_NE(from_fifo.status().message().find("not a regular file"), std::string::npos)
+      << from_fifo.status().ToString();
+  EXPECT_FALSE(LoadRegistry(tmp.path()).ok());
+  EXPECT_EQ(LoadRegistry(tmp.Sub("missing.json")).status().code(), Code::kNotFound);
+  const std::string bad = tmp.Sub("bad.json");
+  std::ofstream(bad) << R"({"schema_version":1,"schema_version":1,"surfaces":[]})";
+  auto duplicate = LoadRegistry(bad);
+  ASSERT_FALSE(duplicate.ok());
+  EXPECT_NE(duplicate.status().message().find(bad + ": duplicate"), std::string::npos)
+      << duplicate.status().ToString();
 }
 
 TEST(RegistryTest, OnlyAndSkipOnlySubtract) {

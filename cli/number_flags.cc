@@ -1,0 +1,28 @@
+#include "cli/number_flags.h"
+
+#include <string>
+
+#include "base/printable_text.h"
+
+namespace las::cli {
+
+CLI::Validator WholeNumber(uint64_t min, uint64_t max) {
+  const std::string range = std::to_string(min) + " to " + std::to_string(max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        const std::string refusal = "must be a whole number from " + range + ", not \"" + EscapeForTerminal(text) + "\"";
+        if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos) {
+          return refusal;
+        }
+        uint64_t value = 0;
+        for (char c : text) {
+          const auto digit = static_cast<uint64_t>(c - '0');
+          if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return refusal;
+          value = value * 10 + digit;
+        }
+        return value >= min && value <= max ? std::string() : refusal;
+      },
+      "UINT", "WholeNumber");
+}
+
+}  // namespace las::cli
