@@ -4,6 +4,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
+#include <fcntl.h>
 #include <sodium.h>
 #include <unistd.h>
 
@@ -24,12 +25,15 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   const std::string text = s.ToString();
   if (s.IsIOError() && (text.find("lock") != std::string::npos ||
                         text.find("LOCK") != std::string::npos)) {
-    return Locked(what + ": the log is held by another writer (" + text + ")");
+    return Locked(what + ": the log is held by another las process (a running server, or another "
+                         "command still writing it)");
   }
   if (text.find("Permission denied") != std::string::npos) {
     return Denied(what + ": permission denied (" + text + ")");
   }
   if (s.IsCorruption()) return Corruption(what + ": " + text);
+  // A file the MANIFEST names is gone: damage, not an I/O failure.
+  if (s.IsIOError() && s.subcode() == rocksdb::Status::kPathNotFound) return Corruption(what + ": " + text);
   if (s.IsNotFound()) return NotFound(what + ": " + text);
   return IoError(what + ": " + text);
 }
@@ -59,6 +63,20 @@ std::string ManifestMark(const std::string& dir) {
   return name + ":" + std::to_string(size);
 }
 
+
+// Whether another process holds RocksDB's lock on `dir` (an fcntl write lock on dir/LOCK,
+// as RocksDB's PosixEnv takes it). Asks without locking; false when it cannot tell.
+bool LockHeldByAnotherProcess(const std::string& dir) {
+  const std::string path = (fs::path(dir) / "LOCK").string();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct flock probe {};
+  probe.l_type = F_WRLCK;
+  probe.l_whence = SEEK_SET;
+  const bool held = ::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+  ::close(fd);
+  return held;
+}
 
 rocksdb::Options BaseOptions() {
   rocksdb::Options options;
@@ -123,6 +141,13 @@ Result<DirState> Inspect(const std::string& dir) {
   if (ec) return IoError(dir + ": " + ec.message());
   if (it == fs::directory_iterator()) return DirState::kEmpty;
   if (fs::exists(fs::path(dir) / "CURRENT", ec)) return DirState::kRocks;
+  // A RocksDB that lost its CURRENT file is a damaged log, not someone else's directory.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("MANIFEST-") || name.starts_with("OPTIONS-")) {
+      return Corruption(dir + ": a damaged log (RocksDB's CURRENT file is missing)");
+    }
+  }
   return DirState::kForeign;
 }
 
@@ -154,6 +179,11 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
         return Status(Code::kNotALog, dir + ": a RocksDB database, but not a Las log");
       }
     }
+  }
+  // RocksDB renames its info log (LOG -> LOG.old.<time>) before it takes the lock, so every
+  // refused attempt on a held log left a file behind and moved the holder's info log aside.
+  if (mode == Mode::kWriter && *state == DirState::kRocks && LockHeldByAnotherProcess(dir)) {
+    return FromRocks(rocksdb::Status::IOError("LOCK"), dir);
   }
   std::unique_ptr<RocksStore> store(new RocksStore());
   store->dir_ = dir;

@@ -28,8 +28,8 @@ Result<Opened> OpenAndFold(const std::string& log_dir, bool create) {
   auto log = log::EventLog::Open(log_dir, options);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) {
-      return Locked("the log is held by a running server (las serve or las daemon); stop it "
-                    "and run this again");
+      return Locked("the log is held by another las process: a server that does not answer on "
+                    "its socket, or another command still writing; run this again when it is done");
     }
     return log.status();
   }

@@ -132,7 +132,7 @@ TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
   EXPECT_EQ(Lines(result.out).size(), 11u);
   auto serve = Las({"serve", "--log", dir_});
   EXPECT_EQ(serve.exit_code, 7) << "a second writer is refused: " << serve.err;
-  EXPECT_NE(serve.err.find("another writer"), std::string::npos) << serve.err;
+  EXPECT_NE(serve.err.find("another las process"), std::string::npos) << serve.err;
 }
 
 TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {

@@ -32,6 +32,27 @@ TEST(OpenErrorsTest, ADirectoryWithOtherFilesIsNotALogAndIsLeftAlone) {
   EXPECT_EQ(LogReader::Open(tmp.path().string()).status().code(), Code::kNotALog);
 }
 
+// A log that lost RocksDB's CURRENT or MANIFEST is damaged (exit 3), not foreign (5) or an
+// I/O failure (9).
+TEST(OpenErrorsTest, ALogMissingItsCurrentOrManifestIsCorrupt) {
+  for (const std::string lost : {"CURRENT", "MANIFEST-"}) {
+    testing::TempDir tmp;
+    const std::string dir = tmp.Sub("log");
+    {
+      auto log = EventLog::Open(dir);
+      ASSERT_TRUE(log.ok());
+      ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+    }
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().filename().string().starts_with(lost)) fs::remove(entry.path());
+    }
+    auto writer = EventLog::Open(dir);
+    ASSERT_FALSE(writer.ok()) << lost;
+    EXPECT_EQ(writer.status().code(), Code::kCorruption) << lost << ": " << writer.status().ToString();
+    EXPECT_EQ(LogReader::Open(dir).status().code(), Code::kCorruption) << lost;
+  }
+}
+
 TEST(OpenErrorsTest, AFileIsNotALog) {
   testing::TempDir tmp;
   std::ofstream(tmp.Sub("file")) << "x";
