@@ -114,6 +114,11 @@ void McpEndpoint::OnLine(std::string_view line) {
 void McpEndpoint::HandleRequest(const std::string& id, const std::string& method,
                                 const std::string& params) {
   if (method == "initialize") return Initialize(id, params);
+  // MCP 2024-11-05 (lifecycle): before initialization a client may send pings, nothing else.
+  if (method == "ping" && !session_) {
+    write_(rpc::MakeResultResponse(id, "{}"));
+    return;
+  }
   if (!session_) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidRequest, "Session not initialized"));
     return;

@@ -1,8 +1,9 @@
 // McpEndpoint: the MCP server side of one client session (protocol 2024-11-05), without
 // I/O: feed it the client's lines, it writes response lines through a callback.
 //
-// Protocol rules it enforces: `initialize` exactly once and before anything else (other
-// requests fail with -32600 until then, a second one fails too); `notifications/
+// Protocol rules it enforces: `initialize` exactly once and before anything else but
+// `ping`, which MCP allows first (other requests fail with -32600 until then, a second
+// `initialize` fails too); `notifications/
 // initialized` accepted; `ping`, `tools/list` (params optional), `tools/call`,
 // `resources/list` and `prompts/list` (params optional; a `cursor` is ignored: one page),
 // `resources/read` {uri} and `prompts/get` {name, arguments?} (unknown uri or name: -32602

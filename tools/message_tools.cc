@@ -35,14 +35,16 @@ void AnswerAfter(Coordination& c, Coordination::Batch batch, std::string object_
 }
 
 // The summary every listing shows.
-JsonObjectText Summary(const reducers::MailMessage& m, int64_t now) {
+JsonObjectText Summary(const reducers::MailMessage& m, reducers::MailState state) {
   JsonObjectText out;
   out.String("message_id", m.message_id)
       .String("from_agent_id", m.from_agent_id)
       .String("subject", m.subject)
       .Int("sent_micros", m.sent_micros)
-      .String("state", reducers::MailStateName(reducers::StateAt(m, now)));
-  if (m.deferred_until_micros != 0) out.Int("deferred_until_micros", m.deferred_until_micros);
+      .String("state", reducers::MailStateName(state));
+  if (m.deferred_until_micros != 0 && state != reducers::MailState::kRead) {
+    out.Int("deferred_until_micros", m.deferred_until_micros);
+  }
   return out;
 }
 
@@ -86,7 +88,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   bool truncated = false;
   std::optional<std::string> next = page.next;
   for (size_t i = 0; i < page.messages.size(); ++i) {
-    std::string item = Summary(*page.messages[i], now).Take();
+    std::string item = Summary(*page.messages[i], reducers::StateAt(*page.messages[i], now)).Take();
     if (i > 0 && messages.size() + item.size() + 256 > kMaxPageBytes) {
       truncated = true;
       const auto* last = page.messages[i - 1];
@@ -132,8 +134,10 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   if (m == nullptr) return;
   const int64_t now = c.NowMicros();
   const reducers::MailState state = reducers::StateAt(*m, now);
+  const bool marks_read = state == reducers::MailState::kUnread || state == reducers::MailState::kDeferred;
   Coordination::Batch batch;
-  JsonObjectText answer = Summary(*m, now);
+  // The state after this read: reading marks the message read and ends a deferral.
+  JsonObjectText answer = Summary(*m, marks_read ? reducers::MailState::kRead : state);
   answer.String("to_agent_id", m->to_agent_id);
   Result<std::string> body = c.MessageBody(*m);
   if (!body.ok()) return done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
@@ -142,9 +146,7 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   } else {
     answer.Raw("body_handle", c.HandleRef(ActorOf(session), *body, batch));
   }
-  if (state == reducers::MailState::kUnread || state == reducers::MailState::kDeferred) {
-    batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));
-  }
+  if (marks_read) batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));
   AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
 }
 

@@ -291,6 +291,7 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
                       ["message_id"]);
   }
   json read = Ok("bob", "las__message_read", {{"message_id", ids[0]}});
+  EXPECT_EQ(read["state"], "read") << "the state after the read";
   EXPECT_EQ(read["body"]["i"], 0);
   EXPECT_EQ(read["from_agent_id"], "alice");
   EXPECT_EQ(read["sent_micros"].get<int64_t>() > 0, true);
@@ -319,6 +320,10 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
   }
   EXPECT_EQ(order, (std::vector<std::string>{ids[3], ids[4], ids[0], ids[1]}));
   EXPECT_EQ(states.back(), "deferred");
+  json reread = Ok("bob", "las__message_read", {{"message_id", ids[1]}});
+  EXPECT_EQ(reread["state"], "read") << "reading ends the deferral";
+  EXPECT_FALSE(reread.contains("deferred_until_micros"));
+  Ok("bob", "las__message_defer", {{"message_id", ids[1]}, {"seconds", 60}});
   server_.clock().Advance(61'000'000);
   json later = Ok("bob", "las__message_list", {{"include_completed", true}});
   EXPECT_EQ(later["messages"][0]["message_id"], ids[1]) << "a deferral that ran out is unread";

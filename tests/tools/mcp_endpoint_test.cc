@@ -56,6 +56,9 @@ TEST_F(EndpointTest, RequestsBeforeInitializeFailAndInitializeWorksOnce) {
   json early = Send(R"({"jsonrpc":"2.0","id":0,"method":"tools/list"})");
   EXPECT_EQ(early["id"], 0);
   EXPECT_EQ(early["error"]["code"], -32600);
+  json ping = Send(R"({"jsonrpc":"2.0","id":"p","method":"ping"})");  // the one request MCP allows first
+  EXPECT_EQ(ping["result"], json::object()) << ping.dump();
+  EXPECT_FALSE(endpoint_->initialized());
   json init = Send(
       R"({"params":{"capabilities":{"roots":{},"futureThing":{"x":1}},"protocolVersion":"2025-03-26",)"
       R"("clientInfo":{"name":"c","version":"9"}},"method":"initialize","id":"i","jsonrpc":"2.0"})");
