@@ -10,7 +10,8 @@ CLI::Validator WholeNumber(uint64_t min, uint64_t max) {
   const std::string range = std::to_string(min) + " to " + std::to_string(max);
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
-        const std::string refusal = "must be a whole number from " + range + ", not \"" + EscapeForTerminal(text) + "\"";
+        const std::string refusal =
+            "must be a whole number from " + range + ", not \"" + EscapeForTerminal(text) + "\"";
         if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos) {
           return refusal;
         }

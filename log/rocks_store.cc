@@ -63,7 +63,6 @@ std::string ManifestMark(const std::string& dir) {
   return name + ":" + std::to_string(size);
 }
 
-
 // Whether another process holds RocksDB's lock on `dir` (an fcntl write lock on dir/LOCK,
 // as RocksDB's PosixEnv takes it). Asks without locking; false when it cannot tell.
 bool LockHeldByAnotherProcess(const std::string& dir) {

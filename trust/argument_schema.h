@@ -34,8 +34,9 @@
 // Regular expressions (`pattern`, `patternProperties`) are ECMAScript as implemented by
 // std::regex, over characters (code points) rather than UTF-8 bytes: each is rewritten by
 // trust/utf8_pattern.h before std::regex sees it. They are checked at compile time; one
-// that does not translate or compile is kInvalidArgument. `format` asserts only date, time and date-time (valijson; note it also
-// refuses a non-string against those three); other formats are annotations.
+// that does not translate or compile is kInvalidArgument. `format` asserts only date, time
+// and date-time (valijson; note it also refuses a non-string against those three); other
+// formats are annotations.
 //
 // Bounds. std::regex backtracks recursively (a string of ~30k characters overflows an
 // 8 MiB stack) and valijson's uniqueItems is quadratic, so a string that a pattern, a
