@@ -6,7 +6,9 @@
 #include <time.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -63,7 +65,9 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
     }
     next = (*cursor)->current().sequence + 1;
   }
-  std::fflush(stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    return IoError(std::string("writing to standard output failed: ") + std::strerror(errno));
+  }
   return next;
 }
 

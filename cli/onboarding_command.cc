@@ -169,10 +169,10 @@ Result<Folded> FoldAsFollower(const std::string& log_dir) {
 
 int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
   std::fprintf(stderr,
-               "las onboarding: locked: a running server holds the log %s and no server answers "
-               "on its socket; %s through that server with the las__onboarding tool (arguments "
-               "{\"action\": \"%s\"%s}), or stop it and run this again. `las onboarding "
-               "status` works while it runs\n",
+               "las onboarding: locked: another las process holds the log %s (a server that does "
+               "not answer on its socket, or another command still writing); %s through a server "
+               "with the las__onboarding tool (arguments {\"action\": \"%s\"%s}), or run this "
+               "again when it is done. `las onboarding status` works meanwhile\n",
                flags.log_dir.c_str(), flags.action.c_str(), flags.action.c_str(),
                flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
   return ExitCodeFor(locked);

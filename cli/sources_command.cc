@@ -134,9 +134,8 @@ int Toggle(const SourcesFlags& flags, bool enable) {
       std::fprintf(stderr, "las %s: %s\n", verb, answer.status().ToString().c_str());
       if (answer.status().code() == Code::kLocked) {
         std::fprintf(stderr,
-                     "las %s: a running server holds the log and no server answers on its "
-                     "socket; change the source through it: the las__%s_source tool of `las "
-                     "serve --admin`\n",
+                     "las %s: if a server holds the log, change the source through it: the "
+                     "las__%s_source tool of `las serve --admin`\n",
                      verb, enable ? "enable" : "disable");
       }
       return ExitCodeFor(answer.status());

@@ -192,12 +192,13 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
 }
 
 Status RocksStore::OpenDb(Mode mode, bool fresh) {
+  writer_ = mode == Mode::kWriter;
+  if (!writer_) return SettleView();  // opens the secondary (OpenSecondary)
   rocksdb::Options options = BaseOptions();
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
-  std::string mark;
-  if (mode == Mode::kWriter) {
+  {
     options.create_if_missing = fresh;
     options.create_missing_column_families = fresh;
     // Acknowledged events may live only in the WAL. RocksDB's default recovery
@@ -209,23 +210,31 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
     options.track_and_verify_wals_in_manifest = true;
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
-  } else {
-    options.max_open_files = -1;  // required by secondary instances
-    options.info_log = std::make_shared<DiscardedInfoLog>();
-    // RocksDB keeps only its info log under the secondary path (rocksdb/db.h); with the
-    // logger above it creates nothing there, so a path that is never made will do.
-    const std::string unused = (fs::temp_directory_path() / "las-follower-unused").string();
-    mark = ManifestMark(dir_);
-    s = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);
   }
-  if (!s.ok()) return FromRocks(s, dir_);
+  return Adopt(s, raw, handles);
+}
+
+Status RocksStore::OpenSecondary() {
+  rocksdb::Options options = BaseOptions();
+  options.max_open_files = -1;  // required by secondary instances
+  options.info_log = std::make_shared<DiscardedInfoLog>();
+  // RocksDB keeps only its info log under the secondary path (rocksdb/db.h); with the
+  // logger above it creates nothing there, so a path that is never made will do.
+  const std::string unused = (fs::temp_directory_path() / "las-follower-unused").string();
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  const rocksdb::Status opened = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);
+  return Adopt(opened, raw, handles);
+}
+
+Status RocksStore::Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
+                         const std::vector<rocksdb::ColumnFamilyHandle*>& handles) {
+  if (!opened.ok()) return FromRocks(opened, dir_);
   db_.reset(raw);
-  writer_ = mode == Mode::kWriter;
   default_ = handles[0];
   events_ = handles[1];
   meta_ = handles[2];
   snapshots_ = handles[3];
-  if (mode == Mode::kFollower && (mark.empty() || ManifestMark(dir_) != mark)) return SettleView();
   return Status::Ok();
 }
 
@@ -276,15 +285,25 @@ Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
 // and deletes the old WAL within milliseconds, so a view built across that held the events
 // before and after the flushed ones but not those, and verification reported tampering
 // that was not there. A view is kept only when the MANIFEST did not move while it was
-// built; otherwise it catches up again (which reads the change and opens the new files).
+// built; otherwise it is built again.
+//
+// Catching up (TryCatchUpWithPrimary) is used only while the writer keeps its MANIFEST.
+// When the MANIFEST the view was built on is gone — a new writer opened the log — the
+// secondary is opened afresh instead: catching up across writers stopped RocksDB 7.8
+// with an assertion (version_builder.cc, "version_ != cfd->current()") after some hundred
+// short-lived writers, and left one family behind for good before that.
 Status RocksStore::SettleView() {
-  std::string before = ManifestMark(dir_);
   for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
-    auto s = db_->TryCatchUpWithPrimary();
-    if (!s.ok()) return FromRocks(s, dir_ + ": catching up with the writer");
-    const std::string after = ManifestMark(dir_);
-    if (!after.empty() && after == before) return Status::Ok();
-    before = after;
+    const std::string before = ManifestMark(dir_);
+    const std::string manifest = before.substr(0, before.find(':'));
+    if (!db_ || manifest != view_manifest_) {
+      CloseDb();
+      LAS_RETURN_IF_ERROR(OpenSecondary());
+      view_manifest_ = manifest;
+    } else if (auto s = db_->TryCatchUpWithPrimary(); !s.ok()) {
+      return FromRocks(s, dir_ + ": catching up with the writer");
+    }
+    if (!before.empty() && ManifestMark(dir_) == before) return Status::Ok();
   }
   return IoError(dir_ + ": the log kept changing while it was read; run this again");
 }
@@ -294,7 +313,7 @@ Status RocksStore::CatchUp() { return SettleView(); }
 Status RocksStore::Reopen() {
   if (writer_) return Unsupported("Reopen() is for followers");
   CloseDb();
-  return OpenDb(Mode::kFollower, /*fresh=*/false);
+  return SettleView();
 }
 
 void RocksStore::CloseDb() {

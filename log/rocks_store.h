@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "log/event.h"
@@ -41,10 +42,9 @@ class RocksStore {
   // settled: built while the writer's MANIFEST did not move (see SettleView in the .cc);
   // kIo if it kept moving for kSettleAttempts catch-ups. Open() settles its view too.
   Status CatchUp();
-  // Follower only: a new secondary instance over the same directory. A long-lived
-  // secondary whose writer restarts can be left with one family behind the others for
-  // good (seen with RocksDB 7.8: the head stuck while events moved on, where a fresh open
-  // was whole); ChainCursor falls back to this. No cursor or iterator may be in use.
+  // Follower only: a new secondary instance over the same directory, settled. CatchUp()
+  // reopens by itself when the writer switched MANIFEST; ChainCursor also falls back to
+  // this before it reports damage. No cursor or iterator may be in use.
   Status Reopen();
 
  private:
@@ -52,12 +52,16 @@ class RocksStore {
   Status OpenDb(Mode mode, bool create_if_missing);
   Status CheckOrInitMetadata(Mode mode, bool fresh);
   Status SettleView();
+  Status OpenSecondary();
+  Status Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
+               const std::vector<rocksdb::ColumnFamilyHandle*>& handles);
   void CloseDb();
 
   static constexpr int kSettleAttempts = 50;
 
   std::string dir_;
   bool writer_ = false;
+  std::string view_manifest_;  // follower: the MANIFEST its view was opened on
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* events_ = nullptr;
   rocksdb::ColumnFamilyHandle* meta_ = nullptr;
