@@ -46,8 +46,9 @@ const reducers::Grants& GrantsOf(const projections::ProjectionSet& set) {
   return dynamic_cast<const projections::GrantsProjection*>(set.Find("grants"))->grants();
 }
 
-// The exact selector for `tool`: its digest as given or as the recorded catalog has it.
-Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const ToolArg& tool) {
+// `tool` split into surface and tool names a release could have, digest not yet set.
+// Needs no log: the verbs check it before opening one.
+Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
   const std::string& name = tool.qualified_name;
   const size_t split = name.find(kNameSeparator);
   if (split == std::string::npos || split == 0 || split + 2 >= name.size()) {
@@ -59,10 +60,23 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
         "Las's own las__ tools are not granted by name: every agent may call them, and the "
         "las.admin tools need a root grant (--all)");
   }
+  if (!trust::IsValidSurfaceName(selector.surface) || !trust::IsValidToolName(selector.tool)) {
+    return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name) +
+                           " (surface [a-z0-9_-]{1,64}, tool [A-Za-z0-9_.-]{1,128}, as releases name them)");
+  }
+  if (tool.digest && !reducers::IsDigestHex(*tool.digest)) {
+    return InvalidArgument("a definition digest is 64 lowercase hex characters");
+  }
+  return selector;
+}
+
+// The exact selector for `tool`: its digest as given or as the recorded catalog has it.
+Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const ToolArg& tool) {
+  const std::string& name = tool.qualified_name;
+  Result<reducers::Selector> named = SelectorNamed(tool);
+  if (!named.ok()) return named.status();
+  reducers::Selector selector = std::move(named).value();
   if (tool.digest) {
-    if (!reducers::IsDigestHex(*tool.digest)) {
-      return InvalidArgument("a definition digest is 64 lowercase hex characters");
-    }
     selector.definition_sha256 = *tool.digest;
   } else {
     const auto* catalog =
@@ -82,10 +96,8 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
                       " (run las list or las serve once, or give its digest)");
     }
   }
-  if (!reducers::IsWellFormedSelector(selector.surface, selector.tool, selector.definition_sha256) ||
-      !trust::IsValidSurfaceName(selector.surface) || !trust::IsValidToolName(selector.tool)) {
-    return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name) +
-                           " (surface [a-z0-9_-]{1,64}, tool [A-Za-z0-9_.-]{1,128}, as releases name them)");
+  if (!reducers::IsWellFormedSelector(selector.surface, selector.tool, selector.definition_sha256)) {
+    return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name));
   }
   return selector;
 }
@@ -117,6 +129,9 @@ Status ValidateGrantRequest(const GrantRequest& request) {
   }
   if (request.all == !request.tools.empty()) {
     return InvalidArgument("give either --all or at least one --tool");
+  }
+  for (const ToolArg& tool : request.tools) {
+    if (auto named = SelectorNamed(tool); !named.ok()) return named.status();
   }
   return Status::Ok();
 }
@@ -207,6 +222,7 @@ Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string
   if (!IsValidAgentId(agent_id)) {
     return InvalidArgument(kAgentIdRule);
   }
+  if (auto named = SelectorNamed(tool); !named.ok()) return named.status();  // before the log opens
   auto opened = OpenAndFold(log_dir, /*create=*/true);
   if (!opened.ok()) return opened.status();
   auto plan = PlanAddRule(opened->set, agent_id, tool, rule_id);

@@ -2,6 +2,9 @@
 // executable on a real log, exit codes and output checked.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "log/event_log.h"
@@ -94,10 +97,18 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
   EXPECT_EQ(Las({"grant", "x\xff", "--all"}).exit_code, 2) << "not UTF-8 (grants --json aborted on it)";
   EXPECT_EQ(Las({"grant", "abc\u202e", "--all"}).exit_code, 2) << "a bidirectional control";
   EXPECT_EQ(Las({"rules", "add", "y\xfe", "echo__echo", "--digest", std::string(64, 'a')}).exit_code, 2);
-  for (const std::string& tool : {std::string("ev\nil__x"), std::string("echo__ta\tb"),
+  auto files = [this] {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) names.insert(entry.path().filename());
+    return names;
+  };
+  const auto before = files();
+  for (const std::string& tool : {std::string("ev\nil__x"), std::string("echo__ta\tb"), std::string("bad tool__x"),
                                   "echo__echo@" + std::string(64, 'a') + "@x"}) {
     EXPECT_EQ(Las({"grant", "worker", "--tool", tool, "--digest", std::string(64, 'a')}).exit_code, 2) << tool;
+    EXPECT_EQ(Las({"rules", "add", "worker", tool, "--digest", std::string(64, 'a')}).exit_code, 2) << tool;
   }
+  EXPECT_EQ(files(), before) << "a refused name opened the log (RocksDB rotates its LOG on open)";
   EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--tool", "echo__echo",
                  "--digest", std::string(64, 'a')})
                 .exit_code,
