@@ -23,7 +23,8 @@ TEST(PrintableText, RefusesAndEscapesWhatMovesTheCursorOrReordersText) {
                         Case{"a\rb", "a\\u{000D}b"}, Case{std::string("a\0b", 3), "a\\u{0000}b"},
                         Case{"a\x7f", "a\\u{007F}"}, Case{"\xc2\x9b" "31m", "\\u{009B}31m"},
                         Case{"abc\u202Efed", "abc\\u{202E}fed"}, Case{"\u2066x\u2069", "\\u{2066}x\\u{2069}"},
-                        Case{"line\u2028two", "line\\u{2028}two"}}) {
+                        Case{"line\u2028two", "line\\u{2028}two"}, Case{"\ufeffalice", "\\u{FEFF}alice"},
+                        Case{"ali\u200bce", "ali\\u{200B}ce"}}) {
     EXPECT_FALSE(IsPrintableText(c.text)) << c.shown;
     EXPECT_EQ(EscapeForTerminal(c.text), c.shown);
   }
