@@ -45,6 +45,7 @@ class QueuedOutput : public LineOutput {
   void ReadWhenAllowed(std::function<void()> read) override {
     queue_.ReadWhenAllowed(std::move(read));
   }
+  bool Broken() const override { return queue_.broken(); }
 
  private:
   LineWriteQueue queue_;

@@ -32,6 +32,9 @@ class LineOutput {
   // loop. Outputs without a backlog limit are never congested.
   virtual bool Congested() const { return false; }
   virtual void ReadWhenAllowed(std::function<void()> read) { read(); }
+  // Whether a write failed (the peer is gone or the output is full): answers from then on
+  // were dropped.
+  virtual bool Broken() const { return false; }
 };
 
 struct LineInputHandlers {

@@ -87,6 +87,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   io.run();
   input.reset();
   operators.reset();
+  if (server.status().ok() && output->Broken()) {
+    // The calls ran and are in the log; the client did not get every answer.
+    return IoError("writing to standard output failed: answers were not delivered");
+  }
   return server.status();
 }
 

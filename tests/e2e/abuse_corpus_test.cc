@@ -73,5 +73,24 @@ TEST(AbuseCorpusTest, EveryBadLineIsAnsweredOrDroppedAndTheSessionGoesOn) {
   EXPECT_EQ(by_id.size(), 13u) << result.out.substr(0, 2000);
 }
 
+// Answers that cannot be written (stdout on a full device) make the exit status 9; the calls
+// themselves ran and are in the log.
+TEST(AbuseCorpusTest, AnswersThatCannotBeWrittenEndWithExitNine) {
+  testing::TempDir tmp;
+  {
+    std::ofstream in(tmp.Sub("in.jsonl"), std::ios::binary);
+    in << R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"alice"}})" << "\n"
+       << R"({"jsonrpc":"2.0","id":2,"method":"ping"})" << "\n";
+  }
+  auto result = testing::RunCommand({"/bin/sh", "-c",
+                                     std::string(LAS_EXECUTABLE) + " serve --log " + tmp.Sub("log") + " < " +
+                                         tmp.Sub("in.jsonl") + " > /dev/full"});
+  EXPECT_EQ(result.exit_code, 9) << result.err;
+  EXPECT_NE(result.err.find("writing to standard output failed"), std::string::npos) << result.err;
+  auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"), "--kind", "SessionOpened"});
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(testing::Lines(replay.out).size(), 1u) << "the session is in the log";
+}
+
 }  // namespace
 }  // namespace las
