@@ -31,6 +31,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
 #include "trust/flat_argument_check_internal.h"
 #include "trust/strict_json_internal.h"
@@ -450,11 +451,8 @@ struct HazardScan {
   void LengthWithNul(const Json& s, std::string_view text, const std::string& pointer) {
     const size_t nul = text.find('\0');
     if (found || nul == std::string_view::npos) return;
-    auto characters = [](std::string_view t) {
-      return std::count_if(t.begin(), t.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-    };
-    const auto exact = characters(text);
-    const auto counted = characters(text.substr(0, nul));
+    const size_t exact = CountCodePoints(text);
+    const size_t counted = CountCodePoints(text.substr(0, nul));
     for (const auto& [keyword, minimum] : {std::pair{"minLength", true}, std::pair{"maxLength", false}}) {
       const auto bound = s.find(keyword);
       if (bound == s.end() || !bound->is_number()) continue;

@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
 
 namespace las::trust::internal {
@@ -98,13 +99,6 @@ std::optional<FlatArgumentCheck::Property> PropertyOf(const std::string& name, c
   return p;
 }
 
-// Code points of well-formed UTF-8: the bytes that do not continue a sequence.
-uint64_t CodePoints(std::string_view s) {
-  uint64_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 // The keys of one open object, to refuse a repeated one: a short list searched in place,
 // a hash set once the object is large (so a 100,000-key object is not quadratic).
 class KeySet {
@@ -168,7 +162,7 @@ class FlatArgumentReader : public SaxHandlerTypes {
     }
     if (p->min_length || p->max_length) {
       if (s.find('\0') != std::string::npos) return false;
-      const uint64_t n = CodePoints(s);
+      const uint64_t n = CountCodePoints(s);
       if (p->min_length && n < *p->min_length) return false;
       if (p->max_length && n > *p->max_length) return false;
     }

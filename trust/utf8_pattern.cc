@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/utf8.h"
+
 namespace las::trust {
 
 namespace {
@@ -217,20 +219,9 @@ class Translator {
   static Status Error(const char* why) { return InvalidArgument(std::string("the pattern ") + why); }
 
   Result<char32_t> DecodeNext() {
-    const auto lead = static_cast<unsigned char>(in_[pos_]);
-    int length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
-    if (length == 0 || pos_ + length > in_.size()) return Error("is not valid UTF-8");
-    char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
-    for (int k = 1; k < length; ++k) {
-      const auto b = static_cast<unsigned char>(in_[pos_ + k]);
-      if ((b & 0xC0) != 0x80) return Error("is not valid UTF-8");
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    if (EncodedLength(cp) != length || cp > kMaxCodePoint || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return Error("is not valid UTF-8");
-    }
-    pos_ += length;
-    return cp;
+    std::optional<char32_t> cp = DecodeUtf8(in_, &pos_);
+    if (!cp) return Error("is not valid UTF-8");
+    return *cp;
   }
 
   std::optional<uint32_t> Hex(size_t at, size_t digits) const {

@@ -1,0 +1,20 @@
+// UTF-8 (RFC 3629) primitives shared by the modules that read text character by character.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace las {
+
+// The code point of the well-formed sequence at text[*pos], advancing *pos past it; nullopt
+// for an ill-formed one (overlong, surrogate, above U+10FFFF, cut short), *pos unchanged.
+// Requires *pos < text.size().
+std::optional<char32_t> DecodeUtf8(std::string_view text, size_t* pos);
+
+// The characters of well-formed UTF-8: the bytes that do not continue a sequence.
+size_t CountCodePoints(std::string_view text);
+
+}  // namespace las
