@@ -20,11 +20,7 @@ MailMessage* Owned(Mailboxes& mailboxes, const fb::Envelope& event,
   return &it->second;
 }
 
-// Cursor text: "<state>:<sent_sequence>".
-std::string CursorOf(MailState state, uint64_t sequence) {
-  return std::to_string(static_cast<int>(state)) + ":" + std::to_string(sequence);
-}
-
+// The (state, sent_sequence) a cursor names; state -1 when the text is not a cursor.
 std::pair<int, uint64_t> ParseCursor(std::string_view text) {
   int state = -1;
   uint64_t sequence = 0;
@@ -32,13 +28,22 @@ std::pair<int, uint64_t> ParseCursor(std::string_view text) {
   if (colon == std::string_view::npos) return {-1, 0};
   auto a = std::from_chars(text.data(), text.data() + colon, state);
   auto b = std::from_chars(text.data() + colon + 1, text.data() + text.size(), sequence);
-  if (a.ec != std::errc() || b.ec != std::errc() || b.ptr != text.data() + text.size()) {
+  if (a.ec != std::errc() || a.ptr != text.data() + colon || b.ec != std::errc() ||
+      b.ptr != text.data() + text.size() || state < static_cast<int>(MailState::kUnread) ||
+      state > static_cast<int>(MailState::kCompleted)) {
     return {-1, 0};
   }
   return {state, sequence};
 }
 
 }  // namespace
+
+// Cursor text: "<state>:<sent_sequence>".
+std::string MailCursor(MailState state, uint64_t sent_sequence) {
+  return std::to_string(static_cast<int>(state)) + ":" + std::to_string(sent_sequence);
+}
+
+bool IsMailCursor(std::string_view text) { return ParseCursor(text).first >= 0; }
 
 void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event) {
   switch (event.payload_type()) {
@@ -122,18 +127,15 @@ MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t
   std::sort(order.begin(), order.end());
   auto start = order.begin();
   if (!after.empty()) {
-    const auto cursor = ParseCursor(after);
-    if (cursor.first >= 0) {
-      start = std::upper_bound(order.begin(), order.end(), cursor,
-                               [](const std::pair<int, uint64_t>& c, const auto& row) {
-                                 return c < std::make_pair(std::get<0>(row), std::get<1>(row));
-                               });
-    }
+    start = std::upper_bound(order.begin(), order.end(), ParseCursor(after),
+                             [](const std::pair<int, uint64_t>& c, const auto& row) {
+                               return c < std::make_pair(std::get<0>(row), std::get<1>(row));
+                             });
   }
   for (auto it = start; it != order.end(); ++it) {
     if (page.messages.size() == limit) {
       const auto& last = *(it - 1);
-      page.next = CursorOf(static_cast<MailState>(std::get<0>(last)), std::get<1>(last));
+      page.next = MailCursor(static_cast<MailState>(std::get<0>(last)), std::get<1>(last));
       break;
     }
     page.messages.push_back(std::get<2>(*it));

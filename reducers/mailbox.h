@@ -57,13 +57,16 @@ std::string_view MailStateName(MailState state);
 
 // One page of `agent_id`'s mailbox at `now`: unread first, then read, then deferred
 // (then completed, when asked for), each group in the order sent. `after` is the `next`
-// of the previous page ("" for the first; a malformed cursor starts from the top);
+// of the previous page ("" for the first; callers refuse text that is not IsMailCursor);
 // `limit` below 1 counts as 1. State changes between pages may move a message across
 // the cursor (it is then seen twice or not at all on that pass).
 struct MailPage {
   std::vector<const MailMessage*> messages;
   std::optional<std::string> next;  // set when more follow
 };
+// The `next` of a page whose last message had `state` and `sent_sequence`.
+std::string MailCursor(MailState state, uint64_t sent_sequence);
+bool IsMailCursor(std::string_view text);
 MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t now_micros,
                   std::string_view after, size_t limit, bool include_completed);
 

@@ -66,7 +66,9 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
         return IoError("the daemon closed the connection");
       }
       if (!WriteAll(STDOUT_FILENO, buffer, static_cast<size_t>(n), false)) {
-        return Status::Ok();  // the client is gone; the daemon finishes and logs its calls
+        // The client is gone: closing the connection tells the daemon, which runs no
+        // further request of it and finishes and logs the calls in flight.
+        return IoError("writing to standard output failed: answers were not delivered");
       }
     }
     if (stdin_open && fds[1].revents != 0) {

@@ -5,12 +5,12 @@
 //
 // When stdin ends, the bridge ends its half of the connection (shutdown SHUT_WR) and keeps
 // copying the daemon's answers to stdout until the daemon closes the connection (after its
-// calls in flight were answered and SessionClosed recorded); then it returns Ok. If stdout
-// is gone (the client closed it), it closes the connection and returns Ok: the daemon
-// lets the calls in flight finish and logs them.
+// calls in flight were answered and SessionClosed recorded); then it returns Ok.
 //
 // Errors: kIo when the daemon closes the connection or stops reading before stdin ended
-// (it stopped or died); answers it sent before that are still copied to stdout.
+// (it stopped or died; answers it sent before that are still copied to stdout), and kIo
+// when stdout fails (the client is gone): the bridge closes the connection, and the daemon
+// runs none of its later requests and lets the calls in flight finish and be logged.
 // Threading: blocking, on the caller's thread (poll(2) over stdin and the connection).
 #pragma once
 

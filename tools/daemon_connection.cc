@@ -69,7 +69,13 @@ class Connection final : public DaemonConnection,
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
         operator_only_(operator_only) {}
 
-  void Begin() { Read(); }
+  void Begin() {
+    // No answer can reach a peer whose writes fail: read (and run) none of its requests.
+    answers_.WhenBroken([weak = weak_from_this()] {
+      if (auto self = weak.lock()) self->StopReading();
+    });
+    Read();
+  }
 
   void StopReading() override {
     stopping_ = true;
@@ -122,7 +128,7 @@ class Connection final : public DaemonConnection,
   }
 
   void OnTooLong(std::string_view prefix) {
-    if (refused_) return;
+    if (refused_ || answers_.broken()) return;
     if (operator_only_ && !operator_) {
       RefuseNonOperator();
       return;
@@ -135,7 +141,7 @@ class Connection final : public DaemonConnection,
   }
 
   void OnLine(std::string_view line) {
-    if (refused_) return;
+    if (refused_ || answers_.broken()) return;
     if (operator_only_ && !operator_ && !IsOperatorHello(line)) {
       RefuseNonOperator();
       return;

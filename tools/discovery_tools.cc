@@ -1,5 +1,7 @@
 #include "tools/discovery_tools.h"
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "tools/docs_source.h"
@@ -46,6 +48,15 @@ std::vector<const CatalogTool*> Visible(const LasToolContext& context) {
     if (run_enabled) out.push_back(&tool);
   }
   return out;
+}
+
+// True when some catalog tool, visible or not, belongs to source `id`.
+bool SourceOwnsTools(const LasToolContext& context, const std::string& id) {
+  if (context.links.federation == nullptr) return false;
+  for (const auto& tool : context.links.federation->catalog().tools()) {
+    if (SourceIdOf(tool) == id) return true;
+  }
+  return false;
 }
 
 size_t Number(const Json& args, const char* key, size_t fallback) {
@@ -124,7 +135,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
 
   tools.Add(
       "list_tools",
-      "A window of one source's tools, sorted by name: names and one-line summaries.",
+      "A window of one source's tools, sorted by name: names and one-line summaries. A source "
+      "with no visible tools is an error that lists the sources there are.",
       R"({"type":"object","properties":{"source":{"type":"string","minLength":1,"maxLength":128},)"
       R"("offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":200}},)"
       R"("required":["source"],"additionalProperties":false})",
@@ -132,8 +144,18 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
                              std::function<void(ToolCallReply)> done) {
         const std::string source = args.value("source", "");
         std::vector<const CatalogTool*> owned;
+        std::set<std::string> sources;
         for (const CatalogTool* tool : Visible(context)) {
-          if (SourceIdOf(*tool) == source) owned.push_back(tool);
+          std::string id = SourceIdOf(*tool);
+          if (id == source) owned.push_back(tool);
+          sources.insert(std::move(id));
+        }
+        if (owned.empty()) {
+          // A disabled source's tools are not visible; say so rather than list nothing.
+          const bool disabled = !SourceEnabled(context.live, source) && SourceOwnsTools(context, source);
+          done(ToolCallReply::Result(ErrorResult(
+              {{"error", disabled ? "source-disabled" : "unknown-source"}, {"sources", sources}})));
+          return;
         }
         const size_t total = owned.size();
         const size_t offset = std::min(Number(args, "offset", 0), total);

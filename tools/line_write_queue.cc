@@ -31,6 +31,14 @@ void LineWriteQueue::ReadWhenAllowed(std::function<void()> read) {
   }
 }
 
+void LineWriteQueue::WhenBroken(std::function<void()> lost) {
+  if (broken_) {
+    post_(std::move(lost));
+  } else {
+    lost_.push_back(std::move(lost));
+  }
+}
+
 void LineWriteQueue::Next() {
   if (queue_.empty()) {
     writing_ = false;
@@ -55,6 +63,8 @@ void LineWriteQueue::Next() {
       broken_ = true;
       for (const auto& line : queue_) queued_bytes_ -= line.size();
       queue_.clear();
+      for (auto& lost : lost_) post_(std::move(lost));
+      lost_.clear();
     }
     ResumeReads();
     Next();

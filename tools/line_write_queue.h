@@ -5,7 +5,8 @@
 // it starts (one system call for a burst of answers, not one per line). The owner supplies
 // the write itself (an asynchronous write of a whole buffer to its stream, reporting
 // success), so this header needs no Asio. After a failed write the peer is gone: what is
-// queued is dropped and later lines are ignored.
+// queued is dropped, later lines are ignored, and WhenBroken's callbacks run — owners stop
+// reading requests then, since no answer could reach the peer.
 //
 // Flow control: past kPauseReadingAboveBytes of unwritten answers, ReadWhenAllowed() holds
 // the owner's next read until they are below kResumeReadingBelowBytes — a client that stops
@@ -43,6 +44,8 @@ class LineWriteQueue {
   // Calls `read` at once if at most kPauseReadingAboveBytes are queued, else on the loop
   // once fewer than kResumeReadingBelowBytes are (or the peer is gone).
   void ReadWhenAllowed(std::function<void()> read);
+  // Runs `lost` on the loop once a write has failed (at once, posted, if one already has).
+  void WhenBroken(std::function<void()> lost);
 
   // More than kPauseReadingAboveBytes unwritten, and the peer still there.
   bool Congested() const { return queued_bytes_ > kPauseReadingAboveBytes && !broken_; }
@@ -62,6 +65,7 @@ class LineWriteQueue {
   bool broken_ = false;
   std::vector<std::function<void()>> drained_;
   std::vector<std::function<void()>> paused_reads_;
+  std::vector<std::function<void()>> lost_;
 };
 
 }  // namespace las::tools

@@ -78,11 +78,14 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
   const uint64_t limit_arg = args->Uint("limit").value_or(kMaxPageItems);
   const size_t limit = limit_arg == 0 ? 1 : static_cast<size_t>(std::min<uint64_t>(limit_arg, kMaxPageItems));
+  const std::string after = args->String("after").value_or("");
+  if (!after.empty() && !reducers::IsMailCursor(after)) {
+    return Refuse(done, "invalid-arguments", "after is not a `next` from las__message_list");
+  }
   if (!c.CatchUp().ok()) return Failed(done);
   const int64_t now = c.NowMicros();
-  const reducers::MailPage page =
-      reducers::ListMail(c.mailboxes(), session.agent_id, now, args->String("after").value_or(""),
-                         limit, args->Bool("include_completed", false));
+  const reducers::MailPage page = reducers::ListMail(c.mailboxes(), session.agent_id, now, after,
+                                                     limit, args->Bool("include_completed", false));
   // The byte bound: subjects are at most 1 KiB, so 100 summaries fit; checked anyway.
   std::string messages = "[";
   bool truncated = false;
@@ -92,8 +95,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
     if (i > 0 && messages.size() + item.size() + 256 > kMaxPageBytes) {
       truncated = true;
       const auto* last = page.messages[i - 1];
-      next = std::to_string(static_cast<int>(reducers::StateAt(*last, now))) + ":" +
-             std::to_string(last->sent_sequence);
+      next = reducers::MailCursor(reducers::StateAt(*last, now), last->sent_sequence);
       break;
     }
     if (i > 0) messages.push_back(',');

@@ -24,7 +24,12 @@ bool IsPipeOrSocket(int fd) {
   return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+bool AnswersLost(const LineInputHandlers& handlers) {
+  return handlers.answers != nullptr && handlers.answers->Broken();
+}
+
 void Deliver(const LineInputHandlers& handlers, const transport::LineEvent& event) {
+  if (AnswersLost(handlers)) return;  // it would run with no one to answer
   if (event.kind == transport::LineEvent::Kind::kTooLong) {
     handlers.on_too_long(event.bytes);
   } else {
@@ -46,6 +51,7 @@ class QueuedOutput : public LineOutput {
     queue_.ReadWhenAllowed(std::move(read));
   }
   bool Broken() const override { return queue_.broken(); }
+  void WhenBroken(std::function<void()> lost) override { queue_.WhenBroken(std::move(lost)); }
 
  private:
   LineWriteQueue queue_;
@@ -132,11 +138,21 @@ class LoopInput final : public LineInput {
       : in_(io, fd),
         handlers_(std::move(handlers)),
         lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }) {
+    if (handlers_.answers != nullptr) {
+      handlers_.answers->WhenBroken([this] {
+        boost::system::error_code ignored;
+        in_.cancel(ignored);  // a read in progress ends with an error: the input's end
+      });
+    }
     Read();
   }
 
  private:
   void Read() {
+    if (AnswersLost(handlers_)) {
+      handlers_.on_eof();
+      return;
+    }
     in_.async_read_some(boost::asio::buffer(buffer_),
                         [this](const boost::system::error_code& error, size_t n) {
                           if (error || n == 0) {
@@ -188,9 +204,11 @@ class ThreadInput final : public LineInput {
       }
       boost::asio::post(io_, [this, chunk = std::string(buffer, static_cast<size_t>(n))] {
         lines_.Feed(chunk, handlers_.answers, [this] {
+          const bool lost = AnswersLost(handlers_);
           {
             std::lock_guard lock(mu_);
             all_handed_over_ = true;
+            answers_lost_ = lost;
           }
           handed_over_.notify_one();
         });
@@ -198,6 +216,7 @@ class ThreadInput final : public LineInput {
       std::unique_lock lock(mu_);
       handed_over_.wait(lock, [&] { return all_handed_over_ || closing_; });
       if (closing_) return;
+      if (answers_lost_) break;
     }
     boost::asio::post(io_, [this] {
       lines_.Finish();
@@ -211,6 +230,7 @@ class ThreadInput final : public LineInput {
   std::mutex mu_;
   std::condition_variable handed_over_;
   bool all_handed_over_ = true;
+  bool answers_lost_ = false;
   bool closing_ = false;
   std::thread thread_;  // last: starts after the rest is built
 };

@@ -35,8 +35,13 @@ class LineOutput {
   // Whether a write failed (the peer is gone or the output is full): answers from then on
   // were dropped.
   virtual bool Broken() const { return false; }
+  // Runs `lost` on the loop once a write has failed; outputs that cannot fail never do.
+  virtual void WhenBroken(std::function<void()> lost) { (void)lost; }
 };
 
+// Once `answers` is broken no answer can reach the client, so the input stops: lines read
+// after that are dropped (never run), reading ends, and `on_eof` follows — at once on a
+// pipe or socket, after the read in progress on a terminal or file.
 struct LineInputHandlers {
   std::function<void(std::string_view line)> on_line;
   std::function<void(std::string_view prefix)> on_too_long;

@@ -3,9 +3,13 @@
 // nothing but JSON-RPC lines, and the session goes on.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 
@@ -90,6 +94,25 @@ TEST(AbuseCorpusTest, AnswersThatCannotBeWrittenEndWithExitNine) {
   auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"), "--kind", "SessionOpened"});
   EXPECT_EQ(replay.exit_code, 0) << replay.err;
   EXPECT_EQ(testing::Lines(replay.out).size(), 1u) << "the session is in the log";
+}
+
+// A client that closed its end of stdout but keeps stdin open: the first answer that cannot
+// be written ends the session at once (exit 9, SessionClosed "disconnect") instead of
+// running requests whose answers could reach no one.
+TEST(AbuseCorpusTest, AnswersThatCannotBeWrittenEndTheInputAtOnce) {
+  testing::TempDir tmp;
+  testing::ChildProcess las({LAS_EXECUTABLE, "serve", "--log", tmp.Sub("log")});
+  las.CloseStdout();
+  las.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"alice"}})");
+  const std::optional<int> status = las.WaitFor(std::chrono::seconds(60));
+  ASSERT_TRUE(status.has_value()) << "las serve kept reading a client it cannot answer";
+  ASSERT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  auto closed = testing::RunCommand(
+      {LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"), "--kind", "SessionClosed"});
+  ASSERT_EQ(closed.exit_code, 0) << closed.err;
+  ASSERT_EQ(testing::Lines(closed.out).size(), 1u) << closed.out;
+  EXPECT_EQ(json::parse(closed.out)["payload"]["reason"], "disconnect") << closed.out;
 }
 
 }  // namespace

@@ -324,6 +324,23 @@ TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// A client that stops reading (its read side shut) but keeps the connection open: the first
+// answer that cannot be written ends its session; its requests are not read any more.
+TEST_F(DaemonTest, AnAnswerThatCannotBeWrittenEndsTheSessionWhileTheClientStaysConnected) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("deaf");
+  ASSERT_EQ(::shutdown(client.fd(), SHUT_RD), 0);
+  client.Send(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  ASSERT_TRUE(AwaitCondition([&] { return !Replay({"--kind", "SessionClosed"}).empty(); }))
+      << "the daemon kept reading a client it cannot answer";
+  auto closed = Replay({"--kind", "SessionClosed"});
+  EXPECT_EQ(closed[0]["payload"]["reason"], "disconnect");
+  client.Close();
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 TEST_F(DaemonTest, SigtermLetsTheCallInFlightSettleThenExitsZeroWithNoChildrenLeft) {
   GrantAll({"stayer"});
   // Whatever the daemon leaves behind (a running orphan or an unreaped zombie) becomes this

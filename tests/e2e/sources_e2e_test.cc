@@ -3,6 +3,7 @@
 // by the CLI across restarts, `--lazy`, and las__call under the same guards.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "tests/e2e/e2e_fixture.h"
@@ -94,8 +95,11 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
                     CallStep("echo__echo", {{"message", "hi"}}),
                     CallStep("las__call",
                              {{"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}}),
-                    CallStep("flaky__echo", {{"text", "others serve"}})});
+                    CallStep("flaky__echo", {{"text", "others serve"}}),
+                    CallStep("las__list_tools", {{"source", "echo"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[4]["result"]["isError"], true);
+  EXPECT_EQ(run.steps[4]["result"]["structuredContent"]["error"], "source-disabled");
   const auto names = ListedNames(run.steps[0]);
   for (const auto& name : names) EXPECT_NE(name.rfind("echo__", 0), 0u) << name;
   EXPECT_TRUE(names.count("flaky__echo"));
@@ -137,7 +141,8 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
        CallStep("las__call", {{"name", "las__call"}, {"arguments", {{"name", "echo__echo"}}}}),
        CallStep("las__call", {{"name", "las__list_sources"}}),
        CallStep("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", 5}}}}),
-       CallStep("las__read_doc", {{"name", "troubleshooting"}})},
+       CallStep("las__read_doc", {{"name", "troubleshooting"}}),
+       CallStep("las__list_tools", {{"source", "ehco"}})},
       {"--lazy"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(ListedNames(run.steps[0]),
@@ -167,6 +172,12 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   EXPECT_EQ(run.steps[8]["ok"], false);
   EXPECT_EQ(run.steps[8]["error"]["code"], -32602) << "the signed schema still applies";
   EXPECT_NE(StepText(run.steps[9]).find("No catalog loaded for"), std::string::npos);
+  const json unknown = run.steps[10]["result"]["structuredContent"];
+  EXPECT_EQ(run.steps[10]["result"]["isError"], true);
+  EXPECT_EQ(unknown["error"], "unknown-source");
+  EXPECT_NE(std::find(unknown["sources"].begin(), unknown["sources"].end(), "echo"),
+            unknown["sources"].end())
+      << unknown.dump();
 
   // The call made through las__call is recorded like a direct one.
   auto requested = Replay({"--kind", "ToolCallRequested"});

@@ -99,6 +99,8 @@ TEST_F(MailboxTest, UnreadFirstThenReadThenDeferredPaged) {
   MailPage first = ListMail(mail_, "bob", 500, "", 3, false);
   EXPECT_EQ(Ids(first), (std::vector<std::string>{"m3", "m4", "m1"}));
   ASSERT_TRUE(first.next.has_value());
+  EXPECT_TRUE(IsMailCursor(*first.next));
+  EXPECT_EQ(*first.next, MailCursor(MailState::kRead, first.messages.back()->sent_sequence));
   EXPECT_EQ(Ids(ListMail(mail_, "bob", 500, *first.next, 3, false)), (std::vector<std::string>{"m2"}));
   // After the deferral runs out the message is unread again.
   EXPECT_EQ(Ids(ListMail(mail_, "bob", 1000, "", 10, false)),

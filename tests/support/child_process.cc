@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,8 +91,27 @@ void ChildProcess::CloseStdin() {
   stdin_fd_ = -1;
 }
 
+void ChildProcess::CloseStdout() {
+  if (stdout_fd_ >= 0) ::close(stdout_fd_);
+  stdout_fd_ = -1;
+}
+
 void ChildProcess::Kill(int signal) {
   if (!reaped_) ::kill(pid_, signal);
+}
+
+std::optional<int> ChildProcess::WaitFor(std::chrono::milliseconds timeout) {
+  if (!reaped_) {
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    if (pidfd < 0) throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(errno));
+    pollfd pfd{pidfd, POLLIN, 0};
+    int ready;
+    while ((ready = ::poll(&pfd, 1, static_cast<int>(timeout.count()))) < 0 && errno == EINTR) {
+    }
+    ::close(pidfd);
+    if (ready <= 0) return std::nullopt;
+  }
+  return Wait();
 }
 
 int ChildProcess::Wait() {

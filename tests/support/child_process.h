@@ -28,9 +28,13 @@ class ChildProcess {
   std::vector<std::string> DrainLines();
   void WriteLine(const std::string& line);
   void CloseStdin();
+  // Closes this side's end of the child's stdout: the child's writes fail from then on.
+  void CloseStdout();
   void Kill(int signal);
   // Waits for exit; returns the raw wait status.
   int Wait();
+  // Waits at most `timeout` for the exit; the raw wait status, or nullopt if it still runs.
+  std::optional<int> WaitFor(std::chrono::milliseconds timeout);
   pid_t pid() const { return pid_; }
 
  private:

@@ -309,6 +309,12 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
   EXPECT_EQ(page2["messages"][1]["message_id"], ids[0]);
   EXPECT_EQ(page2["messages"][1]["state"], "read");
   EXPECT_TRUE(page2["next"].is_null());
+  // A cursor Las did not hand out is refused rather than read as "from the top".
+  for (const char* bad : {"garbage", "1:", ":5", "9:1", "-1:0", "0:5x", " 0:5", "0x1:2"}) {
+    EXPECT_EQ(ErrorCode("bob", "las__message_list", json{{"after", bad}}.dump()),
+              "invalid-arguments")
+        << bad;
+  }
 
   Ok("bob", "las__message_defer", {{"message_id", ids[1]}, {"seconds", 60}});
   Ok("bob", "las__message_complete", {{"message_id", ids[2]}});

@@ -87,17 +87,27 @@ TEST(LineWriteQueueTest, APeerThatIsGoneDropsTheRestAndReleasesWaiters) {
   h.queue.Write(big);
   h.queue.Write(big);
   int reads = 0;
+  int lost = 0;
   bool drained = false;
   h.queue.ReadWhenAllowed([&] { ++reads; });
   h.queue.WhenDrained([&] { drained = true; });
+  h.queue.WhenBroken([&] { ++lost; });
+  h.Complete(/*ok=*/true);
+  h.RunPosted();
+  EXPECT_EQ(lost, 0) << "a write that succeeded loses nothing";
   h.Complete(/*ok=*/false);
   h.RunPosted();
+  EXPECT_EQ(lost, 1);
+  h.queue.WhenBroken([&] { lost += 10; });
+  EXPECT_EQ(lost, 1) << "posted, never run inside the call";
+  h.RunPosted();
+  EXPECT_EQ(lost, 11) << "a late registration still learns of the loss";
   EXPECT_TRUE(h.queue.broken());
   EXPECT_EQ(h.queue.queued_bytes(), 0u);
   EXPECT_EQ(reads, 1) << "the read goes ahead and will see the end of the input";
   EXPECT_TRUE(drained);
   h.queue.Write("late");
-  EXPECT_EQ(h.written.size(), 1u) << "nothing more is written to a peer that is gone";
+  EXPECT_EQ(h.written.size(), 2u) << "nothing more is written to a peer that is gone";
 }
 
 }  // namespace
