@@ -152,7 +152,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         }
         if (owned.empty()) {
           // A disabled source's tools are not visible; say so rather than list nothing.
-          const bool disabled = !SourceEnabled(context.live, source) && SourceOwnsTools(context, source);
+          const bool disabled =
+              !SourceEnabled(context.live, source) && SourceOwnsTools(context, source);
           done(ToolCallReply::Result(ErrorResult(
               {{"error", disabled ? "source-disabled" : "unknown-source"}, {"sources", sources}})));
           return;

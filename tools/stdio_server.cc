@@ -68,11 +68,12 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     handlers.on_line = [&session](std::string_view line) { session->OnLine(line); };
     handlers.on_too_long = [&session](std::string_view prefix) { session->OnTooLong(prefix); };
     handlers.answers = output.get();  // a client that does not read its answers is not read
-    // At stdin EOF (or once answers cannot be written): no more operator requests; once no call is in flight and the answers
-    // are out: SessionClosed, end the children, flush, stop.
+    // At stdin EOF (or once answers cannot be written): no more operator requests; once no
+    // call is in flight and the answers are out: SessionClosed, end the children, flush, stop.
     handlers.on_eof = [&] {
       auto end_session = [&] {
-        session->EndInput([&] { return std::string(output->Broken() ? "disconnect" : "eof"); }, [&] {
+        auto reason = [&] { return std::string(output->Broken() ? "disconnect" : "eof"); };
+        session->EndInput(reason, [&] {
           server.Shutdown([&] { output->WhenDrained([&io] { io.stop(); }); });
         });
       };
