@@ -120,6 +120,14 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Families() {
           {std::string(layout::kSnapshotsFamily), cf}};
 }
 
+bool HasTableFiles(const std::string& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".sst") return true;
+  }
+  return false;
+}
+
 // Classifies `dir` before RocksDB touches it, so that a foreign directory is never
 // written to and every failure has its own clear message.
 enum class DirState { kMissing, kEmpty, kRocks, kForeign };
@@ -251,10 +259,17 @@ Status RocksStore::CheckOrInitMetadata(Mode mode, bool fresh) {
   }
   std::string magic;
   auto s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kMagicKey), &magic);
+  // A read that failed (a damaged table file) is corruption, not a foreign directory; so is
+  // a marker missing beside table files (a reader leaves out table files it cannot open,
+  // and then finds nothing).
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, dir_);
+  if (s.IsNotFound() && HasTableFiles(dir_)) {
+    return Status(Code::kCorruption,
+                  dir_ + ": the format marker cannot be read: table files are damaged");
+  }
   if (s.IsNotFound() || magic != layout::kMagicValue) {
     return Status(Code::kNotALog, dir_ + ": not a Las log (no format marker)");
   }
-  if (!s.ok()) return FromRocks(s, dir_);
   std::string version_bytes;
   s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kFormatVersionKey),
                &version_bytes);

@@ -9,14 +9,22 @@ namespace las::projections {
 
 namespace {
 
-// Encodes `snapshot`, puts it under its sequence and deletes all but the newest `keep`.
+// Encodes `snapshot`, puts it under its sequence and deletes all but the newest `keep` —
+// after deleting every record keyed beyond the head, which no load can use (copied from
+// another or a longer log): counted among the newest, they would evict every new snapshot.
 Result<size_t> PutAndPrune(log::EventLog& log, const log::Snapshot& snapshot, size_t keep) {
   const std::string record = log::EncodeSnapshot(snapshot);
   LAS_RETURN_IF_ERROR(log.PutSnapshot(snapshot.sequence, record));
   auto sequences = log.SnapshotSequences();
   if (!sequences.ok()) return sequences.status();
-  for (size_t i = std::max<size_t>(keep, 1); i < sequences->size(); ++i) {
-    LAS_RETURN_IF_ERROR(log.DeleteSnapshot((*sequences)[i]));
+  const uint64_t head = log.head().sequence;
+  size_t kept = 0;
+  for (const uint64_t sequence : *sequences) {
+    if (sequence <= head && kept < std::max<size_t>(keep, 1)) {
+      ++kept;
+      continue;
+    }
+    LAS_RETURN_IF_ERROR(log.DeleteSnapshot(sequence));
   }
   return record.size();
 }

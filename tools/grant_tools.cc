@@ -47,15 +47,28 @@ const reducers::Grants* CurrentGrants(LiveProjections& live) {
   return projection != nullptr ? &projection->grants() : nullptr;
 }
 
-// Appends `draft` (synced) and answers `reply` once it is durable, on the loop.
-void AppendThenAnswer(const LasToolContext& context, log::EventDraft draft, std::string reply,
-                      std::function<void(ToolCallReply)> done) {
-  context.appender.Append({std::move(draft)}, log::Durability::kSynced,
-                          [reply = std::move(reply), done = std::move(done)](
-                              Result<log::AppendedRange> appended) mutable {
-                            done(appended.ok() ? ToolCallReply::Result(JsonResult(reply))
-                                               : ToolCallReply::Error(-32603, "Tool call failed"));
-                          });
+// Appends `draft` (synced) and, once it is durable and folded, answers what the log made of
+// it: `decide` reads the grants as folded through the event at `sequence`. The checks made
+// before appending see only folded events; another grant event may have been appended
+// meanwhile (a revocation of the parent, a delegation from the grant being revoked), and the
+// reducer, which folds in log order, is the authority on what took effect.
+void AppendThenAnswer(
+    const LasToolContext& context, log::EventDraft draft,
+    std::function<ToolCallReply(const reducers::Grants& grants, uint64_t sequence)> decide,
+    std::function<void(ToolCallReply)> done) {
+  context.appender.Append(
+      {std::move(draft)}, log::Durability::kSynced,
+      [&live = context.live, decide = std::move(decide),
+       done = std::move(done)](Result<log::AppendedRange> appended) mutable {
+        const reducers::Grants* grants = appended.ok() ? CurrentGrants(live) : nullptr;
+        done(grants != nullptr ? decide(*grants, appended->first)
+                               : ToolCallReply::Error(-32603, "Tool call failed"));
+      });
+}
+
+// The refusal for a delegation the reducer voided.
+std::string_view VoidedReason(const reducers::GrantRecord& grant) {
+  return grant.reason == "wider-than-parent" ? "wider-than-held" : "not-held";
 }
 
 void ListGrants(const LasToolContext& context, const GrantPolicy& policy,
@@ -127,10 +140,19 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
   const std::string grant_id = new_id();
   json reply = {{"grant_id", grant_id}, {"agent_id", to_agent}, {"parent_grant_id", from},
                 {"root", all}};
-  AppendThenAnswer(context,
-                   GrantIssuedEvent({session.agent_id, session.session_id}, grant_id, to_agent,
-                                    from, all, selectors),
-                   reply.dump(), std::move(done));
+  AppendThenAnswer(
+      context,
+      GrantIssuedEvent({session.agent_id, session.session_id}, grant_id, to_agent, from, all,
+                       selectors),
+      [grant_id, reply = reply.dump()](const reducers::Grants& folded, uint64_t) {
+        auto issued = folded.grants.find(grant_id);
+        if (issued == folded.grants.end()) return ToolCallReply::Error(-32603, "Tool call failed");
+        if (issued->second.status == reducers::kGrantVoid) {
+          return Refused(VoidedReason(issued->second));
+        }
+        return ToolCallReply::Result(JsonResult(reply));
+      },
+      std::move(done));
 }
 
 void Revoke(const LasToolContext& context, const SessionInfo& session,
@@ -148,22 +170,23 @@ void Revoke(const LasToolContext& context, const SessionInfo& session,
     return done(Refused("not-issued-by-you"));
   }
   if (grant->second.status != reducers::kGrantLive) return done(Refused("not-live"));
-  // What the revocation will end: the grant and every live grant delegated from it.
-  json revoked = json::array();
-  std::vector<std::string> pending = {id};
-  while (!pending.empty()) {
-    std::string next = std::move(pending.back());
-    pending.pop_back();
-    auto it = grants->grants.find(next);
-    if (it == grants->grants.end() || it->second.status != reducers::kGrantLive) continue;
-    revoked.push_back(next);
-    pending.insert(pending.end(), it->second.children.begin(), it->second.children.end());
-  }
-  json reply = {{"grant_id", id}, {"revoked", revoked}};
-  AppendThenAnswer(context,
-                   GrantRevokedEvent({session.agent_id, session.session_id}, id,
-                                     "revoked-by-issuer"),
-                   reply.dump(), std::move(done));
+  AppendThenAnswer(
+      context,
+      GrantRevokedEvent({session.agent_id, session.session_id}, id, "revoked-by-issuer"),
+      [id](const reducers::Grants& folded, uint64_t sequence) {
+        // What this event ended: the grant and every grant delegated from it that was live.
+        auto target = folded.grants.find(id);
+        if (target == folded.grants.end() || target->second.revoked_sequence != sequence) {
+          return Refused("not-live");  // another revocation ended it first
+        }
+        json revoked = json::array({id});
+        for (const auto& [grant_id, g] : folded.grants) {
+          if (g.revoked_sequence == sequence && grant_id != id) revoked.push_back(grant_id);
+        }
+        return ToolCallReply::Result(
+            JsonResult(json{{"grant_id", id}, {"revoked", revoked}}.dump()));
+      },
+      std::move(done));
 }
 
 }  // namespace

@@ -7,8 +7,12 @@
 //   las__grant_revoke    revoke a grant the caller issued; everything delegated from it is
 //                        revoked with it.
 // A refused delegation or revocation is a tool error (isError) with a static text naming a
-// stable reason code; nothing is appended. An accepted one is answered once its event
-// (GrantIssued / GrantRevoked, with the caller as actor) is durable.
+// stable reason code. What the folded grants already refuse is refused before anything is
+// appended; otherwise the event (GrantIssued / GrantRevoked, with the caller as actor) is
+// appended and, once durable and folded, the answer is what the log made of it: a grant
+// event appended meanwhile by another session (the parent revoked, a child delegated) is
+// folded first, so a delegation the reducer voided is refused (`not-held`,
+// `wider-than-held`) and a revocation lists every grant it ended.
 //
 // Threading: handlers run on the gateway's loop; appends go through the loop appender
 // (tools/loop_appender.h) and complete on the loop.

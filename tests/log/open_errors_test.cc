@@ -53,6 +53,29 @@ TEST(OpenErrorsTest, ALogMissingItsCurrentOrManifestIsCorrupt) {
   }
 }
 
+// Table files emptied by a disk error: a reader, whose first read is the format marker, says
+// corruption (exit 3) as the writer does, not "not a Las log" (exit 5).
+TEST(OpenErrorsTest, EmptiedTableFilesAreCorruptionForTheReaderToo) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  {
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+  }
+  int emptied = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".sst") continue;
+    fs::resize_file(entry.path(), 0);
+    ++emptied;
+  }
+  ASSERT_GT(emptied, 0) << "a closed log keeps its events in table files";
+  auto reader = LogReader::Open(dir);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().code(), Code::kCorruption) << reader.status().ToString();
+  EXPECT_EQ(EventLog::Open(dir).status().code(), Code::kCorruption);
+}
+
 TEST(OpenErrorsTest, AFileIsNotALog) {
   testing::TempDir tmp;
   std::ofstream(tmp.Sub("file")) << "x";

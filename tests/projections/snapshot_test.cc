@@ -315,6 +315,29 @@ TEST(LogSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
   ExpectTheOnlySnapshotIgnored(*log, "beyond the log's head");
 }
 
+// Two records beyond the head (copied from a longer log) would count as the newest two and
+// evict every snapshot written after them; writing deletes them instead.
+TEST(LogSnapshots, WritingDeletesRecordsBeyondTheHead) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  auto log = SampleLog(dir.Sub("log"));
+  log::Snapshot stray = SavedAtHead(Fold(*log), *log);
+  ASSERT_FALSE(HasFailure());
+  const uint64_t head = log->head().sequence;
+  for (uint64_t beyond : {head + 1000, head + 1001}) {
+    stray.sequence = beyond;
+    ASSERT_TRUE(log->PutSnapshot(beyond, log::EncodeSnapshot(stray)).ok());
+  }
+  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log)).ok());
+  auto sequences = log->SnapshotSequences();
+  ASSERT_TRUE(sequences.ok());
+  EXPECT_EQ(*sequences, (std::vector<uint64_t>{head}));
+  auto loaded = LoadNewestSnapshot(*log);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->snapshot_sequence, head);
+  EXPECT_TRUE(loaded->ignored.empty());
+}
+
 TEST(LogSnapshots, ASnapshotWhoseEventHashDiffersIsIgnored) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;

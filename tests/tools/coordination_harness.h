@@ -1,5 +1,6 @@
 // A server in a test: a real log in a temp dir, the live projections, the coordination
-// tools (tools/coordination_tools.h) behind the real Gateway, and one McpEndpoint per
+// tools (tools/coordination_tools.h) and the grant tools behind the real Gateway (no call
+// guards), and one McpEndpoint per
 // agent fed JSON-RPC lines — everything `las serve` runs except stdio. Close() and Open()
 // again is a restart on the same log.
 #pragma once
@@ -22,6 +23,7 @@
 #include "tools/coordination_tools.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
+#include "tools/grant_tools.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
@@ -47,6 +49,8 @@ class CoordinationHarness {
     coordination.clock = &clock_;
     coordination.new_message_id = [this] { return "msg-" + std::to_string(++ids_); };
     AddCoordinationTools(*builtins_, *context_, coordination);
+    AddGrantTools(*builtins_, *context_, GrantPolicy{},
+                  [this] { return "grant-" + std::to_string(++ids_); });
     FederationOptions federation;
     federation.builtin_tools = builtins_->Definitions();
     federation.quiet = true;

@@ -1,0 +1,86 @@
+// The agents' grant tools (tools/grant_tools.h) through the real gateway and loop appender,
+// where two sessions' grant changes are in flight at once: the answer is what the log made
+// of each event, not what the folded grants said before it was appended.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/temp_dir.h"
+#include "tests/tools/coordination_harness.h"
+#include "tools/grant_events.h"
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+
+class GrantToolsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_.Open();
+    // The operator's root grant for alice, who delegates `all` to carol.
+    ASSERT_TRUE(server_.log()
+                    .Append({GrantIssuedEvent({"", ""}, "grant-op", "alice", "", true, {})})
+                    .ok());
+    ASSERT_TRUE(server_.live().CatchUp().ok());
+    carol_grant_ = Delegate("alice", "grant-op", "carol")["grant_id"];
+  }
+
+  json Result(const std::string& agent, int id) { return server_.Await(agent, id); }
+  int SendDelegate(const std::string& agent, const std::string& from, const std::string& to) {
+    return server_.Send(agent, "las__grant_delegate",
+                        json{{"to_agent", to}, {"from_grant", from}, {"all", true}}.dump());
+  }
+  json Delegate(const std::string& agent, const std::string& from, const std::string& to) {
+    json result = Result(agent, SendDelegate(agent, from, to));
+    EXPECT_FALSE(result.value("isError", false)) << result.dump();
+    return result["structuredContent"];
+  }
+  int SendRevoke(const std::string& agent, const std::string& id) {
+    return server_.Send(agent, "las__grant_revoke", json{{"grant_id", id}}.dump());
+  }
+  std::string Status(const std::string& agent, const std::string& grant_id) {
+    json issued = server_.Call(agent, "las__grants", "{}")["structuredContent"]["issued"];
+    for (const auto& g : issued) {
+      if (g["grant_id"] == grant_id) return g["status"];
+    }
+    return "absent";
+  }
+
+  testing::TempDir tmp_;
+  CoordinationHarness server_{tmp_.Sub("log")};
+  std::string carol_grant_;
+};
+
+TEST_F(GrantToolsTest, ADelegationFromAGrantRevokedMeanwhileIsRefused) {
+  const int revoke = SendRevoke("alice", carol_grant_);
+  const int delegate = SendDelegate("carol", carol_grant_, "dave");  // before the revoke folds
+  EXPECT_FALSE(Result("alice", revoke).value("isError", false));
+  json refused = Result("carol", delegate);
+  EXPECT_TRUE(refused.value("isError", false)) << refused.dump();
+  EXPECT_EQ(refused["content"][0]["text"], "Refused: not-held");
+  json held = server_.Call("dave", "las__grants", "{}")["structuredContent"]["grants"];
+  EXPECT_TRUE(held.empty()) << held.dump();
+}
+
+TEST_F(GrantToolsTest, ARevocationListsAGrantDelegatedJustBeforeIt) {
+  const int delegate = SendDelegate("carol", carol_grant_, "dave");
+  const int revoke = SendRevoke("alice", carol_grant_);  // before the delegation folds
+  json delegated = Result("carol", delegate)["structuredContent"];
+  ASSERT_TRUE(delegated.contains("grant_id")) << delegated.dump();
+  json revoked = Result("alice", revoke)["structuredContent"]["revoked"];
+  EXPECT_EQ(revoked, json::array({carol_grant_, delegated["grant_id"]}));
+  EXPECT_EQ(Status("carol", delegated["grant_id"]), "revoked");
+}
+
+TEST_F(GrantToolsTest, OfTwoRevocationsInFlightTheSecondIsNotLive) {
+  const int first = SendRevoke("alice", carol_grant_);
+  const int second = SendRevoke("alice", carol_grant_);
+  EXPECT_EQ(Result("alice", first)["structuredContent"]["revoked"], json::array({carol_grant_}));
+  json again = Result("alice", second);
+  EXPECT_TRUE(again.value("isError", false)) << again.dump();
+  EXPECT_EQ(again["content"][0]["text"], "Refused: not-live");
+}
+
+}  // namespace
+}  // namespace las::tools
