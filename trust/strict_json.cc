@@ -181,6 +181,11 @@ Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limi
     return InvalidArgument("JSON text is not valid UTF-8 at byte offset " +
                            std::to_string(*bad));
   }
+  // nlohmann's lexer takes a NUL byte for the end of its input and would accept whatever
+  // follows it; JSON text has no place for one (a string spells it \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    return InvalidArgument("JSON text has a NUL byte at byte offset " + std::to_string(nul));
+  }
   Json root;
   StrictDomBuilder builder(root, limits.max_depth);
   try {

@@ -186,6 +186,16 @@ TEST(SkarbiecPolicy, ExactEnvelopesPass) {
                   .ok());
 }
 
+// An escaped NUL in the text ends nlohmann's reading of the inner JSON; what follows it
+// must not ride through.
+TEST(SkarbiecPolicy, AResultWithANulBeforeMoreTextIsRefused) {
+  EXPECT_EQ(CheckSkarbiecResult(
+                kSkarbiecHealth,
+                R"({"content":[{"type":"text","text":"{\"status\":\"ok\"}\u0000{\"token\":\"SECRET\"}"}]})")
+                .reason(),
+            Reason::kSkarbiecResultEnvelope);
+}
+
 TEST(SkarbiecPolicy, AResultWithAnExtraFieldIsRefused) {
   EXPECT_EQ(CheckSkarbiecResult(kSkarbiecAvailable,
                                 Envelope(R"({"available":true,"note":"extra"})"))

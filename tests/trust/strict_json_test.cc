@@ -82,6 +82,16 @@ TEST(StrictJson, RejectsByteOrderMark) {
   ExpectRejected("\xEF\xBB\xBF{}", "byte-order mark");
 }
 
+// nlohmann alone stops at a NUL and accepts what follows it: a signed manifest, a trust
+// store or a Skarbiec result could carry anything after one.
+TEST(StrictJson, RejectsARawNulAnywhere) {
+  using namespace std::string_literals;
+  ExpectRejected("{\"status\":\"ok\"}\0{\"token\":\"x\"}"s, "NUL byte at byte offset 15");
+  ExpectRejected("{\"a\":\"b\0\"}"s, "NUL byte");
+  ExpectRejected("\0"s, "NUL byte");
+  EXPECT_TRUE(CheckStrictJson(R"({"a":"b\u0000c"})").ok()) << "an escaped NUL is a character";
+}
+
 TEST(StrictJson, RejectsNestingDeeperThanLimit) {
   StrictJsonLimits limits;
   limits.max_depth = 3;
