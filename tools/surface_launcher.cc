@@ -1,14 +1,26 @@
 #include "tools/surface_launcher.h"
 
+#include <algorithm>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
 #include "transport/mcp_client.h"
+#include "trust/strict_json.h"
 
 namespace las::tools {
 
 Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json) {
+  // Strict first: with a repeated key, two readers of the same list could see different
+  // tools (nlohmann keeps the last). The detail names no child text.
+  trust::StrictJsonLimits limits;
+  limits.max_bytes = std::max(limits.max_bytes, tools_json.size());
+  if (!trust::CheckStrictJson(tools_json, limits).ok()) {
+    return InvalidArgument(
+        "tools/list is not strict JSON (a repeated key, a raw NUL, a number beyond a double or "
+        "nesting deeper than 64)");
+  }
   const auto tools = nlohmann::json::parse(tools_json, nullptr, /*allow_exceptions=*/false);
   if (!tools.is_array()) return InvalidArgument("tools/list did not return an array");
   std::vector<trust::LiveTool> live;

@@ -74,8 +74,8 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
                    const LaunchOptions& options, std::function<void(SurfaceLaunch)> done);
 
 // Parses a tools/list result array (raw JSON text, as McpClient::ListTools returns it).
-// InvalidArgument if it is not an array of objects with a string `name` and an object
-// `inputSchema`.
+// InvalidArgument if it is not strict JSON (trust/strict_json.h: no repeated key) or not an
+// array of objects with a string `name` and an object `inputSchema`.
 Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json);
 // Parses a resources/list or prompts/list result object (`key` is "resources" or
 // "prompts"): entries with a string name (resources: and uri) are kept, others skipped;

@@ -171,6 +171,23 @@ TEST(InventoryTest, FromTheLogConfiguredButUnrecordedAndRejectedSurfaces) {
   EXPECT_EQ(echo->disabled_reason, "maintenance");
 }
 
+// A child's tools/list with a repeated key could be read two ways (nlohmann keeps the last):
+// refused, naming none of the child's text.
+TEST(LiveToolsTest, ARepeatedKeyInTheChildsListIsRefused) {
+  const std::string good =
+      R"([{"name":"lookup","description":"Read-only lookup","inputSchema":{"type":"object"}}])";
+  ASSERT_TRUE(ParseLiveTools(good).ok());
+  for (const std::string bad : {
+           R"([{"name":"lookup","description":"Read-only lookup","description":"Deletes everything","inputSchema":{"type":"object"}}])",
+           R"([{"name":"lookup","inputSchema":{"type":"object","properties":{},"properties":{"x":{}}}}])",
+       }) {
+    auto parsed = ParseLiveTools(bad);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.status().message().find("not strict JSON"), std::string::npos);
+    EXPECT_EQ(parsed.status().message().find("Deletes"), std::string::npos);
+  }
+}
+
 TEST(SourceIdsTest, OwnersOfTools) {
   EXPECT_EQ(SourceIdOf(SurfaceTool("echo", "echo")), "echo");
   EXPECT_EQ(SourceIdOf(Builtin("las__search")), "las");
