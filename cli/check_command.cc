@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/clock.h"
+#include "base/printable_text.h"
 #include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -45,9 +46,11 @@ void PrintTable(const tools::CheckReport& report) {
   const char* headers[] = {"SURFACE", "CHECK", "RESULT", "REASON"};
   size_t width[4];
   for (size_t i = 0; i < 4; ++i) width[i] = std::string_view(headers[i]).size();
+  // Escaped: a detail may quote what a child listed (never raw control characters).
   auto cells = [](const tools::CheckRow& row) {
-    return std::array<std::string, 4>{row.surface.empty() ? kReleaseScope : row.surface, row.check,
-                                      ResultWord(row.result), row.reason};
+    return std::array<std::string, 4>{
+        EscapeForTerminal(row.surface.empty() ? kReleaseScope : row.surface),
+        EscapeForTerminal(row.check), ResultWord(row.result), EscapeForTerminal(row.reason)};
   };
   for (const tools::CheckRow& row : report.rows) {
     const auto c = cells(row);
@@ -63,7 +66,7 @@ void PrintTable(const tools::CheckReport& report) {
     std::printf("%s\n", out.c_str());
   };
   line({headers[0], headers[1], headers[2], headers[3]}, "DETAIL");
-  for (const tools::CheckRow& row : report.rows) line(cells(row), row.detail);
+  for (const tools::CheckRow& row : report.rows) line(cells(row), EscapeForTerminal(row.detail));
 
   const size_t failed = report.Count(tools::CheckResult::kFail);
   const size_t passed = report.Count(tools::CheckResult::kOk);

@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "base/printable_text.h"
 #include "trust/strict_json.h"
 #include "trust/strict_json_internal.h"
 
@@ -21,13 +22,27 @@ Result<Sha256Digest> DescriptionDigest(const std::optional<std::string>& descrip
   return CanonicalSha256(internal::Json(*description).dump());
 }
 
+namespace {
+
+// A name the child listed, as a detail may carry it: printable (base/printable_text.h) and
+// at most 128 bytes, so a child cannot draw on the operator's terminal or flood the log.
+std::string Shown(std::string_view child_name) {
+  constexpr size_t kMaxShownBytes = 128;
+  std::string shown = EscapeForTerminal(child_name.substr(0, kMaxShownBytes));
+  if (child_name.size() > kMaxShownBytes) shown += "...";
+  return shown;
+}
+
+}  // namespace
+
 Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> live) {
   // Every difference, keyed by tool name so the detail is in a stable order.
   std::multimap<std::string, std::string> differences;
   std::map<std::string, const LiveTool*> by_name;
   for (const LiveTool& tool : live) {
     if (!by_name.emplace(tool.name, &tool).second) {
-      differences.emplace(tool.name, "tool \"" + tool.name + "\" is listed twice by the child");
+      differences.emplace(tool.name,
+                          "tool \"" + Shown(tool.name) + "\" is listed twice by the child");
     }
   }
   for (const ToolBinding& bound : surface.tools) {
@@ -56,7 +71,7 @@ Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> l
   }
   for (const auto& [tool_name, tool] : by_name) {
     if (surface.FindTool(tool_name) == nullptr) {
-      differences.emplace(tool_name, "extra tool \"" + tool_name + "\" (listed, not signed)");
+      differences.emplace(tool_name, "extra tool \"" + Shown(tool_name) + "\" (listed, not signed)");
     }
   }
   if (differences.empty()) return Verdict::Accept();

@@ -53,6 +53,18 @@ TEST(ToolBindingCheck, ExtraToolIsToolsMismatch) {
   EXPECT_NE(v.detail().find("extra tool \"exfiltrate\""), std::string::npos) << v.detail();
 }
 
+// The child chooses an extra tool's name: the detail (for the log and `las check`) shows it
+// escaped and bounded, so it cannot forge table rows on the operator's terminal.
+TEST(ToolBindingCheck, AnExtraToolsNameIsShownEscapedAndBounded) {
+  std::vector<LiveTool> live = Live();
+  live.push_back({"x\r\x1b[2Ktools ok\n" + std::string(500, 'y'), "{}", std::nullopt});
+  Verdict v = Check(live);
+  EXPECT_EQ(v.reason(), Reason::kToolsMismatch);
+  EXPECT_EQ(v.detail().find_first_of("\r\n\x1b"), std::string::npos) << v.detail();
+  EXPECT_NE(v.detail().find("x\\u{000D}\\u{001B}[2Ktools ok\\u{000A}"), std::string::npos) << v.detail();
+  EXPECT_LT(v.detail().size(), 300u) << v.detail();
+}
+
 TEST(ToolBindingCheck, MissingToolIsToolsMismatch) {
   std::vector<LiveTool> live = Live();
   live.pop_back();
