@@ -64,7 +64,7 @@ int Grant(const GrantFlags& flags) {
     }
     request.tools[0].digest = flags.digest;
   }
-  const std::string grant_id = tools::RandomId("grant-");
+  const std::string grant_id = tools::RandomId(tools::kGrantIdPrefix);
   auto issued = tools::IssueGrant(flags.log_dir, request, grant_id);
   if (!issued.ok() && issued.status().code() == Code::kLocked) {
     ordered_json tools_json = ordered_json::array();
@@ -261,7 +261,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   add->callback([add_flags, &exit_code] {
     tools::ToolArg tool = tools::ParseToolArg(add_flags->tool);
     if (!add_flags->digest.empty()) tool.digest = add_flags->digest;
-    const std::string id = tools::RandomId("rule-");
+    const std::string id = tools::RandomId(tools::kRuleIdPrefix);
     auto selector = tools::AddRule(add_flags->log_dir, add_flags->agent, tool, id);
     if (!selector.ok() && selector.status().code() == Code::kLocked) {
       auto answer = ViaServer(add_flags->log_dir, selector.status(), "las/rules.add",

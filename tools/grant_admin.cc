@@ -9,6 +9,7 @@
 #include "tools/builtin_tools.h"
 #include "tools/catalog.h"
 #include "tools/definition_digest.h"
+#include "tools/random_id.h"
 #include "tools/grant_events.h"
 #include "tools/grant_policy.h"
 #include "trust/manifest.h"
@@ -136,11 +137,23 @@ Status ValidateGrantRequest(const GrantRequest& request) {
   return Status::Ok();
 }
 
+// A new grant or rule id: the shape the CLI makes, and not one the log has used (the reducer
+// would ignore a second GrantIssued or rule under it, after the operator was told "done").
+template <typename Records>
+Status CheckNewId(const std::string& id, std::string_view prefix, const Records& existing) {
+  if (!IsRandomIdShape(id, prefix)) {
+    return InvalidArgument("an id is \"" + std::string(prefix) + "\" and 32 lowercase hex digits");
+  }
+  if (existing.count(id) != 0) return Conflict("the log has used the id " + id + " already");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
                                  const GrantRequest& request, const std::string& grant_id) {
   LAS_RETURN_IF_ERROR(ValidateGrantRequest(request));
+  LAS_RETURN_IF_ERROR(CheckNewId(grant_id, kGrantIdPrefix, GrantsOf(set).grants));
   IssuedGrant issued{grant_id, {}};
   for (const auto& tool : request.tools) {
     auto selector = Resolve(set, tool);
@@ -179,6 +192,7 @@ Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::s
   if (!IsValidAgentId(agent_id)) {
     return InvalidArgument(kAgentIdRule);
   }
+  LAS_RETURN_IF_ERROR(CheckNewId(rule_id, kRuleIdPrefix, GrantsOf(set).rules));
   auto selector = Resolve(set, tool);
   if (!selector.ok()) return selector.status();
   log::EventDraft draft = PermissionRuleAddedEvent(rule_id, agent_id, *selector);

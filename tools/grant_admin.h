@@ -60,6 +60,11 @@ Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string
                                    const ToolArg& tool, const std::string& rule_id);
 Status ForgetRule(const std::string& log_dir, const std::string& rule_id);
 
+// Grant and rule ids are RandomId(prefix) (tools/random_id.h); a plan refuses an id of any
+// other shape (kInvalidArgument) or one the log has used (kConflict).
+inline constexpr std::string_view kGrantIdPrefix = "grant-";
+inline constexpr std::string_view kRuleIdPrefix = "rule-";
+
 // The same four changes as plans: each validates against `set` (every projection as of the
 // log's head: the CLI's own fold, or a running server's live projections) and builds the
 // one event draft to append, by the operator (empty agent and session). The functions

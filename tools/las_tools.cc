@@ -3,6 +3,7 @@
 #include "tools/admin_tools.h"
 #include "tools/coordination_tools.h"
 #include "tools/discovery_tools.h"
+#include "tools/grant_admin.h"
 #include "tools/grant_guard.h"
 #include "tools/grant_tools.h"
 #include "tools/onboarding_tool.h"
@@ -18,7 +19,7 @@ void AddLasTools(BuiltinTools& tools, const LasToolContext& context) {
   AddDocsTool(tools, context);
   if (context.options.admin) AddAdminTools(tools, context);
   AddGrantTools(tools, context, GrantPolicyFor(context.options.environment),
-                [] { return RandomId("grant-"); });
+                [] { return RandomId(kGrantIdPrefix); });
   AddCoordinationTools(tools, context);
 }
 

@@ -59,4 +59,10 @@ std::string RandomId(std::string_view prefix) {
   return std::string(prefix) + ToHex(bytes);
 }
 
+bool IsRandomIdShape(std::string_view id, std::string_view prefix) {
+  if (!id.starts_with(prefix) || id.size() != prefix.size() + 2 * kIdBytes) return false;
+  return std::all_of(id.begin() + static_cast<std::ptrdiff_t>(prefix.size()), id.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 }  // namespace las::tools

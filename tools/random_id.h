@@ -16,5 +16,7 @@
 namespace las::tools {
 
 std::string RandomId(std::string_view prefix);
+// Whether `id` has the shape RandomId(prefix) gives: the prefix and 32 lowercase hex digits.
+bool IsRandomIdShape(std::string_view id, std::string_view prefix);
 
 }  // namespace las::tools

@@ -5,6 +5,7 @@
 
 #include "log/event_log.h"
 #include "tests/support/temp_dir.h"
+#include "tools/grant_admin.h"
 #include "tools/grant_events.h"
 #include "tools/grant_guard.h"
 #include "tools/grant_policy.h"
@@ -110,6 +111,26 @@ TEST_F(GrantGuardTest, LasOwnToolsAreForEveryAgentAndAdminToolsNeedRoot) {
   EXPECT_EQ(Check(guard, "worker", admin), "no-root-grant") << "a narrow grant is not root";
   Append(GrantIssuedEvent({}, "g2", "worker", "", true, {}));
   EXPECT_EQ(Check(guard, "worker", admin), "");
+}
+
+// The operator channel passes the CLI's id through: one of another shape, or one the log has
+// used (the reducer would ignore the second event after "done" was answered), is refused.
+TEST_F(GrantGuardTest, AnOperatorGrantNeedsAFreshIdOfTheCliShape) {
+  const std::string used = "grant-" + std::string(32, 'a');
+  Append(GrantIssuedEvent({"", ""}, used, "bob", "", true, {}));
+  ASSERT_TRUE(live_->CatchUp().ok());
+  const GrantRequest request{"mallory", true, {}};
+  EXPECT_EQ(PlanIssueGrant(live_->set(), request, used).status().code(), Code::kConflict);
+  const std::vector<std::string> malformed = {"x", "grant-", "grant-" + std::string(32, 'A'),
+                                              "grant-" + std::string(31, 'a'),
+                                              "rule-" + std::string(32, 'a')};
+  for (const std::string& bad : malformed) {
+    EXPECT_EQ(PlanIssueGrant(live_->set(), request, bad).status().code(), Code::kInvalidArgument)
+        << bad;
+  }
+  EXPECT_TRUE(PlanIssueGrant(live_->set(), request, "grant-" + std::string(32, 'b')).ok());
+  EXPECT_EQ(PlanAddRule(live_->set(), "mallory", {"echo__echo", std::nullopt}, "r1").status().code(),
+            Code::kInvalidArgument);
 }
 
 TEST(GrantPolicyTest, AgentIdsAreBoundedAndPrintable) {
