@@ -162,9 +162,11 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "agentId must be a string"));
     return;
   }
-  std::string agent = StringField(parsed, "agentId");
-  if (agent.empty()) agent = MetaAgentId(parsed).value_or("");
-  if (agent.empty()) agent = options_.default_agent_id;
+  // A named agent, even an empty name, is checked as given; only an absent one defaults.
+  std::optional<std::string> named;
+  if (parsed.contains("agentId")) named = StringField(parsed, "agentId");
+  if (!named) named = MetaAgentId(parsed);
+  const std::string agent = named.value_or(options_.default_agent_id);
   if (!IsValidAgentId(agent)) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kAgentIdRule));
     return;

@@ -149,7 +149,8 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
 // An agent id is printable text: it is shown in tables and events, and named by grants.
 TEST_F(EndpointTest, InitializeRefusesAgentIdsThatAreNotPrintableText) {
   for (const char* params : {R"({"agentId":"evil\u001b[31mRED\r\nFAKE"})", R"({"agentId":"x\u0000y"})",
-                             R"({"agentId":"abc\u202efed"})", R"({"agentId":5})", R"({"agentId":{"a":1}})"}) {
+                             R"({"agentId":"abc\u202efed"})", R"({"agentId":5})", R"({"agentId":{"a":1}})",
+                             R"({"agentId":""})", R"({"_meta":{"agentId":""}})"}) {
     json r = Send(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)") + params + "}");
     EXPECT_EQ(r["error"]["code"], -32602) << params;
     EXPECT_FALSE(endpoint_->initialized()) << params;
