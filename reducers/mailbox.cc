@@ -43,7 +43,11 @@ std::string MailCursor(MailState state, uint64_t sent_sequence) {
   return std::to_string(static_cast<int>(state)) + ":" + std::to_string(sent_sequence);
 }
 
-bool IsMailCursor(std::string_view text) { return ParseCursor(text).first >= 0; }
+bool IsMailCursor(std::string_view text) {
+  const auto [state, sequence] = ParseCursor(text);
+  // Only the spelling MailCursor gives ("00:0" names the same place, but no page gave it).
+  return state >= 0 && MailCursor(static_cast<MailState>(state), sequence) == text;
+}
 
 void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event) {
   switch (event.payload_type()) {

@@ -310,7 +310,7 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
   EXPECT_EQ(page2["messages"][1]["state"], "read");
   EXPECT_TRUE(page2["next"].is_null());
   // A cursor Las did not hand out is refused rather than read as "from the top".
-  for (const char* bad : {"garbage", "1:", ":5", "9:1", "-1:0", "0:5x", " 0:5", "0x1:2"}) {
+  for (const char* bad : {"garbage", "1:", ":5", "9:1", "-1:0", "0:5x", " 0:5", "0x1:2", "00:0", "0:005", "+1:2"}) {
     EXPECT_EQ(ErrorCode("bob", "las__message_list", json{{"after", bad}}.dump()),
               "invalid-arguments")
         << bad;
