@@ -15,6 +15,7 @@
 #include <fstream>
 #include <vector>
 
+#include "log/rocks_info_log.h"
 #include "log/rocks_layout.h"
 
 namespace las::log {
@@ -39,16 +40,6 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
 }
 
 namespace {
-
-// A follower's RocksDB info log, discarded. Without a logger of its own, a secondary
-// instance writes one into its "secondary path", a scratch directory of the reader's own,
-// which a reader killed by a signal (`las replay` interrupted) leaves behind in the temp
-// directory. Its failures reach Las as statuses anyway.
-class DiscardedInfoLog final : public rocksdb::Logger {
- public:
-  using rocksdb::Logger::Logv;
-  void Logv(const char* /*format*/, va_list /*ap*/) override {}
-};
 
 // Where the writer's MANIFEST stands: the file CURRENT names and its size. Any change the
 // writer makes to the set of live files (a flush, a compaction, a new WAL, its next open)
@@ -80,7 +71,6 @@ bool LockHeldByAnotherProcess(const std::string& dir) {
 rocksdb::Options BaseOptions() {
   rocksdb::Options options;
   options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
-  options.keep_log_file_num = 2;
   options.max_manifest_file_size = 64 << 20;
   options.recycle_log_file_num = 0;
   options.IncreaseParallelism(2);
@@ -209,6 +199,10 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
   {
     options.create_if_missing = fresh;
     options.create_missing_column_families = fresh;
+    // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
+    std::error_code ignored;
+    if (fresh) fs::create_directories(dir_, ignored);
+    options.info_log = OpenWriterInfoLog(dir_);
     // Acknowledged events may live only in the WAL. RocksDB's default recovery
     // (kPointInTimeRecovery) stops at damage in it, drops every later record — acknowledged
     // ones too — and deletes the file; the next append would then extend the shortened
@@ -218,6 +212,8 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
     options.track_and_verify_wals_in_manifest = true;
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
+    // A log that could not be made leaves no info log behind to make the directory foreign.
+    if (!s.ok() && fresh) fs::remove(fs::path(dir_) / "LOG", ignored);
   }
   return Adopt(s, raw, handles);
 }

@@ -42,7 +42,7 @@ std::string BridgeHelloLine(const std::string& agent_id) {
 }
 
 Status RunBridge(UniqueFd connection, const std::string& agent_id) {
-  transport::IgnoreSigpipe();
+  transport::IgnoreWriteSignals();
   const int sock = connection.get();
   const std::string hello = BridgeHelloLine(agent_id) + "\n";
   if (!WriteAll(sock, hello.data(), hello.size(), true)) {

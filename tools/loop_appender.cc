@@ -54,6 +54,7 @@ void LoopAppender::Flush() {
       at += member.count;
       auto written = log_.AppendInPlace(own, member.durability);
       if (written.ok() && live_ != nullptr) (void)live_->FoldStored(written->first, own);
+      if (!written.ok()) NoteFailure(written.status());
       member.done(std::move(written));
     }
     return;
@@ -65,6 +66,7 @@ void LoopAppender::Flush() {
 void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued> queued,
                             bool durable) {
   if (!range.ok()) {
+    NoteFailure(range.status());
     for (auto& member : queued) member.done(range.status());
     return;
   }
@@ -90,6 +92,7 @@ void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued
           auto alive = self.lock();
           if (!alive || *alive == nullptr) return;
           --(*alive)->syncs_in_flight_;
+          if (!synced.ok()) (*alive)->NoteFailure(synced);
           for (auto& [own, done] : awaiting) {
             if (synced.ok()) {
               done(own);
@@ -99,6 +102,12 @@ void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued
           }
         });
       });
+}
+
+void LoopAppender::NoteFailure(const Status& status) {
+  if (status.code() == Code::kInvalidArgument || !failure_.ok()) return;
+  failure_ = status;
+  if (on_failure_) on_failure_(failure_);
 }
 
 }  // namespace las::tools

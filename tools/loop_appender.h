@@ -19,7 +19,8 @@
 // members are answered (a power loss in between loses events no one was told of).
 //
 // Errors: a failed append or sync fails every member concerned with the log's error (the
-// log then refuses every later append). Destroying the appender writes what is still
+// log then refuses every later append). The first such failure is kept (failure()) and
+// passed to the `on_failure` set with OnFailure, once, on the loop. Destroying the appender writes what is still
 // queued (events decided are not dropped) without calling their `done`; a sync still in
 // flight then completes without calling anything.
 //
@@ -55,6 +56,12 @@ class LoopAppender {
   // alone, on the loop, without holding up the others.
   void Append(std::vector<log::EventDraft> drafts, log::Durability durability, Done done);
 
+  // The log's first failure seen here (ok while there was none), and who hears of it.
+  const Status& failure() const { return failure_; }
+  void OnFailure(std::function<void(const Status&)> on_failure) {
+    on_failure_ = std::move(on_failure);
+  }
+
   // Calls a client has sent and not yet been answered, over every session: how the
   // appender tells a lone call (sync inline) from concurrent ones (sync off the loop).
   void OpenCall() { ++open_calls_; }
@@ -69,6 +76,8 @@ class LoopAppender {
   void Flush();
   // After the write of a flush: answers its members, the synced ones once durable.
   void Complete(Result<log::AppendedRange> range, std::vector<Queued> queued, bool durable);
+  // Keeps the first failure of the log itself (not a malformed batch) and reports it.
+  void NoteFailure(const Status& status);
 
   boost::asio::io_context& io_;
   log::EventLog& log_;
@@ -77,6 +86,8 @@ class LoopAppender {
   std::vector<Queued> queued_;
   size_t open_calls_ = 0;
   size_t syncs_in_flight_ = 0;  // flushes awaiting AwaitDurableAsync
+  Status failure_;
+  std::function<void(const Status&)> on_failure_;
   // Shared with the posted flush, which must not touch a destroyed appender.
   std::shared_ptr<LoopAppender*> self_;
 };

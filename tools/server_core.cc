@@ -1,6 +1,7 @@
 #include "tools/server_core.h"
 
 #include <boost/asio/io_context.hpp>
+#include <cstdio>
 #include <optional>
 #include <vector>
 
@@ -68,11 +69,14 @@ struct ServerCore::Parts {
 Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io,
                                                      const ServerOptions& options) {
   (void)transport::BecomeChildSubreaper();
-  transport::IgnoreSigpipe();
+  transport::IgnoreWriteSignals();
   auto log = log::EventLog::Open(options.log_dir);
   if (!log.ok()) return log.status();
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
   if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
+  parts->appender.OnFailure([](const Status& failure) {
+    std::fprintf(stderr, "las: %s; every further call is refused\n", failure.message().c_str());
+  });
   AddLasTools(parts->builtins, parts->context);
   parts->guards = MakeCallGuards(parts->context);
   parts->federation = std::make_unique<Federation>(
@@ -95,7 +99,10 @@ ServerCore::~ServerCore() {
 }
 
 void ServerCore::Start(std::function<void()> ready) { parts_->federation->Start(std::move(ready)); }
-const Status& ServerCore::status() const { return parts_->federation->status(); }
+const Status& ServerCore::status() const {
+  const Status& federated = parts_->federation->status();
+  return federated.ok() ? parts_->appender.failure() : federated;
+}
 Federation& ServerCore::federation() { return *parts_->federation; }
 Gateway& ServerCore::gateway() { return *parts_->gateway; }
 log::EventLog& ServerCore::log() { return *parts_->log; }

@@ -1,8 +1,8 @@
 // ServerCore: everything a federating Las process holds once, whatever its clients' transport.
 //
-// Open() makes this process its children's subreaper, ignores SIGPIPE, opens the log as its
-// only writer (RocksDB's lock: a second writer of the same log fails here), folds every
-// projection (LiveProjections), registers every las__ tool and call guard
+// Open() makes this process its children's subreaper, ignores SIGPIPE and SIGXFSZ, opens the
+// log as its only writer (RocksDB's lock: a second writer of the same log fails here), folds
+// every projection (LiveProjections), registers every las__ tool and call guard
 // (tools/las_tools.h), and builds the Federation and the Gateway. Start() federates once
 // (tools/federation.h); after `ready`, any number of MCP sessions (McpEndpoint with
 // gateway() as backend, options from NewEndpointOptions) may be served on the same loop:
@@ -48,7 +48,9 @@ class ServerCore {
 
   // Federates (once); `ready` runs on the loop when every surface has settled.
   void Start(std::function<void()> ready);
-  // The federation's status: a log failure while federating is fatal to the server.
+  // The federation's status (a log failure while federating is fatal to the server), else
+  // the log's first failure while serving (LoopAppender::failure(); also told on stderr as it
+  // happens): ok while the log took every append.
   const Status& status() const;
 
   Federation& federation();

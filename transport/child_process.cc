@@ -274,14 +274,16 @@ Status BecomeChildSubreaper() {
   return Status::Ok();
 }
 
-void IgnoreSigpipe() {
+void IgnoreWriteSignals() {
   static std::once_flag once;
   std::call_once(once, [] {
-    struct sigaction current {};
-    if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
-      struct sigaction ign {};
-      ign.sa_handler = SIG_IGN;
-      ::sigaction(SIGPIPE, &ign, nullptr);
+    for (const int signal : {SIGPIPE, SIGXFSZ}) {
+      struct sigaction current {};
+      if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+        struct sigaction ign {};
+        ign.sa_handler = SIG_IGN;
+        ::sigaction(signal, &ign, nullptr);
+      }
     }
   });
 }

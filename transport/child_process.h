@@ -129,9 +129,10 @@ ProcessSpawner& DefaultProcessSpawner();
 // at startup (las serve, tests), not from library code.
 Status BecomeChildSubreaper();
 
-// Sets SIGPIPE to ignored if it is at its default, so writing to a dead child's stdin
-// yields EPIPE instead of killing this process. Process-wide, idempotent; McpClient calls
-// it. Children get the default disposition back.
-void IgnoreSigpipe();
+// Sets SIGPIPE and SIGXFSZ to ignored where they are at their default, so a write to a
+// dead child's stdin yields EPIPE, and a write past the file-size limit (ulimit -f) EFBIG —
+// the log then refuses appends — instead of killing this process. Process-wide,
+// idempotent; McpClient calls it. Children get the default dispositions back.
+void IgnoreWriteSignals();
 
 }  // namespace las::transport

@@ -70,7 +70,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
         grace_timer_(io),
         out_framer_(opts_.max_line_bytes),
         err_framer_(opts_.max_stderr_line_bytes) {
-    IgnoreSigpipe();
+    IgnoreWriteSignals();
   }
 
   // ---- public operations -------------------------------------------------------------

@@ -115,5 +115,45 @@ TEST(AbuseCorpusTest, AnswersThatCannotBeWrittenEndTheInputAtOnce) {
   EXPECT_EQ(json::parse(closed.out)["payload"]["reason"], "disconnect") << closed.out;
 }
 
+// The log's file cannot grow (a file-size limit stands in for a full disk): the calls
+// acknowledged before are in the log, later ones get a generic error, stderr says why once,
+// the process is not killed (SIGXFSZ) and ends with exit 9; the log still verifies.
+TEST(AbuseCorpusTest, ALogThatCannotGrowRefusesCallsAndEndsWithExitNine) {
+  testing::TempDir tmp;
+  const std::string pad(20000, 'x');
+  {
+    std::ofstream in(tmp.Sub("in.jsonl"), std::ios::binary);
+    in << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"agentId":"alice"}})" << "\n";
+    for (int i = 1; i <= 12; ++i) {
+      in << json{{"jsonrpc", "2.0"}, {"id", i}, {"method", "tools/call"},
+                 {"params", {{"name", "las__state_set"},
+                             {"arguments", {{"key", "k" + std::to_string(i)}, {"value", pad}}}}}}
+                .dump()
+         << "\n";
+    }
+  }
+  auto result = testing::RunCommand(
+      {"/bin/sh", "-c",
+       "ulimit -f 256; exec " + std::string(LAS_EXECUTABLE) + " serve --log " + tmp.Sub("log") +
+           " < " + tmp.Sub("in.jsonl")});
+  EXPECT_EQ(result.exit_code, 9) << result.err;
+  EXPECT_NE(result.err.find("every further call is refused"), std::string::npos) << result.err;
+  int acknowledged = 0;
+  int refused = 0;
+  for (const auto& line : testing::Lines(result.out)) {
+    const json answer = json::parse(line);
+    if (answer["id"] == 0) continue;
+    if (answer.contains("result")) ++acknowledged;
+    if (answer.contains("error")) ++refused;
+  }
+  EXPECT_GT(acknowledged, 0);
+  EXPECT_GT(refused, 0) << "the limit was never reached";
+  auto replay = testing::RunCommand(
+      {LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"), "--kind", "StateWritten"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(testing::Lines(replay.out).size(), static_cast<size_t>(acknowledged))
+      << "every acknowledged write is in the log, and no other";
+}
+
 }  // namespace
 }  // namespace las
