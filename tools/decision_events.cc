@@ -58,10 +58,11 @@ log::EventDraft ReleaseAcceptedEvent(const trust::AcceptedRelease& release) {
 }
 
 log::EventDraft ReleaseRejectedEvent(std::string_view key_id, uint64_t sequence,
-                                     std::string_view reason, std::string_view detail) {
+                                     std::string_view manifest_sha256, std::string_view reason,
+                                     std::string_view detail) {
   log::EventBuilder b;
   auto& f = b.fbb();
-  auto payload = fb::CreateReleaseRejected(f, Str(f, key_id), sequence, Str(f, ""),
+  auto payload = fb::CreateReleaseRejected(f, Str(f, key_id), sequence, Str(f, manifest_sha256),
                                            Str(f, reason), Str(f, detail));
   return b.Finish(payload, "", "");
 }

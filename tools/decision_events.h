@@ -29,8 +29,11 @@ struct BoundedText {
 BoundedText Bound(std::string_view text, size_t limit);
 
 log::EventDraft ReleaseAcceptedEvent(const trust::AcceptedRelease& release);
+// `key_id`, `sequence` and `manifest_sha256` (hex) of the refused release, empty / 0 when
+// it was refused before its signature verified.
 log::EventDraft ReleaseRejectedEvent(std::string_view key_id, uint64_t sequence,
-                                     std::string_view reason, std::string_view detail);
+                                     std::string_view manifest_sha256, std::string_view reason,
+                                     std::string_view detail);
 log::EventDraft WatermarkAdvancedEvent(std::string_view key_id, uint64_t from, uint64_t to,
                                        std::string_view manifest_sha256);
 log::EventDraft SurfaceAdmittedEvent(const trust::AcceptedRelease& release,

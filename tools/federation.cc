@@ -9,6 +9,7 @@
 #include "transport/mcp_client.h"
 #include "trust/digest.h"
 #include "trust/release_paths.h"
+#include "trust/watermark.h"
 
 namespace las::tools {
 
@@ -69,12 +70,25 @@ void Federation::AdmitRelease() {
     return;
   }
   auto paths = trust::ReleasePathsFromEnvironment(env);
+  trust::RefusedRelease refused;
   trust::VerdictOr<trust::AcceptedRelease> accepted =
-      paths.ok() ? trust::ReleaseVerifier(*options_.clock, options_.secure).Verify(*paths)
+      paths.ok() ? trust::ReleaseVerifier(*options_.clock, options_.secure).Verify(*paths, &refused)
                  : trust::VerdictOr<trust::AcceptedRelease>(paths.verdict());
+  if (accepted.ok() && accepted->watermark.step == trust::WatermarkStep::kAdvance) {
+    // The watermark moves after admission; one that cannot move must refuse the release
+    // now, before anything is served (else a rollback would be served, unrecorded).
+    trust::Verdict writable = trust::CheckWatermarkWritable(accepted->watermark.path);
+    if (!writable.ok()) {
+      refused = {accepted->key_id, accepted->manifest.sequence, accepted->manifest_sha256};
+      accepted = trust::VerdictOr<trust::AcceptedRelease>(std::move(writable));
+    }
+  }
   if (!accepted.ok()) {
     const trust::Verdict& verdict = accepted.verdict();
-    Record({ReleaseRejectedEvent("", 0, verdict.reason_name(), verdict.detail())});
+    Record({ReleaseRejectedEvent(
+        refused.key_id, refused.sequence,
+        refused.key_id.empty() ? "" : trust::Sha256Hex(refused.manifest_sha256),
+        verdict.reason_name(), verdict.detail())});
     for (auto& state : states_) {
       state.reason = "release-rejected";
       state.detail = std::string(verdict.reason_name());
@@ -223,6 +237,7 @@ void Federation::Settle() {
                                    .Commit(*release_);
     if (!committed.ok()) {
       Record({ReleaseRejectedEvent(release_->key_id, release_->manifest.sequence,
+                                   trust::Sha256Hex(release_->manifest_sha256),
                                    committed.reason_name(), committed.detail())});
       if (!options_.quiet) {
         std::fprintf(stderr, "las: the watermark could not be moved (%s)\n",

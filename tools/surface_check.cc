@@ -218,6 +218,9 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
       out.rows.push_back(Ok("", "sequence", "sequence " + std::to_string(out.manifest->sequence) +
                                                 " is the watermark of key " + out.key_id +
                                                 " with these exact bytes (already admitted)"));
+    } else if (trust::Verdict writable = trust::CheckWatermarkWritable(paths.watermark);
+               !writable.ok()) {
+      out.rows.push_back(Fail("", "sequence", writable));  // admission would refuse it
     } else {
       out.rows.push_back(Ok("", "sequence",
                             "sequence " + std::to_string(out.manifest->sequence) +

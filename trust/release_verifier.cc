@@ -7,12 +7,14 @@
 
 namespace las::trust {
 
-VerdictOr<AcceptedRelease> ReleaseVerifier::Verify(const ReleasePaths& paths) const {
-  return VerifyAt(paths, clock_.NowMicros());
+VerdictOr<AcceptedRelease> ReleaseVerifier::Verify(const ReleasePaths& paths,
+                                                   RefusedRelease* refused) const {
+  return VerifyAt(paths, clock_.NowMicros(), refused);
 }
 
 VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
-                                                     int64_t now_micros) const {
+                                                     int64_t now_micros,
+                                                     RefusedRelease* refused) const {
   VerdictOr<TrustStore> store = LoadTrustStore(paths.trust_store, secure_options_);
   if (!store.ok()) return store.verdict();
   const TrustedKey& key = store->selected();
@@ -48,10 +50,11 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
                               : Reason::kManifestInvalid;
     return Reject(reason, manifest.status().message());
   }
+  const Sha256Digest digest = Sha256(raw);
+  if (refused != nullptr) *refused = RefusedRelease{key.key_id, manifest->sequence, digest};
   Status fresh = CheckExpiry(*manifest, now_micros);
   if (!fresh.ok()) return Reject(Reason::kExpired, fresh.message());
 
-  const Sha256Digest digest = Sha256(raw);
   VerdictOr<Watermarks> watermarks = LoadWatermarks(paths.watermark, secure_options_);
   if (!watermarks.ok()) return watermarks.verdict();
   VerdictOr<WatermarkStep> step = DecideWatermark(*watermarks, key.key_id, manifest->sequence, digest);

@@ -47,6 +47,13 @@ struct AcceptedRelease {
   PendingWatermark watermark;     // give to CommitWatermark after admission succeeded
 };
 
+// A verified release that was refused after its signature verified.
+struct RefusedRelease {
+  std::string key_id;
+  uint64_t sequence = 0;
+  Sha256Digest manifest_sha256{};
+};
+
 class ReleaseVerifier {
  public:
   // `clock` is borrowed and must outlive the verifier. `secure_options` applies to the
@@ -54,11 +61,16 @@ class ReleaseVerifier {
   explicit ReleaseVerifier(const WallClock& clock, SecureFileOptions secure_options = {})
       : clock_(clock), secure_options_(secure_options) {}
 
-  VerdictOr<AcceptedRelease> Verify(const ReleasePaths& paths) const;
+  // `refused`, when given, learns which release a refusal concerns once its signature has
+  // verified (expired, rollback, conflict, an unreadable watermark); it is left alone for a
+  // refusal before that, when nothing about the release can be trusted.
+  VerdictOr<AcceptedRelease> Verify(const ReleasePaths& paths,
+                                    RefusedRelease* refused = nullptr) const;
 
   // Verify at an explicit check time (for callers that already took the admission's
   // clock reading, and for `las release verify --at`).
-  VerdictOr<AcceptedRelease> VerifyAt(const ReleasePaths& paths, int64_t now_micros) const;
+  VerdictOr<AcceptedRelease> VerifyAt(const ReleasePaths& paths, int64_t now_micros,
+                                      RefusedRelease* refused = nullptr) const;
 
   // CommitWatermark(release.watermark, the verifier's secure options).
   Verdict Commit(const AcceptedRelease& release) const;

@@ -136,12 +136,34 @@ std::string SerializeWatermarks(const Watermarks& watermarks) {
   return Json{{"schema_version", kWatermarkSchemaVersion}, {"keys", std::move(keys)}}.dump(2) + "\n";
 }
 
-Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& watermarks) {
+namespace {
+
+// The watermark's directory, and a new temporary file beside the watermark in it (same
+// directory, so rename(2) is atomic: one filesystem); `temp` gets the file's name.
+std::string WatermarkDir(const std::string& path) {
   const std::filesystem::path target(path);
-  const std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
-  // Same directory as the target, so rename(2) is atomic (one filesystem).
-  std::string temp = dir + "/." + target.filename().string() + ".tmp-XXXXXX";
-  UniqueFd fd(::mkostemp(temp.data(), O_CLOEXEC));  // O_EXCL, mode 0600
+  return target.parent_path().empty() ? "." : target.parent_path().string();
+}
+UniqueFd CreateTemporaryBeside(const std::string& path, std::string& temp) {
+  temp = WatermarkDir(path) + "/." + std::filesystem::path(path).filename().string() +
+         ".tmp-XXXXXX";
+  return UniqueFd(::mkostemp(temp.data(), O_CLOEXEC));  // O_EXCL, mode 0600
+}
+
+}  // namespace
+
+Verdict CheckWatermarkWritable(const std::string& path) {
+  std::string temp;
+  UniqueFd fd = CreateTemporaryBeside(path, temp);
+  if (!fd.valid()) return IoFailure("creating a temporary file in", WatermarkDir(path));
+  ::unlink(temp.c_str());
+  return Verdict::Accept();
+}
+
+Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& watermarks) {
+  const std::string dir = WatermarkDir(path);
+  std::string temp;
+  UniqueFd fd = CreateTemporaryBeside(path, temp);
   if (!fd.valid()) return IoFailure("creating a temporary file in", dir);
   bool keep_temp = false;
   struct Cleanup {  // remove the temporary file on every failure path

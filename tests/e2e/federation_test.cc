@@ -187,6 +187,38 @@ TEST_F(FederationTest, TheWatermarkAdvancesOnceAndARestartKeepsIt) {
   EXPECT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 2u) << "the restart re-verified it";
 }
 
+// A watermark that cannot move refuses the release before anything is served: otherwise a
+// replayed older release would be served too, with the log saying "rejected". Refusals after
+// the signature verified name the release (key, sequence, digest).
+TEST_F(FederationTest, AWatermarkThatCannotMoveRefusesTheReleaseAndRefusalsNameIt) {
+  release_->Sign(2);
+  const std::string nowhere = tmp_.Sub("missing-dir") + "/watermark.json";
+  json env = testing::EnvObject(release_->Environment());
+  env["LAS_RELEASE_WATERMARK"] = nowhere;
+  auto refused = testing::RunServe(tmp_.Sub("log"), release_->registry_path(), env,
+                                   {{{"op", "listTools"}}});
+  ASSERT_EQ(refused.exit_code, 0) << refused.err;
+  for (const auto& tool : refused.steps[0]["result"]["tools"]) {
+    EXPECT_EQ(tool["name"].get<std::string>().rfind("las__", 0), 0u) << tool["name"];
+  }
+  EXPECT_TRUE(Replay({"--kind", "SurfaceAdmitted"}).empty());
+  auto rejected = Replay({"--kind", "ReleaseRejected"});
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0]["payload"]["reason"], "io-error");
+  EXPECT_EQ(rejected[0]["payload"]["release_sequence"], 2);
+  EXPECT_EQ(rejected[0]["payload"]["manifest_sha256"].get<std::string>().size(), 64u);
+  EXPECT_FALSE(rejected[0]["payload"]["key_id"].get<std::string>().empty());
+
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);  // admits 2: the watermark moves
+  release_->Sign(1);
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  rejected = Replay({"--kind", "ReleaseRejected"});
+  ASSERT_EQ(rejected.size(), 2u);
+  EXPECT_EQ(rejected[1]["payload"]["reason"], "rollback");
+  EXPECT_EQ(rejected[1]["payload"]["release_sequence"], 1);
+  EXPECT_EQ(rejected[1]["payload"]["key_id"], rejected[0]["payload"]["key_id"]);
+}
+
 TEST_F(FederationTest, LasOnlyAndLasSkipOnlySubtract) {
   release_->Sign(1);
   auto run = Serve({{{"op", "listTools"}}}, {}, {{"LAS_ONLY", "echo,finance"}});

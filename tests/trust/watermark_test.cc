@@ -26,6 +26,15 @@ Reason Decide(const Watermarks& w, uint64_t sequence, const Sha256Digest& digest
   return step.ok() ? Reason::kAccepted : step.verdict().reason();
 }
 
+// Asked before admission: a watermark that could not be replaced refuses the release.
+TEST(Watermark, WritableMeansATemporaryFileCanBeMadeBesideItAndNoneIsLeft) {
+  las::testing::TempDir tmp;
+  EXPECT_TRUE(CheckWatermarkWritable(tmp.Sub("watermark.json")).ok());
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << "the probe file is removed";
+  Verdict missing = CheckWatermarkWritable(tmp.Sub("no-such-dir") + "/watermark.json");
+  EXPECT_EQ(missing.reason(), Reason::kIoError);
+}
+
 TEST(Watermark, LowerSequenceIsRollback) { EXPECT_EQ(Decide(At(7, kA), 6, kA), Reason::kRollback); }
 
 TEST(Watermark, SameSequenceOtherBytesIsConflict) { EXPECT_EQ(Decide(At(7, kA), 7, kB), Reason::kConflict); }
