@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <system_error>
 
 #include "base/json_string.h"
@@ -331,6 +333,24 @@ double AsDouble(const JsonValue& v) {
   return value;
 }
 
+// The integer a double holds, in decimal; `integral` must have no fraction. glibc prints
+// every double exactly.
+std::string IntegralDoubleText(double integral) {
+  if (integral == 0) return "0";  // not "-0"
+  char text[400];
+  std::snprintf(text, sizeof text, "%.0f", integral);
+  return text;
+}
+
+// The order of an integer of any size (decimal text) and a finite double, exactly: rounding
+// the integer to a double made 10^21 + 1 equal to 1e21, and `max` kept the smaller.
+int CompareIntegerWithDouble(std::string_view integer, double x) {
+  const double below = std::floor(x);
+  const int against_below = CompareIntegers(integer, IntegralDoubleText(below));
+  if (below == x) return against_below;
+  return against_below <= 0 ? -1 : 1;  // x lies strictly between below and below + 1
+}
+
 }  // namespace
 
 const JsonValue* JsonValue::Find(std::string_view key) const {
@@ -403,6 +423,8 @@ Result<std::string> CanonicalizeJsonValue(std::string_view text, const JsonLimit
 
 int CompareNumbers(const JsonValue& a, const JsonValue& b) {
   if (a.integer && b.integer) return CompareIntegers(a.text, b.text);
+  if (a.integer) return CompareIntegerWithDouble(a.text, AsDouble(b));
+  if (b.integer) return -CompareIntegerWithDouble(b.text, AsDouble(a));
   const double x = AsDouble(a);
   const double y = AsDouble(b);
   return x < y ? -1 : (x > y ? 1 : 0);

@@ -76,8 +76,8 @@ void AppendCanonical(const JsonValue& value, std::string& out);
 // Parse + CanonicalText in one step.
 Result<std::string> CanonicalizeJsonValue(std::string_view text, const JsonLimits& limits = {});
 
-// Numeric order of two numbers: <0, 0, >0. Integers compare exactly; a double against
-// anything compares as doubles.
+// Numeric order of two numbers: <0, 0, >0, exactly (integers of any size against each
+// other and against doubles; two doubles as doubles).
 int CompareNumbers(const JsonValue& a, const JsonValue& b);
 
 }  // namespace las::reducers

@@ -88,5 +88,36 @@ TEST(JsonValueTest, NumbersCompareExactlyAsIntegersAndAsDoublesOtherwise) {
   EXPECT_GT(CompareNumbers(n("1e300"), n("99999999999999999999")), 0);
 }
 
+// An integer against a double, exactly: as doubles, 10^21 + 1 and 1e21 were equal and `max`
+// kept the smaller (found by the grants probe).
+TEST(JsonValueTest, AnIntegerAndADoubleCompareExactly) {
+  auto n = [](std::string_view t) { return *ParseJsonValue(t); };
+  const struct {
+    const char* a;
+    const char* b;
+    int order;
+  } cases[] = {
+      {"1e21", "1000000000000000000001", -1},
+      {"999999999999999999999", "1e21", -1},
+      {"-1e21", "-999999999999999999999", -1},
+      {"1000000000000000000000", "1e21", 0},
+      {"9.007199254740992e15", "9007199254740993", -1},
+      {"1.5", "1", 1},
+      {"-1.5", "-1", -1},
+      {"-1.5", "-2", 1},
+      {"0.0", "0", 0},
+      {"-0.0", "0", 0},
+      {"0.5", "0", 1},
+      {"-0.5", "0", -1},
+      {"1e300", "-1", 1},
+  };
+  for (const auto& c : cases) {
+    const int forward = CompareNumbers(n(c.a), n(c.b));
+    const int backward = CompareNumbers(n(c.b), n(c.a));
+    EXPECT_EQ((forward > 0) - (forward < 0), c.order) << c.a << " vs " << c.b;
+    EXPECT_EQ((backward > 0) - (backward < 0), -c.order) << c.b << " vs " << c.a;
+  }
+}
+
 }  // namespace
 }  // namespace las::reducers
