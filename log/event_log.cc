@@ -237,6 +237,7 @@ class RocksEventLog final : public EventLog {
     const uint64_t target = written_sequence_;
     lock.unlock();
     Status status = FromRocks(store_->db().SyncWAL(), "syncing the log");
+    if (status.ok()) status = store_->CheckInPlace();  // synced into a directory still there
     lock.lock();
     syncing_ = false;
     if (status.ok()) {

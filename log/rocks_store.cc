@@ -5,6 +5,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sodium.h>
 #include <unistd.h>
 
@@ -186,6 +187,12 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   store->dir_ = dir;
   LAS_RETURN_IF_ERROR(store->OpenDb(mode, fresh));
   LAS_RETURN_IF_ERROR(store->CheckOrInitMetadata(mode, fresh));
+  if (mode == Mode::kWriter) {
+    struct stat opened {};
+    if (::stat(dir.c_str(), &opened) != 0) return IoError(dir + ": " + std::strerror(errno));
+    store->dir_device_ = opened.st_dev;
+    store->dir_inode_ = opened.st_ino;
+  }
   return store;
 }
 
@@ -337,7 +344,20 @@ void RocksStore::CloseDb() {
   db_.reset();
 }
 
+Status RocksStore::CheckInPlace() const {
+  struct stat now {};
+  if (::stat(dir_.c_str(), &now) != 0 || now.st_dev != dir_device_ || now.st_ino != dir_inode_) {
+    return IoError(dir_ + ": the log directory was moved, replaced or removed while open");
+  }
+  return Status::Ok();
+}
+
 RocksStore::~RocksStore() {
+  if (db_ && writer_ && !CheckInPlace().ok()) {
+    // Abandoned, not closed (see the header): the process's exit releases it.
+    (void)db_.release();
+    return;
+  }
   if (db_ && writer_) {
     rocksdb::FlushOptions flush;
     flush.wait = true;

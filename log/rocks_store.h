@@ -4,6 +4,7 @@
 #pragma once
 
 #include <rocksdb/db.h>
+#include <sys/types.h>
 
 #include <memory>
 #include <string>
@@ -25,7 +26,9 @@ class RocksStore {
                                                   bool create_if_missing);
   // A writer flushes every family before it closes: the events then live in table files
   // the MANIFEST lists (a missing one refuses the next open), not only in a WAL, which
-  // RocksDB tracks only once it has been closed.
+  // RocksDB tracks only once it has been closed. A writer whose directory is no longer in
+  // place (CheckInPlace) is abandoned instead: RocksDB works by path, and flushing or
+  // closing would write into, and delete files of, whatever now has that path.
   ~RocksStore();
   RocksStore(const RocksStore&) = delete;
   RocksStore& operator=(const RocksStore&) = delete;
@@ -35,6 +38,11 @@ class RocksStore {
   rocksdb::ColumnFamilyHandle* meta() { return meta_; }
   rocksdb::ColumnFamilyHandle* snapshots() { return snapshots_; }
   const std::string& dir() const { return dir_; }
+
+  // Writer: kIo unless the log's path still names the directory opened (moved, replaced
+  // or removed while open, it does not; the open files then belong to another path). One
+  // stat(2); the log calls it after every WAL sync, before anything is acknowledged.
+  Status CheckInPlace() const;
 
   // The head as of `read` (a snapshot, or the latest). kCorruption if missing/garbled.
   Result<Head> ReadHead(const rocksdb::ReadOptions& read);
@@ -61,6 +69,8 @@ class RocksStore {
 
   std::string dir_;
   bool writer_ = false;
+  dev_t dir_device_ = 0;  // writer: the directory opened
+  ino_t dir_inode_ = 0;
   std::string view_manifest_;  // follower: the MANIFEST its view was opened on
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* events_ = nullptr;
