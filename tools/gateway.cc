@@ -47,6 +47,7 @@ struct Gateway::ChildCall {
   std::string surface;
   std::string tool;
   std::string arguments;  // with Las's credentials injected: never recorded
+  std::vector<std::string> credentials;  // the values injected, to refuse an echo of them
   std::function<void(ToolCallReply)> done;
   int64_t started_nanos = 0;
 };
@@ -136,12 +137,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // A tool without credential templates gets the client's exact text (its strictness is
   // checked with the schema below).
   std::string arguments = arguments_json;
+  std::vector<std::string> credentials;
   if (!tool->credential_templates.empty()) {
     trust::ToolBinding binding;
     binding.name = tool->tool;
     binding.credential_templates = tool->credential_templates;
-    auto injected = trust::InjectCredentials(arguments_json, binding,
-                                             EnvironmentCredentials(federation_.environment()));
+    auto injected = trust::InjectCredentials(
+        arguments_json, binding, EnvironmentCredentials(federation_.environment(), &credentials));
     if (!injected.ok()) {
       Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
       done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
@@ -163,6 +165,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   call->surface = tool->surface;
   call->tool = tool->tool;
   call->arguments = std::move(arguments);
+  call->credentials = std::move(credentials);
   call->done = std::move(done);
   auto requested = ToolCallRequestedEvent(ActorOf(session), call_id, tool->surface, tool->tool,
                                           tool->definition_sha256,
@@ -208,6 +211,9 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                 : ResultShape{};
   std::optional<Refusal> refusal;
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
+  if (!refusal && shape.object && EchoesCredential(result.result, call->credentials)) {
+    refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
+  }
   if (refusal) {
     outcome = fb::CallOutcome::Refused;
     error_code = refusal->reason;

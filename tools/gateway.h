@@ -54,6 +54,10 @@ inline constexpr int kCallFailed = -32603;     // "Tool call failed"
 inline constexpr int kCallTimedOut = -32001;   // "Tool call timed out"
 inline constexpr int kCallRefused = -32602;    // policy refused the call's arguments
 
+// A child's result that carries a credential Las injected into the call
+// (tools/credentials.h EchoesCredential): refused, not answered and not recorded.
+inline constexpr std::string_view kReasonCredentialInResult = "credential-in-result";
+
 struct GatewayOptions {
   int64_t call_timeout_ms = 0;  // 0: no timeout (the default, as the seed says)
   // kSynced (strict, the default): ToolCallRequested is on disk before the child sees the

@@ -278,6 +278,29 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
   EXPECT_EQ(run.err.find("s3cr3t-value"), std::string::npos) << "no secret on stderr";
 }
 
+// A child that sends back the credential Las injected: the result is refused, so the
+// secret reaches neither the client nor the log.
+TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecorded) {
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "flaky") continue;
+    for (auto& tool : surface.tools) {
+      if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
+    }
+  }
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__echo", json::object())}, {},
+                   {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t \"value\""}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[0].dump().find("s3cr3t"), std::string::npos);
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Refused");
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "credential-in-result");
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
+}
+
 TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnythingIsLogged) {
   release_->Sign(1);
   auto run = Serve({CallStep("echo__echo", {{"message", 5}}),
