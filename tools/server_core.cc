@@ -98,7 +98,16 @@ ServerCore::~ServerCore() {
   parts_->federation.reset();
 }
 
-void ServerCore::Start(std::function<void()> ready) { parts_->federation->Start(std::move(ready)); }
+void ServerCore::Start(std::function<void()> ready) {
+  parts_->federation->Start([this, ready = std::move(ready)] {
+    if (parts_->federation->ClientFor("skarbiec") != nullptr &&
+        !Lookup(parts_->options.environment, "SKARBIEC_MCP_AGENT_ID")) {
+      std::fprintf(stderr, "las: skarbiec is admitted but SKARBIEC_MCP_AGENT_ID is not set: "
+                           "every session is refused\n");
+    }
+    ready();
+  });
+}
 const Status& ServerCore::status() const {
   const Status& federated = parts_->federation->status();
   return federated.ok() ? parts_->appender.failure() : federated;

@@ -209,6 +209,19 @@ TEST_F(SpecialPoliciesTest, CallRefusalsAreEventsWithReasonCodesAndAllowedCallsP
   EXPECT_TRUE(withheld.count("warsztat__apply_proposal"));
 }
 
+// Skarbiec admitted with no SKARBIEC_MCP_AGENT_ID: every session is refused (fail closed),
+// and stderr says why instead of leaving the operator to guess.
+TEST_F(SpecialPoliciesTest, SkarbiecWithoutItsAgentIdSaysWhyEverySessionIsRefused) {
+  AddStandIn("skarbiec");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  auto listed = List(json{{"SKARBIEC_MCP_AGENT_ID", nullptr}});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.err.find("SKARBIEC_MCP_AGENT_ID is not set: every session is refused"),
+            std::string::npos)
+      << listed.err;
+}
+
 TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeverLogged) {
   if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
   AddStandIn("skarbiec", {"--misbehave"});
