@@ -34,18 +34,21 @@ struct TailFlags {
   bool json = false;
 };
 
-// One human line: sequence, time, kind, agent, the payload as compact JSON.
+// One human line: sequence, time, kind, agent, the payload as compact JSON. Escaped for the
+// terminal: JSON escapes control characters but not bidirectional controls (U+202E).
 void PrintHuman(const std::string& event_json) {
   const auto event = nlohmann::json::parse(event_json, nullptr, false);
   if (!event.is_object()) return;
   const std::string agent = EscapeForTerminal(event.value("agent", ""));
+  const std::string payload =
+      event.contains("payload")
+          ? EscapeForTerminal(
+                event["payload"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+          : "{}";
   std::printf("%8llu  %s  %-24s %-12s %s\n",
               static_cast<unsigned long long>(event.value("seq", uint64_t{0})),
               event.value("time", "").c_str(), event.value("kind", "").c_str(),
-              agent.empty() ? "-" : agent.c_str(),
-              event.contains("payload")
-                  ? event["payload"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str()
-                  : "{}");
+              agent.empty() ? "-" : agent.c_str(), payload.c_str());
 }
 
 // Prints every event from `from`; returns the next sequence to read, or an error.

@@ -175,6 +175,20 @@ TEST_F(SourcesCliTest, InspectCatalogWatermarksSessions) {
   EXPECT_EQ(Las({"inspect", "catalog", "--log", tmp_.Sub("none")}).exit_code, 4);
 }
 
+// A payload's text is shown escaped in the human form: JSON leaves U+202E (right-to-left
+// override) as it is, and a terminal would reorder the line.
+TEST_F(SourcesCliTest, EventsTailEscapesBidirectionalControlsInPayloads) {
+  {
+    auto log = log::EventLog::Open(log_dir());
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append({tools::SourceDisabledEvent("echo", "abc\u202Efed", "", "")}).ok());
+  }
+  auto human = Las({"events", "tail", "-n", "1", "--log", log_dir()});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_EQ(human.out.find("\u202E"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("abc\\u{202E}fed"), std::string::npos) << human.out;
+}
+
 TEST_F(SourcesCliTest, EventsTailPrintsTheLastNAndFollowsUntilSigint) {
   auto last = Las({"events", "tail", "-n", "1", "--json", "--log", log_dir()});
   ASSERT_EQ(last.exit_code, 0) << last.err;
