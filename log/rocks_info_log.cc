@@ -1,9 +1,9 @@
 #include "log/rocks_info_log.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -19,7 +19,8 @@ constexpr size_t kMaxBytesPerRun = 4 << 20;
 
 class AppendedInfoLog final : public rocksdb::Logger {
  public:
-  explicit AppendedInfoLog(int fd) : rocksdb::Logger(rocksdb::InfoLogLevel::WARN_LEVEL), fd_(fd) {}
+  explicit AppendedInfoLog(int fd)
+      : rocksdb::Logger(rocksdb::InfoLogLevel::WARN_LEVEL), fd_(fd) {}
   ~AppendedInfoLog() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -40,7 +41,8 @@ class AppendedInfoLog final : public rocksdb::Logger {
     const int body = std::vsnprintf(line + used, sizeof line - static_cast<size_t>(used) - 1,
                                     format, ap);
     if (body < 0) return;
-    size_t length = std::min(sizeof line - 2, static_cast<size_t>(used) + static_cast<size_t>(body));
+    size_t length =
+        std::min(sizeof line - 2, static_cast<size_t>(used) + static_cast<size_t>(body));
     line[length++] = '\n';
     if (written_.fetch_add(length) + length > kMaxBytesPerRun) return;
     ssize_t n;

@@ -71,8 +71,9 @@ void Federation::AdmitRelease() {
   }
   auto paths = trust::ReleasePathsFromEnvironment(env);
   trust::RefusedRelease refused;
+  const trust::ReleaseVerifier verifier(*options_.clock, options_.secure);
   trust::VerdictOr<trust::AcceptedRelease> accepted =
-      paths.ok() ? trust::ReleaseVerifier(*options_.clock, options_.secure).Verify(*paths, &refused)
+      paths.ok() ? verifier.Verify(*paths, &refused)
                  : trust::VerdictOr<trust::AcceptedRelease>(paths.verdict());
   if (accepted.ok() && accepted->watermark.step == trust::WatermarkStep::kAdvance) {
     // The watermark moves after admission; one that cannot move must refuse the release

@@ -9,9 +9,9 @@
 #include "tools/builtin_tools.h"
 #include "tools/catalog.h"
 #include "tools/definition_digest.h"
-#include "tools/random_id.h"
 #include "tools/grant_events.h"
 #include "tools/grant_policy.h"
+#include "tools/random_id.h"
 #include "trust/manifest.h"
 
 namespace las::tools {

@@ -20,9 +20,9 @@
 //
 // Errors: a failed append or sync fails every member concerned with the log's error (the
 // log then refuses every later append). The first such failure is kept (failure()) and
-// passed to the `on_failure` set with OnFailure, once, on the loop. Destroying the appender writes what is still
-// queued (events decided are not dropped) without calling their `done`; a sync still in
-// flight then completes without calling anything.
+// passed to the `on_failure` set with OnFailure, once, on the loop. Destroying the
+// appender writes what is still queued (events decided are not dropped) without calling
+// their `done`; a sync still in flight then completes without calling anything.
 //
 // Threading: loop thread only; `done` runs on the loop, never inside Append().
 #pragma once

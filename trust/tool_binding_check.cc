@@ -71,7 +71,8 @@ Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> l
   }
   for (const auto& [tool_name, tool] : by_name) {
     if (surface.FindTool(tool_name) == nullptr) {
-      differences.emplace(tool_name, "extra tool \"" + Shown(tool_name) + "\" (listed, not signed)");
+      differences.emplace(tool_name,
+                          "extra tool \"" + Shown(tool_name) + "\" (listed, not signed)");
     }
   }
   if (differences.empty()) return Verdict::Accept();
