@@ -57,7 +57,13 @@ Status ValidateFilter(const ReplayFilter& filter) {
       return InvalidArgument("unknown event kind '" + name + "' (known: " + known + ")");
     }
   }
-  if (filter.from > filter.to) return InvalidArgument("--from is after --to");
+  if (filter.from > filter.to) {
+    return InvalidArgument("--from " + std::to_string(filter.from) + " is after --to " +
+                           std::to_string(filter.to) + " (sequences start at 1)");
+  }
+  if (filter.surface && filter.surface->empty()) {
+    return InvalidArgument("--surface needs a surface name");
+  }
   return Status::Ok();
 }
 

@@ -29,7 +29,9 @@ struct ReplayFilter {
   std::optional<std::string> surface;  // tool calls match through their call's surface
 };
 
-// kInvalidArgument when a kind name is not in the schema (the message lists them).
+// kInvalidArgument when a kind name is not in the schema (the message lists them), when
+// `from` is after `to`, or for an empty surface name (an empty agent selects the
+// operator's events).
 Status ValidateFilter(const ReplayFilter& filter);
 
 struct ReplayOutcome {

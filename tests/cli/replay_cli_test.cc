@@ -220,6 +220,11 @@ TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
   }
   EXPECT_EQ(Las({"events", "tail", "--log", dir_, "-n", "-1"}).exit_code, 2);
   EXPECT_EQ(Las({"replay", "--log", dir_, "--from", "2", "--to", "3"}).exit_code, 0);
+  CommandResult zero = Las({"replay", "--log", dir_, "--to", "0"});
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.err.find("--from 1 is after --to 0"), std::string::npos) << zero.err;
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--surface", ""}).exit_code, 2)
+      << "an empty surface would select everything";
 }
 
 // A transcript that did not reach its file is a failure, not a success (/dev/full: ENOSPC).
