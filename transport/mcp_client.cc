@@ -301,8 +301,12 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     const JsonMember* tools = nullptr;
     const JsonMember* cursor = nullptr;
     for (const JsonMember& m : members) {
-      if (m.key == "tools") tools = &m;
-      if (m.key == "nextCursor") cursor = &m;
+      // A repeated member could be read two ways (which one wins?): refused.
+      const JsonMember** slot =
+          m.key == "tools" ? &tools : (m.key == "nextCursor" ? &cursor : nullptr);
+      if (slot == nullptr) continue;
+      if (*slot != nullptr) return listing->done(Failed(CallError::kMalformedResponse));
+      *slot = &m;
     }
     std::vector<std::string_view> elements;
     if (tools == nullptr ||

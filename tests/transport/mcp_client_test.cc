@@ -130,6 +130,15 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ShutdownAndCheckReaped(*client);
 }
 
+// {"tools":[],"tools":[...]} is read one way here and another by a lenient parser (which
+// keeps the last): refused as malformed.
+TEST_F(McpClientTest, AListWithARepeatedToolsMemberIsMalformed) {
+  auto client = StartedClient(ChildOptions({"--repeat-tools-key", "1"}));
+  CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
+  EXPECT_EQ(tools.error, CallError::kMalformedResponse);
+  ShutdownAndCheckReaped(*client);
+}
+
 TEST_F(McpClientTest, ManyCallsInFlightMatchedById) {
   auto client = StartedClient(ChildOptions());
   constexpr int kCalls = 24;

@@ -4,6 +4,7 @@
 Options:
   --exit-at-start N    exit with status N before reading anything
   --page-size N        tools/list pages of N tools (nextCursor pagination)
+  --repeat-tools-key 1 tools/list answers with the "tools" member twice
   --silent 1           read requests but never answer any
   --flood-stderr-mb N  write N MiB of stderr lines from a thread while serving;
                        the last stderr line is "flood-done"
@@ -128,6 +129,10 @@ def main():
             result = {"tools": TOOLS[start:end]}
             if end < len(TOOLS):
                 result["nextCursor"] = str(end)
+            if "--repeat-tools-key" in opts:  # two "tools" members: readers disagree
+                send_bytes(('{"jsonrpc":"2.0","id":%s,"result":{"tools":[],"tools":%s}}' % (
+                    json.dumps(rid), json.dumps(TOOLS))).encode())
+                continue
             send({"jsonrpc": "2.0", "id": rid, "result": result})
         elif method == "tools/call":
             threading.Thread(target=handle_call, args=(rid, msg.get("params") or {}),
