@@ -1,6 +1,6 @@
 #include "tools/credentials.h"
 
-#include "transport/json_text.h"
+#include <nlohmann/json.hpp>
 
 namespace las::tools {
 
@@ -14,25 +14,49 @@ std::string CredentialVariable(std::string_view credential_name) {
   return variable;
 }
 
-trust::CredentialResolver EnvironmentCredentials(const trust::Environment& environment,
-                                                 std::vector<std::string>* given) {
-  return [&environment, given](std::string_view name) -> std::optional<std::string> {
+trust::CredentialResolver EnvironmentCredentials(const trust::Environment& environment) {
+  return [&environment](std::string_view name) -> std::optional<std::string> {
     auto it = environment.find(CredentialVariable(name));
     if (it == environment.end()) return std::nullopt;
-    if (given != nullptr) given->push_back(it->second);
     return it->second;
   };
 }
 
-bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values) {
-  for (const std::string& value : values) {
-    if (value.size() < kMinCheckedCredentialBytes) continue;
-    if (result_json.find(value) != std::string_view::npos) return true;
-    const std::string quoted = transport::QuoteJsonString(value);
-    const std::string_view escaped = std::string_view(quoted).substr(1, quoted.size() - 2);
-    if (escaped != value && result_json.find(escaped) != std::string_view::npos) return true;
+namespace {
+
+bool CarriesAny(std::string_view text, const std::vector<std::string_view>& values) {
+  for (std::string_view value : values) {
+    if (text.find(value) != std::string_view::npos) return true;
   }
   return false;
+}
+
+bool DecodedCarriesAny(const nlohmann::json& node, const std::vector<std::string_view>& values) {
+  if (node.is_string()) return CarriesAny(node.get_ref<const std::string&>(), values);
+  if (node.is_array()) {
+    for (const auto& item : node) {
+      if (DecodedCarriesAny(item, values)) return true;
+    }
+  }
+  if (node.is_object()) {
+    for (const auto& [key, item] : node.items()) {
+      if (CarriesAny(key, values) || DecodedCarriesAny(item, values)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values) {
+  std::vector<std::string_view> checked;
+  for (const std::string& value : values) {
+    if (value.size() >= kMinCheckedCredentialBytes) checked.push_back(value);
+  }
+  if (checked.empty()) return false;
+  if (CarriesAny(result_json, checked)) return true;
+  const nlohmann::json decoded = nlohmann::json::parse(result_json, nullptr, false);
+  return DecodedCarriesAny(decoded, checked);
 }
 
 }  // namespace las::tools

@@ -15,13 +15,12 @@ namespace las::tools {
 
 std::string CredentialVariable(std::string_view credential_name);
 
-// A resolver over `environment`, which must outlive it. Each value it hands out is also
-// added to `*given` when that is not null (to check the child's answer against).
-trust::CredentialResolver EnvironmentCredentials(const trust::Environment& environment,
-                                                 std::vector<std::string>* given = nullptr);
+// A resolver over `environment`, which must outlive it.
+trust::CredentialResolver EnvironmentCredentials(const trust::Environment& environment);
 
-// Whether a child's result (JSON text) carries one of the credential `values` it was given,
-// as raw bytes or as a JSON string spells it: the gateway then refuses the result
+// Whether a child's result (JSON text) carries one of the credential `values`: in its raw
+// bytes, or inside any string or object key once decoded (so every JSON spelling of it,
+// \u escapes and \/ included). The gateway then refuses the result
 // (credential-in-result), so the secret reaches neither the client nor the log. Values
 // shorter than kMinCheckedCredentialBytes are not looked for (they would match by chance);
 // other encodings (base64, hex, split across strings) are not recognized.

@@ -47,7 +47,6 @@ struct Gateway::ChildCall {
   std::string surface;
   std::string tool;
   std::string arguments;  // with Las's credentials injected: never recorded
-  std::vector<std::string> credentials;  // the values injected, to refuse an echo of them
   std::function<void(ToolCallReply)> done;
   int64_t started_nanos = 0;
 };
@@ -137,13 +136,12 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // A tool without credential templates gets the client's exact text (its strictness is
   // checked with the schema below).
   std::string arguments = arguments_json;
-  std::vector<std::string> credentials;
   if (!tool->credential_templates.empty()) {
     trust::ToolBinding binding;
     binding.name = tool->tool;
     binding.credential_templates = tool->credential_templates;
-    auto injected = trust::InjectCredentials(
-        arguments_json, binding, EnvironmentCredentials(federation_.environment(), &credentials));
+    auto injected = trust::InjectCredentials(arguments_json, binding,
+                                             EnvironmentCredentials(federation_.environment()));
     if (!injected.ok()) {
       Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
       done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
@@ -165,7 +163,6 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   call->surface = tool->surface;
   call->tool = tool->tool;
   call->arguments = std::move(arguments);
-  call->credentials = std::move(credentials);
   call->done = std::move(done);
   auto requested = ToolCallRequestedEvent(ActorOf(session), call_id, tool->surface, tool->tool,
                                           tool->definition_sha256,
@@ -211,7 +208,7 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                 : ResultShape{};
   std::optional<Refusal> refusal;
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
-  if (!refusal && shape.object && EchoesCredential(result.result, call->credentials)) {
+  if (!refusal && shape.object && EchoesCredential(result.result, CredentialsOf(call->surface))) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
   }
   if (refusal) {
@@ -259,6 +256,20 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                                : ToolCallReply::Error(kCallFailed,
                                                                       "Tool call failed"));
                    });
+}
+
+const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surface) {
+  auto [values, fresh] = surface_credentials_.try_emplace(surface);
+  if (fresh) {
+    const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
+    for (const CatalogTool& tool : federation_.catalog().tools()) {
+      if (tool.surface != surface) continue;
+      for (const auto& [argument, credential] : tool.credential_templates) {
+        if (auto value = resolve(credential)) values->second.push_back(std::move(*value));
+      }
+    }
+  }
+  return values->second;
 }
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {

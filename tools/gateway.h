@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,7 +55,7 @@ inline constexpr int kCallFailed = -32603;     // "Tool call failed"
 inline constexpr int kCallTimedOut = -32001;   // "Tool call timed out"
 inline constexpr int kCallRefused = -32602;    // policy refused the call's arguments
 
-// A child's result that carries a credential Las injected into the call
+// A child's result that carries a credential Las injects into a call of that surface
 // (tools/credentials.h EchoesCredential): refused, not answered and not recorded.
 inline constexpr std::string_view kReasonCredentialInResult = "credential-in-result";
 
@@ -115,12 +116,16 @@ class Gateway final : public EndpointBackend {
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
+  // Every credential value Las injects into some tool of `surface` (resolved once): a
+  // result of any of its tools that carries one is refused.
+  const std::vector<std::string>& CredentialsOf(const std::string& surface);
 
   LoopAppender& appender_;
   Federation& federation_;
   GatewayOptions options_;
   ToolsListCache tools_list_;
   size_t in_flight_ = 0;
+  std::map<std::string, std::vector<std::string>> surface_credentials_;
 };
 
 }  // namespace las::tools

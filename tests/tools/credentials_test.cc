@@ -1,0 +1,38 @@
+// EchoesCredential (tools/credentials.h): a child's result that carries an injected
+// credential, in any JSON spelling of it, is recognized; other text is not.
+#include "tools/credentials.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace las::tools {
+namespace {
+
+TEST(CredentialsTest, EveryJsonSpellingOfAnInjectedValueIsRecognized) {
+  const std::vector<std::string> ascii = {"hunter2-SECRET/key"};
+  for (const char* result : {
+           R"({"content":[{"type":"text","text":"hunter2-SECRET/key"}]})",
+           R"({"content":[{"type":"text","text":"\u0068unter2-SECRET/key"}]})",
+           R"({"content":[{"type":"text","text":"\u0068UNTER"}],"x":"hunter2-SECRET\/key"})",
+           R"({"structuredContent":{"hunter2-SECRET\/key":1}})",
+           R"({"content":[{"type":"text","text":"token=hunter2-SECRET\u002fkey;"}]})",
+       }) {
+    EXPECT_TRUE(EchoesCredential(result, ascii)) << result;
+  }
+  const std::vector<std::string> accented = {"key-\xC3\xA9t\xC3\xA9"};
+  EXPECT_TRUE(EchoesCredential(R"({"content":[{"type":"text","text":"key-\u00e9t\u00E9"}]})",
+                               accented));
+}
+
+TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
+  EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"hunter2"}]})",
+                                {"hunter2-SECRET/key"}));
+  EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"abc"}]})", {"abc"}))
+      << "below kMinCheckedCredentialBytes: would match by chance";
+  EXPECT_FALSE(EchoesCredential(R"({"content":[]})", {}));
+}
+
+}  // namespace
+}  // namespace las::tools
