@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/printable_text.h"
 #include "trust/manifest.h"
 #include "trust/secure_file.h"
 #include "trust/strict_json.h"
@@ -102,7 +103,8 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
     ConfiguredSurface surface;
     surface.name = entry["name"].get<std::string>();
     if (!trust::IsValidSurfaceName(surface.name)) {
-      return Invalid(path + ".name", "'" + surface.name + "' is not a valid surface name");
+      return Invalid(path + ".name",
+                     "'" + EscapeForTerminal(surface.name) + "' is not a valid surface name");
     }
     if (!seen.insert(surface.name).second) {
       return Invalid(path + ".name", "duplicate surface '" + surface.name + "'");

@@ -50,6 +50,8 @@ TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
            {R"({"surfaces":[]})", "$.schema_version"},
            {R"([])", "$"},
            {R"({"schema_version":1,"surfaces":[{"name":"las"}]})", "$.surfaces[0].name"},
+           // Shown escaped: the message reaches the operator's terminal.
+           {R"({"schema_version":1,"surfaces":[{"name":"x\u001b[2Jy"}]})", "'x\\u{001B}[2Jy'"},
        }) {
     auto registry = ParseRegistry(c.text);
     ASSERT_FALSE(registry.ok()) << c.text;
