@@ -143,17 +143,17 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       WithJsonArgs([context](const SessionInfo&, const Json& args,
                              std::function<void(ToolCallReply)> done) {
         const std::string source = args.value("source", "");
+        const std::vector<const CatalogTool*> visible = Visible(context);
         std::vector<const CatalogTool*> owned;
-        std::set<std::string> sources;
-        for (const CatalogTool* tool : Visible(context)) {
-          std::string id = SourceIdOf(*tool);
-          if (id == source) owned.push_back(tool);
-          sources.insert(std::move(id));
+        for (const CatalogTool* tool : visible) {
+          if (SourceIdOf(*tool) == source) owned.push_back(tool);
         }
         if (owned.empty()) {
           // A disabled source's tools are not visible; say so rather than list nothing.
           const bool disabled =
               !SourceEnabled(context.live, source) && SourceOwnsTools(context, source);
+          std::set<std::string> sources;
+          for (const CatalogTool* tool : visible) sources.insert(SourceIdOf(*tool));
           done(ToolCallReply::Result(ErrorResult(
               {{"error", disabled ? "source-disabled" : "unknown-source"}, {"sources", sources}})));
           return;

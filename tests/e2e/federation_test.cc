@@ -83,6 +83,18 @@ class FederationTest : public ::testing::Test {
     return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
 
+  // Signs release 1 with flaky's `echo` taking `argument` from the credential
+  // flaky.api-key (LAS_CREDENTIAL_FLAKY_API_KEY).
+  void SignWithEchoCredential(const std::string& argument) {
+    for (auto& surface : release_->manifest().surfaces) {
+      if (surface.name != "flaky") continue;
+      for (auto& tool : surface.tools) {
+        if (tool.name == "echo") tool.credential_templates[argument] = "flaky.api-key";
+      }
+    }
+    release_->Sign(1);
+  }
+
   testing::TempDir tmp_;
   std::unique_ptr<testing::SignedRelease> release_;
 };
@@ -252,13 +264,7 @@ TEST_F(FederationTest, ABinaryChangedAfterSigningFailsThatSurfaceClosed) {
 }
 
 TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecretIsLogged) {
-  for (auto& surface : release_->manifest().surfaces) {
-    if (surface.name != "flaky") continue;
-    for (auto& tool : surface.tools) {
-      if (tool.name == "echo") tool.credential_templates["api_key"] = "flaky.api-key";
-    }
-  }
-  release_->Sign(1);
+  SignWithEchoCredential("api_key");
   auto run = Serve({CallStep("flaky__echo", {{"text", "m"}, {"api_key", "model-chosen"}}),
                     CallStep("flaky__echo", {{"text", "injected"}})},
                    {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
@@ -281,13 +287,7 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
 // A child that sends back the credential Las injected: the result is refused, so the
 // secret reaches neither the client nor the log.
 TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecorded) {
-  for (auto& surface : release_->manifest().surfaces) {
-    if (surface.name != "flaky") continue;
-    for (auto& tool : surface.tools) {
-      if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
-    }
-  }
-  release_->Sign(1);
+  SignWithEchoCredential("text");
   auto run = Serve({CallStep("flaky__echo", json::object())}, {},
                    {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t \"value\""}});
   ASSERT_EQ(run.exit_code, 0) << run.err;
