@@ -1,6 +1,7 @@
 #include "base/printable_text.h"
 
 #include <cstdio>
+#include <utility>
 
 #include "base/utf8.h"
 
@@ -8,9 +9,18 @@ namespace las {
 namespace {
 
 bool Unsafe(char32_t c) {
-  return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
-         (c >= 0x200B && c <= 0x200F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2069) ||
-         c == 0xFEFF;
+  if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029) return true;
+  // Unicode's Default_Ignorable_Code_Point set (which holds every bidirectional control)
+  // and the interlinear annotation controls: all display as nothing.
+  static constexpr std::pair<char32_t, char32_t> kInvisible[] = {
+      {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x061C, 0x061C}, {0x115F, 0x1160}, {0x17B4, 0x17B5},
+      {0x180B, 0x180F},   {0x200B, 0x200F},   {0x202A, 0x202E}, {0x2060, 0x206F}, {0x3164, 0x3164},
+      {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB}, {0x1BCA0, 0x1BCA3},
+      {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
+  for (const auto& [first, last] : kInvisible) {
+    if (c >= first && c <= last) return true;
+  }
+  return false;
 }
 
 }  // namespace

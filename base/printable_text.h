@@ -3,10 +3,12 @@
 //
 // Unsafe code points: C0 controls and DEL (ESC starts terminal control sequences, CR and
 // LF forge lines), C1 controls (U+0080..U+009F, 8-bit CSI), the line and paragraph
-// separators (U+2028, U+2029), the bidirectional controls (U+200E, U+200F,
-// U+202A..U+202E, U+2066..U+2069), which make text display in another order than it is
-// stored, and the invisible format characters (U+200B..U+200D, U+2060..U+2065, U+FEFF),
-// which make two different ids look the same.
+// separators (U+2028, U+2029), and every code point that displays as nothing: Unicode's
+// Default_Ignorable_Code_Point set (soft hyphen, zero-width and joiner characters,
+// variation selectors, tags, ...; it holds every bidirectional control, such as U+061C,
+// U+200E and U+202A..U+202E, which make text display in another order than it is stored)
+// and the interlinear annotation controls U+FFF9..U+FFFB. Such characters would let two
+// different ids look the same.
 //
 // Thread safety: pure functions.
 #pragma once

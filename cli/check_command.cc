@@ -17,6 +17,7 @@
 #include "transport/child_process.h"
 #include "trust/release_paths.h"
 #include "trust/rfc3339.h"
+#include "cli/fail.h"
 
 namespace las::cli {
 namespace {
@@ -111,7 +112,7 @@ int RunCheck(const CheckFlags& flags) {
   release.check_watermark = true;
   Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
   if (!at.ok()) {
-    std::fprintf(stderr, "las check: %s\n", at.status().ToString().c_str());
+    std::fprintf(stderr, "las check: %s\n", Shown(at.status()).c_str());
     return ExitCodeFor(at.status());
   }
   release.now_micros = *at;
@@ -123,13 +124,13 @@ int RunCheck(const CheckFlags& flags) {
   } else {
     Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
     if (!registry.ok()) {
-      std::fprintf(stderr, "las check: %s\n", registry.status().ToString().c_str());
+      std::fprintf(stderr, "las check: %s\n", Shown(registry.status()).c_str());
       return ExitCodeFor(registry.status());
     }
     options.registry = std::move(registry).value();
   }
   if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) {
-    std::fprintf(stderr, "las check: %s\n", reaper.ToString().c_str());
+    std::fprintf(stderr, "las check: %s\n", Shown(reaper).c_str());
     return ExitCodeFor(reaper);
   }
 
@@ -163,7 +164,7 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
   cmd->add_option("--watermark", flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
-      ->check(WholeInt64(1))
+      ->check(TimeoutMs(1))
       ->capture_default_str();
   cmd->callback([flags, &exit_code] { exit_code = RunCheck(*flags); });
 }

@@ -19,6 +19,7 @@
 #include "cli/paths.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
+#include "cli/fail.h"
 
 namespace las::cli {
 namespace {
@@ -76,7 +77,7 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
 
 int Tail(const TailFlags& flags) {
   auto fail = [](const Status& status) {
-    std::fprintf(stderr, "las events: %s\n", status.ToString().c_str());
+    std::fprintf(stderr, "las events: %s\n", Shown(status).c_str());
     return ExitCodeFor(status);
   };
   auto reader = log::LogReader::Open(flags.log_dir);

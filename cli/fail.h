@@ -3,15 +3,21 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 
+#include "base/printable_text.h"
 #include "base/status.h"
 #include "cli/exit_codes.h"
 
 namespace las::cli {
 
+// `status` as stderr may show it: messages carry operator-given paths and names, which may
+// hold line breaks or terminal escapes (base/printable_text.h).
+inline std::string Shown(const Status& status) { return EscapeForTerminal(status.ToString()); }
+
 // Prints `status` for `verb` on stderr; returns ExitCodeFor(status).
 inline int Fail(const char* verb, const Status& status) {
-  std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
+  std::fprintf(stderr, "las %s: %s\n", verb, Shown(status).c_str());
   return ExitCodeFor(status);
 }
 

@@ -18,6 +18,7 @@
 #include "projections/sources_projection.h"
 #include "projections/replay.h"
 #include "reducers/call_ledger.h"
+#include "cli/fail.h"
 
 namespace las::cli {
 namespace {
@@ -31,12 +32,12 @@ struct InspectFlags {
 int InspectCalls(const InspectFlags& flags) {
   auto reader = log::LogReader::Open(flags.log_dir);
   if (!reader.ok()) {
-    std::fprintf(stderr, "las inspect: %s\n", reader.status().ToString().c_str());
+    std::fprintf(stderr, "las inspect: %s\n", Shown(reader.status()).c_str());
     return ExitCodeFor(reader.status());
   }
   auto cursor = (*reader)->Read(1);
   if (!cursor.ok()) {
-    std::fprintf(stderr, "las inspect: %s\n", cursor.status().ToString().c_str());
+    std::fprintf(stderr, "las inspect: %s\n", Shown(cursor.status()).c_str());
     return ExitCodeFor(cursor.status());
   }
   // The per-call ledger is not a projection of the set (the "calls" projection keeps only
@@ -45,7 +46,7 @@ int InspectCalls(const InspectFlags& flags) {
   while (true) {
     auto more = (*cursor)->Next();
     if (!more.ok()) {
-      std::fprintf(stderr, "las inspect: %s\n", more.status().ToString().c_str());
+      std::fprintf(stderr, "las inspect: %s\n", Shown(more.status()).c_str());
       return ExitCodeFor(more.status());
     }
     if (!*more) break;

@@ -5,12 +5,13 @@
 #include "cli/exit_codes.h"
 #include "log/log_reader.h"
 #include "projections/replay.h"
+#include "cli/fail.h"
 
 namespace las::cli {
 
 int FoldLog(const char* verb, const std::string& dir, projections::ProjectionSet& set) {
   auto fail = [verb](const Status& status) {
-    std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
+    std::fprintf(stderr, "las %s: %s\n", verb, Shown(status).c_str());
     return ExitCodeFor(status);
   };
   auto reader = log::LogReader::Open(dir);

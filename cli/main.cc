@@ -5,12 +5,31 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 
+namespace {
+
+// A usage error on one line, like every other error: "las VERB: usage: what (see `las VERB
+// --help`)". CLI11's own is two lines without the verb, and quotes the flags as typed.
+std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
+  std::string verb = "las";
+  for (std::vector<CLI::App*> parsed = app->get_subcommands(); !parsed.empty();
+       parsed = parsed.front()->get_subcommands()) {
+    verb += " " + parsed.front()->get_name();
+  }
+  return verb + ": usage: " + las::EscapeForTerminal(error.what()) + " (see `" + verb + " --help`)\n";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"las — a signed, audited MCP federation gateway"};
+  app.failure_message(UsageLine);
   app.require_subcommand(1);
   app.set_version_flag("--version", "las 0.1.0");
   int exit_code = las::cli::kExitOk;
@@ -33,8 +52,14 @@ int main(int argc, char** argv) {
   }
   // Output that did not reach stdout (a full disk, a closed file) is a failure: a grant id,
   // a key id or an audit transcript was lost.
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "las: io: writing to standard output failed: %s\n", std::strerror(errno));
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int flush_error = errno;
+  if (!flushed || std::ferror(stdout)) {
+    // A write refused before this flush left only the stream's error flag; errno is long
+    // gone (it said "Success").
+    std::fprintf(stderr, "las: io: writing to standard output failed%s%s\n", flush_error != 0 ? ": " : "",
+                 flush_error != 0 ? std::strerror(flush_error) : " (a write was refused)");
     if (exit_code == las::cli::kExitOk) exit_code = las::cli::ExitCodeFor(las::IoError(""));
   }
   return exit_code;

@@ -12,10 +12,10 @@ namespace las::cli {
 // The text of a whole number from `min` to `max`; the error names the range.
 CLI::Validator WholeNumber(uint64_t min, uint64_t max);
 
-// For int64_t fields (timeouts): 0 .. 2^63-1; `min` as given.
-inline CLI::Validator WholeInt64(uint64_t min = 0) {
-  return WholeNumber(min, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
-}
+// Milliseconds of a timeout: `min` .. a year. A timer counts in nanoseconds, so a larger
+// value (up to 2^63-1 ms would fit the field) overflowed it and fired at once.
+inline constexpr uint64_t kMaxTimeoutMs = 365ull * 24 * 60 * 60 * 1000;
+inline CLI::Validator TimeoutMs(uint64_t min = 0) { return WholeNumber(min, kMaxTimeoutMs); }
 inline CLI::Validator WholeUint64(uint64_t min = 0) {
   return WholeNumber(min, std::numeric_limits<uint64_t>::max());
 }

@@ -14,9 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "base/clock.h"
-#include "cli/number_flags.h"
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/fail.h"
+#include "cli/number_flags.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
 #include "cli/release_settings.h"
@@ -41,7 +43,7 @@ struct OnboardingFlags {
 };
 
 int Fail(const Status& status) {
-  std::fprintf(stderr, "las onboarding: %s\n", status.ToString().c_str());
+  std::fprintf(stderr, "las onboarding: %s\n", Shown(status).c_str());
   return ExitCodeFor(status);
 }
 
@@ -129,7 +131,7 @@ int ShowStatus(const OnboardingFlags& flags) {
   if (!reader.ok()) {
     if (reader.status().code() != Code::kNotFound) return Fail(reader.status());
     // No log yet: nothing is done. Say so, and show the journey from its start.
-    if (!flags.json) std::printf("(no log at %s yet: nothing recorded)\n", flags.log_dir.c_str());
+    if (!flags.json) std::printf("(no log at %s yet: nothing recorded)\n", EscapeForTerminal(flags.log_dir).c_str());
     Print(flags, Folded{}, nullptr);
     return kExitOk;
   }
@@ -173,7 +175,7 @@ int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
                "not answer on its socket, or another command still writing); %s through a server "
                "with the las__onboarding tool (arguments {\"action\": \"%s\"%s}), or run this "
                "again when it is done. `las onboarding status` works meanwhile\n",
-               flags.log_dir.c_str(), flags.action.c_str(), flags.action.c_str(),
+               EscapeForTerminal(flags.log_dir).c_str(), flags.action.c_str(), flags.action.c_str(),
                flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
   return ExitCodeFor(locked);
 }
@@ -288,7 +290,7 @@ void RegisterOnboarding(CLI::App& app, int& exit_code) {
                     "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
   check->add_option("--timeout-ms", flags->timeout_ms,
                     "Time allowed per child for initialize and tools/list (the surfaces check)")
-      ->check(WholeInt64(1))
+      ->check(TimeoutMs(1))
       ->capture_default_str();
   AddCommonFlags(check, *flags);
   auto* mark = cmd->add_subcommand("mark", "Record STEP as done by hand (detail \"marked\")");

@@ -11,9 +11,11 @@
 #include <span>
 
 #include "base/clock.h"
-#include "cli/number_flags.h"
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/fail.h"
+#include "cli/number_flags.h"
 #include "cli/release_files.h"
 #include "cli/release_keys.h"
 #include "cli/release_settings.h"
@@ -36,7 +38,7 @@ constexpr mode_t kPublicMode = 0644;
 constexpr int64_t kDraftExpirySeconds = 30LL * 86400;  // placeholder until `sign`
 
 int Fail(const char* verb, const Status& status) {
-  std::fprintf(stderr, "las release %s: %s\n", verb, status.ToString().c_str());
+  std::fprintf(stderr, "las release %s: %s\n", verb, Shown(status).c_str());
   return ExitCodeFor(status);
 }
 
@@ -392,7 +394,7 @@ int RunVerify(const VerifyFlags& flags) {
     std::printf("%-4s  %-14s  %s%s%s\n",
                 row.result == tools::CheckResult::kFail ? "FAIL" : std::string(tools::CheckResultName(row.result)).c_str(),
                 row.check.c_str(), row.result == tools::CheckResult::kOk ? "" : row.reason.c_str(),
-                row.result == tools::CheckResult::kOk ? "" : ": ", row.detail.c_str());
+                row.result == tools::CheckResult::kOk ? "" : ": ", EscapeForTerminal(row.detail).c_str());
   }
   const int code = VerifyExitCode(check);
   std::fflush(stdout);  // the rows first, then the verdict, also when both go to one file
@@ -438,7 +440,7 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
                 "Manifest to create or update (default: LAS_RELEASE_MANIFEST)");
   d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)");
   d->add_option("--timeout-ms", draft->timeout_ms, "Time allowed for initialize and tools/list")
-      ->check(WholeInt64(1))
+      ->check(TimeoutMs(1))
       ->capture_default_str();
   d->add_option("command", draft->command, "-- COMMAND ARGS...: the absolute command and its arguments")
       ->required();

@@ -8,12 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "base/hex.h"
+#include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/fail.h"
 #include "cli/paths.h"
+#include "log/envelope.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
-#include "log/envelope.h"
 #include "tools/release_audit.h"
 
 namespace las::cli {
@@ -32,17 +34,17 @@ void PrintLine(const std::string& line) {
 int RunReplay(const ReplayOptions& options) {
   Status valid = projections::ValidateFilter(options.filter);
   if (!valid.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", valid.message().c_str());
+    std::fprintf(stderr, "las replay: %s\n", EscapeForTerminal(valid.message()).c_str());
     return ExitCodeFor(valid);
   }
   auto reader = log::LogReader::Open(options.log_dir);
   if (!reader.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", reader.status().ToString().c_str());
+    std::fprintf(stderr, "las replay: %s\n", Shown(reader.status()).c_str());
     return ExitCodeFor(reader.status());
   }
   auto cursor = (*reader)->Read(1);
   if (!cursor.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", cursor.status().ToString().c_str());
+    std::fprintf(stderr, "las replay: %s\n", Shown(cursor.status()).c_str());
     return ExitCodeFor(cursor.status());
   }
 
@@ -90,9 +92,9 @@ int RunReplay(const ReplayOptions& options) {
     if (outcome.first_bad_sequence) {
       std::fprintf(stderr, "las replay: TAMPERED: the chain breaks at event %llu: %s\n",
                    static_cast<unsigned long long>(*outcome.first_bad_sequence),
-                   outcome.status.message().c_str());
+                   EscapeForTerminal(outcome.status.message()).c_str());
     } else {
-      std::fprintf(stderr, "las replay: %s\n", outcome.status.ToString().c_str());
+      std::fprintf(stderr, "las replay: %s\n", Shown(outcome.status).c_str());
     }
     return ExitCodeFor(outcome.status);
   }

@@ -13,6 +13,7 @@
 #include "tools/daemon_socket.h"
 #include "tools/stdio_server.h"
 #include "trust/environment.h"
+#include "cli/fail.h"
 
 namespace las::cli {
 namespace {
@@ -52,7 +53,7 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   if (!flags.registry_file.empty()) {
     auto registry = tools::LoadRegistry(flags.registry_file);
     if (!registry.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, registry.status().ToString().c_str());
+      std::fprintf(stderr, "las %s: %s\n", verb, Shown(registry.status()).c_str());
       exit_code = ExitCodeFor(registry.status());
       return std::nullopt;
     }
@@ -68,7 +69,7 @@ std::string Value(const trust::Environment& environment, const char* name) {
 
 int Report(const char* verb, const Status& status) {
   if (status.ok()) return kExitOk;
-  std::fprintf(stderr, "las %s: %s\n", verb, status.ToString().c_str());
+  std::fprintf(stderr, "las %s: %s\n", verb, Shown(status).c_str());
   return ExitCodeFor(status);
 }
 
@@ -77,7 +78,7 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
   cmd->add_option("--call-timeout", flags->call_timeout_ms,
                   "Milliseconds before a child call is answered with a generic timeout error "
                   "and left uncertain (default: no timeout)")
-      ->check(WholeInt64());
+      ->check(TimeoutMs());
   cmd->add_option("--durability", flags->durability,
                   "strict: every ToolCallRequested is fsynced before the child sees the call "
                   "(default); relaxed: fsynced within milliseconds (loses the last moments of "
@@ -126,7 +127,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       }
       if (daemon.status().code() != Code::kNotFound) {
         std::fprintf(stderr, "las serve: not using the daemon socket (%s); serving embedded\n",
-                     daemon.status().ToString().c_str());
+                     Shown(daemon.status()).c_str());
       }
     }
     tools::StdioServerOptions stdio;

@@ -113,7 +113,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   if (!sources) return exit_code;
   auto draft = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
   if (!draft.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", verb, draft.status().ToString().c_str());
+    std::fprintf(stderr, "las %s: %s\n", verb, Shown(draft.status()).c_str());
     return ExitCodeFor(draft.status());
   }
   uint64_t sequence = 0;
@@ -121,7 +121,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   if (log.ok()) {  // the log is free: append directly
     auto appended = (*log)->Append({std::move(*draft)});
     if (!appended.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, appended.status().ToString().c_str());
+      std::fprintf(stderr, "las %s: %s\n", verb, Shown(appended.status()).c_str());
       return ExitCodeFor(appended.status());
     }
     sequence = appended->first;
@@ -131,7 +131,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
                                 enable ? "las/sources.enable" : "las/sources.disable",
                                 params.dump());
     if (!answer.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, answer.status().ToString().c_str());
+      std::fprintf(stderr, "las %s: %s\n", verb, Shown(answer.status()).c_str());
       if (answer.status().code() == Code::kLocked) {
         std::fprintf(stderr,
                      "las %s: if a server holds the log, change the source through it: the "
@@ -142,7 +142,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
     }
     sequence = nlohmann::json::parse(*answer).value("first_sequence", uint64_t{0});
   } else {
-    std::fprintf(stderr, "las %s: %s\n", verb, log.status().ToString().c_str());
+    std::fprintf(stderr, "las %s: %s\n", verb, Shown(log.status()).c_str());
     return ExitCodeFor(log.status());
   }
   std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),

@@ -25,13 +25,15 @@ namespace fs = std::filesystem;
 Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::Ok();
   const std::string text = s.ToString();
+  // Before the lock test: a LOCK file this user may not open is "While open a file for
+  // lock: ...: Permission denied", which no other process causes.
+  if (text.find("Permission denied") != std::string::npos) {
+    return Denied(what + ": permission denied (" + text + ")");
+  }
   if (s.IsIOError() && (text.find("lock") != std::string::npos ||
                         text.find("LOCK") != std::string::npos)) {
     return Locked(what + ": the log is held by another las process (a running server, or another "
                          "command still writing it)");
-  }
-  if (text.find("Permission denied") != std::string::npos) {
-    return Denied(what + ": permission denied (" + text + ")");
   }
   if (s.IsCorruption()) return Corruption(what + ": " + text);
   // A file the MANIFEST names is gone: damage, not an I/O failure.

@@ -1,4 +1,5 @@
 #include "tools/admin_tools.h"
+#include "tools/count_arg.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,11 +24,6 @@ std::string ErrorResult(const Json& body) {
               {"structuredContent", body},
               {"isError", true}};
   return result.dump();
-}
-
-size_t Number(const Json& args, const char* key, size_t fallback) {
-  auto it = args.find(key);
-  return it != args.end() && it->is_number_unsigned() ? it->get<size_t>() : fallback;
 }
 
 std::vector<Source> Inventory(const LasToolContext& context) {
@@ -76,8 +72,8 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
                 std::function<void(ToolCallReply)> done) {
         const Json args = Json::parse(arguments, nullptr, false);
         done(ToolCallReply::Result(JsonResult(SourceListJson(
-            Inventory(context), Number(args, "offset", 0),
-            Number(args, "limit", kDefaultSourcePage), Number(args, "preview", kDefaultPreview)))));
+            Inventory(context), CountArg(args, "offset", 0),
+            CountArg(args, "limit", kDefaultSourcePage), CountArg(args, "preview", kDefaultPreview)))));
       });
 
   tools.Add(
@@ -141,8 +137,8 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
       [context](const SessionInfo&, const std::string& arguments,
                 std::function<void(ToolCallReply)> done) {
         const Json args = Json::parse(arguments, nullptr, false);
-        const size_t limit = Number(args, "limit", 50);
-        auto cursor = context.log.Read(Number(args, "from", 1));
+        const size_t limit = CountArg(args, "limit", 50);
+        auto cursor = context.log.Read(CountArg(args, "from", 1));
         if (!cursor.ok()) {
           done(ToolCallReply::Error(-32603, "Tool call failed"));
           return;

@@ -1,3 +1,4 @@
+#include "tools/count_arg.h"
 #include "tools/discovery_tools.h"
 
 #include <set>
@@ -59,11 +60,6 @@ bool SourceOwnsTools(const LasToolContext& context, const std::string& id) {
   return false;
 }
 
-size_t Number(const Json& args, const char* key, size_t fallback) {
-  auto it = args.find(key);
-  return it != args.end() && it->is_number_unsigned() ? it->get<size_t>() : fallback;
-}
-
 // A handler over the parsed arguments (the input schema was checked before it runs).
 using JsonHandler = std::function<void(const SessionInfo& session, const Json& args,
                                        std::function<void(ToolCallReply)> done)>;
@@ -97,7 +93,7 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         std::vector<SearchHit> hits;
         if (context.links.federation != nullptr) {
           hits = SearchCatalog(context.links.federation->catalog(), query,
-                               Number(args, "limit", 10), [&](const CatalogTool& tool) {
+                               CountArg(args, "limit", 10), [&](const CatalogTool& tool) {
                                  return ToolSourceEnabled(context.live, tool);
                                });
         }
@@ -159,8 +155,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           return;
         }
         const size_t total = owned.size();
-        const size_t offset = std::min(Number(args, "offset", 0), total);
-        const size_t end = std::min(total, offset + Number(args, "limit", 50));
+        const size_t offset = std::min(CountArg(args, "offset", 0), total);
+        const size_t end = std::min(total, offset + CountArg(args, "limit", 50));
         Json window = Json::array();
         for (size_t i = offset; i < end; ++i) {
           window.push_back({{"name", owned[i]->qualified_name}, {"summary", Summary(*owned[i])}});

@@ -1,9 +1,24 @@
 #include "tools/tool_args.h"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace las::tools {
+namespace {
+
+// A double's text (JsonValue keeps the shortest form: 2.0 is "2") as a non-negative whole
+// number, saturating past 2^64-1: JSON Schema's "integer" admits 2.0 as well as 2.
+std::optional<uint64_t> WholeDouble(const std::string& text) {
+  double d = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (ec != std::errc() || !(d >= 0) || std::trunc(d) != d) return std::nullopt;  // -0 is 0
+  (void)end;
+  if (d >= 18446744073709551616.0) return std::numeric_limits<uint64_t>::max();
+  return static_cast<uint64_t>(d);
+}
+
+}  // namespace
 
 Result<ToolArgs> ToolArgs::Parse(std::string_view json) {
   reducers::JsonLimits limits;
@@ -25,7 +40,9 @@ std::optional<std::string> ToolArgs::String(std::string_view name) const {
 
 std::optional<uint64_t> ToolArgs::Uint(std::string_view name) const {
   const reducers::JsonValue* v = root_.Find(name);
-  if (v == nullptr || !v->is_number() || !v->integer || v->text[0] == '-') return std::nullopt;
+  if (v == nullptr || !v->is_number()) return std::nullopt;
+  if (!v->integer) return WholeDouble(v->text);
+  if (v->text[0] == '-') return std::nullopt;
   uint64_t out = 0;
   auto [end, ec] = std::from_chars(v->text.data(), v->text.data() + v->text.size(), out);
   if (ec == std::errc::result_out_of_range) return std::numeric_limits<uint64_t>::max();

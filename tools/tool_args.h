@@ -25,7 +25,9 @@ class ToolArgs {
   static Result<ToolArgs> Parse(std::string_view json);
 
   std::optional<std::string> String(std::string_view name) const;
-  // A non-negative integer; larger than 2^64-1 saturates. nullopt when absent or not one.
+  // A non-negative whole number, written as an integer or as a double with no fraction
+  // (2.0: JSON Schema's "integer" admits it); larger than 2^64-1 saturates. nullopt when
+  // absent or not one.
   std::optional<uint64_t> Uint(std::string_view name) const;
   bool Bool(std::string_view name, bool fallback) const;
 

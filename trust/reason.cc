@@ -58,6 +58,7 @@ constexpr std::array kNames = {
     Named{Reason::kFinanceBinaryMismatch, "finance-binary-mismatch"},
     Named{Reason::kFinancePolicyFingerprint, "finance-policy-fingerprint"},
     Named{Reason::kFinanceNotProposalOnly, "finance-not-proposal-only"},
+    Named{Reason::kFileAccessDenied, "file-access-denied"},
 };
 
 // The table is dense and in enum order, so ReasonName can index it.
@@ -68,7 +69,7 @@ constexpr bool TableMatchesEnum() {
   return true;
 }
 static_assert(TableMatchesEnum(), "kNames must list every Reason in enum order");
-static_assert(static_cast<size_t>(Reason::kFinanceNotProposalOnly) + 1 == kNames.size(),
+static_assert(static_cast<size_t>(Reason::kFileAccessDenied) + 1 == kNames.size(),
               "add the new Reason's name to kNames");
 
 }  // namespace

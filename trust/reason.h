@@ -76,6 +76,8 @@ enum class Reason : int {
   kFinanceBinaryMismatch = 43,    // the launched code is not LAS_FINANCE_BINARY_SHA256
   kFinancePolicyFingerprint = 44, // the policy file's canonical SHA-256 differs
   kFinanceNotProposalOnly = 45,   // the policy file does not declare proposal-only mode
+  // Files again (added later; numbers never change).
+  kFileAccessDenied = 46,  // the operating system refused this user access (EACCES, EPERM)
 };
 
 // Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".

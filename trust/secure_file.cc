@@ -20,6 +20,9 @@ Verdict OpenFailure(int err, const std::string& path, const std::string& what, b
                                             "the file itself must be checked, not a link to it)");
   }
   if (err == ENOENT) return Reject(Reason::kFileMissing, what + " " + path + " does not exist");
+  if (err == EACCES || err == EPERM) {
+    return Reject(Reason::kFileAccessDenied, "cannot open " + what + " " + path + ": " + Errno(err));
+  }
   return Reject(Reason::kIoError, "cannot open " + what + " " + path + ": " + Errno(err));
 }
 

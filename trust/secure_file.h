@@ -14,8 +14,8 @@
 // O_NOFOLLOW refuses only a symlink in the *last* component; directories above it are
 // the operator's to secure (they are normally the user's own config/state directories).
 // O_NONBLOCK keeps a FIFO planted at the path from blocking the open; it is then refused
-// as not regular. A missing file is kFileMissing; other open/read failures are kIoError
-// with the errno text.
+// as not regular. A missing file is kFileMissing, one this user may not open (EACCES,
+// EPERM) kFileAccessDenied; other open/read failures are kIoError with the errno text.
 //
 // Thread safety: free functions with no shared state.
 #pragma once

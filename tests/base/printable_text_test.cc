@@ -24,7 +24,10 @@ TEST(PrintableText, RefusesAndEscapesWhatMovesTheCursorOrReordersText) {
                         Case{"a\x7f", "a\\u{007F}"}, Case{"\xc2\x9b" "31m", "\\u{009B}31m"},
                         Case{"abc\u202Efed", "abc\\u{202E}fed"}, Case{"\u2066x\u2069", "\\u{2066}x\\u{2069}"},
                         Case{"line\u2028two", "line\\u{2028}two"}, Case{"\ufeffalice", "\\u{FEFF}alice"},
-                        Case{"ali\u200bce", "ali\\u{200B}ce"}}) {
+                        Case{"ali\u200bce", "ali\\u{200B}ce"}, Case{"ops\u061c", "ops\\u{061C}"},
+                        Case{"op\u00ads", "op\\u{00AD}s"}, Case{"ops\u180e", "ops\\u{180E}"},
+                        Case{"ops\U000E0001", "ops\\u{E0001}"}, Case{"\ufff9ops", "\\u{FFF9}ops"},
+                        Case{"ops\ufe0f", "ops\\u{FE0F}"}, Case{"o\u3164ps", "o\\u{3164}ps"}}) {
     EXPECT_FALSE(IsPrintableText(c.text)) << c.shown;
     EXPECT_EQ(EscapeForTerminal(c.text), c.shown);
   }

@@ -1,6 +1,7 @@
 // `las grant`, `las revoke`, `las grants`, `las rules` as an operator runs them: the real
 // executable on a real log, exit codes and output checked.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <set>
@@ -162,6 +163,30 @@ TEST_F(GrantCliTest, ALogHeldByARunningServerIsLockedAndReadsStillWork) {
   EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo"}).exit_code, 7);
   EXPECT_EQ(Las({"grants"}).exit_code, 0) << "listing follows the log";
   EXPECT_EQ(Las({"rules", "--json"}).exit_code, 0);
+}
+
+// RocksDB says "While open a file for lock: ...: Permission denied": not another holder.
+TEST_F(GrantCliTest, ALogTheUserMayNotWriteIsDeniedNotLocked) {
+  namespace fs = std::filesystem;
+  const auto read_only = fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                         fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
+  std::vector<std::string> grant = {LAS_EXECUTABLE, "grant", "worker", "--all", "--log", dir_};
+  if (::geteuid() == 0) {
+    // root writes everything: an unprivileged user sees the log as root left it (0755/0644).
+    fs::permissions(tmp_.path(), fs::perms::all);
+    grant.insert(grant.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  } else {
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      fs::permissions(entry.path(), fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                      fs::perm_options::remove);
+    }
+    fs::permissions(dir_, read_only);
+  }
+  auto refused = testing::RunCommand(grant);
+  fs::permissions(dir_, fs::perms::owner_all);
+  EXPECT_EQ(refused.exit_code, 8) << refused.err;
+  EXPECT_NE(refused.err.find("permission denied"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find("another las process"), std::string::npos) << refused.err;
 }
 
 TEST_F(GrantCliTest, ReplayRebuildsTheGrantsProjection) {

@@ -1,6 +1,8 @@
 // `las release keygen | draft | sign | verify` as an operator runs them: the real
 // executable, real key files, a real python child (a copy of stand_in.py).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -184,6 +186,26 @@ TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
   EXPECT_EQ(loose.exit_code, 8) << loose.err;
   EXPECT_NE(loose.err.find("chmod 600"), std::string::npos) << loose.err;
   EXPECT_FALSE(std::filesystem::exists(r.signature()));
+}
+
+// A key this user may not open is refused access (exit 8), not an I/O failure (exit 9).
+TEST(ReleaseSignVerifyTest, AKeyThisUserMayNotOpenIsDenied) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  std::vector<std::string> sign = {LAS_EXECUTABLE, "release", "sign", "--manifest", r.manifest(),
+                                   "--secret-key", r.secret_key(), "--out", r.Sub("other.sig"), "--bump"};
+  if (::geteuid() == 0) {
+    // root opens everything: another user meets root's 0600 key.
+    for (const std::string& dir : {r.Sub(""), r.keys(), r.Sub("release")}) ::chmod(dir.c_str(), 0777);
+    sign.insert(sign.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  } else {
+    ::chmod(r.secret_key().c_str(), 0);
+  }
+  auto refused = testing::RunCommand(sign);
+  EXPECT_EQ(refused.exit_code, 8) << refused.err;
+  EXPECT_NE(refused.err.find("file-access-denied"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("secret key"), std::string::npos) << refused.err;
 }
 
 TEST(ReleaseSignVerifyTest, VerifyRejectsATamperedManifestWithExitOne) {

@@ -211,6 +211,23 @@ TEST(ReplayCliErrorsTest, AnUnreadableLogIsDeniedWithExitEight) {
   EXPECT_NE(result.err.find("cannot read"), std::string::npos) << result.err;
 }
 
+// A path is the operator's text, but a line break in it must not forge a second line, nor
+// an escape sequence reach the terminal.
+TEST(ReplayCliErrorsTest, APathWithControlCharactersIsShownEscapedOnOneLine) {
+  testing::TempDir tmp;
+  const std::string odd = tmp.Sub("x\n\x1b[31mRED");
+  for (std::vector<std::string> verb : {std::vector<std::string>{"replay"}, {"events", "tail"}, {"grants"},
+                                        {"inspect", "calls"}, {"onboarding", "status"}}) {
+    verb.insert(verb.end(), {"--log", odd});
+    CommandResult result = Las(verb);
+    EXPECT_EQ(result.err.find('\x1b'), std::string::npos) << verb[0] << ": " << result.err;
+    EXPECT_EQ(result.out.find('\x1b'), std::string::npos) << verb[0] << ": " << result.out;
+    EXPECT_LE(Lines(result.err).size(), 1u) << verb[0] << ": " << result.err;
+    EXPECT_NE((result.err + result.out).find("x\\u{000A}\\u{001B}[31mRED"), std::string::npos)
+        << verb[0] << ": " << result.err << result.out;
+  }
+}
+
 // CLI11 alone read "-1" as the largest uint64_t (so --from -1 printed nothing, exit 0).
 TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
   for (const char* bad : {"-1", "99999999999999999999999", "1e3", " 5", "abc", ""}) {
@@ -219,6 +236,14 @@ TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
     EXPECT_NE(r.err.find("must be a whole number"), std::string::npos) << r.err;
   }
   EXPECT_EQ(Las({"events", "tail", "--log", dir_, "-n", "-1"}).exit_code, 2);
+  // A timer counts nanoseconds: 2^63-1 ms overflowed it and the timeout fired at once.
+  for (std::vector<std::string> timeout : {std::vector<std::string>{"serve", "--call-timeout"},
+                                           {"check", "--timeout-ms"}, {"release", "draft", "--timeout-ms"}}) {
+    timeout.push_back("9223372036854775807");
+    CommandResult r = Las(timeout);
+    EXPECT_EQ(r.exit_code, 2) << timeout[0] << ": " << r.err;
+    EXPECT_NE(r.err.find("31536000000"), std::string::npos) << r.err;
+  }
   EXPECT_EQ(Las({"replay", "--log", dir_, "--from", "2", "--to", "3"}).exit_code, 0);
   CommandResult zero = Las({"replay", "--log", dir_, "--to", "0"});
   EXPECT_EQ(zero.exit_code, 2);

@@ -176,6 +176,8 @@ TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {
   json page2 = Ok("alice", "las__state_list", {{"after_key", "k099"}, {"limit", 100}});
   EXPECT_EQ(page2["records"].size(), 51u);
   EXPECT_TRUE(page2["next"].is_null());
+  // JSON Schema's "integer" admits 2.0: it is a limit of 2, not "no limit given".
+  EXPECT_EQ(Ok("alice", "las__state_list", {{"limit", 2.0}})["records"].size(), 2u);
   // The schema refuses a limit above 100.
   json over = Call("alice", "las__state_list", {{"limit", 101}});
   EXPECT_TRUE(over.is_null() || over.value("isError", false)) << over.dump();

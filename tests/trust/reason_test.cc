@@ -20,7 +20,7 @@ TEST(TrustReason, NamesAreStableAndRoundTrip) {
   EXPECT_EQ(ReasonName(Reason::kWorkspaceEscape), "workspace-escape");
   EXPECT_EQ(ReasonName(Reason::kCommandNotAllowed), "command-not-allowed");
   EXPECT_EQ(ReasonName(Reason::kCredentialOverride), "credential-override");
-  for (int i = 0; i <= static_cast<int>(Reason::kArgumentsInvalid); ++i) {
+  for (int i = 0; i <= static_cast<int>(Reason::kFileAccessDenied); ++i) {
     const auto r = static_cast<Reason>(i);
     EXPECT_EQ(ReasonFromName(ReasonName(r)), r) << i;
   }
@@ -33,6 +33,7 @@ TEST(TrustReason, VerdictToStringAndStatus) {
   EXPECT_EQ(v.ToString(), "rollback: sequence 3 is below 4");
   EXPECT_EQ(v.ToStatus().code(), Code::kDenied);
   EXPECT_EQ(Reject(Reason::kIoError, "x").ToStatus().code(), Code::kIo);
+  EXPECT_EQ(Reject(Reason::kFileAccessDenied, "x").ToStatus().code(), Code::kDenied);
   EXPECT_TRUE(Verdict::Accept().ToStatus().ok());
   EXPECT_EQ(Verdict::Accept().ToString(), "accepted");
 }
