@@ -70,6 +70,14 @@ std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json) 
   return titles;
 }
 
+bool DeclaresCapability(std::string_view initialize_result_json, std::string_view capability) {
+  const auto result = nlohmann::json::parse(initialize_result_json, nullptr, /*allow_exceptions=*/false);
+  if (!result.is_object()) return false;
+  auto capabilities = result.find("capabilities");
+  return capabilities != result.end() && capabilities->is_object() &&
+         capabilities->contains(std::string(capability));
+}
+
 std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
                                                 std::string_view key) {
   std::vector<CapabilityItem> items;
@@ -102,6 +110,8 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   const trust::SurfaceBinding* surface = nullptr;
   bool probe_only = false;
   int64_t timeout_ms = 0;
+  bool declares_resources = false;
+  bool declares_prompts = false;
   trust::LaunchPlan plan;
   SurfaceLaunch result;
   std::function<void(SurfaceLaunch)> done;
@@ -114,18 +124,27 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
     callback(std::move(result));
   }
 
-  // resources/list, then prompts/list; either may be missing ("Method not found") or fail
-  // without failing the launch.
+  // resources/list, then prompts/list, each only when the child declared it; either may
+  // be missing ("Method not found") or fail without failing the launch.
   void ListExtras() {
+    if (declares_resources) {
+      declares_resources = false;
+      return ListExtra("resources/list", "resources", &result.resources);
+    }
+    if (declares_prompts) {
+      declares_prompts = false;
+      return ListExtra("prompts/list", "prompts", &result.prompts);
+    }
+    Finish(true, "", "");
+  }
+
+  void ListExtra(const char* method, const char* key, std::vector<CapabilityItem>* items) {
     auto self = shared_from_this();
     transport::CallOptions options;
     options.timeout = std::chrono::milliseconds(timeout_ms);
-    result.client->Request("resources/list", "", options, [self, options](transport::CallResult r) {
-      if (r.ok()) self->result.resources = ParseCapabilityList(r.result, "resources");
-      self->result.client->Request("prompts/list", "", options, [self](transport::CallResult p) {
-        if (p.ok()) self->result.prompts = ParseCapabilityList(p.result, "prompts");
-        self->Finish(true, "", "");
-      });
+    result.client->Request(method, "", options, [self, key, items](transport::CallResult r) {
+      if (r.ok()) *items = ParseCapabilityList(r.result, key);
+      self->ListExtras();
     });
   }
 
@@ -189,6 +208,8 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
                         std::string(transport::CallErrorName(started.error)) + ")");
       return;
     }
+    state->declares_resources = DeclaresCapability(started.result, "resources");
+    state->declares_prompts = DeclaresCapability(started.result, "prompts");
     state->result.client->ListTools([state](transport::CallResult listed) {
       if (!listed.ok()) {
         state->Fail(kReasonListFailed,

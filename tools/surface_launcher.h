@@ -63,7 +63,7 @@ struct LaunchOptions {
   // Probe mode (`las release draft`): skip CheckToolList; the surface binding's tools are
   // not yet known.
   bool probe_only = false;
-  int64_t start_timeout_ms = 30'000;  // initialize and each tools/list page
+  int64_t start_timeout_ms = 30'000;  // initialize; all of tools/list; each extra list
   // "NAME=value" entries the child receives besides the plan's declared variables (a
   // special policy's own configuration, e.g. finance's paths: docs/POLICIES.md). A name
   // the plan already sets keeps the plan's value.
@@ -82,6 +82,10 @@ Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json)
 // at most kMaxListedItems. Anything that is not such an object gives an empty list.
 std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
                                                 std::string_view key);
+// Whether an initialize result's `capabilities` object has the member `capability`
+// ("resources", "prompts"): MCP servers declare what they serve, and a client asks for no
+// more (a child that declares only tools may never answer resources/list).
+bool DeclaresCapability(std::string_view initialize_result_json, std::string_view capability);
 // Tool name -> title from a tools/list result array (`title`, else `annotations.title`).
 std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json);
 

@@ -36,6 +36,7 @@ std::string_view CallErrorName(CallError error) {
     case CallError::kMalformedResponse: return "malformed_response";
     case CallError::kNotReady: return "not_ready";
     case CallError::kShutdown: return "shutdown";
+    case CallError::kUnsupportedProtocol: return "unsupported_protocol";
   }
   return "unknown";
 }
@@ -52,6 +53,19 @@ bool ParseOurId(std::string_view raw, int64_t* id) {
   const char* end = raw.data() + raw.size();
   auto [ptr, ec] = std::from_chars(raw.data(), end, *id);
   return ec == std::errc() && ptr == end;
+}
+
+// The initialize result names our protocol version, once.
+bool SpeaksOurProtocol(const std::vector<JsonMember>& members) {
+  const JsonMember* version = nullptr;
+  for (const JsonMember& m : members) {
+    if (m.key != "protocolVersion") continue;
+    if (version != nullptr) return false;  // read two ways
+    version = &m;
+  }
+  if (version == nullptr || version->type != JsonType::kString) return false;
+  const std::optional<std::string> text = DecodeJsonString(version->raw);
+  return text && *text == kMcpProtocolVersion;
 }
 
 }  // namespace
@@ -139,6 +153,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (state_ != State::kReady) return PostResult(std::move(done), Failed(CallError::kNotReady));
     auto listing = std::make_shared<Listing>();
     listing->done = std::move(done);
+    if (opts_.start_timeout.count() > 0) listing->deadline = std::chrono::steady_clock::now() + opts_.start_timeout;
     ListPage(std::move(listing), std::string());
   }
 
@@ -167,6 +182,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     pending_.clear();
     shutdown_waiters_.clear();
     write_queue_.clear();
+    queued_bytes_ = 0;
     ErrorCode ignored;
     grace_timer_.cancel();
     in_.close(ignored);
@@ -194,6 +210,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     std::string tools;  // comma-joined raw tool objects
     std::set<std::string> cursors;
     size_t pages = 0;
+    // The whole listing's time (start_timeout); nullopt: none.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
   };
 
   void PostResult(CallCallback done, CallResult r) {
@@ -267,6 +285,10 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       std::vector<JsonMember> members;
       if (ObjectMembers(r.result, &members, opts_.max_depth) != JsonTextError::kNone) {
         r = Failed(CallError::kMalformedResponse);
+      } else if (!SpeaksOurProtocol(members)) {
+        // The child would answer in another version's terms (MCP: the client then
+        // disconnects), or it answered no version at all.
+        r = Failed(CallError::kUnsupportedProtocol);
       }
     }
     if (!r.ok()) {
@@ -287,8 +309,15 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void ListPage(std::shared_ptr<Listing> listing, const std::string& raw_cursor) {
     std::string params;
     if (!raw_cursor.empty()) params = "{\"cursor\":" + raw_cursor + "}";
+    CallOptions page;
+    if (listing->deadline) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          *listing->deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return PostResult(std::move(listing->done), Failed(CallError::kTimeout));
+      page.timeout = left;
+    }
     auto self = shared_from_this();
-    Request("tools/list", params, CallOptions{opts_.start_timeout},
+    Request("tools/list", params, page,
             [self, listing](CallResult r) { self->OnListPage(listing, std::move(r)); });
   }
 
@@ -320,6 +349,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       if (!listing->tools.empty()) listing->tools += ',';
       listing->tools += tool;
     }
+    if (listing->tools.size() > opts_.max_list_bytes) {
+      return listing->done(Failed(CallError::kResponseTooLarge));
+    }
     ++listing->pages;
     if (cursor != nullptr && cursor->type == JsonType::kString) {
       std::string raw(cursor->raw);
@@ -342,6 +374,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void Write(std::string line) {
     if (!in_.is_open()) return;
     line += '\n';
+    queued_bytes_ += line.size();
     write_queue_.push_back(std::move(line));
     if (!writing_) WriteNext();
   }
@@ -356,11 +389,15 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     asio::async_write(in_, asio::buffer(write_queue_.front()),
                       [self](const ErrorCode& ec, size_t) {
                         if (self->abandoned_) return;
-                        if (!self->write_queue_.empty()) self->write_queue_.pop_front();
+                        if (!self->write_queue_.empty()) {
+                          self->queued_bytes_ -= self->write_queue_.front().size();
+                          self->write_queue_.pop_front();
+                        }
                         if (ec) {
                           // The child no longer reads its stdin: it cannot get requests.
                           self->writing_ = false;
                           self->write_queue_.clear();
+                          self->queued_bytes_ = 0;
                           ErrorCode ignored;
                           self->in_.close(ignored);
                           self->ChildGone();
@@ -415,11 +452,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     switch (m.kind) {
       case MessageKind::kRequest:
         // Server-to-client requests: answer ping, refuse the rest (no sampling, no roots).
-        if (m.method == "ping") {
-          Write(MakeResultResponse(m.id, "{}"));
-        } else {
-          Write(MakeErrorResponse(m.id, kMethodNotFound));
-        }
+        AnswerChildRequest(m.method == "ping" ? MakeResultResponse(m.id, "{}")
+                                              : MakeErrorResponse(m.id, kMethodNotFound));
         return;
       case MessageKind::kNotification:
         return;  // logging, progress, list_changed: not used here
@@ -440,8 +474,19 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       r.remote_error = std::move(m.error);
     } else {
       r.result = std::move(m.result);
+      // Valid JSON holds a CR byte only as whitespace between tokens; passed on, it would
+      // end a line for readers that take CR as a line break.
+      if (r.result.find('\r') != std::string::npos) std::erase(r.result, '\r');
     }
     (*done)(std::move(r));
+  }
+
+  void AnswerChildRequest(std::string answer) {
+    if (queued_bytes_ + answer.size() > opts_.max_answer_backlog_bytes) {
+      ++stats_.unanswered_requests;
+      return;
+    }
+    Write(std::move(answer));
   }
 
   void CloseOut() {
@@ -520,6 +565,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     ErrorCode ignored;
     in_.close(ignored);  // EOF on the child's stdin
     write_queue_.clear();
+    queued_bytes_ = 0;
     if (child_->reaped()) return;
     (void)child_->SignalGroup(SIGTERM);
     ArmGrace(clock_.NowNanos(), /*force_close_out=*/false);
@@ -583,6 +629,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   std::unordered_map<int64_t, Pending> pending_;
   int64_t next_id_ = 1;
   std::deque<std::string> write_queue_;
+  size_t queued_bytes_ = 0;  // in write_queue_
   bool writing_ = false;
   bool child_gone_ = false;
   bool terminating_ = false;

@@ -60,9 +60,10 @@ enum class CallError : int {
   kMalformedResponse = 6,  // the answer is not what the method promises
   kNotReady = 7,           // called before Start() succeeded, or after it failed
   kShutdown = 8,           // Shutdown() was called while this was pending
+  kUnsupportedProtocol = 9,  // initialize answered another protocolVersion than ours
 };
 // "none", "spawn_failed", "child_exited", "timeout", "response_too_large",
-// "remote_error", "malformed_response", "not_ready", "shutdown".
+// "remote_error", "malformed_response", "not_ready", "shutdown", "unsupported_protocol".
 std::string_view CallErrorName(CallError error);
 
 struct CallResult {
@@ -92,13 +93,19 @@ struct McpClientOptions {
   // to /dev/null. Child-controlled text: never pass it to a client.
   std::function<void(std::string_view line, bool truncated)> on_stderr_line;
   size_t max_stderr_line_bytes = 4096;
-  // Applies to `initialize` and each tools/list page; zero = none.
+  // Applies to `initialize`, and to the whole of tools/list (every page); zero = none.
   std::chrono::milliseconds start_timeout{0};
   // SIGTERM-to-SIGKILL grace when ending the child, measured by `clock`.
   std::chrono::milliseconds terminate_grace{2000};
   const MonotonicClock* clock = nullptr;  // null: SystemMonotonicClock()
   ProcessSpawner* spawner = nullptr;      // null: DefaultProcessSpawner()
   size_t max_list_pages = 1000;           // tools/list pages before giving up
+  // The tools of all tools/list pages together, in bytes; more is kResponseTooLarge.
+  size_t max_list_bytes = 16 * 1024 * 1024;
+  // Answers to the child's own requests (ping) are written only while less than this is
+  // waiting to be written to it: a child that sends requests and does not read would
+  // otherwise grow Las's memory without bound. Beyond it the request goes unanswered.
+  size_t max_answer_backlog_bytes = 64 * 1024;
 };
 
 struct CallOptions {
@@ -111,6 +118,7 @@ struct McpClientStats {
   uint64_t oversized_lines = 0;  // over max_line_bytes (attributed or not)
   uint64_t stray_responses = 0;  // ids we did not send or no longer wait for
   uint64_t stderr_lines = 0;     // forwarded stderr lines
+  uint64_t unanswered_requests = 0;  // the child's requests dropped: it was not reading
 };
 
 class McpClient {

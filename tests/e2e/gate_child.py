@@ -5,6 +5,7 @@ is provably in flight (no timing involved).
 Tools:
   wait {"gate": PATH}  creates PATH + ".started", then answers "released" once PATH exists
   echo {"text": T}     answers T at once
+It declares only tools and never answers resources/list or prompts/list.
 Each tools/call runs in its own thread, so calls overlap. Stdlib only.
 """
 import json
@@ -61,6 +62,8 @@ def main():
             threading.Thread(target=call, args=(rid, msg.get("params") or {}), daemon=True).start()
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": rid, "result": {}})
+        elif method in ("resources/list", "prompts/list"):
+            pass  # declared no such capability: a client that asks anyway waits in vain
         elif rid is not None:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
 

@@ -271,6 +271,19 @@ TEST(CapabilityListTest, ParsesResourcesAndPromptsAndSkipsBadEntries) {
   EXPECT_TRUE(ParseCapabilityList(R"({"prompts":{}})", "prompts").empty());
 }
 
+// Only what the child declares at initialize is asked for (a tools-only child may never
+// answer resources/list, and every surface's start would wait for it).
+TEST(CapabilityListTest, OnlyDeclaredCapabilitiesAreAskedFor) {
+  const char* both = R"({"protocolVersion":"2024-11-05","capabilities":{"tools":{},"resources":{"subscribe":true},"prompts":{}}})";
+  EXPECT_TRUE(DeclaresCapability(both, "resources"));
+  EXPECT_TRUE(DeclaresCapability(both, "prompts"));
+  const char* tools_only = R"({"capabilities":{"tools":{}},"resources":{}})";
+  EXPECT_FALSE(DeclaresCapability(tools_only, "resources"));
+  EXPECT_FALSE(DeclaresCapability(tools_only, "prompts"));
+  EXPECT_FALSE(DeclaresCapability(R"({"capabilities":["resources"]})", "resources"));
+  EXPECT_FALSE(DeclaresCapability("not json", "resources"));
+}
+
 TEST(CapabilityListTest, ToolTitlesComeFromTitleOrAnnotations) {
   auto titles = ParseToolTitles(
       R"([{"name":"a","inputSchema":{},"title":"Top"},)"

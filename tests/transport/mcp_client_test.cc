@@ -107,7 +107,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 12u);
+  EXPECT_EQ(list.size(), 14u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -125,8 +125,62 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 12u);
-  EXPECT_NE(tools.result.find("\"sleeper\""), std::string::npos);  // the last page
+  EXPECT_EQ(list.size(), 14u);
+  EXPECT_NE(tools.result.find("\"ping_flood\""), std::string::npos);  // the last page
+  ShutdownAndCheckReaped(*client);
+}
+
+// MCP: a server that cannot speak the client's version answers another one, and the
+// client then disconnects. No version at all is no better.
+TEST_F(McpClientTest, AnInitializeInAnotherProtocolVersionFailsTheStart) {
+  for (const char* version : {"1999-01-01", "2025-06-18", "none"}) {
+    McpClient client(io_, ChildOptions({"--protocol-version", version}));
+    CallResult init = Await([&](CallCallback cb) { client.Start(std::move(cb)); });
+    EXPECT_EQ(init.error, CallError::kUnsupportedProtocol) << version << ": " << CallErrorName(init.error);
+    EXPECT_EQ(client.state(), McpClient::State::kFailed) << version;
+  }
+}
+
+// Pages of a few tools each stay under any page limit; all of them together must not.
+TEST_F(McpClientTest, TheWholeListingIsBoundedInBytes) {
+  McpClientOptions options = ChildOptions({"--page-size", "3"});
+  options.max_list_bytes = 400;
+  auto client = StartedClient(std::move(options));
+  CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
+  EXPECT_EQ(tools.error, CallError::kResponseTooLarge) << CallErrorName(tools.error);
+  ShutdownAndCheckReaped(*client);
+}
+
+// Four pages of 300 ms each: every page is within the 700 ms start timeout, the listing is not.
+TEST_F(McpClientTest, TheStartTimeoutBoundsTheWholeListing) {
+  McpClientOptions options = ChildOptions({"--page-size", "3", "--list-delay-ms", "300"});
+  options.start_timeout = std::chrono::milliseconds(700);
+  auto client = StartedClient(std::move(options));
+  CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
+  EXPECT_EQ(tools.error, CallError::kTimeout) << CallErrorName(tools.error);
+  ShutdownAndCheckReaped(*client);
+}
+
+// A CR between tokens is JSON whitespace, but a reader that takes CR for a line break
+// would split the answer Las passes on.
+TEST_F(McpClientTest, CrBytesBetweenTokensAreDroppedAndEscapedOnesKept) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "cr_result", "{}");
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  EXPECT_EQ(r.result.find('\r'), std::string::npos) << r.result;
+  EXPECT_EQ(ResultText(r), "a\r");
+  ShutdownAndCheckReaped(*client);
+}
+
+// 200 pings with 4 KiB ids while the child reads nothing: ~800 KiB of answers would wait in
+// Las's memory for it.
+TEST_F(McpClientTest, AChildsRequestsGoUnansweredWhileItDoesNotRead) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "ping_flood", R"({"n":200,"id_kib":4,"ms":300})");
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  EXPECT_EQ(ResultText(r), "flooded");
+  EXPECT_GT(client->stats().unanswered_requests, 100u);
+  EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
   ShutdownAndCheckReaped(*client);
 }
 

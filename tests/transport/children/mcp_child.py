@@ -8,8 +8,12 @@ Options:
   --silent 1           read requests but never answer any
   --flood-stderr-mb N  write N MiB of stderr lines from a thread while serving;
                        the last stderr line is "flood-done"
+  --protocol-version V initialize answers protocolVersion V ("none": no such member)
+  --list-delay-ms N    wait N ms before answering each tools/list page
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
-sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid).
+sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
+cr_result (a result with CR bytes between its tokens), ping_flood (sends `n` pings with
+ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers).
 Each tools/call runs in its own thread, so calls overlap.
 """
 import json
@@ -37,7 +41,7 @@ def text_result(text):
 
 
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
-              "error", "stray", "long_stderr", "sleeper"]
+              "error", "stray", "long_stderr", "sleeper", "cr_result", "ping_flood"]
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
@@ -87,6 +91,9 @@ def handle_call(rid, params):
     elif name == "sleeper":
         p = subprocess.Popen(["/bin/sleep", "1000"])
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
+    elif name == "cr_result":
+        send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
+                   b',"result":{"content":[{"type":"text","text":"a\\r"}],\r"x":\r1}}')
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no such tool"}})
 
@@ -120,10 +127,13 @@ def main():
         rid = msg.get("id")
         if method == "initialize":
             assert msg["params"]["protocolVersion"] == "2024-11-05"
-            send({"jsonrpc": "2.0", "id": rid, "result": {
-                "protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
-                "serverInfo": {"name": "mcp_child", "version": "1"}}})
+            result = {"protocolVersion": opts.get("--protocol-version", "2024-11-05"),
+                      "capabilities": {"tools": {}}, "serverInfo": {"name": "mcp_child", "version": "1"}}
+            if result["protocolVersion"] == "none":
+                del result["protocolVersion"]
+            send({"jsonrpc": "2.0", "id": rid, "result": result})
         elif method == "tools/list":
+            time.sleep(int(opts.get("--list-delay-ms", "0")) / 1000.0)
             start = int((msg.get("params") or {}).get("cursor", "0"))
             end = start + page if page else len(TOOLS)
             result = {"tools": TOOLS[start:end]}
@@ -134,6 +144,14 @@ def main():
                     json.dumps(rid), json.dumps(TOOLS))).encode())
                 continue
             send({"jsonrpc": "2.0", "id": rid, "result": result})
+        elif method == "tools/call" and (msg.get("params") or {}).get("name") == "ping_flood":
+            # Inline, so that nothing reads stdin meanwhile.
+            args = msg["params"].get("arguments") or {}
+            pad = "p" * (args.get("id_kib", 1) * 1024)
+            for i in range(args.get("n", 1)):
+                send({"jsonrpc": "2.0", "id": "%s-%d" % (pad, i), "method": "ping"})
+            time.sleep(args.get("ms", 0) / 1000.0)
+            send({"jsonrpc": "2.0", "id": rid, "result": text_result("flooded")})
         elif method == "tools/call":
             threading.Thread(target=handle_call, args=(rid, msg.get("params") or {}),
                              daemon=True).start()
@@ -141,6 +159,8 @@ def main():
             send({"jsonrpc": "2.0", "id": rid, "result": {}})
         elif rid is None:
             pass  # notifications
+        elif method is None:
+            pass  # answers to our pings
         else:
             send({"jsonrpc": "2.0", "id": rid,
                   "error": {"code": -32601, "message": "Method not found"}})
