@@ -11,6 +11,7 @@
 #include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "transport/child_process.h"
 
 namespace {
 
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : las::cli::kExitUsage;
   }
+  // A child's leftovers that escaped its process group (setsid) and outlived it were
+  // adopted here (child subreaper); none outlives this command.
+  (void)las::transport::ReapAdoptedOrphans(/*kill_living=*/true);
   // Output that did not reach stdout (a full disk, a closed file) is a failure: a grant id,
   // a key id or an audit transcript was lost.
   errno = 0;

@@ -47,6 +47,7 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.snapshot_every = flags.snapshot_every;
   options.lazy = flags.lazy;
   options.admin = flags.admin;
+  options.reap_adopted_orphans = true;  // every child of the las program is a spawned surface
   if (auto node = options.environment.find("LAS_NODE"); node != options.environment.end()) {
     options.node_executable = node->second;
   }
@@ -146,7 +147,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
       "daemon",
       "Own the log and the children and serve many MCP clients on a Unix socket "
       "($XDG_RUNTIME_DIR/las/, else /tmp/las-UID/; same user only). `las serve --log` the same "
-      "log bridges to it. Prints the socket path once listening; SIGTERM/SIGINT: finish the "
+      "log bridges to it. Prints the socket path once listening; SIGTERM/SIGINT/SIGHUP: finish the "
       "calls in flight, end the children, remove the socket, exit 0 (docs/DAEMON.md)");
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);

@@ -139,7 +139,18 @@ Result<DirState> Inspect(const std::string& dir) {
   }
   fs::directory_iterator it(dir, ec);
   if (ec) return IoError(dir + ": " + ec.message());
-  if (it == fs::directory_iterator()) return DirState::kEmpty;
+  // Only an info log and a lock file: a log that a writer has begun to make this instant
+  // (they come first), or one whose making failed. Nothing to lose by making it again; a
+  // writer still at it holds the lock, and the open then says "locked".
+  bool bare = true;
+  for (const auto& entry : it) {
+    const std::string name = entry.path().filename().string();
+    if (name != "LOG" && name != "LOCK" && !name.starts_with("LOG.old")) {
+      bare = false;
+      break;
+    }
+  }
+  if (bare) return DirState::kEmpty;
   if (fs::exists(fs::path(dir) / "CURRENT", ec)) return DirState::kRocks;
   // A RocksDB that lost its CURRENT file is a damaged log, not someone else's directory.
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -160,11 +171,20 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   // it the chain hash runs the portable reference code (~20% slower here). Thread-safe
   // and idempotent.
   if (sodium_init() < 0) return Unsupported("libsodium cannot be initialized");
+  // A log that another writer is creating this instant looks foreign or damaged until its
+  // format marker is written; that writer holds the lock, and the answer is "locked".
+  auto refused = [&](Status why) {
+    if (mode == Mode::kWriter && (why.code() == Code::kNotALog || why.code() == Code::kCorruption) &&
+        LockHeldByAnotherProcess(dir)) {
+      return FromRocks(rocksdb::Status::IOError("LOCK"), dir);
+    }
+    return why;
+  };
   auto state = Inspect(dir);
-  if (!state.ok()) return state.status();
+  if (!state.ok()) return refused(state.status());
   const bool fresh = *state == DirState::kMissing || *state == DirState::kEmpty;
   if (*state == DirState::kForeign) {
-    return Status(Code::kNotALog, dir + ": not a Las log (the directory has other files)");
+    return refused(Status(Code::kNotALog, dir + ": not a Las log (the directory has other files)"));
   }
   if (fresh && (mode == Mode::kFollower || !create_if_missing)) {
     return NotFound(dir + ": no Las log here");
@@ -173,10 +193,10 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     // A RocksDB without our column families is someone else's database.
     std::vector<std::string> names;
     auto s = rocksdb::DB::ListColumnFamilies(BaseOptions(), dir, &names);
-    if (!s.ok()) return FromRocks(s, dir);
+    if (!s.ok()) return refused(FromRocks(s, dir));
     for (auto want : {layout::kEventsFamily, layout::kMetaFamily, layout::kSnapshotsFamily}) {
       if (std::find(names.begin(), names.end(), want) == names.end()) {
-        return Status(Code::kNotALog, dir + ": a RocksDB database, but not a Las log");
+        return refused(Status(Code::kNotALog, dir + ": a RocksDB database, but not a Las log"));
       }
     }
   }
@@ -194,7 +214,7 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     store->dir_device_ = opened.st_dev;
     store->dir_inode_ = opened.st_ino;
   }
-  LAS_RETURN_IF_ERROR(store->CheckOrInitMetadata(mode, fresh));
+  if (Status marked = store->CheckOrInitMetadata(mode, fresh); !marked.ok()) return refused(marked);
   return store;
 }
 
@@ -210,7 +230,11 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     options.create_missing_column_families = fresh;
     // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
     std::error_code ignored;
-    if (fresh) fs::create_directories(dir_, ignored);
+    // The log holds call arguments, private state and messages: a directory made here is
+    // the owner's alone (its files are then out of reach whatever their mode).
+    if (fresh && fs::create_directories(dir_, ignored)) {
+      fs::permissions(dir_, fs::perms::owner_all, ignored);
+    }
     options.info_log = OpenWriterInfoLog(dir_);
     // Acknowledged events may live only in the WAL. RocksDB's default recovery
     // (kPointInTimeRecovery) stops at damage in it, drops every later record — acknowledged
@@ -221,8 +245,9 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
     options.track_and_verify_wals_in_manifest = true;
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
-    // A log that could not be made leaves no info log behind to make the directory foreign.
-    if (!s.ok() && fresh) fs::remove(fs::path(dir_) / "LOG", ignored);
+    // A log that could not be made leaves no info log behind to make the directory foreign
+    // (unless it lost the race to another writer making it: that one's LOG stays).
+    if (!s.ok() && fresh && !LockHeldByAnotherProcess(dir_)) fs::remove(fs::path(dir_) / "LOG", ignored);
   }
   return Adopt(s, raw, handles);
 }

@@ -24,7 +24,7 @@ class Daemon {
   Daemon(boost::asio::io_context& io, ServerCore& core, const DaemonOptions& options,
          std::string socket_path)
       : io_(io), core_(core), options_(options), socket_path_(std::move(socket_path)),
-        signals_(io, SIGTERM, SIGINT) {}
+        signals_(io, SIGTERM, SIGINT, SIGHUP) {}
 
   void Run() {
     WaitForSignal();

@@ -1,6 +1,7 @@
 #include "tools/server_core.h"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -52,7 +53,7 @@ struct ServerCore::Parts {
       : options(std::move(opts)), log(std::move(log_)),
         live(*log, LiveOptions{options.snapshot_every, /*snapshot_after_own_size=*/true, {}}),
         appender(io, *log, &live),
-        context{io, *log, live, appender, options, links} {}
+        context{io, *log, live, appender, options, links}, child_exits(io) {}
 
   ServerOptions options;
   std::unique_ptr<log::EventLog> log;
@@ -64,6 +65,15 @@ struct ServerCore::Parts {
   std::vector<std::unique_ptr<CallGuard>> guards;
   std::unique_ptr<Federation> federation;
   std::unique_ptr<Gateway> gateway;
+  boost::asio::signal_set child_exits;  // SIGCHLD, with options.reap_adopted_orphans
+
+  void ReapOrphansAsTheyExit() {
+    child_exits.async_wait([this](const boost::system::error_code& error, int) {
+      if (error) return;  // cancelled: the server is going away
+      (void)transport::ReapAdoptedOrphans(/*kill_living=*/false);
+      ReapOrphansAsTheyExit();
+    });
+  }
 };
 
 Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io,
@@ -86,6 +96,11 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
       parts->appender, *parts->federation,
       GatewayOptionsFor(parts->options, parts->builtins, parts->guards));
   parts->links.gateway = parts->gateway.get();
+  if (parts->options.reap_adopted_orphans) {
+    boost::system::error_code ignored;
+    parts->child_exits.add(SIGCHLD, ignored);
+    parts->ReapOrphansAsTheyExit();
+  }
   return std::unique_ptr<ServerCore>(new ServerCore(std::move(parts)));
 }
 

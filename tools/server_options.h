@@ -22,6 +22,10 @@ struct ServerOptions {
   uint64_t snapshot_every = 10000;
   bool lazy = false;   // tools/list shows only the discovery tools (docs/SOURCES.md)
   bool admin = false;  // the las.admin tools are served (docs/SOURCES.md)
+  // Reap, as they exit, the processes this server adopts as child subreaper
+  // (transport::ReapAdoptedOrphans). Only for the las program itself: in a process that
+  // makes children by other means it would reap those too.
+  bool reap_adopted_orphans = false;
 };
 
 }  // namespace las::tools

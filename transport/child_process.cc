@@ -13,10 +13,39 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <unordered_set>
+#include <vector>
 
 namespace las::transport {
 namespace {
+
+// The children RealProcessSpawner made and no ChildProcess has reaped yet.
+std::mutex& SpawnedMutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+std::unordered_set<pid_t>& SpawnedPids() {
+  static auto* pids = new std::unordered_set<pid_t>();
+  return *pids;
+}
+void ForgetSpawned(pid_t pid) {
+  std::lock_guard<std::mutex> lock(SpawnedMutex());
+  SpawnedPids().erase(pid);
+}
+
+// Every child of this process: each thread's list (an adopted process joins one of them).
+std::vector<pid_t> ChildrenOfThisProcess() {
+  std::vector<pid_t> children;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    std::ifstream list(task.path() / "children");
+    for (long pid = 0; list >> pid;) children.push_back(static_cast<pid_t>(pid));
+  }
+  return children;
+}
 
 // What the child reports through the error pipe when it cannot exec.
 enum class Stage : int { kDup = 1, kChdir = 2, kExec = 3 };
@@ -155,6 +184,7 @@ int ChildProcess::KillAndReap() {
   do {
     r = ::waitpid(pid_, &status, 0);
   } while (r < 0 && errno == EINTR);
+  ForgetSpawned(pid_);
   reaped_ = true;
   wait_status_ = r == pid_ ? status : 0;
   ReapGroupMembers();
@@ -237,12 +267,17 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
   if (::pipe2(report, O_CLOEXEC) != 0) return ErrnoStatus("pipe", errno);
   UniqueFd report_r(report[0]), report_w(report[1]);
 
+  // Held from before fork until the child is known, so ReapAdoptedOrphans never takes
+  // it for an adopted orphan.
+  std::unique_lock<std::mutex> spawning(SpawnedMutex());
   pid_t pid = ::fork();
   if (pid < 0) return ErrnoStatus("fork", errno);
   if (pid == 0) {
     RunChild(in_r.get(), out_w.get(), err_w.get(), report_w.get(), cwd, keep, options.exec_fd,
              argv.data(), envp.data());
   }
+  SpawnedPids().insert(pid);
+  spawning.unlock();
   ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
   in_r.Reset();
   out_w.Reset();
@@ -258,6 +293,7 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    ForgetSpawned(pid);
     return ErrnoStatus("spawn: " + std::string(StageName(child_error.stage)), child_error.err);
   }
   return std::make_unique<ChildProcess>(pid, std::move(in_w), std::move(out_r),
@@ -267,6 +303,22 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
 ProcessSpawner& DefaultProcessSpawner() {
   static RealProcessSpawner* spawner = new RealProcessSpawner();
   return *spawner;
+}
+
+size_t ReapAdoptedOrphans(bool kill_living) {
+  std::lock_guard<std::mutex> lock(SpawnedMutex());
+  size_t reaped = 0;
+  for (const pid_t pid : ChildrenOfThisProcess()) {
+    if (SpawnedPids().count(pid) != 0) continue;  // a ChildProcess's: it reaps its own
+    if (kill_living) (void)::kill(pid, SIGKILL);
+    int status = 0;
+    pid_t r;
+    do {
+      r = ::waitpid(pid, &status, kill_living ? 0 : WNOHANG);
+    } while (r < 0 && errno == EINTR);
+    if (r == pid) ++reaped;
+  }
+  return reaped;
 }
 
 Status BecomeChildSubreaper() {

@@ -129,6 +129,16 @@ ProcessSpawner& DefaultProcessSpawner();
 // at startup (las serve, tests), not from library code.
 Status BecomeChildSubreaper();
 
+// Processes this child subreaper adopted — what a child started outside its process group
+// (setsid) and left behind when it exited — belong to no ChildProcess, so nothing else
+// reaps them. ReapAdoptedOrphans reaps those that have exited (zombies would otherwise pile
+// up under a long-running server); with `kill_living` it first sends SIGKILL to those
+// still running and waits for them (at the end of a command: no orphans outlive Las).
+// Only for a process whose every child comes from RealProcessSpawner (the las program):
+// any child made otherwise looks adopted and would be reaped, or killed, here. Returns
+// how many it reaped. Thread-safe (serialized with Spawn).
+size_t ReapAdoptedOrphans(bool kill_living);
+
 // Sets SIGPIPE and SIGXFSZ to ignored where they are at their default, so a write to a
 // dead child's stdin yields EPIPE, and a write past the file-size limit (ulimit -f) EFBIG —
 // the log then refuses appends — instead of killing this process. Process-wide,

@@ -172,8 +172,10 @@ TEST_F(GrantCliTest, ALogTheUserMayNotWriteIsDeniedNotLocked) {
                          fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
   std::vector<std::string> grant = {LAS_EXECUTABLE, "grant", "worker", "--all", "--log", dir_};
   if (::geteuid() == 0) {
-    // root writes everything: an unprivileged user sees the log as root left it (0755/0644).
+    // root writes everything: an unprivileged user sees the log as a group-readable one
+    // (0755/0644: Las makes new ones 0700).
     fs::permissions(tmp_.path(), fs::perms::all);
+    fs::permissions(dir_, read_only | fs::perms::owner_write);
     grant.insert(grant.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
   } else {
     for (const auto& entry : fs::directory_iterator(dir_)) {

@@ -165,9 +165,9 @@ class DaemonTest : public ::testing::Test {
     return line.value_or("");
   }
 
-  // Sends SIGTERM and returns the daemon's wait status.
-  int StopDaemon() {
-    daemon_->Kill(SIGTERM);
+  // Sends `signal` and returns the daemon's wait status.
+  int StopDaemon(int signal = SIGTERM) {
+    daemon_->Kill(signal);
     return daemon_->Wait();
   }
 
@@ -256,7 +256,10 @@ TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
   auto same = tools::DaemonSocketFor(tmp_.Sub("log") + "/../log/", run_dir_, false);
   ASSERT_TRUE(same.ok()) << same.status().ToString();
   EXPECT_EQ(same->path, socket_path);
-  EXPECT_EQ(StopDaemon(), 0);
+  // The log holds arguments, private state and messages: no one else may read it.
+  EXPECT_EQ(fs::status(tmp_.Sub("log")).permissions(), fs::perms::owner_all);
+  // The terminal it was started from closes: a clean stop too.
+  EXPECT_EQ(StopDaemon(SIGHUP), 0);
   EXPECT_FALSE(fs::exists(socket_path)) << "the socket is removed at exit";
 }
 

@@ -363,5 +363,16 @@ TEST_F(FederationTest, AtEofEveryChildIsEndedAndReaped) {
   EXPECT_FALSE(std::filesystem::exists(grandchild)) << "the child's own child was ended too";
 }
 
+// The child's own child left its process group (setsid) and outlived it: `las serve`
+// adopted it (child subreaper) and ends it at exit, so nothing of a surface outlives Las.
+TEST_F(FederationTest, AnEscapedGrandchildDoesNotOutliveLas) {
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__escapee", {{"seconds", 1000}}), CallStep("flaky__crash"),
+                    CallStep("echo__echo", {{"message", "bye"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string escapee = "/proc/" + StepText(run.steps[0]);
+  EXPECT_FALSE(std::filesystem::exists(escapee)) << "left running under init";
+}
+
 }  // namespace
 }  // namespace las

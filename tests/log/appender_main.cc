@@ -6,6 +6,7 @@
 //                                and print "head HEAD"; exit 0 at EOF
 //   las_log_appender session DIR append one SampleSession (9 events), print
 //                                "appended FIRST LAST", exit 0
+// When the log cannot be opened: exit 7 if another process holds it, else 1.
 #include <unistd.h>
 
 #include <cstdio>
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
   auto log = las::log::EventLog::Open(argv[2]);
   if (!log.ok()) {
     std::cerr << log.status().ToString() << "\n";
-    return 1;
+    return log.status().code() == las::Code::kLocked ? 7 : 1;
   }
   if (mode == "loop") {
     for (uint64_t n = 0;; ++n) {

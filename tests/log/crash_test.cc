@@ -104,6 +104,34 @@ TEST(CrashTest, DamageInTheWalAfterACrashRefusesTheOpen) {
   EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
 }
 
+// Writers creating one new log at the same instant: one makes it, the others find it
+// locked; none may take the half-made log for "not a Las log" or "damaged".
+TEST(CreationRaceTest, WritersCreatingOneLogAtOnceGetTheLogOrLocked) {
+  for (int trial = 0; trial < 8; ++trial) {
+    testing::TempDir tmp;
+    const std::string dir = tmp.Sub("log");
+    std::vector<std::unique_ptr<ChildProcess>> writers;
+    for (int i = 0; i < 3; ++i) {
+      writers.push_back(std::make_unique<ChildProcess>(std::vector<std::string>{LAS_APPENDER_PATH, "serve", dir}));
+    }
+    ChildProcess* holder = nullptr;
+    for (auto& writer : writers) {
+      auto line = writer->ReadLine();
+      if (line && line->starts_with("ready")) {
+        EXPECT_EQ(holder, nullptr) << "two writers hold one log";
+        holder = writer.get();
+        continue;
+      }
+      const int status = writer->Wait();
+      ASSERT_TRUE(WIFEXITED(status));
+      EXPECT_EQ(WEXITSTATUS(status), 7) << "trial " << trial << ": locked, not not-a-log (5) or damaged (3)";
+    }
+    ASSERT_NE(holder, nullptr);
+    holder->CloseStdin();
+    EXPECT_EQ(holder->Wait(), 0);
+  }
+}
+
 TEST(FollowerTest, AReaderInAnotherProcessSeesAppendsMadeAfterItOpened) {
   testing::TempDir tmp;
   const std::string dir = tmp.Sub("log");

@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -107,7 +108,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 14u);
+  EXPECT_EQ(list.size(), 15u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -125,7 +126,7 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 14u);
+  EXPECT_EQ(list.size(), 15u);
   EXPECT_NE(tools.result.find("\"ping_flood\""), std::string::npos);  // the last page
   ShutdownAndCheckReaped(*client);
 }
@@ -485,6 +486,51 @@ TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
   EXPECT_EQ(Call(*client, "crash", "{}").error, CallError::kChildExited);
   ShutdownAndCheckReaped(*client);
   EXPECT_TRUE(ProcessGone(grandchild));
+}
+
+}  // namespace
+}  // namespace las::transport
+
+namespace las::transport {
+namespace {
+
+bool IsZombie(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+// A grandchild that left the child's process group (setsid) is adopted by this subreaper
+// when the child dies; no ChildProcess reaps it.
+class AdoptedOrphanTest : public McpClientTest {
+ protected:
+  pid_t OrphanedEscapee(const std::string& seconds) {
+    EXPECT_TRUE(BecomeChildSubreaper().ok());
+    auto client = StartedClient(ChildOptions());
+    CallResult r = Call(*client, "escapee", "{\"seconds\":" + seconds + "}");
+    EXPECT_TRUE(r.ok());
+    const pid_t escapee = std::stoi(ResultText(r));
+    EXPECT_EQ(Call(*client, "crash", "{}").error, CallError::kChildExited);
+    ShutdownAndCheckReaped(*client);
+    return escapee;
+  }
+};
+
+TEST_F(AdoptedOrphanTest, OneThatExitedIsReapedInsteadOfStayingAZombie) {
+  const pid_t escapee = OrphanedEscapee("0.2");
+  RunUntil([&] { return IsZombie(escapee); });
+  EXPECT_GE(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
+  EXPECT_TRUE(ProcessGone(escapee));
+}
+
+TEST_F(AdoptedOrphanTest, OneStillRunningIsLeftAloneOrEndedOnRequest) {
+  const pid_t escapee = OrphanedEscapee("1000");
+  (void)ReapAdoptedOrphans(/*kill_living=*/false);
+  EXPECT_FALSE(ProcessGone(escapee)) << "a running process is not reaped";
+  EXPECT_GE(ReapAdoptedOrphans(/*kill_living=*/true), 1u);
+  EXPECT_TRUE(ProcessGone(escapee));
 }
 
 }  // namespace
