@@ -1,5 +1,8 @@
 #include "tools/gateway.h"
 
+#include <set>
+#include <string_view>
+
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
@@ -15,8 +18,10 @@ namespace {
 
 Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
 
-// A tools/call result must be one JSON object; its top-level `isError: true` marks a tool
-// error (nested objects may carry the same key and do not count).
+// A tools/call result must be one JSON object with no repeated top-level key (readers
+// would disagree about it: one that keeps the last `isError` sees a success where the
+// ledger records a tool error); its top-level `isError: true` marks a tool error (nested
+// objects may carry the same key and do not count).
 struct ResultShape {
   bool object = false;
   bool tool_error = false;
@@ -31,10 +36,12 @@ ResultShape ShapeOf(std::string_view text) {
       !is_object) {
     return shape;
   }
-  shape.object = true;
+  std::set<std::string_view> keys;
   for (const auto& member : members) {
+    if (!keys.insert(member.key).second) return shape;
     if (member.key == "isError" && member.raw == "true") shape.tool_error = true;
   }
+  shape.object = true;
   return shape;
 }
 

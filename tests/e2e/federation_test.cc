@@ -286,6 +286,20 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
 
 // A child that sends back the credential Las injected: the result is refused, so the
 // secret reaches neither the client nor the log.
+// {"isError":true,"isError":false}: a reader keeping the last key sees a success, the
+// ledger a tool error. Neither may stand: refused.
+TEST_F(FederationTest, AResultThatRepeatsATopLevelKeyIsRefused) {
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__two_verdicts"), CallStep("flaky__echo", {{"text", "next"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump();
+  EXPECT_EQ(StepText(run.steps[1]), "next");
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Refused");
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "result-refused");
+}
+
 TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecorded) {
   SignWithEchoCredential("text");
   auto run = Serve({CallStep("flaky__echo", json::object())}, {},

@@ -13,7 +13,8 @@ Options:
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
 escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
-its pid), cr_result (a result with CR bytes between its tokens), ping_flood (sends `n` pings with
+its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a result with
+"isError" twice), ping_flood (sends `n` pings with
 ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers).
 Each tools/call runs in its own thread, so calls overlap.
 """
@@ -42,7 +43,7 @@ def text_result(text):
 
 
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
-              "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood"]
+              "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts"]
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
@@ -96,6 +97,9 @@ def handle_call(rid, params):
         p = subprocess.Popen(["/bin/sleep", str(args.get("seconds", 1000))], start_new_session=True,
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
+    elif name == "two_verdicts":
+        send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
+                   b',"result":{"isError":true,"isError":false,"content":[]}}')
     elif name == "cr_result":
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
                    b',"result":{"content":[{"type":"text","text":"a\\r"}],\r"x":\r1}}')
