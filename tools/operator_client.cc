@@ -1,9 +1,11 @@
 #include "tools/operator_client.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -75,7 +77,16 @@ Result<std::string> SendOperatorRequest(const OperatorRequest& request, bool* re
     if (event.kind != transport::LineEvent::Kind::kTooLong) lines.emplace_back(event.bytes);
   };
   char buffer[1 << 14];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(request.timeout_ms);
   while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd readable{fd, POLLIN, 0};
+    const int ready = left.count() > 0 ? ::poll(&readable, 1, static_cast<int>(left.count())) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      return IoError("the server did not answer within " + std::to_string(request.timeout_ms / 1000) +
+                     " s (stopped, or overloaded?); the change may still be made: check before retrying");
+    }
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return IoError("reading from the server failed");
@@ -83,7 +94,10 @@ Result<std::string> SendOperatorRequest(const OperatorRequest& request, bool* re
     framer.Feed(std::string_view(buffer, static_cast<size_t>(n)), take);
   }
   framer.Finish(take);
-  if (lines.size() != 2) return IoError("the server did not answer the operator request");
+  if (lines.size() != 2) {
+    return IoError("the server closed the connection without answering (it may be at its "
+                   "connection limit, or stopping)");
+  }
   auto hello = ResultOf(lines[0]);
   if (!hello.ok()) return hello.status();
   return ResultOf(lines[1]);

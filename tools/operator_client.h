@@ -11,7 +11,8 @@
 //
 // Errors: kNotFound when no server answers on either socket (none running, stale sockets,
 // or no runtime directory; the daemon socket's own error is the one returned) — the caller then reports the lock; kDenied for an unsafe
-// socket or directory; kIo when the connection fails or the answer is not one; a refusal
+// socket or directory; kIo when the connection fails, the answer is not one or does not
+// come within `timeout_ms`; a refusal
 // by the server comes back as its own status (code from the error's data.status, message
 // from the server: kNotFound, kConflict, kInvalidArgument, ...).
 // Threading: blocking, on the caller's thread.
@@ -28,6 +29,9 @@ struct OperatorRequest {
   std::string xdg_runtime_dir;  // the value of XDG_RUNTIME_DIR; "" when unset
   std::string method;           // e.g. "las/sources.disable"
   std::string params_json;      // a JSON object's text
+  // How long to wait for the answer (a stopped server would keep the CLI forever); the
+  // change may still be made after it: kIo says so.
+  int timeout_ms = 30'000;
 };
 
 // `reached` (optional) is set to whether a server accepted the connection: false means

@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "tests/support/temp_dir.h"
+#include "tools/operator_client.h"
 #include "tools/unix_listener.h"
 
 namespace las::tools {
@@ -111,6 +112,25 @@ TEST_F(DaemonSocketTest, AStaleSocketIsNotFoundAndTheListenerReplacesIt) {
   (*listener)->Close();
   (*listener)->RemoveSocketFile();
   EXPECT_FALSE(fs::exists(socket->path));
+}
+
+// A stopped server accepts (the kernel queues the connection) and never answers: the CLI
+// gives up instead of waiting forever, and says the change may still be made.
+TEST_F(DaemonSocketTest, AnOperatorRequestToAServerThatNeverAnswersTimesOut) {
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, true);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  boost::asio::io_context io;  // never run: nothing is accepted or answered
+  auto listener = UnixListener::Bind(io, socket->path);
+  ASSERT_TRUE(listener.ok()) << listener.status().ToString();
+  OperatorRequest request{tmp_.Sub("log"), run_, "las/grant.issue", "{}"};
+  request.timeout_ms = 300;
+  bool reached = false;
+  auto answer = SendOperatorRequest(request, &reached);
+  EXPECT_TRUE(reached);
+  ASSERT_FALSE(answer.ok());
+  EXPECT_EQ(answer.status().code(), Code::kIo);
+  EXPECT_NE(answer.status().message().find("did not answer within"), std::string::npos) << answer.status().ToString();
+  EXPECT_NE(answer.status().message().find("may still be made"), std::string::npos);
 }
 
 TEST_F(DaemonSocketTest, APathTooLongForASocketIsRefused) {
