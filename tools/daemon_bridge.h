@@ -7,8 +7,10 @@
 // copying the daemon's answers to stdout until the daemon closes the connection (after its
 // calls in flight were answered and SessionClosed recorded); then it returns Ok.
 //
-// Errors: kIo when the daemon closes the connection or stops reading before stdin ended
-// (it stopped or died; answers it sent before that are still copied to stdout), and kIo
+// Errors: kIo when the daemon closes the connection or stops reading before stdin ended,
+// or after it with a request of the client unanswered (it stopped or died; answers it
+// sent before that are still copied to stdout; the bridge counts requests and answers by
+// id), and kIo
 // when stdout fails (the client is gone): the bridge closes the connection, and the daemon
 // runs none of its later requests and lets the calls in flight finish and be logged.
 // Threading: blocking, on the caller's thread (poll(2) over stdin and the connection).

@@ -815,5 +815,26 @@ TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// The client's input ended with a call in flight, then the daemon died: the bridge must
+// not end as if the session had been closed cleanly.
+TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
+  ASSERT_FALSE(StartDaemon().empty());
+  EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
+  bridge.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
+  auto initialized = bridge.Answer(0);
+  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
+  bridge.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  const std::string gate = tmp_.Sub("gate-bridge");
+  bridge.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  bridge.child().CloseStdin();
+  daemon_->Kill(SIGKILL);
+  (void)daemon_->Wait();
+  const int status = bridge.child().Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 9);
+  std::ofstream(gate).put('x');  // lets the orphaned child answer and go
+}
+
 }  // namespace
 }  // namespace las
