@@ -13,6 +13,7 @@
 
 #include "tools/daemon_connection.h"
 #include "tools/daemon_socket.h"
+#include "tools/operator_listener.h"
 #include "tools/server_core.h"
 #include "tools/unix_listener.h"
 
@@ -22,8 +23,9 @@ namespace {
 class Daemon {
  public:
   Daemon(boost::asio::io_context& io, ServerCore& core, const DaemonOptions& options,
-         std::string socket_path)
-      : io_(io), core_(core), options_(options), socket_path_(std::move(socket_path)),
+         DaemonSocket socket)
+      : io_(io), core_(core), options_(options), socket_path_(socket.path),
+        operator_path_(socket.operator_path),
         signals_(io, SIGTERM, SIGINT, SIGHUP) {}
 
   void Run() {
@@ -70,6 +72,14 @@ class Daemon {
                       [this](uid_t uid) {
                         Note("refused a connection from uid " + std::to_string(uid));
                       });
+    // The operator's own door: MCP clients that leak connections up to the cap must not
+    // lock the operator out of revoking a grant or disabling a source.
+    if (auto operators = OperatorListener::Bind(io_, core_, operator_path_, options_.on_note); operators.ok()) {
+      operators_ = std::move(*operators);
+    } else {
+      Note("no operator socket (" + operators.status().ToString() +
+           "); the operator's `las` changes use the clients' socket");
+    }
     if (options_.on_listening) options_.on_listening(socket_path_);
   }
 
@@ -90,13 +100,19 @@ class Daemon {
   void Stop() {
     stopping_ = true;
     if (listener_) listener_->Close();
+    if (operators_) {
+      operators_->Stop([this] {
+        operators_.reset();
+        MaybeFinish();
+      });
+    }
     // Stopping a connection may close it (and erase it) later, never synchronously.
     for (auto& [id, connection] : connections_) connection->StopReading();
     MaybeFinish();
   }
 
   void MaybeFinish() {
-    if (stopping_ && connections_.empty()) Finish();
+    if (stopping_ && connections_.empty() && !operators_) Finish();
   }
 
   void Finish() {
@@ -128,8 +144,10 @@ class Daemon {
   ServerCore& core_;
   const DaemonOptions& options_;
   std::string socket_path_;
+  std::string operator_path_;
   boost::asio::signal_set signals_;
   std::unique_ptr<UnixListener> listener_;
+  std::unique_ptr<OperatorListener> operators_;
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   uint64_t next_id_ = 1;
   Status status_;
@@ -154,7 +172,7 @@ Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon) {
   auto work = boost::asio::make_work_guard(io);
   auto core = ServerCore::Open(io, options);
   if (!core.ok()) return core.status();
-  Daemon server(io, **core, daemon, socket->path);
+  Daemon server(io, **core, daemon, *socket);
   server.Run();
   return server.status();
 }

@@ -11,7 +11,7 @@
 // no MCP session, only the fixed operator requests; it closes once its input ended and
 // every answer was written.
 //
-// With `operator_only` (the embedded server's operator socket: tools/operator_listener.h)
+// With `operator_only` (the log's operator socket: tools/operator_listener.h)
 // only an operator connection is accepted: any other first line (or an over-long one) is
 // answered with a JSON-RPC error -32600 (null id, static text), nothing more is read, and
 // the connection closes once that answer is written. No MCP session is ever opened there.

@@ -4,8 +4,9 @@
 // `/tmp/las-<uid>` when XDG_RUNTIME_DIR is unset or not absolute; <name> is the first 16
 // hex digits of the SHA-256 of the log directory's canonical absolute path, so every
 // `las` given the same log (through any path spelling) finds the same daemon. Next to it,
-// `<dir>/<name>.operator.sock` is the operator-only socket an embedded `las serve` binds
-// (tools/operator_listener.h; `las serve`'s bridge never connects there). The
+// `<dir>/<name>.operator.sock` is the operator-only socket that an embedded `las serve`, and
+// `las daemon` beside its own, bind (tools/operator_listener.h; `las serve`'s bridge never
+// connects there). The
 // directory must be a real directory (not a symlink), owned by this process's effective
 // uid, with no group or other permission bits; the socket itself is 0600. Nothing here
 // trusts a file someone else could have placed.

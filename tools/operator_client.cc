@@ -49,13 +49,14 @@ Result<std::string> SendOperatorRequest(const OperatorRequest& request, bool* re
   if (reached != nullptr) *reached = false;
   auto socket = DaemonSocketFor(request.log_dir, request.xdg_runtime_dir, /*create=*/false);
   if (!socket.ok()) return socket.status();
-  // The daemon's socket first, then the embedded server's operator-only socket; when
-  // neither answers, the daemon socket's failure is the one reported.
-  auto connection = ConnectToDaemon(socket->path);
+  // The operator-only socket first (a daemon's or an embedded server's: clients cannot
+  // crowd it), then the daemon's clients' socket; when neither answers, the clients'
+  // socket's failure is the one reported.
+  auto connection = ConnectToDaemon(socket->operator_path);
   if (!connection.ok()) {
-    auto embedded = ConnectToDaemon(socket->operator_path);
-    if (!embedded.ok()) return connection.status();
-    connection = std::move(embedded);
+    auto clients = ConnectToDaemon(socket->path);
+    if (!clients.ok()) return clients.status();
+    connection = std::move(clients);
   }
   if (reached != nullptr) *reached = true;
   const int fd = connection->get();

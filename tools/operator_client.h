@@ -4,9 +4,9 @@
 // directly; only when the log's writer lock is held (kLocked) do they send their change
 // here, so a change is never both appended directly and sent.
 //
-// SendOperatorRequest connects to the server of `log_dir` — the daemon's socket, else the
-// embedded `las serve`'s operator-only socket (tools/daemon_socket.h: the socket's owner
-// and the peer's uid checked on each) — sends the operator hello and the one request, and
+// SendOperatorRequest connects to the server of `log_dir` — the log's operator-only socket
+// (a daemon's or an embedded `las serve`'s), else the daemon's clients' socket
+// (tools/daemon_socket.h: the socket's owner and the peer's uid checked on each) — sends the operator hello and the one request, and
 // returns the answer's `result` object as JSON text.
 //
 // Errors: kNotFound when no server answers on either socket (none running, stale sockets,

@@ -1,4 +1,5 @@
-// OperatorListener: the embedded `las serve`'s operator-only socket, so the operator's
+// OperatorListener: the log's operator-only socket — the embedded `las serve`'s only
+// socket, and `las daemon`'s beside its clients' one — so the operator's
 // changes (`las sources enable|disable`, `las grant`, `las revoke`, `las rules add|forget`,
 // `las onboarding mark|reset|check`) reach the server that holds the log (docs/DAEMON.md,
 // "The operator channel").

@@ -256,11 +256,16 @@ TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
   auto same = tools::DaemonSocketFor(tmp_.Sub("log") + "/../log/", run_dir_, false);
   ASSERT_TRUE(same.ok()) << same.status().ToString();
   EXPECT_EQ(same->path, socket_path);
+  // The operator's own socket beside it: clients filling theirs cannot lock the operator out.
+  ASSERT_EQ(::lstat(same->operator_path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
   // The log holds arguments, private state and messages: no one else may read it.
   EXPECT_EQ(fs::status(tmp_.Sub("log")).permissions(), fs::perms::owner_all);
   // The terminal it was started from closes: a clean stop too.
   EXPECT_EQ(StopDaemon(SIGHUP), 0);
   EXPECT_FALSE(fs::exists(socket_path)) << "the socket is removed at exit";
+  EXPECT_FALSE(fs::exists(same->operator_path)) << "and the operator's";
 }
 
 TEST_F(DaemonTest, APeerOfAnotherUidIsRefused) {
