@@ -1,5 +1,7 @@
 #include "tools/stdio_lines.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,11 +9,13 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/write.hpp>
+#include <array>
 #include <cerrno>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 
+#include "base/unique_fd.h"
 #include "tools/line_write_queue.h"
 #include "tools/paced_lines.h"
 #include "transport/line_reader.h"
@@ -181,6 +185,7 @@ class ThreadInput final : public LineInput {
       : io_(io),
         handlers_(std::move(handlers)),
         lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }),
+        wake_(MakeWakePipe()),
         thread_([this] { Run(); }) {}
   ~ThreadInput() override {
     {
@@ -188,13 +193,33 @@ class ThreadInput final : public LineInput {
       closing_ = true;  // the loop has stopped: what was read will not be handed over
     }
     handed_over_.notify_one();
+    // A read still waiting on a terminal (the server ended on a signal) must not hold the
+    // join: the thread waits on the wake pipe too.
+    if (wake_[1].valid()) (void)!::write(wake_[1].get(), "x", 1);
     if (thread_.joinable()) thread_.join();
   }
 
  private:
+  static std::array<UniqueFd, 2> MakeWakePipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return {};
+    return {UniqueFd(fds[0]), UniqueFd(fds[1])};
+  }
+
+  // Whether stdin has something (or its end) to read; false once woken to close.
+  bool AwaitInput() {
+    if (!wake_[0].valid()) return true;  // no pipe: a plain blocking read
+    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {wake_[0].get(), POLLIN, 0}};
+    while (::poll(fds, 2, -1) < 0) {
+      if (errno != EINTR) return true;
+    }
+    return fds[1].revents == 0;
+  }
+
   void Run() {
     char buffer[1 << 16];
     while (true) {
+      if (!AwaitInput()) return;
       ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
@@ -232,6 +257,7 @@ class ThreadInput final : public LineInput {
   bool all_handed_over_ = true;
   bool answers_lost_ = false;
   bool closing_ = false;
+  std::array<UniqueFd, 2> wake_;  // read end polled beside stdin; written by the destructor
   std::thread thread_;  // last: starts after the rest is built
 };
 

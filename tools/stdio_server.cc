@@ -5,6 +5,8 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -57,8 +59,51 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   std::unique_ptr<LineSession> session;
   std::unique_ptr<LineInput> input;
   std::unique_ptr<OperatorListener> operators;
+  bool signalled = false;
+  bool ending = false;
+
+  // Once: no more operator requests; once no call is in flight and the answers are out:
+  // SessionClosed, end the children, flush, stop.
+  auto end_session = [&] {
+    if (ending) return;
+    ending = true;
+    auto close = [&] {
+      auto reason = [&] {
+        return std::string(signalled ? "shutdown" : output->Broken() ? "disconnect" : "eof");
+      };
+      session->EndInput(reason, [&] {
+        server.Shutdown([&] { output->WhenDrained([&io] { io.stop(); }); });
+      });
+    };
+    if (operators) {
+      operators->Stop(close);
+    } else {
+      close();
+    }
+  };
+
+  // SIGTERM, SIGINT, SIGHUP (a client closing after its input, a supervisor, a closed
+  // terminal): end the children now — their calls in flight fail and are recorded so — then
+  // end the session as at EOF, instead of dying with the session open and the children
+  // orphaned.
+  boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  signals.async_wait([&](const boost::system::error_code& error, int signal) {
+    if (error) return;
+    signalled = true;
+    if (stdio.on_note) {
+      stdio.on_note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
+                    ": ending the children and the session");
+    }
+    if (!session) {  // still federating
+      server.Shutdown([&io] { io.stop(); });
+      return;
+    }
+    server.Shutdown([] {});
+    end_session();
+  });
 
   server.Start([&] {
+    if (signalled) return;
     if (stdio.operator_socket && server.status().ok()) {
       operators = BindOperatorSocket(io, server, options, stdio);
     }
@@ -68,24 +113,12 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     handlers.on_line = [&session](std::string_view line) { session->OnLine(line); };
     handlers.on_too_long = [&session](std::string_view prefix) { session->OnTooLong(prefix); };
     handlers.answers = output.get();  // a client that does not read its answers is not read
-    // At stdin EOF (or once answers cannot be written): no more operator requests; once no
-    // call is in flight and the answers are out: SessionClosed, end the children, flush, stop.
-    handlers.on_eof = [&] {
-      auto end_session = [&] {
-        auto reason = [&] { return std::string(output->Broken() ? "disconnect" : "eof"); };
-        session->EndInput(reason, [&] {
-          server.Shutdown([&] { output->WhenDrained([&io] { io.stop(); }); });
-        });
-      };
-      if (operators) {
-        operators->Stop(end_session);
-      } else {
-        end_session();
-      }
-    };
+    // At stdin EOF (or once answers cannot be written).
+    handlers.on_eof = end_session;
     input = StartStdinInput(io, kMaxClientLine, std::move(handlers));
   });
   io.run();
+  signals.cancel();
   input.reset();
   operators.reset();
   if (server.status().ok() && output->Broken()) {

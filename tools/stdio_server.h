@@ -4,7 +4,9 @@
 // las__ tools, federation, gateway), federates, then serves one MCP session
 // (tools/line_session.h) on stdin/stdout — one JSON-RPC message per line each way, nothing
 // else ever on stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
-// ends every child (process group) and reaps it, and returns 0. (`las serve` bridges to a
+// ends every child (process group) and reaps it, and returns 0. On SIGTERM, SIGINT or SIGHUP
+// it ends the children at once (their calls in flight fail and are recorded so), then
+// closes the session ("shutdown") as at EOF and returns 0. (`las serve` bridges to a
 // running `las daemon` instead when one serves the same log: tools/daemon_bridge.h.)
 //
 // With `operator_socket`, once federated it also binds the log's operator-only socket

@@ -841,5 +841,40 @@ TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   std::ofstream(gate).put('x');  // lets the orphaned child answer and go
 }
 
+// What the SDK client does when it closes with a call still running: stdin ends, then
+// SIGTERM. The embedded server ends its children (the call fails and is recorded so),
+// closes the session and exits 0, instead of dying with the session open and the child
+// orphaned.
+TEST_F(DaemonTest, AnEmbeddedServeEndsCleanlyOnSigtermWithACallInFlight) {
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // an orphaned child would stay visible
+  EmbeddedServe serve(testing::LasArgvWithEnv(
+      Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
+                      release_->registry_path()}));
+  serve.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
+  auto initialized = serve.Answer(0);
+  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
+  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  const std::string gate = tmp_.Sub("gate-term");
+  serve.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  const std::vector<pid_t> children = ChildrenOf(serve.child().pid());
+  ASSERT_EQ(children.size(), 2u);
+  serve.child().CloseStdin();
+  serve.child().Kill(SIGTERM);
+  auto answer = serve.Answer(5);
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ((*answer)["error"]["code"], -32603) << answer->dump();
+  const int status = serve.child().Wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  for (pid_t child : children) EXPECT_FALSE(Exists(child)) << "child " << child << " outlived las serve";
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0]["payload"]["reason"], "shutdown");
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed");
+}
+
 }  // namespace
 }  // namespace las
