@@ -164,8 +164,21 @@ void Federation::LaunchEligible() {
   for (auto& [name, extra_env] : to_launch) {
     StateOf(name).reason = "starting";
     launch.extra_env = std::move(extra_env);
+    launch.on_child_gone = [this, name = name] { OnChildGone(name); };
     LaunchSurface(io_, *release_->manifest.FindSurface(name), launch,
                   [this](SurfaceLaunch launch_result) { OnLaunched(std::move(launch_result)); });
+  }
+}
+
+void Federation::OnChildGone(const std::string& surface) {
+  SurfaceState& state = StateOf(surface);
+  if (!state.admitted) return;
+  state.admitted = false;
+  state.reason = "child-exited";
+  state.detail = "the child exited after its admission; its tools fail until las restarts";
+  if (!options_.quiet) {
+    std::fprintf(stderr, "las: surface %s stopped (child-exited): its calls fail until las restarts\n",
+                 surface.c_str());
   }
 }
 

@@ -100,6 +100,8 @@ class Federation {
   void Settle();
   void Record(std::vector<log::EventDraft> drafts);
   SurfaceState& StateOf(const std::string& name);
+  // An admitted surface's child exited by itself: noted, and no longer counted as loaded.
+  void OnChildGone(const std::string& surface);
 
   boost::asio::io_context& io_;
   log::EventLog& log_;

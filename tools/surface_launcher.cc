@@ -198,6 +198,7 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
   client_options.spawn.exec_fd = state->plan.binary.get();
   client_options.spawn.keep_fds = state->plan.inherit_fds;
   client_options.start_timeout = std::chrono::milliseconds(options.start_timeout_ms);
+  client_options.on_child_gone = options.on_child_gone;
   state->result.client = std::make_unique<transport::McpClient>(io, std::move(client_options));
 
   state->result.client->Start([state](transport::CallResult started) {

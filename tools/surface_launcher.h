@@ -68,6 +68,8 @@ struct LaunchOptions {
   // special policy's own configuration, e.g. finance's paths: docs/POLICIES.md). A name
   // the plan already sets keeps the plan's value.
   std::vector<std::string> extra_env;
+  // The child exited by itself after the launch succeeded (transport/mcp_client.h).
+  std::function<void()> on_child_gone;
 };
 
 void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& surface,

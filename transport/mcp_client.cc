@@ -551,7 +551,10 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void ChildGone() {
     if (!child_gone_) {
       child_gone_ = true;
-      if (state_ == State::kReady) state_ = State::kFailed;
+      if (state_ == State::kReady) {
+        state_ = State::kFailed;
+        if (opts_.on_child_gone && !terminating_) asio::post(io_, opts_.on_child_gone);
+      }
       FailAll(CallError::kChildExited);
       if (abandoned_) return;
     }

@@ -106,6 +106,9 @@ struct McpClientOptions {
   // waiting to be written to it: a child that sends requests and does not read would
   // otherwise grow Las's memory without bound. Beyond it the request goes unanswered.
   size_t max_answer_backlog_bytes = 64 * 1024;
+  // Called once (posted to the loop) when a ready child exits or closes its stdout by
+  // itself — not when Shutdown() or the destructor ended it. Every later call is kNotReady.
+  std::function<void()> on_child_gone;
 };
 
 struct CallOptions {

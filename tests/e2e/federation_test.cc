@@ -152,6 +152,8 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   ASSERT_GE(completed.size(), 1u);
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed");
   EXPECT_EQ(completed[0]["payload"]["error_code"], "child_exited");
+  EXPECT_NE(run.err.find("surface flaky stopped (child-exited)"), std::string::npos)
+      << "the operator is told once: " << run.err;
 }
 
 TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn) {

@@ -475,6 +475,28 @@ TEST_F(McpClientTest, ShutdownEndsTheChildsWholeProcessGroup) {
   EXPECT_TRUE(ProcessGone(grandchild));  // killed and reaped: not even a zombie
 }
 
+// The owner hears once when a ready child goes by itself, and not when it ended it.
+TEST_F(McpClientTest, AChildThatExitsByItselfIsReportedOnceAndAShutdownIsNot) {
+  int gone = 0;
+  McpClientOptions crashing = ChildOptions();
+  crashing.on_child_gone = [&gone] { ++gone; };
+  auto client = StartedClient(std::move(crashing));
+  EXPECT_EQ(Call(*client, "crash", "{}").error, CallError::kChildExited);
+  RunUntil([&] { return gone > 0; });
+  EXPECT_EQ(Call(*client, "echo", EchoArgs("x")).error, CallError::kNotReady);
+  ShutdownAndCheckReaped(*client);
+  EXPECT_EQ(gone, 1);
+
+  int ended = 0;
+  McpClientOptions stopped = ChildOptions();
+  stopped.on_child_gone = [&ended] { ++ended; };
+  auto other = StartedClient(std::move(stopped));
+  ShutdownAndCheckReaped(*other);
+  io_.restart();
+  io_.poll();
+  EXPECT_EQ(ended, 0);
+}
+
 TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
   ASSERT_TRUE(BecomeChildSubreaper().ok());
   auto client = StartedClient(ChildOptions());
