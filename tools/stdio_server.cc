@@ -8,6 +8,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -87,9 +88,16 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // end the session as at EOF, instead of dying with the session open and the children
   // orphaned.
   boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  // A second signal while the answers still wait for a client that no longer reads: stop.
+  std::function<void()> await_second = [&] {
+    signals.async_wait([&](const boost::system::error_code& error, int) {
+      if (!error) io.stop();
+    });
+  };
   signals.async_wait([&](const boost::system::error_code& error, int signal) {
     if (error) return;
     signalled = true;
+    await_second();
     if (stdio.on_note) {
       stdio.on_note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
                     ": ending the children and the session");

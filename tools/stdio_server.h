@@ -6,7 +6,8 @@
 // else ever on stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
 // ends every child (process group) and reaps it, and returns 0. On SIGTERM, SIGINT or SIGHUP
 // it ends the children at once (their calls in flight fail and are recorded so), then
-// closes the session ("shutdown") as at EOF and returns 0. (`las serve` bridges to a
+// closes the session ("shutdown") as at EOF and returns 0; a second signal stops at once
+// (answers still unwritten are dropped). (`las serve` bridges to a
 // running `las daemon` instead when one serves the same log: tools/daemon_bridge.h.)
 //
 // With `operator_socket`, once federated it also binds the log's operator-only socket
