@@ -50,12 +50,16 @@ ResultShape ShapeOf(std::string_view text) {
 // A child's call between its ToolCallRequested and its answer.
 struct Gateway::ChildCall {
   SessionInfo session;
+  std::string request_id_json;  // the client's
   std::string call_id;
   std::string surface;
   std::string tool;
   std::string arguments;  // with Las's credentials injected: never recorded
   std::function<void(ToolCallReply)> done;
   int64_t started_nanos = 0;
+  bool cancelled = false;          // by the client, before or after it reached the child
+  transport::McpClient* child = nullptr;
+  int64_t child_request_id = 0;    // once sent
 };
 
 Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options)
@@ -166,6 +170,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
 
   auto call = std::make_shared<ChildCall>();
   call->session = session;
+  call->request_id_json = request_id_json;
   call->call_id = call_id;
   call->surface = tool->surface;
   call->tool = tool->tool;
@@ -176,6 +181,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
                                           Bound(arguments_json, options_.recorded_bytes),
                                           request_id_json);
   ++in_flight_;
+  child_calls_[{session.session_id, request_id_json}] = call;
   appender_.Append({std::move(requested)}, options_.request_durability,
                    [this, call = std::move(call)](Result<log::AppendedRange> appended) mutable {
                      if (!appended.ok()) {
@@ -188,7 +194,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
 
 void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
   transport::McpClient* child = federation_.ClientFor(call->surface);
-  if (child == nullptr) {
+  if (child == nullptr || call->cancelled) {
+    // Cancelled before the child saw it: it did not happen.
+    if (call->cancelled) {
+      appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
+                                               fb::CallOutcome::Failed, BoundedText{}, 0, "cancelled")},
+                       log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+    }
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
@@ -197,10 +209,22 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
   call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
   const std::string tool_name = call->tool;
   const std::string arguments = std::move(call->arguments);
-  child->CallTool(tool_name, arguments, call_options,
-                  [this, call = std::move(call)](transport::CallResult result) mutable {
-                    Complete(std::move(call), std::move(result));
-                  });
+  call->child = child;
+  call->child_request_id =
+      child->CallTool(tool_name, arguments, call_options, [this, call](transport::CallResult result) mutable {
+        Complete(std::move(call), std::move(result));
+      });
+}
+
+void Gateway::CancelCall(const SessionInfo& session, const std::string& request_id_json) {
+  auto it = child_calls_.find({session.session_id, request_id_json});
+  if (it == child_calls_.end()) return;  // answered already, or not a child's call
+  ChildCall& call = *it->second;
+  if (call.cancelled) return;
+  call.cancelled = true;
+  if (call.child != nullptr && call.child_request_id != 0) {
+    (void)call.child->Cancel(call.child_request_id, "cancelled by the client");
+  }
 }
 
 void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult result) {
@@ -239,6 +263,11 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     outcome = fb::CallOutcome::TimedOut;
     error_code = "timeout";
     reply = ToolCallReply::Error(kCallTimedOut, "Tool call timed out");
+  } else if (result.error == transport::CallError::kCancelled) {
+    // The child was told, but may still act on it: uncertain, as after a timeout.
+    outcome = fb::CallOutcome::TimedOut;
+    error_code = "cancelled";
+    reply = ToolCallReply::Error(kCallFailed, "Tool call cancelled");
   } else {
     outcome = fb::CallOutcome::Failed;
     error_code = std::string(transport::CallErrorName(result.error));
@@ -281,6 +310,7 @@ const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surfac
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
   --in_flight_;
+  child_calls_.erase({call.session.session_id, call.request_id_json});
   call.done(std::move(reply));
 }
 

@@ -89,6 +89,10 @@ class Gateway final : public EndpointBackend {
   void CallTool(const SessionInfo& session, const std::string& request_id_json,
                 const std::string& name, const std::string& arguments_json,
                 std::function<void(ToolCallReply)> done) override;
+  // A child's call: the child is told (notifications/cancelled) and the call recorded
+  // uncertain ("cancelled"); before it reached the child, it is not sent and recorded
+  // failed ("cancelled"). A las__ tool runs to its end. The answer goes to `done` as usual.
+  void CancelCall(const SessionInfo& session, const std::string& request_id_json) override;
   std::string ListResources(const SessionInfo& session) override;
   std::optional<std::string> ReadResource(const SessionInfo& session,
                                           const std::string& uri) override;
@@ -125,6 +129,8 @@ class Gateway final : public EndpointBackend {
   GatewayOptions options_;
   ToolsListCache tools_list_;
   size_t in_flight_ = 0;
+  // Children's calls in flight by (session id, the client's request id), for CancelCall.
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
   std::map<std::string, std::vector<std::string>> surface_credentials_;
 };
 

@@ -104,7 +104,10 @@ void McpEndpoint::OnLine(std::string_view line) {
     case rpc::MessageKind::kResponse:
       return;  // Las sends the client no requests
     case rpc::MessageKind::kNotification:
-      return;  // notifications/initialized and anything else: never answered
+      // Never answered. notifications/cancelled stops a call in flight; the rest
+      // (notifications/initialized, ...) change nothing.
+      if (message.method == "notifications/cancelled") OnCancelled(message.params);
+      return;
     case rpc::MessageKind::kRequest:
       HandleRequest(message.id, message.method, message.params);
       return;
@@ -216,15 +219,35 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
     arguments = std::string(args->raw);
   }
   ++in_flight_;
+  ++calls_[id].count;
   backend_.CallTool(*session_, id, *name, arguments,
                     [this, id](ToolCallReply reply) {
-                      if (reply.error_code != 0) {
+                      auto calls = calls_.find(id);
+                      const bool cancelled = calls != calls_.end() && calls->second.cancelled;
+                      if (calls != calls_.end() && --calls->second.count == 0) calls_.erase(calls);
+                      if (cancelled) {
+                        // MCP: a cancelled request gets no response.
+                      } else if (reply.error_code != 0) {
                         write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message));
                       } else {
                         write_(rpc::MakeResultResponse(id, reply.result_json));
                       }
                       if (--in_flight_ == 0 && on_idle_) on_idle_();
                     });
+}
+
+void McpEndpoint::OnCancelled(const std::string& params) {
+  if (!session_) return;
+  std::vector<transport::JsonMember> members;
+  if (transport::ObjectMembers(params, &members, options_.max_depth) != transport::JsonTextError::kNone) return;
+  for (const auto& member : members) {
+    if (member.key != "requestId") continue;
+    auto calls = calls_.find(std::string(member.raw));
+    if (calls == calls_.end() || calls->second.cancelled) return;
+    calls->second.cancelled = true;
+    backend_.CancelCall(*session_, calls->first);
+    return;
+  }
 }
 
 void McpEndpoint::ReadResource(const std::string& id, const std::string& params) {

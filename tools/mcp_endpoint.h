@@ -26,6 +26,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,9 @@ class EndpointBackend {
   virtual void CallTool(const SessionInfo& session, const std::string& request_id_json,
                         const std::string& name, const std::string& arguments_json,
                         std::function<void(ToolCallReply)> done) = 0;
+  // The client cancelled the call `request_id_json` (notifications/cancelled) while it was
+  // in flight; `done` is still called once. The default lets it run to its end.
+  virtual void CancelCall(const SessionInfo& /*session*/, const std::string& /*request_id_json*/) {}
   // MCP resources and prompts, answered at once. The defaults serve none: empty lists,
   // and nullopt (the endpoint answers -32602) for any uri or name.
   // The `resources/list` result object as JSON text: {"resources":[...]}.
@@ -122,6 +126,7 @@ class McpEndpoint {
   void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
   void Initialize(const std::string& id, const std::string& params);
   void CallTool(const std::string& id, const ParamsView& params);
+  void OnCancelled(const std::string& params);
   void ReadResource(const std::string& id, const std::string& params);
   void GetPrompt(const std::string& id, const std::string& params);
 
@@ -130,6 +135,13 @@ class McpEndpoint {
   WriteLine write_;
   std::optional<SessionInfo> session_;
   size_t in_flight_ = 0;
+  // tools/call ids in flight (a client may reuse one), and whether the client cancelled it:
+  // a cancelled call's answer is not written (MCP: the receiver does not respond).
+  struct CallsOfId {
+    size_t count = 0;
+    bool cancelled = false;
+  };
+  std::map<std::string, CallsOfId> calls_;
   std::function<void()> on_idle_;
 };
 

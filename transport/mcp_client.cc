@@ -37,6 +37,7 @@ std::string_view CallErrorName(CallError error) {
     case CallError::kNotReady: return "not_ready";
     case CallError::kShutdown: return "shutdown";
     case CallError::kUnsupportedProtocol: return "unsupported_protocol";
+    case CallError::kCancelled: return "cancelled";
   }
   return "unknown";
 }
@@ -131,14 +132,26 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
                 });
   }
 
-  void Request(std::string_view method, std::string_view params, CallOptions options,
-               CallCallback done) {
-    if (state_ != State::kReady) return PostResult(std::move(done), Failed(CallError::kNotReady));
-    SendRequest(method, params, options.timeout, std::move(done));
+  int64_t Request(std::string_view method, std::string_view params, CallOptions options,
+                  CallCallback done) {
+    if (state_ != State::kReady) {
+      PostResult(std::move(done), Failed(CallError::kNotReady));
+      return 0;
+    }
+    return SendRequest(method, params, options.timeout, std::move(done));
   }
 
-  void CallTool(std::string_view name, std::string_view arguments, CallOptions options,
-                CallCallback done) {
+  bool Cancel(int64_t id, std::string_view reason) {
+    std::optional<CallCallback> done = TakePending(id);
+    if (!done) return false;
+    Write(MakeNotification("notifications/cancelled", "{\"requestId\":" + std::to_string(id) +
+                                                          ",\"reason\":" + QuoteJsonString(reason) + "}"));
+    PostResult(std::move(*done), Failed(CallError::kCancelled));
+    return true;
+  }
+
+  int64_t CallTool(std::string_view name, std::string_view arguments, CallOptions options,
+                   CallCallback done) {
     std::string params = "{\"name\":";
     params += QuoteJsonString(name);
     if (!arguments.empty()) {
@@ -146,7 +159,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       params += arguments;
     }
     params += '}';
-    Request("tools/call", params, options, std::move(done));
+    return Request("tools/call", params, options, std::move(done));
   }
 
   void ListTools(CallCallback done) {
@@ -223,10 +236,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
 
   // ---- requests ----------------------------------------------------------------------
 
-  void SendRequest(std::string_view method, std::string_view params,
-                   std::chrono::milliseconds timeout, CallCallback done) {
+  int64_t SendRequest(std::string_view method, std::string_view params,
+                      std::chrono::milliseconds timeout, CallCallback done) {
     if (child_gone_ || terminating_) {
-      return PostResult(std::move(done), Failed(CallError::kChildExited));
+      PostResult(std::move(done), Failed(CallError::kChildExited));
+      return 0;
     }
     const int64_t id = next_id_++;
     Pending p{std::move(done), nullptr};
@@ -240,6 +254,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     }
     pending_.emplace(id, std::move(p));
     Write(MakeRequest(std::to_string(id), method, params));
+    return id;
   }
 
   void OnTimeout(int64_t id) {
@@ -648,14 +663,15 @@ McpClient::~McpClient() { impl_->Abandon(); }
 
 void McpClient::Start(CallCallback done) { impl_->Start(std::move(done)); }
 void McpClient::ListTools(CallCallback done) { impl_->ListTools(std::move(done)); }
-void McpClient::CallTool(std::string_view name, std::string_view arguments_json,
-                         CallOptions options, CallCallback done) {
-  impl_->CallTool(name, arguments_json, options, std::move(done));
+int64_t McpClient::CallTool(std::string_view name, std::string_view arguments_json,
+                            CallOptions options, CallCallback done) {
+  return impl_->CallTool(name, arguments_json, options, std::move(done));
 }
-void McpClient::Request(std::string_view method, std::string_view params_json,
-                        CallOptions options, CallCallback done) {
-  impl_->Request(method, params_json, options, std::move(done));
+int64_t McpClient::Request(std::string_view method, std::string_view params_json,
+                           CallOptions options, CallCallback done) {
+  return impl_->Request(method, params_json, options, std::move(done));
 }
+bool McpClient::Cancel(int64_t id, std::string_view reason) { return impl_->Cancel(id, reason); }
 void McpClient::Shutdown(std::function<void()> done) { impl_->Shutdown(std::move(done)); }
 McpClient::State McpClient::state() const { return impl_->state(); }
 pid_t McpClient::pid() const { return impl_->pid(); }

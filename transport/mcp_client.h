@@ -61,9 +61,11 @@ enum class CallError : int {
   kNotReady = 7,           // called before Start() succeeded, or after it failed
   kShutdown = 8,           // Shutdown() was called while this was pending
   kUnsupportedProtocol = 9,  // initialize answered another protocolVersion than ours
+  kCancelled = 10,           // Cancel() was called while this was pending (uncertain)
 };
 // "none", "spawn_failed", "child_exited", "timeout", "response_too_large",
-// "remote_error", "malformed_response", "not_ready", "shutdown", "unsupported_protocol".
+// "remote_error", "malformed_response", "not_ready", "shutdown", "unsupported_protocol",
+// "cancelled".
 std::string_view CallErrorName(CallError error);
 
 struct CallResult {
@@ -139,11 +141,17 @@ class McpClient {
   // tools/list, every page.
   void ListTools(CallCallback done);
   // tools/call with `name` and `arguments_json` (a JSON object's text; empty = omitted).
-  void CallTool(std::string_view name, std::string_view arguments_json, CallOptions options,
-                CallCallback done);
+  // Returns the request's id for Cancel(), 0 when it was not sent (`done` then gets the
+  // failure, posted).
+  int64_t CallTool(std::string_view name, std::string_view arguments_json, CallOptions options,
+                   CallCallback done);
   // Any request; `params_json` empty = omitted. For methods this class does not wrap.
-  void Request(std::string_view method, std::string_view params_json, CallOptions options,
-               CallCallback done);
+  int64_t Request(std::string_view method, std::string_view params_json, CallOptions options,
+                  CallCallback done);
+  // Stops waiting for request `id`: sends the child notifications/cancelled with `reason`
+  // and completes the request with kCancelled (posted; the child may still act on it).
+  // False when it is not pending (answered, failed, timed out, or never sent).
+  bool Cancel(int64_t id, std::string_view reason);
   // Fails pending calls with kShutdown, ends the child's group, reaps it, then calls
   // `done` (on the loop). Safe to call in any state, more than once.
   void Shutdown(std::function<void()> done);

@@ -876,5 +876,36 @@ TEST_F(DaemonTest, AnEmbeddedServeEndsCleanlyOnSigtermWithACallInFlight) {
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed");
 }
 
+// MCP cancellation: the call is stopped at the child, gets no response, and is recorded
+// uncertain ("cancelled": the child may have acted); the session goes on.
+TEST_F(DaemonTest, AClientsCancellationReachesTheChildAndTheCallGetsNoResponse) {
+  EmbeddedServe serve(testing::LasArgvWithEnv(
+      Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
+                      release_->registry_path()}));
+  serve.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
+  auto initialized = serve.Answer(0);
+  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
+  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  const std::string gate = tmp_.Sub("gate-cancel");
+  serve.Send(tools::ToolCallRequestLine(7, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}})");
+  serve.Send(tools::ToolCallRequestLine(8, "gate__echo", json{{"text", "next"}}.dump()));
+  auto next = serve.Answer(8);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_TRUE(next->contains("result")) << next->dump();
+  serve.child().CloseStdin();
+  while (auto line = serve.child().ReadLine(std::chrono::seconds(60))) {
+    EXPECT_NE(json::parse(*line).value("id", json()), 7) << "a cancelled call is not answered: " << *line;
+  }
+  const int status = serve.child().Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut") << completed[0].dump();
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "cancelled");
+  EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
+}
+
 }  // namespace
 }  // namespace las

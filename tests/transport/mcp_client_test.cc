@@ -497,6 +497,21 @@ TEST_F(McpClientTest, AChildThatExitsByItselfIsReportedOnceAndAShutdownIsNot) {
   EXPECT_EQ(ended, 0);
 }
 
+// The caller stops waiting at once; the child is told and keeps serving.
+TEST_F(McpClientTest, ACancelledCallEndsAtOnceAndTheChildGoesOn) {
+  auto client = StartedClient(ChildOptions());
+  std::optional<CallResult> hung;
+  const int64_t id = client->CallTool("hang", "{}", {}, [&](CallResult r) { hung = std::move(r); });
+  ASSERT_GT(id, 0);
+  EXPECT_TRUE(client->Cancel(id, "the client gave up"));
+  EXPECT_FALSE(hung.has_value()) << "posted, not called inside Cancel";
+  RunUntil([&] { return hung.has_value(); });
+  EXPECT_EQ(hung->error, CallError::kCancelled);
+  EXPECT_FALSE(client->Cancel(id, "again")) << "no longer pending";
+  EXPECT_TRUE(Call(*client, "echo", EchoArgs("after")).ok());
+  ShutdownAndCheckReaped(*client);
+}
+
 TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
   ASSERT_TRUE(BecomeChildSubreaper().ok());
   auto client = StartedClient(ChildOptions());
