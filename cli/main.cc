@@ -1,6 +1,8 @@
 // las: the command-line face of the Las gateway. Flag parsing and printing only; every
 // verb calls the libraries (see docs/CLI.md for verbs and exit codes).
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -26,9 +28,38 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
   return verb + ": usage: " + las::EscapeForTerminal(error.what()) + " (see `" + verb + " --help`)\n";
 }
 
+// A standard descriptor closed at start (`las list >&-`) would be the next file opened —
+// the log's info log — and the answers would go there. Each gets a stand-in: stdin reads
+// nothing, stderr discards, and stdout refuses every write (a pipe with no reader: EPIPE),
+// so output that cannot reach the caller fails as on a full disk (exit 9).
+void OccupyClosedStandardDescriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    if (fd == STDOUT_FILENO) {
+      int ends[2];
+      if (::pipe(ends) == 0) {
+        // The write end at 1 (dup2 closes the read end if it took that number), no reader.
+        if (ends[1] != STDOUT_FILENO) {
+          ::dup2(ends[1], STDOUT_FILENO);
+          ::close(ends[1]);
+        }
+        if (ends[0] != STDOUT_FILENO) ::close(ends[0]);
+        continue;
+      }
+    }
+    const int null = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    if (null >= 0 && null != fd) {
+      ::dup2(null, fd);
+      ::close(null);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  OccupyClosedStandardDescriptors();
+  las::transport::IgnoreWriteSignals();  // a write to a gone reader is EPIPE: exit 9
   CLI::App app{"las — a signed, audited MCP federation gateway"};
   app.failure_message(UsageLine);
   app.require_subcommand(1);

@@ -135,10 +135,10 @@ int RunKeygen(const KeygenFlags& flags) {
   }
   std::printf("key id       %s\n", key_id.c_str());
   std::printf("secret key   %s (mode 0600; keep it private, off the serving machine if you can)\n",
-              secret_path.c_str());
-  std::printf("public key   %s\n", public_path.c_str());
+              EscapeForTerminal(secret_path).c_str());
+  std::printf("public key   %s\n", EscapeForTerminal(public_path).c_str());
   if (!flags.trust_store.empty()) {
-    std::printf("trust store  %s (mode 0600; selects %s%s)\n", flags.trust_store.c_str(),
+    std::printf("trust store  %s (mode 0600; selects %s%s)\n", EscapeForTerminal(flags.trust_store).c_str(),
                 key_id.c_str(),
                 kept_keys == 0 ? ""
                                : ("; " + std::to_string(kept_keys) +
@@ -231,17 +231,17 @@ int RunDraft(const DraftFlags& flags) {
   std::string tool_names;
   for (const trust::ToolBinding& t : binding.tools) tool_names += (tool_names.empty() ? "" : ", ") + t.name;
   std::printf("surface   %s (%s)\n", binding.name.c_str(), replaced ? "replaced" : "added");
-  std::printf("command   %s  sha256 %s\n", binding.command.c_str(), trust::Sha256Hex(binding.binary_sha256).c_str());
+  std::printf("command   %s  sha256 %s\n", EscapeForTerminal(binding.command).c_str(), trust::Sha256Hex(binding.binary_sha256).c_str());
   if (binding.code) {
-    std::printf("code      %s  sha256 %s\n", binding.code->path.c_str(), trust::Sha256Hex(binding.code->sha256).c_str());
+    std::printf("code      %s  sha256 %s\n", EscapeForTerminal(binding.code->path).c_str(), trust::Sha256Hex(binding.code->sha256).c_str());
   }
-  std::printf("cwd       %s\n", binding.cwd.c_str());
+  std::printf("cwd       %s\n", EscapeForTerminal(binding.cwd).c_str());
   std::string env_names;
   for (const std::string& n : binding.env) env_names += (env_names.empty() ? "" : " ") + n;
   std::printf("env       %s\n", env_names.empty() ? "(none: the child gets only PATH)" : env_names.c_str());
   std::printf("tools     %zu: %s\n", binding.tools.size(), tool_names.c_str());
-  for (const std::string& note : notes) std::printf("note      %s\n", note.c_str());
-  std::printf("wrote     %s (%s, %s; sequence %llu, unsigned)\n", manifest_path.c_str(),
+  for (const std::string& note : notes) std::printf("note      %s\n", EscapeForTerminal(note).c_str());
+  std::printf("wrote     %s (%s, %s; sequence %llu, unsigned)\n", EscapeForTerminal(manifest_path).c_str(),
               existed ? "updated" : "created", SurfaceList(*manifest).c_str(),
               static_cast<unsigned long long>(manifest->sequence));
   // The exact next command: paths only where the environment does not already give them.
@@ -250,7 +250,7 @@ int RunDraft(const DraftFlags& flags) {
   next += " --secret-key KEY";
   next += existed ? " --bump" : " --sequence 1";
   if (env.find(trust::kEnvReleaseSignature) == env.end()) next += " --out SIGNATURE";
-  std::printf("next      review the file, then sign it: %s\n", next.c_str());
+  std::printf("next      review the file, then sign it: %s\n", EscapeForTerminal(next).c_str());
   return kExitOk;
 }
 
@@ -327,14 +327,14 @@ int RunSign(const SignFlags& flags) {
     return Fail(verb, IoError("the files read back differ from what was written; run las release verify"));
   }
 
-  std::printf("signed    %s\n", manifest_path.c_str());
+  std::printf("signed    %s\n", EscapeForTerminal(manifest_path).c_str());
   std::printf("sequence  %llu (was %llu)\n", static_cast<unsigned long long>(manifest->sequence),
               static_cast<unsigned long long>(previous));
   std::printf("expires   %s (%s)\n", trust::FormatRfc3339UtcMicros(manifest->expires_at_micros).c_str(),
               tools::DescribeDistance(manifest->expires_at_micros, now).c_str());
   std::printf("key id    %s\n", key_id.c_str());
   std::printf("surfaces  %s\n", SurfaceList(*manifest).c_str());
-  std::printf("signature %s (verified before writing)\n", out_path.c_str());
+  std::printf("signature %s (verified before writing)\n", EscapeForTerminal(out_path).c_str());
 
   // A friendly warning if the configured trust store would not accept this key.
   const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
@@ -343,7 +343,7 @@ int RunSign(const SignFlags& flags) {
     if (store.ok() && store->selected_key_id != key_id) {
       std::printf("warning   the trust store %s selects key %s, not %s: las serve will refuse "
                   "this release (unknown-key)\n",
-                  store_path.c_str(), store->selected_key_id.c_str(), key_id.c_str());
+                  EscapeForTerminal(store_path).c_str(), store->selected_key_id.c_str(), key_id.c_str());
     }
   }
   return kExitOk;

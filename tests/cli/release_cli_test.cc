@@ -188,6 +188,16 @@ TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
   EXPECT_FALSE(std::filesystem::exists(r.signature()));
 }
 
+// What keygen reports names the operator's paths: shown escaped, one line each.
+TEST(ReleaseKeygenTest, PathsInTheReportAreEscaped) {
+  ReleaseScratch r;
+  const std::string odd = r.Sub("keys\n\x1b[31mRED");
+  auto made = Las({"release", "keygen", "--out-dir", odd});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(made.out.find('\x1b'), std::string::npos) << made.out;
+  EXPECT_NE(made.out.find("keys\\u{000A}\\u{001B}[31mRED"), std::string::npos) << made.out;
+}
+
 // A key this user may not open is refused access (exit 8), not an I/O failure (exit 9).
 TEST(ReleaseSignVerifyTest, AKeyThisUserMayNotOpenIsDenied) {
   ReleaseScratch r;

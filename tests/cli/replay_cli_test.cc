@@ -261,5 +261,16 @@ TEST_F(ReplayCliTest, OutputThatCannotBeWrittenExitsNine) {
   EXPECT_EQ(Las({"replay", "--log", dir_}).exit_code, 0);
 }
 
+// With stdout closed, descriptor 1 would be the next file opened — the log's info log —
+// and the transcript would land there.
+TEST_F(ReplayCliTest, AClosedStdoutFailsInsteadOfWritingIntoTheLog) {
+  CommandResult closed = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " grant alice --all --log '" +
+                                                          dir_ + "' >&-"});
+  EXPECT_EQ(closed.exit_code, 9) << closed.err;
+  std::ifstream info(dir_ + "/LOG");
+  const std::string logged((std::istreambuf_iterator<char>(info)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(logged.find("grant-"), std::string::npos) << "the grant id went into the info log";
+}
+
 }  // namespace
 }  // namespace las
