@@ -461,6 +461,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     ParsedLine parsed = ParseMessage(e.bytes, limits);
     if (!parsed.ok()) {
       ++stats_.garbage_lines;
+      FailCallNamedIn(e.bytes, parsed.error);
       return;
     }
     Message& m = *parsed.message;
@@ -502,6 +503,17 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       return;
     }
     Write(std::move(answer));
+  }
+
+  // A line that is no valid message but reads as an answer to one of our pending calls (an
+  // `id` we sent, no `method`) is that call's answer, malformed: the call fails instead of
+  // waiting for an answer that already came.
+  void FailCallNamedIn(std::string_view line, const ParseError& error) {
+    if (SalvageTopLevelMember(line, "method", opts_.max_depth)) return;  // a request of its own
+    std::optional<std::string> id = error.id ? error.id : SalvageTopLevelMember(line, "id", opts_.max_depth);
+    int64_t n = 0;
+    if (!id || !ParseOurId(*id, &n)) return;
+    if (auto done = TakePending(n)) (*done)(Failed(CallError::kMalformedResponse));
   }
 
   void CloseOut() {

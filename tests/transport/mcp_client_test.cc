@@ -108,7 +108,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 16u);
+  EXPECT_EQ(list.size(), 17u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -126,7 +126,7 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 16u);
+  EXPECT_EQ(list.size(), 17u);
   EXPECT_NE(tools.result.find("\"ping_flood\""), std::string::npos);  // the last page
   ShutdownAndCheckReaped(*client);
 }
@@ -291,7 +291,16 @@ TEST_F(McpClientTest, GarbageLinesAreCountedAndIgnored) {
   CallResult r = Call(*client, "garbage", "{}");
   ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
   EXPECT_EQ(ResultText(r), "after garbage");
-  EXPECT_EQ(client->stats().garbage_lines, 5u);
+  EXPECT_EQ(client->stats().garbage_lines, 4u);
+  EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
+  ShutdownAndCheckReaped(*client);
+}
+
+// {"id":N,"result":…,"result":…} answers call N, but not validly: the call fails at once
+// (before, it waited for another answer forever without a timeout).
+TEST_F(McpClientTest, AMalformedAnswerToOurIdFailsThatCall) {
+  auto client = StartedClient(ChildOptions());
+  EXPECT_EQ(Call(*client, "malformed_answer", "{}").error, CallError::kMalformedResponse);
   EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
   ShutdownAndCheckReaped(*client);
 }

@@ -14,7 +14,7 @@ Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, lon
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
 escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
 its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a result with
-"isError" twice), ping_flood (sends `n` pings with
+"isError" twice), malformed_answer (an answer with our id and "result" twice), ping_flood (sends `n` pings with
 ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers).
 Each tools/call runs in its own thread, so calls overlap.
 """
@@ -43,7 +43,8 @@ def text_result(text):
 
 
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
-              "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts"]
+              "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts",
+              "malformed_answer"]
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
@@ -67,7 +68,6 @@ def handle_call(rid, params):
         send_bytes(b'{"jsonrpc":"2.0","id":')
         send_bytes(b'\xff\xfe{}')
         send_bytes(b"[1,2,3]")
-        send_bytes(b'{"jsonrpc":"1.0","id":' + raw_id + b',"result":{}}')
         send_bytes(b"")
         send({"jsonrpc": "2.0", "id": rid, "result": text_result("after garbage")})
     elif name == "huge":
@@ -97,6 +97,8 @@ def handle_call(rid, params):
         p = subprocess.Popen(["/bin/sleep", str(args.get("seconds", 1000))], start_new_session=True,
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
+    elif name == "malformed_answer":  # our id, but not one valid answer
+        send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{},"result":{"content":[]}}')
     elif name == "two_verdicts":
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
                    b',"result":{"isError":true,"isError":false,"content":[]}}')
