@@ -103,6 +103,8 @@ std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
 
 namespace {
 
+constexpr int64_t kExtraListTimeoutMs = 5'000;
+
 // Everything one launch needs until its last callback: the plan's descriptors stay open
 // until the child has been started from them.
 struct LaunchState : std::enable_shared_from_this<LaunchState> {
@@ -112,6 +114,7 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   int64_t timeout_ms = 0;
   bool declares_resources = false;
   bool declares_prompts = false;
+  int extras_left = 0;
   trust::LaunchPlan plan;
   SurfaceLaunch result;
   std::function<void(SurfaceLaunch)> done;
@@ -124,27 +127,25 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
     callback(std::move(result));
   }
 
-  // resources/list, then prompts/list, each only when the child declared it; either may
-  // be missing ("Method not found") or fail without failing the launch.
+  // resources/list and prompts/list at once, each only when the child declared it, each
+  // given at most kExtraListTimeoutMs: they feed only the inventory and search, so a child
+  // slow to answer them must not hold up every surface's start. Either may be missing
+  // ("Method not found") or fail without failing the launch.
   void ListExtras() {
-    if (declares_resources) {
-      declares_resources = false;
-      return ListExtra("resources/list", "resources", &result.resources);
-    }
-    if (declares_prompts) {
-      declares_prompts = false;
-      return ListExtra("prompts/list", "prompts", &result.prompts);
-    }
-    Finish(true, "", "");
+    extras_left = (declares_resources ? 1 : 0) + (declares_prompts ? 1 : 0);
+    if (extras_left == 0) return Finish(true, "", "");
+    if (declares_resources) ListExtra("resources/list", "resources", &result.resources);
+    if (declares_prompts) ListExtra("prompts/list", "prompts", &result.prompts);
   }
 
   void ListExtra(const char* method, const char* key, std::vector<CapabilityItem>* items) {
     auto self = shared_from_this();
     transport::CallOptions options;
-    options.timeout = std::chrono::milliseconds(timeout_ms);
+    options.timeout = std::chrono::milliseconds(
+        timeout_ms > 0 ? std::min(timeout_ms, kExtraListTimeoutMs) : kExtraListTimeoutMs);
     result.client->Request(method, "", options, [self, key, items](transport::CallResult r) {
       if (r.ok()) *items = ParseCapabilityList(r.result, key);
-      self->ListExtras();
+      if (--self->extras_left == 0) self->Finish(true, "", "");
     });
   }
 

@@ -63,7 +63,8 @@ struct LaunchOptions {
   // Probe mode (`las release draft`): skip CheckToolList; the surface binding's tools are
   // not yet known.
   bool probe_only = false;
-  int64_t start_timeout_ms = 30'000;  // initialize; all of tools/list; each extra list
+  // initialize; all of tools/list; resources/list and prompts/list (at most 5 s each)
+  int64_t start_timeout_ms = 30'000;
   // "NAME=value" entries the child receives besides the plan's declared variables (a
   // special policy's own configuration, e.g. finance's paths: docs/POLICIES.md). A name
   // the plan already sets keeps the plan's value.
