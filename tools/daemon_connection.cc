@@ -6,7 +6,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -24,6 +26,9 @@ namespace las::tools {
 namespace {
 
 constexpr std::string_view kBridgeHello = "las/bridge";
+// An operator connection says what it wants at once; one that has not within this is
+// closed, so idle connections cannot fill the operator socket.
+constexpr std::chrono::seconds kOperatorFirstLineDeadline{5};
 
 // The agent id of a bridge hello line (possibly empty), or nullopt if `line` is not one.
 std::optional<std::string> BridgeHello(std::string_view line) {
@@ -67,13 +72,21 @@ class Connection final : public DaemonConnection,
                       const boost::system::error_code& error, size_t) { done(!error); });
             },
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
-        operator_only_(operator_only) {}
+        operator_only_(operator_only),
+        first_line_deadline_(io) {}
 
   void Begin() {
     // No answer can reach a peer whose writes fail: read (and run) none of its requests.
     answers_.WhenBroken([weak = weak_from_this()] {
       if (auto self = weak.lock()) self->StopReading();
     });
+    if (operator_only_) {
+      first_line_deadline_.expires_after(kOperatorFirstLineDeadline);
+      first_line_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {
+        auto self = weak.lock();
+        if (!error && self && !self->saw_line_) self->StopReading();
+      });
+    }
     Read();
   }
 
@@ -127,7 +140,14 @@ class Connection final : public DaemonConnection,
     StopReading();
   }
 
+  void SawLine() {
+    if (saw_line_) return;
+    saw_line_ = true;
+    first_line_deadline_.cancel();
+  }
+
   void OnTooLong(std::string_view prefix) {
+    SawLine();
     if (refused_ || answers_.broken()) return;
     if (operator_only_ && !operator_) {
       RefuseNonOperator();
@@ -141,6 +161,7 @@ class Connection final : public DaemonConnection,
   }
 
   void OnLine(std::string_view line) {
+    SawLine();
     if (refused_ || answers_.broken()) return;
     if (operator_only_ && !operator_ && !IsOperatorHello(line)) {
       RefuseNonOperator();
@@ -206,6 +227,8 @@ class Connection final : public DaemonConnection,
   bool stopping_ = false;
   bool input_ended_ = false;
   const bool operator_only_;
+  boost::asio::steady_timer first_line_deadline_;  // operator-only connections
+  bool saw_line_ = false;
   bool refused_ = false;
   char buffer_[1 << 16];
 };

@@ -260,6 +260,13 @@ TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
   ASSERT_EQ(::lstat(same->operator_path.c_str(), &st), 0);
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // An idle connection there is dropped after 5 s: idle ones cannot fill it either.
+  {
+    RawClient idle = Connect(same->operator_path);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(idle.ReadLine(std::chrono::seconds(30)).has_value()) << "closed, without a word";
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  }
   // The log holds arguments, private state and messages: no one else may read it.
   EXPECT_EQ(fs::status(tmp_.Sub("log")).permissions(), fs::perms::owner_all);
   // The terminal it was started from closes: a clean stop too.
