@@ -165,6 +165,12 @@ class DaemonTest : public ::testing::Test {
     return line.value_or("");
   }
 
+  // `las serve --embedded` of the fixture's log and release.
+  std::vector<std::string> EmbeddedServeArgv() const {
+    return testing::LasArgvWithEnv(Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"),
+                                                   "--registry", release_->registry_path()});
+  }
+
   // Sends `signal` and returns the daemon's wait status.
   int StopDaemon(int signal = SIGTERM) {
     daemon_->Kill(signal);
@@ -688,6 +694,14 @@ class EmbeddedServe {
  public:
   explicit EmbeddedServe(std::vector<std::string> argv) : child_(argv) {}
   void Send(const std::string& line) { child_.WriteLine(line); }
+  // initialize (id 0), answered, then notifications/initialized; false if not answered.
+  bool Open() {
+    Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
+    auto initialized = Answer(0);
+    if (!initialized || !initialized->contains("result")) return false;
+    Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    return true;
+  }
   std::optional<json> Answer(int id) {
     while (auto line = child_.ReadLine(std::chrono::seconds(120))) {
       const json message = json::parse(*line, nullptr, false);
@@ -713,13 +727,8 @@ class EmbeddedServe {
 };
 
 TEST_F(DaemonTest, OperatorVerbsWhileAnEmbeddedServeHoldsTheLogGoThroughItsOperatorSocket) {
-  EmbeddedServe serve(testing::LasArgvWithEnv(
-      Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
-                      release_->registry_path()}));
-  serve.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
-  auto initialized = serve.Answer(0);
-  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
-  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  EmbeddedServe serve(EmbeddedServeArgv());
+  ASSERT_TRUE(serve.Open());
   ASSERT_TRUE(serve.ToolNames(1).contains("echo__echo"));
 
   // The operator socket: next to the daemon's name, 0600; the daemon's own name is unused,
@@ -832,10 +841,7 @@ TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
 TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   ASSERT_FALSE(StartDaemon().empty());
   EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
-  bridge.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
-  auto initialized = bridge.Answer(0);
-  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
-  bridge.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  ASSERT_TRUE(bridge.Open());
   const std::string gate = tmp_.Sub("gate-bridge");
   bridge.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
   ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
@@ -854,13 +860,8 @@ TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
 // orphaned.
 TEST_F(DaemonTest, AnEmbeddedServeEndsCleanlyOnSigtermWithACallInFlight) {
   ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // an orphaned child would stay visible
-  EmbeddedServe serve(testing::LasArgvWithEnv(
-      Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
-                      release_->registry_path()}));
-  serve.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
-  auto initialized = serve.Answer(0);
-  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
-  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  EmbeddedServe serve(EmbeddedServeArgv());
+  ASSERT_TRUE(serve.Open());
   const std::string gate = tmp_.Sub("gate-term");
   serve.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
   ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
@@ -886,13 +887,8 @@ TEST_F(DaemonTest, AnEmbeddedServeEndsCleanlyOnSigtermWithACallInFlight) {
 // MCP cancellation: the call is stopped at the child, gets no response, and is recorded
 // uncertain ("cancelled": the child may have acted); the session goes on.
 TEST_F(DaemonTest, AClientsCancellationReachesTheChildAndTheCallGetsNoResponse) {
-  EmbeddedServe serve(testing::LasArgvWithEnv(
-      Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
-                      release_->registry_path()}));
-  serve.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})");
-  auto initialized = serve.Answer(0);
-  ASSERT_TRUE(initialized.has_value() && initialized->contains("result"));
-  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  EmbeddedServe serve(EmbeddedServeArgv());
+  ASSERT_TRUE(serve.Open());
   const std::string gate = tmp_.Sub("gate-cancel");
   serve.Send(tools::ToolCallRequestLine(7, "gate__wait", json{{"gate", gate}}.dump()));
   ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
