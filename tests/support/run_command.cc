@@ -70,4 +70,11 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> AsUnprivilegedUser(std::vector<std::string> argv) {
+  if (::geteuid() == 0) {
+    argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+  }
+  return argv;
+}
+
 }  // namespace las::testing

@@ -17,6 +17,11 @@ struct CommandResult {
 CommandResult RunCommand(const std::vector<std::string>& argv,
                          const std::vector<std::string>& extra_env = {});
 
+// `argv` run as user and group 65534 (nobody) when this process is root — who reads and
+// writes every file, so a permission test must drop to another user to see a refusal —
+// and as it is otherwise.
+std::vector<std::string> AsUnprivilegedUser(std::vector<std::string> argv);
+
 // Splits on '\n', dropping a final empty piece.
 std::vector<std::string> Lines(const std::string& text);
 
