@@ -206,7 +206,7 @@ log::EventDraft ResetEventFor(std::string_view step, std::string_view reason, co
 // A more precise instruction for some failures.
 std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
   if (info.name == kStepTrustStore || info.name == kStepKey) {
-    if (reason == "file-permissions" || reason == "file-owner") {
+    if (reason == "file-permissions" || reason == "file-owner" || reason == "file-access-denied") {
       return "make the trust store yours with mode 0600: chmod 600 \"$LAS_TRUST_STORE\" "
              "(and chown it to yourself), then: las onboarding check " +
              std::string(info.name);
