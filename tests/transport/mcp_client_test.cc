@@ -152,10 +152,11 @@ TEST_F(McpClientTest, TheWholeListingIsBoundedInBytes) {
   ShutdownAndCheckReaped(*client);
 }
 
-// Four pages of 300 ms each: every page is within the 700 ms start timeout, the listing is not.
+// Six pages of 600 ms each: every page is within the 1.5 s start timeout (which initialize
+// also gets: room for a loaded machine), the listing is not.
 TEST_F(McpClientTest, TheStartTimeoutBoundsTheWholeListing) {
-  McpClientOptions options = ChildOptions({"--page-size", "3", "--list-delay-ms", "300"});
-  options.start_timeout = std::chrono::milliseconds(700);
+  McpClientOptions options = ChildOptions({"--page-size", "3", "--list-delay-ms", "600"});
+  options.start_timeout = std::chrono::milliseconds(1500);
   auto client = StartedClient(std::move(options));
   CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
   EXPECT_EQ(tools.error, CallError::kTimeout) << CallErrorName(tools.error);
