@@ -7,15 +7,21 @@
 
 namespace las::tools {
 
-std::optional<size_t> WholeCount(const nlohmann::json& value) {
-  if (value.is_number_unsigned()) {
-    return static_cast<size_t>(std::min<uint64_t>(value.get<uint64_t>(), std::numeric_limits<size_t>::max()));
-  }
-  if (!value.is_number_float()) return std::nullopt;  // negative integers, non-numbers
-  const double d = value.get<double>();
+std::optional<uint64_t> WholeNumber(double d) {
   if (!(d >= 0) || std::trunc(d) != d) return std::nullopt;  // negative, fractional, NaN
-  if (d >= static_cast<double>(std::numeric_limits<size_t>::max())) return std::numeric_limits<size_t>::max();
-  return static_cast<size_t>(d);
+  if (d >= 18446744073709551616.0) return std::numeric_limits<uint64_t>::max();
+  return static_cast<uint64_t>(d);
+}
+
+std::optional<size_t> WholeCount(const nlohmann::json& value) {
+  std::optional<uint64_t> whole;
+  if (value.is_number_unsigned()) {
+    whole = value.get<uint64_t>();
+  } else if (value.is_number_float()) {
+    whole = WholeNumber(value.get<double>());
+  }  // else: negative integers, non-numbers
+  if (!whole) return std::nullopt;
+  return static_cast<size_t>(std::min<uint64_t>(*whole, std::numeric_limits<size_t>::max()));
 }
 
 size_t CountArg(const nlohmann::json& args, const char* key, size_t fallback) {

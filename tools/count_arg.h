@@ -9,11 +9,16 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include <nlohmann/json_fwd.hpp>
 
 namespace las::tools {
+
+// `d` as a non-negative whole number (2.0 is 2, -0.0 is 0), saturating at 2^64-1; nullopt
+// when it is negative, has a fraction, or is NaN. Also for ToolArgs (tools/tool_args.h).
+std::optional<uint64_t> WholeNumber(double d);
 
 // The non-negative whole number `value` holds, written as an integer or as a double with
 // no fraction (2.0, 2e0, -0.0); past SIZE_MAX it saturates. nullopt for anything else.

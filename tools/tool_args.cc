@@ -1,21 +1,21 @@
 #include "tools/tool_args.h"
 
 #include <charconv>
-#include <cmath>
 #include <limits>
+
+#include "tools/count_arg.h"
 
 namespace las::tools {
 namespace {
 
 // A double's text (JsonValue keeps the shortest form: 2.0 is "2") as a non-negative whole
-// number, saturating past 2^64-1: JSON Schema's "integer" admits 2.0 as well as 2.
+// number: JSON Schema's "integer" admits 2.0 as well as 2.
 std::optional<uint64_t> WholeDouble(const std::string& text) {
   double d = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-  if (ec != std::errc() || !(d >= 0) || std::trunc(d) != d) return std::nullopt;  // -0 is 0
   (void)end;
-  if (d >= 18446744073709551616.0) return std::numeric_limits<uint64_t>::max();
-  return static_cast<uint64_t>(d);
+  if (ec != std::errc()) return std::nullopt;
+  return WholeNumber(d);
 }
 
 }  // namespace

@@ -87,6 +87,12 @@ class McpClientTest : public ::testing::Test {
     return Await([&](CallCallback cb) { c.CallTool(tool, args, options, std::move(cb)); });
   }
 
+  // The child answers one more echo of `text`, then is shut down and reaped.
+  void StillServesThenEnds(McpClient& c, const std::string& text) {
+    EXPECT_TRUE(Call(c, "echo", EchoArgs(text)).ok());
+    ShutdownAndCheckReaped(c);
+  }
+
   void ShutdownAndCheckReaped(McpClient& c) {
     pid_t pid = c.pid();
     bool done = false;
@@ -182,8 +188,7 @@ TEST_F(McpClientTest, AChildsRequestsGoUnansweredWhileItDoesNotRead) {
   ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
   EXPECT_EQ(ResultText(r), "flooded");
   EXPECT_GT(client->stats().unanswered_requests, 100u);
-  EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
-  ShutdownAndCheckReaped(*client);
+  StillServesThenEnds(*client, "still");
 }
 
 // {"tools":[],"tools":[...]} is read one way here and another by a lenient parser (which
@@ -293,8 +298,7 @@ TEST_F(McpClientTest, GarbageLinesAreCountedAndIgnored) {
   ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
   EXPECT_EQ(ResultText(r), "after garbage");
   EXPECT_EQ(client->stats().garbage_lines, 4u);
-  EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
-  ShutdownAndCheckReaped(*client);
+  StillServesThenEnds(*client, "still");
 }
 
 // {"id":N,"result":…,"result":…} answers call N, but not validly: the call fails at once
@@ -302,8 +306,7 @@ TEST_F(McpClientTest, GarbageLinesAreCountedAndIgnored) {
 TEST_F(McpClientTest, AMalformedAnswerToOurIdFailsThatCall) {
   auto client = StartedClient(ChildOptions());
   EXPECT_EQ(Call(*client, "malformed_answer", "{}").error, CallError::kMalformedResponse);
-  EXPECT_TRUE(Call(*client, "echo", EchoArgs("still")).ok());
-  ShutdownAndCheckReaped(*client);
+  StillServesThenEnds(*client, "still");
 }
 
 TEST_F(McpClientTest, StrayResponsesDoNotMatchOtherCalls) {
@@ -327,8 +330,7 @@ TEST_F(McpClientTest, OversizedLineFailsOnlyThatCall) {
   ASSERT_TRUE(slow->ok());
   EXPECT_EQ(ResultText(*slow), "ok");
   EXPECT_EQ(client->stats().oversized_lines, 1u);
-  EXPECT_TRUE(Call(*client, "echo", EchoArgs("next")).ok());
-  ShutdownAndCheckReaped(*client);
+  StillServesThenEnds(*client, "next");
 }
 
 TEST_F(McpClientTest, OversizedLineWithoutReadableIdEndsByTimeout) {
@@ -336,8 +338,7 @@ TEST_F(McpClientTest, OversizedLineWithoutReadableIdEndsByTimeout) {
   CallResult r = Call(*client, "huge_noid", "{}", CallOptions{std::chrono::milliseconds(300)});
   EXPECT_EQ(r.error, CallError::kTimeout);
   RunUntil([&] { return client->stats().oversized_lines == 1; });
-  EXPECT_TRUE(Call(*client, "echo", EchoArgs("next")).ok());
-  ShutdownAndCheckReaped(*client);
+  StillServesThenEnds(*client, "next");
 }
 
 TEST_F(McpClientTest, NeverAnswersTimesOutAndOthersProceed) {
@@ -518,8 +519,7 @@ TEST_F(McpClientTest, ACancelledCallEndsAtOnceAndTheChildGoesOn) {
   RunUntil([&] { return hung.has_value(); });
   EXPECT_EQ(hung->error, CallError::kCancelled);
   EXPECT_FALSE(client->Cancel(id, "again")) << "no longer pending";
-  EXPECT_TRUE(Call(*client, "echo", EchoArgs("after")).ok());
-  ShutdownAndCheckReaped(*client);
+  StillServesThenEnds(*client, "after");
 }
 
 TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
