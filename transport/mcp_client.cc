@@ -56,14 +56,22 @@ bool ParseOurId(std::string_view raw, int64_t* id) {
   return ec == std::errc() && ptr == end;
 }
 
+// The member `key` of an object, null when absent; false when it is repeated (readers would
+// disagree about which one counts).
+bool OnlyMember(const std::vector<JsonMember>& members, std::string_view key, const JsonMember** found) {
+  *found = nullptr;
+  for (const JsonMember& m : members) {
+    if (m.key != key) continue;
+    if (*found != nullptr) return false;
+    *found = &m;
+  }
+  return true;
+}
+
 // The initialize result names our protocol version, once.
 bool SpeaksOurProtocol(const std::vector<JsonMember>& members) {
   const JsonMember* version = nullptr;
-  for (const JsonMember& m : members) {
-    if (m.key != "protocolVersion") continue;
-    if (version != nullptr) return false;  // read two ways
-    version = &m;
-  }
+  if (!OnlyMember(members, "protocolVersion", &version)) return false;
   if (version == nullptr || version->type != JsonType::kString) return false;
   const std::optional<std::string> text = DecodeJsonString(version->raw);
   return text && *text == kMcpProtocolVersion;
@@ -344,13 +352,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     }
     const JsonMember* tools = nullptr;
     const JsonMember* cursor = nullptr;
-    for (const JsonMember& m : members) {
-      // A repeated member could be read two ways (which one wins?): refused.
-      const JsonMember** slot =
-          m.key == "tools" ? &tools : (m.key == "nextCursor" ? &cursor : nullptr);
-      if (slot == nullptr) continue;
-      if (*slot != nullptr) return listing->done(Failed(CallError::kMalformedResponse));
-      *slot = &m;
+    if (!OnlyMember(members, "tools", &tools) || !OnlyMember(members, "nextCursor", &cursor)) {
+      return listing->done(Failed(CallError::kMalformedResponse));
     }
     std::vector<std::string_view> elements;
     if (tools == nullptr ||
