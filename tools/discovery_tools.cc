@@ -190,7 +190,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         auto inner = args.find("arguments");
         const std::string inner_json =
             inner != args.end() && inner->is_object() ? inner->dump() : std::string("{}");
-        context.links.gateway->CallTool(session, "null", name, inner_json, std::move(done));
+        context.links.gateway->CallTool(session, "null", name, inner_json, ProgressSink(),
+                                        std::move(done));
       }));
 }
 

@@ -55,6 +55,7 @@ struct Gateway::ChildCall {
   std::string surface;
   std::string tool;
   std::string arguments;  // with Las's credentials injected: never recorded
+  ProgressSink progress;  // empty: the client asked for none
   std::function<void(ToolCallReply)> done;
   int64_t started_nanos = 0;
   bool cancelled = false;          // by the client, before or after it reached the child
@@ -103,7 +104,7 @@ void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
 
 void Gateway::CallTool(const SessionInfo& session, const std::string& request_id_json,
                        const std::string& name, const std::string& arguments_json,
-                       std::function<void(ToolCallReply)> answer) {
+                       ProgressSink progress, std::function<void(ToolCallReply)> answer) {
   // Open until answered: the appender syncs inline only for a lone open call.
   appender_.OpenCall();
   auto done = [this, answer = std::move(answer)](ToolCallReply reply) {
@@ -175,6 +176,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   call->surface = tool->surface;
   call->tool = tool->tool;
   call->arguments = std::move(arguments);
+  call->progress = std::move(progress);
   call->done = std::move(done);
   auto requested = ToolCallRequestedEvent(ActorOf(session), call_id, tool->surface, tool->tool,
                                           tool->definition_sha256,
@@ -207,6 +209,11 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
   call->started_nanos = options_.clock->NowNanos();
   transport::CallOptions call_options;
   call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
+  if (call->progress) {
+    call_options.on_progress = [call](const transport::CallProgress& progress) {
+      if (!call->cancelled) call->progress(ToolCallProgress{progress.progress, progress.total});
+    };
+  }
   const std::string tool_name = call->tool;
   const std::string arguments = std::move(call->arguments);
   call->child = child;

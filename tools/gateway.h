@@ -86,9 +86,11 @@ class Gateway final : public EndpointBackend {
 
   void OnSessionOpened(const SessionInfo& session) override;
   std::string ListTools(const SessionInfo& session) override;
+  // A child's call passes `progress` on (transport::CallOptions::on_progress); a las__ tool
+  // reports none.
   void CallTool(const SessionInfo& session, const std::string& request_id_json,
                 const std::string& name, const std::string& arguments_json,
-                std::function<void(ToolCallReply)> done) override;
+                ProgressSink progress, std::function<void(ToolCallReply)> done) override;
   // A child's call: the child is told (notifications/cancelled) and the call recorded
   // uncertain ("cancelled"); before it reached the child, it is not sent and recorded
   // failed ("cancelled"). A las__ tool runs to its end. The answer goes to `done` as usual.

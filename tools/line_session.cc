@@ -10,6 +10,7 @@ LineSession::LineSession(Gateway& gateway, EndpointOptions options, LineOutput& 
   endpoint_ = std::make_unique<McpEndpoint>(
       std::move(options), gateway_, [this](std::string line) { output_.Write(std::move(line)); });
   endpoint_->set_on_idle([this] { MaybeFinish(); });
+  endpoint_->set_output_congested([this] { return output_.Congested(); });
 }
 
 LineSession::~LineSession() = default;

@@ -1,5 +1,6 @@
 #include "tools/mcp_endpoint.h"
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "tools/grant_policy.h"
@@ -13,6 +14,13 @@ using nlohmann::json;
 namespace rpc = las::transport;
 
 // Parses params text (already well-formed JSON from the JSON-RPC parser); empty = {}.
+// The shortest text that reads back as `value` (finite): 3 stays "3", 0.1 stays "0.1".
+std::string JsonNumber(double value) {
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return ec == std::errc() ? std::string(buffer, end) : std::string("0");
+}
+
 json ParamsObject(const std::string& params) {
   if (params.empty()) return json::object();
   return json::parse(params, nullptr, /*allow_exceptions=*/false);
@@ -220,7 +228,7 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
   }
   ++in_flight_;
   ++calls_[id].count;
-  backend_.CallTool(*session_, id, *name, arguments,
+  backend_.CallTool(*session_, id, *name, arguments, ProgressTo(id, params),
                     [this, id](ToolCallReply reply) {
                       auto calls = calls_.find(id);
                       const bool cancelled = calls != calls_.end() && calls->second.cancelled;
@@ -234,6 +242,34 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
                       }
                       if (--in_flight_ == 0 && on_idle_) on_idle_();
                     });
+}
+
+ProgressSink McpEndpoint::ProgressTo(const std::string& id, const ParamsView& params) {
+  const transport::JsonMember* meta = params.Find("_meta");
+  if (meta == nullptr || meta->type != transport::JsonType::kObject) return nullptr;
+  std::vector<transport::JsonMember> members;
+  if (transport::ObjectMembers(meta->raw, &members, options_.max_depth) !=
+      transport::JsonTextError::kNone) {
+    return nullptr;
+  }
+  for (const auto& member : members) {
+    if (member.key != "progressToken") continue;
+    if (member.type != transport::JsonType::kString &&
+        member.type != transport::JsonType::kNumber) {
+      return nullptr;
+    }
+    return [this, id, token = std::string(member.raw)](const ToolCallProgress& progress) {
+      auto calls = calls_.find(id);
+      if (calls == calls_.end() || calls->second.cancelled) return;
+      if (output_congested_ && output_congested_()) return;
+      std::string notice = "{\"progressToken\":" + token + ",\"progress\":" +
+                           JsonNumber(progress.progress);
+      if (progress.total) notice += ",\"total\":" + JsonNumber(*progress.total);
+      notice += "}";
+      write_(rpc::MakeNotification("notifications/progress", notice));
+    };
+  }
+  return nullptr;
 }
 
 void McpEndpoint::OnCancelled(const std::string& params) {

@@ -11,7 +11,9 @@
 // `prompts`); unknown methods -32601, malformed JSON -32700, invalid requests -32600, bad params -32602;
 // notifications never get a response; responses from the client are ignored. Each answer
 // carries the client's own id byte for byte. Many tools/call may be in flight; their
-// answers go out as each completes.
+// answers go out as each completes. A tools/call with `_meta.progressToken` (a string or a
+// number) gets `notifications/progress` {progressToken, progress, total?} while it runs, as
+// the backend reports it, until its answer or its cancellation.
 //
 // The session's agentId is bound at `initialize` (params.agentId, else params._meta.agentId,
 // else the configured default). When `required_agent_id` is set (Skarbiec is active) it
@@ -56,6 +58,15 @@ struct ToolCallReply {
   static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}, {}}; }
 };
 
+// A call's progress as the child reported it (numbers only; see transport::CallProgress).
+struct ToolCallProgress {
+  double progress = 0;
+  std::optional<double> total;
+};
+// Where a call's progress goes: set when the client asked for it (`_meta.progressToken`),
+// empty otherwise. Call it on the endpoint's thread, only before the call's `done`.
+using ProgressSink = std::function<void(const ToolCallProgress&)>;
+
 // What the endpoint asks of the gateway behind it.
 class EndpointBackend {
  public:
@@ -66,7 +77,7 @@ class EndpointBackend {
   // Runs a call; `done` must be called exactly once, on the endpoint's thread.
   virtual void CallTool(const SessionInfo& session, const std::string& request_id_json,
                         const std::string& name, const std::string& arguments_json,
-                        std::function<void(ToolCallReply)> done) = 0;
+                        ProgressSink progress, std::function<void(ToolCallReply)> done) = 0;
   // The client cancelled the call `request_id_json` (notifications/cancelled) while it was
   // in flight; `done` is still called once. The default lets it run to its end.
   virtual void CancelCall(const SessionInfo& /*session*/, const std::string& /*request_id_json*/) {}
@@ -121,11 +132,18 @@ class McpEndpoint {
   size_t in_flight() const { return in_flight_; }
   // Called whenever in_flight() drops to zero.
   void set_on_idle(std::function<void()> on_idle) { on_idle_ = std::move(on_idle); }
+  // Progress notifications are dropped while this says the output is behind (they are
+  // optional; answers never are). Unset: never behind.
+  void set_output_congested(std::function<bool()> congested) {
+    output_congested_ = std::move(congested);
+  }
 
  private:
   void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
   void Initialize(const std::string& id, const std::string& params);
   void CallTool(const std::string& id, const ParamsView& params);
+  // Where the progress of call `id` goes: nowhere unless params._meta.progressToken is set.
+  ProgressSink ProgressTo(const std::string& id, const ParamsView& params);
   void OnCancelled(const std::string& params);
   void ReadResource(const std::string& id, const std::string& params);
   void GetPrompt(const std::string& id, const std::string& params);
@@ -143,6 +161,7 @@ class McpEndpoint {
   };
   std::map<std::string, CallsOfId> calls_;
   std::function<void()> on_idle_;
+  std::function<bool()> output_congested_;
 };
 
 }  // namespace las::tools

@@ -11,6 +11,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <charconv>
+#include <cmath>
 #include <deque>
 #include <set>
 #include <unordered_map>
@@ -146,7 +147,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       PostResult(std::move(done), Failed(CallError::kNotReady));
       return 0;
     }
-    return SendRequest(method, params, options.timeout, std::move(done));
+    return SendRequest(method, params, options.timeout, std::move(done),
+                       std::move(options.on_progress));
   }
 
   bool Cancel(int64_t id, std::string_view reason) {
@@ -166,8 +168,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       params += ",\"arguments\":";
       params += arguments;
     }
+    // The token is the id SendRequest is about to give the request: progress is matched to
+    // the pending call without a second table.
+    if (options.on_progress) params += ",\"_meta\":{\"progressToken\":" + std::to_string(next_id_) + "}";
     params += '}';
-    return Request("tools/call", params, options, std::move(done));
+    return Request("tools/call", params, std::move(options), std::move(done));
   }
 
   void ListTools(CallCallback done) {
@@ -225,6 +230,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   struct Pending {
     CallCallback done;
     std::unique_ptr<asio::steady_timer> timer;
+    std::function<void(const CallProgress&)> on_progress;
+    std::optional<double> last_progress;  // passed on
+    int64_t last_progress_nanos = 0;
   };
   struct Listing {
     CallCallback done;
@@ -245,13 +253,16 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   // ---- requests ----------------------------------------------------------------------
 
   int64_t SendRequest(std::string_view method, std::string_view params,
-                      std::chrono::milliseconds timeout, CallCallback done) {
+                      std::chrono::milliseconds timeout, CallCallback done,
+                      std::function<void(const CallProgress&)> on_progress = nullptr) {
     if (child_gone_ || terminating_) {
       PostResult(std::move(done), Failed(CallError::kChildExited));
       return 0;
     }
     const int64_t id = next_id_++;
-    Pending p{std::move(done), nullptr};
+    Pending p;
+    p.done = std::move(done);
+    p.on_progress = std::move(on_progress);
     if (timeout.count() > 0) {
       p.timer = std::make_unique<asio::steady_timer>(io_);
       p.timer->expires_after(timeout);
@@ -475,7 +486,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
                                               : MakeErrorResponse(m.id, kMethodNotFound));
         return;
       case MessageKind::kNotification:
-        return;  // logging, progress, list_changed: not used here
+        if (m.method == "notifications/progress") OnProgress(m.params);
+        return;  // logging, list_changed: not used here
       case MessageKind::kResponse:
         break;
     }
@@ -498,6 +510,53 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       if (r.result.find('\r') != std::string::npos) std::erase(r.result, '\r');
     }
     (*done)(std::move(r));
+  }
+
+  // Passes a call's progress on if it is well formed, increases, and is not too soon.
+  void OnProgress(std::string_view params) {
+    std::vector<JsonMember> members;
+    int64_t id = 0;
+    std::optional<double> progress;
+    std::optional<double> total;
+    bool valid = ObjectMembers(params, &members, opts_.max_depth) == JsonTextError::kNone;
+    for (const auto& member : members) {
+      if (member.key == "progressToken") {
+        valid = valid && ParseOurId(std::string(member.raw), &id);
+      } else if (member.key == "progress") {
+        progress = FiniteNumber(member);
+        valid = valid && progress.has_value();
+      } else if (member.key == "total") {
+        total = FiniteNumber(member);
+        valid = valid && total.has_value();
+      }
+    }
+    auto it = valid && progress ? pending_.find(id) : pending_.end();
+    if (it == pending_.end() || !it->second.on_progress) {
+      ++stats_.dropped_progress;
+      return;
+    }
+    Pending& call = it->second;
+    const int64_t now = clock_.NowNanos();
+    const bool final = total && *progress >= *total;
+    const bool soon = call.last_progress &&
+                      now - call.last_progress_nanos <
+                          std::chrono::nanoseconds(opts_.min_progress_interval).count();
+    if ((call.last_progress && *progress <= *call.last_progress) || (soon && !final)) {
+      ++stats_.dropped_progress;
+      return;
+    }
+    call.last_progress = progress;
+    call.last_progress_nanos = now;
+    call.on_progress(CallProgress{*progress, total});
+  }
+
+  static std::optional<double> FiniteNumber(const JsonMember& member) {
+    if (member.type != JsonType::kNumber) return std::nullopt;
+    double value = 0;
+    const char* end = member.raw.data() + member.raw.size();
+    auto [ptr, ec] = std::from_chars(member.raw.data(), end, value);
+    if (ec != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
+    return value;
   }
 
   void AnswerChildRequest(std::string answer) {

@@ -1,5 +1,8 @@
 // McpClient: the MCP client side of one child MCP server over its stdio.
 //
+// Notifications from the child: `notifications/progress` for a call made with
+// CallOptions::on_progress is passed on (bounded, see there); the rest are ignored.
+//
 // Lifecycle: Start() spawns the child (own process group, see child_process.h), sends
 // `initialize` (protocolVersion "2024-11-05", clientInfo, capabilities {}) and, on
 // success, `notifications/initialized`; the client is then ready for ListTools() (which
@@ -111,10 +114,25 @@ struct McpClientOptions {
   // Called once (posted to the loop) when a ready child exits or closes its stdout by
   // itself — not when Shutdown() or the destructor ended it. Every later call is kNotReady.
   std::function<void()> on_child_gone;
+  // Progress of one call is passed on at most this often (the last one, at the total, always):
+  // a child that floods notifications cannot flood the caller.
+  std::chrono::milliseconds min_progress_interval{50};
+};
+
+// One `notifications/progress` of the child for a call (MCP 2024-11-05: progress and an
+// optional total, numbers). Only finite numbers that increase reach the caller; the child's
+// other fields (a message, say) are child-controlled text and are not passed on.
+struct CallProgress {
+  double progress = 0;
+  std::optional<double> total;
 };
 
 struct CallOptions {
   std::chrono::milliseconds timeout{0};  // zero = no timeout (the default)
+  // CallTool only. If set, the call carries `_meta.progressToken` (the request's id) and the
+  // child's progress notifications for it come here (on the loop, while the call is pending),
+  // at most one per McpClientOptions::min_progress_interval unless it reaches the total.
+  std::function<void(const CallProgress&)> on_progress;
 };
 
 // Counters of child misbehaviour that did not fail any call by itself.
@@ -124,6 +142,7 @@ struct McpClientStats {
   uint64_t stray_responses = 0;  // ids we did not send or no longer wait for
   uint64_t stderr_lines = 0;     // forwarded stderr lines
   uint64_t unanswered_requests = 0;  // the child's requests dropped: it was not reading
+  uint64_t dropped_progress = 0;  // progress notifications not passed on (bad, stale, too soon)
 };
 
 class McpClient {

@@ -8,7 +8,9 @@
 //                    {"op": "ping"}, {"op": "request", "method": "...", "params": {...}},
 //                    {"op": "listResources"}, {"op": "readResource", "uri": "..."},
 //                    {"op": "listPrompts"}, {"op": "getPrompt", "name": "...", "arguments": {...}},
-//                    {"op": "parallelCalls", "name": "...", "arguments": {...}, "count": 8}]}
+//                    {"op": "parallelCalls", "name": "...", "arguments": {...}, "count": 8},
+//                    {"op": "callToolWithProgress", "name": "...", "arguments": {...}}]}
+// callToolWithProgress's result is {"result": ..., "progress": [every progress notification]}.
 // Prints one JSON line per step: {"step": i, "ok": true, "result": ...} or
 // {"step": i, "ok": false, "error": {"code": ..., "message": ...}}. Exits 0 when every step ran
 // (a step's own failure is data, not a crash); exits 1 when the connection itself fails.
@@ -35,6 +37,12 @@ async function run(step) {
   switch (step.op) {
     case "listTools": return client.listTools();
     case "callTool": return client.callTool({ name: step.name, arguments: step.arguments ?? {} });
+    case "callToolWithProgress": {
+      const progress = [];
+      const result = await client.callTool({ name: step.name, arguments: step.arguments ?? {} },
+                                           undefined, { onprogress: (p) => progress.push(p) });
+      return { result, progress };
+    }
     case "ping": return client.ping();
     case "listResources": return client.listResources(step.params ?? {});
     case "readResource": return client.readResource({ uri: step.uri });

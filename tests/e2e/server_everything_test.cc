@@ -30,7 +30,10 @@ TEST(ServerEverythingTest, DraftedSignedAdmittedAndCalledThroughLas) {
        {{"op", "callTool"}, {"name", "everything__get-sum"}, {"arguments", {{"a", 2}, {"b", 40}}}},
        {{"op", "callTool"}, {"name", "everything__get-sum"}, {"arguments", {{"a", "two"}}}},
        {{"op", "parallelCalls"}, {"name", "everything__echo"}, {"arguments", {{"message", "p"}}},
-        {"count", 8}}});
+        {"count", 8}},
+       {{"op", "callToolWithProgress"},
+        {"name", "everything__trigger-long-running-operation"},
+        {"arguments", {{"duration", 0.6}, {"steps", 3}}}}});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(run.connect["ok"], true);
   const std::set<std::string> names = testing::ListedNames(run.steps[0]);
@@ -42,12 +45,25 @@ TEST(ServerEverythingTest, DraftedSignedAdmittedAndCalledThroughLas) {
       << run.steps[2].dump();
   EXPECT_EQ(run.steps[3]["error"]["code"], -32602) << "refused by the signed schema";
   ASSERT_EQ(run.steps[4]["result"].size(), 8u);
+  // The child's progress reaches the client under the client's own token, numbers only.
+  // (The SDK drops a notification that arrives with the answer, directly too: the last
+  // step's may be missing.)
+  const json& progress = run.steps[5]["result"]["progress"];
+  ASSERT_GE(progress.size(), 2u) << run.steps[5].dump();
+  ASSERT_LE(progress.size(), 3u) << run.steps[5].dump();
+  for (size_t i = 0; i < progress.size(); ++i) {
+    EXPECT_EQ(progress[i], (json{{"progress", i + 1}, {"total", 3}})) << progress.dump();
+  }
+  EXPECT_NE(run.steps[5]["result"]["result"]["content"][0]["text"].get<std::string>().find(
+                "completed"),
+            std::string::npos)
+      << run.steps[5].dump();
 
   auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"),
                                      "--summary", "--kind", "ToolCallCompleted"});
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   auto lines = testing::Lines(replay.out);
-  EXPECT_EQ(lines.size(), 11u) << "10 completed calls and the summary";
+  EXPECT_EQ(lines.size(), 12u) << "11 completed calls and the summary";
 
   // A restart (las list federates again): the release is accepted again, the watermark
   // moved exactly once, and an auditor re-verifies both recorded signatures offline.

@@ -20,7 +20,7 @@ class BareBackend : public EndpointBackend {
   void OnSessionOpened(const SessionInfo&) override {}
   std::string ListTools(const SessionInfo&) override { return R"({"tools":[]})"; }
   void CallTool(const SessionInfo&, const std::string&, const std::string&, const std::string&,
-                std::function<void(ToolCallReply)> done) override {
+                ProgressSink, std::function<void(ToolCallReply)> done) override {
     done(ToolCallReply::Error(-32603, "unused"));
   }
 };

@@ -16,8 +16,10 @@ class RecordingBackend : public EndpointBackend {
   void OnSessionOpened(const SessionInfo& session) override { opened.push_back(session); }
   std::string ListTools(const SessionInfo&) override { return R"({"tools":[]})"; }
   void CallTool(const SessionInfo& session, const std::string&, const std::string& name,
-                const std::string& arguments, std::function<void(ToolCallReply)> done) override {
+                const std::string& arguments, ProgressSink progress,
+                std::function<void(ToolCallReply)> done) override {
     calls.push_back({session.agent_id, name, arguments});
+    progress_sinks.push_back(std::move(progress));
     pending.push_back(std::move(done));
   }
   struct Call {
@@ -26,6 +28,7 @@ class RecordingBackend : public EndpointBackend {
   std::vector<SessionInfo> opened;
   std::vector<Call> calls;
   std::vector<std::function<void(ToolCallReply)>> pending;
+  std::vector<ProgressSink> progress_sinks;
 };
 
 class EndpointTest : public ::testing::Test {
@@ -133,6 +136,44 @@ TEST_F(EndpointTest, ManyCallsInFlightAnswerInCompletionOrderWithTheirOwnIds) {
   EXPECT_EQ(first["id"], 0);
   EXPECT_EQ(first["error"]["message"], "Tool call failed");
   EXPECT_TRUE(idle);
+}
+
+// Progress goes out under the client's own token (string or number, as sent), only while
+// the call runs, not after a cancellation, and not while the output is behind.
+TEST_F(EndpointTest, ProgressGoesOutUnderTheClientsTokenWhileTheCallRuns) {
+  bool congested = false;
+  endpoint_->set_output_congested([&] { return congested; });
+  Init();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"t-1"}}})"), nullptr);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b","_meta":{"progressToken":7}}})"), nullptr);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"c","_meta":{"progressToken":{}}}})"), nullptr);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"d"}})"), nullptr);
+  ASSERT_EQ(backend_.progress_sinks.size(), 4u);
+  EXPECT_TRUE(backend_.progress_sinks[0] && backend_.progress_sinks[1]);
+  EXPECT_FALSE(backend_.progress_sinks[2]) << "a token must be a string or a number";
+  EXPECT_FALSE(backend_.progress_sinks[3]) << "no token, no progress";
+
+  const size_t before = out_.size();
+  backend_.progress_sinks[0](ToolCallProgress{0.5, 2});
+  backend_.progress_sinks[1](ToolCallProgress{3, std::nullopt});
+  ASSERT_EQ(out_.size(), before + 2);
+  EXPECT_EQ(json::parse(out_[before]),
+            json::parse(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t-1","progress":0.5,"total":2}})"));
+  EXPECT_EQ(json::parse(out_[before + 1]),
+            json::parse(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":3}})"));
+
+  congested = true;
+  backend_.progress_sinks[0](ToolCallProgress{1, 2});
+  EXPECT_EQ(out_.size(), before + 2) << "dropped while the output is behind";
+  congested = false;
+
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})"), nullptr);
+  backend_.progress_sinks[1](ToolCallProgress{4, std::nullopt});
+  EXPECT_EQ(out_.size(), before + 2) << "a cancelled call reports nothing more";
+  backend_.pending[0](ToolCallReply::Result(R"({"content":[]})"));
+  backend_.progress_sinks[0](ToolCallProgress{2, 2});
+  ASSERT_EQ(out_.size(), before + 3) << "the answer, then nothing";
+  EXPECT_EQ(json::parse(out_.back())["id"], 1);
 }
 
 TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {

@@ -114,7 +114,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 17u);
+  EXPECT_EQ(list.size(), 18u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -132,8 +132,8 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 17u);
-  EXPECT_NE(tools.result.find("\"ping_flood\""), std::string::npos);  // the last page
+  EXPECT_EQ(list.size(), 18u);
+  EXPECT_NE(tools.result.find("\"progress\""), std::string::npos);  // the last page
   ShutdownAndCheckReaped(*client);
 }
 
@@ -335,7 +335,7 @@ TEST_F(McpClientTest, OversizedLineFailsOnlyThatCall) {
 
 TEST_F(McpClientTest, OversizedLineWithoutReadableIdEndsByTimeout) {
   auto client = StartedClient(ChildOptions());
-  CallResult r = Call(*client, "huge_noid", "{}", CallOptions{std::chrono::milliseconds(300)});
+  CallResult r = Call(*client, "huge_noid", "{}", CallOptions{std::chrono::milliseconds(300), nullptr});
   EXPECT_EQ(r.error, CallError::kTimeout);
   RunUntil([&] { return client->stats().oversized_lines == 1; });
   StillServesThenEnds(*client, "next");
@@ -345,7 +345,7 @@ TEST_F(McpClientTest, NeverAnswersTimesOutAndOthersProceed) {
   auto client = StartedClient(ChildOptions());
   std::optional<CallResult> hang;
   std::optional<CallResult> echo;
-  client->CallTool("hang", "{}", CallOptions{std::chrono::milliseconds(200)},
+  client->CallTool("hang", "{}", CallOptions{std::chrono::milliseconds(200), nullptr},
                    [&](CallResult r) { hang = std::move(r); });
   client->CallTool("echo", EchoArgs("x"), {}, [&](CallResult r) { echo = std::move(r); });
   RunUntil([&] { return hang && echo; });
@@ -519,6 +519,63 @@ TEST_F(McpClientTest, ACancelledCallEndsAtOnceAndTheChildGoesOn) {
   RunUntil([&] { return hung.has_value(); });
   EXPECT_EQ(hung->error, CallError::kCancelled);
   EXPECT_FALSE(client->Cancel(id, "again")) << "no longer pending";
+  StillServesThenEnds(*client, "after");
+}
+
+// A call made with on_progress carries a token; the child's progress for it comes back
+// as numbers, only when well formed and increasing; a call without one carries no token.
+TEST_F(McpClientTest, ProgressOfACallIsPassedOnWhenWellFormedAndIncreasing) {
+  McpClientOptions options = ChildOptions();
+  options.min_progress_interval = std::chrono::milliseconds(0);
+  auto client = StartedClient(std::move(options));
+  std::vector<CallProgress> seen;
+  CallOptions with_progress;
+  with_progress.on_progress = [&](const CallProgress& p) { seen.push_back(p); };
+  const std::string notices = R"({"notices":[)"
+      R"("{\"progressToken\":TOKEN,\"progress\":1,\"total\":4}",)"
+      R"("{\"progressToken\":TOKEN,\"progress\":1,\"total\":4}",)"          // not increasing
+      R"("{\"progressToken\":TOKEN,\"progress\":\"2\"}",)"                   // not a number
+      R"("{\"progressToken\":TOKEN,\"progress\":1e400}",)"                   // not finite
+      R"("{\"progressToken\":TOKEN,\"progress\":2,\"total\":null}",)"        // bad total
+      R"("{\"progressToken\":999999,\"progress\":3}",)"                      // another token
+      R"("{\"progressToken\":\"TOKEN\",\"progress\":3}",)"                   // a string token
+      R"("{\"progressToken\":TOKEN,\"progress\":2.5,\"message\":\"CHILD TEXT\"}",)"
+      R"("{\"progressToken\":TOKEN,\"progress\":4,\"total\":4}"]})";
+  CallResult r = Call(*client, "progress", notices, with_progress);
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  EXPECT_NE(ResultText(r), "null") << "the call carried a progress token";
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0].progress, 1);
+  EXPECT_EQ(seen[0].total, 4);
+  EXPECT_EQ(seen[1].progress, 2.5);
+  EXPECT_FALSE(seen[1].total.has_value());
+  EXPECT_EQ(seen[2].progress, 4);
+  EXPECT_EQ(client->stats().dropped_progress, 6u);
+
+  CallResult plain = Call(*client, "progress", R"({"notices":[]})");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(ResultText(plain), "null") << "no token without on_progress";
+  StillServesThenEnds(*client, "after");
+}
+
+// A flood of progress reaches the caller at most once per interval, and the final one always.
+TEST_F(McpClientTest, AFloodOfProgressIsThinnedToTheIntervalKeepingTheLast) {
+  ManualClock clock;  // never moves: every notice after the first is "too soon"
+  McpClientOptions options = ChildOptions();
+  options.clock = &clock;
+  auto client = StartedClient(std::move(options));
+  std::string notices = R"({"notices":[)";
+  for (int i = 1; i <= 500; ++i) {
+    if (i > 1) notices += ',';
+    notices += R"("{\"progressToken\":TOKEN,\"progress\":)" + std::to_string(i) +
+               R"(,\"total\":500}")";
+  }
+  notices += "]}";
+  std::vector<double> seen;
+  CallOptions with_progress;
+  with_progress.on_progress = [&](const CallProgress& p) { seen.push_back(p.progress); };
+  ASSERT_TRUE(Call(*client, "progress", notices, with_progress).ok());
+  EXPECT_EQ(seen, (std::vector<double>{1, 500}));
   StillServesThenEnds(*client, "after");
 }
 

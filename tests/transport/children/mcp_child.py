@@ -44,7 +44,7 @@ def text_result(text):
 
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
               "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts",
-              "malformed_answer"]
+              "malformed_answer", "progress"]
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
@@ -105,6 +105,14 @@ def handle_call(rid, params):
     elif name == "cr_result":
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
                    b',"result":{"content":[{"type":"text","text":"a\\r"}],\r"x":\r1}}')
+    elif name == "progress":
+        # Each of args.notices is the raw params text of one notifications/progress, with
+        # TOKEN standing for the call's _meta.progressToken; the answer names that token.
+        token = json.dumps((params.get("_meta") or {}).get("progressToken"))
+        for notice in args.get("notices", []):
+            send_bytes(('{"jsonrpc":"2.0","method":"notifications/progress","params":' +
+                        notice.replace("TOKEN", token) + '}').encode())
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(token)})
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no such tool"}})
 
