@@ -5,7 +5,7 @@
 namespace las::tools {
 
 std::string CredentialVariable(std::string_view credential_name) {
-  std::string variable = "LAS_CREDENTIAL_";
+  std::string variable(trust::kCredentialVariablePrefix);
   for (char c : credential_name) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     const bool keep = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -16,8 +16,9 @@ std::string CredentialVariable(std::string_view credential_name) {
 
 trust::CredentialResolver EnvironmentCredentials(const trust::Environment& environment) {
   return [&environment](std::string_view name) -> std::optional<std::string> {
+    // An empty value is no credential (and would be "echoed" by every result).
     auto it = environment.find(CredentialVariable(name));
-    if (it == environment.end()) return std::nullopt;
+    if (it == environment.end() || it->second.empty()) return std::nullopt;
     return it->second;
   };
 }

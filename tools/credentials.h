@@ -1,7 +1,8 @@
 // Where credential templates get their values: the environment of Las. A credential named
 // in a release (e.g. "most.api-key") is read from LAS_CREDENTIAL_<NAME>, the name upper-
 // cased with every character outside [A-Z0-9] turned into '_' (LAS_CREDENTIAL_MOST_API_KEY).
-// Values are secrets: they go to the child only, never to the log or stderr.
+// An empty variable counts as unset (credential-unavailable). Values are secrets: they go
+// to the child only, never to the log or stderr.
 #pragma once
 
 #include <string>

@@ -74,15 +74,16 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
   LAS_RETURN_IF_ERROR(trust::CheckStrictJson(bytes, {.max_bytes = 1 << 20, .max_depth = 8}));
   const nlohmann::json doc = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object()) return Invalid("$", "must be an object");
-  for (const auto& [key, value] : doc.items()) {
-    if (key != "schema_version" && key != "surfaces") return Invalid("$." + key, "unknown field");
-  }
+  // The version first: a newer file's new fields are "unsupported", not "unknown".
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_unsigned()) {
     return Invalid("$.schema_version", "must be the integer 1");
   }
   if (doc["schema_version"].get<uint64_t>() != 1) {
     return Unsupported("registry: schema_version " + doc["schema_version"].dump() +
                        " is newer than this las reads (1)");
+  }
+  for (const auto& [key, value] : doc.items()) {
+    if (key != "schema_version" && key != "surfaces") return Invalid("$." + key, "unknown field");
   }
   if (!doc.contains("surfaces") || !doc["surfaces"].is_array()) {
     return Invalid("$.surfaces", "must be an array");

@@ -51,7 +51,8 @@ Status CheckRequest(const DraftRequest& request) {
   for (const std::string& name : request.env) {
     if (!trust::IsValidEnvName(name)) {
       return InvalidArgument("\"" + name + "\" is not an environment variable name a child may "
-                             "receive ([A-Za-z_][A-Za-z0-9_]*; PATH is fixed by Las)");
+                             "receive ([A-Za-z_][A-Za-z0-9_]*; PATH is fixed by Las; "
+                             "LAS_CREDENTIAL_* only by injection into the tools that name them)");
     }
     if (!seen.insert(name).second) return InvalidArgument("--env " + name + " is given twice");
   }

@@ -183,8 +183,9 @@ Result<SurfaceBinding> ParseSurface(const Json& v, const std::string& path) {
     if (!e.is_string()) return Bad(where, std::string("must be a string, not ") + TypeName(e));
     std::string env_name = e.get<std::string>();
     if (!IsValidEnvName(env_name)) {
-      return Bad(where, "\"" + env_name + "\" is not an environment variable name "
-                        "([A-Za-z_][A-Za-z0-9_]*, up to 128; PATH is fixed by Las)");
+      return Bad(where, "\"" + env_name + "\" is not an environment variable name a child may "
+                        "receive ([A-Za-z_][A-Za-z0-9_]*, up to 128; PATH is fixed by Las; "
+                        "LAS_CREDENTIAL_* only by injection)");
     }
     if (!env_seen.insert(env_name).second) return Bad(where, "duplicate name \"" + env_name + "\"");
     s.env.push_back(std::move(env_name));
@@ -279,9 +280,11 @@ Result<Manifest> ParseManifestValue(const Json& root) {
 }  // namespace
 
 bool IsValidSurfaceName(std::string_view name) {
-  // "las" is Las's own namespace (las__*); "__" separates surface from tool.
+  // "las" is Las's own namespace (las__*); "__" separates surface from tool, and with no
+  // "__" inside and no "_" at the end the first "__" of `surface__tool` is that separator:
+  // "foo" + "_bar" and "foo_" + "bar" cannot both be "foo___bar".
   return !name.empty() && name.size() <= 64 && name != "las" &&
-         name.find("__") == std::string_view::npos &&
+         name.find("__") == std::string_view::npos && name.back() != '_' &&
          AllChars(name, [](char c) { return IsLowerOrDigit(c) || c == '_' || c == '-'; });
 }
 
@@ -292,7 +295,11 @@ bool IsValidToolName(std::string_view name) {
 
 bool IsValidEnvName(std::string_view name) {
   // PATH is set by Las itself to a fixed system value (see DESIGN, launch-time checks).
+  // Credentials reach a child only injected into the tools that name them, and every
+  // credential of every surface lives in a LAS_CREDENTIAL_ variable: passing one whole
+  // would hand it to a child no template names, unwatched.
   return !name.empty() && name.size() <= 128 && name != "PATH" && !IsDigit(name[0]) &&
+         !name.starts_with(kCredentialVariablePrefix) &&
          AllChars(name, [](char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; });
 }
 

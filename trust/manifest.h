@@ -85,9 +85,14 @@ Result<Manifest> ParseManifest(std::string_view bytes);
 Status CheckExpiry(const Manifest& manifest, int64_t now_micros);
 
 // The name rules of docs/MANIFEST.md, for tools that build manifests.
-bool IsValidSurfaceName(std::string_view name);  // [a-z0-9_-]{1,64}, no "__", not "las"
+// [a-z0-9_-]{1,64}, no "__", not ending in "_", not "las": a qualified name
+// `surface__tool` then names one surface and one tool, split at its first "__".
+bool IsValidSurfaceName(std::string_view name);
 bool IsValidToolName(std::string_view name);     // [A-Za-z0-9_.-]{1,128}
-bool IsValidEnvName(std::string_view name);      // [A-Za-z_][A-Za-z0-9_]{0,127}, not PATH
+// The prefix of the environment variables that hold credentials (tools/credentials.h).
+inline constexpr std::string_view kCredentialVariablePrefix = "LAS_CREDENTIAL_";
+// [A-Za-z_][A-Za-z0-9_]{0,127}, not PATH, not LAS_CREDENTIAL_*.
+bool IsValidEnvName(std::string_view name);
 bool IsValidArgumentName(std::string_view name); // [A-Za-z_][A-Za-z0-9_-]{0,127}
 bool IsValidCredentialName(std::string_view name);  // [a-z0-9][a-z0-9_.-]{0,63}
 

@@ -26,6 +26,17 @@ TEST(CredentialsTest, EveryJsonSpellingOfAnInjectedValueIsRecognized) {
                                accented));
 }
 
+// A credential is read from its LAS_CREDENTIAL_ variable; unset and empty alike are no
+// credential (the call is refused credential-unavailable, not sent with "").
+TEST(CredentialsTest, AnEmptyVariableIsNoCredential) {
+  trust::Environment environment = {{"LAS_CREDENTIAL_MOST_API_KEY", "s3cret-value"},
+                                    {"LAS_CREDENTIAL_EMPTY_KEY", ""}};
+  auto resolve = EnvironmentCredentials(environment);
+  EXPECT_EQ(resolve("most.api-key"), "s3cret-value");
+  EXPECT_EQ(resolve("empty.key"), std::nullopt);
+  EXPECT_EQ(resolve("unset.key"), std::nullopt);
+}
+
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
   EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"hunter2"}]})",
                                 {"hunter2-SECRET/key"}));

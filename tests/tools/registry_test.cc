@@ -43,6 +43,7 @@ TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
   };
   for (const Case& c : std::vector<Case>{
            {R"({"schema_version":1,"surfaces":[{"name":"a__b"}]})", "$.surfaces[0].name"},
+           {R"({"schema_version":1,"surfaces":[{"name":"foo_"}]})", "$.surfaces[0].name"},
            {R"({"schema_version":1,"surfaces":[{"name":"weles"},{"name":"weles"}]})", "duplicate"},
            {R"({"schema_version":1,"surfaces":[{"name":"weles","policy":"ordinary"}]})", "unknown field"},
            {R"({"schema_version":1,"surfaces":[],"extra":1})", "$.extra"},
@@ -60,6 +61,9 @@ TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
         << c.text << " -> " << registry.status().message();
   }
   EXPECT_EQ(ParseRegistry(R"({"schema_version":2,"surfaces":[]})").status().code(),
+            Code::kUnsupported);
+  // A newer file's new fields are what the newer version is about: unsupported, not unknown.
+  EXPECT_EQ(ParseRegistry(R"({"surfaces":[],"newfield":1,"schema_version":2})").status().code(),
             Code::kUnsupported);
 }
 

@@ -455,6 +455,9 @@ TEST(ManifestNames, SurfaceNameRules) {
   EXPECT_TRUE(IsValidSurfaceName("most"));
   EXPECT_TRUE(IsValidSurfaceName("a_b-c9"));
   EXPECT_FALSE(IsValidSurfaceName("a__b"));
+  // "foo_" + "__" + "bar" would be "foo" + "__" + "_bar": one name, two tools.
+  EXPECT_FALSE(IsValidSurfaceName("foo_"));
+  EXPECT_TRUE(IsValidSurfaceName("_foo"));
   EXPECT_FALSE(IsValidSurfaceName("las"));
   EXPECT_FALSE(IsValidSurfaceName("m.o"));
   EXPECT_FALSE(IsValidSurfaceName(std::string(65, 'a')));
@@ -465,6 +468,8 @@ TEST(ManifestNames, EnvNameRules) {
   EXPECT_FALSE(IsValidEnvName(""));
   EXPECT_FALSE(IsValidEnvName("X-Y"));
   EXPECT_FALSE(IsValidEnvName("PATH"));
+  EXPECT_FALSE(IsValidEnvName("LAS_CREDENTIAL_CREDSVC_API_KEY")) << "credentials: by injection only";
+  EXPECT_TRUE(IsValidEnvName("LAS_CREDENTIALS"));
 }
 
 }  // namespace
