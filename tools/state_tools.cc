@@ -1,7 +1,9 @@
 // las__state_*: private state and the blackboard (tools/coordination_tools.h).
+#include <algorithm>
 #include <optional>
 #include <string>
 
+#include "base/json_string.h"
 #include "reducers/las_std.h"
 #include "tools/coordination_tools.h"
 #include "tools/coordination_events.h"
@@ -213,6 +215,13 @@ struct PageBuilder {
   }
 };
 
+// The size of `key` as the answer's `next` writes it: escaped, a control character is six.
+size_t EncodedKeySize(const std::string& key) {
+  std::string encoded;
+  AppendJsonString(key, encoded);
+  return encoded.size();
+}
+
 size_t LimitOf(const ToolArgs& args) {
   const uint64_t limit = args.Uint("limit").value_or(kMaxPageItems);
   return limit == 0 ? 1 : static_cast<size_t>(std::min<uint64_t>(limit, kMaxPageItems));
@@ -239,7 +248,9 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
       Coordination::Batch record_drafts;
       const std::string record =
           RecordJson(c, ActorOf(session), it->first, it->second.current, record_drafts);
-      if (page.count > 0 && !page.Fits(record.size() + last_key.size() + it->first.size())) {
+      // `next` will name this key or the one before: room for the longer, as written.
+      const size_t next_bytes = std::max(EncodedKeySize(last_key), EncodedKeySize(it->first));
+      if (page.count > 0 && !page.Fits(record.size() + next_bytes)) {
         truncated = true;
         break;
       }

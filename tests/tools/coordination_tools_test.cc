@@ -210,6 +210,31 @@ TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {
   EXPECT_GE(pages, 4);
 }
 
+// `next` is written escaped: a key of control characters takes six bytes per character,
+// and a page ended by it must still stay within 64 KiB.
+TEST_F(CoordinationToolsTest, AListPageStaysWithin64KiBWhenItsNextKeyIsEscaped) {
+  const std::string controls(248, '\x01');
+  for (int group = 0; group < 24; ++group) {
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "g%03d", group);
+    for (int i = 0; i < 4; ++i) {
+      const size_t size = 14'500 + (i == 3 ? 40 * static_cast<size_t>(group) : 0);
+      Ok("alice", "las__state_set",
+         {{"scope", "blackboard"}, {"key", controls + prefix + static_cast<char>('a' + i)},
+          {"value", std::string(size, 'v')}});
+    }
+  }
+  for (int group = 0; group < 24; ++group) {
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "g%03d", group);
+    for (int limit : {4, 5}) {
+      json page = Ok("alice", "las__state_list",
+                     {{"scope", "blackboard"}, {"after_key", controls + prefix}, {"limit", limit}});
+      EXPECT_LE(page.dump().size(), 64u * 1024) << "group " << group << " limit " << limit;
+    }
+  }
+}
+
 TEST_F(CoordinationToolsTest, HistoryPages) {
   for (int i = 1; i <= 7; ++i) Ok("alice", "las__state_set", {{"key", "h"}, {"value", i}});
   json p1 = Ok("alice", "las__state_history", {{"key", "h"}, {"limit", 3}});
