@@ -1,5 +1,6 @@
 #include "reducers/json_value.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -407,6 +408,13 @@ void AppendCanonical(const JsonValue& value, std::string& out) {
       return;
     }
   }
+}
+
+size_t NestingDepth(const JsonValue& value) {
+  size_t deepest = 0;
+  for (const JsonValue& element : value.array) deepest = std::max(deepest, NestingDepth(element));
+  for (const auto& [key, member] : value.object) deepest = std::max(deepest, NestingDepth(member));
+  return value.is_array() || value.is_object() ? deepest + 1 : 0;
 }
 
 std::string CanonicalText(const JsonValue& value) {

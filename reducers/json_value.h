@@ -69,6 +69,10 @@ bool operator==(const JsonValue& a, const JsonValue& b);
 // The value of `text` (see above), or InvalidArgument.
 Result<JsonValue> ParseJsonValue(std::string_view text, const JsonLimits& limits = {});
 
+// Containers open at once at the deepest point, as JsonLimits::max_depth counts them:
+// 0 for a scalar, 1 for [1], 2 for [[1]].
+size_t NestingDepth(const JsonValue& value);
+
 // The canonical text of `value`.
 std::string CanonicalText(const JsonValue& value);
 void AppendCanonical(const JsonValue& value, std::string& out);

@@ -130,7 +130,9 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
   }
   if (all && !reducers::CoversAll(*grants, from)) return done(Refused("wider-than-held"));
   for (const auto& s : selectors) {
-    if (!reducers::IsWellFormedSelector(s.surface, s.tool, s.definition_sha256)) {
+    // Las's own tools are never granted by name (`las grant` refuses them too).
+    if (!reducers::IsWellFormedSelector(s.surface, s.tool, s.definition_sha256) ||
+        s.surface == kOwnSurface) {
       return done(Refused("invalid-selector"));
     }
     if (!reducers::Covers(*grants, from, s.surface, s.tool, s.definition_sha256)) {

@@ -159,6 +159,10 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   if (!next.ok()) {
     return Refuse(done, next.status().message(), "the reducer does not apply to these values");
   }
+  // `append` wraps its operand one level deeper: a value Las could not read back is refused.
+  if (reducers::NestingDepth(*next) > reducers::JsonLimits{}.max_depth) {
+    return Refuse(done, "invalid-value", "the value would nest deeper than 64 levels");
+  }
   std::string value = reducers::CanonicalText(*next);
   if (value.size() > kMaxValueBytes) {
     return Refuse(done, "value-too-large", "the value is larger than 1 MiB of canonical JSON");

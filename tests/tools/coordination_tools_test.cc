@@ -160,6 +160,19 @@ TEST_F(CoordinationToolsTest, EachLasStdReducer) {
   ASSERT_EQ(history["records"].size(), 3u);
   EXPECT_EQ(history["records"][1]["reducer"], "max");
   EXPECT_EQ(history["records"][1]["value"], 3) << "max kept the current value";
+
+  // 64 levels is the most a value may nest; append would wrap such an operand in one more.
+  std::string deepest;
+  for (int i = 0; i < 64; ++i) deepest += '[';
+  for (int i = 0; i < 64; ++i) deepest += ']';
+  EXPECT_EQ(ErrorCode("alice", "las__state_append",
+                      json{{"key", "deep"}, {"value_json", deepest}}.dump()),
+            "invalid-value");
+  Ok("alice", "las__state_set", {{"key", "deep"}, {"value_json", deepest}});
+  EXPECT_EQ(ErrorCode("alice", "las__state_set",
+                      json{{"key", "deep"}, {"reducer", "merge_object"}, {"value", json::object()}}.dump()),
+            "not-an-object")
+      << "the stored 64-level value still reads back for a reducer";
 }
 
 TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {

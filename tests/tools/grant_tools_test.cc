@@ -52,6 +52,17 @@ class GrantToolsTest : public ::testing::Test {
   std::string carol_grant_;
 };
 
+// As `las grant` refuses them: Las's own tools are not granted by name, even from a root grant.
+TEST_F(GrantToolsTest, ASelectorOnLasOwnToolsIsRefused) {
+  json result = server_.Call(
+      "carol", "las__grant_delegate",
+      json{{"to_agent", "dave"}, {"from_grant", carol_grant_},
+           {"selectors", {{{"surface", "las"}, {"tool", "state_get"},
+                           {"definition_sha256", std::string(64, 'a')}}}}}.dump());
+  EXPECT_TRUE(result.value("isError", false)) << result.dump();
+  EXPECT_EQ(result["content"][0]["text"], "Refused: invalid-selector") << result.dump();
+}
+
 TEST_F(GrantToolsTest, ADelegationFromAGrantRevokedMeanwhileIsRefused) {
   const int revoke = SendRevoke("alice", carol_grant_);
   const int delegate = SendDelegate("carol", carol_grant_, "dave");  // before the revoke folds
