@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <cstdio>
 
+#include "base/printable_text.h"
 #include "tools/decision_events.h"
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
@@ -119,6 +120,14 @@ void Federation::LaunchEligible() {
   };
   const std::vector<std::string> eligible =
       FilterEligible(signed_and_configured, lookup("LAS_ONLY"), lookup("LAS_SKIP"));
+  for (const char* variable : {"LAS_ONLY", "LAS_SKIP"}) {
+    const auto list = lookup(variable);
+    if (!list || options_.quiet) continue;
+    for (const auto& name : UnmatchedNames(signed_and_configured, *list)) {
+      std::fprintf(stderr, "las: %s names '%s', which is not a signed and configured surface\n",
+                   variable, EscapeForTerminal(name).c_str());
+    }
+  }
   for (const auto& name : signed_and_configured) StateOf(name).reason = "skipped";
   eligible_ = eligible.size();
   if (eligible.empty()) return Settle();

@@ -150,8 +150,8 @@ std::set<std::string> SplitNames(std::string_view list) {
     size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
     std::string_view name = list.substr(start, comma - start);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.remove_prefix(1);
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
     if (!name.empty()) names.emplace(name);
     start = comma + 1;
   }
@@ -172,6 +172,17 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
     out.push_back(name);
   }
   return out;
+}
+
+std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,
+                                        std::string_view list) {
+  std::vector<std::string> unmatched;
+  for (const auto& name : SplitNames(list)) {
+    if (std::find(eligible.begin(), eligible.end(), name) == eligible.end()) {
+      unmatched.push_back(name);
+    }
+  }
+  return unmatched;
 }
 
 }  // namespace las::tools

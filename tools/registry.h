@@ -53,11 +53,15 @@ Result<Registry> ParseRegistry(std::string_view bytes);
 // Reads and parses a file. kNotFound, kIo, or ParseRegistry's errors.
 Result<Registry> LoadRegistry(const std::string& path);
 
-// Applies LAS_ONLY / LAS_SKIP (comma-separated surface names; empty or unset = no-op) to
-// `eligible`, keeping order. Names in the lists that are not eligible are ignored: the
-// lists only ever subtract.
+// Applies LAS_ONLY / LAS_SKIP (comma-separated surface names, spaces and tabs around each
+// trimmed; empty or unset = no-op) to `eligible`, keeping order. Names in the lists that
+// are not eligible are ignored: the lists only ever subtract.
 std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible,
                                         std::optional<std::string_view> only,
                                         std::optional<std::string_view> skip);
+// The names in `list` (as FilterEligible reads it) that are not in `eligible`: a typo in
+// LAS_ONLY would otherwise leave every surface out without a word.
+std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,
+                                        std::string_view list);
 
 }  // namespace las::tools
