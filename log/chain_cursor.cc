@@ -140,6 +140,11 @@ class ChainCursor final : public EventCursor {
     if (std::memcmp(computed.data(), value.data(), layout::kHashSize) != 0) {
       return Fail(*sequence, "content does not match its hash");
     }
+    // Before the last event is handed out, not after: a reader must never take an event
+    // that fails verification for a verified one.
+    if (*sequence == head_.sequence && computed != head_.hash) {
+      return Fail(*sequence, "last event does not match the recorded head hash");
+    }
     current_.sequence = *sequence;
     current_.hash = computed;
     previous_ = computed;
@@ -153,10 +158,7 @@ class ChainCursor final : public EventCursor {
       return Fail(expected_, "event is missing (the head records " +
                                  std::to_string(head_.sequence) + " events)");
     }
-    if (last_seen_ == head_.sequence && last_seen_ > 0 && previous_ != head_.hash) {
-      return Fail(last_seen_, "last event does not match the recorded head hash");
-    }
-    return false;
+    return false;  // the head's hash was checked with its event (CheckCurrent)
   }
 
   RocksStore& store_;

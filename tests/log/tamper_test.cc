@@ -113,6 +113,16 @@ TEST_F(TamperTest, ChangingTheHeadHashIsBlamedOnTheLastEvent) {
   head.back() = static_cast<char>(head.back() ^ 0x80);
   db.Put("meta", "head", head);
   EXPECT_EQ(FirstBadSequence(), kEvents);
+  // The event that fails is never handed out as a good one (replay would print it).
+  auto reader = LogReader::Open(dir_);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto cursor = (*reader)->Read(1);
+  ASSERT_TRUE(cursor.ok()) << cursor.status().ToString();
+  uint64_t handed_out = 0;
+  Result<bool> more = (*cursor)->Next();
+  for (; more.ok() && *more; more = (*cursor)->Next()) handed_out = (*cursor)->current().sequence;
+  EXPECT_FALSE(more.ok());
+  EXPECT_EQ(handed_out, kEvents - 1);
 }
 
 TEST_F(TamperTest, WriterRefusesToOpenALogWhoseHeadDoesNotMatch) {
