@@ -303,9 +303,11 @@ Status RocksStore::CheckOrInitMetadata(Mode mode, bool fresh) {
   std::string version_bytes;
   s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kFormatVersionKey),
                &version_bytes);
+  // A Las log always has its version beside its marker: missing is damage, not "no log".
+  if (s.IsNotFound()) return Corruption(dir_ + ": the log has no format version");
   if (!s.ok()) return FromRocks(s, dir_ + ": reading the format version");
   auto version = layout::DecodeU32(version_bytes);
-  if (!version) return Corruption(dir_ + ": garbled format version");
+  if (!version || *version == 0) return Corruption(dir_ + ": garbled format version");
   if (*version > layout::kFormatVersion) {
     return Unsupported(dir_ + ": log format version " + std::to_string(*version) +
                        " is newer than this las understands (" +

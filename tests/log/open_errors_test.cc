@@ -108,6 +108,25 @@ TEST(OpenErrorsTest, ANewerFormatVersionIsRefused) {
   EXPECT_EQ(LogReader::Open(tmp.Sub("log")).status().code(), Code::kUnsupported);
 }
 
+// The version sits beside the marker in every Las log: without it, or as 0, the log is
+// damaged (exit 3), not "no log here" (exit 4).
+TEST(OpenErrorsTest, AMissingOrZeroFormatVersionIsDamage) {
+  testing::TempDir tmp;
+  ASSERT_TRUE(EventLog::Open(tmp.Sub("log")).ok());
+  {
+    testing::RawDb db(tmp.Sub("log"));
+    db.Put("meta", "format_version", std::string("\0\0\0\0", 4));
+  }
+  EXPECT_EQ(LogReader::Open(tmp.Sub("log")).status().code(), Code::kCorruption);
+  {
+    testing::RawDb db(tmp.Sub("log"));
+    db.Delete("meta", "format_version");
+  }
+  auto log = EventLog::Open(tmp.Sub("log"));
+  EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
+  EXPECT_EQ(LogReader::Open(tmp.Sub("log")).status().code(), Code::kCorruption);
+}
+
 TEST(OpenErrorsTest, AReaderNeedsAnExistingLogAndCreatesNothing) {
   testing::TempDir tmp;
   auto reader = LogReader::Open(tmp.Sub("missing"));
