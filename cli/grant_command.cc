@@ -154,7 +154,7 @@ int ListRules(const ListFlags& flags) {
   for (const auto& [id, r] : grants->rules) order.emplace_back(r.added_sequence, id);
   std::sort(order.begin(), order.end());
   ordered_json out = ordered_json::array();
-  Table table({"RULE", "AGENT", "TOOL", "DEFINITION"});
+  Table table({"RULE", "AGENT", "STATUS", "TOOL", "DEFINITION"});
   for (const auto& [sequence, id] : order) {
     const reducers::RuleRecord& r = grants->rules.at(id);
     if (r.removed_sequence != 0 && !flags.all) continue;
@@ -168,7 +168,8 @@ int ListRules(const ListFlags& flags) {
       out.push_back(std::move(rule));
       continue;
     }
-    table.Add({id, r.agent_id, ToolName(r.selector), r.selector.definition_sha256});
+    table.Add({id, r.agent_id, r.removed_sequence == 0 ? "live" : "forgotten",
+               ToolName(r.selector), r.selector.definition_sha256});
   }
   PrintListing(flags, out, table);
   return kExitOk;

@@ -195,6 +195,18 @@ Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::s
   LAS_RETURN_IF_ERROR(CheckNewId(rule_id, kRuleIdPrefix, GrantsOf(set).rules));
   auto selector = Resolve(set, tool);
   if (!selector.ok()) return selector.status();
+  // A second rule for what one already allows would allow nothing more, and forgetting
+  // one of the two would then not stop the calls.
+  const std::string key = reducers::SelectorKey(selector->surface, selector->tool,
+                                                selector->definition_sha256);
+  for (const auto& [id, rule] : GrantsOf(set).rules) {
+    if (rule.removed_sequence == 0 && rule.agent_id == agent_id &&
+        reducers::SelectorKey(rule.selector.surface, rule.selector.tool,
+                              rule.selector.definition_sha256) == key) {
+      return Conflict("rule " + id + " already allows this tool and definition for " +
+                      EscapeForTerminal(agent_id));
+    }
+  }
   log::EventDraft draft = PermissionRuleAddedEvent(rule_id, agent_id, *selector);
   return RulePlan{std::move(*selector), std::move(draft)};
 }

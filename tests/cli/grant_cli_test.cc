@@ -147,11 +147,20 @@ TEST_F(GrantCliTest, RulesAreAddedListedAndForgotten) {
   }
   auto text = Las({"rules"});
   EXPECT_NE(text.out.find("echo__echo"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" live "), std::string::npos) << text.out;
   EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo", "--digest", "xyz"}).exit_code, 2);
+  // The same rule again (by name, or by its digest) would allow nothing more.
+  auto again = Las({"rules", "add", "worker", "echo__echo"});
+  EXPECT_EQ(again.exit_code, 10) << again.err;
+  EXPECT_NE(again.err.find(id), std::string::npos) << again.err;
+  EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo", "--digest", echo_digest_}).exit_code, 10);
   EXPECT_EQ(Las({"rules", "forget", id}).exit_code, 0);
   EXPECT_TRUE(Json({"rules"}).empty());
+  auto all = Las({"rules", "--all"});
+  EXPECT_NE(all.out.find(" forgotten "), std::string::npos) << "--all shows which ended: " << all.out;
   EXPECT_EQ(Las({"rules", "forget", id}).exit_code, 10);
   EXPECT_EQ(Las({"rules", "forget", "rule-nosuch"}).exit_code, 4);
+  EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo"}).exit_code, 0) << "once forgotten, again";
 }
 
 TEST_F(GrantCliTest, ALogHeldByARunningServerIsLockedAndReadsStillWork) {
