@@ -1,5 +1,6 @@
 // The sessions reducer: every MCP session Las opened, whose it was, and how it ended.
-// A session with no SessionClosed after a restart ended with the process that held it.
+// A session with no SessionClosed after a restart ended with the process that held it; the
+// next server to open the log records it closed, reason "lost" (tools/server_core.h).
 #pragma once
 
 #include <cstdint>

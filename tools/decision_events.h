@@ -49,6 +49,9 @@ log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol
                                    std::string_view client_version,
                                    std::string_view transport);
 log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason);
+// The reason recorded for a session whose process ended without closing it, by the next
+// process to open the log.
+inline constexpr std::string_view kSessionLost = "lost";
 log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
                                        std::string_view surface, std::string_view tool,
                                        std::string_view definition_sha256,

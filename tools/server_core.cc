@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "log/event_log.h"
+#include "projections/sessions_projection.h"
+#include "tools/decision_events.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/las_tools.h"
@@ -76,6 +78,27 @@ struct ServerCore::Parts {
   }
 };
 
+namespace {
+
+// This process holds the log's only writer lock, so a session the log still has open was
+// served by a process that ended without recording it (a crash, kill -9, power loss):
+// record that it ended, as "lost", before serving anyone.
+Status CloseLostSessions(log::EventLog& log, LiveProjections& live) {
+  const auto* sessions = live.Get<projections::SessionsProjection>("sessions");
+  if (sessions == nullptr) return Status::Ok();
+  std::vector<log::EventDraft> closed;
+  for (const auto& [id, session] : sessions->sessions().by_id) {
+    if (session.closed_sequence == 0) {
+      closed.push_back(SessionClosedEvent(Actor{session.agent_id, id}, kSessionLost));
+    }
+  }
+  if (closed.empty()) return Status::Ok();
+  if (auto appended = log.Append(std::move(closed)); !appended.ok()) return appended.status();
+  return live.CatchUp();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io,
                                                      const ServerOptions& options) {
   (void)transport::BecomeChildSubreaper();
@@ -84,6 +107,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   if (!log.ok()) return log.status();
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
   if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
+  if (Status closed = CloseLostSessions(*parts->log, parts->live); !closed.ok()) return closed;
   parts->appender.OnFailure([](const Status& failure) {
     std::fprintf(stderr, "las: %s; every further call is refused\n", failure.message().c_str());
   });

@@ -2,7 +2,8 @@
 //
 // Open() makes this process its children's subreaper, ignores SIGPIPE and SIGXFSZ, opens the
 // log as its only writer (RocksDB's lock: a second writer of the same log fails here), folds
-// every projection (LiveProjections), registers every las__ tool and call guard
+// every projection (LiveProjections), records every session the log still has open as
+// ended ("lost": its process died without closing it), registers every las__ tool and call guard
 // (tools/las_tools.h), and builds the Federation and the Gateway. Start() federates once
 // (tools/federation.h); after `ready`, any number of MCP sessions (McpEndpoint with
 // gateway() as backend, options from NewEndpointOptions) may be served on the same loop:

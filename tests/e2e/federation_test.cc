@@ -368,6 +368,12 @@ TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
   EXPECT_EQ(StepText(run.steps[0]), "Echo: after crash");
   auto requested = Replay({"--kind", "ToolCallRequested", "--surface", "flaky"});
   EXPECT_EQ(requested.size(), 1u) << "never retried";
+  // The crashed session is recorded ended ("lost") by the restart, not left open forever.
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 2u);
+  EXPECT_EQ(closed[0]["payload"]["reason"], "lost") << closed[0].dump();
+  EXPECT_EQ(closed[1]["payload"]["reason"], "eof") << closed[1].dump();
+  EXPECT_NE(closed[0]["session"], closed[1]["session"]);
 }
 
 TEST_F(FederationTest, AtEofEveryChildIsEndedAndReaped) {
