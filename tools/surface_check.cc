@@ -7,6 +7,7 @@
 #include <set>
 #include <span>
 
+#include "tools/credentials.h"
 #include "tools/special_policies.h"
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
@@ -234,6 +235,34 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
 namespace {
 
 // What a surface row says about one bound and configured surface, from its launch.
+// The `credentials` row of a surface whose tools have credential templates: every
+// credential they name must be set (non-empty) in Las's environment, or each call of those
+// tools is refused (credential-unavailable). Names only: never a value.
+std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
+                                       const trust::Environment& environment) {
+  std::map<std::string, std::set<std::string>> tools_by_variable;
+  for (const trust::ToolBinding& tool : surface.tools) {
+    for (const auto& [argument, credential] : tool.credential_templates) {
+      tools_by_variable[CredentialVariable(credential)].insert(tool.name);
+    }
+  }
+  if (tools_by_variable.empty()) return std::nullopt;
+  std::vector<std::string> missing;
+  for (const auto& [variable, tools] : tools_by_variable) {
+    auto it = environment.find(variable);
+    if (it == environment.end() || it->second.empty()) {
+      missing.push_back(variable + " (" + JoinNames({tools.begin(), tools.end()}) + ")");
+    }
+  }
+  if (!missing.empty()) {
+    return Fail(surface.name, "credentials",
+                trust::ReasonName(trust::Reason::kCredentialUnavailable),
+                "not set or empty, so calls of these tools would be refused: " + JoinNames(missing));
+  }
+  return Ok(surface.name, "credentials",
+            Plural(tools_by_variable.size(), "credential variable") + " set");
+}
+
 void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& launch,
                    const trust::LaunchPolicy& policy, std::vector<CheckRow>& rows) {
   const bool launched = launch.ok || launch.reason == ReasonName(trust::Reason::kToolsMismatch) ||
@@ -366,6 +395,11 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     extra_env[bound->name] = std::move(admission.child_env);
     return false;
   });
+  for (const trust::SurfaceBinding* bound : to_launch) {
+    if (auto row = CredentialsRow(*bound, options.policy.environment)) {
+      verdicts[bound->name].push_back(std::move(*row));
+    }
+  }
 
   // Launch every bound surface at once on a private loop; shut each child down as soon
   // as its verdict is in.

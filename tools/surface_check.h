@@ -36,7 +36,9 @@
 // them: a release row `finance-config` when any LAS_FINANCE_* variable is set; for a
 // special surface a `policy` row (a failure skips its launch; finance without variables is
 // a `skip` with "finance-absent"), and for Skarbiec a `taxonomy` row (no usable taxonomy
-// fails: every capability call would be refused).
+// fails: every capability call would be refused). A surface whose tools have credential
+// templates gets a `credentials` row: every credential they name set and non-empty in the
+// environment, else credential-unavailable naming the variables (never a value).
 //
 // Row reasons are stable codes: the trust reason names of docs/RELEASES.md, plus
 // "start-failed" and "list-failed" (tools/surface_launcher.h), "not-in-registry" (bound

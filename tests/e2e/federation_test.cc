@@ -286,6 +286,33 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
   EXPECT_EQ(run.err.find("s3cr3t-value"), std::string::npos) << "no secret on stderr";
 }
 
+// `las check` says which credential variable a templated tool lacks, before a call is refused.
+TEST_F(FederationTest, CheckNamesAMissingOrEmptyCredentialVariable) {
+  SignWithEchoCredential("api_key");
+  auto check = [&](const std::string& value) {
+    std::vector<std::string> env = release_->Environment();
+    env.push_back("LAS_CREDENTIAL_FLAKY_API_KEY=" + value);
+    auto run = testing::RunCommand({LAS_EXECUTABLE, "check", "--json", "--registry",
+                                    release_->registry_path()},
+                                   env);
+    const json report = json::parse(run.out);
+    for (const json& row : report["checks"]) {
+      if (row["surface"] == "flaky" && row["check"] == "credentials") return row;
+    }
+    ADD_FAILURE() << "no credentials row for flaky: " << run.out << run.err;
+    return json::object();
+  };
+  const json empty = check("");
+  EXPECT_EQ(empty["result"], "fail") << empty.dump();
+  EXPECT_EQ(empty["reason"], "credential-unavailable");
+  EXPECT_NE(empty["detail"].get<std::string>().find("LAS_CREDENTIAL_FLAKY_API_KEY (echo)"),
+            std::string::npos)
+      << empty.dump();
+  const json set = check("s3cr3t-value");
+  EXPECT_EQ(set["result"], "ok") << set.dump();
+  EXPECT_EQ(set.dump().find("s3cr3t-value"), std::string::npos) << "names only, never a value";
+}
+
 // A child that sends back the credential Las injected: the result is refused, so the
 // secret reaches neither the client nor the log.
 // {"isError":true,"isError":false}: a reader keeping the last key sees a success, the
