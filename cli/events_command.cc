@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
+#include "cli/stdout_check.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
 #include "cli/fail.h"
@@ -69,15 +70,13 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
     }
     next = (*cursor)->current().sequence + 1;
   }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    return IoError(std::string("writing to standard output failed: ") + std::strerror(errno));
-  }
+  if (!StdoutDelivered("events")) return IoError("");  // told on stderr already
   return next;
 }
 
 int Tail(const TailFlags& flags) {
   auto fail = [](const Status& status) {
-    std::fprintf(stderr, "las events: %s\n", Shown(status).c_str());
+    if (!StdoutFailureReported()) std::fprintf(stderr, "las events: %s\n", Shown(status).c_str());
     return ExitCodeFor(status);
   };
   auto reader = log::LogReader::Open(flags.log_dir);

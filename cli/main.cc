@@ -12,6 +12,7 @@
 
 #include "base/printable_text.h"
 #include "cli/commands.h"
+#include "cli/stdout_check.h"
 #include "cli/exit_codes.h"
 #include "transport/child_process.h"
 
@@ -21,11 +22,18 @@ namespace {
 // --help`)". CLI11's own is two lines without the verb, and quotes the flags as typed.
 std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
   std::string verb = "las";
+  const CLI::App* innermost = app;
   for (std::vector<CLI::App*> parsed = app->get_subcommands(); !parsed.empty();
        parsed = parsed.front()->get_subcommands()) {
     verb += " " + parsed.front()->get_name();
+    innermost = parsed.front();
   }
-  return verb + ": usage: " + las::EscapeForTerminal(error.what()) + " (see `" + verb + " --help`)\n";
+  std::string what = error.what();
+  // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
+  if (error.get_name() == "RequiredError" && !innermost->remaining().empty()) {
+    what = "unknown command '" + innermost->remaining().front() + "'";
+  }
+  return verb + ": usage: " + las::EscapeForTerminal(what) + " (see `" + verb + " --help`)\n";
 }
 
 // A standard descriptor closed at start (`las list >&-`) would be the next file opened —
@@ -87,15 +95,10 @@ int main(int argc, char** argv) {
   (void)las::transport::ReapAdoptedOrphans(/*kill_living=*/true);
   // Output that did not reach stdout (a full disk, a closed file) is a failure: a grant id,
   // a key id or an audit transcript was lost.
-  errno = 0;
-  const bool flushed = std::fflush(stdout) == 0;
-  const int flush_error = errno;
-  if (!flushed || std::ferror(stdout)) {
-    // A write refused before this flush left only the stream's error flag; errno is long
-    // gone (it said "Success").
-    std::fprintf(stderr, "las: io: writing to standard output failed%s%s\n", flush_error != 0 ? ": " : "",
-                 flush_error != 0 ? std::strerror(flush_error) : " (a write was refused)");
-    if (exit_code == las::cli::kExitOk) exit_code = las::cli::ExitCodeFor(las::IoError(""));
+  const std::vector<CLI::App*> verbs = app.get_subcommands();
+  const std::string verb = verbs.empty() ? std::string("las") : verbs.front()->get_name();
+  if (!las::cli::StdoutDelivered(verb.c_str()) && exit_code == las::cli::kExitOk) {
+    exit_code = las::cli::ExitCodeFor(las::IoError(""));
   }
   return exit_code;
 }

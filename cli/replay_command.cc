@@ -13,6 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/paths.h"
+#include "cli/stdout_check.h"
 #include "log/envelope.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
@@ -34,7 +35,7 @@ void PrintLine(const std::string& line) {
 int RunReplay(const ReplayOptions& options) {
   Status valid = projections::ValidateFilter(options.filter);
   if (!valid.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", EscapeForTerminal(valid.message()).c_str());
+    std::fprintf(stderr, "las replay: %s\n", Shown(valid).c_str());
     return ExitCodeFor(valid);
   }
   auto reader = log::LogReader::Open(options.log_dir);
@@ -87,10 +88,10 @@ int RunReplay(const ReplayOptions& options) {
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::json{{"summary", summary}}.dump());
   }
-  std::fflush(stdout);
+  const bool delivered = StdoutDelivered("replay");
   if (!outcome.status.ok()) {
     if (outcome.first_bad_sequence) {
-      std::fprintf(stderr, "las replay: TAMPERED: the chain breaks at event %llu: %s\n",
+      std::fprintf(stderr, "las replay: corruption: TAMPERED: the chain breaks at event %llu: %s\n",
                    static_cast<unsigned long long>(*outcome.first_bad_sequence),
                    EscapeForTerminal(outcome.status.message()).c_str());
     } else {
@@ -98,6 +99,8 @@ int RunReplay(const ReplayOptions& options) {
     }
     return ExitCodeFor(outcome.status);
   }
+  // What was verified did not reach its reader: no line may read as a success.
+  if (!delivered) return ExitCodeFor(IoError(""));
   if (!options.summary) {
     std::fprintf(stderr, "las replay: verified %llu events and %llu release signatures, head %s\n",
                  static_cast<unsigned long long>(outcome.verified),

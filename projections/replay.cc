@@ -57,9 +57,10 @@ Status ValidateFilter(const ReplayFilter& filter) {
       return InvalidArgument("unknown event kind '" + name + "' (known: " + known + ")");
     }
   }
+  if (filter.to == 0) return InvalidArgument("--to 0 selects nothing: sequences start at 1");
   if (filter.from > filter.to) {
     return InvalidArgument("--from " + std::to_string(filter.from) + " is after --to " +
-                           std::to_string(filter.to) + " (sequences start at 1)");
+                           std::to_string(filter.to));
   }
   if (filter.surface && filter.surface->empty()) {
     return InvalidArgument("--surface needs a surface name");

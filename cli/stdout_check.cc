@@ -1,0 +1,30 @@
+#include "cli/stdout_check.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace las::cli {
+namespace {
+bool g_reported = false;
+}  // namespace
+
+bool StdoutDelivered(const char* verb) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int flush_error = errno;
+  if (flushed && !std::ferror(stdout)) return true;
+  if (!g_reported) {
+    g_reported = true;
+    // A write refused before this flush left only the stream's error flag; errno is long
+    // gone (it said "Success").
+    std::fprintf(stderr, "las %s: io: writing to standard output failed%s%s\n", verb,
+                 flush_error != 0 ? ": " : "",
+                 flush_error != 0 ? std::strerror(flush_error) : " (a write was refused)");
+  }
+  return false;
+}
+
+bool StdoutFailureReported() { return g_reported; }
+
+}  // namespace las::cli
