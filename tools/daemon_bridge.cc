@@ -44,7 +44,21 @@ class Unanswered {
   void OnClientLine(const transport::LineEvent& e) {
     if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
     transport::ParsedLine parsed = transport::ParseMessage(e.bytes, transport::JsonRpcLimits{});
-    if (parsed.ok() && parsed.message->kind == transport::MessageKind::kRequest) ++waiting_[parsed.message->id];
+    if (!parsed.ok()) return;
+    const transport::Message& message = *parsed.message;
+    if (message.kind == transport::MessageKind::kRequest) ++waiting_[message.id];
+    // MCP: a cancelled request gets no answer; the daemon owes none for it.
+    if (message.kind == transport::MessageKind::kNotification &&
+        message.method == "notifications/cancelled") {
+      std::vector<transport::JsonMember> members;
+      if (transport::ObjectMembers(message.params, &members) != transport::JsonTextError::kNone) return;
+      for (const auto& member : members) {
+        if (member.key != "requestId") continue;
+        auto it = waiting_.find(std::string(member.raw));
+        if (it != waiting_.end() && --it->second == 0) waiting_.erase(it);
+        return;
+      }
+    }
   }
 
   static constexpr size_t kMaxLine = transport::JsonRpcLimits{}.max_line_bytes;

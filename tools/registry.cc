@@ -150,8 +150,9 @@ std::set<std::string> SplitNames(std::string_view list) {
     size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
     std::string_view name = list.substr(start, comma - start);
-    while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.remove_prefix(1);
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+    constexpr std::string_view kBlank = " \t\n\r\v\f";  // a value read from a file ends in \n
+    while (!name.empty() && kBlank.find(name.front()) != std::string_view::npos) name.remove_prefix(1);
+    while (!name.empty() && kBlank.find(name.back()) != std::string_view::npos) name.remove_suffix(1);
     if (!name.empty()) names.emplace(name);
     start = comma + 1;
   }

@@ -53,7 +53,7 @@ Result<Registry> ParseRegistry(std::string_view bytes);
 // Reads and parses a file. kNotFound, kIo, or ParseRegistry's errors.
 Result<Registry> LoadRegistry(const std::string& path);
 
-// Applies LAS_ONLY / LAS_SKIP (comma-separated surface names, spaces and tabs around each
+// Applies LAS_ONLY / LAS_SKIP (comma-separated surface names, whitespace around each
 // trimmed; empty or unset = no-op) to `eligible`, keeping order. Names in the lists that
 // are not eligible are ignored: the lists only ever subtract.
 std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible,

@@ -36,7 +36,8 @@ Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string&
 Status CheckRequest(const DraftRequest& request) {
   if (!trust::IsValidSurfaceName(request.surface)) {
     return InvalidArgument("\"" + request.surface +
-                           "\" is not a surface name ([a-z0-9_-], 1 to 64, no \"__\", not \"las\")");
+                           "\" is not a surface name ([a-z0-9_-], 1 to 64, no \"__\", no \"_\" at the "
+                           "end, not \"las\")");
   }
   if (request.argv.empty()) return InvalidArgument("no command given (after --)");
   if (request.argv[0].empty() || request.argv[0].front() != '/') {

@@ -233,6 +233,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     std::function<void(const CallProgress&)> on_progress;
     std::optional<double> last_progress;  // passed on
     int64_t last_progress_nanos = 0;
+    bool reached_total = false;  // a progress at its total was passed on: nothing more
   };
   struct Listing {
     CallCallback done;
@@ -537,16 +538,20 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     }
     Pending& call = it->second;
     const int64_t now = clock_.NowNanos();
+    // Only the one that reaches the total may come sooner than the interval; after it,
+    // nothing (a child whose every value is "at the total" would otherwise flood).
     const bool final = total && *progress >= *total;
     const bool soon = call.last_progress &&
                       now - call.last_progress_nanos <
                           std::chrono::nanoseconds(opts_.min_progress_interval).count();
-    if ((call.last_progress && *progress <= *call.last_progress) || (soon && !final)) {
+    if (call.reached_total || (call.last_progress && *progress <= *call.last_progress) ||
+        (soon && !final)) {
       ++stats_.dropped_progress;
       return;
     }
     call.last_progress = progress;
     call.last_progress_nanos = now;
+    call.reached_total = final;
     call.on_progress(CallProgress{*progress, total});
   }
 

@@ -147,7 +147,7 @@ Result<SurfaceBinding> ParseSurface(const Json& v, const std::string& path) {
   if (!IsValidSurfaceName(*name)) {
     return Bad(path + ".name", "\"" + *name +
                                    "\" is not a surface name ([a-z0-9_-], 1 to 64, no \"__\", "
-                                   "not \"las\")");
+                                   "no \"_\" at the end, not \"las\")");
   }
   s.name = std::move(name).value();
 

@@ -886,28 +886,43 @@ TEST_F(DaemonTest, AnEmbeddedServeEndsCleanlyOnSigtermWithACallInFlight) {
 
 // MCP cancellation: the call is stopped at the child, gets no response, and is recorded
 // uncertain ("cancelled": the child may have acted); the session goes on.
-TEST_F(DaemonTest, AClientsCancellationReachesTheChildAndTheCallGetsNoResponse) {
-  EmbeddedServe serve(EmbeddedServeArgv());
-  ASSERT_TRUE(serve.Open());
-  const std::string gate = tmp_.Sub("gate-cancel");
+// Call 7 waits at the gate, the client cancels it, call 8 is answered, the input ends;
+// returns the server's wait status.
+int CancelOneCallAndEnd(EmbeddedServe& serve, const std::string& gate) {
   serve.Send(tools::ToolCallRequestLine(7, "gate__wait", json{{"gate", gate}}.dump()));
-  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  EXPECT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
   serve.Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}})");
   serve.Send(tools::ToolCallRequestLine(8, "gate__echo", json{{"text", "next"}}.dump()));
   auto next = serve.Answer(8);
-  ASSERT_TRUE(next.has_value());
-  EXPECT_TRUE(next->contains("result")) << next->dump();
+  EXPECT_TRUE(next.has_value() && next->contains("result")) << (next ? next->dump() : "none");
   serve.child().CloseStdin();
   while (auto line = serve.child().ReadLine(std::chrono::seconds(60))) {
     EXPECT_NE(json::parse(*line).value("id", json()), 7) << "a cancelled call is not answered: " << *line;
   }
-  const int status = serve.child().Wait();
+  return serve.child().Wait();
+}
+
+TEST_F(DaemonTest, AClientsCancellationReachesTheChildAndTheCallGetsNoResponse) {
+  EmbeddedServe serve(EmbeddedServeArgv());
+  ASSERT_TRUE(serve.Open());
+  const int status = CancelOneCallAndEnd(serve, tmp_.Sub("gate-cancel"));
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   auto completed = Replay({"--kind", "ToolCallCompleted"});
   ASSERT_EQ(completed.size(), 2u);
   EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut") << completed[0].dump();
   EXPECT_EQ(completed[0]["payload"]["error_code"], "cancelled");
   EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
+}
+
+// Through the bridge: the daemon owes no answer for a cancelled call, so a session that
+// ends after one is a clean end (exit 0), not "the daemon died with requests unanswered".
+TEST_F(DaemonTest, ABridgedSessionWithACancelledCallEndsCleanly) {
+  ASSERT_FALSE(StartDaemon().empty());
+  EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
+  ASSERT_TRUE(bridge.Open());
+  const int status = CancelOneCallAndEnd(bridge, tmp_.Sub("gate-bridge-cancel"));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(StopDaemon(), 0);
 }
 
 }  // namespace

@@ -99,9 +99,9 @@ TEST(RegistryTest, OnlyAndSkipOnlySubtract) {
   EXPECT_TRUE(FilterEligible(eligible, "finance", std::nullopt).empty());
   EXPECT_EQ(FilterEligible(eligible, "", ""), eligible);
   EXPECT_EQ(FilterEligible(eligible, "echo", "echo"), std::vector<std::string>{});
-  EXPECT_EQ(FilterEligible(eligible, "\techo\t, lem", std::nullopt),
+  EXPECT_EQ(FilterEligible(eligible, "\techo\t, lem\n", std::nullopt),
             (std::vector<std::string>{"echo", "lem"}))
-      << "tabs are trimmed like spaces";
+      << "tabs and line ends are trimmed like spaces";
   // What the federation names on stderr: list names that match nothing.
   EXPECT_EQ(UnmatchedNames(eligible, "ECHO, lem,,nosuch"),
             (std::vector<std::string>{"ECHO", "nosuch"}));

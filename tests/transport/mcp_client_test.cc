@@ -576,6 +576,18 @@ TEST_F(McpClientTest, AFloodOfProgressIsThinnedToTheIntervalKeepingTheLast) {
   with_progress.on_progress = [&](const CallProgress& p) { seen.push_back(p.progress); };
   ASSERT_TRUE(Call(*client, "progress", notices, with_progress).ok());
   EXPECT_EQ(seen, (std::vector<double>{1, 500}));
+
+  // Every value "at its total" is still one final, then nothing.
+  std::string at_total = R"({"notices":[)";
+  for (int i = 1; i <= 200; ++i) {
+    if (i > 1) at_total += ',';
+    at_total += R"("{\"progressToken\":TOKEN,\"progress\":)" + std::to_string(i) +
+                R"(,\"total\":)" + std::to_string(i % 2 == 0 ? i : 1) + R"(}")";
+  }
+  at_total += "]}";
+  seen.clear();
+  ASSERT_TRUE(Call(*client, "progress", at_total, with_progress).ok());
+  EXPECT_EQ(seen, (std::vector<double>{1}));
   StillServesThenEnds(*client, "after");
 }
 
