@@ -13,7 +13,6 @@ namespace {
 using nlohmann::json;
 namespace rpc = las::transport;
 
-// Parses params text (already well-formed JSON from the JSON-RPC parser); empty = {}.
 // The shortest text that reads back as `value` (finite): 3 stays "3", 0.1 stays "0.1".
 std::string JsonNumber(double value) {
   char buffer[32];
@@ -21,6 +20,7 @@ std::string JsonNumber(double value) {
   return ec == std::errc() ? std::string(buffer, end) : std::string("0");
 }
 
+// Parses params text (already well-formed JSON from the JSON-RPC parser); empty = {}.
 json ParamsObject(const std::string& params) {
   if (params.empty()) return json::object();
   return json::parse(params, nullptr, /*allow_exceptions=*/false);

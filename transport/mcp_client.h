@@ -114,8 +114,8 @@ struct McpClientOptions {
   // Called once (posted to the loop) when a ready child exits or closes its stdout by
   // itself — not when Shutdown() or the destructor ended it. Every later call is kNotReady.
   std::function<void()> on_child_gone;
-  // Progress of one call is passed on at most this often (the last one, at the total, always):
-  // a child that floods notifications cannot flood the caller.
+  // Progress of one call is passed on at most this often (the first one at its total may
+  // come sooner; none after it): a child that floods notifications cannot flood the caller.
   std::chrono::milliseconds min_progress_interval{50};
 };
 
@@ -131,7 +131,7 @@ struct CallOptions {
   std::chrono::milliseconds timeout{0};  // zero = no timeout (the default)
   // CallTool only. If set, the call carries `_meta.progressToken` (the request's id) and the
   // child's progress notifications for it come here (on the loop, while the call is pending),
-  // at most one per McpClientOptions::min_progress_interval unless it reaches the total.
+  // at most one per McpClientOptions::min_progress_interval but the first at its total.
   std::function<void(const CallProgress&)> on_progress;
 };
 
