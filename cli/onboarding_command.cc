@@ -69,9 +69,10 @@ std::string ByText(const std::string& by, uint64_t sequence) {
 void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepResult>* checked) {
   if (checked != nullptr) {
     for (const auto& result : *checked) {
+      // Details carry operator-given paths (a trust store, a workspace): escaped.
       std::printf("%-5s %-18s %s%s%s\n", result.passed ? "ok" : "FAIL", result.step.c_str(),
                   result.passed ? "" : result.reason.c_str(), result.passed ? "" : ": ",
-                  result.detail.c_str());
+                  EscapeForTerminal(result.detail).c_str());
     }
     std::printf("\n");
   }
@@ -100,7 +101,7 @@ void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepRes
     std::string out;
     for (size_t i = 0; i < 5; ++i) out += c[i] + std::string(width[i] - c[i].size() + 2, ' ');
     out += detail;
-    std::printf("%s\n", out.c_str());
+    std::printf("%s\n", EscapeForTerminal(out).c_str());
   };
   line(headers, "DETAIL");
   for (const auto* row : rows) {
@@ -109,7 +110,8 @@ void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepRes
   if (view.complete()) {
     std::printf("\nlas onboarding: complete: every step is done\n");
   } else {
-    std::printf("\nlas onboarding: current step %s: %s\n", view.current.c_str(), view.next.c_str());
+    std::printf("\nlas onboarding: current step %s: %s\n", view.current.c_str(),
+                EscapeForTerminal(view.next).c_str());
   }
 }
 
@@ -221,7 +223,7 @@ int Mutate(const OnboardingFlags& flags) {
   if (flags.action != "check" || !flags.step.empty()) {
     if (tools::FindOnboardingStep(flags.step) == nullptr) {
       std::fprintf(stderr, "las onboarding: invalid_argument: unknown step \"%s\"; the steps are %s\n",
-                   flags.step.c_str(), tools::OnboardingStepNames().c_str());
+                   EscapeForTerminal(flags.step).c_str(), tools::OnboardingStepNames().c_str());
       return kExitUsage;
     }
   }

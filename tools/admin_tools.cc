@@ -38,8 +38,11 @@ std::vector<Source> Inventory(const LasToolContext& context) {
 }
 
 // The stable refusal code of a PlanSourceToggle error.
-const char* RefusalCode(const Status& status) {
-  return status.code() == Code::kInvalidArgument ? "source-protected" : "unknown-source";
+// PlanSourceToggle's refusal as the tool's error code: no such source; las or las.admin,
+// which stay enabled; else the reason (over 256 bytes, or with control characters).
+const char* RefusalCode(const Status& status, std::string_view id) {
+  if (status.code() != Code::kInvalidArgument) return "unknown-source";
+  return id == kSourceLas || id == kSourceAdmin ? "source-protected" : "invalid-reason";
 }
 
 // Appends `draft` durably, folds it into the live projections, answers on the loop.
@@ -103,7 +106,7 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
         auto draft = PlanSourceToggle(Inventory(context), id, /*enable=*/true, "",
                                       session.agent_id, session.session_id);
         if (!draft.ok()) {
-          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status())}})));
+          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status(), id)}})));
           return;
         }
         AppendToggle(context, std::move(*draft), id, true, std::move(done));
@@ -124,7 +127,7 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
                                       args.value("reason", "admin"), session.agent_id,
                                       session.session_id);
         if (!draft.ok()) {
-          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status())}})));
+          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status(), id)}})));
           return;
         }
         AppendToggle(context, std::move(*draft), id, false, std::move(done));

@@ -14,10 +14,11 @@ Clients see `surface__tool`; every decision is an event in an append-only log.
   `LAS_RELEASE_SIGNATURE`, `LAS_TRUST_STORE`, `LAS_RELEASE_WATERMARK`, `LAS_WORKSPACE`.
 - See what is served: `las sources`, `las inspect catalog`, `las inspect calls`.
 - Follow the log live: `las events tail -f`.
-- Turn a source off: `las sources disable ID --reason R` while no server runs, or the
-  `las__disable_source` tool of a server started with `--admin`. It survives restart.
+- Turn a source off: `las sources disable ID --reason R` (a running server takes it live
+  through its operator socket), or the `las__disable_source` tool of a server started
+  with `--admin`. It survives restart.
 - Small context windows: `las serve --lazy` lists only `las__search`, `las__describe`,
-  `las__list_tools` and `las__call`.
+  `las__list_tools`, `las__call` and `las__onboarding`.
 )";
 
 constexpr std::string_view kTroubleshooting = R"(# Troubleshooting
@@ -33,7 +34,7 @@ A surface missing from `tools/list`: run `las sources`. Its row says why:
   re-sign (`las release draft`, `las release sign`), then `las check`.
 - `disabled` in `las sources`: an operator disabled it; `las sources enable ID`.
 
-A call refused with `source-disabled` in `las inspect calls`: the source is disabled.
+A call refused with `source-disabled` in `las inspect calls --json`: the source is disabled.
 )";
 
 constexpr std::string_view kAuthoring = R"(# Authoring a surface
@@ -45,8 +46,9 @@ A surface is an MCP server over stdio. Las requires `tools/list`; `resources/lis
    one-line description: clients search names first, then titles, descriptions and
    schema property names.
 2. `las release draft --surface NAME -- /abs/command args` writes its manifest entry.
-3. `las release sign --secret-key KEY --bump`, then `las check NAME`.
-4. Add it to the registry (docs/REGISTRY.md) and restart `las serve`.
+3. Add it to the registry (docs/REGISTRY.md): `las check` checks only configured surfaces.
+4. `las release sign --secret-key KEY --bump`, then `las check NAME`, then restart
+   `las serve`.
 )";
 
 constexpr std::string_view kTroublePrompt =

@@ -127,6 +127,20 @@ TEST_F(OnboardingCliTest, UnknownStepsAndMissingStepsAreUsageErrors) {
   EXPECT_EQ(Las({"onboarding", "check", "bogus"}).exit_code, 2);
   EXPECT_EQ(Las({"onboarding", "reset"}).exit_code, 2) << "reset needs a step";
   EXPECT_FALSE(std::filesystem::exists(log_dir())) << "nothing was written";
+  auto odd = Las({"onboarding", "mark", "x\x1b[31my"});
+  EXPECT_EQ(odd.err.find('\x1b'), std::string::npos) << "escaped: " << odd.err;
+}
+
+// An operator's path with a line break or an escape sequence reaches the check's detail
+// and the recorded step: neither the check's lines nor the status table print it raw.
+TEST_F(OnboardingCliTest, OddPathsInDetailsAreEscapedOnTheTerminal) {
+  const std::string odd = "LAS_TRUST_STORE=" + tmp_.Sub("a\x1b[31mb\nc.json");
+  auto check = Las({"onboarding", "check", "trust-store"}, {odd});
+  EXPECT_EQ(check.exit_code, 1) << check.err;
+  EXPECT_EQ(check.out.find('\x1b'), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("\\u{001B}"), std::string::npos) << check.out;
+  auto status = Las({"onboarding", "status"});
+  EXPECT_EQ(status.out.find('\x1b'), std::string::npos) << status.out;
 }
 
 TEST_F(OnboardingCliTest, MutationsWhileAWriterHoldsTheLogExitLockedAndStatusStillWorks) {

@@ -118,13 +118,17 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   // Enabled through the server's las.admin tool: at once, and recorded.
   auto enabled = Serve({CallStep("las__enable_source", {{"id", "echo"}}),
                         CallStep("echo__echo", {{"message", "back"}}), {{"op", "listTools"}},
-                        CallStep("las__disable_source", {{"id", "las"}})},
+                        CallStep("las__disable_source", {{"id", "las"}}),
+                        CallStep("las__disable_source", {{"id", "echo"}, {"reason", "a\x1b[31mb"}})},
                        {"--admin"});
   ASSERT_EQ(enabled.exit_code, 0) << enabled.err;
   EXPECT_EQ(enabled.steps[0]["result"]["structuredContent"]["enabled"], true);
   EXPECT_EQ(StepText(enabled.steps[1]), "Echo: back");
   EXPECT_TRUE(ListedNames(enabled.steps[2]).count("echo__echo"));
   EXPECT_EQ(enabled.steps[3]["result"]["isError"], true) << "las cannot be disabled";
+  EXPECT_EQ(enabled.steps[3]["result"]["structuredContent"]["error"], "source-protected");
+  EXPECT_EQ(enabled.steps[4]["result"]["structuredContent"]["error"], "invalid-reason")
+      << "a reason with control characters is the reason's fault, not the source's";
   auto toggles = Replay({"--kind", "SourceEnabled"});
   ASSERT_EQ(toggles.size(), 1u);
   EXPECT_EQ(toggles[0]["payload"]["source_id"], "echo");
