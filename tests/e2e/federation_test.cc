@@ -358,6 +358,11 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
     EXPECT_EQ(event["payload"]["reason"], "arguments-schema-violation");
   }
   EXPECT_EQ(Replay({"--kind", "ToolCallRequested"}).size(), 1u) << "refused calls never reach a child";
+  // The operator's table says why, not only that they were denied.
+  auto table = testing::RunCommand({LAS_EXECUTABLE, "inspect", "calls", "--log", tmp_.Sub("log")});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("REASON"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("denied     arguments-schema-violation"), std::string::npos) << table.out;
 }
 
 TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
