@@ -240,18 +240,19 @@ namespace {
 // tools is refused (credential-unavailable). Names only: never a value.
 std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
                                        const trust::Environment& environment) {
-  std::map<std::string, std::set<std::string>> tools_by_variable;
+  std::map<std::string, std::set<std::string>> tools_by_credential;
   for (const trust::ToolBinding& tool : surface.tools) {
     for (const auto& [argument, credential] : tool.credential_templates) {
-      tools_by_variable[CredentialVariable(credential)].insert(tool.name);
+      tools_by_credential[credential].insert(tool.name);
     }
   }
-  if (tools_by_variable.empty()) return std::nullopt;
+  if (tools_by_credential.empty()) return std::nullopt;
+  const trust::CredentialResolver resolve = EnvironmentCredentials(environment);  // as calls do
   std::vector<std::string> missing;
-  for (const auto& [variable, tools] : tools_by_variable) {
-    auto it = environment.find(variable);
-    if (it == environment.end() || it->second.empty()) {
-      missing.push_back(variable + " (" + JoinNames({tools.begin(), tools.end()}) + ")");
+  for (const auto& [credential, tools] : tools_by_credential) {
+    if (!resolve(credential)) {
+      missing.push_back(CredentialVariable(credential) + " (" +
+                        JoinNames({tools.begin(), tools.end()}) + ")");
     }
   }
   if (!missing.empty()) {
@@ -260,7 +261,7 @@ std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
                 "not set or empty, so calls of these tools would be refused: " + JoinNames(missing));
   }
   return Ok(surface.name, "credentials",
-            Plural(tools_by_variable.size(), "credential variable") + " set");
+            Plural(tools_by_credential.size(), "credential variable") + " set");
 }
 
 void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& launch,
