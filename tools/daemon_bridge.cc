@@ -30,8 +30,7 @@ class Unanswered {
     daemon_lines_.Feed(bytes, [this](const transport::LineEvent& e) {
       if (e.kind != transport::LineEvent::Kind::kLine) return;
       auto id = transport::SalvageTopLevelMember(e.bytes, "id", transport::kDefaultMaxDepth);
-      if (!id) return;
-      if (auto it = waiting_.find(*id); it != waiting_.end() && --it->second == 0) waiting_.erase(it);
+      if (id) Answered(*id);
     });
   }
   size_t count() const {
@@ -41,6 +40,11 @@ class Unanswered {
   }
 
  private:
+  // One request `id` is owed no more answers.
+  void Answered(const std::string& id) {
+    if (auto it = waiting_.find(id); it != waiting_.end() && --it->second == 0) waiting_.erase(it);
+  }
+
   void OnClientLine(const transport::LineEvent& e) {
     if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
     transport::ParsedLine parsed = transport::ParseMessage(e.bytes, transport::JsonRpcLimits{});
@@ -50,14 +54,7 @@ class Unanswered {
     // MCP: a cancelled request gets no answer; the daemon owes none for it.
     if (message.kind == transport::MessageKind::kNotification &&
         message.method == "notifications/cancelled") {
-      std::vector<transport::JsonMember> members;
-      if (transport::ObjectMembers(message.params, &members) != transport::JsonTextError::kNone) return;
-      for (const auto& member : members) {
-        if (member.key != "requestId") continue;
-        auto it = waiting_.find(std::string(member.raw));
-        if (it != waiting_.end() && --it->second == 0) waiting_.erase(it);
-        return;
-      }
+      if (auto id = transport::CancelledRequestId(message.params)) Answered(*id);
     }
   }
 

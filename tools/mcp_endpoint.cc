@@ -1,11 +1,11 @@
 #include "tools/mcp_endpoint.h"
 
-#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "tools/grant_policy.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
+#include "trust/canonical_json.h"
 
 namespace las::tools {
 namespace {
@@ -13,11 +13,10 @@ namespace {
 using nlohmann::json;
 namespace rpc = las::transport;
 
-// The shortest text that reads back as `value` (finite): 3 stays "3", 0.1 stays "0.1".
+// A progress number as JSON (finite by transport::CallProgress's contract).
 std::string JsonNumber(double value) {
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return ec == std::errc() ? std::string(buffer, end) : std::string("0");
+  auto text = trust::FormatJcsNumber(value);
+  return text.ok() ? std::move(text).value() : std::string("0");
 }
 
 // Parses params text (already well-formed JSON from the JSON-RPC parser); empty = {}.
@@ -274,16 +273,12 @@ ProgressSink McpEndpoint::ProgressTo(const std::string& id, const ParamsView& pa
 
 void McpEndpoint::OnCancelled(const std::string& params) {
   if (!session_) return;
-  std::vector<transport::JsonMember> members;
-  if (transport::ObjectMembers(params, &members, options_.max_depth) != transport::JsonTextError::kNone) return;
-  for (const auto& member : members) {
-    if (member.key != "requestId") continue;
-    auto calls = calls_.find(std::string(member.raw));
-    if (calls == calls_.end() || calls->second.cancelled) return;
-    calls->second.cancelled = true;
-    backend_.CancelCall(*session_, calls->first);
-    return;
-  }
+  const std::optional<std::string> id = rpc::CancelledRequestId(params, options_.max_depth);
+  if (!id) return;
+  auto calls = calls_.find(*id);
+  if (calls == calls_.end() || calls->second.cancelled) return;
+  calls->second.cancelled = true;
+  backend_.CancelCall(*session_, calls->first);
 }
 
 void McpEndpoint::ReadResource(const std::string& id, const std::string& params) {

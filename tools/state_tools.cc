@@ -247,20 +247,22 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (const auto* space = reducers::SpaceOf(c.state(), target.blackboard, target.owner)) {
     auto it = after.empty() ? space->begin() : space->upper_bound(after);
     std::string last_key;
+    size_t last_key_bytes = 0;  // EncodedKeySize(last_key)
     for (; it != space->end(); ++it) {
       if (page.count == limit) break;
       Coordination::Batch record_drafts;
       const std::string record =
           RecordJson(c, ActorOf(session), it->first, it->second.current, record_drafts);
       // `next` will name this key or the one before: room for the longer, as written.
-      const size_t next_bytes = std::max(EncodedKeySize(last_key), EncodedKeySize(it->first));
-      if (page.count > 0 && !page.Fits(record.size() + next_bytes)) {
+      const size_t key_bytes = EncodedKeySize(it->first);
+      if (page.count > 0 && !page.Fits(record.size() + std::max(last_key_bytes, key_bytes))) {
         truncated = true;
         break;
       }
       page.Add(record);
       drafts.Add(std::move(record_drafts));
       last_key = it->first;
+      last_key_bytes = key_bytes;
     }
     if (it != space->end()) next = last_key;
   }

@@ -194,6 +194,20 @@ std::string MakeRequest(std::string_view raw_id, std::string_view method,
   return out;
 }
 
+std::string MakeCancelledNotification(std::string_view raw_id, std::string_view reason) {
+  return MakeNotification("notifications/cancelled", "{\"requestId\":" + std::string(raw_id) +
+                                                         ",\"reason\":" + QuoteJsonString(reason) + "}");
+}
+
+std::optional<std::string> CancelledRequestId(std::string_view raw_params, size_t max_depth) {
+  std::vector<JsonMember> members;
+  if (ObjectMembers(raw_params, &members, max_depth) != JsonTextError::kNone) return std::nullopt;
+  for (const auto& member : members) {
+    if (member.key == "requestId") return std::string(member.raw);
+  }
+  return std::nullopt;
+}
+
 std::string MakeNotification(std::string_view method, std::string_view raw_params) {
   std::string out = "{\"jsonrpc\":\"2.0\",";
   AppendCall(method, raw_params, out);

@@ -154,8 +154,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   bool Cancel(int64_t id, std::string_view reason) {
     std::optional<CallCallback> done = TakePending(id);
     if (!done) return false;
-    Write(MakeNotification("notifications/cancelled", "{\"requestId\":" + std::to_string(id) +
-                                                          ",\"reason\":" + QuoteJsonString(reason) + "}"));
+    Write(MakeCancelledNotification(std::to_string(id), reason));
     PostResult(std::move(*done), Failed(CallError::kCancelled));
     return true;
   }
@@ -278,14 +277,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   }
 
   void OnTimeout(int64_t id) {
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return;
-    CallCallback done = std::move(it->second.done);
-    pending_.erase(it);
+    std::optional<CallCallback> done = TakePending(id);
+    if (!done) return;
     // Tell the child we stopped waiting; the call itself stays uncertain.
-    Write(MakeNotification("notifications/cancelled",
-                           "{\"requestId\":" + std::to_string(id) + ",\"reason\":\"timeout\"}"));
-    done(Failed(CallError::kTimeout));
+    Write(MakeCancelledNotification(std::to_string(id), "timeout"));
+    (*done)(Failed(CallError::kTimeout));
   }
 
   // Removes and returns the pending call `id`, if any.
