@@ -8,9 +8,11 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "log/chain_cursor.h"
 #include "log/events_generated.h"
@@ -21,14 +23,41 @@
 namespace las::log {
 namespace {
 
+// Wakes one blocked caller without the log's mutex: a caller woken under that mutex would
+// at once block on it again, which costs a second sleep and wake per append.
+class Wakeup {
+ public:
+  enum class Reason { kNone, kLead, kDone };
+
+  // Notifies after releasing the mutex (a waiter woken under it would block on it at
+  // once). The poster holds a reference, so the caller may return and drop its own as
+  // soon as it sees the reason.
+  static void Post(std::shared_ptr<Wakeup> wakeup, Reason reason) {
+    {
+      std::lock_guard lock(wakeup->mu_);
+      wakeup->reason_ = reason;
+    }
+    wakeup->cv_.notify_one();
+  }
+  Reason Await() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return reason_ != Reason::kNone; });
+    return std::exchange(reason_, Reason::kNone);
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  Reason reason_ = Reason::kNone;
+};
+
 // One caller's batch waiting to be committed. Lives on the caller's stack.
 struct Request {
   std::vector<EventDraft>* drafts = nullptr;
   size_t bytes = 0;
   Durability durability = Durability::kSynced;
   Result<AppendedRange> result = Status(Code::kIo, "not committed");
-  bool done = false;
-  std::condition_variable wake;
+  std::shared_ptr<Wakeup> wakeup = std::make_shared<Wakeup>();
 };
 
 // A group stops growing at this size so one huge batch cannot stall everyone forever.
@@ -168,10 +197,13 @@ class RocksEventLog final : public EventLog {
 
     std::unique_lock lock(mu_);
     queue_.push_back(&request);
-    request.wake.wait(lock, [&] {
-      return request.done || (!writing_ && queue_.front() == &request);
-    });
-    if (request.done) return std::move(request.result);
+    if (writing_ || queue_.front() != &request) {
+      lock.unlock();
+      // Posted kLead by the writer before us once it is done, or kDone by a leader that
+      // took this batch into its group.
+      if (request.wakeup->Await() == Wakeup::Reason::kDone) return std::move(request.result);
+      lock.lock();
+    }
 
     std::vector<Request*> group;
     size_t group_bytes = 0;
@@ -205,15 +237,24 @@ class RocksEventLog final : public EventLog {
     } else {
       Fail(status);
     }
-    if (!queue_.empty()) queue_.front()->wake.notify_one();
+    // The next leader is chosen under mu_ (no newcomer can lead while the queue is not
+    // empty) but woken after it is released.
+    Request* next_leader = queue_.empty() ? nullptr : queue_.front();
+    if (next_leader != nullptr) {
+      lock.unlock();
+      Wakeup::Post(next_leader->wakeup, Wakeup::Reason::kLead);
+      lock.lock();
+    }
 
     if (status.ok() && sync) status = AwaitDurable(lock, end.sequence);
     if (status.ok() && !sync) NoteUnsynced();
+    lock.unlock();
     for (Request* member : group) {
+      if (member == &request) continue;
       if (!status.ok()) member->result = status;
-      member->done = true;
-      if (member != &request) member->wake.notify_one();
+      Wakeup::Post(member->wakeup, Wakeup::Reason::kDone);  // member may return now
     }
+    if (!status.ok()) request.result = status;
     return std::move(request.result);
   }
 
@@ -246,7 +287,10 @@ class RocksEventLog final : public EventLog {
     } else {
       Fail(status);
     }
+    // Woken outside mu_, or each waiter would wake only to block on it.
+    lock.unlock();
     synced_.notify_all();
+    lock.lock();
   }
 
   void Fail(const Status& status) {
