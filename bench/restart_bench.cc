@@ -65,6 +65,9 @@ void Build(const std::string& dir, uint64_t n) {
   if (!appended.ok()) Die("append", appended);
 }
 
+// The snapshot key of the log in `dir` (kept beside it, outside the log directory).
+std::string KeyFileFor(const std::string& dir) { return dir + ".snapshot-key"; }
+
 // child restart DIR: what `las serve` does before federating; one line of figures.
 int ChildRestart(const std::string& dir) {
   const auto t0 = Clock::now();
@@ -73,6 +76,7 @@ int ChildRestart(const std::string& dir) {
   const auto t1 = Clock::now();
   tools::LiveOptions options;
   options.snapshot_every = 0;  // measure loading only
+  options.snapshot_key_file = KeyFileFor(dir);
   tools::LiveProjections live(**log, options);
   if (Status s = live.CatchUp(); !s.ok()) Die("catch up", s);
   const auto t2 = Clock::now();
@@ -102,14 +106,16 @@ int ChildSnapshot(const std::string& dir, uint64_t tail) {
   // with what the server does now when a snapshot is due (tools/live_projections.h): only
   // SaveSnapshotStates on its loop, WriteSavedSnapshot (restore a copy, digests, encode,
   // put) on the writer thread. Both write the same key; the second replaces the first.
+  auto key = tools::ReadOrCreateSnapshotKey(KeyFileFor(dir));
+  if (!key.ok()) Die("snapshot key", key.status());
   const auto t0 = Clock::now();
-  auto written = projections::WriteSnapshot(**log, set);
+  auto written = projections::WriteSnapshot(**log, set, *key);
   const auto t1 = Clock::now();
   if (!written.ok()) Die("write snapshot", written.status());
   auto states = projections::SaveSnapshotStates(set);
   const auto t2 = Clock::now();
   if (!states.ok()) Die("save states", states.status());
-  auto background = projections::WriteSavedSnapshot(**log, std::move(*states));
+  auto background = projections::WriteSavedSnapshot(**log, std::move(*states), *key);
   const auto t3 = Clock::now();
   if (!background.ok()) Die("write saved snapshot", background.status());
   std::printf("%" PRIu64 " %zu %.1f %.1f %.1f\n", at, *background, Ms(t0, t1), Ms(t1, t2),

@@ -5,19 +5,30 @@
 
 #include <cstdlib>
 
+#include "tools/snapshot_key_file.h"
+
 namespace las::cli {
+
+namespace {
+
+std::string Home() {
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') return home;
+  if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr) return pw->pw_dir;
+  return "";
+}
+
+}  // namespace
 
 std::string DefaultLogDir() {
   if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && state[0] == '/') {
     return std::string(state) + "/las/log";
   }
-  std::string home;
-  if (const char* env_home = std::getenv("HOME"); env_home != nullptr && env_home[0] == '/') {
-    home = env_home;
-  } else if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr) {
-    home = pw->pw_dir;
-  }
-  return home + "/.local/state/las/log";
+  return Home() + "/.local/state/las/log";
+}
+
+std::string DefaultSnapshotKeyFile() {
+  const char* config = std::getenv("XDG_CONFIG_HOME");
+  return tools::DefaultSnapshotKeyFile(config == nullptr ? "" : config, Home());
 }
 
 }  // namespace las::cli

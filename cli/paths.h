@@ -1,5 +1,6 @@
-// Where `las` keeps its state by default (XDG Base Directory): the log lives in
-// $XDG_STATE_HOME/las/log, else ~/.local/state/las/log.
+// Where `las` keeps its files by default (XDG Base Directory): the log lives in
+// $XDG_STATE_HOME/las/log, else ~/.local/state/las/log; the snapshot key in
+// $XDG_CONFIG_HOME/las/snapshot.key, else ~/.config/las/snapshot.key.
 #pragma once
 
 #include <string>
@@ -7,5 +8,6 @@
 namespace las::cli {
 
 std::string DefaultLogDir();
+std::string DefaultSnapshotKeyFile();
 
 }  // namespace las::cli

@@ -25,6 +25,7 @@ struct GatewayFlags {
   std::string durability = "strict";
   bool json = false;
   uint64_t snapshot_every = 10000;
+  std::string snapshot_key_file = DefaultSnapshotKeyFile();
   bool embedded = false;
   bool lazy = false;
   bool admin = false;
@@ -45,6 +46,7 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.call_timeout_ms = flags.call_timeout_ms;
   options.relaxed_durability = flags.durability == "relaxed";
   options.snapshot_every = flags.snapshot_every;
+  options.snapshot_key_file = flags.snapshot_key_file;
   options.lazy = flags.lazy;
   options.admin = flags.admin;
   options.reap_adopted_orphans = true;  // every child of the las program is a spawned surface
@@ -99,6 +101,11 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "restart folds only the events after the newest snapshot (0: never)")
       ->capture_default_str()
       ->check(WholeUint64());
+  cmd->add_option("--snapshot-key", flags->snapshot_key_file,
+                  "File with the secret key that seals snapshots, created (0600) by the first "
+                  "snapshot; kept outside the log directory so that a snapshot written into "
+                  "the log directory by anyone else is ignored")
+      ->capture_default_str();
 }
 
 }  // namespace

@@ -10,25 +10,27 @@ namespace {
 // FORMAT.md §Snapshots.
 constexpr std::string_view kMagic = "las.snap";
 // The trailing NUL is part of the label, as in the chain hash's.
-constexpr std::string_view kChecksumLabel{"las.snapshot.v1\0", 16};
-constexpr size_t kChecksumSize = 32;
+constexpr std::string_view kSealLabel{"las.snapshot.v2\0", 16};
+constexpr size_t kSealSize = 32;
 constexpr size_t kMaxNameSize = 255;
 // magic, format version, projection-set version, sequence, event hash, count
 constexpr size_t kHeaderSize = 8 + 4 + 4 + 8 + 32 + 4;
-static_assert(crypto_generichash_BYTES == kChecksumSize);
+static_assert(crypto_generichash_BYTES == kSealSize);
+static_assert(std::tuple_size_v<SnapshotKey> >= crypto_generichash_KEYBYTES_MIN &&
+              std::tuple_size_v<SnapshotKey> <= crypto_generichash_KEYBYTES_MAX);
 
 void PutBE(std::string& out, uint64_t value, int bytes) {
   for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
 }
 
-std::array<uint8_t, kChecksumSize> Checksum(std::string_view bytes) {
+std::array<uint8_t, kSealSize> Seal(std::string_view bytes, const SnapshotKey& key) {
   crypto_generichash_state state;
-  crypto_generichash_init(&state, nullptr, 0, kChecksumSize);
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(kChecksumLabel.data()),
-                            kChecksumLabel.size());
+  crypto_generichash_init(&state, key.data(), key.size(), kSealSize);
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(kSealLabel.data()),
+                            kSealLabel.size());
   crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(bytes.data()),
                             bytes.size());
-  std::array<uint8_t, kChecksumSize> out{};
+  std::array<uint8_t, kSealSize> out{};
   crypto_generichash_final(&state, out.data(), out.size());
   return out;
 }
@@ -61,9 +63,9 @@ Status Damaged(const std::string& what) { return Corruption("snapshot record: " 
 
 }  // namespace
 
-std::string EncodeSnapshot(const Snapshot& snapshot) {
+std::string EncodeSnapshot(const Snapshot& snapshot, const SnapshotKey& key) {
   std::string out;
-  size_t size = kHeaderSize + kChecksumSize;
+  size_t size = kHeaderSize + kSealSize;
   for (const auto& p : snapshot.projections) size += 1 + p.name.size() + 32 + 8 + p.state.size();
   out.reserve(size);
   out.append(kMagic);
@@ -82,13 +84,13 @@ std::string EncodeSnapshot(const Snapshot& snapshot) {
     PutBE(out, p.state.size(), 8);
     out.append(p.state);
   }
-  const auto checksum = Checksum(out);
-  out.append(reinterpret_cast<const char*>(checksum.data()), checksum.size());
+  const auto seal = Seal(out, key);
+  out.append(reinterpret_cast<const char*>(seal.data()), seal.size());
   return out;
 }
 
-Result<Snapshot> DecodeSnapshot(std::string_view record) {
-  if (record.size() < kHeaderSize + kChecksumSize) return Damaged("too short");
+Result<Snapshot> DecodeSnapshot(std::string_view record, const SnapshotKey& key) {
+  if (record.size() < kHeaderSize + kSealSize) return Damaged("too short");
   if (record.substr(0, kMagic.size()) != kMagic) return Damaged("wrong magic");
   Reader header(record.substr(kMagic.size()));
   uint64_t version = 0;
@@ -97,10 +99,10 @@ Result<Snapshot> DecodeSnapshot(std::string_view record) {
     return Unsupported("snapshot record format version " + std::to_string(version) +
                        " (this Las reads " + std::to_string(kSnapshotFormatVersion) + ")");
   }
-  const std::string_view body = record.substr(0, record.size() - kChecksumSize);
-  const auto checksum = Checksum(body);
-  if (std::memcmp(checksum.data(), record.data() + body.size(), kChecksumSize) != 0) {
-    return Damaged("checksum mismatch");
+  const std::string_view body = record.substr(0, record.size() - kSealSize);
+  const auto seal = Seal(body, key);
+  if (sodium_memcmp(seal.data(), record.data() + body.size(), kSealSize) != 0) {
+    return Damaged("seal mismatch (damaged, or sealed with another key)");
   }
 
   Reader in(body.substr(kMagic.size() + 4));

@@ -5,7 +5,7 @@
 //
 // This header is the record's codec only: the projection state bytes are opaque here
 // (projections/ writes and reads them), and the checks a loader must make beyond the
-// checksum — the event at `sequence` exists and has `event_hash`, every digest matches the
+// seal — the event at `sequence` exists and has `event_hash`, every digest matches the
 // restored state — are the caller's (tools/live_projections.h does them).
 //
 // Thread safety: free functions over values; no shared state.
@@ -37,15 +37,20 @@ struct Snapshot {
 };
 
 // FORMAT.md §Snapshots: the record's format version (the first field after the magic).
-inline constexpr uint32_t kSnapshotFormatVersion = 1;
+inline constexpr uint32_t kSnapshotFormatVersion = 2;
 
-// The framed record: magic, versions, sequence, event hash, the projections, and a
-// BLAKE2b-256 checksum over everything before it.
-std::string EncodeSnapshot(const Snapshot& snapshot);
+// The secret that seals snapshot records: the seal is a BLAKE2b-256 keyed with it. It is
+// kept outside the log directory (tools/snapshot_key_file.h), so that whoever can write the
+// log directory but cannot read the key cannot make a record that a loader accepts.
+using SnapshotKey = std::array<uint8_t, 32>;
 
-// Parses and checks a record. kCorruption: truncated, trailing bytes, wrong magic or
-// checksum. kUnsupported: a record format version other than kSnapshotFormatVersion.
-// Never reads out of bounds, whatever the bytes.
-Result<Snapshot> DecodeSnapshot(std::string_view record);
+// The framed record: magic, versions, sequence, event hash, the projections, and the seal
+// over everything before it.
+std::string EncodeSnapshot(const Snapshot& snapshot, const SnapshotKey& key);
+
+// Parses and checks a record. kCorruption: truncated, trailing bytes, wrong magic, or a
+// seal that `key` did not make. kUnsupported: a record format version other than
+// kSnapshotFormatVersion. Never reads out of bounds, whatever the bytes.
+Result<Snapshot> DecodeSnapshot(std::string_view record, const SnapshotKey& key);
 
 }  // namespace las::log

@@ -12,8 +12,9 @@ namespace {
 // Encodes `snapshot`, puts it under its sequence and deletes all but the newest `keep` —
 // after deleting every record keyed beyond the head, which no load can use (copied from
 // another or a longer log): counted among the newest, they would evict every new snapshot.
-Result<size_t> PutAndPrune(log::EventLog& log, const log::Snapshot& snapshot, size_t keep) {
-  const std::string record = log::EncodeSnapshot(snapshot);
+Result<size_t> PutAndPrune(log::EventLog& log, const log::Snapshot& snapshot,
+                           const log::SnapshotKey& key, size_t keep) {
+  const std::string record = log::EncodeSnapshot(snapshot, key);
   LAS_RETURN_IF_ERROR(log.PutSnapshot(snapshot.sequence, record));
   auto sequences = log.SnapshotSequences();
   if (!sequences.ok()) return sequences.status();
@@ -37,14 +38,15 @@ Status UnsupportedNames(const std::vector<std::string>& unsupported) {
 
 }  // namespace
 
-Result<size_t> WriteSnapshot(log::EventLog& log, const ProjectionSet& set, size_t keep) {
+Result<size_t> WriteSnapshot(log::EventLog& log, const ProjectionSet& set,
+                             const log::SnapshotKey& key, size_t keep) {
   if (set.sequence() == 0) return InvalidArgument("nothing folded: no snapshot to write");
   auto hash = log.EventHash(set.sequence());
   if (!hash.ok()) return hash.status();
   std::vector<std::string> unsupported;
   auto snapshot = set.Save(*hash, &unsupported);
   if (!snapshot) return UnsupportedNames(unsupported);
-  return PutAndPrune(log, *snapshot, keep);
+  return PutAndPrune(log, *snapshot, key, keep);
 }
 
 Result<log::Snapshot> SaveSnapshotStates(const ProjectionSet& set) {
@@ -55,7 +57,8 @@ Result<log::Snapshot> SaveSnapshotStates(const ProjectionSet& set) {
   return std::move(*states);
 }
 
-Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states, size_t keep) {
+Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states,
+                                  const log::SnapshotKey& key, size_t keep) {
   auto hash = log.EventHash(states.sequence);
   if (!hash.ok()) return hash.status();
   states.event_hash = *hash;
@@ -64,16 +67,17 @@ Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states, size
     ProjectionSet copy;
     LAS_RETURN_IF_ERROR(copy.RestoreAndDigest(states));
   }
-  return PutAndPrune(log, states, keep);
+  return PutAndPrune(log, states, key, keep);
 }
 
 namespace {
 
 // Why the snapshot at `key` cannot be used, or ok with `into` restored.
-Status TryRestore(log::EventLog& log, uint64_t key, const log::Head& head, ProjectionSet& into) {
+Status TryRestore(log::EventLog& log, uint64_t key, const log::SnapshotKey& seal_key,
+                  const log::Head& head, ProjectionSet& into) {
   auto record = log.GetSnapshot(key);
   if (!record.ok()) return record.status();
-  auto snapshot = log::DecodeSnapshot(*record);
+  auto snapshot = log::DecodeSnapshot(*record, seal_key);
   if (!snapshot.ok()) return snapshot.status();
   if (snapshot->sequence != key) return Corruption("its recorded sequence differs from its key");
   if (snapshot->sequence == 0 || snapshot->sequence > head.sequence) {
@@ -89,14 +93,14 @@ Status TryRestore(log::EventLog& log, uint64_t key, const log::Head& head, Proje
 
 }  // namespace
 
-Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log) {
+Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::SnapshotKey& seal_key) {
   LoadedProjections loaded;
   auto sequences = log.SnapshotSequences();
   if (!sequences.ok()) return sequences.status();
   const log::Head head = log.head();
   for (uint64_t key : *sequences) {
     ProjectionSet candidate;
-    Status status = TryRestore(log, key, head, candidate);
+    Status status = TryRestore(log, key, seal_key, head, candidate);
     if (status.code() == Code::kIo) return status;
     if (status.ok()) {
       loaded.set = std::move(candidate);

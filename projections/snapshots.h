@@ -14,15 +14,20 @@
 
 #include "base/result.h"
 #include "log/event_log.h"
+#include "log/snapshot.h"
 #include "projections/projection_set.h"
 
 namespace las::projections {
 
+// Every record is sealed with a `key` (log/snapshot.h) and a loader accepts only records
+// sealed with its own key.
+//
 // Writes a snapshot of `set` (as of set.sequence(), which must be an event of `log`) and
 // then deletes all but the newest `keep` snapshots (keep >= 1). Returns the record's size.
 // Errors: kUnsupported when some projection does not implement Save (the message names
 // them; nothing is written), kInvalidArgument for an empty set, kNotFound/kIo from the log.
-Result<size_t> WriteSnapshot(log::EventLog& log, const ProjectionSet& set, size_t keep = 2);
+Result<size_t> WriteSnapshot(log::EventLog& log, const ProjectionSet& set,
+                             const log::SnapshotKey& key, size_t keep = 2);
 
 // WriteSnapshot in two halves, so that the expensive half can run off the set's thread
 // (tools/live_projections.h). SaveSnapshotStates, on the set's thread: each projection's
@@ -33,7 +38,8 @@ Result<size_t> WriteSnapshot(log::EventLog& log, const ProjectionSet& set, size_
 // encodes, writes, then keeps the newest `keep` as WriteSnapshot. kCorruption if the
 // states do not restore (nothing is written); kNotFound/kIo from the log.
 Result<log::Snapshot> SaveSnapshotStates(const ProjectionSet& set);
-Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states, size_t keep = 2);
+Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states,
+                                  const log::SnapshotKey& key, size_t keep = 2);
 
 struct LoadedProjections {
   ProjectionSet set;                 // restored from a snapshot, or fresh
@@ -43,10 +49,10 @@ struct LoadedProjections {
 
 // The newest usable snapshot of `log`, restored; a fresh set when there is none. A
 // snapshot is ignored (with a line in `ignored`, and the next older one is tried) when its
-// record does not decode (checksum, truncation, version), its key and recorded sequence
+// record does not decode (seal, truncation, version), its key and recorded sequence
 // differ, its sequence is beyond the log's head, the event at its sequence has another
 // chain hash than recorded, or a projection's state does not parse or does not give the
 // recorded digest. Only a log read failure is an error (kIo).
-Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log);
+Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::SnapshotKey& key);
 
 }  // namespace las::projections

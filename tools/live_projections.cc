@@ -38,22 +38,54 @@ Status LiveProjections::FoldStored(uint64_t first, const std::vector<log::EventD
   return Status::Ok();
 }
 
+bool LiveProjections::EnsureKey(bool create) {
+  if (key_) return true;
+  if (snapshots_disabled_) return false;
+  if (options_.snapshot_key_file.empty()) {
+    snapshots_disabled_ = true;
+    return false;
+  }
+  auto key = create ? ReadOrCreateSnapshotKey(options_.snapshot_key_file, options_.random_fill)
+                    : ReadSnapshotKey(options_.snapshot_key_file);
+  if (key.ok()) {
+    key_ = *key;
+    return true;
+  }
+  // No key yet: nothing stored can be restored, and the first snapshot makes one.
+  if (!create && key.status().code() == Code::kNotFound) return false;
+  snapshots_disabled_ = true;
+  Warn("snapshots disabled: " + key.status().ToString());
+  return false;
+}
+
 Status LiveProjections::Start() {
-  auto loaded = projections::LoadNewestSnapshot(log_);
-  if (!loaded.ok()) return loaded.status();
-  for (const auto& why : loaded->ignored) Warn(why);
-  startup_.ignored_snapshots = loaded->ignored.size();
-  startup_.snapshot_sequence = loaded->snapshot_sequence;
-  if (loaded->snapshot_sequence != 0) {
-    set_ = std::move(loaded->set);
-    last_snapshot_ = loaded->snapshot_sequence;
-    *loaded = projections::LoadedProjections{};
+  projections::LoadedProjections loaded;
+  if (EnsureKey(/*create=*/false)) {
+    auto restored = projections::LoadNewestSnapshot(log_, *key_);
+    if (!restored.ok()) return restored.status();
+    loaded = std::move(*restored);
+  } else {
+    // Not restorable without the key that sealed them.
+    auto stored = log_.SnapshotSequences();
+    if (!stored.ok()) return stored.status();
+    for (uint64_t sequence : *stored) {
+      loaded.ignored.push_back("snapshot at sequence " + std::to_string(sequence) +
+                               " ignored: no usable snapshot key");
+    }
+  }
+  for (const auto& why : loaded.ignored) Warn(why);
+  startup_.ignored_snapshots = loaded.ignored.size();
+  startup_.snapshot_sequence = loaded.snapshot_sequence;
+  if (loaded.snapshot_sequence != 0) {
+    set_ = std::move(loaded.set);
+    last_snapshot_ = loaded.snapshot_sequence;
+    loaded = projections::LoadedProjections{};
 #ifdef __GLIBC__
     // The record and its decoded copy (tens of MiB on a large log) are freed by now; hand
     // the pages back so the server's resident size is its state, not the load's peak.
     ::malloc_trim(0);
 #endif
-  } else if (!loaded->ignored.empty()) {
+  } else if (!loaded.ignored.empty()) {
     Warn("no usable snapshot: folding the log from sequence 1");
   }
   const uint64_t from = set_.sequence();
@@ -94,6 +126,7 @@ void LiveProjections::MaybeSnapshot() {
   if (options_.snapshot_every == 0 || snapshots_disabled_) return;
   if (set_.sequence() < last_snapshot_ + options_.snapshot_every) return;
   if (options_.snapshot_after_own_size && bytes_since_snapshot_ < last_snapshot_bytes_) return;
+  if (!EnsureKey(/*create=*/true)) return;
   CollectWrite(/*wait=*/true);  // back-pressure: one write in flight at most
   // Taken or failed, the next attempt is `snapshot_every` events later.
   last_snapshot_ = set_.sequence();
@@ -116,7 +149,9 @@ void LiveProjections::MaybeSnapshot() {
   }
   log::EventLog* log = &log_;
   auto saved = std::make_shared<log::Snapshot>(std::move(*states));
-  auto write = [log, saved] { return projections::WriteSavedSnapshot(*log, std::move(*saved)); };
+  auto write = [log, saved, key = *key_] {
+    return projections::WriteSavedSnapshot(*log, std::move(*saved), key);
+  };
   try {
     writing_ = std::async(std::launch::async, write);  // a copy: `write` stays usable
   } catch (const std::system_error&) {

@@ -4,7 +4,7 @@
 //
 // Start-up (the first CatchUp()) restores the newest valid snapshot from the log
 // (projections/snapshots.h) and folds only the events after it; a snapshot that fails any
-// check (checksum, sequence beyond the head, another chain hash at its sequence, a state
+// check (its seal is not this user's snapshot key, a damaged record, sequence beyond the head, another chain hash at its sequence, a state
 // that does not parse or does not give its recorded digest) is ignored with a warning and
 // the next older one is tried, down to a fold from sequence 1. After that CatchUp() folds
 // whatever the log holds beyond the last folded sequence, read back through a verifying
@@ -32,8 +32,14 @@
 // a warning. A projection without Save (projections/projection.h) disables snapshots for
 // this process, with one warning.
 //
+// Snapshots are sealed with the key in `snapshot_key_file` (tools/snapshot_key_file.h),
+// read at start-up and created, when missing, by the first snapshot this process takes.
+// Without a key file (""), or when it is unusable (another owner, open to others, not 32
+// bytes: one warning), snapshots are neither restored nor taken and every start folds
+// from sequence 1.
+//
 // Warnings go to `warn` (default: stderr, one line each); they name sequences and
-// projections and status codes, never state content.
+// projections and status codes, never state content or key bytes.
 //
 // Threading: not thread-safe; use on the server's loop thread only. The snapshot writer
 // thread touches only the log (thread-safe) and its own copy of the saved bytes.
@@ -42,13 +48,16 @@
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/result.h"
 #include "log/event_log.h"
+#include "log/snapshot.h"
 #include "projections/projection_set.h"
+#include "tools/snapshot_key_file.h"
 
 namespace las::tools {
 
@@ -57,6 +66,10 @@ struct LiveOptions {
   uint64_t snapshot_every = 0;
   // See above: also wait for as many event bytes as the last snapshot's states had.
   bool snapshot_after_own_size = false;
+  // The file that holds the snapshot key; "" = no snapshots.
+  std::string snapshot_key_file;
+  // The randomness for a new key; empty = libsodium's CSPRNG.
+  RandomFill random_fill;
   // Receives each warning line; empty = stderr.
   std::function<void(std::string_view)> warn;
 };
@@ -109,6 +122,9 @@ class LiveProjections {
 
  private:
   Status Start();
+  // Reads the key at start-up (`create` false) or, for the first snapshot, creates it;
+  // false when snapshots cannot be used (then disabled, with one warning if unexpected).
+  bool EnsureKey(bool create);
   Status Fold();
   void MaybeSnapshot();
   // Collects the outcome of the write in flight if it has finished (or, with `wait`, once
@@ -122,6 +138,7 @@ class LiveProjections {
   LiveStartup startup_;
   bool started_ = false;
   bool snapshots_disabled_ = false;
+  std::optional<log::SnapshotKey> key_;
   uint64_t last_snapshot_ = 0;
   // Bytes of the states saved by the last snapshot this process took, and of the event
   // envelopes folded since (snapshot_after_own_size).

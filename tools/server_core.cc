@@ -47,13 +47,21 @@ GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTool
   return gateway;
 }
 
+LiveOptions LiveFor(const ServerOptions& options) {
+  LiveOptions live;
+  live.snapshot_every = options.snapshot_every;
+  live.snapshot_after_own_size = true;
+  live.snapshot_key_file = options.snapshot_key_file;
+  return live;
+}
+
 }  // namespace
 
 // Members in construction order: each refers only to those above it.
 struct ServerCore::Parts {
   Parts(boost::asio::io_context& io, ServerOptions opts, std::unique_ptr<log::EventLog> log_)
       : options(std::move(opts)), log(std::move(log_)),
-        live(*log, LiveOptions{options.snapshot_every, /*snapshot_after_own_size=*/true, {}}),
+        live(*log, LiveFor(options)),
         appender(io, *log, &live),
         context{io, *log, live, appender, options, links}, child_exits(io) {}
 

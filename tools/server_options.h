@@ -20,6 +20,8 @@ struct ServerOptions {
   // Write a projection snapshot every this many events, and not before the events since the
   // last one carry as many bytes as its states (tools/live_projections.h); 0 = never.
   uint64_t snapshot_every = 10000;
+  // The key sealing those snapshots (tools/snapshot_key_file.h); "" = no snapshots.
+  std::string snapshot_key_file;
   bool lazy = false;   // tools/list shows only the discovery tools (docs/SOURCES.md)
   bool admin = false;  // the las.admin tools are served (docs/SOURCES.md)
   // Reap, as they exit, the processes this server adopts as child subreaper

@@ -22,6 +22,15 @@ namespace {
 
 using Digests = std::vector<std::pair<std::string, std::string>>;
 
+// The snapshot key these tests seal with, and another one (a forger's).
+const log::SnapshotKey kKey = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                               17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+log::SnapshotKey OtherKey() {
+  log::SnapshotKey other = kKey;
+  other[31] ^= 0x01;
+  return other;
+}
+
 // A log touching every projection: every kind of event, three sessions, some calls.
 std::unique_ptr<log::EventLog> SampleLog(const std::string& dir, int rounds = 3) {
   auto log = log::EventLog::Open(dir);
@@ -58,7 +67,7 @@ ProjectionSet Fold(log::EventLog& log) {
 log::Snapshot Decoded(log::EventLog& log, uint64_t sequence) {
   auto record = log.GetSnapshot(sequence);
   EXPECT_TRUE(record.ok());
-  auto snapshot = log::DecodeSnapshot(*record);
+  auto snapshot = log::DecodeSnapshot(*record, kKey);
   EXPECT_TRUE(snapshot.ok()) << snapshot.status().ToString();
   return *snapshot;
 }
@@ -79,7 +88,7 @@ log::Snapshot SmallSnapshot() {
 
 TEST(SnapshotRecord, RoundTrips) {
   const log::Snapshot in = SmallSnapshot();
-  auto out = log::DecodeSnapshot(log::EncodeSnapshot(in));
+  auto out = log::DecodeSnapshot(log::EncodeSnapshot(in, kKey), kKey);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->projection_set_version, 7u);
   EXPECT_EQ(out->sequence, in.sequence);
@@ -93,11 +102,11 @@ TEST(SnapshotRecord, RoundTrips) {
 }
 
 TEST(SnapshotRecord, EveryFlippedByteIsRefused) {
-  const std::string record = log::EncodeSnapshot(SmallSnapshot());
+  const std::string record = log::EncodeSnapshot(SmallSnapshot(), kKey);
   for (size_t i = 0; i < record.size(); ++i) {
     std::string damaged = record;
     damaged[i] = static_cast<char>(damaged[i] ^ 0x40);
-    auto decoded = log::DecodeSnapshot(damaged);
+    auto decoded = log::DecodeSnapshot(damaged, kKey);
     ASSERT_FALSE(decoded.ok()) << "byte " << i;
     // A damaged version field reads as another version; everything else as corruption.
     EXPECT_TRUE(decoded.status().code() == Code::kCorruption ||
@@ -106,18 +115,27 @@ TEST(SnapshotRecord, EveryFlippedByteIsRefused) {
   }
 }
 
+TEST(SnapshotRecord, ARecordSealedWithAnotherKeyIsRefused) {
+  const std::string forged = log::EncodeSnapshot(SmallSnapshot(), OtherKey());
+  auto decoded = log::DecodeSnapshot(forged, kKey);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.status().code(), Code::kCorruption);
+  EXPECT_NE(decoded.status().message().find("seal mismatch"), std::string::npos);
+  EXPECT_TRUE(log::DecodeSnapshot(forged, OtherKey()).ok());
+}
+
 TEST(SnapshotRecord, TruncatedAndExtendedRecordsAreRefused) {
-  const std::string record = log::EncodeSnapshot(SmallSnapshot());
+  const std::string record = log::EncodeSnapshot(SmallSnapshot(), kKey);
   for (size_t size = 0; size < record.size(); ++size) {
-    EXPECT_FALSE(log::DecodeSnapshot(record.substr(0, size)).ok()) << "size " << size;
+    EXPECT_FALSE(log::DecodeSnapshot(record.substr(0, size), kKey).ok()) << "size " << size;
   }
-  EXPECT_EQ(log::DecodeSnapshot(record + "x").status().code(), Code::kCorruption);
+  EXPECT_EQ(log::DecodeSnapshot(record + "x", kKey).status().code(), Code::kCorruption);
 }
 
 TEST(SnapshotRecord, AnotherFormatVersionIsUnsupported) {
-  std::string record = log::EncodeSnapshot(SmallSnapshot());
-  record[11] = 2;  // the low byte of the big-endian format version after the 8-byte magic
-  EXPECT_EQ(log::DecodeSnapshot(record).status().code(), Code::kUnsupported);
+  std::string record = log::EncodeSnapshot(SmallSnapshot(), kKey);
+  record[11] = 3;  // the low byte of the big-endian format version after the 8-byte magic
+  EXPECT_EQ(log::DecodeSnapshot(record, kKey).status().code(), Code::kUnsupported);
 }
 
 TEST(StateCodec, ReaderNeverReadsPastTheEnd) {
@@ -201,7 +219,7 @@ TEST(ProjectionSetSnapshot, SaveAndRestoreGiveTheSameDigests) {
   EXPECT_EQ(snapshot->projections.size(), folded.all().size());
 
   // Through the record bytes, as a restart sees it.
-  auto decoded = log::DecodeSnapshot(log::EncodeSnapshot(*snapshot));
+  auto decoded = log::DecodeSnapshot(log::EncodeSnapshot(*snapshot, kKey), kKey);
   ASSERT_TRUE(decoded.ok());
   ProjectionSet restored;
   ASSERT_TRUE(restored.Restore(*decoded).ok());
@@ -253,7 +271,7 @@ log::Snapshot SavedAtHead(const ProjectionSet& set, log::EventLog& log) {
 // Expects LoadNewestSnapshot to use no snapshot: it starts from nothing and ignores exactly
 // one record, for a reason mentioning `why` ("" = any reason).
 void ExpectTheOnlySnapshotIgnored(log::EventLog& log, const std::string& why) {
-  auto loaded = LoadNewestSnapshot(log);
+  auto loaded = LoadNewestSnapshot(log, kKey);
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->snapshot_sequence, 0u);
   EXPECT_EQ(loaded->set.sequence(), 0u);
@@ -268,7 +286,7 @@ TEST(LogSnapshots, WriteKeepsTheNewestTwoAndLoadTakesTheNewest) {
   for (int i = 0; i < 3; ++i) {
     Append(*log, 1000 + i * 10, 10);
     ProjectionSet set = Fold(*log);
-    auto written = WriteSnapshot(*log, set);
+    auto written = WriteSnapshot(*log, set, kKey);
     ASSERT_TRUE(written.ok()) << written.status().ToString();
   }
   const uint64_t head = log->head().sequence;
@@ -277,7 +295,7 @@ TEST(LogSnapshots, WriteKeepsTheNewestTwoAndLoadTakesTheNewest) {
   EXPECT_EQ(*sequences, (std::vector<uint64_t>{head, head - 10}));
 
   Append(*log, 2000, 5);
-  auto loaded = LoadNewestSnapshot(*log);
+  auto loaded = LoadNewestSnapshot(*log, kKey);
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->snapshot_sequence, head);
   EXPECT_TRUE(loaded->ignored.empty());
@@ -289,19 +307,19 @@ TEST(LogSnapshots, ADamagedNewestFallsBackToTheOlderOne) {
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
   ProjectionSet first = Fold(*log);
-  ASSERT_TRUE(WriteSnapshot(*log, first).ok());
+  ASSERT_TRUE(WriteSnapshot(*log, first, kKey).ok());
   Append(*log, 500, 4);
   ProjectionSet second = Fold(*log);
-  ASSERT_TRUE(WriteSnapshot(*log, second).ok());
+  ASSERT_TRUE(WriteSnapshot(*log, second, kKey).ok());
   std::string record = *log->GetSnapshot(second.sequence());
   record[record.size() / 2] ^= 0x01;
   ASSERT_TRUE(log->PutSnapshot(second.sequence(), record).ok());
 
-  auto loaded = LoadNewestSnapshot(*log);
+  auto loaded = LoadNewestSnapshot(*log, kKey);
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->snapshot_sequence, first.sequence());
   ASSERT_EQ(loaded->ignored.size(), 1u);
-  EXPECT_NE(loaded->ignored[0].find("checksum"), std::string::npos) << loaded->ignored[0];
+  EXPECT_NE(loaded->ignored[0].find("seal mismatch"), std::string::npos) << loaded->ignored[0];
 }
 
 TEST(LogSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
@@ -311,7 +329,7 @@ TEST(LogSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
   log::Snapshot snapshot = SavedAtHead(Fold(*log), *log);
   ASSERT_FALSE(HasFailure());
   snapshot.sequence = log->head().sequence + 5;
-  ASSERT_TRUE(log->PutSnapshot(snapshot.sequence, log::EncodeSnapshot(snapshot)).ok());
+  ASSERT_TRUE(log->PutSnapshot(snapshot.sequence, log::EncodeSnapshot(snapshot, kKey)).ok());
   ExpectTheOnlySnapshotIgnored(*log, "beyond the log's head");
 }
 
@@ -326,13 +344,13 @@ TEST(LogSnapshots, WritingDeletesRecordsBeyondTheHead) {
   const uint64_t head = log->head().sequence;
   for (uint64_t beyond : {head + 1000, head + 1001}) {
     stray.sequence = beyond;
-    ASSERT_TRUE(log->PutSnapshot(beyond, log::EncodeSnapshot(stray)).ok());
+    ASSERT_TRUE(log->PutSnapshot(beyond, log::EncodeSnapshot(stray, kKey)).ok());
   }
-  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log)).ok());
+  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), kKey).ok());
   auto sequences = log->SnapshotSequences();
   ASSERT_TRUE(sequences.ok());
   EXPECT_EQ(*sequences, (std::vector<uint64_t>{head}));
-  auto loaded = LoadNewestSnapshot(*log);
+  auto loaded = LoadNewestSnapshot(*log, kKey);
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->snapshot_sequence, head);
   EXPECT_TRUE(loaded->ignored.empty());
@@ -343,22 +361,32 @@ TEST(LogSnapshots, ASnapshotWhoseEventHashDiffersIsIgnored) {
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
   ProjectionSet set = Fold(*log);
-  ASSERT_TRUE(WriteSnapshot(*log, set).ok());
+  ASSERT_TRUE(WriteSnapshot(*log, set, kKey).ok());
   log::Snapshot snapshot = Decoded(*log, set.sequence());
-  snapshot.event_hash[5] ^= 0x80;  // re-encoded: the checksum is valid, the hash is not
-  ASSERT_TRUE(log->PutSnapshot(set.sequence(), log::EncodeSnapshot(snapshot)).ok());
+  snapshot.event_hash[5] ^= 0x80;  // re-encoded: the seal is valid, the hash is not
+  ASSERT_TRUE(log->PutSnapshot(set.sequence(), log::EncodeSnapshot(snapshot, kKey)).ok());
   ExpectTheOnlySnapshotIgnored(*log, "another chain hash");
 }
 
-TEST(LogSnapshots, ASnapshotUnderAnotherKeyIsIgnored) {
+TEST(LogSnapshots, ASnapshotStoredUnderAnotherSequenceIsIgnored) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
   ProjectionSet set = Fold(*log);
   const log::Snapshot snapshot = SavedAtHead(set, *log);
   ASSERT_FALSE(HasFailure());
-  ASSERT_TRUE(log->PutSnapshot(set.sequence() - 1, log::EncodeSnapshot(snapshot)).ok());
+  ASSERT_TRUE(log->PutSnapshot(set.sequence() - 1, log::EncodeSnapshot(snapshot, kKey)).ok());
   ExpectTheOnlySnapshotIgnored(*log, "");
+}
+
+// The attack a seal stops: whoever can write the log directory but not read the key puts
+// in a well-formed snapshot of this very log (right sequence, chain hash and digests).
+TEST(LogSnapshots, AWellFormedSnapshotSealedWithAnotherKeyIsIgnored) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  auto log = SampleLog(dir.Sub("log"));
+  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), OtherKey()).ok());
+  ExpectTheOnlySnapshotIgnored(*log, "seal mismatch");
 }
 
 TEST(LogSnapshots, NothingToSnapshotInAnEmptyLog) {
@@ -366,8 +394,8 @@ TEST(LogSnapshots, NothingToSnapshotInAnEmptyLog) {
   auto log = log::EventLog::Open(dir.Sub("log"));
   ASSERT_TRUE(log.ok());
   ProjectionSet set;
-  EXPECT_EQ(WriteSnapshot(**log, set).status().code(), Code::kInvalidArgument);
-  auto loaded = LoadNewestSnapshot(**log);
+  EXPECT_EQ(WriteSnapshot(**log, set, kKey).status().code(), Code::kInvalidArgument);
+  auto loaded = LoadNewestSnapshot(**log, kKey);
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded->snapshot_sequence, 0u);
 }
@@ -379,7 +407,7 @@ TEST(LogSnapshots, SnapshotsAreNotEventsAndSurviveReopening) {
   {
     auto log = SampleLog(dir.Sub("log"));
     head = log->head();
-    ASSERT_TRUE(WriteSnapshot(*log, Fold(*log)).ok());
+    ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), kKey).ok());
     EXPECT_EQ(log->head().sequence, head.sequence);
     EXPECT_EQ(log->head().hash, head.hash);
     EXPECT_TRUE(log->Verify().ok());

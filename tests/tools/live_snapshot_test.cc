@@ -4,7 +4,10 @@
 // fold. A damaged or foreign snapshot is ignored with a warning and the log folded from 1.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -51,11 +54,26 @@ Digests ReplayDigests(log::EventLog& log) {
   return set.Digests();
 }
 
+// This test process's snapshot key file, made by its first snapshot (each test runs in a
+// process of its own).
+const std::string& KeyFile() {
+  static const testing::TempDir dir;
+  static const std::string file = dir.Sub("config/las/snapshot.key");
+  return file;
+}
+
+log::SnapshotKey Key() {
+  auto key = ReadSnapshotKey(KeyFile());
+  EXPECT_TRUE(key.ok()) << key.status().ToString();
+  return key.ok() ? *key : log::SnapshotKey{};
+}
+
 struct Warnings {
   std::vector<std::string> lines;
   LiveOptions Options(uint64_t every) {
     LiveOptions options;
     options.snapshot_every = every;
+    options.snapshot_key_file = KeyFile();
     options.warn = [this](std::string_view line) { lines.emplace_back(line); };
     return options;
   }
@@ -121,7 +139,7 @@ TEST(LiveSnapshots, TheWriterThreadRecordsTheLiveStatesDigests) {
 
   auto record = log->GetSnapshot(head);
   ASSERT_TRUE(record.ok()) << record.status().ToString();
-  auto snapshot = log::DecodeSnapshot(*record);
+  auto snapshot = log::DecodeSnapshot(*record, Key());
   ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
   EXPECT_EQ(snapshot->sequence, head);
   EXPECT_EQ(snapshot->event_hash, *log->EventHash(head));
@@ -168,7 +186,7 @@ TEST(LiveSnapshots, ALargeStateWaitsForAsManyEventBytesAsItsSnapshot) {
   const uint64_t first = live.last_snapshot();
   ASSERT_EQ(first, log->head().sequence);
   live.WaitForSnapshot();
-  auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(first));
+  auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(first), Key());
   ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
   uint64_t saved_bytes = 0;
   for (const auto& projection : snapshot->projections) {
@@ -273,10 +291,10 @@ Digests LogWithOneSnapshot(const std::string& dir, uint64_t* snapshot_at) {
 void RewriteSnapshot(const std::string& dir, uint64_t at,
                      const std::function<void(log::Snapshot&)>& change) {
   auto log = OpenLog(dir);
-  auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at));
+  auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at), Key());
   ASSERT_TRUE(snapshot.ok());
   change(*snapshot);
-  ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot)).ok());
+  ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot, Key())).ok());
 }
 
 // Makes a log with one snapshot in `donor` and puts that snapshot record, at its sequence,
@@ -307,7 +325,7 @@ TEST(LiveSnapshots, CorruptedSnapshotBytesAreIgnoredWithAWarning) {
     record[record.size() - 40] ^= 0x10;  // inside the last projection's state
     ASSERT_TRUE(log->PutSnapshot(at, record).ok());
   }
-  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "checksum");
+  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "seal mismatch");
 }
 
 TEST(LiveSnapshots, ASnapshotWithAWrongRecordedDigestIsIgnored) {
@@ -328,7 +346,7 @@ TEST(LiveSnapshots, ASnapshotWhoseStateWasAlteredIsIgnored) {
   uint64_t at = 0;
   const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
   RewriteSnapshot(dir.Sub("log"), at, [](log::Snapshot& snapshot) {
-    // The calls projection's state, re-checksummed: "requested" now claims one more call.
+    // The calls projection's state, resealed: "requested" now claims one more call.
     for (auto& p : snapshot.projections) {
       if (p.name == "calls") p.state[0] = static_cast<char>(p.state[0] + 1);
     }
@@ -365,6 +383,103 @@ TEST(LiveSnapshots, ASnapshotBeyondTheHeadIsIgnored) {
   ASSERT_LT(OpenLog(dir.Sub("b"))->head().sequence, at);
   ASSERT_FALSE(HasFailure());
   ExpectIgnoredOnRestart(dir.Sub("b"), expected, "beyond the log's head");
+}
+
+// The forgery a seal stops: a snapshot of this very log (right sequence, chain hash and
+// digests) that claims another state, written by someone without the key.
+TEST(LiveSnapshots, ASnapshotSealedWithAnotherKeyIsIgnored) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
+  {
+    auto log = OpenLog(dir.Sub("log"));
+    auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at), Key());
+    ASSERT_TRUE(snapshot.ok());
+    log::SnapshotKey forger = Key();
+    forger[0] ^= 0x01;
+    ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot, forger)).ok());
+  }
+  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "seal mismatch");
+}
+
+TEST(LiveSnapshots, TheFirstSnapshotCreatesAPrivateKeyFile) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  LiveOptions options = warnings.Options(1);
+  options.snapshot_key_file = dir.Sub("config/las/snapshot.key");
+  options.random_fill = [](uint8_t* bytes, size_t size) { std::fill(bytes, bytes + size, 7); };
+  auto log = OpenLog(dir.Sub("log"));
+  {
+    LiveProjections live(*log, options);
+    ASSERT_TRUE(live.CatchUp().ok());
+    EXPECT_FALSE(std::filesystem::exists(options.snapshot_key_file));  // nothing folded yet
+    AppendRound(*log, 0);
+    ASSERT_TRUE(live.CatchUp().ok());
+    live.WaitForSnapshot();
+  }
+  EXPECT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+  struct stat st{};
+  ASSERT_EQ(::stat(options.snapshot_key_file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  ASSERT_EQ(::stat(dir.Sub("config/las").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  auto key = ReadSnapshotKey(options.snapshot_key_file);
+  ASSERT_TRUE(key.ok());
+  log::SnapshotKey sevens;
+  sevens.fill(7);
+  EXPECT_EQ(*key, sevens);
+  // A restart with that key restores the snapshot.
+  LiveProjections again(*log, options);
+  ASSERT_TRUE(again.CatchUp().ok());
+  EXPECT_EQ(again.startup().snapshot_sequence, log->head().sequence);
+}
+
+TEST(LiveSnapshots, WithoutTheKeyStoredSnapshotsAreIgnoredWithAWarning) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
+  ASSERT_TRUE(std::filesystem::remove(KeyFile()));
+  ExpectIgnoredOnRestart(dir.Sub("log"), expected, "no usable snapshot key");
+}
+
+TEST(LiveSnapshots, AKeyFileOpenToOthersDisablesSnapshots) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
+  ASSERT_EQ(::chmod(KeyFile().c_str(), 0644), 0);
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  {
+    LiveProjections live(*log, warnings.Options(1));
+    ASSERT_TRUE(live.CatchUp().ok());
+    EXPECT_EQ(live.startup().snapshot_sequence, 0u);
+    EXPECT_EQ(live.set().Digests(), expected);
+    AppendRound(*log, 8);
+    ASSERT_TRUE(live.CatchUp().ok());  // a snapshot falls due, and is not taken
+  }
+  ASSERT_EQ(warnings.lines.size(), 3u);  // disabled; the snapshot ignored; folding from 1
+  EXPECT_NE(warnings.lines[0].find("snapshots disabled"), std::string::npos) << warnings.lines[0];
+  EXPECT_NE(warnings.lines[0].find(KeyFile()), std::string::npos) << warnings.lines[0];
+  EXPECT_EQ(*log->SnapshotSequences(), std::vector<uint64_t>{at});
+}
+
+TEST(LiveSnapshots, NoKeyFileMeansNoSnapshots) {
+  testing::TempDir dir;
+  Warnings warnings;
+  LiveOptions options = warnings.Options(1);
+  options.snapshot_key_file.clear();
+  auto log = OpenLog(dir.Sub("log"));
+  LiveProjections live(*log, options);
+  AppendRound(*log, 0);
+  ASSERT_TRUE(live.CatchUp().ok());
+  live.WaitForSnapshot();
+  EXPECT_EQ(live.last_snapshot(), 0u);
+  EXPECT_TRUE(log->SnapshotSequences()->empty());
+  EXPECT_TRUE(warnings.lines.empty());
 }
 
 }  // namespace

@@ -1,0 +1,90 @@
+// The snapshot key file (tools/snapshot_key_file.h): made once, private, read back the same;
+// a file that anyone else could have written or read is refused.
+#include "tools/snapshot_key_file.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support/temp_dir.h"
+
+namespace las::tools {
+namespace {
+
+void WriteFile(const std::string& path, const std::string& bytes, mode_t mode) {
+  std::ofstream(path, std::ios::binary) << bytes;
+  ASSERT_EQ(::chmod(path.c_str(), mode), 0);
+}
+
+TEST(SnapshotKeyFile, DefaultPlace) {
+  EXPECT_EQ(DefaultSnapshotKeyFile("/cfg", "/home/u"), "/cfg/las/snapshot.key");
+  EXPECT_EQ(DefaultSnapshotKeyFile("relative", "/home/u"), "/home/u/.config/las/snapshot.key");
+  EXPECT_EQ(DefaultSnapshotKeyFile("", "/home/u"), "/home/u/.config/las/snapshot.key");
+  EXPECT_EQ(DefaultSnapshotKeyFile("", "not-absolute"), "");
+}
+
+TEST(SnapshotKeyFile, MadeOnceThenReadBack) {
+  testing::TempDir dir;
+  const std::string path = dir.Sub("a/b/snapshot.key");
+  EXPECT_EQ(ReadSnapshotKey(path).status().code(), Code::kNotFound);
+  auto made = ReadOrCreateSnapshotKey(path);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  EXPECT_NE(*made, log::SnapshotKey{});
+  auto again = ReadOrCreateSnapshotKey(path, [](uint8_t*, size_t) { FAIL() << "no new key"; });
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *made);
+  struct stat st{};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 32);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  ASSERT_EQ(::stat(dir.Sub("a").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  // No temporary file is left beside it.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.Sub("a/b")),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
+TEST(SnapshotKeyFile, ConcurrentCreatorsEndWithOneKey) {
+  testing::TempDir dir;
+  const std::string path = dir.Sub("snapshot.key");
+  std::vector<log::SnapshotKey> keys(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    threads.emplace_back([&, i] {
+      auto key = ReadOrCreateSnapshotKey(path);
+      if (key.ok()) keys[i] = *key;
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  auto stored = ReadSnapshotKey(path);
+  ASSERT_TRUE(stored.ok());
+  for (const auto& key : keys) EXPECT_EQ(key, *stored);
+}
+
+TEST(SnapshotKeyFile, UnsafeOrMalformedFilesAreRefused) {
+  testing::TempDir dir;
+  const std::string open_to_others = dir.Sub("open.key");
+  WriteFile(open_to_others, std::string(32, 'k'), 0644);
+  EXPECT_EQ(ReadSnapshotKey(open_to_others).status().code(), Code::kDenied);
+  EXPECT_EQ(ReadOrCreateSnapshotKey(open_to_others).status().code(), Code::kDenied);
+
+  const std::string short_key = dir.Sub("short.key");
+  WriteFile(short_key, std::string(31, 'k'), 0600);
+  auto refused = ReadSnapshotKey(short_key);
+  EXPECT_EQ(refused.status().code(), Code::kCorruption);
+  EXPECT_NE(refused.status().message().find(short_key), std::string::npos);
+
+  const std::string link = dir.Sub("link.key");
+  WriteFile(dir.Sub("target.key"), std::string(32, 'k'), 0600);
+  ASSERT_EQ(::symlink(dir.Sub("target.key").c_str(), link.c_str()), 0);
+  EXPECT_EQ(ReadSnapshotKey(link).status().code(), Code::kDenied);
+}
+
+}  // namespace
+}  // namespace las::tools

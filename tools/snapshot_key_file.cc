@@ -1,0 +1,107 @@
+#include "tools/snapshot_key_file.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "base/unique_fd.h"
+#include "trust/secure_file.h"
+
+namespace las::tools {
+namespace {
+
+constexpr const char* kWhat = "snapshot key";
+
+Status FromVerdict(const trust::Verdict& verdict) {
+  switch (verdict.reason()) {
+    case trust::Reason::kFileMissing: return NotFound(verdict.detail());
+    case trust::Reason::kFileSymlink:
+    case trust::Reason::kFileOwner:
+    case trust::Reason::kFilePermissions:
+    case trust::Reason::kFileAccessDenied: return Status(Code::kDenied, verdict.detail());
+    case trust::Reason::kFileNotRegular:
+    case trust::Reason::kFileTooLarge: return Corruption(verdict.detail());
+    default: return IoError(verdict.detail());
+  }
+}
+
+Status Errno(const std::string& what, const std::string& path) {
+  return IoError(what + " " + path + ": " + std::strerror(errno));
+}
+
+// Writes `key` to a fresh file beside `path` and links it there; EEXIST means another
+// process made the key first.
+Status LinkNewKey(const std::string& path, const log::SnapshotKey& key, bool& lost_race) {
+  std::string temp = path + ".XXXXXX";
+  UniqueFd fd(::mkostemp(temp.data(), O_CLOEXEC));  // mode 0600
+  if (!fd.valid()) return Errno("creating a file beside", path);
+  const bool written = ::write(fd.get(), key.data(), key.size()) ==
+                           static_cast<ssize_t>(key.size()) &&
+                       ::fsync(fd.get()) == 0;
+  Status status = written ? Status::Ok() : Errno("writing", temp);
+  if (status.ok() && ::link(temp.c_str(), path.c_str()) != 0) {
+    lost_race = errno == EEXIST;
+    if (!lost_race) status = Errno("linking the new key to", path);
+  }
+  ::unlink(temp.c_str());
+  return status;
+}
+
+}  // namespace
+
+Result<log::SnapshotKey> ReadSnapshotKey(const std::string& path) {
+  trust::SecureFileOptions options;
+  options.max_bytes = 64;
+  auto bytes = trust::ReadSecureFile(path, kWhat, options);
+  if (!bytes.ok()) return FromVerdict(bytes.verdict());
+  log::SnapshotKey key;
+  if (bytes->size() != key.size()) {
+    return Corruption("the snapshot key " + path + " is not exactly " +
+                      std::to_string(key.size()) + " bytes");
+  }
+  std::memcpy(key.data(), bytes->data(), key.size());
+  return key;
+}
+
+Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
+                                                 const RandomFill& fill) {
+  auto existing = ReadSnapshotKey(path);
+  if (existing.ok() || existing.status().code() != Code::kNotFound) return existing;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
+    const mode_t old_mask = ::umask(077);  // the new directories are 0700
+    std::filesystem::create_directories(parent, ec);
+    ::umask(old_mask);
+    if (ec) return IoError("creating " + parent.string() + ": " + ec.message());
+  }
+  log::SnapshotKey key;
+  if (fill) {
+    fill(key.data(), key.size());
+  } else {
+    if (sodium_init() < 0) return IoError("libsodium could not initialize");
+    randombytes_buf(key.data(), key.size());
+  }
+  bool lost_race = false;
+  Status linked = LinkNewKey(path, key, lost_race);
+  sodium_memzero(key.data(), lost_race ? key.size() : 0);
+  if (!linked.ok()) return linked;
+  if (lost_race) return ReadSnapshotKey(path);
+  return key;
+}
+
+std::string DefaultSnapshotKeyFile(const std::string& xdg_config_home, const std::string& home) {
+  if (!xdg_config_home.empty() && xdg_config_home[0] == '/') {
+    return xdg_config_home + "/las/snapshot.key";
+  }
+  if (!home.empty() && home[0] == '/') return home + "/.config/las/snapshot.key";
+  return "";
+}
+
+}  // namespace las::tools

@@ -1,0 +1,41 @@
+// The file that holds the key sealing this user's projection snapshots (log/snapshot.h;
+// log/FORMAT.md §Snapshots). It lives outside every log directory — by default
+// $XDG_CONFIG_HOME/las/snapshot.key, else ~/.config/las/snapshot.key — so that write access
+// to a log directory alone cannot make a snapshot the server restores.
+//
+// The file is exactly 32 raw bytes, owned by this user, mode 0600 (no group or other bits),
+// not a symbolic link (the checks of trust/secure_file.h).
+//
+// Thread safety: free functions; concurrent creators of one path end with one key (the
+// first to link its file wins; the others read it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "base/result.h"
+#include "log/snapshot.h"
+
+namespace las::tools {
+
+// Fills `size` bytes with secret randomness (default: libsodium's CSPRNG).
+using RandomFill = std::function<void(uint8_t* bytes, size_t size)>;
+
+// The key in `path`. kNotFound when there is no such file; kDenied when it is
+// not this user's, is readable or writable by others, or is a symbolic link; kCorruption
+// when it is not exactly 32 bytes; kIo for other read failures. Messages name the path.
+Result<log::SnapshotKey> ReadSnapshotKey(const std::string& path);
+
+// ReadSnapshotKey, or — when there is no file yet — a new key from `fill` written to
+// `path` (its missing parent directories are made 0700). The file appears complete or not
+// at all: it is written to a temporary name in the same directory and linked into place.
+Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
+                                                 const RandomFill& fill = {});
+
+// $XDG_CONFIG_HOME/las/snapshot.key when XDG_CONFIG_HOME is absolute, else
+// `home`/.config/las/snapshot.key; "" when `home` is not absolute either.
+std::string DefaultSnapshotKeyFile(const std::string& xdg_config_home, const std::string& home);
+
+}  // namespace las::tools
