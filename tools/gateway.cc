@@ -1,6 +1,5 @@
 #include "tools/gateway.h"
 
-#include <set>
 #include <string_view>
 
 #include "tools/builtin_tools.h"
@@ -27,18 +26,20 @@ struct ResultShape {
   bool tool_error = false;
 };
 
+// A result that repeats a key anywhere is not an object here: clients keeping the first or
+// the last of two equal keys would read different results, and the checks of the result
+// (credentials, special policies) read only one of them.
 ResultShape ShapeOf(std::string_view text) {
   std::vector<transport::JsonMember> members;
   bool is_object = false;
   ResultShape shape;
-  if (transport::ObjectMembers(text, &members, transport::kDefaultMaxDepth, &is_object) !=
+  if (transport::ObjectMembers(text, &members, transport::kDefaultMaxDepth, &is_object,
+                               transport::DuplicateKeys::kRejected) !=
           transport::JsonTextError::kNone ||
       !is_object) {
     return shape;
   }
-  std::set<std::string_view> keys;
   for (const auto& member : members) {
-    if (!keys.insert(member.key).second) return shape;
     if (member.key == "isError" && member.raw == "true") shape.tool_error = true;
   }
   shape.object = true;
@@ -280,11 +281,11 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     error_code = std::string(transport::CallErrorName(result.error));
     reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
   }
-  // A refused result may hold a secret: it is never recorded.
+  // Only a result the client was given is recorded: a refused one may hold a secret.
+  const bool forwarded = shape.object && !refusal;
   auto completed = ToolCallCompletedEvent(
-      actor, call->call_id, outcome,
-      Bound(result.ok() && !refusal ? result.result : "", options_.recorded_bytes), micros,
-      error_code);
+      actor, call->call_id, outcome, Bound(forwarded ? result.result : "", options_.recorded_bytes),
+      micros, error_code);
   if (!handle) {
     appender_.Append({std::move(completed)}, log::Durability::kDeferred,
                      [](Result<log::AppendedRange>) {});

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
+#include <string>
 
 namespace las::transport {
 namespace {
@@ -42,8 +44,11 @@ void AppendUtf8(uint32_t cp, std::string* out) {
 
 class Scanner {
  public:
-  Scanner(std::string_view text, size_t max_depth)
-      : s_(text), max_depth_(std::min(max_depth, kHardMaxDepth)) {}
+  Scanner(std::string_view text, size_t max_depth,
+          DuplicateKeys duplicates = DuplicateKeys::kAllowed)
+      : s_(text),
+        max_depth_(std::min(max_depth, kHardMaxDepth)),
+        unique_keys_(duplicates == DuplicateKeys::kRejected) {}
 
   JsonTextError error() const { return error_; }
   size_t pos() const { return pos_; }
@@ -80,11 +85,13 @@ class Scanner {
     ++pos_;  // '{'
     SkipWs();
     if (Peek() == '}') { ++pos_; return true; }
+    std::set<std::string> keys;  // with unique_keys_
     while (true) {
       SkipWs();
       if (Peek() != '"') return Fail(JsonTextError::kSyntax);
       std::string key;
-      if (!String(members ? &key : nullptr)) return false;
+      if (!String(members || unique_keys_ ? &key : nullptr)) return false;
+      if (unique_keys_ && !keys.insert(key).second) return Fail(JsonTextError::kDuplicateKey);
       SkipWs();
       if (Peek() != ':') return Fail(JsonTextError::kSyntax);
       ++pos_;
@@ -212,6 +219,7 @@ class Scanner {
  private:
   std::string_view s_;
   size_t max_depth_;
+  bool unique_keys_;
   size_t pos_ = 0;
   JsonTextError error_ = JsonTextError::kNone;
 };
@@ -219,9 +227,10 @@ class Scanner {
 // Runs `top` (which scans the value at the start) and checks nothing but whitespace
 // follows; UTF-8 is checked first over the whole text.
 template <typename Top>
-JsonTextError ScanWhole(std::string_view text, size_t max_depth, Top top) {
+JsonTextError ScanWhole(std::string_view text, size_t max_depth, Top top,
+                        DuplicateKeys duplicates = DuplicateKeys::kAllowed) {
   if (FindInvalidUtf8(text)) return JsonTextError::kInvalidUtf8;
-  Scanner sc(text, max_depth);
+  Scanner sc(text, max_depth, duplicates);
   sc.SkipWs();
   if (!top(sc)) return sc.error();
   sc.SkipWs();
@@ -237,6 +246,7 @@ std::string_view JsonTextErrorName(JsonTextError error) {
     case JsonTextError::kSyntax: return "syntax";
     case JsonTextError::kTooDeep: return "too_deep";
     case JsonTextError::kInvalidUtf8: return "invalid_utf8";
+    case JsonTextError::kDuplicateKey: return "duplicate_key";
   }
   return "unknown";
 }
@@ -259,16 +269,19 @@ JsonTextError ValidateJson(std::string_view text, size_t max_depth) {
 }
 
 JsonTextError ObjectMembers(std::string_view text, std::vector<JsonMember>* members,
-                            size_t max_depth, bool* is_object) {
+                            size_t max_depth, bool* is_object, DuplicateKeys duplicates) {
   members->clear();
   bool object = false;
-  JsonTextError err = ScanWhole(text, max_depth, [&](Scanner& sc) {
-    if (sc.Peek() == '{') {
-      object = true;
-      return sc.Object(1, members);
-    }
-    return sc.Value(0);
-  });
+  JsonTextError err = ScanWhole(
+      text, max_depth,
+      [&](Scanner& sc) {
+        if (sc.Peek() == '{') {
+          object = true;
+          return sc.Object(1, members);
+        }
+        return sc.Value(0);
+      },
+      duplicates);
   if (is_object) *is_object = object;
   if (err == JsonTextError::kNone && !object) return JsonTextError::kSyntax;
   return err;

@@ -7,8 +7,10 @@
 // Grammar: RFC 8259, plus: the whole text is well-formed UTF-8 (RFC 3629: no overlong
 // forms, no encoded surrogates, nothing above U+10FFFF); `\u` escapes pair surrogates
 // correctly; containers nest at most `max_depth` deep (1 admits `[1]`, rejects `[[1]]`).
-// Duplicate keys are NOT rejected here (jsonrpc.h rejects duplicates of the members it
-// reads); trust/strict_json.h is the strict reader for signed data.
+// Duplicate keys are rejected only on request (DuplicateKeys::kRejected: a child's result,
+// which readers keeping the first or the last of two equal keys would see differently);
+// jsonrpc.h rejects duplicates of the members it reads; trust/strict_json.h is the strict
+// reader for signed data.
 //
 // Errors: a JsonTextError value, never an exception. Views point into the caller's text
 // and live as long as it does.
@@ -28,8 +30,9 @@ enum class JsonTextError {
   kSyntax = 1,       // not RFC 8259 JSON (or trailing bytes after the value)
   kTooDeep = 2,      // more than max_depth containers open at once
   kInvalidUtf8 = 3,  // ill-formed UTF-8 or a lone surrogate escape
+  kDuplicateKey = 4, // an object repeats a key (decoded), with DuplicateKeys::kRejected
 };
-// Stable lowercase name: "syntax", "too_deep", "invalid_utf8", "none".
+// Stable lowercase name: "syntax", "too_deep", "invalid_utf8", "duplicate_key", "none".
 std::string_view JsonTextErrorName(JsonTextError error);
 
 enum class JsonType { kNull, kBool, kNumber, kString, kArray, kObject };
@@ -45,11 +48,16 @@ inline constexpr size_t kDefaultMaxDepth = 64;
 // kNone if `text` (surrounding whitespace allowed) is exactly one JSON value.
 JsonTextError ValidateJson(std::string_view text, size_t max_depth = kDefaultMaxDepth);
 
+enum class DuplicateKeys { kAllowed, kRejected };
+
 // Validates `text` like ValidateJson and, if it is an object, fills `members` with its
 // top-level members in order. Returns kSyntax for a valid non-object too; `*is_object`
-// (if given) tells the two apart.
+// (if given) tells the two apart. With DuplicateKeys::kRejected, an object anywhere in
+// `text` that repeats a key (compared decoded: "a" and "\u0061" are equal) is
+// kDuplicateKey.
 JsonTextError ObjectMembers(std::string_view text, std::vector<JsonMember>* members,
-                            size_t max_depth = kDefaultMaxDepth, bool* is_object = nullptr);
+                            size_t max_depth = kDefaultMaxDepth, bool* is_object = nullptr,
+                            DuplicateKeys duplicates = DuplicateKeys::kAllowed);
 
 // Validates `text` and, if it is an array, fills `elements` with the raw text of each
 // element. Returns kSyntax for anything but a valid array.

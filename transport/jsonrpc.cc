@@ -71,6 +71,7 @@ ParsedLine ParseMessage(std::string_view line, const JsonRpcLimits& limits) {
     case JsonTextError::kNone: break;
     case JsonTextError::kInvalidUtf8: return Fail(ParseFailure::kInvalidUtf8, kParseError);
     case JsonTextError::kTooDeep: return Fail(ParseFailure::kTooDeep, kParseError);
+    case JsonTextError::kDuplicateKey:  // not asked for: the members read are checked below
     case JsonTextError::kSyntax:
       if (is_object) return Fail(ParseFailure::kSyntax, kParseError);
       // A well-formed non-object (array, number, ...) is an invalid request; anything

@@ -313,8 +313,6 @@ TEST_F(FederationTest, CheckNamesAMissingOrEmptyCredentialVariable) {
   EXPECT_EQ(set.dump().find("s3cr3t-value"), std::string::npos) << "names only, never a value";
 }
 
-// A child that sends back the credential Las injected: the result is refused, so the
-// secret reaches neither the client nor the log.
 // {"isError":true,"isError":false}: a reader keeping the last key sees a success, the
 // ledger a tool error. Neither may stand: refused.
 TEST_F(FederationTest, AResultThatRepeatsATopLevelKeyIsRefused) {
@@ -329,6 +327,8 @@ TEST_F(FederationTest, AResultThatRepeatsATopLevelKeyIsRefused) {
   EXPECT_EQ(completed[0]["payload"]["error_code"], "result-refused");
 }
 
+// A child that sends back the credential Las injected: the result is refused, so the
+// secret reaches neither the client nor the log.
 TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecorded) {
   SignWithEchoCredential("text");
   auto run = Serve({CallStep("flaky__echo", json::object())}, {},
@@ -342,6 +342,29 @@ TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecor
   EXPECT_EQ(completed[0]["payload"]["error_code"], "credential-in-result");
   auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
+}
+
+// The secret, escaped, in the first of two equal keys of a nested object: a check that
+// decodes the result keeping the last key would not see it. A key repeated anywhere
+// refuses the result, and a refused result is not recorded.
+TEST_F(FederationTest, ACredentialInARepeatedNestedKeyIsRefusedAndNotRecorded) {
+  SignWithEchoCredential("text");
+  auto run = Serve({CallStep("flaky__echo", {{"twin", true}}),
+                    CallStep("flaky__two_verdicts")},
+                   {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[1]["error"]["code"], -32603) << run.steps[1].dump();
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 2u);
+  for (const json& event : completed) {
+    EXPECT_EQ(event["payload"]["outcome"], "Refused") << event.dump();
+    EXPECT_EQ(event["payload"]["error_code"], "result-refused") << event.dump();
+    EXPECT_EQ(event["payload"].value("result", ""), "") << "a refused result is not recorded";
+  }
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(all.out.find("u0073"), std::string::npos) << "no secret in the log";
+  EXPECT_EQ(all.out.find("isError"), std::string::npos) << "no refused result in the log";
 }
 
 TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnythingIsLogged) {

@@ -16,6 +16,7 @@ escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers
 its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a result with
 "isError" twice), malformed_answer (an answer with our id and "result" twice), ping_flood (sends `n` pings with
 ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers).
+echo with "twin": true answers its text as \\u escapes in the first of two "text" keys.
 Each tools/call runs in its own thread, so calls overlap.
 """
 import json
@@ -53,7 +54,14 @@ def handle_call(rid, params):
     name = params.get("name")
     args = params.get("arguments") or {}
     raw_id = json.dumps(rid).encode()
-    if name == "echo":
+    if name == "echo" and args.get("twin"):
+        # The text \u-escaped in the first of two "text" keys: a reader keeping the last
+        # one sees only "ok".
+        escaped = "".join("\\u%04x" % ord(c) for c in args.get("text", ""))
+        send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
+                   b',"result":{"content":[{"type":"text","text":"' + escaped.encode() +
+                   b'","text":"ok"}]}}')
+    elif name == "echo":
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(args.get("text", ""))})
     elif name == "add":
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(args["a"] + args["b"]))})
