@@ -23,13 +23,14 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
+#include <valijson/validation_visitor.hpp>
 
 #include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
@@ -50,6 +51,7 @@ struct ArgumentSchema::Impl {
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
+  std::vector<std::string> patterns;  // the translated `pattern` texts valijson looks up
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -63,6 +65,22 @@ std::string_view ArgumentSchema::dialect() const { return impl_->dialect; }
 namespace {
 
 constexpr size_t kMaxSegmentBytes = 64;
+
+// A `pattern` for regex_search in polynomial time: libstdc++'s breadth-first executor
+// (`__polynomial`), which never backtracks, so `^(a+)+$` against "aaaa…!" costs O(n·m)
+// instead of 2^n. It refuses back-references; a pattern with one keeps the backtracking
+// executor, bounded only by max_pattern_subject_bytes. Throws std::regex_error for a
+// pattern std::regex refuses.
+std::regex CompilePattern(const std::string& pattern) {
+#ifdef __GLIBCXX__
+  try {
+    return std::regex(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
+  } catch (const std::regex_error& error) {
+    if (error.code() != std::regex_constants::error_complexity) throw;
+  }
+#endif
+  return std::regex(pattern);
+}
 
 // ---------------------------------------------------------------------------------------
 // JSON pointers.
@@ -242,7 +260,7 @@ struct Walk {
     Result<std::string> translated = TranslatePatternToUtf8(pattern);
     if (!translated.ok()) return InvalidArgument("input schema: " + loc + ": " + translated.status().message());
     try {
-      std::regex compiled(*translated);
+      std::regex compiled = CompilePattern(*translated);
       (void)compiled;
     } catch (const std::exception&) {
       return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
@@ -719,12 +737,17 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   }
   try {
     valijson::adapters::NlohmannJsonAdapter target(instance);
-    // One validator per thread: its only state is a cache of compiled `pattern` regexes
-    // keyed by the pattern text, valid for every schema, so it is reused across calls and
-    // schemas without sharing between threads.
-    thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
+    // valijson looks every `pattern` up in this cache by its text before it would compile
+    // one itself (with backtracking); filled here with polynomial-time regexes. Per thread,
+    // valid for every schema, so reused across calls and schemas without sharing.
+    thread_local std::unordered_map<std::string, std::regex> regexes;
+    for (const std::string& pattern : impl.patterns) {
+      if (!regexes.contains(pattern)) regexes.emplace(pattern, CompilePattern(pattern));
+    }
     valijson::ValidationResults results;
-    if (validator.validate(impl.schema, target, &results)) return Verdict::Accept();
+    valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
+        target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, regexes);
+    if (visitor.validateSchema(impl.schema)) return Verdict::Accept();
     return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(results, impl.limits.max_reported_errors));
   } catch (const std::exception&) {
     // The message could quote the instance; say only that validation could not finish.
@@ -756,6 +779,9 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   // the reference, bound and number walks.
   Json for_valijson = impl->document;
   walk.TranslatePatterns(impl->document, for_valijson);
+  for (const auto& [written, translated] : walk.translated_patterns) {
+    impl->patterns.push_back(translated);
+  }
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
   try {

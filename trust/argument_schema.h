@@ -38,6 +38,13 @@
 // and date-time (valijson; note it also refuses a non-string against those three); other
 // formats are annotations.
 //
+// A `pattern` runs on libstdc++'s breadth-first executor (std::regex_constants::
+// __polynomial): polynomial time, so nested quantifiers such as `^([a-z0-9]+[-.]?)+$`
+// cannot make one call take 2^n steps. Two kinds still run on the backtracking executor: a
+// pattern with a back-reference (which the breadth-first one refuses), and every
+// `patternProperties` key pattern (valijson compiles those itself); for both, only the
+// subject bound below limits the work.
+//
 // Bounds. std::regex backtracks recursively (a string of ~30k characters overflows an
 // 8 MiB stack) and valijson's uniqueItems is quadratic, so a string that a pattern, a
 // patternProperties / propertyNames key or a date/time format could be applied to must be
@@ -61,8 +68,8 @@
 //
 // Thread safety: an ArgumentSchema is immutable after compile. ValidateArguments may run
 // concurrently on one ArgumentSchema from any number of threads: valijson only reads the
-// compiled schema while validating, and the one mutable piece, valijson::Validator's cache
-// of compiled `pattern` regexes (keyed by pattern text), is thread_local. Moving an ArgumentSchema while another thread uses it
+// compiled schema while validating, and the one mutable piece, the cache of compiled
+// `pattern` regexes (keyed by pattern text), is thread_local. Moving an ArgumentSchema while another thread uses it
 // is a data race, as for any object.
 #pragma once
 

@@ -319,6 +319,24 @@ TEST(ArgumentSchema, RegexWorkIsBoundedWithoutCrashing) {
   ExpectViolation(s, R"({"when":"yesterday"})", "/when", "format");
 }
 
+// Nested quantifiers make std::regex's default (backtracking) executor take 2^n steps on n
+// characters that almost match: one call could stall the gateway for hours. Patterns run
+// on the breadth-first executor, so these answer at once; a back-reference, which needs
+// backtracking, still works.
+TEST(ArgumentSchema, NestedQuantifiersCannotStallValidation) {
+  ArgumentSchema s = Compile(R"({"type":"object","properties":{
+      "host":{"type":"string","pattern":"^([a-z0-9]+[-.]?)+$"},
+      "a":{"type":"string","pattern":"^(a+)+$"},
+      "twice":{"type":"string","pattern":"^(ab)\\1$"}}})");
+  const std::string run(1000, 'a');
+  ExpectViolation(s, "{\"a\":\"" + run + "!\"}", "/a", "pattern");
+  ExpectViolation(s, "{\"host\":\"" + run + "!\"}", "/host", "pattern");
+  EXPECT_TRUE(ValidateArguments(s, "{\"a\":\"" + run + "\"}").ok());
+  EXPECT_TRUE(ValidateArguments(s, R"({"host":"api.example-1.org"})").ok());
+  EXPECT_TRUE(ValidateArguments(s, R"({"twice":"abab"})").ok());
+  ExpectViolation(s, R"({"twice":"abba"})", "/twice", "pattern");
+}
+
 // Patterns match characters, not UTF-8 bytes (trust/utf8_pattern.h), also as
 // patternProperties keys and under propertyNames.
 TEST(ArgumentSchema, PatternsReadCharactersNotBytes) {
