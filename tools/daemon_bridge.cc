@@ -6,7 +6,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
+#include <climits>
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "transport/child_process.h"
 #include "transport/json_text.h"
@@ -64,22 +68,61 @@ class Unanswered {
   std::map<std::string, size_t> waiting_;
 };
 
-// Writes everything; false when the other end is gone.
-bool WriteAll(int fd, const char* data, size_t size, bool socket) {
-  size_t written = 0;
-  while (written < size) {
-    ssize_t n = socket ? ::send(fd, data + written, size - written, MSG_NOSIGNAL)
-                       : ::write(fd, data + written, size - written);
+// Writes everything, blocking; false when the other end is gone. For the hello only.
+bool SendAll(int sock, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::send(sock, data.data(), data.size(), MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd pfd{fd, POLLOUT, 0};
+      pollfd pfd{sock, POLLOUT, 0};
       (void)::poll(&pfd, 1, -1);
       continue;
     }
     if (n <= 0) return false;
-    written += static_cast<size_t>(n);
+    data.remove_prefix(static_cast<size_t>(n));
   }
   return true;
+}
+
+// Bytes read from one side and not yet written to the other. The bridge stops reading a
+// side while its bytes wait here beyond kHighWater, so a peer that does not read holds
+// back only the peer that writes to it, as a direct pipe would.
+class Pending {
+ public:
+  static constexpr size_t kHighWater = 1 << 20;
+  bool empty() const { return data_.size() == sent_; }
+  bool full() const { return data_.size() - sent_ >= kHighWater; }
+  void Add(const char* bytes, size_t n) { data_.append(bytes, n); }
+  std::string_view view() const { return std::string_view(data_).substr(sent_); }
+  void Consume(size_t n) {
+    sent_ += n;
+    if (sent_ == data_.size()) {
+      data_.clear();
+      sent_ = 0;
+    }
+  }
+  void Clear() { Consume(data_.size() - sent_); }
+
+ private:
+  std::string data_;
+  size_t sent_ = 0;
+};
+
+// Ok (n > 0 bytes moved, or nothing to do now), or false when the other end is gone.
+bool SendSome(int sock, Pending& pending) {
+  const std::string_view data = pending.view();
+  const ssize_t n = ::send(sock, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  if (n > 0) pending.Consume(static_cast<size_t>(n));
+  return n > 0 || errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK;
+}
+
+// stdout may be a pipe, a socket, a file or a terminal, whose flags the bridge does not
+// own; after POLLOUT a write of at most PIPE_BUF bytes does not block on a pipe.
+bool WriteSome(int fd, Pending& pending) {
+  const std::string_view data = pending.view();
+  const ssize_t n = ::write(fd, data.data(), std::min<size_t>(data.size(), PIPE_BUF));
+  if (n > 0) pending.Consume(static_cast<size_t>(n));
+  return n > 0 || errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK;
 }
 
 }  // namespace
@@ -94,25 +137,58 @@ std::string BridgeHelloLine(const std::string& agent_id) {
 Status RunBridge(UniqueFd connection, const std::string& agent_id) {
   transport::IgnoreWriteSignals();
   const int sock = connection.get();
-  const std::string hello = BridgeHelloLine(agent_id) + "\n";
-  if (!WriteAll(sock, hello.data(), hello.size(), true)) {
+  if (!SendAll(sock, BridgeHelloLine(agent_id) + "\n")) {
     return IoError("the daemon closed the connection");
   }
   bool stdin_open = true;
+  bool write_half_open = true;
   bool refused_input = false;
   Unanswered unanswered;
+  Pending to_daemon;
+  Pending to_client;
   char buffer[1 << 16];
   while (true) {
-    pollfd fds[2] = {{sock, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-    const int count = ::poll(fds, stdin_open ? 2 : 1, -1);
-    if (count < 0) {
+    // Both directions at once: a client that writes many requests before it reads any
+    // answer must not find the bridge blocked writing while the daemon waits for it to
+    // read (the daemon stops reading a connection whose answers back up).
+    const auto sock_events = static_cast<short>((to_client.full() ? 0 : POLLIN) |
+                                                (to_daemon.empty() ? 0 : POLLOUT));
+    // A descriptor with nothing asked of it is left out: poll would still report its
+    // hang-up at once, and the loop would spin until stdout drains.
+    pollfd fds[3] = {
+        {sock_events != 0 ? sock : -1, sock_events, 0},
+        {stdin_open && !to_daemon.full() ? STDIN_FILENO : -1, POLLIN, 0},
+        {to_client.empty() ? -1 : STDOUT_FILENO, POLLOUT, 0},
+    };
+    if (::poll(fds, 3, -1) < 0) {
       if (errno == EINTR) continue;
       return IoError(std::string("poll: ") + std::strerror(errno));
     }
-    if (fds[0].revents != 0) {
-      ssize_t n = ::read(sock, buffer, sizeof buffer);
+    if ((fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) != 0 &&
+        !WriteSome(STDOUT_FILENO, to_client)) {
+      // The client is gone: closing the connection tells the daemon, which runs no
+      // further request of it and finishes and logs the calls in flight.
+      return IoError("writing to standard output failed: answers were not delivered");
+    }
+    if ((fds[0].revents & (POLLOUT | POLLERR)) != 0 && !to_daemon.empty() &&
+        !SendSome(sock, to_daemon)) {
+      // The daemon stopped reading (it is shutting down): forward no more, but deliver
+      // the answers it still sends for calls already in flight.
+      stdin_open = false;
+      refused_input = true;
+      to_daemon.Clear();
+    }
+    if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && !to_client.full()) {
+      const ssize_t n = ::read(sock, buffer, sizeof buffer);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) {
+        while (!to_client.empty()) {
+          pollfd out{STDOUT_FILENO, POLLOUT, 0};
+          (void)::poll(&out, 1, -1);
+          if (!WriteSome(STDOUT_FILENO, to_client)) {
+            return IoError("writing to standard output failed: answers were not delivered");
+          }
+        }
         if (stdin_open || refused_input) return IoError("the daemon closed the connection");
         if (const size_t left = unanswered.count(); left != 0) {
           return IoError("the daemon closed the connection with " + std::to_string(left) +
@@ -121,28 +197,22 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
         return Status::Ok();
       }
       unanswered.FromDaemon(std::string_view(buffer, static_cast<size_t>(n)));
-      if (!WriteAll(STDOUT_FILENO, buffer, static_cast<size_t>(n), false)) {
-        // The client is gone: closing the connection tells the daemon, which runs no
-        // further request of it and finishes and logs the calls in flight.
-        return IoError("writing to standard output failed: answers were not delivered");
-      }
+      to_client.Add(buffer, static_cast<size_t>(n));
     }
-    if (stdin_open && fds[1].revents != 0) {
-      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if ((fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
+      const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) {
         stdin_open = false;
         unanswered.ClientEnded();
-        ::shutdown(sock, SHUT_WR);
-        continue;
+      } else {
+        unanswered.FromClient(std::string_view(buffer, static_cast<size_t>(n)));
+        to_daemon.Add(buffer, static_cast<size_t>(n));
       }
-      unanswered.FromClient(std::string_view(buffer, static_cast<size_t>(n)));
-      if (!WriteAll(sock, buffer, static_cast<size_t>(n), true)) {
-        // The daemon stopped reading (it is shutting down): forward no more, but deliver
-        // the answers it still sends for calls already in flight.
-        stdin_open = false;
-        refused_input = true;
-      }
+    }
+    if (!stdin_open && write_half_open && to_daemon.empty()) {
+      write_half_open = false;
+      ::shutdown(sock, SHUT_WR);  // everything the client sent is with the daemon
     }
   }
 }

@@ -838,6 +838,53 @@ TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
 
 // The client's input ended with a call in flight, then the daemon died: the bridge must
 // not end as if the session had been closed cleanly.
+// A client that writes all its requests before it reads an answer: the bridge must keep
+// reading answers while it forwards requests, or it blocks writing to the daemon while the
+// daemon, whose answers back up, has stopped reading from it.
+TEST_F(DaemonTest, ABridgeForwardsAFloodOfRequestsWhileTheClientReadsNothingYet) {
+  ASSERT_FALSE(StartDaemon().empty());
+  // Each answer carries a 16,000-character value twice (text and structuredContent): 400
+  // of them are more than the daemon buffers for a connection, so it stops reading. Each
+  // request carries 4 KiB of _meta, so the requests are more than the socket holds.
+  constexpr int kReads = 400;
+  const std::string input = tmp_.Sub("requests.jsonl");
+  {
+    std::ofstream out(input);
+    out << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}})"
+        << "\n" << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << "\n"
+        << tools::ToolCallRequestLine(1, "las__state_set",
+                                      json{{"key", "big"}, {"value", std::string(16000, 'v')}}.dump())
+        << "\n";
+    const std::string padding(4096, 'p');
+    for (int id = 2; id < 2 + kReads; ++id) {
+      out << json{{"jsonrpc", "2.0"},
+                  {"id", id},
+                  {"method", "tools/call"},
+                  {"params",
+                   {{"name", "las__state_get"},
+                    {"arguments", {{"key", "big"}}},
+                    {"_meta", {{"padding", padding}}}}}}
+                 .dump()
+          << "\n";
+    }
+  }
+  testing::ChildProcess bridge(
+      testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}), input);
+  int answered = 0;
+  while (auto line = bridge.ReadLine(std::chrono::seconds(60))) {
+    const json answer = json::parse(*line, nullptr, false);
+    ASSERT_TRUE(answer.is_object() && answer.contains("result")) << line->substr(0, 300);
+    EXPECT_FALSE(answer["result"].value("isError", false)) << line->substr(0, 300);
+    ++answered;
+  }
+  EXPECT_EQ(answered, kReads + 2);
+  auto status = bridge.WaitFor(std::chrono::seconds(30));
+  if (!status) bridge.Kill(SIGKILL);  // stuck: fail, not hang
+  ASSERT_TRUE(status.has_value()) << "the bridge did not end";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   ASSERT_FALSE(StartDaemon().empty());
   EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
