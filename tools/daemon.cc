@@ -48,9 +48,11 @@ class Daemon {
       if (!stopping_) {
         Stop();
         WaitForSignal();
-      } else if (!children_ending_) {
-        Note("second signal: ending the children now");
+      } else if (!abandoned_) {
+        abandoned_ = true;
+        Note("second signal: ending the children now and dropping unwritten answers");
         EndChildren([] {});
+        for (auto& [id, connection] : connections_) connection->Abandon();
       }
     });
   }
@@ -154,6 +156,7 @@ class Daemon {
   bool stopping_ = false;
   bool finished_ = false;
   bool children_ending_ = false;
+  bool abandoned_ = false;
   bool children_down_ = false;
   std::vector<std::function<void()>> after_children_;
 };

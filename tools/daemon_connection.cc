@@ -92,7 +92,19 @@ class Connection final : public DaemonConnection,
 
   void StopReading() override {
     stopping_ = true;
-    if (!input_ended_ && stream_.is_open()) ::shutdown(stream_.native_handle(), SHUT_RD);
+    if (input_ended_ || !stream_.is_open()) return;
+    ::shutdown(stream_.native_handle(), SHUT_RD);
+    // A read in flight now sees the end; a read held back while the answers are
+    // congested would never be made, so the input ends here.
+    if (!read_in_flight_) EndInput();
+  }
+
+  void Abandon() override {
+    StopReading();
+    if (!stream_.is_open()) return;
+    ::shutdown(stream_.native_handle(), SHUT_WR);
+    boost::system::error_code ignored;
+    stream_.cancel(ignored);  // the write in flight fails: the queue drops the rest
   }
 
   void Write(std::string line) override {
@@ -110,9 +122,13 @@ class Connection final : public DaemonConnection,
 
  private:
   void Read() {
+    if (input_ended_) return;
+    read_in_flight_ = true;
     stream_.async_read_some(
         boost::asio::buffer(buffer_),
         [self = shared_from_this()](const boost::system::error_code& error, size_t n) {
+          self->read_in_flight_ = false;
+          if (self->input_ended_) return;
           if (error || n == 0) {
             self->lines_.Finish();
             self->EndInput();
@@ -148,7 +164,7 @@ class Connection final : public DaemonConnection,
 
   void OnTooLong(std::string_view prefix) {
     SawLine();
-    if (refused_ || answers_.broken()) return;
+    if (refused_ || stopping_ || answers_.broken()) return;
     if (operator_only_ && !operator_) {
       RefuseNonOperator();
       return;
@@ -162,7 +178,7 @@ class Connection final : public DaemonConnection,
 
   void OnLine(std::string_view line) {
     SawLine();
-    if (refused_ || answers_.broken()) return;
+    if (refused_ || stopping_ || answers_.broken()) return;
     if (operator_only_ && !operator_ && !IsOperatorHello(line)) {
       RefuseNonOperator();
       return;
@@ -188,6 +204,7 @@ class Connection final : public DaemonConnection,
   }
 
   void EndInput() {
+    if (input_ended_) return;
     input_ended_ = true;
     if (operator_ || operator_only_) {  // every request was answered synchronously (or
                                         // refused): close once written
@@ -226,6 +243,7 @@ class Connection final : public DaemonConnection,
   LineWriteQueue answers_;
   bool stopping_ = false;
   bool input_ended_ = false;
+  bool read_in_flight_ = false;
   const bool operator_only_;
   boost::asio::steady_timer first_line_deadline_;  // operator-only connections
   bool saw_line_ = false;

@@ -49,8 +49,13 @@ class DaemonConnection {
                                                  std::function<void()> on_closed,
                                                  bool operator_only = false);
   virtual ~DaemonConnection() = default;
-  // The daemon is stopping: read no more from this client; calls in flight finish.
+  // The daemon is stopping: read no more from this client (lines read but not yet run
+  // are dropped); calls in flight finish, and the connection closes once their answers
+  // are written.
   virtual void StopReading() = 0;
+  // The daemon must end now (a second signal): StopReading, and answers not yet written
+  // are dropped, so a client that does not read cannot keep the daemon up.
+  virtual void Abandon() = 0;
 };
 
 }  // namespace las::tools

@@ -402,6 +402,35 @@ TEST_F(DaemonTest, SigtermLetsTheCallInFlightSettleThenExitsZeroWithNoChildrenLe
   EXPECT_EQ(Replay({"--kind", "ToolCallCompleted"}).size(), 1u);
 }
 
+// A client that asks for much and reads nothing holds its answers in the daemon: the first
+// SIGTERM waits to deliver them, the second drops them and the daemon ends.
+TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAClientReadsNoAnswers) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("");
+  // Answers to these are more than the socket holds; the requests, sent at once, are not.
+  std::string requests;
+  for (int id = 1; id <= 300; ++id) {
+    if (id > 1) requests += "\n";
+    requests += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/list"})";
+  }
+  client.Send(requests);
+  daemon_->Kill(SIGTERM);
+  ASSERT_TRUE(AwaitCondition([&] {
+    auto again = tools::ConnectToDaemon(socket_path);
+    return !again.ok() && again.status().code() == Code::kNotFound;
+  })) << "the daemon saw the first signal";
+  daemon_->Kill(SIGTERM);
+  auto status = daemon_->WaitFor(std::chrono::seconds(60));
+  if (!status) daemon_->Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "the second signal did not end the daemon";
+  EXPECT_TRUE(WIFEXITED(*status)) << *status;
+  EXPECT_FALSE(fs::exists(socket_path));
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 1u);
+}
+
 TEST_F(DaemonTest, ASecondDaemonRefusesAndAStaleSocketIsReplaced) {
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());
