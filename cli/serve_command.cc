@@ -1,6 +1,9 @@
 // `las serve`, `las daemon` and `las list`: the gateway over stdio or a socket, and its
 // catalog.
 #include <CLI/CLI.hpp>
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -148,6 +151,25 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   });
 }
 
+// A daemon holds a descriptor per client connection (up to DaemonOptions::max_connections)
+// besides its children's pipes and the log's files; the common soft limit of 1024 would
+// run out first, and then neither a new client nor the operator could connect. The soft
+// limit is raised toward the hard one; a hard limit too low for that is said on stderr.
+void RaiseOpenFileLimit(size_t connections) {
+  constexpr rlim_t kBesidesConnections = 256;
+  const rlim_t wanted = static_cast<rlim_t>(connections) + kBesidesConnections;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= wanted) return;
+  limit.rlim_cur = std::min(limit.rlim_max, std::max<rlim_t>(wanted, 4096));
+  if (::setrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur < wanted) {
+    std::fprintf(stderr,
+                 "las daemon: the open-file limit (%llu) is below what %zu connections need "
+                 "(%llu); raise it (ulimit -n) or expect refused connections sooner\n",
+                 static_cast<unsigned long long>(limit.rlim_cur), connections,
+                 static_cast<unsigned long long>(wanted));
+  }
+}
+
 void RegisterDaemon(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<GatewayFlags>();
   auto* cmd = app.add_subcommand(
@@ -170,6 +192,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
     daemon.on_note = [](const std::string& note) {
       std::fprintf(stderr, "las daemon: %s\n", note.c_str());
     };
+    RaiseOpenFileLimit(daemon.max_connections);
     exit_code = Report("daemon", tools::RunDaemon(*options, daemon));
   });
 }

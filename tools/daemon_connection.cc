@@ -26,9 +26,9 @@ namespace las::tools {
 namespace {
 
 constexpr std::string_view kBridgeHello = "las/bridge";
-// An operator connection says what it wants at once; one that has not within this is
-// closed, so idle connections cannot fill the operator socket.
-constexpr std::chrono::seconds kOperatorFirstLineDeadline{5};
+// An operator connection says what it wants at once; one silent this long (before its first
+// line or after its last) is closed, so idle connections cannot fill the operator socket.
+constexpr std::chrono::seconds kOperatorIdleDeadline{5};
 
 // The agent id of a bridge hello line (possibly empty), or nullopt if `line` is not one.
 std::optional<std::string> BridgeHello(std::string_view line) {
@@ -73,20 +73,14 @@ class Connection final : public DaemonConnection,
             },
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
         operator_only_(operator_only),
-        first_line_deadline_(io) {}
+        idle_deadline_(io) {}
 
   void Begin() {
     // No answer can reach a peer whose writes fail: read (and run) none of its requests.
     answers_.WhenBroken([weak = weak_from_this()] {
       if (auto self = weak.lock()) self->StopReading();
     });
-    if (operator_only_) {
-      first_line_deadline_.expires_after(kOperatorFirstLineDeadline);
-      first_line_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {
-        auto self = weak.lock();
-        if (!error && self && !self->saw_line_) self->StopReading();
-      });
-    }
+    if (operator_only_) ArmIdleDeadline();
     Read();
   }
 
@@ -156,10 +150,19 @@ class Connection final : public DaemonConnection,
     StopReading();
   }
 
+  // Operator-only connections are closed after kOperatorIdleDeadline without a line (the
+  // first, or the next: its requests are answered at once): idle ones, even after the
+  // hello, must not fill the socket's connection limit and keep the operator out.
+  void ArmIdleDeadline() {
+    idle_deadline_.expires_after(kOperatorIdleDeadline);  // cancels the previous wait
+    idle_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {
+      auto self = weak.lock();
+      if (!error && self) self->StopReading();
+    });
+  }
+
   void SawLine() {
-    if (saw_line_) return;
-    saw_line_ = true;
-    first_line_deadline_.cancel();
+    if (operator_only_ && !stopping_) ArmIdleDeadline();
   }
 
   void OnTooLong(std::string_view prefix) {
@@ -245,8 +248,7 @@ class Connection final : public DaemonConnection,
   bool input_ended_ = false;
   bool read_in_flight_ = false;
   const bool operator_only_;
-  boost::asio::steady_timer first_line_deadline_;  // operator-only connections
-  bool saw_line_ = false;
+  boost::asio::steady_timer idle_deadline_;  // operator-only connections
   bool refused_ = false;
   char buffer_[1 << 16];
 };

@@ -15,8 +15,9 @@
 // only an operator connection is accepted: any other first line (or an over-long one) is
 // answered with a JSON-RPC error -32600 (null id, static text), nothing more is read, and
 // the connection closes once that answer is written. No MCP session is ever opened there.
-// A connection there that sends no line within 5 s is closed (idle connections must not
-// fill the socket's connection limit and keep the operator out).
+// A connection there that sends no line for 5 s — before its first line or after any
+// later one — is closed (idle connections must not fill the socket's connection limit and
+// keep the operator out).
 //
 // Ending: at EOF (or after StopReading()) the session finishes its calls — a client that
 // disconnected mid-call leaves the call to finish and be logged; its answer is dropped —

@@ -266,11 +266,19 @@ TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
   ASSERT_EQ(::lstat(same->operator_path.c_str(), &st), 0);
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0600u);
-  // An idle connection there is dropped after 5 s: idle ones cannot fill it either.
+  // An idle connection there is dropped after 5 s, before its first line or after its
+  // hello: idle ones cannot fill it either.
   {
     RawClient idle = Connect(same->operator_path);
+    RawClient idle_after_hello = Connect(same->operator_path);
+    idle_after_hello.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
     const auto start = std::chrono::steady_clock::now();
+    auto hello = idle_after_hello.ReadLine(std::chrono::seconds(30));
+    ASSERT_TRUE(hello.has_value());
+    EXPECT_NE(hello->find("\"result\""), std::string::npos) << *hello;
     EXPECT_FALSE(idle.ReadLine(std::chrono::seconds(30)).has_value()) << "closed, without a word";
+    EXPECT_FALSE(idle_after_hello.ReadLine(std::chrono::seconds(30)).has_value())
+        << "closed after the hello too";
     EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
   }
   // The log holds arguments, private state and messages: no one else may read it.
