@@ -52,6 +52,7 @@ struct ArgumentSchema::Impl {
   bool has_unique = false;  // uniqueItems: true
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   std::vector<std::string> patterns;  // the translated `pattern` texts valijson looks up
+  bool compares_numbers = false;      // internal::SchemaComparesNumbers(document)
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -712,10 +713,21 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   Json instance = Json::object();
   if (!(arguments && text.empty())) {
+    std::optional<internal::JsonPath> lost_precision;
     Result<Json> parsed = internal::ParseStrictJson(
-        text, StrictJsonLimits{impl.limits.max_argument_bytes, impl.limits.max_argument_depth});
+        text, StrictJsonLimits{impl.limits.max_argument_bytes, impl.limits.max_argument_depth},
+        &lost_precision);
     if (!parsed.ok()) {
       return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
+    }
+    // valijson would compare the rounded double, while the tool gets the text as written.
+    if (lost_precision && impl.compares_numbers) {
+      std::string pointer;
+      for (const std::string& token : *lost_precision) pointer += "/" + PrintableToken(token);
+      return Reject(Reason::kArgumentsSchemaViolation,
+                    "the arguments are not checked against the input schema: \"" + pointer +
+                        "\" fails precision (a number with more digits than a double holds, "
+                        "and the schema compares numbers)");
     }
     instance = std::move(parsed).value();
   }
@@ -784,6 +796,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   }
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
+  impl->compares_numbers = internal::SchemaComparesNumbers(impl->document);
   try {
     valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
                                                                 : valijson::SchemaParser::kDraft7);

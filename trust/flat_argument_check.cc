@@ -141,8 +141,9 @@ class FlatArgumentReader : public SaxHandlerTypes {
   bool number_unsigned(number_unsigned_t v) {
     return Integer(static_cast<double>(v), v <= static_cast<uint64_t>(kExactIntegerLimit));
   }
-  bool number_float(number_float_t v, const string_t&) {
-    if (!std::isfinite(v)) return false;
+  bool number_float(number_float_t v, const string_t& text) {
+    // Not surely valid: the full path decides (trust/strict_json_internal.h).
+    if (!std::isfinite(v) || LosesPrecisionAsDouble(v, text)) return false;
     if (depth_ != 1) return true;
     // What the full path's integer normalization makes of it (trust/argument_schema.cc).
     if (check_.integral_floats_are_integers_ && IntegralDoubleFitsInt64(v)) {

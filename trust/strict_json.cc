@@ -1,5 +1,7 @@
 #include "trust/strict_json.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <exception>
 #include <string>
@@ -53,12 +55,14 @@ std::optional<size_t> FindInvalidUtf8(std::string_view bytes) {
 namespace {
 
 using internal::Json;
+using internal::JsonPath;
 
 // SAX handler that builds the DOM like nlohmann's own, but refuses duplicate keys,
 // excessive depth and non-finite numbers, remembering where it was for the message.
 class StrictDomBuilder : public internal::SaxHandlerTypes {
  public:
-  StrictDomBuilder(Json& root, size_t max_depth) : root_(root), max_depth_(max_depth) {}
+  StrictDomBuilder(Json& root, size_t max_depth, std::optional<JsonPath>* lost_precision)
+      : root_(root), max_depth_(max_depth), lost_precision_(lost_precision) {}
 
   bool null() { return Put(nullptr); }
   bool boolean(bool v) { return Put(v); }
@@ -66,6 +70,10 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
   bool number_unsigned(number_unsigned_t v) { return Put(v); }
   bool number_float(number_float_t v, const string_t& text) {
     if (!std::isfinite(v)) return Fail("number " + text + " is out of range at " + Path());
+    if (lost_precision_ != nullptr && !*lost_precision_ &&
+        internal::LosesPrecisionAsDouble(v, text)) {
+      *lost_precision_ = NextValuePath();
+    }
     return Put(v);
   }
   bool string(string_t& v) { return Put(std::move(v)); }
@@ -140,6 +148,21 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
   }
   // Where the parser is: "$.a[2].b". With include_next, the innermost frame contributes
   // the position of the value about to be stored; otherwise the path ends at that frame.
+  // The keys and indices from the root to where the next value goes.
+  JsonPath NextValuePath() const {
+    JsonPath path;
+    for (size_t i = 0; i < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      if (f.node->is_array()) {
+        const size_t n = f.node->size();
+        path.push_back(std::to_string(i + 1 == frames_.size() ? n : n - 1));
+      } else if (f.has_key) {
+        path.push_back(f.key);
+      }
+    }
+    return path;
+  }
+
   std::string Path(bool include_next = true) const {
     std::string path = "$";
     for (size_t i = 0; i < frames_.size(); ++i) {
@@ -160,6 +183,7 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
 
   Json& root_;
   size_t max_depth_;
+  std::optional<JsonPath>* lost_precision_;  // optional
   std::vector<Frame> frames_;
   std::string error_;
 };
@@ -168,7 +192,66 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
 
 namespace internal {
 
-Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits) {
+namespace {
+
+// A decimal number as sign, significant digits (no leading or trailing zeros) and the
+// power of ten of the last digit; zero has no digits.
+struct Decimal {
+  bool negative = false;
+  std::string digits;
+  long long exponent = 0;
+  bool operator==(const Decimal&) const = default;
+};
+
+// `text` is a JSON number token (nlohmann has read it) or std::to_chars output.
+Decimal ParseDecimal(std::string_view text) {
+  Decimal d;
+  size_t i = 0;
+  if (i < text.size() && text[i] == '-') {
+    d.negative = true;
+    ++i;
+  }
+  std::string digits;
+  long long fraction_digits = 0;
+  bool fraction = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      fraction = true;
+      continue;
+    }
+    digits.push_back(text[i]);
+    if (fraction) ++fraction_digits;
+  }
+  long long exponent = 0;
+  if (i < text.size()) {
+    ++i;
+    bool negative_exponent = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative_exponent = text[i++] == '-';
+    for (; i < text.size(); ++i) {
+      // Beyond any double's range either way; the cap keeps the arithmetic in bounds.
+      exponent = std::min<long long>(exponent * 10 + (text[i] - '0'), 1'000'000'000);
+    }
+    if (negative_exponent) exponent = -exponent;
+  }
+  const size_t first = digits.find_first_not_of('0');
+  if (first == std::string::npos) return Decimal{};  // zero, whatever its sign
+  const size_t last = digits.find_last_not_of('0');
+  d.digits = digits.substr(first, last - first + 1);
+  d.exponent = exponent - fraction_digits + static_cast<long long>(digits.size() - 1 - last);
+  return d;
+}
+
+}  // namespace
+
+bool LosesPrecisionAsDouble(double v, std::string_view text) {
+  char shortest[64];
+  const auto written = std::to_chars(shortest, shortest + sizeof shortest, v);
+  if (written.ec != std::errc()) return true;
+  return !(ParseDecimal(text) == ParseDecimal(std::string_view(shortest, written.ptr - shortest)));
+}
+
+Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits,
+                             std::optional<JsonPath>* lost_precision) {
   if (text.size() > limits.max_bytes) {
     return InvalidArgument("JSON text is " + std::to_string(text.size()) +
                            " bytes, more than the limit of " + std::to_string(limits.max_bytes));
@@ -187,7 +270,7 @@ Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limi
     return InvalidArgument("JSON text has a NUL byte at byte offset " + std::to_string(nul));
   }
   Json root;
-  StrictDomBuilder builder(root, limits.max_depth);
+  StrictDomBuilder builder(root, limits.max_depth, lost_precision);
   try {
     const bool ok = Json::sax_parse(text.begin(), text.end(), &builder,
                                     Json::input_format_t::json, /*strict=*/true,

@@ -467,7 +467,8 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"number","multipleOf":0.5})", "1.5", kAccepted},
            {R"({"type":"number","multipleOf":1})", "1e-17", kNotChecked},  // was accepted
            {R"({"type":"number","multipleOf":2})", "4.000000000000001", kViolates},
-           {R"({"type":"number","multipleOf":1})", "3.0000000000000001", kAccepted},  // the double is 3
+           // The double is 3, the tool would get 3.0000000000000001: not decided by a double.
+           {R"({"type":"number","multipleOf":1})", "3.0000000000000001", kNotChecked},
            {R"({"type":"number","multipleOf":0.01})", "0.07", kAccepted},  // the tolerance stays here
            {R"({"enum":[2]})", "2.0", kAccepted},
            // Integers a double does not hold exactly (above 2^53): valijson compares them as
@@ -534,6 +535,43 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
 
 // valijson accepts any divisor and divides by it: multipleOf 0 (or -1 with the smallest
 // int64) stopped the process with SIGFPE. JSON Schema requires a number above 0.
+// A number whose text holds more than its double: the validator compares the double, the
+// tool gets the text. Where the schema compares numbers such a call is refused as not
+// checked (never misread); elsewhere it passes, and "0.1", "1.50" or "-0.0" never count.
+TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreCompared) {
+  for (bool fast_accept : {true, false}) {
+    ArgumentSchemaLimits limits;
+    limits.fast_accept = fast_accept;
+    auto compile = [&](const std::string& schema) {
+      auto compiled = CompileArgumentSchema(schema, limits);
+      EXPECT_TRUE(compiled.ok()) << compiled.status().ToString();
+      return std::move(compiled).value();
+    };
+    const ArgumentSchema bounded =
+        compile(R"({"type":"object","properties":{"m":{"type":"number","maximum":10}}})");
+    for (const char* args : {R"({"m":10.0000000000000001})", R"({"m":1e-400})",
+                             R"({"m":9007199254740992.5})"}) {
+      Verdict v = ValidateArguments(bounded, args);
+      ASSERT_FALSE(v.ok()) << args;
+      EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << v.ToString();
+      EXPECT_NE(v.detail().find("not checked"), std::string::npos) << v.detail();
+      EXPECT_NE(v.detail().find("\"/m\" fails precision"), std::string::npos) << v.detail();
+    }
+    for (const char* args : {R"({"m":10.0})", R"({"m":0.1})", R"({"m":1.50})", R"({"m":-0.0})",
+                             R"({"m":1e1})", R"({"m":100e-2})"}) {
+      EXPECT_TRUE(ValidateArguments(bounded, args).ok()) << args;
+    }
+    const ArgumentSchema nested = compile(
+        R"({"type":"object","properties":{"a":{"type":"array","items":{"const":2}}}})");
+    Verdict v = ValidateArguments(nested, R"({"a":[2,2.0000000000000001]})");
+    EXPECT_NE(v.detail().find("\"/a/1\" fails precision"), std::string::npos) << v.ToString();
+    // Nothing compares numbers: the text reaches the tool as written.
+    const ArgumentSchema typed =
+        compile(R"({"type":"object","properties":{"m":{"type":"number"}}})");
+    EXPECT_TRUE(ValidateArguments(typed, R"({"m":10.0000000000000001})").ok());
+  }
+}
+
 TEST(ArgumentSchema, MultipleOfMustBePositive) {
   for (const char* divisor : {"0", "-1", "-0.5", "0.0", "\"2\"", "null"}) {
     const std::string schema = std::string(R"({"properties":{"n":{"multipleOf":)") + divisor + "}}}";
