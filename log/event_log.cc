@@ -29,9 +29,8 @@ class Wakeup {
  public:
   enum class Reason { kNone, kLead, kDone };
 
-  // Notifies after releasing the mutex (a waiter woken under it would block on it at
-  // once). The poster holds a reference, so the caller may return and drop its own as
-  // soon as it sees the reason.
+  // The poster holds a reference, so the caller may return and drop its own as soon as it
+  // sees the reason.
   static void Post(std::shared_ptr<Wakeup> wakeup, Reason reason) {
     {
       std::lock_guard lock(wakeup->mu_);

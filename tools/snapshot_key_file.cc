@@ -90,10 +90,10 @@ Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
   }
   bool lost_race = false;
   Status linked = LinkNewKey(path, key, lost_race);
-  sodium_memzero(key.data(), lost_race ? key.size() : 0);
+  if (linked.ok() && !lost_race) return key;
+  sodium_memzero(key.data(), key.size());
   if (!linked.ok()) return linked;
-  if (lost_race) return ReadSnapshotKey(path);
-  return key;
+  return ReadSnapshotKey(path);  // another process made the key first: use that one
 }
 
 std::string DefaultSnapshotKeyFile(const std::string& xdg_config_home, const std::string& home) {

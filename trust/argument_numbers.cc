@@ -246,26 +246,4 @@ std::optional<NumberHazard> FindNumberHazard(const Json& s, const Json& v, bool 
   return EqualityHazard(s, v);
 }
 
-bool SchemaComparesNumbers(const Json& schema) {
-  if (schema.is_array()) {
-    return std::any_of(schema.begin(), schema.end(),
-                       [](const Json& item) { return SchemaComparesNumbers(item); });
-  }
-  if (!schema.is_object()) return false;
-  for (const auto& [key, value] : schema.items()) {
-    if (key == "maximum" || key == "minimum" || key == "exclusiveMaximum" ||
-        key == "exclusiveMinimum" || key == "multipleOf" || key == "enum" || key == "const" ||
-        key == "uniqueItems") {
-      return true;
-    }
-    if (key == "type" && (value == "integer" ||
-                          (value.is_array() && std::find(value.begin(), value.end(),
-                                                         "integer") != value.end()))) {
-      return true;
-    }
-    if (SchemaComparesNumbers(value)) return true;
-  }
-  return false;
-}
-
 }  // namespace las::trust::internal

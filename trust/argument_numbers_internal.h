@@ -32,10 +32,6 @@ bool IntegralDoubleFitsInt64(double d);
 // integer a double does not hold exactly (9007199254740993).
 bool NeedsExactNumberCheck(const Json& v);
 
-// Whether `schema` (as written) anywhere compares numbers: a bound, multipleOf, enum,
-// const, uniqueItems or "type": "integer". Conservative: it looks at every object.
-bool SchemaComparesNumbers(const Json& schema);
-
 // Whether FindNumberHazard must see every call against this schema: it holds a number
 // that NeedsExactNumberCheck, or an integral `multipleOf` (decided exactly always).
 bool SchemaNeedsNumberScan(const Json& schema);

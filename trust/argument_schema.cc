@@ -52,7 +52,6 @@ struct ArgumentSchema::Impl {
   bool has_unique = false;  // uniqueItems: true
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   std::vector<std::string> patterns;  // the translated `pattern` texts valijson looks up
-  bool compares_numbers = false;      // internal::SchemaComparesNumbers(document)
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -453,8 +452,44 @@ struct Hazard {
 
 struct HazardScan {
   const ArgumentSchema::Impl& impl;
+  const std::set<std::string>& lost_precision;  // pointers: see LosesPrecisionAsDouble
   std::set<std::pair<const Json*, const Json*>> visited;
   std::optional<Hazard> found;
+
+  // valijson compares the double, while the tool gets the text as written: a number whose
+  // text says more than its double is not decided where a keyword compares it (alone, or
+  // inside a container that enum, const or uniqueItems compare whole).
+  void LostPrecision(const Json& s, const Json& v, const std::string& pointer) {
+    if (found || lost_precision.empty()) return;
+    static constexpr const char* kScalar[] = {"maximum", "minimum", "exclusiveMaximum",
+                                              "exclusiveMinimum", "multipleOf", "enum", "const"};
+    static constexpr const char* kWhole[] = {"enum", "const", "uniqueItems"};
+    const auto names_integer = [&] {
+      auto type = s.find("type");
+      return type != s.end() && (*type == "integer" ||
+                                 (type->is_array() &&
+                                  std::find(type->begin(), type->end(), "integer") != type->end()));
+    };
+    std::optional<std::string> keyword;
+    if (v.is_number() && lost_precision.contains(pointer)) {
+      for (const char* k : kScalar) {
+        if (!keyword && Has(s, k)) keyword = k;
+      }
+      if (!keyword && names_integer()) keyword = "type";
+    } else if (v.is_array() || v.is_object()) {
+      const auto inside = lost_precision.lower_bound(pointer + "/");
+      if (inside != lost_precision.end() && inside->starts_with(pointer + "/")) {
+        for (const char* k : kWhole) {
+          if (!keyword && Has(s, k)) keyword = k;
+        }
+      }
+    }
+    if (keyword) {
+      found = Hazard{pointer, *keyword,
+                     "a number written with more precision than a double holds, which the "
+                     "validator would compare rounded"};
+    }
+  }
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
 
@@ -493,6 +528,8 @@ struct HazardScan {
       const Json* target = ResolveFragment(impl.document, ref->get_ref<const std::string&>(), impl.anchors);
       if (target != nullptr) Scan(*target, v, pointer);
     }
+    LostPrecision(s, v, pointer);
+    if (found) return;
     if (auto number = internal::FindNumberHazard(s, v, impl.dialect == "draft-04")) {
       found = Hazard{pointer, std::move(number->keyword), std::move(number->why)};
       return;
@@ -712,22 +749,19 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   const ArgumentSchema::Impl& impl = schema.impl();
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   Json instance = Json::object();
+  std::set<std::string> lost_precision;  // pointers of numbers whose text says more
   if (!(arguments && text.empty())) {
-    std::optional<internal::JsonPath> lost_precision;
+    std::vector<internal::JsonPath> lost;
     Result<Json> parsed = internal::ParseStrictJson(
         text, StrictJsonLimits{impl.limits.max_argument_bytes, impl.limits.max_argument_depth},
-        &lost_precision);
+        &lost);
     if (!parsed.ok()) {
       return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
     }
-    // valijson would compare the rounded double, while the tool gets the text as written.
-    if (lost_precision && impl.compares_numbers) {
+    for (const internal::JsonPath& path : lost) {
       std::string pointer;
-      for (const std::string& token : *lost_precision) pointer += "/" + PrintableToken(token);
-      return Reject(Reason::kArgumentsSchemaViolation,
-                    "the arguments are not checked against the input schema: \"" + pointer +
-                        "\" fails precision (a number with more digits than a double holds, "
-                        "and the schema compares numbers)");
+      for (const std::string& token : path) pointer += "/" + PrintableToken(token);
+      lost_precision.insert(std::move(pointer));
     }
     instance = std::move(parsed).value();
   }
@@ -737,8 +771,9 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
   // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
   const bool nul = text.find("\\u0000") != std::string_view::npos;
-  if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul) {
-    HazardScan scan{impl, {}, std::nullopt};
+  if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul ||
+      !lost_precision.empty()) {
+    HazardScan scan{impl, lost_precision, {}, std::nullopt};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
     if (scan.found) {
@@ -796,7 +831,6 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   }
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
-  impl->compares_numbers = internal::SchemaComparesNumbers(impl->document);
   try {
     valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
                                                                 : valijson::SchemaParser::kDraft7);

@@ -61,7 +61,7 @@ using internal::JsonPath;
 // excessive depth and non-finite numbers, remembering where it was for the message.
 class StrictDomBuilder : public internal::SaxHandlerTypes {
  public:
-  StrictDomBuilder(Json& root, size_t max_depth, std::optional<JsonPath>* lost_precision)
+  StrictDomBuilder(Json& root, size_t max_depth, std::vector<JsonPath>* lost_precision)
       : root_(root), max_depth_(max_depth), lost_precision_(lost_precision) {}
 
   bool null() { return Put(nullptr); }
@@ -70,9 +70,8 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
   bool number_unsigned(number_unsigned_t v) { return Put(v); }
   bool number_float(number_float_t v, const string_t& text) {
     if (!std::isfinite(v)) return Fail("number " + text + " is out of range at " + Path());
-    if (lost_precision_ != nullptr && !*lost_precision_ &&
-        internal::LosesPrecisionAsDouble(v, text)) {
-      *lost_precision_ = NextValuePath();
+    if (lost_precision_ != nullptr && internal::LosesPrecisionAsDouble(v, text)) {
+      lost_precision_->push_back(NextValuePath());
     }
     return Put(v);
   }
@@ -183,7 +182,7 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
 
   Json& root_;
   size_t max_depth_;
-  std::optional<JsonPath>* lost_precision_;  // optional
+  std::vector<JsonPath>* lost_precision_;  // optional
   std::vector<Frame> frames_;
   std::string error_;
 };
@@ -244,14 +243,21 @@ Decimal ParseDecimal(std::string_view text) {
 }  // namespace
 
 bool LosesPrecisionAsDouble(double v, std::string_view text) {
-  char shortest[64];
-  const auto written = std::to_chars(shortest, shortest + sizeof shortest, v);
+  // An integer written as one (beyond 64 bits, or nlohmann would not have made it a
+  // double) means its exact digits: 100000000000000000000000 is not the double 1e23,
+  // which is 99999999999999991611392. So it is compared with the double's exact value.
+  const bool integer_syntax = text.find_first_of(".eE") == std::string_view::npos;
+  char digits[400];  // the largest double has 309 integer digits
+  const auto written =
+      integer_syntax
+          ? std::to_chars(digits, digits + sizeof digits, v, std::chars_format::fixed, 0)
+          : std::to_chars(digits, digits + sizeof digits, v);
   if (written.ec != std::errc()) return true;
-  return !(ParseDecimal(text) == ParseDecimal(std::string_view(shortest, written.ptr - shortest)));
+  return !(ParseDecimal(text) == ParseDecimal(std::string_view(digits, written.ptr - digits)));
 }
 
 Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits,
-                             std::optional<JsonPath>* lost_precision) {
+                             std::vector<JsonPath>* lost_precision) {
   if (text.size() > limits.max_bytes) {
     return InvalidArgument("JSON text is " + std::to_string(text.size()) +
                            " bytes, more than the limit of " + std::to_string(limits.max_bytes));

@@ -33,16 +33,18 @@ struct SaxHandlerTypes {
 // another value than `v` does: "10.0000000000000001" (read as 10), "1e-400" (read as 0).
 // valijson compares only `v`, so such a number is not compared exactly with a schema's
 // numbers. A token equal to the shortest form of its double ("0.1", "1.50", "-0.0") does
-// not count: its double is the value every JSON reader takes it for.
+// not count: its double is the value every JSON reader takes it for. An integer written
+// without a fraction or exponent counts unless the double is exactly that integer
+// (100000000000000000000000 counts: the double is 99999999999999991611392).
 bool LosesPrecisionAsDouble(double v, std::string_view text);
 
 // The value of `text` if it is strict JSON (trust/strict_json.h), else InvalidArgument.
 // Never throws. With `lost_precision`, the path (object keys and array indices, from the
-// root) of the first number whose double names another value than its text
-// (LosesPrecisionAsDouble) is stored there; it stays empty when there is none.
+// root) of every number whose double names another value than its text
+// (LosesPrecisionAsDouble) is appended there.
 using JsonPath = std::vector<std::string>;
 Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits = {},
-                             std::optional<JsonPath>* lost_precision = nullptr);
+                             std::vector<JsonPath>* lost_precision = nullptr);
 
 // A small strict-JSON document of trust/ (trust store, watermark): parsed within
 // `max_bytes` and depth 4, then handed to `parse_value`. Any failure is `invalid` with

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -287,14 +288,16 @@ Digests LogWithOneSnapshot(const std::string& dir, uint64_t* snapshot_at) {
 }
 
 // Decodes the snapshot at `at` in the log in `dir`, applies `change`, and puts it back
-// re-encoded (a valid record: only what `change` altered is wrong).
+// re-encoded and sealed with `seal` (default: the test's key; a valid record then, where
+// only what `change` altered is wrong).
 void RewriteSnapshot(const std::string& dir, uint64_t at,
-                     const std::function<void(log::Snapshot&)>& change) {
+                     const std::function<void(log::Snapshot&)>& change,
+                     std::optional<log::SnapshotKey> seal = std::nullopt) {
   auto log = OpenLog(dir);
   auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at), Key());
   ASSERT_TRUE(snapshot.ok());
   change(*snapshot);
-  ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot, Key())).ok());
+  ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot, seal.value_or(Key()))).ok());
 }
 
 // Makes a log with one snapshot in `donor` and puts that snapshot record, at its sequence,
@@ -392,14 +395,10 @@ TEST(LiveSnapshots, ASnapshotSealedWithAnotherKeyIsIgnored) {
   testing::TempDir dir;
   uint64_t at = 0;
   const Digests expected = LogWithOneSnapshot(dir.Sub("log"), &at);
-  {
-    auto log = OpenLog(dir.Sub("log"));
-    auto snapshot = log::DecodeSnapshot(*log->GetSnapshot(at), Key());
-    ASSERT_TRUE(snapshot.ok());
-    log::SnapshotKey forger = Key();
-    forger[0] ^= 0x01;
-    ASSERT_TRUE(log->PutSnapshot(at, log::EncodeSnapshot(*snapshot, forger)).ok());
-  }
+  log::SnapshotKey forger = Key();
+  forger[0] ^= 0x01;
+  RewriteSnapshot(dir.Sub("log"), at, [](log::Snapshot&) {}, forger);
+  ASSERT_FALSE(HasFailure());
   ExpectIgnoredOnRestart(dir.Sub("log"), expected, "seal mismatch");
 }
 

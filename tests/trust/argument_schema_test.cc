@@ -536,7 +536,7 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
 // valijson accepts any divisor and divides by it: multipleOf 0 (or -1 with the smallest
 // int64) stopped the process with SIGFPE. JSON Schema requires a number above 0.
 // A number whose text holds more than its double: the validator compares the double, the
-// tool gets the text. Where the schema compares numbers such a call is refused as not
+// tool gets the text. Where a keyword compares that number such a call is refused as not
 // checked (never misread); elsewhere it passes, and "0.1", "1.50" or "-0.0" never count.
 TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreCompared) {
   for (bool fast_accept : {true, false}) {
@@ -555,7 +555,9 @@ TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreComp
       ASSERT_FALSE(v.ok()) << args;
       EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << v.ToString();
       EXPECT_NE(v.detail().find("not checked"), std::string::npos) << v.detail();
-      EXPECT_NE(v.detail().find("\"/m\" fails precision"), std::string::npos) << v.detail();
+      EXPECT_NE(v.detail().find("\"/m\" fails maximum (a number written with more precision"),
+                std::string::npos)
+          << v.detail();
     }
     for (const char* args : {R"({"m":10.0})", R"({"m":0.1})", R"({"m":1.50})", R"({"m":-0.0})",
                              R"({"m":1e1})", R"({"m":100e-2})"}) {
@@ -564,11 +566,21 @@ TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreComp
     const ArgumentSchema nested = compile(
         R"({"type":"object","properties":{"a":{"type":"array","items":{"const":2}}}})");
     Verdict v = ValidateArguments(nested, R"({"a":[2,2.0000000000000001]})");
-    EXPECT_NE(v.detail().find("\"/a/1\" fails precision"), std::string::npos) << v.ToString();
-    // Nothing compares numbers: the text reaches the tool as written.
-    const ArgumentSchema typed =
-        compile(R"({"type":"object","properties":{"m":{"type":"number"}}})");
-    EXPECT_TRUE(ValidateArguments(typed, R"({"m":10.0000000000000001})").ok());
+    EXPECT_NE(v.detail().find("\"/a/1\" fails const"), std::string::npos) << v.ToString();
+    // An integer beyond 64 bits that its double does not hold exactly, although the
+    // double's shortest form (1e+23) names the same digits.
+    const ArgumentSchema constant = compile(
+        R"({"type":"object","properties":{"v":{"const":99999999999999991611392}}})");
+    v = ValidateArguments(constant, R"({"v":100000000000000000000000})");
+    EXPECT_NE(v.detail().find("\"/v\" fails const"), std::string::npos) << v.ToString();
+    EXPECT_TRUE(ValidateArguments(bounded, R"({"m":-18446744073709551616})").ok())
+        << "2^64 is a double exactly";
+    // Nothing compares that number: the text reaches the tool as written, even where other
+    // properties have bounds.
+    const ArgumentSchema typed = compile(
+        R"({"type":"object","properties":{"m":{"type":"number"},"n":{"maximum":3},"o":{}}})");
+    EXPECT_TRUE(ValidateArguments(typed, R"({"m":10.0000000000000001,"n":2})").ok());
+    EXPECT_TRUE(ValidateArguments(typed, R"({"o":{"deep":[100000000000000000000000]}})").ok());
   }
 }
 
