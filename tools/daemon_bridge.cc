@@ -68,22 +68,6 @@ class Unanswered {
   std::map<std::string, size_t> waiting_;
 };
 
-// Writes everything, blocking; false when the other end is gone. For the hello only.
-bool SendAll(int sock, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::send(sock, data.data(), data.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd pfd{sock, POLLOUT, 0};
-      (void)::poll(&pfd, 1, -1);
-      continue;
-    }
-    if (n <= 0) return false;
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
 // Bytes read from one side and not yet written to the other. The bridge stops reading a
 // side while its bytes wait here beyond kHighWater, so a peer that does not read holds
 // back only the peer that writes to it, as a direct pipe would.
@@ -125,6 +109,10 @@ bool WriteSome(int fd, Pending& pending) {
   return n > 0 || errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK;
 }
 
+Status ClientGone() {
+  return IoError("writing to standard output failed: answers were not delivered");
+}
+
 }  // namespace
 
 std::string BridgeHelloLine(const std::string& agent_id) {
@@ -137,15 +125,14 @@ std::string BridgeHelloLine(const std::string& agent_id) {
 Status RunBridge(UniqueFd connection, const std::string& agent_id) {
   transport::IgnoreWriteSignals();
   const int sock = connection.get();
-  if (!SendAll(sock, BridgeHelloLine(agent_id) + "\n")) {
-    return IoError("the daemon closed the connection");
-  }
   bool stdin_open = true;
   bool write_half_open = true;
   bool refused_input = false;
   Unanswered unanswered;
   Pending to_daemon;
   Pending to_client;
+  const std::string hello = BridgeHelloLine(agent_id) + "\n";
+  to_daemon.Add(hello.data(), hello.size());
   char buffer[1 << 16];
   while (true) {
     // Both directions at once: a client that writes many requests before it reads any
@@ -168,7 +155,7 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
         !WriteSome(STDOUT_FILENO, to_client)) {
       // The client is gone: closing the connection tells the daemon, which runs no
       // further request of it and finishes and logs the calls in flight.
-      return IoError("writing to standard output failed: answers were not delivered");
+      return ClientGone();
     }
     if ((fds[0].revents & (POLLOUT | POLLERR)) != 0 && !to_daemon.empty() &&
         !SendSome(sock, to_daemon)) {
@@ -185,9 +172,7 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
         while (!to_client.empty()) {
           pollfd out{STDOUT_FILENO, POLLOUT, 0};
           (void)::poll(&out, 1, -1);
-          if (!WriteSome(STDOUT_FILENO, to_client)) {
-            return IoError("writing to standard output failed: answers were not delivered");
-          }
+          if (!WriteSome(STDOUT_FILENO, to_client)) return ClientGone();
         }
         if (stdin_open || refused_input) return IoError("the daemon closed the connection");
         if (const size_t left = unanswered.count(); left != 0) {

@@ -67,24 +67,34 @@ bool JsonEqual(const Json& a, const Json& b) {
   return a == b;
 }
 
+// The keywords that compare one number with the schema's numbers.
+constexpr const char* kComparingKeywords[] = {"maximum", "minimum", "exclusiveMaximum",
+                                              "exclusiveMinimum", "multipleOf", "enum", "const"};
+
+const char* FirstComparingKeyword(const Json& s) {
+  for (const char* keyword : kComparingKeywords) {
+    if (s.contains(keyword)) return keyword;
+  }
+  return nullptr;
+}
+
+// Whether the schema's "type" names `name` (alone or in a list).
+bool TypeNames(const Json& s, const char* name) {
+  const auto type = s.find("type");
+  return type != s.end() &&
+         (*type == name || (type->is_array() && std::find(type->begin(), type->end(), name) != type->end()));
+}
+
 // valijson reads an unsigned instance above 2^63-1 as a wrapped int64_t, and an integral
 // number outside int64_t fails its "integer" type check.
 std::optional<NumberHazard> BeyondInt64Hazard(const Json& s, const Json& v) {
   if (v.is_number_unsigned()) {
-    for (const char* keyword : {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf", "enum",
-                                "const"}) {
-      if (s.contains(keyword)) {
-        return NumberHazard{keyword, "an integer above 9223372036854775807, which the validator cannot compare exactly"};
-      }
+    if (const char* keyword = FirstComparingKeyword(s)) {
+      return NumberHazard{keyword, "an integer above 9223372036854775807, which the validator cannot compare exactly"};
     }
     return std::nullopt;
   }
-  const auto type = s.find("type");
-  if (type == s.end()) return std::nullopt;
-  auto names = [&](const char* name) {
-    return *type == name || (type->is_array() && std::find(type->begin(), type->end(), name) != type->end());
-  };
-  if (names("integer") && !names("number")) {
+  if (TypeNames(s, "integer") && !TypeNames(s, "number")) {
     return NumberHazard{"type", "an integer outside the 64-bit range, which the validator cannot check as an integer"};
   }
   return std::nullopt;
@@ -232,6 +242,23 @@ void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
   } else if (v.is_array()) {
     for (Json& child : v) PrepareSchemaNumbers(child, integral_doubles_are_integers);
   }
+}
+
+std::optional<NumberHazard> LostPrecisionHazard(const Json& s, const Json& v, bool lost_here,
+                                               bool lost_inside) {
+  const char* keyword = nullptr;
+  if (v.is_number() && lost_here) {
+    keyword = FirstComparingKeyword(s);
+    if (keyword == nullptr && TypeNames(s, "integer")) keyword = "type";
+  } else if (v.is_structured() && lost_inside) {
+    for (const char* whole : {"enum", "const", "uniqueItems"}) {
+      if (keyword == nullptr && s.contains(whole)) keyword = whole;
+    }
+  }
+  if (keyword == nullptr) return std::nullopt;
+  return NumberHazard{keyword,
+                      "a number written with more precision than a double holds, which the "
+                      "validator would compare rounded"};
 }
 
 std::optional<NumberHazard> FindNumberHazard(const Json& s, const Json& v, bool draft04) {

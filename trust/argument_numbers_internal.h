@@ -47,6 +47,13 @@ struct NumberHazard {
   std::string why;
 };
 
+// For a number whose text says more than its double (LosesPrecisionAsDouble,
+// trust/strict_json_internal.h): the keyword of `schema` that would compare it rounded —
+// `instance` itself when `lost_here`, or a container holding such a number
+// (`lost_inside`) under enum, const or uniqueItems — or nullopt.
+std::optional<NumberHazard> LostPrecisionHazard(const Json& schema, const Json& instance,
+                                               bool lost_here, bool lost_inside);
+
 // The first keyword of the schema object `schema` (its own keywords, not its subschemas')
 // whose verdict on `instance`, as valijson reaches it from the prepared copies, could
 // differ from the exact verdict; nullopt when every such verdict is exact. `schema` is the

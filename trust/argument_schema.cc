@@ -456,41 +456,6 @@ struct HazardScan {
   std::set<std::pair<const Json*, const Json*>> visited;
   std::optional<Hazard> found;
 
-  // valijson compares the double, while the tool gets the text as written: a number whose
-  // text says more than its double is not decided where a keyword compares it (alone, or
-  // inside a container that enum, const or uniqueItems compare whole).
-  void LostPrecision(const Json& s, const Json& v, const std::string& pointer) {
-    if (found || lost_precision.empty()) return;
-    static constexpr const char* kScalar[] = {"maximum", "minimum", "exclusiveMaximum",
-                                              "exclusiveMinimum", "multipleOf", "enum", "const"};
-    static constexpr const char* kWhole[] = {"enum", "const", "uniqueItems"};
-    const auto names_integer = [&] {
-      auto type = s.find("type");
-      return type != s.end() && (*type == "integer" ||
-                                 (type->is_array() &&
-                                  std::find(type->begin(), type->end(), "integer") != type->end()));
-    };
-    std::optional<std::string> keyword;
-    if (v.is_number() && lost_precision.contains(pointer)) {
-      for (const char* k : kScalar) {
-        if (!keyword && Has(s, k)) keyword = k;
-      }
-      if (!keyword && names_integer()) keyword = "type";
-    } else if (v.is_array() || v.is_object()) {
-      const auto inside = lost_precision.lower_bound(pointer + "/");
-      if (inside != lost_precision.end() && inside->starts_with(pointer + "/")) {
-        for (const char* k : kWhole) {
-          if (!keyword && Has(s, k)) keyword = k;
-        }
-      }
-    }
-    if (keyword) {
-      found = Hazard{pointer, *keyword,
-                     "a number written with more precision than a double holds, which the "
-                     "validator would compare rounded"};
-    }
-  }
-
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
 
   void LongString(const std::string& pointer, const char* keyword) {
@@ -528,8 +493,17 @@ struct HazardScan {
       const Json* target = ResolveFragment(impl.document, ref->get_ref<const std::string&>(), impl.anchors);
       if (target != nullptr) Scan(*target, v, pointer);
     }
-    LostPrecision(s, v, pointer);
-    if (found) return;
+    if (!lost_precision.empty()) {
+      // valijson compares the double, while the tool gets the text as written.
+      const auto inside = lost_precision.lower_bound(pointer + "/");
+      const bool lost_inside =
+          inside != lost_precision.end() && inside->starts_with(pointer + "/");
+      if (auto number = internal::LostPrecisionHazard(s, v, lost_precision.contains(pointer),
+                                                      lost_inside)) {
+        found = Hazard{pointer, std::move(number->keyword), std::move(number->why)};
+        return;
+      }
+    }
     if (auto number = internal::FindNumberHazard(s, v, impl.dialect == "draft-04")) {
       found = Hazard{pointer, std::move(number->keyword), std::move(number->why)};
       return;
