@@ -42,16 +42,31 @@ namespace las::trust {
 
 using internal::Json;
 
+// A schema node holding a non-empty `patternProperties`, and where valijson's copy of it
+// is. valijson would match those keys with the backtracking executor, so each call hands
+// valijson a copy without them: see WithoutPatternProperties.
+struct PatternPropertiesNode {
+  const Json* node;           // in ArgumentSchema::Impl::document
+  Json::json_pointer at;      // in ArgumentSchema::Impl::valijson_document
+  size_t depth;
+};
+
 struct ArgumentSchema::Impl {
   Json document;  // the parsed schema; the pointers below point into it
   valijson::Schema schema;
+  // When pattern_properties is not empty: the copy valijson parses on every call,
+  // after WithoutPatternProperties (deepest nodes first).
+  Json valijson_document;
+  std::vector<PatternPropertiesNode> pattern_properties;
   std::string dialect;
   ArgumentSchemaLimits limits;
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
-  std::vector<std::string> patterns;  // the translated `pattern` texts valijson looks up
+  // Every pattern as written -> its translation (trust/utf8_pattern.h), which is what
+  // valijson's copy holds and what CachedPattern compiles.
+  std::map<std::string, std::string> translated_patterns;
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -68,18 +83,41 @@ constexpr size_t kMaxSegmentBytes = 64;
 
 // A `pattern` for regex_search in polynomial time: libstdc++'s breadth-first executor
 // (`__polynomial`), which never backtracks, so `^(a+)+$` against "aaaa…!" costs O(n·m)
-// instead of 2^n. It refuses back-references; a pattern with one keeps the backtracking
-// executor, bounded only by max_pattern_subject_bytes. Throws std::regex_error for a
-// pattern std::regex refuses.
+// instead of 2^n. regex_search would still run that executor once from every starting
+// position (O(n²·m): seconds for (.*.*.*.*=) on 1 KiB), so the pattern is searched as
+// `^[\s\S]*(?:pattern)`: one pass, the same verdict (the group does not capture, and `^`,
+// `$` and `\b` inside still see the whole subject), and every later start fails at `^`.
+// The breadth-first executor refuses back-references; a pattern with one keeps the
+// backtracking executor, bounded only by max_pattern_subject_bytes. Throws
+// std::regex_error for a pattern std::regex refuses.
 std::regex CompilePattern(const std::string& pattern) {
 #ifdef __GLIBCXX__
+  constexpr auto kPolynomial = std::regex::ECMAScript | std::regex_constants::__polynomial;
   try {
-    return std::regex(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
+    // Alone first: a pattern is valid only as written ("a)|(b" is not, wrapped or not).
+    std::regex alone(pattern, kPolynomial);
+    (void)alone;
+    return std::regex("^[\\s\\S]*(?:" + pattern + ")", kPolynomial);
   } catch (const std::regex_error& error) {
     if (error.code() != std::regex_constants::error_complexity) throw;
   }
 #endif
   return std::regex(pattern);
+}
+
+// Compiled patterns by their (translated) text, per thread, valid for every schema: reused
+// across calls and schemas without sharing. valijson looks every `pattern` up here before
+// it would compile one itself (with backtracking).
+std::unordered_map<std::string, std::regex>& PatternCache() {
+  thread_local std::unordered_map<std::string, std::regex> regexes;
+  return regexes;
+}
+
+const std::regex& CachedPattern(const std::string& pattern) {
+  auto& cache = PatternCache();
+  auto it = cache.find(pattern);
+  if (it == cache.end()) it = cache.emplace(pattern, CompilePattern(pattern)).first;
+  return it->second;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -253,6 +291,16 @@ struct Walk {
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
   std::map<std::string, std::string> translated_patterns;
   std::set<const Json*> pattern_nodes;
+  // Every JSON value inside a patternProperties subschema: valijson's copy moves those
+  // subschemas (WithoutPatternProperties), so no $ref may point into them.
+  std::set<const Json*> moved;
+
+  void MarkMoved(const Json& value) {
+    moved.insert(&value);
+    if (value.is_structured()) {
+      for (const Json& inner : value) MarkMoved(inner);
+    }
+  }
 
   Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
     pattern_nodes.insert(&node);
@@ -271,13 +319,23 @@ struct Walk {
     return Status::Ok();
   }
 
-  // `copy` mirrors `original` (the walked document): every `pattern` and every
-  // `patternProperties` key of a walked schema node becomes its translation.
-  void TranslatePatterns(const Json& original, Json& copy) const {
+  // `copy` mirrors `original` (the walked document) at `at`: every `pattern` and every
+  // `patternProperties` key of a walked schema node becomes its translation, and each
+  // node holding patternProperties is listed in `nodes`.
+  void TranslatePatterns(const Json& original, Json& copy, Json::json_pointer& at,
+                         std::vector<PatternPropertiesNode>& nodes) const {
     if (original.is_object()) {
-      for (const auto& [key, value] : original.items()) TranslatePatterns(value, copy[key]);
+      for (const auto& [key, value] : original.items()) {
+        at.push_back(key);
+        TranslatePatterns(value, copy[key], at, nodes);
+        at.pop_back();
+      }
     } else if (original.is_array()) {
-      for (size_t i = 0; i < original.size(); ++i) TranslatePatterns(original[i], copy[i]);
+      for (size_t i = 0; i < original.size(); ++i) {
+        at.push_back(std::to_string(i));
+        TranslatePatterns(original[i], copy[i], at, nodes);
+        at.pop_back();
+      }
     }
     if (!pattern_nodes.contains(&original)) return;
     if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
@@ -289,7 +347,37 @@ struct Walk {
         renamed[translated_patterns.at(pattern)] = std::move(sub);
       }
       copy["patternProperties"] = std::move(renamed);
+      const std::string where = at.to_string();
+      nodes.push_back({&original, at, static_cast<size_t>(std::count(where.begin(), where.end(), '/'))});
     }
+  }
+
+  // valijson cuts the property names it is given (properties, required, dependencies) at
+  // a NUL: {"required":["a\u0000b"]} would require "a".
+  static Status NoNulInNames(const Json& node, const std::string& loc) {
+    auto refuse = [&](const char* keyword) {
+      return Unsupported("input schema: " + SchemaLoc(loc, keyword) +
+                         ": a property name holding a NUL character is not supported");
+    };
+    auto has_nul = [](const std::string& name) { return name.find('\0') != std::string::npos; };
+    for (const char* keyword : {"properties", "dependencies"}) {
+      if (auto it = node.find(keyword); it != node.end() && it->is_object()) {
+        for (const auto& [name, value] : it->items()) {
+          if (has_nul(name)) return refuse(keyword);
+          if (value.is_array()) {
+            for (const Json& other : value) {
+              if (other.is_string() && has_nul(other.get_ref<const std::string&>())) return refuse(keyword);
+            }
+          }
+        }
+      }
+    }
+    if (auto it = node.find("required"); it != node.end() && it->is_array()) {
+      for (const Json& name : *it) {
+        if (name.is_string() && has_nul(name.get_ref<const std::string&>())) return refuse("required");
+      }
+    }
+    return Status::Ok();
   }
 
   Status SchemaMap(const Json& map, const std::string& loc) {
@@ -320,6 +408,7 @@ struct Walk {
                            "2020-12; not supported");
       }
     }
+    LAS_RETURN_IF_ERROR(NoNulInNames(node, loc));
     if (auto ref = node.find("$ref"); ref != node.end()) {
       if (!ref->is_string()) return InvalidArgument("input schema: " + loc + "/$ref is not a string");
       const std::string& target = ref->get_ref<const std::string&>();
@@ -368,6 +457,7 @@ struct Walk {
       const std::string ploc = SchemaLoc(loc, "patternProperties");
       for (const auto& [pattern, sub] : it->items()) {
         LAS_RETURN_IF_ERROR(CheckRegex(node, pattern, SchemaLoc(ploc, pattern)));
+        MarkMoved(sub);
       }
     }
     if (node.contains("propertyNames")) impl->has_regex = true;
@@ -427,6 +517,11 @@ struct Walk {
           return InvalidArgument("input schema: " + loc + ": \"" + PrintableToken(target, false) +
                                  "\" resolves to nothing in this schema");
         }
+        if (moved.contains(next)) {
+          return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
+                             "\" points into a patternProperties subschema; move that "
+                             "subschema into definitions and refer to it there");
+        }
         if (!schema_nodes.contains(next)) {
           // A reference into a place the walk did not treat as a schema (an unknown
           // keyword, an enum member): it is one now, with the same checks.
@@ -455,6 +550,9 @@ struct HazardScan {
   const std::set<std::string>& lost_precision;  // pointers: see LosesPrecisionAsDouble
   std::set<std::pair<const Json*, const Json*>> visited;
   std::optional<Hazard> found;
+  // Per schema node with patternProperties, the keys of every object it could apply to:
+  // a superset of the keys valijson would match, for WithoutPatternProperties.
+  std::map<const Json*, std::set<std::string>> pattern_keys;
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
 
@@ -481,6 +579,16 @@ struct HazardScan {
         found = Hazard{pointer, keyword, "a string holding a NUL character, which the validator counts only up to"};
         return;
       }
+    }
+  }
+
+  // valijson cuts property names at a NUL, so a key holding one cannot be handed to it as
+  // a property (WithoutPatternProperties) once a pattern matches it.
+  void KeyWithNul(const Json& patterns, const std::string& key, const std::string& pointer) {
+    for (const auto& [pattern, sub] : patterns.items()) {
+      if (found || !std::regex_search(key, CachedPattern(impl.translated_patterns.at(pattern)))) continue;
+      found = Hazard{pointer, "patternProperties",
+                     "a property name holding a NUL character, which the validator cuts at"};
     }
   }
 
@@ -528,15 +636,17 @@ struct HazardScan {
       const auto properties = s.find("properties");
       const auto pattern_properties = s.find("patternProperties");
       const auto additional = s.find("additionalProperties");
-      const bool names_checked = Has(s, "propertyNames") ||
-                                 (pattern_properties != s.end() && pattern_properties->is_object() &&
-                                  !pattern_properties->empty());
+      const bool has_patterns = pattern_properties != s.end() && pattern_properties->is_object() &&
+                                !pattern_properties->empty();
+      const bool names_checked = Has(s, "propertyNames") || has_patterns;
       for (const auto& [key, value] : v.items()) {
+        if (has_patterns) pattern_keys[&s].insert(key);
         const size_t mark = pointer.size();
         pointer += "/" + PrintableToken(key);
         if (names_checked && key.size() > limit) {
           LongString(pointer, Has(s, "propertyNames") ? "propertyNames" : "patternProperties");
         }
+        if (has_patterns && key.find('\0') != std::string::npos) KeyWithNul(*pattern_properties, key, pointer);
         if (auto names = s.find("propertyNames"); names != s.end() && names->is_object()) {
           LengthWithNul(*names, key, pointer);
         }
@@ -719,6 +829,43 @@ std::string SafeArgumentsError(const std::string& message) {
   return "not well-formed JSON";
 }
 
+// valijson's copy of the schema for one call, with every patternProperties gone: for each
+// key it could apply to (`keys`, from the HazardScan) that one or more of its patterns
+// match here (CachedPattern: breadth-first), the node gets properties[key] (`{}` if it had
+// none, so additionalProperties still passes the key over) and an allOf branch
+// {"properties": {key: <the matching subschemas>}}. Existing subschemas stay where they
+// are, so every $ref still resolves (the walk refused references into the moved ones).
+// Deepest nodes first, so a nested patternProperties is rewritten before it is moved.
+Json WithoutPatternProperties(const ArgumentSchema::Impl& impl,
+                              const std::map<const Json*, std::set<std::string>>& keys) {
+  Json copy = impl.valijson_document;
+  for (const PatternPropertiesNode& p : impl.pattern_properties) {
+    Json& node = copy.at(p.at);
+    Json patterns = std::move(node.at("patternProperties"));
+    node.erase("patternProperties");
+    const auto applies_to = keys.find(p.node);
+    if (applies_to == keys.end()) continue;
+    Json matched = Json::object();
+    for (const std::string& key : applies_to->second) {
+      Json schemas = Json::array();
+      for (const auto& [pattern, sub] : patterns.items()) {
+        if (std::regex_search(key, CachedPattern(pattern))) schemas.push_back(sub);
+      }
+      if (schemas.empty()) continue;
+      matched[key] = schemas.size() == 1 ? std::move(schemas[0]) : Json::object({{"allOf", std::move(schemas)}});
+      Json& properties = node["properties"];
+      if (!properties.contains(key)) properties[key] = Json::object();
+    }
+    if (!matched.empty()) node["allOf"].push_back(Json::object({{"properties", std::move(matched)}}));
+  }
+  return copy;
+}
+
+valijson::SchemaParser ParserFor(std::string_view dialect) {
+  return valijson::SchemaParser(dialect == "draft-04" ? valijson::SchemaParser::kDraft4
+                                                      : valijson::SchemaParser::kDraft7);
+}
+
 Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments) {
   const ArgumentSchema::Impl& impl = schema.impl();
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
@@ -745,9 +892,10 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
   // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
   const bool nul = text.find("\\u0000") != std::string_view::npos;
+  std::map<const Json*, std::set<std::string>> pattern_keys;
   if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul ||
       !lost_precision.empty()) {
-    HazardScan scan{impl, lost_precision, {}, std::nullopt};
+    HazardScan scan{impl, lost_precision, {}, std::nullopt, {}};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
     if (scan.found) {
@@ -755,20 +903,22 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
                     "the arguments are not checked against the input schema: \"" + scan.found->pointer +
                         "\" fails " + scan.found->keyword + " (" + scan.found->why + ")");
     }
+    pattern_keys = std::move(scan.pattern_keys);
   }
   try {
     valijson::adapters::NlohmannJsonAdapter target(instance);
-    // valijson looks every `pattern` up in this cache by its text before it would compile
-    // one itself (with backtracking); filled here with polynomial-time regexes. Per thread,
-    // valid for every schema, so reused across calls and schemas without sharing.
-    thread_local std::unordered_map<std::string, std::regex> regexes;
-    for (const std::string& pattern : impl.patterns) {
-      if (!regexes.contains(pattern)) regexes.emplace(pattern, CompilePattern(pattern));
+    for (const auto& [written, translated] : impl.translated_patterns) CachedPattern(translated);
+    const valijson::Schema* compiled = &impl.schema;
+    valijson::Schema for_this_call;
+    if (!impl.pattern_properties.empty()) {
+      const Json rewritten = WithoutPatternProperties(impl, pattern_keys);
+      ParserFor(impl.dialect).populateSchema(valijson::adapters::NlohmannJsonAdapter(rewritten), for_this_call);
+      compiled = &for_this_call;
     }
     valijson::ValidationResults results;
     valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
-        target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, regexes);
-    if (visitor.validateSchema(impl.schema)) return Verdict::Accept();
+        target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, PatternCache());
+    if (visitor.validateSchema(*compiled)) return Verdict::Accept();
     return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(results, impl.limits.max_reported_errors));
   } catch (const std::exception&) {
     // The message could quote the instance; say only that validation could not finish.
@@ -791,7 +941,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 
@@ -799,21 +949,20 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   // trust/argument_numbers_internal.h); impl->document keeps the schema as written for
   // the reference, bound and number walks.
   Json for_valijson = impl->document;
-  walk.TranslatePatterns(impl->document, for_valijson);
-  for (const auto& [written, translated] : walk.translated_patterns) {
-    impl->patterns.push_back(translated);
-  }
+  Json::json_pointer root;
+  walk.TranslatePatterns(impl->document, for_valijson, root, impl->pattern_properties);
+  std::stable_sort(impl->pattern_properties.begin(), impl->pattern_properties.end(),
+                   [](const auto& a, const auto& b) { return a.depth > b.depth; });
+  impl->translated_patterns = walk.translated_patterns;
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
   try {
-    valijson::SchemaParser parser(*dialect == Dialect::kDraft04 ? valijson::SchemaParser::kDraft4
-                                                                : valijson::SchemaParser::kDraft7);
-    valijson::adapters::NlohmannJsonAdapter adapter(for_valijson);
     // No fetch function: a reference that needs another document throws instead.
-    parser.populateSchema(adapter, impl->schema);
+    ParserFor(impl->dialect).populateSchema(valijson::adapters::NlohmannJsonAdapter(for_valijson), impl->schema);
   } catch (const std::exception& ex) {
     return InvalidArgument(std::string("input schema: valijson refuses it: ") + ex.what());
   }
+  if (!impl->pattern_properties.empty()) impl->valijson_document = std::move(for_valijson);
   if (limits.fast_accept) {
     impl->flat = internal::FlatArgumentCheck::For(
         impl->document, *dialect != Dialect::kDraft04,

@@ -38,12 +38,19 @@
 // and date-time (valijson; note it also refuses a non-string against those three); other
 // formats are annotations.
 //
-// A `pattern` runs on libstdc++'s breadth-first executor (std::regex_constants::
-// __polynomial): polynomial time, so nested quantifiers such as `^([a-z0-9]+[-.]?)+$`
-// cannot make one call take 2^n steps. Two kinds still run on the backtracking executor: a
-// pattern with a back-reference (which the breadth-first one refuses), and every
-// `patternProperties` key pattern (valijson compiles those itself); for both, only the
-// subject bound below limits the work.
+// Every pattern runs on libstdc++'s breadth-first executor (std::regex_constants::
+// __polynomial), searched in one pass over the subject (as `^[\s\S]*(?:pattern)`):
+// O(subject·pattern), so nested quantifiers such as `^([a-z0-9]+[-.]?)+$` cannot make one
+// call take 2^n steps, nor (.*.*.*.*=) n^5. Only a pattern with a back-reference (which
+// the breadth-first executor refuses) backtracks, bounded by the subject bound below.
+// valijson would match `patternProperties` keys itself, with backtracking, so it never
+// sees that keyword: for each call, Las matches the keys (breadth-first) and gives
+// valijson a copy of the schema where each matched key is a plain property whose
+// subschemas are the matching patterns'. Same verdicts, for one more parse of the schema
+// per call; a refusal names the failing keyword inside (or "properties"). Hence a `$ref`
+// into a patternProperties subschema fails to compile with kUnsupported, and so does a
+// property name holding a NUL (valijson cuts names there); a call with a key holding a
+// NUL that a pattern matches is refused as not checked.
 //
 // Bounds. std::regex backtracks recursively (a string of ~30k characters overflows an
 // 8 MiB stack) and valijson's uniqueItems is quadratic, so a string that a pattern, a
@@ -69,7 +76,7 @@
 // Thread safety: an ArgumentSchema is immutable after compile. ValidateArguments may run
 // concurrently on one ArgumentSchema from any number of threads: valijson only reads the
 // compiled schema while validating, and the one mutable piece, the cache of compiled
-// `pattern` regexes (keyed by pattern text), is thread_local. Moving an ArgumentSchema while another thread uses it
+// regexes (keyed by pattern text), is thread_local. Moving an ArgumentSchema while another thread uses it
 // is a data race, as for any object.
 #pragma once
 

@@ -337,6 +337,82 @@ TEST(ArgumentSchema, NestedQuantifiersCannotStallValidation) {
   ExpectViolation(s, R"({"twice":"abba"})", "/twice", "pattern");
 }
 
+// The same for patternProperties keys, which valijson would match with the backtracking
+// executor itself: Las decides which keys each pattern matches (breadth-first) and hands
+// valijson those keys as plain properties.
+TEST(ArgumentSchema, NestedQuantifiersInPatternPropertiesCannotStallValidation) {
+  ArgumentSchema s = Compile(R"({"type":"object",
+      "definitions":{"counts":{"type":"object","patternProperties":{"^(a+)+$":{"type":"integer"}},
+                               "additionalProperties":false}},
+      "properties":{"direct":{"$ref":"#/definitions/counts"},
+                    "maybe":{"anyOf":[{"type":"null"},{"$ref":"#/definitions/counts"}]}},
+      "patternProperties":{"^([a-z0-9]+[-.]?)+\\.b$":{"type":"string"}}})");
+  const std::string run(40, 'a');  // 2^40 steps for the backtracking executor
+  ExpectViolation(s, "{\"direct\":{\"" + run + "!\":1}}", "/direct/" + run + "!", "additionalProperties");
+  ExpectViolation(s, "{\"maybe\":{\"" + run + "!\":1}}", "/maybe", "anyOf");
+  EXPECT_TRUE(ValidateArguments(s, "{\"direct\":{\"" + run + "\":1}}").ok());
+  ExpectViolation(s, "{\"direct\":{\"" + run + "\":\"x\"}}", "/direct/" + run, "type");
+  EXPECT_TRUE(ValidateArguments(s, "{\"" + run + "!\":1}").ok());  // matches no pattern
+  ExpectViolation(s, "{\"" + run + ".b\":1}", "/" + run + ".b", "type");
+  EXPECT_TRUE(ValidateArguments(s, "{\"" + run + ".b\":\"x\",\"maybe\":null}").ok());
+}
+
+// A polynomial pattern such as (.*.*.*.*=) is scanned once over its subject, not once
+// from every starting position.
+TEST(ArgumentSchema, UnanchoredPatternsScanTheSubjectOnce) {
+  ArgumentSchema s = Compile(R"js({"type":"object","properties":{
+      "kv":{"type":"string","pattern":"(.*.*.*.*=)"},
+      "mid":{"type":"string","pattern":"b{2}c"},
+      "start":{"type":"string","pattern":"^ab|cd$"}},
+      "patternProperties":{"(x.*.*.*.*=)":{"type":"integer"}}})js");
+  const std::string subject(1024, 'a');
+  ExpectViolation(s, "{\"kv\":\"" + subject + "\"}", "/kv", "pattern");
+  EXPECT_TRUE(ValidateArguments(s, "{\"kv\":\"" + subject.substr(1) + "=\"}").ok());
+  EXPECT_TRUE(ValidateArguments(s, "{\"x" + subject.substr(1) + "\":\"s\"}").ok());
+  ExpectViolation(s, "{\"x" + subject.substr(2) + "=\":\"s\"}", "/x" + std::string(63, 'a') + "...", "type");
+  // Anchors keep their meaning inside the wrapped search.
+  EXPECT_TRUE(ValidateArguments(s, R"({"mid":"abbbcd","start":"abz"})").ok());
+  EXPECT_TRUE(ValidateArguments(s, R"({"start":"zzcd"})").ok());
+  ExpectViolation(s, R"({"start":"zab"})", "/start", "pattern");
+  ExpectViolation(s, R"({"start":"cdz"})", "/start", "pattern");
+  ExpectViolation(s, R"({"mid":"bcbc"})", "/mid", "pattern");
+}
+
+// Keys matched by patternProperties are given to valijson as properties; everything the
+// keyword means stays: several patterns on one key, a key also under properties, keys that
+// match nothing going to additionalProperties, draft-04, nested pattern schemas.
+TEST(ArgumentSchema, PatternPropertiesKeepTheirMeaning) {
+  for (const char* dialect : {"", R"("$schema":"http://json-schema.org/draft-04/schema#",)"}) {
+    ArgumentSchema s = Compile(std::string("{") + dialect + R"("type":"object",
+        "properties":{"ab":{"maxLength":2},"nested":{"type":"object",
+            "patternProperties":{"^n":{"type":"object","patternProperties":{"^m":{"type":"integer"}}}}}},
+        "patternProperties":{"^a":{"type":"string"},"b$":{"minLength":2}},
+        "additionalProperties":false,
+        "allOf":[{"required":["ab"]}]})");
+    EXPECT_TRUE(ValidateArguments(s, R"({"ab":"xy"})").ok());
+    ExpectViolation(s, R"({"ab":"xyz"})", "/ab", "maxLength");
+    ExpectViolation(s, R"({"ab":1})", "/ab", "type");
+    ExpectViolation(s, R"({"ab":"x"})", "/ab", "minLength");
+    EXPECT_TRUE(ValidateArguments(s, R"({"ab":"xy","ac":"z","cb":"zz"})").ok());
+    ExpectViolation(s, R"({"ab":"xy","cb":"z"})", "/cb", "minLength");
+    ExpectViolation(s, R"({"ab":"xy","zz":1})", "/zz", "additionalProperties");
+    ExpectViolation(s, R"({"ac":"z"})", "/ab", "required");
+    EXPECT_TRUE(ValidateArguments(s, R"({"ab":"xy","nested":{"n1":{"m1":1,"z":"s"},"q":1}})").ok());
+    ExpectViolation(s, R"({"ab":"xy","nested":{"n1":{"m1":"s"}}})", "/nested/n1/m1", "type");
+    // The same key elsewhere, where no pattern applies, is not touched.
+    EXPECT_TRUE(ValidateArguments(s, R"({"ab":"xy","nested":{"ac":1,"m1":"s"}})").ok());
+  }
+  // A reference into a patternProperties subschema cannot follow it to where it is moved.
+  Result<ArgumentSchema> into = CompileArgumentSchema(R"({"patternProperties":{"^a":{"type":"string"}},
+      "properties":{"b":{"$ref":"#/patternProperties/%5Ea"}}})");
+  ASSERT_FALSE(into.ok());
+  EXPECT_EQ(into.status().code(), Code::kUnsupported) << into.status().ToString();
+  EXPECT_NE(into.status().message().find("#/properties/b/$ref"), std::string::npos) << into.status().message();
+  // A reference to the object that holds patternProperties is fine.
+  EXPECT_TRUE(CompileArgumentSchema(R"({"definitions":{"m":{"patternProperties":{"^a":{"type":"string"}}}},
+      "properties":{"b":{"$ref":"#/definitions/m"}}})").ok());
+}
+
 // Patterns match characters, not UTF-8 bytes (trust/utf8_pattern.h), also as
 // patternProperties keys and under propertyNames.
 TEST(ArgumentSchema, PatternsReadCharactersNotBytes) {
@@ -376,7 +452,17 @@ TEST(ArgumentSchema, NulCharactersAreCountedAndMatched) {
   ExpectViolation(s, R"({"p":"a"})", "/p", "pattern");  // was accepted: the pattern was "^a"
   EXPECT_TRUE(ValidateArguments(s, R"({"p":"a\u0000b"})").ok());
   EXPECT_TRUE(ValidateArguments(s, R"({"keys":{"a":"x"}})").ok());  // was "fails type"
-  ExpectViolation(s, R"({"keys":{"a\u0000b":"x"}})", "/keys/a\\x00b", "type");
+  // valijson cuts property names at a NUL: a key holding one that a pattern matches, and
+  // a schema that names one, are refused rather than misread.
+  not_checked(R"({"keys":{"a\u0000b":1}})", "/keys/a\\x00b", "patternProperties");
+  EXPECT_TRUE(ValidateArguments(s, R"({"keys":{"a\u0000c":"x"}})").ok());
+  for (const char* named : {R"({"properties":{"a\u0000b":{}}})", R"({"required":["a\u0000b"]})",
+                            R"({"dependencies":{"a":["a\u0000b"]}})"}) {
+    Result<ArgumentSchema> refused = CompileArgumentSchema(named);
+    ASSERT_FALSE(refused.ok()) << named;
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("NUL"), std::string::npos) << refused.status().message();
+  }
 }
 
 TEST(ArgumentSchema, UniqueItemsWorkIsBounded) {
