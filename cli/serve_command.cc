@@ -15,6 +15,7 @@
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_socket.h"
 #include "tools/stdio_server.h"
+#include "transport/child_process.h"
 #include "trust/environment.h"
 #include "cli/fail.h"
 
@@ -155,17 +156,16 @@ void RegisterServe(CLI::App& app, int& exit_code) {
 // besides its children's pipes and the log's files; the common soft limit of 1024 would
 // run out first, and then neither a new client nor the operator could connect. The soft
 // limit is raised toward the hard one; a hard limit too low for that is said on stderr.
+// Children get the limit back (transport::RaiseOpenFileSoftLimit).
 void RaiseOpenFileLimit(size_t connections) {
   constexpr rlim_t kBesidesConnections = 256;
   const rlim_t wanted = static_cast<rlim_t>(connections) + kBesidesConnections;
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= wanted) return;
-  limit.rlim_cur = std::min(limit.rlim_max, std::max<rlim_t>(wanted, 4096));
-  if (::setrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur < wanted) {
+  Result<rlim_t> now = transport::RaiseOpenFileSoftLimit(std::max<rlim_t>(wanted, 4096));
+  if (now.ok() && *now < wanted) {
     std::fprintf(stderr,
                  "las daemon: the open-file limit (%llu) is below what %zu connections need "
                  "(%llu); raise it (ulimit -n) or expect refused connections sooner\n",
-                 static_cast<unsigned long long>(limit.rlim_cur), connections,
+                 static_cast<unsigned long long>(*now), connections,
                  static_cast<unsigned long long>(wanted));
   }
 }

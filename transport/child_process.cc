@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -35,6 +36,10 @@ void ForgetSpawned(pid_t pid) {
   std::lock_guard<std::mutex> lock(SpawnedMutex());
   SpawnedPids().erase(pid);
 }
+
+// The soft RLIMIT_NOFILE before RaiseOpenFileSoftLimit first raised it; 0 while it never
+// has. Children get it back.
+std::atomic<rlim_t> children_open_file_soft_limit{0};
 
 // Every child of this process: each thread's list (an adopted process joins one of them).
 std::vector<pid_t> ChildrenOfThisProcess() {
@@ -92,8 +97,9 @@ void MarkCloexecRange(unsigned lo, unsigned hi) {
 
 [[noreturn]] void RunChild(int in_read, int out_write, int err_write, int error_fd,
                            const char* cwd, const std::vector<int>& keep_sorted, int exec_fd,
-                           char* const* argv, char* const* envp) {
+                           const rlimit* open_files, char* const* argv, char* const* envp) {
   ::setpgid(0, 0);
+  if (open_files != nullptr) ::setrlimit(RLIMIT_NOFILE, open_files);
 
   // Reset what exec would otherwise inherit: ignored signals and the blocked mask.
   struct sigaction dfl {};
@@ -246,6 +252,10 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
   for (const std::string& e : options.env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
   const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
+  rlimit open_files{};
+  const rlim_t children_soft = children_open_file_soft_limit.load();
+  const bool restore_open_files = children_soft != 0 && ::getrlimit(RLIMIT_NOFILE, &open_files) == 0;
+  if (restore_open_files) open_files.rlim_cur = std::min(children_soft, open_files.rlim_max);
 
   int in[2];
   int out[2];
@@ -274,7 +284,7 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
   if (pid < 0) return ErrnoStatus("fork", errno);
   if (pid == 0) {
     RunChild(in_r.get(), out_w.get(), err_w.get(), report_w.get(), cwd, keep, options.exec_fd,
-             argv.data(), envp.data());
+             restore_open_files ? &open_files : nullptr, argv.data(), envp.data());
   }
   SpawnedPids().insert(pid);
   spawning.unlock();
@@ -324,6 +334,18 @@ size_t ReapAdoptedOrphans(bool kill_living) {
 Status BecomeChildSubreaper() {
   if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return ErrnoStatus("prctl", errno);
   return Status::Ok();
+}
+
+Result<rlim_t> RaiseOpenFileSoftLimit(rlim_t wanted) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return ErrnoStatus("getrlimit", errno);
+  if (limit.rlim_cur >= wanted) return limit.rlim_cur;
+  const rlim_t before = limit.rlim_cur;
+  limit.rlim_cur = std::min(limit.rlim_max, wanted);
+  if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) return before;
+  rlim_t unset = 0;
+  children_open_file_soft_limit.compare_exchange_strong(unset, before);
+  return limit.rlim_cur;
 }
 
 void IgnoreWriteSignals() {

@@ -14,7 +14,8 @@
 //   owner must keep draining (McpClient does so on its loop, line-bounded).
 // - Descriptors listed in `keep_fds` stay open at the same numbers; every other
 //   descriptor above 2 is close-on-exec in the child, whatever its flag in the parent.
-// - Signal dispositions and the signal mask are reset to defaults in the child.
+// - Signal dispositions and the signal mask are reset to defaults in the child, and so is
+//   the soft open-file limit when RaiseOpenFileSoftLimit raised this process's.
 // - Exec failure is reported as an error (the child never runs user code); spawn is
 //   synchronous and returns once the exec succeeded or failed.
 //
@@ -34,6 +35,7 @@
 // the child (only async-signal-safe calls run between fork and exec).
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -138,6 +140,14 @@ Status BecomeChildSubreaper();
 // any child made otherwise looks adopted and would be reaped, or killed, here. Returns
 // how many it reaped. Thread-safe (serialized with Spawn).
 size_t ReapAdoptedOrphans(bool kill_living);
+
+// Raises this process's soft open-file limit (RLIMIT_NOFILE) toward `wanted`, capped by
+// the hard limit, and returns the soft limit in force afterwards (which may be below
+// `wanted`). Children spawned afterwards by RealProcessSpawner get back the soft limit the
+// process had before its first raise: a child written for the usual 1024 (select() and
+// FD_SETSIZE) must not be handed more. Process-wide; for the las program's start (las
+// daemon), not for library code. Errors: kIo when getrlimit fails.
+Result<rlim_t> RaiseOpenFileSoftLimit(rlim_t wanted);
 
 // Sets SIGPIPE and SIGXFSZ to ignored where they are at their default, so a write to a
 // dead child's stdin yields EPIPE, and a write past the file-size limit (ulimit -f) EFBIG —

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -280,6 +281,32 @@ TEST(ChildProcess, SignalsAreResetInTheChild) {
   // SIGINT is bit 1 (value 2): an inherited ignore would show as ...2 in the mask.
   EXPECT_EQ(out.find("0000000000000002"), std::string::npos) << out;
   (void)kChildren;
+}
+
+// A daemon raises its own open-file limit for its many connections; its children keep the
+// one they would have had (a child using select() breaks past 1024 descriptors).
+TEST(ChildProcess, ChildrenKeepTheOpenFileLimitFromBeforeARaise) {
+  rlimit original{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &original), 0);
+  if (original.rlim_max < 512) GTEST_SKIP() << "the hard open-file limit is below 512";
+  rlimit before = original;  // lowering the soft limit needs no privilege
+  before.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &before), 0);
+  Result<rlim_t> raised = RaiseOpenFileSoftLimit(before.rlim_cur + 64);
+  ASSERT_TRUE(raised.ok()) << raised.status().ToString();
+  EXPECT_EQ(*raised, before.rlim_cur + 64);
+  EXPECT_EQ(*RaiseOpenFileSoftLimit(before.rlim_cur + 128), before.rlim_cur + 128);  // raised again
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "ulimit -Sn"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_EQ(ReadAll(child->TakeStdout()), std::to_string(before.rlim_cur) + "\n");
+  EXPECT_EQ(child->WaitForExit(), 0);
+  rlimit now{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &now), 0);
+  EXPECT_EQ(now.rlim_cur, before.rlim_cur + 128);  // this process keeps its own
+  ::setrlimit(RLIMIT_NOFILE, &original);
 }
 
 }  // namespace
