@@ -20,6 +20,7 @@
 #include "tools/operator_channel.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
+#include "transport/json_text.h"
 #include "transport/line_reader.h"
 
 namespace las::tools {
@@ -30,8 +31,15 @@ constexpr std::string_view kBridgeHello = "las/bridge";
 // line or after its last) is closed, so idle connections cannot fill the operator socket.
 constexpr std::chrono::seconds kOperatorIdleDeadline{5};
 
-// The agent id of a bridge hello line (possibly empty), or nullopt if `line` is not one.
-std::optional<std::string> BridgeHello(std::string_view line) {
+// What a bridge hello line asks for: `agent` is the agent id it names, or nullopt for the
+// daemon's default agent; a hello whose agentId is there but is not a non-empty string
+// (or that repeats a key, or whose params is not an object) names "", which initialize
+// refuses, rather than falling back to the default agent. nullopt if `line` is no hello.
+struct BridgeHelloLine {
+  std::optional<std::string> agent;
+};
+
+std::optional<BridgeHelloLine> BridgeHello(std::string_view line) {
   if (line.find(kBridgeHello) == std::string_view::npos) return std::nullopt;
   const auto parsed = nlohmann::json::parse(line, nullptr, false);
   if (!parsed.is_object() || parsed.contains("id")) return std::nullopt;
@@ -39,13 +47,19 @@ std::optional<std::string> BridgeHello(std::string_view line) {
   if (method == parsed.end() || !method->is_string() || *method != kBridgeHello) {
     return std::nullopt;
   }
-  std::string agent;
-  if (auto params = parsed.find("params"); params != parsed.end() && params->is_object()) {
-    if (auto id = params->find("agentId"); id != params->end() && id->is_string()) {
-      agent = id->get<std::string>();
-    }
+  const BridgeHelloLine malformed{std::string()};
+  std::vector<transport::JsonMember> members;
+  if (transport::ObjectMembers(line, &members, transport::kDefaultMaxDepth, nullptr,
+                               transport::DuplicateKeys::kRejected) != transport::JsonTextError::kNone) {
+    return malformed;
   }
-  return agent;
+  auto params = parsed.find("params");
+  if (params == parsed.end()) return BridgeHelloLine{};
+  if (!params->is_object()) return malformed;
+  auto id = params->find("agentId");
+  if (id == params->end()) return BridgeHelloLine{};
+  if (!id->is_string() || id->get_ref<const std::string&>().empty()) return malformed;
+  return BridgeHelloLine{id->get<std::string>()};
 }
 
 class Connection final : public DaemonConnection,
@@ -196,9 +210,9 @@ class Connection final : public DaemonConnection,
         operator_->OnLine(line);
         return;
       }
-      if (auto agent = BridgeHello(line)) {
+      if (auto hello = BridgeHello(line)) {
         EndpointOptions options = core_.NewEndpointOptions("daemon");
-        if (!agent->empty()) options.default_agent_id = *agent;
+        if (hello->agent) options.default_agent_id = *hello->agent;
         session_ = std::make_unique<LineSession>(core_.gateway(), std::move(options), *this);
         return;
       }

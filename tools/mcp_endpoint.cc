@@ -68,13 +68,20 @@ std::optional<std::string> MetaAgentId(const ParamsView& params, size_t max_dept
   return StringMember(ViewParams(meta->raw, max_depth), "agentId");
 }
 
-std::optional<std::string> MetaAgentId(const json& params) {
-  if (!params.is_object()) return std::nullopt;
+// initialize's agent id: params.agentId, else params._meta.agentId, else nullopt (the
+// default agent). One that is there but is not a string is an error, never the default.
+Result<std::optional<std::string>> NamedAgentId(const json& params) {
+  if (auto given = params.find("agentId"); given != params.end()) {
+    if (!given->is_string()) return InvalidArgument("agentId must be a string");
+    return std::optional<std::string>(given->get<std::string>());
+  }
   auto meta = params.find("_meta");
-  if (meta == params.end() || !meta->is_object()) return std::nullopt;
+  if (meta == params.end()) return std::optional<std::string>();
+  if (!meta->is_object()) return InvalidArgument("_meta must be an object");
   auto agent = meta->find("agentId");
-  if (agent == meta->end() || !agent->is_string()) return std::nullopt;
-  return agent->get<std::string>();
+  if (agent == meta->end()) return std::optional<std::string>();
+  if (!agent->is_string()) return InvalidArgument("agentId must be a string");
+  return std::optional<std::string>(agent->get<std::string>());
 }
 
 std::string StringField(const json& object, const char* key) {
@@ -168,15 +175,13 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
     return;
   }
-  if (auto given = parsed.find("agentId"); given != parsed.end() && !given->is_string()) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "agentId must be a string"));
+  // A named agent, even an empty name, is checked as given; only an absent one defaults.
+  Result<std::optional<std::string>> named = NamedAgentId(parsed);
+  if (!named.ok()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, named.status().message()));
     return;
   }
-  // A named agent, even an empty name, is checked as given; only an absent one defaults.
-  std::optional<std::string> named;
-  if (parsed.contains("agentId")) named = StringField(parsed, "agentId");
-  if (!named) named = MetaAgentId(parsed);
-  const std::string agent = named.value_or(options_.default_agent_id);
+  const std::string agent = named->value_or(options_.default_agent_id);
   if (!IsValidAgentId(agent)) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kAgentIdRule));
     return;

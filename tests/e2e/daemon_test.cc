@@ -828,6 +828,33 @@ TEST_F(DaemonTest, OperatorVerbsWhileAnEmbeddedServeHoldsTheLogGoThroughItsOpera
       << "the refused operator-socket connection opened no session";
 }
 
+// A bridge hello that names its agent wrongly binds no agent at all: initialize without
+// an agentId is refused instead of falling back to the default agent (which may hold root).
+TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const std::string initialize =
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})";
+  for (const char* params : {R"({"agentId":5})", R"({"agentId":null})", R"({"agentId":""})",
+                             R"({"agentId":"bob","agentId":"default"})", R"([])", R"("x")"}) {
+    RawClient client = Connect(socket_path);
+    client.Send(std::string(R"({"jsonrpc":"2.0","method":"las/bridge","params":)") + params + "}");
+    client.Send(initialize);
+    auto answer = client.ReadLine();
+    ASSERT_TRUE(answer.has_value()) << params;
+    const json reply = json::parse(*answer);
+    EXPECT_EQ(reply["error"]["code"], -32602) << params << " -> " << *answer;
+  }
+  // A hello without an agentId is the bridge of a client that named none: the default.
+  RawClient plain = Connect(socket_path);
+  plain.Send(R"({"jsonrpc":"2.0","method":"las/bridge","params":{}})");
+  plain.Send(initialize);
+  auto answer = plain.ReadLine();
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_NE(answer->find("\"result\""), std::string::npos) << *answer;
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
   const std::string socket_path = StartDaemon();
   RawClient slow = Connect(socket_path);

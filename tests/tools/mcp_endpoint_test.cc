@@ -191,7 +191,10 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
 TEST_F(EndpointTest, InitializeRefusesAgentIdsThatAreNotPrintableText) {
   for (const char* params : {R"({"agentId":"evil\u001b[31mRED\r\nFAKE"})", R"({"agentId":"x\u0000y"})",
                              R"({"agentId":"abc\u202efed"})", R"({"agentId":5})", R"({"agentId":{"a":1}})",
-                             R"({"agentId":""})", R"({"_meta":{"agentId":""}})"}) {
+                             R"({"agentId":""})", R"({"_meta":{"agentId":""}})",
+                             // Named wrongly is not the same as not named: never the default.
+                             R"({"_meta":{"agentId":5}})", R"({"_meta":{"agentId":null}})",
+                             R"({"_meta":"x"})", R"({"_meta":[]})"}) {
     json r = Send(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)") + params + "}");
     EXPECT_EQ(r["error"]["code"], -32602) << params;
     EXPECT_FALSE(endpoint_->initialized()) << params;
