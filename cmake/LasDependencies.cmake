@@ -5,6 +5,7 @@ find_package(RocksDB CONFIG REQUIRED)          # librocksdb-dev
 find_package(FlatBuffers CONFIG REQUIRED)      # libflatbuffers-dev
 find_program(FLATC flatc REQUIRED)             # flatbuffers-compiler
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)  # libsodium-dev
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)  # libre2-dev: linear-time JSON Schema patterns
 find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)  # libssl-dev (SHA-256 only: base/sha256.h)
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)  # nlohmann-json3-dev
 find_package(Boost 1.74 REQUIRED)              # libboost-dev (Asio is header-only)

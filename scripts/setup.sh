@@ -12,7 +12,7 @@ with_node_peers=0
 packages=(
   build-essential cmake ninja-build pkg-config
   librocksdb-dev libflatbuffers-dev flatbuffers-compiler libsodium-dev libssl-dev nlohmann-json3-dev
-  libboost-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev
+  libboost-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libvalijson-dev libre2-dev
   json-schema-test-suite python3 util-linux
 )
 

@@ -12,15 +12,18 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <new>
 #include <optional>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <unordered_map>
@@ -35,6 +38,7 @@
 #include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
 #include "trust/flat_argument_check_internal.h"
+#include "trust/linear_regex.h"
 #include "trust/strict_json_internal.h"
 #include "trust/utf8_pattern.h"
 
@@ -42,31 +46,23 @@ namespace las::trust {
 
 using internal::Json;
 
-// A schema node holding a non-empty `patternProperties`, and where valijson's copy of it
-// is. valijson would match those keys with the backtracking executor, so each call hands
-// valijson a copy without them: see WithoutPatternProperties.
-struct PatternPropertiesNode {
-  const Json* node;           // in ArgumentSchema::Impl::document
-  Json::json_pointer at;      // in ArgumentSchema::Impl::valijson_document
-  size_t depth;
-};
-
 struct ArgumentSchema::Impl {
   Json document;  // the parsed schema; the pointers below point into it
   valijson::Schema schema;
-  // When pattern_properties is not empty: the copy valijson parses on every call,
-  // after WithoutPatternProperties (deepest nodes first).
+  // valijson would match patternProperties keys with std::regex itself, so its copy never
+  // holds that keyword (see WithPatternProperties). When pattern_properties is not empty,
+  // valijson_document is that copy, and pattern_properties maps each schema node holding
+  // a non-empty patternProperties to the reference tokens of its place in the copy.
   Json valijson_document;
-  std::vector<PatternPropertiesNode> pattern_properties;
+  std::map<const Json*, std::vector<std::string>> pattern_properties;
   std::string dialect;
   ArgumentSchemaLimits limits;
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
-  // Every pattern as written -> its translation (trust/utf8_pattern.h), which is what
-  // valijson's copy holds and what CachedPattern compiles.
-  std::map<std::string, std::string> translated_patterns;
+  // Every pattern as written (`pattern`, patternProperties keys) -> its compiled matcher.
+  std::map<std::string, LinearRegex, std::less<>> regexes;
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
 };
 
@@ -81,44 +77,12 @@ namespace {
 
 constexpr size_t kMaxSegmentBytes = 64;
 
-// A `pattern` for regex_search in polynomial time: libstdc++'s breadth-first executor
-// (`__polynomial`), which never backtracks, so `^(a+)+$` against "aaaa…!" costs O(n·m)
-// instead of 2^n. regex_search would still run that executor once from every starting
-// position (O(n²·m): seconds for (.*.*.*.*=) on 1 KiB), so the pattern is searched as
-// `^[\s\S]*(?:pattern)`: one pass, the same verdict (the group does not capture, and `^`,
-// `$` and `\b` inside still see the whole subject), and every later start fails at `^`.
-// The breadth-first executor refuses back-references; a pattern with one keeps the
-// backtracking executor, bounded only by max_pattern_subject_bytes. Throws
-// std::regex_error for a pattern std::regex refuses.
-std::regex CompilePattern(const std::string& pattern) {
-#ifdef __GLIBCXX__
-  constexpr auto kPolynomial = std::regex::ECMAScript | std::regex_constants::__polynomial;
-  try {
-    // Alone first: a pattern is valid only as written ("a)|(b" is not, wrapped or not).
-    std::regex alone(pattern, kPolynomial);
-    (void)alone;
-    return std::regex("^[\\s\\S]*(?:" + pattern + ")", kPolynomial);
-  } catch (const std::regex_error& error) {
-    if (error.code() != std::regex_constants::error_complexity) throw;
-  }
-#endif
-  return std::regex(pattern);
-}
-
-// Compiled patterns by their (translated) text, per thread, valid for every schema: reused
-// across calls and schemas without sharing. valijson looks every `pattern` up here before
-// it would compile one itself (with backtracking).
-std::unordered_map<std::string, std::regex>& PatternCache() {
-  thread_local std::unordered_map<std::string, std::regex> regexes;
-  return regexes;
-}
-
-const std::regex& CachedPattern(const std::string& pattern) {
-  auto& cache = PatternCache();
-  auto it = cache.find(pattern);
-  if (it == cache.end()) it = cache.emplace(pattern, CompilePattern(pattern)).first;
-  return it->second;
-}
+// valijson's copy of the schema names each `pattern` with this keyword instead, so that it
+// is matched by PatternConstraint (LinearRegex) and never by std::regex; and each call's
+// copy keeps a patternProperties node's subschemas, for references, under the other one
+// (WithoutPatternProperties). A schema that uses either name itself fails compile.
+constexpr std::string_view kPatternKeyword = "x-las-pattern";
+constexpr std::string_view kPatternSubschemasKeyword = "x-las-pattern-subschemas";
 
 // ---------------------------------------------------------------------------------------
 // JSON pointers.
@@ -289,7 +253,6 @@ struct Walk {
 
   // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
-  std::map<std::string, std::string> translated_patterns;
   std::set<const Json*> pattern_nodes;
   // Every JSON value inside a patternProperties subschema: valijson's copy moves those
   // subschemas (WithoutPatternProperties), so no $ref may point into them.
@@ -304,51 +267,57 @@ struct Walk {
 
   Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
     pattern_nodes.insert(&node);
-    if (translated_patterns.contains(pattern)) return Status::Ok();
+    if (impl->regexes.contains(pattern)) return Status::Ok();
     Result<std::string> translated = TranslatePatternToUtf8(pattern);
     if (!translated.ok()) return InvalidArgument("input schema: " + loc + ": " + translated.status().message());
     try {
-      std::regex compiled = CompilePattern(*translated);
+      // ECMAScript is the pattern language: what std::regex refuses is not one.
+      std::regex compiled(*translated);
       (void)compiled;
     } catch (const std::exception&) {
       return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
                              "(ECMAScript) accepts");
     }
-    translated_patterns.emplace(pattern, std::move(translated).value());
+    Result<LinearRegex> linear = LinearRegex::Compile(*translated);
+    if (!linear.ok()) return Status(linear.status().code(), "input schema: " + loc + ": " + linear.status().message());
+    impl->regexes.emplace(pattern, std::move(linear).value());
     impl->has_regex = true;
     return Status::Ok();
   }
 
-  // `copy` mirrors `original` (the walked document) at `at`: every `pattern` and every
-  // `patternProperties` key of a walked schema node becomes its translation, and each
-  // node holding patternProperties is listed in `nodes`.
-  void TranslatePatterns(const Json& original, Json& copy, Json::json_pointer& at,
-                         std::vector<PatternPropertiesNode>& nodes) const {
+  // `copy` mirrors `original` (the walked document) at `path`: every `pattern` of a walked
+  // schema node becomes kPatternKeyword and every `patternProperties` becomes
+  // kPatternSubschemasKeyword (which valijson ignores); each node that held one is listed
+  // in `nodes`.
+  void PrepareCopy(const Json& original, Json& copy, std::vector<std::string>& path,
+                   std::map<const Json*, std::vector<std::string>>& nodes) const {
+    const bool pattern_node = pattern_nodes.contains(&original);
+    if (pattern_node) {
+      if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
+        copy.erase("pattern");
+        copy[std::string(kPatternKeyword)] = *it;
+      }
+      if (auto it = original.find("patternProperties"); it != original.end() && it->is_object()) {
+        copy[std::string(kPatternSubschemasKeyword)] = std::move(copy["patternProperties"]);
+        copy.erase("patternProperties");
+        nodes.emplace(&original, path);
+      }
+    }
     if (original.is_object()) {
       for (const auto& [key, value] : original.items()) {
-        at.push_back(key);
-        TranslatePatterns(value, copy[key], at, nodes);
-        at.pop_back();
+        const std::string in_copy =
+            pattern_node && key == "patternProperties" && value.is_object() ? std::string(kPatternSubschemasKeyword) : key;
+        if (pattern_node && key == "pattern" && value.is_string()) continue;
+        path.push_back(in_copy);
+        PrepareCopy(value, copy[in_copy], path, nodes);
+        path.pop_back();
       }
     } else if (original.is_array()) {
       for (size_t i = 0; i < original.size(); ++i) {
-        at.push_back(std::to_string(i));
-        TranslatePatterns(original[i], copy[i], at, nodes);
-        at.pop_back();
+        path.push_back(std::to_string(i));
+        PrepareCopy(original[i], copy[i], path, nodes);
+        path.pop_back();
       }
-    }
-    if (!pattern_nodes.contains(&original)) return;
-    if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
-      copy["pattern"] = translated_patterns.at(it->get<std::string>());
-    }
-    if (auto it = original.find("patternProperties"); it != original.end() && it->is_object()) {
-      Json renamed = Json::object();
-      for (auto& [pattern, sub] : copy["patternProperties"].items()) {
-        renamed[translated_patterns.at(pattern)] = std::move(sub);
-      }
-      copy["patternProperties"] = std::move(renamed);
-      const std::string where = at.to_string();
-      nodes.push_back({&original, at, static_cast<size_t>(std::count(where.begin(), where.end(), '/'))});
     }
   }
 
@@ -380,6 +349,26 @@ struct Walk {
     return Status::Ok();
   }
 
+  // ResolveFragment percent-decodes a fragment, then splits it and undoes ~0 / ~1;
+  // valijson splits, undoes ~0 / ~1, then percent-decodes each token, and skips empty
+  // ones. They agree unless a token is empty, an escape spells '/' or '~', or a '~' meets
+  // an escape — then the walks here and valijson's would check different subschemas.
+  static bool ReadAmbiguously(std::string_view ref) {
+    if (ref.size() < 2 || ref[1] != '/') return false;  // "#" or "#name"
+    const std::string_view pointer = ref.substr(1);
+    if (pointer.find("//") != std::string_view::npos || pointer.back() == '/' ||
+        pointer.find("~%") != std::string_view::npos) {
+      return true;
+    }
+    for (size_t i = pointer.find('%'); i != std::string_view::npos; i = pointer.find('%', i + 1)) {
+      const std::string_view escape = pointer.substr(i + 1, 2);
+      for (std::string_view bad : {"2F", "2f", "7E", "7e"}) {
+        if (escape == bad) return true;
+      }
+    }
+    return false;
+  }
+
   Status SchemaMap(const Json& map, const std::string& loc) {
     if (!map.is_object()) return Status::Ok();  // valijson reports the type error
     for (const auto& [key, sub] : map.items()) {
@@ -396,6 +385,9 @@ struct Walk {
                              " is not a schema (an object or a boolean)");
     }
     for (const auto& [key, value] : node.items()) {
+      if (key == kPatternKeyword || key == kPatternSubschemasKeyword) {
+        return Unsupported("input schema: " + SchemaLoc(loc, key) + ": this keyword name is reserved by Las");
+      }
       if (Contains(kUnsupportedKeywords, key)) {
         return Unsupported("input schema: " + SchemaLoc(loc, key) +
                            ": keyword is not supported by this policy (it would be ignored, "
@@ -416,6 +408,11 @@ struct Walk {
         return Unsupported("input schema: " + loc + "/$ref \"" + PrintableToken(target, false) +
                            "\" is not a same-document reference (\"#...\"); Las never fetches "
                            "or reads another schema");
+      }
+      if (ReadAmbiguously(target)) {
+        return Unsupported("input schema: " + loc + "/$ref \"" + PrintableToken(target, false) +
+                           "\" is a pointer with an empty reference token, %2F or %7E, which "
+                           "validators read differently; spell it plainly");
       }
       for (const auto& [key, value] : node.items()) {
         if (!internal::IsAnnotationKeyword(key) && !Contains(kRefSiblingsAllowed, key)) {
@@ -586,7 +583,7 @@ struct HazardScan {
   // a property (WithoutPatternProperties) once a pattern matches it.
   void KeyWithNul(const Json& patterns, const std::string& key, const std::string& pointer) {
     for (const auto& [pattern, sub] : patterns.items()) {
-      if (found || !std::regex_search(key, CachedPattern(impl.translated_patterns.at(pattern)))) continue;
+      if (found || !impl.regexes.find(pattern)->second.Search(key)) continue;
       found = Hazard{pointer, "patternProperties",
                      "a property name holding a NUL character, which the validator cuts at"};
     }
@@ -829,41 +826,107 @@ std::string SafeArgumentsError(const std::string& message) {
   return "not well-formed JSON";
 }
 
-// valijson's copy of the schema for one call, with every patternProperties gone: for each
-// key it could apply to (`keys`, from the HazardScan) that one or more of its patterns
-// match here (CachedPattern: breadth-first), the node gets properties[key] (`{}` if it had
-// none, so additionalProperties still passes the key over) and an allOf branch
-// {"properties": {key: <the matching subschemas>}}. Existing subschemas stay where they
-// are, so every $ref still resolves (the walk refused references into the moved ones).
-// Deepest nodes first, so a nested patternProperties is rewritten before it is moved.
-Json WithoutPatternProperties(const ArgumentSchema::Impl& impl,
-                              const std::map<const Json*, std::set<std::string>>& keys) {
-  Json copy = impl.valijson_document;
-  for (const PatternPropertiesNode& p : impl.pattern_properties) {
-    Json& node = copy.at(p.at);
-    Json patterns = std::move(node.at("patternProperties"));
-    node.erase("patternProperties");
-    const auto applies_to = keys.find(p.node);
+// A reference token as valijson reads one (it splits at '/', then decodes "~1", "~0" and
+// %XX): every byte but [A-Za-z0-9_-] is written %XX, which survives all three.
+std::string ValijsonRefToken(std::string_view token) {
+  std::string out;
+  for (const char c : token) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '_' || c == '-') {
+      out += c;
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", u);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+// valijson's copy of the schema for one call, patternProperties decided: for each key a
+// node's patterns could apply to (`keys`, from the HazardScan) that one or more of them
+// match (LinearRegex), the node gets properties[key] (`{}` if it had none, so
+// additionalProperties passes the key over, as for a pattern-matched key) and an allOf
+// branch {"properties": {key: {"$ref": <the matching subschema>}}} (several: an allOf of
+// references). The subschemas stay where PrepareCopy put them, so nothing moves and every
+// reference resolves. nullopt when no key matched anything: the compiled copy is the same.
+std::optional<Json> WithPatternProperties(const ArgumentSchema::Impl& impl,
+                                          const std::map<const Json*, std::set<std::string>>& keys) {
+  std::optional<Json> copy;
+  for (const auto& [original, path] : impl.pattern_properties) {
+    const auto applies_to = keys.find(original);
     if (applies_to == keys.end()) continue;
+    std::string base = "#";
+    Json::json_pointer at;
+    for (const std::string& token : path) {
+      base += "/" + ValijsonRefToken(token);
+      at.push_back(token);
+    }
+    base += "/" + ValijsonRefToken(kPatternSubschemasKeyword) + "/";
     Json matched = Json::object();
     for (const std::string& key : applies_to->second) {
-      Json schemas = Json::array();
-      for (const auto& [pattern, sub] : patterns.items()) {
-        if (std::regex_search(key, CachedPattern(pattern))) schemas.push_back(sub);
+      Json refs = Json::array();
+      for (const auto& [pattern, sub] : original->at("patternProperties").items()) {
+        if (impl.regexes.find(pattern)->second.Search(key)) {
+          refs.push_back(Json::object({{"$ref", base + ValijsonRefToken(pattern)}}));
+        }
       }
-      if (schemas.empty()) continue;
-      matched[key] = schemas.size() == 1 ? std::move(schemas[0]) : Json::object({{"allOf", std::move(schemas)}});
-      Json& properties = node["properties"];
+      if (refs.empty()) continue;
+      matched[key] = refs.size() == 1 ? std::move(refs[0]) : Json::object({{"allOf", std::move(refs)}});
+    }
+    if (matched.empty()) continue;
+    if (!copy) copy = impl.valijson_document;
+    Json& node = copy->at(at);
+    Json& properties = node["properties"];
+    for (const auto& [key, ref] : matched.items()) {
       if (!properties.contains(key)) properties[key] = Json::object();
     }
-    if (!matched.empty()) node["allOf"].push_back(Json::object({{"properties", std::move(matched)}}));
+    node["allOf"].push_back(Json::object({{"properties", std::move(matched)}}));
   }
   return copy;
 }
 
-valijson::SchemaParser ParserFor(std::string_view dialect) {
-  return valijson::SchemaParser(dialect == "draft-04" ? valijson::SchemaParser::kDraft4
-                                                      : valijson::SchemaParser::kDraft7);
+// Matches kPatternKeyword with LinearRegex, as valijson matches `pattern` (a string that
+// does not match fails; anything else passes), with valijson's description.
+class PatternConstraint final : public valijson::constraints::PolyConstraint {
+ public:
+  explicit PatternConstraint(const LinearRegex* regex) : regex_(regex) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    if (!target.isString() || regex_->Search(target.getString())) return true;
+    if (results != nullptr) results->pushError(context, "Failed to match regex specified by 'pattern' constraint.");
+    return false;
+  }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override { return new (where) PatternConstraint(*this); }
+  size_t sizeOf() const override { return sizeof(PatternConstraint); }
+
+  const LinearRegex* regex_;  // owned by ArgumentSchema::Impl::regexes
+};
+
+class PatternConstraintBuilder final : public valijson::ConstraintBuilder {
+ public:
+  explicit PatternConstraintBuilder(const ArgumentSchema::Impl& impl) : impl_(impl) {}
+
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    const auto it = impl_.regexes.find(value.asString());
+    if (it == impl_.regexes.end()) throw std::runtime_error("a pattern was not compiled");
+    return new PatternConstraint(&it->second);
+  }
+
+ private:
+  const ArgumentSchema::Impl& impl_;
+};
+
+// Parses `copy` (valijson's copy of impl's schema) into `schema`. No fetch function: a
+// reference that needs another document throws.
+void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijson::Schema& schema) {
+  valijson::SchemaParser parser(impl.dialect == "draft-04" ? valijson::SchemaParser::kDraft4
+                                                           : valijson::SchemaParser::kDraft7);
+  parser.addConstraintBuilder(std::string(kPatternKeyword), new PatternConstraintBuilder(impl));
+  parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(copy), schema);
 }
 
 Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments) {
@@ -907,17 +970,19 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   }
   try {
     valijson::adapters::NlohmannJsonAdapter target(instance);
-    for (const auto& [written, translated] : impl.translated_patterns) CachedPattern(translated);
     const valijson::Schema* compiled = &impl.schema;
     valijson::Schema for_this_call;
     if (!impl.pattern_properties.empty()) {
-      const Json rewritten = WithoutPatternProperties(impl, pattern_keys);
-      ParserFor(impl.dialect).populateSchema(valijson::adapters::NlohmannJsonAdapter(rewritten), for_this_call);
-      compiled = &for_this_call;
+      if (const std::optional<Json> copy = WithPatternProperties(impl, pattern_keys)) {
+        ParseForValijson(impl, *copy, for_this_call);
+        compiled = &for_this_call;
+      }
     }
     valijson::ValidationResults results;
+    // valijson never sees a `pattern` (kPatternKeyword): its own regex cache stays empty.
+    std::unordered_map<std::string, std::regex> no_regexes;
     valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
-        target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, PatternCache());
+        target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, no_regexes);
     if (visitor.validateSchema(*compiled)) return Verdict::Accept();
     return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(results, impl.limits.max_reported_errors));
   } catch (const std::exception&) {
@@ -941,7 +1006,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 
@@ -949,16 +1014,12 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   // trust/argument_numbers_internal.h); impl->document keeps the schema as written for
   // the reference, bound and number walks.
   Json for_valijson = impl->document;
-  Json::json_pointer root;
-  walk.TranslatePatterns(impl->document, for_valijson, root, impl->pattern_properties);
-  std::stable_sort(impl->pattern_properties.begin(), impl->pattern_properties.end(),
-                   [](const auto& a, const auto& b) { return a.depth > b.depth; });
-  impl->translated_patterns = walk.translated_patterns;
+  std::vector<std::string> root;
+  walk.PrepareCopy(impl->document, for_valijson, root, impl->pattern_properties);
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
   try {
-    // No fetch function: a reference that needs another document throws instead.
-    ParserFor(impl->dialect).populateSchema(valijson::adapters::NlohmannJsonAdapter(for_valijson), impl->schema);
+    ParseForValijson(*impl, for_valijson, impl->schema);
   } catch (const std::exception& ex) {
     return InvalidArgument(std::string("input schema: valijson refuses it: ") + ex.what());
   }

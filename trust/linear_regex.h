@@ -1,0 +1,46 @@
+// A JSON Schema pattern, matched in time linear in the subject.
+//
+// Patterns come from a tool's signed inputSchema, subjects from the caller's arguments. A
+// backtracking matcher (std::regex's default) lets a subject make one call take 2^n steps
+// (`^(a+)+$`), and libstdc++'s breadth-first executor is still O(n²·m) per search and slow
+// per state. RE2 (libre2) guarantees O(n·m) and refuses what needs backtracking: look-
+// ahead, back-references. So a pattern that uses them is not compiled at all (the tool's
+// schema fails compile, kUnsupported) rather than matched with a cost nobody bounded.
+//
+// The text compiled is a pattern already rewritten by trust/utf8_pattern.h into byte-level
+// syntax (classes and `.` as UTF-8 byte sequences), which RE2 reads in Latin-1 mode: one
+// pattern character per subject byte, as std::regex did, so verdicts stay those of the
+// `u`-flag ECMAScript pattern. Search is unanchored (a match anywhere), as JSON Schema's
+// `pattern` is; `^` and `$` hold only at the subject's ends.
+//
+// Errors (never quoting the pattern): kUnsupported for look-ahead or look-behind, a back-
+// reference, or a pattern over the program-size bound (such as `.{0,1000}` over UTF-8);
+// kInvalidArgument for other syntax RE2 refuses.
+//
+// Thread safety: immutable after Compile; Search may run from any number of threads.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace re2 {
+class RE2;
+}
+
+namespace las::trust {
+
+class LinearRegex {
+ public:
+  static Result<LinearRegex> Compile(std::string_view byte_level_pattern);
+
+  // Whether the pattern matches somewhere in `subject` (bytes).
+  bool Search(std::string_view subject) const;
+
+ private:
+  explicit LinearRegex(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}
+  std::shared_ptr<const re2::RE2> re_;  // never null
+};
+
+}  // namespace las::trust
