@@ -46,6 +46,10 @@ namespace las::trust {
 
 using internal::Json;
 
+// Per schema node with patternProperties: per matched key, the indices of its patterns
+// (in the map's order) that match the key.
+using PatternMatches = std::map<const Json*, std::map<std::string, std::vector<int>>>;
+
 struct ArgumentSchema::Impl {
   Json document;  // the parsed schema; the pointers below point into it
   valijson::Schema schema;
@@ -55,6 +59,7 @@ struct ArgumentSchema::Impl {
   // a non-empty patternProperties to the reference tokens of its place in the copy.
   Json valijson_document;
   std::map<const Json*, std::vector<std::string>> pattern_properties;
+  std::map<const Json*, LinearRegexSet> pattern_sets;  // each such node's patterns, in items() order
   std::string dialect;
   ArgumentSchemaLimits limits;
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
@@ -254,6 +259,7 @@ struct Walk {
   // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
   std::set<const Json*> pattern_nodes;
+  std::map<std::string, std::string> translated;  // pattern as written -> trust/utf8_pattern.h
   // Every JSON value inside a patternProperties subschema: valijson's copy moves those
   // subschemas (WithoutPatternProperties), so no $ref may point into them.
   std::set<const Json*> moved;
@@ -268,19 +274,20 @@ struct Walk {
   Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
     pattern_nodes.insert(&node);
     if (impl->regexes.contains(pattern)) return Status::Ok();
-    Result<std::string> translated = TranslatePatternToUtf8(pattern);
-    if (!translated.ok()) return InvalidArgument("input schema: " + loc + ": " + translated.status().message());
+    Result<std::string> translated_text = TranslatePatternToUtf8(pattern);
+    if (!translated_text.ok()) return InvalidArgument("input schema: " + loc + ": " + translated_text.status().message());
     try {
       // ECMAScript is the pattern language: what std::regex refuses is not one.
-      std::regex compiled(*translated);
+      std::regex compiled(*translated_text);
       (void)compiled;
     } catch (const std::exception&) {
       return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
                              "(ECMAScript) accepts");
     }
-    Result<LinearRegex> linear = LinearRegex::Compile(*translated);
+    Result<LinearRegex> linear = LinearRegex::Compile(*translated_text);
     if (!linear.ok()) return Status(linear.status().code(), "input schema: " + loc + ": " + linear.status().message());
     impl->regexes.emplace(pattern, std::move(linear).value());
+    translated.emplace(pattern, std::move(translated_text).value());
     impl->has_regex = true;
     return Status::Ok();
   }
@@ -452,9 +459,16 @@ struct Walk {
     }
     if (auto it = node.find("patternProperties"); it != node.end() && it->is_object()) {
       const std::string ploc = SchemaLoc(loc, "patternProperties");
+      std::vector<std::string> all;
       for (const auto& [pattern, sub] : it->items()) {
         LAS_RETURN_IF_ERROR(CheckRegex(node, pattern, SchemaLoc(ploc, pattern)));
         MarkMoved(sub);
+        all.push_back(translated.at(pattern));
+      }
+      if (!all.empty() && !impl->pattern_sets.contains(&node)) {
+        Result<LinearRegexSet> set = LinearRegexSet::Compile(all);
+        if (!set.ok()) return Status(set.status().code(), "input schema: " + ploc + ": " + set.status().message());
+        impl->pattern_sets.emplace(&node, std::move(set).value());
       }
     }
     if (node.contains("propertyNames")) impl->has_regex = true;
@@ -547,9 +561,9 @@ struct HazardScan {
   const std::set<std::string>& lost_precision;  // pointers: see LosesPrecisionAsDouble
   std::set<std::pair<const Json*, const Json*>> visited;
   std::optional<Hazard> found;
-  // Per schema node with patternProperties, the keys of every object it could apply to:
-  // a superset of the keys valijson would match, for WithoutPatternProperties.
-  std::map<const Json*, std::set<std::string>> pattern_keys;
+  // Per schema node with patternProperties, per key of an object it could apply to that
+  // its patterns match, the indices of those patterns: for WithPatternProperties.
+  PatternMatches pattern_matches;
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
 
@@ -579,18 +593,27 @@ struct HazardScan {
     }
   }
 
-  // valijson cuts property names at a NUL, so a key holding one cannot be handed to it as
-  // a property (WithoutPatternProperties) once a pattern matches it.
-  void KeyWithNul(const Json& patterns, const std::string& key, const std::string& pointer) {
-    for (const auto& [pattern, sub] : patterns.items()) {
-      if (found || !impl.regexes.find(pattern)->second.Search(key)) continue;
-      found = Hazard{pointer, "patternProperties",
-                     "a property name holding a NUL character, which the validator cuts at"};
+  // The indices of s's patternProperties patterns that match `key` (recorded for the
+  // rewrite), or nullopt with `found` set when the key cannot be handed to valijson: the
+  // matcher could not decide, or valijson cuts a name holding a NUL.
+  std::optional<std::vector<int>> MatchPatterns(const Json& s, const std::string& key, const std::string& pointer) {
+    std::optional<std::vector<int>> matched = impl.pattern_sets.at(&s).Matches(key);
+    if (!matched) {
+      found = Hazard{pointer, "patternProperties", "a property name the pattern matcher could not decide"};
+      return std::nullopt;
     }
+    if (matched->empty()) return matched;
+    if (key.find('\0') != std::string::npos) {
+      found = Hazard{pointer, "patternProperties", "a property name holding a NUL character, which the validator cuts at"};
+      return std::nullopt;
+    }
+    pattern_matches[&s][key] = *matched;
+    return matched;
   }
 
   // Conservative: a value is checked against every schema that could apply to it (every
-  // branch of anyOf/oneOf/if/..., every patternProperties schema for every key).
+  // branch of anyOf/oneOf/if/..., additionalProperties for every key) — exact only for
+  // patternProperties, whose matches it decides for valijson.
   void Scan(const Json& s, const Json& v, std::string& pointer) {
     if (found || !s.is_object()) return;
     if (!visited.emplace(&s, &v).second) return;
@@ -636,22 +659,27 @@ struct HazardScan {
       const bool has_patterns = pattern_properties != s.end() && pattern_properties->is_object() &&
                                 !pattern_properties->empty();
       const bool names_checked = Has(s, "propertyNames") || has_patterns;
+      std::vector<const Json*> pattern_schemas;
+      if (has_patterns) {
+        for (const auto& [pattern, sub] : pattern_properties->items()) pattern_schemas.push_back(&sub);
+      }
       for (const auto& [key, value] : v.items()) {
-        if (has_patterns) pattern_keys[&s].insert(key);
         const size_t mark = pointer.size();
         pointer += "/" + PrintableToken(key);
         if (names_checked && key.size() > limit) {
           LongString(pointer, Has(s, "propertyNames") ? "propertyNames" : "patternProperties");
         }
-        if (has_patterns && key.find('\0') != std::string::npos) KeyWithNul(*pattern_properties, key, pointer);
+        if (has_patterns && !found) {
+          // Only the subschemas of the patterns that match: valijson gets exactly these.
+          if (auto matched = MatchPatterns(s, key, pointer)) {
+            for (const int i : *matched) Scan(*pattern_schemas[static_cast<size_t>(i)], value, pointer);
+          }
+        }
         if (auto names = s.find("propertyNames"); names != s.end() && names->is_object()) {
           LengthWithNul(*names, key, pointer);
         }
         if (properties != s.end() && properties->is_object()) {
           if (auto p = properties->find(key); p != properties->end()) Scan(*p, value, pointer);
-        }
-        if (pattern_properties != s.end() && pattern_properties->is_object()) {
-          for (const auto& [pattern, sub] : pattern_properties->items()) Scan(sub, value, pointer);
         }
         if (additional != s.end()) Scan(*additional, value, pointer);
         pointer.resize(mark);
@@ -843,19 +871,18 @@ std::string ValijsonRefToken(std::string_view token) {
   return out;
 }
 
-// valijson's copy of the schema for one call, patternProperties decided: for each key a
-// node's patterns could apply to (`keys`, from the HazardScan) that one or more of them
-// match (LinearRegex), the node gets properties[key] (`{}` if it had none, so
-// additionalProperties passes the key over, as for a pattern-matched key) and an allOf
-// branch {"properties": {key: {"$ref": <the matching subschema>}}} (several: an allOf of
-// references). The subschemas stay where PrepareCopy put them, so nothing moves and every
-// reference resolves. nullopt when no key matched anything: the compiled copy is the same.
-std::optional<Json> WithPatternProperties(const ArgumentSchema::Impl& impl,
-                                          const std::map<const Json*, std::set<std::string>>& keys) {
-  std::optional<Json> copy;
-  for (const auto& [original, path] : impl.pattern_properties) {
-    const auto applies_to = keys.find(original);
-    if (applies_to == keys.end()) continue;
+// valijson's copy of the schema for one call, patternProperties decided: for each key
+// that one or more of a node's patterns match (`matches`, from the HazardScan), the node
+// gets properties[key] (`{}` if it had none, so additionalProperties passes the key over,
+// as for a pattern-matched key) and an allOf branch {"properties": {key: {"$ref": <the
+// matching subschema>}}} (several: an allOf of references). The subschemas stay where
+// PrepareCopy put them, so nothing moves and every reference resolves. nullopt when no
+// key matched anything: the compiled copy is the same.
+std::optional<Json> WithPatternProperties(const ArgumentSchema::Impl& impl, const PatternMatches& matches) {
+  if (matches.empty()) return std::nullopt;
+  Json copy = impl.valijson_document;
+  for (const auto& [original, by_key] : matches) {
+    const std::vector<std::string>& path = impl.pattern_properties.at(original);
     std::string base = "#";
     Json::json_pointer at;
     for (const std::string& token : path) {
@@ -863,22 +890,17 @@ std::optional<Json> WithPatternProperties(const ArgumentSchema::Impl& impl,
       at.push_back(token);
     }
     base += "/" + ValijsonRefToken(kPatternSubschemasKeyword) + "/";
-    Json matched = Json::object();
-    for (const std::string& key : applies_to->second) {
-      Json refs = Json::array();
-      for (const auto& [pattern, sub] : original->at("patternProperties").items()) {
-        if (impl.regexes.find(pattern)->second.Search(key)) {
-          refs.push_back(Json::object({{"$ref", base + ValijsonRefToken(pattern)}}));
-        }
-      }
-      if (refs.empty()) continue;
-      matched[key] = refs.size() == 1 ? std::move(refs[0]) : Json::object({{"allOf", std::move(refs)}});
+    std::vector<std::string> refs_by_index;
+    for (const auto& [pattern, sub] : original->at("patternProperties").items()) {
+      refs_by_index.push_back(base + ValijsonRefToken(pattern));
     }
-    if (matched.empty()) continue;
-    if (!copy) copy = impl.valijson_document;
-    Json& node = copy->at(at);
+    Json& node = copy.at(at);
     Json& properties = node["properties"];
-    for (const auto& [key, ref] : matched.items()) {
+    Json matched = Json::object();
+    for (const auto& [key, indices] : by_key) {
+      Json refs = Json::array();
+      for (const int i : indices) refs.push_back(Json::object({{"$ref", refs_by_index.at(static_cast<size_t>(i))}}));
+      matched[key] = refs.size() == 1 ? std::move(refs[0]) : Json::object({{"allOf", std::move(refs)}});
       if (!properties.contains(key)) properties[key] = Json::object();
     }
     node["allOf"].push_back(Json::object({{"properties", std::move(matched)}}));
@@ -955,7 +977,7 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
   // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
   const bool nul = text.find("\\u0000") != std::string_view::npos;
-  std::map<const Json*, std::set<std::string>> pattern_keys;
+  PatternMatches pattern_matches;
   if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul ||
       !lost_precision.empty()) {
     HazardScan scan{impl, lost_precision, {}, std::nullopt, {}};
@@ -966,14 +988,14 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
                     "the arguments are not checked against the input schema: \"" + scan.found->pointer +
                         "\" fails " + scan.found->keyword + " (" + scan.found->why + ")");
     }
-    pattern_keys = std::move(scan.pattern_keys);
+    pattern_matches = std::move(scan.pattern_matches);
   }
   try {
     valijson::adapters::NlohmannJsonAdapter target(instance);
     const valijson::Schema* compiled = &impl.schema;
     valijson::Schema for_this_call;
     if (!impl.pattern_properties.empty()) {
-      if (const std::optional<Json> copy = WithPatternProperties(impl, pattern_keys)) {
+      if (const std::optional<Json> copy = WithPatternProperties(impl, pattern_matches)) {
         ParseForValijson(impl, *copy, for_this_call);
         compiled = &for_this_call;
       }
@@ -1006,7 +1028,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 

@@ -31,35 +31,36 @@
 // siblings, 2019-09 applies them; neither reading is guessed. Annotation siblings (title,
 // description, default, examples, $comment, readOnly, writeOnly, deprecated) are fine.
 //
-// Regular expressions (`pattern`, `patternProperties`) are ECMAScript as implemented by
-// std::regex, over characters (code points) rather than UTF-8 bytes: each is rewritten by
-// trust/utf8_pattern.h before std::regex sees it. They are checked at compile time; one
-// that does not translate or compile is kInvalidArgument. `format` asserts only date, time
-// and date-time (valijson; note it also refuses a non-string against those three); other
-// formats are annotations.
+// Regular expressions (`pattern`, `patternProperties`, `propertyNames`) are ECMAScript
+// (what std::regex accepts) over characters (code points) rather than UTF-8 bytes: each
+// is rewritten by trust/utf8_pattern.h, then matched by RE2 (trust/linear_regex.h), in time
+// linear in the subject: no subject can make a call take 2^n steps (`^(a+)+$`) or n^k.
+// Look-ahead and back-references need a backtracking matcher, so a pattern using them
+// fails compile with kUnsupported; one that does not translate or that std::regex refuses
+// is kInvalidArgument. A `$ref` that Las's walks and valijson would resolve to different
+// places (an empty reference token, %2F, %7E, `~%`) fails with kUnsupported. `format`
+// asserts only date, time and date-time (valijson; note it also refuses a non-string
+// against those three); other formats are annotations.
 //
-// Every pattern runs on libstdc++'s breadth-first executor (std::regex_constants::
-// __polynomial), searched in one pass over the subject (as `^[\s\S]*(?:pattern)`):
-// O(subject·pattern), so nested quantifiers such as `^([a-z0-9]+[-.]?)+$` cannot make one
-// call take 2^n steps, nor (.*.*.*.*=) n^5. Only a pattern with a back-reference (which
-// the breadth-first executor refuses) backtracks, bounded by the subject bound below.
-// valijson would match `patternProperties` keys itself, with backtracking, so it never
-// sees that keyword: for each call, Las matches the keys (breadth-first) and gives
-// valijson a copy of the schema where each matched key is a plain property whose
-// subschemas are the matching patterns'. Same verdicts, for one more parse of the schema
-// per call; a refusal names the failing keyword inside (or "properties"). Hence a `$ref`
-// into a patternProperties subschema fails to compile with kUnsupported, and so does a
-// property name holding a NUL (valijson cuts names there); a call with a key holding a
-// NUL that a pattern matches is refused as not checked.
+// valijson never matches a regex itself. `pattern` reaches it as a custom constraint that
+// calls RE2. `patternProperties` never reaches it: for each call, Las decides which of a
+// node's patterns match each key (one LinearRegexSet pass per key) and gives valijson a
+// copy of the schema where each matched key is a plain property with references to the
+// matching subschemas, which stay in place; a call where no key matches any pattern uses
+// the copy compiled once. Same verdicts; a refusal names the failing keyword inside (or
+// "properties"). Hence a `$ref` into a patternProperties subschema fails compile with
+// kUnsupported, and so does a property name holding a NUL (valijson cuts names there); a
+// call with a key holding a NUL that a pattern matches is refused as not checked.
 //
-// Bounds. std::regex backtracks recursively (a string of ~30k characters overflows an
-// 8 MiB stack) and valijson's uniqueItems is quadratic, so a string that a pattern, a
+// Bounds. valijson's uniqueItems is quadratic and its date/time formats run std::regex,
+// which recurses per character (a string of ~30k characters overflows an 8 MiB stack); so
+// a string that a pattern, a
 // patternProperties / propertyNames key or a date/time format could be applied to must be
 // at most max_pattern_subject_bytes long, and an array a uniqueItems could be applied to
 // at most max_unique_items long; otherwise the call is refused (keyword named) without
 // running the validator. "Could be applied" is decided conservatively from the schema's
-// structure (every branch of anyOf/oneOf/if/..., every patternProperties schema for every
-// key), never by guessing which branch matches.
+// structure (every branch of anyOf/oneOf/if/..., additionalProperties for every key),
+// never by guessing which branch matches.
 //
 // Details. A refusal's detail names, for up to max_reported_errors failures, the JSON
 // pointer (RFC 6901) of the failing argument and the failed keyword:
@@ -75,8 +76,7 @@
 //
 // Thread safety: an ArgumentSchema is immutable after compile. ValidateArguments may run
 // concurrently on one ArgumentSchema from any number of threads: valijson only reads the
-// compiled schema while validating, and the one mutable piece, the cache of compiled
-// regexes (keyed by pattern text), is thread_local. Moving an ArgumentSchema while another thread uses it
+// compiled schema and the compiled regexes (RE2 is thread-safe) while validating. Moving an ArgumentSchema while another thread uses it
 // is a data race, as for any object.
 #pragma once
 

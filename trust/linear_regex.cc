@@ -1,7 +1,9 @@
 #include "trust/linear_regex.h"
 
 #include <re2/re2.h>
+#include <re2/set.h>
 
+#include <algorithm>
 #include <string>
 
 namespace las::trust {
@@ -11,16 +13,27 @@ namespace {
 // large; a quarter of it keeps one search on a 1 KiB subject well under a millisecond.
 constexpr int64_t kMaxProgramBytes = 2 << 20;
 
-}  // namespace
-
-Result<LinearRegex> LinearRegex::Compile(std::string_view byte_level_pattern) {
+RE2::Options MatcherOptions(int64_t max_mem) {
   RE2::Options options;
   options.set_encoding(RE2::Options::EncodingLatin1);
   options.set_never_capture(true);
   options.set_log_errors(false);
-  options.set_max_mem(kMaxProgramBytes);
+  options.set_max_mem(max_mem);
+  return options;
+}
+
+}  // namespace
+
+namespace internal {
+struct LinearRegexSetImpl {
+  explicit LinearRegexSetImpl(const RE2::Options& options) : set(options, RE2::UNANCHORED) {}
+  RE2::Set set;
+};
+}  // namespace internal
+
+Result<LinearRegex> LinearRegex::Compile(std::string_view byte_level_pattern) {
   auto re = std::make_shared<const RE2>(re2::StringPiece(byte_level_pattern.data(), byte_level_pattern.size()),
-                                        options);
+                                        MatcherOptions(kMaxProgramBytes));
   switch (re->error_code()) {
     case RE2::NoError:
       return LinearRegex(std::move(re));
@@ -43,6 +56,34 @@ Result<LinearRegex> LinearRegex::Compile(std::string_view byte_level_pattern) {
 
 bool LinearRegex::Search(std::string_view subject) const {
   return RE2::PartialMatch(re2::StringPiece(subject.data(), subject.size()), *re_);
+}
+
+Result<LinearRegexSet> LinearRegexSet::Compile(const std::vector<std::string>& byte_level_patterns) {
+  if (byte_level_patterns.empty()) return InvalidArgument("no patterns to match");
+  // One program for all of them: the bound grows with their number, as theirs would apart.
+  const int64_t budget = kMaxProgramBytes * static_cast<int64_t>(std::min<size_t>(byte_level_patterns.size(), 16));
+  auto impl = std::make_shared<internal::LinearRegexSetImpl>(MatcherOptions(budget));
+  for (const std::string& pattern : byte_level_patterns) {
+    std::string error;
+    if (impl->set.Add(re2::StringPiece(pattern.data(), pattern.size()), &error) < 0) {
+      return InvalidArgument("a pattern is not a regular expression the matcher accepts");
+    }
+  }
+  if (!impl->set.Compile()) {
+    return Unsupported("the patterns together are too large to match in bounded time");
+  }
+  return LinearRegexSet(std::move(impl));
+}
+
+std::optional<std::vector<int>> LinearRegexSet::Matches(std::string_view subject) const {
+  std::vector<int> matched;
+  RE2::Set::ErrorInfo error{};
+  if (!impl_->set.Match(re2::StringPiece(subject.data(), subject.size()), &matched, &error) &&
+      error.kind != RE2::Set::kNoError) {
+    return std::nullopt;
+  }
+  std::sort(matched.begin(), matched.end());
+  return matched;
 }
 
 }  // namespace las::trust

@@ -21,12 +21,19 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 
 namespace re2 {
 class RE2;
+}
+
+namespace las::trust::internal {
+struct LinearRegexSetImpl;  // linear_regex.cc: holds the re2::RE2::Set
 }
 
 namespace las::trust {
@@ -41,6 +48,24 @@ class LinearRegex {
  private:
   explicit LinearRegex(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}
   std::shared_ptr<const re2::RE2> re_;  // never null
+};
+
+// Several patterns matched at once: which of them match a subject, in one pass however
+// many there are (a patternProperties with 3,000 patterns against 1,000 keys is 1,000
+// passes, not 3,000,000). Each pattern must have compiled alone as a LinearRegex.
+class LinearRegexSet {
+ public:
+  // Errors: kUnsupported when the patterns together exceed the program-size bound;
+  // kInvalidArgument for an empty list.
+  static Result<LinearRegexSet> Compile(const std::vector<std::string>& byte_level_patterns);
+
+  // The indices (ascending) of the patterns that match somewhere in `subject`; nullopt
+  // when the matcher ran out of its memory bound before it could tell.
+  std::optional<std::vector<int>> Matches(std::string_view subject) const;
+
+ private:
+  explicit LinearRegexSet(std::shared_ptr<const internal::LinearRegexSetImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const internal::LinearRegexSetImpl> impl_;  // never null
 };
 
 }  // namespace las::trust

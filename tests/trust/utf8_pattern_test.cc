@@ -1,4 +1,5 @@
 #include "trust/utf8_pattern.h"
+#include "trust/linear_regex.h"
 
 #include <gtest/gtest.h>
 
@@ -158,11 +159,13 @@ TEST(Utf8Pattern, AgreesWithWideRegexOnRandomPatterns) {
   std::mt19937 random(20261201);
   auto pick = [&] { return alphabet[random() % alphabet.size()]; };
   auto atom = [&]() -> std::u32string {
-    switch (random() % 6) {
+    switch (random() % 9) {
       case 0: return U".";
       case 1: return std::u32string(1, pick());
       case 2: return U"\\w";
       case 3: return U"\\D";
+      case 4: return U"\\b";
+      case 5: return U"(?:" + std::u32string(1, pick()) + U"|" + std::u32string(1, pick()) + U"\\s)";
       default: {
         std::u32string cls = random() % 3 == 0 ? U"[^" : U"[";
         for (int k = 0, n = 1 + static_cast<int>(random() % 3); k < n; ++k) {
@@ -176,12 +179,14 @@ TEST(Utf8Pattern, AgreesWithWideRegexOnRandomPatterns) {
     }
   };
   int compared = 0;
+  std::vector<std::string> batch;  // every pattern of the last rounds, for LinearRegexSet
   for (int round = 0; round < 300; ++round) {
     std::u32string pattern = random() % 2 ? U"^" : U"";
     for (int k = 0, n = 1 + static_cast<int>(random() % 4); k < n; ++k) {
-      pattern += atom();
+      const std::u32string next = atom();
+      pattern += next;
       const char32_t* quantifiers[] = {U"", U"?", U"*", U"+", U"{2}", U"{1,3}"};
-      pattern += quantifiers[random() % 6];
+      if (next != U"\\b") pattern += quantifiers[random() % 6];  // an assertion takes none
     }
     if (random() % 2) pattern += U"$";
     const std::wstring wide_pattern(pattern.begin(), pattern.end());
@@ -189,12 +194,27 @@ TEST(Utf8Pattern, AgreesWithWideRegexOnRandomPatterns) {
     Result<std::string> translated = TranslatePatternToUtf8(Utf8(pattern));
     ASSERT_TRUE(translated.ok()) << Utf8(pattern);
     const std::regex re(*translated);
+    // What argument validation runs (trust/linear_regex.h): RE2 on the same translation.
+    Result<LinearRegex> linear = LinearRegex::Compile(*translated);
+    ASSERT_TRUE(linear.ok()) << Utf8(pattern) << ": " << linear.status().ToString();
+    batch.push_back(*translated);
+    if (batch.size() > 8) batch.erase(batch.begin());
+    std::vector<LinearRegex> batch_alone;
+    for (const std::string& one : batch) batch_alone.push_back(*LinearRegex::Compile(one));
+    Result<LinearRegexSet> set = LinearRegexSet::Compile(batch);
+    ASSERT_TRUE(set.ok()) << set.status().ToString();
     for (int s = 0; s < 20; ++s) {
       std::u32string subject;
       for (int k = 0, n = static_cast<int>(random() % 6); k < n; ++k) subject += pick();
       const std::wstring wide_subject(subject.begin(), subject.end());
-      EXPECT_EQ(std::regex_search(Utf8(subject), re), std::regex_search(wide_subject, reference))
-          << Utf8(pattern) << " on \"" << Utf8(subject) << "\"";
+      const bool want = std::regex_search(wide_subject, reference);
+      EXPECT_EQ(std::regex_search(Utf8(subject), re), want) << Utf8(pattern) << " on \"" << Utf8(subject) << "\"";
+      EXPECT_EQ(linear->Search(Utf8(subject)), want) << Utf8(pattern) << " on \"" << Utf8(subject) << "\" (RE2)";
+      std::vector<int> alone;
+      for (size_t i = 0; i < batch_alone.size(); ++i) {
+        if (batch_alone[i].Search(Utf8(subject))) alone.push_back(static_cast<int>(i));
+      }
+      EXPECT_EQ(set->Matches(Utf8(subject)), std::optional<std::vector<int>>(alone)) << Utf8(subject);
       ++compared;
     }
   }
