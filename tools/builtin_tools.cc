@@ -42,6 +42,14 @@ std::string TextResult(std::string_view text, bool is_error) {
   return result.dump();
 }
 
+ToolCallReply Refused(std::string_view reason) {
+  std::string text = "Refused: ";
+  text += reason;
+  ToolCallReply reply = ToolCallReply::Result(TextResult(text, /*is_error=*/true));
+  reply.refusal = reason;
+  return reply;
+}
+
 std::string JsonResult(const std::string& json_text) {
   nlohmann::json result{{"content", {{{"type", "text"}, {"text", json_text}}}}};
   auto parsed = nlohmann::json::parse(json_text, nullptr, false);

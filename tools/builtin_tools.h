@@ -56,6 +56,9 @@ class BuiltinTools {
 
 // A tools/call result whose content is one text item.
 std::string TextResult(std::string_view text, bool is_error = false);
+// A Las tool's refusal under policy: an error result naming a stable reason code (static
+// text, nothing echoed), which the gateway records as ToolCallDenied with that reason.
+ToolCallReply Refused(std::string_view reason);
 // A tools/call result whose content is one text item holding `json_text`, and whose
 // structuredContent is the same JSON object.
 std::string JsonResult(const std::string& json_text);

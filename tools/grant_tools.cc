@@ -31,16 +31,6 @@ json GrantJson(const std::string& id, const reducers::GrantRecord& g) {
           {"status", g.status}};
 }
 
-// A refusal: a tool error naming a stable reason code (static text, nothing echoed),
-// recorded by the gateway as ToolCallDenied with that reason.
-ToolCallReply Refused(std::string_view reason) {
-  std::string text = "Refused: ";
-  text += reason;
-  ToolCallReply reply = ToolCallReply::Result(TextResult(text, /*is_error=*/true));
-  reply.refusal = reason;
-  return reply;
-}
-
 const reducers::Grants* CurrentGrants(LiveProjections& live) {
   if (!live.CatchUp().ok()) return nullptr;
   const auto* projection = live.Get<projections::GrantsProjection>("grants");

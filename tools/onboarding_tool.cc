@@ -9,8 +9,10 @@
 #include <thread>
 
 #include "log/event_log.h"
+#include "projections/grants_projection.h"
 #include "projections/onboarding_projection.h"
 #include "tools/gateway.h"
+#include "tools/grant_policy.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/onboarding_journey.h"
@@ -85,6 +87,12 @@ class OnboardingTool {
     const std::string step = arguments.is_object() ? arguments.value("step", "") : "";
     const Actor actor{session.agent_id, session.session_id};
     if (action == "mark" || action == "reset") {
+      // The journey is the whole log's, not this agent's: changing it by hand is the
+      // operator's, or a root holder's.
+      if (!HoldsRoot(session.agent_id)) {
+        done(Refused("no-root-grant"));
+        return;
+      }
       // The schema guarantees a known step here.
       std::vector<log::EventDraft> events;
       events.push_back(action == "mark" ? MarkEvent(step, actor) : ResetEvent(step, actor));
@@ -113,6 +121,13 @@ class OnboardingTool {
   }
 
  private:
+  bool HoldsRoot(const std::string& agent_id) const {
+    if (GrantPolicyFor(context_.options.environment).ImplicitRoot(agent_id)) return true;
+    if (!context_.live.CatchUp().ok()) return false;
+    const auto* grants = context_.live.Get<projections::GrantsProjection>("grants");
+    return grants != nullptr && grants->HoldsRoot(agent_id);
+  }
+
   reducers::Onboarding State() const {
     const auto* projection = context_.live.Get<projections::OnboardingProjection>("onboarding");
     return projection != nullptr ? projection->state() : reducers::Onboarding{};

@@ -75,6 +75,35 @@ class OnboardingE2eTest : public ::testing::Test {
   std::unique_ptr<testing::SignedRelease> release_;
 };
 
+// The journey is the whole log's: an agent changes it by hand (mark, reset) only with a
+// root grant; status and check stay open to every agent.
+TEST_F(OnboardingE2eTest, MarkAndResetFromAnAgentNeedARootGrant) {
+  auto serve = [&] {
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
+                             testing::EnvObject(release_->Environment(), {{"LAS_AGENT_ID", "onboarding-agent"},
+                                                                          {"LAS_DEFAULT_AGENT_GRANT", "none"}}),
+                             {Onboarding({{"action", "mark"}, {"step", "key"}}),
+                              Onboarding({{"action", "reset"}, {"step", "trust-store"}}),
+                              Onboarding(json::object())});
+  };
+  auto without = serve();
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  ASSERT_EQ(without.steps.size(), 3u) << without.err;
+  EXPECT_EQ(testing::StepText(without.steps[0]), "Refused: no-root-grant");
+  EXPECT_EQ(testing::StepText(without.steps[1]), "Refused: no-root-grant");
+  EXPECT_EQ(Row(Journey(without.steps[2]), "key")["status"], "pending");
+  auto denied = testing::ReplayEvents(tmp_.Sub("log"), {"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 2u) << json(denied).dump();
+  EXPECT_EQ(denied[0]["payload"]["reason"], "no-root-grant");
+
+  auto granted = Cli({"grant", "onboarding-agent", "--all"});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  auto with = serve();
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_EQ(Row(Journey(with.steps[2]), "key")["status"], "done");
+  EXPECT_EQ(Row(Journey(with.steps[2]), "key")["by"], "onboarding-agent");
+}
+
 TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesRestart) {
   // The operator starts on the command line, before any server ran.
   auto checked = Cli({"onboarding", "check", "trust-store"});
