@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "base/printable_text.h"
 #include "cli/commands.h"
@@ -25,11 +26,15 @@ namespace {
 
 struct InspectFlags {
   std::string log_dir = DefaultLogDir();
-  std::string call_id;
+  std::optional<std::string> call_id;  // given (even as "") or not
   bool json = false;
 };
 
 int InspectCalls(const InspectFlags& flags) {
+  // No call has an empty id; taken as "no filter" it printed every call.
+  if (flags.call_id && flags.call_id->empty()) {
+    return Fail("inspect", InvalidArgument("--call needs a call id"));
+  }
   auto reader = log::LogReader::Open(flags.log_dir);
   if (!reader.ok()) {
     std::fprintf(stderr, "las inspect: %s\n", Shown(reader.status()).c_str());
@@ -55,11 +60,11 @@ int InspectCalls(const InspectFlags& flags) {
   }
   std::vector<std::pair<std::string, reducers::CallRecord>> rows;
   for (const auto& [id, record] : ledger.calls) {
-    if (flags.call_id.empty() || id == flags.call_id) rows.emplace_back(id, record);
+    if (!flags.call_id || id == *flags.call_id) rows.emplace_back(id, record);
   }
-  if (!flags.call_id.empty() && rows.empty()) {
+  if (flags.call_id && rows.empty()) {
     std::fprintf(stderr, "las inspect: not_found: the log has no call %s\n",
-                 EscapeForTerminal(flags.call_id).c_str());
+                 EscapeForTerminal(*flags.call_id).c_str());
     return ExitCodeFor(NotFound(""));
   }
   // Log order: by the event that first named the call.

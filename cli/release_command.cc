@@ -19,10 +19,12 @@
 #include "cli/release_files.h"
 #include "cli/release_keys.h"
 #include "cli/release_settings.h"
+#include "cli/same_file.h"
 #include "tools/release_draft.h"
 #include "tools/surface_check.h"
 #include "transport/child_process.h"
 #include "trust/digest.h"
+#include "trust/manifest.h"
 #include "trust/manifest_writer.h"
 #include "trust/release_paths.h"
 #include "trust/rfc3339.h"
@@ -96,6 +98,14 @@ int RunKeygen(const KeygenFlags& flags) {
   } else if (secret_path.empty() || public_path.empty()) {
     return Usage(verb, "give --out-dir DIR (writes DIR/release.key and DIR/release.pub), or "
                        "both --secret-key FILE and --public-key FILE");
+  }
+  // One file given for two outputs: the later write would replace the new secret key.
+  const NamedPath outputs[] = {
+      {"the secret key", secret_path}, {"the public key", public_path}, {"the trust store", flags.trust_store}};
+  for (size_t i = 0; i < std::size(outputs); ++i) {
+    if (Status distinct = RefuseSameFile(outputs[i], std::span(outputs).subspan(i + 1)); !distinct.ok()) {
+      return Fail(verb, distinct);
+    }
   }
   // Refuse before generating anything: an existing key may be the only copy.
   for (const std::string& path : {secret_path, public_path}) {
@@ -267,17 +277,58 @@ struct SignFlags {
   std::string expires_in = "30d";
 };
 
+// --out names the one file sign creates or replaces; naming another release file would
+// destroy it (the secret key, the trust store, the watermark) or the manifest just signed.
+Status RefuseOutOverReleaseFile(const std::string& out_path, const std::string& manifest_path,
+                                const std::string& secret_key, const std::string& trust_store,
+                                const std::string& watermark) {
+  const NamedPath others[] = {{"the manifest", manifest_path},
+                              {"the secret key", secret_key},
+                              {"the trust store", trust_store},
+                              {"the watermark", watermark}};
+  return RefuseSameFile({"the signature (--out)", out_path}, others);
+}
+
+// Writes the new manifest and its signature so that a failure leaves the previous pair as
+// it was (`las serve` keeps admitting the current release): both are staged beside their
+// destinations first, so a missing or read-only directory or an --out that is a directory
+// fails before either is replaced; then the manifest is renamed into place, then the
+// signature. Should that last rename fail, the previous manifest is put back.
+Status WriteSignedRelease(const std::string& manifest_path, const std::string& previous_manifest,
+                          const std::string& manifest_text, const std::string& out_path,
+                          const std::string& signature_text) {
+  Result<StagedFile> signature = StagedFile::Stage(out_path, signature_text, kPublicMode);
+  if (!signature.ok()) return signature.status();
+  Result<StagedFile> manifest = StagedFile::Stage(manifest_path, manifest_text, kPublicMode);
+  if (!manifest.ok()) return manifest.status();
+  LAS_RETURN_IF_ERROR(manifest->Commit());
+  Status placed = signature->Commit();
+  if (placed.ok()) return placed;
+  const Status restored = ReplaceFileAtomically(manifest_path, previous_manifest, kPublicMode);
+  return Status(placed.code(), placed.message() + (restored.ok() ? "; the previous manifest was put back"
+                                                                 : "; the previous manifest could not be put "
+                                                                   "back: " + restored.message()));
+}
+
 int RunSign(const SignFlags& flags) {
   const char* verb = "sign";
   const trust::Environment env = trust::EnvironmentFromProcess();
   const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
   const std::string out_path = FlagOrEnv(flags.out, env, trust::kEnvReleaseSignature);
+  const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
   if (manifest_path.empty()) return Usage(verb, "no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
   if (out_path.empty()) return Usage(verb, "no signature path: give --out FILE or set LAS_RELEASE_SIGNATURE");
   if (flags.secret_key.empty()) return Usage(verb, "give --secret-key FILE (from las release keygen)");
   if ((flags.sequence != 0) == flags.bump) {
     return Usage(verb, "give exactly one of --sequence N (a new release number) or --bump "
                        "(the manifest's sequence + 1)");
+  }
+  // sign has no --watermark: only the variable names one.
+  const std::string watermark_path = FlagOrEnv("", env, trust::kEnvReleaseWatermark);
+  if (Status distinct = RefuseOutOverReleaseFile(out_path, manifest_path, flags.secret_key, store_path,
+                                                 watermark_path);
+      !distinct.ok()) {
+    return Fail(verb, distinct);
   }
   Result<int64_t> expires_in = ParseDurationSeconds(flags.expires_in);
   if (!expires_in.ok()) return Fail(verb, expires_in.status());
@@ -312,11 +363,9 @@ int RunSign(const SignFlags& flags) {
     return Fail(verb, Corruption("the new signature does not verify; nothing was written"));
   }
 
-  if (Status wrote = ReplaceFileAtomically(manifest_path, signed_text, kPublicMode); !wrote.ok()) {
-    return Fail(verb, wrote);
-  }
   const std::string signature_text = trust::FormatSignatureFile(key_id, *signature);
-  if (Status wrote = ReplaceFileAtomically(out_path, signature_text, kPublicMode); !wrote.ok()) {
+  if (Status wrote = WriteSignedRelease(manifest_path, *bytes, signed_text, out_path, signature_text);
+      !wrote.ok()) {
     return Fail(verb, wrote);
   }
   // Read both back from disk and verify once more: what is on disk is what verifies.
@@ -337,7 +386,6 @@ int RunSign(const SignFlags& flags) {
   std::printf("signature %s (verified before writing)\n", EscapeForTerminal(out_path).c_str());
 
   // A friendly warning if the configured trust store would not accept this key.
-  const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
   if (!store_path.empty()) {
     trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
     if (store.ok() && store->selected_key_id != key_id) {
@@ -448,12 +496,12 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
 
   auto sign = std::make_shared<SignFlags>();
   auto* s = release->add_subcommand(
-      "sign", "Set the sequence and expiry, rewrite the manifest, sign its exact bytes, verify the "
-              "signature, then write it");
+      "sign", "Set the sequence and expiry, sign the manifest's new bytes, verify the signature, "
+              "then write both (a failure leaves the previous pair as it was)");
   s->add_option("--manifest", sign->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
   s->add_option("--secret-key", sign->secret_key, "Secret key file (las release keygen)");
-  s->add_option("--sequence", sign->sequence, "The release's sequence number (1 or more)")
-      ->check(WholeUint64(1));
+  s->add_option("--sequence", sign->sequence, "The release's sequence number (1 to 2^53-1)")
+      ->check(WholeNumber(1, trust::kMaxManifestSequence));
   s->add_flag("--bump", sign->bump, "Use the manifest's sequence + 1");
   s->add_option("--expires-in", sign->expires_in, "Validity from now: 30d, 12h, 2w (at most 366d)")
       ->capture_default_str();

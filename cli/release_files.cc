@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 namespace las::cli {
 namespace {
@@ -88,18 +89,38 @@ Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t m
   return status;
 }
 
-Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, mode_t mode) {
+Result<StagedFile> StagedFile::Stage(const std::string& path, const std::string& bytes, mode_t mode) {
+  // Checked now, not at the rename: by then another staged file may be in place.
+  std::error_code error;
+  if (std::filesystem::is_directory(std::filesystem::symlink_status(path, error))) {
+    return InvalidArgument(path + " is a directory; give the path of the file to write");
+  }
   const std::string dir = DirectoryOf(path);
   std::string temp = dir + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);  // O_EXCL, in the target's directory
   if (fd < 0) return Failure("creating a temporary file in", dir);
-  Status status = FillAndClose(fd, bytes, mode, temp);
-  if (status.ok() && ::rename(temp.c_str(), path.c_str()) != 0) status = Failure("renaming onto", path);
-  if (!status.ok()) {
-    ::unlink(temp.c_str());
-    return status;
-  }
-  return SyncDirectory(dir);
+  StagedFile staged(path, temp);  // from here on, removed again on failure
+  LAS_RETURN_IF_ERROR(FillAndClose(fd, bytes, mode, temp));
+  return staged;
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept
+    : path_(std::move(other.path_)), temp_(std::exchange(other.temp_, std::string())) {}
+
+StagedFile::~StagedFile() {
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+Status StagedFile::Commit() {
+  if (::rename(temp_.c_str(), path_.c_str()) != 0) return Failure("renaming onto", path_);
+  temp_.clear();
+  return SyncDirectory(DirectoryOf(path_));
+}
+
+Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, mode_t mode) {
+  Result<StagedFile> staged = StagedFile::Stage(path, bytes, mode);
+  if (!staged.ok()) return staged.status();
+  return staged->Commit();
 }
 
 }  // namespace las::cli

@@ -3,16 +3,18 @@
 // creates a new file without ever replacing one, or replaces a file atomically.
 //
 // Errors (Status): Conflict if CreateNewFile finds the path taken (also a dangling
-// symlink: O_EXCL never follows one); NotFound if the directory does not exist; Denied
-// for EACCES/EPERM; Io otherwise. Messages name the path and errno text, never content.
-// Thread safety: free functions.
+// symlink: O_EXCL never follows one); InvalidArgument if a file to replace is a
+// directory; NotFound if the directory does not exist; Denied for EACCES/EPERM; Io
+// otherwise. Messages name the path and errno text, never content.
+// Thread safety: free functions; StagedFile as below.
 #pragma once
 
 #include <sys/types.h>
 
 #include <string>
+#include <utility>
 
-#include "base/status.h"
+#include "base/result.h"
 
 namespace las::cli {
 
@@ -20,9 +22,34 @@ namespace las::cli {
 // fsyncs it and its directory. On any failure after creating it, removes it again.
 Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t mode);
 
-// Replaces (or creates) `path`: a temporary file in the same directory with exactly
-// `mode`, write, fsync, rename over `path`, fsync of the directory. A crash leaves the
-// old or the new file, never a mix. A symlink at `path` is replaced, not followed.
+// A replacement for `path`, written and fsynced beside it but not yet in place, so a verb
+// can prepare every file it writes before it replaces any (`las release sign`: a failure
+// then leaves the old manifest and signature a matching pair). Until Commit, `path` is
+// untouched; a StagedFile destroyed without a successful Commit removes its temporary.
+// Move-only; not thread-safe.
+class StagedFile {
+ public:
+  // Writes `bytes` with exactly `mode` to a new temporary file in `path`'s directory.
+  // Fails before writing anything if `path` is a directory (InvalidArgument); NotFound
+  // if the directory does not exist, Denied if it may not be written.
+  static Result<StagedFile> Stage(const std::string& path, const std::string& bytes, mode_t mode);
+
+  StagedFile(StagedFile&& other) noexcept;
+  StagedFile& operator=(StagedFile&&) = delete;
+  ~StagedFile();
+
+  // Renames the temporary over `path` (a symlink there is replaced, not followed) and
+  // fsyncs the directory. Call at most once.
+  Status Commit();
+
+ private:
+  StagedFile(std::string path, std::string temp) : path_(std::move(path)), temp_(std::move(temp)) {}
+  std::string path_;
+  std::string temp_;  // "" once renamed (or moved from): nothing left to remove
+};
+
+// Replaces (or creates) `path`: Stage then Commit. A crash leaves the old or the new file,
+// never a mix.
 Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, mode_t mode);
 
 // Creates `dir` and any missing parents, each new one with mode 0700 (release material

@@ -16,9 +16,9 @@
 
 namespace las::testing {
 
-inline CommandResult Las(std::vector<std::string> args) {
+inline CommandResult Las(std::vector<std::string> args, const std::vector<std::string>& extra_env = {}) {
   args.insert(args.begin(), LAS_EXECUTABLE);
-  return RunCommand(args);
+  return RunCommand(args, extra_env);
 }
 
 inline std::string Slurp(const std::string& path) {

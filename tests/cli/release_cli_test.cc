@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/release_cli_fixture.h"
@@ -22,6 +24,22 @@ using testing::ModeOf;
 using testing::ReleaseScratch;
 using testing::Slurp;
 using testing::Spit;
+
+// Each file's bytes and mode, to show that a refused command changed none of them.
+using Snapshot = std::map<std::string, std::pair<std::string, unsigned>>;
+Snapshot Snap(const std::vector<std::string>& paths) {
+  Snapshot snapshot;
+  for (const std::string& path : paths) snapshot[path] = {Slurp(path), ModeOf(path)};
+  return snapshot;
+}
+
+// The names in `dir`, to show that a refused command left no temporary file behind.
+std::vector<std::string> Listing(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 trust::Manifest ReadManifest(const std::string& path) {
   Result<trust::Manifest> parsed = trust::ParseManifest(Slurp(path));
@@ -255,6 +273,109 @@ TEST(ReleaseSignVerifyTest, VerifyTellsOperationalErrorsFromFailures) {
   auto later = r.Verify({"--at", "2100-01-01T00:00:00Z"});
   EXPECT_EQ(later.exit_code, 1);
   EXPECT_NE(later.out.find("expired"), std::string::npos) << later.out;
+}
+
+// Keygen's outputs are three files: two of them at one path lost the new secret key (the
+// trust store was renamed over it) and still exited 0.
+TEST(ReleaseKeygenTest, RefusesTwoOutputsThatAreOneFile) {
+  ReleaseScratch r;
+  const std::string a = r.Sub("keys/a");
+  const std::string b = r.Sub("keys/b");
+  std::filesystem::create_directory_symlink(r.keys(), r.Sub("keys-link"));
+  for (const std::vector<std::string>& paths : {
+           std::vector<std::string>{"--secret-key", a, "--public-key", b, "--trust-store", a},
+           {"--secret-key", a, "--public-key", b, "--trust-store", b},
+           {"--secret-key", a, "--public-key", r.Sub("keys/./a")},
+           {"--secret-key", a, "--public-key", b, "--trust-store", r.Sub("keys-link/a")},
+           {"--out-dir", r.keys(), "--trust-store", r.secret_key()},
+       }) {
+    std::vector<std::string> args = {"release", "keygen"};
+    args.insert(args.end(), paths.begin(), paths.end());
+    auto refused = Las(args);
+    EXPECT_EQ(refused.exit_code, 2) << ::testing::PrintToString(paths) << ": " << refused.err;
+    EXPECT_NE(refused.err.find("same file"), std::string::npos) << refused.err;
+    EXPECT_EQ(testing::Lines(refused.err).size(), 1u) << refused.err;
+    EXPECT_EQ(Listing(r.keys()), std::vector<std::string>{}) << "nothing created";
+    // Each case starts empty, also when one did create files.
+    for (const std::string& name : Listing(r.keys())) std::filesystem::remove(r.keys() + "/" + name);
+  }
+}
+
+// `--out` names the file sign writes: it replaced the secret key or the trust store with
+// a signature line (exit 0) and destroyed the manifest (exit 9).
+TEST(ReleaseSignVerifyTest, SignRefusesAnOutThatIsAnotherReleaseFile) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1"}).exit_code, 0);
+  Spit(r.watermark(), "{}");
+  const std::vector<std::string> env = {"LAS_TRUST_STORE=" + r.trust_store(),
+                                        "LAS_RELEASE_WATERMARK=" + r.watermark()};
+  const std::vector<std::string> all = {r.manifest(), r.signature(), r.secret_key(), r.trust_store(),
+                                        r.watermark()};
+  const Snapshot before = Snap(all);
+  std::filesystem::create_symlink(r.secret_key(), r.Sub("key-link"));
+  std::filesystem::create_hard_link(r.trust_store(), r.Sub("store-link"));
+  for (const std::string& out : {r.secret_key(), r.trust_store(), r.watermark(), r.manifest(),
+                                 r.Sub("release/../release/manifest.json"), r.Sub("key-link"),
+                                 r.Sub("store-link")}) {
+    auto refused = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key", r.secret_key(),
+                        "--out", out, "--bump"},
+                       env);
+    EXPECT_EQ(refused.exit_code, 2) << out << ": " << refused.err;
+    EXPECT_NE(refused.err.find("same file"), std::string::npos) << refused.err;
+    EXPECT_EQ(testing::Lines(refused.err).size(), 1u) << refused.err;
+    EXPECT_TRUE(Snap(all) == before) << out << ": a release file changed";
+  }
+  EXPECT_EQ(r.Verify().exit_code, 0) << "the signed release is intact";
+}
+
+// A sign that fails must leave the previous manifest and signature a valid pair: it used
+// to rewrite the manifest (new sequence and expiry) before failing on the signature.
+TEST(ReleaseSignVerifyTest, ASignThatFailsLeavesTheSignedPairIntact) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1"}).exit_code, 0);
+  const Snapshot before = Snap({r.manifest(), r.signature()});
+  const std::vector<std::string> listed = Listing(r.Sub("release"));
+  struct Case {
+    std::string out;
+    int exit_code;
+  };
+  std::vector<Case> cases = {{r.Sub("missing/manifest.sig"), 4}, {r.Sub("release"), 2}};
+  if (::geteuid() != 0) {  // root writes into any directory
+    std::filesystem::create_directory(r.Sub("locked"));
+    ::chmod(r.Sub("locked").c_str(), 0500);
+    cases.push_back({r.Sub("locked/manifest.sig"), 8});
+  }
+  for (const Case& c : cases) {
+    auto failed = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key", r.secret_key(),
+                       "--out", c.out, "--bump"});
+    EXPECT_EQ(failed.exit_code, c.exit_code) << c.out << ": " << failed.err;
+    EXPECT_EQ(testing::Lines(failed.err).size(), 1u) << failed.err;
+    EXPECT_TRUE(Snap({r.manifest(), r.signature()}) == before) << c.out << ": the signed pair changed";
+    EXPECT_EQ(Listing(r.Sub("release")), listed) << "no temporary file left behind";
+  }
+  EXPECT_EQ(r.Verify().exit_code, 0) << "the signed release is intact";
+}
+
+// The manifest reader takes sequences up to 2^53-1 (exact in every JSON reader); the flag
+// said and took up to 2^64-1.
+TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  auto above = r.Sign({"--sequence", "9007199254740992"});
+  EXPECT_EQ(above.exit_code, 2) << above.err;
+  EXPECT_NE(above.err.find("from 1 to 9007199254740991"), std::string::npos) << above.err;
+  auto top = r.Sign({"--sequence", "9007199254740991"});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_EQ(ReadManifest(r.manifest()).sequence, 9007199254740991u);
+  auto bumped = r.Sign({"--bump"});
+  EXPECT_EQ(bumped.exit_code, 2) << bumped.err;
+  EXPECT_NE(bumped.err.find("9007199254740991"), std::string::npos) << bumped.err;
+  EXPECT_EQ(r.Verify().exit_code, 0);
 }
 
 }  // namespace

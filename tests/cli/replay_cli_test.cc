@@ -259,6 +259,14 @@ TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
       << "an empty surface would select everything";
 }
 
+// An empty --call selected nothing and so printed the whole ledger (exit 0).
+TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
+  CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});
+  EXPECT_EQ(empty.exit_code, 2) << empty.err;
+  EXPECT_EQ(empty.out, "");
+  EXPECT_EQ(Lines(empty.err).size(), 1u) << empty.err;
+}
+
 // A transcript that did not reach its file is a failure, not a success (/dev/full: ENOSPC).
 TEST_F(ReplayCliTest, OutputThatCannotBeWrittenExitsNine) {
   CommandResult full = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " replay --log '" + dir_ +
