@@ -60,8 +60,9 @@ log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call
 log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call_id,
                                        fb::CallOutcome outcome, const BoundedText& result,
                                        int64_t duration_micros, std::string_view error_code);
+// `detail`: where arguments failed their schema (value-free; trust/argument_schema.h).
 log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id,
                                     std::string_view surface, std::string_view tool,
-                                    std::string_view reason);
+                                    std::string_view reason, std::string_view detail = {});
 
 }  // namespace las::tools

@@ -98,8 +98,9 @@ std::optional<std::string> Gateway::GetPrompt(const SessionInfo&, const std::str
 }
 
 void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
-                   const std::string& surface, const std::string& tool, std::string_view reason) {
-  appender_.Append({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason)},
+                   const std::string& surface, const std::string& tool, std::string_view reason,
+                   std::string_view detail) {
+  appender_.Append({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason, detail)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
@@ -165,7 +166,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // Against the signed schema, with Las's own credential arguments in place (a templated
   // argument the schema requires is satisfied by Las, never by the model).
   if (trust::Verdict valid = trust::ValidateArguments(*tool->schema, arguments); !valid.ok()) {
-    Deny(session, call_id, tool->surface, tool->tool, valid.reason_name());
+    Deny(session, call_id, tool->surface, tool->tool, valid.reason_name(), valid.detail());
     done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
     return;
   }
@@ -335,7 +336,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id
   if (tool.schema) {
     if (trust::Verdict valid = trust::ValidateArguments(*tool.schema, arguments_json);
         !valid.ok()) {
-      Deny(session, call_id, tool.surface, tool.tool, valid.reason_name());
+      Deny(session, call_id, tool.surface, tool.tool, valid.reason_name(), valid.detail());
       done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
       return;
     }

@@ -116,7 +116,7 @@ class Gateway final : public EndpointBackend {
                                      const std::string& tool_name, const std::string& result_json);
   bool DocsEnabled() const;
   void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
-            const std::string& tool, std::string_view reason);
+            const std::string& tool, std::string_view reason, std::string_view detail = {});
   // A child's call after its ToolCallRequested was written: send it, then Complete().
   struct ChildCall;
   void SendToChild(std::shared_ptr<ChildCall> call);

@@ -380,6 +380,15 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
   for (const auto& event : denied) {
     EXPECT_EQ(event["payload"]["reason"], "arguments-schema-violation");
   }
+  // The auditor sees where each failed — pointers and keywords, never a value.
+  EXPECT_NE(denied[0]["payload"]["detail"].get<std::string>().find("\"/message\" fails type"), std::string::npos)
+      << denied[0].dump();
+  EXPECT_NE(denied[1]["payload"]["detail"].get<std::string>().find("\"/extra\" fails additionalProperties"),
+            std::string::npos) << denied[1].dump();
+  EXPECT_NE(denied[2]["payload"]["detail"].get<std::string>().find("\"/message\" fails required"), std::string::npos)
+      << denied[2].dump();
+  auto everything = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(everything.out.find("sk-secret-looking"), std::string::npos) << "no refused value in the log";
   EXPECT_EQ(Replay({"--kind", "ToolCallRequested"}).size(), 1u) << "refused calls never reach a child";
   // The operator's table says why, not only that they were denied.
   auto table = testing::RunCommand({LAS_EXECUTABLE, "inspect", "calls", "--log", tmp_.Sub("log")});
