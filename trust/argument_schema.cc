@@ -259,10 +259,20 @@ struct Walk {
   // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
   std::set<const Json*> pattern_nodes;
-  std::map<std::string, std::string> translated;  // pattern as written -> trust/utf8_pattern.h
+  std::map<std::string, std::string> translated;  // pattern as written -> RE2's (utf8_pattern.h)
   // Every JSON value inside a patternProperties subschema: valijson's copy moves those
   // subschemas (WithoutPatternProperties), so no $ref may point into them.
   std::set<const Json*> moved;
+  // enum / const values and maps of named subschemas (properties, definitions, ...): valijson
+  // reads them as data or names, so no $ref may make one a schema.
+  std::set<const Json*> not_schemas;
+
+  void MarkData(const Json& value) {
+    not_schemas.insert(&value);
+    if (value.is_structured()) {
+      for (const Json& inner : value) MarkData(inner);
+    }
+  }
 
   void MarkMoved(const Json& value) {
     moved.insert(&value);
@@ -274,20 +284,22 @@ struct Walk {
   Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
     pattern_nodes.insert(&node);
     if (impl->regexes.contains(pattern)) return Status::Ok();
-    Result<std::string> translated_text = TranslatePatternToUtf8(pattern);
-    if (!translated_text.ok()) return InvalidArgument("input schema: " + loc + ": " + translated_text.status().message());
+    Result<std::string> as_bytes = TranslatePattern(pattern, PatternTarget::kStdRegexUtf8Bytes);
+    if (!as_bytes.ok()) return InvalidArgument("input schema: " + loc + ": " + as_bytes.status().message());
     try {
       // ECMAScript is the pattern language: what std::regex refuses is not one.
-      std::regex compiled(*translated_text);
+      std::regex compiled(*as_bytes);
       (void)compiled;
     } catch (const std::exception&) {
       return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
                              "(ECMAScript) accepts");
     }
-    Result<LinearRegex> linear = LinearRegex::Compile(*translated_text);
+    Result<std::string> for_re2 = TranslatePattern(pattern, PatternTarget::kRe2CodePoints);
+    if (!for_re2.ok()) return InvalidArgument("input schema: " + loc + ": " + for_re2.status().message());
+    Result<LinearRegex> linear = LinearRegex::Compile(*for_re2);
     if (!linear.ok()) return Status(linear.status().code(), "input schema: " + loc + ": " + linear.status().message());
     impl->regexes.emplace(pattern, std::move(linear).value());
-    translated.emplace(pattern, std::move(translated_text).value());
+    translated.emplace(pattern, std::move(for_re2).value());
     impl->has_regex = true;
     return Status::Ok();
   }
@@ -305,18 +317,33 @@ struct Walk {
         copy[std::string(kPatternKeyword)] = *it;
       }
       if (auto it = original.find("patternProperties"); it != original.end() && it->is_object()) {
-        copy[std::string(kPatternSubschemasKeyword)] = std::move(copy["patternProperties"]);
+        // An array, in the map's order: references by index need no pattern text (an
+        // empty pattern would make an empty token, which valijson skips).
+        Json list = Json::array();
+        for (auto& [pattern, sub] : copy["patternProperties"].items()) list.push_back(std::move(sub));
+        copy[std::string(kPatternSubschemasKeyword)] = std::move(list);
         copy.erase("patternProperties");
         nodes.emplace(&original, path);
       }
     }
     if (original.is_object()) {
       for (const auto& [key, value] : original.items()) {
-        const std::string in_copy =
-            pattern_node && key == "patternProperties" && value.is_object() ? std::string(kPatternSubschemasKeyword) : key;
         if (pattern_node && key == "pattern" && value.is_string()) continue;
-        path.push_back(in_copy);
-        PrepareCopy(value, copy[in_copy], path, nodes);
+        if (pattern_node && key == "patternProperties" && value.is_object()) {
+          Json& list = copy[std::string(kPatternSubschemasKeyword)];
+          path.emplace_back(kPatternSubschemasKeyword);
+          size_t i = 0;
+          for (const auto& [pattern, sub] : value.items()) {
+            path.push_back(std::to_string(i));
+            PrepareCopy(sub, list[i], path, nodes);
+            path.pop_back();
+            ++i;
+          }
+          path.pop_back();
+          continue;
+        }
+        path.push_back(key);
+        PrepareCopy(value, copy[key], path, nodes);
         path.pop_back();
       }
     } else if (original.is_array()) {
@@ -472,6 +499,12 @@ struct Walk {
       }
     }
     if (node.contains("propertyNames")) impl->has_regex = true;
+    for (const char* data : {"enum", "const"}) {
+      if (auto it = node.find(data); it != node.end()) MarkData(*it);
+    }
+    for (const char* map : {"properties", "patternProperties", "definitions", "$defs", "dependencies"}) {
+      if (auto it = node.find(map); it != node.end()) not_schemas.insert(&*it);
+    }
     for (const char* map : {"properties", "patternProperties", "definitions", "$defs"}) {
       if (auto it = node.find(map); it != node.end()) {
         LAS_RETURN_IF_ERROR(SchemaMap(*it, SchemaLoc(loc, map)));
@@ -527,6 +560,11 @@ struct Walk {
         if (next == nullptr) {
           return InvalidArgument("input schema: " + loc + ": \"" + PrintableToken(target, false) +
                                  "\" resolves to nothing in this schema");
+        }
+        if (not_schemas.contains(next)) {
+          return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
+                             "\" points at enum or const data or at a map of named subschemas, "
+                             "not at a schema");
         }
         if (moved.contains(next)) {
           return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
@@ -871,13 +909,16 @@ std::string ValijsonRefToken(std::string_view token) {
   return out;
 }
 
-// valijson's copy of the schema for one call, patternProperties decided: for each key
-// that one or more of a node's patterns match (`matches`, from the HazardScan), the node
-// gets properties[key] (`{}` if it had none, so additionalProperties passes the key over,
-// as for a pattern-matched key) and an allOf branch {"properties": {key: {"$ref": <the
-// matching subschema>}}} (several: an allOf of references). The subschemas stay where
-// PrepareCopy put them, so nothing moves and every reference resolves. nullopt when no
-// key matched anything: the compiled copy is the same.
+// valijson's copy of the schema for one call, patternProperties decided. Each distinct
+// set of a node's patterns that match some key (`matches`, from the HazardScan) becomes
+// one schema appended to the node's kPatternSubschemasKeyword array, after the patterns'
+// own subschemas: a reference to the one matching subschema, or an allOf of references.
+// A matched key the node's properties do not name gets properties[key] = a reference to
+// its set (so additionalProperties passes it over, as it does a pattern-matched key); one
+// they name keeps its subschema in place (references may point at it) and gets the
+// reference through an allOf branch {"properties": {key: ...}}. Nothing moves, so every
+// reference resolves, and valijson parses each set once however many keys share it.
+// nullopt when no key matched anything: the compiled copy is the same.
 std::optional<Json> WithPatternProperties(const ArgumentSchema::Impl& impl, const PatternMatches& matches) {
   if (matches.empty()) return std::nullopt;
   Json copy = impl.valijson_document;
@@ -890,20 +931,29 @@ std::optional<Json> WithPatternProperties(const ArgumentSchema::Impl& impl, cons
       at.push_back(token);
     }
     base += "/" + ValijsonRefToken(kPatternSubschemasKeyword) + "/";
-    std::vector<std::string> refs_by_index;
-    for (const auto& [pattern, sub] : original->at("patternProperties").items()) {
-      refs_by_index.push_back(base + ValijsonRefToken(pattern));
-    }
     Json& node = copy.at(at);
-    Json& properties = node["properties"];
-    Json matched = Json::object();
-    for (const auto& [key, indices] : by_key) {
+    Json& subschemas = node.at(std::string(kPatternSubschemasKeyword));
+    std::map<std::vector<int>, std::string> set_refs;  // matching patterns -> its schema
+    auto ref_to_set = [&](const std::vector<int>& indices) -> const std::string& {
+      auto [it, added] = set_refs.try_emplace(indices);
+      if (!added) return it->second;
       Json refs = Json::array();
-      for (const int i : indices) refs.push_back(Json::object({{"$ref", refs_by_index.at(static_cast<size_t>(i))}}));
-      matched[key] = refs.size() == 1 ? std::move(refs[0]) : Json::object({{"allOf", std::move(refs)}});
-      if (!properties.contains(key)) properties[key] = Json::object();
+      for (const int i : indices) refs.push_back(Json::object({{"$ref", base + std::to_string(i)}}));
+      it->second = base + std::to_string(subschemas.size());
+      subschemas.push_back(refs.size() == 1 ? std::move(refs[0]) : Json::object({{"allOf", std::move(refs)}}));
+      return it->second;
+    };
+    Json& properties = node["properties"];
+    Json named = Json::object();
+    for (const auto& [key, indices] : by_key) {
+      Json ref = Json::object({{"$ref", ref_to_set(indices)}});
+      if (properties.contains(key)) {
+        named[key] = std::move(ref);
+      } else {
+        properties[key] = std::move(ref);
+      }
     }
-    node["allOf"].push_back(Json::object({{"properties", std::move(matched)}}));
+    if (!named.empty()) node["allOf"].push_back(Json::object({{"properties", std::move(named)}}));
   }
   return copy;
 }
@@ -1028,7 +1078,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 
@@ -1038,6 +1088,12 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   Json for_valijson = impl->document;
   std::vector<std::string> root;
   walk.PrepareCopy(impl->document, for_valijson, root, impl->pattern_properties);
+  for (const auto& [node, path] : impl->pattern_properties) {
+    // valijson skips an empty token in a reference, so it could not reach this node.
+    if (std::find(path.begin(), path.end(), std::string()) != path.end()) {
+      return Unsupported("input schema: a patternProperties under a property named \"\" is not supported");
+    }
+  }
   internal::PrepareSchemaNumbers(for_valijson, *dialect != Dialect::kDraft04);
   impl->needs_number_scan = internal::SchemaNeedsNumberScan(impl->document);
   try {

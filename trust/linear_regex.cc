@@ -15,7 +15,6 @@ constexpr int64_t kMaxProgramBytes = 2 << 20;
 
 RE2::Options MatcherOptions(int64_t max_mem) {
   RE2::Options options;
-  options.set_encoding(RE2::Options::EncodingLatin1);
   options.set_never_capture(true);
   options.set_log_errors(false);
   options.set_max_mem(max_mem);
@@ -31,8 +30,8 @@ struct LinearRegexSetImpl {
 };
 }  // namespace internal
 
-Result<LinearRegex> LinearRegex::Compile(std::string_view byte_level_pattern) {
-  auto re = std::make_shared<const RE2>(re2::StringPiece(byte_level_pattern.data(), byte_level_pattern.size()),
+Result<LinearRegex> LinearRegex::Compile(std::string_view translated_pattern) {
+  auto re = std::make_shared<const RE2>(re2::StringPiece(translated_pattern.data(), translated_pattern.size()),
                                         MatcherOptions(kMaxProgramBytes));
   switch (re->error_code()) {
     case RE2::NoError:
@@ -58,12 +57,12 @@ bool LinearRegex::Search(std::string_view subject) const {
   return RE2::PartialMatch(re2::StringPiece(subject.data(), subject.size()), *re_);
 }
 
-Result<LinearRegexSet> LinearRegexSet::Compile(const std::vector<std::string>& byte_level_patterns) {
-  if (byte_level_patterns.empty()) return InvalidArgument("no patterns to match");
+Result<LinearRegexSet> LinearRegexSet::Compile(const std::vector<std::string>& translated_patterns) {
+  if (translated_patterns.empty()) return InvalidArgument("no patterns to match");
   // One program for all of them: the bound grows with their number, as theirs would apart.
-  const int64_t budget = kMaxProgramBytes * static_cast<int64_t>(std::min<size_t>(byte_level_patterns.size(), 16));
+  const int64_t budget = kMaxProgramBytes * static_cast<int64_t>(std::min<size_t>(translated_patterns.size(), 16));
   auto impl = std::make_shared<internal::LinearRegexSetImpl>(MatcherOptions(budget));
-  for (const std::string& pattern : byte_level_patterns) {
+  for (const std::string& pattern : translated_patterns) {
     std::string error;
     if (impl->set.Add(re2::StringPiece(pattern.data(), pattern.size()), &error) < 0) {
       return InvalidArgument("a pattern is not a regular expression the matcher accepts");

@@ -7,11 +7,13 @@
 // ahead, back-references. So a pattern that uses them is not compiled at all (the tool's
 // schema fails compile, kUnsupported) rather than matched with a cost nobody bounded.
 //
-// The text compiled is a pattern already rewritten by trust/utf8_pattern.h into byte-level
-// syntax (classes and `.` as UTF-8 byte sequences), which RE2 reads in Latin-1 mode: one
-// pattern character per subject byte, as std::regex did, so verdicts stay those of the
-// `u`-flag ECMAScript pattern. Search is unanchored (a match anywhere), as JSON Schema's
-// `pattern` is; `^` and `$` hold only at the subject's ends.
+// The text compiled is a pattern already rewritten by trust/utf8_pattern.h for RE2
+// (PatternTarget::kRe2CodePoints: `.`, classes, `\s` and non-ASCII characters as classes
+// of code points), which RE2 matches in its UTF-8 mode against the subject's UTF-8, so
+// verdicts are those of the `u`-flag ECMAScript pattern. (Not its Latin-1 mode over a
+// byte-level translation: libre2 2022-06-01 there misses alternatives that share a first
+// byte of 0x80 or more, `\xE9a|\xE9b` on "\xE9a".) Search is unanchored (a match
+// anywhere), as JSON Schema's `pattern` is; `^` and `$` hold only at the subject's ends.
 //
 // Errors (never quoting the pattern): kUnsupported for look-ahead or look-behind, a back-
 // reference, or a pattern over the program-size bound (such as `.{0,1000}` over UTF-8);
@@ -40,9 +42,9 @@ namespace las::trust {
 
 class LinearRegex {
  public:
-  static Result<LinearRegex> Compile(std::string_view byte_level_pattern);
+  static Result<LinearRegex> Compile(std::string_view translated_pattern);
 
-  // Whether the pattern matches somewhere in `subject` (bytes).
+  // Whether the pattern matches somewhere in `subject` (UTF-8).
   bool Search(std::string_view subject) const;
 
  private:
@@ -57,7 +59,7 @@ class LinearRegexSet {
  public:
   // Errors: kUnsupported when the patterns together exceed the program-size bound;
   // kInvalidArgument for an empty list.
-  static Result<LinearRegexSet> Compile(const std::vector<std::string>& byte_level_patterns);
+  static Result<LinearRegexSet> Compile(const std::vector<std::string>& translated_patterns);
 
   // The indices (ascending) of the patterns that match somewhere in `subject`; nullopt
   // when the matcher ran out of its memory bound before it could tell.

@@ -156,8 +156,34 @@ void AppendSequences(char32_t first, char32_t last, std::vector<std::string>& ou
   }
 }
 
+// The set as one RE2 class of code points (UTF-8 mode), surrogates left out.
+std::string EmitCodePoints(const CodePointSet& set) {
+  auto escape = [](char32_t c) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "\\x{%X}", static_cast<unsigned>(c));
+    return std::string(buf);
+  };
+  std::string out;
+  auto add = [&](char32_t first, char32_t last) {
+    if (first > last) return;
+    out += escape(first);
+    if (last != first) out += "-" + escape(last);
+  };
+  for (auto [first, last] : set.Normalized()) {
+    if (first < 0xD800 && last > 0xDFFF) {
+      add(first, 0xD7FF);
+      add(0xE000, last);
+    } else if (first < 0xD800) {
+      add(first, std::min<char32_t>(last, 0xD7FF));
+    } else {
+      add(std::max<char32_t>(first, 0xE000), last);
+    }
+  }
+  return out.empty() ? "[^\\x{0}-\\x{10FFFF}]" : "[" + out + "]";  // empty: matches nothing
+}
+
 // The set as one std::regex atom over UTF-8 bytes.
-std::string Emit(const CodePointSet& set) {
+std::string EmitUtf8Bytes(const CodePointSet& set) {
   std::string ascii;
   std::vector<std::string> multibyte;
   for (auto [first, last] : set.Normalized()) {
@@ -186,7 +212,7 @@ std::string Emit(const CodePointSet& set) {
 
 class Translator {
  public:
-  explicit Translator(std::string_view pattern) : in_(pattern) {}
+  Translator(std::string_view pattern, PatternTarget target) : in_(pattern), target_(target) {}
 
   Result<std::string> Run() {
     while (pos_ < in_.size()) {
@@ -304,10 +330,34 @@ class Translator {
       out_ += Emit(Single(*cp));
       return Status::Ok();
     }
-    if (pos_ + 1 < in_.size() && in_[pos_ + 1] == '\0') {
+    if (pos_ + 1 >= in_.size()) {  // a trailing backslash: std::regex refuses it
+      out_ += '\\';
+      ++pos_;
+      return Status::Ok();
+    }
+    const char e = in_[pos_ + 1];
+    if (e == '\0') {
       out_ += "\\x00";
+    } else if (std::string_view("bBtnvfr123456789").find(e) != std::string_view::npos) {
+      out_ += in_.substr(pos_, 2);  // the same on every engine (back-references: see linear_regex.h)
+    } else if (e == '0') {
+      if (pos_ + 2 < in_.size() && in_[pos_ + 2] >= '0' && in_[pos_ + 2] <= '9') {
+        return Error("has a \\0 followed by a digit (an octal escape in ECMAScript's Annex B)");
+      }
+      out_ += Emit(Single(0));
+    } else if (e == 'c') {
+      if (pos_ + 2 >= in_.size() || (in_[pos_ + 2] | 0x20) < 'a' || (in_[pos_ + 2] | 0x20) > 'z') {
+        return Error("has a \\c escape without a control letter");
+      }
+      out_ += Emit(Single(static_cast<char32_t>(in_[pos_ + 2] % 32)));
+      ++pos_;
+    } else if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || e == '_' || (e >= '0' && e <= '9')) {
+      // No meaning in a u-flag ECMAScript pattern, and a different one elsewhere (RE2's \z,
+      // \A, \C, \pL, \Q; std::regex's literal letter): refused rather than guessed.
+      return Error("has an escape that means nothing in ECMAScript (\\ and a letter other than "
+                   "d D w W s S b B t n v f r c x u)");
     } else {
-      out_ += in_.substr(pos_, std::min<size_t>(2, in_.size() - pos_));  // ASCII escapes, back-references
+      out_ += Emit(Single(static_cast<unsigned char>(e)));  // an escaped punctuation mark: itself
     }
     pos_ += 2;
     return Status::Ok();
@@ -397,13 +447,24 @@ class Translator {
     return negated ? set.Complement() : set;
   }
 
+  std::string Emit(const CodePointSet& set) const {
+    return target_ == PatternTarget::kRe2CodePoints ? EmitCodePoints(set) : EmitUtf8Bytes(set);
+  }
+
   std::string_view in_;
+  PatternTarget target_;
   size_t pos_ = 0;
   std::string out_;
 };
 
 }  // namespace
 
-Result<std::string> TranslatePatternToUtf8(std::string_view pattern) { return Translator(pattern).Run(); }
+Result<std::string> TranslatePattern(std::string_view pattern, PatternTarget target) {
+  return Translator(pattern, target).Run();
+}
+
+Result<std::string> TranslatePatternToUtf8(std::string_view pattern) {
+  return TranslatePattern(pattern, PatternTarget::kStdRegexUtf8Bytes);
+}
 
 }  // namespace las::trust

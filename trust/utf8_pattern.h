@@ -15,10 +15,15 @@
 // validators built on one do), with ECMAScript's `\s` (Unicode white space) and `.` (any
 // code point but \n, \r, U+2028 and U+2029).
 //
+// Escapes: `\d \w \b \B \t \n \v \f \r` and back-references are kept; `\D \W \s \S`,
+// `\xHH`, `\uHHHH`, `\0`, `\cX` and an escaped punctuation mark become what they match.
+// An escaped letter with no ECMAScript meaning (`\z`, `\A`, `\p`, `\Q`, ...) is refused:
+// std::regex reads it as the letter, RE2 as something else, a u-flag pattern as an error.
+//
 // Errors (InvalidArgument, naming the reason, never quoting the pattern): the pattern is
 // not valid UTF-8; a class is not closed; a range is reversed; a `\u` escape names a lone
-// surrogate (no UTF-8 subject holds one). Syntax std::regex itself refuses is kept as
-// written for std::regex to refuse.
+// surrogate (no UTF-8 subject holds one); an escape as above. Syntax std::regex itself
+// refuses is kept as written for std::regex to refuse.
 //
 // Thread safety: a pure function.
 #pragma once
@@ -30,6 +35,14 @@
 
 namespace las::trust {
 
+// What the translation is for. kStdRegexUtf8Bytes: std::regex (ECMAScript grammar) over a
+// subject's UTF-8 bytes, each non-ASCII atom a group of byte sequences. kRe2CodePoints:
+// RE2 in its UTF-8 mode, each such atom a class of code points (`[\x{E9}]`).
+enum class PatternTarget { kStdRegexUtf8Bytes, kRe2CodePoints };
+
+Result<std::string> TranslatePattern(std::string_view pattern, PatternTarget target);
+
+// TranslatePattern(pattern, kStdRegexUtf8Bytes).
 Result<std::string> TranslatePatternToUtf8(std::string_view pattern);
 
 }  // namespace las::trust
