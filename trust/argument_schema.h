@@ -38,7 +38,10 @@
 // Look-ahead and back-references need a backtracking matcher, so a pattern using them
 // fails compile with kUnsupported; one that does not translate or that std::regex refuses
 // is kInvalidArgument. A `$ref` that Las's walks and valijson would resolve to different
-// places (an empty reference token, %2F, %7E, `~%`) fails with kUnsupported. `format`
+// places (an empty reference token, %2F, %7E, `~%`) fails with kUnsupported, and so does
+// one that points at `enum`/`const` data or at a map of named subschemas (`properties`,
+// `definitions`, ...). An escaped letter with no ECMAScript meaning (`\z`, `\pL`, `\Q`)
+// is kInvalidArgument: each engine would read it differently. `format`
 // asserts only date, time and date-time (valijson; note it also refuses a non-string
 // against those three); other formats are annotations.
 //
