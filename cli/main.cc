@@ -88,7 +88,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? 0 : las::cli::kExitUsage;
+    if (code != 0) return las::cli::kExitUsage;
+    // --help, --version: what was asked for must reach stdout (`las --help >/dev/full`).
+    const std::vector<CLI::App*> verbs = app.get_subcommands();
+    const std::string verb = verbs.empty() ? std::string("help") : verbs.front()->get_name();
+    return las::cli::StdoutDelivered(verb.c_str()) ? 0 : las::cli::ExitCodeFor(las::IoError(""));
   }
   // A child's leftovers that escaped its process group (setsid) and outlived it were
   // adopted here (child subreaper); none outlives this command.

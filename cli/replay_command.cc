@@ -30,6 +30,18 @@ void PrintLine(const std::string& line) {
   std::fputc('\n', stdout);
 }
 
+// With --summary, a log that cannot be read still ends stdout with its summary line, so a
+// script reading the last line always finds one.
+int CannotRead(const ReplayOptions& options, const Status& status) {
+  if (options.summary) {
+    PrintLine(nlohmann::json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0}, {"releases_verified", 0},
+                                          {"error", std::string(CodeName(status.code()))}}}}.dump());
+    (void)StdoutDelivered("replay");
+  }
+  std::fprintf(stderr, "las replay: %s\n", Shown(status).c_str());
+  return ExitCodeFor(status);
+}
+
 }  // namespace
 
 int RunReplay(const ReplayOptions& options) {
@@ -39,15 +51,9 @@ int RunReplay(const ReplayOptions& options) {
     return ExitCodeFor(valid);
   }
   auto reader = log::LogReader::Open(options.log_dir);
-  if (!reader.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", Shown(reader.status()).c_str());
-    return ExitCodeFor(reader.status());
-  }
+  if (!reader.ok()) return CannotRead(options, reader.status());
   auto cursor = (*reader)->Read(1);
-  if (!cursor.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", Shown(cursor.status()).c_str());
-    return ExitCodeFor(cursor.status());
-  }
+  if (!cursor.ok()) return CannotRead(options, cursor.status());
 
   static char buffer[1 << 16];
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
@@ -84,7 +90,9 @@ int RunReplay(const ReplayOptions& options) {
                               {"releases_verified", releases_verified},
                               {"head", {{"seq", outcome.head.sequence},
                                         {"hash", ToHex(outcome.head.hash)}}},
-                              {"digests", digests}};
+                              {"digests", digests},
+                              // On tamper the projections hold only the events before it.
+                              {"digests_through", outcome.verified}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::json{{"summary", summary}}.dump());
   }

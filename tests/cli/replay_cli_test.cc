@@ -120,6 +120,7 @@ TEST_F(ReplayCliTest, TamperExitsThreeAndNamesTheFirstBadSequence) {
   json summary = json::parse(lines.back())["summary"];
   EXPECT_EQ(summary["ok"], false);
   EXPECT_EQ(summary["first_bad_sequence"], 4);
+  EXPECT_EQ(summary["digests_through"], 3) << "the digests are of the events before the break";
 }
 
 TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
@@ -159,6 +160,14 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
   EXPECT_EQ(newer.exit_code, 6);
   EXPECT_EQ(Lines(newer.err).size(), 1u) << newer.err;
   EXPECT_NE(newer.err.find("newer"), std::string::npos) << newer.err;
+  // A script reading --summary's last line finds one even when the log cannot be read.
+  auto summarized = Las({"replay", "--log", tmp.Sub("log"), "--summary"});
+  EXPECT_EQ(summarized.exit_code, 6);
+  ASSERT_EQ(Lines(summarized.out).size(), 1u) << summarized.out;
+  const json unreadable = json::parse(Lines(summarized.out).back())["summary"];
+  EXPECT_EQ(unreadable["ok"], false);
+  EXPECT_EQ(unreadable["verified"], 0);
+  EXPECT_FALSE(unreadable["error"].get<std::string>().empty());
 
   auto bad_kind = Las({"replay", "--log", tmp.Sub("log"), "--kind", "NoSuchKind"});
   EXPECT_EQ(bad_kind.exit_code, 2);
@@ -278,6 +287,8 @@ TEST_F(ReplayCliTest, OutputThatCannotBeWrittenExitsNine) {
                                                         " events tail --log '" + dir_ + "' > /dev/full"});
   EXPECT_EQ(tail.exit_code, 9) << tail.err;
   EXPECT_EQ(tail.err, "las events: io: writing to standard output failed: No space left on device\n");
+  CommandResult help = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " replay --help > /dev/full"});
+  EXPECT_EQ(help.exit_code, 9) << help.err;
   EXPECT_EQ(Las({"replay", "--log", dir_}).exit_code, 0);
 }
 
