@@ -30,7 +30,8 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
   }
   std::string what = error.what();
   // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
-  if (error.get_name() == "RequiredError" && !innermost->remaining().empty()) {
+  if (error.get_name() == "RequiredError" && what.find("subcommand") != std::string::npos &&
+      !innermost->remaining().empty()) {
     what = "unknown command '" + innermost->remaining().front() + "'";
   }
   return verb + ": usage: " + las::EscapeForTerminal(what) + " (see `" + verb + " --help`)\n";

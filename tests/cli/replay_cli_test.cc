@@ -240,6 +240,10 @@ TEST(ReplayCliErrorsTest, AnUnknownCommandIsNamed) {
   CommandResult inner = Las({"inspect", "nosuch"});
   EXPECT_EQ(inner.exit_code, 2);
   EXPECT_EQ(inner.err, "las inspect: usage: unknown command 'nosuch' (see `las inspect --help`)\n");
+  // A missing required flag is named as such, not as an unknown command.
+  CommandResult flag = Las({"release", "draft", "--", "/usr/bin/python3", "x.py"});
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_EQ(flag.err, "las release draft: usage: --surface is required (see `las release draft --help`)\n");
 }
 
 // CLI11 alone read "-1" as the largest uint64_t (so --from -1 printed nothing, exit 0).
