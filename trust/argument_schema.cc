@@ -635,7 +635,9 @@ struct HazardScan {
   // rewrite), or nullopt with `found` set when the key cannot be handed to valijson: the
   // matcher could not decide, or valijson cuts a name holding a NUL.
   std::optional<std::vector<int>> MatchPatterns(const Json& s, const std::string& key, const std::string& pointer) {
-    std::optional<std::vector<int>> matched = impl.pattern_sets.at(&s).Matches(key);
+    const auto set = impl.pattern_sets.find(&s);  // every walked node has one
+    std::optional<std::vector<int>> matched =
+        set != impl.pattern_sets.end() ? set->second.Matches(key) : std::nullopt;
     if (!matched) {
       found = Hazard{pointer, "patternProperties", "a property name the pattern matcher could not decide"};
       return std::nullopt;
