@@ -114,6 +114,9 @@ class ChainCursor final : public EventCursor {
   Status CheckCurrent() {
     auto sequence = layout::DecodeSequenceKey(iter_->key().ToStringView());
     if (!sequence) return Fail(expected_, "malformed key where this event should be");
+    if (*sequence < expected_) {
+      return Fail(expected_, "a key for sequence " + std::to_string(*sequence) + " stands before it");
+    }
     if (*sequence != expected_) return Fail(expected_, "event is missing");
     if (*sequence > head_.sequence) return Fail(*sequence, "event beyond the recorded head");
     auto value = iter_->value();

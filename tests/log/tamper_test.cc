@@ -95,6 +95,21 @@ TEST_F(TamperTest, InsertingAKeyBetweenTwoEventsIsCaught) {
   EXPECT_EQ(FirstBadSequence(), 6u);
 }
 
+// A key below the first event (sequence 0) is named as what it is, not as a missing event.
+TEST_F(TamperTest, InsertingAKeyBeforeTheFirstEventIsNamed) {
+  {
+    RawDb db(dir_);
+    db.Put("events", SequenceKey(0), db.Get("events", SequenceKey(1)));
+  }
+  EXPECT_EQ(FirstBadSequence(), 1u);
+  auto reader = LogReader::Open(dir_);
+  ASSERT_TRUE(reader.ok());
+  auto cursor = (*reader)->Read(1);
+  ASSERT_TRUE(cursor.ok());
+  const Status status = DrainAndVerify(**cursor);
+  EXPECT_NE(status.message().find("a key for sequence 0 stands before it"), std::string::npos) << status.ToString();
+}
+
 TEST_F(TamperTest, InsertingAKeyBeyondTheHeadIsCaught) {
   RawDb db(dir_);
   db.Put("events", SequenceKey(kEvents + 1), db.Get("events", SequenceKey(kEvents)));
