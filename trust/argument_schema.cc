@@ -37,6 +37,7 @@
 
 #include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
+#include "trust/date_time_format.h"
 #include "trust/flat_argument_check_internal.h"
 #include "trust/linear_regex.h"
 #include "trust/strict_json_internal.h"
@@ -88,6 +89,18 @@ constexpr size_t kMaxSegmentBytes = 64;
 // (WithoutPatternProperties). A schema that uses either name itself fails compile.
 constexpr std::string_view kPatternKeyword = "x-las-pattern";
 constexpr std::string_view kPatternSubschemasKeyword = "x-las-pattern-subschemas";
+// And a `format` of date, time or date-time with this one, checked by FormatConstraint
+// (trust/date_time_format.h) rather than valijson's looser regexes.
+constexpr std::string_view kFormatKeyword = "x-las-format";
+
+// The check for a `format` Las asserts, or nullptr for one that is only an annotation.
+using DateTimeCheck = bool (*)(std::string_view);
+DateTimeCheck DateTimeCheckFor(std::string_view format) {
+  if (format == "date") return &IsRfc3339Date;
+  if (format == "time") return &IsRfc3339Time;
+  if (format == "date-time") return &IsRfc3339DateTime;
+  return nullptr;
+}
 
 // ---------------------------------------------------------------------------------------
 // JSON pointers.
@@ -259,6 +272,7 @@ struct Walk {
   // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
   std::set<const Json*> pattern_nodes;
+  std::set<const Json*> format_nodes;  // schema nodes whose format is date, time or date-time
   std::map<std::string, std::string> translated;  // pattern as written -> RE2's (utf8_pattern.h)
   // Every JSON value inside a patternProperties subschema: valijson's copy moves those
   // subschemas (WithoutPatternProperties), so no $ref may point into them.
@@ -310,6 +324,10 @@ struct Walk {
   // in `nodes`.
   void PrepareCopy(const Json& original, Json& copy, std::vector<std::string>& path,
                    std::map<const Json*, std::vector<std::string>>& nodes) const {
+    if (format_nodes.contains(&original)) {
+      copy[std::string(kFormatKeyword)] = std::move(copy["format"]);
+      copy.erase("format");
+    }
     const bool pattern_node = pattern_nodes.contains(&original);
     if (pattern_node) {
       if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
@@ -329,6 +347,7 @@ struct Walk {
     if (original.is_object()) {
       for (const auto& [key, value] : original.items()) {
         if (pattern_node && key == "pattern" && value.is_string()) continue;
+        if (key == "format" && format_nodes.contains(&original)) continue;
         if (pattern_node && key == "patternProperties" && value.is_object()) {
           Json& list = copy[std::string(kPatternSubschemasKeyword)];
           path.emplace_back(kPatternSubschemasKeyword);
@@ -419,7 +438,7 @@ struct Walk {
                              " is not a schema (an object or a boolean)");
     }
     for (const auto& [key, value] : node.items()) {
-      if (key == kPatternKeyword || key == kPatternSubschemasKeyword) {
+      if (key == kPatternKeyword || key == kPatternSubschemasKeyword || key == kFormatKeyword) {
         return Unsupported("input schema: " + SchemaLoc(loc, key) + ": this keyword name is reserved by Las");
       }
       if (Contains(kUnsupportedKeywords, key)) {
@@ -474,8 +493,7 @@ struct Walk {
       LAS_RETURN_IF_ERROR(CheckRegex(node, it->get<std::string>(), SchemaLoc(loc, "pattern")));
     }
     if (auto it = node.find("format"); it != node.end() && it->is_string()) {
-      const std::string& f = it->get_ref<const std::string&>();
-      if (f == "date" || f == "time" || f == "date-time") impl->has_regex = true;
+      if (DateTimeCheckFor(it->get_ref<const std::string&>()) != nullptr) format_nodes.insert(&node);
     }
     // JSON Schema requires a divisor above 0; valijson takes any (0: a division by zero).
     if (auto it = node.find("multipleOf"); it != node.end() && !(it->is_number() && it->get<double>() > 0)) {
@@ -680,10 +698,6 @@ struct HazardScan {
     const size_t limit = impl.limits.max_pattern_subject_bytes;
     if (v.is_string() && v.get_ref<const std::string&>().size() > limit) {
       if (Has(s, "pattern")) LongString(pointer, "pattern");
-      if (auto f = s.find("format"); f != s.end() && f->is_string()) {
-        const std::string& name = f->get_ref<const std::string&>();
-        if (name == "date" || name == "time" || name == "date-time") LongString(pointer, "format");
-      }
     }
     if (v.is_array() && v.size() > impl.limits.max_unique_items) {
       if (auto u = s.find("uniqueItems"); u != s.end() && u->is_boolean() && u->get<bool>() && !found) {
@@ -980,6 +994,37 @@ class PatternConstraint final : public valijson::constraints::PolyConstraint {
   const LinearRegex* regex_;  // owned by ArgumentSchema::Impl::regexes
 };
 
+// Checks kFormatKeyword as valijson checks `format` (with its description), but exactly:
+// a string that is not the format fails; anything else passes.
+class FormatConstraint final : public valijson::constraints::PolyConstraint {
+ public:
+  FormatConstraint(DateTimeCheck check, std::string format) : check_(check), format_(std::move(format)) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    if (!target.isString() || check_(target.getString())) return true;
+    if (results != nullptr) results->pushError(context, "String should be a valid " + format_);
+    return false;
+  }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override { return new (where) FormatConstraint(*this); }
+  size_t sizeOf() const override { return sizeof(FormatConstraint); }
+
+  DateTimeCheck check_;
+  std::string format_;
+};
+
+class FormatConstraintBuilder final : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    const std::string format = value.asString();
+    const DateTimeCheck check = DateTimeCheckFor(format);
+    if (check == nullptr) throw std::runtime_error("not a date or time format");
+    return new FormatConstraint(check, format);
+  }
+};
+
 class PatternConstraintBuilder final : public valijson::ConstraintBuilder {
  public:
   explicit PatternConstraintBuilder(const ArgumentSchema::Impl& impl) : impl_(impl) {}
@@ -1000,6 +1045,7 @@ void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijs
   valijson::SchemaParser parser(impl.dialect == "draft-04" ? valijson::SchemaParser::kDraft4
                                                            : valijson::SchemaParser::kDraft7);
   parser.addConstraintBuilder(std::string(kPatternKeyword), new PatternConstraintBuilder(impl));
+  parser.addConstraintBuilder(std::string(kFormatKeyword), new FormatConstraintBuilder());
   parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(copy), schema);
 }
 
@@ -1080,7 +1126,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 

@@ -41,9 +41,9 @@
 // places (an empty reference token, %2F, %7E, `~%`) fails with kUnsupported, and so does
 // one that points at `enum`/`const` data or at a map of named subschemas (`properties`,
 // `definitions`, ...). An escaped letter with no ECMAScript meaning (`\z`, `\pL`, `\Q`)
-// is kInvalidArgument: each engine would read it differently. `format`
-// asserts only date, time and date-time (valijson; note it also refuses a non-string
-// against those three); other formats are annotations.
+// is kInvalidArgument: each engine would read it differently. `format` asserts only date,
+// time and date-time, exactly as RFC 3339 (trust/date_time_format.h, in place of valijson's
+// looser check, and on strings only); other formats are annotations.
 //
 // valijson never matches a regex itself. `pattern` reaches it as a custom constraint that
 // calls RE2. `patternProperties` never reaches it: for each call, Las decides which of a
@@ -55,11 +55,10 @@
 // kUnsupported, and so does a property name holding a NUL (valijson cuts names there); a
 // call with a key holding a NUL that a pattern matches is refused as not checked.
 //
-// Bounds. valijson's uniqueItems is quadratic and its date/time formats run std::regex,
-// which recurses per character (a string of ~30k characters overflows an 8 MiB stack); so
-// a string that a pattern, a
-// patternProperties / propertyNames key or a date/time format could be applied to must be
-// at most max_pattern_subject_bytes long, and an array a uniqueItems could be applied to
+// Bounds. Matching is linear, but a pattern's cost still grows with its subject, and
+// valijson's uniqueItems is quadratic; so a string that a pattern, a patternProperties /
+// propertyNames key could be applied to must be at most max_pattern_subject_bytes long,
+// and an array a uniqueItems could be applied to
 // at most max_unique_items long; otherwise the call is refused (keyword named) without
 // running the validator. "Could be applied" is decided conservatively from the schema's
 // structure (every branch of anyOf/oneOf/if/..., additionalProperties for every key),

@@ -18,6 +18,9 @@
 namespace las::trust {
 namespace {
 
+// The JSON Schema Test Suite (Debian's json-schema-test-suite), draft 7.
+const char* kSuiteDir = "/usr/share/json-schema-test-suite/tests/draft7";
+
 // A value that must never appear in any detail.
 const std::string kSecret = "sk-live-9f8e7d6c5b4a-SECRET-VALUE";
 
@@ -516,6 +519,59 @@ TEST(ArgumentSchema, NonAsciiAlternativesMatchAndForeignEscapesFailCompile) {
   }
 }
 
+// date, time and date-time are RFC 3339 exactly (trust/date_time_format.h): valijson's own
+// check took February 29 of any year, any number of year digits, '|' as an offset sign, and
+// refused non-strings, which a format does not apply to.
+TEST(ArgumentSchema, DateAndTimeFormatsAreRfc3339Exactly) {
+  ArgumentSchema s = Compile(R"({"properties":{"d":{"format":"date"},"t":{"format":"time"},
+                                               "dt":{"format":"date-time"}}})");
+  struct Case {
+    const char* key;
+    const char* value;
+    bool valid;
+  };
+  const Case cases[] = {
+      {"d", "2024-02-29", true},   {"d", "2000-02-29", true},   {"d", "2023-02-29", false},
+      {"d", "1900-02-29", false},  {"d", "2023-04-31", false},  {"d", "2023-13-01", false},
+      {"d", "2023-00-10", false},  {"d", "12023-01-01", false}, {"d", "823-01-01", false},
+      {"d", "2023-1-01", false},   {"d", "\u09ea023-01-01", false},
+      {"t", "08:30:06.283185Z", true}, {"t", "08:30:06+02:00", true}, {"t", "08:30:06|02:00", false},
+      {"t", "08:30:06", false},    {"t", "24:00:00Z", false},   {"t", "08:60:00Z", false},
+      {"t", "08:30:06+24:00", false}, {"t", "08:30:06.Z", false}, {"t", "23:59:60Z", true},
+      {"t", "22:59:60Z", false},   {"t", "15:59:60-08:00", true}, {"t", "23:59:60+01:00", false},
+      {"dt", "1963-06-19T08:30:06.283185Z", true}, {"dt", "1963-06-19t08:30:06z", true},
+      {"dt", "1937-01-01T12:00:27.87+00:20", true}, {"dt", "1990-02-31T15:59:59-08:00", false},
+      {"dt", "2023-02-29T10:00:00Z", false}, {"dt", "1963-06-19 08:30:06Z", false},
+      {"dt", "1963-06-19T08:30:06Z ", false},
+  };
+  for (const Case& c : cases) {
+    const std::string args = std::string(R"({")") + c.key + R"(":")" + c.value + R"("})";
+    if (c.valid) {
+      EXPECT_TRUE(ValidateArguments(s, args).ok()) << args;
+    } else {
+      ExpectViolation(s, args, std::string("/") + c.key, "format");
+    }
+  }
+  EXPECT_TRUE(ValidateArguments(s, R"({"d":20240229,"t":null,"dt":["x"]})").ok()) << "formats apply to strings";
+  // A long string is simply not a date (no bound needed: no regex runs).
+  ExpectViolation(s, "{\"dt\":\"" + std::string(100 * 1000, '1') + "\"}", "/dt", "format");
+  // The suite's optional format tests, where the package has them.
+  namespace fs = std::filesystem;
+  for (const char* name : {"date.json", "time.json", "date-time.json"}) {
+    const fs::path file = fs::path(kSuiteDir) / "optional" / "format" / name;
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file);
+    for (const auto& group : nlohmann::json::parse(in)) {
+      Result<ArgumentSchema> schema = CompileArgumentSchema(group["schema"].dump());
+      ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+      for (const auto& t : group["tests"]) {
+        EXPECT_EQ(ValidateInstance(*schema, t["data"].dump()).ok(), t["valid"].get<bool>())
+            << name << ": " << t["description"] << " " << t["data"].dump();
+      }
+    }
+  }
+}
+
 // valijson counts a string's characters up to a NUL, and cut patterns at one.
 TEST(ArgumentSchema, NulCharactersAreCountedAndMatched) {
   ArgumentSchema s = Compile(R"({"type":"object",
@@ -583,7 +639,6 @@ TEST(ArgumentSchema, MovableAndSafeToShareAcrossThreads) {
 // ---------------------------------------------------------------------------------------
 // The official JSON Schema Test Suite (Debian package json-schema-test-suite), draft 7.
 
-const char* kSuiteDir = "/usr/share/json-schema-test-suite/tests/draft7";
 
 // Files not run, with the reason (documented in trust/argument_schema.h).
 const std::map<std::string, std::string>& SkippedFiles() {
