@@ -9,8 +9,8 @@
 namespace las::trust {
 namespace {
 
-// RE2's default budget (8 MiB) admits patterns whose per-subject cost is still linear but
-// large; a quarter of it keeps one search on a 1 KiB subject well under a millisecond.
+// A quarter of RE2's default budget (8 MiB) per pattern: the program, and the DFA states
+// cached while matching, stay small; a pattern that needs more is refused at compile.
 constexpr int64_t kMaxProgramBytes = 2 << 20;
 
 RE2::Options MatcherOptions(int64_t max_mem) {
