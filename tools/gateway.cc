@@ -17,6 +17,15 @@ namespace {
 
 Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
 
+// The client's answer to arguments their schema refuses: the generic message, and in the
+// error's `data` where they failed — pointers and keywords from the signed schema and the
+// client's own keys, never a value (trust/argument_schema.h) — so a model can fix its call.
+ToolCallReply SchemaRefusal(const trust::Verdict& verdict) {
+  ToolCallReply reply = ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema");
+  reply.error_data = "{\"detail\":" + transport::QuoteJsonString(verdict.detail()) + "}";
+  return reply;
+}
+
 // A tools/call result must be one JSON object with no repeated top-level key (readers
 // would disagree about it: one that keeps the last `isError` sees a success where the
 // ledger records a tool error); its top-level `isError: true` marks a tool error (nested
@@ -167,7 +176,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // argument the schema requires is satisfied by Las, never by the model).
   if (trust::Verdict valid = trust::ValidateArguments(*tool->schema, arguments); !valid.ok()) {
     Deny(session, call_id, tool->surface, tool->tool, valid.reason_name(), valid.detail());
-    done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
+    done(SchemaRefusal(valid));
     return;
   }
 
@@ -337,7 +346,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id
     if (trust::Verdict valid = trust::ValidateArguments(*tool.schema, arguments_json);
         !valid.ok()) {
       Deny(session, call_id, tool.surface, tool.tool, valid.reason_name(), valid.detail());
-      done(ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema"));
+      done(SchemaRefusal(valid));
       return;
     }
   }

@@ -240,7 +240,8 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
                       if (cancelled) {
                         // MCP: a cancelled request gets no response.
                       } else if (reply.error_code != 0) {
-                        write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message));
+                        write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message,
+                                                      reply.error_data));
                       } else {
                         write_(rpc::MakeResultResponse(id, reply.result_json));
                       }

@@ -52,10 +52,14 @@ struct ToolCallReply {
   // A Las tool's refusal under policy (a delegation wider than held, a revocation of
   // another's grant): its stable reason, which the gateway records as ToolCallDenied.
   std::string_view refusal;
+  // JSON text for the error's `data`, or empty: only what Las built from the signed schema
+  // and the client's own request (an argument refusal's pointers and keywords), never a
+  // child's text.
+  std::string error_data;
   static ToolCallReply Error(int code, std::string_view message) {
-    return {{}, code, message, {}};
+    return {{}, code, message, {}, {}};
   }
-  static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}, {}}; }
+  static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}, {}, {}}; }
 };
 
 // A call's progress as the child reported it (numbers only; see transport::CallProgress).

@@ -229,12 +229,21 @@ std::string MakeErrorResponse(std::string_view raw_id, int code) {
 }
 
 std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_view message) {
+  return MakeErrorResponse(raw_id, code, message, {});
+}
+
+std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_view message,
+                              std::string_view raw_data) {
   std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
   out += raw_id.empty() ? std::string_view("null") : raw_id;
   out += ",\"error\":{\"code\":";
   out += std::to_string(code);
   out += ",\"message\":";
   out += QuoteJsonString(message);
+  if (!raw_data.empty()) {
+    out += ",\"data\":";
+    out += raw_data;
+  }
   out += "}}";
   return out;
 }

@@ -102,6 +102,9 @@ std::string MakeResultResponse(std::string_view raw_id, std::string_view raw_res
 std::string MakeErrorResponse(std::string_view raw_id, int code);
 // Same with a caller-chosen message: pass static text, never peer-controlled text.
 std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_view message);
+// Same with the error's `data`: `raw_data` is JSON text, empty for none.
+std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_view message,
+                              std::string_view raw_data);
 // The error response for a failed parse (with `"id":null` when no id was read).
 std::string ErrorResponse(const ParseError& error);
 

@@ -374,6 +374,10 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
                     CallStep("echo__echo"), CallStep("echo__echo", {{"message", "fine"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (int i = 0; i < 3; ++i) EXPECT_EQ(run.steps[i]["error"]["code"], -32602) << i;
+  // The client learns where its arguments failed (the error's data), never a value.
+  EXPECT_NE(run.steps[0]["error"]["data"]["detail"].get<std::string>().find("\"/message\" fails type"),
+            std::string::npos) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[1].dump().find("sk-secret-looking"), std::string::npos) << run.steps[1].dump();
   EXPECT_EQ(StepText(run.steps[3]), "Echo: fine");
   auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 3u);

@@ -30,7 +30,7 @@ const client = new Client({ name: script.clientName ?? "las-e2e", version: "1.0.
                           { capabilities: {} });
 
 function errorOf(e) {
-  return { code: e?.code ?? null, message: String(e?.message ?? e) };
+  return { code: e?.code ?? null, message: String(e?.message ?? e), data: e?.data ?? null };
 }
 
 async function run(step) {
