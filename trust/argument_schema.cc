@@ -86,7 +86,7 @@ constexpr size_t kMaxSegmentBytes = 64;
 // valijson's copy of the schema names each `pattern` with this keyword instead, so that it
 // is matched by PatternConstraint (LinearRegex) and never by std::regex; and each call's
 // copy keeps a patternProperties node's subschemas, for references, under the other one
-// (WithoutPatternProperties). A schema that uses either name itself fails compile.
+// (WithPatternProperties). A schema that uses either name itself fails compile.
 constexpr std::string_view kPatternKeyword = "x-las-pattern";
 constexpr std::string_view kPatternSubschemasKeyword = "x-las-pattern-subschemas";
 // And a `format` of date, time or date-time with this one, checked by FormatConstraint
@@ -274,24 +274,18 @@ struct Walk {
   std::set<const Json*> pattern_nodes;
   std::set<const Json*> format_nodes;  // schema nodes whose format is date, time or date-time
   std::map<std::string, std::string> translated;  // pattern as written -> RE2's (utf8_pattern.h)
-  // Every JSON value inside a patternProperties subschema: valijson's copy moves those
-  // subschemas (WithoutPatternProperties), so no $ref may point into them.
+  // Every JSON value inside a patternProperties subschema: valijson's copy keeps those
+  // subschemas at other paths (PrepareCopy), so no $ref may point into them.
   std::set<const Json*> moved;
   // enum / const values and maps of named subschemas (properties, definitions, ...): valijson
   // reads them as data or names, so no $ref may make one a schema.
   std::set<const Json*> not_schemas;
 
-  void MarkData(const Json& value) {
-    not_schemas.insert(&value);
+  // `value` and everything inside it, into `marked`.
+  static void MarkAll(const Json& value, std::set<const Json*>& marked) {
+    marked.insert(&value);
     if (value.is_structured()) {
-      for (const Json& inner : value) MarkData(inner);
-    }
-  }
-
-  void MarkMoved(const Json& value) {
-    moved.insert(&value);
-    if (value.is_structured()) {
-      for (const Json& inner : value) MarkMoved(inner);
+      for (const Json& inner : value) MarkAll(inner, marked);
     }
   }
 
@@ -507,7 +501,7 @@ struct Walk {
       std::vector<std::string> all;
       for (const auto& [pattern, sub] : it->items()) {
         LAS_RETURN_IF_ERROR(CheckRegex(node, pattern, SchemaLoc(ploc, pattern)));
-        MarkMoved(sub);
+        MarkAll(sub, moved);
         all.push_back(translated.at(pattern));
       }
       if (!all.empty() && !impl->pattern_sets.contains(&node)) {
@@ -518,7 +512,7 @@ struct Walk {
     }
     if (node.contains("propertyNames")) impl->has_regex = true;
     for (const char* data : {"enum", "const"}) {
-      if (auto it = node.find(data); it != node.end()) MarkData(*it);
+      if (auto it = node.find(data); it != node.end()) MarkAll(*it, not_schemas);
     }
     for (const char* map : {"properties", "patternProperties", "definitions", "$defs", "dependencies"}) {
       if (auto it = node.find(map); it != node.end()) not_schemas.insert(&*it);
