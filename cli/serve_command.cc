@@ -26,6 +26,7 @@ struct GatewayFlags {
   std::string log_dir = DefaultLogDir();
   std::string registry_file;
   int64_t call_timeout_ms = 0;
+  int64_t restart_delay_ms = 1'000;
   std::string durability = "strict";
   bool json = false;
   uint64_t snapshot_every = 10000;
@@ -48,6 +49,7 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.log_dir = flags.log_dir;
   options.environment = trust::EnvironmentFromProcess();
   options.call_timeout_ms = flags.call_timeout_ms;
+  options.restart_delay_ms = flags.restart_delay_ms;
   options.relaxed_durability = flags.durability == "relaxed";
   options.snapshot_every = flags.snapshot_every;
   options.snapshot_key_file = flags.snapshot_key_file;
@@ -85,6 +87,12 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
   cmd->add_option("--call-timeout", flags->call_timeout_ms,
                   "Milliseconds before a child call is answered with a generic timeout error "
                   "and left uncertain (default: no timeout)")
+      ->check(TimeoutMs());
+  cmd->add_option("--restart-delay", flags->restart_delay_ms,
+                  "Milliseconds before a surface whose child exited is started again, through "
+                  "the same checks; doubled while it keeps stopping, up to a minute (0: never, "
+                  "its tools fail until las restarts)")
+      ->capture_default_str()
       ->check(TimeoutMs());
   cmd->add_option("--durability", flags->durability,
                   "strict: every ToolCallRequested is fsynced before the child sees the call "

@@ -20,6 +20,7 @@ std::string SurfaceOf(const fb::Envelope& e, const reducers::CallLedger* calls) 
     case fb::EventPayload::SurfaceRejected: return Str(e.payload_as_SurfaceRejected()->surface());
     case fb::EventPayload::CatalogLoaded: return Str(e.payload_as_CatalogLoaded()->surface());
     case fb::EventPayload::ToolWithheld: return Str(e.payload_as_ToolWithheld()->surface());
+    case fb::EventPayload::SurfaceStopped: return Str(e.payload_as_SurfaceStopped()->surface());
     case fb::EventPayload::ToolCallRequested:
       return Str(e.payload_as_ToolCallRequested()->surface());
     case fb::EventPayload::ToolCallDenied: return Str(e.payload_as_ToolCallDenied()->surface());

@@ -17,6 +17,16 @@ void Apply(RecordedCatalog& catalog, uint64_t sequence, const fb::Envelope& even
                                              Str(p->detail()), sequence, {}};
       break;
     }
+    case fb::EventPayload::SurfaceStopped: {
+      const auto* p = event.payload_as_SurfaceStopped();
+      auto it = catalog.surfaces.find(Str(p->surface()));
+      if (it == catalog.surfaces.end()) break;
+      it->second.admitted = false;
+      it->second.reason = Str(p->reason());
+      it->second.detail = Str(p->detail());
+      it->second.sequence = sequence;
+      break;
+    }
     case fb::EventPayload::CatalogLoaded: {
       const auto* p = event.payload_as_CatalogLoaded();
       RecordedSurface& surface = catalog.surfaces[Str(p->surface())];

@@ -4,7 +4,9 @@
 // when no server is asked.
 //
 // SurfaceAdmitted and SurfaceRejected start a new record for the surface (tools cleared);
-// CatalogLoaded fills its tools. A CatalogLoaded without a verdict before it (a system
+// CatalogLoaded fills its tools. SurfaceStopped marks a recorded surface not admitted (not
+// loaded) with the stop's reason and keeps its tools: they stay in the served catalog and
+// fail until a new SurfaceAdmitted starts the surface's next record. A CatalogLoaded without a verdict before it (a system
 // source) is recorded as admitted.
 #pragma once
 
@@ -24,9 +26,9 @@ struct RecordedTool {
 };
 
 struct RecordedSurface {
-  bool admitted = false;
+  bool admitted = false;  // admitted and not stopped since
   uint64_t release_sequence = 0;
-  std::string reason;   // rejection reason code when not admitted
+  std::string reason;   // rejection or stop reason code when not admitted
   std::string detail;   // operator-facing rejection detail
   uint64_t sequence = 0;              // the latest event for this surface
   std::vector<RecordedTool> tools;    // as the latest CatalogLoaded listed them

@@ -119,6 +119,15 @@ log::EventDraft ToolWithheldEvent(std::string_view surface, std::string_view too
   return b.Finish(payload, "", "");
 }
 
+log::EventDraft SurfaceStoppedEvent(std::string_view surface, std::string_view reason,
+                                    std::string_view detail, int64_t restart_after_ms) {
+  log::EventBuilder b;
+  auto& f = b.fbb();
+  auto payload = fb::CreateSurfaceStopped(f, Str(f, surface), Str(f, reason), Str(f, detail),
+                                          restart_after_ms);
+  return b.Finish(payload, "", "");
+}
+
 log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
                                    std::string_view client_name,
                                    std::string_view client_version,

@@ -44,6 +44,9 @@ log::EventDraft CatalogLoadedEvent(std::string_view surface,
                                    const std::vector<trust::LiveTool>& live);
 log::EventDraft ToolWithheldEvent(std::string_view surface, std::string_view tool,
                                   std::string_view reason);
+// `restart_after_ms` < 0: Las will not start the surface again.
+log::EventDraft SurfaceStoppedEvent(std::string_view surface, std::string_view reason,
+                                    std::string_view detail, int64_t restart_after_ms);
 log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
                                    std::string_view client_name,
                                    std::string_view client_version,

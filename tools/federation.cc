@@ -7,6 +7,7 @@
 #include "base/printable_text.h"
 #include "tools/decision_events.h"
 #include "tools/surface_launcher.h"
+#include "tools/surface_restarts.h"
 #include "transport/mcp_client.h"
 #include "trust/digest.h"
 #include "trust/release_paths.h"
@@ -174,35 +175,36 @@ void Federation::LaunchEligible() {
     StateOf(name).reason = "starting";
     launch.extra_env = std::move(extra_env);
     launch.on_child_gone = [this, name = name] { OnChildGone(name); };
+    RememberLaunch(name, launch);
     LaunchSurface(io_, *release_->manifest.FindSurface(name), launch,
                   [this](SurfaceLaunch launch_result) { OnLaunched(std::move(launch_result)); });
   }
 }
 
-void Federation::OnChildGone(const std::string& surface) {
-  SurfaceState& state = StateOf(surface);
-  if (!state.admitted) return;
-  state.admitted = false;
-  state.reason = "child-exited";
-  state.detail = "the child exited after its admission; its tools fail until las restarts";
-  if (!options_.quiet) {
-    std::fprintf(stderr, "las: surface %s stopped (child-exited): its calls fail until las restarts\n",
-                 surface.c_str());
+void Federation::RecordAdmission(const std::string& surface,
+                                 const std::vector<trust::LiveTool>& live,
+                                 const std::vector<std::pair<std::string, std::string>>& withheld) {
+  std::vector<log::EventDraft> drafts;
+  drafts.push_back(SurfaceAdmittedEvent(*release_, *release_->manifest.FindSurface(surface)));
+  drafts.push_back(CatalogLoadedEvent(surface, live));
+  for (const auto& [tool, reason] : withheld) {
+    drafts.push_back(ToolWithheldEvent(surface, tool, reason));
   }
+  Record(std::move(drafts));
 }
 
 void Federation::OnLaunched(SurfaceLaunch launch) {
   SurfaceState& state = StateOf(launch.surface);
   const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
   trust::SurfaceBinding exposed;  // the binding minus tools a local allowlist keeps out
-  std::vector<log::EventDraft> withheld;
+  std::vector<std::pair<std::string, std::string>> withheld;  // tool, reason
   if (auto left = policy_left_out_.find(launch.surface); launch.ok && left != policy_left_out_.end()) {
     exposed = *binding;
     for (const auto& [tool, verdict] : left->second) {
       std::erase_if(exposed.tools, [&](const trust::ToolBinding& t) { return t.name == tool; });
       std::erase_if(launch.live_tools, [&](const trust::LiveTool& t) { return t.name == tool; });
       left_out_reasons_[QualifiedName(launch.surface, tool)] = std::string(verdict.reason_name());
-      withheld.push_back(ToolWithheldEvent(launch.surface, tool, verdict.reason_name()));
+      withheld.emplace_back(tool, verdict.reason_name());
       if (!options_.quiet) {
         std::fprintf(stderr, "las: tool %s__%s left out (%s)\n", launch.surface.c_str(),
                      tool.c_str(), std::string(verdict.reason_name()).c_str());
@@ -216,17 +218,11 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   }
   if (launch.ok) {
     const std::vector<std::string> uncompiled = catalog_.AddSurface(*binding, launch.live_tools);
-    for (const auto& tool : uncompiled) {
-      withheld.push_back(ToolWithheldEvent(launch.surface, tool, "schema-unsupported"));
-    }
+    for (const auto& tool : uncompiled) withheld.emplace_back(tool, "schema-unsupported");
     // SurfaceAdmitted names every signed tool, CatalogLoaded the live list, ToolWithheld
-    // each one Las keeps out and why — one batch.
-    std::vector<log::EventDraft> drafts;
-    drafts.push_back(
-        SurfaceAdmittedEvent(*release_, *release_->manifest.FindSurface(launch.surface)));
-    drafts.push_back(CatalogLoadedEvent(launch.surface, launch.live_tools));
-    for (auto& draft : withheld) drafts.push_back(std::move(draft));
-    Record(std::move(drafts));
+    // each one Las keeps out and why.
+    RecordAdmission(launch.surface, launch.live_tools, withheld);
+    FirstAdmitted(launch.surface, std::move(withheld));
     for (const auto& tool : uncompiled) {
       if (!options_.quiet) {
         std::fprintf(stderr, "las: tool %s__%s left out (schema-unsupported)\n",
@@ -288,17 +284,20 @@ transport::McpClient* Federation::ClientFor(std::string_view surface) {
 }
 
 void Federation::Shutdown(std::function<void()> done) {
-  auto remaining = std::make_shared<size_t>(clients_.size());
-  auto finish = std::make_shared<std::function<void()>>(std::move(done));
-  if (*remaining == 0) {
-    boost::asio::post(io_, [finish] { (*finish)(); });
-    return;
-  }
-  for (auto& [name, client] : clients_) {
-    client->Shutdown([remaining, finish] {
-      if (--*remaining == 0) (*finish)();
-    });
-  }
+  shutdown_waiters_.push_back(std::move(done));
+  if (shutting_down_) return;
+  shutting_down_ = true;
+  shutdown_pending_ = 1 + clients_.size();  // 1: this call, stepped through the loop
+  // A restart under way reports to OnRestarted, which ends its client and steps.
+  shutdown_pending_ += AbortRestarts();
+  for (auto& [name, client] : clients_) client->Shutdown([this] { ShutdownStep(); });
+  boost::asio::post(io_, [this] { ShutdownStep(); });
+}
+
+void Federation::ShutdownStep() {
+  if (--shutdown_pending_ != 0) return;
+  auto waiters = std::move(shutdown_waiters_);
+  for (auto& done : waiters) done();
 }
 
 }  // namespace las::tools

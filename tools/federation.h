@@ -13,6 +13,14 @@
 //      without any LAS_FINANCE_* variable: left out quietly, no event), Tama's and
 //      Warsztat's allowlists (signed tools outside them never enter the catalog; a call to
 //      one is denied with the policy's reason) — a rejection is SurfaceRejected;
+//   3b. an admitted surface whose child exits by itself is recorded SurfaceStopped and
+//      started again after a backoff (tools/restart_backoff.h) through the same launch
+//      checks, handshake and signed-tools comparison (so it serves the memoized catalog's
+//      tools). A start that passes is recorded
+//      SurfaceAdmitted + CatalogLoaded again; one that fails is SurfaceStopped with the
+//      reason, retried only when the child failed to start or list (a trust failure such
+//      as a changed binary stays stopped). Never after the release expired, nor during
+//      Shutdown (which ends a start under way);
 //   4. when all have settled and at least one surface was admitted (or none was
 //      eligible), the watermark moves to this release — atomically and durably — and
 //      WatermarkAdvanced is recorded. A release whose every surface failed does not move it.
@@ -32,6 +40,7 @@
 #include "log/event_log.h"
 #include "tools/catalog.h"
 #include "tools/registry.h"
+#include "tools/surface_launcher.h"
 #include "tools/special_policies.h"
 #include "trust/environment.h"
 #include "trust/release_verifier.h"
@@ -46,6 +55,8 @@ class McpClient;
 
 namespace las::tools {
 
+struct SurfaceRestarts;
+
 struct FederationOptions {
   Registry registry = DefaultRegistry();
   trust::Environment environment;  // Las's environment: LAS_* and the children's variables
@@ -55,6 +66,10 @@ struct FederationOptions {
   int64_t start_timeout_ms = 30'000;
   bool quiet = false;  // no stderr notes (tests)
   std::vector<CatalogTool> builtin_tools;  // Las's own tools (tools/builtin_tools.h)
+  // Restarting a stopped surface (tools/restart_backoff.h): the first wait; 0 = never.
+  int64_t restart_delay_ms = 1'000;
+  int64_t max_restart_delay_ms = 60'000;
+  const MonotonicClock* monotonic = &SystemMonotonicClock();
 };
 
 // One configured surface's fate, for `las list` and `las check`-like reports.
@@ -90,18 +105,36 @@ class Federation {
   // policy, e.g. "policy-tool-not-allowed"; nullopt if it was not kept out that way.
   std::optional<std::string_view> LeftOutReason(std::string_view qualified_name) const;
 
-  // Ends every child (SIGTERM to its group, then SIGKILL) and reaps; `done` on the loop.
+  // Ends every child (SIGTERM to its group, then SIGKILL) and reaps, cancels pending
+  // restarts and ends a restart under way; `done` on the loop. No surface starts after it.
   void Shutdown(std::function<void()> done);
 
  private:
   void AdmitRelease();
   void LaunchEligible();
-  void OnLaunched(struct SurfaceLaunch launch);
+  void OnLaunched(SurfaceLaunch launch);
   void Settle();
   void Record(std::vector<log::EventDraft> drafts);
   SurfaceState& StateOf(const std::string& name);
-  // An admitted surface's child exited by itself: noted, and no longer counted as loaded.
+  // An admitted surface's child exited by itself: recorded, no longer counted as loaded,
+  // and started again later (federation_restart.cc).
   void OnChildGone(const std::string& surface);
+  void RememberLaunch(const std::string& surface, const LaunchOptions& launch);
+  void FirstAdmitted(const std::string& surface,
+                     std::vector<std::pair<std::string, std::string>> withheld);
+  // Cancels pending restarts and aborts those under way; returns how many were under way.
+  size_t AbortRestarts();
+  void ScheduleRestart(const std::string& surface, int64_t delay_ms);
+  void Restart(const std::string& surface);
+  void OnRestarted(SurfaceLaunch launch);
+  // Records SurfaceStopped; `delay_ms` is RestartBackoff::kNever or the wait before the
+  // next start, which this schedules.
+  void Stopped(const std::string& surface, std::string_view reason, const std::string& detail,
+               int64_t delay_ms);
+  // SurfaceAdmitted, CatalogLoaded and a ToolWithheld per tool kept out: one batch.
+  void RecordAdmission(const std::string& surface, const std::vector<trust::LiveTool>& live,
+                       const std::vector<std::pair<std::string, std::string>>& withheld);
+  void ShutdownStep();
 
   boost::asio::io_context& io_;
   log::EventLog& log_;
@@ -122,6 +155,14 @@ class Federation {
   std::map<std::string, std::vector<std::pair<std::string, trust::Verdict>>, std::less<>>
       policy_left_out_;
   std::map<std::string, std::string, std::less<>> left_out_reasons_;  // qualified -> reason
+  // Per launched surface: what a restart needs (tools/surface_restarts.h).
+  std::map<std::string, std::unique_ptr<SurfaceRestarts>, std::less<>> restarts_;
+  // Clients of stopped children, replaced by a restart: kept until the federation goes,
+  // since calls that were routed to them may still hold them.
+  std::vector<std::unique_ptr<transport::McpClient>> retired_;
+  bool shutting_down_ = false;
+  size_t shutdown_pending_ = 0;
+  std::vector<std::function<void()>> shutdown_waiters_;
 };
 
 }  // namespace las::tools

@@ -33,6 +33,7 @@ FederationOptions FederationOptionsFor(const ServerOptions& options,
   federation.registry = options.registry;
   federation.environment = options.environment;
   federation.node_executable = options.node_executable;
+  federation.restart_delay_ms = options.restart_delay_ms;
   return federation;
 }
 

@@ -15,6 +15,8 @@ struct ServerOptions {
   Registry registry = DefaultRegistry();
   trust::Environment environment;
   int64_t call_timeout_ms = 0;
+  // The first wait before a stopped surface is started again (FederationOptions); 0 = never.
+  int64_t restart_delay_ms = 1'000;
   bool relaxed_durability = false;  // see GatewayOptions::request_durability
   std::string node_executable;
   // Write a projection snapshot every this many events, and not before the events since the

@@ -119,7 +119,14 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   SurfaceLaunch result;
   std::function<void(SurfaceLaunch)> done;
 
+  bool aborted = false;
+
   void Finish(bool ok, std::string_view reason, std::string detail) {
+    if (aborted && ok) {  // its client is shut down: it cannot serve
+      ok = false;
+      reason = kReasonStartFailed;
+      detail = "the launch was aborted";
+    }
     result.ok = ok;
     result.reason = std::string(reason);
     result.detail = std::move(detail);
@@ -166,8 +173,10 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
 
 }  // namespace
 
-void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& surface,
-                   const LaunchOptions& options, std::function<void(SurfaceLaunch)> done) {
+std::function<void()> LaunchSurface(boost::asio::io_context& io,
+                                    const trust::SurfaceBinding& surface,
+                                    const LaunchOptions& options,
+                                    std::function<void(SurfaceLaunch)> done) {
   auto state = std::make_shared<LaunchState>();
   state->io = &io;
   state->surface = &surface;
@@ -181,7 +190,7 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
     const trust::Verdict& verdict = plan.verdict();
     boost::asio::post(io, [state, reason = std::string(verdict.reason_name()),
                            detail = verdict.detail()] { state->Finish(false, reason, detail); });
-    return;
+    return [] {};
   }
   state->plan = std::move(*plan);
 
@@ -238,6 +247,13 @@ void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& sur
       state->Finish(true, "", "");
     });
   });
+  // The pending initialize or list fails with kShutdown, and the launch reports that.
+  return [weak = std::weak_ptr<LaunchState>(state)] {
+    if (auto launching = weak.lock(); launching && launching->result.client) {
+      launching->aborted = true;
+      launching->result.client->Shutdown([] {});
+    }
+  };
 }
 
 }  // namespace las::tools

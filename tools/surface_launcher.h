@@ -73,8 +73,13 @@ struct LaunchOptions {
   std::function<void()> on_child_gone;
 };
 
-void LaunchSurface(boost::asio::io_context& io, const trust::SurfaceBinding& surface,
-                   const LaunchOptions& options, std::function<void(SurfaceLaunch)> done);
+// Returns the launch's abort: while the launch is under way it ends the child (as
+// McpClient::Shutdown does), and `done` then reports a failed launch; afterwards it does
+// nothing. Call it on the io_context's thread.
+std::function<void()> LaunchSurface(boost::asio::io_context& io,
+                                    const trust::SurfaceBinding& surface,
+                                    const LaunchOptions& options,
+                                    std::function<void(SurfaceLaunch)> done);
 
 // Parses a tools/list result array (raw JSON text, as McpClient::ListTools returns it).
 // InvalidArgument if it is not strict JSON (trust/strict_json.h: no repeated key) or not an

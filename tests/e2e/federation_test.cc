@@ -139,7 +139,8 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   release_->Sign(1);
   auto run = Serve({CallStep("flaky__crash"), CallStep("echo__echo", {{"message", "still"}}),
                     CallStep("flaky__echo", {{"text", "gone"}}),
-                    CallStep("lem__search", {{"query", "q"}})});
+                    CallStep("lem__search", {{"query", "q"}})},
+                   {"--restart-delay", "0"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["ok"], false);
   EXPECT_EQ(run.steps[0]["error"]["code"], -32603);
@@ -154,6 +155,162 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   EXPECT_EQ(completed[0]["payload"]["error_code"], "child_exited");
   EXPECT_NE(run.err.find("surface flaky stopped (child-exited)"), std::string::npos)
       << "the operator is told once: " << run.err;
+  auto stopped = Replay({"--kind", "SurfaceStopped"});
+  ASSERT_EQ(stopped.size(), 1u);
+  EXPECT_EQ(stopped[0]["payload"]["surface"], "flaky");
+  EXPECT_EQ(stopped[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stopped[0]["payload"]["restart_after_ms"], -1) << "--restart-delay 0: never";
+}
+
+// A served surface whose child exits is started again through the whole launch path: the
+// launch checks on the bytes, the handshake and the signed tools. A start that fails is
+// retried later (backoff); one whose bytes changed is never retried.
+class SurfaceRestartTest : public FederationTest {
+ protected:
+  void SetUp() override {
+    FederationTest::SetUp();
+    if (IsSkipped() || HasFailure()) return;
+    gate_ = tmp_.Sub("no-start");
+    testing::AddVariantOf(*release_, "flaky", "gated", {"--exit-at-start-while", gate_});
+    release_->Sign(1);
+  }
+
+  void StartServer() {
+    server_ = std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
+        release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                  release_->registry_path(), "--restart-delay", "20"}));
+    server_->WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+    ASSERT_TRUE(server_->ReadLine().has_value());
+  }
+
+  json Call(const std::string& name, const json& arguments = json::object()) {
+    const json request = {{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", "tools/call"},
+                          {"params", {{"name", name}, {"arguments", arguments}}}};
+    server_->WriteLine(request.dump());
+    auto line = server_->ReadLine();
+    return line ? json::parse(*line) : json();
+  }
+
+  // Calls gated__echo until it is served again (the surface was restarted).
+  bool AwaitServed() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (Call("gated__echo", {{"text", "back"}}).contains("result")) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+
+  // gated's SurfaceStopped events, once there are at least `count`.
+  std::vector<json> AwaitStops(size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (true) {
+      auto stops = Replay({"--kind", "SurfaceStopped", "--surface", "gated"});
+      if (stops.size() >= count || std::chrono::steady_clock::now() > deadline) return stops;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  // `las sources --json`'s entry for `id`, read from the log alone.
+  json OfflineSource(const std::string& id) {
+    auto sources = testing::RunCommand({LAS_EXECUTABLE, "sources", "--json", "--log", tmp_.Sub("log")});
+    EXPECT_EQ(sources.exit_code, 0) << sources.err;
+    const json listed = json::parse(sources.out);
+    for (const json& source : listed["sources"]) {
+      if (source["id"] == id) return source;
+    }
+    ADD_FAILURE() << "no source " << id << " in " << sources.out;
+    return json();
+  }
+
+  std::string gate_;
+  std::unique_ptr<testing::ChildProcess> server_;
+  int id_ = 1;
+};
+
+TEST_F(SurfaceRestartTest, AChildThatExitsIsStartedAgainAndServes) {
+  StartServer();
+  EXPECT_EQ(Call("gated__echo", {{"text", "first"}})["result"]["content"][0]["text"], "first");
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  ASSERT_TRUE(AwaitServed());
+  EXPECT_EQ(Call("echo__echo", {{"message", "others"}})["result"]["content"][0]["text"],
+            "Echo: others");
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
+
+  auto stops = Replay({"--kind", "SurfaceStopped"});
+  ASSERT_EQ(stops.size(), 1u);
+  EXPECT_EQ(stops[0]["payload"]["surface"], "gated");
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stops[0]["payload"]["restart_after_ms"], 20);
+  auto admitted = Replay({"--kind", "SurfaceAdmitted", "--surface", "gated"});
+  auto loaded = Replay({"--kind", "CatalogLoaded", "--surface", "gated"});
+  ASSERT_EQ(admitted.size(), 2u) << "admitted again, through the same checks";
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_EQ(admitted[0]["payload"], admitted[1]["payload"]);
+  EXPECT_EQ(loaded[0]["payload"], loaded[1]["payload"]);
+  EXPECT_LT(stops[0]["seq"], admitted[1]["seq"]);
+  // Calls made while it was down failed and were recorded so; the call that found it back
+  // reached the new child and completed.
+  auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "gated"});
+  ASSERT_GE(completed.size(), 3u);
+  EXPECT_EQ(completed.front()["payload"]["outcome"], "Ok");
+  EXPECT_EQ(completed.back()["payload"]["outcome"], "Ok");
+  // The offline view of the log shows it loaded again.
+  EXPECT_GT(OfflineSource("gated")["counts"]["tools"], 0) << OfflineSource("gated").dump();
+}
+
+TEST_F(SurfaceRestartTest, AFailedStartIsRetriedLaterAndChangedBytesAreNever) {
+  StartServer();
+  std::ofstream(gate_) << "closed";
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  // The gate keeps every start failing: each retry waits twice as long as the one before.
+  auto stops = AwaitStops(3);
+  ASSERT_GE(stops.size(), 3u);
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stops[0]["payload"]["restart_after_ms"], 20);
+  EXPECT_EQ(stops[1]["payload"]["reason"], "start-failed");
+  EXPECT_EQ(stops[1]["payload"]["restart_after_ms"], 40);
+  EXPECT_EQ(stops[2]["payload"]["reason"], "start-failed");
+  EXPECT_EQ(stops[2]["payload"]["restart_after_ms"], 80);
+  EXPECT_FALSE(Call("gated__echo", {{"text", "down"}}).contains("result"));
+  std::filesystem::remove(gate_);
+  ASSERT_TRUE(AwaitServed());
+
+  // Now the child's script changes on disk: its next start fails the launch check on its
+  // bytes, and no later attempt is made.
+  const size_t before = Replay({"--kind", "SurfaceStopped", "--surface", "gated"}).size();
+  std::ofstream(release_->workspace() + "/mcp_child.py", std::ios::app) << "# changed" << std::endl;
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  stops = AwaitStops(before + 2);
+  ASSERT_EQ(stops.size(), before + 2);
+  EXPECT_EQ(stops[before]["payload"]["reason"], "child-exited");
+  const json& refused = stops[before + 1]["payload"];
+  EXPECT_NE(refused["reason"], "start-failed");
+  EXPECT_NE(refused["reason"], "child-exited");
+  EXPECT_EQ(refused["restart_after_ms"], -1) << refused.dump();
+  EXPECT_FALSE(Call("gated__echo", {{"text", "down"}}).contains("result"));
+  EXPECT_EQ(Call("echo__echo", {{"message", "others"}})["result"]["content"][0]["text"],
+            "Echo: others");
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+  EXPECT_EQ(Replay({"--kind", "SurfaceStopped", "--surface", "gated"}).size(), before + 2)
+      << "never tried again";
+  EXPECT_EQ(OfflineSource("gated")["description"],
+            "No catalog loaded for gated: " + refused["reason"].get<std::string>());
+  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
+}
+
+// Ending Las while a restart waits or is under way ends everything at once.
+TEST_F(SurfaceRestartTest, EndingLasCancelsAPendingRestart) {
+  StartServer();
+  std::ofstream(gate_) << "closed";
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  ASSERT_GE(AwaitStops(2).size(), 2u);
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
 }
 
 TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn) {

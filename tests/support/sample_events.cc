@@ -119,6 +119,9 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
   out.push_back(Make(i, [&](auto& f) {
     return fb::CreateToolWithheldDirect(f, "tama", "install_hook", "policy-tool-not-allowed");
   }));
+  out.push_back(Make(i, [&](auto& f) {
+    return fb::CreateSurfaceStoppedDirect(f, "lem", "child-exited", "exit status 3", 1000 + i);
+  }));
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 Options:
   --exit-at-start N    exit with status N before reading anything
+  --exit-at-start-while PATH   exit with status 4 before reading anything while PATH exists
   --page-size N        tools/list pages of N tools (nextCursor pagination)
   --repeat-tools-key 1 tools/list answers with the "tools" member twice
   --silent 1           read requests but never answer any
@@ -142,6 +143,8 @@ def main():
         i += 2
     if "--exit-at-start" in opts:
         sys.exit(int(opts["--exit-at-start"]))
+    if "--exit-at-start-while" in opts and os.path.exists(opts["--exit-at-start-while"]):
+        sys.exit(4)
     page = int(opts.get("--page-size", "0"))
     if "--flood-stderr-mb" in opts:
         threading.Thread(target=flood, args=(int(opts["--flood-stderr-mb"]),), daemon=True).start()

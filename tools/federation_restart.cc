@@ -1,0 +1,144 @@
+// Federation: starting an admitted surface again after its child stopped (federation.h,
+// step 3b), through the first launch's path. The catalog was memoized at the first
+// admission; a restarted child lists exactly the tools first admitted, because both lists
+// passed CheckToolList against the same signed binding, which compares them exactly.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <sys/wait.h>
+
+#include <cstdio>
+
+#include "tools/decision_events.h"
+#include "tools/federation.h"
+#include "tools/surface_restarts.h"
+#include "transport/mcp_client.h"
+#include "trust/manifest.h"
+
+namespace las::tools {
+
+inline constexpr std::string_view kReasonChildExited = "child-exited";
+
+
+namespace {
+
+// What an operator can learn of how the child ended, without any of its output.
+std::string ExitDetail(const transport::McpClient* client) {
+  const std::optional<int> status = client != nullptr ? client->wait_status() : std::nullopt;
+  if (!status) return "its output closed";
+  if (WIFEXITED(*status)) return "exit status " + std::to_string(WEXITSTATUS(*status));
+  if (WIFSIGNALED(*status)) return "killed by signal " + std::to_string(WTERMSIG(*status));
+  return "its output closed";
+}
+
+}  // namespace
+
+void Federation::RememberLaunch(const std::string& surface, const LaunchOptions& launch) {
+  restarts_[surface] = std::make_unique<SurfaceRestarts>(
+      io_, launch, RestartBackoff(options_.restart_delay_ms, options_.max_restart_delay_ms));
+}
+
+void Federation::FirstAdmitted(const std::string& surface,
+                               std::vector<std::pair<std::string, std::string>> withheld) {
+  SurfaceRestarts& restarts = *restarts_.at(surface);
+  restarts.withheld = std::move(withheld);
+  restarts.started_nanos = options_.monotonic->NowNanos();
+}
+
+void Federation::OnChildGone(const std::string& surface) {
+  SurfaceState& state = StateOf(surface);
+  if (!state.admitted || shutting_down_) return;
+  state.admitted = false;
+  SurfaceRestarts& restarts = *restarts_.at(surface);
+  const int64_t ran_ms = (options_.monotonic->NowNanos() - restarts.started_nanos) / 1'000'000;
+  Stopped(surface, kReasonChildExited, ExitDetail(ClientFor(surface)),
+          restarts.backoff.AfterStop(ran_ms));
+}
+
+void Federation::Stopped(const std::string& surface, std::string_view reason,
+                         const std::string& detail, int64_t delay_ms) {
+  if (delay_ms != RestartBackoff::kNever &&
+      !trust::CheckExpiry(release_->manifest, options_.clock->NowMicros()).ok()) {
+    delay_ms = RestartBackoff::kNever;  // an expired release admits nothing new
+  }
+  const std::string next = delay_ms == RestartBackoff::kNever
+                               ? "its tools fail until las restarts"
+                               : "started again in " + std::to_string(delay_ms) + " ms";
+  SurfaceState& state = StateOf(surface);
+  state.reason = std::string(reason);
+  state.detail = detail + "; " + next;
+  Record({SurfaceStoppedEvent(surface, reason, detail, delay_ms)});
+  if (!options_.quiet) {  // the reason code only: the detail (paths, digests) is in the log
+    std::fprintf(stderr, "las: surface %s stopped (%s); %s\n", surface.c_str(),
+                 std::string(reason).c_str(), next.c_str());
+  }
+  if (delay_ms != RestartBackoff::kNever) ScheduleRestart(surface, delay_ms);
+}
+
+void Federation::ScheduleRestart(const std::string& surface, int64_t delay_ms) {
+  boost::asio::steady_timer& timer = restarts_.at(surface)->timer;
+  timer.expires_after(std::chrono::milliseconds(delay_ms));
+  timer.async_wait([this, surface](const boost::system::error_code& error) {
+    if (error || shutting_down_) return;  // cancelled: the federation is shutting down
+    Restart(surface);
+  });
+}
+
+void Federation::Restart(const std::string& surface) {
+  SurfaceRestarts& restarts = *restarts_.at(surface);
+  StateOf(surface).reason = "starting";
+  restarts.abort = LaunchSurface(io_, *release_->manifest.FindSurface(surface), restarts.launch,
+                                 [this](SurfaceLaunch launch) { OnRestarted(std::move(launch)); });
+}
+
+void Federation::OnRestarted(SurfaceLaunch launch) {
+  SurfaceRestarts& restarts = *restarts_.at(launch.surface);
+  restarts.abort = nullptr;
+  if (shutting_down_) {
+    if (launch.client == nullptr) return ShutdownStep();
+    transport::McpClient* client = launch.client.get();
+    retired_.push_back(std::move(launch.client));
+    client->Shutdown([this] { ShutdownStep(); });
+    return;
+  }
+  if (auto left = policy_left_out_.find(launch.surface);
+      launch.ok && left != policy_left_out_.end()) {
+    for (const auto& [tool, verdict] : left->second) {
+      std::erase_if(launch.live_tools, [&](const trust::LiveTool& t) { return t.name == tool; });
+    }
+  }
+  if (!launch.ok) {
+    // Only a child that failed to start or list may do better later; a trust failure
+    // (a changed binary, changed tools) will not change by itself.
+    const bool child_failed =
+        launch.reason == kReasonStartFailed || launch.reason == kReasonListFailed;
+    Stopped(launch.surface, launch.reason, launch.detail,
+            child_failed ? restarts.backoff.AfterFailedStart() : RestartBackoff::kNever);
+    return;
+  }
+  RecordAdmission(launch.surface, launch.live_tools, restarts.withheld);
+  restarts.started_nanos = options_.monotonic->NowNanos();
+  std::unique_ptr<transport::McpClient>& current = clients_[launch.surface];
+  if (current != nullptr) retired_.push_back(std::move(current));
+  current = std::move(launch.client);
+  SurfaceState& state = StateOf(launch.surface);
+  state.admitted = true;
+  state.reason.clear();
+  state.detail.clear();
+  if (!options_.quiet) {
+    std::fprintf(stderr, "las: surface %s started again\n", launch.surface.c_str());
+  }
+}
+
+size_t Federation::AbortRestarts() {
+  size_t under_way = 0;
+  for (auto& [name, restarts] : restarts_) {
+    restarts->timer.cancel();
+    if (restarts->abort) {
+      ++under_way;
+      restarts->abort();
+    }
+  }
+  return under_way;
+}
+
+}  // namespace las::tools
