@@ -283,6 +283,13 @@ transport::McpClient* Federation::ClientFor(std::string_view surface) {
   return it == clients_.end() ? nullptr : it->second.get();
 }
 
+transport::McpClient* Federation::ServingClientFor(std::string_view surface) {
+  for (const SurfaceState& state : states_) {
+    if (state.name == surface) return state.admitted ? ClientFor(surface) : nullptr;
+  }
+  return nullptr;
+}
+
 void Federation::Shutdown(std::function<void()> done) {
   shutdown_waiters_.push_back(std::move(done));
   if (shutting_down_) return;

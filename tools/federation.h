@@ -96,8 +96,12 @@ class Federation {
 
   const Catalog& catalog() const { return catalog_; }
   const std::vector<SurfaceState>& surfaces() const { return states_; }
-  // The admitted surface's client; nullptr if not admitted.
+  // The admitted surface's client, even while its child is stopped; nullptr if it was
+  // never admitted. "Was admitted" is what session policy asks (Skarbiec's agent id stays
+  // required while its child restarts).
   transport::McpClient* ClientFor(std::string_view surface);
+  // The client a call may be sent to now: nullptr while the surface is stopped.
+  transport::McpClient* ServingClientFor(std::string_view surface);
   const trust::Environment& environment() const { return options_.environment; }
   // The local special policies, loaded once by Start().
   const SpecialPolicies& policies() const { return policies_; }

@@ -148,8 +148,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     CallBuiltin(session, call_id, *tool, arguments_json, std::move(done));
     return;
   }
-  transport::McpClient* client = federation_.ClientFor(tool->surface);
-  if (client == nullptr) {
+  transport::McpClient* client = federation_.ServingClientFor(tool->surface);
+  if (client == nullptr) {  // stopped (its child exited; a restart may bring it back)
     Deny(session, call_id, tool->surface, tool->tool, "surface-unavailable");
     done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
@@ -206,14 +206,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
 }
 
 void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
-  transport::McpClient* child = federation_.ClientFor(call->surface);
+  transport::McpClient* child = federation_.ServingClientFor(call->surface);
   if (child == nullptr || call->cancelled) {
-    // Cancelled before the child saw it: it did not happen.
-    if (call->cancelled) {
-      appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
-                                               fb::CallOutcome::Failed, BoundedText{}, 0, "cancelled")},
-                       log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
-    }
+    // Cancelled, or the surface stopped, before the child saw it: it did not happen.
+    appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
+                                             fb::CallOutcome::Failed, BoundedText{}, 0,
+                                             call->cancelled ? "cancelled" : "surface-unavailable")},
+                     log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }

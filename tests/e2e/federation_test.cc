@@ -148,9 +148,10 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
       << "generic error, no child detail";
   EXPECT_EQ(StepText(run.steps[1]), "Echo: still");
   EXPECT_EQ(run.steps[2]["ok"], false);
+  EXPECT_EQ(run.steps[2]["error"]["code"], -32603);
   EXPECT_EQ(run.steps[3]["ok"], true);
   auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
-  ASSERT_GE(completed.size(), 1u);
+  ASSERT_EQ(completed.size(), 1u) << "the call after the crash never reached the log's requests";
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed");
   EXPECT_EQ(completed[0]["payload"]["error_code"], "child_exited");
   EXPECT_NE(run.err.find("surface flaky stopped (child-exited)"), std::string::npos)
@@ -160,6 +161,10 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   EXPECT_EQ(stopped[0]["payload"]["surface"], "flaky");
   EXPECT_EQ(stopped[0]["payload"]["reason"], "child-exited");
   EXPECT_EQ(stopped[0]["payload"]["restart_after_ms"], -1) << "--restart-delay 0: never";
+  auto denied = Replay({"--kind", "ToolCallDenied", "--surface", "flaky"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["tool"], "echo");
+  EXPECT_EQ(denied[0]["payload"]["reason"], "surface-unavailable");
 }
 
 // A served surface whose child exits is started again through the whole launch path: the
@@ -251,12 +256,17 @@ TEST_F(SurfaceRestartTest, AChildThatExitsIsStartedAgainAndServes) {
   EXPECT_EQ(admitted[0]["payload"], admitted[1]["payload"]);
   EXPECT_EQ(loaded[0]["payload"], loaded[1]["payload"]);
   EXPECT_LT(stops[0]["seq"], admitted[1]["seq"]);
-  // Calls made while it was down failed and were recorded so; the call that found it back
-  // reached the new child and completed.
+  // Each call made while it was down was denied at once, before the log's request or any
+  // child; the call that found it back reached the new child and completed.
   auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "gated"});
-  ASSERT_GE(completed.size(), 3u);
-  EXPECT_EQ(completed.front()["payload"]["outcome"], "Ok");
-  EXPECT_EQ(completed.back()["payload"]["outcome"], "Ok");
+  ASSERT_EQ(completed.size(), 3u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok");
+  EXPECT_EQ(completed[1]["payload"]["error_code"], "child_exited");
+  EXPECT_EQ(completed[2]["payload"]["outcome"], "Ok");
+  EXPECT_EQ(Replay({"--kind", "ToolCallRequested", "--surface", "gated"}).size(), 3u);
+  for (const json& denied : Replay({"--kind", "ToolCallDenied", "--surface", "gated"})) {
+    EXPECT_EQ(denied["payload"]["reason"], "surface-unavailable") << denied.dump();
+  }
   // The offline view of the log shows it loaded again.
   EXPECT_GT(OfflineSource("gated")["counts"]["tools"], 0) << OfflineSource("gated").dump();
 }
