@@ -15,11 +15,9 @@
 #include "trust/manifest.h"
 
 namespace las::tools {
-
-inline constexpr std::string_view kReasonChildExited = "child-exited";
-
-
 namespace {
+
+constexpr std::string_view kReasonChildExited = "child-exited";
 
 // What an operator can learn of how the child ended, without any of its output.
 std::string ExitDetail(const transport::McpClient* client) {

@@ -312,6 +312,27 @@ TEST_F(SurfaceRestartTest, AFailedStartIsRetriedLaterAndChangedBytesAreNever) {
   EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
 }
 
+// An expired release admits nothing new: a surface that stops after the expiry stays
+// stopped, though what was admitted before it keeps serving.
+TEST_F(SurfaceRestartTest, NothingIsStartedAgainAfterTheReleaseExpired) {
+  constexpr int kExpiresInSeconds = 5;
+  release_->Sign(1, kExpiresInSeconds);
+  const auto expiry = std::chrono::system_clock::now() + std::chrono::seconds(kExpiresInSeconds);
+  StartServer();
+  ASSERT_TRUE(Call("gated__echo", {{"text", "before"}}).contains("result"));
+  std::this_thread::sleep_until(expiry + std::chrono::milliseconds(100));  // time must pass
+  EXPECT_TRUE(Call("gated__echo", {{"text", "served after expiry"}}).contains("result"));
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  auto stops = AwaitStops(1);
+  ASSERT_EQ(stops.size(), 1u);
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stops[0]["payload"]["restart_after_ms"], -1);
+  EXPECT_FALSE(Call("gated__echo", {{"text", "down"}}).contains("result"));
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+  EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted", "--surface", "gated"}).size(), 1u);
+}
+
 // Ending Las while a restart waits or is under way ends everything at once.
 TEST_F(SurfaceRestartTest, EndingLasCancelsAPendingRestart) {
   StartServer();
