@@ -291,6 +291,10 @@ transport::McpClient* Federation::ServingClientFor(std::string_view surface) {
 }
 
 void Federation::Shutdown(std::function<void()> done) {
+  if (shutting_down_ && shutdown_pending_ == 0) {  // already over
+    boost::asio::post(io_, std::move(done));
+    return;
+  }
   shutdown_waiters_.push_back(std::move(done));
   if (shutting_down_) return;
   shutting_down_ = true;

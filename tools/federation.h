@@ -129,6 +129,16 @@ class Federation {
   // Cancels pending restarts and aborts those under way; returns how many were under way.
   size_t AbortRestarts();
   void ScheduleRestart(const std::string& surface, int64_t delay_ms);
+  struct Refusal {
+    std::string reason;
+    std::string detail;
+  };
+  // The first admission's checks that come before a launch, as the files are now: the
+  // release the files hold must verify and be the one served, and the surface's special
+  // policy must admit it alike. On success, `launch` gets the policy's child environment.
+  std::optional<Refusal> AdmissionRefusal(const std::string& surface, LaunchOptions& launch);
+  // Shuts `client` down and destroys it once its failures are delivered; `done` first.
+  void Retire(std::unique_ptr<transport::McpClient> client, std::function<void()> done);
   void Restart(const std::string& surface);
   void OnRestarted(SurfaceLaunch launch);
   // Records SurfaceStopped; `delay_ms` is RestartBackoff::kNever or the wait before the
@@ -161,8 +171,8 @@ class Federation {
   std::map<std::string, std::string, std::less<>> left_out_reasons_;  // qualified -> reason
   // Per launched surface: what a restart needs (tools/surface_restarts.h).
   std::map<std::string, std::unique_ptr<SurfaceRestarts>, std::less<>> restarts_;
-  // Clients of stopped children, replaced by a restart: kept until the federation goes,
-  // since calls that were routed to them may still hold them.
+  // Clients being shut down after a restart replaced them (or a restart was abandoned):
+  // kept until their Shutdown has delivered every pending call's failure.
   std::vector<std::unique_ptr<transport::McpClient>> retired_;
   bool shutting_down_ = false;
   size_t shutdown_pending_ = 0;

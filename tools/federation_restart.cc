@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tools/decision_events.h"
@@ -13,11 +14,34 @@
 #include "tools/surface_restarts.h"
 #include "transport/mcp_client.h"
 #include "trust/manifest.h"
+#include "trust/release_paths.h"
+#include "trust/release_verifier.h"
 
 namespace las::tools {
 namespace {
 
 constexpr std::string_view kReasonChildExited = "child-exited";
+// The files LAS_RELEASE_* name now hold another release than the one this process serves.
+constexpr std::string_view kReasonReleaseChanged = "release-changed";
+// The local policy would now keep other signed tools out than at the admission.
+constexpr std::string_view kReasonPolicyChanged = "policy-changed";
+
+// A start refused for this reason may pass later with nothing re-signed or reconfigured:
+// the child failed, or a file was missing or unreadable for a moment (a deploy, an editor
+// saving). Every other refusal stops the surface until las restarts.
+bool MayPassLater(std::string_view reason) {
+  return reason == kReasonStartFailed || reason == kReasonListFailed ||
+         reason == trust::ReasonName(trust::Reason::kFileMissing) ||
+         reason == trust::ReasonName(trust::Reason::kIoError);
+}
+
+std::vector<std::string> ToolNames(
+    const std::vector<std::pair<std::string, trust::Verdict>>& left_out) {
+  std::vector<std::string> names;
+  for (const auto& [tool, verdict] : left_out) names.push_back(tool);
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 // What an operator can learn of how the child ended, without any of its output.
 std::string ExitDetail(const transport::McpClient* client) {
@@ -81,8 +105,49 @@ void Federation::ScheduleRestart(const std::string& surface, int64_t delay_ms) {
   });
 }
 
+std::optional<Federation::Refusal> Federation::AdmissionRefusal(const std::string& surface,
+                                                                LaunchOptions& launch) {
+  auto refusal = [](const trust::Verdict& verdict) {
+    return Refusal{std::string(verdict.reason_name()), verdict.detail()};
+  };
+  auto paths = trust::ReleasePathsFromEnvironment(options_.environment);
+  if (!paths.ok()) return refusal(paths.verdict());
+  auto release = trust::ReleaseVerifier(*options_.clock, options_.secure).Verify(*paths);
+  if (!release.ok()) return refusal(release.verdict());
+  if (release->manifest_sha256 != release_->manifest_sha256) {
+    return Refusal{std::string(kReasonReleaseChanged),
+                   "the release files now hold release " +
+                       std::to_string(release->manifest.sequence) + "; this process serves " +
+                       std::to_string(release_->manifest.sequence)};
+  }
+  SpecialAdmission admission = AdmitSpecial(
+      options_.registry.Find(surface)->policy, *release_->manifest.FindSurface(surface),
+      LoadSpecialPolicies(options_.environment, options_.secure), options_.environment,
+      options_.secure);
+  if (admission.absent) {
+    return Refusal{std::string(kReasonFinanceAbsent), "no LAS_FINANCE_* variable is set"};
+  }
+  if (!admission.verdict.ok()) return refusal(admission.verdict);
+  auto admitted_left_out = policy_left_out_.find(surface);
+  if (ToolNames(admission.left_out) !=
+      (admitted_left_out == policy_left_out_.end() ? std::vector<std::string>{}
+                                                   : ToolNames(admitted_left_out->second))) {
+    return Refusal{std::string(kReasonPolicyChanged),
+                   "the local allowlist now keeps other tools out than at the admission"};
+  }
+  launch.extra_env = std::move(admission.child_env);
+  return std::nullopt;
+}
+
 void Federation::Restart(const std::string& surface) {
   SurfaceRestarts& restarts = *restarts_.at(surface);
+  // Everything the first admission checked before the launch, as the files are now.
+  if (auto refused = AdmissionRefusal(surface, restarts.launch)) {
+    Stopped(surface, refused->reason, refused->detail,
+            MayPassLater(refused->reason) ? restarts.backoff.AfterFailedStart()
+                                          : RestartBackoff::kNever);
+    return;
+  }
   StateOf(surface).reason = "starting";
   restarts.abort = LaunchSurface(io_, *release_->manifest.FindSurface(surface), restarts.launch,
                                  [this](SurfaceLaunch launch) { OnRestarted(std::move(launch)); });
@@ -93,9 +158,7 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
   restarts.abort = nullptr;
   if (shutting_down_) {
     if (launch.client == nullptr) return ShutdownStep();
-    transport::McpClient* client = launch.client.get();
-    retired_.push_back(std::move(launch.client));
-    client->Shutdown([this] { ShutdownStep(); });
+    Retire(std::move(launch.client), [this] { ShutdownStep(); });
     return;
   }
   if (auto left = policy_left_out_.find(launch.surface);
@@ -105,18 +168,15 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     }
   }
   if (!launch.ok) {
-    // Only a child that failed to start or list may do better later; a trust failure
-    // (a changed binary, changed tools) will not change by itself.
-    const bool child_failed =
-        launch.reason == kReasonStartFailed || launch.reason == kReasonListFailed;
     Stopped(launch.surface, launch.reason, launch.detail,
-            child_failed ? restarts.backoff.AfterFailedStart() : RestartBackoff::kNever);
+            MayPassLater(launch.reason) ? restarts.backoff.AfterFailedStart()
+                                        : RestartBackoff::kNever);
     return;
   }
   RecordAdmission(launch.surface, launch.live_tools, restarts.withheld);
   restarts.started_nanos = options_.monotonic->NowNanos();
   std::unique_ptr<transport::McpClient>& current = clients_[launch.surface];
-  if (current != nullptr) retired_.push_back(std::move(current));
+  if (current != nullptr) Retire(std::move(current), [] {});
   current = std::move(launch.client);
   SurfaceState& state = StateOf(launch.surface);
   state.admitted = true;
@@ -125,6 +185,22 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
   if (!options_.quiet) {
     std::fprintf(stderr, "las: surface %s started again\n", launch.surface.c_str());
   }
+}
+
+void Federation::Retire(std::unique_ptr<transport::McpClient> client,
+                        std::function<void()> done) {
+  transport::McpClient* retiring = client.get();
+  retired_.push_back(std::move(client));
+  // Shutdown delivers every failure it causes before `done`; the client may go only
+  // after both, and not inside its own callback: posted.
+  retiring->Shutdown([this, retiring, done = std::move(done)] {
+    if (!shutting_down_) {  // else it goes with the federation, which may go after `done`
+      boost::asio::post(io_, [this, retiring] {
+        std::erase_if(retired_, [&](const auto& kept) { return kept.get() == retiring; });
+      });
+    }
+    done();
+  });
 }
 
 size_t Federation::AbortRestarts() {

@@ -122,10 +122,11 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   bool aborted = false;
 
   void Finish(bool ok, std::string_view reason, std::string detail) {
-    if (aborted && ok) {  // its client is shut down: it cannot serve
-      ok = false;
-      reason = kReasonStartFailed;
-      detail = "the launch was aborted";
+    if (ok && result.client &&
+        (aborted || result.client->state() != transport::McpClient::State::kReady)) {
+      // Its client cannot serve: a launch is admitted only with its child alive.
+      return Fail(kReasonStartFailed, aborted ? "the launch was aborted"
+                                              : "the child exited before its launch ended");
     }
     result.ok = ok;
     result.reason = std::string(reason);

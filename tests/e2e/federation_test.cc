@@ -167,6 +167,22 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   EXPECT_EQ(denied[0]["payload"]["reason"], "surface-unavailable");
 }
 
+// A launch is admitted only with its child alive at its end: one that exits while Las asks
+// for its resources (after its tools passed) is not recorded admitted.
+TEST_F(FederationTest, AChildThatExitsBeforeItsLaunchEndsIsNotAdmitted) {
+  testing::AddVariantOf(*release_, "flaky", "brief", {"--exit-at-resources-list", "1"});
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}}}, {"--restart-delay", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const auto& name : testing::ListedNames(run.steps[0])) {
+    EXPECT_NE(name.rfind("brief__", 0), 0u) << name;
+  }
+  EXPECT_TRUE(Replay({"--kind", "SurfaceAdmitted", "--surface", "brief"}).empty());
+  auto rejected = Replay({"--kind", "SurfaceRejected", "--surface", "brief"});
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0]["payload"]["reason"], "start-failed");
+}
+
 // A served surface whose child exits is started again through the whole launch path: the
 // launch checks on the bytes, the handshake and the signed tools. A start that fails is
 // retried later (backoff); one whose bytes changed is never retried.
@@ -180,10 +196,12 @@ class SurfaceRestartTest : public FederationTest {
     release_->Sign(1);
   }
 
-  void StartServer() {
+  void StartServer(int64_t restart_delay_ms = 20, std::vector<std::string> extra_env = {}) {
+    std::vector<std::string> env = release_->Environment();
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
     server_ = std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
-        release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                  release_->registry_path(), "--restart-delay", "20"}));
+        env, {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path(),
+              "--restart-delay", std::to_string(restart_delay_ms)}));
     server_->WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
     ASSERT_TRUE(server_->ReadLine().has_value());
   }
@@ -331,6 +349,36 @@ TEST_F(SurfaceRestartTest, NothingIsStartedAgainAfterTheReleaseExpired) {
   server_->CloseStdin();
   EXPECT_EQ(server_->Wait(), 0);
   EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted", "--surface", "gated"}).size(), 1u);
+}
+
+// The release is checked again at the restart itself: one that expired while the restart
+// waited admits nothing.
+TEST_F(SurfaceRestartTest, AReleaseThatExpiresDuringTheWaitStartsNothing) {
+  constexpr int kExpiresInSeconds = 4;
+  release_->Sign(1, kExpiresInSeconds);
+  StartServer(kExpiresInSeconds * 1000 + 500);
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  auto stops = AwaitStops(2);
+  ASSERT_EQ(stops.size(), 2u);
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_GT(stops[0]["payload"]["restart_after_ms"], 0);
+  EXPECT_EQ(stops[1]["payload"]["reason"], "expired") << stops[1].dump();
+  EXPECT_EQ(stops[1]["payload"]["restart_after_ms"], -1);
+  EXPECT_FALSE(Call("gated__echo", {{"text", "down"}}).contains("result"));
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+  EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted", "--surface", "gated"}).size(), 1u);
+}
+
+// A signal ends Las at once though no child is left to end (its one surface stopped).
+TEST_F(SurfaceRestartTest, ASignalEndsLasWhileItsOnlySurfaceWaitsForARestart) {
+  StartServer(60'000, {"LAS_ONLY=gated"});
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  ASSERT_EQ(AwaitStops(1).size(), 1u);
+  server_->Kill(SIGTERM);
+  EXPECT_EQ(server_->WaitFor(std::chrono::seconds(20)), std::optional<int>(0))
+      << "las serve must exit after a signal";
+  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
 }
 
 // Ending Las while a restart waits or is under way ends everything at once.

@@ -3,12 +3,17 @@
 // reason code (read back with `las replay`), and no refused result reaches the log.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <set>
 
 #include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
+#include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 #include "trust/digest.h"
@@ -317,6 +322,64 @@ TEST_F(SpecialPoliciesTest, FinanceNeedsItsWholeLocalConfiguration) {
                        trust::Sha256Hex(*trust::CanonicalSha256(executing))}});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
   EXPECT_EQ(RejectionOf("finance"), "finance-not-proposal-only");
+}
+
+// The pid of `parent`'s child whose last argument is `surface` (a stand-in runs as
+// `python3 /dev/fd/N surface`), or 0.
+pid_t ChildServing(pid_t parent, const std::string& surface) {
+  const std::string tail = std::string(1, '\0') + surface + std::string(1, '\0');
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string pid, comm, state;
+    long ppid = 0;
+    stat >> pid >> comm >> state >> ppid;
+    if (ppid != parent) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.size() >= tail.size() &&
+        cmdline.compare(cmdline.size() - tail.size(), tail.size(), tail) == 0) {
+      return static_cast<pid_t>(std::stol(name));
+    }
+  }
+  return 0;
+}
+
+// A restart passes the special policy's checks again, on the files as they are then: a
+// finance policy rewritten to execute payments after the admission keeps finance stopped.
+TEST_F(SpecialPoliciesTest, ARestartedFinanceChildPassesItsPolicyChecksAgain) {
+  AddStandIn("finance");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  std::vector<std::string> env;
+  const json vars = Env();
+  for (const auto& [name, value] : vars.items()) env.push_back(name + "=" + value.get<std::string>());
+  testing::ChildProcess server(testing::LasArgvWithEnv(
+      env, {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path(),
+            "--restart-delay", "20"}));
+  server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(server.ReadLine().has_value());
+  const pid_t finance = ChildServing(server.pid(), "finance");
+  ASSERT_NE(finance, 0) << "no finance child running";
+  std::filesystem::permissions(tmp_.Sub("finance-policy.json"), std::filesystem::perms::owner_write,
+                               std::filesystem::perm_options::add);
+  std::ofstream(tmp_.Sub("finance-policy.json"), std::ios::trunc)
+      << R"({"mode":"execute","max_amount":"999999.00"})";
+  ASSERT_EQ(::kill(finance, SIGKILL), 0);
+  std::vector<json> stops;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (stops.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stops = Replay({"--kind", "SurfaceStopped"});
+  }
+  ASSERT_EQ(stops.size(), 2u);
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stops[1]["payload"]["reason"], "finance-policy-fingerprint") << stops[1].dump();
+  EXPECT_EQ(stops[1]["payload"]["restart_after_ms"], -1);
+  server.CloseStdin();
+  EXPECT_EQ(server.Wait(), 0);
+  EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted"}).size(), 1u) << "never admitted again";
 }
 
 TEST_F(SpecialPoliciesTest, AFinanceReleaseNamingAnExecutionToolFailsClosed) {

@@ -11,6 +11,7 @@ Options:
                        the last stderr line is "flood-done"
   --protocol-version V initialize answers protocolVersion V ("none": no such member)
   --list-delay-ms N    wait N ms before answering each tools/list page
+  --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
 escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
@@ -159,9 +160,13 @@ def main():
             assert msg["params"]["protocolVersion"] == "2024-11-05"
             result = {"protocolVersion": opts.get("--protocol-version", "2024-11-05"),
                       "capabilities": {"tools": {}}, "serverInfo": {"name": "mcp_child", "version": "1"}}
+            if "--exit-at-resources-list" in opts:
+                result["capabilities"]["resources"] = {}
             if result["protocolVersion"] == "none":
                 del result["protocolVersion"]
             send({"jsonrpc": "2.0", "id": rid, "result": result})
+        elif method == "resources/list" and "--exit-at-resources-list" in opts:
+            sys.exit(6)
         elif method == "tools/list":
             time.sleep(int(opts.get("--list-delay-ms", "0")) / 1000.0)
             start = int((msg.get("params") or {}).get("cursor", "0"))
