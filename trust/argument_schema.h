@@ -78,8 +78,13 @@
 //
 // Thread safety: an ArgumentSchema is immutable after compile. ValidateArguments may run
 // concurrently on one ArgumentSchema from any number of threads: valijson only reads the
-// compiled schema and the compiled regexes (RE2 is thread-safe) while validating. Moving an ArgumentSchema while another thread uses it
-// is a data race, as for any object.
+// compiled schema and the compiled regexes (RE2 and RE2::Set are thread-safe) while
+// validating; everything a call writes — the parsed arguments, the hazard scan, the
+// patternProperties copy and its valijson parse, valijson's regex cache — is its own
+// (tests/trust/argument_schema_threads_test.cc). The gateway relies on this: a large
+// argument is checked on a worker thread while the loop checks others against the same
+// schema. Moving an ArgumentSchema while another thread uses it is a data race, as for any
+// object.
 #pragma once
 
 #include <cstddef>
