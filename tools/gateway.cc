@@ -1,5 +1,7 @@
 #include "tools/gateway.h"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <string_view>
 
 #include "tools/builtin_tools.h"
@@ -57,18 +59,22 @@ ResultShape ShapeOf(std::string_view text) {
 
 }  // namespace
 
-// A child's call between its ToolCallRequested and its answer.
+// A child's call from its schema check to its answer. Everything is copied out of the
+// catalog: the call may outlive the CatalogTool it was made from (it waits for a check off
+// the loop, for its ToolCallRequested, for the child).
 struct Gateway::ChildCall {
   SessionInfo session;
   std::string request_id_json;  // the client's
   std::string call_id;
   std::string surface;
   std::string tool;
+  std::string definition_sha256;
+  BoundedText recorded_arguments;  // the model's arguments, bounded, for ToolCallRequested
   std::string arguments;  // with Las's credentials injected: never recorded
   ProgressSink progress;  // empty: the client asked for none
   std::function<void(ToolCallReply)> done;
   int64_t started_nanos = 0;
-  bool cancelled = false;          // by the client, before or after it reached the child
+  bool cancelled = false;          // by the client, at any point before its answer
   transport::McpClient* child = nullptr;
   int64_t child_request_id = 0;    // once sent
 };
@@ -172,29 +178,75 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     }
     arguments = std::move(*injected);
   }
-  // Against the signed schema, with Las's own credential arguments in place (a templated
-  // argument the schema requires is satisfied by Las, never by the model).
-  if (trust::Verdict valid = trust::ValidateArguments(*tool->schema, arguments); !valid.ok()) {
-    Deny(session, call_id, tool->surface, tool->tool, valid.reason_name(), valid.detail());
-    done(SchemaRefusal(valid));
-    return;
-  }
-
   auto call = std::make_shared<ChildCall>();
   call->session = session;
   call->request_id_json = request_id_json;
   call->call_id = call_id;
   call->surface = tool->surface;
   call->tool = tool->tool;
+  call->definition_sha256 = tool->definition_sha256;
+  call->recorded_arguments = Bound(arguments_json, options_.recorded_bytes);
   call->arguments = std::move(arguments);
   call->progress = std::move(progress);
   call->done = std::move(done);
-  auto requested = ToolCallRequestedEvent(ActorOf(session), call_id, tool->surface, tool->tool,
-                                          tool->definition_sha256,
-                                          Bound(arguments_json, options_.recorded_bytes),
-                                          request_id_json);
   ++in_flight_;
   child_calls_[{session.session_id, request_id_json}] = call;
+  // Against the signed schema, with Las's own credential arguments in place (a templated
+  // argument the schema requires is satisfied by Las, never by the model). A large
+  // argument is checked off the loop: against some schemas that takes seconds, and the
+  // loop serves every session (see GatewayOptions::offload_validation_bytes).
+  if (options_.run_off_loop && options_.offload_validation_bytes != 0 &&
+      call->arguments.size() > options_.offload_validation_bytes) {
+    CheckOffLoop(std::move(call), tool->schema);
+    return;
+  }
+  const trust::Verdict valid = trust::ValidateArguments(*tool->schema, call->arguments);
+  AfterCheck(std::move(call), valid);
+}
+
+void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
+                           std::shared_ptr<const trust::ArgumentSchema> schema) {
+  // The job owns what it reads — the immutable schema (ValidateArguments may run on it
+  // from any thread, trust/argument_schema.h) and the arguments, moved out of the call and
+  // back — and touches nothing else until its result is back on the loop.
+  std::string arguments = std::move(call->arguments);
+  options_.run_off_loop([&io = appender_.io(), this, alive = std::weak_ptr<void>(alive_),
+                         schema = std::move(schema), arguments = std::move(arguments),
+                         call = std::move(call)]() mutable {
+    trust::Verdict valid = trust::ValidateArguments(*schema, arguments);
+    boost::asio::post(io, [this, alive = std::move(alive), call = std::move(call),
+                           arguments = std::move(arguments), valid = std::move(valid)]() mutable {
+      if (alive.expired()) return;  // the gateway went before its loop ran this
+      call->arguments = std::move(arguments);
+      AfterCheck(std::move(call), valid);
+    });
+  });
+}
+
+void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid) {
+  if (!valid.ok()) {
+    Deny(call->session, call->call_id, call->surface, call->tool, valid.reason_name(),
+         valid.detail());
+    Finish(*call, SchemaRefusal(valid));
+    return;
+  }
+  // Cancelled while its arguments were checked off the loop: never requested, so denied,
+  // not completed (see CancelCall).
+  if (call->cancelled) {
+    Deny(call->session, call->call_id, call->surface, call->tool, "cancelled");
+    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
+    return;
+  }
+  // The child may have gone while the check ran off the loop.
+  if (federation_.ClientFor(call->surface) == nullptr) {
+    Deny(call->session, call->call_id, call->surface, call->tool, "surface-unavailable");
+    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    return;
+  }
+  auto requested = ToolCallRequestedEvent(ActorOf(call->session), call->call_id, call->surface,
+                                          call->tool, call->definition_sha256,
+                                          call->recorded_arguments, call->request_id_json);
+  call->recorded_arguments = {};
   appender_.Append({std::move(requested)}, options_.request_durability,
                    [this, call = std::move(call)](Result<log::AppendedRange> appended) mutable {
                      if (!appended.ok()) {

@@ -5,7 +5,9 @@
 // "unknown-tool") -> the call guards (source state, grants, special policies; a refusal
 // is a ToolCallDenied with the guard's reason) -> Las's own tools go to their handler
 // after their arguments validate; a child's tool continues: argument policy: credential templates (a model-supplied value for a
-// templated argument is refused, ToolCallDenied) -> ToolCallRequested, durably synced
+// templated argument is refused, ToolCallDenied) -> the signed input schema (a refusal is
+// ToolCallDenied with its detail; a large argument is checked off the loop, see
+// GatewayOptions::offload_validation_bytes) -> ToolCallRequested, durably synced
 // BEFORE the child sees the call -> the child gets the call under its original name ->
 // result policy (a JSON object within max_result_bytes, then every guard's OnResult; a
 // refusal there is outcome Refused with the guard's reason) -> ToolCallCompleted -> reply.
@@ -24,7 +26,11 @@
 //
 // Errors to the client are generic JSON-RPC errors; child diagnostics never reach it.
 // Threading: everything on the io_context's thread, log appends included
-// (tools/loop_appender.h: the appends of one loop turn share one write and one fsync).
+// (tools/loop_appender.h: the appends of one loop turn share one write and one fsync) —
+// but one step: a child tool's arguments over offload_validation_bytes are checked against
+// its schema by run_off_loop, and the call goes on from the verdict back on the loop, as
+// an inline check would have. Meanwhile the loop serves every other session; the call
+// is in flight (calls_in_flight(), and for its endpoint until its answer).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +52,10 @@
 
 namespace las::transport {
 struct CallResult;
+}
+namespace las::trust {
+class ArgumentSchema;
+class Verdict;
 }
 
 namespace las::tools {
@@ -78,6 +88,18 @@ struct GatewayOptions {
   std::vector<CallGuard*> guards;
   // Handlers of Las's own tools. Not owned; may be null (then no builtin answers).
   const BuiltinTools* builtins = nullptr;
+  // A child tool's arguments longer than this (bytes, credentials injected) are checked
+  // against its schema by run_off_loop instead of on the loop: up to 1 MiB against some
+  // schemas takes seconds, and in `las daemon` the loop serves every agent. Smaller ones
+  // are checked inline, where they cost less than the hand-off to another thread and back
+  // would. Las's own tools are always checked inline (flat schemas: one pass). 0, or no
+  // run_off_loop: every check inline.
+  size_t offload_validation_bytes = 64 * 1024;
+  // Runs a job on another thread (tools/worker_thread.h). The gateway's jobs own what they
+  // read and post their verdict back to the appender's loop. The runner must stay callable
+  // while the gateway lives; a job it drops leaves its call unanswered (only for a server
+  // going away), and a verdict that comes back after the gateway went is ignored.
+  std::function<void(std::function<void()> job)> run_off_loop;
 };
 
 class Gateway final : public EndpointBackend {
@@ -93,7 +115,10 @@ class Gateway final : public EndpointBackend {
                 ProgressSink progress, std::function<void(ToolCallReply)> done) override;
   // A child's call: the child is told (notifications/cancelled) and the call recorded
   // uncertain ("cancelled"); before it reached the child, it is not sent and recorded
-  // failed ("cancelled"). A las__ tool runs to its end. The answer goes to `done` as usual.
+  // failed ("cancelled"); while its arguments are still being checked off the loop (it has
+  // no ToolCallRequested yet), it is not requested and recorded ToolCallDenied
+  // ("cancelled") once the check is back — or denied with the schema's refusal, if that
+  // was the verdict. A las__ tool runs to its end. The answer goes to `done` as usual.
   void CancelCall(const SessionInfo& session, const std::string& request_id_json) override;
   std::string ListResources(const SessionInfo& session) override;
   std::optional<std::string> ReadResource(const SessionInfo& session,
@@ -105,7 +130,8 @@ class Gateway final : public EndpointBackend {
   // Records SessionClosed (synced); `done` on the loop.
   void CloseSession(const SessionInfo& session, std::string_view reason,
                     std::function<void()> done);
-  // Calls handed to children and not yet answered.
+  // Children's calls not yet answered: being checked off the loop, being requested, or
+  // at the child.
   size_t calls_in_flight() const { return in_flight_; }
 
  private:
@@ -117,8 +143,12 @@ class Gateway final : public EndpointBackend {
   bool DocsEnabled() const;
   void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
             const std::string& tool, std::string_view reason, std::string_view detail = {});
-  // A child's call after its ToolCallRequested was written: send it, then Complete().
+  // A child's call after its arguments' check: the check's verdict decides whether it is
+  // denied or requested; after its ToolCallRequested was written: send it, then Complete().
   struct ChildCall;
+  void CheckOffLoop(std::shared_ptr<ChildCall> call,
+                    std::shared_ptr<const trust::ArgumentSchema> schema);
+  void AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid);
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
@@ -134,6 +164,9 @@ class Gateway final : public EndpointBackend {
   // Children's calls in flight by (session id, the client's request id), for CancelCall.
   std::map<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
   std::map<std::string, std::vector<std::string>> surface_credentials_;
+  // Expires with the gateway: a verdict from off the loop that comes back after it is
+  // dropped (its loop may run on after the gateway is gone, e.g. in tests).
+  std::shared_ptr<void> alive_ = std::make_shared<char>();
 };
 
 }  // namespace las::tools

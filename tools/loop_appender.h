@@ -62,6 +62,9 @@ class LoopAppender {
     on_failure_ = std::move(on_failure);
   }
 
+  // The loop this appender runs on (where work done elsewhere is posted back).
+  boost::asio::io_context& io() const { return io_; }
+
   // Calls a client has sent and not yet been answered, over every session: how the
   // appender tells a lone call (sync inline) from concurrent ones (sync off the loop).
   void OpenCall() { ++open_calls_; }

@@ -15,6 +15,7 @@
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/random_id.h"
+#include "tools/worker_thread.h"
 #include "transport/child_process.h"
 
 namespace las::tools {
@@ -38,8 +39,10 @@ FederationOptions FederationOptionsFor(const ServerOptions& options,
 }
 
 GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTools& builtins,
-                                 const std::vector<std::unique_ptr<CallGuard>>& guards) {
+                                 const std::vector<std::unique_ptr<CallGuard>>& guards,
+                                 WorkerThread& validation) {
   GatewayOptions gateway;
+  gateway.run_off_loop = validation.Runner();
   gateway.builtins = &builtins;
   for (const auto& guard : guards) gateway.guards.push_back(guard.get());
   gateway.call_timeout_ms = options.call_timeout_ms;
@@ -75,6 +78,8 @@ struct ServerCore::Parts {
   BuiltinTools builtins;
   std::vector<std::unique_ptr<CallGuard>> guards;
   std::unique_ptr<Federation> federation;
+  // Checks the gateway's large arguments off the loop (GatewayOptions::run_off_loop).
+  WorkerThread validation;
   std::unique_ptr<Gateway> gateway;
   boost::asio::signal_set child_exits;  // SIGCHLD, with options.reap_adopted_orphans
 
@@ -127,7 +132,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   parts->links.federation = parts->federation.get();
   parts->gateway = std::make_unique<Gateway>(
       parts->appender, *parts->federation,
-      GatewayOptionsFor(parts->options, parts->builtins, parts->guards));
+      GatewayOptionsFor(parts->options, parts->builtins, parts->guards, parts->validation));
   parts->links.gateway = parts->gateway.get();
   if (parts->options.reap_adopted_orphans) {
     boost::system::error_code ignored;
@@ -141,7 +146,10 @@ ServerCore::ServerCore(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) 
 
 ServerCore::~ServerCore() {
   if (!parts_) return;
-  // The gateway refers to the federation and the guards; the federation to the log.
+  // The gateway refers to the federation and the guards; the federation to the log. The
+  // validation worker goes after the gateway, with the rest of parts_: a check still queued
+  // is dropped, a running one finishes, and its verdict (posted to a loop that no longer
+  // runs) is never acted on.
   parts_->gateway.reset();
   parts_->federation.reset();
 }

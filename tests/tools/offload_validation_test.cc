@@ -1,0 +1,349 @@
+// A child tool's large arguments are checked against its schema off the loop
+// (GatewayOptions::offload_validation_bytes, run_off_loop): through the real Gateway, a
+// real log and real children (tests/transport/children/mcp_child.py as surface "kid", whose
+// tools take any object; examples/surfaces/stand_in.py as "echo", whose schemas refuse
+// unknown keys), signed and federated as `las serve` does, with one McpEndpoint per
+// session. A runner that holds each job until the test lets it run shows what happens on
+// the loop meanwhile, without timing.
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "log/event_json.h"
+#include "log/event_log.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/temp_dir.h"
+#include "tools/federation.h"
+#include "tools/gateway.h"
+#include "tools/live_projections.h"
+#include "tools/loop_appender.h"
+#include "tools/mcp_endpoint.h"
+#include "tools/registry.h"
+#include "tools/worker_thread.h"
+
+namespace las::tools {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kThreshold = 1024;
+// echo__echo's refusal of a "pad" argument (its schema has additionalProperties: false).
+constexpr const char* kPadRefused =
+    "the arguments do not match the input schema: \"/pad\" fails additionalProperties";
+
+// Arguments for kid__echo (answers `text`) of more than kThreshold bytes.
+std::string LargeEcho(const std::string& text) {
+  return json{{"text", text}, {"pad", std::string(4 * kThreshold, 'x')}}.dump();
+}
+
+// An OffLoopRunner that keeps every job until the test runs it.
+struct HeldJobs {
+  std::vector<std::function<void()>> jobs;
+  OffLoopRunner Runner() {
+    return [this](std::function<void()> job) { jobs.push_back(std::move(job)); };
+  }
+  // Runs the first job held, here (a job runs once).
+  void RunFirst() {
+    std::function<void()> job = std::move(jobs.front());
+    jobs.erase(jobs.begin());
+    job();
+  }
+};
+
+class OffloadValidationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
+    const std::string child = release_->CopyIntoWorkspace(
+        std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py", "mcp_child.py");
+    release_->AddSurface("kid", {"/usr/bin/python3", child});
+    const std::string stand_in = release_->CopyIntoWorkspace(
+        std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py", "stand_in.py");
+    release_->AddSurface("echo", {"/usr/bin/python3", stand_in, "echo"});
+    ASSERT_FALSE(HasFailure());
+    release_->Sign(1);
+  }
+
+  void TearDown() override { Close(); }
+
+  // The server, with `run_off_loop` (null: every check inline) and kThreshold.
+  void Open(OffLoopRunner run_off_loop) {
+    auto log = log::EventLog::Open(tmp_.Sub("log"));
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    log_ = std::move(*log);
+    live_ = std::make_unique<LiveProjections>(*log_);
+    ASSERT_TRUE(live_->CatchUp().ok());
+    appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
+    FederationOptions federation;
+    auto registry = LoadRegistry(release_->registry_path());
+    ASSERT_TRUE(registry.ok()) << registry.status().ToString();
+    federation.registry = *registry;
+    for (const std::string& entry : release_->Environment()) {
+      const size_t eq = entry.find('=');
+      federation.environment[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    federation.quiet = true;
+    federation_ = std::make_unique<Federation>(io_, *log_, federation);
+    bool ready = false;
+    federation_->Start([&] { ready = true; });
+    RunUntil([&] { return ready; });
+    ASSERT_NE(federation_->ClientFor("kid"), nullptr);
+    ASSERT_NE(federation_->ClientFor("echo"), nullptr);
+    GatewayOptions gateway;
+    gateway.new_call_id = [this] { return "call-" + std::to_string(++ids_); };
+    gateway.offload_validation_bytes = kThreshold;
+    gateway.run_off_loop = std::move(run_off_loop);
+    gateway_ = std::make_unique<Gateway>(*appender_, *federation_, gateway);
+  }
+
+  void Close() {
+    if (!log_) return;
+    if (gateway_) {
+      // What a test left held or in flight finishes first: the children's answers must not
+      // come back to a gateway that is gone.
+      for (auto& job : std::exchange(held_.jobs, {})) job();
+      RunUntil([&] { return gateway_->calls_in_flight() == 0; });
+    }
+    sessions_.clear();
+    gateway_.reset();
+    bool down = false;
+    federation_->Shutdown([&] { down = true; });
+    RunUntil([&] { return down; });
+    federation_.reset();
+    appender_.reset();
+    live_.reset();
+    log_.reset();
+  }
+
+  // Sends a tools/call on `session` (opened on first use); returns its request id.
+  int Send(const std::string& session, const std::string& tool, const std::string& arguments) {
+    Session& s = SessionOf(session);
+    const int id = ++s.next_id;
+    s.endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                       R"(,"method":"tools/call","params":{"name":")" + tool +
+                       R"(","arguments":)" + arguments + "}}");
+    return id;
+  }
+  void Cancel(const std::string& session, int id) {
+    SessionOf(session).endpoint->OnLine(
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
+        std::to_string(id) + R"(,"reason":"test"}})");
+  }
+  // The response to request `id` on `session`, once there is one (null: none came).
+  json Await(const std::string& session, int id) {
+    Session& s = SessionOf(session);
+    RunUntil([&] { return s.responses.count(id) != 0; });
+    return s.responses.count(id) != 0 ? json::parse(s.responses[id]) : json();
+  }
+  bool Answered(const std::string& session, int id) {
+    return SessionOf(session).responses.count(id) != 0;
+  }
+
+  // Every event of `kind` in the log, as `las replay` prints them.
+  std::vector<json> Events(const std::string& kind) {
+    std::vector<json> found;
+    auto cursor = log_->Read(1);
+    EXPECT_TRUE(cursor.ok());
+    if (!cursor.ok()) return found;
+    while (true) {
+      auto next = (*cursor)->Next();
+      EXPECT_TRUE(next.ok());
+      if (!next.ok() || !*next) break;
+      json event = json::parse(log::EventToJson((*cursor)->current()));
+      if (event["kind"] == kind) found.push_back(std::move(event));
+    }
+    return found;
+  }
+  // The events of `kind` once there are `count` of them (deferred appends are written on
+  // the loop turn after the answer).
+  std::vector<json> AwaitEvents(const std::string& kind, size_t count) {
+    RunUntil([&] { return Events(kind).size() >= count; });
+    return Events(kind);
+  }
+
+  template <typename Done>
+  void RunUntil(Done done) {
+    for (int i = 0; i < 600 && !done(); ++i) io_.run_one_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(done()) << "timed out waiting on the loop";
+  }
+  // Runs every handler that is ready, without waiting for more.
+  void RunReady() { io_.poll(); }
+
+  struct Session {
+    std::unique_ptr<McpEndpoint> endpoint;
+    std::map<int, std::string> responses;
+    int next_id = 100;
+  };
+  Session& SessionOf(const std::string& name) {
+    auto it = sessions_.find(name);
+    if (it != sessions_.end()) return *it->second;
+    auto session = std::make_unique<Session>();
+    Session* raw = session.get();
+    EndpointOptions options;
+    options.default_agent_id = "agent-" + name;
+    options.new_session_id = [name] { return "session-" + name; };
+    raw->endpoint = std::make_unique<McpEndpoint>(options, *gateway_, [raw](std::string line) {
+      auto response = json::parse(line, nullptr, false);
+      if (response.is_object() && response["id"].is_number_integer()) {
+        raw->responses[response["id"].get<int>()] = line;
+      }
+    });
+    raw->endpoint->OnLine(
+        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05",)"
+        R"("capabilities":{},"clientInfo":{"name":"test","version":"1"}}})");
+    sessions_.emplace(name, std::move(session));
+    return *raw;
+  }
+  size_t EndpointInFlight(const std::string& session) {
+    return SessionOf(session).endpoint->in_flight();
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+  HeldJobs held_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
+      boost::asio::make_work_guard(io_);
+  int ids_ = 0;
+  std::unique_ptr<log::EventLog> log_;
+  std::unique_ptr<LiveProjections> live_;
+  std::unique_ptr<LoopAppender> appender_;
+  std::unique_ptr<Federation> federation_;
+  std::unique_ptr<Gateway> gateway_;
+  std::map<std::string, std::unique_ptr<Session>> sessions_;
+};
+
+std::string TextOf(const json& response) {
+  return response["result"]["content"][0]["text"].get<std::string>();
+}
+
+TEST_F(OffloadValidationTest, AnotherSessionsSmallCallCompletesWhileALargeOneIsChecked) {
+  Open(held_.Runner());
+  const int large = Send("a", "kid__echo", LargeEcho("large"));
+  ASSERT_EQ(held_.jobs.size(), 1u) << "a large argument's check is handed off";
+  const int small = Send("b", "kid__echo", R"({"text":"small"})");
+  EXPECT_EQ(held_.jobs.size(), 1u) << "a small argument is checked inline";
+  const json answer = Await("b", small);
+  EXPECT_EQ(TextOf(answer), "small") << answer.dump();
+  EXPECT_FALSE(Answered("a", large));
+  EXPECT_EQ(EndpointInFlight("a"), 1u) << "the held call stays in flight for its session";
+  EXPECT_EQ(gateway_->calls_in_flight(), 1u);
+  EXPECT_EQ(Events("ToolCallRequested").size(), 1u) << "only the small call is requested";
+
+  held_.RunFirst();  // the check, here on the loop's thread; its verdict is posted back
+  const json late = Await("a", large);
+  EXPECT_EQ(TextOf(late), "large") << late.dump();
+  auto requested = AwaitEvents("ToolCallRequested", 2);
+  ASSERT_EQ(requested.size(), 2u);
+  EXPECT_EQ(requested[1]["payload"]["tool"], "echo");
+  EXPECT_EQ(requested[1]["payload"]["surface"], "kid");
+  EXPECT_EQ(requested[1]["payload"]["request_id"], std::to_string(large));
+  EXPECT_EQ(requested[1]["payload"]["arguments_size"], LargeEcho("large").size());
+  EXPECT_EQ(requested[1]["payload"]["arguments_truncated"], true);
+  auto completed = AwaitEvents("ToolCallCompleted", 2);
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[1]["payload"]["call_id"], requested[1]["payload"]["call_id"]);
+  EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+  EXPECT_EQ(EndpointInFlight("a"), 0u);
+}
+
+TEST_F(OffloadValidationTest, ALargeArgumentTheSchemaRefusesIsDeniedWithItsDetail) {
+  Open(held_.Runner());
+  const std::string arguments =
+      json{{"message", "hi"}, {"pad", std::string(4 * kThreshold, 'x')}}.dump();
+  const int id = Send("a", "echo__echo", arguments);
+  ASSERT_EQ(held_.jobs.size(), 1u);
+  RunReady();
+  EXPECT_FALSE(Answered("a", id));
+  held_.RunFirst();
+  const json refused = Await("a", id);
+  ASSERT_TRUE(refused.contains("error")) << refused.dump();
+  EXPECT_EQ(refused["error"]["code"], kCallRefused);
+  EXPECT_EQ(refused["error"]["data"]["detail"], kPadRefused)
+      << refused.dump();
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["surface"], "echo");
+  EXPECT_EQ(denied[0]["payload"]["tool"], "echo");
+  EXPECT_EQ(denied[0]["payload"]["reason"], "arguments-schema-violation");
+  EXPECT_EQ(denied[0]["payload"]["detail"], refused["error"]["data"]["detail"]);
+  EXPECT_TRUE(Events("ToolCallRequested").empty());
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+}
+
+// The same refusal inline (no runner): offloading changes where the check runs, not what
+// the client and the log get.
+TEST_F(OffloadValidationTest, WithoutARunnerTheSameRefusalIsMadeInline) {
+  Open(nullptr);
+  const std::string arguments =
+      json{{"message", "hi"}, {"pad", std::string(4 * kThreshold, 'x')}}.dump();
+  const json refused = Await("a", Send("a", "echo__echo", arguments));
+  ASSERT_TRUE(refused.contains("error")) << refused.dump();
+  EXPECT_EQ(refused["error"]["data"]["detail"], kPadRefused);
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "arguments-schema-violation");
+}
+
+// notifications/cancelled while the check runs: the call never reaches the child (no
+// ToolCallRequested), is recorded denied "cancelled", and gets no response; the session
+// goes on.
+TEST_F(OffloadValidationTest, ACallCancelledDuringItsCheckNeverReachesTheChild) {
+  Open(held_.Runner());
+  const int id = Send("a", "kid__echo", LargeEcho("cancelled"));
+  ASSERT_EQ(held_.jobs.size(), 1u);
+  Cancel("a", id);
+  held_.RunFirst();
+  RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
+  EXPECT_EQ(denied[0]["payload"]["tool"], "echo");
+  EXPECT_TRUE(Events("ToolCallRequested").empty()) << "the child was never asked";
+  EXPECT_FALSE(Answered("a", id)) << "MCP: a cancelled request gets no response";
+
+  const json next = Await("a", Send("a", "kid__echo", R"({"text":"next"})"));
+  EXPECT_EQ(TextOf(next), "next") << next.dump();
+}
+
+// The gateway goes (the server shuts down) while a check is held; the verdict that comes
+// back afterwards is dropped, not run against a destroyed gateway.
+TEST_F(OffloadValidationTest, AVerdictThatComesBackAfterTheGatewayWentIsDropped) {
+  Open(held_.Runner());
+  Send("a", "kid__echo", LargeEcho("orphan"));
+  ASSERT_EQ(held_.jobs.size(), 1u);
+  sessions_.clear();
+  gateway_.reset();
+  held_.RunFirst();  // posts its verdict
+  RunReady();      // runs it: a no-op
+  EXPECT_TRUE(Events("ToolCallRequested").empty());
+}
+
+// With the real worker thread: the check runs there and the call is answered on the loop.
+TEST_F(OffloadValidationTest, TheWorkerThreadChecksALargeArgumentAndTheCallIsAnswered) {
+  WorkerThread worker;
+  Open(worker.Runner());
+  const int large = Send("a", "kid__echo", LargeEcho("via the worker"));
+  const int refused = Send("b", "echo__echo",
+                           json{{"message", "hi"}, {"pad", std::string(4 * kThreshold, 'y')}}.dump());
+  const json answer = Await("a", large);
+  EXPECT_EQ(TextOf(answer), "via the worker") << answer.dump();
+  const json refusal = Await("b", refused);
+  EXPECT_EQ(refusal["error"]["data"]["detail"], kPadRefused)
+      << refusal.dump();
+  EXPECT_EQ(AwaitEvents("ToolCallCompleted", 1).size(), 1u);
+  Close();  // before `worker` goes: the gateway must not outlive its runner
+}
+
+}  // namespace
+}  // namespace las::tools
