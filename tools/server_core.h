@@ -14,7 +14,8 @@
 // directory) or the fold's error. A log failure during federation is in status().
 //
 // Ownership and threading: the caller owns the io_context, which must outlive the core; the
-// core owns the log and everything built on it. Construct, Start, query and Shutdown on the
+// core owns the log and everything built on it, and one worker thread that checks large
+// arguments off the loop (GatewayOptions::run_off_loop), joined when the core is destroyed. Construct, Start, query and Shutdown on the
 // loop's thread (or before the loop runs). Destroy after the loop stopped running.
 #pragma once
 
