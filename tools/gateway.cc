@@ -237,8 +237,8 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
     return;
   }
-  // The child may have gone while the check ran off the loop.
-  if (federation_.ClientFor(call->surface) == nullptr) {
+  // The surface may have stopped while the check ran off the loop.
+  if (federation_.ServingClientFor(call->surface) == nullptr) {
     Deny(call->session, call->call_id, call->surface, call->tool, "surface-unavailable");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
