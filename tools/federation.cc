@@ -181,6 +181,15 @@ void Federation::LaunchEligible() {
   }
 }
 
+void Federation::KeepOutByPolicy(const std::string& surface,
+                                 std::vector<trust::LiveTool>& live) const {
+  auto left = policy_left_out_.find(surface);
+  if (left == policy_left_out_.end()) return;
+  for (const auto& [tool, verdict] : left->second) {
+    std::erase_if(live, [&](const trust::LiveTool& t) { return t.name == tool; });
+  }
+}
+
 void Federation::RecordAdmission(const std::string& surface,
                                  const std::vector<trust::LiveTool>& live,
                                  const std::vector<std::pair<std::string, std::string>>& withheld) {
@@ -202,7 +211,6 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
     exposed = *binding;
     for (const auto& [tool, verdict] : left->second) {
       std::erase_if(exposed.tools, [&](const trust::ToolBinding& t) { return t.name == tool; });
-      std::erase_if(launch.live_tools, [&](const trust::LiveTool& t) { return t.name == tool; });
       left_out_reasons_[QualifiedName(launch.surface, tool)] = std::string(verdict.reason_name());
       withheld.emplace_back(tool, verdict.reason_name());
       if (!options_.quiet) {
@@ -211,6 +219,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
       }
     }
     binding = &exposed;
+    KeepOutByPolicy(launch.surface, launch.live_tools);
   }
   if (launch.ok && launch.surface == "skarbiec" && !policies_.taxonomy && !options_.quiet) {
     std::fprintf(stderr, "las: skarbiec capability calls will be refused (%s)\n",

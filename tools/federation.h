@@ -145,6 +145,8 @@ class Federation {
   // next start, which this schedules.
   void Stopped(const std::string& surface, std::string_view reason, const std::string& detail,
                int64_t delay_ms);
+  // Removes from `live` the signed tools a local allowlist keeps out of the catalog.
+  void KeepOutByPolicy(const std::string& surface, std::vector<trust::LiveTool>& live) const;
   // SurfaceAdmitted, CatalogLoaded and a ToolWithheld per tool kept out: one batch.
   void RecordAdmission(const std::string& surface, const std::vector<trust::LiveTool>& live,
                        const std::vector<std::pair<std::string, std::string>>& withheld);

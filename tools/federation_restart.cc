@@ -161,12 +161,7 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     Retire(std::move(launch.client), [this] { ShutdownStep(); });
     return;
   }
-  if (auto left = policy_left_out_.find(launch.surface);
-      launch.ok && left != policy_left_out_.end()) {
-    for (const auto& [tool, verdict] : left->second) {
-      std::erase_if(launch.live_tools, [&](const trust::LiveTool& t) { return t.name == tool; });
-    }
-  }
+  if (launch.ok) KeepOutByPolicy(launch.surface, launch.live_tools);
   if (!launch.ok) {
     Stopped(launch.surface, launch.reason, launch.detail,
             MayPassLater(launch.reason) ? restarts.backoff.AfterFailedStart()
