@@ -190,7 +190,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   call->progress = std::move(progress);
   call->done = std::move(done);
   ++in_flight_;
-  child_calls_[{session.session_id, request_id_json}] = call;
+  child_calls_.emplace(std::make_pair(session.session_id, request_id_json), call);
   // Against the signed schema, with Las's own credential arguments in place (a templated
   // argument the schema requires is satisfied by Las, never by the model). A large
   // argument is checked off the loop: against some schemas that takes seconds, and the
@@ -286,13 +286,15 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
 }
 
 void Gateway::CancelCall(const SessionInfo& session, const std::string& request_id_json) {
-  auto it = child_calls_.find({session.session_id, request_id_json});
-  if (it == child_calls_.end()) return;  // answered already, or not a child's call
-  ChildCall& call = *it->second;
-  if (call.cancelled) return;
-  call.cancelled = true;
-  if (call.child != nullptr && call.child_request_id != 0) {
-    (void)call.child->Cancel(call.child_request_id, "cancelled by the client");
+  // None: answered already, or not a child's call.
+  auto [first, last] = child_calls_.equal_range({session.session_id, request_id_json});
+  for (auto it = first; it != last; ++it) {
+    ChildCall& call = *it->second;
+    if (call.cancelled) continue;
+    call.cancelled = true;
+    if (call.child != nullptr && call.child_request_id != 0) {
+      (void)call.child->Cancel(call.child_request_id, "cancelled by the client");
+    }
   }
 }
 
@@ -379,7 +381,13 @@ const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surfac
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
   --in_flight_;
-  child_calls_.erase({call.session.session_id, call.request_id_json});
+  auto [first, last] = child_calls_.equal_range({call.session.session_id, call.request_id_json});
+  for (auto it = first; it != last; ++it) {
+    if (it->second.get() == &call) {
+      child_calls_.erase(it);
+      break;
+    }
+  }
   call.done(std::move(reply));
 }
 

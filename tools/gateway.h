@@ -162,7 +162,9 @@ class Gateway final : public EndpointBackend {
   ToolsListCache tools_list_;
   size_t in_flight_ = 0;
   // Children's calls in flight by (session id, the client's request id), for CancelCall.
-  std::map<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
+  // By (session, client request id). A multimap: a client may reuse an id in flight, and a
+  // cancellation of that id must reach every call under it.
+  std::multimap<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
   std::map<std::string, std::vector<std::string>> surface_credentials_;
   // Expires with the gateway: a verdict from off the loop that comes back after it is
   // dropped (its loop may run on after the gateway is gone, e.g. in tests).

@@ -126,8 +126,12 @@ class OffloadValidationTest : public ::testing::Test {
 
   // Sends a tools/call on `session` (opened on first use); returns its request id.
   int Send(const std::string& session, const std::string& tool, const std::string& arguments) {
+    return SendAs(session, ++SessionOf(session).next_id, tool, arguments);
+  }
+  // Sends a tools/call with the request id `id`, which may be one already in flight.
+  int SendAs(const std::string& session, int id, const std::string& tool,
+             const std::string& arguments) {
     Session& s = SessionOf(session);
-    const int id = ++s.next_id;
     s.endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
                        R"(,"method":"tools/call","params":{"name":")" + tool +
                        R"(","arguments":)" + arguments + "}}");
@@ -314,6 +318,43 @@ TEST_F(OffloadValidationTest, ACallCancelledDuringItsCheckNeverReachesTheChild) 
 
   const json next = Await("a", Send("a", "kid__echo", R"({"text":"next"})"));
   EXPECT_EQ(TextOf(next), "next") << next.dump();
+}
+
+// JSON-RPC forbids reusing a request id in flight; a client that does it anyway gets each
+// call run, and a cancellation of that id reaches every call under it (the endpoint sends
+// none of their answers, so none of them may go on unnoticed to the child).
+TEST_F(OffloadValidationTest, ACancellationReachesEveryCallUnderAReusedRequestId) {
+  Open(held_.Runner());
+  SendAs("a", 7, "kid__echo", LargeEcho("first"));
+  SendAs("a", 7, "kid__echo", LargeEcho("second"));
+  ASSERT_EQ(held_.jobs.size(), 2u);
+  Cancel("a", 7);
+  held_.RunFirst();
+  held_.RunFirst();
+  RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
+  auto denied = AwaitEvents("ToolCallDenied", 2);
+  ASSERT_EQ(denied.size(), 2u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
+  EXPECT_EQ(denied[1]["payload"]["reason"], "cancelled");
+  EXPECT_TRUE(Events("ToolCallRequested").empty()) << "neither call reached the child";
+}
+
+// The first of two calls under one request id finishing leaves the second cancellable.
+TEST_F(OffloadValidationTest, TheSecondCallUnderAReusedRequestIdStaysCancellable) {
+  Open(held_.Runner());
+  SendAs("a", 7, "kid__echo", LargeEcho("first"));
+  SendAs("a", 7, "kid__echo", LargeEcho("second"));
+  ASSERT_EQ(held_.jobs.size(), 2u);
+  held_.RunFirst();
+  ASSERT_EQ(TextOf(Await("a", 7)), "first");
+  RunUntil([&] { return gateway_->calls_in_flight() == 1; });
+  Cancel("a", 7);
+  held_.RunFirst();
+  RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
+  EXPECT_EQ(Events("ToolCallRequested").size(), 1u) << "only the first reached the child";
 }
 
 // The gateway goes (the server shuts down) while a check is held; the verdict that comes
