@@ -67,7 +67,15 @@ int RunReplay(const ReplayOptions& options) {
     }
     return audited;
   };
-  callbacks.on_selected = [](const log::StoredEvent& event) { PrintLine(log::EventToJson(event)); };
+  // A reader that went away (`las replay | head`) is told at the next buffer that fails,
+  // not after the whole log has been read.
+  bool output_failed = false;
+  callbacks.on_selected = [&output_failed](const log::StoredEvent& event) {
+    PrintLine(log::EventToJson(event));
+    if (std::ferror(stdout) == 0) return Status::Ok();
+    output_failed = true;
+    return IoError("writing to standard output failed");
+  };
   const bool show_progress =
       ::isatty(STDERR_FILENO) != 0 && (*cursor)->head().sequence >= kProgressThreshold;
   if (show_progress) {
@@ -79,6 +87,10 @@ int RunReplay(const ReplayOptions& options) {
   projections::ProjectionSet set;
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   if (show_progress) std::fputc('\n', stderr);
+  if (output_failed) {
+    (void)StdoutDelivered("replay");  // says so, once
+    return ExitCodeFor(outcome.status);
+  }
 
   nlohmann::json digests = nlohmann::json::object();
   const auto computed_digests = set.Digests();  // costly on a large log: once

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "log/envelope.h"
 #include "reducers/call_ledger.h"
@@ -103,8 +104,11 @@ ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
     ++outcome.verified;
     if (callbacks.on_selected &&
         Selected(event, log::EnvelopeOf(event), filter, kinds, calls)) {
-      callbacks.on_selected(event);
       ++outcome.selected;
+      if (Status taken = callbacks.on_selected(event); !taken.ok()) {
+        outcome.status = std::move(taken);
+        return outcome;
+      }
     }
     if (callbacks.on_progress && outcome.verified % callbacks.progress_every == 0) {
       callbacks.on_progress(outcome.verified, outcome.head.sequence);

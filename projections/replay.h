@@ -46,7 +46,9 @@ struct ReplayCallbacks {
   // Checks every verified event beyond the chain (e.g. re-verifies recorded release
   // signatures). A non-ok status stops the replay as kCorruption at that event.
   std::function<Status(const log::StoredEvent&)> audit;
-  std::function<void(const log::StoredEvent&)> on_selected;
+  // Receives each selected event. A non-ok status (its reader went away) stops the replay
+  // with that status and no first bad sequence.
+  std::function<Status(const log::StoredEvent&)> on_selected;
   // Called every `progress_every` events with (done, total); may be empty.
   std::function<void(uint64_t, uint64_t)> on_progress;
   uint64_t progress_every = 65536;

@@ -296,6 +296,32 @@ TEST_F(ReplayCliTest, OutputThatCannotBeWrittenExitsNine) {
   EXPECT_EQ(Las({"replay", "--log", dir_}).exit_code, 0);
 }
 
+// A reader that went away (`las replay | head`, a full disk) stops the replay at the next
+// buffer it refuses, rather than after the whole log: the break recorded near the end of
+// this one is never reached, and the one line said is the failed output.
+TEST_F(ReplayCliTest, OutputThatFailsStopsTheReplayThere) {
+  {
+    auto log = log::EventLog::Open(dir_);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    // Well over the 64 KiB stdout buffer of JSON lines.
+    for (int i = 0; i < 60; ++i) {
+      ASSERT_TRUE((*log)->Append(testing::SampleSession("bulk-" + std::to_string(i))).ok());
+    }
+  }
+  const uint64_t last = 9 + 60 * 9;
+  {
+    testing::RawDb db(dir_);
+    std::string value = db.Get("events", testing::SequenceKey(last));
+    value[value.size() / 2] = static_cast<char>(value[value.size() / 2] ^ 0x10);
+    db.Put("events", testing::SequenceKey(last), value);
+  }
+  ASSERT_EQ(Las({"replay", "--log", dir_, "--summary"}).exit_code, 3) << "the break is there";
+  CommandResult full = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " replay --log '" + dir_ +
+                                                        "' > /dev/full"});
+  EXPECT_EQ(full.exit_code, 9) << full.err;
+  EXPECT_EQ(full.err, "las replay: io: writing to standard output failed: No space left on device\n");
+}
+
 // With stdout closed, descriptor 1 would be the next file opened — the log's info log —
 // and the transcript would land there.
 TEST_F(ReplayCliTest, AClosedStdoutFailsInsteadOfWritingIntoTheLog) {
