@@ -293,6 +293,7 @@ transport::McpClient* Federation::ClientFor(std::string_view surface) {
 }
 
 transport::McpClient* Federation::ServingClientFor(std::string_view surface) {
+  if (shutting_down_) return nullptr;  // its child is being ended
   for (const SurfaceState& state : states_) {
     if (state.name == surface) return state.admitted ? ClientFor(surface) : nullptr;
   }

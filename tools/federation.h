@@ -100,7 +100,8 @@ class Federation {
   // never admitted. "Was admitted" is what session policy asks (Skarbiec's agent id stays
   // required while its child restarts).
   transport::McpClient* ClientFor(std::string_view surface);
-  // The client a call may be sent to now: nullptr while the surface is stopped.
+  // The client a call may be sent to now: nullptr while the surface is stopped, and for
+  // every surface once Shutdown began.
   transport::McpClient* ServingClientFor(std::string_view surface);
   const trust::Environment& environment() const { return options_.environment; }
   // The local special policies, loaded once by Start().

@@ -2,8 +2,11 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <string_view>
 
+#include "tools/argument_check_queue.h"
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
@@ -57,6 +60,34 @@ ResultShape ShapeOf(std::string_view text) {
   return shape;
 }
 
+// What a child tool's argument policy decided.
+struct PolicyVerdict {
+  trust::Verdict verdict;
+  bool by_schema = true;  // false: the credential templates refused the arguments
+};
+
+// Argument policy, on the loop or off it: Las's credentials into their templated arguments
+// (a model-supplied value for one is refused), then the signed schema on the result, so a
+// templated argument the schema requires is satisfied by Las, never by the model. The
+// byte limit counts the client's text only. `arguments` becomes what the child is sent.
+PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
+                                  const trust::ToolBinding& binding,
+                                  const std::map<std::string, std::string>& credentials,
+                                  std::string& arguments) {
+  const size_t client_bytes = arguments.size();
+  if (!binding.credential_templates.empty()) {
+    auto injected = trust::InjectCredentials(
+        arguments, binding, [&credentials](std::string_view name) -> std::optional<std::string> {
+          auto it = credentials.find(std::string(name));
+          if (it == credentials.end()) return std::nullopt;
+          return it->second;
+        });
+    if (!injected.ok()) return {injected.verdict(), false};
+    arguments = std::move(*injected);
+  }
+  return {trust::ValidateInjectedArguments(schema, arguments, client_bytes), true};
+}
+
 }  // namespace
 
 // A child's call from its schema check to its answer. Everything is copied out of the
@@ -70,17 +101,41 @@ struct Gateway::ChildCall {
   std::string tool;
   std::string definition_sha256;
   BoundedText recorded_arguments;  // the model's arguments, bounded, for ToolCallRequested
-  std::string arguments;  // with Las's credentials injected: never recorded
+  // The client's text; once the argument policy passed, with Las's credentials injected
+  // (never recorded).
+  std::string arguments;
+  // The client's own text while a check off the loop runs on a copy with credentials: the
+  // guards see it again after the check.
+  std::string client_arguments;
   ProgressSink progress;  // empty: the client asked for none
   std::function<void(ToolCallReply)> done;
   int64_t started_nanos = 0;
+  int64_t deadline_nanos = 0;      // with a call timeout; 0: none
   bool cancelled = false;          // by the client, at any point before its answer
+  bool finished = false;           // answered (Finish)
+  // While its arguments wait for or undergo their check off the loop.
+  ArgumentCheckQueue::Id check_id = 0;
+  std::unique_ptr<boost::asio::steady_timer> check_deadline;  // the call timeout meanwhile
   transport::McpClient* child = nullptr;
   int64_t child_request_id = 0;    // once sent
 };
 
 Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options)
-    : appender_(appender), federation_(federation), options_(std::move(options)) {}
+    : appender_(appender), federation_(federation), options_(std::move(options)) {
+  if (options_.run_off_loop && options_.offload_validation_bytes != 0) {
+    checks_ = std::make_unique<ArgumentCheckQueue>(
+        options_.run_off_loop,
+        [&io = appender_.io()](std::function<void()> back) { boost::asio::post(io, std::move(back)); },
+        options_.checks_waiting_per_session);
+  }
+}
+
+Gateway::~Gateway() {
+  // A timer's handler must not reach a gateway that is gone.
+  for (const auto& [key, call] : child_calls_) {
+    if (call->check_deadline) call->check_deadline->cancel();
+  }
+}
 
 void Gateway::OnSessionOpened(const SessionInfo& session) {
   appender_.Append({SessionOpenedEvent(ActorOf(session), session.protocol_version,
@@ -162,21 +217,12 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
 
   // Argument policy. The log records the model's arguments, never the injected secrets.
-  // A tool without credential templates gets the client's exact text (its strictness is
-  // checked with the schema below).
-  std::string arguments = arguments_json;
-  if (!tool->credential_templates.empty()) {
-    trust::ToolBinding binding;
-    binding.name = tool->tool;
-    binding.credential_templates = tool->credential_templates;
-    auto injected = trust::InjectCredentials(arguments_json, binding,
-                                             EnvironmentCredentials(federation_.environment()));
-    if (!injected.ok()) {
-      Deny(session, call_id, tool->surface, tool->tool, injected.verdict().reason_name());
-      done(ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
-      return;
-    }
-    arguments = std::move(*injected);
+  // Its byte limit is the client's, checked before anything is copied or queued.
+  if (trust::Verdict size = trust::CheckArgumentsSize(*tool->schema, arguments_json.size());
+      !size.ok()) {
+    Deny(session, call_id, tool->surface, tool->tool, size.reason_name(), size.detail());
+    done(SchemaRefusal(size));
+    return;
   }
   auto call = std::make_shared<ChildCall>();
   call->session = session;
@@ -186,44 +232,134 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   call->tool = tool->tool;
   call->definition_sha256 = tool->definition_sha256;
   call->recorded_arguments = Bound(arguments_json, options_.recorded_bytes);
-  call->arguments = std::move(arguments);
+  call->arguments = arguments_json;
   call->progress = std::move(progress);
   call->done = std::move(done);
+  if (options_.call_timeout_ms > 0) {
+    call->deadline_nanos = options_.clock->NowNanos() + options_.call_timeout_ms * 1'000'000;
+  }
   ++in_flight_;
   child_calls_.emplace(std::make_pair(session.session_id, request_id_json), call);
-  // Against the signed schema, with Las's own credential arguments in place (a templated
-  // argument the schema requires is satisfied by Las, never by the model). A large
-  // argument is checked off the loop: against some schemas that takes seconds, and the
-  // loop serves every session (see GatewayOptions::offload_validation_bytes).
-  if (options_.run_off_loop && options_.offload_validation_bytes != 0 &&
-      call->arguments.size() > options_.offload_validation_bytes) {
-    CheckOffLoop(std::move(call), tool->schema);
+
+  trust::ToolBinding binding;
+  binding.name = tool->tool;
+  binding.credential_templates = tool->credential_templates;
+  std::map<std::string, std::string> credentials;  // the values this tool's templates name
+  if (!binding.credential_templates.empty()) {
+    const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
+    for (const auto& [argument, credential] : binding.credential_templates) {
+      if (auto value = resolve(credential)) credentials.emplace(credential, std::move(*value));
+    }
+  }
+  // A large argument is checked off the loop: against some schemas that takes seconds, and
+  // the loop serves every session (see GatewayOptions::offload_validation_bytes).
+  if (checks_ && call->arguments.size() > options_.offload_validation_bytes) {
+    CheckOffLoop(std::move(call), tool->schema, std::move(binding), std::move(credentials));
     return;
   }
-  const trust::Verdict valid = trust::ValidateArguments(*tool->schema, call->arguments);
-  AfterCheck(std::move(call), valid);
+  const PolicyVerdict verdict =
+      ApplyArgumentPolicy(*tool->schema, binding, credentials, call->arguments);
+  AfterCheck(std::move(call), verdict.verdict, verdict.by_schema);
 }
 
 void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
-                           std::shared_ptr<const trust::ArgumentSchema> schema) {
-  // The job owns what it reads — the immutable schema (ValidateArguments may run on it
-  // from any thread, trust/argument_schema.h) and the arguments, moved out of the call and
-  // back — and touches nothing else until its result is back on the loop.
-  std::string arguments = std::move(call->arguments);
-  options_.run_off_loop([&io = appender_.io(), this, alive = std::weak_ptr<void>(alive_),
-                         schema = std::move(schema), arguments = std::move(arguments),
-                         call = std::move(call)]() mutable {
-    trust::Verdict valid = trust::ValidateArguments(*schema, arguments);
-    boost::asio::post(io, [this, alive = std::move(alive), call = std::move(call),
-                           arguments = std::move(arguments), valid = std::move(valid)]() mutable {
-      if (alive.expired()) return;  // the gateway went before its loop ran this
-      call->arguments = std::move(arguments);
-      AfterCheck(std::move(call), valid);
-    });
-  });
+                           std::shared_ptr<const trust::ArgumentSchema> schema,
+                           trust::ToolBinding binding,
+                           std::map<std::string, std::string> credentials) {
+  // The check owns what it reads — the immutable schema (ValidateArguments may run on it
+  // from any thread, trust/argument_schema.h), a copy of the arguments and the credential
+  // values — and its verdict is handed back on the loop through `outcome`.
+  struct Outcome {
+    std::string arguments;
+    PolicyVerdict verdict;
+  };
+  auto outcome = std::make_shared<Outcome>();
+  if (!binding.credential_templates.empty()) call->client_arguments = call->arguments;
+  outcome->arguments = std::move(call->arguments);
+  ArgumentCheckQueue::Check check;
+  check.run = [outcome, schema = std::move(schema), binding = std::move(binding),
+               credentials = std::move(credentials)] {
+    outcome->verdict = ApplyArgumentPolicy(*schema, binding, credentials, outcome->arguments);
+  };
+  check.done = [this, call, outcome] {
+    call->check_id = 0;
+    if (call->check_deadline) call->check_deadline->cancel();
+    if (call->finished) return;  // timed out, or the server went on without it
+    // Without templates the checked text is the client's own.
+    const bool injected = !call->client_arguments.empty();
+    if (!RecheckGuards(call, injected ? call->client_arguments : outcome->arguments)) return;
+    call->client_arguments = {};
+    call->arguments = std::move(outcome->arguments);
+    AfterCheck(call, outcome->verdict.verdict, outcome->verdict.by_schema);
+  };
+  call->check_id = checks_->Add(call->session.session_id, std::move(check));
+  if (call->check_id == 0) {
+    Deny(call->session, call->call_id, call->surface, call->tool, "too-many-checks");
+    Finish(*call, ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
+    return;
+  }
+  if (call->deadline_nanos != 0) {
+    call->check_deadline = std::make_unique<boost::asio::steady_timer>(appender_.io());
+    call->check_deadline->expires_after(
+        std::chrono::nanoseconds(call->deadline_nanos - options_.clock->NowNanos()));
+    call->check_deadline->async_wait(
+        [this, weak = std::weak_ptr<ChildCall>(call)](const boost::system::error_code& error) {
+          if (error) return;  // cancelled: the check came back (or the call went)
+          if (auto timed_out = weak.lock()) EndDuringCheck(*timed_out, "timeout");
+        });
+  }
 }
 
-void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid) {
+// After a check off the loop: what the guards decided before it (grants, sources, special
+// policies) may have changed meanwhile — an operator's revoke or disable must stop a call
+// it has not been requested yet, as it would have stopped an inline one.
+bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
+                            std::string_view client_arguments) {
+  const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
+  if (tool == nullptr) {
+    Deny(call->session, call->call_id, call->surface, call->tool, "surface-unavailable");
+    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    return false;
+  }
+  for (CallGuard* guard : options_.guards) {
+    if (auto refusal = guard->BeforeCall(call->session, *tool, client_arguments)) {
+      Deny(call->session, call->call_id, call->surface, call->tool, refusal->reason);
+      Finish(*call, ToolCallReply::Error(refusal->error_code, refusal->message));
+      return false;
+    }
+  }
+  return true;
+}
+
+void Gateway::EndDuringCheck(ChildCall& call, std::string_view reason) {
+  if (call.finished || call.check_id == 0) return;
+  (void)checks_->Withdraw(call.check_id);  // a running check goes on; its verdict is dropped
+  call.check_id = 0;
+  Deny(call.session, call.call_id, call.surface, call.tool, reason);
+  if (reason == "timeout") {
+    Finish(call, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
+  } else if (reason == "cancelled") {
+    Finish(call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
+  } else {
+    Finish(call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+  }
+}
+
+void Gateway::EndChecks() {
+  std::vector<std::shared_ptr<ChildCall>> checking;
+  for (const auto& [key, call] : child_calls_) {
+    if (call->check_id != 0) checking.push_back(call);
+  }
+  for (const auto& call : checking) EndDuringCheck(*call, "shutdown");
+}
+
+void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid,
+                         bool by_schema) {
+  if (!valid.ok() && !by_schema) {
+    Deny(call->session, call->call_id, call->surface, call->tool, valid.reason_name());
+    Finish(*call, ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
+    return;
+  }
   if (!valid.ok()) {
     Deny(call->session, call->call_id, call->surface, call->tool, valid.reason_name(),
          valid.detail());
@@ -270,7 +406,12 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
   }
   call->started_nanos = options_.clock->NowNanos();
   transport::CallOptions call_options;
-  call_options.timeout = std::chrono::milliseconds(options_.call_timeout_ms);
+  if (call->deadline_nanos != 0) {
+    // What is left of the call's timeout (its check and its request took the rest).
+    call_options.timeout = std::max(std::chrono::milliseconds(1),
+                                    std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::nanoseconds(call->deadline_nanos - call->started_nanos)));
+  }
   if (call->progress) {
     call_options.on_progress = [call](const transport::CallProgress& progress) {
       if (!call->cancelled) call->progress(ToolCallProgress{progress.progress, progress.total});
@@ -288,12 +429,15 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
 void Gateway::CancelCall(const SessionInfo& session, const std::string& request_id_json) {
   // None: answered already, or not a child's call.
   auto [first, last] = child_calls_.equal_range({session.session_id, request_id_json});
-  for (auto it = first; it != last; ++it) {
-    ChildCall& call = *it->second;
-    if (call.cancelled) continue;
-    call.cancelled = true;
-    if (call.child != nullptr && call.child_request_id != 0) {
-      (void)call.child->Cancel(call.child_request_id, "cancelled by the client");
+  std::vector<std::shared_ptr<ChildCall>> calls;
+  for (auto it = first; it != last; ++it) calls.push_back(it->second);
+  for (const auto& call : calls) {
+    if (call->cancelled) continue;
+    call->cancelled = true;
+    if (call->child != nullptr && call->child_request_id != 0) {
+      (void)call->child->Cancel(call->child_request_id, "cancelled by the client");
+    } else if (call->check_id != 0 && call->check_id != checks_->running()) {
+      EndDuringCheck(*call, "cancelled");  // still waiting for its check: it never runs
     }
   }
 }
@@ -380,6 +524,7 @@ const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surfac
 }
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
+  call.finished = true;
   --in_flight_;
   auto [first, last] = child_calls_.equal_range({call.session.session_id, call.request_id_json});
   for (auto it = first; it != last; ++it) {

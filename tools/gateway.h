@@ -27,10 +27,13 @@
 // Errors to the client are generic JSON-RPC errors; child diagnostics never reach it.
 // Threading: everything on the io_context's thread, log appends included
 // (tools/loop_appender.h: the appends of one loop turn share one write and one fsync) —
-// but one step: a child tool's arguments over offload_validation_bytes are checked against
-// its schema by run_off_loop, and the call goes on from the verdict back on the loop, as
-// an inline check would have. Meanwhile the loop serves every other session; the call
-// is in flight (calls_in_flight(), and for its endpoint until its answer).
+// but one step: a child tool's arguments over offload_validation_bytes get their argument
+// policy (credentials, then the schema) from run_off_loop — one check at a time, the
+// sessions taking turns (tools/argument_check_queue.h) — and the call goes on from the
+// verdict back on the loop: the guards decide again (a grant revoked or a source disabled
+// meanwhile stops it), then as an inline check would have. Meanwhile the loop serves every
+// other session; the call is in flight (calls_in_flight(), and for its endpoint until its
+// answer).
 #pragma once
 
 #include <cstdint>
@@ -56,9 +59,12 @@ struct CallResult;
 namespace las::trust {
 class ArgumentSchema;
 class Verdict;
+struct ToolBinding;
 }
 
 namespace las::tools {
+
+class ArgumentCheckQueue;
 
 // JSON-RPC error codes the gateway answers with (besides the standard ones).
 inline constexpr int kCallFailed = -32603;     // "Tool call failed"
@@ -95,6 +101,12 @@ struct GatewayOptions {
   // would. Las's own tools are always checked inline (flat schemas: one pass). 0, or no
   // run_off_loop: every check inline.
   size_t offload_validation_bytes = 64 * 1024;
+  // The checks off the loop run one at a time, taken from the sessions in turn
+  // (tools/argument_check_queue.h); a session with this many waiting gets its next large
+  // call refused at once (ToolCallDenied "too-many-checks"): each waiting check holds up to
+  // a copy of 1 MiB of arguments. A call timeout counts the wait and the check; a call
+  // cancelled while it waits is never checked.
+  size_t checks_waiting_per_session = 4;
   // Runs a job on another thread (tools/worker_thread.h). The gateway's jobs own what they
   // read and post their verdict back to the appender's loop. The runner must stay callable
   // while the gateway lives; a job it drops leaves its call unanswered (only for a server
@@ -105,6 +117,7 @@ struct GatewayOptions {
 class Gateway final : public EndpointBackend {
  public:
   Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options);
+  ~Gateway() override;
 
   void OnSessionOpened(const SessionInfo& session) override;
   std::string ListTools(const SessionInfo& session) override;
@@ -133,6 +146,10 @@ class Gateway final : public EndpointBackend {
   // Children's calls not yet answered: being checked off the loop, being requested, or
   // at the child.
   size_t calls_in_flight() const { return in_flight_; }
+  // The server is going away: every call whose arguments wait for or undergo their check
+  // off the loop is answered now ("Tool call failed") and recorded ToolCallDenied
+  // "shutdown"; a check already running finishes on its thread and is dropped.
+  void EndChecks();
 
  private:
   void CallBuiltin(const SessionInfo& session, const std::string& call_id,
@@ -147,8 +164,14 @@ class Gateway final : public EndpointBackend {
   // denied or requested; after its ToolCallRequested was written: send it, then Complete().
   struct ChildCall;
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
-                    std::shared_ptr<const trust::ArgumentSchema> schema);
-  void AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid);
+                    std::shared_ptr<const trust::ArgumentSchema> schema,
+                    trust::ToolBinding binding, std::map<std::string, std::string> credentials);
+  // False when a guard now refuses the call (it is then denied and answered).
+  bool RecheckGuards(const std::shared_ptr<ChildCall>& call, std::string_view client_arguments);
+  // Ends a call whose check is waiting or running, denied with `reason`.
+  void EndDuringCheck(ChildCall& call, std::string_view reason);
+  // `by_schema` false: `valid` is the credential templates' refusal.
+  void AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid, bool by_schema);
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
@@ -161,14 +184,13 @@ class Gateway final : public EndpointBackend {
   GatewayOptions options_;
   ToolsListCache tools_list_;
   size_t in_flight_ = 0;
-  // Children's calls in flight by (session id, the client's request id), for CancelCall.
-  // By (session, client request id). A multimap: a client may reuse an id in flight, and a
+  // Children's calls in flight by (session id, the client's request id), for CancelCall. A multimap: a client may reuse an id in flight, and a
   // cancellation of that id must reach every call under it.
   std::multimap<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
   std::map<std::string, std::vector<std::string>> surface_credentials_;
-  // Expires with the gateway: a verdict from off the loop that comes back after it is
-  // dropped (its loop may run on after the gateway is gone, e.g. in tests).
-  std::shared_ptr<void> alive_ = std::make_shared<char>();
+  // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
+  // loop may run on after the gateway is gone, e.g. in tests).
+  std::unique_ptr<ArgumentCheckQueue> checks_;
 };
 
 }  // namespace las::tools

@@ -1043,7 +1043,10 @@ void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijs
   parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(copy), schema);
 }
 
-Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments) {
+// `allowance`: bytes of the text beyond max_argument_bytes that are Las's own (injected
+// credentials), not the client's.
+Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments,
+                 size_t allowance = 0) {
   const ArgumentSchema::Impl& impl = schema.impl();
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   Json instance = Json::object();
@@ -1051,7 +1054,8 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   if (!(arguments && text.empty())) {
     std::vector<internal::JsonPath> lost;
     Result<Json> parsed = internal::ParseStrictJson(
-        text, StrictJsonLimits{impl.limits.max_argument_bytes, impl.limits.max_argument_depth},
+        text,
+        StrictJsonLimits{impl.limits.max_argument_bytes + allowance, impl.limits.max_argument_depth},
         &lost);
     if (!parsed.ok()) {
       return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
@@ -1154,6 +1158,21 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
 
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json) {
   return Validate(schema, arguments_json, /*arguments=*/true);
+}
+
+Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes) {
+  const size_t limit = schema.impl().limits.max_argument_bytes;
+  if (client_bytes <= limit) return Verdict::Accept();
+  // As the strict parser says it of the text itself (ValidateArguments).
+  return Reject(Reason::kArgumentsInvalid, "arguments: JSON text is " + std::to_string(client_bytes) +
+                                               " bytes, more than the limit of " + std::to_string(limit));
+}
+
+Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view arguments_json,
+                                  size_t client_bytes) {
+  if (Verdict size = CheckArgumentsSize(schema, client_bytes); !size.ok()) return size;
+  const size_t injected = arguments_json.size() > client_bytes ? arguments_json.size() - client_bytes : 0;
+  return Validate(schema, arguments_json, /*arguments=*/true, injected);
 }
 
 Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {

@@ -149,6 +149,18 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json,
 // detail described above. The limits are the ones given at compile.
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json);
 
+// The verdict ValidateArguments gives arguments text of `client_bytes` for its size alone:
+// accepted within ArgumentSchemaLimits::max_argument_bytes, else kArgumentsInvalid with the
+// same detail. Cheap: lets a caller refuse oversized text before it copies or queues it.
+Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes);
+
+// As ValidateArguments, for arguments into which Las injected its own credentials
+// (trust/credential_injection.h) and whose client-written text was `client_bytes` long:
+// the byte limit counts the client's bytes only, so neither the verdict nor its detail
+// depends on the length of a secret.
+Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view arguments_json,
+                                  size_t client_bytes);
+
 // As ValidateArguments, but for any JSON value (not only an object; empty text is not
 // {}). For conformance tests (the JSON Schema Test Suite validates numbers, arrays, ...)
 // and for callers that validate something other than call arguments.

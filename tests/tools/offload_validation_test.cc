@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -22,6 +23,7 @@
 #include "log/event_log.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/temp_dir.h"
+#include "tools/call_guard.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/live_projections.h"
@@ -75,8 +77,9 @@ class OffloadValidationTest : public ::testing::Test {
 
   void TearDown() override { Close(); }
 
-  // The server, with `run_off_loop` (null: every check inline) and kThreshold.
-  void Open(OffLoopRunner run_off_loop) {
+  // The server, with `run_off_loop` (null: every check inline) and kThreshold; `adjust`
+  // may change the gateway's other options.
+  void Open(OffLoopRunner run_off_loop, std::function<void(GatewayOptions&)> adjust = nullptr) {
     auto log = log::EventLog::Open(tmp_.Sub("log"));
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     log_ = std::move(*log);
@@ -102,6 +105,7 @@ class OffloadValidationTest : public ::testing::Test {
     gateway.new_call_id = [this] { return "call-" + std::to_string(++ids_); };
     gateway.offload_validation_bytes = kThreshold;
     gateway.run_off_loop = std::move(run_off_loop);
+    if (adjust) adjust(gateway);
     gateway_ = std::make_unique<Gateway>(*appender_, *federation_, gateway);
   }
 
@@ -110,8 +114,11 @@ class OffloadValidationTest : public ::testing::Test {
     if (gateway_) {
       // What a test left held or in flight finishes first: the children's answers must not
       // come back to a gateway that is gone.
-      for (auto& job : std::exchange(held_.jobs, {})) job();
-      RunUntil([&] { return gateway_->calls_in_flight() == 0; });
+      // (Checks are handed over one at a time: each verdict back lets the next one go.)
+      RunUntil([&] {
+        for (auto& job : std::exchange(held_.jobs, {})) job();
+        return gateway_->calls_in_flight() == 0;
+      });
     }
     sessions_.clear();
     gateway_.reset();
@@ -327,9 +334,8 @@ TEST_F(OffloadValidationTest, ACancellationReachesEveryCallUnderAReusedRequestId
   Open(held_.Runner());
   SendAs("a", 7, "kid__echo", LargeEcho("first"));
   SendAs("a", 7, "kid__echo", LargeEcho("second"));
-  ASSERT_EQ(held_.jobs.size(), 2u);
+  ASSERT_EQ(held_.jobs.size(), 1u) << "one check at a time: the second waits";
   Cancel("a", 7);
-  held_.RunFirst();
   held_.RunFirst();
   RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
   auto denied = AwaitEvents("ToolCallDenied", 2);
@@ -337,6 +343,7 @@ TEST_F(OffloadValidationTest, ACancellationReachesEveryCallUnderAReusedRequestId
   EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
   EXPECT_EQ(denied[1]["payload"]["reason"], "cancelled");
   EXPECT_TRUE(Events("ToolCallRequested").empty()) << "neither call reached the child";
+  EXPECT_TRUE(held_.jobs.empty()) << "the waiting one was never checked";
 }
 
 // The first of two calls under one request id finishing leaves the second cancellable.
@@ -344,10 +351,9 @@ TEST_F(OffloadValidationTest, TheSecondCallUnderAReusedRequestIdStaysCancellable
   Open(held_.Runner());
   SendAs("a", 7, "kid__echo", LargeEcho("first"));
   SendAs("a", 7, "kid__echo", LargeEcho("second"));
-  ASSERT_EQ(held_.jobs.size(), 2u);
   held_.RunFirst();
   ASSERT_EQ(TextOf(Await("a", 7)), "first");
-  RunUntil([&] { return gateway_->calls_in_flight() == 1; });
+  RunUntil([&] { return held_.jobs.size() == 1; });  // the second's check
   Cancel("a", 7);
   held_.RunFirst();
   RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
@@ -355,6 +361,129 @@ TEST_F(OffloadValidationTest, TheSecondCallUnderAReusedRequestIdStaysCancellable
   ASSERT_EQ(denied.size(), 1u);
   EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
   EXPECT_EQ(Events("ToolCallRequested").size(), 1u) << "only the first reached the child";
+}
+
+// Checks run one at a time, the sessions taking turns: b's one large call is checked
+// before a's second, however many a queued first.
+TEST_F(OffloadValidationTest, SessionsTakeTurnsForTheChecks) {
+  Open(held_.Runner());
+  const int a1 = Send("a", "kid__echo", LargeEcho("a1"));
+  const int a2 = Send("a", "kid__echo", LargeEcho("a2"));
+  const int a3 = Send("a", "kid__echo", LargeEcho("a3"));
+  const int b1 = Send("b", "kid__echo", LargeEcho("b1"));
+  ASSERT_EQ(held_.jobs.size(), 1u);
+  held_.RunFirst();  // a1
+  EXPECT_EQ(TextOf(Await("a", a1)), "a1");
+  RunUntil([&] { return held_.jobs.size() == 1; });
+  held_.RunFirst();  // b1, before a2
+  EXPECT_EQ(TextOf(Await("b", b1)), "b1");
+  EXPECT_FALSE(Answered("a", a2));
+  RunUntil([&] { return held_.jobs.size() == 1; });
+  held_.RunFirst();
+  EXPECT_EQ(TextOf(Await("a", a2)), "a2");
+  RunUntil([&] { return held_.jobs.size() == 1; });
+  held_.RunFirst();
+  EXPECT_EQ(TextOf(Await("a", a3)), "a3");
+}
+
+// A session with GatewayOptions::checks_waiting_per_session checks waiting gets its next
+// large call refused at once; small calls and other sessions go on.
+TEST_F(OffloadValidationTest, ASessionWithTooManyChecksWaitingIsRefusedAtOnce) {
+  Open(held_.Runner(), [](GatewayOptions& options) { options.checks_waiting_per_session = 2; });
+  Send("a", "kid__echo", LargeEcho("running"));
+  Send("a", "kid__echo", LargeEcho("waiting 1"));
+  Send("a", "kid__echo", LargeEcho("waiting 2"));
+  const int over = Send("a", "kid__echo", LargeEcho("over"));
+  const json refused = Await("a", over);
+  ASSERT_TRUE(refused.contains("error")) << refused.dump();
+  EXPECT_EQ(refused["error"]["code"], kCallFailed);
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "too-many-checks");
+  EXPECT_EQ(TextOf(Await("a", Send("a", "kid__echo", R"({"text":"small"})"))), "small");
+  Send("b", "kid__echo", LargeEcho("b's own"));
+  EXPECT_EQ(Events("ToolCallDenied").size(), 1u) << "the bound is per session";
+}
+
+// A call cancelled while its check waits is never checked: it is denied at once.
+TEST_F(OffloadValidationTest, ACallCancelledWhileItsCheckWaitsIsNeverChecked) {
+  Open(held_.Runner());
+  const int first = Send("a", "kid__echo", LargeEcho("first"));
+  const int second = Send("a", "kid__echo", LargeEcho("second"));
+  Cancel("a", second);
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
+  held_.RunFirst();
+  EXPECT_EQ(TextOf(Await("a", first)), "first");
+  RunReady();
+  EXPECT_TRUE(held_.jobs.empty()) << "the cancelled one's check was dropped";
+  EXPECT_FALSE(Answered("a", second));
+}
+
+// A guard that refuses every call once told to: an operator's revoke or disable, as the
+// grant and source guards see it.
+struct SwitchedGuard final : CallGuard {
+  bool refuse = false;
+  std::optional<Refusal> BeforeCall(const SessionInfo&, const CatalogTool&, std::string_view) override {
+    if (!refuse) return std::nullopt;
+    return Refusal{"no-grant", kCallRefused, "Not permitted"};
+  }
+};
+
+// The guards decide again after a check off the loop: what was revoked meanwhile is not
+// requested.
+TEST_F(OffloadValidationTest, AGuardThatRefusesDuringTheCheckStopsTheCall) {
+  SwitchedGuard guard;
+  Open(held_.Runner(), [&guard](GatewayOptions& options) { options.guards = {&guard}; });
+  const int id = Send("a", "kid__echo", LargeEcho("revoked meanwhile"));
+  ASSERT_EQ(held_.jobs.size(), 1u) << "allowed before the check";
+  guard.refuse = true;
+  held_.RunFirst();
+  const json refused = Await("a", id);
+  ASSERT_TRUE(refused.contains("error")) << refused.dump();
+  EXPECT_EQ(refused["error"]["code"], kCallRefused);
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "no-grant");
+  EXPECT_TRUE(Events("ToolCallRequested").empty());
+}
+
+// The call timeout counts the time a call waits for and undergoes its check.
+TEST_F(OffloadValidationTest, TheCallTimeoutCoversTheCheck) {
+  Open(held_.Runner(), [](GatewayOptions& options) { options.call_timeout_ms = 100; });
+  const int id = Send("a", "kid__echo", LargeEcho("too late"));
+  const json timed_out = Await("a", id);  // the check is still held
+  ASSERT_TRUE(timed_out.contains("error")) << timed_out.dump();
+  EXPECT_EQ(timed_out["error"]["code"], kCallTimedOut);
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "timeout");
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+  held_.RunFirst();  // its verdict comes back to a call already answered
+  RunReady();
+  EXPECT_TRUE(Events("ToolCallRequested").empty());
+  EXPECT_EQ(Events("ToolCallDenied").size(), 1u);
+}
+
+// The server going away answers every call whose check waits or runs, denied "shutdown",
+// and requests none of them.
+TEST_F(OffloadValidationTest, EndingTheChecksAnswersEveryCallWaitingForOne) {
+  Open(held_.Runner());
+  const int running = Send("a", "kid__echo", LargeEcho("running"));
+  const int waiting = Send("b", "kid__echo", LargeEcho("waiting"));
+  gateway_->EndChecks();
+  EXPECT_EQ(Await("a", running)["error"]["code"], kCallFailed);
+  EXPECT_EQ(Await("b", waiting)["error"]["code"], kCallFailed);
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+  auto denied = AwaitEvents("ToolCallDenied", 2);
+  ASSERT_EQ(denied.size(), 2u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "shutdown");
+  EXPECT_EQ(denied[1]["payload"]["reason"], "shutdown");
+  held_.RunFirst();
+  RunReady();
+  EXPECT_TRUE(held_.jobs.empty());
+  EXPECT_TRUE(Events("ToolCallRequested").empty());
 }
 
 // The gateway goes (the server shuts down) while a check is held; the verdict that comes

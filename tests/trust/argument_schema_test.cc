@@ -186,6 +186,33 @@ TEST(ArgumentSchema, ArgumentSizeAndDepthAreBounded) {
             Reason::kArgumentsInvalid);
 }
 
+// Las's injected credentials do not count against the client's byte limit, and a refusal
+// says the client's size: its detail never tells a secret's length.
+TEST(ArgumentSchema, TheByteLimitCountsOnlyTheClientsTextAfterInjection) {
+  ArgumentSchemaLimits limits;
+  limits.max_argument_bytes = 64;
+  limits.fast_accept = false;  // the full path, where the text is parsed within the limit
+  Result<ArgumentSchema> s = CompileArgumentSchema(
+      R"({"type":"object","properties":{"data":{"type":"string"},"token":{"type":"string"}}})", limits);
+  ASSERT_TRUE(s.ok());
+  const std::string client = "{\"data\":\"" + std::string(50, 'x') + "\"}";  // 61 bytes
+  ASSERT_EQ(client.size(), 61u);
+  const std::string injected = client.substr(0, client.size() - 1) + ",\"token\":\"" + kSecret + "\"}";
+  EXPECT_FALSE(ValidateArguments(*s, injected).ok()) << "the whole text is over the limit";
+  EXPECT_TRUE(ValidateInjectedArguments(*s, injected, client.size()).ok());
+
+  const std::string longer = "{\"data\":\"" + std::string(60, 'x') + "\"}";  // 71 bytes
+  const std::string longer_injected =
+      longer.substr(0, longer.size() - 1) + ",\"token\":\"" + kSecret + "\"}";
+  const Verdict refused = ValidateInjectedArguments(*s, longer_injected, longer.size());
+  EXPECT_EQ(refused.reason(), Reason::kArgumentsInvalid);
+  EXPECT_EQ(refused.detail(), "arguments: JSON text is 71 bytes, more than the limit of 64");
+  EXPECT_EQ(CheckArgumentsSize(*s, longer.size()).detail(), refused.detail());
+  EXPECT_EQ(ValidateArguments(*s, longer).detail(), refused.detail())
+      << "the same words as for the text itself";
+  EXPECT_TRUE(CheckArgumentsSize(*s, 64).ok());
+}
+
 TEST(ArgumentSchema, SchemaSizeAndDepthAreBounded) {
   ArgumentSchemaLimits limits;
   limits.max_schema_bytes = 100;

@@ -1,0 +1,60 @@
+#include "tools/argument_check_queue.h"
+
+#include <algorithm>
+
+namespace las::tools {
+
+ArgumentCheckQueue::ArgumentCheckQueue(OffLoopRunner run_off_loop, PostToLoop post_to_loop,
+                                       size_t per_session)
+    : run_off_loop_(std::move(run_off_loop)), post_to_loop_(std::move(post_to_loop)),
+      per_session_(per_session) {}
+
+ArgumentCheckQueue::Id ArgumentCheckQueue::Add(const std::string& session, Check check) {
+  auto& queue = waiting_[session];
+  if (queue.size() >= per_session_) {
+    if (queue.empty()) waiting_.erase(session);
+    return 0;
+  }
+  const Id id = next_id_++;
+  queue.emplace_back(id, std::move(check));
+  session_of_.emplace(id, session);
+  StartNext();
+  return id;
+}
+
+bool ArgumentCheckQueue::Withdraw(Id id) {
+  auto owner = session_of_.find(id);
+  if (owner == session_of_.end()) return false;
+  auto queue = waiting_.find(owner->second);
+  auto& checks = queue->second;
+  checks.erase(std::find_if(checks.begin(), checks.end(),
+                            [id](const auto& entry) { return entry.first == id; }));
+  if (checks.empty()) waiting_.erase(queue);
+  session_of_.erase(owner);
+  return true;
+}
+
+void ArgumentCheckQueue::StartNext() {
+  if (running_ != 0 || waiting_.empty()) return;
+  // The first session after the one served last, wrapping around.
+  auto turn = waiting_.upper_bound(last_served_);
+  if (turn == waiting_.end()) turn = waiting_.begin();
+  last_served_ = turn->first;
+  auto [id, check] = std::move(turn->second.front());
+  turn->second.pop_front();
+  if (turn->second.empty()) waiting_.erase(turn);
+  session_of_.erase(id);
+  running_ = id;
+  run_off_loop_([this, alive = std::weak_ptr<char>(alive_), post = post_to_loop_,
+                 run = std::move(check.run), done = std::move(check.done)]() mutable {
+    run();
+    post([this, alive = std::move(alive), done = std::move(done)] {
+      if (alive.expired()) return;  // the queue went before its loop ran this
+      running_ = 0;
+      done();
+      StartNext();
+    });
+  });
+}
+
+}  // namespace las::tools
