@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "log/envelope.h"
 #include "log/events_generated.h"
 #include "log/rocks_layout.h"
 
@@ -126,10 +127,7 @@ class ChainCursor final : public EventCursor {
     current_.envelope.assign(value.data() + layout::kHashSize, value.size() - layout::kHashSize);
     const auto* bytes = reinterpret_cast<const uint8_t*>(current_.envelope.data());
     const size_t size = current_.envelope.size();
-    flatbuffers::Verifier verifier(bytes, size);
-    if (!fb::VerifyEnvelopeBuffer(verifier)) {
-      return Fail(*sequence, "envelope is not a valid event");
-    }
+    if (!IsUsableEnvelope(bytes, size)) return Fail(*sequence, "envelope is not a valid event");
     const fb::Envelope* envelope = fb::GetEnvelope(bytes);
     if (envelope->sequence() != *sequence) {
       return Fail(*sequence, "envelope says sequence " + std::to_string(envelope->sequence()));

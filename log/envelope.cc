@@ -2,6 +2,13 @@
 
 namespace las::log {
 
+bool IsUsableEnvelope(const uint8_t* bytes, size_t size) {
+  flatbuffers::Verifier verifier(bytes, size);
+  if (!fb::VerifyEnvelopeBuffer(verifier)) return false;
+  const fb::Envelope* envelope = fb::GetEnvelope(bytes);
+  return envelope->payload_type() != fb::EventPayload::NONE && envelope->payload() != nullptr;
+}
+
 std::string_view KindName(fb::EventPayload kind) {
   const auto index = static_cast<size_t>(kind);
   if (kind == fb::EventPayload::NONE || kind > fb::EventPayload::MAX) return "Unknown";

@@ -2,6 +2,8 @@
 // event kind. Includes the generated code: include it only where events are built or read.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "log/event.h"
@@ -14,6 +16,12 @@ namespace las::log {
 inline const fb::Envelope& EnvelopeOf(const StoredEvent& event) {
   return *fb::GetEnvelope(event.envelope.data());
 }
+
+// Whether `size` bytes at `bytes` (aligned as a heap allocation) hold an envelope every
+// reader may use: a valid FlatBuffers Envelope with a payload — a kind and its table (a
+// union whose type is set but whose value is missing verifies, yet no reducer can read
+// it). A kind this build does not know passes (FORMAT.md: readers skip it).
+bool IsUsableEnvelope(const uint8_t* bytes, size_t size);
 
 // "ToolCallRequested", ...; "Unknown" for a kind this build does not know.
 std::string_view KindName(fb::EventPayload kind);

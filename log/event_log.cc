@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "log/chain_cursor.h"
+#include "log/envelope.h"
 #include "log/events_generated.h"
 #include "log/log_reader.h"
 #include "log/rocks_layout.h"
@@ -63,9 +64,8 @@ struct Request {
 constexpr size_t kMaxGroupBytes = 8 << 20;
 
 Status CheckDraft(const EventDraft& draft) {
-  flatbuffers::Verifier verifier(draft.envelope.data(), draft.envelope.size());
-  if (!fb::VerifyEnvelopeBuffer(verifier)) {
-    return InvalidArgument("an event draft is not a valid Envelope");
+  if (!IsUsableEnvelope(draft.envelope.data(), draft.envelope.size())) {
+    return InvalidArgument("an event draft is not a valid Envelope with a payload");
   }
   const auto* envelope = fb::GetEnvelope(draft.envelope.data());
   // Envelope derives privately from Table; the fields are checked through the base.
@@ -73,9 +73,6 @@ Status CheckDraft(const EventDraft& draft) {
   if (!table->CheckField(fb::Envelope::VT_SEQUENCE) ||
       !table->CheckField(fb::Envelope::VT_TIME_MICROS) || envelope->prev_hash() == nullptr) {
     return InvalidArgument("an event draft lacks its placeholders (build it with EventBuilder)");
-  }
-  if (envelope->payload_type() == fb::EventPayload::NONE) {
-    return InvalidArgument("an event draft has no payload");
   }
   return Status::Ok();
 }
@@ -120,8 +117,14 @@ class RocksEventLog final : public EventLog {
       return Corruption(store_->dir() + ": the head event " + std::to_string(head_.sequence) +
                         " is missing or does not match the head record");
     }
-    const auto* envelope = fb::GetEnvelope(value.data() + layout::kHashSize);
-    last_time_ = envelope->time_micros();
+    // Its bytes are the store's, which anyone who can write the directory can replace
+    // (and re-hash): read them only once they verify, from an aligned copy.
+    const std::string bytes = value.substr(layout::kHashSize);
+    if (!IsUsableEnvelope(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())) {
+      return Corruption(store_->dir() + ": the head event " + std::to_string(head_.sequence) +
+                        " is not a valid event");
+    }
+    last_time_ = fb::GetEnvelope(bytes.data())->time_micros();
     s = store_->db().Get(rocksdb::ReadOptions(), store_->events(),
                          layout::EncodeSequenceKey(head_.sequence + 1), &value);
     if (!s.IsNotFound()) {

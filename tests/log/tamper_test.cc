@@ -5,8 +5,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include <cstring>
+
+#include "log/chain_hash.h"
 #include "log/event_log.h"
+#include "log/events_generated.h"
 #include "log/log_reader.h"
+#include "log/rocks_layout.h"
 #include "tests/log/raw_db.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
@@ -138,6 +143,54 @@ TEST_F(TamperTest, ChangingTheHeadHashIsBlamedOnTheLastEvent) {
   for (; more.ok() && *more; more = (*cursor)->Next()) handed_out = (*cursor)->current().sequence;
   EXPECT_FALSE(more.ok());
   EXPECT_EQ(handed_out, kEvents - 1);
+}
+
+// Whoever can write the store can also recompute the unkeyed chain: `envelope` as the last
+// event, sealed with a correct hash, previous link and head record.
+void ResealLastEvent(const std::string& dir, const std::string& envelope) {
+  RawDb db(dir);
+  const std::string before = db.Get("events", SequenceKey(kEvents - 1));
+  Hash previous{};
+  std::memcpy(previous.data(), before.data(), previous.size());
+  const Hash hash = ChainHash(previous, {reinterpret_cast<const uint8_t*>(envelope.data()), envelope.size()});
+  db.Put("events", SequenceKey(kEvents),
+         std::string(reinterpret_cast<const char*>(hash.data()), hash.size()) + envelope);
+  db.Put("meta", "head", layout::EncodeHead(Head{kEvents, hash}));
+}
+
+// An envelope that names a kind but carries no payload table verifies as FlatBuffers, yet
+// no reducer can read it: the reader refuses it as a bad event instead of handing it on.
+TEST_F(TamperTest, AnEventWithAKindButNoPayloadIsRefused) {
+  std::string previous_link;
+  {
+    RawDb db(dir_);
+    previous_link = db.Get("events", SequenceKey(kEvents - 1)).substr(0, 32);
+  }
+  flatbuffers::FlatBufferBuilder builder;
+  fb::Hash32 link(flatbuffers::span<const uint8_t, 32>(
+      reinterpret_cast<const uint8_t*>(previous_link.data()), 32));
+  fb::EnvelopeBuilder envelope(builder);
+  envelope.add_sequence(kEvents);
+  envelope.add_time_micros(1);
+  envelope.add_prev_hash(&link);
+  envelope.add_payload_type(fb::EventPayload::StateWritten);  // and no payload
+  builder.Finish(envelope.Finish(), fb::EnvelopeIdentifier());
+  ResealLastEvent(dir_, std::string(reinterpret_cast<const char*>(builder.GetBufferPointer()),
+                                    builder.GetSize()));
+  EXPECT_EQ(FirstBadSequence(), kEvents);
+  auto log = EventLog::Open(dir_);
+  ASSERT_FALSE(log.ok()) << "the writer reads the head event at open";
+  EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
+}
+
+// The head event's bytes are verified before the writer reads its time at open.
+TEST_F(TamperTest, AHeadEventThatIsNotAnEnvelopeIsRefusedAtOpen) {
+  ResealLastEvent(dir_, "not an envelope");
+  auto log = EventLog::Open(dir_);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
+  EXPECT_NE(log.status().message().find("not a valid event"), std::string::npos)
+      << log.status().ToString();
 }
 
 TEST_F(TamperTest, WriterRefusesToOpenALogWhoseHeadDoesNotMatch) {
