@@ -311,6 +311,9 @@ bool FlatArgumentCheck::Accepts(std::string_view arguments_json) const {
   if (arguments_json.empty() || arguments_json.size() > limits_.max_bytes) return false;
   if (arguments_json.substr(0, 3) == "\xEF\xBB\xBF") return false;
   if (FindInvalidUtf8(arguments_json)) return false;
+  // nlohmann's lexer takes a raw NUL for the end of input and would never see what follows
+  // it; the strict parser refuses the text (trust/strict_json.cc).
+  if (arguments_json.find('\0') != std::string_view::npos) return false;
   FlatArgumentReader reader(*this);
   try {
     return Json::sax_parse(arguments_json.begin(), arguments_json.end(), &reader,

@@ -230,6 +230,8 @@ class Translator {
         Result<char32_t> cp = DecodeNext();
         if (!cp.ok()) return cp.status();
         out_ += Emit(Single(*cp));
+      } else if (c == '{') {
+        LAS_RETURN_IF_ERROR(Brace());
       } else if (c == '\0') {  // valijson cuts a patternProperties key at a raw NUL
         out_ += "\\x00";
         ++pos_;
@@ -243,6 +245,41 @@ class Translator {
 
  private:
   static Status Error(const char* why) { return InvalidArgument(std::string("the pattern ") + why); }
+
+  // A '{' at pos_: a quantifier ({n}, {n,}, {n,m}) is passed on if its counts are at
+  // most kMaxRepeat. Beyond that the engines part ways — RE2 refuses the count or, past its
+  // integer range, reads the braces as text, and std::regex wraps it around — so it is
+  // refused. Any other '{' is a literal (Annex B) on every engine.
+  Status Brace() {
+    static constexpr uint64_t kMaxRepeat = 1000;  // RE2's limit
+    size_t at = pos_ + 1;
+    bool counted = false;
+    bool too_many = false;
+    for (int part = 0; part < 2; ++part) {
+      const size_t digits_start = at;
+      uint64_t count = 0;
+      while (at < in_.size() && in_[at] >= '0' && in_[at] <= '9') {
+        count = std::min<uint64_t>(count * 10 + static_cast<uint64_t>(in_[at] - '0'), kMaxRepeat + 1);
+        ++at;
+      }
+      if (at > digits_start) {
+        counted = true;
+        too_many = too_many || count > kMaxRepeat;
+      } else if (part == 0) {
+        break;  // "{" not followed by a count: a literal
+      }
+      if (part == 0 && at < in_.size() && in_[at] == ',') {
+        ++at;
+      } else {
+        break;
+      }
+    }
+    const bool quantifier = counted && at < in_.size() && in_[at] == '}';
+    if (quantifier && too_many) return Error("has a repeat count above 1000");
+    out_ += '{';
+    ++pos_;
+    return Status::Ok();
+  }
 
   Result<char32_t> DecodeNext() {
     std::optional<char32_t> cp = DecodeUtf8(in_, &pos_);
@@ -338,6 +375,11 @@ class Translator {
     const char e = in_[pos_ + 1];
     if (e == '\0') {
       out_ += "\\x00";
+    } else if (e >= '1' && e <= '9' && pos_ + 2 < in_.size() && in_[pos_ + 2] >= '0' &&
+               in_[pos_ + 2] <= '9') {
+      // A back-reference past \9 (refused like every back-reference, linear_regex.h): std::regex
+      // would read its number without bound.
+      return Error("has a back-reference numbered above 9");
     } else if (std::string_view("bBtnvfr123456789").find(e) != std::string_view::npos) {
       out_ += in_.substr(pos_, 2);  // the same on every engine (back-references: see linear_regex.h)
     } else if (e == '0') {

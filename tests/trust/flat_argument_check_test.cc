@@ -146,6 +146,11 @@ TEST(FlatArgumentCheck, LeavesWhatItCannotDecideExactlyToTheFullPath) {
   EXPECT_TRUE(ValidateArguments(wide_full, big).ok());
   EXPECT_FALSE(wide->Accepts(big));
   EXPECT_FALSE(check->Accepts(""));  // no arguments: the full path reads it as {}
+  // A raw NUL after the object (found by fuzzing): nlohmann's lexer stops there, so only
+  // the full path, which refuses it, may decide.
+  const std::string trailing_nul("{}\0{}", 5);
+  EXPECT_FALSE(check->Accepts(trailing_nul));
+  EXPECT_EQ(ValidateArguments(full, trailing_nul).reason(), Reason::kArgumentsInvalid);
 }
 
 TEST(FlatArgumentCheck, DraftFourIntegersAreIntegerTokens) {

@@ -104,12 +104,28 @@ TEST(Utf8Pattern, CharactersNotBytes) {
 }
 
 TEST(Utf8Pattern, ErrorsNameTheReasonWithoutTheText) {
-  for (const char* bad : {"[abc", "[z-a]", "\\uD800", "[\\uDC00]", "[\\cJ\\c1]", "[\\1]", "a\xC3"}) {
+  for (const char* bad : {"[abc", "[z-a]", "\\uD800", "[\\uDC00]", "[\\cJ\\c1]", "[\\1]", "a\xC3",
+                          "a{1001}", "a{2,1001}", "^a{4294967296}$", "a{99999999999999999999}",
+                          "(a)\\10", "\\5555555555555559555555"}) {
     Result<std::string> t = TranslatePatternToUtf8(bad);
     ASSERT_FALSE(t.ok()) << bad;
     EXPECT_EQ(t.status().code(), Code::kInvalidArgument);
     EXPECT_TRUE(t.status().message().starts_with("the pattern ")) << t.status().message();
   }
+}
+
+// Repeat counts up to RE2's 1000 pass; other braces are left as they are. (Found
+// by fuzzing: std::regex wrapped 4294967296 around to 0, RE2 read it as text, and counts
+// and back-reference numbers past the integer range overflowed inside std::regex.)
+TEST(Utf8Pattern, RepeatCountsAreBoundedAndOtherBracesAreLiterals) {
+  for (const char* fine : {"a{1000}", "a{0,1000}", "a{5,}", "{", "a{", "a{,5}", "{x}", "a{1,2,3}"}) {
+    EXPECT_TRUE(TranslatePatternToUtf8(fine).ok()) << fine;
+  }
+  const Result<std::string> refused = TranslatePatternToUtf8("^a{4294967296}$");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "the pattern has a repeat count above 1000");
+  EXPECT_TRUE(Matches("^a{3}$", "aaa"));
+  EXPECT_FALSE(Matches("^a{3}$", "a{3}"));
 }
 
 // Classes against set membership over every encoded length and the surrogate gap.
