@@ -17,19 +17,6 @@
 #include "log/event_json.h"
 #include "projections/projection_set.h"
 
-namespace {
-
-// The cursor's checks on one envelope at `sequence`, short of the hash values.
-bool PassesCursorChecks(const las::log::StoredEvent& event) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(event.envelope.data());
-  flatbuffers::Verifier verifier(bytes, event.envelope.size());
-  if (!las::fb::VerifyEnvelopeBuffer(verifier)) return false;
-  const auto* envelope = las::fb::GetEnvelope(bytes);
-  return envelope->sequence() == event.sequence && envelope->prev_hash() != nullptr;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   las::projections::ProjectionSet set;
   uint64_t sequence = 0;
@@ -43,7 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // A heap copy, as the cursor makes: FlatBuffers reads scalars in place.
     event.envelope.assign(reinterpret_cast<const char*>(data) + pos, length);
     pos += length;
-    if (!PassesCursorChecks(event)) break;
+    // The cursor's checks short of the hash values (log/chain_cursor.cc).
+    const auto* bytes = reinterpret_cast<const uint8_t*>(event.envelope.data());
+    if (!las::log::IsUsableEnvelope(bytes, event.envelope.size())) break;
+    const auto& envelope = las::log::EnvelopeOf(event);
+    if (envelope.sequence() != event.sequence || envelope.prev_hash() == nullptr) break;
     ++sequence;
     (void)las::log::EventToJson(event);
     set.Apply(event);
