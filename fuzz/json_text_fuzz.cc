@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz/fuzz_check.h"
+#include "fuzz/nlohmann_overflows.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
 #include "trust/strict_json.h"
@@ -27,18 +28,6 @@ namespace {
 namespace t = las::transport;
 
 bool Valid(std::string_view text) { return t::ValidateJson(text) == t::JsonTextError::kNone; }
-
-// nlohmann refuses a number beyond a double's range ("number overflow"), which RFC 8259
-// grammar — and so ValidateJson — admits: not a disagreement about JSON.
-bool NlohmannOverflows(std::string_view text) {
-  try {
-    const nlohmann::json parsed = nlohmann::json::parse(text);
-    (void)parsed;
-  } catch (const nlohmann::json::exception& e) {
-    return std::string_view(e.what()).find("number overflow") != std::string_view::npos;
-  }
-  return false;
-}
 
 size_t BracketCount(std::string_view text) {
   size_t n = 0;
@@ -72,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool valid = Valid(text);
   const bool nlohmann_accepts = nlohmann::json::accept(text);
   if (valid && !nlohmann_accepts) {
-    LAS_FUZZ_CHECK(NlohmannOverflows(text), "ValidateJson accepted what nlohmann refuses");
+    LAS_FUZZ_CHECK(las::fuzz::NlohmannOverflows(text), "ValidateJson accepted what nlohmann refuses");
   }
   // nlohmann skips a leading BOM and stops at a NUL byte (its end of input); nesting past
   // 64 is ValidateJson's bound.

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz/fuzz_check.h"
+#include "fuzz/nlohmann_overflows.h"
 #include "reducers/json_value.h"
 #include "trust/strict_json.h"
 
@@ -54,18 +55,6 @@ bool Agree(const JsonValue& v, const nlohmann::json& j) {
   return false;
 }
 
-// nlohmann refuses a number beyond a double's range ("number overflow"); Las keeps an
-// integer of any size, and trust::CheckStrictJson refuses it too.
-bool NlohmannOverflows(std::string_view text) {
-  try {
-    const nlohmann::json parsed = nlohmann::json::parse(text);
-    (void)parsed;
-  } catch (const nlohmann::json::exception& e) {
-    return std::string_view(e.what()).find("number overflow") != std::string_view::npos;
-  }
-  return false;
-}
-
 int Sign(int x) { return (x > 0) - (x < 0); }
 
 }  // namespace
@@ -81,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const JsonValue& value = *parsed;
 
   const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  const bool huge_integer = j.is_discarded() && NlohmannOverflows(text);
+  const bool huge_integer = j.is_discarded() && las::fuzz::NlohmannOverflows(text);
   LAS_FUZZ_CHECK(!j.is_discarded() || huge_integer, "ParseJsonValue accepts what nlohmann refuses");
   if (!huge_integer) LAS_FUZZ_CHECK(Agree(value, j), "ParseJsonValue and nlohmann read different values");
   if (!trust_ok) {
