@@ -312,7 +312,7 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
 
 // After a check off the loop: what the guards decided before it (grants, sources, special
 // policies) may have changed meanwhile — an operator's revoke or disable must stop a call
-// it has not been requested yet, as it would have stopped an inline one.
+// that has not been requested yet, as it would have stopped one checked inline.
 bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                             std::string_view client_arguments) {
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
