@@ -249,11 +249,10 @@ class Translator {
   // A '{' at pos_: a quantifier ({n}, {n,}, {n,m}) is passed on if its counts are at
   // most kMaxRepeat. Beyond that the engines part ways — RE2 refuses the count or, past its
   // integer range, reads the braces as text, and std::regex wraps it around — so it is
-  // refused. Any other '{' is a literal (Annex B) on every engine.
+  // refused, closed or not. Any other '{' is passed on as it is.
   Status Brace() {
     static constexpr uint64_t kMaxRepeat = 1000;  // RE2's limit
     size_t at = pos_ + 1;
-    bool counted = false;
     bool too_many = false;
     for (int part = 0; part < 2; ++part) {
       const size_t digits_start = at;
@@ -263,7 +262,6 @@ class Translator {
         ++at;
       }
       if (at > digits_start) {
-        counted = true;
         too_many = too_many || count > kMaxRepeat;
       } else if (part == 0) {
         break;  // "{" not followed by a count: a literal
@@ -274,8 +272,8 @@ class Translator {
         break;
       }
     }
-    const bool quantifier = counted && at < in_.size() && in_[at] == '}';
-    if (quantifier && too_many) return Error("has a repeat count above 1000");
+    // Even unclosed: std::regex reads the count before it finds the brace missing.
+    if (too_many) return Error("has a repeat count above 1000");
     out_ += '{';
     ++pos_;
     return Status::Ok();
