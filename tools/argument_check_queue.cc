@@ -5,11 +5,12 @@
 namespace las::tools {
 
 ArgumentCheckQueue::ArgumentCheckQueue(OffLoopRunner run_off_loop, PostToLoop post_to_loop,
-                                       size_t per_session)
+                                       size_t per_session, size_t in_all)
     : run_off_loop_(std::move(run_off_loop)), post_to_loop_(std::move(post_to_loop)),
-      per_session_(per_session) {}
+      per_session_(per_session), in_all_(in_all) {}
 
 ArgumentCheckQueue::Id ArgumentCheckQueue::Add(const std::string& session, Check check) {
+  if (session_of_.size() >= in_all_) return 0;
   auto& queue = waiting_[session];
   if (queue.size() >= per_session_) {
     if (queue.empty()) waiting_.erase(session);

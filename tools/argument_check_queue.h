@@ -2,8 +2,9 @@
 // loop (GatewayOptions::offload_validation_bytes). Checks go to the runner one at a time,
 // taken from the sessions in turn, so one agent's many large calls cannot hold up another
 // agent's (in `las daemon` one loop and one worker serve them all, and a check may take
-// seconds). A session may have at most `per_session` checks waiting; a waiting check can
-// be withdrawn (its call was cancelled, the server is going away) and then never runs.
+// seconds). At most `per_session` checks may wait per session and `in_all` in all (each
+// holds a copy of up to 1 MiB of arguments); a waiting check can be withdrawn (its call was
+// cancelled, the server is going away) and then never runs.
 //
 // Threading: every member on the loop's thread. A check's `run` runs on the runner's
 // thread and must own what it reads; its `done` is then posted back to the loop, and is
@@ -32,12 +33,13 @@ class ArgumentCheckQueue {
     std::function<void()> done;  // on the loop, after `run`
   };
 
-  ArgumentCheckQueue(OffLoopRunner run_off_loop, PostToLoop post_to_loop, size_t per_session);
+  ArgumentCheckQueue(OffLoopRunner run_off_loop, PostToLoop post_to_loop, size_t per_session,
+                     size_t in_all);
   ArgumentCheckQueue(const ArgumentCheckQueue&) = delete;
   ArgumentCheckQueue& operator=(const ArgumentCheckQueue&) = delete;
 
   // Queues `check` for `session` and returns its id; 0 (nothing queued) when the session
-  // already has `per_session` checks waiting.
+  // already has `per_session` checks waiting, or `in_all` are waiting.
   Id Add(const std::string& session, Check check);
   // True if `id` was waiting: it is dropped and neither its `run` nor its `done` is ever
   // called. False for a check that is running or over.
@@ -52,6 +54,7 @@ class ArgumentCheckQueue {
   OffLoopRunner run_off_loop_;
   PostToLoop post_to_loop_;
   size_t per_session_;
+  size_t in_all_;
   Id next_id_ = 1;
   Id running_ = 0;
   std::map<std::string, std::deque<std::pair<Id, Check>>> waiting_;  // by session

@@ -126,7 +126,7 @@ Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions 
     checks_ = std::make_unique<ArgumentCheckQueue>(
         options_.run_off_loop,
         [&io = appender_.io()](std::function<void()> back) { boost::asio::post(io, std::move(back)); },
-        options_.checks_waiting_per_session);
+        options_.checks_waiting_per_session, options_.checks_waiting_in_all);
   }
 }
 

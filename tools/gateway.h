@@ -102,11 +102,12 @@ struct GatewayOptions {
   // run_off_loop: every check inline.
   size_t offload_validation_bytes = 64 * 1024;
   // The checks off the loop run one at a time, taken from the sessions in turn
-  // (tools/argument_check_queue.h); a session with this many waiting gets its next large
-  // call refused at once (ToolCallDenied "too-many-checks"): each waiting check holds up to
-  // a copy of 1 MiB of arguments. A call timeout counts the wait and the check; a call
-  // cancelled while it waits is never checked.
+  // (tools/argument_check_queue.h); a session with this many waiting, or a server with
+  // checks_waiting_in_all waiting, gets its next large call refused at once (ToolCallDenied
+  // "too-many-checks"): each waiting check holds a copy of up to 1 MiB of arguments. A call
+  // timeout counts the wait and the check; a call cancelled while it waits is never checked.
   size_t checks_waiting_per_session = 4;
+  size_t checks_waiting_in_all = 64;
   // Runs a job on another thread (tools/worker_thread.h). The gateway's jobs own what they
   // read and post their verdict back to the appender's loop. The runner must stay callable
   // while the gateway lives; a job it drops leaves its call unanswered (only for a server

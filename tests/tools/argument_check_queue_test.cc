@@ -16,7 +16,7 @@ class ArgumentCheckQueueTest : public ::testing::Test {
  protected:
   ArgumentCheckQueue queue_{[this](std::function<void()> job) { handed_.push_back(std::move(job)); },
                             [this](std::function<void()> back) { posted_.push_back(std::move(back)); },
-                            /*per_session=*/3};
+                            /*per_session=*/3, /*in_all=*/5};
 
   ArgumentCheckQueue::Id Add(const std::string& session, const std::string& name) {
     return queue_.Add(session, {[this, name] { ran_.push_back(name); },
@@ -69,6 +69,17 @@ TEST_F(ArgumentCheckQueueTest, ASessionWithItsBoundOfChecksWaitingGetsNoMore) {
   EXPECT_NE(Add("a", "again"), 0u) << "one left the queue";
 }
 
+TEST_F(ArgumentCheckQueueTest, NoMoreThanTheBoundInAllWait) {
+  Add("a", "running");
+  for (const char* session : {"a", "b", "c", "d", "e"}) {
+    EXPECT_NE(Add(session, std::string(session) + " waits"), 0u) << session;
+  }
+  EXPECT_EQ(queue_.waiting(), 5u);
+  EXPECT_EQ(Add("f", "over"), 0u) << "five waiting in all";
+  Step();
+  EXPECT_NE(Add("f", "f waits"), 0u) << "one left the queue";
+}
+
 TEST_F(ArgumentCheckQueueTest, AWithdrawnCheckNeverRunsAndARunningOneCannotBeWithdrawn) {
   const auto first = Add("a", "first");
   const auto second = Add("a", "second");
@@ -92,7 +103,7 @@ TEST(ArgumentCheckQueueLifetimeTest, AVerdictThatComesBackAfterTheQueueWentIsDro
   {
     ArgumentCheckQueue queue([&](std::function<void()> job) { handed.push_back(std::move(job)); },
                              [&](std::function<void()> back) { posted.push_back(std::move(back)); },
-                             1);
+                             1, 1);
     queue.Add("a", {[] {}, [&done] { done = true; }});
   }
   ASSERT_EQ(handed.size(), 1u);
