@@ -66,18 +66,32 @@ struct PolicyVerdict {
   bool by_schema = true;  // false: the credential templates refused the arguments
 };
 
+}  // namespace
+
+// A child's call from its schema check to its answer. Everything is copied out of the
+// catalog: the call may outlive the CatalogTool it was made from (it waits for a check off
+// the loop, for its ToolCallRequested, for the child).
+// A templated tool's credential templates and the values they name, resolved on the loop
+// when the call is made; shared by a check off the loop. Tools without templates have none.
+struct CredentialInjection {
+  trust::ToolBinding binding;
+  std::map<std::string, std::string> credentials;
+};
+
+namespace {
+
 // Argument policy, on the loop or off it: Las's credentials into their templated arguments
 // (a model-supplied value for one is refused), then the signed schema on the result, so a
 // templated argument the schema requires is satisfied by Las, never by the model. The
 // byte limit counts the client's text only. `arguments` becomes what the child is sent.
 PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
-                                  const trust::ToolBinding& binding,
-                                  const std::map<std::string, std::string>& credentials,
-                                  std::string& arguments) {
+                                  const CredentialInjection* injection, std::string& arguments) {
   const size_t client_bytes = arguments.size();
-  if (!binding.credential_templates.empty()) {
+  if (injection != nullptr) {
+    const auto& credentials = injection->credentials;
     auto injected = trust::InjectCredentials(
-        arguments, binding, [&credentials](std::string_view name) -> std::optional<std::string> {
+        arguments, injection->binding,
+        [&credentials](std::string_view name) -> std::optional<std::string> {
           auto it = credentials.find(std::string(name));
           if (it == credentials.end()) return std::nullopt;
           return it->second;
@@ -90,9 +104,6 @@ PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
 
 }  // namespace
 
-// A child's call from its schema check to its answer. Everything is copied out of the
-// catalog: the call may outlive the CatalogTool it was made from (it waits for a check off
-// the loop, for its ToolCallRequested, for the child).
 struct Gateway::ChildCall {
   SessionInfo session;
   std::string request_id_json;  // the client's
@@ -241,31 +252,32 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   ++in_flight_;
   child_calls_.emplace(std::make_pair(session.session_id, request_id_json), call);
 
-  trust::ToolBinding binding;
-  binding.name = tool->tool;
-  binding.credential_templates = tool->credential_templates;
-  std::map<std::string, std::string> credentials;  // the values this tool's templates name
-  if (!binding.credential_templates.empty()) {
+  std::shared_ptr<CredentialInjection> injection;
+  if (!tool->credential_templates.empty()) {
+    injection = std::make_shared<CredentialInjection>();
+    injection->binding.name = tool->tool;
+    injection->binding.credential_templates = tool->credential_templates;
     const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
-    for (const auto& [argument, credential] : binding.credential_templates) {
-      if (auto value = resolve(credential)) credentials.emplace(credential, std::move(*value));
+    for (const auto& [argument, credential] : tool->credential_templates) {
+      if (auto value = resolve(credential)) {
+        injection->credentials.emplace(credential, std::move(*value));
+      }
     }
   }
   // A large argument is checked off the loop: against some schemas that takes seconds, and
   // the loop serves every session (see GatewayOptions::offload_validation_bytes).
   if (checks_ && call->arguments.size() > options_.offload_validation_bytes) {
-    CheckOffLoop(std::move(call), tool->schema, std::move(binding), std::move(credentials));
+    CheckOffLoop(std::move(call), tool->schema, std::move(injection));
     return;
   }
   const PolicyVerdict verdict =
-      ApplyArgumentPolicy(*tool->schema, binding, credentials, call->arguments);
+      ApplyArgumentPolicy(*tool->schema, injection.get(), call->arguments);
   AfterCheck(std::move(call), verdict.verdict, verdict.by_schema);
 }
 
 void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
                            std::shared_ptr<const trust::ArgumentSchema> schema,
-                           trust::ToolBinding binding,
-                           std::map<std::string, std::string> credentials) {
+                           std::shared_ptr<const CredentialInjection> injection) {
   // The check owns what it reads — the immutable schema (ValidateArguments may run on it
   // from any thread, trust/argument_schema.h), a copy of the arguments and the credential
   // values — and its verdict is handed back on the loop through `outcome`.
@@ -274,12 +286,11 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
     PolicyVerdict verdict;
   };
   auto outcome = std::make_shared<Outcome>();
-  if (!binding.credential_templates.empty()) call->client_arguments = call->arguments;
+  if (injection) call->client_arguments = call->arguments;
   outcome->arguments = std::move(call->arguments);
   ArgumentCheckQueue::Check check;
-  check.run = [outcome, schema = std::move(schema), binding = std::move(binding),
-               credentials = std::move(credentials)] {
-    outcome->verdict = ApplyArgumentPolicy(*schema, binding, credentials, outcome->arguments);
+  check.run = [outcome, schema = std::move(schema), injection = std::move(injection)] {
+    outcome->verdict = ApplyArgumentPolicy(*schema, injection.get(), outcome->arguments);
   };
   check.done = [this, call, outcome] {
     call->check_id = 0;
@@ -305,7 +316,7 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
     call->check_deadline->async_wait(
         [this, weak = std::weak_ptr<ChildCall>(call)](const boost::system::error_code& error) {
           if (error) return;  // cancelled: the check came back (or the call went)
-          if (auto timed_out = weak.lock()) EndDuringCheck(*timed_out, "timeout");
+          if (auto timed_out = weak.lock()) EndDuringCheck(*timed_out, CheckEnd::kTimeout);
         });
   }
 }
@@ -331,17 +342,23 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
   return true;
 }
 
-void Gateway::EndDuringCheck(ChildCall& call, std::string_view reason) {
+void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
   if (call.finished || call.check_id == 0) return;
   (void)checks_->Withdraw(call.check_id);  // a running check goes on; its verdict is dropped
   call.check_id = 0;
-  Deny(call.session, call.call_id, call.surface, call.tool, reason);
-  if (reason == "timeout") {
-    Finish(call, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
-  } else if (reason == "cancelled") {
-    Finish(call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
-  } else {
-    Finish(call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+  switch (why) {
+    case CheckEnd::kTimeout:
+      Deny(call.session, call.call_id, call.surface, call.tool, "timeout");
+      Finish(call, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
+      return;
+    case CheckEnd::kCancelled:
+      Deny(call.session, call.call_id, call.surface, call.tool, "cancelled");
+      Finish(call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
+      return;
+    case CheckEnd::kShutdown:
+      Deny(call.session, call.call_id, call.surface, call.tool, "shutdown");
+      Finish(call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+      return;
   }
 }
 
@@ -350,7 +367,7 @@ void Gateway::EndChecks() {
   for (const auto& [key, call] : child_calls_) {
     if (call->check_id != 0) checking.push_back(call);
   }
-  for (const auto& call : checking) EndDuringCheck(*call, "shutdown");
+  for (const auto& call : checking) EndDuringCheck(*call, CheckEnd::kShutdown);
 }
 
 void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid,
@@ -437,7 +454,7 @@ void Gateway::CancelCall(const SessionInfo& session, const std::string& request_
     if (call->child != nullptr && call->child_request_id != 0) {
       (void)call->child->Cancel(call->child_request_id, "cancelled by the client");
     } else if (call->check_id != 0 && call->check_id != checks_->running()) {
-      EndDuringCheck(*call, "cancelled");  // still waiting for its check: it never runs
+      EndDuringCheck(*call, CheckEnd::kCancelled);  // still waiting for its check: it never runs
     }
   }
 }

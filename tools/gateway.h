@@ -59,12 +59,12 @@ struct CallResult;
 namespace las::trust {
 class ArgumentSchema;
 class Verdict;
-struct ToolBinding;
 }
 
 namespace las::tools {
 
 class ArgumentCheckQueue;
+struct CredentialInjection;  // a templated tool's credentials for one call (gateway.cc)
 
 // JSON-RPC error codes the gateway answers with (besides the standard ones).
 inline constexpr int kCallFailed = -32603;     // "Tool call failed"
@@ -166,11 +166,13 @@ class Gateway final : public EndpointBackend {
   struct ChildCall;
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
                     std::shared_ptr<const trust::ArgumentSchema> schema,
-                    trust::ToolBinding binding, std::map<std::string, std::string> credentials);
+                    std::shared_ptr<const CredentialInjection> injection);
   // False when a guard now refuses the call (it is then denied and answered).
   bool RecheckGuards(const std::shared_ptr<ChildCall>& call, std::string_view client_arguments);
-  // Ends a call whose check is waiting or running, denied with `reason`.
-  void EndDuringCheck(ChildCall& call, std::string_view reason);
+  // Why a call ends while its check waits or runs.
+  enum class CheckEnd { kTimeout, kCancelled, kShutdown };
+  // Ends a call whose check is waiting or running: denied, and answered for `why`.
+  void EndDuringCheck(ChildCall& call, CheckEnd why);
   // `by_schema` false: `valid` is the credential templates' refusal.
   void AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid, bool by_schema);
   void SendToChild(std::shared_ptr<ChildCall> call);

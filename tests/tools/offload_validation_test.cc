@@ -181,6 +181,21 @@ class OffloadValidationTest : public ::testing::Test {
     return Events(kind);
   }
 
+  // The one ToolCallDenied recorded, which must carry `reason`.
+  json OnlyDenial(std::string_view reason) {
+    auto denied = AwaitEvents("ToolCallDenied", 1);
+    EXPECT_EQ(denied.size(), 1u);
+    if (denied.empty()) return json::object();
+    EXPECT_EQ(denied[0]["payload"]["reason"], reason);
+    return denied[0];
+  }
+
+  // The error of `reply`, which must be one.
+  static json ErrorOf(const json& reply) {
+    EXPECT_TRUE(reply.contains("error")) << reply.dump();
+    return reply.value("error", json::object());
+  }
+
   template <typename Done>
   void RunUntil(Done done) {
     for (int i = 0; i < 600 && !done(); ++i) io_.run_one_for(std::chrono::milliseconds(50));
@@ -278,8 +293,7 @@ TEST_F(OffloadValidationTest, ALargeArgumentTheSchemaRefusesIsDeniedWithItsDetai
   EXPECT_FALSE(Answered("a", id));
   held_.RunFirst();
   const json refused = Await("a", id);
-  ASSERT_TRUE(refused.contains("error")) << refused.dump();
-  EXPECT_EQ(refused["error"]["code"], kCallRefused);
+  EXPECT_EQ(ErrorOf(refused)["code"], kCallRefused);
   EXPECT_EQ(refused["error"]["data"]["detail"], kPadRefused)
       << refused.dump();
   auto denied = AwaitEvents("ToolCallDenied", 1);
@@ -299,11 +313,8 @@ TEST_F(OffloadValidationTest, WithoutARunnerTheSameRefusalIsMadeInline) {
   const std::string arguments =
       json{{"message", "hi"}, {"pad", std::string(4 * kThreshold, 'x')}}.dump();
   const json refused = Await("a", Send("a", "echo__echo", arguments));
-  ASSERT_TRUE(refused.contains("error")) << refused.dump();
-  EXPECT_EQ(refused["error"]["data"]["detail"], kPadRefused);
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "arguments-schema-violation");
+  EXPECT_EQ(ErrorOf(refused)["data"]["detail"], kPadRefused);
+  OnlyDenial("arguments-schema-violation");
 }
 
 // notifications/cancelled while the check runs: the call never reaches the child (no
@@ -316,10 +327,8 @@ TEST_F(OffloadValidationTest, ACallCancelledDuringItsCheckNeverReachesTheChild) 
   Cancel("a", id);
   held_.RunFirst();
   RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
-  EXPECT_EQ(denied[0]["payload"]["tool"], "echo");
+  const json denied = OnlyDenial("cancelled");
+  EXPECT_EQ(denied["payload"]["tool"], "echo");
   EXPECT_TRUE(Events("ToolCallRequested").empty()) << "the child was never asked";
   EXPECT_FALSE(Answered("a", id)) << "MCP: a cancelled request gets no response";
 
@@ -357,9 +366,7 @@ TEST_F(OffloadValidationTest, TheSecondCallUnderAReusedRequestIdStaysCancellable
   Cancel("a", 7);
   held_.RunFirst();
   RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
+  OnlyDenial("cancelled");
   EXPECT_EQ(Events("ToolCallRequested").size(), 1u) << "only the first reached the child";
 }
 
@@ -395,11 +402,8 @@ TEST_F(OffloadValidationTest, ASessionWithTooManyChecksWaitingIsRefusedAtOnce) {
   Send("a", "kid__echo", LargeEcho("waiting 2"));
   const int over = Send("a", "kid__echo", LargeEcho("over"));
   const json refused = Await("a", over);
-  ASSERT_TRUE(refused.contains("error")) << refused.dump();
-  EXPECT_EQ(refused["error"]["code"], kCallFailed);
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "too-many-checks");
+  EXPECT_EQ(ErrorOf(refused)["code"], kCallFailed);
+  OnlyDenial("too-many-checks");
   EXPECT_EQ(TextOf(Await("a", Send("a", "kid__echo", R"({"text":"small"})"))), "small");
   Send("b", "kid__echo", LargeEcho("b's own"));
   EXPECT_EQ(Events("ToolCallDenied").size(), 1u) << "the bound is per session";
@@ -411,9 +415,7 @@ TEST_F(OffloadValidationTest, ACallCancelledWhileItsCheckWaitsIsNeverChecked) {
   const int first = Send("a", "kid__echo", LargeEcho("first"));
   const int second = Send("a", "kid__echo", LargeEcho("second"));
   Cancel("a", second);
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "cancelled");
+  OnlyDenial("cancelled");
   held_.RunFirst();
   EXPECT_EQ(TextOf(Await("a", first)), "first");
   RunReady();
@@ -441,11 +443,8 @@ TEST_F(OffloadValidationTest, AGuardThatRefusesDuringTheCheckStopsTheCall) {
   guard.refuse = true;
   held_.RunFirst();
   const json refused = Await("a", id);
-  ASSERT_TRUE(refused.contains("error")) << refused.dump();
-  EXPECT_EQ(refused["error"]["code"], kCallRefused);
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "no-grant");
+  EXPECT_EQ(ErrorOf(refused)["code"], kCallRefused);
+  OnlyDenial("no-grant");
   EXPECT_TRUE(Events("ToolCallRequested").empty());
 }
 
@@ -454,11 +453,8 @@ TEST_F(OffloadValidationTest, TheCallTimeoutCoversTheCheck) {
   Open(held_.Runner(), [](GatewayOptions& options) { options.call_timeout_ms = 100; });
   const int id = Send("a", "kid__echo", LargeEcho("too late"));
   const json timed_out = Await("a", id);  // the check is still held
-  ASSERT_TRUE(timed_out.contains("error")) << timed_out.dump();
-  EXPECT_EQ(timed_out["error"]["code"], kCallTimedOut);
-  auto denied = AwaitEvents("ToolCallDenied", 1);
-  ASSERT_EQ(denied.size(), 1u);
-  EXPECT_EQ(denied[0]["payload"]["reason"], "timeout");
+  EXPECT_EQ(ErrorOf(timed_out)["code"], kCallTimedOut);
+  OnlyDenial("timeout");
   EXPECT_EQ(gateway_->calls_in_flight(), 0u);
   held_.RunFirst();  // its verdict comes back to a call already answered
   RunReady();
