@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
+#include "trust/argument_schema.h"
 #include "trust/linear_regex.h"
 #include "trust/strict_json.h"
 #include "trust/utf8_pattern.h"
@@ -35,6 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view pattern = input.substr(0, nul);
   const std::string_view subject =
       nul == std::string_view::npos ? std::string_view() : input.substr(nul + 1);
+  // CompileArgumentSchema refuses longer patterns before any engine sees them.
+  if (pattern.size() > las::trust::kMaxPatternBytes) return 0;
 
   auto as_bytes = las::trust::TranslatePattern(pattern, PatternTarget::kStdRegexUtf8Bytes);
   auto as_code_points = las::trust::TranslatePattern(pattern, PatternTarget::kRe2CodePoints);

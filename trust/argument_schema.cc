@@ -292,6 +292,12 @@ struct Walk {
   Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
     pattern_nodes.insert(&node);
     if (impl->regexes.contains(pattern)) return Status::Ok();
+    if (pattern.size() > kMaxPatternBytes) {
+      // A patternProperties location ends in the pattern itself: name where it stands.
+      const std::string shown = loc.size() > 200 ? loc.substr(0, 200) + "..." : loc;
+      return Unsupported("input schema: " + shown + ": the pattern is longer than " +
+                         std::to_string(kMaxPatternBytes) + " bytes, which Las does not check");
+    }
     Result<std::string> as_bytes = TranslatePattern(pattern, PatternTarget::kStdRegexUtf8Bytes);
     if (!as_bytes.ok()) return InvalidArgument("input schema: " + loc + ": " + as_bytes.status().message());
     try {

@@ -387,6 +387,31 @@ TEST(ArgumentSchema, PatternsThatNeedBacktrackingFailCompile) {
   EXPECT_TRUE(ValidateArguments(s, "{\"q\":\"" + std::string(1000, 'a') + "x\"}").ok());
 }
 
+// A pattern longer than Las checks fails compile before any regex engine sees it: 20,000
+// nested groups overflowed the stack in std::regex's recursive compiler (a crash at
+// startup, from a schema), and 16 KiB of `.` took 0.8 s to refuse. Long but real
+// patterns (1,100 alternatives, 15 KiB) are fine.
+TEST(ArgumentSchema, APatternLongerThanLasChecksFailsCompile) {
+  const std::string nested = std::string(20000, '(') + "a" + std::string(20000, ')');
+  for (const std::string& schema :
+       {R"({"properties":{"q":{"pattern":")" + nested + R"("}}})",
+        R"({"patternProperties":{")" + nested + R"(":{}}})",
+        R"({"properties":{"q":{"pattern":")" + std::string(kMaxPatternBytes + 1, 'a') + R"("}}})"}) {
+    Result<ArgumentSchema> refused = CompileArgumentSchema(schema);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("longer than"), std::string::npos)
+        << refused.status().ToString();
+  }
+  std::string zones = "^(";
+  for (int i = 0; i < 1100; ++i) zones += (i ? "|Zone/City" : "Zone/City") + std::to_string(1000 + i);
+  zones += ")$";
+  ASSERT_LE(zones.size(), kMaxPatternBytes);
+  ArgumentSchema s = Compile(R"({"properties":{"q":{"pattern":")" + zones + R"("}}})");
+  EXPECT_TRUE(ValidateArguments(s, R"({"q":"Zone/City2099"})").ok());
+  ExpectViolation(s, R"({"q":"Zone/City2100"})", "/q", "pattern");
+}
+
 // The same for patternProperties keys, which valijson would match with the backtracking
 // executor itself: Las decides which keys each pattern matches (breadth-first) and hands
 // valijson those keys as plain properties.
