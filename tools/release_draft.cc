@@ -14,6 +14,7 @@
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
 #include "trust/digest.h"
+#include "trust/interpreter_argv.h"
 #include "trust/tool_binding_check.h"
 #include "base/unique_fd.h"
 
@@ -94,20 +95,24 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
   if (!binary.ok()) return binary.status();
   b.binary_sha256 = *binary;
 
-  const bool interpreter = b.command == trust::kSystemPython ||
-                           (!request.policy.node_executable.empty() &&
-                            b.command == request.policy.node_executable);
-  if (interpreter && b.argv.size() >= 2 && !b.argv[1].empty() && b.argv[1].front() != '-') {
-    std::filesystem::path script(b.argv[1]);
+  // An interpreter runs its script: the release binds that file too (trust/interpreter_argv.h).
+  const trust::Interpreter interpreter =
+      trust::InterpreterOf(b.command, request.policy.node_executable);
+  if (interpreter != trust::Interpreter::kNone) {
+    trust::VerdictOr<size_t> index = trust::ScriptOperandIndex(interpreter, b.argv, b.name);
+    if (!index.ok()) return index.verdict().ToStatus();
+    std::string& operand = b.argv[*index];
+    std::filesystem::path script(operand);
     if (script.is_relative()) {
       script = (std::filesystem::path(b.cwd) / script).lexically_normal();
-      out.notes.push_back("argv[1] \"" + b.argv[1] + "\" was made absolute: " + script.string() +
+      out.notes.push_back("argv[" + std::to_string(*index) + "] \"" + operand +
+                          "\" was made absolute: " + script.string() +
                           " (the release binds absolute code paths)");
-      b.argv[1] = script.string();
+      operand = script.string();
     }
-    Result<trust::Sha256Digest> code = HashFile(b.argv[1], "script");
+    Result<trust::Sha256Digest> code = HashFile(operand, "script");
     if (!code.ok()) return code.status();
-    b.code = trust::CodeBinding{b.argv[1], *code};
+    b.code = trust::CodeBinding{operand, *code};
   }
 
   SurfaceLaunch launch = ProbeOnce(b, request);

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "trust/digest.h"
+#include "trust/interpreter_argv.h"
 #include "trust/release_paths.h"
 
 namespace las::trust {
@@ -114,8 +115,25 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
   plan.binary_is_script = StartsWithShebang(plan.binary.get());
   if (plan.binary_is_script) plan.inherit_fds.push_back(plan.binary.get());
 
-  // Code file.
+  // Code file: an interpreter's script must be pinned, and be the file it runs.
   plan.argv = surface.argv;
+  size_t script_index = 0;
+  const Interpreter interpreter = InterpreterOf(surface.command, policy.node_executable);
+  if (interpreter != Interpreter::kNone) {
+    VerdictOr<size_t> index = ScriptOperandIndex(interpreter, surface.argv, surface.name);
+    if (!index.ok()) return index.verdict();
+    if (!surface.code) {
+      return Reject(Reason::kCodeNotPinned, name + "the release pins no code for the script " +
+                                                surface.argv[*index] + " that " + surface.command +
+                                                " runs");
+    }
+    if (surface.argv[*index] != surface.code->path) {
+      return Reject(Reason::kCodeNotPinned, name + "the pinned code " + surface.code->path +
+                                                " is not the script " + surface.argv[*index] +
+                                                " that " + surface.command + " runs");
+    }
+    script_index = *index;
+  }
   if (surface.code) {
     VerdictOr<UniqueFd> code = OpenRegular(surface.code->path, name + "code", &st);
     if (!code.ok()) return code.verdict();
@@ -132,9 +150,15 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
     // imports against the main module's location, which "/dev/fd/N" would break for every
     // multi-file package, so Node gets the resolved path of the very file that was hashed
     // (see the residual risk in the header).
-    const std::string script = is_node ? *code_path : "/dev/fd/" + std::to_string(plan.code.get());
-    for (size_t i = 1; i < plan.argv.size(); ++i) {
-      if (plan.argv[i] == surface.code->path) plan.argv[i] = script;
+    const std::string script =
+        interpreter == Interpreter::kNode ? *code_path : "/dev/fd/" + std::to_string(plan.code.get());
+    if (script_index != 0) {
+      plan.argv[script_index] = script;
+    } else {
+      // A command that is no interpreter reads its code path as it likes: every mention.
+      for (size_t i = 1; i < plan.argv.size(); ++i) {
+        if (plan.argv[i] == surface.code->path) plan.argv[i] = script;
+      }
     }
   }
 

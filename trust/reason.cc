@@ -59,6 +59,7 @@ constexpr std::array kNames = {
     Named{Reason::kFinancePolicyFingerprint, "finance-policy-fingerprint"},
     Named{Reason::kFinanceNotProposalOnly, "finance-not-proposal-only"},
     Named{Reason::kFileAccessDenied, "file-access-denied"},
+    Named{Reason::kCodeNotPinned, "code-not-pinned"},
 };
 
 // The table is dense and in enum order, so ReasonName can index it.
@@ -69,7 +70,7 @@ constexpr bool TableMatchesEnum() {
   return true;
 }
 static_assert(TableMatchesEnum(), "kNames must list every Reason in enum order");
-static_assert(static_cast<size_t>(Reason::kFileAccessDenied) + 1 == kNames.size(),
+static_assert(static_cast<size_t>(Reason::kCodeNotPinned) + 1 == kNames.size(),
               "add the new Reason's name to kNames");
 
 }  // namespace

@@ -78,6 +78,10 @@ enum class Reason : int {
   kFinanceNotProposalOnly = 45,   // the policy file does not declare proposal-only mode
   // Files again (added later; numbers never change).
   kFileAccessDenied = 46,  // the operating system refused this user access (EACCES, EPERM)
+  // An interpreter command whose script the release does not pin: no code binding, an
+  // option before the script that may load other code, or a code path that is not the
+  // script the interpreter runs (trust/interpreter_argv.h).
+  kCodeNotPinned = 47,
 };
 
 // Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".

@@ -168,6 +168,28 @@ TEST(ReleaseDraftTest, RefusesWhatTheLaunchRulesRefuse) {
   EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
 }
 
+// The script an interpreter runs is pinned wherever it stands after options that load no
+// code; an option that would run something else is refused, since no file could pin it.
+TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThatRunOtherCode) {
+  ReleaseScratch r;
+  auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", "-u",
+                      r.script(), "echo"});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  trust::Manifest m = ReadManifest(r.manifest());
+  ASSERT_EQ(m.surfaces.size(), 1u);
+  ASSERT_TRUE(m.surfaces[0].code.has_value()) << "python3 -u SCRIPT pins SCRIPT";
+  EXPECT_EQ(m.surfaces[0].code->path, r.script());
+  EXPECT_EQ(m.surfaces[0].code->sha256, trust::Sha256(Slurp(r.script())));
+
+  auto module = Las({"release", "draft", "--surface", "most", "--cwd", r.workspace(), "--workspace",
+                     r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", "-m",
+                     "http.server"});
+  EXPECT_EQ(module.exit_code, 8) << module.err;
+  EXPECT_NE(module.err.find("code-not-pinned"), std::string::npos) << module.err;
+  EXPECT_EQ(ReadManifest(r.manifest()).surfaces.size(), 1u) << "nothing added on refusal";
+}
+
 TEST(ReleaseSignVerifyTest, SignThenVerifyRoundTrip) {
   ReleaseScratch r;
   ASSERT_EQ(r.Keygen().exit_code, 0);

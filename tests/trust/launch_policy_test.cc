@@ -151,6 +151,64 @@ TEST_F(LaunchPolicyTest, CodeChangedAfterSigningIsDigestMismatch) {
   EXPECT_EQ(ReasonOf(s), Reason::kDigestMismatch);
 }
 
+// What an interpreter runs is its script: a release that does not pin it admits any bytes.
+TEST_F(LaunchPolicyTest, AnInterpreterWhoseScriptIsNotPinnedIsRefused) {
+  SurfaceBinding s = PythonSurface();
+  s.argv = {"/usr/bin/python3", "-u", s.code->path};
+  s.code.reset();
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
+  s.argv = {"/usr/bin/python3", s.argv[2]};
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << "no code binding at all";
+}
+
+// The code binding must be the file the interpreter runs, not any argument that names one.
+TEST_F(LaunchPolicyTest, ACodePathThatIsNotTheScriptIsRefused) {
+  SurfaceBinding s = PythonSurface();
+  const std::string other = ws_ + "/srv/other.py";
+  WriteFile(other, "print('unsigned')\n", 0600);
+  s.argv = {"/usr/bin/python3", other, "--x", s.code->path};
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
+}
+
+// Options that load no code may stand before the script, which still runs from the
+// hashed descriptor; options that run something else are refused, whatever follows.
+TEST_F(LaunchPolicyTest, OnlyOptionsThatLoadNoCodeMayPrecedeTheScript) {
+  SurfaceBinding s = PythonSurface();
+  const std::string script = s.code->path;
+  s.argv = {"/usr/bin/python3", "-u", "-X", "utf8", "-Wignore", "-OO", "--", script};
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  EXPECT_EQ(plan->argv.back(), "/dev/fd/" + std::to_string(plan->code.get()));
+  EXPECT_EQ(RunPlan(*plan), "original\n");
+  for (const std::vector<std::string>& argv :
+       {std::vector<std::string>{"/usr/bin/python3", "-m", "http.server", script},
+        std::vector<std::string>{"/usr/bin/python3", "-c", "print(1)", script},
+        std::vector<std::string>{"/usr/bin/python3", "-i", script},
+        std::vector<std::string>{"/usr/bin/python3", "-", script},
+        std::vector<std::string>{"/usr/bin/python3", "--check-hash-based-pycs", "never", script}}) {
+    s.argv = argv;
+    EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << argv[1];
+  }
+}
+
+// A workspace copy of an interpreter (a virtualenv made with --copies) is one too.
+TEST_F(LaunchPolicyTest, AWorkspaceCopyOfAnInterpreterMustPinItsScript) {
+  SurfaceBinding s = PythonSurface();
+  const std::string copy = ws_ + "/venv/bin/python3";
+  std::filesystem::create_directories(ws_ + "/venv/bin");
+  std::filesystem::copy_file("/usr/bin/python3", copy);
+  s.command = copy;
+  s.binary_sha256 = DigestOfPath(copy);
+  const std::string script = s.code->path;
+  s.argv = {copy, script};
+  s.code.reset();
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
+  s.code = CodeBinding{script, DigestOfPath(script)};
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  EXPECT_EQ(RunPlan(*plan), "original\n");
+}
+
 TEST_F(LaunchPolicyTest, NodeRunsTheHashedScriptByItsResolvedPath) {
   if (!std::filesystem::exists("/usr/bin/node")) GTEST_SKIP() << "no /usr/bin/node";
   policy_.node_executable = "/usr/bin/node";
@@ -221,8 +279,11 @@ TEST_F(LaunchPolicyTest, NodeIsAllowedOnlyWhenItIsTheConfiguredExecutable) {
   s.name = "echo";
   s.command = "/usr/bin/node";
   s.cwd = ws_;
-  s.argv = {"/usr/bin/node"};
+  const std::string script = ws_ + "/srv/server.js";
+  WriteFile(script, "console.log('original')\n", 0600);
+  s.argv = {"/usr/bin/node", script};
   s.binary_sha256 = DigestOfPath("/usr/bin/node");
+  s.code = CodeBinding{script, DigestOfPath(script)};
   EXPECT_EQ(ReasonOf(s), Reason::kCommandNotAllowed);  // no node configured
   policy_.node_executable = "/usr/bin/node";
   EXPECT_EQ(ReasonOf(s), Reason::kAccepted);

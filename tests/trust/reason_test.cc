@@ -20,7 +20,7 @@ TEST(TrustReason, NamesAreStableAndRoundTrip) {
   EXPECT_EQ(ReasonName(Reason::kWorkspaceEscape), "workspace-escape");
   EXPECT_EQ(ReasonName(Reason::kCommandNotAllowed), "command-not-allowed");
   EXPECT_EQ(ReasonName(Reason::kCredentialOverride), "credential-override");
-  for (int i = 0; i <= static_cast<int>(Reason::kFileAccessDenied); ++i) {
+  for (int i = 0; i <= static_cast<int>(Reason::kCodeNotPinned); ++i) {
     const auto r = static_cast<Reason>(i);
     EXPECT_EQ(ReasonFromName(ReasonName(r)), r) << i;
   }

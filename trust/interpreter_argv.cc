@@ -1,0 +1,102 @@
+#include "trust/interpreter_argv.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+namespace las::trust {
+namespace {
+
+constexpr std::string_view kPythonFlags = "bBdEIOqsSuv";
+constexpr std::array<std::string_view, 7> kNodeFlags = {
+    "--no-warnings",     "--no-deprecation",   "--enable-source-maps", "--trace-warnings",
+    "--trace-uncaught",  "--trace-deprecation", "--preserve-symlinks"};
+constexpr std::string_view kNodePreserveSymlinksMain = "--preserve-symlinks-main";
+constexpr std::array<std::string_view, 3> kNodeValueOptions = {
+    "--max-old-space-size=", "--stack-size=", "--unhandled-rejections="};
+
+bool IsPythonName(std::string_view name) {
+  if (name == "python" || name == "python3") return true;
+  constexpr std::string_view kVersioned = "python3.";
+  if (name.size() <= kVersioned.size() || name.substr(0, kVersioned.size()) != kVersioned) {
+    return false;
+  }
+  const std::string_view minor = name.substr(kVersioned.size());
+  return std::all_of(minor.begin(), minor.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool IsNodeFlag(std::string_view arg) {
+  if (arg == kNodePreserveSymlinksMain) return true;
+  if (std::find(kNodeFlags.begin(), kNodeFlags.end(), arg) != kNodeFlags.end()) return true;
+  return std::any_of(kNodeValueOptions.begin(), kNodeValueOptions.end(), [arg](std::string_view option) {
+    return arg.size() > option.size() && arg.substr(0, option.size()) == option;
+  });
+}
+
+// The argument as it appears in a detail: quoted, and cut (an argv element can be long).
+std::string Shown(std::string_view arg) {
+  constexpr size_t kMaxShown = 64;
+  return "\"" + std::string(arg.substr(0, kMaxShown)) + (arg.size() > kMaxShown ? "...\"" : "\"");
+}
+
+// How many arguments from argv[at] one Python option takes (1 or 2), or 0 if it is not an
+// option Las vouches for.
+size_t PythonOptionLength(const std::vector<std::string>& argv, size_t at) {
+  const std::string_view arg = argv[at];
+  if (arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return 0;
+  if (arg[1] == 'W' || arg[1] == 'X') {
+    if (arg.size() > 2) return 1;                // -Wignore, -Xdev
+    return at + 1 < argv.size() ? 2 : 0;         // -W ignore, -X dev
+  }
+  const std::string_view cluster = arg.substr(1);
+  const bool known = std::all_of(cluster.begin(), cluster.end(),
+                                 [](char c) { return kPythonFlags.find(c) != std::string_view::npos; });
+  return known ? 1 : 0;
+}
+
+}  // namespace
+
+Interpreter InterpreterOf(std::string_view command, std::string_view node_executable) {
+  if (command == "/usr/bin/python3") return Interpreter::kPython;
+  if (!node_executable.empty() && command == node_executable) return Interpreter::kNode;
+  const std::string name = std::filesystem::path(command).filename().string();
+  if (IsPythonName(name)) return Interpreter::kPython;
+  if (name == "node" || name == "nodejs") return Interpreter::kNode;
+  return Interpreter::kNone;
+}
+
+VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<std::string>& argv,
+                                     std::string_view surface) {
+  const std::string who = "surface " + std::string(surface) + ": ";
+  const std::string language = interpreter == Interpreter::kPython ? "Python" : "Node";
+  size_t at = 1;
+  while (at < argv.size()) {
+    const std::string_view arg = argv[at];
+    if (arg == "--") {
+      ++at;
+      break;
+    }
+    if (arg.empty() || arg[0] != '-' || arg == "-") break;
+    const size_t length = interpreter == Interpreter::kPython ? PythonOptionLength(argv, at)
+                                                              : (IsNodeFlag(arg) ? 1 : 0);
+    if (length == 0) {
+      return Reject(Reason::kCodeNotPinned,
+                    who + language + " option " + Shown(arg) +
+                        " before the script: Las pins the script an interpreter runs and "
+                        "allows only options that load no other code (docs/RELEASES.md)");
+    }
+    at += length;
+  }
+  if (at >= argv.size()) {
+    return Reject(Reason::kCodeNotPinned, who + "the " + language +
+                                              " command names no script file to pin");
+  }
+  if (argv[at].empty() || argv[at] == "-") {
+    return Reject(Reason::kCodeNotPinned,
+                  who + "the " + language + " program " + Shown(argv[at]) +
+                      " is not a file Las can pin");
+  }
+  return at;
+}
+
+}  // namespace las::trust

@@ -1,0 +1,45 @@
+// Which file an interpreter command runs: the script operand of a Python or Node argv.
+//
+// A release pins a surface's command by its bytes; when the command is an interpreter, what
+// runs is the script it is given, so the release must pin that script (its code binding)
+// and the code binding must be the file the interpreter will actually run. Options before
+// the script decide that: `-m pkg` and `-c text` run something that is no file at all,
+// `--require x.js` and `--import x` load other files first, `-` reads the program from
+// stdin. So the script is found by a conservative reading of the interpreter's command
+// line: only options known to load no code are allowed before it, and anything else is
+// refused rather than guessed.
+//
+//   Python: clusters of the flags b B d E I O q s S u v (`-u`, `-OO`, `-uB`); `-W` and `-X`
+//           with their value (attached, `-Wignore`, or as the next argument); `--`.
+//   Node:   --no-warnings, --no-deprecation, --enable-source-maps, --trace-warnings,
+//           --trace-uncaught, --trace-deprecation, --preserve-symlinks,
+//           --preserve-symlinks-main, --max-old-space-size=N, --stack-size=N,
+//           --unhandled-rejections=MODE; `--`.
+// The first argument after them is the script; it may not be `-` or empty.
+//
+// An interpreter command is /usr/bin/python3, the configured Node executable, or any
+// command whose file name is that of one (python, python3, python3.11, node, nodejs): a
+// workspace copy of an interpreter (a virtualenv made with --copies) runs its script the
+// same way.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trust/reason.h"
+
+namespace las::trust {
+
+enum class Interpreter { kNone, kPython, kNode };
+
+// What `command` is; `node_executable` is the configured Node (empty: none configured).
+Interpreter InterpreterOf(std::string_view command, std::string_view node_executable);
+
+// The index in `argv` (argv[0] being the command) of the script `interpreter` runs, or
+// kCodeNotPinned naming the first argument that stops the reading. `surface` prefixes the
+// detail ("surface x: ").
+VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<std::string>& argv,
+                                     std::string_view surface);
+
+}  // namespace las::trust
