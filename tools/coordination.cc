@@ -147,13 +147,17 @@ void Coordination::Batch::Add(Batch other) {
     }
     drafts.push_back(std::move(other.drafts[i]));
   }
+  for (auto& id : other.awaited_handles) awaited_handles.push_back(std::move(id));
 }
 
 std::string Coordination::HandleRef(const Actor& actor, std::string_view content, Batch& batch) {
   std::string id = HandleIdFor(actor.agent_id, content);
   const auto& known = handles().by_id;
-  if (known.find(id) == known.end() && creating_handles_.count(id) == 0 &&
-      std::find(batch.handle_ids.begin(), batch.handle_ids.end(), id) == batch.handle_ids.end()) {
+  const bool in_batch =
+      std::find(batch.handle_ids.begin(), batch.handle_ids.end(), id) != batch.handle_ids.end();
+  if (creating_handles_.count(id) != 0) {
+    if (!in_batch) batch.awaited_handles.push_back(id);
+  } else if (known.find(id) == known.end() && !in_batch) {
     batch.drafts.push_back(HandleCreatedEvent(actor, id, actor.agent_id, kJsonMediaType, content));
     batch.handle_ids.push_back(id);
   }
@@ -162,7 +166,16 @@ std::string Coordination::HandleRef(const Actor& actor, std::string_view content
 
 void Coordination::Commit(Batch batch, std::function<void(bool)> then) {
   if (batch.drafts.empty()) {
-    then(true);
+    // Its answer may name a handle another call's append is taking to disk: it waits for
+    // that append. (With drafts of its own, its synced append is later in the WAL and
+    // covers those handles too.)
+    std::erase_if(batch.awaited_handles,
+                  [this](const std::string& id) { return creating_handles_.count(id) == 0; });
+    if (batch.awaited_handles.empty()) {
+      then(true);
+    } else {
+      handle_waiters_.push_back({std::move(batch.awaited_handles), std::move(then)});
+    }
     return;
   }
   for (auto& id : batch.handle_ids) creating_handles_.insert(std::move(id));
@@ -177,7 +190,22 @@ void Coordination::Commit(Batch batch, std::function<void(bool)> then) {
           it = known.find(*it) != known.end() ? creating_handles_.erase(it) : std::next(it);
         }
         then(appended.ok());
+        ReleaseHandleWaiters(appended.ok());
       });
+}
+
+void Coordination::ReleaseHandleWaiters(bool ok) {
+  std::vector<std::function<void(bool)>> ready;
+  std::erase_if(handle_waiters_, [&](HandleWaiter& waiter) {
+    const bool durable = std::none_of(
+        waiter.handle_ids.begin(), waiter.handle_ids.end(),
+        [this](const std::string& id) { return creating_handles_.count(id) != 0; });
+    if (ok && !durable) return false;
+    ready.push_back(std::move(waiter.then));
+    return true;
+  });
+  // Called after the list is settled: an answer may commit again.
+  for (auto& then : ready) then(ok);
 }
 
 std::string Coordination::NewMessageId() {

@@ -79,18 +79,22 @@ class Coordination {
   void EndWrite(const std::string& slot);
 
   // Events to append together; handle_ids names the handles their HandleCreated create.
+  // awaited_handles names handles the batch refers to that another call's append is
+  // still taking to disk.
   struct Batch {
     std::vector<log::EventDraft> drafts;
     std::vector<std::string> handle_ids;
+    std::vector<std::string> awaited_handles;
     void Add(Batch other);
   };
 
   // A handle reference for `content` owned by `actor`: adds a HandleCreated draft to
-  // `batch` unless the handle exists, is being created, or is in `batch` already.
+  // `batch` unless the handle exists, is being created (then the batch awaits it), or is
+  // in `batch` already.
   std::string HandleRef(const Actor& actor, std::string_view content, Batch& batch);
 
   // Appends the batch (synced) and calls `then(ok)` on the loop when durable. With no
-  // drafts, calls `then(true)` at once.
+  // drafts, calls `then(true)` once every handle it awaits is durable: at once when none.
   void Commit(Batch batch, std::function<void(bool)> then);
 
   int64_t NowMicros() const { return options_.clock->NowMicros(); }
@@ -100,7 +104,16 @@ class Coordination {
   LasToolContext context_;  // a copy: its members are references that outlive us
   CoordinationOptions options_;
   std::map<std::string, PendingWrite, std::less<>> pending_;
+  // Handles whose HandleCreated is appended and not yet durable.
   std::set<std::string, std::less<>> creating_handles_;
+  // Answers that name some of them and wait for nothing else (Commit without drafts).
+  struct HandleWaiter {
+    std::vector<std::string> handle_ids;
+    std::function<void(bool)> then;
+  };
+  std::vector<HandleWaiter> handle_waiters_;
+  // Calls the waiters whose handles are all durable now (every waiter when !ok).
+  void ReleaseHandleWaiters(bool ok);
   mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 

@@ -106,6 +106,9 @@ class CoordinationHarness {
     return response.contains("result") ? response["result"] : nlohmann::json();
   }
 
+  // Whether request `id` has been answered yet (without running the loop).
+  bool Answered(const std::string& agent, int id) { return ClientOf(agent).responses.count(id) != 0; }
+
   template <typename Done>
   void RunUntil(Done done) {
     for (int i = 0; i < 600 && !done(); ++i) io_.run_one_for(std::chrono::milliseconds(50));

@@ -272,6 +272,24 @@ TEST_F(CoordinationToolsTest, HistoryPages) {
   EXPECT_EQ(key->current.value, "7");
 }
 
+// A reference to a handle another call is still creating is answered only once that
+// handle is on disk: two gets of one large value in one turn, the second adds no event of
+// its own, and was answered before the first's HandleCreated was synced (a crash then lost
+// a handle the agent had been told of).
+TEST_F(CoordinationToolsTest, AHandleBeingCreatedIsNamedOnlyOnceItIsDurable) {
+  const std::string text(200'000, 'h');
+  Ok("alice", "las__state_set", {{"key", "big"}, {"value", text}});
+  const std::string get = json{{"key", "big"}}.dump();
+  const int first = server_.Send("alice", "las__state_get", get);
+  const int second = server_.Send("alice", "las__state_get", get);
+  const json answer = server_.Await("alice", second);
+  ASSERT_TRUE(answer.is_object());
+  EXPECT_TRUE(server_.Answered("alice", first))
+      << "the second get named the handle before the first's HandleCreated was durable";
+  EXPECT_EQ(server_.Await("alice", first)["structuredContent"]["record"]["handle"],
+            answer["structuredContent"]["record"]["handle"]);
+}
+
 TEST_F(CoordinationToolsTest, LargeValuesComeBackAsHandlesOnlyTheirOwnerCanRead) {
   std::string text;
   for (int i = 0; i < 6000; ++i) text += "zażółć " + std::to_string(i) + " ";
