@@ -15,6 +15,7 @@
 #include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
+#include "trust/canonical_json.h"
 #include "trust/credential_injection.h"
 
 namespace las::tools {
@@ -100,6 +101,19 @@ PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
     arguments = std::move(*injected);
   }
   return {trust::ValidateInjectedArguments(schema, arguments, client_bytes), true};
+}
+
+// Whether a child's progress numbers, as the client would get them, carry a credential.
+bool ProgressEchoesCredential(const transport::CallProgress& progress,
+                              const std::vector<std::string>& credentials) {
+  if (credentials.empty()) return false;
+  std::string numbers;
+  for (const std::optional<double>& number : {std::optional<double>(progress.progress), progress.total}) {
+    if (!number) continue;
+    auto text = trust::FormatJcsNumber(*number);
+    numbers += (numbers.empty() ? "[" : ",") + (text.ok() ? *text : std::string("0"));
+  }
+  return EchoesCredential(numbers + "]", credentials);
 }
 
 }  // namespace
@@ -430,8 +444,11 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
                                         std::chrono::nanoseconds(call->deadline_nanos - call->started_nanos)));
   }
   if (call->progress) {
-    call_options.on_progress = [call](const transport::CallProgress& progress) {
-      if (!call->cancelled) call->progress(ToolCallProgress{progress.progress, progress.total});
+    call_options.on_progress = [this, call](const transport::CallProgress& progress) {
+      if (call->cancelled) return;
+      // The numbers are the child's: it may spell an injected secret as one.
+      if (ProgressEchoesCredential(progress, CredentialsOf(call->surface))) return;
+      call->progress(ToolCallProgress{progress.progress, progress.total});
     };
   }
   const std::string tool_name = call->tool;

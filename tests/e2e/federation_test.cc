@@ -580,6 +580,25 @@ TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecor
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
 }
 
+// A child may spell an injected (numeric) secret as a progress number: that notification
+// is dropped; another call's progress still reaches the client.
+TEST_F(FederationTest, AProgressNotificationThatCarriesAnInjectedCredentialIsDropped) {
+  SignWithEchoCredential("text");
+  const auto progress_step = [](const std::string& notice) {
+    return json{{"op", "callToolWithProgress"}, {"name", "flaky__progress"},
+                {"arguments", {{"notices", json::array({notice})}, {"ms", 200}}}};
+  };
+  auto run = Serve({progress_step(R"({"progressToken":TOKEN,"progress":73918264})"),
+                    progress_step(R"({"progressToken":TOKEN,"progress":1,"total":73918264})"),
+                    progress_step(R"({"progressToken":TOKEN,"progress":5})")},
+                   {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "73918264"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["result"]["progress"], json::array()) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[1]["result"]["progress"], json::array()) << run.steps[1].dump();
+  EXPECT_EQ(run.steps[2]["result"]["progress"], json::array({{{"progress", 5}}}))
+      << run.steps[2].dump();
+}
+
 // The secret, escaped, in the first of two equal keys of a nested object: a check that
 // decodes the result keeping the last key would not see it. A key repeated anywhere
 // refuses the result, and a refused result is not recorded.

@@ -117,11 +117,14 @@ def handle_call(rid, params):
                    b',"result":{"content":[{"type":"text","text":"a\\r"}],\r"x":\r1}}')
     elif name == "progress":
         # Each of args.notices is the raw params text of one notifications/progress, with
-        # TOKEN standing for the call's _meta.progressToken; the answer names that token.
+        # TOKEN standing for the call's _meta.progressToken; the answer names that token,
+        # args.ms after the last notice (the SDK client drops a notice that reaches it in
+        # the same read as the answer).
         token = json.dumps((params.get("_meta") or {}).get("progressToken"))
         for notice in args.get("notices", []):
             send_bytes(('{"jsonrpc":"2.0","method":"notifications/progress","params":' +
                         notice.replace("TOKEN", token) + '}').encode())
+        time.sleep(args.get("ms", 0) / 1000.0)
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(token)})
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no such tool"}})
