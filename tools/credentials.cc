@@ -60,4 +60,16 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
   return DecodedCarriesAny(decoded, checked);
 }
 
+std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
+                                            const trust::Environment& environment) {
+  std::vector<std::string> values;
+  const trust::CredentialResolver resolve = EnvironmentCredentials(environment);
+  for (const trust::ToolBinding& tool : surface.tools) {
+    for (const auto& [argument, credential] : tool.credential_templates) {
+      if (auto value = resolve(credential)) values.push_back(std::move(*value));
+    }
+  }
+  return values;
+}
+
 }  // namespace las::tools

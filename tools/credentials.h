@@ -28,4 +28,9 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 inline constexpr size_t kMinCheckedCredentialBytes = 4;
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values);
 
+// Every credential value Las would inject into some tool of `surface` (those `environment`
+// holds): what the child may have seen, and so must not hand back in anything Las passes on.
+std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
+                                            const trust::Environment& environment);
+
 }  // namespace las::tools

@@ -6,6 +6,9 @@
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
+#include "tools/credentials.h"
+#include "tools/decision_events.h"
+#include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/strict_json.h"
 
@@ -118,10 +121,42 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   trust::LaunchPlan plan;
   SurfaceLaunch result;
   std::function<void(SurfaceLaunch)> done;
+  // The values Las injects into this surface's tools: child text that carries one is
+  // neither recorded nor served (CredentialValuesOf).
+  std::vector<std::string> credentials;
+
+  bool CarriesCredential(std::string_view text) const {
+    return !credentials.empty() && EchoesCredential(transport::QuoteJsonString(text), credentials);
+  }
+
+  // The child's own text that Las keeps after the tool check — titles, prompt and resource
+  // entries — unsigned: bounded, and dropped where it carries a credential.
+  void KeepSafeExtras() {
+    for (auto it = result.titles.begin(); it != result.titles.end();) {
+      if (CarriesCredential(it->second)) {
+        it = result.titles.erase(it);
+        continue;
+      }
+      it->second = Bound(it->second, kMaxTitleBytes).text;
+      ++it;
+    }
+    for (auto* items : {&result.prompts, &result.resources}) {
+      std::erase_if(*items, [this](const CapabilityItem& item) {
+        return CarriesCredential(item.name) || CarriesCredential(item.description) ||
+               CarriesCredential(item.uri) || CarriesCredential(item.mime_type);
+      });
+    }
+  }
 
   bool aborted = false;
 
   void Finish(bool ok, std::string_view reason, std::string detail) {
+    if (ok) KeepSafeExtras();
+    // A detail may quote the child (an extra tool's name): never a credential it has seen.
+    if (CarriesCredential(detail)) {
+      detail = "the detail names something the child sent that carries a credential value "
+               "Las injects; it is withheld";
+    }
     if (ok && result.client &&
         (aborted || result.client->state() != transport::McpClient::State::kReady)) {
       // Its client cannot serve: a launch is admitted only with its child alive.
@@ -185,6 +220,7 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   state->timeout_ms = options.start_timeout_ms;
   state->result.surface = surface.name;
   state->done = std::move(done);
+  if (!options.probe_only) state->credentials = CredentialValuesOf(surface, options.policy.environment);
 
   auto plan = trust::PlanLaunch(surface, options.policy);
   if (!plan.ok()) {

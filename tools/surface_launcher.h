@@ -51,12 +51,16 @@ struct SurfaceLaunch {
   // tool-only child) or no answer means none, never a failed launch. Not asked in probe mode.
   std::vector<CapabilityItem> prompts;
   std::vector<CapabilityItem> resources;
-  // Tool name -> display title (`title` or `annotations.title`), when the child gave one.
-  // Unsigned: used for search ranking only.
+  // Tool name -> display title (`title` or `annotations.title`), when the child gave one,
+  // at most kMaxTitleBytes. Unsigned: used for search ranking only. Titles, prompts and
+  // resources that carry a credential value Las injects into the surface are dropped, and
+  // a `detail` that would is withheld.
   std::map<std::string, std::string> titles;
 };
 
 inline constexpr size_t kMaxListedItems = 1000;
+// A child's tool title is kept to this many bytes (cut at a character boundary).
+inline constexpr size_t kMaxTitleBytes = 256;
 
 struct LaunchOptions {
   trust::LaunchPolicy policy;

@@ -599,6 +599,39 @@ TEST_F(FederationTest, AProgressNotificationThatCarriesAnInjectedCredentialIsDro
       << run.steps[2].dump();
 }
 
+// What a child lists besides its signed tools — titles, the names of tools no release
+// signed — is its own text: one that carries a credential Las injects into the surface
+// (the child saw it in an earlier call) is neither served nor recorded. Titles are bounded.
+TEST_F(FederationTest, ChildTextThatCarriesAnInjectedCredentialIsNeitherServedNorRecorded) {
+  testing::AddVariantOf(*release_, "flaky", "titled", {"--title", "saved: s3cr3t-value"});
+  testing::AddVariantOf(*release_, "flaky", "long", {"--title", std::string(300, 't')});
+  testing::AddVariantOf(*release_, "flaky", "extra", {"--extra-tool", "ks3cr3t-value"});
+  for (auto& surface : release_->manifest().surfaces) {
+    for (auto& tool : surface.tools) {
+      if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
+    }
+  }
+  release_->Sign(1);
+  auto run = Serve({CallStep("las__describe", {{"name", "titled__echo"}}),
+                    CallStep("las__describe", {{"name", "long__echo"}})},
+                   {"--lazy"}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json titled = run.steps[0]["result"]["structuredContent"];
+  EXPECT_EQ(titled["name"], "titled__echo") << titled.dump();
+  EXPECT_FALSE(titled.contains("title") && titled["title"].is_string() &&
+               !titled["title"].get<std::string>().empty())
+      << titled.dump();
+  EXPECT_EQ(run.steps[1]["result"]["structuredContent"]["title"], std::string(256, 't'))
+      << "kMaxTitleBytes";
+  EXPECT_EQ(run.err.find("s3cr3t"), std::string::npos) << run.err;
+  auto rejected = Replay({"--kind", "SurfaceRejected"});
+  bool extra_rejected = false;
+  for (const json& event : rejected) extra_rejected |= event["payload"]["surface"] == "extra";
+  EXPECT_TRUE(extra_rejected) << "an unsigned extra tool is tools-mismatch";
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
+}
+
 // The secret, escaped, in the first of two equal keys of a nested object: a check that
 // decodes the result keeping the last key would not see it. A key repeated anywhere
 // refuses the result, and a refused result is not recorded.

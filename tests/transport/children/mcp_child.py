@@ -11,6 +11,8 @@ Options:
                        the last stderr line is "flood-done"
   --protocol-version V initialize answers protocolVersion V ("none": no such member)
   --list-delay-ms N    wait N ms before answering each tools/list page
+  --title TEXT         every tool lists "title": TEXT (unsigned text)
+  --extra-tool NAME    list one more tool, NAME (not in any release)
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
@@ -150,6 +152,11 @@ def main():
     if "--exit-at-start-while" in opts and os.path.exists(opts["--exit-at-start-while"]):
         sys.exit(4)
     page = int(opts.get("--page-size", "0"))
+    if "--title" in opts:
+        for tool in TOOLS:
+            tool["title"] = opts["--title"]
+    if "--extra-tool" in opts:
+        TOOLS.append({"name": opts["--extra-tool"], "inputSchema": {"type": "object"}})
     if "--flood-stderr-mb" in opts:
         threading.Thread(target=flood, args=(int(opts["--flood-stderr-mb"]),), daemon=True).start()
 
