@@ -13,6 +13,7 @@
 
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
+#include "trust/argument_schema.h"
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
 #include "trust/tool_binding_check.h"
@@ -139,6 +140,10 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     if (!schema.ok()) {
       return InvalidArgument("surface " + b.name + ": tool \"" + live.name +
                              "\": inputSchema: " + schema.status().message());
+    }
+    // A digest that cannot tell this schema from its neighbours binds nothing.
+    if (Status bindable = trust::CheckSchemaIntegers(live.input_schema_json); !bindable.ok()) {
+      return Unsupported("surface " + b.name + ": tool \"" + live.name + "\": " + bindable.message());
     }
     Result<trust::Sha256Digest> description = trust::DescriptionDigest(live.description);
     if (!description.ok()) {

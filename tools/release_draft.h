@@ -9,12 +9,15 @@
 //     (tools/surface_launcher.h in probe mode: workspace, command allowlist, digests,
 //     fexecve of the hashed descriptor, fixed PATH plus the declared variables), its
 //     tools/list is read, and each tool's schema and description digests are computed
-//     (trust::InputSchemaDigest / DescriptionDigest). Tools are sorted by name.
+//     (trust::InputSchemaDigest / DescriptionDigest). Tools are sorted by name. A schema
+//     holding an integer a double does not hold exactly is refused (Unsupported,
+//     trust::CheckSchemaIntegers): its digest could not tell it from a neighbouring one.
 // Nothing is signed or written here: the caller merges the entry into a manifest
 // (MergeSurface) and writes it for the operator to review and sign.
 //
 // Errors (Status): InvalidArgument for a bad request (surface name, relative command, env
-// name, a child listing tools that no manifest could bind); NotFound for a missing
+// name, a child listing tools that no manifest could bind); Unsupported for a schema no
+// digest could bind (above); NotFound for a missing
 // command, script or cwd; Denied "<reason>: <detail>" when a launch check refuses
 // (e.g. "command-not-allowed: ...", "workspace-escape: ..."); Io "start-failed: ..." /
 // "list-failed: ..." when the child does not start or answer. No child output and no

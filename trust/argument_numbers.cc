@@ -34,8 +34,8 @@ bool BeyondInt64(const Json& v) {
 }
 
 bool InexactAsDouble(const Json& v) {
-  return (v.is_number_integer() || v.is_number_unsigned()) &&
-         static_cast<long double>(v.get<double>()) != Exact(v);
+  if (v.is_number_unsigned()) return !DoubleHoldsExactly(v.get<uint64_t>());
+  return v.is_number_integer() && !DoubleHoldsExactly(v.get<int64_t>());
 }
 
 // Draft-06 and later (`enabled`): an integral double within int64_t becomes an integer.

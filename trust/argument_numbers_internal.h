@@ -9,8 +9,9 @@
 // - What a copy can fix is fixed in the copies valijson reads (PrepareSchemaNumbers,
 //   PrepareInstanceNumbers): draft-06's integral doubles (1.0 is an integer), schema
 //   integers above 2^63-1 (they would wrap), integer divisors (they truncate 6.5 to 6).
-// - What no copy can fix — an integer a double cannot hold (2^53+1), one valijson cannot
-//   hold (above 2^63-1), valijson's tolerance of one epsilon in `multipleOf` (1e-17 would
+// - What no copy can fix — an argument integer a double cannot hold (2^53+1; a schema
+//   integer like that fails compile, trust/argument_schema.h), one valijson cannot hold
+//   (above 2^63-1), valijson's tolerance of one epsilon in `multipleOf` (1e-17 would
 //   be a multiple of 1) — is found by FindNumberHazard, which decides each such keyword
 //   exactly and reports a keyword whose valijson verdict would differ. The caller refuses
 //   the call as "not checked" rather than let a wrong verdict stand.

@@ -134,6 +134,32 @@ std::string PrintableToken(std::string_view raw, bool pointer_escape = true) {
   return out;
 }
 
+// The JSON pointer of a path the strict parser reports ("" for the root).
+std::string PointerOf(const internal::JsonPath& path) {
+  std::string pointer;
+  for (const std::string& token : path) pointer += "/" + PrintableToken(token);
+  return pointer;
+}
+
+// The schema text, strictly parsed: InvalidArgument if it is not strict JSON within the
+// limits; Unsupported if it holds an integer a double does not hold exactly. The release's
+// digest (JCS) reads such an integer as its nearest double, which is another number; the
+// validator would enforce the integer as written, which nothing signed. The message names
+// where, as every compile error here does, and leaves the number out.
+Result<Json> ParseBindableSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
+  std::vector<internal::JsonPath> inexact_integers;
+  Result<Json> parsed =
+      internal::ParseStrictJson(schema_json, StrictJsonLimits{limits.max_schema_bytes, limits.max_schema_depth},
+                                /*lost_precision=*/nullptr, &inexact_integers);
+  if (!parsed.ok()) return InvalidArgument("input schema: " + parsed.status().message());
+  if (!inexact_integers.empty()) {
+    return Unsupported("input schema: #" + PointerOf(inexact_integers.front()) +
+                       ": an integer a double does not hold exactly (beyond 2^53 not every integer "
+                       "is one), which the release's canonical digest cannot bind");
+  }
+  return parsed;
+}
+
 // Schema locations in messages: "#/properties/a~1b/pattern".
 std::string SchemaLoc(const std::string& base, std::string_view key) {
   return base + "/" + PrintableToken(key);
@@ -1066,11 +1092,7 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
     if (!parsed.ok()) {
       return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
     }
-    for (const internal::JsonPath& path : lost) {
-      std::string pointer;
-      for (const std::string& token : path) pointer += "/" + PrintableToken(token);
-      lost_precision.insert(std::move(pointer));
-    }
+    for (const internal::JsonPath& path : lost) lost_precision.insert(PointerOf(path));
     instance = std::move(parsed).value();
   }
   if (arguments && !instance.is_object()) {
@@ -1119,9 +1141,8 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
 }  // namespace
 
 Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
-  Result<Json> parsed =
-      internal::ParseStrictJson(schema_json, StrictJsonLimits{limits.max_schema_bytes, limits.max_schema_depth});
-  if (!parsed.ok()) return InvalidArgument("input schema: " + parsed.status().message());
+  Result<Json> parsed = ParseBindableSchema(schema_json, limits);
+  if (!parsed.ok()) return parsed.status();
 
   auto impl = std::make_unique<ArgumentSchema::Impl>();
   impl->document = std::move(parsed).value();  // from here on, node addresses are stable
@@ -1160,6 +1181,13 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
         StrictJsonLimits{limits.max_argument_bytes, limits.max_argument_depth});
   }
   return ArgumentSchema(std::move(impl));
+}
+
+Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
+  Result<Json> parsed = ParseBindableSchema(schema_json, limits);
+  // Text that is not strict JSON is not this check's to refuse.
+  if (parsed.ok() || parsed.status().code() != Code::kUnsupported) return Status::Ok();
+  return parsed.status();
 }
 
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json) {

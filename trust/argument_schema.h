@@ -21,6 +21,16 @@
 // From draft-06 on, 1.0 is an integer: integral numbers are normalized before valijson
 // (which goes by the JSON token) sees them; the caller's text is not changed.
 //
+// Numbers. The release binds the schema by the SHA-256 of its RFC 8785 form, which reads
+// every number as an IEEE double; the validator decides integers exactly
+// (trust/argument_numbers_internal.h). So an integer written in the schema (anywhere: a
+// bound, multipleOf, enum / const data, a default or example) that a double does not hold
+// exactly (9007199254740993, 2^63-1, 100000000000000000000000) fails compile with
+// kUnsupported: the digest would bind its nearest double, and a child could serve a
+// neighbouring integer under the same digest. Integers a double holds (every one up to
+// 2^53, 2^63, 2^64) compile; so does any number written with a fraction or an exponent,
+// which the digest and the validator alike read as its double.
+//
 // References. Only same-document references are resolved: "#", "#/json/pointer",
 // "#plain-name" (a draft-07 `$id` anchor). Any other `$ref` (remote or relative URL) fails
 // to compile with kUnsupported: nothing is ever fetched, no file is read, no network is
@@ -147,6 +157,13 @@ class ArgumentSchema {
 // names the schema location ("#/properties/path/pattern").
 Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json,
                                              const ArgumentSchemaLimits& limits = {});
+
+// The first check CompileArgumentSchema makes: kUnsupported, with the same message, if the
+// schema holds an integer a double does not hold exactly (see Numbers above); Ok otherwise,
+// also for text that is not strict JSON (the digest refuses that). For `las release draft`,
+// which must not sign a digest that cannot bind its schema, yet signs schemas this policy
+// does not implement (admission withholds those tools).
+Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLimits& limits = {});
 
 // Accepted if `arguments_json` is a strict JSON object (empty text means {}) that
 // validates against `schema`. Rejections: kArgumentsInvalid for text that is not strict

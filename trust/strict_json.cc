@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_decimal.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {
@@ -57,21 +58,29 @@ namespace {
 using internal::Json;
 using internal::JsonPath;
 
+// A JSON number token written as an integer: no fraction, no exponent.
+bool IntegerSyntax(std::string_view token) { return token.find_first_of(".eE") == std::string_view::npos; }
+
 // SAX handler that builds the DOM like nlohmann's own, but refuses duplicate keys,
 // excessive depth and non-finite numbers, remembering where it was for the message.
 class StrictDomBuilder : public internal::SaxHandlerTypes {
  public:
-  StrictDomBuilder(Json& root, size_t max_depth, std::vector<JsonPath>* lost_precision)
-      : root_(root), max_depth_(max_depth), lost_precision_(lost_precision) {}
+  StrictDomBuilder(Json& root, size_t max_depth, std::vector<JsonPath>* lost_precision,
+                   std::vector<JsonPath>* inexact_integers)
+      : root_(root), max_depth_(max_depth), lost_precision_(lost_precision),
+        inexact_integers_(inexact_integers) {}
 
   bool null() { return Put(nullptr); }
   bool boolean(bool v) { return Put(v); }
-  bool number_integer(number_integer_t v) { return Put(v); }
-  bool number_unsigned(number_unsigned_t v) { return Put(v); }
+  bool number_integer(number_integer_t v) { return Integer(v); }
+  bool number_unsigned(number_unsigned_t v) { return Integer(v); }
   bool number_float(number_float_t v, const string_t& text) {
     if (!std::isfinite(v)) return Fail("number " + text + " is out of range at " + Path());
-    if (lost_precision_ != nullptr && internal::LosesPrecisionAsDouble(v, text)) {
-      lost_precision_->push_back(NextValuePath());
+    if ((lost_precision_ != nullptr || inexact_integers_ != nullptr) &&
+        internal::LosesPrecisionAsDouble(v, text)) {
+      if (lost_precision_ != nullptr) lost_precision_->push_back(NextValuePath());
+      // Beyond 64 bits nlohmann reads an integer as a double.
+      if (inexact_integers_ != nullptr && IntegerSyntax(text)) inexact_integers_->push_back(NextValuePath());
     }
     return Put(v);
   }
@@ -141,6 +150,13 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
     frames_.pop_back();
     return true;
   }
+  template <typename Int>
+  bool Integer(Int v) {
+    if (inexact_integers_ != nullptr && !internal::DoubleHoldsExactly(v)) {
+      inexact_integers_->push_back(NextValuePath());
+    }
+    return Put(v);
+  }
   bool Fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
     return false;
@@ -182,7 +198,8 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
 
   Json& root_;
   size_t max_depth_;
-  std::vector<JsonPath>* lost_precision_;  // optional
+  std::vector<JsonPath>* lost_precision_;    // optional
+  std::vector<JsonPath>* inexact_integers_;  // optional
   std::vector<Frame> frames_;
   std::string error_;
 };
@@ -191,73 +208,23 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
 
 namespace internal {
 
-namespace {
-
-// A decimal number as sign, significant digits (no leading or trailing zeros) and the
-// power of ten of the last digit; zero has no digits.
-struct Decimal {
-  bool negative = false;
-  std::string digits;
-  long long exponent = 0;
-  bool operator==(const Decimal&) const = default;
-};
-
-// `text` is a JSON number token (nlohmann has read it) or std::to_chars output.
-Decimal ParseDecimal(std::string_view text) {
-  Decimal d;
-  size_t i = 0;
-  if (i < text.size() && text[i] == '-') {
-    d.negative = true;
-    ++i;
-  }
-  std::string digits;
-  long long fraction_digits = 0;
-  bool fraction = false;
-  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
-    if (text[i] == '.') {
-      fraction = true;
-      continue;
-    }
-    digits.push_back(text[i]);
-    if (fraction) ++fraction_digits;
-  }
-  long long exponent = 0;
-  if (i < text.size()) {
-    ++i;
-    bool negative_exponent = false;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative_exponent = text[i++] == '-';
-    for (; i < text.size(); ++i) {
-      // Beyond any double's range either way; the cap keeps the arithmetic in bounds.
-      exponent = std::min<long long>(exponent * 10 + (text[i] - '0'), 1'000'000'000);
-    }
-    if (negative_exponent) exponent = -exponent;
-  }
-  const size_t first = digits.find_first_not_of('0');
-  if (first == std::string::npos) return Decimal{};  // zero, whatever its sign
-  const size_t last = digits.find_last_not_of('0');
-  d.digits = digits.substr(first, last - first + 1);
-  d.exponent = exponent - fraction_digits + static_cast<long long>(digits.size() - 1 - last);
-  return d;
-}
-
-}  // namespace
-
 bool LosesPrecisionAsDouble(double v, std::string_view text) {
   // An integer written as one (beyond 64 bits, or nlohmann would not have made it a
   // double) means its exact digits: 100000000000000000000000 is not the double 1e23,
   // which is 99999999999999991611392. So it is compared with the double's exact value.
-  const bool integer_syntax = text.find_first_of(".eE") == std::string_view::npos;
+  const bool integer_syntax = IntegerSyntax(text);
   char digits[400];  // the largest double has 309 integer digits
   const auto written =
       integer_syntax
           ? std::to_chars(digits, digits + sizeof digits, v, std::chars_format::fixed, 0)
           : std::to_chars(digits, digits + sizeof digits, v);
   if (written.ec != std::errc()) return true;
-  return !(ParseDecimal(text) == ParseDecimal(std::string_view(digits, written.ptr - digits)));
+  return ParseJsonDecimal(text) != ParseJsonDecimal(std::string_view(digits, written.ptr - digits));
 }
 
 Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits,
-                             std::vector<JsonPath>* lost_precision) {
+                             std::vector<JsonPath>* lost_precision,
+                             std::vector<JsonPath>* inexact_integers) {
   if (text.size() > limits.max_bytes) {
     return InvalidArgument("JSON text is " + std::to_string(text.size()) +
                            " bytes, more than the limit of " + std::to_string(limits.max_bytes));
@@ -276,7 +243,7 @@ Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limi
     return InvalidArgument("JSON text has a NUL byte at byte offset " + std::to_string(nul));
   }
   Json root;
-  StrictDomBuilder builder(root, limits.max_depth, lost_precision);
+  StrictDomBuilder builder(root, limits.max_depth, lost_precision, inexact_integers);
   try {
     const bool ok = Json::sax_parse(text.begin(), text.end(), &builder,
                                     Json::input_format_t::json, /*strict=*/true,

@@ -6,6 +6,7 @@
 // need another order (JCS) sort themselves.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -38,13 +39,28 @@ struct SaxHandlerTypes {
 // (100000000000000000000000 counts: the double is 99999999999999991611392).
 bool LosesPrecisionAsDouble(double v, std::string_view text);
 
+// Whether a double holds the integer `v` exactly: every integer up to 2^53 in magnitude,
+// and beyond that only some (2^63 yes, 9007199254740993 and 2^63-1 no).
+template <typename Int>
+bool DoubleHoldsExactly(Int v) {
+  // Every int64_t, uint64_t and double converts to a long double exactly (x86-64's 80-bit
+  // format has a 64-bit significand).
+  static_assert(std::numeric_limits<long double>::digits >= 64);
+  return static_cast<long double>(static_cast<double>(v)) == static_cast<long double>(v);
+}
+
 // The value of `text` if it is strict JSON (trust/strict_json.h), else InvalidArgument.
 // Never throws. With `lost_precision`, the path (object keys and array indices, from the
 // root) of every number whose double names another value than its text
-// (LosesPrecisionAsDouble) is appended there.
+// (LosesPrecisionAsDouble) is appended there. With `inexact_integers`, the path of every
+// number written as an integer (no fraction, no exponent) that a double does not hold
+// exactly, whether nlohmann keeps it as a 64-bit integer (9007199254740993) or not
+// (100000000000000000000000): RFC 8785 (JCS, trust/canonical_json.h) reads such a number
+// as another one, its nearest double.
 using JsonPath = std::vector<std::string>;
 Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limits = {},
-                             std::vector<JsonPath>* lost_precision = nullptr);
+                             std::vector<JsonPath>* lost_precision = nullptr,
+                             std::vector<JsonPath>* inexact_integers = nullptr);
 
 // A small strict-JSON document of trust/ (trust store, watermark): parsed within
 // `max_bytes` and depth 4, then handed to `parse_value`. Any failure is `invalid` with

@@ -190,6 +190,38 @@ TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThat
   EXPECT_EQ(ReadManifest(r.manifest()).surfaces.size(), 1u) << "nothing added on refusal";
 }
 
+// A schema integer a double does not hold exactly: the digest (JCS) reads it as its
+// nearest double, so it would bind the neighbouring schema as well. Draft refuses to
+// pin it (unsupported, exit 6), naming where, not the number; nothing is written.
+TEST(ReleaseDraftTest, RefusesASchemaIntegerTheDigestCannotBind) {
+  ReleaseScratch r;
+  const std::string child = r.workspace() + "/big.py";
+  Spit(child, R"(import json, sys
+SCHEMA = '{"type":"object","properties":{"e":{"enum":[10000000000000001]}}}'
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    rid = msg.get("id")
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "big", "version": "1"}}
+    elif msg.get("method") == "tools/list":
+        result = {"tools": [{"name": "pick", "description": "Pick.", "inputSchema": json.loads(SCHEMA)}]}
+    elif rid is not None:
+        result = {}
+    else:
+        continue
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}) + "\n")
+    sys.stdout.flush()
+)");
+  auto drafted = Las({"release", "draft", "--surface", "big", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
+  EXPECT_EQ(drafted.exit_code, 6) << drafted.err;
+  EXPECT_NE(drafted.err.find("tool \"pick\": input schema: #/properties/e/enum/0"), std::string::npos)
+      << drafted.err;
+  EXPECT_EQ(drafted.err.find("10000000000000001"), std::string::npos) << drafted.err;
+  EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
+}
+
 TEST(ReleaseSignVerifyTest, SignThenVerifyRoundTrip) {
   ReleaseScratch r;
   ASSERT_EQ(r.Keygen().exit_code, 0);

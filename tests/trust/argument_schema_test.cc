@@ -1,4 +1,5 @@
 #include "trust/argument_schema.h"
+#include "trust/canonical_json.h"
 
 #include <gtest/gtest.h>
 
@@ -723,17 +724,18 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"integer","multipleOf":3})", "10000000000000000000", kNotChecked},  // was accepted
            {R"({"enum":[-1]})", "18446744073709551615", kNotChecked},                     // was accepted
            {R"({"const":-1})", "18446744073709551615", kNotChecked},                      // was accepted
-           {R"({"enum":[18446744073709551615]})", "18446744073709551615", kNotChecked},
-           {R"({"type":"number","exclusiveMinimum":9223372036854775807})", "9223372036854775808",
+           {R"({"enum":[18446744073709549568]})", "18446744073709549568", kNotChecked},
+           {R"({"type":"number","exclusiveMinimum":9223372036854775808})", "9223372036854775809",
             kNotChecked},
            {R"({"type":"integer"})", "18446744073709551615", kAccepted},  // no keyword reads it
            {R"({"type":"integer"})", "100000000000000000000", kNotChecked},
            {R"({"type":["integer","number"]})", "100000000000000000000", kAccepted},
            {R"({"type":"number","maximum":1e300})", "100000000000000000000", kAccepted},
            {R"({"type":"integer"})", "9100000000000000000.0", kAccepted},  // was "fails type"
-           {R"({"type":"integer","maximum":18446744073709551615})", "5", kAccepted},   // was refused
-           {R"({"type":"integer","maximum":18446744073709551615})", "-5", kAccepted},  // was refused
-           {R"({"type":"integer","minimum":18446744073709551615})", "5", kViolates},   // was accepted
+           // 2^64 - 2048: above 2^63-1, and a double exactly (a schema integer must be one).
+           {R"({"type":"integer","maximum":18446744073709549568})", "5", kAccepted},   // was refused
+           {R"({"type":"integer","maximum":18446744073709549568})", "-5", kAccepted},  // was refused
+           {R"({"type":"integer","minimum":18446744073709549568})", "5", kViolates},   // was accepted
            {R"({"type":"integer","minimum":-10})", "-9223372036854775808", kViolates},
            {R"({"type":"number","multipleOf":2})", "6.5", kViolates},  // was accepted
            {R"({"type":"number","multipleOf":2})", "4.0", kAccepted},
@@ -748,31 +750,32 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"number","multipleOf":1})", "3.0000000000000001", kNotChecked},
            {R"({"type":"number","multipleOf":0.01})", "0.07", kAccepted},  // the tolerance stays here
            {R"({"enum":[2]})", "2.0", kAccepted},
-           // Integers a double does not hold exactly (above 2^53): valijson compares them as
-           // doubles. Where that decides differently, "not checked"; where not, its verdict.
+           // Argument integers a double does not hold exactly (above 2^53): valijson compares
+           // them as doubles. Where that decides differently, "not checked"; where not, its
+           // verdict. (Schema integers are doubles exactly, or the schema fails compile.)
            {R"({"type":"integer","maximum":9007199254740992})", "9007199254740993", kNotChecked},  // was accepted
-           {R"({"type":"integer","maximum":9007199254740993})", "9007199254740993", kAccepted},
-           {R"({"type":"integer","minimum":9007199254740993})", "9007199254740992", kNotChecked},  // was accepted
-           {R"({"type":"integer","exclusiveMaximum":9007199254740993})", "9007199254740993", kViolates},
+           {R"({"type":"integer","maximum":9007199254740994})", "9007199254740993", kAccepted},
+           {R"({"type":"integer","minimum":9007199254740996})", "9007199254740995", kNotChecked},  // was accepted
+           {R"({"type":"integer","exclusiveMaximum":9007199254740992})", "9007199254740993", kViolates},
            {R"({"type":"integer","exclusiveMinimum":9007199254740992})", "9007199254740993", kNotChecked},
-           {R"({"type":"integer","maximum":9223372036854775806})", "9223372036854775807", kNotChecked},
-           {R"({"type":"integer","maximum":9223372036854775807})", "9223372036854775807", kAccepted},
-           {R"({"type":"integer","minimum":-9223372036854775807})", "-9223372036854775808", kNotChecked},
+           {R"({"type":"integer","maximum":9223372036854774784})", "9223372036854774785", kNotChecked},
+           {R"({"type":"integer","maximum":9223372036854775808})", "9223372036854775807", kAccepted},
+           {R"({"type":"integer","minimum":-9223372036854774784})", "-9223372036854774785", kNotChecked},
            {R"({"type":"integer","minimum":0})", "9007199254740993", kAccepted},
            {R"({"type":"number","maximum":9007199254740992.0})", "9007199254740993", kNotChecked},
            {R"({"anyOf":[{"maximum":9007199254740992},{"type":"string"}]})", "9007199254740993", kNotChecked},
            {R"({"type":"integer","multipleOf":2})", "9007199254740993", kNotChecked},  // was accepted
            {R"({"type":"integer","multipleOf":3})", "9007199254740993", kNotChecked},  // was "fails"
            {R"({"type":"integer","multipleOf":3})", "9007199254740994", kViolates},
-           {R"({"type":"integer","multipleOf":9007199254740993})", "18014398509481986", kAccepted},
-           {R"({"type":"integer","multipleOf":9007199254740993})", "18014398509481984", kNotChecked},
+           {R"({"type":"integer","multipleOf":9007199254740994})", "18014398509481988", kAccepted},
+           {R"({"type":"integer","multipleOf":9007199254740994})", "18014398509481989", kNotChecked},
            {R"({"enum":[9007199254740992]})", "9007199254740993", kNotChecked},  // was accepted
-           {R"({"enum":[9007199254740992,9007199254740993]})", "9007199254740993", kAccepted},
+           {R"({"enum":[9007199254740992,9007199254740994]})", "9007199254740994", kAccepted},
            {R"({"enum":[[9007199254740992]]})", "[9007199254740993]", kNotChecked},
            {R"({"enum":[9007199254740992.0]})", "9007199254740993", kNotChecked},
-           {R"({"const":9007199254740993})", "9007199254740993", kAccepted},
-           {R"({"const":9007199254740993})", "9007199254740992", kNotChecked},  // was accepted
-           {R"({"const":{"a":9007199254740993}})", "{\"a\":9007199254740992}", kNotChecked},
+           {R"({"const":9007199254740994})", "9007199254740994", kAccepted},
+           {R"({"const":9007199254740992})", "9007199254740993", kNotChecked},  // was accepted
+           {R"({"const":{"a":9007199254740992}})", "{\"a\":9007199254740993}", kNotChecked},
            {R"({"uniqueItems":true})", "[9007199254740992,9007199254740993]", kNotChecked},  // was "fails"
            {R"({"uniqueItems":true})", "[9007199254740993,9007199254740993]", kViolates},
            {R"({"uniqueItems":true})", "[[9007199254740993],[9007199254740992],1]", kNotChecked},
@@ -807,6 +810,64 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
         EXPECT_NE(v.detail().find("\"/n\" fails "), std::string::npos) << what;
       }
     }
+  }
+}
+
+// A release binds a schema by the digest of its JCS form, which reads every number as a
+// double; Las enforces the schema as written, integers exactly. So a schema integer a
+// double does not hold would be enforced as a number the digest never bound (a child could
+// serve 10000000000000001 where 10000000000000000 was signed): it fails compile, wherever
+// it stands, and the message names where without repeating it.
+TEST(ArgumentSchema, AnIntegerADoubleDoesNotHoldFailsCompile) {
+  struct Case {
+    const char* schema;
+    const char* number;
+    const char* pointer;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"({"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740993}}})",
+            "9007199254740993", "#/properties/n/maximum"},
+           {R"({"properties":{"e":{"enum":[1,10000000000000001]}}})", "10000000000000001",
+            "#/properties/e/enum/1"},
+           {R"({"const":9223372036854775807})", "9223372036854775807", "#/const"},
+           {R"({"properties":{"n":{"minimum":-9007199254740993}}})", "9007199254740993",
+            "#/properties/n/minimum"},
+           {R"({"properties":{"n":{"multipleOf":9007199254740995}}})", "9007199254740995",
+            "#/properties/n/multipleOf"},
+           {R"({"properties":{"n":{"default":18446744073709551615}}})", "18446744073709551615",
+            "#/properties/n/default"},
+           {R"({"examples":[{"id":100000000000000000000000}]})", "100000000000000000000000",
+            "#/examples/0/id"},
+           {R"({"definitions":{"x":{"const":{"a/b":[0,9007199254740995]}}}})", "9007199254740995",
+            "#/definitions/x/const/a~1b/1"},
+       }) {
+    Result<ArgumentSchema> compiled = CompileArgumentSchema(c.schema);
+    ASSERT_FALSE(compiled.ok()) << c.schema;
+    EXPECT_EQ(compiled.status().code(), Code::kUnsupported) << compiled.status().ToString();
+    const std::string& message = compiled.status().message();
+    EXPECT_NE(message.find(c.pointer), std::string::npos) << message;
+    EXPECT_NE(message.find("double"), std::string::npos) << message;
+    EXPECT_EQ(message.find(c.number), std::string::npos) << message;
+  }
+  // Why: the signed schema and the served one have one digest.
+  EXPECT_EQ(CanonicalizeJson(R"({"enum":[10000000000000001]})").value(),
+            CanonicalizeJson(R"({"enum":[10000000000000000]})").value());
+
+  // Numbers a double holds exactly, and fractions and exponents (read as their double by
+  // the digest and the validator alike), compile.
+  for (const char* number :
+       {"9007199254740992", "10000000000000000", "9223372036854775808", "-9223372036854775808",
+        "18446744073709549568", "18446744073709551616", "99999999999999991611392", "0.1", "1.50",
+        "-0.0", "-0", "1e16", "10000000000000001.0", "9007199254740993e0", "0.10000000000000001",
+        "1e-400"}) {
+    const std::string schema = std::string(R"({"properties":{"n":{"maximum":)") + number +
+                               R"(,"enum":[)" + number + R"(],"default":)" + number + "}}}";
+    EXPECT_TRUE(CompileArgumentSchema(schema).ok()) << schema;
+  }
+  // Beyond a double's range: not strict JSON at all.
+  for (const std::string& number : {std::string("1e400"), std::string("-1e400"), "1" + std::string(400, '0')}) {
+    Result<ArgumentSchema> compiled = CompileArgumentSchema(R"({"maximum":)" + number + "}");
+    EXPECT_FALSE(compiled.ok()) << number;
   }
 }
 

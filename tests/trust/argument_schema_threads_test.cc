@@ -22,7 +22,7 @@ constexpr const char* kSchema = R"({
   "properties": {
     "name": {"type": "string", "pattern": "^[a-z]+$"},
     "when": {"type": "string", "format": "date-time"},
-    "big": {"type": "integer", "maximum": 9007199254740993},
+    "big": {"type": "integer", "maximum": 9007199254740994},
     "tags": {"type": "array", "uniqueItems": true},
     "ref": {"$ref": "#/definitions/small"}
   },
