@@ -1,6 +1,12 @@
 #include "tools/credentials.h"
 
+#include <algorithm>
+#include <optional>
+#include <utility>
+
 #include <nlohmann/json.hpp>
+
+#include "base/json_decimal.h"
 
 namespace las::tools {
 
@@ -32,20 +38,70 @@ bool CarriesAny(std::string_view text, const std::vector<std::string_view>& valu
   return false;
 }
 
-bool DecodedCarriesAny(const nlohmann::json& node, const std::vector<std::string_view>& values) {
-  if (node.is_string()) return CarriesAny(node.get_ref<const std::string&>(), values);
-  if (node.is_array()) {
-    for (const auto& item : node) {
-      if (DecodedCarriesAny(item, values)) return true;
-    }
-  }
-  if (node.is_object()) {
-    for (const auto& [key, item] : node.items()) {
-      if (CarriesAny(key, values) || DecodedCarriesAny(item, values)) return true;
-    }
-  }
-  return false;
+// The number a credential of decimal digits (an optional '-' first) is; nullopt for any
+// other credential.
+std::optional<JsonDecimal> NumberOf(std::string_view value) {
+  const std::string_view digits = value.starts_with('-') ? value.substr(1) : value;
+  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                                         [](char c) { return c >= '0' && c <= '9'; });
+  if (!all_digits) return std::nullopt;
+  return ParseJsonDecimal(value);
 }
+
+// One pass over the result as a JSON reader takes it: strings and keys decoded, numbers
+// by exact value (no double: 7.3918264e7 and 73918264.0 are 73918264, 73918264.5 is not).
+// Stops at the first credential found, or where the text stops being JSON.
+class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit DecodedScan(const std::vector<std::string_view>& values) : values_(values) {
+    for (std::string_view value : values) {
+      if (std::optional<JsonDecimal> number = NumberOf(value)) numbers_.push_back(std::move(*number));
+    }
+  }
+  bool found() const { return found_; }
+
+  bool null() override { return true; }
+  bool boolean(bool /*unused*/) override { return true; }
+  bool number_integer(number_integer_t v) override { return numbers_.empty() || Number(std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return numbers_.empty() || Number(std::to_string(v)); }
+  bool number_float(number_float_t /*unused*/, const string_t& text) override { return Number(text); }
+  bool string(string_t& text) override { return Text(text); }
+  bool binary(binary_t& /*unused*/) override { return true; }
+  bool start_object(std::size_t /*unused*/) override { return true; }
+  bool key(string_t& text) override { return Text(text); }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t /*unused*/) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t /*unused*/, const std::string& /*unused*/,
+                   const nlohmann::detail::exception& /*unused*/) override {
+    return false;
+  }
+
+ private:
+  // Each returns whether to go on.
+  bool Text(std::string_view text) {
+    found_ = CarriesAny(text, values_);
+    return !found_;
+  }
+  bool Number(std::string_view token) {
+    if (numbers_.empty()) return true;
+    const JsonDecimal value = ParseJsonDecimal(token);
+    for (const JsonDecimal& number : numbers_) {
+      // An unsigned credential's negative carries it, as the bytes of -73918264 carry
+      // 73918264; a negative credential needs a negative number.
+      if (value.digits == number.digits && value.exponent == number.exponent &&
+          (value.negative || !number.negative)) {
+        found_ = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const std::vector<std::string_view>& values_;
+  std::vector<JsonDecimal> numbers_;
+  bool found_ = false;
+};
 
 }  // namespace
 
@@ -56,8 +112,9 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
   }
   if (checked.empty()) return false;
   if (CarriesAny(result_json, checked)) return true;
-  const nlohmann::json decoded = nlohmann::json::parse(result_json, nullptr, false);
-  return DecodedCarriesAny(decoded, checked);
+  DecodedScan scan(checked);
+  nlohmann::json::sax_parse(result_json.begin(), result_json.end(), &scan);
+  return scan.found();
 }
 
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,

@@ -26,6 +26,39 @@ TEST(CredentialsTest, EveryJsonSpellingOfAnInjectedValueIsRecognized) {
                                accented));
 }
 
+// A client reads a JSON number by its value: 7.3918264e7 is the credential 73918264 as much
+// as 73918264 is. A number token equal to a credential of decimal digits (an optional
+// '-' first) counts in every spelling, decided exactly on the digits.
+TEST(CredentialsTest, EveryNumberSpellingOfANumericCredentialIsRecognized) {
+  const std::vector<std::string> numeric = {"73918264"};
+  for (const char* n : {"73918264", "7.3918264e7", "7.3918264E+7", "73918264.0", "739182640E-1",
+                        "0.73918264e8", "73918264.000e0", "-7.3918264e7", "7391826400e-2"}) {
+    const std::string result = std::string(R"({"structuredContent":{"n":)") + n + "}}";
+    EXPECT_TRUE(EchoesCredential(result, numeric)) << result;
+  }
+  const std::vector<std::string> negative = {"-73918000"};
+  EXPECT_TRUE(EchoesCredential(R"({"n":[1,-7.3918e7]})", negative));
+  EXPECT_FALSE(EchoesCredential(R"({"n":7.3918e7})", negative)) << "the credential is negative";
+  const std::vector<std::string> leading_zeros = {"00731"};
+  EXPECT_TRUE(EchoesCredential(R"({"pin":731.0})", leading_zeros));
+  EXPECT_TRUE(EchoesCredential(R"({"pin":731})", leading_zeros));
+}
+
+TEST(CredentialsTest, OtherNumbersAndNonNumericCredentialsAreNotRefused) {
+  const std::vector<std::string> numeric = {"73918264"};
+  // (73918264.5 itself is refused: its bytes hold the credential.)
+  for (const char* n : {"7.39182645e7", "7.3918264500001e7", "7.3918264e6", "7.3918264001e7", "73918265",
+                        "1e999999999", "-1e-999999999", "0.0", "7.3918264e7000000000"}) {
+    const std::string result = std::string(R"({"structuredContent":{"n":)") + n + "}}";
+    EXPECT_FALSE(EchoesCredential(result, numeric)) << result;
+  }
+  // Only a credential of digits is a number: these stay compared as text.
+  for (const char* secret : {"7391e264", "7.3918264e7", "0x4681B78", "73918264 ", "+73918264"}) {
+    EXPECT_FALSE(EchoesCredential(R"({"n":739182640e-1})", {secret})) << secret;
+  }
+  EXPECT_TRUE(EchoesCredential(R"({"t":"7391e264"})", {"7391e264"}));
+}
+
 // A credential is read from its LAS_CREDENTIAL_ variable; unset and empty alike are no
 // credential (the call is refused credential-unavailable, not sent with "").
 TEST(CredentialsTest, AnEmptyVariableIsNoCredential) {
