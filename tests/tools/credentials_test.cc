@@ -29,12 +29,13 @@ TEST(CredentialsTest, EveryJsonSpellingOfAnInjectedValueIsRecognized) {
 // A client reads a JSON number by its value: 7.3918264e7 is the credential 73918264 as much
 // as 73918264 is. A number token equal to a credential of decimal digits (an optional
 // '-' first) counts in every spelling, decided exactly on the digits.
+// A result whose structuredContent holds the number token `n`.
+std::string ResultWithNumber(const char* n) { return std::string(R"({"structuredContent":{"n":)") + n + "}}"; }
+
 TEST(CredentialsTest, EveryNumberSpellingOfANumericCredentialIsRecognized) {
-  const std::vector<std::string> numeric = {"73918264"};
   for (const char* n : {"73918264", "7.3918264e7", "7.3918264E+7", "73918264.0", "739182640E-1",
                         "0.73918264e8", "73918264.000e0", "-7.3918264e7", "7391826400e-2"}) {
-    const std::string result = std::string(R"({"structuredContent":{"n":)") + n + "}}";
-    EXPECT_TRUE(EchoesCredential(result, numeric)) << result;
+    EXPECT_TRUE(EchoesCredential(ResultWithNumber(n), {"73918264"})) << n;
   }
   const std::vector<std::string> negative = {"-73918000"};
   EXPECT_TRUE(EchoesCredential(R"({"n":[1,-7.3918e7]})", negative));
@@ -45,12 +46,10 @@ TEST(CredentialsTest, EveryNumberSpellingOfANumericCredentialIsRecognized) {
 }
 
 TEST(CredentialsTest, OtherNumbersAndNonNumericCredentialsAreNotRefused) {
-  const std::vector<std::string> numeric = {"73918264"};
   // (73918264.5 itself is refused: its bytes hold the credential.)
   for (const char* n : {"7.39182645e7", "7.3918264500001e7", "7.3918264e6", "7.3918264001e7", "73918265",
                         "1e999999999", "-1e-999999999", "0.0", "7.3918264e7000000000"}) {
-    const std::string result = std::string(R"({"structuredContent":{"n":)") + n + "}}";
-    EXPECT_FALSE(EchoesCredential(result, numeric)) << result;
+    EXPECT_FALSE(EchoesCredential(ResultWithNumber(n), {"73918264"})) << n;
   }
   // Only a credential of digits is a number: these stay compared as text.
   for (const char* secret : {"7391e264", "7.3918264e7", "0x4681B78", "73918264 ", "+73918264"}) {
