@@ -68,6 +68,34 @@ std::optional<std::string> MetaAgentId(const ParamsView& params, size_t max_dept
   return StringMember(ViewParams(meta->raw, max_depth), "agentId");
 }
 
+// Whether initialize's params name the agent twice (agentId or _meta repeated, or agentId
+// repeated inside _meta): the parsed params keep the last, while a proxy or a log reading
+// the first would see another agent.
+bool NamesTheAgentTwice(std::string_view params, size_t max_depth) {
+  const auto repeats = [max_depth](std::string_view object, std::initializer_list<std::string_view> keys,
+                                   std::string_view* meta) {
+    std::vector<transport::JsonMember> members;
+    if (transport::ObjectMembers(object, &members, max_depth) != transport::JsonTextError::kNone) {
+      return false;
+    }
+    for (std::string_view key : keys) {
+      size_t count = 0;
+      for (const auto& member : members) {
+        if (member.key != key) continue;
+        ++count;
+        if (meta != nullptr && key == "_meta" && member.type == transport::JsonType::kObject) {
+          *meta = member.raw;
+        }
+      }
+      if (count > 1) return true;
+    }
+    return false;
+  };
+  std::string_view meta;
+  if (repeats(params, {"agentId", "_meta"}, &meta)) return true;
+  return !meta.empty() && repeats(meta, {"agentId"}, nullptr);
+}
+
 // initialize's agent id: params.agentId, else params._meta.agentId, else nullopt (the
 // default agent). One that is there but is not a string is an error, never the default.
 Result<std::optional<std::string>> NamedAgentId(const json& params) {
@@ -173,6 +201,10 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   const json parsed = ParamsObject(params);
   if (!parsed.is_object()) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+    return;
+  }
+  if (NamesTheAgentTwice(params, options_.max_depth)) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "agentId is given more than once"));
     return;
   }
   // A named agent, even an empty name, is checked as given; only an absent one defaults.

@@ -194,7 +194,11 @@ TEST_F(EndpointTest, InitializeRefusesAgentIdsThatAreNotPrintableText) {
                              R"({"agentId":""})", R"({"_meta":{"agentId":""}})",
                              // Named wrongly is not the same as not named: never the default.
                              R"({"_meta":{"agentId":5}})", R"({"_meta":{"agentId":null}})",
-                             R"({"_meta":"x"})", R"({"_meta":[]})"}) {
+                             R"({"_meta":"x"})", R"({"_meta":[]})",
+                             // Named twice: a reader keeping the first would see another agent.
+                             R"({"agentId":"worker-7","agentId":"default"})",
+                             R"({"_meta":{"agentId":"worker-7","agentId":"default"}})",
+                             R"({"_meta":{"agentId":"worker-7"},"_meta":{}})"}) {
     json r = Send(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)") + params + "}");
     EXPECT_EQ(r["error"]["code"], -32602) << params;
     EXPECT_FALSE(endpoint_->initialized()) << params;
