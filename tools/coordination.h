@@ -97,6 +97,14 @@ class Coordination {
   // drafts, calls `then(true)` once every handle it awaits is durable: at once when none.
   void Commit(Batch batch, std::function<void(bool)> then);
 
+  // Messages whose MessageCompleted is decided and not yet durable: a call sent right after
+  // it (pipelined) must see the message completed before the fold does.
+  bool Completing(const std::string& message_id) const {
+    return completing_messages_.count(message_id) != 0;
+  }
+  void BeginCompleting(const std::string& message_id) { completing_messages_.insert(message_id); }
+  void EndCompleting(const std::string& message_id) { completing_messages_.erase(message_id); }
+
   int64_t NowMicros() const { return options_.clock->NowMicros(); }
   std::string NewMessageId();
 
@@ -104,6 +112,7 @@ class Coordination {
   LasToolContext context_;  // a copy: its members are references that outlive us
   CoordinationOptions options_;
   std::map<std::string, PendingWrite, std::less<>> pending_;
+  std::set<std::string, std::less<>> completing_messages_;
   // Handles whose HandleCreated is appended and not yet durable.
   std::set<std::string, std::less<>> creating_handles_;
   // Answers that name some of them and wait for nothing else (Commit without drafts).

@@ -135,7 +135,8 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
   const int64_t now = c.NowMicros();
-  const reducers::MailState state = reducers::StateAt(*m, now);
+  const reducers::MailState state =
+      c.Completing(m->message_id) ? reducers::MailState::kCompleted : reducers::StateAt(*m, now);
   const bool marks_read = state == reducers::MailState::kUnread || state == reducers::MailState::kDeferred;
   Coordination::Batch batch;
   // The state after this read: reading marks the message read and ends a deferral.
@@ -159,10 +160,18 @@ void Complete(Coordination& c, const SessionInfo& session, const std::string& ar
   const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
   Coordination::Batch batch;
-  if (!m->completed) batch.drafts.push_back(MessageCompletedEvent(ActorOf(session), m->message_id));
   JsonObjectText answer;
   answer.String("message_id", m->message_id).String("state", "completed");
-  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+  if (m->completed || c.Completing(m->message_id)) {
+    return AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+  }
+  batch.drafts.push_back(MessageCompletedEvent(ActorOf(session), m->message_id));
+  c.BeginCompleting(m->message_id);
+  AnswerAfter(c, std::move(batch), answer.Take(),
+              [&c, id = m->message_id, done = std::move(done)](ToolCallReply reply) {
+                c.EndCompleting(id);
+                done(std::move(reply));
+              });
 }
 
 void Defer(Coordination& c, const SessionInfo& session, const std::string& arguments,
@@ -175,7 +184,9 @@ void Defer(Coordination& c, const SessionInfo& session, const std::string& argum
   }
   const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
-  if (m->completed) return Refuse(done, "message-completed", "the message is completed");
+  if (m->completed || c.Completing(m->message_id)) {
+    return Refuse(done, "message-completed", "the message is completed");
+  }
   const int64_t until = c.NowMicros() + static_cast<int64_t>(*seconds) * 1'000'000;
   Coordination::Batch batch;
   batch.drafts.push_back(MessageDeferredEvent(ActorOf(session), m->message_id, until));

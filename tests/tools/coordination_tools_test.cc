@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "log/event_json.h"
 #include "log/log_reader.h"
 #include "projections/handles_projection.h"
 #include "projections/mailbox_projection.h"
@@ -395,6 +396,46 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
   EXPECT_EQ(ErrorCode("bob", "las__message_defer",
                       json{{"message_id", ids[2]}, {"seconds", 5}}.dump()),
             "message-completed");
+}
+
+// Calls on one message sent together (pipelined) each see the completion the earlier ones
+// decided, although it is not yet folded: it is completed once, and neither deferred nor
+// read after it.
+TEST_F(CoordinationToolsTest, PipelinedCallsOnAMessageSeeItsCompletion) {
+  const std::string id =
+      Ok("alice", "las__message_send", {{"to", "bob"}, {"body", "hi"}})["message_id"];
+  const uint64_t before = server_.log().head().sequence;
+  const std::string message = json{{"message_id", id}}.dump();
+  const int first = server_.Send("bob", "las__message_complete", message);
+  const int second = server_.Send("bob", "las__message_complete", message);
+  const int defer =
+      server_.Send("bob", "las__message_defer", json{{"message_id", id}, {"seconds", 60}}.dump());
+  const int read = server_.Send("bob", "las__message_read", message);
+  const auto state_of = [this](int request) {
+    const json result = server_.Await("bob", request);
+    return result.is_object() ? result.value("structuredContent", json::object()).value("state", "")
+                              : std::string("(no result)");
+  };
+  EXPECT_EQ(state_of(first), "completed");
+  EXPECT_EQ(state_of(second), "completed");
+  const json deferred = server_.Await("bob", defer);
+  ASSERT_TRUE(deferred.is_object());
+  EXPECT_EQ(deferred.value("structuredContent", json::object()).value("error", json::object()).value("code", ""),
+            "message-completed")
+      << deferred.dump();
+  EXPECT_EQ(state_of(read), "completed");
+  std::multiset<std::string> kinds;
+  auto cursor = server_.log().Read(before + 1);
+  ASSERT_TRUE(cursor.ok());
+  while (true) {
+    auto next = (*cursor)->Next();
+    ASSERT_TRUE(next.ok());
+    if (!*next) break;
+    kinds.insert(json::parse(log::EventToJson((*cursor)->current()))["kind"].get<std::string>());
+  }
+  EXPECT_EQ(kinds.count("MessageCompleted"), 1u);
+  EXPECT_EQ(kinds.count("MessageDeferred"), 0u);
+  EXPECT_EQ(kinds.count("MessageRead"), 0u);
 }
 
 TEST_F(CoordinationToolsTest, ALargeBodyIsReadFromTheLogAndComesBackAsAHandle) {
