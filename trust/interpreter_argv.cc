@@ -54,7 +54,18 @@ size_t PythonOptionLength(const std::vector<std::string>& argv, size_t at) {
   return known ? 1 : 0;
 }
 
+constexpr std::array<std::string_view, 15> kCodeLoadingVariables = {
+    "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONEXECUTABLE",
+    "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PERL5LIB", "PERL5OPT", "PERLLIB",
+    "RUBYOPT", "RUBYLIB", "GCONV_PATH"};
+
 }  // namespace
+
+bool EnvironmentLoadsCode(std::string_view name) {
+  if (name.substr(0, 3) == "LD_") return true;
+  return std::find(kCodeLoadingVariables.begin(), kCodeLoadingVariables.end(), name) !=
+         kCodeLoadingVariables.end();
+}
 
 Interpreter InterpreterOf(std::string_view command, std::string_view node_executable) {
   if (command == "/usr/bin/python3") return Interpreter::kPython;

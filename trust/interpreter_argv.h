@@ -42,4 +42,11 @@ Interpreter InterpreterOf(std::string_view command, std::string_view node_execut
 VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<std::string>& argv,
                                      std::string_view surface);
 
+// Whether an environment variable named `name` makes the dynamic loader, an interpreter or
+// a shell load code from elsewhere (LD_*, PYTHONPATH, PYTHONSTARTUP, PYTHONHOME,
+// PYTHONUSERBASE, PYTHONEXECUTABLE, NODE_OPTIONS, NODE_PATH, BASH_ENV, ENV, PERL5LIB,
+// PERL5OPT, PERLLIB, RUBYOPT, RUBYLIB, GCONV_PATH): a release that passes one to its child
+// pins code that is not what runs.
+bool EnvironmentLoadsCode(std::string_view name);
+
 }  // namespace las::trust

@@ -162,9 +162,17 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
     }
   }
 
-  // Environment: a fixed PATH and the declared names, nothing inherited implicitly.
+  // Environment: a fixed PATH and the declared names, nothing inherited implicitly; none
+  // that would load code the release does not pin.
   plan.env.push_back("PATH=" + std::string(kChildPath));
+  // Python would import the user's site-packages (usercustomize) at start: not pinned.
+  if (interpreter == Interpreter::kPython) plan.env.push_back("PYTHONNOUSERSITE=1");
   for (const std::string& var : surface.env) {
+    if (EnvironmentLoadsCode(var)) {
+      return Reject(Reason::kCodeNotPinned,
+                    name + "the environment variable " + var +
+                        " makes the child load code the release does not pin");
+    }
     auto it = policy.environment.find(var);
     if (it == policy.environment.end()) {
       plan.missing_env.push_back(var);

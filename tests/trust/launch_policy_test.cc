@@ -191,6 +191,23 @@ TEST_F(LaunchPolicyTest, OnlyOptionsThatLoadNoCodeMayPrecedeTheScript) {
   }
 }
 
+// An environment variable that makes the loader or an interpreter load other code is as
+// good as an unpinned script: a surface may not declare one. Python children never read
+// the user's site-packages.
+TEST_F(LaunchPolicyTest, EnvironmentThatLoadsOtherCodeIsRefused) {
+  for (const char* name : {"LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONSTARTUP",
+                           "PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "PERL5OPT"}) {
+    SurfaceBinding s = PythonSurface();
+    s.env = {"MOST_TOKEN", name};
+    EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << name;
+  }
+  SurfaceBinding s = PythonSurface();
+  s.env = {"PYTHONUNBUFFERED", "PYTHONIOENCODING", "NODE_ENV"};
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  EXPECT_NE(std::find(plan->env.begin(), plan->env.end(), "PYTHONNOUSERSITE=1"), plan->env.end());
+}
+
 // A workspace copy of an interpreter (a virtualenv made with --copies) is one too.
 TEST_F(LaunchPolicyTest, AWorkspaceCopyOfAnInterpreterMustPinItsScript) {
   SurfaceBinding s = PythonSurface();
