@@ -98,7 +98,7 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
 
   // An interpreter runs its script: the release binds that file too (trust/interpreter_argv.h).
   const trust::Interpreter interpreter =
-      trust::InterpreterOf(b.command, request.policy.node_executable);
+      trust::InterpreterOf(b.command, b.binary_sha256, request.policy.node_executable);
   if (interpreter != trust::Interpreter::kNone) {
     trust::VerdictOr<size_t> index = trust::ScriptOperandIndex(interpreter, b.argv, b.name);
     if (!index.ok()) return index.verdict().ToStatus();

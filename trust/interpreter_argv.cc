@@ -1,8 +1,16 @@
 #include "trust/interpreter_argv.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "base/unique_fd.h"
 
 namespace las::trust {
 namespace {
@@ -59,6 +67,33 @@ constexpr std::array<std::string_view, 15> kCodeLoadingVariables = {
     "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PERL5LIB", "PERL5OPT", "PERLLIB",
     "RUBYOPT", "RUBYLIB", "GCONV_PATH"};
 
+// Whether the file at `path` hashes to `digest`. Each file is hashed once per process
+// while it keeps its inode, size and modification time (Node is ~100 MB).
+bool SameBytesAs(const std::string& path, const Sha256Digest& digest) {
+  struct Known {
+    dev_t device = 0;
+    ino_t inode = 0;
+    off_t size = 0;
+    timespec modified{};
+    std::optional<Sha256Digest> sha256;
+  };
+  static std::mutex mu;
+  static std::map<std::string, Known> known;
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat st {};
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  std::lock_guard lock(mu);
+  Known& entry = known[path];
+  if (!entry.sha256 || entry.device != st.st_dev || entry.inode != st.st_ino ||
+      entry.size != st.st_size || entry.modified.tv_sec != st.st_mtim.tv_sec ||
+      entry.modified.tv_nsec != st.st_mtim.tv_nsec) {
+    Result<Sha256Digest> hashed = Sha256OfFile(fd.get());
+    if (!hashed.ok()) return false;
+    entry = Known{st.st_dev, st.st_ino, st.st_size, st.st_mtim, *hashed};
+  }
+  return *entry.sha256 == digest;
+}
+
 }  // namespace
 
 bool EnvironmentLoadsCode(std::string_view name) {
@@ -67,12 +102,17 @@ bool EnvironmentLoadsCode(std::string_view name) {
          kCodeLoadingVariables.end();
 }
 
-Interpreter InterpreterOf(std::string_view command, std::string_view node_executable) {
+Interpreter InterpreterOf(std::string_view command, const Sha256Digest& command_sha256,
+                          std::string_view node_executable) {
   if (command == "/usr/bin/python3") return Interpreter::kPython;
   if (!node_executable.empty() && command == node_executable) return Interpreter::kNode;
   const std::string name = std::filesystem::path(command).filename().string();
   if (IsPythonName(name)) return Interpreter::kPython;
   if (name == "node" || name == "nodejs") return Interpreter::kNode;
+  if (SameBytesAs("/usr/bin/python3", command_sha256)) return Interpreter::kPython;
+  if (!node_executable.empty() && SameBytesAs(std::string(node_executable), command_sha256)) {
+    return Interpreter::kNode;
+  }
   return Interpreter::kNone;
 }
 

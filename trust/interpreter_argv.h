@@ -17,24 +17,28 @@
 //           --unhandled-rejections=MODE; `--`.
 // The first argument after them is the script; it may not be `-` or empty.
 //
-// An interpreter command is /usr/bin/python3, the configured Node executable, or any
-// command whose file name is that of one (python, python3, python3.11, node, nodejs): a
-// workspace copy of an interpreter (a virtualenv made with --copies) runs its script the
-// same way.
+// An interpreter command is /usr/bin/python3, the configured Node executable, any command
+// whose file name is that of one (python, python3, python3.11, node, nodejs), or a file
+// whose bytes are the system Python's or the configured Node's under any name: a workspace
+// copy of an interpreter (a virtualenv made with --copies) runs its script the same way.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "trust/digest.h"
 #include "trust/reason.h"
 
 namespace las::trust {
 
 enum class Interpreter { kNone, kPython, kNode };
 
-// What `command` is; `node_executable` is the configured Node (empty: none configured).
-Interpreter InterpreterOf(std::string_view command, std::string_view node_executable);
+// What `command`, whose bytes hash to `command_sha256`, is; `node_executable` is the
+// configured Node (empty: none configured). A command not named like an interpreter is
+// compared by digest with the two interpreters (hashed once per process and file).
+Interpreter InterpreterOf(std::string_view command, const Sha256Digest& command_sha256,
+                          std::string_view node_executable);
 
 // The index in `argv` (argv[0] being the command) of the script `interpreter` runs, or
 // kCodeNotPinned naming the first argument that stops the reading. `surface` prefixes the
