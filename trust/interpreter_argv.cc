@@ -67,9 +67,10 @@ constexpr std::array<std::string_view, 15> kCodeLoadingVariables = {
     "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PERL5LIB", "PERL5OPT", "PERLLIB",
     "RUBYOPT", "RUBYLIB", "GCONV_PATH"};
 
-// Whether the file at `path` hashes to `digest`. Each file is hashed once per process
-// while it keeps its inode, size and modification time (Node is ~100 MB).
-bool SameBytesAs(const std::string& path, const Sha256Digest& digest) {
+// Whether the file at `path` is `command`'s bytes, which hash to `digest`. Only a file of
+// the same size is hashed, once per process while it keeps its inode, size and
+// modification time (Node is ~100 MB).
+bool SameBytesAs(const std::string& path, std::string_view command, const Sha256Digest& digest) {
   struct Known {
     dev_t device = 0;
     ino_t inode = 0;
@@ -82,6 +83,10 @@ bool SameBytesAs(const std::string& path, const Sha256Digest& digest) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
   if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  struct stat command_st {};
+  if (::stat(std::string(command).c_str(), &command_st) != 0 || command_st.st_size != st.st_size) {
+    return false;
+  }
   std::lock_guard lock(mu);
   Known& entry = known[path];
   if (!entry.sha256 || entry.device != st.st_dev || entry.inode != st.st_ino ||
@@ -109,8 +114,9 @@ Interpreter InterpreterOf(std::string_view command, const Sha256Digest& command_
   const std::string name = std::filesystem::path(command).filename().string();
   if (IsPythonName(name)) return Interpreter::kPython;
   if (name == "node" || name == "nodejs") return Interpreter::kNode;
-  if (SameBytesAs("/usr/bin/python3", command_sha256)) return Interpreter::kPython;
-  if (!node_executable.empty() && SameBytesAs(std::string(node_executable), command_sha256)) {
+  if (SameBytesAs("/usr/bin/python3", command, command_sha256)) return Interpreter::kPython;
+  if (!node_executable.empty() &&
+      SameBytesAs(std::string(node_executable), command, command_sha256)) {
     return Interpreter::kNode;
   }
   return Interpreter::kNone;
