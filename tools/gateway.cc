@@ -69,9 +69,6 @@ struct PolicyVerdict {
 
 }  // namespace
 
-// A child's call from its schema check to its answer. Everything is copied out of the
-// catalog: the call may outlive the CatalogTool it was made from (it waits for a check off
-// the loop, for its ToolCallRequested, for the child).
 // A templated tool's credential templates and the values they name, resolved on the loop
 // when the call is made; shared by a check off the loop. Tools without templates have none.
 struct CredentialInjection {
@@ -118,6 +115,9 @@ bool ProgressEchoesCredential(const transport::CallProgress& progress,
 
 }  // namespace
 
+// A child's call from its schema check to its answer. Everything is copied out of the
+// catalog: the call may outlive the CatalogTool it was made from (it waits for a check off
+// the loop, for its ToolCallRequested, for the child).
 struct Gateway::ChildCall {
   SessionInfo session;
   std::string request_id_json;  // the client's
@@ -360,20 +360,19 @@ void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
   if (call.finished || call.check_id == 0) return;
   (void)checks_->Withdraw(call.check_id);  // a running check goes on; its verdict is dropped
   call.check_id = 0;
-  switch (why) {
-    case CheckEnd::kTimeout:
-      Deny(call.session, call.call_id, call.surface, call.tool, "timeout");
-      Finish(call, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
-      return;
-    case CheckEnd::kCancelled:
-      Deny(call.session, call.call_id, call.surface, call.tool, "cancelled");
-      Finish(call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
-      return;
-    case CheckEnd::kShutdown:
-      Deny(call.session, call.call_id, call.surface, call.tool, "shutdown");
-      Finish(call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
-      return;
-  }
+  const auto [reason, reply] = [why]() -> std::pair<std::string_view, ToolCallReply> {
+    switch (why) {
+      case CheckEnd::kTimeout:
+        return {"timeout", ToolCallReply::Error(kCallTimedOut, "Tool call timed out")};
+      case CheckEnd::kCancelled:
+        return {"cancelled", ToolCallReply::Error(kCallFailed, "Tool call cancelled")};
+      case CheckEnd::kShutdown:
+        break;
+    }
+    return {"shutdown", ToolCallReply::Error(kCallFailed, "Tool call failed")};
+  }();
+  Deny(call.session, call.call_id, call.surface, call.tool, reason);
+  Finish(call, reply);
 }
 
 void Gateway::EndChecks() {

@@ -1,5 +1,7 @@
 #include "tools/mcp_endpoint.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "tools/grant_policy.h"
@@ -39,6 +41,10 @@ struct ParamsView {
     }
     return nullptr;
   }
+  size_t Count(std::string_view key) const {
+    return static_cast<size_t>(std::count_if(members.begin(), members.end(),
+                                             [key](const auto& member) { return member.key == key; }));
+  }
 };
 
 namespace {
@@ -72,28 +78,11 @@ std::optional<std::string> MetaAgentId(const ParamsView& params, size_t max_dept
 // repeated inside _meta): the parsed params keep the last, while a proxy or a log reading
 // the first would see another agent.
 bool NamesTheAgentTwice(std::string_view params, size_t max_depth) {
-  const auto repeats = [max_depth](std::string_view object, std::initializer_list<std::string_view> keys,
-                                   std::string_view* meta) {
-    std::vector<transport::JsonMember> members;
-    if (transport::ObjectMembers(object, &members, max_depth) != transport::JsonTextError::kNone) {
-      return false;
-    }
-    for (std::string_view key : keys) {
-      size_t count = 0;
-      for (const auto& member : members) {
-        if (member.key != key) continue;
-        ++count;
-        if (meta != nullptr && key == "_meta" && member.type == transport::JsonType::kObject) {
-          *meta = member.raw;
-        }
-      }
-      if (count > 1) return true;
-    }
-    return false;
-  };
-  std::string_view meta;
-  if (repeats(params, {"agentId", "_meta"}, &meta)) return true;
-  return !meta.empty() && repeats(meta, {"agentId"}, nullptr);
+  const ParamsView view = ViewParams(params, max_depth);
+  if (view.Count("agentId") > 1 || view.Count("_meta") > 1) return true;
+  const transport::JsonMember* meta = view.Find("_meta");
+  return meta != nullptr && meta->type == transport::JsonType::kObject &&
+         ViewParams(meta->raw, max_depth).Count("agentId") > 1;
 }
 
 // initialize's agent id: params.agentId, else params._meta.agentId, else nullopt (the

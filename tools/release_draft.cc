@@ -22,8 +22,10 @@
 namespace las::tools {
 namespace {
 
-// SHA-256 of a regular file, read through the descriptor that was opened.
-Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string& what) {
+// SHA-256 of a regular file, read through the descriptor that was opened; its size goes to
+// *size when given.
+Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string& what,
+                                     uint64_t* size = nullptr) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.valid()) {
     if (errno == ENOENT) return NotFound(what + " " + path + " does not exist");
@@ -32,6 +34,7 @@ Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string&
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return IoError("cannot stat " + what + " " + path);
   if (!S_ISREG(st.st_mode)) return InvalidArgument(what + " " + path + " is not a regular file");
+  if (size != nullptr) *size = static_cast<uint64_t>(st.st_size);
   return trust::Sha256OfFile(fd.get());
 }
 
@@ -92,13 +95,14 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
   b.cwd = request.cwd;
   b.argv = request.argv;
   b.env = request.env;
-  Result<trust::Sha256Digest> binary = HashFile(b.command, "command");
+  uint64_t binary_size = 0;
+  Result<trust::Sha256Digest> binary = HashFile(b.command, "command", &binary_size);
   if (!binary.ok()) return binary.status();
   b.binary_sha256 = *binary;
 
   // An interpreter runs its script: the release binds that file too (trust/interpreter_argv.h).
   const trust::Interpreter interpreter =
-      trust::InterpreterOf(b.command, b.binary_sha256, request.policy.node_executable);
+      trust::InterpreterOf(b.command, binary_size, b.binary_sha256, request.policy.node_executable);
   if (interpreter != trust::Interpreter::kNone) {
     trust::VerdictOr<size_t> index = trust::ScriptOperandIndex(interpreter, b.argv, b.name);
     if (!index.ok()) return index.verdict().ToStatus();

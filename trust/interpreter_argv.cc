@@ -67,10 +67,10 @@ constexpr std::array<std::string_view, 15> kCodeLoadingVariables = {
     "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PERL5LIB", "PERL5OPT", "PERLLIB",
     "RUBYOPT", "RUBYLIB", "GCONV_PATH"};
 
-// Whether the file at `path` is `command`'s bytes, which hash to `digest`. Only a file of
-// the same size is hashed, once per process while it keeps its inode, size and
-// modification time (Node is ~100 MB).
-bool SameBytesAs(const std::string& path, std::string_view command, const Sha256Digest& digest) {
+// Whether the file at `path` holds bytes `size` long that hash to `digest`. Only a file of
+// that size is hashed, once per process while it keeps its inode, size and modification
+// time (Node is ~100 MB).
+bool SameBytesAs(const std::string& path, uint64_t size, const Sha256Digest& digest) {
   struct Known {
     dev_t device = 0;
     ino_t inode = 0;
@@ -82,9 +82,8 @@ bool SameBytesAs(const std::string& path, std::string_view command, const Sha256
   static std::map<std::string, Known> known;
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  struct stat command_st {};
-  if (::stat(std::string(command).c_str(), &command_st) != 0 || command_st.st_size != st.st_size) {
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<uint64_t>(st.st_size) != size) {
     return false;
   }
   std::lock_guard lock(mu);
@@ -107,16 +106,18 @@ bool EnvironmentLoadsCode(std::string_view name) {
          kCodeLoadingVariables.end();
 }
 
-Interpreter InterpreterOf(std::string_view command, const Sha256Digest& command_sha256,
-                          std::string_view node_executable) {
-  if (command == "/usr/bin/python3") return Interpreter::kPython;
+Interpreter InterpreterOf(std::string_view command, uint64_t command_size,
+                          const Sha256Digest& command_sha256, std::string_view node_executable) {
+  if (command == kSystemPython) return Interpreter::kPython;
   if (!node_executable.empty() && command == node_executable) return Interpreter::kNode;
   const std::string name = std::filesystem::path(command).filename().string();
   if (IsPythonName(name)) return Interpreter::kPython;
   if (name == "node" || name == "nodejs") return Interpreter::kNode;
-  if (SameBytesAs("/usr/bin/python3", command, command_sha256)) return Interpreter::kPython;
+  if (SameBytesAs(std::string(kSystemPython), command_size, command_sha256)) {
+    return Interpreter::kPython;
+  }
   if (!node_executable.empty() &&
-      SameBytesAs(std::string(node_executable), command, command_sha256)) {
+      SameBytesAs(std::string(node_executable), command_size, command_sha256)) {
     return Interpreter::kNode;
   }
   return Interpreter::kNone;

@@ -23,6 +23,7 @@
 // copy of an interpreter (a virtualenv made with --copies) runs its script the same way.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,13 +33,16 @@
 
 namespace las::trust {
 
+inline constexpr std::string_view kSystemPython = "/usr/bin/python3";
+
 enum class Interpreter { kNone, kPython, kNode };
 
-// What `command`, whose bytes hash to `command_sha256`, is; `node_executable` is the
-// configured Node (empty: none configured). A command not named like an interpreter is
-// compared by digest with the two interpreters (hashed once per process and file).
-Interpreter InterpreterOf(std::string_view command, const Sha256Digest& command_sha256,
-                          std::string_view node_executable);
+// What `command` is, whose bytes are `command_size` long and hash to `command_sha256`;
+// `node_executable` is the configured Node (empty: none configured). A command not named
+// like an interpreter is compared by digest with an interpreter of its size (each hashed
+// once per process while its file is unchanged).
+Interpreter InterpreterOf(std::string_view command, uint64_t command_size,
+                          const Sha256Digest& command_sha256, std::string_view node_executable);
 
 // The index in `argv` (argv[0] being the command) of the script `interpreter` runs, or
 // kCodeNotPinned naming the first argument that stops the reading. `surface` prefixes the

@@ -118,8 +118,8 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
   // Code file: an interpreter's script must be pinned, and be the file it runs.
   plan.argv = surface.argv;
   size_t script_index = 0;
-  const Interpreter interpreter =
-      InterpreterOf(surface.command, surface.binary_sha256, policy.node_executable);
+  const Interpreter interpreter = InterpreterOf(
+      surface.command, static_cast<uint64_t>(st.st_size), surface.binary_sha256, policy.node_executable);
   if (interpreter != Interpreter::kNone) {
     VerdictOr<size_t> index = ScriptOperandIndex(interpreter, surface.argv, surface.name);
     if (!index.ok()) return index.verdict();

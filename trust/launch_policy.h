@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "trust/environment.h"
+#include "trust/interpreter_argv.h"  // kSystemPython
 #include "trust/manifest.h"
 #include "trust/reason.h"
 #include "base/unique_fd.h"
@@ -50,7 +51,6 @@
 namespace las::trust {
 
 inline constexpr std::string_view kChildPath = "/usr/local/bin:/usr/bin:/bin";
-inline constexpr std::string_view kSystemPython = "/usr/bin/python3";
 
 struct LaunchPolicy {
   std::string workspace;        // LAS_WORKSPACE; must be absolute
