@@ -31,4 +31,17 @@ void AppendJsonString(std::string_view text, std::string& out) {
   out.push_back('"');
 }
 
+size_t JsonStringSize(std::string_view text) {
+  size_t size = 2;
+  for (char c : text) {
+    const auto u = static_cast<uint8_t>(c);
+    if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') {
+      size += 2;
+    } else {
+      size += u < 0x20 ? 6 : 1;
+    }
+  }
+  return size;
+}
+
 }  // namespace las

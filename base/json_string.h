@@ -13,4 +13,7 @@ namespace las {
 // Appends `"text"` to `out`.
 void AppendJsonString(std::string_view text, std::string& out);
 
+// The number of bytes AppendJsonString(text, ...) appends, quotes included.
+size_t JsonStringSize(std::string_view text);
+
 }  // namespace las

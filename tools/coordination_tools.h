@@ -27,8 +27,7 @@ void AddStateTools(BuiltinTools& tools, std::shared_ptr<Coordination> coordinati
 void AddMessageTools(BuiltinTools& tools, std::shared_ptr<Coordination> coordination);
 void AddHandleTools(BuiltinTools& tools, std::shared_ptr<Coordination> coordination);
 
-// Page bounds of the list and history tools.
+// The item bound of the list and history tools' pages (tools/page_budget.h has the bytes).
 inline constexpr size_t kMaxPageItems = 100;
-inline constexpr size_t kMaxPageBytes = 64 * 1024;
 
 }  // namespace las::tools

@@ -7,6 +7,7 @@
 #include "tools/gateway.h"
 #include "tools/grant_policy.h"
 #include "tools/handle_refs.h"
+#include "tools/page_budget.h"
 #include "tools/tool_args.h"
 
 namespace las::tools {
@@ -72,6 +73,9 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
   AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
 }
 
+// Room for any `next` a mailbox page writes (reducers::MailCursor: state, colon, sequence).
+constexpr std::string_view kLongestCursorJson = "\"3:18446744073709551615\"";
+
 void List(Coordination& c, const SessionInfo& session, const std::string& arguments,
           std::function<void(ToolCallReply)> done) {
   auto args = ToolArgs::Parse(arguments);
@@ -86,13 +90,15 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   const int64_t now = c.NowMicros();
   const reducers::MailPage page = reducers::ListMail(c.mailboxes(), session.agent_id, now, after,
                                                      limit, args->Bool("include_completed", false));
-  // The byte bound: subjects are at most 1 KiB, so 100 summaries fit; checked anyway.
   std::string messages = "[";
+  PageBudget budget;
   bool truncated = false;
   std::optional<std::string> next = page.next;
   for (size_t i = 0; i < page.messages.size(); ++i) {
-    std::string item = Summary(*page.messages[i], reducers::StateAt(*page.messages[i], now)).Take();
-    if (i > 0 && messages.size() + item.size() + 256 > kMaxPageBytes) {
+    const auto* message = page.messages[i];
+    const reducers::MailState state = reducers::StateAt(*message, now);
+    std::string item = Summary(*message, state).Take();
+    if (!budget.TryTake(item, kLongestCursorJson)) {
       truncated = true;
       const auto* last = page.messages[i - 1];
       next = reducers::MailCursor(reducers::StateAt(*last, now), last->sent_sequence);

@@ -10,6 +10,7 @@
 #include "tools/exact_json_result.h"
 #include "tools/gateway.h"
 #include "tools/handle_refs.h"
+#include "tools/page_budget.h"
 #include "tools/tool_args.h"
 
 namespace las::tools {
@@ -207,24 +208,28 @@ void Get(Coordination& c, const SessionInfo& session, const std::string& argumen
   AnswerAfter(c, std::move(drafts), answer.Take(), std::move(done));
 }
 
-// Records joined into a page while they fit in kMaxPageBytes (the first always does:
-// inline values are at most kInlineValueBytes).
+// Records joined into a page while its response stays within the PageBudget.
 struct PageBuilder {
   std::string records = "[";
   size_t count = 0;
-  bool Fits(size_t more) const { return records.size() + more + 256 <= kMaxPageBytes; }
-  void Add(const std::string& record) {
+  PageBudget budget;
+  // Adds `record` unless the page is full with `next` written as `next_json`.
+  bool TryAdd(const std::string& record, std::string_view next_json) {
+    if (!budget.TryTake(record, next_json)) return false;
     if (count++ > 0) records.push_back(',');
     records += record;
+    return true;
   }
 };
 
-// The size of `key` as the answer's `next` writes it: escaped, a control character is six.
-size_t EncodedKeySize(const std::string& key) {
+// `key` as the answer's `next` writes it.
+std::string EncodedKey(const std::string& key) {
   std::string encoded;
   AppendJsonString(key, encoded);
-  return encoded.size();
+  return encoded;
 }
+
+bool ByLength(const std::string& a, const std::string& b) { return a.size() < b.size(); }
 
 size_t LimitOf(const ToolArgs& args) {
   const uint64_t limit = args.Uint("limit").value_or(kMaxPageItems);
@@ -247,22 +252,21 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (const auto* space = reducers::SpaceOf(c.state(), target.blackboard, target.owner)) {
     auto it = after.empty() ? space->begin() : space->upper_bound(after);
     std::string last_key;
-    size_t last_key_bytes = 0;  // EncodedKeySize(last_key)
+    std::string last_key_json;  // EncodedKey(last_key)
     for (; it != space->end(); ++it) {
       if (page.count == limit) break;
       Coordination::Batch record_drafts;
       const std::string record =
           RecordJson(c, ActorOf(session), it->first, it->second.current, record_drafts);
       // `next` will name this key or the one before: room for the longer, as written.
-      const size_t key_bytes = EncodedKeySize(it->first);
-      if (page.count > 0 && !page.Fits(record.size() + std::max(last_key_bytes, key_bytes))) {
+      std::string key_json = EncodedKey(it->first);
+      if (!page.TryAdd(record, std::max(last_key_json, key_json, ByLength))) {
         truncated = true;
         break;
       }
-      page.Add(record);
       drafts.Add(std::move(record_drafts));
       last_key = it->first;
-      last_key_bytes = key_bytes;
+      last_key_json = std::move(key_json);
     }
     if (it != space->end()) next = last_key;
   }
@@ -301,11 +305,10 @@ void History(Coordination& c, const SessionInfo& session, const std::string& arg
       Coordination::Batch record_drafts;
       const std::string record =
           RecordJson(c, ActorOf(session), target.key, older ? *older : key->current, record_drafts);
-      if (page.count > 0 && !page.Fits(record.size() + target.key.size())) {
+      if (!page.TryAdd(record, std::to_string(at.version))) {
         truncated = true;
         break;
       }
-      page.Add(record);
       drafts.Add(std::move(record_drafts));
       last = at.version;
     }

@@ -196,7 +196,8 @@ TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {
   json over = Call("alice", "las__state_list", {{"limit", 101}});
   EXPECT_TRUE(over.is_null() || over.value("isError", false)) << over.dump();
 
-  // Values of 10 KiB: at most six fit in 64 KiB; walking `next` still sees every key once.
+  // Values of 10 KiB: the response carries each record twice (the text item and
+  // structuredContent), so at most three fit in 64 KiB; walking `next` sees every key once.
   const std::string ten_k(10 * 1024, 'v');
   for (int i = 0; i < 20; ++i) {
     Ok("alice", "las__state_set",
@@ -211,7 +212,7 @@ TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {
     if (!after.empty()) args["after_key"] = after;
     json page = server_.Call("alice", "las__state_list", args.dump(), &raw)["structuredContent"];
     ++pages;
-    EXPECT_LE(page.dump().size(), 64u * 1024) << "the encoded page stays within 64 KiB";
+    EXPECT_LE(raw.size(), 64u * 1024) << "the encoded response stays within 64 KiB";
     for (const auto& r : page["records"]) EXPECT_TRUE(seen.insert(r["key"]).second);
     if (page["next"].is_null()) {
       EXPECT_EQ(page["truncated"], false);
@@ -221,11 +222,11 @@ TEST_F(CoordinationToolsTest, ListPagesByLimitAndBy64KiB) {
     after = page["next"];
   }
   EXPECT_EQ(seen.size(), 20u);
-  EXPECT_GE(pages, 4);
+  EXPECT_GE(pages, 7);
 }
 
-// `next` is written escaped: a key of control characters takes six bytes per character,
-// and a page ended by it must still stay within 64 KiB.
+// `next` is written escaped: a key of control characters takes six bytes per character
+// (seven more in the text item), and a page ended by it must still stay within 64 KiB.
 TEST_F(CoordinationToolsTest, AListPageStaysWithin64KiBWhenItsNextKeyIsEscaped) {
   const std::string controls(248, '\x01');
   for (int group = 0; group < 24; ++group) {
@@ -242,9 +243,14 @@ TEST_F(CoordinationToolsTest, AListPageStaysWithin64KiBWhenItsNextKeyIsEscaped) 
     char prefix[8];
     std::snprintf(prefix, sizeof prefix, "g%03d", group);
     for (int limit : {4, 5}) {
-      json page = Ok("alice", "las__state_list",
-                     {{"scope", "blackboard"}, {"after_key", controls + prefix}, {"limit", limit}});
-      EXPECT_LE(page.dump().size(), 64u * 1024) << "group " << group << " limit " << limit;
+      std::string raw;
+      json page = server_.Call("alice", "las__state_list",
+                               json{{"scope", "blackboard"}, {"after_key", controls + prefix},
+                                    {"limit", limit}}.dump(),
+                               &raw);
+      ASSERT_TRUE(page.is_object()) << raw.substr(0, 200);
+      EXPECT_FALSE(page.value("isError", false));
+      EXPECT_LE(raw.size(), 64u * 1024) << "group " << group << " limit " << limit;
     }
   }
 }
@@ -271,6 +277,50 @@ TEST_F(CoordinationToolsTest, HistoryPages) {
   ASSERT_NE(key, nullptr);
   EXPECT_EQ(key->sequences.size(), 7u);
   EXPECT_EQ(key->current.value, "7");
+}
+
+// History pages are bounded by the whole response too: 10 KiB versions, three a page.
+TEST_F(CoordinationToolsTest, AHistoryPageStaysWithin64KiBOfResponse) {
+  for (int i = 0; i < 10; ++i) {
+    Ok("alice", "las__state_set", {{"key", "h"}, {"value", std::string(10 * 1024, static_cast<char>('a' + i))}});
+  }
+  uint64_t after = 0;
+  std::vector<uint64_t> versions;
+  for (int pages = 0; pages < 20; ++pages) {
+    std::string raw;
+    json page = server_.Call("alice", "las__state_history",
+                             json{{"key", "h"}, {"after_version", after}}.dump(), &raw);
+    EXPECT_LE(raw.size(), 64u * 1024) << "after_version " << after;
+    for (const auto& r : page["structuredContent"]["records"]) versions.push_back(r["version"]);
+    if (page["structuredContent"]["next"].is_null()) break;
+    EXPECT_EQ(page["structuredContent"]["truncated"], true);
+    after = page["structuredContent"]["next"];
+  }
+  EXPECT_EQ(versions, (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+}
+
+// A mailbox page is bounded by the whole response: 100 subjects of 1 KiB of quotes are
+// 2 KiB each as JSON and 4 KiB again in the text item.
+TEST_F(CoordinationToolsTest, AMessagePageStaysWithin64KiBOfResponse) {
+  const std::string quotes(1024, '"');
+  for (int i = 0; i < 100; ++i) {
+    server_.Send("alice", "las__message_send",
+                 json{{"to", "bob"}, {"subject", quotes}, {"body", i}}.dump());
+  }
+  Ok("alice", "las__message_send", {{"to", "bob"}, {"subject", quotes}, {"body", 100}});
+  std::set<std::string> seen;
+  json after;
+  for (int pages = 0; pages < 101; ++pages) {
+    json args = json::object();
+    if (!after.is_null()) args["after"] = after;
+    std::string raw;
+    json page = server_.Call("bob", "las__message_list", args.dump(), &raw)["structuredContent"];
+    EXPECT_LE(raw.size(), 64u * 1024);
+    for (const auto& m : page["messages"]) EXPECT_TRUE(seen.insert(m["message_id"]).second);
+    after = page["next"];
+    if (after.is_null()) break;
+  }
+  EXPECT_EQ(seen.size(), 101u);
 }
 
 // A reference to a handle another call is still creating is answered only once that
