@@ -39,6 +39,7 @@ TEST(LasStdTest, Append) {
 
 TEST(LasStdTest, Max) {
   EXPECT_EQ(Reduce("max", nullptr, "5"), "5");
+  EXPECT_EQ(Reduce("max", "null", "-5"), "-5") << "a stored null is a missing key";
   EXPECT_EQ(Reduce("max", "5", "3"), "5");
   EXPECT_EQ(Reduce("max", "5", "5.5"), "5.5");
   EXPECT_EQ(Reduce("max", "123456789012345678901234567890", "123456789012345678901234567891"),
@@ -49,6 +50,7 @@ TEST(LasStdTest, Max) {
 
 TEST(LasStdTest, MergeObjectIsShallow) {
   EXPECT_EQ(Reduce("merge_object", nullptr, R"({"a":1})"), R"({"a":1})");
+  EXPECT_EQ(Reduce("merge_object", "null", R"({"a":1})"), R"({"a":1})");
   EXPECT_EQ(Reduce("merge_object", R"({"a":{"x":1},"b":2})", R"({"a":{"y":2},"c":3})"),
             R"({"a":{"y":2},"b":2,"c":3})");
   EXPECT_EQ(Reduce("merge_object", "[1]", R"({"a":1})"), "!not-an-object");
@@ -57,6 +59,7 @@ TEST(LasStdTest, MergeObjectIsShallow) {
 
 TEST(LasStdTest, SetUnionKeepsFirstOccurrenceOrder) {
   EXPECT_EQ(Reduce("set_union", nullptr, "[3,1,3]"), "[3,1]");
+  EXPECT_EQ(Reduce("set_union", "null", "[2,2]"), "[2]");
   EXPECT_EQ(Reduce("set_union", R"([1,{"a":1,"b":2}])", R"([{"b":2,"a":1},2,1.0])"),
             R"([1,{"a":1,"b":2},2])");
   EXPECT_EQ(Reduce("set_union", "1", "[1]"), "!not-an-array");
