@@ -117,14 +117,19 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
   return scan.found();
 }
 
+void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,
+                         const trust::CredentialResolver& resolve, std::vector<std::string>& values) {
+  for (const auto& [argument, credential] : credential_templates) {
+    if (auto value = resolve(credential)) values.push_back(std::move(*value));
+  }
+}
+
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment) {
   std::vector<std::string> values;
   const trust::CredentialResolver resolve = EnvironmentCredentials(environment);
   for (const trust::ToolBinding& tool : surface.tools) {
-    for (const auto& [argument, credential] : tool.credential_templates) {
-      if (auto value = resolve(credential)) values.push_back(std::move(*value));
-    }
+    AddCredentialValues(tool.credential_templates, resolve, values);
   }
   return values;
 }

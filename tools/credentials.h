@@ -5,6 +5,7 @@
 // to the child only, never to the log or stderr.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,5 +38,10 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
 // holds): what the child may have seen, and so must not hand back in anything Las passes on.
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
+
+// Adds to `values` those of one tool's `credential_templates` (argument -> credential name)
+// that `resolve` knows.
+void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,
+                         const trust::CredentialResolver& resolve, std::vector<std::string>& values);
 
 }  // namespace las::tools

@@ -548,9 +548,7 @@ const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surfac
     const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
     for (const CatalogTool& tool : federation_.catalog().tools()) {
       if (tool.surface != surface) continue;
-      for (const auto& [argument, credential] : tool.credential_templates) {
-        if (auto value = resolve(credential)) values->second.push_back(std::move(*value));
-      }
+      AddCredentialValues(tool.credential_templates, resolve, values->second);
     }
   }
   return values->second;
