@@ -26,6 +26,7 @@ struct GatewayFlags {
   std::string log_dir = DefaultLogDir();
   std::string registry_file;
   int64_t call_timeout_ms = 0;
+  int64_t start_timeout_ms = 30'000;
   int64_t restart_delay_ms = 1'000;
   std::string durability = "strict";
   bool json = false;
@@ -40,6 +41,12 @@ void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
   cmd.add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
   cmd.add_option("--registry", flags.registry_file,
                  "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  cmd.add_option("--start-timeout", flags.start_timeout_ms,
+                 "Milliseconds a child has to start, initialize and list its tools before it is "
+                 "left out; the catalog, and so the first client's initialize, waits at most this "
+                 "long for the slowest child")
+      ->capture_default_str()
+      ->check(TimeoutMs(1));
 }
 
 // Resolves flags and the environment into server options; an error is printed.
@@ -49,6 +56,7 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.log_dir = flags.log_dir;
   options.environment = trust::EnvironmentFromProcess();
   options.call_timeout_ms = flags.call_timeout_ms;
+  options.start_timeout_ms = flags.start_timeout_ms;
   options.restart_delay_ms = flags.restart_delay_ms;
   options.relaxed_durability = flags.durability == "relaxed";
   options.snapshot_every = flags.snapshot_every;

@@ -35,6 +35,7 @@ FederationOptions FederationOptionsFor(const ServerOptions& options,
   federation.environment = options.environment;
   federation.node_executable = options.node_executable;
   federation.restart_delay_ms = options.restart_delay_ms;
+  federation.start_timeout_ms = options.start_timeout_ms;
   return federation;
 }
 

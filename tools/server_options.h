@@ -15,6 +15,7 @@ struct ServerOptions {
   Registry registry = DefaultRegistry();
   trust::Environment environment;
   int64_t call_timeout_ms = 0;
+  int64_t start_timeout_ms = 30'000;  // per child: start, initialize, list (FederationOptions)
   // The first wait before a stopped surface is started again (FederationOptions); 0 = never.
   int64_t restart_delay_ms = 1'000;
   bool relaxed_durability = false;  // see GatewayOptions::request_durability

@@ -183,6 +183,34 @@ TEST_F(FederationTest, AChildThatExitsBeforeItsLaunchEndsIsNotAdmitted) {
   EXPECT_EQ(rejected[0]["payload"]["reason"], "start-failed");
 }
 
+// A child that never answers holds up the catalog (and so the first initialize) for at
+// most --start-timeout, then is left out; the default would wait 30 s.
+TEST_F(FederationTest, StartTimeoutBoundsHowLongAMuteChildHoldsUpTheCatalog) {
+  testing::AddVariantOf(*release_, "flaky", "mute", {"--silent", "1"});
+  release_->Sign(1);
+  const auto start = std::chrono::steady_clock::now();
+  auto run = Serve({{{"op", "listTools"}}, CallStep("echo__echo", {{"message", "hi"}})},
+                   {"--start-timeout", "1500", "--restart-delay", "0"});
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_LT(took, std::chrono::seconds(20));
+  const std::set<std::string> names = testing::ListedNames(run.steps[0]);
+  EXPECT_TRUE(names.count("echo__echo"));
+  for (const auto& name : names) EXPECT_NE(name.rfind("mute__", 0), 0u) << name;
+  EXPECT_EQ(StepText(run.steps[1]), "Echo: hi");
+  EXPECT_NE(run.err.find("surface mute left out (start-failed)"), std::string::npos) << run.err;
+  auto rejected = Replay({"--kind", "SurfaceRejected", "--surface", "mute"});
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0]["payload"]["reason"], "start-failed");
+
+  for (const char* bad : {"0", "-1", "x", "31536000001"}) {
+    auto list = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"),
+                                     "--registry", release_->registry_path(), "--start-timeout",
+                                     bad});
+    EXPECT_EQ(list.exit_code, 2) << bad << ": " << list.err;
+  }
+}
+
 // A served surface whose child exits is started again through the whole launch path: the
 // launch checks on the bytes, the handshake and the signed tools. A start that fails is
 // retried later (backoff); one whose bytes changed is never retried.
