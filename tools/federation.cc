@@ -176,8 +176,9 @@ void Federation::LaunchEligible() {
     launch.extra_env = std::move(extra_env);
     launch.on_child_gone = [this, name = name] { OnChildGone(name); };
     RememberLaunch(name, launch);
-    LaunchSurface(io_, *release_->manifest.FindSurface(name), launch,
-                  [this](SurfaceLaunch launch_result) { OnLaunched(std::move(launch_result)); });
+    launch_aborts_[name] = LaunchSurface(
+        io_, *release_->manifest.FindSurface(name), launch,
+        [this](SurfaceLaunch launch_result) { OnLaunched(std::move(launch_result)); });
   }
 }
 
@@ -203,6 +204,11 @@ void Federation::RecordAdmission(const std::string& surface,
 }
 
 void Federation::OnLaunched(SurfaceLaunch launch) {
+  launch_aborts_.erase(launch.surface);
+  if (shutting_down_) {  // aborted by Shutdown, or done too late: nothing is admitted now
+    if (launch.client == nullptr) return ShutdownStep();
+    return Retire(std::move(launch.client), [this] { ShutdownStep(); });
+  }
   SurfaceState& state = StateOf(launch.surface);
   const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
   trust::SurfaceBinding exposed;  // the binding minus tools a local allowlist keeps out
@@ -309,8 +315,10 @@ void Federation::Shutdown(std::function<void()> done) {
   if (shutting_down_) return;
   shutting_down_ = true;
   shutdown_pending_ = 1 + clients_.size();  // 1: this call, stepped through the loop
-  // A restart under way reports to OnRestarted, which ends its client and steps.
-  shutdown_pending_ += AbortRestarts();
+  // A launch or restart under way reports to OnLaunched or OnRestarted, which end its
+  // client and step.
+  shutdown_pending_ += launch_aborts_.size() + AbortRestarts();
+  for (const auto& [name, abort] : launch_aborts_) abort();
   for (auto& [name, client] : clients_) client->Shutdown([this] { ShutdownStep(); });
   boost::asio::post(io_, [this] { ShutdownStep(); });
 }

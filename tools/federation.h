@@ -110,8 +110,9 @@ class Federation {
   // policy, e.g. "policy-tool-not-allowed"; nullopt if it was not kept out that way.
   std::optional<std::string_view> LeftOutReason(std::string_view qualified_name) const;
 
-  // Ends every child (SIGTERM to its group, then SIGKILL) and reaps, cancels pending
-  // restarts and ends a restart under way; `done` on the loop. No surface starts after it.
+  // Ends every child (SIGTERM to its group, then SIGKILL) and reaps — also those of first
+  // launches still under way, which then admit nothing — cancels pending restarts and
+  // ends a restart under way; `done` on the loop. No surface starts after it.
   void Shutdown(std::function<void()> done);
 
  private:
@@ -162,6 +163,8 @@ class Federation {
   std::vector<std::function<void()>> waiting_;
   std::optional<trust::AcceptedRelease> release_;
   size_t launching_ = 0;
+  // The aborts of first launches under way (LaunchSurface), for Shutdown.
+  std::map<std::string, std::function<void()>, std::less<>> launch_aborts_;
   size_t admitted_ = 0;
   size_t eligible_ = 0;
   std::vector<SurfaceState> states_;

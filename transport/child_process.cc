@@ -95,10 +95,16 @@ void MarkCloexecRange(unsigned lo, unsigned hi) {
   }
 }
 
-[[noreturn]] void RunChild(int in_read, int out_write, int err_write, int error_fd,
-                           const char* cwd, const std::vector<int>& keep_sorted, int exec_fd,
-                           const rlimit* open_files, char* const* argv, char* const* envp) {
+[[noreturn]] void RunChild(pid_t parent, int in_read, int out_write, int err_write,
+                           int error_fd, const char* cwd, const std::vector<int>& keep_sorted,
+                           int exec_fd, const rlimit* open_files, char* const* argv,
+                           char* const* envp) {
   ::setpgid(0, 0);
+  // Dies with its parent, however that ends (a signal with no handler, SIGKILL): a child
+  // stuck before it reads its stdin would otherwise never notice. If the parent is already
+  // gone, nothing is left to serve.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);
   if (open_files != nullptr) ::setrlimit(RLIMIT_NOFILE, open_files);
 
   // Reset what exec would otherwise inherit: ignored signals and the blocked mask.
@@ -280,11 +286,13 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
   // Held from before fork until the child is known, so ReapAdoptedOrphans never takes
   // it for an adopted orphan.
   std::unique_lock<std::mutex> spawning(SpawnedMutex());
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) return ErrnoStatus("fork", errno);
   if (pid == 0) {
-    RunChild(in_r.get(), out_w.get(), err_w.get(), report_w.get(), cwd, keep, options.exec_fd,
-             restore_open_files ? &open_files : nullptr, argv.data(), envp.data());
+    RunChild(parent, in_r.get(), out_w.get(), err_w.get(), report_w.get(), cwd, keep,
+             options.exec_fd, restore_open_files ? &open_files : nullptr, argv.data(),
+             envp.data());
   }
   SpawnedPids().insert(pid);
   spawning.unlock();

@@ -16,6 +16,10 @@
 //   descriptor above 2 is close-on-exec in the child, whatever its flag in the parent.
 // - Signal dispositions and the signal mask are reset to defaults in the child, and so is
 //   the soft open-file limit when RaiseOpenFileSoftLimit raised this process's.
+// - The child gets SIGKILL when the thread that spawned it ends (PR_SET_PDEATHSIG): when
+//   this process dies without ending it (killed, or a signal it does not handle), the
+//   child does not stay behind. So spawn on a thread that lives as long as the child
+//   should (Las spawns on its loop thread). Its own children are not reached this way.
 // - Exec failure is reported as an error (the child never runs user code); spawn is
 //   synchronous and returns once the exec succeeded or failed.
 //

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <filesystem>
 #include <thread>
@@ -208,6 +209,40 @@ TEST_F(FederationTest, StartTimeoutBoundsHowLongAMuteChildHoldsUpTheCatalog) {
                                      "--registry", release_->registry_path(), "--start-timeout",
                                      bad});
     EXPECT_EQ(list.exit_code, 2) << bad << ": " << list.err;
+  }
+}
+
+// A child stuck before it reads its stdin, and so before it answers initialize, does not
+// outlive Las: a signal to `las serve` during federation aborts the launch under way (and
+// exits 0, as any SIGTERM does); `las list`, which has no handler, and a SIGKILLed server
+// take it with them through the child's parent-death signal.
+TEST_F(FederationTest, NoChildOutlivesASignalDuringStartUp) {
+  testing::AddVariantOf(*release_, "flaky", "stuck", {"--sleep-at-start", "987"});
+  release_->Sign(1);
+  const std::string marker = "--sleep-at-start";
+  auto await_stuck = [&](bool running) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while ((ProcessesMentioning(marker) > 0) != running) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+  };
+  for (const char* verb : {"serve", "list"}) {
+    for (const int signal : {SIGTERM, SIGKILL}) {
+      SCOPED_TRACE(std::string(verb) + " " + strsignal(signal));
+      testing::ChildProcess las(testing::LasArgvWithEnv(
+          release_->Environment(),
+          {verb, "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
+      ASSERT_TRUE(await_stuck(true)) << "the stuck child never started";
+      las.Kill(signal);
+      const int status = las.Wait();
+      if (std::string(verb) == "serve" && signal == SIGTERM) {
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+      }
+      EXPECT_TRUE(await_stuck(false)) << "the stuck child outlived las";
+      KillProcessesMentioning(marker);
+    }
   }
 }
 

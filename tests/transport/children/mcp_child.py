@@ -4,6 +4,7 @@
 Options:
   --exit-at-start N    exit with status N before reading anything
   --exit-at-start-while PATH   exit with status 4 before reading anything while PATH exists
+  --sleep-at-start S   sleep S seconds before reading anything (a child stuck in its start)
   --page-size N        tools/list pages of N tools (nextCursor pagination)
   --repeat-tools-key 1 tools/list answers with the "tools" member twice
   --silent 1           read requests but never answer any
@@ -151,6 +152,8 @@ def main():
         sys.exit(int(opts["--exit-at-start"]))
     if "--exit-at-start-while" in opts and os.path.exists(opts["--exit-at-start-while"]):
         sys.exit(4)
+    if "--sleep-at-start" in opts:
+        time.sleep(float(opts["--sleep-at-start"]))
     page = int(opts.get("--page-size", "0"))
     if "--title" in opts:
         for tool in TOOLS:
