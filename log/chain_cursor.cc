@@ -41,6 +41,7 @@ class ChainCursor final : public EventCursor {
     const std::string anchor_key = layout::EncodeSequenceKey(from - 1);
     iter_->Seek(anchor_key);
     if (!iter_->Valid() || iter_->key().ToStringView() != anchor_key) {
+      if (iter_->status().IsCorruption()) return Fail(from - 1, Unreadable());
       LAS_RETURN_IF_ERROR(FromRocks(iter_->status(), "reading event " + std::to_string(from - 1)));
       // Reading past the end is fine; a missing event inside the log is corruption.
       if (from - 1 <= head_.sequence) return Fail(from - 1, "event is missing");
@@ -99,11 +100,18 @@ class ChainCursor final : public EventCursor {
 
   Result<bool> Step() {
     if (!iter_->Valid()) {
+      // Damage in a table file (a block that fails its checksum): every event before
+      // this one verified, so this is the first bad one.
+      if (iter_->status().IsCorruption()) return Fail(expected_, Unreadable());
       LAS_RETURN_IF_ERROR(FromRocks(iter_->status(), "reading events"));
       return CheckEnd();
     }
     LAS_RETURN_IF_ERROR(CheckCurrent());
     return true;
+  }
+
+  std::string Unreadable() const {
+    return "cannot be read (" + iter_->status().ToString() + ")";
   }
 
   Status Fail(uint64_t sequence, const std::string& what) {

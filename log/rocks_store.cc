@@ -162,6 +162,71 @@ Result<DirState> Inspect(const std::string& dir) {
   return DirState::kForeign;
 }
 
+// The format marker and version of an existing log, read through `db`.
+Status CheckFormat(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta, const std::string& dir) {
+  std::string magic;
+  auto s = db.Get(rocksdb::ReadOptions(), meta, std::string(layout::kMagicKey), &magic);
+  // A read that failed (a damaged table file) is corruption, not a foreign directory; so is
+  // a marker missing beside table files (a reader leaves out table files it cannot open,
+  // and then finds nothing).
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, dir);
+  if (s.IsNotFound() && HasTableFiles(dir)) {
+    return Status(Code::kCorruption,
+                  dir + ": the format marker cannot be read: table files are damaged");
+  }
+  if (s.IsNotFound() || magic != layout::kMagicValue) {
+    return Status(Code::kNotALog, dir + ": not a Las log (no format marker)");
+  }
+  std::string version_bytes;
+  s = db.Get(rocksdb::ReadOptions(), meta, std::string(layout::kFormatVersionKey),
+             &version_bytes);
+  // A Las log always has its version beside its marker: missing is damage, not "no log".
+  if (s.IsNotFound()) return Corruption(dir + ": the log has no format version");
+  if (!s.ok()) return FromRocks(s, dir + ": reading the format version");
+  auto version = layout::DecodeU32(version_bytes);
+  if (!version || *version == 0) return Corruption(dir + ": garbled format version");
+  if (*version > layout::kFormatVersion) {
+    return Unsupported(dir + ": log format version " + std::to_string(*version) +
+                       " is newer than this las understands (" +
+                       std::to_string(layout::kFormatVersion) + ")");
+  }
+  return Status::Ok();
+}
+
+// CheckFormat before a writer opens `dir`: RocksDB's writer open recovers the WAL and
+// writes a new MANIFEST, OPTIONS file and WAL before anything can be read, and a log this
+// Las refuses (newer, foreign, damaged) must be left exactly as it was. A read-only
+// instance writes nothing (its info log is discarded) and takes no lock.
+Status CheckFormatWithoutWriting(const std::string& dir) {
+  rocksdb::Options options = BaseOptions();
+  options.info_log = std::make_shared<DiscardedInfoLog>();
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  auto opened = rocksdb::DB::OpenForReadOnly(options, dir, Families(), &handles, &raw);
+  if (!opened.ok()) return FromRocks(opened, dir);
+  std::unique_ptr<rocksdb::DB> db(raw);
+  Status checked = CheckFormat(*db, handles[2], dir);
+  for (auto* handle : handles) db->DestroyColumnFamilyHandle(handle);
+  return checked;
+}
+
+// Whether RocksDB's newest OPTIONS file in `dir` names every family of a Las log: a
+// MANIFEST that lists fewer (cut short) then belongs to a damaged log, not a foreign one.
+bool OptionsNameLasFamilies(const std::string& dir) {
+  rocksdb::ConfigOptions config;
+  config.ignore_unknown_options = true;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  if (!rocksdb::LoadLatestOptions(config, dir, &db_options, &families).ok()) return false;
+  for (auto want : {layout::kEventsFamily, layout::kMetaFamily, layout::kSnapshotsFamily}) {
+    if (std::none_of(families.begin(), families.end(),
+                     [&](const auto& family) { return family.name == want; })) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mode mode,
@@ -171,6 +236,8 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   // it the chain hash runs the portable reference code (~20% slower here). Thread-safe
   // and idempotent.
   if (sodium_init() < 0) return Unsupported("libsodium cannot be initialized");
+  // An unset variable in `--log "$DIR"`: never the current directory.
+  if (dir.empty()) return InvalidArgument("the log directory path is empty");
   // A log that another writer is creating this instant looks foreign or damaged until its
   // format marker is written; that writer holds the lock, and the answer is "locked".
   auto refused = [&](Status why) {
@@ -195,15 +262,21 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     auto s = rocksdb::DB::ListColumnFamilies(BaseOptions(), dir, &names);
     if (!s.ok()) return refused(FromRocks(s, dir));
     for (auto want : {layout::kEventsFamily, layout::kMetaFamily, layout::kSnapshotsFamily}) {
-      if (std::find(names.begin(), names.end(), want) == names.end()) {
-        return refused(Status(Code::kNotALog, dir + ": a RocksDB database, but not a Las log"));
+      if (std::find(names.begin(), names.end(), want) != names.end()) continue;
+      if (OptionsNameLasFamilies(dir)) {
+        return refused(Corruption(dir + ": a damaged log (RocksDB's MANIFEST lacks the log's "
+                                        "column families its OPTIONS file names)"));
       }
+      return refused(Status(Code::kNotALog, dir + ": a RocksDB database, but not a Las log"));
     }
   }
   // RocksDB renames its info log (LOG -> LOG.old.<time>) before it takes the lock, so every
   // refused attempt on a held log left a file behind and moved the holder's info log aside.
   if (mode == Mode::kWriter && *state == DirState::kRocks && LockHeldByAnotherProcess(dir)) {
     return FromRocks(rocksdb::Status::IOError("LOCK"), dir);
+  }
+  if (mode == Mode::kWriter && *state == DirState::kRocks) {
+    if (Status format = CheckFormatWithoutWriting(dir); !format.ok()) return refused(format);
   }
   std::unique_ptr<RocksStore> store(new RocksStore());
   store->dir_ = dir;
@@ -232,8 +305,13 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     std::error_code ignored;
     // The log holds call arguments, private state and messages: a directory made here is
     // the owner's alone (its files are then out of reach whatever their mode).
-    if (fresh && fs::create_directories(dir_, ignored)) {
-      fs::permissions(dir_, fs::perms::owner_all, ignored);
+    if (fresh) {
+      std::error_code made;
+      if (fs::create_directories(dir_, made)) fs::permissions(dir_, fs::perms::owner_all, ignored);
+      if (made == std::errc::permission_denied) {
+        return Denied(dir_ + ": cannot create the log directory (" + made.message() + ")");
+      }
+      if (made) return IoError(dir_ + ": cannot create the log directory (" + made.message() + ")");
     }
     options.info_log = OpenWriterInfoLog(dir_);
     // Acknowledged events may live only in the WAL. RocksDB's default recovery
@@ -287,33 +365,7 @@ Status RocksStore::CheckOrInitMetadata(Mode mode, bool fresh) {
     write.sync = true;
     return FromRocks(db_->Write(write, &batch), dir_ + ": initializing the log");
   }
-  std::string magic;
-  auto s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kMagicKey), &magic);
-  // A read that failed (a damaged table file) is corruption, not a foreign directory; so is
-  // a marker missing beside table files (a reader leaves out table files it cannot open,
-  // and then finds nothing).
-  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, dir_);
-  if (s.IsNotFound() && HasTableFiles(dir_)) {
-    return Status(Code::kCorruption,
-                  dir_ + ": the format marker cannot be read: table files are damaged");
-  }
-  if (s.IsNotFound() || magic != layout::kMagicValue) {
-    return Status(Code::kNotALog, dir_ + ": not a Las log (no format marker)");
-  }
-  std::string version_bytes;
-  s = db_->Get(rocksdb::ReadOptions(), meta_, std::string(layout::kFormatVersionKey),
-               &version_bytes);
-  // A Las log always has its version beside its marker: missing is damage, not "no log".
-  if (s.IsNotFound()) return Corruption(dir_ + ": the log has no format version");
-  if (!s.ok()) return FromRocks(s, dir_ + ": reading the format version");
-  auto version = layout::DecodeU32(version_bytes);
-  if (!version || *version == 0) return Corruption(dir_ + ": garbled format version");
-  if (*version > layout::kFormatVersion) {
-    return Unsupported(dir_ + ": log format version " + std::to_string(*version) +
-                       " is newer than this las understands (" +
-                       std::to_string(layout::kFormatVersion) + ")");
-  }
-  return Status::Ok();
+  return CheckFormat(*db_, meta_, dir_);
 }
 
 Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {

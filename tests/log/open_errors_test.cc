@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "log/event_log.h"
 #include "log/log_reader.h"
@@ -20,6 +21,17 @@ namespace fs = std::filesystem;
 
 size_t EntriesIn(const fs::path& dir) {
   return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+// Every file of `dir` with its size and bytes: what "nothing written" compares.
+std::map<std::string, std::string> Contents(const fs::path& dir) {
+  std::map<std::string, std::string> contents;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    contents[entry.path().filename().string()] =
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return contents;
 }
 
 TEST(OpenErrorsTest, ADirectoryWithOtherFilesIsNotALogAndIsLeftAlone) {
@@ -102,10 +114,50 @@ TEST(OpenErrorsTest, ANewerFormatVersionIsRefused) {
     testing::RawDb db(tmp.Sub("log"));
     db.Put("meta", "format_version", std::string("\0\0\0\x02", 4));
   }
+  const auto before = Contents(tmp.Sub("log"));
   auto log = EventLog::Open(tmp.Sub("log"));
   EXPECT_EQ(log.status().code(), Code::kUnsupported) << log.status().ToString();
   EXPECT_NE(log.status().message().find("newer"), std::string::npos);
   EXPECT_EQ(LogReader::Open(tmp.Sub("log")).status().code(), Code::kUnsupported);
+  EXPECT_TRUE(Contents(tmp.Sub("log")) == before) << "the refused log was written to";
+}
+
+// A log whose marker is not Las's: refused before the writer's open rewrites any file.
+TEST(OpenErrorsTest, AWrongMarkerIsRefusedWithoutWriting) {
+  testing::TempDir tmp;
+  ASSERT_TRUE(EventLog::Open(tmp.Sub("log")).ok());
+  {
+    testing::RawDb db(tmp.Sub("log"));
+    db.Put("meta", "magic", "someone else");
+  }
+  const auto before = Contents(tmp.Sub("log"));
+  EXPECT_EQ(EventLog::Open(tmp.Sub("log")).status().code(), Code::kNotALog);
+  EXPECT_TRUE(Contents(tmp.Sub("log")) == before) << "the refused log was written to";
+}
+
+// A MANIFEST cut short lists fewer column families; the OPTIONS file still names the
+// log's: a damaged log (exit 3), not someone else's database (exit 5).
+TEST(OpenErrorsTest, ATruncatedManifestIsDamageNotAForeignDatabase) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  {
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+  }
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with("MANIFEST-")) fs::resize_file(entry.path(), 0);
+  }
+  EXPECT_EQ(EventLog::Open(dir).status().code(), Code::kCorruption);
+  EXPECT_EQ(LogReader::Open(dir).status().code(), Code::kCorruption);
+}
+
+// A directory that cannot be made is not damage: an empty path is a usage error, a path
+// under /proc an I/O error.
+TEST(OpenErrorsTest, ALogThatCannotBeCreatedIsNotCorruption) {
+  EXPECT_EQ(EventLog::Open("").status().code(), Code::kInvalidArgument);
+  auto unmakeable = EventLog::Open("/proc/self/no-log-here");
+  EXPECT_EQ(unmakeable.status().code(), Code::kIo) << unmakeable.status().ToString();
 }
 
 // The version sits beside the marker in every Las log: without it, or as 0, the log is

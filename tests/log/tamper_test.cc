@@ -225,5 +225,56 @@ TEST_F(TamperTest, ADeletedTableFileIsRefused) {
   }
 }
 
+// A byte flipped inside a table file's data block (a disk error, or an edit that did not
+// bother with the hashes) fails that block's checksum: the events before it are read and
+// verify, and the first event of the block is named.
+TEST(TableDamageTest, ABlockThatFailsItsChecksumNamesItsFirstEvent) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  uint64_t appended = 0;
+  {
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    for (int i = 0; i < 200; ++i) ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+    appended = (*log)->head().sequence;
+  }
+  std::filesystem::path largest;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".sst") continue;
+    if (largest.empty() || entry.file_size() > std::filesystem::file_size(largest)) largest = entry.path();
+  }
+  ASSERT_FALSE(largest.empty()) << "a closed log keeps its events in table files";
+  {
+    std::fstream file(largest, std::ios::in | std::ios::out | std::ios::binary);
+    const auto middle = static_cast<std::streamoff>(std::filesystem::file_size(largest) / 2);
+    file.seekg(middle);
+    char byte = 0;
+    file.read(&byte, 1);
+    byte = static_cast<char>(byte ^ 0x5a);
+    file.seekp(middle);
+    file.write(&byte, 1);
+  }
+  auto reader = LogReader::Open(dir);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto cursor = (*reader)->Read(1);
+  ASSERT_TRUE(cursor.ok()) << cursor.status().ToString();
+  uint64_t read = 0;
+  Status status;
+  while (true) {
+    auto more = (*cursor)->Next();
+    if (!more.ok()) {
+      status = more.status();
+      break;
+    }
+    if (!*more) break;
+    ++read;
+  }
+  EXPECT_EQ(status.code(), Code::kCorruption) << status.ToString();
+  ASSERT_TRUE((*cursor)->first_bad_sequence().has_value()) << status.ToString();
+  EXPECT_EQ(*(*cursor)->first_bad_sequence(), read + 1);
+  EXPECT_GT(read, 0u);
+  EXPECT_LT(read, appended);
+}
+
 }  // namespace
 }  // namespace las::log
