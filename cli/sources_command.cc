@@ -131,13 +131,13 @@ int Toggle(const SourcesFlags& flags, bool enable) {
                                 enable ? "las/sources.enable" : "las/sources.disable",
                                 params.dump());
     if (!answer.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, Shown(answer.status()).c_str());
+      std::string shown = Shown(answer.status());
       if (answer.status().code() == Code::kLocked) {
-        std::fprintf(stderr,
-                     "las %s: if a server holds the log, change the source through it: the "
-                     "las__%s_source tool of `las serve --admin`\n",
-                     verb, enable ? "enable" : "disable");
+        shown += std::string("; if a server holds the log, change the source through it: the "
+                             "las__") +
+                 (enable ? "enable" : "disable") + "_source tool of `las serve --admin`";
       }
+      std::fprintf(stderr, "las %s: %s\n", verb, shown.c_str());
       return ExitCodeFor(answer.status());
     }
     sequence = nlohmann::json::parse(*answer).value("first_sequence", uint64_t{0});

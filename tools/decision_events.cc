@@ -1,6 +1,7 @@
 #include "tools/decision_events.h"
 
 #include "tools/event_fields.h"
+#include "trust/digest.h"
 #include "trust/rfc3339.h"
 
 namespace las::tools {
@@ -146,6 +147,11 @@ log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason) 
   return FinishAs(b, payload, actor);
 }
 
+std::string RecordedRequestId(std::string_view request_id) {
+  if (request_id.size() <= kMaxRecordedRequestIdBytes) return std::string(request_id);
+  return "\"sha256:" + trust::Sha256Hex(trust::Sha256(request_id)) + "\"";
+}
+
 log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
                                        std::string_view surface, std::string_view tool,
                                        std::string_view definition_sha256,
@@ -155,7 +161,8 @@ log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call
   auto& f = b.fbb();
   auto payload = fb::CreateToolCallRequested(
       f, Str(f, call_id), Str(f, surface), Str(f, tool), Str(f, definition_sha256),
-      Str(f, arguments.text), arguments.full_size, arguments.truncated, Str(f, request_id));
+      Str(f, arguments.text), arguments.full_size, arguments.truncated,
+      Str(f, RecordedRequestId(request_id)));
   return FinishAs(b, payload, actor);
 }
 

@@ -218,7 +218,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
       Deny(session, call_id, name.substr(0, split), name.substr(split + kNameSeparator.size()),
            *left_out);
     } else {
-      Deny(session, call_id, "", name.substr(0, 256), "unknown-tool");
+      Deny(session, call_id, "", Bound(name, kMaxRecordedToolNameBytes).text, "unknown-tool");
     }
     done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;

@@ -236,7 +236,11 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
 
 void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
   std::optional<std::string> name = StringMember(params, "name");
-  if (!params.object || !name) {
+  // A member named twice is refused, as a repeated id, method or agentId is: readers that
+  // keep the first and the last would run different calls.
+  const bool repeated = params.Count("name") > 1 || params.Count("arguments") > 1 ||
+                        params.Count("_meta") > 1;
+  if (!params.object || !name || repeated) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
     return;
   }

@@ -75,10 +75,11 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
   const nlohmann::json doc = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object()) return Invalid("$", "must be an object");
   // The version first: a newer file's new fields are "unsupported", not "unknown".
-  if (!doc.contains("schema_version") || !doc["schema_version"].is_number_unsigned()) {
+  if (!doc.contains("schema_version") || !doc["schema_version"].is_number_unsigned() ||
+      doc["schema_version"].get<uint64_t>() == 0) {
     return Invalid("$.schema_version", "must be the integer 1");
   }
-  if (doc["schema_version"].get<uint64_t>() != 1) {
+  if (doc["schema_version"].get<uint64_t>() > 1) {
     return Unsupported("registry: schema_version " + doc["schema_version"].dump() +
                        " is newer than this las reads (1)");
   }

@@ -203,10 +203,13 @@ std::string MakeCancelledNotification(std::string_view raw_id, std::string_view 
 std::optional<std::string> CancelledRequestId(std::string_view raw_params, size_t max_depth) {
   std::vector<JsonMember> members;
   if (ObjectMembers(raw_params, &members, max_depth) != JsonTextError::kNone) return std::nullopt;
+  std::optional<std::string> id;
   for (const auto& member : members) {
-    if (member.key == "requestId") return std::string(member.raw);
+    if (member.key != "requestId") continue;
+    if (id) return std::nullopt;  // named twice: which call is meant is not clear
+    id = std::string(member.raw);
   }
-  return std::nullopt;
+  return id;
 }
 
 std::string MakeNotification(std::string_view method, std::string_view raw_params) {

@@ -110,7 +110,7 @@ std::string ErrorResponse(const ParseError& error);
 
 // MCP cancellation: `notifications/cancelled` for the request `raw_id`, with `reason`
 // (quoted here), and the raw `requestId` read back from such a notification's params
-// (nullopt when the params are not an object or name none).
+// (nullopt when the params are not an object, or name none or more than one).
 std::string MakeCancelledNotification(std::string_view raw_id, std::string_view reason);
 std::optional<std::string> CancelledRequestId(std::string_view raw_params,
                                               size_t max_depth = 64);

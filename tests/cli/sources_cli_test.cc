@@ -1,6 +1,8 @@
 // `las sources`, `las inspect catalog|sources|watermarks|sessions`, `las events tail`
 // against real logs in temp dirs, through the real executable.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -145,6 +147,7 @@ TEST_F(SourcesCliTest, DisableWhileAServerHoldsTheLogIsLockedAndNamesTheWayThrou
       {LAS_EXECUTABLE, "sources", "disable", "echo", "--log", log_dir()}, {runtime});
   EXPECT_EQ(locked.exit_code, 7) << locked.err;
   EXPECT_NE(locked.err.find("las__disable_source"), std::string::npos) << locked.err;
+  EXPECT_EQ(std::count(locked.err.begin(), locked.err.end(), '\n'), 1) << "one line: " << locked.err;
   // Reading works meanwhile.
   EXPECT_EQ(Las({"sources", "--log", log_dir()}).exit_code, 0);
   server.CloseStdin();

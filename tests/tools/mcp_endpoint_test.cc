@@ -25,8 +25,12 @@ class RecordingBackend : public EndpointBackend {
   struct Call {
     std::string agent, name, arguments;
   };
+  void CancelCall(const SessionInfo&, const std::string& request_id_json) override {
+    cancelled.push_back(request_id_json);
+  }
   std::vector<SessionInfo> opened;
   std::vector<Call> calls;
+  std::vector<std::string> cancelled;
   std::vector<std::function<void(ToolCallReply)>> pending;
   std::vector<ProgressSink> progress_sinks;
 };
@@ -107,6 +111,27 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
             -32700);
   json still = Send(R"({"jsonrpc":"2.0","id":12,"method":"ping"})");
   EXPECT_EQ(still["id"], 12) << "the session goes on";
+}
+
+// A tools/call or notifications/cancelled that names a member twice is refused, as a
+// repeated id, method or agentId is: readers keeping the first or the last would disagree.
+TEST_F(EndpointTest, ACallOrCancellationThatRepeatsAMemberIsRefused) {
+  Init();
+  for (const char* params : {R"({"name":"a__x","name":"b__y"})",
+                             R"({"name":"a__x","arguments":{},"arguments":{"k":1}})",
+                             R"({"name":"a__x","_meta":{},"_meta":{"progressToken":1}})"}) {
+    EXPECT_EQ(Send(std::string(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":)") +
+                   params + "}")["error"]["code"],
+              -32602)
+        << params;
+  }
+  EXPECT_TRUE(backend_.calls.empty());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a__x"}})").is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a__y"}})").is_null());
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"requestId":4}})");
+  EXPECT_TRUE(backend_.cancelled.empty()) << "a cancellation naming two calls cancels neither";
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}})");
+  EXPECT_EQ(backend_.cancelled, std::vector<std::string>{"4"});
 }
 
 TEST_F(EndpointTest, OversizedLinesAreAnsweredWhenTheirIdCanBeRead) {

@@ -31,6 +31,7 @@
 #include "tools/mcp_endpoint.h"
 #include "tools/registry.h"
 #include "tools/worker_thread.h"
+#include "trust/digest.h"
 
 namespace las::tools {
 namespace {
@@ -509,6 +510,34 @@ TEST_F(OffloadValidationTest, TheWorkerThreadChecksALargeArgumentAndTheCallIsAns
       << refusal.dump();
   EXPECT_EQ(AwaitEvents("ToolCallCompleted", 1).size(), 1u);
   Close();  // before `worker` goes: the gateway must not outlive its runner
+}
+
+// What the ledger keeps of the client's own text is bounded like arguments are: a request
+// id over 256 bytes is recorded as its SHA-256, an unknown tool's name is cut at a
+// character boundary (the log stays valid UTF-8).
+TEST_F(OffloadValidationTest, TheLedgerBoundsTheClientsRequestIdAndUnknownToolName) {
+  Open(nullptr);
+  const std::string id = "\"" + std::string(100'000, 'i') + "\"";
+  SessionOf("a").endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + id +
+                                  R"(,"method":"tools/call","params":{"name":"kid__echo",)"
+                                  R"("arguments":{"text":"x"}}})");
+  auto requested = AwaitEvents("ToolCallRequested", 1);
+  ASSERT_EQ(requested.size(), 1u);
+  EXPECT_EQ(requested[0]["payload"]["request_id"],
+            "\"sha256:" + trust::Sha256Hex(trust::Sha256(id)) + "\"");
+  AwaitEvents("ToolCallCompleted", 1);
+
+  std::string name = "kid__";
+  for (int i = 0; i < 200; ++i) name += "\u00e9";  // é, two bytes each
+  Send("a", name, "{}");
+  auto denied = AwaitEvents("ToolCallDenied", 1);
+  ASSERT_EQ(denied.size(), 1u);
+  const std::string recorded = denied[0]["payload"]["tool"];
+  EXPECT_EQ(denied[0]["payload"]["reason"], "unknown-tool");
+  EXPECT_LE(recorded.size(), 256u);
+  std::string expected = "kid__";
+  while (expected.size() + 2 <= 256) expected += "\xc3\xa9";  // whole characters only
+  EXPECT_EQ(recorded, expected);
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
            {R"({"schema_version":1,"surfaces":[],"extra":1})", "$.extra"},
            {R"({"schema_version":1,"schema_version":1,"surfaces":[]})", "duplicate"},
            {R"({"surfaces":[]})", "$.schema_version"},
+           {R"({"schema_version":0,"surfaces":[]})", "$.schema_version"},  // not newer: wrong
            {R"([])", "$"},
            {R"({"schema_version":1,"surfaces":[{"name":"las"}]})", "$.surfaces[0].name"},
            // Shown escaped: the message reaches the operator's terminal.
