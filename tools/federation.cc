@@ -182,13 +182,10 @@ void Federation::LaunchEligible() {
   }
 }
 
-void Federation::KeepOutByPolicy(const std::string& surface,
-                                 std::vector<trust::LiveTool>& live) const {
-  auto left = policy_left_out_.find(surface);
-  if (left == policy_left_out_.end()) return;
-  for (const auto& [tool, verdict] : left->second) {
-    std::erase_if(live, [&](const trust::LiveTool& t) { return t.name == tool; });
-  }
+void Federation::KeepOut(const std::string& surface, std::vector<trust::LiveTool>& live) const {
+  std::erase_if(live, [&](const trust::LiveTool& tool) {
+    return left_out_reasons_.count(QualifiedName(surface, tool.name)) != 0;
+  });
 }
 
 void Federation::RecordAdmission(const std::string& surface,
@@ -225,7 +222,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
       }
     }
     binding = &exposed;
-    KeepOutByPolicy(launch.surface, launch.live_tools);
+    KeepOut(launch.surface, launch.live_tools);
   }
   if (launch.ok && launch.surface == "skarbiec" && !policies_.taxonomy && !options_.quiet) {
     std::fprintf(stderr, "las: skarbiec capability calls will be refused (%s)\n",
@@ -233,15 +230,19 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   }
   if (launch.ok) {
     const std::vector<std::string> uncompiled = catalog_.AddSurface(*binding, launch.live_tools);
-    for (const auto& tool : uncompiled) withheld.emplace_back(tool, "schema-unsupported");
-    // SurfaceAdmitted names every signed tool, CatalogLoaded the live list, ToolWithheld
+    for (const auto& tool : uncompiled) {
+      withheld.emplace_back(tool, kSchemaUnsupported);
+      left_out_reasons_[QualifiedName(launch.surface, tool)] = kSchemaUnsupported;
+    }
+    KeepOut(launch.surface, launch.live_tools);
+    // SurfaceAdmitted names every signed tool, CatalogLoaded the tools served, ToolWithheld
     // each one Las keeps out and why.
     RecordAdmission(launch.surface, launch.live_tools, withheld);
     FirstAdmitted(launch.surface, std::move(withheld));
     for (const auto& tool : uncompiled) {
       if (!options_.quiet) {
-        std::fprintf(stderr, "las: tool %s__%s left out (schema-unsupported)\n",
-                     launch.surface.c_str(), tool.c_str());
+        std::fprintf(stderr, "las: tool %s__%s left out (%s)\n", launch.surface.c_str(),
+                     tool.c_str(), std::string(kSchemaUnsupported).c_str());
       }
     }
     catalog_.SetSurfaceExtras(launch.surface, std::move(launch.prompts),

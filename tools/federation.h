@@ -57,6 +57,10 @@ namespace las::tools {
 
 struct SurfaceRestarts;
 
+// Why a signed tool whose input schema Las cannot compile (trust/argument_schema.h) is
+// left out: ToolWithheld and ToolCallDenied carry it.
+inline constexpr std::string_view kSchemaUnsupported = "schema-unsupported";
+
 struct FederationOptions {
   Registry registry = DefaultRegistry();
   trust::Environment environment;  // Las's environment: LAS_* and the children's variables
@@ -106,8 +110,8 @@ class Federation {
   const trust::Environment& environment() const { return options_.environment; }
   // The local special policies, loaded once by Start().
   const SpecialPolicies& policies() const { return policies_; }
-  // The reason a signed tool (`surface__tool`) was kept out of the catalog by a local
-  // policy, e.g. "policy-tool-not-allowed"; nullopt if it was not kept out that way.
+  // The reason a signed tool (`surface__tool`) was kept out of the catalog: a local
+  // policy's, e.g. "policy-tool-not-allowed", or kSchemaUnsupported; nullopt if it was not.
   std::optional<std::string_view> LeftOutReason(std::string_view qualified_name) const;
 
   // Ends every child (SIGTERM to its group, then SIGKILL) and reaps — also those of first
@@ -147,8 +151,9 @@ class Federation {
   // next start, which this schedules.
   void Stopped(const std::string& surface, std::string_view reason, const std::string& detail,
                int64_t delay_ms);
-  // Removes from `live` the signed tools a local allowlist keeps out of the catalog.
-  void KeepOutByPolicy(const std::string& surface, std::vector<trust::LiveTool>& live) const;
+  // Removes from `live` the signed tools kept out of the catalog (left_out_reasons_: a
+  // local allowlist, or a schema Las cannot compile).
+  void KeepOut(const std::string& surface, std::vector<trust::LiveTool>& live) const;
   // SurfaceAdmitted, CatalogLoaded and a ToolWithheld per tool kept out: one batch.
   void RecordAdmission(const std::string& surface, const std::vector<trust::LiveTool>& live,
                        const std::vector<std::pair<std::string, std::string>>& withheld);
@@ -174,7 +179,8 @@ class Federation {
   // Per surface: signed tools a local allowlist keeps out, with the refusal.
   std::map<std::string, std::vector<std::pair<std::string, trust::Verdict>>, std::less<>>
       policy_left_out_;
-  std::map<std::string, std::string, std::less<>> left_out_reasons_;  // qualified -> reason
+  // Qualified name -> why a signed tool is kept out (a policy's reason, kSchemaUnsupported).
+  std::map<std::string, std::string, std::less<>> left_out_reasons_;
   // Per launched surface: what a restart needs (tools/surface_restarts.h).
   std::map<std::string, std::unique_ptr<SurfaceRestarts>, std::less<>> restarts_;
   // Clients being shut down after a restart replaced them (or a restart was abandoned):

@@ -161,7 +161,7 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     Retire(std::move(launch.client), [this] { ShutdownStep(); });
     return;
   }
-  if (launch.ok) KeepOutByPolicy(launch.surface, launch.live_tools);
+  if (launch.ok) KeepOut(launch.surface, launch.live_tools);
   if (!launch.ok) {
     Stopped(launch.surface, launch.reason, launch.detail,
             MayPassLater(launch.reason) ? restarts.backoff.AfterFailedStart()

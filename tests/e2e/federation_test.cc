@@ -184,6 +184,48 @@ TEST_F(FederationTest, AChildThatExitsBeforeItsLaunchEndsIsNotAdmitted) {
   EXPECT_EQ(rejected[0]["payload"]["reason"], "start-failed");
 }
 
+// A signed tool whose schema Las cannot compile (a look-ahead pattern) is left out
+// everywhere alike: not served, not in CatalogLoaded, not counted, and a call to it is
+// denied with that reason under its surface.
+TEST_F(FederationTest, AToolWithAnUncompilableSchemaIsLeftOutOfTheRecordsToo) {
+  release_->AddSurface("ahead", {"/usr/bin/python3", release_->workspace() + "/mcp_child.py",
+                                 "--lookahead-tool", "la"});
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}}, CallStep("ahead__la", {{"a", "a"}}),
+                    CallStep("ahead__echo", {{"text", "hi"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::set<std::string> names = testing::ListedNames(run.steps[0]);
+  EXPECT_TRUE(names.count("ahead__echo"));
+  EXPECT_FALSE(names.count("ahead__la"));
+  EXPECT_TRUE(run.steps[1].contains("error")) << run.steps[1].dump();
+  EXPECT_EQ(StepText(run.steps[2]), "hi");
+
+  auto loaded = Replay({"--kind", "CatalogLoaded", "--surface", "ahead"});
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(loaded[0]["payload"].dump().find("\"la\""), std::string::npos) << loaded[0].dump();
+  auto withheld = Replay({"--kind", "ToolWithheld", "--surface", "ahead"});
+  ASSERT_EQ(withheld.size(), 1u);
+  EXPECT_EQ(withheld[0]["payload"]["reason"], "schema-unsupported");
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["surface"], "ahead");
+  EXPECT_EQ(denied[0]["payload"]["tool"], "la");
+  EXPECT_EQ(denied[0]["payload"]["reason"], "schema-unsupported");
+
+  auto list = testing::RunCommand(testing::LasArgvWithEnv(
+      release_->Environment(),
+      {"list", "--json", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const json catalog = json::parse(list.out);
+  size_t entries = 0;
+  for (const auto& tool : catalog["tools"]) entries += tool["surface"] == "ahead" ? 1 : 0;
+  for (const auto& surface : catalog["surfaces"]) {
+    if (surface["name"] == "ahead") {
+      EXPECT_EQ(surface["tools"], entries);
+    }
+  }
+}
+
 // A child that never answers holds up the catalog (and so the first initialize) for at
 // most --start-timeout, then is left out; the default would wait 30 s.
 TEST_F(FederationTest, StartTimeoutBoundsHowLongAMuteChildHoldsUpTheCatalog) {

@@ -14,6 +14,8 @@ Options:
   --list-delay-ms N    wait N ms before answering each tools/list page
   --title TEXT         every tool lists "title": TEXT (unsigned text)
   --extra-tool NAME    list one more tool, NAME (not in any release)
+  --lookahead-tool NAME  list one more tool, NAME, whose schema's pattern has a look-ahead
+                       (signed as listed; Las cannot compile it)
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
@@ -160,6 +162,9 @@ def main():
             tool["title"] = opts["--title"]
     if "--extra-tool" in opts:
         TOOLS.append({"name": opts["--extra-tool"], "inputSchema": {"type": "object"}})
+    if "--lookahead-tool" in opts:
+        TOOLS.append({"name": opts["--lookahead-tool"], "inputSchema": {
+            "type": "object", "properties": {"a": {"type": "string", "pattern": "^(?=a)a$"}}}})
     if "--flood-stderr-mb" in opts:
         threading.Thread(target=flood, args=(int(opts["--flood-stderr-mb"]),), daemon=True).start()
 
