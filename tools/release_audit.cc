@@ -1,7 +1,9 @@
 #include "tools/release_audit.h"
 
 #include "log/envelope.h"
+#include "trust/digest.h"
 #include "trust/manifest.h"
+#include "trust/rfc3339.h"
 #include "trust/signature.h"
 
 namespace las::tools {
@@ -28,6 +30,15 @@ Status AuditRecordedRelease(const log::StoredEvent& event) {
   if (!parsed.ok()) return Corruption("recorded release bytes are not a valid manifest");
   if (parsed->sequence != release->release_sequence()) {
     return Corruption("recorded release sequence differs from the signed manifest");
+  }
+  // The fields derived from the signed bytes must say what those bytes say: an auditor
+  // reads them in the event.
+  const auto text = [](const flatbuffers::String* s) { return s != nullptr ? s->str() : ""; };
+  if (text(release->manifest_sha256()) != trust::Sha256Hex(trust::Sha256(manifest))) {
+    return Corruption("recorded release manifest_sha256 is not the digest of its bytes");
+  }
+  if (text(release->expires_at()) != trust::FormatRfc3339UtcMicros(parsed->expires_at_micros)) {
+    return Corruption("recorded release expires_at differs from the signed manifest");
   }
   return Status::Ok();
 }

@@ -12,7 +12,8 @@ namespace las::tools {
 // Ok for any event that is not ReleaseAccepted. For a ReleaseAccepted: the public key is a
 // valid Ed25519 key whose key id is the recorded one, the signature verifies over the
 // recorded bytes (domain-separated as at signing), and the bytes parse as a manifest with
-// the recorded sequence. Otherwise kCorruption saying which check failed.
+// the recorded sequence, whose SHA-256 is the recorded manifest_sha256 and whose expiry is
+// the recorded expires_at. Otherwise kCorruption saying which check failed.
 Status AuditRecordedRelease(const log::StoredEvent& event);
 
 }  // namespace las::tools
