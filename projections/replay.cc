@@ -34,6 +34,28 @@ std::string SurfaceOf(const fb::Envelope& e, const reducers::CallLedger* calls) 
   }
 }
 
+// Whether an event concerns `surface`: those SurfaceOf names it for, a grant with a
+// selector on it, a permission rule for one of its tools, its source switched on or off.
+// (A revocation or a rule's removal names only its grant or rule, and is not matched.)
+bool Concerns(const fb::Envelope& e, const std::string& surface,
+              const reducers::CallLedger* calls) {
+  switch (e.payload_type()) {
+    case fb::EventPayload::GrantIssued: {
+      const auto* selectors = e.payload_as_GrantIssued()->selectors();
+      if (selectors == nullptr) return false;
+      return std::any_of(selectors->begin(), selectors->end(),
+                         [&](const fb::GrantSelector* s) { return Str(s->surface()) == surface; });
+    }
+    case fb::EventPayload::PermissionRuleAdded:
+      return Str(e.payload_as_PermissionRuleAdded()->surface()) == surface;
+    case fb::EventPayload::SourceEnabled:
+      return Str(e.payload_as_SourceEnabled()->source_id()) == surface;
+    case fb::EventPayload::SourceDisabled:
+      return Str(e.payload_as_SourceDisabled()->source_id()) == surface;
+    default: return SurfaceOf(e, calls) == surface;
+  }
+}
+
 bool Selected(const log::StoredEvent& event, const fb::Envelope& e, const ReplayFilter& filter,
               const std::vector<fb::EventPayload>& kinds, const reducers::CallLedger* calls) {
   if (event.sequence < filter.from || event.sequence > filter.to) return false;
@@ -41,7 +63,7 @@ bool Selected(const log::StoredEvent& event, const fb::Envelope& e, const Replay
     return false;
   }
   if (filter.agent && Str(e.agent_id()) != *filter.agent) return false;
-  if (filter.surface && SurfaceOf(e, calls) != *filter.surface) return false;
+  if (filter.surface && !Concerns(e, *filter.surface, calls)) return false;
   return true;
 }
 

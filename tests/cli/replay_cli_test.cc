@@ -173,6 +173,40 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
   EXPECT_EQ(bad_kind.exit_code, 2);
 }
 
+// --surface selects the operator's decisions about a surface too: grants with a selector
+// on it, permission rules for its tools, its source switched on or off.
+TEST(ReplayCliSurfaceTest, GrantsRulesAndSourceSwitchesAreAboutTheirSurface) {
+  testing::TempDir tmp;
+  {
+    auto log = log::EventLog::Open(tmp.Sub("log"));
+    ASSERT_TRUE(log.ok());
+    auto event = [](auto make) {
+      log::EventBuilder b;
+      return b.Finish(make(b.fbb()), "", "");
+    };
+    std::vector<log::EventDraft> drafts;
+    for (const char* surface : {"weles", "lem"}) {
+      drafts.push_back(event([&](auto& f) {
+        std::vector<flatbuffers::Offset<fb::GrantSelector>> selectors = {
+            fb::CreateGrantSelectorDirect(f, surface, "echo", "d256")};
+        return fb::CreateGrantIssuedDirect(f, "g", "bob", "", false, &selectors);
+      }));
+      drafts.push_back(event([&](auto& f) {
+        return fb::CreatePermissionRuleAddedDirect(f, "r", "bob", surface, "echo", "d256");
+      }));
+      drafts.push_back(event([&](auto& f) { return fb::CreateSourceDisabledDirect(f, surface, "x"); }));
+      drafts.push_back(event([&](auto& f) { return fb::CreateSourceEnabledDirect(f, surface); }));
+    }
+    ASSERT_TRUE((*log)->Append(drafts).ok());
+  }
+  auto weles = Las({"replay", "--log", tmp.Sub("log"), "--surface", "weles"});
+  ASSERT_EQ(weles.exit_code, 0) << weles.err;
+  std::vector<std::string> kinds;
+  for (const auto& line : Lines(weles.out)) kinds.push_back(json::parse(line)["kind"]);
+  EXPECT_EQ(kinds, (std::vector<std::string>{"GrantIssued", "PermissionRuleAdded",
+                                             "SourceDisabled", "SourceEnabled"}));
+}
+
 TEST(ReplayCliErrorsTest, ARecordedReleaseWhoseSignatureDoesNotVerifyFailsTheAudit) {
   testing::TempDir tmp;
   auto keys = trust::GenerateKeyPair();
