@@ -1,5 +1,7 @@
 #include "tools/grant_admin.h"
 
+#include <algorithm>
+
 #include "base/printable_text.h"
 #include "log/event_log.h"
 #include "log/log_reader.h"
@@ -222,10 +224,28 @@ Result<log::EventDraft> PlanForgetRule(const projections::ProjectionSet& set,
   return PermissionRuleRemovedEvent(rule_id);
 }
 
+// A tool named without its digest takes the digest from the log's recorded catalog, which a
+// missing log does not have: such a request opens only an existing log, so that a refused
+// request (a mistyped --log) leaves no new empty log behind.
+bool NeedsRecordedCatalog(const std::vector<ToolArg>& tools) {
+  return std::any_of(tools.begin(), tools.end(), [](const ToolArg& t) { return !t.digest; });
+}
+
+Result<Opened> OpenForTools(const std::string& log_dir, const std::vector<ToolArg>& tools) {
+  const bool needs_catalog = NeedsRecordedCatalog(tools);
+  auto opened = OpenAndFold(log_dir, /*create=*/!needs_catalog);
+  if (!opened.ok() && needs_catalog && opened.status().code() == Code::kNotFound) {
+    return NotFound(opened.status().message() +
+                    ": a tool named without its digest needs the log's recorded catalog (run "
+                    "las list or las serve once, or give its digest)");
+  }
+  return opened;
+}
+
 Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
                                const std::string& grant_id) {
   LAS_RETURN_IF_ERROR(ValidateGrantRequest(request));  // before the lock: a usage error wins
-  auto opened = OpenAndFold(log_dir, /*create=*/true);
+  auto opened = OpenForTools(log_dir, request.tools);
   if (!opened.ok()) return opened.status();
   auto plan = PlanIssueGrant(opened->set, request, grant_id);
   if (!plan.ok()) return plan.status();
@@ -249,7 +269,7 @@ Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string
     return InvalidArgument(kAgentIdRule);
   }
   if (auto named = SelectorNamed(tool); !named.ok()) return named.status();  // before the log opens
-  auto opened = OpenAndFold(log_dir, /*create=*/true);
+  auto opened = OpenForTools(log_dir, {tool});
   if (!opened.ok()) return opened.status();
   auto plan = PlanAddRule(opened->set, agent_id, tool, rule_id);
   if (!plan.ok()) return plan.status();

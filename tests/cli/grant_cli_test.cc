@@ -118,6 +118,28 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
   EXPECT_TRUE(Json({"grants", "--all"}).empty());
 }
 
+// A tool named without its digest needs a recorded catalog: on a path with no log (a
+// mistyped --log) the request is refused and leaves no new log there; with a digest or
+// --all, the log is created.
+TEST_F(GrantCliTest, ARequestThatNeedsACatalogCreatesNoLog) {
+  const std::string typo = tmp_.Sub("typo-log");
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), LAS_EXECUTABLE);
+    args.push_back("--log");
+    args.push_back(typo);
+    return testing::RunCommand(args);
+  };
+  auto granted = run({"grant", "worker", "--tool", "echo__echo"});
+  EXPECT_EQ(granted.exit_code, 4) << granted.err;
+  EXPECT_NE(granted.err.find("digest"), std::string::npos) << granted.err;
+  EXPECT_EQ(run({"rules", "add", "worker", "echo__echo"}).exit_code, 4);
+  EXPECT_FALSE(std::filesystem::exists(typo));
+  EXPECT_EQ(run({"grant", "worker", "--tool", "echo__echo", "--digest", std::string(64, 'a')})
+                .exit_code,
+            0);
+  EXPECT_TRUE(std::filesystem::exists(typo));
+}
+
 TEST_F(GrantCliTest, RevokeCascadesAndASecondRevokeIsAConflict) {
   auto granted = Las({"grant", "worker", "--all"});
   ASSERT_EQ(granted.exit_code, 0);
