@@ -48,10 +48,11 @@ const KnownSurface* FindKnownSurface(std::string_view name) {
 }
 
 const ConfiguredSurface* Registry::Find(std::string_view name) const {
-  for (const auto& surface : surfaces) {
-    if (surface.name == name) return &surface;
-  }
-  return nullptr;
+  // Sorted by name: a registry file may configure tens of thousands (`las check` asks once
+  // per surface).
+  auto it = std::lower_bound(surfaces.begin(), surfaces.end(), name,
+                             [](const ConfiguredSurface& s, std::string_view n) { return s.name < n; });
+  return it != surfaces.end() && it->name == name ? &*it : nullptr;
 }
 
 Registry DefaultRegistry() {

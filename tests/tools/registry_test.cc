@@ -1,6 +1,8 @@
 #include "tools/registry.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -17,6 +19,10 @@ TEST(RegistryTest, DefaultKnowsTheTwelveSeedSurfacesWithTheirPolicies) {
                            "probierz", "byk", "brama", "warsztat", "finance"}) {
     EXPECT_NE(registry.Find(name), nullptr) << name;
   }
+  // Find searches by name: the surfaces are kept sorted, the default's too.
+  EXPECT_TRUE(std::is_sorted(registry.surfaces.begin(), registry.surfaces.end(),
+                             [](const auto& a, const auto& b) { return a.name < b.name; }));
+  for (const char* absent : {"", "a", "bramaa", "zz", "wele"}) EXPECT_EQ(registry.Find(absent), nullptr);
   EXPECT_EQ(registry.Find("skarbiec")->policy, SurfacePolicy::kSkarbiec);
   EXPECT_EQ(registry.Find("finance")->policy, SurfacePolicy::kFinance);
   EXPECT_EQ(registry.Find("tama")->policy, SurfacePolicy::kTama);
