@@ -319,7 +319,9 @@ void Federation::Shutdown(std::function<void()> done) {
   // A launch or restart under way reports to OnLaunched or OnRestarted, which end its
   // client and step.
   shutdown_pending_ += launch_aborts_.size() + AbortRestarts();
-  for (const auto& [name, abort] : launch_aborts_) abort();
+  std::vector<std::function<void()>> aborts;  // a copy: a launch's end erases its entry
+  for (const auto& [name, abort] : launch_aborts_) aborts.push_back(abort);
+  for (const auto& abort : aborts) abort();
   for (auto& [name, client] : clients_) client->Shutdown([this] { ShutdownStep(); });
   boost::asio::post(io_, [this] { ShutdownStep(); });
 }

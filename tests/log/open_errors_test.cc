@@ -23,7 +23,14 @@ size_t EntriesIn(const fs::path& dir) {
   return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
-// Every file of `dir` with its size and bytes: what "nothing written" compares.
+// A log in `dir` holding one event of every kind, closed.
+void WriteClosedLog(const std::string& dir) {
+  auto log = EventLog::Open(dir);
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+}
+
+// Every file of `dir` with its bytes: what "nothing written" compares.
 std::map<std::string, std::string> Contents(const fs::path& dir) {
   std::map<std::string, std::string> contents;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -50,11 +57,7 @@ TEST(OpenErrorsTest, ALogMissingItsCurrentOrManifestIsCorrupt) {
   for (const std::string lost : {"CURRENT", "MANIFEST-"}) {
     testing::TempDir tmp;
     const std::string dir = tmp.Sub("log");
-    {
-      auto log = EventLog::Open(dir);
-      ASSERT_TRUE(log.ok());
-      ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
-    }
+    ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
     for (const auto& entry : fs::directory_iterator(dir)) {
       if (entry.path().filename().string().starts_with(lost)) fs::remove(entry.path());
     }
@@ -70,11 +73,7 @@ TEST(OpenErrorsTest, ALogMissingItsCurrentOrManifestIsCorrupt) {
 TEST(OpenErrorsTest, EmptiedTableFilesAreCorruptionForTheReaderToo) {
   testing::TempDir tmp;
   const std::string dir = tmp.Sub("log");
-  {
-    auto log = EventLog::Open(dir);
-    ASSERT_TRUE(log.ok());
-    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
   int emptied = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".sst") continue;
@@ -140,11 +139,7 @@ TEST(OpenErrorsTest, AWrongMarkerIsRefusedWithoutWriting) {
 TEST(OpenErrorsTest, ATruncatedManifestIsDamageNotAForeignDatabase) {
   testing::TempDir tmp;
   const std::string dir = tmp.Sub("log");
-  {
-    auto log = EventLog::Open(dir);
-    ASSERT_TRUE(log.ok());
-    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().filename().string().starts_with("MANIFEST-")) fs::resize_file(entry.path(), 0);
   }
