@@ -134,6 +134,14 @@ TEST_F(EndpointTest, ACallOrCancellationThatRepeatsAMemberIsRefused) {
   EXPECT_EQ(backend_.cancelled, std::vector<std::string>{"4"});
 }
 
+// A client that writes a UTF-8 byte order mark before a line is answered, not ignored.
+TEST_F(EndpointTest, ALeadingByteOrderMarkIsIgnored) {
+  json r = Send("\xEF\xBB\xBF" R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(r.is_object());
+  EXPECT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(Send("\xEF\xBB\xBF" R"({"jsonrpc":"2.0","id":2,"method":"ping"})")["id"], 2);
+}
+
 TEST_F(EndpointTest, OversizedLinesAreAnsweredWhenTheirIdCanBeRead) {
   Init();
   endpoint_->OnOversizedLine(R"({"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"x":"aaaa)");
