@@ -147,10 +147,14 @@ log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason) 
   return FinishAs(b, payload, actor);
 }
 
+namespace {
+
 std::string RecordedRequestId(std::string_view request_id) {
   if (request_id.size() <= kMaxRecordedRequestIdBytes) return std::string(request_id);
   return "\"sha256:" + trust::Sha256Hex(trust::Sha256(request_id)) + "\"";
 }
+
+}  // namespace
 
 log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
                                        std::string_view surface, std::string_view tool,
