@@ -354,6 +354,41 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
   }
 }
 
+std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, std::string_view key) {
+  // Read backwards: '}', the number, ':', "key", then ',' or '{'.
+  auto trim_ws = [&suffix] {
+    while (!suffix.empty() && IsWs(suffix.back())) suffix.remove_suffix(1);
+  };
+  auto take = [&suffix](char c) {
+    if (suffix.empty() || suffix.back() != c) return false;
+    suffix.remove_suffix(1);
+    return true;
+  };
+  trim_ws();
+  if (!take('}')) return std::nullopt;
+  trim_ws();
+  const size_t end = suffix.size();
+  while (!suffix.empty() && std::string_view("0123456789+-.eE").find(suffix.back()) != std::string_view::npos) {
+    suffix.remove_suffix(1);
+  }
+  const std::string_view number(suffix.data() + suffix.size(), end - suffix.size());
+  Scanner sc(number, 1);
+  if (number.empty() || !sc.Value(0) || !sc.AtEnd()) {
+    return std::nullopt;
+  }
+  trim_ws();
+  if (!take(':')) return std::nullopt;
+  trim_ws();
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  if (suffix.size() < quoted.size() || suffix.substr(suffix.size() - quoted.size()) != quoted) {
+    return std::nullopt;
+  }
+  suffix.remove_suffix(quoted.size());
+  trim_ws();
+  if (suffix.empty() || (suffix.back() != ',' && suffix.back() != '{')) return std::nullopt;
+  return std::string(number);
+}
+
 std::optional<size_t> FindInvalidUtf8(std::string_view bytes) {
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   size_t n = bytes.size();

@@ -81,6 +81,13 @@ JsonType JsonTypeOf(std::string_view raw);
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth = kDefaultMaxDepth);
 
+// Best effort on the last bytes of a JSON text whose start was cut off (an over-long
+// line): if the text ends with the top-level object's member `key` whose value is a
+// number (`,"key":42}`), returns that number's raw text. In a valid JSON text that ending
+// can only be a top-level member: the final '}' closes the outermost object. `key` must
+// need no escaping.
+std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, std::string_view key);
+
 // Byte offset of the first ill-formed UTF-8 sequence, or nullopt if none.
 std::optional<size_t> FindInvalidUtf8(std::string_view bytes);
 

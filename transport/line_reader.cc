@@ -4,15 +4,18 @@
 
 namespace las::transport {
 
-LineFramer::LineFramer(size_t max_line_bytes) : max_(max_line_bytes) {}
+LineFramer::LineFramer(size_t max_line_bytes, size_t keep_tail_bytes)
+    : max_(max_line_bytes), keep_tail_(keep_tail_bytes) {}
 
 void LineFramer::Feed(std::string_view data, const Sink& sink) {
   while (!data.empty()) {
     if (discarding_) {
       size_t nl = data.find('\n');
+      KeepTail(data.substr(0, nl));
       if (nl == std::string_view::npos) return;  // all of it belongs to the long line
       data.remove_prefix(nl + 1);
       discarding_ = false;
+      EndTooLong(sink);
       continue;
     }
     size_t nl = data.find('\n');
@@ -22,6 +25,8 @@ void LineFramer::Feed(std::string_view data, const Sink& sink) {
       size_t take = max_ - buffer_.size();
       buffer_.append(data.data(), take);
       sink(LineEvent{LineEvent::Kind::kTooLong, buffer_});
+      KeepTail(buffer_);
+      KeepTail(data.substr(take, piece - take));
       buffer_.clear();
       buffer_.shrink_to_fit();
       if (nl == std::string_view::npos) {
@@ -29,6 +34,7 @@ void LineFramer::Feed(std::string_view data, const Sink& sink) {
         return;
       }
       data.remove_prefix(nl + 1);
+      EndTooLong(sink);
       continue;
     }
     if (nl == std::string_view::npos) {
@@ -46,11 +52,28 @@ void LineFramer::Feed(std::string_view data, const Sink& sink) {
   }
 }
 
+void LineFramer::KeepTail(std::string_view piece) {
+  if (keep_tail_ == 0) return;
+  if (piece.size() >= keep_tail_) {
+    tail_.assign(piece.substr(piece.size() - keep_tail_));
+    return;
+  }
+  tail_.append(piece);
+  if (tail_.size() > keep_tail_) tail_.erase(0, tail_.size() - keep_tail_);
+}
+
+void LineFramer::EndTooLong(const Sink& sink) {
+  if (keep_tail_ == 0) return;
+  sink(LineEvent{LineEvent::Kind::kTooLongEnd, tail_});
+  tail_.clear();
+}
+
 void LineFramer::Finish(const Sink& sink) {
   if (!discarding_ && !buffer_.empty()) {
     sink(LineEvent{LineEvent::Kind::kPartialAtEof, buffer_});
   }
   buffer_.clear();
+  tail_.clear();
   discarding_ = false;
 }
 

@@ -7,6 +7,11 @@
 // framer never holds more than max_line_bytes bytes. Empty lines are reported like any
 // other line (the caller decides to skip them); '\r' is not special.
 //
+// A framer made with `keep_tail_bytes` > 0 also reports the end of each over-long line, as
+// kTooLongEnd carrying its last keep_tail_bytes bytes (without the '\n'): a member written
+// after the bulk (a JSON-RPC id last) can still be read. An over-long line the stream
+// ends inside gets no kTooLongEnd.
+//
 // Views handed to the callback are valid only during that call.
 // Thread safety: none; one framer per stream, used by one thread at a time.
 #pragma once
@@ -23,6 +28,7 @@ struct LineEvent {
     kLine,          // a complete line
     kTooLong,       // a line that exceeded the limit: `bytes` is its prefix
     kPartialAtEof,  // bytes after the last '\n' when the stream ended (Finish)
+    kTooLongEnd,    // only with keep_tail_bytes: the last bytes of an over-long line
   };
   Kind kind;
   std::string_view bytes;
@@ -32,7 +38,7 @@ class LineFramer {
  public:
   using Sink = std::function<void(const LineEvent&)>;
 
-  explicit LineFramer(size_t max_line_bytes);
+  explicit LineFramer(size_t max_line_bytes, size_t keep_tail_bytes = 0);
 
   // Frames `data`, calling `sink` for each event. The sink may not call back into this
   // framer.
@@ -46,8 +52,13 @@ class LineFramer {
   size_t max_line_bytes() const { return max_; }
 
  private:
+  void KeepTail(std::string_view piece);
+  void EndTooLong(const Sink& sink);
+
   size_t max_;
+  size_t keep_tail_;
   std::string buffer_;
+  std::string tail_;         // the last keep_tail_ bytes of the over-long line so far
   bool discarding_ = false;  // inside an over-long line, skipping to its '\n'
 };
 

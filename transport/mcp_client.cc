@@ -45,6 +45,9 @@ std::string_view CallErrorName(CallError error) {
 
 namespace {
 
+// Enough of an over-long answer's end for `,"id":<any int64>}` and some white space.
+constexpr size_t kOversizedTailBytes = 64;
+
 CallResult Failed(CallError error) {
   CallResult r;
   r.error = error;
@@ -92,7 +95,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
         err_(io),
         pidfd_(io),
         grace_timer_(io),
-        out_framer_(opts_.max_line_bytes),
+        out_framer_(opts_.max_line_bytes, kOversizedTailBytes),
         err_framer_(opts_.max_stderr_line_bytes) {
     IgnoreWriteSignals();
   }
@@ -452,16 +455,25 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     });
   }
 
+  void FailOversized(const std::optional<std::string>& id) {
+    int64_t n = 0;
+    if (id && ParseOurId(*id, &n)) {
+      if (auto done = TakePending(n)) (*done)(Failed(CallError::kResponseTooLarge));
+    }
+  }
+
   void OnOutLine(const LineEvent& e) {
     if (abandoned_) return;
     if (e.kind == LineEvent::Kind::kTooLong) {
       ++stats_.oversized_lines;
       // The id usually comes before the bulk; if it can be read, fail that call only.
-      std::optional<std::string> id = SalvageTopLevelMember(e.bytes, "id", opts_.max_depth);
-      int64_t n = 0;
-      if (id && ParseOurId(*id, &n)) {
-        if (auto done = TakePending(n)) (*done)(Failed(CallError::kResponseTooLarge));
-      }
+      FailOversized(SalvageTopLevelMember(e.bytes, "id", opts_.max_depth));
+      return;
+    }
+    if (e.kind == LineEvent::Kind::kTooLongEnd) {
+      // Or it comes last (a serializer that writes "result" first): the call must not wait
+      // for an answer that was already thrown away.
+      FailOversized(SalvageTrailingNumberMember(e.bytes, "id"));
       return;
     }
     if (e.kind != LineEvent::Kind::kLine) return;

@@ -25,7 +25,9 @@
 //
 // Errors: each callback gets a CallResult whose `error` is a stable CallError code.
 // Child misbehaviour (exit, crash, garbage, over-long lines, silence, stderr floods)
-// affects only the calls it concerns; it never throws and never blocks the loop. No
+// affects only the calls it concerns; it never throws and never blocks the loop. An
+// over-long answer fails its call when its id can be read at the line's start or as its
+// last member; one whose id is buried in the bulk leaves the call to a timeout. No
 // message or field here ever carries child-controlled text except `result` and
 // `remote_error`, which are the child's raw JSON for the caller to treat as untrusted.
 #pragma once
@@ -58,7 +60,7 @@ enum class CallError : int {
   kSpawnFailed = 1,        // the child could not be started
   kChildExited = 2,        // the child exited or closed its stdout before answering
   kTimeout = 3,            // the per-call timeout elapsed (the call is uncertain)
-  kResponseTooLarge = 4,   // the answer exceeded the line limit
+  kResponseTooLarge = 4,   // the answer exceeded the line limit (its id read first or last)
   kRemoteError = 5,        // the child answered with a JSON-RPC error object
   kMalformedResponse = 6,  // the answer is not what the method promises
   kNotReady = 7,           // called before Start() succeeded, or after it failed

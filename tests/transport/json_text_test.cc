@@ -77,6 +77,20 @@ TEST(JsonText, DecodeAndQuoteRoundTrip) {
   EXPECT_EQ(QuoteJsonString("\x01"), "\"\\u0001\"");
 }
 
+TEST(JsonText, SalvageIdFromTheEndOfACutText) {
+  EXPECT_EQ(SalvageTrailingNumberMember(R"(xxxx"}]},"id":42})", "id"), "42");
+  EXPECT_EQ(SalvageTrailingNumberMember("xx\" , \"id\" :\t-1.5e3 }\r\n", "id"), "-1.5e3");
+  EXPECT_EQ(SalvageTrailingNumberMember(R"({"id":7})", "id"), "7");
+  // Not a top-level number member at the very end.
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":42}})", "id")) << "nested object";
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":"42"})", "id")) << "a string id";
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","xid":42})", "id")) << "another key";
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx"id":42})", "id")) << "an escaped quote";
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":4-2})", "id")) << "not a number";
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":42)", "id")) << "no closing brace";
+  EXPECT_FALSE(SalvageTrailingNumberMember(R"("id":42})", "id")) << "no member before it";
+}
+
 TEST(JsonText, SalvageIdFromCutPrefix) {
   EXPECT_EQ(SalvageTopLevelMember(R"({"jsonrpc":"2.0","id":42,"result":{"text":"xxxx)", "id"),
             "42");

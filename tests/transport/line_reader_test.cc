@@ -14,6 +14,7 @@ struct Collected {
   std::vector<std::string> lines;
   std::vector<std::string> too_long;
   std::vector<std::string> partial;
+  std::vector<std::string> tails;
 };
 
 class LineFramerTest : public ::testing::Test {
@@ -29,6 +30,7 @@ class LineFramerTest : public ::testing::Test {
       case LineEvent::Kind::kLine: got.lines.emplace_back(e.bytes); break;
       case LineEvent::Kind::kTooLong: got.too_long.emplace_back(e.bytes); break;
       case LineEvent::Kind::kPartialAtEof: got.partial.emplace_back(e.bytes); break;
+      case LineEvent::Kind::kTooLongEnd: got.tails.emplace_back(e.bytes); break;
     }
   }
   Collected got;
@@ -41,6 +43,26 @@ TEST_F(LineFramerTest, SplitsLinesAcrossChunks) {
   Feed(f, "g\n");
   EXPECT_EQ(got.lines, (std::vector<std::string>{"abc", "de", "", "fg"}));
   EXPECT_EQ(f.buffered_bytes(), 0u);
+}
+
+// With a tail kept, each over-long line's end is reported with its last bytes, however the
+// line was cut into chunks; without one (the default) no end is reported.
+TEST_F(LineFramerTest, KeptTailReportsTheLastBytesOfAnOverlongLine) {
+  LineFramer f(4, 3);
+  Feed(f, "abcdefg\n");         // over the limit and ended in one chunk
+  Feed(f, "hij");
+  Feed(f, "klm");               // over the limit here
+  Feed(f, "n");
+  Feed(f, "o\nok\n");           // ends here: tail crosses three chunks
+  Feed(f, "pqrstuvwxyz");       // a third over-long line the stream ends inside
+  Finish(f);
+  EXPECT_EQ(got.too_long, (std::vector<std::string>{"abcd", "hijk", "pqrs"}));
+  EXPECT_EQ(got.tails, (std::vector<std::string>{"efg", "mno"}));
+  EXPECT_EQ(got.lines, (std::vector<std::string>{"ok"}));
+
+  LineFramer plain(4);
+  Feed(plain, "abcdefg\n");
+  EXPECT_EQ(got.tails.size(), 2u) << "no tail without keep_tail_bytes";
 }
 
 TEST_F(LineFramerTest, LineOfExactlyTheLimitPasses) {

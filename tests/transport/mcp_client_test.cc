@@ -333,6 +333,16 @@ TEST_F(McpClientTest, OversizedLineFailsOnlyThatCall) {
   StillServesThenEnds(*client, "next");
 }
 
+// The id written after the bulk is read from the line's end: the call fails at once, with
+// no timeout set, instead of waiting for an answer that was thrown away.
+TEST_F(McpClientTest, OversizedLineWithTheIdLastFailsThatCall) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "huge_noid", R"({"id_last":true})", CallOptions{});
+  EXPECT_EQ(r.error, CallError::kResponseTooLarge) << CallErrorName(r.error);
+  EXPECT_EQ(client->stats().oversized_lines, 1u);
+  StillServesThenEnds(*client, "next");
+}
+
 TEST_F(McpClientTest, OversizedLineWithoutReadableIdEndsByTimeout) {
   auto client = StartedClient(ChildOptions());
   CallResult r = Call(*client, "huge_noid", "{}", CallOptions{std::chrono::milliseconds(300), nullptr});

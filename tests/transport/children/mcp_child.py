@@ -90,8 +90,10 @@ def handle_call(rid, params):
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{"content":[{"type":"text","text":"'
                    + b"x" * (10 * 1024 * 1024) + b'"}]}}')
     elif name == "huge_noid":
+        # 10 MiB line with the id last ({"id_last": true}) or not at all (then no answer).
+        tail = b',"id":' + raw_id if args.get("id_last") else b''
         send_bytes(b'{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"'
-                   + b"x" * (10 * 1024 * 1024) + b'"}]},"id":' + raw_id + b'}')
+                   + b"x" * (10 * 1024 * 1024) + b'"}]}' + tail + b'}')
     elif name == "hang":
         return
     elif name == "error":
