@@ -75,7 +75,7 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
   bool number_integer(number_integer_t v) { return Integer(v); }
   bool number_unsigned(number_unsigned_t v) { return Integer(v); }
   bool number_float(number_float_t v, const string_t& text) {
-    if (!std::isfinite(v)) return Fail("number " + text + " is out of range at " + Path());
+    if (!std::isfinite(v)) return OutOfRange();
     if ((lost_precision_ != nullptr || inexact_integers_ != nullptr) &&
         internal::LosesPrecisionAsDouble(v, text)) {
       if (lost_precision_ != nullptr) lost_precision_->push_back(NextValuePath());
@@ -104,12 +104,17 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
 
   bool parse_error(size_t /*position*/, const std::string& /*last_token*/,
                    const Json::exception& ex) {
+    // 406: nlohmann's own check of a number beyond a double's range (1e400, 400 digits).
+    if (ex.id == 406) return OutOfRange();
     return Fail(std::string("invalid JSON: ") + ex.what());
   }
 
   const std::string& error() const { return error_; }
 
  private:
+  // Without the number's text: it can be hundreds of digits, and it is a value.
+  bool OutOfRange() { return Fail("number beyond a double's range at " + Path()); }
+
   struct Frame {
     Json* node;
     std::string key;  // objects: the key whose value comes next

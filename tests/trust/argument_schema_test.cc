@@ -165,6 +165,16 @@ TEST(ArgumentSchema, ArgumentsMustBeAStrictJsonObject) {
   Verdict broken = ValidateArguments(s, "{\"a\":" + kSecret + "}");
   EXPECT_EQ(broken.reason(), Reason::kArgumentsInvalid);
   EXPECT_EQ(broken.ToString().find("SECRET"), std::string::npos) << broken.ToString();
+  // A number beyond a double's range is named as such, without its digits.
+  for (bool fast_accept : {true, false}) {
+    ArgumentSchemaLimits limits;
+    limits.fast_accept = fast_accept;
+    Result<ArgumentSchema> flat = CompileArgumentSchema(R"({"type":"object"})", limits);
+    ASSERT_TRUE(flat.ok());
+    Verdict huge = ValidateArguments(*flat, "{\"n\":" + std::string(401, '7') + "}");
+    EXPECT_EQ(huge.reason(), Reason::kArgumentsInvalid);
+    EXPECT_EQ(huge.detail(), "arguments: a number is out of range") << huge.ToString();
+  }
   Verdict trailing = ValidateArguments(s, "{\"a\":\"" + kSecret + "\"");
   EXPECT_EQ(trailing.reason(), Reason::kArgumentsInvalid);
   EXPECT_EQ(trailing.ToString().find("SECRET"), std::string::npos) << trailing.ToString();

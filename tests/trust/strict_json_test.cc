@@ -112,7 +112,8 @@ TEST(StrictJson, RejectsTextLargerThanLimit) {
 }
 
 TEST(StrictJson, RejectsNumberOutOfDoubleRange) {
-  ExpectRejected("[1e400]", "invalid JSON");
+  ExpectRejected("[1e400]", "number beyond a double's range at $[0]");
+  ExpectRejected("{\"n\":-" + std::string(401, '9') + "}", "number beyond a double's range at $.n");
 }
 
 TEST(StrictJson, RejectsCommentsAndSingleQuotes) {
