@@ -42,6 +42,7 @@
 #include "tools/registry.h"
 #include "tools/surface_launcher.h"
 #include "tools/special_policies.h"
+#include "trust/argument_schema.h"
 #include "trust/environment.h"
 #include "trust/release_verifier.h"
 #include "trust/secure_file.h"
@@ -57,9 +58,7 @@ namespace las::tools {
 
 struct SurfaceRestarts;
 
-// Why a signed tool whose input schema Las cannot compile (trust/argument_schema.h) is
-// left out: ToolWithheld and ToolCallDenied carry it.
-inline constexpr std::string_view kSchemaUnsupported = "schema-unsupported";
+using trust::kSchemaUnsupported;
 
 struct FederationOptions {
   Registry registry = DefaultRegistry();

@@ -149,6 +149,14 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     if (Status bindable = trust::CheckSchemaIntegers(live.input_schema_json); !bindable.ok()) {
       return Unsupported("surface " + b.name + ": tool \"" + live.name + "\": " + bindable.message());
     }
+    // Signed all the same (the release binds what the child serves), but the operator
+    // learns now what `las serve` will do with it.
+    if (Result<trust::ArgumentSchema> compiled = trust::CompileArgumentSchema(live.input_schema_json);
+        !compiled.ok()) {
+      out.notes.push_back("tool " + live.name + " will be left out by las serve (" +
+                          std::string(trust::kSchemaUnsupported) +
+                          "): its inputSchema cannot be checked: " + compiled.status().message());
+    }
     Result<trust::Sha256Digest> description = trust::DescriptionDigest(live.description);
     if (!description.ok()) {
       return InvalidArgument("surface " + b.name + ": tool \"" + live.name +

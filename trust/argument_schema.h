@@ -150,6 +150,10 @@ class ArgumentSchema {
   std::unique_ptr<const Impl> impl_;  // never null, except in a moved-from object
 };
 
+// Why a signed tool whose input schema does not compile is left out of the catalog:
+// ToolWithheld and ToolCallDenied carry it, and `las release draft` warns with it.
+inline constexpr std::string_view kSchemaUnsupported = "schema-unsupported";
+
 // Compiles a tool's inputSchema (JSON text: a schema object, or true / false). Errors:
 // kInvalidArgument for text that is not strict JSON within the limits, not a schema, an
 // unresolvable or cyclic $ref, or a regex that does not compile; kUnsupported for a

@@ -190,20 +190,17 @@ TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThat
   EXPECT_EQ(ReadManifest(r.manifest()).surfaces.size(), 1u) << "nothing added on refusal";
 }
 
-// A schema integer a double does not hold exactly: the digest (JCS) reads it as its
-// nearest double, so it would bind the neighbouring schema as well. Draft refuses to
-// pin it (unsupported, exit 6), naming where, not the number; nothing is written.
-TEST(ReleaseDraftTest, RefusesASchemaIntegerTheDigestCannotBind) {
-  ReleaseScratch r;
-  const std::string child = r.workspace() + "/big.py";
+// A python child (at <workspace>/one.py) that lists one tool, "pick", with `schema`.
+std::string OneToolChild(ReleaseScratch& r, const std::string& schema) {
+  const std::string child = r.workspace() + "/one.py";
   Spit(child, R"(import json, sys
-SCHEMA = '{"type":"object","properties":{"e":{"enum":[10000000000000001]}}}'
+SCHEMA = ')" + schema + R"('
 for raw in sys.stdin:
     msg = json.loads(raw)
     rid = msg.get("id")
     if msg.get("method") == "initialize":
         result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "big", "version": "1"}}
+                  "serverInfo": {"name": "one", "version": "1"}}
     elif msg.get("method") == "tools/list":
         result = {"tools": [{"name": "pick", "description": "Pick.", "inputSchema": json.loads(SCHEMA)}]}
     elif rid is not None:
@@ -213,6 +210,15 @@ for raw in sys.stdin:
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}) + "\n")
     sys.stdout.flush()
 )");
+  return child;
+}
+
+// A schema integer a double does not hold exactly: the digest (JCS) reads it as its
+// nearest double, so it would bind the neighbouring schema as well. Draft refuses to
+// pin it (unsupported, exit 6), naming where, not the number; nothing is written.
+TEST(ReleaseDraftTest, RefusesASchemaIntegerTheDigestCannotBind) {
+  ReleaseScratch r;
+  const std::string child = OneToolChild(r, R"({"type":"object","properties":{"e":{"enum":[10000000000000001]}}})");
   auto drafted = Las({"release", "draft", "--surface", "big", "--cwd", r.workspace(), "--workspace",
                       r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
   EXPECT_EQ(drafted.exit_code, 6) << drafted.err;
@@ -220,6 +226,27 @@ for raw in sys.stdin:
       << drafted.err;
   EXPECT_EQ(drafted.err.find("10000000000000001"), std::string::npos) << drafted.err;
   EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
+}
+
+// A schema Las cannot check arguments against (here 2020-12's prefixItems) is signed all
+// the same, but the operator is told at draft time that `las serve` will leave the tool out.
+TEST(ReleaseDraftTest, WarnsOfASchemaServeWillLeaveOut) {
+  ReleaseScratch r;
+  const std::string child = OneToolChild(
+      r, R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",)"
+         R"("properties":{"pair":{"type":"array","prefixItems":[{"type":"string"}]}}})");
+  auto drafted = Las({"release", "draft", "--surface", "pairs", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("note      tool pick will be left out by las serve (schema-unsupported): "
+                             "its inputSchema cannot be checked: "),
+            std::string::npos)
+      << drafted.out;
+  EXPECT_NE(drafted.out.find("prefixItems"), std::string::npos) << drafted.out;
+  const trust::Manifest manifest = ReadManifest(r.manifest());
+  ASSERT_EQ(manifest.surfaces.size(), 1u);
+  ASSERT_EQ(manifest.surfaces[0].tools.size(), 1u);
+  EXPECT_EQ(manifest.surfaces[0].tools[0].name, "pick");
 }
 
 TEST(ReleaseSignVerifyTest, SignThenVerifyRoundTrip) {
