@@ -114,20 +114,21 @@ int RunKeygen(const KeygenFlags& flags) {
                                         "(move it away, or choose another path)"));
     }
   }
-  for (const std::string& path : {secret_path, public_path, flags.trust_store}) {
-    if (path.empty()) continue;
-    if (Status made = EnsureParentDirectory(path); !made.ok()) return Fail(verb, made);
-  }
   Result<trust::KeyPair> pair = trust::GenerateKeyPair();
   if (!pair.ok()) return Fail(verb, pair.status());
   const std::string key_id = trust::KeyIdOf(pair->public_key);
 
+  // The trust store is checked before anything is made: a refusal leaves no directory.
   std::string store_text;
   size_t kept_keys = 0;
   if (!flags.trust_store.empty()) {
     Result<std::string> text = TrustStoreWith(flags.trust_store, pair->public_key, &kept_keys);
     if (!text.ok()) return Fail(verb, text.status());
     store_text = std::move(text).value();
+  }
+  for (const std::string& path : {secret_path, public_path, flags.trust_store}) {
+    if (path.empty()) continue;
+    if (Status made = EnsureParentDirectory(path); !made.ok()) return Fail(verb, made);
   }
 
   std::string secret_text = FormatSecretKeyFile(pair->secret_key);

@@ -104,6 +104,10 @@ TEST(ReleaseKeygenTest, NeedsPathsAndWillNotExtendAnInsecureTrustStore) {
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE(refused.err.find("file-permissions"), std::string::npos) << refused.err;
   EXPECT_FALSE(std::filesystem::exists(r.secret_key())) << "nothing written when the store is bad";
+  const std::string fresh = r.Sub("fresh/keys");
+  auto refused_fresh = Las({"release", "keygen", "--out-dir", fresh, "--trust-store", r.trust_store()});
+  EXPECT_NE(refused_fresh.exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(r.Sub("fresh"))) << "no directory made on refusal";
 }
 
 TEST(ReleaseDraftTest, WritesAManifestEntryWithTheDigestsOfTheChild) {
