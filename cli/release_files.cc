@@ -92,8 +92,13 @@ Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t m
 Result<StagedFile> StagedFile::Stage(const std::string& path, const std::string& bytes, mode_t mode) {
   // Checked now, not at the rename: by then another staged file may be in place.
   std::error_code error;
-  if (std::filesystem::is_directory(std::filesystem::symlink_status(path, error))) {
+  const std::filesystem::file_status status = std::filesystem::symlink_status(path, error);
+  if (std::filesystem::is_directory(status)) {
     return InvalidArgument(path + " is a directory; give the path of the file to write");
+  }
+  // The rename would replace the link and leave its target as it was.
+  if (std::filesystem::is_symlink(status)) {
+    return InvalidArgument(path + " is a symbolic link; give the path of the file it names");
   }
   const std::string dir = DirectoryOf(path);
   std::string temp = dir + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";

@@ -30,7 +30,8 @@ Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t m
 class StagedFile {
  public:
   // Writes `bytes` with exactly `mode` to a new temporary file in `path`'s directory.
-  // Fails before writing anything if `path` is a directory (InvalidArgument); NotFound
+  // Fails before writing anything if `path` is a directory or a symbolic link
+  // (InvalidArgument: the rename would replace the link, not write its target); NotFound
   // if the directory does not exist, Denied if it may not be written.
   static Result<StagedFile> Stage(const std::string& path, const std::string& bytes, mode_t mode);
 
@@ -38,8 +39,8 @@ class StagedFile {
   StagedFile& operator=(StagedFile&&) = delete;
   ~StagedFile();
 
-  // Renames the temporary over `path` (a symlink there is replaced, not followed) and
-  // fsyncs the directory. Call at most once.
+  // Renames the temporary over `path` (a symlink put there since Stage is replaced, not
+  // followed) and fsyncs the directory. Call at most once.
   Status Commit();
 
  private:

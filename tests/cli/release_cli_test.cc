@@ -447,6 +447,27 @@ TEST(ReleaseSignVerifyTest, ASignThatFailsLeavesTheSignedPairIntact) {
 
 // The manifest reader takes sequences up to 2^53-1 (exact in every JSON reader); the flag
 // said and took up to 2^64-1.
+// A manifest given through a symbolic link is refused: writing it back would replace the
+// link with a file and leave the file it names unsigned and unchanged.
+TEST(ReleaseSignVerifyTest, SignAndDraftRefuseAManifestThatIsASymbolicLink) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  const std::string link = r.Sub("release/link.json");
+  std::filesystem::create_symlink(r.manifest(), link);
+  const std::string before = Slurp(r.manifest());
+  auto sign = Las({"release", "sign", "--manifest", link, "--secret-key", r.secret_key(), "--out",
+                   r.signature(), "--bump"});
+  EXPECT_EQ(sign.exit_code, 2) << sign.err;
+  EXPECT_NE(sign.err.find("is a symbolic link"), std::string::npos) << sign.err;
+  auto draft = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                    r.workspace(), "--manifest", link, "--", "/usr/bin/python3", r.script(), "echo"});
+  EXPECT_EQ(draft.exit_code, 2) << draft.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link is still a link";
+  EXPECT_EQ(Slurp(r.manifest()), before);
+  EXPECT_FALSE(std::filesystem::exists(r.signature()));
+}
+
 TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {
   ReleaseScratch r;
   ASSERT_EQ(r.Keygen().exit_code, 0);
