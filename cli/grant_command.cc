@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli/agent_flag.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
@@ -223,7 +224,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto* grants = app.add_subcommand(
       "grants", "List grants (live ones; --all for revoked and void too). Read-only; works "
                 "while a server holds the log");
-  grants->add_option("--agent", list_flags->agent, "Only this agent's grants");
+  grants->add_option("--agent", list_flags->agent, "Only this agent's grants")->check(AgentIdFlag());
   grants->add_flag("--all", list_flags->all, "Include revoked and void grants");
   grants->add_flag("--json", list_flags->json, "JSON array with stable field names");
   grants->add_option("--log", list_flags->log_dir, "Log directory")->capture_default_str();
@@ -232,7 +233,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto rules = app.add_subcommand("rules", "\"Always allow\" rules: list, add, forget");
   auto rule_list_flags = std::make_shared<ListFlags>();
   auto add_list_options = [&](CLI::App* sub) {
-    sub->add_option("--agent", rule_list_flags->agent, "Only this agent's rules");
+    sub->add_option("--agent", rule_list_flags->agent, "Only this agent's rules")->check(AgentIdFlag());
     sub->add_flag("--all", rule_list_flags->all, "Include forgotten rules");
     sub->add_flag("--json", rule_list_flags->json, "JSON array with stable field names");
     sub->add_option("--log", rule_list_flags->log_dir, "Log directory")->capture_default_str();

@@ -121,6 +121,25 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
 // A tool named without its digest needs a recorded catalog: on a path with no log (a
 // mistyped --log) the request is refused and leaves no new log there; with a digest or
 // --all, the log is created.
+// `--agent` selects one agent everywhere: a value no session could bind (empty, a control
+// character, over 256 bytes) is a usage error, not a filter that shows everything.
+TEST_F(GrantCliTest, AnAgentFilterMustBeAnAgentId) {
+  ASSERT_EQ(Las({"grant", "alice", "--all"}).exit_code, 0);
+  for (const std::vector<std::string>& verb :
+       {std::vector<std::string>{"grants"}, {"rules"}, {"rules", "list"}, {"replay"}}) {
+    for (const std::string& bad : {std::string(), std::string("a\x01"), std::string(257, 'a')}) {
+      std::vector<std::string> args = verb;
+      args.insert(args.end(), {"--agent", bad});
+      CommandResult refused = Las(args);
+      EXPECT_EQ(refused.exit_code, 2) << verb[0] << " " << refused.out;
+      EXPECT_NE(refused.err.find("--agent: an agent id is 1 to 256 bytes"), std::string::npos) << refused.err;
+      EXPECT_EQ(refused.out, "") << verb[0];
+    }
+  }
+  EXPECT_EQ(Json({"grants", "--agent", "alice"}).size(), 1u);
+  EXPECT_EQ(Json({"grants", "--agent", "bob"}).size(), 0u);
+}
+
 TEST_F(GrantCliTest, ARequestThatNeedsACatalogCreatesNoLog) {
   const std::string typo = tmp_.Sub("typo-log");
   auto run = [&](std::vector<std::string> args) {
