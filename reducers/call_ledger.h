@@ -21,7 +21,8 @@ struct CallRecord {
   std::string agent_id;
   std::string session_id;
   // "uncertain" (requested with no completion: in flight, or interrupted by a crash —
-  // Las never retries it — or answered with a timeout while the child may still act),
+  // Las never retries it — or completed TimedOut: a timeout, a cancellation, the child's
+  // death or its end while it had the call, so that it may have acted),
   // "denied", or the completion's outcome: "ok", "tool_error", "failed", "refused".
   std::string status;
   std::string reason;  // denial reason or completion error code

@@ -511,11 +511,16 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     outcome = fb::CallOutcome::TimedOut;
     error_code = "timeout";
     reply = ToolCallReply::Error(kCallTimedOut, "Tool call timed out");
-  } else if (result.error == transport::CallError::kCancelled) {
-    // The child was told, but may still act on it: uncertain, as after a timeout.
+  } else if (result.error == transport::CallError::kCancelled ||
+             result.error == transport::CallError::kChildExited ||
+             result.error == transport::CallError::kShutdown) {
+    // The child had the call and may have acted on it before it was told to stop, died or
+    // was ended: uncertain, as after a timeout.
     outcome = fb::CallOutcome::TimedOut;
-    error_code = "cancelled";
-    reply = ToolCallReply::Error(kCallFailed, "Tool call cancelled");
+    error_code = std::string(transport::CallErrorName(result.error));
+    reply = ToolCallReply::Error(kCallFailed, result.error == transport::CallError::kCancelled
+                                                  ? "Tool call cancelled"
+                                                  : "Tool call failed");
   } else {
     outcome = fb::CallOutcome::Failed;
     error_code = std::string(transport::CallErrorName(result.error));

@@ -13,7 +13,9 @@
 // refusal there is outcome Refused with the guard's reason) -> ToolCallCompleted -> reply.
 // ToolCallCompleted is appended with deferred durability: it is on disk with the next
 // synced event or within milliseconds (log/event_log.h); until then a crash leaves the
-// call "requested", i.e. uncertain — never wrong. Las never retries a call.
+// call "requested", i.e. uncertain — never wrong. A call the child had when it timed out,
+// was cancelled, died or was ended is completed uncertain too (outcome TimedOut, the
+// transport's error name as its code): it may have acted. Las never retries a call.
 //
 // tools/list lists the catalog's tools that every guard's Listed() accepts (disabled
 // sources, `--lazy`), served from a ToolsListCache (tools/tools_list_cache.h): per agent,

@@ -153,8 +153,18 @@ TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   EXPECT_EQ(run.steps[3]["ok"], true);
   auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
   ASSERT_EQ(completed.size(), 1u) << "the call after the crash never reached the log's requests";
-  EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed");
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut") << "uncertain: it may have acted first";
   EXPECT_EQ(completed[0]["payload"]["error_code"], "child_exited");
+  auto inspect = testing::RunCommand({LAS_EXECUTABLE, "inspect", "calls", "--json", "--log", tmp_.Sub("log")});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  int crashed = 0;
+  for (const json& call : json::parse(inspect.out)) {
+    if (call["tool"] != "crash") continue;
+    ++crashed;
+    EXPECT_EQ(call["status"], "uncertain") << call.dump();
+    EXPECT_EQ(call["reason"], "child_exited") << call.dump();
+  }
+  EXPECT_EQ(crashed, 1);
   EXPECT_NE(run.err.find("surface flaky stopped (child-exited)"), std::string::npos)
       << "the operator is told once: " << run.err;
   auto stopped = Replay({"--kind", "SurfaceStopped"});
