@@ -26,8 +26,10 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::Ok();
   const std::string text = s.ToString();
   // Before the lock test: a LOCK file this user may not open is "While open a file for
-  // lock: ...: Permission denied", which no other process causes.
-  if (text.find("Permission denied") != std::string::npos) {
+  // lock: ...: Permission denied", which no other process causes. EPERM ("Operation not
+  // permitted": an immutable file or directory) is a refusal too, even for root.
+  if (text.find("Permission denied") != std::string::npos ||
+      text.find("Operation not permitted") != std::string::npos) {
     return Denied(what + ": permission denied (" + text + ")");
   }
   if (s.IsIOError() && (text.find("lock") != std::string::npos ||

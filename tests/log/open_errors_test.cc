@@ -155,6 +155,25 @@ TEST(OpenErrorsTest, ALogThatCannotBeCreatedIsNotCorruption) {
   EXPECT_EQ(unmakeable.status().code(), Code::kIo) << unmakeable.status().ToString();
 }
 
+// A log directory made immutable (chattr +i: EPERM even for root, where mode bits do not
+// count) is refused as denied (exit 8), like one this user may not write, not as I/O.
+TEST(OpenErrorsTest, AnImmutableLogDirectoryIsDenied) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  WriteClosedLog(dir);
+  const std::string quoted = "'" + dir + "'";
+  if (std::system(("chattr +i " + quoted + " 2>/dev/null").c_str()) != 0) {
+    GTEST_SKIP() << "chattr +i is not available here: the EPERM case is not tested";
+  }
+  Status status;
+  {
+    auto open = EventLog::Open(dir);  // closed before the flag is cleared
+    status = open.status();
+  }
+  EXPECT_EQ(std::system(("chattr -i " + quoted).c_str()), 0);
+  EXPECT_EQ(status.code(), Code::kDenied) << status.ToString();
+}
+
 // The version sits beside the marker in every Las log: without it, or as 0, the log is
 // damaged (exit 3), not "no log here" (exit 4).
 TEST(OpenErrorsTest, AMissingOrZeroFormatVersionIsDamage) {
