@@ -41,6 +41,8 @@ struct BridgeHelloLine {
 
 std::optional<BridgeHelloLine> BridgeHello(std::string_view line) {
   if (line.find(kBridgeHello) == std::string_view::npos) return std::nullopt;
+  // Within the transport's bounds first: no tree is built from a line nested too deep.
+  if (transport::ValidateJson(line) != transport::JsonTextError::kNone) return std::nullopt;
   const auto parsed = nlohmann::json::parse(line, nullptr, false);
   if (!parsed.is_object() || parsed.contains("id")) return std::nullopt;
   auto method = parsed.find("method");

@@ -15,6 +15,7 @@
 #include "tools/source_events.h"
 #include "tools/sources.h"
 #include "tools/stdio_lines.h"
+#include "transport/json_text.h"
 
 namespace las::tools {
 namespace {
@@ -174,11 +175,21 @@ Result<Decision> Decide(ServerCore& core, const std::string& method, const Json&
   return NotFound("no such operator method: " + method);
 }
 
+// An operator line as a JSON tree, or a discarded value for anything that is not JSON
+// within the transport's bounds: a line nested 100,000 deep would otherwise be built, and
+// copying such a tree recurses once per level, past the end of the stack.
+Json ParseOperatorLine(std::string_view line) {
+  if (transport::ValidateJson(line) != transport::JsonTextError::kNone) {
+    return Json(Json::value_t::discarded);
+  }
+  return Json::parse(line, nullptr, false);
+}
+
 }  // namespace
 
 bool IsOperatorHello(std::string_view line) {
   if (line.find(kOperatorHello) == std::string_view::npos) return false;
-  const auto parsed = Json::parse(line, nullptr, false);
+  const auto parsed = ParseOperatorLine(line);
   if (!parsed.is_object() || !parsed.contains("id")) return false;
   auto method = parsed.find("method");
   return method != parsed.end() && method->is_string() && *method == kOperatorHello;
@@ -189,7 +200,7 @@ void OperatorSession::OnTooLong() {
 }
 
 void OperatorSession::OnLine(std::string_view line) {
-  const auto message = Json::parse(line, nullptr, false);
+  const auto message = ParseOperatorLine(line);
   if (!message.is_object() || !message.contains("id") || !message.contains("method") ||
       !message["method"].is_string()) {
     output_.Write(Refusal(message.is_object() ? message.value("id", Json(nullptr)) : Json(nullptr),
