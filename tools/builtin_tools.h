@@ -45,6 +45,14 @@ class BuiltinTools {
   void SetDocsEnabled(std::function<bool()> enabled) { docs_enabled_ = std::move(enabled); }
   bool DocsEnabled() const { return !docs_enabled_ || docs_enabled_(); }
 
+  // The server is going away (ServerCore::Shutdown, on the loop, before the children are
+  // ended): each feature ends the work it runs on threads of its own (`hook`), so that no
+  // join waits for it. A call such work was for is answered with an error.
+  void OnShutdown(std::function<void()> hook) { shutdown_hooks_.push_back(std::move(hook)); }
+  void Shutdown() const {
+    for (const auto& hook : shutdown_hooks_) hook();
+  }
+
  private:
   struct Entry {
     CatalogTool definition;
@@ -52,6 +60,7 @@ class BuiltinTools {
   };
   std::map<std::string, Entry, std::less<>> entries_;  // by qualified name
   std::function<bool()> docs_enabled_;
+  std::vector<std::function<void()>> shutdown_hooks_;
 };
 
 // A tools/call result whose content is one text item.

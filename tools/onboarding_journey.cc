@@ -102,6 +102,7 @@ std::vector<StepResult> CheckSurfaces(const OnboardingCheckOptions& options) {
   check.policy.node_executable = options.node_executable;
   check.policy.environment = options.environment;
   check.start_timeout_ms = options.start_timeout_ms;
+  check.cancellation = options.cancellation;
   const CheckReport report = RunChecks(check);
 
   // Per surface, in the report's order (by name): its rows, unless all were skipped

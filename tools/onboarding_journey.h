@@ -36,6 +36,7 @@
 #include "base/result.h"
 #include "log/event.h"
 #include "reducers/onboarding.h"
+#include "tools/check_cancellation.h"
 #include "tools/decision_events.h"
 #include "tools/registry.h"
 #include "trust/environment.h"
@@ -78,6 +79,7 @@ struct OnboardingCheckOptions {
   const WallClock* clock = &SystemWallClock();
   trust::SecureFileOptions secure;
   int64_t start_timeout_ms = 15'000;  // per child, the surfaces check
+  CheckCancellation* cancellation = nullptr;  // optional: ends the surfaces check early
 };
 
 // One check's verdict. `reason` is "accepted" when passed.

@@ -106,11 +106,18 @@ class OnboardingTool {
       options.environment = context_.options.environment;
       options.registry = context_.options.registry;
       options.node_executable = context_.options.node_executable;
+      options.start_timeout_ms = context_.options.start_timeout_ms;
+      options.cancellation = &cancellation_;
       workers_.Run([this, step, options = std::move(options), state = std::move(state), actor,
                     done = std::move(done)]() mutable {
         std::vector<StepResult> results = CheckOnboardingSteps(step, options, state);
         boost::asio::post(context_.io, [this, actor, results = std::move(results),
                                         done = std::move(done)]() mutable {
+          // Ended by the server's shutdown: the results describe that, not the steps.
+          if (cancellation_.cancelled()) {
+            done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+            return;
+          }
           std::vector<log::EventDraft> events = CheckEvents(results, actor);
           AppendAndAnswer(std::move(events), "check", std::move(results), std::move(done));
         });
@@ -119,6 +126,8 @@ class OnboardingTool {
     }
     Answer("status", nullptr, std::move(done));
   }
+
+  void EndChecks() { cancellation_.Cancel(); }
 
  private:
   bool HoldsRoot(const std::string& agent_id) const {
@@ -170,13 +179,15 @@ class OnboardingTool {
   }
 
   LasToolContext context_;
-  Workers workers_;  // last: joined first, while context_ is still whole
+  CheckCancellation cancellation_;  // ends the checks under way when the server goes
+  Workers workers_;  // last: joined first, while context_ and cancellation_ are whole
 };
 
 }  // namespace
 
 void AddOnboardingTool(BuiltinTools& tools, const LasToolContext& context) {
   auto tool = std::make_shared<OnboardingTool>(context);
+  tools.OnShutdown([tool] { tool->EndChecks(); });
   tools.Add("onboarding", std::string(kDescription), InputSchema(),
             [tool](const SessionInfo& session, const std::string& arguments_json,
                    std::function<void(ToolCallReply)> done) {

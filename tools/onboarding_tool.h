@@ -19,6 +19,10 @@
 // the events are durable and folded into context.live. A failed append answers the
 // generic "Tool call failed" error.
 //
+// A check's children get the server's --start-timeout. When the server shuts down
+// (BuiltinTools::Shutdown) the checks under way are ended — their children too — and their
+// calls answered "Tool call failed" with nothing recorded.
+//
 // Threading: the handler runs on context.io's thread; append completions and check
 // results are posted back to it. Worker threads are joined when `tools` is destroyed.
 #pragma once

@@ -192,6 +192,7 @@ EndpointOptions ServerCore::NewEndpointOptions(std::string transport) const {
 }
 
 void ServerCore::Shutdown(std::function<void()> done) {
+  parts_->builtins.Shutdown();   // no tool's own thread waits for children to start
   parts_->gateway->EndChecks();  // no call waits for a check while the children go
   parts_->federation->Shutdown(std::move(done));
 }

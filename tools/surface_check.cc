@@ -410,14 +410,21 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     LaunchOptions launch_options;
     launch_options.policy = options.policy;
     launch_options.start_timeout_ms = options.start_timeout_ms;
+    std::vector<std::function<void()>> aborts;
     for (const trust::SurfaceBinding* surface : to_launch) {
       launch_options.extra_env = extra_env[surface->name];
-      LaunchSurface(io, *surface, launch_options, [&launches](SurfaceLaunch launch) {
+      aborts.push_back(LaunchSurface(io, *surface, launch_options, [&launches](SurfaceLaunch launch) {
         SurfaceLaunch& stored = launches[launch.surface] = std::move(launch);
         if (stored.client) stored.client->Shutdown([] {});
+      }));
+    }
+    if (options.cancellation != nullptr) {
+      options.cancellation->Arm(io, [&aborts] {
+        for (auto& abort : aborts) abort();
       });
     }
     io.run();
+    if (options.cancellation != nullptr) options.cancellation->Disarm();
     for (auto& [name, launch] : launches) launch.client.reset();  // before the loop dies
   }
 

@@ -56,6 +56,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/check_cancellation.h"
 #include "tools/registry.h"
 #include "trust/digest.h"
 #include "trust/launch_policy.h"
@@ -109,6 +110,7 @@ struct SurfaceCheckOptions {
   std::vector<std::string> surfaces;  // empty: all (see the header comment)
   trust::LaunchPolicy policy;
   int64_t start_timeout_ms = 15'000;
+  CheckCancellation* cancellation = nullptr;  // optional: ends the launches early
 };
 
 struct CheckReport {

@@ -298,6 +298,41 @@ TEST_F(FederationTest, NoChildOutlivesASignalDuringStartUp) {
   }
 }
 
+// SIGTERM while a las__onboarding check waits for a child stuck in its start: the check's
+// launches end with the server's children, nothing of the interrupted check is recorded,
+// and the server exits at once instead of after the start timeout (probe E1).
+TEST_F(FederationTest, SigtermEndsAnOnboardingCheckUnderWay) {
+  const std::string stuck_now = tmp_.Sub("stuck-now");
+  testing::AddVariantOf(*release_, "flaky", "stuck", {"--sleep-at-start-while", stuck_now});
+  release_->Sign(1);
+  testing::ChildProcess las(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--start-timeout", "300000"}));
+  las.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(las.ReadLine().has_value());
+  std::ofstream(stuck_now).put('\n');  // from now on a new `stuck` child sleeps at start
+  las.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"las__onboarding",)"
+                R"("arguments":{"action":"check","step":"surfaces"}}})");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(stuck_now + ".asleep") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(std::filesystem::exists(stuck_now + ".asleep")) << "the check never started its child";
+  las.Kill(SIGTERM);
+  // Under a second here; the check's own start timeout was 15 s before it could be ended.
+  const std::optional<int> status = las.WaitFor(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value()) << "las serve waited for the check's stuck child";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ProcessesMentioning("--sleep-at-start-while") > 0 && std::chrono::steady_clock::now() < gone_by) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(ProcessesMentioning("--sleep-at-start-while"), 0) << "the check's child outlived las";
+  for (const char* kind : {"OnboardingStepCompleted", "OnboardingStepReset"}) {
+    EXPECT_TRUE(Replay({"--kind", kind}).empty()) << kind << ": the interrupted check recorded";
+  }
+}
+
 // A served surface whose child exits is started again through the whole launch path: the
 // launch checks on the bytes, the handshake and the signed tools. A start that fails is
 // retried later (backoff); one whose bytes changed is never retried.

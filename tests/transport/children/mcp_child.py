@@ -5,6 +5,8 @@ Options:
   --exit-at-start N    exit with status N before reading anything
   --exit-at-start-while PATH   exit with status 4 before reading anything while PATH exists
   --sleep-at-start S   sleep S seconds before reading anything (a child stuck in its start)
+  --sleep-at-start-while PATH  while PATH exists: write PATH.asleep, then sleep 987 s
+                       before reading anything
   --page-size N        tools/list pages of N tools (nextCursor pagination)
   --repeat-tools-key 1 tools/list answers with the "tools" member twice
   --silent 1           read requests but never answer any
@@ -158,6 +160,10 @@ def main():
         sys.exit(4)
     if "--sleep-at-start" in opts:
         time.sleep(float(opts["--sleep-at-start"]))
+    if "--sleep-at-start-while" in opts and os.path.exists(opts["--sleep-at-start-while"]):
+        with open(opts["--sleep-at-start-while"] + ".asleep", "a") as marker:
+            marker.write("%d\n" % os.getpid())
+        time.sleep(987)
     page = int(opts.get("--page-size", "0"))
     if "--title" in opts:
         for tool in TOOLS:
