@@ -74,7 +74,7 @@ namespace {
 
 // Why the snapshot at `key` cannot be used, or ok with `into` restored.
 Status TryRestore(log::EventLog& log, uint64_t key, const log::SnapshotKey& seal_key,
-                  const log::Head& head, ProjectionSet& into) {
+                  const log::Head& head, ProjectionSet& into, uint64_t& state_bytes) {
   auto record = log.GetSnapshot(key);
   if (!record.ok()) return record.status();
   auto snapshot = log::DecodeSnapshot(*record, seal_key);
@@ -88,6 +88,8 @@ Status TryRestore(log::EventLog& log, uint64_t key, const log::SnapshotKey& seal
   if (*hash != snapshot->event_hash) {
     return Corruption("the event at its sequence has another chain hash than recorded");
   }
+  state_bytes = 0;
+  for (const auto& projection : snapshot->projections) state_bytes += projection.state.size();
   return into.Restore(*snapshot);
 }
 
@@ -100,11 +102,13 @@ Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::Snap
   const log::Head head = log.head();
   for (uint64_t key : *sequences) {
     ProjectionSet candidate;
-    Status status = TryRestore(log, key, seal_key, head, candidate);
+    uint64_t state_bytes = 0;
+    Status status = TryRestore(log, key, seal_key, head, candidate, state_bytes);
     if (status.code() == Code::kIo) return status;
     if (status.ok()) {
       loaded.set = std::move(candidate);
       loaded.snapshot_sequence = key;
+      loaded.state_bytes = state_bytes;
       return loaded;
     }
     loaded.ignored.push_back("snapshot at sequence " + std::to_string(key) +

@@ -44,6 +44,7 @@ Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states,
 struct LoadedProjections {
   ProjectionSet set;                 // restored from a snapshot, or fresh
   uint64_t snapshot_sequence = 0;    // the snapshot used; 0 when none was
+  uint64_t state_bytes = 0;          // its projections' saved states, in bytes
   std::vector<std::string> ignored;  // why each newer snapshot was ignored (no secrets)
 };
 

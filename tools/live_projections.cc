@@ -79,6 +79,7 @@ Status LiveProjections::Start() {
   if (loaded.snapshot_sequence != 0) {
     set_ = std::move(loaded.set);
     last_snapshot_ = loaded.snapshot_sequence;
+    last_snapshot_bytes_ = loaded.state_bytes;  // the size rule holds across a restart too
     loaded = projections::LoadedProjections{};
 #ifdef __GLIBC__
     // The record and its decoded copy (tens of MiB on a large log) are freed by now; hand
@@ -124,7 +125,7 @@ void LiveProjections::CollectWrite(bool wait) {
 void LiveProjections::MaybeSnapshot() {
   CollectWrite(/*wait=*/false);
   if (options_.snapshot_every == 0 || snapshots_disabled_) return;
-  if (set_.sequence() < last_snapshot_ + options_.snapshot_every) return;
+  if (set_.sequence() - last_snapshot_ < options_.snapshot_every) return;  // no overflow
   if (options_.snapshot_after_own_size && bytes_since_snapshot_ < last_snapshot_bytes_) return;
   if (!EnsureKey(/*create=*/true)) return;
   CollectWrite(/*wait=*/true);  // back-pressure: one write in flight at most

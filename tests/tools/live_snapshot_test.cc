@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -211,6 +212,51 @@ TEST(LiveSnapshots, ALargeStateWaitsForAsManyEventBytesAsItsSnapshot) {
   EXPECT_EQ(live.last_snapshot(), log->head().sequence);
   EXPECT_GT(live.last_snapshot(), first + 1);  // it did wait
   live.WaitForSnapshot();
+  EXPECT_TRUE(warnings.lines.empty()) << warnings.lines.front();
+}
+
+// The size rule holds across a restart: a server restored from a snapshot waits for as
+// many event bytes as the one that took it (probe E6); and an interval near 2^64 never
+// wraps into "due" (probe E5).
+TEST(LiveSnapshots, ARestartKeepsTheSizeRuleAndAHugeIntervalNeverWraps) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  uint64_t first = 0;
+  {
+    LiveOptions options = warnings.Options(1);
+    options.snapshot_after_own_size = true;
+    LiveProjections live(*log, options);
+    AppendRound(*log, 0);
+    ASSERT_TRUE(live.CatchUp().ok());
+    first = live.last_snapshot();
+    ASSERT_EQ(first, log->head().sequence);
+    live.WaitForSnapshot();
+  }
+  auto one_more = [&](uint64_t n) {
+    std::vector<log::EventDraft> one;
+    one.push_back(testing::SampleToolCallRequested(2000 + n));
+    ASSERT_TRUE(log->Append(std::move(one)).ok());
+  };
+  {
+    LiveOptions options = warnings.Options(1);
+    options.snapshot_after_own_size = true;
+    LiveProjections restarted(*log, options);
+    ASSERT_TRUE(restarted.CatchUp().ok());
+    ASSERT_EQ(restarted.startup().snapshot_sequence, first);
+    one_more(0);
+    ASSERT_TRUE(restarted.CatchUp().ok());
+    EXPECT_EQ(restarted.last_snapshot(), first) << "one small event after a restart took a snapshot";
+  }
+  {
+    LiveProjections restarted(*log, warnings.Options(std::numeric_limits<uint64_t>::max()));
+    ASSERT_TRUE(restarted.CatchUp().ok());
+    ASSERT_EQ(restarted.startup().snapshot_sequence, first);
+    one_more(1);
+    ASSERT_TRUE(restarted.CatchUp().ok());
+    EXPECT_EQ(restarted.last_snapshot(), first) << "last snapshot + interval wrapped past 2^64";
+  }
   EXPECT_TRUE(warnings.lines.empty()) << warnings.lines.front();
 }
 
