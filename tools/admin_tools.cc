@@ -117,7 +117,8 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
       "Disable a source: its tools leave tools/list and calls to them are refused. Survives "
       "restart. las and las.admin cannot be disabled.",
       R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128},)"
-      R"("reason":{"type":"string","maxLength":256}},"required":["id"],)"
+      // No maxLength: it counts characters; the bound is 256 bytes (invalid-reason).
+      R"("reason":{"type":"string"}},"required":["id"],)"
       R"("additionalProperties":false})",
       [context](const SessionInfo& session, const std::string& arguments,
                 std::function<void(ToolCallReply)> done) {

@@ -20,6 +20,13 @@ using testing::CallStep;
 using testing::ListedNames;
 using testing::StepText;
 
+// 100 euro signs: 100 characters, 300 bytes of UTF-8.
+std::string MultiByteReason() {
+  std::string reason;
+  for (int i = 0; i < 100; ++i) reason += "\xE2\x82\xAC";
+  return reason;
+}
+
 class SourcesE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -119,7 +126,9 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   auto enabled = Serve({CallStep("las__enable_source", {{"id", "echo"}}),
                         CallStep("echo__echo", {{"message", "back"}}), {{"op", "listTools"}},
                         CallStep("las__disable_source", {{"id", "las"}}),
-                        CallStep("las__disable_source", {{"id", "echo"}, {"reason", "a\x1b[31mb"}})},
+                        CallStep("las__disable_source", {{"id", "echo"}, {"reason", "a\x1b[31mb"}}),
+                        CallStep("las__disable_source", {{"id", "echo"}, {"reason", std::string(257, 'r')}}),
+                        CallStep("las__disable_source", {{"id", "echo"}, {"reason", MultiByteReason()}})},
                        {"--admin"});
   ASSERT_EQ(enabled.exit_code, 0) << enabled.err;
   EXPECT_EQ(enabled.steps[0]["result"]["structuredContent"]["enabled"], true);
@@ -129,6 +138,10 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   EXPECT_EQ(enabled.steps[3]["result"]["structuredContent"]["error"], "source-protected");
   EXPECT_EQ(enabled.steps[4]["result"]["structuredContent"]["error"], "invalid-reason")
       << "a reason with control characters is the reason's fault, not the source's";
+  for (int step : {5, 6}) {  // over 256 bytes, in characters or not: one refusal, one shape
+    EXPECT_EQ(enabled.steps[step]["result"]["structuredContent"]["error"], "invalid-reason")
+        << enabled.steps[step].dump();
+  }
   auto toggles = Replay({"--kind", "SourceEnabled"});
   ASSERT_EQ(toggles.size(), 1u);
   EXPECT_EQ(toggles[0]["payload"]["source_id"], "echo");
