@@ -90,16 +90,13 @@ int InspectCalls(const InspectFlags& flags) {
     std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return kExitOk;
   }
-  std::printf("%-42s %-10s %-24s %-30s %-12s %8s %8s\n", "CALL", "STATUS", "REASON", "TOOL",
-              "AGENT", "REQ#", "DONE#");
+  Table table({"CALL", "STATUS", "REASON", "TOOL", "AGENT", "REQ#", "DONE#"});
   for (const auto& [id, r] : rows) {
-    const std::string tool = r.surface.empty() ? r.tool : r.surface + "__" + r.tool;
-    std::printf("%-42s %-10s %-24s %-30s %-12s %8llu %8llu\n", EscapeForTerminal(id).c_str(),
-                r.status.c_str(), r.reason.empty() ? "-" : EscapeForTerminal(r.reason).c_str(),
-                EscapeForTerminal(tool).c_str(), EscapeForTerminal(r.agent_id).c_str(),
-                static_cast<unsigned long long>(r.requested_sequence),
-                static_cast<unsigned long long>(r.finished_sequence));
+    table.Add({id, r.status, r.reason.empty() ? "-" : r.reason,
+               r.surface.empty() ? r.tool : r.surface + "__" + r.tool, r.agent_id,
+               std::to_string(r.requested_sequence), std::to_string(r.finished_sequence)});
   }
+  table.Print();
   return kExitOk;
 }
 

@@ -836,7 +836,14 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
   auto table = testing::RunCommand({LAS_EXECUTABLE, "inspect", "calls", "--log", tmp_.Sub("log")});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("REASON"), std::string::npos) << table.out;
-  EXPECT_NE(table.out.find("denied     arguments-schema-violation"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("denied  arguments-schema-violation"), std::string::npos) << table.out;
+  // Columns as wide as their widest cell: the reason (26 bytes) does not push TOOL along.
+  const std::vector<std::string> lines = testing::Lines(table.out);
+  ASSERT_GE(lines.size(), 4u) << table.out;
+  const size_t tool_column = lines[0].find("TOOL");
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].find("echo__echo"), tool_column) << table.out;
+  }
 }
 
 TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
