@@ -216,6 +216,16 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
       return "export LAS_TRUST_STORE=$HOME/.config/las/trust.json (an absolute path), then: " +
              std::string(info.next);
     }
+    // keygen refuses to extend such a store: what is there must go (or be named directly).
+    if (reason == "file-symlink" || reason == "file-not-regular") {
+      return "point LAS_TRUST_STORE at a regular file, not a link or anything else (export "
+             "LAS_TRUST_STORE=\"$(readlink -f \"$LAS_TRUST_STORE\")\" if it links to your "
+             "store), then: las onboarding check " + std::string(info.name);
+    }
+    if (reason == "trust-store-invalid" || reason == "file-too-large") {
+      return "the trust store is not one Las can read: move it away (mv \"$LAS_TRUST_STORE\" "
+             "\"$LAS_TRUST_STORE.bad\"), then: " + std::string(info.next);
+    }
   }
   if (info.name == kStepRelease) {
     if (reason == "expired") {

@@ -75,6 +75,16 @@ TEST(OnboardingJourney, StepsInOrderAndTheCurrentOneIsTheFirstNotDone) {
   EXPECT_EQ(view.steps[1].status, "failed");
   EXPECT_EQ(view.steps[1].reason, "file-permissions");
   EXPECT_NE(view.next.find("chmod 600"), std::string::npos) << view.next;
+
+  // A store keygen would refuse to extend is never answered with keygen alone (probe E4).
+  for (const char* reason : {"file-symlink", "file-not-regular", "trust-store-invalid", "file-too-large"}) {
+    state = Fold(CheckEvents({{"trust-store", false, reason, "detail"}}, op), state, 22);
+    view = ViewJourney(state);
+    ASSERT_EQ(view.current, "trust-store") << reason;
+    EXPECT_TRUE(view.next.find("readlink -f") != std::string::npos ||
+                view.next.find("move it away") != std::string::npos)
+        << reason << ": " << view.next;
+  }
 }
 
 TEST(OnboardingJourney, JsonHasTheStableFields) {
