@@ -44,6 +44,15 @@ class ServerCore;
 
 inline constexpr std::string_view kOperatorHello = "las/operator";
 
+// An operator-only socket at its connection limit writes this line as it closes a new
+// connection, before reading any of it: the client may go to another socket, knowing that
+// nothing was done.
+inline constexpr std::string_view kOperatorBusy = "operator-busy";
+inline constexpr std::string_view kOperatorBusyLine =
+    R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"too many operator )"
+    R"(connections: nothing was read","data":{"status":"locked","reason":"operator-busy"}}})"
+    "\n";
+
 // Whether `line` is the operator hello (a request, with an id, of method las/operator).
 bool IsOperatorHello(std::string_view line);
 

@@ -5,12 +5,15 @@
 // here, so a change is never both appended directly and sent.
 //
 // SendOperatorRequest connects to the server of `log_dir` — the log's operator-only socket
-// (a daemon's or an embedded `las serve`'s), else the daemon's clients' socket
+// (a daemon's or an embedded `las serve`'s), else (also when that socket answers that it
+// is at its connection limit, kOperatorBusyLine) the daemon's clients' socket
 // (tools/daemon_socket.h: the socket's owner and the peer's uid checked on each) — sends the operator hello and the one request, and
 // returns the answer's `result` object as JSON text.
 //
 // Errors: kNotFound when no server answers on either socket (none running, stale sockets,
-// or no runtime directory; the daemon socket's own error is the one returned) — the caller then reports the lock; kDenied for an unsafe
+// or no runtime directory; the daemon socket's own error is the one returned) — the caller
+// then reports the lock; kLocked when the operator socket is at its limit and there is no
+// clients' socket (nothing was sent on); kDenied for an unsafe
 // socket or directory; kIo when the connection fails, the answer is not one or does not
 // come within `timeout_ms`; a refusal
 // by the server comes back as its own status (code from the error's data.status, message

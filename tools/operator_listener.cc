@@ -1,10 +1,13 @@
 #include "tools/operator_listener.h"
 
+#include <sys/socket.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <utility>
 
 #include "tools/daemon_connection.h"
+#include "tools/operator_channel.h"
 #include "tools/unix_listener.h"
 
 namespace las::tools {
@@ -47,6 +50,9 @@ void OperatorListener::OnConnection(UniqueFd fd) {
   if (stopping_) return;
   if (connections_.size() >= kMaxOperatorConnections) {
     if (on_note_) on_note_("too many operator connections: one refused");
+    // Best effort, never blocking: a fresh socket's buffer takes one short line.
+    (void)::send(fd.get(), kOperatorBusyLine.data(), kOperatorBusyLine.size(),
+                 MSG_DONTWAIT | MSG_NOSIGNAL);
     return;  // `fd` closes here
   }
   const uint64_t id = next_id_++;

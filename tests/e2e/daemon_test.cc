@@ -892,6 +892,33 @@ TEST_F(DaemonTest, AnOperatorLineNestedTooDeepIsRefusedAndTheDaemonServesOn) {
   EXPECT_EQ(StopDaemon(), 0) << "still alive, and ends cleanly";
 }
 
+// Another process of the user fills the operator socket (64 connections kept alive): an
+// operator command is refused there before anything is read, says so, and goes through
+// the clients' socket instead (probe F2).
+TEST_F(DaemonTest, AFullOperatorSocketSendsTheOperatorToTheClientsSocket) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  const std::string hello = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})";
+  std::vector<RawClient> crowd;
+  for (int i = 0; i < 64; ++i) {
+    crowd.push_back(Connect(paths->operator_path));
+    crowd.back().Send(hello);
+    ASSERT_TRUE(crowd.back().ReadLine().has_value()) << i;
+  }
+  RawClient refused = Connect(paths->operator_path);
+  auto busy = refused.ReadLine();
+  ASSERT_TRUE(busy.has_value()) << "refused without a word";
+  EXPECT_EQ(json::parse(*busy)["error"]["data"]["reason"], "operator-busy") << *busy;
+
+  auto granted = LasVerb({"grant", "worker", "--all", "--log", tmp_.Sub("log")}, Environment());
+  EXPECT_EQ(granted.exit_code, 0) << granted.err;
+  crowd.clear();
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_EQ(Replay({"--kind", "GrantIssued"}).size(), 1u) << "made once, by the daemon";
+}
+
 TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
   const std::string socket_path = StartDaemon();
   RawClient slow = Connect(socket_path);
