@@ -9,7 +9,7 @@ void CheckCancellation::Cancel() {
   std::lock_guard lock(mutex_);
   if (cancelled_) return;
   cancelled_ = true;
-  if (io_ != nullptr) boost::asio::post(*io_, abort_all_);
+  for (const auto& [id, armed] : armed_) boost::asio::post(*armed.io, armed.abort_all);
 }
 
 bool CheckCancellation::cancelled() const {
@@ -17,20 +17,20 @@ bool CheckCancellation::cancelled() const {
   return cancelled_;
 }
 
-void CheckCancellation::Arm(boost::asio::io_context& io, std::function<void()> abort_all) {
+uint64_t CheckCancellation::Arm(boost::asio::io_context& io, std::function<void()> abort_all) {
   std::lock_guard lock(mutex_);
   if (cancelled_) {
     boost::asio::post(io, std::move(abort_all));
-    return;
+    return 0;
   }
-  io_ = &io;
-  abort_all_ = std::move(abort_all);
+  const uint64_t id = next_id_++;
+  armed_.emplace(id, Armed{&io, std::move(abort_all)});
+  return id;
 }
 
-void CheckCancellation::Disarm() {
+void CheckCancellation::Disarm(uint64_t id) {
   std::lock_guard lock(mutex_);
-  io_ = nullptr;
-  abort_all_ = nullptr;
+  armed_.erase(id);
 }
 
 }  // namespace las::tools

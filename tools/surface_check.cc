@@ -418,13 +418,14 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
         if (stored.client) stored.client->Shutdown([] {});
       }));
     }
+    uint64_t armed = 0;
     if (options.cancellation != nullptr) {
-      options.cancellation->Arm(io, [&aborts] {
+      armed = options.cancellation->Arm(io, [&aborts] {
         for (auto& abort : aborts) abort();
       });
     }
     io.run();
-    if (options.cancellation != nullptr) options.cancellation->Disarm();
+    if (options.cancellation != nullptr) options.cancellation->Disarm(armed);
     for (auto& [name, launch] : launches) launch.client.reset();  // before the loop dies
   }
 
