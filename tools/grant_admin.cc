@@ -1,6 +1,7 @@
 #include "tools/grant_admin.h"
 
 #include <algorithm>
+#include <set>
 
 #include "base/printable_text.h"
 #include "log/event_log.h"
@@ -157,10 +158,29 @@ Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
   LAS_RETURN_IF_ERROR(ValidateGrantRequest(request));
   LAS_RETURN_IF_ERROR(CheckNewId(grant_id, kGrantIdPrefix, GrantsOf(set).grants));
   IssuedGrant issued{grant_id, {}};
+  std::set<std::string> keys;
   for (const auto& tool : request.tools) {
     auto selector = Resolve(set, tool);
     if (!selector.ok()) return selector.status();
+    keys.insert(reducers::SelectorKey(selector->surface, selector->tool, selector->definition_sha256));
     issued.selectors.push_back(std::move(*selector));
+  }
+  // A second operator grant of exactly what one already gives would give nothing more,
+  // and revoking one of the two would then not stop the calls.
+  const reducers::Grants& grants = GrantsOf(set);
+  if (auto held = grants.grants_by_agent.find(request.agent_id); held != grants.grants_by_agent.end()) {
+    for (const std::string& id : held->second) {
+      const reducers::GrantRecord& grant = grants.grants.at(id);
+      if (grant.status != reducers::kGrantLive || !grant.issuer.empty() || grant.root != request.all) {
+        continue;
+      }
+      std::set<std::string> granted;
+      for (const auto& [key, selector] : grant.selectors) granted.insert(key);
+      if (granted == keys) {
+        return Conflict("grant " + id + " already gives " + EscapeForTerminal(request.agent_id) +
+                        " exactly this (revoke it first to issue it anew)");
+      }
+    }
   }
   log::EventDraft draft =
       GrantIssuedEvent(kOperator, grant_id, request.agent_id, "", request.all, issued.selectors);

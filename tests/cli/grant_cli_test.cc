@@ -79,7 +79,8 @@ TEST_F(GrantCliTest, AGrantNamesTheToolsCurrentDefinitionDigestFromTheLog) {
   // Explicit digests, inline or with --digest; --all for root.
   const std::string other(64, 'e');
   EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search@" + other}).exit_code, 0);
-  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search", "--digest", other}).exit_code, 0);
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search", "--digest", other}).exit_code, 10)
+      << "the same grant, spelled with --digest: already given";
   EXPECT_EQ(Las({"grant", "boss", "--all"}).exit_code, 0);
   json boss = Json({"grants", "--agent", "boss"});
   ASSERT_EQ(boss.size(), 1u);
@@ -116,6 +117,27 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
             2)
       << "--digest goes with exactly one --tool";
   EXPECT_TRUE(Json({"grants", "--all"}).empty());
+}
+
+// A second operator grant of exactly what a live one gives is a conflict (exit 10): it would
+// give nothing more, and revoking one of the two would not stop the calls. Another set of
+// tools, or the same after a revoke, is a new grant.
+TEST_F(GrantCliTest, AnIdenticalLiveGrantIsAConflict) {
+  const std::string lem = std::string(64, 'b');
+  auto first = Las({"grant", "worker", "--all"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto again = Las({"grant", "worker", "--all"});
+  EXPECT_EQ(again.exit_code, 10) << again.err;
+  EXPECT_NE(again.err.find("already gives worker exactly this"), std::string::npos) << again.err;
+  ASSERT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--tool", "lem__search@" + lem}).exit_code, 0);
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search@" + lem, "--tool", "echo__echo"}).exit_code, 10)
+      << "the same tools in another order";
+  EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo"}).exit_code, 0) << "fewer tools: another grant";
+  EXPECT_EQ(Las({"grant", "other", "--all"}).exit_code, 0) << "another agent";
+  ASSERT_EQ(Las({"revoke", testing::Lines(first.out).at(0)}).exit_code, 0);
+  EXPECT_EQ(Las({"grant", "worker", "--all"}).exit_code, 0) << "anew after the revoke";
+  EXPECT_EQ(Json({"grants"}).size(), 4u);
+  EXPECT_EQ(Json({"grants", "--all"}).size(), 5u) << "and the revoked one";
 }
 
 // A tool named without its digest needs a recorded catalog: on a path with no log (a
