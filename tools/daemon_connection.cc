@@ -197,6 +197,9 @@ class Connection final : public DaemonConnection,
 
   void OnLine(std::string_view line) {
     SawLine();
+    // Read as every session reads it: a hello behind a byte order mark is still the hello
+    // (else its agent would be lost and the session fall back to the default agent).
+    line = transport::WithoutByteOrderMark(line);
     if (refused_ || stopping_ || answers_.broken()) return;
     if (operator_only_ && !operator_ && !IsOperatorHello(line)) {
       RefuseNonOperator();

@@ -118,10 +118,8 @@ void McpEndpoint::OnOversizedLine(std::string_view prefix) {
 }
 
 void McpEndpoint::OnLine(std::string_view line) {
-  // A UTF-8 byte order mark, as some tools write before their first line: JSON's RFC 8259
-  // lets a reader ignore it, and the request behind it must not go unanswered.
-  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-  if (line.starts_with(kByteOrderMark)) line.remove_prefix(kByteOrderMark.size());
+  // The request behind a byte order mark must not go unanswered.
+  line = transport::WithoutByteOrderMark(line);
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank line
   rpc::ParsedLine parsed =
       rpc::ParseMessage(line, {.max_line_bytes = options_.max_line_bytes,

@@ -389,6 +389,12 @@ std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, 
   return std::string(number);
 }
 
+std::string_view WithoutByteOrderMark(std::string_view line) {
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (line.starts_with(kByteOrderMark)) line.remove_prefix(kByteOrderMark.size());
+  return line;
+}
+
 std::optional<size_t> FindInvalidUtf8(std::string_view bytes) {
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   size_t n = bytes.size();

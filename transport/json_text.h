@@ -88,6 +88,10 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
 // need no escaping.
 std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, std::string_view key);
 
+// `line` without a leading UTF-8 byte order mark, as some tools write before their first
+// line: RFC 8259 lets a JSON reader ignore one, so every reader of client lines does.
+std::string_view WithoutByteOrderMark(std::string_view line);
+
 // Byte offset of the first ill-formed UTF-8 sequence, or nullopt if none.
 std::optional<size_t> FindInvalidUtf8(std::string_view bytes);
 

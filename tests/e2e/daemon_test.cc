@@ -845,6 +845,16 @@ TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
     const json reply = json::parse(*answer);
     EXPECT_EQ(reply["error"]["code"], -32602) << params << " -> " << *answer;
   }
+  // A hello behind a UTF-8 byte order mark is the same hello: its agent, never the
+  // default agent (probe G2). The session's agent shows in las__grants' answer.
+  RawClient marked = Connect(socket_path);
+  marked.Send("\xEF\xBB\xBF" R"({"jsonrpc":"2.0","method":"las/bridge","params":{"agentId":"agent-b"}})");
+  marked.Send(initialize);
+  ASSERT_TRUE(marked.ReadLine().has_value());
+  marked.Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"las__grants","arguments":{}}})");
+  auto grants = marked.ReadLine();
+  ASSERT_TRUE(grants.has_value());
+  EXPECT_EQ(json::parse(*grants)["result"]["structuredContent"]["agent_id"], "agent-b") << *grants;
   // A hello without an agentId is the bridge of a client that named none: the default.
   RawClient plain = Connect(socket_path);
   plain.Send(R"({"jsonrpc":"2.0","method":"las/bridge","params":{}})");
