@@ -468,12 +468,15 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       ++stats_.oversized_lines;
       // The id usually comes before the bulk; if it can be read, fail that call only.
       FailOversized(SalvageTopLevelMember(e.bytes, "id", opts_.max_depth));
+      // A request or notification of the child's own (its method read before the bulk):
+      // an id at its end is the child's, not one of ours.
+      oversized_is_message_ = SalvageTopLevelMember(e.bytes, "method", opts_.max_depth).has_value();
       return;
     }
     if (e.kind == LineEvent::Kind::kTooLongEnd) {
       // Or it comes last (a serializer that writes "result" first): the call must not wait
       // for an answer that was already thrown away.
-      FailOversized(SalvageTrailingNumberMember(e.bytes, "id"));
+      if (!oversized_is_message_) FailOversized(SalvageTrailingNumberMember(e.bytes, "id"));
       return;
     }
     if (e.kind != LineEvent::Kind::kLine) return;
@@ -741,6 +744,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   bool abandoned_ = false;
   std::vector<std::function<void()>> shutdown_waiters_;
   McpClientStats stats_;
+  bool oversized_is_message_ = false;  // the over-long line being skipped names a method
 };
 
 McpClient::McpClient(asio::io_context& io, McpClientOptions options)

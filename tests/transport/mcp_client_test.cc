@@ -343,6 +343,17 @@ TEST_F(McpClientTest, OversizedLineWithTheIdLastFailsThatCall) {
   StillServesThenEnds(*client, "next");
 }
 
+// An over-long request of the child's own (its method first) whose id, last, happens to
+// equal a call's is not taken for that call's answer: the real answer still settles it.
+TEST_F(McpClientTest, AnOversizedChildRequestDoesNotSettleACallOfTheSameId) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "huge_noid", R"({"as_request":true})", CallOptions{});
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  EXPECT_EQ(ResultText(r), "after request");
+  EXPECT_EQ(client->stats().oversized_lines, 1u);
+  StillServesThenEnds(*client, "next");
+}
+
 TEST_F(McpClientTest, OversizedLineWithoutReadableIdEndsByTimeout) {
   auto client = StartedClient(ChildOptions());
   CallResult r = Call(*client, "huge_noid", "{}", CallOptions{std::chrono::milliseconds(300), nullptr});

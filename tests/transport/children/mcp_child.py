@@ -91,6 +91,12 @@ def handle_call(rid, params):
         # 10 MiB line with the id first.
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{"content":[{"type":"text","text":"'
                    + b"x" * (10 * 1024 * 1024) + b'"}]}}')
+    elif name == "huge_noid" and args.get("as_request"):
+        # A 10 MiB request of the child's own whose id, last, equals the call's; then the
+        # call's real answer.
+        send_bytes(b'{"jsonrpc":"2.0","method":"sampling/createMessage","params":{"text":"'
+                   + b"x" * (10 * 1024 * 1024) + b'"},"id":' + raw_id + b'}')
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result("after request")})
     elif name == "huge_noid":
         # 10 MiB line with the id last ({"id_last": true}) or not at all (then no answer).
         tail = b',"id":' + raw_id if args.get("id_last") else b''
