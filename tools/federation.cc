@@ -221,8 +221,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
                      tool.c_str(), std::string(verdict.reason_name()).c_str());
       }
     }
-    binding = &exposed;
-    KeepOut(launch.surface, launch.live_tools);
+    binding = &exposed;  // the catalog takes only the tools it binds
   }
   if (launch.ok && launch.surface == "skarbiec" && !policies_.taxonomy && !options_.quiet) {
     std::fprintf(stderr, "las: skarbiec capability calls will be refused (%s)\n",

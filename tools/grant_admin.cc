@@ -174,9 +174,11 @@ Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
       if (grant.status != reducers::kGrantLive || !grant.issuer.empty() || grant.root != request.all) {
         continue;
       }
-      std::set<std::string> granted;
-      for (const auto& [key, selector] : grant.selectors) granted.insert(key);
-      if (granted == keys) {
+      // grant.selectors is keyed by SelectorKey: the same keys, the same grant.
+      const bool same = grant.selectors.size() == keys.size() &&
+                        std::all_of(keys.begin(), keys.end(),
+                                    [&](const std::string& key) { return grant.selectors.count(key) != 0; });
+      if (same) {
         return Conflict("grant " + id + " already gives " + EscapeForTerminal(request.agent_id) +
                         " exactly this (revoke it first to issue it anew)");
       }

@@ -1,6 +1,7 @@
 #include "tools/release_audit.h"
 
 #include "log/envelope.h"
+#include "reducers/strings.h"
 #include "trust/digest.h"
 #include "trust/manifest.h"
 #include "trust/rfc3339.h"
@@ -33,11 +34,10 @@ Status AuditRecordedRelease(const log::StoredEvent& event) {
   }
   // The fields derived from the signed bytes must say what those bytes say: an auditor
   // reads them in the event.
-  const auto text = [](const flatbuffers::String* s) { return s != nullptr ? s->str() : ""; };
-  if (text(release->manifest_sha256()) != trust::Sha256Hex(trust::Sha256(manifest))) {
+  if (reducers::Str(release->manifest_sha256()) != trust::Sha256Hex(trust::Sha256(manifest))) {
     return Corruption("recorded release manifest_sha256 is not the digest of its bytes");
   }
-  if (text(release->expires_at()) != trust::FormatRfc3339UtcMicros(parsed->expires_at_micros)) {
+  if (reducers::Str(release->expires_at()) != trust::FormatRfc3339UtcMicros(parsed->expires_at_micros)) {
     return Corruption("recorded release expires_at differs from the signed manifest");
   }
   return Status::Ok();
