@@ -4,12 +4,6 @@
 #include <string>
 
 namespace las::reducers {
-namespace {
-
-bool Absent(const JsonValue* v) { return v == nullptr || v->is_null(); }
-
-}  // namespace
-
 std::optional<StdReducer> StdReducerNamed(std::string_view name) {
   if (name == "replace") return StdReducer::kReplace;
   if (name == "append") return StdReducer::kAppend;
@@ -30,44 +24,42 @@ std::string_view StdReducerName(StdReducer reducer) {
   return "replace";
 }
 
-Result<JsonValue> ApplyStdReducer(StdReducer reducer, const JsonValue* current,
-                                  const JsonValue& operand) {
+bool StdReducerReadsCurrent(StdReducer reducer) { return reducer != StdReducer::kReplace; }
+
+Result<JsonValue> ApplyStdReducer(StdReducer reducer, std::optional<JsonValue> current,
+                                  JsonValue operand) {
+  const bool absent = !current || current->is_null();
   switch (reducer) {
     case StdReducer::kReplace:
       return operand;
     case StdReducer::kAppend: {
-      if (Absent(current)) {
-        JsonValue out = JsonValue::Array();
-        out.array.push_back(operand);
-        return out;
-      }
-      if (!current->is_array()) return InvalidArgument("not-an-array");
-      JsonValue out = *current;
-      out.array.push_back(operand);
+      if (!absent && !current->is_array()) return InvalidArgument("not-an-array");
+      JsonValue out = absent ? JsonValue::Array() : std::move(*current);
+      out.array.push_back(std::move(operand));
       return out;
     }
     case StdReducer::kMax: {
       if (!operand.is_number()) return InvalidArgument("not-a-number");
-      if (Absent(current)) return operand;
+      if (absent) return operand;
       if (!current->is_number()) return InvalidArgument("not-a-number");
-      return CompareNumbers(operand, *current) > 0 ? operand : *current;
+      return CompareNumbers(operand, *current) > 0 ? std::move(operand) : std::move(*current);
     }
     case StdReducer::kMergeObject: {
       if (!operand.is_object()) return InvalidArgument("not-an-object");
-      if (Absent(current)) return operand;
+      if (absent) return operand;
       if (!current->is_object()) return InvalidArgument("not-an-object");
-      JsonValue out = *current;
-      for (const auto& [key, value] : operand.object) out.object.insert_or_assign(key, value);
+      JsonValue out = std::move(*current);
+      for (auto& [key, value] : operand.object) out.object.insert_or_assign(key, std::move(value));
       return out;
     }
     case StdReducer::kSetUnion: {
       if (!operand.is_array()) return InvalidArgument("not-an-array");
-      if (!Absent(current) && !current->is_array()) return InvalidArgument("not-an-array");
-      JsonValue out = Absent(current) ? JsonValue::Array() : *current;
+      if (!absent && !current->is_array()) return InvalidArgument("not-an-array");
+      JsonValue out = absent ? JsonValue::Array() : std::move(*current);
       std::set<std::string> seen;
       for (const auto& element : out.array) seen.insert(CanonicalText(element));
-      for (const auto& element : operand.array) {
-        if (seen.insert(CanonicalText(element)).second) out.array.push_back(element);
+      for (auto& element : operand.array) {
+        if (seen.insert(CanonicalText(element)).second) out.array.push_back(std::move(element));
       }
       return out;
     }

@@ -37,8 +37,14 @@ enum class StdReducer { kReplace, kAppend, kMax, kMergeObject, kSetUnion };
 std::optional<StdReducer> StdReducerNamed(std::string_view name);
 std::string_view StdReducerName(StdReducer reducer);
 
-// The next value; `current` is nullptr for a key never written.
-Result<JsonValue> ApplyStdReducer(StdReducer reducer, const JsonValue* current,
-                                  const JsonValue& operand);
+// Whether the next value depends on the current one (all but replace): a caller may skip
+// reading a large current value when it does not.
+bool StdReducerReadsCurrent(StdReducer reducer);
+
+// The next value; `current` is nullopt for a key never written (or not read, see above).
+// Both are taken by value so that the result reuses them: values reach 1 MiB of JSON,
+// whose trees are a hundred times that.
+Result<JsonValue> ApplyStdReducer(StdReducer reducer, std::optional<JsonValue> current,
+                                  JsonValue operand);
 
 }  // namespace las::reducers

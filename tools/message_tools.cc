@@ -59,7 +59,7 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
   if (subject.size() > kMaxSubjectBytes) {
     return Refuse(done, "invalid-arguments", "subject is longer than 1024 bytes");
   }
-  auto body = args->Value("body");
+  auto body = args->TakeValue("body");
   if (!body.ok()) return Refuse(done, "invalid-value", body.status().message());
   const std::string body_text = body->has_value() ? reducers::CanonicalText(**body) : "null";
   if (body_text.size() > kMaxValueBytes) {

@@ -115,7 +115,7 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
   Target target;
   if (!ReadTarget(*args, session, true, target, done)) return;
-  auto operand = args->Value("value");
+  auto operand = args->TakeValue("value");
   if (!operand.ok()) return Refuse(done, "invalid-value", operand.status().message());
   if (!operand->has_value()) return Refuse(done, "invalid-arguments", "value or value_json is required");
   reducers::StdReducer reducer = reducers::StdReducer::kReplace;
@@ -149,14 +149,14 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
                   ",\"current_version\":" + std::to_string(current_version));
   }
   std::optional<JsonValue> current;
-  if (current_version != 0) {
+  if (current_version != 0 && reducers::StdReducerReadsCurrent(reducer)) {
     reducers::JsonLimits limits;
     limits.max_bytes = kMaxValueBytes;
     auto parsed = reducers::ParseJsonValue(current_text, limits);
     if (!parsed.ok()) return Failed(done);  // Las wrote it canonical: cannot happen
     current = std::move(*parsed);
   }
-  auto next = reducers::ApplyStdReducer(reducer, current ? &*current : nullptr, **operand);
+  auto next = reducers::ApplyStdReducer(reducer, std::move(current), std::move(**operand));
   if (!next.ok()) {
     return Refuse(done, next.status().message(), "the reducer does not apply to these values");
   }

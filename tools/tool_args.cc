@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <limits>
+#include <utility>
 
 #include "tools/count_arg.h"
 
@@ -57,14 +58,15 @@ bool ToolArgs::Bool(std::string_view name, bool fallback) const {
   return v->boolean;
 }
 
-Result<std::optional<reducers::JsonValue>> ToolArgs::Value(std::string_view name) const {
-  const reducers::JsonValue* direct = root_.Find(name);
+Result<std::optional<reducers::JsonValue>> ToolArgs::TakeValue(std::string_view name) {
+  auto found = root_.object.find(name);
+  reducers::JsonValue* direct = found == root_.object.end() ? nullptr : &found->second;
   const reducers::JsonValue* text = root_.Find(std::string(name) + "_json");
   if (direct != nullptr && text != nullptr) {
     return InvalidArgument("give " + std::string(name) + " or " + std::string(name) +
                            "_json, not both");
   }
-  if (direct != nullptr) return std::optional<reducers::JsonValue>(*direct);
+  if (direct != nullptr) return std::optional<reducers::JsonValue>(std::exchange(*direct, {}));
   if (text == nullptr) return std::optional<reducers::JsonValue>();
   if (!text->is_string()) return InvalidArgument(std::string(name) + "_json must be a string");
   reducers::JsonLimits limits;

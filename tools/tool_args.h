@@ -34,7 +34,9 @@ class ToolArgs {
   // The JSON value given as `name` (any JSON) or as `name`_json (a string holding JSON
   // text, parsed strictly). nullopt when neither is given; InvalidArgument (with the
   // parser's message) when the text is not a JSON value; InvalidArgument when both are.
-  Result<std::optional<reducers::JsonValue>> Value(std::string_view name) const;
+  // Moves the value out rather than copying it (a 1 MiB value of small elements is a tree
+  // of ~100 MiB): a second call for the same name finds a null `name`.
+  Result<std::optional<reducers::JsonValue>> TakeValue(std::string_view name);
 
  private:
   reducers::JsonValue root_;

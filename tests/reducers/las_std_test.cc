@@ -14,7 +14,7 @@ std::string Reduce(std::string_view name, const char* current, std::string_view 
   EXPECT_TRUE(reducer.has_value()) << name;
   std::optional<JsonValue> cur;
   if (current != nullptr) cur = V(current);
-  auto next = ApplyStdReducer(*reducer, cur ? &*cur : nullptr, V(operand));
+  auto next = ApplyStdReducer(*reducer, std::move(cur), V(operand));
   return next.ok() ? CanonicalText(*next) : "!" + next.status().message();
 }
 
@@ -28,6 +28,11 @@ TEST(LasStdTest, Names) {
 TEST(LasStdTest, Replace) {
   EXPECT_EQ(Reduce("replace", nullptr, "1"), "1");
   EXPECT_EQ(Reduce("replace", "[1]", R"({"a":null})"), R"({"a":null})");
+  // The state tools skip reading a current value only for the reducer that ignores it.
+  EXPECT_FALSE(StdReducerReadsCurrent(StdReducer::kReplace));
+  for (auto name : {"append", "max", "merge_object", "set_union"}) {
+    EXPECT_TRUE(StdReducerReadsCurrent(*StdReducerNamed(name))) << name;
+  }
 }
 
 TEST(LasStdTest, Append) {

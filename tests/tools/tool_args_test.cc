@@ -30,6 +30,29 @@ TEST(ToolArgsTest, UintReadsWholeNumbersHoweverWritten) {
   EXPECT_EQ(ToolArgs::Parse("{}")->Uint("limit"), std::nullopt);
 }
 
+TEST(ToolArgsTest, TakeValueReadsEitherFormAndMovesTheValueOut) {
+  auto args = ToolArgs::Parse(R"({"value":[1,{"a":"b"}],"body_json":"{\"x\": 2}","key":"k"})");
+  ASSERT_TRUE(args.ok());
+  auto value = args->TakeValue("value");
+  ASSERT_TRUE(value.ok() && value->has_value());
+  EXPECT_EQ(reducers::CanonicalText(**value), R"([1,{"a":"b"}])");
+  auto again = args->TakeValue("value");
+  ASSERT_TRUE(again.ok() && again->has_value());
+  EXPECT_TRUE((*again)->is_null()) << "moved out, not copied";
+  EXPECT_EQ(args->String("key"), "k") << "the other arguments stay";
+
+  auto body = args->TakeValue("body");
+  ASSERT_TRUE(body.ok() && body->has_value());
+  EXPECT_EQ(reducers::CanonicalText(**body), R"({"x":2})");
+  auto absent = args->TakeValue("other");
+  ASSERT_TRUE(absent.ok());
+  EXPECT_FALSE(absent->has_value());
+
+  auto both = ToolArgs::Parse(R"({"value":1,"value_json":"1"})");
+  ASSERT_TRUE(both.ok());
+  EXPECT_FALSE(both->TakeValue("value").ok());
+}
+
 TEST(CountArgTest, ReadsWholeNumbersHoweverWrittenAndFallsBackOtherwise) {
   const json args = json::parse(R"({"a":2,"b":2.0,"c":3e0,"d":2.5,"e":-1,"f":"2","g":-0.0,"h":1e300})");
   EXPECT_EQ(CountArg(args, "a", 7), 2u);
