@@ -147,15 +147,6 @@ log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason) 
   return FinishAs(b, payload, actor);
 }
 
-namespace {
-
-std::string RecordedRequestId(std::string_view request_id) {
-  if (request_id.size() <= kMaxRecordedRequestIdBytes) return std::string(request_id);
-  return "\"sha256:" + trust::Sha256Hex(trust::Sha256(request_id)) + "\"";
-}
-
-}  // namespace
-
 log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
                                        std::string_view surface, std::string_view tool,
                                        std::string_view definition_sha256,
@@ -166,7 +157,7 @@ log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call
   auto payload = fb::CreateToolCallRequested(
       f, Str(f, call_id), Str(f, surface), Str(f, tool), Str(f, definition_sha256),
       Str(f, arguments.text), arguments.full_size, arguments.truncated,
-      Str(f, RecordedRequestId(request_id)));
+      Str(f, request_id));
   return FinishAs(b, payload, actor);
 }
 

@@ -58,10 +58,8 @@ inline constexpr std::string_view kSessionLost = "lost";
 // An unknown tool's name as ToolCallDenied records it: cut to this many bytes, at a
 // character boundary.
 inline constexpr size_t kMaxRecordedToolNameBytes = 256;
-// ToolCallRequested records the client's request id (JSON text) as is up to this many
-// bytes; a longer one (a client may send megabytes) as the JSON string
-// "sha256:<hex of its text>", so that a log stays bounded per call.
-inline constexpr size_t kMaxRecordedRequestIdBytes = 256;
+// ToolCallRequested records the client's request id (JSON text) as is: the endpoint
+// refuses a longer one than kMaxRequestIdBytes (tools/mcp_endpoint.h) before any call.
 log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call_id,
                                        std::string_view surface, std::string_view tool,
                                        std::string_view definition_sha256,

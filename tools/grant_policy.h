@@ -32,7 +32,8 @@ struct GrantPolicy {
 inline constexpr size_t kMaxAgentIdBytes = 256;
 bool IsValidAgentId(std::string_view agent_id);
 inline constexpr const char* kAgentIdRule =
-    "an agent id is 1 to 256 bytes of UTF-8 without control characters";
+    "an agent id is 1 to 256 bytes of printable UTF-8 (no control or bidirectional control "
+    "characters, none that display as nothing)";
 
 // From LAS_AGENT_ID and LAS_DEFAULT_AGENT_GRANT (an empty value counts as unset).
 GrantPolicy GrantPolicyFor(const trust::Environment& environment);

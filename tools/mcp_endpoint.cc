@@ -123,7 +123,8 @@ void McpEndpoint::OnLine(std::string_view line) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank line
   rpc::ParsedLine parsed =
       rpc::ParseMessage(line, {.max_line_bytes = options_.max_line_bytes,
-                               .max_depth = options_.max_depth});
+                               .max_depth = options_.max_depth,
+                               .max_id_bytes = kMaxRequestIdBytes});
   if (!parsed.ok()) {
     // A line that is not valid JSON may still begin with a readable id: answer that id,
     // so the client's request does not hang. With no id at all the line is dropped.

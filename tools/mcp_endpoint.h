@@ -107,6 +107,11 @@ class EndpointBackend {
   }
 };
 
+// A request id, as JSON text: every answer repeats it, a tools/call records it, and a
+// list page's 64 KiB (tools/page_budget.h) keeps room for it. A longer one is refused
+// (-32600, answered with a null id).
+inline constexpr size_t kMaxRequestIdBytes = 256;
+
 struct EndpointOptions {
   std::string default_agent_id = "default";           // LAS_AGENT_ID, else "default"
   std::optional<std::string> required_agent_id;       // SKARBIEC_MCP_AGENT_ID when active

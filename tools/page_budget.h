@@ -2,7 +2,8 @@
 // tools/call response. An ExactJsonResult carries the answer twice, as JSON in
 // structuredContent and escaped again in the text item, so each item is counted as both.
 // kPageFrameBytes is kept for the rest: the JSON-RPC envelope with a request id of up to
-// 256 bytes, the result's frame and the answer's other members.
+// 256 bytes (kMaxRequestIdBytes, tools/mcp_endpoint.h), the result's frame and the
+// answer's other members.
 #pragma once
 
 #include <cstddef>

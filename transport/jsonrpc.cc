@@ -58,6 +58,7 @@ std::string_view ParseFailureName(ParseFailure failure) {
     case ParseFailure::kBadParams: return "bad_params";
     case ParseFailure::kBadResponse: return "bad_response";
     case ParseFailure::kDuplicateMember: return "duplicate_member";
+    case ParseFailure::kIdTooLong: return "id_too_long";
   }
   return "unknown";
 }
@@ -129,6 +130,10 @@ ParsedLine ParseMessage(std::string_view line, const JsonRpcLimits& limits) {
       return Fail(ParseFailure::kBadParams, kInvalidRequest, id);
     }
     if (k.id != nullptr && !id) return Fail(ParseFailure::kBadId, kInvalidRequest);
+    if (id && id->size() > limits.max_id_bytes) {
+      // Not repeated back: "null" also keeps a reader from salvaging it from the line.
+      return Fail(ParseFailure::kIdTooLong, kInvalidRequest, std::string("null"));
+    }
     msg.kind = id ? MessageKind::kRequest : MessageKind::kNotification;
     if (id) msg.id = std::move(*id);
     msg.method = std::move(*method);
@@ -252,8 +257,15 @@ std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_vie
 }
 
 std::string ErrorResponse(const ParseError& error) {
-  return MakeErrorResponse(error.id ? std::string_view(*error.id) : std::string_view(),
-                           error.code);
+  const std::string_view id = error.id ? std::string_view(*error.id) : std::string_view();
+  switch (error.reason) {
+    case ParseFailure::kTooDeep:
+      return MakeErrorResponse(id, error.code, "Parse error: the message nests too deep");
+    case ParseFailure::kIdTooLong:
+      return MakeErrorResponse(id, error.code, "Invalid Request: the id is too long");
+    default:
+      return MakeErrorResponse(id, error.code);
+  }
 }
 
 }  // namespace las::transport

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,9 @@ std::string_view GenericErrorMessage(int code);
 struct JsonRpcLimits {
   size_t max_line_bytes = 4 * 1024 * 1024;  // excluding the '\n'
   size_t max_depth = 64;                     // containers open at once; the message is 1
+  // A request's id, as JSON text (a server bounds it: every answer repeats it). Not
+  // bounded by default: a child's requests are left unanswered or refused by method.
+  size_t max_id_bytes = std::numeric_limits<size_t>::max();
 };
 
 enum class MessageKind { kRequest, kNotification, kResponse };
@@ -73,6 +77,7 @@ enum class ParseFailure {
   kBadParams = 9,      // -32600: params neither object nor array
   kBadResponse = 10,   // -32600: both/neither result and error, or a malformed error
   kDuplicateMember = 11,  // -32600
+  kIdTooLong = 12,     // -32600: a request id over max_id_bytes (answered with id null)
 };
 std::string_view ParseFailureName(ParseFailure failure);  // e.g. "line_too_long"
 
@@ -105,7 +110,9 @@ std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_vie
 // Same with the error's `data`: `raw_data` is JSON text, empty for none.
 std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_view message,
                               std::string_view raw_data);
-// The error response for a failed parse (with `"id":null` when no id was read).
+// The error response for a failed parse (with `"id":null` when no id was read): the
+// code's generic message, with what went wrong where the code alone does not say it
+// (a message nested too deep is well-formed JSON; an id too long is a well-formed id).
 std::string ErrorResponse(const ParseError& error);
 
 // MCP cancellation: `notifications/cancelled` for the request `raw_id`, with `reason`

@@ -105,7 +105,14 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
   EXPECT_TRUE(Send("").is_null());
   std::string deep = R"({"jsonrpc":"2.0","id":10,"method":"ping","params":{"a":)";
   for (int i = 0; i < 200; ++i) deep += "[";
-  EXPECT_EQ(Send(deep)["error"]["code"], -32700);
+  json too_deep = Send(deep);
+  EXPECT_EQ(too_deep["error"]["code"], -32700);
+  EXPECT_EQ(too_deep["id"], 10) << "read from the line's start";
+  EXPECT_EQ(too_deep["error"]["message"], "Parse error: the message nests too deep");
+  json long_id = Send(R"({"jsonrpc":"2.0","method":"ping","id":")" +
+                      std::string(kMaxRequestIdBytes - 1, 'x') + "\"}");
+  EXPECT_EQ(long_id["error"]["code"], -32600);
+  EXPECT_TRUE(long_id["id"].is_null()) << "an over-long id is not repeated";
   EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\",\"params\":{\"s\":\"\xc3\x28\"}}")
                 ["error"]["code"],
             -32700);

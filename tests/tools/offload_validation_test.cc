@@ -517,15 +517,20 @@ TEST_F(OffloadValidationTest, TheWorkerThreadChecksALargeArgumentAndTheCallIsAns
 // character boundary (the log stays valid UTF-8).
 TEST_F(OffloadValidationTest, TheLedgerBoundsTheClientsRequestIdAndUnknownToolName) {
   Open(nullptr);
-  const std::string id = "\"" + std::string(100'000, 'i') + "\"";
-  SessionOf("a").endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + id +
-                                  R"(,"method":"tools/call","params":{"name":"kid__echo",)"
-                                  R"("arguments":{"text":"x"}}})");
+  const auto call_with_id = [](const std::string& id) {
+    return R"({"jsonrpc":"2.0","id":)" + id +
+           R"(,"method":"tools/call","params":{"name":"kid__echo","arguments":{"text":"x"}}})";
+  };
+  // An id over kMaxRequestIdBytes never reaches the gateway; the longest allowed is
+  // recorded as sent.
+  SessionOf("a").endpoint->OnLine(call_with_id("\"" + std::string(100'000, 'i') + "\""));
+  const std::string longest = "\"" + std::string(kMaxRequestIdBytes - 2, 'i') + "\"";
+  SessionOf("a").endpoint->OnLine(call_with_id(longest));
   auto requested = AwaitEvents("ToolCallRequested", 1);
   ASSERT_EQ(requested.size(), 1u);
-  EXPECT_EQ(requested[0]["payload"]["request_id"],
-            "\"sha256:" + trust::Sha256Hex(trust::Sha256(id)) + "\"");
+  EXPECT_EQ(requested[0]["payload"]["request_id"], longest);
   AwaitEvents("ToolCallCompleted", 1);
+  EXPECT_EQ(AwaitEvents("ToolCallRequested", 1).size(), 1u) << "the over-long one was not called";
 
   std::string name = "kid__";
   for (int i = 0; i < 200; ++i) name += "\u00e9";  // é, two bytes each

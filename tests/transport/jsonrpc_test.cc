@@ -133,6 +133,42 @@ TEST(JsonRpc, DepthBomb) {
   tight.max_depth = 2;
   EXPECT_EQ(MustFail(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[]}})", tight).reason,
             ParseFailure::kTooDeep);
+  // Well-formed JSON all the same: the answer says what is wrong, not just "Parse error".
+  e.id = "1";
+  EXPECT_EQ(ErrorResponse(e),
+            R"({"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"Parse error: the message nests too deep"}})");
+}
+
+TEST(JsonRpc, AnIdLongerThanTheBoundIsRefusedAndNotRepeated) {
+  const auto request = [](const std::string& id) {
+    return R"({"jsonrpc":"2.0","method":"ping","id":)" + id + "}";
+  };
+  JsonRpcLimits server;
+  server.max_id_bytes = 256;
+  // The bound counts the id's JSON text as sent: quotes and escapes included.
+  const std::string longest = "\"" + std::string(254, 'a') + "\"";
+  ASSERT_EQ(longest.size(), 256u);
+  EXPECT_TRUE(ParseMessage(request(longest), server).ok());
+  EXPECT_TRUE(ParseMessage(request(std::string(256, '7')), server).ok());
+  std::string escaped = "\"";
+  for (int i = 0; i < 50; ++i) escaped += "\\u0001";
+  escaped += "\"";  // 50 characters, 302 bytes of JSON text
+  for (const std::string& id :
+       {"\"" + std::string(255, 'a') + "\"", std::string(257, '7'), escaped}) {
+    EXPECT_EQ(MustParse(request(id)).id, id) << "not bounded by default";
+    ParseError e = MustFail(request(id), server);
+    EXPECT_EQ(e.reason, ParseFailure::kIdTooLong) << id.size();
+    EXPECT_EQ(e.code, kInvalidRequest);
+    EXPECT_EQ(e.id, "null") << "answered with a null id, never repeated";
+    EXPECT_EQ(ErrorResponse(e),
+              R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id is too long"}})");
+  }
+  EXPECT_EQ(ParseFailureName(ParseFailure::kIdTooLong), "id_too_long");
+  // A response's id is Las's own (a short number); a long one matches nothing, so it is
+  // read as it is rather than refused.
+  ParsedLine response =
+      ParseMessage(R"({"jsonrpc":"2.0","result":{},"id":)" + std::string(300, '1') + "}", server);
+  EXPECT_TRUE(response.ok());
 }
 
 TEST(JsonRpc, OverlongLine) {
