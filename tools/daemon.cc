@@ -14,6 +14,7 @@
 #include "tools/daemon_connection.h"
 #include "tools/daemon_socket.h"
 #include "tools/operator_listener.h"
+#include "tools/partial_line_budget.h"
 #include "tools/server_core.h"
 #include "tools/unix_listener.h"
 
@@ -93,7 +94,8 @@ class Daemon {
     }
     const uint64_t id = next_id_++;
     connections_[id] = DaemonConnection::Start(io_, std::move(fd), core_,
-                                               options_.max_line_bytes, [this, id] {
+                                               options_.max_line_bytes, &partial_lines_,
+                                               [this, id] {
                                                  connections_.erase(id);
                                                  MaybeFinish();
                                                });
@@ -150,6 +152,7 @@ class Daemon {
   boost::asio::signal_set signals_;
   std::unique_ptr<UnixListener> listener_;
   std::unique_ptr<OperatorListener> operators_;
+  PartialLineBudget partial_lines_{options_.max_partial_line_bytes};  // outlives connections_
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   uint64_t next_id_ = 1;
   Status status_;

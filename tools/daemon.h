@@ -31,6 +31,9 @@ struct DaemonOptions {
   std::string xdg_runtime_dir;  // the value of XDG_RUNTIME_DIR; "" when unset
   size_t max_connections = 1024;  // beyond this, new connections are closed at once
   size_t max_line_bytes = 4 * 1024 * 1024;
+  // What all connections may hold at once in lines not yet ended (PartialLineBudget):
+  // sixteen lines of the maximum length.
+  size_t max_partial_line_bytes = 64 * 1024 * 1024;
   std::function<void(const std::string& socket_path)> on_listening;
   std::function<void(const std::string& note)> on_note;  // refusals etc. (static text)
 };

@@ -17,6 +17,7 @@
 #include "tools/line_session.h"
 #include "tools/line_write_queue.h"
 #include "tools/paced_lines.h"
+#include "tools/partial_line_budget.h"
 #include "tools/operator_channel.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
@@ -69,8 +70,8 @@ class Connection final : public DaemonConnection,
                          public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
-             std::function<void()> on_closed, bool operator_only)
-      : io_(io), stream_(io, fd.Release()), core_(core),
+             PartialLineBudget* budget, std::function<void()> on_closed, bool operator_only)
+      : io_(io), stream_(io, fd.Release()), core_(core), budget_(budget),
         lines_(max_line,
                [this](const transport::LineEvent& event) {
                  if (event.kind == transport::LineEvent::Kind::kTooLong) {
@@ -141,12 +142,17 @@ class Connection final : public DaemonConnection,
           if (self->input_ended_) return;
           if (error || n == 0) {
             self->lines_.Finish();
+            self->NoteHeld();
             self->EndInput();
             return;
+          }
+          if (self->budget_ != nullptr) {
+            self->lines_.set_partial_limit(self->budget_->LimitFor(self->held_));
           }
           // A client that does not read its answers is not read (tools/paced_lines.h).
           self->lines_.Feed(std::string_view(self->buffer_, n), self.get(),
                             [self] { self->Read(); });
+          self->NoteHeld();
         });
   }
 
@@ -249,7 +255,16 @@ class Connection final : public DaemonConnection,
     return "eof";
   }
 
+  // What this connection's partial line holds now, told to the budget.
+  void NoteHeld() {
+    const size_t held = stream_.is_open() ? lines_.buffered_bytes() : 0;
+    if (budget_ != nullptr) budget_->Update(held_, held);
+    held_ = held;
+  }
+
   void Close() {
+    if (budget_ != nullptr) budget_->Update(held_, 0);
+    held_ = 0;
     boost::system::error_code ignored;
     stream_.close(ignored);
     boost::asio::post(io_, on_closed_);  // a copy: the daemon may destroy us in it
@@ -258,6 +273,8 @@ class Connection final : public DaemonConnection,
   boost::asio::io_context& io_;
   boost::asio::posix::stream_descriptor stream_;
   ServerCore& core_;
+  PartialLineBudget* budget_;
+  size_t held_ = 0;  // this connection's share of budget_
   PacedLines lines_;
   std::function<void()> on_closed_;
   std::unique_ptr<LineSession> session_;
@@ -277,10 +294,11 @@ class Connection final : public DaemonConnection,
 std::shared_ptr<DaemonConnection> DaemonConnection::Start(boost::asio::io_context& io,
                                                           UniqueFd fd, ServerCore& core,
                                                           size_t max_line_bytes,
+                                                          PartialLineBudget* budget,
                                                           std::function<void()> on_closed,
                                                           bool operator_only) {
   auto connection = std::make_shared<Connection>(io, std::move(fd), core, max_line_bytes,
-                                                 std::move(on_closed), operator_only);
+                                                 budget, std::move(on_closed), operator_only);
   connection->Begin();
   return connection;
 }

@@ -41,12 +41,16 @@ class io_context;
 
 namespace las::tools {
 
+class PartialLineBudget;
 class ServerCore;
 
 class DaemonConnection {
  public:
+  // `budget` (may be null: none) bounds the partial lines of all the connections that
+  // share it (tools/partial_line_budget.h); it must outlive the connection's Close.
   static std::shared_ptr<DaemonConnection> Start(boost::asio::io_context& io, UniqueFd fd,
                                                  ServerCore& core, size_t max_line_bytes,
+                                                 PartialLineBudget* budget,
                                                  std::function<void()> on_closed,
                                                  bool operator_only = false);
   virtual ~DaemonConnection() = default;

@@ -33,6 +33,10 @@ class PacedLines {
   // reads stop while lines wait).
   void Finish();
 
+  // The partial line held between Feeds, and its bound (transport::LineFramer).
+  size_t buffered_bytes() const { return framer_.buffered_bytes(); }
+  void set_partial_limit(size_t bytes) { framer_.set_partial_limit(bytes); }
+
  private:
   struct Pending {
     transport::LineEvent::Kind kind;

@@ -20,9 +20,10 @@ void LineFramer::Feed(std::string_view data, const Sink& sink) {
     }
     size_t nl = data.find('\n');
     size_t piece = nl == std::string_view::npos ? data.size() : nl;
-    if (buffer_.size() + piece > max_) {
+    const size_t limit = nl == std::string_view::npos ? std::min(max_, partial_limit_) : max_;
+    if (buffer_.size() + piece > limit) {
       // Over the limit: report the prefix once, then skip the rest of the line.
-      size_t take = max_ - buffer_.size();
+      size_t take = limit > buffer_.size() ? limit - buffer_.size() : 0;
       buffer_.append(data.data(), take);
       sink(LineEvent{LineEvent::Kind::kTooLong, buffer_});
       KeepTail(buffer_);
@@ -47,6 +48,7 @@ void LineFramer::Feed(std::string_view data, const Sink& sink) {
       buffer_.append(data.data(), nl);
       sink(LineEvent{LineEvent::Kind::kLine, buffer_});
       buffer_.clear();
+      if (buffer_.capacity() > kKeptCapacity) buffer_.shrink_to_fit();
     }
     data.remove_prefix(nl + 1);
   }

@@ -7,6 +7,14 @@
 // framer never holds more than max_line_bytes bytes. Empty lines are reported like any
 // other line (the caller decides to skip them); '\r' is not special.
 //
+// set_partial_limit() bounds, below max_line_bytes, the partial line the framer holds
+// between Feeds (one not yet ended by '\n'): a partial line that would be held past it is
+// treated as over-long (kTooLong with what was held and as much of the new bytes as fits;
+// the rest skipped up to its '\n'). A server sharing one memory budget among many peers
+// lowers it as the budget fills. A line that ends within the bytes of one Feed is bounded
+// by max_line_bytes only. After a line longer than kKeptCapacity the buffer's memory is
+// given back, so a peer that sent one large line does not hold that much while idle.
+//
 // A framer made with `keep_tail_bytes` > 0 also reports the end of each over-long line, as
 // kTooLongEnd carrying its last keep_tail_bytes bytes (without the '\n'): a member written
 // after the bulk (a JSON-RPC id last) can still be read. An over-long line the stream
@@ -47,7 +55,9 @@ class LineFramer {
   // already reported), then resets.
   void Finish(const Sink& sink);
 
+  void set_partial_limit(size_t bytes) { partial_limit_ = bytes; }
   size_t buffered_bytes() const { return buffer_.size(); }
+  static constexpr size_t kKeptCapacity = 64 * 1024;
   bool discarding() const { return discarding_; }
   size_t max_line_bytes() const { return max_; }
 
@@ -56,6 +66,7 @@ class LineFramer {
   void EndTooLong(const Sink& sink);
 
   size_t max_;
+  size_t partial_limit_ = static_cast<size_t>(-1);
   size_t keep_tail_;
   std::string buffer_;
   std::string tail_;         // the last keep_tail_ bytes of the over-long line so far

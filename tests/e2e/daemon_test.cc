@@ -6,6 +6,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/fsuid.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -113,6 +115,16 @@ class RawClient {
     auto answer = ReadLine();
     ASSERT_TRUE(answer.has_value());
     ASSERT_NE(answer->find("\"result\""), std::string::npos) << *answer;
+  }
+  // Sends `data` as it is (no newline added), then waits until the daemon has read all
+  // of it (SIOCOUTQ: what the peer has not read yet).
+  void SendRawAndAwaitRead(const std::string& data) {
+    ASSERT_EQ(::send(fd_.get(), data.data(), data.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(data.size()));
+    ASSERT_TRUE(AwaitCondition([&] {
+      int unread = -1;
+      return ::ioctl(fd_.get(), SIOCOUTQ, &unread) == 0 && unread == 0;
+    }));
   }
   void Close() { fd_.Reset(); }
   int fd() const { return fd_.get(); }
@@ -355,6 +367,47 @@ TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged
 
 // A client that stops reading (its read side shut) but keeps the connection open: the first
 // answer that cannot be written ends its session; its requests are not read any more.
+// Clients that send most of a line and stall hold it in the daemon's memory; together they
+// may hold 64 MiB (DaemonOptions::max_partial_line_bytes), after which a partial line is
+// cut and answered as too large. Lines that end are not affected, and the others go on.
+TEST_F(DaemonTest, PartialLinesShareOneMemoryBudgetAndTheLineThatWouldPassItIsTooLarge) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const size_t line_limit = 4 * 1024 * 1024;
+  const auto partial_ping = [&](int id) {
+    std::string head = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                       R"(,"method":"ping","params":{"pad":")";
+    return head + std::string(line_limit - 100 - head.size(), 'x');
+  };
+  std::vector<RawClient> stalled;
+  for (int id = 1; id <= 17; ++id) {
+    stalled.push_back(Connect(socket_path));
+    stalled.back().Initialize("staller-" + std::to_string(id));
+    stalled.back().SendRawAndAwaitRead(partial_ping(id));
+  }
+  // Sixteen lines of 4 MiB less 100 bytes fit in 64 MiB; the seventeenth does not.
+  auto cut = stalled[16].ReadLine(std::chrono::seconds(30));
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(json::parse(*cut),
+            json::parse(R"({"jsonrpc":"2.0","id":17,"error":{"code":-32600,"message":"Message too large"}})"));
+  for (int i = 0; i < 16; ++i) {
+    stalled[i].Send(R"("}})");
+    auto answer = stalled[i].ReadLine(std::chrono::seconds(30));
+    ASSERT_TRUE(answer.has_value()) << i;
+    EXPECT_EQ(json::parse(*answer)["id"], i + 1);
+    EXPECT_EQ(json::parse(*answer)["result"], json::object()) << *answer;
+  }
+  // The budget is free again: a whole line of nearly the limit passes in pieces.
+  RawClient late = Connect(socket_path);
+  late.Initialize("late");
+  late.SendRawAndAwaitRead(partial_ping(18));
+  late.Send(R"("}})");
+  auto pong = late.ReadLine(std::chrono::seconds(30));
+  ASSERT_TRUE(pong.has_value());
+  EXPECT_EQ(json::parse(*pong)["result"], json::object()) << *pong;
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 TEST_F(DaemonTest, AnAnswerThatCannotBeWrittenEndsTheSessionWhileTheClientStaysConnected) {
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());

@@ -104,6 +104,28 @@ TEST_F(LineFramerTest, NeverBuffersMoreThanTheLimit) {
   EXPECT_EQ(got.too_long.size(), 1u);
 }
 
+// A partial line is held only up to the partial limit; a line that ends within one Feed is
+// bounded by the line limit alone, and a limit lowered below what is held cuts at once.
+TEST_F(LineFramerTest, ThePartialLimitBoundsOnlyWhatIsHeldBetweenFeeds) {
+  LineFramer f(100);
+  f.set_partial_limit(4);
+  Feed(f, "0123456789\nab");
+  EXPECT_EQ(got.lines, (std::vector<std::string>{"0123456789"})) << "ended in the same Feed";
+  Feed(f, "cd");
+  EXPECT_EQ(f.buffered_bytes(), 4u);
+  Feed(f, "ef");
+  EXPECT_EQ(got.too_long, (std::vector<std::string>{"abcd"})) << "held past the partial limit";
+  EXPECT_TRUE(f.discarding());
+  EXPECT_EQ(f.buffered_bytes(), 0u);
+  Feed(f, "gh\nxy");
+  EXPECT_EQ(got.lines.size(), 1u) << "the cut line's rest is skipped";
+  f.set_partial_limit(1);
+  Feed(f, "z");
+  EXPECT_EQ(got.too_long, (std::vector<std::string>{"abcd", "xy"})) << "lowered below what is held";
+  Feed(f, "\nok\n");
+  EXPECT_EQ(got.lines, (std::vector<std::string>{"0123456789", "ok"}));
+}
+
 TEST_F(LineFramerTest, PartialLineAtEof) {
   LineFramer f(10);
   Feed(f, "a\nbc");
