@@ -18,7 +18,9 @@
 #include "log/envelope.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
+#include "tools/builtin_tools.h"
 #include "tools/release_audit.h"
+#include "trust/manifest.h"
 
 namespace las::cli {
 namespace {
@@ -47,6 +49,14 @@ int CannotRead(const ReplayOptions& options, const Status& status) {
 
 int RunReplay(const ReplayOptions& options) {
   Status valid = projections::ValidateFilter(options.filter);
+  // A name no surface can have (docs/MANIFEST.md; "las" is Las's own tools) would select
+  // nothing and read as "no events about it": a typo is refused instead.
+  if (valid.ok() && options.filter.surface && !options.filter.surface->empty() &&
+      !trust::IsValidSurfaceName(*options.filter.surface) &&
+      *options.filter.surface != tools::kOwnSurface) {
+    valid = InvalidArgument("--surface: no surface can be named that (a surface name is 1 to "
+                            "64 of a-z, 0-9, '_' and '-', without \"__\")");
+  }
   if (!valid.ok()) {
     std::fprintf(stderr, "las replay: %s\n", Shown(valid).c_str());
     return ExitCodeFor(valid);
@@ -87,7 +97,8 @@ int RunReplay(const ReplayOptions& options) {
   }
   projections::ProjectionSet set;
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
-  if (show_progress) std::fputc('\n', stderr);
+  // The last progress count shown is older than the end: the line is cleared, not left.
+  if (show_progress) std::fputs("\r\033[K", stderr);
   if (output_failed) {
     (void)StdoutDelivered("replay");  // says so, once
     return ExitCodeFor(outcome.status);

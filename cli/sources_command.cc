@@ -79,6 +79,7 @@ int List(const SourcesFlags& flags) {
 }
 
 int Inspect(const SourcesFlags& flags) {
+  if (flags.id.empty()) return Fail("sources", InvalidArgument("inspect needs a source id"));
   int exit_code = kExitOk;
   auto sources = Inventory("sources", flags, exit_code);
   if (!sources) return exit_code;

@@ -304,6 +304,15 @@ TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
   EXPECT_EQ(backwards.err, "las replay: invalid_argument: --from 5 is after --to 3\n");
   EXPECT_EQ(Las({"replay", "--log", dir_, "--surface", ""}).exit_code, 2)
       << "an empty surface would select everything";
+  // A name no surface can have selects nothing: a typo, refused rather than read as "no
+  // events about it". Las's own tools are the surface "las".
+  for (const char* impossible : {"Weles", "a__b", "not a surface!", "weles\n"}) {
+    CommandResult typo = Las({"replay", "--log", dir_, "--surface", impossible});
+    EXPECT_EQ(typo.exit_code, 2) << impossible;
+    EXPECT_EQ(Lines(typo.err).size(), 1u) << typo.err;
+    EXPECT_NE(typo.err.find("--surface: no surface can be named that"), std::string::npos) << typo.err;
+  }
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--surface", "las"}).exit_code, 0);
 }
 
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
