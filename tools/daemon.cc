@@ -89,7 +89,13 @@ class Daemon {
   void OnConnection(UniqueFd fd) {
     if (stopping_) return;
     if (connections_.size() >= options_.max_connections) {
-      Note("too many connections: one refused");
+      // Told at the 1st, 2nd, 4th, 8th... refusal: a client retrying in a loop must not
+      // write a line to stderr per attempt.
+      ++refused_connections_;
+      if ((refused_connections_ & (refused_connections_ - 1)) == 0) {
+        Note("too many connections (" + std::to_string(options_.max_connections) + "): " +
+             std::to_string(refused_connections_) + " refused so far");
+      }
       return;  // `fd` closes here
     }
     const uint64_t id = next_id_++;
@@ -155,6 +161,7 @@ class Daemon {
   PartialLineBudget partial_lines_{options_.max_partial_line_bytes};  // outlives connections_
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   uint64_t next_id_ = 1;
+  uint64_t refused_connections_ = 0;
   Status status_;
   bool stopping_ = false;
   bool finished_ = false;

@@ -31,6 +31,11 @@ constexpr std::string_view kBridgeHello = "las/bridge";
 // An operator connection says what it wants at once; one silent this long (before its first
 // line or after its last) is closed, so idle connections cannot fill the operator socket.
 constexpr std::chrono::seconds kOperatorIdleDeadline{5};
+// A client (the `las serve` bridge, an MCP client) sends its first line at once; one silent
+// this long after connecting is closed, so connections left open by a stuck or crashed
+// program cannot fill the socket's connection limit. Once it has spoken, a session may
+// idle for as long as it likes.
+constexpr std::chrono::seconds kClientFirstLineDeadline{30};
 
 // What a bridge hello line asks for: `agent` is the agent id it names, or nullopt for the
 // daemon's default agent; a hello whose agentId is there but is not a non-empty string
@@ -97,7 +102,7 @@ class Connection final : public DaemonConnection,
     answers_.WhenBroken([weak = weak_from_this()] {
       if (auto self = weak.lock()) self->StopReading();
     });
-    if (operator_only_) ArmIdleDeadline();
+    ArmIdleDeadline(operator_only_ ? kOperatorIdleDeadline : kClientFirstLineDeadline);
     Read();
   }
 
@@ -175,8 +180,8 @@ class Connection final : public DaemonConnection,
   // Operator-only connections are closed after kOperatorIdleDeadline without a line (the
   // first, or the next: its requests are answered at once): idle ones, even after the
   // hello, must not fill the socket's connection limit and keep the operator out.
-  void ArmIdleDeadline() {
-    idle_deadline_.expires_after(kOperatorIdleDeadline);  // cancels the previous wait
+  void ArmIdleDeadline(std::chrono::seconds deadline = kOperatorIdleDeadline) {
+    idle_deadline_.expires_after(deadline);  // cancels the previous wait
     idle_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {
       auto self = weak.lock();
       if (!error && self) self->StopReading();
@@ -184,7 +189,12 @@ class Connection final : public DaemonConnection,
   }
 
   void SawLine() {
-    if (operator_only_ && !stopping_) ArmIdleDeadline();
+    if (operator_only_ && !stopping_) {
+      ArmIdleDeadline();
+    } else if (!operator_only_ && !spoken_) {
+      spoken_ = true;
+      idle_deadline_.cancel();
+    }
   }
 
   void OnTooLong(std::string_view prefix) {
@@ -284,7 +294,8 @@ class Connection final : public DaemonConnection,
   bool input_ended_ = false;
   bool read_in_flight_ = false;
   const bool operator_only_;
-  boost::asio::steady_timer idle_deadline_;  // operator-only connections
+  boost::asio::steady_timer idle_deadline_;  // see ArmIdleDeadline
+  bool spoken_ = false;                      // a client connection sent a line
   bool refused_ = false;
   char buffer_[1 << 16];
 };

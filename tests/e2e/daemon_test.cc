@@ -367,6 +367,26 @@ TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged
 
 // A client that stops reading (its read side shut) but keeps the connection open: the first
 // answer that cannot be written ends its session; its requests are not read any more.
+// A connection that says nothing for 30 s after connecting is closed (a stuck program must
+// not hold one of the socket's connections forever); one that has spoken may idle.
+TEST_F(DaemonTest, ASilentConnectionIsClosedAfterItsFirstLineDeadlineAndASessionIsNot) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient silent = Connect(socket_path);
+  RawClient session = Connect(socket_path);
+  session.Initialize("talker");
+  const auto connected = std::chrono::steady_clock::now();
+  EXPECT_FALSE(silent.ReadLine(std::chrono::seconds(90)).has_value()) << "closed without a word";
+  const auto waited = std::chrono::steady_clock::now() - connected;
+  EXPECT_GE(waited, std::chrono::seconds(25));
+  EXPECT_LT(waited, std::chrono::seconds(60));
+  session.Send(R"({"jsonrpc":"2.0","id":7,"method":"ping"})");
+  auto pong = session.ReadLine(std::chrono::seconds(30));
+  ASSERT_TRUE(pong.has_value()) << "the session that had spoken stays open";
+  EXPECT_EQ(json::parse(*pong)["id"], 7);
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 // Clients that send most of a line and stall hold it in the daemon's memory; together they
 // may hold 64 MiB (DaemonOptions::max_partial_line_bytes), after which a partial line is
 // cut and answered as too large. Lines that end are not affected, and the others go on.
