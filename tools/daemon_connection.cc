@@ -177,9 +177,11 @@ class Connection final : public DaemonConnection,
     StopReading();
   }
 
-  // Operator-only connections are closed after kOperatorIdleDeadline without a line (the
-  // first, or the next: its requests are answered at once): idle ones, even after the
-  // hello, must not fill the socket's connection limit and keep the operator out.
+  // Stops reading after `deadline` without a line. Operator-only connections get
+  // kOperatorIdleDeadline before every line (the first, or the next: their requests are
+  // answered at once), so idle ones, even after the hello, cannot fill the socket's
+  // connection limit and keep the operator out; client connections get
+  // kClientFirstLineDeadline before their first line only.
   void ArmIdleDeadline(std::chrono::seconds deadline = kOperatorIdleDeadline) {
     idle_deadline_.expires_after(deadline);  // cancels the previous wait
     idle_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {

@@ -21,7 +21,6 @@ class PartialLineBudget {
   size_t LimitFor(size_t held) const { return held + (total_ > used_ ? total_ - used_ : 0); }
   // A connection's holding changed from `before` to `after`.
   void Update(size_t before, size_t after) { used_ = used_ - before + after; }
-  size_t used() const { return used_; }
 
  private:
   size_t total_;
