@@ -62,10 +62,24 @@ size_t PythonOptionLength(const std::vector<std::string>& argv, size_t at) {
   return known ? 1 : 0;
 }
 
+// Named one by one: what makes Node, a shell, Perl, Ruby or glibc's iconv load or run code
+// from elsewhere. (LD_* and PYTHON* are decided by prefix, below.)
 constexpr std::array<std::string_view, 15> kCodeLoadingVariables = {
-    "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONEXECUTABLE",
-    "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PERL5LIB", "PERL5OPT", "PERLLIB",
-    "RUBYOPT", "RUBYLIB", "GCONV_PATH"};
+    "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE", "BASH_ENV", "ENV", "SHELLOPTS",
+    "BASHOPTS", "PS4", "PERL5LIB", "PERL5OPT", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
+    "GCONV_PATH"};
+
+// The PYTHON* variables known to change no code that runs (buffering, encodings from the
+// standard library's own package, hashing, limits, diagnostics that import nothing). Every
+// other one is refused: PYTHONPATH, PYTHONHOME, PYTHONPLATLIBDIR and PYTHONUSERBASE move
+// imports, PYTHONPYCACHEPREFIX loads bytecode from elsewhere, PYTHONSTARTUP and
+// PYTHONINSPECT run code read from a file or from stdin (the MCP channel), and
+// PYTHONWARNINGS and PYTHONBREAKPOINT import modules by name; a variable a later Python
+// adds is refused until it is known.
+constexpr std::array<std::string_view, 9> kInertPythonVariables = {
+    "PYTHONUNBUFFERED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE",
+    "PYTHONHASHSEED", "PYTHONFAULTHANDLER", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
+    "PYTHONINTMAXSTRDIGITS"};
 
 // Whether the file at `path` holds bytes `size` long that hash to `digest`. Only a file of
 // that size is hashed, once per process while it keeps its inode, size and modification
@@ -101,9 +115,14 @@ bool SameBytesAs(const std::string& path, uint64_t size, const Sha256Digest& dig
 }  // namespace
 
 bool EnvironmentLoadsCode(std::string_view name) {
+  const auto listed = [name](const auto& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
   if (name.substr(0, 3) == "LD_") return true;
-  return std::find(kCodeLoadingVariables.begin(), kCodeLoadingVariables.end(), name) !=
-         kCodeLoadingVariables.end();
+  // Bash imports an exported function from BASH_FUNC_<name>%%: it overrides a command.
+  if (name.substr(0, 10) == "BASH_FUNC_") return true;
+  if (name.substr(0, 6) == "PYTHON") return !listed(kInertPythonVariables);
+  return listed(kCodeLoadingVariables);
 }
 
 Interpreter InterpreterOf(std::string_view command, uint64_t command_size,

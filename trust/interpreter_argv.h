@@ -51,10 +51,12 @@ VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<
                                      std::string_view surface);
 
 // Whether an environment variable named `name` makes the dynamic loader, an interpreter or
-// a shell load code from elsewhere (LD_*, PYTHONPATH, PYTHONSTARTUP, PYTHONHOME,
-// PYTHONUSERBASE, PYTHONEXECUTABLE, NODE_OPTIONS, NODE_PATH, BASH_ENV, ENV, PERL5LIB,
-// PERL5OPT, PERLLIB, RUBYOPT, RUBYLIB, GCONV_PATH): a release that passes one to its child
-// pins code that is not what runs.
+// a shell load or run code from elsewhere: LD_*; every PYTHON* but the few known inert
+// (PYTHONUNBUFFERED, PYTHONIOENCODING, PYTHONUTF8, PYTHONDONTWRITEBYTECODE, PYTHONHASHSEED,
+// PYTHONFAULTHANDLER, PYTHONNOUSERSITE, PYTHONSAFEPATH, PYTHONINTMAXSTRDIGITS); BASH_FUNC_*;
+// NODE_OPTIONS, NODE_PATH, NODE_REPL_EXTERNAL_MODULE, BASH_ENV, ENV, SHELLOPTS, BASHOPTS,
+// PS4, PERL5LIB, PERL5OPT, PERLLIB, PERL5DB, RUBYOPT, RUBYLIB, GCONV_PATH. A release that
+// passes one to its child pins code that is not what runs.
 bool EnvironmentLoadsCode(std::string_view name);
 
 }  // namespace las::trust

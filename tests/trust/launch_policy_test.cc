@@ -195,14 +195,18 @@ TEST_F(LaunchPolicyTest, OnlyOptionsThatLoadNoCodeMayPrecedeTheScript) {
 // good as an unpinned script: a surface may not declare one. Python children never read
 // the user's site-packages.
 TEST_F(LaunchPolicyTest, EnvironmentThatLoadsOtherCodeIsRefused) {
-  for (const char* name : {"LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONSTARTUP",
-                           "PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "PERL5OPT"}) {
+  for (const char* name :
+       {"LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME",
+        "PYTHONPYCACHEPREFIX", "PYTHONINSPECT", "PYTHONWARNINGS", "PYTHONBREAKPOINT",
+        "PYTHONPLATLIBDIR", "PYTHONSOMETHINGNEW", "NODE_OPTIONS", "NODE_PATH",
+        "NODE_REPL_EXTERNAL_MODULE", "BASH_ENV", "BASH_FUNC_ls%%", "SHELLOPTS", "PS4",
+        "PERL5OPT", "PERL5DB"}) {
     SurfaceBinding s = PythonSurface();
     s.env = {"MOST_TOKEN", name};
     EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << name;
   }
   SurfaceBinding s = PythonSurface();
-  s.env = {"PYTHONUNBUFFERED", "PYTHONIOENCODING", "NODE_ENV"};
+  s.env = {"PYTHONUNBUFFERED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED", "NODE_ENV"};
   VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
   ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
   EXPECT_NE(std::find(plan->env.begin(), plan->env.end(), "PYTHONNOUSERSITE=1"), plan->env.end());
