@@ -277,6 +277,12 @@ void Federation::Settle() {
         std::fprintf(stderr, "las: the watermark could not be moved (%s)\n",
                      std::string(committed.reason_name()).c_str());
       }
+      // Another admission moved it past this release meanwhile: serving on would bypass
+      // the watermark. (A write that failed, a full disk, leaves the admitted serving.)
+      if (committed.reason() == trust::Reason::kRollback ||
+          committed.reason() == trust::Reason::kConflict) {
+        Supersede(committed.reason_name());
+      }
     } else if (release_->manifest.sequence > before) {
       Record({WatermarkAdvancedEvent(release_->key_id, before, release_->manifest.sequence,
                                      trust::Sha256Hex(release_->manifest_sha256))});

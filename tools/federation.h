@@ -150,6 +150,9 @@ class Federation {
   // next start, which this schedules.
   void Stopped(const std::string& surface, std::string_view reason, const std::string& detail,
                int64_t delay_ms);
+  // The watermark commit found a newer release admitted meanwhile (`commit_refusal`:
+  // rollback or conflict): every admitted surface is stopped and its child ended.
+  void Supersede(std::string_view commit_refusal);
   // Removes from `live` the signed tools kept out of the catalog (left_out_reasons_: a
   // local allowlist, or a schema Las cannot compile).
   void KeepOut(const std::string& surface, std::vector<trust::LiveTool>& live) const;

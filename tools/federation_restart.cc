@@ -25,6 +25,9 @@ constexpr std::string_view kReasonChildExited = "child-exited";
 constexpr std::string_view kReasonReleaseChanged = "release-changed";
 // The local policy would now keep other signed tools out than at the admission.
 constexpr std::string_view kReasonPolicyChanged = "policy-changed";
+// While this process started its release, another admission moved the watermark past it:
+// a newer release is the one admissible now.
+constexpr std::string_view kReasonReleaseSuperseded = "release-superseded";
 
 // A start refused for this reason may pass later with nothing re-signed or reconfigured:
 // the child failed, or a file was missing or unreadable for a moment (a deploy, an editor
@@ -78,22 +81,50 @@ void Federation::OnChildGone(const std::string& surface) {
 
 void Federation::Stopped(const std::string& surface, std::string_view reason,
                          const std::string& detail, int64_t delay_ms) {
+  std::string next = delay_ms == RestartBackoff::kNever
+                         ? "its tools fail until las restarts"
+                         : "started again in " + std::to_string(delay_ms) + " ms";
+  std::string recorded = detail;
   if (delay_ms != RestartBackoff::kNever &&
       !trust::CheckExpiry(release_->manifest, options_.clock->NowMicros()).ok()) {
     delay_ms = RestartBackoff::kNever;  // an expired release admits nothing new
+    next = "the release has expired, so it is not started again: its tools fail until las "
+           "restarts with a release that has not";
+    recorded += std::string(recorded.empty() ? "" : "; ") +
+                "not started again: the release has expired";
   }
-  const std::string next = delay_ms == RestartBackoff::kNever
-                               ? "its tools fail until las restarts"
-                               : "started again in " + std::to_string(delay_ms) + " ms";
   SurfaceState& state = StateOf(surface);
   state.reason = std::string(reason);
   state.detail = detail + "; " + next;
-  Record({SurfaceStoppedEvent(surface, reason, detail, delay_ms)});
+  Record({SurfaceStoppedEvent(surface, reason, recorded, delay_ms)});
   if (!options_.quiet) {  // the reason code only: the detail (paths, digests) is in the log
     std::fprintf(stderr, "las: surface %s stopped (%s); %s\n", surface.c_str(),
                  std::string(reason).c_str(), next.c_str());
   }
   if (delay_ms != RestartBackoff::kNever) ScheduleRestart(surface, delay_ms);
+}
+
+void Federation::Supersede(std::string_view commit_refusal) {
+  if (!options_.quiet) {
+    std::fprintf(stderr,
+                 "las: release %llu was superseded while it started (%s): its surfaces are "
+                 "stopped; restart las to serve the release the watermark now admits\n",
+                 static_cast<unsigned long long>(release_->manifest.sequence),
+                 std::string(commit_refusal).c_str());
+  }
+  for (SurfaceState& state : states_) {
+    if (!state.admitted) continue;
+    state.admitted = false;
+    if (auto client = clients_.find(state.name); client != clients_.end()) {
+      std::unique_ptr<transport::McpClient> ending = std::move(client->second);
+      clients_.erase(client);  // a shutdown ends what clients_ holds
+      if (ending != nullptr) Retire(std::move(ending), [] {});
+    }
+    Stopped(state.name, kReasonReleaseSuperseded,
+            "the watermark commit of release " + std::to_string(release_->manifest.sequence) +
+                " was refused: " + std::string(commit_refusal),
+            RestartBackoff::kNever);
+  }
 }
 
 void Federation::ScheduleRestart(const std::string& surface, int64_t delay_ms) {

@@ -495,6 +495,10 @@ TEST_F(SurfaceRestartTest, NothingIsStartedAgainAfterTheReleaseExpired) {
   ASSERT_EQ(stops.size(), 1u);
   EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
   EXPECT_EQ(stops[0]["payload"]["restart_after_ms"], -1);
+  EXPECT_NE(stops[0]["payload"]["detail"].get<std::string>().find(
+                "not started again: the release has expired"),
+            std::string::npos)
+      << "why it stays stopped: " << stops[0].dump();
   EXPECT_FALSE(Call("gated__echo", {{"text", "down"}}).contains("result"));
   server_->CloseStdin();
   EXPECT_EQ(server_->Wait(), 0);
@@ -617,6 +621,59 @@ TEST_F(FederationTest, AWatermarkThatCannotMoveRefusesTheReleaseAndRefusalsNameI
   EXPECT_EQ(rejected[1]["payload"]["reason"], "rollback");
   EXPECT_EQ(rejected[1]["payload"]["release_sequence"], 1);
   EXPECT_EQ(rejected[1]["payload"]["key_id"], rejected[0]["payload"]["key_id"]);
+}
+
+// Two `las serve` started at once with different releases of one key: the one whose
+// watermark commit comes last finds the newer release admitted (rollback) and stops every
+// surface it admitted, rather than serve a release the watermark no longer admits.
+TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitted) {
+  const std::string gate = tmp_.Sub("slow-gate");
+  std::ofstream(gate) << "held";
+  testing::AddVariantOf(*release_, "flaky", "slow", {"--sleep-at-start-while", gate});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(2);
+  testing::ChildProcess older(testing::LasArgvWithEnv(
+      release_->Environment(),
+      {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(gate + ".asleep") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(std::filesystem::exists(gate + ".asleep")) << "release 2 is starting";
+
+  release_->Sign(3);
+  json env = testing::EnvObject(release_->Environment());
+  env["LAS_SKIP"] = "slow";
+  auto newer = testing::RunServe(tmp_.Sub("log-newer"), release_->registry_path(), env,
+                                 {{{"op", "listTools"}}});
+  ASSERT_EQ(newer.exit_code, 0) << newer.err;
+  EXPECT_EQ(testing::ReplayEvents(tmp_.Sub("log-newer"), {"--kind", "WatermarkAdvanced"}).size(), 1u);
+  std::filesystem::remove(gate);
+
+  older.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(older.ReadLine().has_value());
+  older.WriteLine(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"old"}}})");
+  auto answer = older.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_FALSE(json::parse(*answer).contains("result")) << *answer;
+  older.CloseStdin();
+  EXPECT_EQ(older.Wait(), 0);
+
+  auto rejected = Replay({"--kind", "ReleaseRejected"});
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0]["payload"]["reason"], "rollback");
+  EXPECT_EQ(rejected[0]["payload"]["release_sequence"], 2);
+  std::set<std::string> admitted, stopped;
+  for (const json& e : Replay({"--kind", "SurfaceAdmitted"})) admitted.insert(e["payload"]["surface"]);
+  for (const json& e : Replay({"--kind", "SurfaceStopped"})) {
+    EXPECT_EQ(e["payload"]["reason"], "release-superseded") << e.dump();
+    EXPECT_EQ(e["payload"]["restart_after_ms"], -1);
+    stopped.insert(e["payload"]["surface"]);
+  }
+  EXPECT_TRUE(admitted.count("echo") && admitted.count("slow"));
+  EXPECT_EQ(stopped, admitted) << "every surface release 2 admitted is stopped";
+  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "and its children ended";
 }
 
 TEST_F(FederationTest, LasOnlyAndLasSkipOnlySubtract) {

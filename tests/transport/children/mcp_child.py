@@ -5,7 +5,8 @@ Options:
   --exit-at-start N    exit with status N before reading anything
   --exit-at-start-while PATH   exit with status 4 before reading anything while PATH exists
   --sleep-at-start S   sleep S seconds before reading anything (a child stuck in its start)
-  --sleep-at-start-while PATH  while PATH exists: write PATH.asleep, then sleep 987 s
+  --sleep-at-start-while PATH  if PATH exists: write PATH.asleep, then sleep until PATH is
+                               removed (at most 987 s)
                        before reading anything
   --page-size N        tools/list pages of N tools (nextCursor pagination)
   --repeat-tools-key 1 tools/list answers with the "tools" member twice
@@ -169,7 +170,9 @@ def main():
     if "--sleep-at-start-while" in opts and os.path.exists(opts["--sleep-at-start-while"]):
         with open(opts["--sleep-at-start-while"] + ".asleep", "a") as marker:
             marker.write("%d\n" % os.getpid())
-        time.sleep(987)
+        give_up = time.monotonic() + 987
+        while os.path.exists(opts["--sleep-at-start-while"]) and time.monotonic() < give_up:
+            time.sleep(0.02)
     page = int(opts.get("--page-size", "0"))
     if "--title" in opts:
         for tool in TOOLS:
