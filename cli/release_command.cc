@@ -420,6 +420,8 @@ int VerifyExitCode(const tools::ReleaseCheck& check) {
       if (operational == kExitOk) operational = ExitCodeFor(NotFound(""));
     } else if (reason == trust::Reason::kIoError) {
       if (operational == kExitOk) operational = ExitCodeFor(IoError(""));
+    } else if (reason == trust::Reason::kFileAccessDenied) {
+      if (operational == kExitOk) operational = ExitCodeFor(Denied(""));
     } else if (reason == trust::Reason::kNotConfigured || reason == trust::Reason::kNotAbsolute) {
       if (operational == kExitOk) operational = kExitUsage;
     } else {

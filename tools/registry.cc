@@ -168,9 +168,10 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
                                         std::optional<std::string_view> skip) {
   const std::set<std::string> only_names = only ? SplitNames(*only) : std::set<std::string>{};
   const std::set<std::string> skip_names = skip ? SplitNames(*skip) : std::set<std::string>{};
+  const bool only_given = only && only->find_first_not_of(" \t\r\n") != std::string_view::npos;
   std::vector<std::string> out;
   for (const auto& name : eligible) {
-    if (!only_names.empty() && only_names.count(name) == 0) continue;
+    if (only_given && only_names.count(name) == 0) continue;
     if (skip_names.count(name) != 0) continue;
     out.push_back(name);
   }

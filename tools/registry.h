@@ -55,7 +55,8 @@ Result<Registry> LoadRegistry(const std::string& path);
 
 // Applies LAS_ONLY / LAS_SKIP (comma-separated surface names, whitespace around each
 // trimmed; empty or unset = no-op) to `eligible`, keeping order. Names in the lists that
-// are not eligible are ignored: the lists only ever subtract.
+// are not eligible are ignored: the lists only ever subtract. A LAS_ONLY that is not blank
+// but names nothing (",") keeps nothing, as one naming only unknown surfaces does.
 std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible,
                                         std::optional<std::string_view> only,
                                         std::optional<std::string_view> skip);

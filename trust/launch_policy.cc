@@ -12,6 +12,7 @@
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
 #include "trust/release_paths.h"
+#include "trust/secure_file.h"
 
 namespace las::trust {
 namespace {
@@ -19,8 +20,7 @@ namespace {
 std::string Errno() { return std::strerror(errno); }
 
 Verdict OpenFailure(const std::string& what, const std::string& path) {
-  if (errno == ENOENT) return Reject(Reason::kFileMissing, what + " " + path + " does not exist");
-  return Reject(Reason::kIoError, "cannot open " + what + " " + path + ": " + Errno());
+  return trust::OpenFailure(errno, path, what);
 }
 
 // The path the kernel holds for an open descriptor: every symlink and ".." resolved at

@@ -13,19 +13,6 @@ namespace {
 
 std::string Errno(int err) { return std::strerror(err); }
 
-Verdict OpenFailure(int err, const std::string& path, const std::string& what, bool nofollow) {
-  // With O_NOFOLLOW, Linux reports a symlink in the last component as ELOOP.
-  if (nofollow && err == ELOOP) {
-    return Reject(Reason::kFileSymlink, what + " " + path + " is a symbolic link (refused: "
-                                            "the file itself must be checked, not a link to it)");
-  }
-  if (err == ENOENT) return Reject(Reason::kFileMissing, what + " " + path + " does not exist");
-  if (err == EACCES || err == EPERM) {
-    return Reject(Reason::kFileAccessDenied, "cannot open " + what + " " + path + ": " + Errno(err));
-  }
-  return Reject(Reason::kIoError, "cannot open " + what + " " + path + ": " + Errno(err));
-}
-
 Verdict CheckRegularAndSize(const struct stat& st, const std::string& path,
                             const std::string& what, size_t max_bytes) {
   if (!S_ISREG(st.st_mode)) {
@@ -62,6 +49,19 @@ VerdictOr<std::string> ReadAll(int fd, const std::string& path, const std::strin
 }
 
 }  // namespace
+
+Verdict OpenFailure(int err, const std::string& path, const std::string& what, bool nofollow) {
+  // With O_NOFOLLOW, Linux reports a symlink in the last component as ELOOP.
+  if (nofollow && err == ELOOP) {
+    return Reject(Reason::kFileSymlink, what + " " + path + " is a symbolic link (refused: "
+                                            "the file itself must be checked, not a link to it)");
+  }
+  if (err == ENOENT) return Reject(Reason::kFileMissing, what + " " + path + " does not exist");
+  if (err == EACCES || err == EPERM) {
+    return Reject(Reason::kFileAccessDenied, "cannot open " + what + " " + path + ": " + Errno(err));
+  }
+  return Reject(Reason::kIoError, "cannot open " + what + " " + path + ": " + Errno(err));
+}
 
 uid_t ExpectedUid(const SecureFileOptions& options) {
   return options.expected_uid.value_or(::geteuid());

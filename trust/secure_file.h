@@ -40,6 +40,11 @@ struct SecureFileOptions {
   size_t max_bytes = kDefaultMaxSecureFileBytes;
 };
 
+// Why opening `path` failed with errno `err`: kFileSymlink (ELOOP under O_NOFOLLOW),
+// kFileMissing, kFileAccessDenied (EACCES, EPERM) or kIoError; `what` names the file.
+Verdict OpenFailure(int err, const std::string& path, const std::string& what,
+                    bool nofollow = false);
+
 // The uid SecureFileOptions resolves to.
 uid_t ExpectedUid(const SecureFileOptions& options);
 

@@ -26,6 +26,15 @@ VerdictOr<SignatureFile> ParseSignatureFile(std::string_view text) {
     return Bad("longer than " + std::to_string(kMaxSignatureFileBytes) + " bytes");
   }
   if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  // Said as such: an editor's line endings would otherwise read as a bad signature field.
+  if (text.find('\r') != std::string_view::npos) {
+    return Bad("holds a carriage return (Windows line endings?): the file is one line ending "
+               "in \\n");
+  }
+  if (text.find('\n') != std::string_view::npos) {
+    return Bad("holds more than one line (a blank line after the signature?): the file is one "
+               "line ending in \\n");
+  }
   std::vector<std::string_view> fields;
   size_t start = 0;
   for (;;) {

@@ -360,6 +360,26 @@ TEST(ReleaseSignVerifyTest, VerifyTellsOperationalErrorsFromFailures) {
   EXPECT_NE(later.out.find("expired"), std::string::npos) << later.out;
 }
 
+// A manifest this user may not read is "could not verify" (exit 8), not "must not be
+// admitted" (exit 1): scripts tell a bad release from an unreadable one by the code.
+TEST(ReleaseSignVerifyTest, AManifestThisUserMayNotReadIsDeniedNotFailed) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1"}).exit_code, 0);
+  for (const std::string& dir : {r.Sub(""), r.keys(), r.Sub("release")}) ::chmod(dir.c_str(), 0777);
+  ::chmod(r.signature().c_str(), 0644);
+  ::chmod(r.trust_store().c_str(), 0644);
+  ::chmod(r.manifest().c_str(), 0);
+  auto denied = testing::RunCommand(testing::AsUnprivilegedUser(
+      {LAS_EXECUTABLE, "release", "verify", "--manifest", r.manifest(), "--signature",
+       r.signature(), "--trust-store", r.trust_store()}));
+  EXPECT_EQ(denied.exit_code, 8) << denied.out << denied.err;
+  EXPECT_NE(denied.out.find("file-access-denied"), std::string::npos) << denied.out;
+  EXPECT_NE(denied.err.find("could not verify"), std::string::npos) << denied.err;
+  EXPECT_EQ(denied.err.find("must not be admitted"), std::string::npos) << denied.err;
+}
+
 // Keygen's outputs are three files: two of them at one path lost the new secret key (the
 // trust store was renamed over it) and still exited 0.
 TEST(ReleaseKeygenTest, RefusesTwoOutputsThatAreOneFile) {

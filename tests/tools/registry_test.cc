@@ -105,6 +105,9 @@ TEST(RegistryTest, OnlyAndSkipOnlySubtract) {
             (std::vector<std::string>{"echo"}));
   EXPECT_TRUE(FilterEligible(eligible, "finance", std::nullopt).empty());
   EXPECT_EQ(FilterEligible(eligible, "", ""), eligible);
+  EXPECT_EQ(FilterEligible(eligible, " \t", std::nullopt), eligible) << "blank: unset";
+  EXPECT_TRUE(FilterEligible(eligible, ",", std::nullopt).empty()) << "set, naming nothing";
+  EXPECT_TRUE(FilterEligible(eligible, " , ,", std::nullopt).empty());
   EXPECT_EQ(FilterEligible(eligible, "echo", "echo"), std::vector<std::string>{});
   EXPECT_EQ(FilterEligible(eligible, "\techo\t, lem\n", std::nullopt),
             (std::vector<std::string>{"echo", "lem"}))

@@ -67,6 +67,19 @@ TEST(ReleaseSignatureFile, ParsesTheOneLineFormat) {
   EXPECT_EQ(back->signature, sig);
 }
 
+// A valid line saved with Windows line endings or a blank line after it is refused for
+// what it is, not as a signature that is not lowercase hex.
+TEST(ReleaseSignatureFile, LineEndingsAndExtraLinesAreNamed) {
+  const std::string line = "las-release-signature-v1 ed25519 " + kId + " " + kSig;
+  for (const std::string& text : {line + "\r\n", line + "\n\n", line + "\n\nmore\n"}) {
+    VerdictOr<SignatureFile> s = ParseSignatureFile(text);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.verdict().reason(), Reason::kSignatureFormat);
+    EXPECT_EQ(s.verdict().detail().find("lowercase hex"), std::string::npos) << s.verdict().detail();
+    EXPECT_NE(s.verdict().detail().find("line"), std::string::npos) << s.verdict().detail();
+  }
+}
+
 TEST(ReleaseSignatureFile, LengthIsCheckedAfterTagsBeforeCrypto) {
   EXPECT_EQ(SigReason("las-release-signature-v1 ed25519 " + kId + " " + std::string(126, 'a')),
             Reason::kSignatureLength);
