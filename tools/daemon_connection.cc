@@ -147,7 +147,7 @@ class Connection final : public DaemonConnection,
           if (self->input_ended_) return;
           if (error || n == 0) {
             self->lines_.Finish();
-            self->NoteHeld();
+            self->Hold(self->lines_.buffered_bytes());
             self->EndInput();
             return;
           }
@@ -157,7 +157,7 @@ class Connection final : public DaemonConnection,
           // A client that does not read its answers is not read (tools/paced_lines.h).
           self->lines_.Feed(std::string_view(self->buffer_, n), self.get(),
                             [self] { self->Read(); });
-          self->NoteHeld();
+          self->Hold(self->lines_.buffered_bytes());
         });
   }
 
@@ -267,16 +267,14 @@ class Connection final : public DaemonConnection,
     return "eof";
   }
 
-  // What this connection's partial line holds now, told to the budget.
-  void NoteHeld() {
-    const size_t held = stream_.is_open() ? lines_.buffered_bytes() : 0;
-    if (budget_ != nullptr) budget_->Update(held_, held);
-    held_ = held;
+  // This connection's partial line now holds `bytes`: told to the budget.
+  void Hold(size_t bytes) {
+    if (budget_ != nullptr) budget_->Update(held_, bytes);
+    held_ = bytes;
   }
 
   void Close() {
-    if (budget_ != nullptr) budget_->Update(held_, 0);
-    held_ = 0;
+    Hold(0);
     boost::system::error_code ignored;
     stream_.close(ignored);
     boost::asio::post(io_, on_closed_);  // a copy: the daemon may destroy us in it

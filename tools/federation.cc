@@ -121,9 +121,7 @@ void Federation::LaunchEligible() {
   };
   const std::vector<std::string> eligible =
       FilterEligible(signed_and_configured, lookup("LAS_ONLY"), lookup("LAS_SKIP"));
-  if (const auto only = lookup("LAS_ONLY");
-      only && !options_.quiet && only->find_first_not_of(" \t\r\n") != std::string_view::npos &&
-      UnmatchedNames({}, *only).empty()) {
+  if (const auto only = lookup("LAS_ONLY"); only && !options_.quiet && NamesNothing(*only)) {
     std::fprintf(stderr, "las: LAS_ONLY is set but names no surface: none is served\n");
   }
   for (const char* variable : {"LAS_ONLY", "LAS_SKIP"}) {

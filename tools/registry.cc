@@ -145,6 +145,10 @@ Result<Registry> LoadRegistry(const std::string& path) {
 
 namespace {
 
+constexpr std::string_view kBlank = " \t\n\r\v\f";  // a value read from a file ends in \n
+
+bool IsBlank(std::string_view text) { return text.find_first_not_of(kBlank) == std::string_view::npos; }
+
 std::set<std::string> SplitNames(std::string_view list) {
   std::set<std::string> names;
   size_t start = 0;
@@ -152,7 +156,6 @@ std::set<std::string> SplitNames(std::string_view list) {
     size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
     std::string_view name = list.substr(start, comma - start);
-    constexpr std::string_view kBlank = " \t\n\r\v\f";  // a value read from a file ends in \n
     while (!name.empty() && kBlank.find(name.front()) != std::string_view::npos) name.remove_prefix(1);
     while (!name.empty() && kBlank.find(name.back()) != std::string_view::npos) name.remove_suffix(1);
     if (!name.empty()) names.emplace(name);
@@ -168,7 +171,7 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
                                         std::optional<std::string_view> skip) {
   const std::set<std::string> only_names = only ? SplitNames(*only) : std::set<std::string>{};
   const std::set<std::string> skip_names = skip ? SplitNames(*skip) : std::set<std::string>{};
-  const bool only_given = only && only->find_first_not_of(" \t\r\n") != std::string_view::npos;
+  const bool only_given = only && !IsBlank(*only);
   std::vector<std::string> out;
   for (const auto& name : eligible) {
     if (only_given && only_names.count(name) == 0) continue;
@@ -177,6 +180,8 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
   }
   return out;
 }
+
+bool NamesNothing(std::string_view list) { return !IsBlank(list) && SplitNames(list).empty(); }
 
 std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,
                                         std::string_view list) {

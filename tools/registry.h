@@ -60,6 +60,8 @@ Result<Registry> LoadRegistry(const std::string& path);
 std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible,
                                         std::optional<std::string_view> only,
                                         std::optional<std::string_view> skip);
+// Whether `list` is not blank yet names nothing (","): as LAS_ONLY it keeps every surface out.
+bool NamesNothing(std::string_view list);
 // The names in `list` (as FilterEligible reads it) that are not in `eligible`: a typo in
 // LAS_ONLY would otherwise leave every surface out without a word.
 std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,

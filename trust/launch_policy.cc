@@ -19,10 +19,6 @@ namespace {
 
 std::string Errno() { return std::strerror(errno); }
 
-Verdict OpenFailure(const std::string& what, const std::string& path) {
-  return trust::OpenFailure(errno, path, what);
-}
-
 // The path the kernel holds for an open descriptor: every symlink and ".." resolved at
 // open time, so it describes the inode we actually hold.
 VerdictOr<std::string> PathOfDescriptor(int fd, const std::string& what) {
@@ -36,7 +32,7 @@ VerdictOr<std::string> PathOfDescriptor(int fd, const std::string& what) {
 // Opens `path` read-only (following symlinks: the result is checked by where it landed).
 VerdictOr<UniqueFd> OpenRegular(const std::string& path, const std::string& what, struct stat* st) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (!fd.valid()) return OpenFailure(what, path);
+  if (!fd.valid()) return OpenFailure(errno, path, what);
   if (::fstat(fd.get(), st) != 0) return Reject(Reason::kIoError, "cannot stat " + what + " " + path + ": " + Errno());
   if (!S_ISREG(st->st_mode)) return Reject(Reason::kFileNotRegular, what + " " + path + " is not a regular file");
   // O_NONBLOCK only guarded the open against FIFOs; clear it for the exec'd descriptor.
@@ -82,7 +78,7 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
 
   // Working directory.
   plan.cwd = UniqueFd(::open(surface.cwd.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!plan.cwd.valid()) return OpenFailure(name + "cwd", surface.cwd);
+  if (!plan.cwd.valid()) return OpenFailure(errno, surface.cwd, name + "cwd");
   VerdictOr<std::string> cwd_path = PathOfDescriptor(plan.cwd.get(), "cwd");
   if (!cwd_path.ok()) return cwd_path.verdict();
   if (!IsInsideDirectory(workspace, *cwd_path)) {
