@@ -18,8 +18,10 @@
 
 namespace {
 
-// A usage error on one line, like every other error: "las VERB: usage: what (see `las VERB
-// --help`)". CLI11's own is two lines without the verb, and quotes the flags as typed.
+// A usage error on one line, like every other error (docs/CLI.md): "las VERB:
+// invalid_argument: what (see `las VERB --help`)" — the code of exit 2, as the verbs' own
+// argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
+// typed, and words some cases for its own developers.
 std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
   std::string verb = "las";
   const CLI::App* innermost = app;
@@ -29,12 +31,28 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
     innermost = parsed.front();
   }
   std::string what = error.what();
-  // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
   if (error.get_name() == "RequiredError" && what.find("subcommand") != std::string::npos &&
       !innermost->remaining().empty()) {
-    what = "unknown command '" + innermost->remaining().front() + "'";
+    const std::string word = innermost->remaining().front();
+    if (word.starts_with("-")) {
+      // `las inspect --log X`: the flag belongs to a command not yet named.
+      std::string commands;
+      for (const CLI::App* sub : innermost->get_subcommands([](const CLI::App*) { return true; })) {
+        commands += (commands.empty() ? "" : ", ") + sub->get_name();
+      }
+      what = "name a command before '" + word + "' (one of: " + commands + ")";
+    } else {
+      // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
+      what = "unknown command '" + word + "'";
+    }
   }
-  return verb + ": usage: " + las::EscapeForTerminal(what) + " (see `" + verb + " --help`)\n";
+  // `--from 1 --from 2`: CLI11 says "--from: At Most 1 required but received 2".
+  if (const size_t at_most = what.find(": At Most 1 required but received ");
+      error.get_name() == "ArgumentMismatch" && at_most != std::string::npos) {
+    what = what.substr(0, at_most) + " given more than once; give it once";
+  }
+  return verb + ": invalid_argument: " + las::EscapeForTerminal(what) + " (see `" + verb +
+         " --help`)\n";
 }
 
 // A standard descriptor closed at start (`las list >&-`) would be the next file opened —
