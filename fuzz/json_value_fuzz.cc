@@ -39,14 +39,14 @@ bool Agree(const JsonValue& v, const nlohmann::json& j) {
       return j.is_number_float() &&
              SameDouble(std::strtod(v.text.c_str(), nullptr), j.get<double>());
     case Kind::kArray:
-      if (!j.is_array() || j.size() != v.array.size()) return false;
-      for (size_t i = 0; i < v.array.size(); ++i) {
-        if (!Agree(v.array[i], j[i])) return false;
+      if (!j.is_array() || j.size() != v.array().size()) return false;
+      for (size_t i = 0; i < v.array().size(); ++i) {
+        if (!Agree(v.array()[i], j[i])) return false;
       }
       return true;
     case Kind::kObject:
-      if (!j.is_object() || j.size() != v.object.size()) return false;
-      for (const auto& [key, member] : v.object) {
+      if (!j.is_object() || j.size() != v.object().size()) return false;
+      for (const auto& [key, member] : v.object()) {
         auto it = j.find(key);
         if (it == j.end() || !Agree(member, *it)) return false;
       }
@@ -88,11 +88,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   LAS_FUZZ_CHECK(one_step.ok() && *one_step == canonical, "CanonicalizeJsonValue differs");
 
   if (value.is_array()) {
-    const size_t n = std::min<size_t>(value.array.size(), 8);
+    const size_t n = std::min<size_t>(value.array().size(), 8);
     for (size_t a = 0; a < n; ++a) {
       for (size_t b = 0; b < n; ++b) {
-        const JsonValue& x = value.array[a];
-        const JsonValue& y = value.array[b];
+        const JsonValue& x = value.array()[a];
+        const JsonValue& y = value.array()[b];
         if (!x.is_number() || !y.is_number()) continue;
         const int xy = Sign(las::reducers::CompareNumbers(x, y));
         LAS_FUZZ_CHECK(xy == -Sign(las::reducers::CompareNumbers(y, x)), "CompareNumbers not antisymmetric");

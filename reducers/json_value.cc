@@ -80,9 +80,10 @@ class Parser {
       return true;
     }
     while (true) {
-      out.array.emplace_back();
+      JsonValue::Elements& elements = out.array();
+      elements.emplace_back();
       SkipSpace();
-      if (!Value(out.array.back(), depth)) return false;
+      if (!Value(elements.back(), depth)) return false;
       SkipSpace();
       if (pos_ >= s_.size()) return Fail("unterminated array");
       if (s_[pos_] == ',') {
@@ -116,7 +117,7 @@ class Parser {
       if (pos_ >= s_.size() || s_[pos_] != ':') return Fail("expected ':' after object key");
       ++pos_;
       SkipSpace();
-      auto [slot, inserted] = out.object.try_emplace(std::move(key));
+      auto [slot, inserted] = out.object().try_emplace(std::move(key));
       if (!inserted) {
         pos_ = key_at;
         return Fail("duplicate object key");
@@ -354,10 +355,45 @@ int CompareIntegerWithDouble(std::string_view integer, double x) {
 
 }  // namespace
 
+struct JsonValue::Containers {
+  Elements elements;
+  Members members;
+};
+
+void JsonValue::DeleteContainers::operator()(Containers* containers) const { delete containers; }
+
+JsonValue::JsonValue(const JsonValue& other)
+    : kind(other.kind), boolean(other.boolean), integer(other.integer), text(other.text) {
+  if (other.containers_) containers_.reset(new Containers(*other.containers_));
+}
+
+JsonValue& JsonValue::operator=(const JsonValue& other) {
+  if (this != &other) *this = JsonValue(other);
+  return *this;
+}
+
+JsonValue::Containers& JsonValue::EnsureContainers() {
+  if (!containers_) containers_.reset(new Containers());
+  return *containers_;
+}
+
+const JsonValue::Elements& JsonValue::array() const {
+  static const Elements kNone;
+  return containers_ ? containers_->elements : kNone;
+}
+JsonValue::Elements& JsonValue::array() { return EnsureContainers().elements; }
+
+const JsonValue::Members& JsonValue::object() const {
+  static const Members kNone;
+  return containers_ ? containers_->members : kNone;
+}
+JsonValue::Members& JsonValue::object() { return EnsureContainers().members; }
+
 const JsonValue* JsonValue::Find(std::string_view key) const {
   if (kind != Kind::kObject) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &it->second;
+  const Members& members = object();
+  auto it = members.find(key);
+  return it == members.end() ? nullptr : &it->second;
 }
 
 bool operator==(const JsonValue& a, const JsonValue& b) {
@@ -367,8 +403,8 @@ bool operator==(const JsonValue& a, const JsonValue& b) {
     case JsonValue::Kind::kBool: return a.boolean == b.boolean;
     case JsonValue::Kind::kNumber:
     case JsonValue::Kind::kString: return a.text == b.text;
-    case JsonValue::Kind::kArray: return a.array == b.array;
-    case JsonValue::Kind::kObject: return a.object == b.object;
+    case JsonValue::Kind::kArray: return a.array() == b.array();
+    case JsonValue::Kind::kObject: return a.object() == b.object();
   }
   return false;
 }
@@ -386,7 +422,7 @@ void AppendCanonical(const JsonValue& value, std::string& out) {
     case JsonValue::Kind::kArray: {
       out.push_back('[');
       bool first = true;
-      for (const auto& element : value.array) {
+      for (const auto& element : value.array()) {
         if (!first) out.push_back(',');
         first = false;
         AppendCanonical(element, out);
@@ -397,7 +433,7 @@ void AppendCanonical(const JsonValue& value, std::string& out) {
     case JsonValue::Kind::kObject: {
       out.push_back('{');
       bool first = true;
-      for (const auto& [key, member] : value.object) {  // std::map: ascending byte order
+      for (const auto& [key, member] : value.object()) {  // std::map: ascending byte order
         if (!first) out.push_back(',');
         first = false;
         AppendJsonString(key, out);
@@ -412,8 +448,8 @@ void AppendCanonical(const JsonValue& value, std::string& out) {
 
 size_t NestingDepth(const JsonValue& value) {
   size_t deepest = 0;
-  for (const JsonValue& element : value.array) deepest = std::max(deepest, NestingDepth(element));
-  for (const auto& [key, member] : value.object) deepest = std::max(deepest, NestingDepth(member));
+  for (const JsonValue& element : value.array()) deepest = std::max(deepest, NestingDepth(element));
+  for (const auto& [key, member] : value.object()) deepest = std::max(deepest, NestingDepth(member));
   return value.is_array() || value.is_object() ? deepest + 1 : 0;
 }
 

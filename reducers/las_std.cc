@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 namespace las::reducers {
 std::optional<StdReducer> StdReducerNamed(std::string_view name) {
@@ -35,7 +36,7 @@ Result<JsonValue> ApplyStdReducer(StdReducer reducer, std::optional<JsonValue> c
     case StdReducer::kAppend: {
       if (!absent && !current->is_array()) return InvalidArgument("not-an-array");
       JsonValue out = absent ? JsonValue::Array() : std::move(*current);
-      out.array.push_back(std::move(operand));
+      out.array().push_back(std::move(operand));
       return out;
     }
     case StdReducer::kMax: {
@@ -49,7 +50,7 @@ Result<JsonValue> ApplyStdReducer(StdReducer reducer, std::optional<JsonValue> c
       if (absent) return operand;
       if (!current->is_object()) return InvalidArgument("not-an-object");
       JsonValue out = std::move(*current);
-      for (auto& [key, value] : operand.object) out.object.insert_or_assign(key, std::move(value));
+      for (auto& [key, value] : operand.object()) out.object().insert_or_assign(key, std::move(value));
       return out;
     }
     case StdReducer::kSetUnion: {
@@ -57,9 +58,9 @@ Result<JsonValue> ApplyStdReducer(StdReducer reducer, std::optional<JsonValue> c
       if (!absent && !current->is_array()) return InvalidArgument("not-an-array");
       JsonValue out = absent ? JsonValue::Array() : std::move(*current);
       std::set<std::string> seen;
-      for (const auto& element : out.array) seen.insert(CanonicalText(element));
-      for (auto& element : operand.array) {
-        if (seen.insert(CanonicalText(element)).second) out.array.push_back(std::move(element));
+      for (const auto& element : std::as_const(out).array()) seen.insert(CanonicalText(element));
+      for (auto& element : operand.array()) {
+        if (seen.insert(CanonicalText(element)).second) out.array().push_back(std::move(element));
       }
       return out;
     }

@@ -59,8 +59,9 @@ bool ToolArgs::Bool(std::string_view name, bool fallback) const {
 }
 
 Result<std::optional<reducers::JsonValue>> ToolArgs::TakeValue(std::string_view name) {
-  auto found = root_.object.find(name);
-  reducers::JsonValue* direct = found == root_.object.end() ? nullptr : &found->second;
+  reducers::JsonValue::Members& members = root_.object();
+  auto found = members.find(name);
+  reducers::JsonValue* direct = found == members.end() ? nullptr : &found->second;
   const reducers::JsonValue* text = root_.Find(std::string(name) + "_json");
   if (direct != nullptr && text != nullptr) {
     return InvalidArgument("give " + std::string(name) + " or " + std::string(name) +

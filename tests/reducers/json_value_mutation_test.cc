@@ -62,13 +62,13 @@ void ExpectSame(const JsonValue& ours, const Json& theirs, const std::string& wh
     }
     case K::kArray:
       ASSERT_TRUE(theirs.is_array()) << where;
-      ASSERT_EQ(ours.array.size(), theirs.size()) << where;
-      for (size_t i = 0; i < ours.array.size(); ++i) ExpectSame(ours.array[i], theirs[i], where);
+      ASSERT_EQ(ours.array().size(), theirs.size()) << where;
+      for (size_t i = 0; i < ours.array().size(); ++i) ExpectSame(ours.array()[i], theirs[i], where);
       return;
     case K::kObject:
       ASSERT_TRUE(theirs.is_object()) << where;
-      ASSERT_EQ(ours.object.size(), theirs.size()) << where;
-      for (const auto& [key, member] : ours.object) {
+      ASSERT_EQ(ours.object().size(), theirs.size()) << where;
+      for (const auto& [key, member] : ours.object()) {
         ASSERT_TRUE(theirs.contains(key)) << where;
         ExpectSame(member, theirs.at(key), where);
       }

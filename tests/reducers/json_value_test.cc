@@ -70,6 +70,25 @@ TEST(JsonValueTest, AnythingElseIsRefusedWithAClearError) {
   }
 }
 
+// A large value is mostly leaves; a leaf carries no container (docs/PERFORMANCE.md).
+TEST(JsonValueTest, ALeafIsSmallAndACopyIsDeep) {
+  EXPECT_LE(sizeof(JsonValue), 48u);
+  auto parsed = ParseJsonValue(R"({"a":[1,{"b":"x"}],"c":{}})");
+  ASSERT_TRUE(parsed.ok());
+  JsonValue copy = *parsed;
+  EXPECT_EQ(copy, *parsed);
+  copy.object()["a"].array()[1].object()["b"] = JsonValue::String("y");
+  copy.object()["c"].object()["d"] = JsonValue();
+  EXPECT_EQ(CanonicalText(*parsed), R"({"a":[1,{"b":"x"}],"c":{}})") << "the original is untouched";
+  EXPECT_EQ(CanonicalText(copy), R"({"a":[1,{"b":"y"}],"c":{"d":null}})");
+  copy = *parsed;  // assignment is deep, too
+  EXPECT_EQ(copy, *parsed);
+  const JsonValue leaf = JsonValue::String("s");
+  EXPECT_TRUE(leaf.array().empty());
+  EXPECT_TRUE(leaf.object().empty());
+  EXPECT_EQ(leaf.Find("a"), nullptr);
+}
+
 TEST(JsonValueTest, BoundsOnSizeAndDepth) {
   JsonLimits limits;
   limits.max_depth = 2;
