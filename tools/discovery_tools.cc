@@ -11,6 +11,7 @@
 #include "tools/source_guard.h"
 #include "tools/source_ids.h"
 #include "tools/tool_search.h"
+#include "transport/json_text.h"
 
 namespace las::tools {
 namespace {
@@ -176,9 +177,21 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       "same checks and records as a direct call.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256},)"
       R"("arguments":{"type":"object"}},"required":["name"],"additionalProperties":false})",
-      WithJsonArgs([context](const SessionInfo& session, const Json& args,
-                             std::function<void(ToolCallReply)> done) {
-        const std::string name = args.value("name", "");
+      // The raw arguments: the inner call gets the client's exact text, as a direct call
+      // does (a re-serialization would turn 2^64 or 1.0000000000000001 into doubles).
+      [context](const SessionInfo& session, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        std::vector<transport::JsonMember> members;
+        (void)transport::ObjectMembers(arguments, &members);  // the schema was checked
+        std::string name;
+        std::string inner_json = "{}";
+        for (const auto& member : members) {
+          if (member.key == "name" && member.type == transport::JsonType::kString) {
+            name = transport::DecodeJsonString(member.raw).value_or("");
+          } else if (member.key == "arguments" && member.type == transport::JsonType::kObject) {
+            inner_json = std::string(member.raw);
+          }
+        }
         if (name == kCallTool) {
           done(ToolCallReply::Error(kCallRefused, "las__call cannot call itself"));
           return;
@@ -187,12 +200,9 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
           return;
         }
-        auto inner = args.find("arguments");
-        const std::string inner_json =
-            inner != args.end() && inner->is_object() ? inner->dump() : std::string("{}");
         context.links.gateway->CallTool(session, "null", name, inner_json, ProgressSink(),
                                         std::move(done));
-      }));
+      });
 }
 
 void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {

@@ -77,10 +77,10 @@ void Federation::AdmitRelease() {
   trust::VerdictOr<trust::AcceptedRelease> accepted =
       paths.ok() ? verifier.Verify(*paths, &refused)
                  : trust::VerdictOr<trust::AcceptedRelease>(paths.verdict());
-  if (accepted.ok() && accepted->watermark.step == trust::WatermarkStep::kAdvance) {
+  if (accepted.ok()) {
     // The watermark moves after admission; one that cannot move must refuse the release
     // now, before anything is served (else a rollback would be served, unrecorded).
-    trust::Verdict writable = trust::CheckWatermarkWritable(accepted->watermark.path);
+    trust::Verdict writable = trust::ReleaseVerifier::CheckCanAdvance(*accepted);
     if (!writable.ok()) {
       refused = {accepted->key_id, accepted->manifest.sequence, accepted->manifest_sha256};
       accepted = trust::VerdictOr<trust::AcceptedRelease>(std::move(writable));

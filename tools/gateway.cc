@@ -85,7 +85,11 @@ namespace {
 PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
                                   const CredentialInjection* injection, std::string& arguments) {
   const size_t client_bytes = arguments.size();
+  std::vector<std::string> filled;
   if (injection != nullptr) {
+    for (const auto& [argument, credential] : injection->binding.credential_templates) {
+      filled.push_back(argument);
+    }
     const auto& credentials = injection->credentials;
     auto injected = trust::InjectCredentials(
         arguments, injection->binding,
@@ -97,7 +101,7 @@ PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
     if (!injected.ok()) return {injected.verdict(), false};
     arguments = std::move(*injected);
   }
-  return {trust::ValidateInjectedArguments(schema, arguments, client_bytes), true};
+  return {trust::ValidateInjectedArguments(schema, arguments, client_bytes, filled), true};
 }
 
 // Whether a child's progress numbers, as the client would get them, carry a credential.

@@ -79,6 +79,10 @@ StepResult CheckRelease(const OnboardingCheckOptions& options) {
   const int64_t now = options.clock->NowMicros();
   auto release = verifier.VerifyAt(*paths, now);
   if (!release.ok()) return Fail(kStepRelease, release.verdict());
+  // As admission decides: a watermark that cannot move refuses the release.
+  if (trust::Verdict can = trust::ReleaseVerifier::CheckCanAdvance(*release); !can.ok()) {
+    return Fail(kStepRelease, can);
+  }
   return Pass(kStepRelease,
               "sequence " + std::to_string(release->manifest.sequence) + " signed by key " +
                   release->key_id + ", valid until " +
@@ -148,13 +152,13 @@ std::vector<StepResult> CheckSurfaces(const OnboardingCheckOptions& options) {
       break;
     }
   }
-  if (first_failure != nullptr) {
+  if (release_failure != nullptr) {  // nothing would be admitted, however its surfaces fare
+    results.push_back(Fail(kStepSurfaces, release_failure->reason,
+                           release_failure->check + ": " + release_failure->detail));
+  } else if (first_failure != nullptr) {
     results.push_back(Fail(kStepSurfaces, first_failure->reason,
                            first_failure->step.substr(kSurfaceStepPrefix.size()) + " " +
                                first_failure->detail));
-  } else if (passed == 0 && release_failure != nullptr) {
-    results.push_back(Fail(kStepSurfaces, release_failure->reason,
-                           release_failure->check + ": " + release_failure->detail));
   } else if (passed == 0) {
     results.push_back(Fail(kStepSurfaces, kReasonNoSurfaces,
                            "the release binds no surface the registry configures"));

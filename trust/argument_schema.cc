@@ -1203,10 +1203,23 @@ Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes) {
 }
 
 Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view arguments_json,
-                                  size_t client_bytes) {
+                                  size_t client_bytes, const std::vector<std::string>& filled) {
   if (Verdict size = CheckArgumentsSize(schema, client_bytes); !size.ok()) return size;
   const size_t injected = arguments_json.size() > client_bytes ? arguments_json.size() - client_bytes : 0;
-  return Validate(schema, arguments_json, /*arguments=*/true, injected);
+  Verdict verdict = Validate(schema, arguments_json, /*arguments=*/true, injected);
+  if (verdict.ok()) return verdict;
+  for (const std::string& name : filled) {
+    // The details quote failing pointers as "/name" or "/name/...".
+    const std::string pointer = "\"" + PointerOf({name});
+    const size_t at = verdict.detail().find(pointer);
+    if (at == std::string::npos) continue;
+    const char after = at + pointer.size() < verdict.detail().size() ? verdict.detail()[at + pointer.size()] : '\0';
+    if (after != '"' && after != '/') continue;
+    return Reject(Reason::kArgumentsSchemaViolation,
+                  "the tool's signed input schema refuses the value Las fills in for argument \"" +
+                      name + "\" (a release or credential problem; no call to this tool can pass)");
+  }
+  return verdict;
 }
 
 Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {

@@ -4,8 +4,8 @@
 // The schema text handed to CompileArgumentSchema is the tool's inputSchema exactly as the
 // child listed it, already proven equal to the signed one by canonical digest
 // (trust/tool_binding_check.h). It is compiled once per tool into an ArgumentSchema; each
-// tools/call then runs ValidateArguments, before credential injection and before the call
-// is logged.
+// tools/call then runs ValidateArguments (for a tool with credential templates,
+// ValidateInjectedArguments after injection) before the call is logged.
 //
 // Validation is valijson's (JSON Schema draft-04 / draft-06 / draft-07 semantics); Las adds
 // the strict-JSON front door, the bounds below and a detail that never carries a value.
@@ -100,6 +100,7 @@
 #include <cstddef>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "trust/reason.h"
@@ -182,11 +183,14 @@ Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view argumen
 Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes);
 
 // As ValidateArguments, for arguments into which Las injected its own credentials
-// (trust/credential_injection.h) and whose client-written text was `client_bytes` long:
-// the byte limit counts the client's bytes only, so neither the verdict nor its detail
-// depends on the length of a secret.
+// (trust/credential_injection.h) as the members named `filled`, and whose client-written
+// text was `client_bytes` long: the byte limit counts the client's bytes only, and a
+// refusal that concerns a filled member says only that the signed schema refuses the
+// value Las fills in (kArgumentsSchemaViolation, naming the argument), never which
+// keyword failed — so neither the verdict nor its detail tells the length or the shape
+// of a secret.
 Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view arguments_json,
-                                  size_t client_bytes);
+                                  size_t client_bytes, const std::vector<std::string>& filled);
 
 // As ValidateArguments, but for any JSON value (not only an object; empty text is not
 // {}). For conformance tests (the JSON Schema Test Suite validates numbers, arrays, ...)

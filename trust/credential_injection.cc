@@ -1,10 +1,21 @@
 #include "trust/credential_injection.h"
 
-#include <exception>
-
+#include "base/json_string.h"
+#include "base/utf8.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {
+
+namespace {
+
+bool IsWellFormedUtf8(std::string_view text) {
+  for (size_t pos = 0; pos < text.size();) {
+    if (!DecodeUtf8(text, &pos)) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const ToolBinding& tool,
                                          const CredentialResolver& resolve) {
@@ -30,6 +41,10 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
                         "\"; a call may not supply it");
     }
   }
+  // The filled members go first, then the client's members exactly as sent: the tree
+  // above only checked them, and its numbers are doubles (2^64 or 1.0000000000000001 would
+  // reach the child as other numbers than the log records).
+  std::string out = "{";
   for (const auto& [argument, credential] : tool.credential_templates) {
     std::optional<std::string> secret = resolve(credential);
     if (!secret) {
@@ -37,15 +52,23 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
                     "tool " + tool.name + ": credential \"" + credential + "\" (for argument \"" +
                         argument + "\") is not available");
     }
-    args[argument] = std::move(*secret);
+    if (!IsWellFormedUtf8(*secret)) {
+      // Such a secret cannot be carried in JSON; say which, not what.
+      return Reject(Reason::kCredentialUnavailable,
+                    "tool " + tool.name + ": a credential value is not valid UTF-8");
+    }
+    if (out.size() > 1) out += ',';
+    AppendJsonString(argument, out);
+    out += ':';
+    AppendJsonString(*secret, out);
   }
-  try {
-    return args.dump();
-  } catch (const std::exception&) {
-    // A secret that is not valid UTF-8 cannot be carried in JSON; say which, not what.
-    return Reject(Reason::kCredentialUnavailable,
-                  "tool " + tool.name + ": a credential value is not valid UTF-8");
-  }
+  const size_t open = arguments_json.find('{');
+  const std::string_view rest =
+      open == std::string_view::npos ? std::string_view("}") : arguments_json.substr(open + 1);
+  const bool client_members = !args.empty();
+  if (client_members && out.size() > 1) out += ',';
+  out += rest;  // the client's members and its closing brace, whitespace and all
+  return out;
 }
 
 }  // namespace las::trust

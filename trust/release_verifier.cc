@@ -77,6 +77,11 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
   return out;
 }
 
+Verdict ReleaseVerifier::CheckCanAdvance(const AcceptedRelease& release) {
+  if (release.watermark.step != WatermarkStep::kAdvance) return Verdict::Accept();
+  return CheckWatermarkWritable(release.watermark.path);
+}
+
 Verdict ReleaseVerifier::Commit(const AcceptedRelease& release) const {
   return CommitWatermark(release.watermark, secure_options_);
 }

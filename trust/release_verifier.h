@@ -72,6 +72,12 @@ class ReleaseVerifier {
   VerdictOr<AcceptedRelease> VerifyAt(const ReleasePaths& paths, int64_t now_micros,
                                       RefusedRelease* refused = nullptr) const;
 
+  // Whether `release` can be admitted as verified: one that would advance the watermark
+  // needs a watermark that can move (CheckWatermarkWritable), or admission would serve it
+  // unrecorded; accepted at once when the watermark stays. Admission asks it before
+  // launching anything; the onboarding journey asks it so its verdict is admission's.
+  static Verdict CheckCanAdvance(const AcceptedRelease& release);
+
   // CommitWatermark(release.watermark, the verifier's secure options).
   Verdict Commit(const AcceptedRelease& release) const;
 

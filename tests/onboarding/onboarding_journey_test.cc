@@ -228,6 +228,23 @@ TEST_F(OnboardingChecks, SurfacesWithoutAVerifiedReleaseFailWithTheReleaseReason
   EXPECT_EQ(results[0].reason, "file-missing");
 }
 
+// Admission refuses a release whose watermark cannot move (`las release verify`, `las check`
+// and `las serve` all say io-error); the journey said "accepted" and sent the user on to a
+// first call no server could take.
+TEST_F(OnboardingChecks, AWatermarkThatCannotMoveFailsTheReleaseAndSurfaces) {
+  options_.environment["LAS_RELEASE_WATERMARK"] = tmp_.Sub("no-such-dir") + "/watermark.json";
+  auto release = Check("release");
+  ASSERT_EQ(release.size(), 1u);
+  EXPECT_FALSE(release[0].passed);
+  EXPECT_EQ(release[0].reason, "io-error");
+  EXPECT_NE(release[0].detail.find("no-such-dir"), std::string::npos) << release[0].detail;
+  const auto surfaces = Check("surfaces");
+  ASSERT_FALSE(surfaces.empty());
+  EXPECT_EQ(surfaces.back().step, "surfaces");
+  EXPECT_FALSE(surfaces.back().passed) << "nothing of this release would be served";
+  EXPECT_EQ(surfaces.back().reason, "io-error");
+}
+
 TEST_F(OnboardingChecks, FirstCallReadsTheLedgerState) {
   auto results = Check("first-call");
   ASSERT_EQ(results.size(), 1u);

@@ -210,18 +210,46 @@ TEST(ArgumentSchema, TheByteLimitCountsOnlyTheClientsTextAfterInjection) {
   ASSERT_EQ(client.size(), 61u);
   const std::string injected = client.substr(0, client.size() - 1) + ",\"token\":\"" + kSecret + "\"}";
   EXPECT_FALSE(ValidateArguments(*s, injected).ok()) << "the whole text is over the limit";
-  EXPECT_TRUE(ValidateInjectedArguments(*s, injected, client.size()).ok());
+  EXPECT_TRUE(ValidateInjectedArguments(*s, injected, client.size(), {"token"}).ok());
 
   const std::string longer = "{\"data\":\"" + std::string(60, 'x') + "\"}";  // 71 bytes
   const std::string longer_injected =
       longer.substr(0, longer.size() - 1) + ",\"token\":\"" + kSecret + "\"}";
-  const Verdict refused = ValidateInjectedArguments(*s, longer_injected, longer.size());
+  const Verdict refused = ValidateInjectedArguments(*s, longer_injected, longer.size(), {"token"});
   EXPECT_EQ(refused.reason(), Reason::kArgumentsInvalid);
   EXPECT_EQ(refused.detail(), "arguments: JSON text is 71 bytes, more than the limit of 64");
   EXPECT_EQ(CheckArgumentsSize(*s, longer.size()).detail(), refused.detail());
   EXPECT_EQ(ValidateArguments(*s, longer).detail(), refused.detail())
       << "the same words as for the text itself";
   EXPECT_TRUE(CheckArgumentsSize(*s, 64).ok());
+}
+
+// A schema that refuses what Las fills in says so without the keyword: "fails maxLength"
+// would tell the client a secret's length (with pattern or enum: its shape).
+TEST(ArgumentSchema, ARefusalOfAFilledArgumentDoesNotDescribeTheSecret) {
+  for (const char* schema :
+       {R"({"type":"object","properties":{"mode":{"type":"string"},"token":{"type":"string","maxLength":4}}})",
+        R"({"type":"object","properties":{"mode":{"type":"string"}},"additionalProperties":false})",
+        R"({"type":"object","properties":{"token":{"type":"string","pattern":"^x"}}})"}) {
+    Result<ArgumentSchema> s = CompileArgumentSchema(schema);
+    ASSERT_TRUE(s.ok()) << schema;
+    const std::string client = R"({"mode":"plain"})";
+    const std::string injected = std::string(R"({"token":")") + kSecret + R"(","mode":"plain"})";
+    const Verdict refused = ValidateInjectedArguments(*s, injected, client.size(), {"token"});
+    EXPECT_EQ(refused.reason(), Reason::kArgumentsSchemaViolation) << schema;
+    EXPECT_EQ(refused.detail(),
+              "the tool's signed input schema refuses the value Las fills in for argument \"token\" "
+              "(a release or credential problem; no call to this tool can pass)")
+        << schema;
+    EXPECT_NE(ValidateArguments(*s, injected).detail(), refused.detail()) << "unfilled, the detail is the usual one";
+  }
+  // The client's own mistakes are still described.
+  Result<ArgumentSchema> s = CompileArgumentSchema(
+      R"({"type":"object","properties":{"mode":{"type":"string","maxLength":3},"token":{"type":"string"}}})");
+  ASSERT_TRUE(s.ok());
+  const Verdict own = ValidateInjectedArguments(*s, std::string(R"({"token":")") + kSecret + R"(","mode":"plain"})",
+                                                16, {"token"});
+  EXPECT_NE(own.detail().find("\"/mode\" fails maxLength"), std::string::npos) << own.detail();
 }
 
 TEST(ArgumentSchema, SchemaSizeAndDepthAreBounded) {

@@ -79,5 +79,25 @@ TEST(CredentialInjection, ToolWithoutTemplatesPassesArgumentsThrough) {
   EXPECT_EQ(nlohmann::json::parse(*out)["api_key"], "model may set it here");
 }
 
+// The client's members reach the child exactly as written: a re-serialization turned 2^64
+// into 1.8446744073709552e+19 and 1.0000000000000001 into 1.0, while the log kept the text.
+TEST(CredentialInjection, TheClientsMembersPassByteForByte) {
+  const std::string client =
+      R"({ "big": 18446744073709551616, "pad":1.0000000000000001, "tiny": 1e-400, "z": -0, "s":"\u00e9" })";
+  VerdictOr<std::string> out = InjectCredentials(client, Tool(), Resolve);
+  ASSERT_TRUE(out.ok()) << out.verdict().ToString();
+  EXPECT_EQ(*out, "{\"api_key\":\"" + kSecret + "\"," + client.substr(1));
+  EXPECT_EQ(nlohmann::json::parse(*out)["api_key"], kSecret);
+  EXPECT_EQ(*InjectCredentials("  { }  ", Tool(), Resolve), "{\"api_key\":\"" + kSecret + "\" }  ");
+  ToolBinding two = Tool();
+  two.credential_templates["token"] = "most.api-key";
+  EXPECT_EQ(*InjectCredentials("", two, Resolve),
+            "{\"api_key\":\"" + kSecret + "\",\"token\":\"" + kSecret + "\"}");
+  auto invalid = [](std::string_view) -> std::optional<std::string> { return std::string("\xff\xfe"); };
+  VerdictOr<std::string> refused = InjectCredentials("{}", Tool(), invalid);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.verdict().reason(), Reason::kCredentialUnavailable);
+}
+
 }  // namespace
 }  // namespace las::trust
