@@ -58,6 +58,12 @@ namespace {
 using internal::Json;
 using internal::JsonPath;
 
+// nlohmann's parse error without its "; last read: '...'", which quotes the input (the whole
+// current token: a policy file's secret, an argument's value) into reports and the log.
+std::string WithoutInput(std::string_view what) {
+  return std::string(what.substr(0, what.find("; last read: ")));
+}
+
 // A JSON number token written as an integer: no fraction, no exponent.
 bool IntegerSyntax(std::string_view token) { return token.find_first_of(".eE") == std::string_view::npos; }
 
@@ -106,7 +112,7 @@ class StrictDomBuilder : public internal::SaxHandlerTypes {
                    const Json::exception& ex) {
     // 406: nlohmann's own check of a number beyond a double's range (1e400, 400 digits).
     if (ex.id == 406) return OutOfRange();
-    return Fail(std::string("invalid JSON: ") + ex.what());
+    return Fail("invalid JSON: " + WithoutInput(ex.what()));
   }
 
   const std::string& error() const { return error_; }
@@ -257,7 +263,7 @@ Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limi
       return InvalidArgument(builder.error().empty() ? "invalid JSON" : builder.error());
     }
   } catch (const std::exception& ex) {
-    return InvalidArgument(std::string("invalid JSON: ") + ex.what());
+    return InvalidArgument("invalid JSON: " + WithoutInput(ex.what()));
   }
   return root;
 }

@@ -34,6 +34,17 @@ TEST(StrictJson, ParsedValueMatchesText) {
   EXPECT_EQ((*v)["a"]["b"][0], 1);
 }
 
+// A policy file's parse error reached `las check`, `las list --json` and the log with
+// nlohmann's "last read: '...'": the token it stopped in, e.g. a secret with a raw TAB.
+TEST(StrictJson, AParseErrorNeverQuotesTheInput) {
+  for (const std::string& text : {"[\"tok-LIVE-5e6f\t\"]"s, "{\"tok-LIVE-5e6f\": tok}"s, "[\"tok-LIVE-5e6f"s}) {
+    Result<internal::Json> parsed = internal::ParseStrictJson(text);
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(parsed.status().message().find("tok-"), std::string::npos) << parsed.status().message();
+    EXPECT_NE(parsed.status().message().find("invalid JSON: "), std::string::npos) << parsed.status().message();
+  }
+}
+
 TEST(StrictJson, RejectsDuplicateKeyAtTopLevel) {
   ExpectRejected(R"({"a":1,"a":2})", "duplicate object key \"a\" in the object at $");
 }
