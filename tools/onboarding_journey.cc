@@ -238,9 +238,33 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
              "check release";
     }
     if (reason == "rollback" || reason == "conflict") {
-      return "sign again with a higher sequence: las release sign --secret-key "
-             "~/.config/las/keys/release.key --bump, then: las onboarding check release";
+      // --bump adds one to the manifest's sequence, which may still be at or below the
+      // watermark; the number must clear the watermark itself.
+      return "sign again with a sequence above the key's watermark (las release verify and "
+             "las inspect watermarks show it): las release sign --secret-key "
+             "~/.config/las/keys/release.key --sequence N, then: las onboarding check release";
     }
+    if (reason == "io-error") {
+      return "the release files must be readable and the watermark's directory must exist "
+             "and be writable by you (las onboarding check release names the path): mkdir -p "
+             "\"$(dirname \"$LAS_RELEASE_WATERMARK\")\", then: las onboarding check release";
+    }
+    if (reason == "file-permissions" || reason == "file-owner" || reason == "file-access-denied") {
+      return "make the watermark yours with mode 0600: chmod 600 \"$LAS_RELEASE_WATERMARK\" "
+             "(and chown it to yourself), then: las onboarding check release";
+    }
+    if (reason == "file-symlink" || reason == "file-not-regular") {
+      return "point the release variable that las onboarding check release names at a "
+             "regular file, not a link or anything else (export "
+             "LAS_RELEASE_WATERMARK=\"$(readlink -f \"$LAS_RELEASE_WATERMARK\")\" if it "
+             "links to your watermark), then: las onboarding check release";
+    }
+  }
+  if (info.name == kStepSurfaces && reason == kReasonNoSurfaces) {
+    return "the release binds no surface the registry configures (las check lists each as "
+           "not-in-registry): draft it under a configured name (docs/REGISTRY.md), or give "
+           "las serve and las check a --registry FILE that configures it, then: las onboarding "
+           "check surfaces";
   }
   return std::string(info.next);
 }

@@ -87,6 +87,30 @@ TEST(OnboardingJourney, StepsInOrderAndTheCurrentOneIsTheFirstNotDone) {
   }
 }
 
+// Probe K: the advice for these failures led nowhere (--bump may stay below the watermark;
+// a missing watermark directory and a no-surfaces release got the generic text).
+TEST(OnboardingJourney, ReleaseAndSurfacesFailuresGetAdviceThatFixesThem) {
+  const Actor op;
+  auto state = Fold({MarkEvent("trust-store", op), MarkEvent("key", op)});
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"rollback", "--sequence N"}, {"conflict", "las inspect watermarks"},
+      {"io-error", "mkdir -p"}, {"file-permissions", "chmod 600 \"$LAS_RELEASE_WATERMARK\""},
+      {"file-symlink", "readlink -f"}};
+  uint64_t sequence = 3;
+  for (const auto& [reason, advice] : cases) {
+    state = Fold(CheckEvents({{"release", false, reason, "detail"}}, op), state, sequence++);
+    const JourneyView view = ViewJourney(state);
+    ASSERT_EQ(view.current, "release") << reason;
+    EXPECT_NE(view.next.find(advice), std::string::npos) << reason << ": " << view.next;
+    EXPECT_EQ(view.next.find("--bump"), std::string::npos) << reason << ": " << view.next;
+  }
+  state = Fold({MarkEvent("release", op)}, state, sequence++);
+  state = Fold(CheckEvents({{"surfaces", false, "no-surfaces", "detail"}}, op), state, sequence++);
+  const JourneyView view = ViewJourney(state);
+  ASSERT_EQ(view.current, "surfaces");
+  EXPECT_NE(view.next.find("--registry"), std::string::npos) << view.next;
+}
+
 TEST(OnboardingJourney, JsonHasTheStableFields) {
   const Actor agent{"agent-7", "session-1"};
   auto state = Fold({MarkEvent("trust-store", agent)});
