@@ -169,21 +169,25 @@ void RegisterServe(CLI::App& app, int& exit_code) {
 }
 
 // A daemon holds a descriptor per client connection (up to DaemonOptions::max_connections)
-// besides its children's pipes and the log's files; the common soft limit of 1024 would
-// run out first, and then neither a new client nor the operator could connect. The soft
-// limit is raised toward the hard one; a hard limit too low for that is said on stderr.
+// besides its children's pipes, the operator socket's connections and the log's files;
+// the common soft limit of 1024 would run out first, and then neither a new client nor
+// the operator could connect, and the log could not open its next file (which stops it
+// for good). The soft limit is raised toward the hard one; when the hard limit is too low,
+// the connection cap comes down to fit under it (said on stderr). Returns the cap.
 // Children get the limit back (transport::RaiseOpenFileSoftLimit).
-void RaiseOpenFileLimit(size_t connections) {
+size_t FitConnectionsToOpenFileLimit(size_t connections) {
   constexpr rlim_t kBesidesConnections = 256;
   const rlim_t wanted = static_cast<rlim_t>(connections) + kBesidesConnections;
   Result<rlim_t> now = transport::RaiseOpenFileSoftLimit(std::max<rlim_t>(wanted, 4096));
-  if (now.ok() && *now < wanted) {
-    std::fprintf(stderr,
-                 "las daemon: the open-file limit (%llu) is below what %zu connections need "
-                 "(%llu); raise it (ulimit -n) or expect refused connections sooner\n",
-                 static_cast<unsigned long long>(*now), connections,
-                 static_cast<unsigned long long>(wanted));
-  }
+  if (!now.ok() || *now >= wanted) return connections;
+  const rlim_t fits = *now > 2 * kBesidesConnections ? *now - kBesidesConnections : *now / 4;
+  const size_t cap = std::max<size_t>(1, static_cast<size_t>(fits));
+  std::fprintf(stderr,
+               "las daemon: the open-file limit (%llu) leaves room for %zu client connections, "
+               "not %zu; raise it (ulimit -n %llu) for more\n",
+               static_cast<unsigned long long>(*now), cap, connections,
+               static_cast<unsigned long long>(wanted));
+  return cap;
 }
 
 void RegisterDaemon(CLI::App& app, int& exit_code) {
@@ -208,7 +212,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
     daemon.on_note = [](const std::string& note) {
       std::fprintf(stderr, "las daemon: %s\n", note.c_str());
     };
-    RaiseOpenFileLimit(daemon.max_connections);
+    daemon.max_connections = FitConnectionsToOpenFileLimit(daemon.max_connections);
     exit_code = Report("daemon", tools::RunDaemon(*options, daemon));
   });
 }

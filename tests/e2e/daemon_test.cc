@@ -387,6 +387,40 @@ TEST_F(DaemonTest, ASilentConnectionIsClosedAfterItsFirstLineDeadlineAndASession
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// Under a hard open-file limit too low for 1024 connections, the descriptors ran out
+// first and the log could not open its next file, which stopped it for good (probe M5).
+// The cap now comes down to fit: 300 descriptors leave room for 75 connections.
+TEST_F(DaemonTest, AnOpenFileLimitTooLowForTheConnectionCapLowersTheCap) {
+  const std::string err = tmp_.Sub("daemon.err");
+  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\" 2>\"$0\"", err,
+                                   "/usr/bin/prlimit", "--nofile=300:300"};
+  for (const std::string& arg : testing::LasArgvWithEnv(
+           Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()})) {
+    argv.push_back(arg);
+  }
+  daemon_ = std::make_unique<testing::ChildProcess>(argv);
+  const std::string socket_path = daemon_->ReadLine(std::chrono::seconds(120)).value_or("");
+  ASSERT_FALSE(socket_path.empty());
+  std::vector<std::unique_ptr<RawClient>> clients;
+  for (int i = 0; i < 75; ++i) {
+    clients.push_back(std::make_unique<RawClient>(Connect(socket_path)));
+    clients.back()->Initialize("agent-" + std::to_string(i));
+    ASSERT_FALSE(HasFailure()) << "connection " << i;
+  }
+  RawClient refused = Connect(socket_path);
+  EXPECT_FALSE(refused.ReadLine(std::chrono::seconds(30)).has_value()) << "closed at accept";
+  clients.front()->Send(tools::ToolCallRequestLine(1, "las__state_set", R"({"key":"k","value":1})"));
+  auto answer = clients.front()->ReadLine();
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_NE(answer->find("\"version\""), std::string::npos) << *answer;
+  EXPECT_EQ(StopDaemon(), 0);
+  std::ifstream in(err);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(said.find("the open-file limit (300) leaves room for 75 client connections, not 1024"),
+            std::string::npos)
+      << said;
+}
+
 // Clients that send most of a line and stall hold it in the daemon's memory; together they
 // may hold 64 MiB (DaemonOptions::max_partial_line_bytes), after which a partial line is
 // cut and answered as too large. Lines that end are not affected, and the others go on.
