@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "tools/mcp_endpoint.h"
 #include "transport/child_process.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -51,14 +52,18 @@ class Unanswered {
 
   void OnClientLine(const transport::LineEvent& e) {
     if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
-    transport::ParsedLine parsed = transport::ParseMessage(e.bytes, transport::JsonRpcLimits{});
+    // The endpoint's limits: a request whose id is too long is answered with a null id,
+    // which matches nothing here, so it is not counted.
+    transport::ParsedLine parsed = transport::ParseMessage(
+        e.bytes, transport::JsonRpcLimits{.max_id_bytes = kMaxRequestIdBytes});
     if (!parsed.ok()) return;
     const transport::Message& message = *parsed.message;
     if (message.kind == transport::MessageKind::kRequest) ++waiting_[message.id];
-    // MCP: a cancelled request gets no answer; the daemon owes none for it.
+    // MCP: a cancelled request gets no answer; the daemon owes none for it (nor for any
+    // other request in flight under the same id: the cancel names them all).
     if (message.kind == transport::MessageKind::kNotification &&
         message.method == "notifications/cancelled") {
-      if (auto id = transport::CancelledRequestId(message.params)) Answered(*id);
+      if (auto id = transport::CancelledRequestId(message.params)) waiting_.erase(*id);
     }
   }
 

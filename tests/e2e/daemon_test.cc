@@ -1130,6 +1130,37 @@ TEST_F(DaemonTest, ABridgeForwardsAFloodOfRequestsWhileTheClientReadsNothingYet)
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// The daemon answers a request whose id is too long with a null id, and a cancel ends
+// every request in flight under its id: the bridge counted them as owed and exited 9,
+// "the daemon ... stopped or died", while it ran on (probe M1).
+TEST_F(DaemonTest, ABridgeOwesNothingForAnOverlongIdOrACancelledDuplicate) {
+  ASSERT_FALSE(StartDaemon().empty());
+  const std::string gate = tmp_.Sub("gate-dup");
+  const std::string input = tmp_.Sub("odd.jsonl");
+  {
+    std::ofstream out(input);
+    out << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"odd","version":"1"}}})"
+        << "\n" << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << "\n"
+        << json{{"jsonrpc", "2.0"}, {"id", std::string(300, 'a')}, {"method", "ping"}}.dump() << "\n";
+    for (int twice = 0; twice < 2; ++twice) {
+      out << tools::ToolCallRequestLine(7, "gate__wait", json{{"gate", gate}}.dump()) << "\n";
+    }
+    out << R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})" << "\n";
+  }
+  testing::ChildProcess bridge(
+      testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}), input);
+  std::vector<json> answers;
+  while (auto line = bridge.ReadLine(std::chrono::seconds(60))) answers.push_back(json::parse(*line));
+  std::ofstream(gate).put('x');  // the cancelled calls' children may answer now
+  ASSERT_GE(answers.size(), 2u);
+  EXPECT_TRUE(answers[1]["id"].is_null()) << answers[1];
+  auto status = bridge.WaitFor(std::chrono::seconds(30));
+  if (!status) bridge.Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "the bridge did not end";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   ASSERT_FALSE(StartDaemon().empty());
   EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
