@@ -15,6 +15,7 @@
 #include "tools/daemon_socket.h"
 #include "tools/operator_listener.h"
 #include "tools/partial_line_budget.h"
+#include "tools/refusal_tally.h"
 #include "tools/server_core.h"
 #include "tools/unix_listener.h"
 
@@ -89,12 +90,9 @@ class Daemon {
   void OnConnection(UniqueFd fd) {
     if (stopping_) return;
     if (connections_.size() >= options_.max_connections) {
-      // Told at the 1st, 2nd, 4th, 8th... refusal: a client retrying in a loop must not
-      // write a line to stderr per attempt.
-      ++refused_connections_;
-      if ((refused_connections_ & (refused_connections_ - 1)) == 0) {
+      if (refused_connections_.Count()) {
         Note("too many connections (" + std::to_string(options_.max_connections) + "): " +
-             std::to_string(refused_connections_) + " refused so far");
+             std::to_string(refused_connections_.count()) + " refused so far");
       }
       return;  // `fd` closes here
     }
@@ -161,7 +159,7 @@ class Daemon {
   PartialLineBudget partial_lines_{options_.max_partial_line_bytes};  // outlives connections_
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   uint64_t next_id_ = 1;
-  uint64_t refused_connections_ = 0;
+  RefusalTally refused_connections_;
   Status status_;
   bool stopping_ = false;
   bool finished_ = false;

@@ -60,9 +60,6 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
       trust::Sha256Hex(trust::Sha256(CanonicalLogDir(log_dir))).substr(0, 16);
   socket.path = socket.dir + "/" + name + ".sock";
   socket.operator_path = socket.dir + "/" + name + ".operator.sock";
-  if (socket.path.size() >= sizeof(sockaddr_un::sun_path)) {
-    return InvalidArgument("socket path too long for a Unix socket: " + socket.path);
-  }
   return socket;
 }
 
@@ -77,7 +74,7 @@ Result<UniqueFd> ConnectToDaemon(const std::string& socket_path) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (socket_path.size() >= sizeof address.sun_path) {
-    return InvalidArgument("socket path too long: " + socket_path);
+    return InvalidArgument("socket path too long for a Unix socket: " + socket_path);
   }
   std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
   UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));

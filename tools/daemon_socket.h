@@ -33,8 +33,8 @@ struct DaemonSocket {
 
 // `xdg_runtime_dir`: the value of XDG_RUNTIME_DIR ("" when unset). With `create`, the
 // directory is made (0700) when missing; without, a missing directory is kNotFound.
-// kInvalidArgument when `path` is too long; a too-long `operator_path` is left for its
-// bind or connect to refuse.
+// A path too long for a socket address is left for its bind or connect to refuse
+// (kInvalidArgument naming that path).
 Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
                                      const std::string& xdg_runtime_dir, bool create);
 

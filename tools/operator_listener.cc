@@ -49,7 +49,10 @@ OperatorListener::~OperatorListener() {
 void OperatorListener::OnConnection(UniqueFd fd) {
   if (stopping_) return;
   if (connections_.size() >= kMaxOperatorConnections) {
-    if (on_note_) on_note_("too many operator connections: one refused");
+    if (refused_connections_.Count() && on_note_) {
+      on_note_("too many operator connections (" + std::to_string(kMaxOperatorConnections) +
+               "): " + std::to_string(refused_connections_.count()) + " refused so far");
+    }
     // Best effort, never blocking: a fresh socket's buffer takes one short line.
     (void)::send(fd.get(), kOperatorBusyLine.data(), kOperatorBusyLine.size(),
                  MSG_DONTWAIT | MSG_NOSIGNAL);

@@ -28,6 +28,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "tools/refusal_tally.h"
 
 namespace boost::asio {
 class io_context;
@@ -62,6 +63,7 @@ class OperatorListener {
   std::unique_ptr<UnixListener> listener_;
   std::function<void(const std::string&)> on_note_;
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
+  RefusalTally refused_connections_;
   uint64_t next_id_ = 1;
   bool stopping_ = false;
   std::function<void()> done_;

@@ -38,7 +38,9 @@ Result<std::unique_ptr<UnixListener>> UnixListener::Bind(boost::asio::io_context
   }
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
-  if (path.size() >= sizeof address.sun_path) return InvalidArgument("socket path too long");
+  if (path.size() >= sizeof address.sun_path) {
+    return InvalidArgument("socket path too long for a Unix socket: " + path);
+  }
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
   UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd.valid()) return IoError(Errno("socket"));
