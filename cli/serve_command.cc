@@ -14,6 +14,7 @@
 #include "tools/daemon.h"
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_socket.h"
+#include "tools/grant_policy.h"
 #include "tools/stdio_server.h"
 #include "transport/child_process.h"
 #include "trust/environment.h"
@@ -66,6 +67,13 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   options.reap_adopted_orphans = true;  // every child of the las program is a spawned surface
   if (auto node = options.environment.find("LAS_NODE"); node != options.environment.end()) {
     options.node_executable = node->second;
+  }
+  // Every client that names no agent would be refused at initialize, for an id it never sent.
+  if (auto agent = options.environment.find("LAS_AGENT_ID");
+      agent != options.environment.end() && !agent->second.empty() &&
+      !tools::IsValidAgentId(agent->second)) {
+    exit_code = Fail(verb, InvalidArgument(std::string("LAS_AGENT_ID: ") + tools::kAgentIdRule));
+    return std::nullopt;
   }
   if (!flags.registry_file.empty()) {
     auto registry = tools::LoadRegistry(flags.registry_file);

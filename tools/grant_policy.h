@@ -28,12 +28,14 @@ struct GrantPolicy {
 
 // An agent id (bound at initialize, named by a grant, a rule or a message): 1 to 256 bytes
 // of printable text (base/printable_text.h: well-formed UTF-8, no control characters, no
-// bidirectional controls).
+// bidirectional controls) that neither starts nor ends with a space character (U+0020,
+// U+3000 and the other Unicode spaces). Ids are compared byte for byte: "é" and "e" +
+// U+0301 are two agents (no Unicode normalization).
 inline constexpr size_t kMaxAgentIdBytes = 256;
 bool IsValidAgentId(std::string_view agent_id);
 inline constexpr const char* kAgentIdRule =
     "an agent id is 1 to 256 bytes of printable UTF-8 (no control or bidirectional control "
-    "characters, none that display as nothing)";
+    "characters, none that display as nothing, no space at either end)";
 
 // From LAS_AGENT_ID and LAS_DEFAULT_AGENT_GRANT (an empty value counts as unset).
 GrantPolicy GrantPolicyFor(const trust::Environment& environment);

@@ -13,6 +13,7 @@
 #include "tests/support/temp_dir.h"
 #include "tools/decision_events.h"
 #include "tools/definition_digest.h"
+#include "tools/grant_policy.h"
 #include "trust/digest.h"
 #include "trust/tool_binding_check.h"
 
@@ -160,6 +161,18 @@ TEST_F(GrantCliTest, AnAgentFilterMustBeAnAgentId) {
   }
   EXPECT_EQ(Json({"grants", "--agent", "alice"}).size(), 1u);
   EXPECT_EQ(Json({"grants", "--agent", "bob"}).size(), 0u);
+}
+
+// Probe K8: a LAS_AGENT_ID no session could bind started the server silently, and every
+// client that named no agent was refused at initialize for an id it never sent.
+TEST_F(GrantCliTest, AServerRefusesToStartWithAnInvalidDefaultAgentId) {
+  for (const char* verb : {"serve", "daemon"}) {
+    CommandResult refused = testing::RunCommand({"/usr/bin/env", "LAS_AGENT_ID=ops ", LAS_EXECUTABLE, verb, "--log",
+                                        dir_ + "/served"});
+    EXPECT_EQ(refused.exit_code, 2) << verb << ": " << refused.err;
+    EXPECT_EQ(refused.err, std::string("las ") + verb + ": invalid_argument: LAS_AGENT_ID: " + tools::kAgentIdRule + "\n");
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/served")) << "nothing was opened";
+  }
 }
 
 TEST_F(GrantCliTest, ARequestThatNeedsACatalogCreatesNoLog) {
