@@ -28,8 +28,9 @@ class ProjectionSet {
   // 2: "calls" holds the call summary; 3: "handles" keeps no content (it is in the log);
   // 4: "state" keeps only the current version's value (older ones are in the log);
   // 5: "mailbox" keeps message bodies' sizes, not the bodies (they are in the log);
-  // 6: "state" keeps the current version whole and only a sequence per older version.
-  static constexpr uint32_t kVersion = 6;
+  // 6: "state" keeps the current version whole and only a sequence per older version;
+  // 7: "onboarding" completes steps from ReleaseAccepted and SurfaceAdmitted.
+  static constexpr uint32_t kVersion = 7;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

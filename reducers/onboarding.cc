@@ -23,6 +23,14 @@ void Complete(OnboardingStep& step, std::string detail) {
   ++step.completions;
 }
 
+// Completes `name` unless it is done already (what a server's admission shows).
+void CompleteIfNotDone(Onboarding& onboarding, std::string_view name, uint64_t sequence,
+                       const fb::Envelope& event, const std::string& detail) {
+  auto it = onboarding.steps.find(name);
+  if (it != onboarding.steps.end() && it->second.done) return;
+  Complete(Touch(onboarding, name, sequence, event), detail);
+}
+
 }  // namespace
 
 void Apply(Onboarding& onboarding, uint64_t sequence, const fb::Envelope& event) {
@@ -43,6 +51,21 @@ void Apply(Onboarding& onboarding, uint64_t sequence, const fb::Envelope& event)
       step.detail.clear();
       step.reason = Str(p->reason());
       ++step.resets;
+      break;
+    }
+    case fb::EventPayload::ReleaseAccepted: {
+      const auto* p = event.payload_as_ReleaseAccepted();
+      const std::string detail = "a server accepted release " + std::to_string(p->release_sequence()) +
+                                 " signed by key " + Str(p->key_id());
+      for (std::string_view step : {kTrustStoreStep, kKeyStep, kReleaseStep}) {
+        CompleteIfNotDone(onboarding, step, sequence, event, detail);
+      }
+      break;
+    }
+    case fb::EventPayload::SurfaceAdmitted: {
+      const auto* p = event.payload_as_SurfaceAdmitted();
+      CompleteIfNotDone(onboarding, std::string(kSurfaceStepPrefix) + Str(p->surface()), sequence, event,
+                        "a server admitted it (release " + std::to_string(p->release_sequence()) + ")");
       break;
     }
     case fb::EventPayload::ToolCallRequested: {

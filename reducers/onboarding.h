@@ -3,7 +3,11 @@
 // OnboardingStepCompleted{step, detail} marks a step done (detail "marked" when the
 // operator marked it by hand); OnboardingStepReset{step, reason} marks it to be done again
 // (a re-check found it no longer holds, or the operator reset it) and keeps the reason
-// code. The "first-call" step is also completed by the ledger itself: the first
+// code. A server's admission completes steps too, while they are not done: a
+// ReleaseAccepted "trust-store", "key" and "release" (the release verified under the
+// trust store's selected key), a SurfaceAdmitted that surface's "surface:NAME" row (its
+// launch and tools checks passed). Nothing a server records resets a step; only checks
+// and the operator do. The "first-call" step is also completed by the ledger itself: the first
 // ToolCallCompleted with outcome Ok for a call whose ToolCallRequested named a child
 // surface (not Las's own "las") while the step is not done. A reset of "first-call" with
 // reason "no-successful-call" folded when the ledger already holds a successful call is
@@ -23,6 +27,12 @@
 
 namespace las::reducers {
 
+// The steps a server's admission completes (ReleaseAccepted proves all three held then).
+inline constexpr std::string_view kTrustStoreStep = "trust-store";
+inline constexpr std::string_view kKeyStep = "key";
+inline constexpr std::string_view kReleaseStep = "release";
+// Per surface, the row a SurfaceAdmitted completes: "surface:" + its name.
+inline constexpr std::string_view kSurfaceStepPrefix = "surface:";
 // The step the call ledger completes.
 inline constexpr std::string_view kFirstCallStep = "first-call";
 // The first-call check's failure reason.

@@ -44,12 +44,12 @@
 
 namespace las::tools {
 
-inline constexpr std::string_view kStepTrustStore = "trust-store";
-inline constexpr std::string_view kStepKey = "key";
-inline constexpr std::string_view kStepRelease = "release";
+inline constexpr std::string_view kStepTrustStore = reducers::kTrustStoreStep;
+inline constexpr std::string_view kStepKey = reducers::kKeyStep;
+inline constexpr std::string_view kStepRelease = reducers::kReleaseStep;
 inline constexpr std::string_view kStepSurfaces = "surfaces";
 inline constexpr std::string_view kStepFirstCall = reducers::kFirstCallStep;
-inline constexpr std::string_view kSurfaceStepPrefix = "surface:";
+inline constexpr std::string_view kSurfaceStepPrefix = reducers::kSurfaceStepPrefix;
 
 inline constexpr std::string_view kReasonOperatorReset = "operator-reset";
 inline constexpr std::string_view kReasonNoSurfaces = "no-surfaces";

@@ -11,6 +11,7 @@
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
 #include "projections/onboarding_projection.h"
+#include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/grant_policy.h"
 #include "tools/live_projections.h"
@@ -75,6 +76,12 @@ class Workers {
   std::mutex mutex_;
   std::vector<Worker> workers_;
 };
+
+constexpr std::string_view kRestartForFirstCall =
+    "this server serves no surface's tool: it federated when it started (before the release "
+    "verified, or with every surface refused) and keeps that for its life. Restart las serve "
+    "from your MCP client (las list shows what a new start serves), then call one "
+    "surface__tool; the step completes by itself";
 
 class OnboardingTool {
  public:
@@ -156,8 +163,26 @@ class OnboardingTool {
         if (result.step == kStepFirstCall && !result.passed) result = CheckFirstCallStep(State());
       }
     }
+    JourneyView view = ViewJourney(State());
+    if (view.current == kStepFirstCall && !ServesASurfaceTool()) {
+      // The checks read the files as they are now; this server federated when it started
+      // and keeps that result for its life, so a release made since is not served here.
+      view.next = std::string(kRestartForFirstCall);
+      for (JourneyRow& row : view.steps) {
+        if (row.step == kStepFirstCall) row.next = view.next;
+      }
+    }
     done(ToolCallReply::Result(
-        JsonResult(JourneyJson(ViewJourney(State()), action, context_.live.sequence(), checked))));
+        JsonResult(JourneyJson(view, action, context_.live.sequence(), checked))));
+  }
+
+  bool ServesASurfaceTool() const {
+    const Federation* federation = context_.links.federation;
+    if (federation == nullptr) return true;  // not known here: the usual advice
+    for (const CatalogTool& tool : federation->catalog().tools()) {
+      if (tool.surface != kOwnSurface) return true;
+    }
+    return false;
   }
 
   void AppendAndAnswer(std::vector<log::EventDraft> events, std::string action,

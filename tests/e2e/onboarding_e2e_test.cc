@@ -82,7 +82,7 @@ TEST_F(OnboardingE2eTest, MarkAndResetFromAnAgentNeedARootGrant) {
     return testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
                              testing::EnvObject(release_->Environment(), {{"LAS_AGENT_ID", "onboarding-agent"},
                                                                           {"LAS_DEFAULT_AGENT_GRANT", "none"}}),
-                             {Onboarding({{"action", "mark"}, {"step", "key"}}),
+                             {Onboarding({{"action", "mark"}, {"step", "surfaces"}}),
                               Onboarding({{"action", "reset"}, {"step", "trust-store"}}),
                               Onboarding(json::object())});
   };
@@ -91,7 +91,7 @@ TEST_F(OnboardingE2eTest, MarkAndResetFromAnAgentNeedARootGrant) {
   ASSERT_EQ(without.steps.size(), 3u) << without.err;
   EXPECT_EQ(testing::StepText(without.steps[0]), "Refused: no-root-grant");
   EXPECT_EQ(testing::StepText(without.steps[1]), "Refused: no-root-grant");
-  EXPECT_EQ(Row(Journey(without.steps[2]), "key")["status"], "pending");
+  EXPECT_EQ(Row(Journey(without.steps[2]), "surfaces")["status"], "pending");
   auto denied = testing::ReplayEvents(tmp_.Sub("log"), {"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 2u) << json(denied).dump();
   EXPECT_EQ(denied[0]["payload"]["reason"], "no-root-grant");
@@ -100,8 +100,8 @@ TEST_F(OnboardingE2eTest, MarkAndResetFromAnAgentNeedARootGrant) {
   ASSERT_EQ(granted.exit_code, 0) << granted.err;
   auto with = serve();
   ASSERT_EQ(with.exit_code, 0) << with.err;
-  EXPECT_EQ(Row(Journey(with.steps[2]), "key")["status"], "done");
-  EXPECT_EQ(Row(Journey(with.steps[2]), "key")["by"], "onboarding-agent");
+  EXPECT_EQ(Row(Journey(with.steps[2]), "surfaces")["status"], "done");
+  EXPECT_EQ(Row(Journey(with.steps[2]), "surfaces")["by"], "onboarding-agent");
 }
 
 TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesRestart) {
@@ -125,7 +125,13 @@ TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesR
   EXPECT_EQ(Row(first, "trust-store")["status"], "done") << "the CLI's check, seen by the client";
   EXPECT_TRUE(Row(first, "trust-store")["by"].is_null());
   EXPECT_EQ(Row(first, "key")["detail"], "marked");
-  EXPECT_EQ(first["current"], "release");
+  // The server's admission (ReleaseAccepted) completed the release step by itself, and the
+  // surface's row (SurfaceAdmitted); "surfaces", every surface of the release, is the check's.
+  EXPECT_EQ(Row(first, "release")["status"], "done");
+  EXPECT_NE(Row(first, "release")["detail"].get<std::string>().find("a server accepted release 1"),
+            std::string::npos) << first.dump();
+  EXPECT_EQ(Row(first, "surface:echo")["status"], "done") << first.dump();
+  EXPECT_EQ(first["current"], "surfaces");
 
   const json release = Journey(run.steps[1]);
   ASSERT_EQ(release["checked"].size(), 1u);

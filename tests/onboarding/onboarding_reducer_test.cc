@@ -46,6 +46,18 @@ log::EventDraft Finished(const std::string& call_id, fb::CallOutcome outcome) {
   return b.Finish(payload, "agent-a", "session-1");
 }
 
+log::EventDraft ReleaseAccepted(uint64_t release_sequence) {
+  log::EventBuilder b;
+  auto payload = fb::CreateReleaseAcceptedDirect(b.fbb(), "key-1", release_sequence);
+  return b.Finish(payload, "", "");
+}
+
+log::EventDraft SurfaceAdmitted(const std::string& surface) {
+  log::EventBuilder b;
+  auto payload = fb::CreateSurfaceAdmittedDirect(b.fbb(), surface.c_str(), "key-1", 3);
+  return b.Finish(payload, "", "");
+}
+
 reducers::Onboarding Fold(const std::vector<log::EventDraft>& drafts) {
   reducers::Onboarding state;
   uint64_t sequence = 0;
@@ -129,6 +141,22 @@ TEST(OnboardingReducer, FirstSuccessfulChildCallCompletesTheFirstCallStep) {
   const auto fresh = Fold({Reset("first-call", "no-successful-call")});
   EXPECT_FALSE(fresh.steps.at("first-call").done);
   EXPECT_EQ(fresh.steps.at("first-call").reason, "no-successful-call");
+}
+
+// Probe K1: after a whole first release and a served call, the journey still said "create
+// the trust store", though the log held the server's acceptance of the release.
+TEST(OnboardingReducer, AServersAdmissionCompletesTheStepsItProvesWithoutUndoingOthers) {
+  auto state = Fold({Reset("key", "file-permissions"), Completed("release", "marked"),
+                     ReleaseAccepted(3), SurfaceAdmitted("echo"), ReleaseAccepted(4)});
+  ASSERT_TRUE(state.steps.at("trust-store").done);
+  EXPECT_EQ(state.steps.at("trust-store").detail, "a server accepted release 3 signed by key key-1");
+  EXPECT_EQ(state.steps.at("trust-store").completions, 1u) << "the second acceptance changes nothing";
+  EXPECT_TRUE(state.steps.at("key").done) << "a failed check is overtaken by a later acceptance";
+  EXPECT_EQ(state.steps.at("key").sequence, 3u);
+  EXPECT_EQ(state.steps.at("release").detail, "marked") << "a done step keeps its completion";
+  EXPECT_EQ(state.steps.at("surface:echo").detail, "a server admitted it (release 3)");
+  EXPECT_FALSE(state.steps.contains("surfaces")) << "every surface of the release is the check's";
+  EXPECT_FALSE(state.steps.contains("first-call"));
 }
 
 TEST(OnboardingProjection, CanonicalJsonIsFixed) {
