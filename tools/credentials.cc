@@ -1,6 +1,8 @@
 #include "tools/credentials.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -55,7 +57,10 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
   explicit DecodedScan(const std::vector<std::string_view>& values) : values_(values) {
     for (std::string_view value : values) {
-      if (std::optional<JsonDecimal> number = NumberOf(value)) numbers_.push_back(std::move(*number));
+      if (std::optional<JsonDecimal> number = NumberOf(value)) {
+        numbers_.push_back(std::move(*number));
+        doubles_.push_back(std::strtod(std::string(value).c_str(), nullptr));
+      }
     }
   }
   bool found() const { return found_; }
@@ -64,7 +69,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
   bool boolean(bool /*unused*/) override { return true; }
   bool number_integer(number_integer_t v) override { return numbers_.empty() || Number(std::to_string(v)); }
   bool number_unsigned(number_unsigned_t v) override { return numbers_.empty() || Number(std::to_string(v)); }
-  bool number_float(number_float_t /*unused*/, const string_t& text) override { return Number(text); }
+  bool number_float(number_float_t v, const string_t& text) override { return Number(text) && Double(v); }
   bool string(string_t& text) override { return Text(text); }
   bool binary(binary_t& /*unused*/) override { return true; }
   bool start_object(std::size_t /*unused*/) override { return true; }
@@ -98,8 +103,22 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
+  // A number written with more digits than a double holds is read as the nearest double by
+  // every JSON reader that uses them: 73918263.99999999999999 reads as 73918264. Such a
+  // number carries the credential whose double it equals (for one beyond 2^53, most of it).
+  bool Double(double v) {
+    for (double credential : doubles_) {
+      if (std::fabs(v) == std::fabs(credential) && (v < 0 || credential >= 0)) {
+        found_ = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
   const std::vector<std::string_view>& values_;
   std::vector<JsonDecimal> numbers_;
+  std::vector<double> doubles_;  // numbers_ as doubles
   bool found_ = false;
 };
 

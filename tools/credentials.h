@@ -25,8 +25,9 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // \u escapes and \/ included), or — for a credential of decimal digits, an optional '-'
 // first — as a number whose value equals it, however spelled (7.3918264e7, 73918264.0 and
 // 739182640E-1 carry 73918264; 73918264.5 does not; -7.3918264e7 does, as the bytes of
-// -73918264 do). Numbers are compared exactly on their digits, never as doubles, in time
-// linear in the text. The gateway then refuses the result (credential-in-result), so the
+// -73918264 do), or as a number that reads as the same double (73918263.99999999999999:
+// what every reader that uses doubles decodes). Numbers are compared on their digits and
+// as doubles, in time linear in the text. The gateway then refuses the result (credential-in-result), so the
 // secret reaches neither the client nor the log. Values shorter than
 // kMinCheckedCredentialBytes are not looked for (they would match by chance); other
 // encodings (base64, hex, split across strings, a number that merely contains the digits)

@@ -34,7 +34,9 @@ std::string ResultWithNumber(const char* n) { return std::string(R"({"structured
 
 TEST(CredentialsTest, EveryNumberSpellingOfANumericCredentialIsRecognized) {
   for (const char* n : {"73918264", "7.3918264e7", "7.3918264E+7", "73918264.0", "739182640E-1",
-                        "0.73918264e8", "73918264.000e0", "-7.3918264e7", "7391826400e-2"}) {
+                        "0.73918264e8", "73918264.000e0", "-7.3918264e7", "7391826400e-2",
+                        // more digits than a double holds: every double reader decodes 73918264
+                        "73918263.99999999999999", "7391826.39999999999999999999e1"}) {
     EXPECT_TRUE(EchoesCredential(ResultWithNumber(n), {"73918264"})) << n;
   }
   const std::vector<std::string> negative = {"-73918000"};
