@@ -29,11 +29,33 @@ void SortByName(std::vector<CatalogTool>& tools) {
 
 }  // namespace
 
+namespace {
+
+nlohmann::ordered_json ListedInputSchema(const CatalogTool& tool) {
+  nlohmann::ordered_json schema = nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false);
+  if (tool.credential_templates.empty() || !schema.is_object()) return schema;
+  for (const auto& [argument, credential] : tool.credential_templates) {
+    if (auto properties = schema.find("properties"); properties != schema.end() && properties->is_object()) {
+      properties->erase(argument);
+    }
+    if (auto required = schema.find("required"); required != schema.end() && required->is_array()) {
+      required->erase(std::remove(required->begin(), required->end(), argument), required->end());
+    }
+  }
+  return schema;
+}
+
+}  // namespace
+
+std::string ListedInputSchemaJson(const CatalogTool& tool) {
+  return ListedInputSchema(tool).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::string ToolsListEntryJson(const CatalogTool& tool) {
   nlohmann::ordered_json entry;
   entry["name"] = tool.qualified_name;
   if (tool.description) entry["description"] = *tool.description;
-  entry["inputSchema"] = nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false);
+  entry["inputSchema"] = ListedInputSchema(tool);
   return entry.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

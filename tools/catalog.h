@@ -99,6 +99,10 @@ class Catalog {
 
 // The `tools/list` entry of one tool as JSON text (what Catalog precomputes).
 std::string ToolsListEntryJson(const CatalogTool& tool);
+// The input schema as clients see it (tools/list, las__describe): the signed one without
+// the arguments Las fills in from credentials (out of "properties" and "required"), since a
+// call that supplies one is refused (credential-override). Validation uses the signed one.
+std::string ListedInputSchemaJson(const CatalogTool& tool);
 
 // "<surface>__<tool>"
 std::string QualifiedName(std::string_view surface, std::string_view tool);

@@ -122,7 +122,7 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           Json entry = ToolEntry(*tool);
           entry["description"] = tool->description.value_or("");
           entry["definition_sha256"] = tool->definition_sha256;
-          entry["inputSchema"] = Json::parse(tool->input_schema_json, nullptr, false);
+          entry["inputSchema"] = Json::parse(ListedInputSchemaJson(*tool), nullptr, false);
           done(ToolCallReply::Result(Ok(entry)));
           return;
         }
