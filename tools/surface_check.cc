@@ -236,8 +236,8 @@ namespace {
 
 // What a surface row says about one bound and configured surface, from its launch.
 // The `credentials` row of a surface whose tools have credential templates: every
-// credential they name must be set (non-empty) in Las's environment, or each call of those
-// tools is refused (credential-unavailable). Names only: never a value.
+// credential they name must be set (non-empty) in Las's environment, as valid UTF-8, or each
+// call of those tools is refused (credential-unavailable). Names only: never a value.
 std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
                                        const trust::Environment& environment) {
   std::map<std::string, std::set<std::string>> tools_by_credential;
@@ -249,16 +249,23 @@ std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
   if (tools_by_credential.empty()) return std::nullopt;
   const trust::CredentialResolver resolve = EnvironmentCredentials(environment);  // as calls do
   std::vector<std::string> missing;
+  std::vector<std::string> not_utf8;
   for (const auto& [credential, tools] : tools_by_credential) {
-    if (!resolve(credential)) {
-      missing.push_back(CredentialVariable(credential) + " (" +
-                        JoinNames({tools.begin(), tools.end()}) + ")");
+    const std::optional<std::string> value = resolve(credential);
+    if (!value || !trust::IsCarriableCredential(*value)) {
+      (value ? not_utf8 : missing)
+          .push_back(CredentialVariable(credential) + " (" + JoinNames({tools.begin(), tools.end()}) + ")");
     }
   }
-  if (!missing.empty()) {
+  if (!missing.empty() || !not_utf8.empty()) {
+    std::string detail;
+    if (!missing.empty()) detail = "not set or empty: " + JoinNames(missing);
+    if (!not_utf8.empty()) {
+      detail += (detail.empty() ? "" : "; ") + std::string("not valid UTF-8: ") + JoinNames(not_utf8);
+    }
     return Fail(surface.name, "credentials",
                 trust::ReasonName(trust::Reason::kCredentialUnavailable),
-                "not set or empty, so calls of these tools would be refused: " + JoinNames(missing));
+                detail + ", so calls of these tools would be refused");
   }
   return Ok(surface.name, "credentials",
             Plural(tools_by_credential.size(), "credential variable") + " set");

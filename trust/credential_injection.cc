@@ -6,16 +6,12 @@
 
 namespace las::trust {
 
-namespace {
-
-bool IsWellFormedUtf8(std::string_view text) {
-  for (size_t pos = 0; pos < text.size();) {
-    if (!DecodeUtf8(text, &pos)) return false;
+bool IsCarriableCredential(std::string_view value) {
+  for (size_t pos = 0; pos < value.size();) {
+    if (!DecodeUtf8(value, &pos)) return false;
   }
   return true;
 }
-
-}  // namespace
 
 VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const ToolBinding& tool,
                                          const CredentialResolver& resolve) {
@@ -52,7 +48,7 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
                     "tool " + tool.name + ": credential \"" + credential + "\" (for argument \"" +
                         argument + "\") is not available");
     }
-    if (!IsWellFormedUtf8(*secret)) {
+    if (!IsCarriableCredential(*secret)) {
       // Such a secret cannot be carried in JSON; say which, not what.
       return Reject(Reason::kCredentialUnavailable,
                     "tool " + tool.name + ": a credential value is not valid UTF-8");

@@ -32,6 +32,10 @@ namespace las::trust {
 // credential name -> secret value, or nullopt if unavailable (kCredentialUnavailable).
 using CredentialResolver = std::function<std::optional<std::string>(std::string_view credential_name)>;
 
+// Whether JSON text can carry `value` as a string: well-formed UTF-8. A credential that is
+// not is refused at every call (kCredentialUnavailable); `las check` says so beforehand.
+bool IsCarriableCredential(std::string_view value);
+
 // The arguments JSON text with every templated argument filled in, or a rejection.
 VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const ToolBinding& tool,
                                          const CredentialResolver& resolve);

@@ -754,6 +754,13 @@ TEST_F(FederationTest, CheckNamesAMissingOrEmptyCredentialVariable) {
   const json set = check("s3cr3t-value");
   EXPECT_EQ(set["result"], "ok") << set.dump();
   EXPECT_EQ(set.dump().find("s3cr3t-value"), std::string::npos) << "names only, never a value";
+  // Probe L8: a value JSON cannot carry passed the check, and every call was refused.
+  const json not_utf8 = check("s3cr\xff" "3t-value");
+  EXPECT_EQ(not_utf8["result"], "fail") << not_utf8.dump();
+  EXPECT_EQ(not_utf8["reason"], "credential-unavailable");
+  EXPECT_NE(not_utf8["detail"].get<std::string>().find("not valid UTF-8: LAS_CREDENTIAL_FLAKY_API_KEY (echo)"),
+            std::string::npos)
+      << not_utf8.dump();
 }
 
 // {"isError":true,"isError":false}: a reader keeping the last key sees a success, the
