@@ -11,6 +11,7 @@
 #include "tools/special_policies.h"
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
+#include "trust/argument_schema.h"
 #include "trust/digest.h"
 #include "trust/reason.h"
 #include "trust/rfc3339.h"
@@ -286,6 +287,20 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   rows.push_back(Ok(surface.name, "launch", std::move(detail)));
   if (!launch.ok) {
     rows.push_back(Fail(surface.name, "tools", launch.reason, launch.detail));
+    return;
+  }
+  // As the catalog does at admission: a schema Las cannot check exactly keeps its tool out.
+  std::vector<std::string> uncompiled;
+  for (const trust::LiveTool& tool : launch.live_tools) {
+    if (Result<trust::ArgumentSchema> schema = trust::CompileArgumentSchema(tool.input_schema_json);
+        !schema.ok()) {
+      uncompiled.push_back(tool.name + " (" + schema.status().message() + ")");
+    }
+  }
+  if (!uncompiled.empty()) {
+    rows.push_back(Fail(surface.name, "tools", std::string(trust::kSchemaUnsupported),
+                        "served without these tools, whose input schema Las cannot check: " +
+                            JoinNames(uncompiled)));
     return;
   }
   std::vector<std::string> names;

@@ -234,6 +234,21 @@ TEST_F(FederationTest, AToolWithAnUncompilableSchemaIsLeftOutOfTheRecordsToo) {
       EXPECT_EQ(surface["tools"], entries);
     }
   }
+
+  // `las check` says so before a server leaves it out (it said ok: probe L12).
+  auto check = testing::RunCommand(testing::LasArgvWithEnv(
+      release_->Environment(), {"check", "ahead", "--json", "--registry", release_->registry_path()}));
+  EXPECT_EQ(check.exit_code, 1) << check.out << check.err;
+  bool tools_failed = false;
+  const json report = json::parse(check.out);
+  for (const json& row : report["checks"]) {
+    if (row["surface"] == "ahead" && row["check"] == "tools") {
+      tools_failed = row["result"] == "fail" && row["reason"] == "schema-unsupported" &&
+                     row["detail"].get<std::string>().find("la (") != std::string::npos;
+      EXPECT_TRUE(tools_failed) << row.dump();
+    }
+  }
+  EXPECT_TRUE(tools_failed) << check.out;
 }
 
 // A child that never answers holds up the catalog (and so the first initialize) for at
