@@ -27,7 +27,10 @@ Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.se
 // error's `data` where they failed — pointers and keywords from the signed schema and the
 // client's own keys, never a value (trust/argument_schema.h) — so a model can fix its call.
 ToolCallReply SchemaRefusal(const trust::Verdict& verdict) {
-  ToolCallReply reply = ToolCallReply::Error(kCallRefused, "Arguments do not match the tool's input schema");
+  ToolCallReply reply = ToolCallReply::Error(
+      kCallRefused, verdict.reason() == trust::Reason::kArgumentsInvalid
+                        ? "Arguments are not one strict JSON object within Las's bounds"
+                        : "Arguments do not match the tool's input schema");
   reply.error_data = "{\"detail\":" + transport::QuoteJsonString(verdict.detail()) + "}";
   return reply;
 }

@@ -249,13 +249,11 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
   }
   // The client's exact text, not a re-serialization: integers beyond 64 bits and repeated
   // keys must reach the tool as sent (reducers/json_value.h refuses the latter).
+  // Arguments that are not an object go to the backend as they are: its argument policy
+  // refuses them (arguments-invalid) and records the refusal, as for any other.
   std::string arguments = "{}";
   if (const auto* args = params.Find("arguments");
       args != nullptr && args->type != transport::JsonType::kNull) {
-    if (args->type != transport::JsonType::kObject) {
-      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
-      return;
-    }
     arguments = std::string(args->raw);
   }
   ++in_flight_;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/e2e_fixture.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
@@ -40,6 +41,9 @@ TEST(AbuseCorpusTest, EveryBadLineIsAnsweredOrDroppedAndTheSessionGoesOn) {
       R"({"jsonrpc":"2.0","id":10,"method":"ping","params":{"x":")" + std::string(5 << 20, 'a') +
           R"("}})",                                                        // over the line bound
       R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+      R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"las__state_get","arguments":"k"}})",
+      R"({"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"las__state_get","arguments":[1]}})",
+      R"({"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"las__state_get","arguments":{"key":"a","key":"b"}}})",
       R"({"method":"ping","id":0,"jsonrpc":"2.0"})",                      // id 0, any order
       R"({"jsonrpc":"2.0","id":"last","method":"tools/list"})",
   };
@@ -75,7 +79,16 @@ TEST(AbuseCorpusTest, EveryBadLineIsAnsweredOrDroppedAndTheSessionGoesOn) {
   EXPECT_TRUE(by_id.at(R"("last")").contains("result")) << "the session went on to the end";
   EXPECT_EQ(by_id.count("8"), 0u) << "a batch has no id to answer";
   EXPECT_EQ(by_id.count("null"), 0u) << "lines without a readable id are dropped, not answered";
-  EXPECT_EQ(by_id.size(), 13u) << result.out.substr(0, 2000);
+  // Arguments that are not one strict object: refused as such, and each refusal recorded.
+  for (const char* id : {"11", "12", "13"}) {
+    EXPECT_EQ(code(id), -32602) << id;
+    EXPECT_EQ(by_id.at(id)["error"]["message"], "Arguments are not one strict JSON object within Las's bounds")
+        << by_id.at(id).dump();
+  }
+  const auto denied = testing::ReplayEvents(tmp.Sub("log"), {"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 3u);
+  for (const auto& event : denied) EXPECT_EQ(event["payload"]["reason"], "arguments-invalid") << event.dump();
+  EXPECT_EQ(by_id.size(), 16u) << result.out.substr(0, 2000);
 }
 
 // Answers that cannot be written (stdout on a full device) make the exit status 9; the calls

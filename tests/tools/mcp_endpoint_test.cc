@@ -95,9 +95,12 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/templates/list"})")["error"]["code"], -32601);
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})")["error"]["code"],
             -32602);
-  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a","arguments":3}})")
-                ["error"]["code"],
-            -32602);
+  // Arguments that are not an object reach the backend as sent: its argument policy refuses
+  // them and records the refusal (the endpoint's own -32602 left no event; probe L9).
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a","arguments":3}})")
+                  .is_null());
+  ASSERT_EQ(backend_.calls.size(), 1u);
+  EXPECT_EQ(backend_.calls[0].arguments, "3");
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"x",})")["error"]["code"], -32700);
   EXPECT_EQ(Send(R"({"jsonrpc":"1.0","id":8,"method":"ping"})")["error"]["code"], -32600);
   EXPECT_TRUE(Send(R"([{"jsonrpc":"2.0","id":9,"method":"ping"}])").is_null()) << "no id: dropped";
