@@ -290,17 +290,38 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
     return;
   }
   // As the catalog does at admission: a schema Las cannot check exactly keeps its tool out.
+  // And as a call does: a schema that refuses what Las fills in from a credential refuses
+  // every call of its tool.
   std::vector<std::string> uncompiled;
+  std::vector<std::string> refuse_credentials;
+  const trust::CredentialResolver resolve = EnvironmentCredentials(policy.environment);
   for (const trust::LiveTool& tool : launch.live_tools) {
-    if (Result<trust::ArgumentSchema> schema = trust::CompileArgumentSchema(tool.input_schema_json);
-        !schema.ok()) {
+    Result<trust::ArgumentSchema> schema = trust::CompileArgumentSchema(tool.input_schema_json);
+    if (!schema.ok()) {
       uncompiled.push_back(tool.name + " (" + schema.status().message() + ")");
+      continue;
+    }
+    const trust::ToolBinding* bound = surface.FindTool(tool.name);
+    if (bound == nullptr || bound->credential_templates.empty()) continue;
+    trust::VerdictOr<std::string> filled = trust::InjectCredentials("", *bound, resolve);
+    if (!filled.ok()) continue;  // the credentials row tells
+    std::vector<std::string> names;
+    for (const auto& [argument, credential] : bound->credential_templates) names.push_back(argument);
+    const trust::Verdict verdict = trust::ValidateInjectedArguments(*schema, *filled, 0, names);
+    if (!verdict.ok() && verdict.detail().starts_with(trust::kFilledArgumentRefused)) {
+      refuse_credentials.push_back(tool.name);
     }
   }
   if (!uncompiled.empty()) {
     rows.push_back(Fail(surface.name, "tools", std::string(trust::kSchemaUnsupported),
                         "served without these tools, whose input schema Las cannot check: " +
                             JoinNames(uncompiled)));
+    return;
+  }
+  if (!refuse_credentials.empty()) {
+    rows.push_back(Fail(surface.name, "tools", trust::ReasonName(trust::Reason::kArgumentsSchemaViolation),
+                        "the signed input schema refuses the value Las fills in from a credential, "
+                        "so every call of these tools would be refused: " + JoinNames(refuse_credentials)));
     return;
   }
   std::vector<std::string> names;

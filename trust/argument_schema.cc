@@ -1221,8 +1221,8 @@ Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view
     const char after = at + pointer.size() < verdict.detail().size() ? verdict.detail()[at + pointer.size()] : '\0';
     if (after != '"' && after != '/') continue;
     return Reject(Reason::kArgumentsSchemaViolation,
-                  "the tool's signed input schema refuses the value Las fills in for argument \"" +
-                      name + "\" (a release or credential problem; no call to this tool can pass)");
+                  std::string(kFilledArgumentRefused) + "\"" + name +
+                      "\" (a release or credential problem; no call to this tool can pass)");
   }
   return verdict;
 }

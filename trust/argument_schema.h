@@ -191,6 +191,9 @@ Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes);
 // of a secret.
 Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view arguments_json,
                                   size_t client_bytes, const std::vector<std::string>& filled);
+// How the detail of that refusal begins (the argument's name follows, quoted).
+inline constexpr std::string_view kFilledArgumentRefused =
+    "the tool's signed input schema refuses the value Las fills in for argument ";
 
 // As ValidateArguments, but for any JSON value (not only an object; empty text is not
 // {}). For conformance tests (the JSON Schema Test Suite validates numbers, arrays, ...)

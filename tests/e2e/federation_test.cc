@@ -744,6 +744,46 @@ TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecret
   EXPECT_EQ(run.err.find("s3cr3t-value"), std::string::npos) << "no secret on stderr";
 }
 
+// A signed schema that refuses what Las fills in (an api_key of at most 4 characters, a
+// longer secret): the client learned "/api_key" fails maxLength, a fact about the secret,
+// and `las check` said ok though no call could pass (probe L3).
+TEST_F(FederationTest, ASchemaThatRefusesTheFilledCredentialIsCaughtAndNeverDescribed) {
+  release_->AddSurface("short", {"/usr/bin/python3", release_->workspace() + "/mcp_child.py",
+                                 "--short-key-tool", "login"});
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "short") continue;
+    for (auto& tool : surface.tools) {
+      if (tool.name == "login") tool.credential_templates["api_key"] = "short.api-key";
+    }
+  }
+  release_->Sign(1);
+  std::vector<std::string> env = release_->Environment();
+  env.push_back("LAS_CREDENTIAL_SHORT_API_KEY=sk-longer-than-four");
+  auto check = testing::RunCommand(
+      {LAS_EXECUTABLE, "check", "short", "--json", "--registry", release_->registry_path()}, env);
+  EXPECT_EQ(check.exit_code, 1) << check.out << check.err;
+  const json report = json::parse(check.out);
+  bool caught = false;
+  for (const json& row : report["checks"]) {
+    if (row["surface"] == "short" && row["check"] == "tools") {
+      caught = row["result"] == "fail" && row["reason"] == "arguments-schema-violation" &&
+               row["detail"].get<std::string>().find("login") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(caught) << check.out;
+
+  auto run = Serve({CallStep("short__login", json::object())}, {},
+                   {{"LAS_CREDENTIAL_SHORT_API_KEY", "sk-longer-than-four"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32602) << run.steps[0].dump();
+  const std::string said = run.steps[0].dump();
+  EXPECT_EQ(said.find("maxLength"), std::string::npos) << said;
+  EXPECT_NE(said.find("refuses the value Las fills in for argument"), std::string::npos) << said;
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0].dump().find("maxLength"), std::string::npos) << denied[0].dump();
+}
+
 // `las check` says which credential variable a templated tool lacks, before a call is refused.
 TEST_F(FederationTest, CheckNamesAMissingOrEmptyCredentialVariable) {
   SignWithEchoCredential("api_key");

@@ -19,6 +19,8 @@ Options:
   --extra-tool NAME    list one more tool, NAME (not in any release)
   --lookahead-tool NAME  list one more tool, NAME, whose schema's pattern has a look-ahead
                        (signed as listed; Las cannot compile it)
+  --short-key-tool NAME  list one more tool, NAME, whose schema allows an "api_key" of at
+                       most 4 characters (a credential template of a longer value fails it)
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
@@ -182,6 +184,9 @@ def main():
     if "--lookahead-tool" in opts:
         TOOLS.append({"name": opts["--lookahead-tool"], "inputSchema": {
             "type": "object", "properties": {"a": {"type": "string", "pattern": "^(?=a)a$"}}}})
+    if "--short-key-tool" in opts:
+        TOOLS.append({"name": opts["--short-key-tool"], "inputSchema": {
+            "type": "object", "properties": {"api_key": {"type": "string", "maxLength": 4}}}})
     if "--flood-stderr-mb" in opts:
         threading.Thread(target=flood, args=(int(opts["--flood-stderr-mb"]),), daemon=True).start()
 
