@@ -27,10 +27,6 @@ void SortByName(std::vector<CatalogTool>& tools) {
             [](const auto& a, const auto& b) { return a.qualified_name < b.qualified_name; });
 }
 
-}  // namespace
-
-namespace {
-
 nlohmann::ordered_json ListedInputSchema(const CatalogTool& tool) {
   nlohmann::ordered_json schema = nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false);
   if (tool.credential_templates.empty() || !schema.is_object()) return schema;

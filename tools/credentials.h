@@ -27,8 +27,8 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // 739182640E-1 carry 73918264; 73918264.5 does not; -7.3918264e7 does, as the bytes of
 // -73918264 do), or as a number that reads as the same double (73918263.99999999999999:
 // what every reader that uses doubles decodes). Numbers are compared on their digits and
-// as doubles, in time linear in the text. The gateway then refuses the result (credential-in-result), so the
-// secret reaches neither the client nor the log. Values shorter than
+// as doubles, in time linear in the text. The gateway then refuses the result
+// (credential-in-result), so the secret reaches neither the client nor the log. Values shorter than
 // kMinCheckedCredentialBytes are not looked for (they would match by chance); other
 // encodings (base64, hex, split across strings, a number that merely contains the digits)
 // are not recognized. Text that is not JSON is looked at up to where it stops being JSON.

@@ -90,9 +90,7 @@ PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
   const size_t client_bytes = arguments.size();
   std::vector<std::string> filled;
   if (injection != nullptr) {
-    for (const auto& [argument, credential] : injection->binding.credential_templates) {
-      filled.push_back(argument);
-    }
+    filled = trust::FilledArguments(injection->binding);
     const auto& credentials = injection->credentials;
     auto injected = trust::InjectCredentials(
         arguments, injection->binding,

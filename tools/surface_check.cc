@@ -305,9 +305,8 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
     if (bound == nullptr || bound->credential_templates.empty()) continue;
     trust::VerdictOr<std::string> filled = trust::InjectCredentials("", *bound, resolve);
     if (!filled.ok()) continue;  // the credentials row tells
-    std::vector<std::string> names;
-    for (const auto& [argument, credential] : bound->credential_templates) names.push_back(argument);
-    const trust::Verdict verdict = trust::ValidateInjectedArguments(*schema, *filled, 0, names);
+    const trust::Verdict verdict =
+        trust::ValidateInjectedArguments(*schema, *filled, 0, trust::FilledArguments(*bound));
     if (!verdict.ok() && verdict.detail().starts_with(trust::kFilledArgumentRefused)) {
       refuse_credentials.push_back(tool.name);
     }

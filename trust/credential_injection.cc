@@ -13,6 +13,12 @@ bool IsCarriableCredential(std::string_view value) {
   return true;
 }
 
+std::vector<std::string> FilledArguments(const ToolBinding& tool) {
+  std::vector<std::string> names;
+  for (const auto& [argument, credential] : tool.credential_templates) names.push_back(argument);
+  return names;
+}
+
 VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const ToolBinding& tool,
                                          const CredentialResolver& resolve) {
   using internal::Json;

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "trust/manifest.h"
 #include "trust/reason.h"
@@ -35,6 +36,10 @@ using CredentialResolver = std::function<std::optional<std::string>(std::string_
 // Whether JSON text can carry `value` as a string: well-formed UTF-8. A credential that is
 // not is refused at every call (kCredentialUnavailable); `las check` says so beforehand.
 bool IsCarriableCredential(std::string_view value);
+
+// The argument names `tool`'s credential templates fill (what ValidateInjectedArguments
+// calls `filled`).
+std::vector<std::string> FilledArguments(const ToolBinding& tool);
 
 // The arguments JSON text with every templated argument filled in, or a rejection.
 VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const ToolBinding& tool,
