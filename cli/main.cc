@@ -2,6 +2,7 @@
 // verb calls the libraries (see docs/CLI.md for verbs and exit codes).
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -85,6 +86,11 @@ void OccupyClosedStandardDescriptors() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // glibc raises its mmap threshold each time a large block is freed, after which the next
+  // large blocks come from the heap, which cannot reuse the smaller freed ones: a second
+  // 1 MB state value raised the peak by ~55 MiB (docs/PERFORMANCE.md, "Large values"). A
+  // fixed threshold keeps large blocks mapped and returned whole.
+  (void)::mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   OccupyClosedStandardDescriptors();
   las::transport::IgnoreWriteSignals();  // a write to a gone reader is EPIPE: exit 9
   CLI::App app{"las — a signed, audited MCP federation gateway"};
