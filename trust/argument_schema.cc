@@ -889,7 +889,9 @@ Failure ToFailure(const valijson::ValidationResults::Error& error) {
   return f;
 }
 
-std::string DescribeFailures(const valijson::ValidationResults& results, size_t max_reported) {
+// The failures a detail shows: "a child failed" wrappers only when nothing more specific
+// failed, each (pointer, keyword) once.
+std::vector<Failure> ShownFailures(const valijson::ValidationResults& results) {
   std::vector<Failure> all;
   bool any_specific = false;
   for (const auto& error : results) {
@@ -903,6 +905,10 @@ std::string DescribeFailures(const valijson::ValidationResults& results, size_t 
     if (!seen.emplace(f.pointer, f.keyword).second) continue;
     shown.push_back(std::move(f));
   }
+  return shown;
+}
+
+std::string DescribeFailures(const std::vector<Failure>& shown, size_t max_reported) {
   if (shown.empty()) return "the arguments do not match the input schema";
   std::string out = "the arguments do not match the input schema: ";
   const size_t n = std::min(shown.size(), std::max<size_t>(max_reported, 1));
@@ -1082,8 +1088,26 @@ void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijs
 
 // `allowance`: bytes of the text beyond max_argument_bytes that are Las's own (injected
 // credentials), not the client's.
+// The filled argument (trust/credential_injection.h) that a failure at `pointer` concerns.
+const std::string* FilledAt(std::string_view pointer, const std::vector<std::string>& filled) {
+  for (const std::string& name : filled) {
+    const std::string at = "/" + PrintableToken(name);
+    if (pointer == at || (pointer.starts_with(at) && pointer[at.size()] == '/')) return &name;
+  }
+  return nullptr;
+}
+
+// ValidateInjectedArguments' refusal at a filled argument: which keyword failed would tell
+// the length or shape of a secret.
+Verdict FilledValueRefused(const std::string& name) {
+  return Reject(Reason::kArgumentsSchemaViolation,
+                std::string(kFilledArgumentRefused) + "\"" + name +
+                    "\" (a release or credential problem; no call to this tool can pass)");
+}
+
+// `filled`: the members Las injected (ValidateInjectedArguments); empty for other callers.
 Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments,
-                 size_t allowance = 0) {
+                 size_t allowance = 0, const std::vector<std::string>& filled = {}) {
   const ArgumentSchema::Impl& impl = schema.impl();
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   Json instance = Json::object();
@@ -1113,6 +1137,7 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
     if (scan.found) {
+      if (const std::string* name = FilledAt(scan.found->pointer, filled)) return FilledValueRefused(*name);
       return Reject(Reason::kArgumentsSchemaViolation,
                     "the arguments are not checked against the input schema: \"" + scan.found->pointer +
                         "\" fails " + scan.found->keyword + " (" + scan.found->why + ")");
@@ -1135,7 +1160,11 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
     valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
         target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, no_regexes);
     if (visitor.validateSchema(*compiled)) return Verdict::Accept();
-    return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(results, impl.limits.max_reported_errors));
+    const std::vector<Failure> shown = ShownFailures(results);
+    for (const Failure& failure : shown) {
+      if (const std::string* name = FilledAt(failure.pointer, filled)) return FilledValueRefused(*name);
+    }
+    return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(shown, impl.limits.max_reported_errors));
   } catch (const std::exception&) {
     // The message could quote the instance; say only that validation could not finish.
     return Reject(Reason::kArgumentsSchemaViolation,
@@ -1211,20 +1240,7 @@ Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view
                                   size_t client_bytes, const std::vector<std::string>& filled) {
   if (Verdict size = CheckArgumentsSize(schema, client_bytes); !size.ok()) return size;
   const size_t injected = arguments_json.size() > client_bytes ? arguments_json.size() - client_bytes : 0;
-  Verdict verdict = Validate(schema, arguments_json, /*arguments=*/true, injected);
-  if (verdict.ok()) return verdict;
-  for (const std::string& name : filled) {
-    // The details quote failing pointers as "/name" or "/name/...".
-    const std::string pointer = "\"" + PointerOf({name});
-    const size_t at = verdict.detail().find(pointer);
-    if (at == std::string::npos) continue;
-    const char after = at + pointer.size() < verdict.detail().size() ? verdict.detail()[at + pointer.size()] : '\0';
-    if (after != '"' && after != '/') continue;
-    return Reject(Reason::kArgumentsSchemaViolation,
-                  std::string(kFilledArgumentRefused) + "\"" + name +
-                      "\" (a release or credential problem; no call to this tool can pass)");
-  }
-  return verdict;
+  return Validate(schema, arguments_json, /*arguments=*/true, injected, filled);
 }
 
 Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {
