@@ -87,6 +87,20 @@ rocksdb::Options BaseOptions() {
   return options;
 }
 
+// How an open that recovers the WAL treats it: the writer's, and the format check's before
+// it. Acknowledged events may live only in the WAL. RocksDB's default recovery
+// (kPointInTimeRecovery) stops at damage in it, drops every later record — acknowledged ones
+// too — and deletes the file; the next append would then extend the shortened chain and
+// verify. Instead: only a torn last record (a write cut short by a crash, never
+// acknowledged) is tolerated; damage anywhere else, or a WAL file the MANIFEST knows and the
+// directory lacks, refuses the open as corruption. Both opens must track WALs alike: after a
+// crash the MANIFEST may list live WAL files, and RocksDB 7.8 aborts (an assertion in
+// DBImpl::Recover) a read-only open that does not track them.
+void SetWalRecovery(rocksdb::Options& options) {
+  options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  options.track_and_verify_wals_in_manifest = true;
+}
+
 // The events family is read mostly by full scans (replay, verification) and written only
 // at the end. Measured on a 300,000-event sample log (callgrind, read+verify per event):
 // Snappy with 4 KiB blocks (RocksDB's default) ~7,550 instructions, LZ4 with 4 KiB ~6,710,
@@ -202,6 +216,7 @@ Status CheckFormat(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta, const std
 Status CheckFormatWithoutWriting(const std::string& dir) {
   rocksdb::Options options = BaseOptions();
   options.info_log = std::make_shared<DiscardedInfoLog>();
+  SetWalRecovery(options);
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   auto opened = rocksdb::DB::OpenForReadOnly(options, dir, Families(), &handles, &raw);
@@ -316,14 +331,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
       if (made) return IoError(dir_ + ": cannot create the log directory (" + made.message() + ")");
     }
     options.info_log = OpenWriterInfoLog(dir_);
-    // Acknowledged events may live only in the WAL. RocksDB's default recovery
-    // (kPointInTimeRecovery) stops at damage in it, drops every later record — acknowledged
-    // ones too — and deletes the file; the next append would then extend the shortened
-    // chain and verify. Instead: only a torn last record (a write cut short by a crash, never
-    // acknowledged) is tolerated; damage anywhere else, or a WAL file the MANIFEST knows and
-    // the directory lacks, refuses the open as corruption.
-    options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
-    options.track_and_verify_wals_in_manifest = true;
+    SetWalRecovery(options);
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
     // A log that could not be made leaves no info log behind to make the directory foreign
     // (unless it lost the race to another writer making it: that one's LOG stays).
