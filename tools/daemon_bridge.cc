@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "tools/mcp_endpoint.h"
+#include "tools/pending_bytes.h"
 #include "transport/child_process.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -73,32 +74,8 @@ class Unanswered {
   std::map<std::string, size_t> waiting_;
 };
 
-// Bytes read from one side and not yet written to the other. The bridge stops reading a
-// side while its bytes wait here beyond kHighWater, so a peer that does not read holds
-// back only the peer that writes to it, as a direct pipe would.
-class Pending {
- public:
-  static constexpr size_t kHighWater = 1 << 20;
-  bool empty() const { return data_.size() == sent_; }
-  bool full() const { return data_.size() - sent_ >= kHighWater; }
-  void Add(const char* bytes, size_t n) { data_.append(bytes, n); }
-  std::string_view view() const { return std::string_view(data_).substr(sent_); }
-  void Consume(size_t n) {
-    sent_ += n;
-    if (sent_ == data_.size()) {
-      data_.clear();
-      sent_ = 0;
-    }
-  }
-  void Clear() { Consume(data_.size() - sent_); }
-
- private:
-  std::string data_;
-  size_t sent_ = 0;
-};
-
 // Ok (n > 0 bytes moved, or nothing to do now), or false when the other end is gone.
-bool SendSome(int sock, Pending& pending) {
+bool SendSome(int sock, PendingBytes& pending) {
   const std::string_view data = pending.view();
   const ssize_t n = ::send(sock, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   if (n > 0) pending.Consume(static_cast<size_t>(n));
@@ -107,7 +84,7 @@ bool SendSome(int sock, Pending& pending) {
 
 // stdout may be a pipe, a socket, a file or a terminal, whose flags the bridge does not
 // own; after POLLOUT a write of at most PIPE_BUF bytes does not block on a pipe.
-bool WriteSome(int fd, Pending& pending) {
+bool WriteSome(int fd, PendingBytes& pending) {
   const std::string_view data = pending.view();
   const ssize_t n = ::write(fd, data.data(), std::min<size_t>(data.size(), PIPE_BUF));
   if (n > 0) pending.Consume(static_cast<size_t>(n));
@@ -134,8 +111,8 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
   bool write_half_open = true;
   bool refused_input = false;
   Unanswered unanswered;
-  Pending to_daemon;
-  Pending to_client;
+  PendingBytes to_daemon;
+  PendingBytes to_client;
   const std::string hello = BridgeHelloLine(agent_id) + "\n";
   to_daemon.Add(hello.data(), hello.size());
   char buffer[1 << 16];
