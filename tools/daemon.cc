@@ -32,6 +32,11 @@ class Daemon {
 
   void Run() {
     WaitForSignal();
+    // A failed log refuses every call from then on: end as at a signal, so that a
+    // supervisor sees the exit (9) and a restart reopens the log (probe N6).
+    core_.OnLogFailure([this] {
+      if (!stopping_) Stop();
+    });
     core_.Start([this] { OnFederated(); });
     io_.run();
     if (listener_) listener_->Close();

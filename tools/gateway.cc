@@ -213,6 +213,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     appender_.CloseCall();
     answer(std::move(reply));
   };
+  // The log refuses every append since a write failed, and the live projections may hold
+  // that write's events: a read would show what no log holds (probe N1). Nothing can be
+  // recorded either.
+  if (!appender_.failure().ok()) {
+    done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    return;
+  }
   const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
   const CatalogTool* tool = federation_.catalog().Find(name);
   if (tool == nullptr) {

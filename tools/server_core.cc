@@ -83,6 +83,7 @@ struct ServerCore::Parts {
   WorkerThread validation;
   std::unique_ptr<Gateway> gateway;
   boost::asio::signal_set child_exits;  // SIGCHLD, with options.reap_adopted_orphans
+  std::function<void()> on_log_failure;  // ServerCore::OnLogFailure
 
   void ReapOrphansAsTheyExit() {
     child_exits.async_wait([this](const boost::system::error_code& error, int) {
@@ -123,8 +124,10 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
   if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
   if (Status closed = CloseLostSessions(*parts->log, parts->live); !closed.ok()) return closed;
-  parts->appender.OnFailure([](const Status& failure) {
-    std::fprintf(stderr, "las: %s; every further call is refused\n", failure.message().c_str());
+  parts->appender.OnFailure([p = parts.get()](const Status& failure) {
+    std::fprintf(stderr, "las: %s; every further call is refused and the server ends\n",
+                 failure.message().c_str());
+    if (p->on_log_failure) p->on_log_failure();
   });
   AddLasTools(parts->builtins, parts->context);
   parts->guards = MakeCallGuards(parts->context);
@@ -164,6 +167,9 @@ void ServerCore::Start(std::function<void()> ready) {
     }
     ready();
   });
+}
+void ServerCore::OnLogFailure(std::function<void()> stop) {
+  parts_->on_log_failure = std::move(stop);
 }
 const Status& ServerCore::status() const {
   const Status& federated = parts_->federation->status();

@@ -55,6 +55,12 @@ class ServerCore {
   // happens): ok while the log took every append.
   const Status& status() const;
 
+  // `stop` runs once, on the loop, when the log fails while serving. The log then refuses
+  // every append, and the live projections may hold the failed write's events (folded, never
+  // durable): the gateway refuses every later call, reads included, and the server must
+  // end (exit 9) so that a restart reopens the log. Set before Start.
+  void OnLogFailure(std::function<void()> stop);
+
   Federation& federation();
   Gateway& gateway();
   log::EventLog& log();

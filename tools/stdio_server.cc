@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "tools/daemon_socket.h"
@@ -94,6 +95,16 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       if (!error) io.stop();
     });
   };
+  bool stopping = false;
+  auto stop_serving = [&] {
+    if (std::exchange(stopping, true)) return;
+    if (!session) {  // still federating
+      server.Shutdown([&io] { io.stop(); });
+      return;
+    }
+    server.Shutdown([] {});
+    end_session();
+  };
   signals.async_wait([&](const boost::system::error_code& error, int signal) {
     if (error) return;
     signalled = true;
@@ -102,16 +113,13 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       stdio.on_note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
                     ": ending the children and the session");
     }
-    if (!session) {  // still federating
-      server.Shutdown([&io] { io.stop(); });
-      return;
-    }
-    server.Shutdown([] {});
-    end_session();
+    stop_serving();
   });
+  // The same end once the log has failed; the exit is then the log's error (server.status()).
+  server.OnLogFailure(stop_serving);
 
   server.Start([&] {
-    if (signalled) return;
+    if (stopping) return;
     if (stdio.operator_socket && server.status().ok()) {
       operators = BindOperatorSocket(io, server, options, stdio);
     }

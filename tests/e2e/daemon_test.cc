@@ -1250,5 +1250,36 @@ TEST_F(DaemonTest, ABridgedSessionWithACancelledCallEndsCleanly) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// The log's directory moved away under a running daemon: the write is refused, later
+// calls of any session are refused, reads included, and the daemon ends by itself with
+// exit 9 instead of serving on a log that cannot record anything (probe N6).
+TEST_F(DaemonTest, AFailedLogEndsTheDaemonWithExitNine) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("default");
+  auto set = [](int id, const std::string& value) {
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+                {"params", {{"name", "las__state_set"},
+                            {"arguments", {{"key", "k"}, {"value", value}}}}}}
+        .dump();
+  };
+  client.Send(set(1, "acknowledged"));
+  auto first = client.ReadLine();
+  ASSERT_TRUE(first.has_value());
+  ASSERT_NE(first->find("\"result\""), std::string::npos) << *first;
+
+  fs::rename(tmp_.Sub("log"), tmp_.Sub("log.moved"));
+  client.Send(set(2, "refused"));
+  auto second = client.ReadLine();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_NE(second->find("\"error\""), std::string::npos) << *second;
+  const std::optional<int> status = daemon_->WaitFor(std::chrono::seconds(30));
+  ASSERT_TRUE(status.has_value()) << "the daemon went on serving on a failed log";
+  ASSERT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_FALSE(client.ReadLine(std::chrono::seconds(5)).has_value()) << "the connection ended";
+}
+
 }  // namespace
 }  // namespace las
