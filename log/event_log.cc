@@ -83,6 +83,7 @@ class RocksEventLog final : public EventLog {
       : store_(std::move(store)),
         clock_(options.clock),
         deferred_sync_interval_(std::chrono::microseconds(options.deferred_sync_micros)),
+        snapshot_free_reserve_(options.snapshot_free_reserve_bytes),
         writer_([this] { AsyncWriterLoop(); }),
         syncer_([this] { SyncerLoop(); }) {}
 
@@ -482,6 +483,15 @@ class RocksEventLog final : public EventLog {
   }
 
   Status PutSnapshot(uint64_t sequence, std::string_view record) override {
+    std::error_code unknown;
+    const std::filesystem::space_info space = std::filesystem::space(store_->dir(), unknown);
+    if (!unknown && (space.available < record.size() ||
+                     space.available - record.size() < snapshot_free_reserve_)) {
+      return Status(Code::kIo,
+                    "not writing a snapshot of " + std::to_string(record.size()) + " bytes: the disk has " +
+                        std::to_string(space.available) + " bytes free, and keeps " +
+                        std::to_string(snapshot_free_reserve_) + " for the log's appends");
+    }
     return FromRocks(store_->db().Put(rocksdb::WriteOptions(), store_->snapshots(),
                                       layout::EncodeSequenceKey(sequence),
                                       rocksdb::Slice(record.data(), record.size())),
@@ -566,6 +576,7 @@ class RocksEventLog final : public EventLog {
   // The background threads' state: the async queue (writer), synced async appends waiting
   // for their fsync and the deferred-sync deadline (syncer).
   const std::chrono::microseconds deferred_sync_interval_;
+  const uint64_t snapshot_free_reserve_;
   std::mutex background_mu_;
   std::condition_variable async_wake_;       // the writer's
   std::condition_variable background_wake_;  // the syncer's

@@ -32,6 +32,11 @@ struct LogOptions {
   // Deferred appends (below) are fsynced at the latest this long after they were written,
   // unless a synced append made them durable sooner.
   int64_t deferred_sync_micros = 2000;
+  // A snapshot is written only if the log's file system keeps at least this many bytes
+  // free after it: a snapshot only saves time, and a full disk fails the log itself (the
+  // appends after it are refused until it is reopened). The default is one full memtable
+  // flush of the events family. Tests lower or raise it.
+  uint64_t snapshot_free_reserve_bytes = 64ull << 20;
 };
 
 // How durable an append is when it returns.
@@ -117,7 +122,8 @@ class EventLog {
   // not covered by Verify(), never changing the head; they are written without fsync
   // (a crash may lose the newest, which only lengthens the next start-up). The bytes are
   // opaque here; the reader decides whether a record is usable.
-  // Stores `record` at `sequence`, replacing any record there. kIo.
+  // Stores `record` at `sequence`, replacing any record there. kIo, also (nothing written)
+  // when the disk would keep less than LogOptions::snapshot_free_reserve_bytes free.
   virtual Status PutSnapshot(uint64_t sequence, std::string_view record) = 0;
   // The sequences that hold a snapshot, newest first. kIo.
   virtual Result<std::vector<uint64_t>> SnapshotSequences() = 0;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <algorithm>
@@ -336,6 +337,30 @@ TEST(EventLogTest, AwaitDurableAsyncSyncsADeferredWriteOffTheCallersThread) {
   lock.unlock();
   EXPECT_EQ(log->stats().synced_groups, 1u);
   EXPECT_EQ(log->stats().background_syncs, 0u);
+}
+
+// A snapshot only saves time: one that would leave the disk less free than the reserve is
+// not written (kIo, nothing stored), and the log goes on appending (probe N2: the snapshot
+// took the last free bytes and the log refused every later append).
+TEST(EventLogTest, ASnapshotThatWouldTakeTheAppendsReserveIsNotWritten) {
+  TempDir tmp;
+  LogOptions options;
+  options.snapshot_free_reserve_bytes = UINT64_MAX;
+  auto log = EventLog::Open(tmp.Sub("log"), options);
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  const Status refused = (*log)->PutSnapshot(1, "record");
+  EXPECT_EQ(refused.code(), Code::kIo);
+  EXPECT_NE(refused.message().find("bytes free"), std::string::npos) << refused.message();
+  auto sequences = (*log)->SnapshotSequences();
+  ASSERT_TRUE(sequences.ok());
+  EXPECT_TRUE(sequences->empty());
+  EXPECT_TRUE((*log)->Append(OneOfEveryKind(0)).ok());
+  log->reset();
+
+  auto with_room = EventLog::Open(tmp.Sub("log"));
+  ASSERT_TRUE(with_room.ok()) << with_room.status().ToString();
+  ASSERT_TRUE((*with_room)->PutSnapshot(1, "record").ok()) << "the test disk has 64 MiB free";
+  EXPECT_EQ(*(*with_room)->GetSnapshot(1), "record");
 }
 
 }  // namespace
