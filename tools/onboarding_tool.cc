@@ -107,6 +107,14 @@ class OnboardingTool {
       return;
     }
     if (action == "check") {
+      // Every agent may check, and each check launches every surface's child on a thread of
+      // its own: without a bound a client's burst of checks ran 120 threads and 80 children
+      // at once (probe O2-1).
+      if (checks_running_ >= kMaxRunningChecks) {
+        done(ToolCallReply::Error(kCallFailed, "Too many onboarding checks running; retry later"));
+        return;
+      }
+      ++checks_running_;
       (void)context_.live.CatchUp();
       reducers::Onboarding state = State();
       OnboardingCheckOptions options;
@@ -120,6 +128,7 @@ class OnboardingTool {
         std::vector<StepResult> results = CheckOnboardingSteps(step, options, state);
         boost::asio::post(context_.io, [this, actor, results = std::move(results),
                                         done = std::move(done)]() mutable {
+          --checks_running_;
           // Ended by the server's shutdown: the results describe that, not the steps.
           if (cancellation_.cancelled()) {
             done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
@@ -203,7 +212,10 @@ class OnboardingTool {
         });
   }
 
+  static constexpr int kMaxRunningChecks = 2;
+
   LasToolContext context_;
+  int checks_running_ = 0;  // loop thread only
   CheckCancellation cancellation_;  // ends the checks under way when the server goes
   Workers workers_;  // last: joined first, while context_ and cancellation_ are whole
 };

@@ -6,6 +6,7 @@
 
 #include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
+#include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 
@@ -191,6 +192,50 @@ TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesR
   EXPECT_EQ(Row(done_again, "first-call")["detail"].get<std::string>().rfind("call ", 0), 0u)
       << Row(done_again, "first-call").dump();
   EXPECT_EQ(done_again["complete"], true);
+}
+
+// Every agent may check, and a check launches every surface's child: at most two run at
+// once per server, a third is refused at once and records nothing (probe O2-1: 120 checks
+// ran 123 threads and 80 children).
+TEST_F(OnboardingE2eTest, AtMostTwoChecksRunAtOnce) {
+  testing::ChildProcess las(testing::LasArgvWithEnv(
+      release_->Environment(),
+      {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
+  las.WriteLine(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"agentId":"stranger"}})");
+  ASSERT_TRUE(las.ReadLine().has_value());
+  std::string burst;
+  for (int id = 1; id <= 4; ++id) {
+    burst += json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+                  {"params", {{"name", "las__onboarding"},
+                              {"arguments", {{"action", "check"}, {"step", "surfaces"}}}}}}
+                 .dump() +
+             "\n";
+  }
+  burst.pop_back();
+  las.WriteLine(burst);
+  int checked = 0;
+  int busy = 0;
+  for (int i = 0; i < 4; ++i) {
+    auto line = las.ReadLine(std::chrono::seconds(120));
+    ASSERT_TRUE(line.has_value());
+    const json answer = json::parse(*line);
+    if (answer.contains("result")) ++checked;
+    if (answer.contains("error")) {
+      EXPECT_EQ(answer["error"]["message"], "Too many onboarding checks running; retry later");
+      ++busy;
+    }
+  }
+  EXPECT_EQ(checked, 2);
+  EXPECT_EQ(busy, 2);
+  las.CloseStdin();
+  EXPECT_EQ(las.Wait(), 0);
+  // Each check that ran recorded the surfaces step once; the refused ones nothing.
+  size_t recorded = 0;
+  for (const json& event : testing::ReplayEvents(
+           tmp_.Sub("log"), {"--kind", "OnboardingStepCompleted", "--kind", "OnboardingStepReset"})) {
+    if (event["payload"]["step"] == "surfaces") ++recorded;
+  }
+  EXPECT_EQ(recorded, 2u);
 }
 
 }  // namespace
