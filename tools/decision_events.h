@@ -55,6 +55,9 @@ log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason);
 // The reason recorded for a session whose process ended without closing it, by the next
 // process to open the log.
 inline constexpr std::string_view kSessionLost = "lost";
+// SessionOpened's protocol version, client name and client version: cut to this many bytes,
+// at a character boundary.
+inline constexpr size_t kMaxRecordedClientTextBytes = 256;
 // An unknown tool's name as ToolCallDenied records it: cut to this many bytes, at a
 // character boundary.
 inline constexpr size_t kMaxRecordedToolNameBytes = 256;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/decision_events.h"
 #include "tools/grant_policy.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -27,6 +28,8 @@ json ParamsObject(const std::string& params) {
   return json::parse(params, nullptr, /*allow_exceptions=*/false);
 }
 
+constexpr std::string_view kMemberTwice = "params name a member more than once";
+
 }  // namespace
 
 // The top-level members of a params object, scanned without building a tree (the hot
@@ -45,6 +48,15 @@ struct ParamsView {
     return static_cast<size_t>(std::count_if(members.begin(), members.end(),
                                              [key](const auto& member) { return member.key == key; }));
   }
+  // Whether two members share a name: readers that keep the first and the last would see
+  // different requests (a JSON parser keeps the last), so such params are refused.
+  bool NamesAMemberTwice() const {
+    std::vector<std::string_view> keys;
+    keys.reserve(members.size());
+    for (const auto& member : members) keys.push_back(member.key);
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+  }
 };
 
 namespace {
@@ -60,6 +72,16 @@ ParamsView ViewParams(std::string_view params, size_t max_depth) {
                     transport::JsonTextError::kNone &&
                 is_object;
   return view;
+}
+
+bool IsListMethod(std::string_view method) {
+  return method == "tools/list" || method == "resources/list" || method == "prompts/list";
+}
+
+// A cursor given (null counts as absent).
+bool HasCursor(const ParamsView& view) {
+  const transport::JsonMember* cursor = view.Find("cursor");
+  return cursor != nullptr && cursor->type != transport::JsonType::kNull;
 }
 
 std::optional<std::string> StringMember(const ParamsView& view, std::string_view key) {
@@ -99,6 +121,29 @@ Result<std::optional<std::string>> NamedAgentId(const json& params) {
   if (agent == meta->end()) return std::optional<std::string>();
   if (!agent->is_string()) return InvalidArgument("agentId must be a string");
   return std::optional<std::string>(agent->get<std::string>());
+}
+
+// initialize's members as 2024-11-05 types them, where present.
+Status CheckInitializeTypes(const json& params) {
+  auto has = [&](const json& object, const char* key, bool (json::*is)() const) {
+    auto it = object.find(key);
+    return it == object.end() || ((*it).*is)();
+  };
+  if (!has(params, "protocolVersion", &json::is_string)) {
+    return InvalidArgument("protocolVersion must be a string");
+  }
+  if (!has(params, "capabilities", &json::is_object)) {
+    return InvalidArgument("capabilities must be an object");
+  }
+  if (!has(params, "clientInfo", &json::is_object)) {
+    return InvalidArgument("clientInfo must be an object");
+  }
+  if (auto info = params.find("clientInfo"); info != params.end()) {
+    if (!has(*info, "name", &json::is_string) || !has(*info, "version", &json::is_string)) {
+      return InvalidArgument("clientInfo's name and version must be strings");
+    }
+  }
+  return Status::Ok();
 }
 
 std::string StringField(const json& object, const char* key) {
@@ -161,6 +206,10 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     return;
   }
   const ParamsView view = ViewParams(params, options_.max_depth);
+  if (view.NamesAMemberTwice()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
+    return;
+  }
   if (auto agent = MetaAgentId(view, options_.max_depth); agent && *agent != session_->agent_id) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
                                   "agentId is bound at initialize and cannot change"));
@@ -168,6 +217,10 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   }
   if (method == "ping") {
     write_(rpc::MakeResultResponse(id, "{}"));
+  } else if (IsListMethod(method) && HasCursor(view)) {
+    // Every list is one page with no nextCursor, so no cursor can be valid (MCP 2024-11-05,
+    // pagination: an invalid cursor SHOULD be -32602).
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "Invalid cursor"));
   } else if (method == "tools/list") {
     write_(rpc::MakeResultResponse(id, backend_.ListTools(*session_)));
   } else if (method == "tools/call") {
@@ -199,6 +252,16 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "agentId is given more than once"));
     return;
   }
+  if (ViewParams(params, options_.max_depth).NamesAMemberTwice()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
+    return;
+  }
+  // Absent members are tolerated (clients that send less than 2024-11-05 asks for); present
+  // ones must have its types.
+  if (Status typed = CheckInitializeTypes(parsed); !typed.ok()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, typed.message()));
+    return;
+  }
   // A named agent, even an empty name, is checked as given; only an absent one defaults.
   Result<std::optional<std::string>> named = NamedAgentId(parsed);
   if (!named.ok()) {
@@ -218,11 +281,14 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   SessionInfo session;
   session.session_id = options_.new_session_id ? options_.new_session_id() : "session";
   session.agent_id = agent;
-  session.protocol_version = StringField(parsed, "protocolVersion");
+  // Recorded in SessionOpened and kept by the sessions projection for good: bounded (probe
+  // P1: 1 MB client names grew every later server's memory).
+  auto recorded = [](std::string text) { return Bound(text, kMaxRecordedClientTextBytes).text; };
+  session.protocol_version = recorded(StringField(parsed, "protocolVersion"));
   session.transport = options_.transport;
   if (auto info = parsed.find("clientInfo"); info != parsed.end()) {
-    session.client_name = StringField(*info, "name");
-    session.client_version = StringField(*info, "version");
+    session.client_name = recorded(StringField(*info, "name"));
+    session.client_version = recorded(StringField(*info, "version"));
   }
   session_ = session;
   backend_.OnSessionOpened(*session_);
@@ -239,11 +305,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
 
 void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
   std::optional<std::string> name = StringMember(params, "name");
-  // A member named twice is refused, as a repeated id, method or agentId is: readers that
-  // keep the first and the last would run different calls.
-  const bool repeated = params.Count("name") > 1 || params.Count("arguments") > 1 ||
-                        params.Count("_meta") > 1;
-  if (!params.object || !name || repeated) {
+  if (!params.object || !name) {  // a member named twice was refused before
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
     return;
   }

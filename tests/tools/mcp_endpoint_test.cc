@@ -144,6 +144,58 @@ TEST_F(EndpointTest, ACallOrCancellationThatRepeatsAMemberIsRefused) {
   EXPECT_EQ(backend_.cancelled, std::vector<std::string>{"4"});
 }
 
+// Any request's params that name a member twice are refused, not only tools/call's
+// (probe O2-7: resources/read served the last uri, initialize kept the last version).
+TEST_F(EndpointTest, AnyRequestThatRepeatsAParamsMemberIsRefused) {
+  json first = Send(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","protocolVersion":"1999"}})");
+  EXPECT_EQ(first["error"]["code"], -32602) << first.dump();
+  EXPECT_EQ(first["error"]["message"], "params name a member more than once");
+  EXPECT_TRUE(backend_.opened.empty());
+  Init();
+  for (const char* request :
+       {R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a","uri":"b"}})",
+        R"({"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"a","name":"b"}})",
+        R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"a","cursor":"b"}})",
+        R"({"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":1,"x":2}})"}) {
+    EXPECT_EQ(Send(request)["error"]["code"], -32602) << request;
+  }
+}
+
+// Lists are one page with no nextCursor: any cursor is invalid (probe O2-5: a forged one
+// got the whole list), a null one is absent.
+TEST_F(EndpointTest, AListWithACursorIsInvalidParams) {
+  Init();
+  for (const char* method : {"tools/list", "resources/list", "prompts/list"}) {
+    json r = Send(std::string(R"({"jsonrpc":"2.0","id":2,"method":")") + method +
+                  R"(","params":{"cursor":"forged"}})");
+    EXPECT_EQ(r["error"]["code"], -32602) << method;
+    EXPECT_EQ(r["error"]["message"], "Invalid cursor") << method;
+  }
+  EXPECT_TRUE(
+      Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":null}})").contains("result"));
+}
+
+// initialize's members, where present, have 2024-11-05's types; absent ones are tolerated.
+// What it records of the client is bounded (probe P1: 1 MB names were kept for good).
+TEST_F(EndpointTest, InitializeChecksItsMembersTypesAndBoundsWhatItRecords) {
+  for (const char* params : {R"({"protocolVersion":7})", R"({"capabilities":"x"})",
+                             R"({"clientInfo":5})", R"({"clientInfo":{"name":1}})",
+                             R"({"clientInfo":{"version":[]}})"}) {
+    json r = Send(std::string(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":)") +
+                  params + "}");
+    EXPECT_EQ(r["error"]["code"], -32602) << params;
+  }
+  EXPECT_TRUE(backend_.opened.empty());
+  const std::string long_name = std::string(300, 'n') + "\u00e9";
+  Init(R"({"protocolVersion":")" + std::string(1000, '9') + R"(","clientInfo":{"name":")" +
+       long_name + R"(","version":")" + std::string(255, 'v') + "\u00e9" + R"("}})");
+  ASSERT_EQ(backend_.opened.size(), 1u);
+  EXPECT_EQ(backend_.opened[0].protocol_version, std::string(256, '9'));
+  EXPECT_EQ(backend_.opened[0].client_name, std::string(256, 'n'));
+  EXPECT_EQ(backend_.opened[0].client_version, std::string(255, 'v')) << "cut at a character boundary";
+}
+
 // A client that writes a UTF-8 byte order mark before a line is answered, not ignored.
 TEST_F(EndpointTest, ALeadingByteOrderMarkIsIgnored) {
   json r = Send("\xEF\xBB\xBF" R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
