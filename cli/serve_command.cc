@@ -117,8 +117,8 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
       ->check(CLI::IsMember({"strict", "relaxed"}))
       ->capture_default_str();
   cmd->add_flag("--lazy", flags->lazy,
-                "tools/list shows only las__search, las__describe, las__list_tools and "
-                "las__call (for clients that cap tools or pay for every schema); every call "
+                "tools/list shows only las__search, las__describe, las__list_tools, "
+                "las__call and las__onboarding (for clients that cap tools or pay for every schema); every call "
                 "still passes the same checks");
   cmd->add_flag("--admin", flags->admin,
                 "Serve the privileged las.admin tools (list/inspect/enable/disable sources, "

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
+#include "base/printable_text.h"
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
 #include "transport/json_text.h"
@@ -68,7 +69,11 @@ std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json) 
       auto nested = annotations->find("title");
       if (nested != annotations->end() && nested->is_string()) title = &*nested;
     }
-    if (title != nullptr) titles[name->get<std::string>()] = title->get<std::string>();
+    // Unsigned, child-chosen text that reaches the model (las__search): only printable text,
+    // no control or bidirectional characters (probe O2-4).
+    if (title != nullptr && IsPrintableText(title->get_ref<const std::string&>())) {
+      titles[name->get<std::string>()] = title->get<std::string>();
+    }
   }
   return titles;
 }

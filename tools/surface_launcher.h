@@ -98,7 +98,8 @@ std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
 // ("resources", "prompts"): MCP servers declare what they serve, and a client asks for no
 // more (a child that declares only tools may never answer resources/list).
 bool DeclaresCapability(std::string_view initialize_result_json, std::string_view capability);
-// Tool name -> title from a tools/list result array (`title`, else `annotations.title`).
+// Tool name -> title from a tools/list result array (`title`, else `annotations.title`);
+// a title that is not printable text (base/printable_text.h) is left out.
 std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json);
 
 }  // namespace las::tools

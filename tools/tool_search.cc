@@ -225,12 +225,13 @@ std::vector<std::string> NearestNames(const std::vector<const CatalogTool*>& too
 
 std::string Summary(const CatalogTool& tool) {
   constexpr size_t kMax = 160;
+  constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
   std::string_view text = tool.description ? std::string_view(*tool.description) : "";
   text = text.substr(0, text.find('\n'));
   if (text.size() <= kMax) return std::string(text);
-  size_t cut = kMax;
+  size_t cut = kMax - kEllipsis.size();  // the ellipsis counts too (SOURCES.md: ≤160 bytes)
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(text.substr(0, cut)) + "\xE2\x80\xA6";
+  return std::string(text.substr(0, cut)) + std::string(kEllipsis);
 }
 
 }  // namespace las::tools

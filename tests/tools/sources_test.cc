@@ -288,8 +288,10 @@ TEST(CapabilityListTest, ToolTitlesComeFromTitleOrAnnotations) {
   auto titles = ParseToolTitles(
       R"([{"name":"a","inputSchema":{},"title":"Top"},)"
       R"({"name":"b","inputSchema":{},"annotations":{"title":"Nested"}},)"
-      R"({"name":"c","inputSchema":{}}])");
-  EXPECT_EQ(titles, (std::map<std::string, std::string>{{"a", "Top"}, {"b", "Nested"}}));
+      R"({"name":"c","inputSchema":{}},)"
+      R"({"name":"d","inputSchema":{},"title":"Evil \u202e\u0007\u001b[31m"}])");
+  EXPECT_EQ(titles, (std::map<std::string, std::string>{{"a", "Top"}, {"b", "Nested"}}))
+      << "a title with control or bidirectional characters is dropped";
   trust::SurfaceBinding binding;
   binding.name = "echo";
   binding.tools.resize(2);
