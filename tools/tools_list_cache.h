@@ -6,8 +6,10 @@
 // guard's ListingGeneration() (tools/call_guard.h) are those it was built with; any change
 // (a source enabled or disabled folds a new event, so SourceGuard's generation moves)
 // rebuilds it on the next request. If any guard returns nullopt (no promise), nothing is
-// cached and Listed() is asked per tool on every request. At most kMaxAgents answers are
-// kept; past that the cache is emptied and refilled.
+// cached and Listed() is asked per tool on every request. Agents whose answers are equal
+// share one copy (most agents see the same listing: 64 copies of a 2 MB listing held 140 MB,
+// probe P2). At most kMaxAgents agents and kMaxBytes of distinct answers are kept; past
+// either the cache is emptied and refilled.
 //
 // Threading: not thread-safe; the gateway's loop thread only (as the guards).
 #pragma once
@@ -15,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@ namespace las::tools {
 class ToolsListCache {
  public:
   static constexpr size_t kMaxAgents = 64;
+  static constexpr size_t kMaxBytes = 32 << 20;
 
   // The tools/list result object (JSON text) for `session`. The reference is valid until
   // the next call.
@@ -39,8 +43,12 @@ class ToolsListCache {
   struct Entry {
     uint64_t catalog_version = 0;
     std::vector<uint64_t> generations;
-    std::string json;
+    std::shared_ptr<const std::string> json;
   };
+
+  // `json`, or an equal answer another agent holds already.
+  std::shared_ptr<const std::string> Shared(std::string json) const;
+  size_t DistinctBytes() const;
 
   std::map<std::string, Entry, std::less<>> by_agent_;
   std::string uncached_;

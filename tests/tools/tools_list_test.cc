@@ -224,6 +224,23 @@ TEST_F(ToolsListCacheTest, AnswersAreKeptPerAgentAndFollowTheGuardsGeneration) {
   EXPECT_EQ(cache_.Get(catalog_, guards, SessionOf("b")), a) << "a new generation rebuilds";
 }
 
+// Agents whose listings are equal share one copy (probe P2: 64 agents kept 64 equal copies).
+TEST_F(ToolsListCacheTest, AgentsWithEqualListingsShareOneCopy) {
+  AgentGuard agents(true);
+  SourceGuard sources(*live_, false);
+  const std::vector<CallGuard*> guards = {&sources, &agents};
+  agents.HideMail(true);
+  const std::string* first = &cache_.Get(catalog_, guards, SessionOf("agent-0"));
+  for (int i = 1; i < 10; ++i) {
+    const std::string* same = &cache_.Get(catalog_, guards, SessionOf("agent-" + std::to_string(i)));
+    EXPECT_EQ(same, first) << "agent-" << i << " got a copy of its own";
+  }
+  const std::string* b = &cache_.Get(catalog_, guards, SessionOf("b"));
+  EXPECT_NE(b, first) << "a different listing is its own";
+  EXPECT_NE(*b, *first);
+  EXPECT_EQ(&cache_.Get(catalog_, guards, SessionOf("agent-3")), first) << "still cached";
+}
+
 TEST_F(ToolsListCacheTest, AGuardWithoutAGenerationIsAskedOnEveryRequest) {
   AgentGuard agents(false);
   SourceGuard sources(*live_, false);
