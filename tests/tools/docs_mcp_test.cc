@@ -93,7 +93,8 @@ TEST_F(DocsEndpointTest, ResourcesListAndReadServeTheDocsTables) {
                                 {"description", "How to write and sign a new surface"},
                                 {"mimeType", "text/markdown"}}));
   EXPECT_FALSE(list["result"].contains("nextCursor"));
-  EXPECT_EQ(Request(*endpoint, "resources/list", R"({"cursor":"abc"})")["result"], list["result"]);
+  // One page with no nextCursor: no cursor can be valid (MCP pagination: -32602).
+  EXPECT_EQ(Request(*endpoint, "resources/list", R"({"cursor":"abc"})")["error"]["code"], -32602);
 
   for (const auto& doc : DocResources()) {
     json read = Request(*endpoint, "resources/read", json{{"uri", doc.uri}}.dump());
