@@ -482,6 +482,8 @@ class RocksEventLog final : public EventLog {
     return hash;
   }
 
+  Status Flush() override { return store_->FlushFamilies(); }
+
   Status PutSnapshot(uint64_t sequence, std::string_view record) override {
     std::error_code unknown;
     const std::filesystem::space_info space = std::filesystem::space(store_->dir(), unknown);

@@ -110,6 +110,11 @@ class EventLog {
   // A verifying cursor from `from` over a snapshot taken now.
   virtual Result<std::unique_ptr<EventCursor>> Read(uint64_t from = 1) = 0;
 
+  // Writes what the memtables hold to table files, as closing does, and says whether that
+  // worked: kIo (a full disk, say) leaves the events in the WAL, which the next open
+  // recovers. A server calls it last, to report a failure the destructor could only drop.
+  virtual Status Flush() = 0;
+
   // Walks the whole chain. Ok, or kCorruption naming the first bad sequence.
   virtual Status Verify() = 0;
 

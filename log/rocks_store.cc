@@ -463,12 +463,15 @@ RocksStore::~RocksStore() {
     abandoned->push_back(std::move(db_));
     return;
   }
-  if (db_ && writer_) {
-    rocksdb::FlushOptions flush;
-    flush.wait = true;
-    db_->Flush(flush, {events_, meta_, snapshots_}).PermitUncheckedError();
-  }
+  if (db_ && writer_) (void)FlushFamilies();  // a failure was the caller's to ask (EventLog::Flush)
   CloseDb();
+}
+
+Status RocksStore::FlushFamilies() {
+  LAS_RETURN_IF_ERROR(CheckInPlace());
+  rocksdb::FlushOptions flush;
+  flush.wait = true;
+  return FromRocks(db_->Flush(flush, {events_, meta_, snapshots_}), "flushing the log");
 }
 
 }  // namespace las::log

@@ -39,6 +39,10 @@ class RocksStore {
   rocksdb::ColumnFamilyHandle* snapshots() { return snapshots_; }
   const std::string& dir() const { return dir_; }
 
+  // Writer: writes every family's memtable to table files now, as closing does. kIo if that
+  // fails (a full disk, say: the events stay in the WAL, and the next open recovers them),
+  // or if the directory is no longer in place (CheckInPlace: nothing is written then).
+  Status FlushFamilies();
   // Writer: kIo unless the log's path still names the directory opened (moved, replaced
   // or removed while open, it does not; the open files then belong to another path). One
   // stat(2); the log calls it after every WAL sync, before anything is acknowledged.

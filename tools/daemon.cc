@@ -190,7 +190,8 @@ Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon) {
   if (!core.ok()) return core.status();
   Daemon server(io, **core, daemon, *socket);
   server.Run();
-  return server.status();
+  if (!server.status().ok()) return server.status();
+  return (*core)->FlushLogAtExit();
 }
 
 }  // namespace las::tools

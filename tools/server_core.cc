@@ -171,6 +171,14 @@ void ServerCore::Start(std::function<void()> ready) {
 void ServerCore::OnLogFailure(std::function<void()> stop) {
   parts_->on_log_failure = std::move(stop);
 }
+Status ServerCore::FlushLogAtExit() {
+  if (!status().ok()) return Status::Ok();
+  Status flushed = parts_->log->Flush();
+  if (flushed.ok()) return flushed;
+  return IoError(flushed.message() +
+                 " at exit; the events are safe in the log's write-ahead log, and the next "
+                 "start recovers them");
+}
 const Status& ServerCore::status() const {
   const Status& federated = parts_->federation->status();
   return federated.ok() ? parts_->appender.failure() : federated;

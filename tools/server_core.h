@@ -61,6 +61,12 @@ class ServerCore {
   // end (exit 9) so that a restart reopens the log. Set before Start.
   void OnLogFailure(std::function<void()> stop);
 
+  // After the loop has stopped: the log's memtables written to table files, as closing
+  // does. Ok when that worked or the log had failed already (status() says so); else kIo
+  // (a full disk at exit: the events are safe in the WAL, and the next start recovers
+  // them), so that the server does not end with exit 0 and nothing said (probe N4).
+  Status FlushLogAtExit();
+
   Federation& federation();
   Gateway& gateway();
   log::EventLog& log();

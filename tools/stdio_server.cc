@@ -141,7 +141,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     // The calls ran and are in the log; the client did not get every answer.
     return IoError("writing to standard output failed: answers were not delivered");
   }
-  return server.status();
+  if (!server.status().ok()) return server.status();
+  return server.FlushLogAtExit();
 }
 
 Status RunList(const ServerOptions& options, bool json) {
