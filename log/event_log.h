@@ -34,8 +34,9 @@ struct LogOptions {
   int64_t deferred_sync_micros = 2000;
   // A snapshot is written only if the log's file system keeps at least this many bytes
   // free after it: a snapshot only saves time, and a full disk fails the log itself (the
-  // appends after it are refused until it is reopened). The default is one full memtable
-  // flush of the events family. Tests lower or raise it.
+  // appends after it are refused until it is reopened). The default leaves room for the
+  // flushes of every family's full memtable (16 MiB each) and their compaction. Tests lower
+  // or raise it.
   uint64_t snapshot_free_reserve_bytes = 64ull << 20;
 };
 

@@ -32,10 +32,13 @@ class Daemon {
 
   void Run() {
     WaitForSignal();
-    // A failed log refuses every call from then on: end as at a signal, so that a
-    // supervisor sees the exit (9) and a restart reopens the log (probe N6).
+    // A failed log refuses every call from then on: end, so that a supervisor sees the
+    // exit (9) and a restart reopens the log (probe N6). The children are ended at once, as
+    // `las serve` does: calls in flight can no longer be recorded, and one that hangs would
+    // keep the failed daemon holding the log (probe Q1).
     core_.OnLogFailure([this] {
       if (!stopping_) Stop();
+      EndChildren([] {});
     });
     core_.Start([this] { OnFederated(); });
     io_.run();

@@ -90,6 +90,20 @@ std::optional<std::string> StringMember(const ParamsView& view, std::string_view
   return transport::DecodeJsonString(member->raw);
 }
 
+// Whether params, or the objects Las reads inside them (_meta, clientInfo), name a member
+// twice (probe Q3: a repeated clientInfo name or progressToken was read as its last).
+bool NamesAMemberTwice(const ParamsView& params, size_t max_depth) {
+  if (params.NamesAMemberTwice()) return true;
+  for (std::string_view key : {"_meta", "clientInfo"}) {
+    const transport::JsonMember* inner = params.Find(key);
+    if (inner != nullptr && inner->type == transport::JsonType::kObject &&
+        ViewParams(inner->raw, max_depth).NamesAMemberTwice()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<std::string> MetaAgentId(const ParamsView& params, size_t max_depth) {
   const transport::JsonMember* meta = params.Find("_meta");
   if (meta == nullptr || meta->type != transport::JsonType::kObject) return std::nullopt;
@@ -206,7 +220,7 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     return;
   }
   const ParamsView view = ViewParams(params, options_.max_depth);
-  if (view.NamesAMemberTwice()) {
+  if (NamesAMemberTwice(view, options_.max_depth)) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     return;
   }
@@ -252,7 +266,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "agentId is given more than once"));
     return;
   }
-  if (ViewParams(params, options_.max_depth).NamesAMemberTwice()) {
+  if (NamesAMemberTwice(ViewParams(params, options_.max_depth), options_.max_depth)) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     return;
   }

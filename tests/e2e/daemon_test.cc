@@ -1252,10 +1252,18 @@ TEST_F(DaemonTest, ABridgedSessionWithACancelledCallEndsCleanly) {
 
 // The log's directory moved away under a running daemon: the write is refused, later
 // calls of any session are refused, reads included, and the daemon ends by itself with
-// exit 9 instead of serving on a log that cannot record anything (probe N6).
+// exit 9 instead of serving on a log that cannot record anything (probe N6) — without
+// waiting for a child call that never ends (probe Q1: it held the failed log).
 TEST_F(DaemonTest, AFailedLogEndsTheDaemonWithExitNine) {
+  GrantAll({"waiter"});
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());
+  const std::string gate = tmp_.Sub("gate-never");
+  RawClient waiter = Connect(socket_path);
+  waiter.Initialize("waiter");
+  waiter.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }))
+      << "the child never saw the call";
   RawClient client = Connect(socket_path);
   client.Initialize("default");
   auto set = [](int id, const std::string& value) {
@@ -1279,6 +1287,9 @@ TEST_F(DaemonTest, AFailedLogEndsTheDaemonWithExitNine) {
   ASSERT_TRUE(WIFEXITED(*status));
   EXPECT_EQ(WEXITSTATUS(*status), 9);
   EXPECT_FALSE(client.ReadLine(std::chrono::seconds(5)).has_value()) << "the connection ended";
+  auto ended_call = waiter.ReadLine(std::chrono::seconds(5));
+  ASSERT_TRUE(ended_call.has_value());
+  EXPECT_NE(ended_call->find("\"error\""), std::string::npos) << *ended_call;
 }
 
 }  // namespace

@@ -151,10 +151,14 @@ TEST_F(EndpointTest, AnyRequestThatRepeatsAParamsMemberIsRefused) {
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","protocolVersion":"1999"}})");
   EXPECT_EQ(first["error"]["code"], -32602) << first.dump();
   EXPECT_EQ(first["error"]["message"], "params name a member more than once");
+  json nested = Send(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"first","name":"SECOND"}}})");
+  EXPECT_EQ(nested["error"]["code"], -32602) << nested.dump();
   EXPECT_TRUE(backend_.opened.empty());
   Init();
   for (const char* request :
-       {R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a","uri":"b"}})",
+       {R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a__x","_meta":{"progressToken":1,"progressToken":2}}})",
+        R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a","uri":"b"}})",
         R"({"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"a","name":"b"}})",
         R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"a","cursor":"b"}})",
         R"({"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":1,"x":2}})"}) {
