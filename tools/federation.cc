@@ -6,6 +6,7 @@
 
 #include "base/printable_text.h"
 #include "tools/decision_events.h"
+#include "tools/expiry_watch.h"
 #include "tools/surface_launcher.h"
 #include "tools/surface_restarts.h"
 #include "transport/mcp_client.h"
@@ -78,6 +79,18 @@ void Federation::AdmitRelease() {
       paths.ok() ? verifier.Verify(*paths, &refused)
                  : trust::VerdictOr<trust::AcceptedRelease>(paths.verdict());
   if (accepted.ok()) {
+    trust::VerdictOr<trust::WatermarkStep> recorded =
+        trust::DecideWatermark(options_.recorded_watermarks, accepted->key_id,
+                               accepted->manifest.sequence, accepted->manifest_sha256);
+    if (!recorded.ok()) {
+      refused = {accepted->key_id, accepted->manifest.sequence, accepted->manifest_sha256};
+      accepted = trust::VerdictOr<trust::AcceptedRelease>(trust::Reject(
+          recorded.verdict().reason(),
+          recorded.verdict().detail() + " (as the log recorded it; the watermark file " +
+              (accepted->watermark_file_existed ? "records less" : "is missing") + ")"));
+    }
+  }
+  if (accepted.ok()) {
     // The watermark moves after admission; one that cannot move must refuse the release
     // now, before anything is served (else a rollback would be served, unrecorded).
     trust::Verdict writable = trust::ReleaseVerifier::CheckCanAdvance(*accepted);
@@ -104,6 +117,7 @@ void Federation::AdmitRelease() {
   }
   release_ = std::move(*accepted);
   Record({ReleaseAcceptedEvent(*release_)});
+  WatchExpiry();
 }
 
 void Federation::LaunchEligible() {
@@ -323,6 +337,7 @@ void Federation::Shutdown(std::function<void()> done) {
   shutdown_waiters_.push_back(std::move(done));
   if (shutting_down_) return;
   shutting_down_ = true;
+  if (expiry_) expiry_->timer.cancel();
   shutdown_pending_ = 1 + clients_.size();  // 1: this call, stepped through the loop
   // A launch or restart under way reports to OnLaunched or OnRestarted, which end its
   // client and step.

@@ -1,7 +1,8 @@
 // Federation: from configuration to a catalog of admitted surfaces, once per process.
 //
-//   1. the release named by LAS_RELEASE_* is verified (trust/release_verifier.h) —
-//      ReleaseAccepted or ReleaseRejected; with no release configured, no surface is
+//   1. the release named by LAS_RELEASE_* is verified (trust/release_verifier.h), and
+//      checked against the watermarks the log recorded — ReleaseAccepted or
+//      ReleaseRejected; with no release configured, no surface is
 //      eligible and Las serves only its own tools;
 //   2. eligible = configured (registry) ∩ signed (manifest), then LAS_ONLY / LAS_SKIP
 //      subtract;
@@ -21,6 +22,9 @@
 //      reason, retried only when the child failed to start or list (a trust failure such
 //      as a changed binary stays stopped). Never after the release expired, nor during
 //      Shutdown (which ends a start under way);
+//   3c. when the release expires while it is served, every admitted surface is stopped
+//      (SurfaceStopped, reason "expired") and its child ended: an expired release admits
+//      nothing, and its calls fail until las restarts with one that has not expired;
 //   4. when all have settled and at least one surface was admitted (or none was
 //      eligible), the watermark moves to this release — atomically and durably — and
 //      WatermarkAdvanced is recorded. A release whose every surface failed does not move it.
@@ -56,6 +60,7 @@ class McpClient;
 
 namespace las::tools {
 
+struct ExpiryWatch;
 struct SurfaceRestarts;
 
 using trust::kSchemaUnsupported;
@@ -73,6 +78,11 @@ struct FederationOptions {
   int64_t restart_delay_ms = 1'000;
   int64_t max_restart_delay_ms = 60'000;
   const MonotonicClock* monotonic = &SystemMonotonicClock();
+  // Each trust key's watermark as the log recorded it (WatermarkAdvanced, the "releases"
+  // projection). A release below it, or at it with other bytes, is refused even when the
+  // watermark file says less: a deleted or replaced file must not re-open rollback that
+  // the log has already seen.
+  trust::Watermarks recorded_watermarks;
 };
 
 // One configured surface's fate, for `las list` and `las check`-like reports.
@@ -153,6 +163,12 @@ class Federation {
   // The watermark commit found a newer release admitted meanwhile (`commit_refusal`:
   // rollback or conflict): every admitted surface is stopped and its child ended.
   void Supersede(std::string_view commit_refusal);
+  // Every admitted surface is stopped for `reason` and its child ended; none restarts.
+  void StopEverySurface(std::string_view reason, const std::string& detail);
+  // Arms the timer that calls ExpireRelease at the served release's expiry
+  // (federation_expiry.cc); cancelled by Shutdown.
+  void WatchExpiry();
+  void ExpireRelease();
   // Removes from `live` the signed tools kept out of the catalog (left_out_reasons_: a
   // local allowlist, or a schema Las cannot compile).
   void KeepOut(const std::string& surface, std::vector<trust::LiveTool>& live) const;
@@ -188,6 +204,7 @@ class Federation {
   // Clients being shut down after a restart replaced them (or a restart was abandoned):
   // kept until their Shutdown has delivered every pending call's failure.
   std::vector<std::unique_ptr<transport::McpClient>> retired_;
+  std::unique_ptr<ExpiryWatch> expiry_;  // armed once a release is admitted
   bool shutting_down_ = false;
   size_t shutdown_pending_ = 0;
   std::vector<std::function<void()>> shutdown_waiters_;

@@ -112,6 +112,12 @@ void Federation::Supersede(std::string_view commit_refusal) {
                  static_cast<unsigned long long>(release_->manifest.sequence),
                  std::string(commit_refusal).c_str());
   }
+  StopEverySurface(kReasonReleaseSuperseded,
+                   "the watermark commit of release " + std::to_string(release_->manifest.sequence) +
+                       " was refused: " + std::string(commit_refusal));
+}
+
+void Federation::StopEverySurface(std::string_view reason, const std::string& detail) {
   for (SurfaceState& state : states_) {
     if (!state.admitted) continue;
     state.admitted = false;
@@ -120,10 +126,7 @@ void Federation::Supersede(std::string_view commit_refusal) {
       clients_.erase(client);  // a shutdown ends what clients_ holds
       if (ending != nullptr) Retire(std::move(ending), [] {});
     }
-    Stopped(state.name, kReasonReleaseSuperseded,
-            "the watermark commit of release " + std::to_string(release_->manifest.sequence) +
-                " was refused: " + std::string(commit_refusal),
-            RestartBackoff::kNever);
+    Stopped(state.name, reason, detail, RestartBackoff::kNever);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "log/event_log.h"
+#include "projections/releases_projection.h"
 #include "projections/sessions_projection.h"
 #include "tools/decision_events.h"
 #include "tools/federation.h"
@@ -37,6 +38,18 @@ FederationOptions FederationOptionsFor(const ServerOptions& options,
   federation.restart_delay_ms = options.restart_delay_ms;
   federation.start_timeout_ms = options.start_timeout_ms;
   return federation;
+}
+
+trust::Watermarks RecordedWatermarks(const LiveProjections& live) {
+  trust::Watermarks recorded;
+  const auto* releases = live.Get<projections::ReleasesProjection>("releases");
+  if (releases == nullptr) return recorded;
+  for (const auto& [key_id, record] : releases->releases().keys) {
+    const std::optional<trust::Sha256Digest> digest = trust::Sha256FromHex(record.manifest_sha256);
+    if (record.watermark == 0 || !digest) continue;
+    recorded.by_key.emplace(key_id, trust::WatermarkEntry{record.watermark, *digest});
+  }
+  return recorded;
 }
 
 GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTools& builtins,
@@ -131,8 +144,9 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   });
   AddLasTools(parts->builtins, parts->context);
   parts->guards = MakeCallGuards(parts->context);
-  parts->federation = std::make_unique<Federation>(
-      io, *parts->log, FederationOptionsFor(parts->options, parts->builtins));
+  FederationOptions federation = FederationOptionsFor(parts->options, parts->builtins);
+  federation.recorded_watermarks = RecordedWatermarks(parts->live);
+  parts->federation = std::make_unique<Federation>(io, *parts->log, std::move(federation));
   parts->links.federation = parts->federation.get();
   parts->gateway = std::make_unique<Gateway>(
       parts->appender, *parts->federation,
