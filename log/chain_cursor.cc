@@ -44,7 +44,7 @@ class ChainCursor final : public EventCursor {
       if (iter_->status().IsCorruption()) return Fail(from - 1, Unreadable());
       LAS_RETURN_IF_ERROR(FromRocks(iter_->status(), "reading event " + std::to_string(from - 1)));
       // Reading past the end is fine; a missing event inside the log is corruption.
-      if (from - 1 <= head_.sequence) return Fail(from - 1, "event is missing");
+      if (from - 1 <= head_.sequence) return FailMissing(from - 1, "event is missing");
       return Status::Ok();
     }
     if (iter_->value().size() < layout::kHashSize) return Fail(from - 1, "value too short to hold a hash");
@@ -66,12 +66,14 @@ class ChainCursor final : public EventCursor {
       LAS_RETURN_IF_ERROR(CatchUpForReread(attempt));
       s = Start(from);
     }
-    return s;
+    return BlameDamagedFiles(std::move(s));
   }
 
   Result<bool> Next() override {
-    if (failed_) return Corruption("the cursor already failed at event " +
-                                   std::to_string(*bad_));
+    if (failed_) {
+      return Corruption(bad_ ? "the cursor already failed at event " + std::to_string(*bad_)
+                             : std::string("the cursor already failed: the log's files are damaged"));
+    }
     if (started_) iter_->Next();
     started_ = true;
     Result<bool> step = Step();
@@ -80,7 +82,8 @@ class ChainCursor final : public EventCursor {
       Status restarted = Start(expected_);
       step = restarted.ok() ? Step() : Result<bool>(restarted);
     }
-    return step;
+    if (step.ok()) return step;
+    return BlameDamagedFiles(step.status());
   }
 
   const StoredEvent& current() const override { return current_; }
@@ -93,9 +96,21 @@ class ChainCursor final : public EventCursor {
 
   Status CatchUpForReread(int attempt) {
     failed_ = false;
+    missing_ = false;
     bad_.reset();
     iter_.reset();
     return attempt == 1 ? store_.CatchUp() : store_.Reopen();
+  }
+
+  // A follower's "event is missing" that stayed after the rereads: when a table file is
+  // lost or damaged, that is what is reported (the view skipped the file, so the missing
+  // event says nothing of where the damage is), and no sequence is named.
+  Status BlameDamagedFiles(Status failure) {
+    if (failure.ok() || !missing_ || !follower_) return failure;
+    Status files = store_.CheckFiles(RocksStore::FileCheck::kBlocks);
+    if (files.ok()) return failure;
+    bad_.reset();
+    return files;
   }
 
   Result<bool> Step() {
@@ -119,6 +134,11 @@ class ChainCursor final : public EventCursor {
     bad_ = sequence;
     return Corruption("event " + std::to_string(sequence) + ": " + what);
   }
+  // An event absent where the chain needs it: an edit, or a table file the view skipped.
+  Status FailMissing(uint64_t sequence, const std::string& what) {
+    missing_ = true;
+    return Fail(sequence, what);
+  }
 
   Status CheckCurrent() {
     auto sequence = layout::DecodeSequenceKey(iter_->key().ToStringView());
@@ -126,7 +146,7 @@ class ChainCursor final : public EventCursor {
     if (*sequence < expected_) {
       return Fail(expected_, "a key for sequence " + std::to_string(*sequence) + " stands before it");
     }
-    if (*sequence != expected_) return Fail(expected_, "event is missing");
+    if (*sequence != expected_) return FailMissing(expected_, "event is missing");
     if (*sequence > head_.sequence) return Fail(*sequence, "event beyond the recorded head");
     auto value = iter_->value();
     if (value.size() < layout::kHashSize) return Fail(*sequence, "value too short");
@@ -164,7 +184,7 @@ class ChainCursor final : public EventCursor {
 
   Result<bool> CheckEnd() {
     if (head_.sequence >= expected_) {
-      return Fail(expected_, "event is missing (the head records " +
+      return FailMissing(expected_, "event is missing (the head records " +
                                  std::to_string(head_.sequence) + " events)");
     }
     return false;  // the head's hash was checked with its event (CheckCurrent)
@@ -181,6 +201,7 @@ class ChainCursor final : public EventCursor {
   uint64_t last_seen_ = 0;
   bool started_ = false;
   bool failed_ = false;
+  bool missing_ = false;  // failed on an absent event (FailMissing)
   std::optional<uint64_t> bad_;
   StoredEvent current_;
 };

@@ -218,22 +218,34 @@ Status CheckFormat(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta, const std
   return Status::Ok();
 }
 
-// CheckFormat before a writer opens `dir`: RocksDB's writer open recovers the WAL and
-// writes a new MANIFEST, OPTIONS file and WAL before anything can be read, and a log this
-// Las refuses (newer, foreign, damaged) must be left exactly as it was. A read-only
-// instance writes nothing (its info log is discarded) and takes no lock.
-Status CheckFormatWithoutWriting(const std::string& dir) {
+// A read-only instance of the log at `dir`: it writes nothing (its info log is discarded)
+// and takes no lock. Every family's handle is destroyed before the instance.
+struct ReadOnlyDb {
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  ~ReadOnlyDb() {
+    for (auto* handle : handles) db->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+  }
+};
+
+rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
   rocksdb::Options options = BaseOptions();
   options.info_log = std::make_shared<DiscardedInfoLog>();
   SetWalRecovery(options);
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
-  auto opened = rocksdb::DB::OpenForReadOnly(options, dir, Families(), &handles, &raw);
-  if (!opened.ok()) return FromRocks(opened, dir);
-  std::unique_ptr<rocksdb::DB> db(raw);
-  Status checked = CheckFormat(*db, handles[2], dir);
-  for (auto* handle : handles) db->DestroyColumnFamilyHandle(handle);
-  return checked;
+  rocksdb::Status opened = rocksdb::DB::OpenForReadOnly(options, dir, Families(), &out.handles, &raw);
+  out.db.reset(raw);
+  return opened;
+}
+
+// CheckFormat before a writer opens `dir`: RocksDB's writer open recovers the WAL and
+// writes a new MANIFEST, OPTIONS file and WAL before anything can be read, and a log this
+// Las refuses (newer, foreign, damaged) must be left exactly as it was; a read-only
+// instance does not touch it.
+Status CheckFormatWithoutWriting(const std::string& dir) {
+  ReadOnlyDb read_only;
+  if (auto opened = OpenReadOnly(dir, read_only); !opened.ok()) return FromRocks(opened, dir);
+  return CheckFormat(*read_only.db, read_only.handles[2], dir);
 }
 
 // Whether RocksDB's newest OPTIONS file in `dir` names every family of a Las log: a
@@ -314,6 +326,8 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     store->dir_inode_ = opened.st_ino;
   }
   if (Status marked = store->CheckOrInitMetadata(mode, fresh); !marked.ok()) return refused(marked);
+  // A secondary skips what it cannot find; a writer's open would refuse the log.
+  if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->CheckFiles(FileCheck::kPresent));
   return store;
 }
 
@@ -442,6 +456,22 @@ void RocksStore::CloseDb() {
   events_ = meta_ = snapshots_ = default_ = nullptr;
   db_->Close().PermitUncheckedError();
   db_.reset();
+}
+
+Status RocksStore::CheckFiles(FileCheck check) const {
+  const std::string what = dir_ + ": the log's files are damaged";
+  Status result = Status::Ok();
+  for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
+    const std::string before = ManifestMark(dir_);
+    ReadOnlyDb read_only;
+    rocksdb::Status s = OpenReadOnly(dir_, read_only);
+    if (s.ok() && check == FileCheck::kBlocks) s = read_only.db->VerifyChecksum();
+    result = FromRocks(s, what);
+    // A file a live writer deleted (a compaction) between reading its MANIFEST and opening
+    // the file is no damage: the MANIFEST moved meanwhile, so look again.
+    if (result.ok() || ManifestMark(dir_) == before) return result;
+  }
+  return Status::Ok();  // kept moving: a busy writer, whose own open checked its files
 }
 
 Status RocksStore::CheckInPlace() const {

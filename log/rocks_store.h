@@ -58,6 +58,15 @@ class RocksStore {
   // reopens by itself when the writer switched MANIFEST; ChainCursor also falls back to
   // this before it reports damage. No cursor or iterator may be in use.
   Status Reopen();
+  // Follower: a check of the log's files apart from this view, which skips a file its
+  // MANIFEST names but cannot find (a writer may have just deleted it): a read-only
+  // instance of its own opens every file the MANIFEST names (kPresent; Open() does this),
+  // and with kBlocks also verifies every table block's checksum (reads the whole log; for
+  // a chain failure that stayed after Reopen, where a lost or damaged file would otherwise
+  // read as events missing). kCorruption naming the file when one is missing or damaged;
+  // Ok when the files are whole.
+  enum class FileCheck { kPresent, kBlocks };
+  Status CheckFiles(FileCheck check) const;
 
  private:
   RocksStore() = default;

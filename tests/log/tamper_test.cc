@@ -2,7 +2,11 @@
 // names the first bad sequence. One test per kind of damage.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <set>
+#include <vector>
 #include <fstream>
 
 #include <cstring>
@@ -223,6 +227,56 @@ TEST_F(TamperTest, ADeletedTableFileIsRefused) {
     }
     std::filesystem::rename(saved, table);
   }
+}
+
+std::set<std::filesystem::path> TableFiles(const std::string& dir) {
+  std::set<std::filesystem::path> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".sst") tables.insert(entry.path());
+  }
+  return tables;
+}
+
+// A reader (a RocksDB secondary) skips a table file its MANIFEST names but cannot find, so
+// a lost file of later events read as "event 1 is missing" from a log whose first events
+// are whole, or — the head's file lost too — as a whole, shorter log. The loss is reported
+// as damage to the log's files instead, naming the file, and no event is blamed.
+TEST(TableDamageTest, ALostTableFileIsReportedAsDamageNotAsAMissingEvent) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  std::set<std::filesystem::path> first_files;
+  {
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+    ASSERT_TRUE((*log)->Flush().ok());
+    first_files = TableFiles(dir);
+    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+  }
+  std::vector<std::filesystem::path> later;
+  for (const auto& table : TableFiles(dir)) {
+    if (!first_files.count(table)) later.push_back(table);
+  }
+  ASSERT_FALSE(later.empty()) << "closing flushed the later events to new table files";
+  for (const auto& table : later) std::filesystem::remove(table);
+
+  // The reader refuses at its open (every file the MANIFEST names is opened once there);
+  // a reader whose view lost the file later says the same when its chain breaks.
+  auto reader = LogReader::Open(dir);
+  Status status = reader.status();
+  std::optional<uint64_t> blamed;
+  if (reader.ok()) {
+    auto cursor = (*reader)->Read(1);
+    status = cursor.ok() ? DrainAndVerify(**cursor) : cursor.status();
+    if (cursor.ok()) blamed = (*cursor)->first_bad_sequence();
+  }
+  EXPECT_EQ(status.code(), Code::kCorruption) << status.ToString();
+  EXPECT_NE(status.message().find("the log's files are damaged"), std::string::npos)
+      << status.ToString();
+  EXPECT_TRUE(std::any_of(later.begin(), later.end(), [&](const auto& table) {
+    return status.message().find(table.stem().string()) != std::string::npos;
+  })) << "names a lost file: " << status.ToString();
+  EXPECT_FALSE(blamed.has_value()) << "no event is blamed, but " << *blamed;
 }
 
 // A byte flipped inside a table file's data block (a disk error, or an edit that did not
