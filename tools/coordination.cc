@@ -1,6 +1,7 @@
 #include "tools/coordination.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <type_traits>
 
@@ -34,6 +35,20 @@ const reducers::Handles& Coordination::handles() const {
 
 namespace {
 
+// The caller's answer is a generic failure; the operator learns why here, at each read
+// refused (one line per client call at most): history that fails verification was met
+// after the server's open (which may have restored a snapshot taken past it), and only
+// `las replay` would otherwise reveal it. The message is the chain check's own (a
+// sequence and what failed), never an event's content.
+Status ReportDamage(Status status) {
+  if (status.code() == Code::kCorruption) {
+    std::fprintf(stderr, "las: the log fails verification (%s): the history read there is "
+                         "refused; run `las replay` on the log\n",
+                 status.message().c_str());
+  }
+  return status;
+}
+
 // What `take` finds in the event at `sequence`, read through a verifying cursor: what a
 // record left in the log. `take` answers nullopt when the event is not the one the record
 // names (kCorruption, "... is not <what>").
@@ -41,13 +56,14 @@ template <typename Take,
           typename T = typename std::invoke_result_t<Take, const fb::Envelope&>::value_type>
 Result<T> ReadBack(log::EventLog& log, uint64_t sequence, const std::string& what, Take take) {
   auto cursor = log.Read(sequence);
-  if (!cursor.ok()) return cursor.status();
+  if (!cursor.ok()) return ReportDamage(cursor.status());
   auto found = (*cursor)->Next();
-  if (!found.ok()) return found.status();
+  if (!found.ok()) return ReportDamage(found.status());
   if (!*found) return NotFound("no event at sequence " + std::to_string(sequence));
   std::optional<T> taken = take(log::EnvelopeOf((*cursor)->current()));
   if (!taken) {
-    return Corruption("the event at sequence " + std::to_string(sequence) + " is not " + what);
+    return ReportDamage(
+        Corruption("the event at sequence " + std::to_string(sequence) + " is not " + what));
   }
   return std::move(*taken);
 }

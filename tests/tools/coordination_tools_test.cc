@@ -583,7 +583,13 @@ TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOn
   reducers::HandleRecord not_a_handle;
   not_a_handle.handle_id = "h-forged";
   not_a_handle.sequence = message.sent_sequence;
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(c.HandleContent(not_a_handle).status().code(), Code::kCorruption);
+  const std::string told = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(told.find("las: the log fails verification (the event at sequence " +
+                      std::to_string(message.sent_sequence) + " is not the HandleCreated"),
+            std::string::npos)
+      << "the operator is told, not only the caller: " << told;
   EXPECT_FALSE(c.StateVersionAt(false, "alice", "h", {1, 1'000'000}).ok());
 }
 
