@@ -12,6 +12,7 @@
 #include <set>
 
 #include "tools/surface_launcher.h"
+#include "tools/unpinned_code.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/digest.h"
@@ -118,6 +119,8 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     Result<trust::Sha256Digest> code = HashFile(operand, "script");
     if (!code.ok()) return code.status();
     b.code = trust::CodeBinding{operand, *code};
+  } else if (auto unpinned = UnpinnedCodeNote(b.command)) {
+    out.notes.push_back(*unpinned);
   }
 
   SurfaceLaunch launch = ProbeOnce(b, request);

@@ -1,0 +1,17 @@
+// What a release cannot pin about a drafted command: a shell, or a script run by one,
+// executes other files by path, and the release binds only the command's own bytes (and
+// an interpreter's script: trust/interpreter_argv.h). `las release draft` says so in a
+// note rather than let the operator believe the whole surface is pinned.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace las::tools {
+
+// A note when `command` is a shell (its file name: sh, bash, dash, ...) or a script whose
+// first line (`#!`) runs one, directly or through `env`; nullopt otherwise, and when the
+// file cannot be read (the draft's own hashing reports that).
+std::optional<std::string> UnpinnedCodeNote(const std::string& command);
+
+}  // namespace las::tools
