@@ -70,13 +70,13 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
     }
     next = (*cursor)->current().sequence + 1;
   }
-  if (!StdoutDelivered("events tail")) return IoError("");  // told on stderr already
+  if (!StdoutDelivered()) return IoError("");  // told on stderr already
   return next;
 }
 
 int Tail(const TailFlags& flags) {
   auto fail = [](const Status& status) {
-    if (!StdoutFailureReported()) std::fprintf(stderr, "las events tail: %s\n", Shown(status).c_str());
+    if (!StdoutFailureReported()) std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
     return ExitCodeFor(status);
   };
   auto reader = log::LogReader::Open(flags.log_dir);

@@ -1,4 +1,4 @@
-// Reporting a failed command: "las VERB: CODE: message" on stderr, and the exit code for
+// Reporting a failed command: "las WORDS: CODE: message" on stderr, and the exit code for
 // the status (cli/exit_codes.h). For the verbs' error paths; thread-compatible (stdio).
 #pragma once
 
@@ -7,6 +7,7 @@
 
 #include "base/printable_text.h"
 #include "base/status.h"
+#include "cli/command_words.h"
 #include "cli/exit_codes.h"
 
 namespace las::cli {
@@ -15,9 +16,10 @@ namespace las::cli {
 // hold line breaks or terminal escapes (base/printable_text.h).
 inline std::string Shown(const Status& status) { return EscapeForTerminal(status.ToString()); }
 
-// Prints `status` for `verb` on stderr; returns ExitCodeFor(status).
-inline int Fail(const char* verb, const Status& status) {
-  std::fprintf(stderr, "las %s: %s\n", verb, Shown(status).c_str());
+// Prints "las WORDS: <status>" on stderr, WORDS the running command's (cli/command_words.h);
+// returns ExitCodeFor(status).
+inline int Fail(const Status& status) {
+  std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
   return ExitCodeFor(status);
 }
 

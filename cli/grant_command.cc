@@ -60,7 +60,7 @@ int Grant(const GrantFlags& flags) {
   for (const auto& text : flags.tools) request.tools.push_back(tools::ParseToolArg(text));
   if (!flags.digest.empty()) {
     if (request.tools.size() != 1 || request.tools[0].digest) {
-      return Fail("grant", InvalidArgument("--digest goes with exactly one --tool (for several, "
+      return Fail(InvalidArgument("--digest goes with exactly one --tool (for several, "
                                            "write --tool surface__tool@DIGEST)"));
     }
     request.tools[0].digest = flags.digest;
@@ -75,18 +75,18 @@ int Grant(const GrantFlags& flags) {
                              {"agent_id", request.agent_id},
                              {"all", request.all},
                              {"tools", tools_json}});
-    if (!answer.ok()) return Fail("grant", answer.status());
+    if (!answer.ok()) return Fail(answer.status());
     tools::IssuedGrant through{grant_id, {}};
     for (const auto& s : (*answer)["selectors"]) through.selectors.push_back(SelectorFrom(s));
     issued = std::move(through);
   }
-  if (!issued.ok()) return Fail("grant", issued.status());
+  if (!issued.ok()) return Fail(issued.status());
   std::printf("%s\n", issued->grant_id.c_str());
   if (request.all) {
-    std::fprintf(stderr, "las grant: %s holds every tool (root)\n", flags.agent.c_str());
+    std::fprintf(stderr, "las %s: %s holds every tool (root)\n", CommandWords(), flags.agent.c_str());
   }
   for (const auto& s : issued->selectors) {
-    std::fprintf(stderr, "las grant: %s may call %s (definition %s)\n", flags.agent.c_str(),
+    std::fprintf(stderr, "las %s: %s may call %s (definition %s)\n", CommandWords(), flags.agent.c_str(),
                  ToolName(s).c_str(), s.definition_sha256.c_str());
   }
   return kExitOk;
@@ -110,7 +110,7 @@ void PrintListing(const ListFlags& flags, const ordered_json& json, const Table&
 
 int ListGrants(const ListFlags& flags) {
   auto grants = tools::ReadGrants(flags.log_dir);
-  if (!grants.ok()) return Fail("grants", grants.status());
+  if (!grants.ok()) return Fail(grants.status());
   ordered_json out = ordered_json::array();
   std::vector<std::pair<uint64_t, std::string>> order;  // log order
   for (const auto& [id, g] : grants->grants) order.emplace_back(g.issued_sequence, id);
@@ -150,7 +150,7 @@ int ListGrants(const ListFlags& flags) {
 
 int ListRules(const ListFlags& flags) {
   auto grants = tools::ReadGrants(flags.log_dir);
-  if (!grants.ok()) return Fail("rules", grants.status());
+  if (!grants.ok()) return Fail(grants.status());
   std::vector<std::pair<uint64_t, std::string>> order;
   for (const auto& [id, r] : grants->rules) order.emplace_back(r.added_sequence, id);
   std::sort(order.begin(), order.end());
@@ -213,7 +213,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       }
     }
     if (!revoked.ok()) {
-      exit_code = Fail("revoke", revoked.status());
+      exit_code = Fail(revoked.status());
       return;
     }
     for (const auto& id : *revoked) std::printf("%s\n", id.c_str());
@@ -276,7 +276,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       }
     }
     if (!selector.ok()) {
-      exit_code = Fail("rules add", selector.status());
+      exit_code = Fail(selector.status());
       return;
     }
     std::printf("%s\n", id.c_str());
@@ -294,7 +294,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
                               {{"rule_id", forget_flags->second}});
       forgotten = answer.ok() ? Status::Ok() : answer.status();
     }
-    exit_code = forgotten.ok() ? kExitOk : Fail("rules forget", forgotten);
+    exit_code = forgotten.ok() ? kExitOk : Fail(forgotten);
   });
 }
 

@@ -33,16 +33,16 @@ struct InspectFlags {
 int InspectCalls(const InspectFlags& flags) {
   // No call has an empty id; taken as "no filter" it printed every call.
   if (flags.call_id && flags.call_id->empty()) {
-    return Fail("inspect", InvalidArgument("--call needs a call id"));
+    return Fail(InvalidArgument("--call needs a call id"));
   }
   auto reader = log::LogReader::Open(flags.log_dir);
   if (!reader.ok()) {
-    std::fprintf(stderr, "las inspect: %s\n", Shown(reader.status()).c_str());
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(reader.status()).c_str());
     return ExitCodeFor(reader.status());
   }
   auto cursor = (*reader)->Read(1);
   if (!cursor.ok()) {
-    std::fprintf(stderr, "las inspect: %s\n", Shown(cursor.status()).c_str());
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(cursor.status()).c_str());
     return ExitCodeFor(cursor.status());
   }
   // The per-call ledger is not a projection of the set (the "calls" projection keeps only
@@ -51,7 +51,7 @@ int InspectCalls(const InspectFlags& flags) {
   while (true) {
     auto more = (*cursor)->Next();
     if (!more.ok()) {
-      std::fprintf(stderr, "las inspect: %s\n", Shown(more.status()).c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(more.status()).c_str());
       return ExitCodeFor(more.status());
     }
     if (!*more) break;
@@ -63,7 +63,7 @@ int InspectCalls(const InspectFlags& flags) {
     if (!flags.call_id || id == *flags.call_id) rows.emplace_back(id, record);
   }
   if (flags.call_id && rows.empty()) {
-    std::fprintf(stderr, "las inspect: not_found: the log has no call %s\n",
+    std::fprintf(stderr, "las %s: not_found: the log has no call %s\n", CommandWords(),
                  EscapeForTerminal(*flags.call_id).c_str());
     return ExitCodeFor(NotFound(""));
   }
@@ -103,7 +103,7 @@ int InspectCalls(const InspectFlags& flags) {
 template <typename T>
 const T* Fold(const InspectFlags& flags, std::string_view name, projections::ProjectionSet& set,
               int& exit_code) {
-  exit_code = FoldLog("inspect", flags.log_dir, set);
+  exit_code = FoldLog(flags.log_dir, set);
   return exit_code == kExitOk ? dynamic_cast<const T*>(set.Find(name)) : nullptr;
 }
 

@@ -9,11 +9,8 @@
 
 namespace las::cli {
 
-int FoldLog(const char* verb, const std::string& dir, projections::ProjectionSet& set) {
-  auto fail = [verb](const Status& status) {
-    std::fprintf(stderr, "las %s: %s\n", verb, Shown(status).c_str());
-    return ExitCodeFor(status);
-  };
+int FoldLog(const std::string& dir, projections::ProjectionSet& set) {
+  auto fail = [](const Status& status) { return Fail(status); };
   auto reader = log::LogReader::Open(dir);
   if (!reader.ok()) return fail(reader.status());
   auto cursor = (*reader)->Read(1);

@@ -9,7 +9,7 @@
 namespace las::cli {
 
 // Verifies and folds the whole log in `dir` into `set` (fresh). On failure prints
-// "las VERB: <status>" on stderr and returns its exit code; 0 on success.
-int FoldLog(const char* verb, const std::string& dir, projections::ProjectionSet& set);
+// "las WORDS: <status>" (cli/fail.h) on stderr and returns its exit code; 0 on success.
+int FoldLog(const std::string& dir, projections::ProjectionSet& set);
 
 }  // namespace las::cli

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/printable_text.h"
+#include "cli/command_words.h"
 #include "cli/commands.h"
 #include "cli/stdout_check.h"
 #include "cli/exit_codes.h"
@@ -24,11 +25,11 @@ namespace {
 // argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
 // typed, and words some cases for its own developers.
 std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
-  std::string verb = "las";
+  const std::string words = las::cli::ParsedCommandWords(*app);
+  const std::string verb = words.empty() ? "las" : "las " + words;
   const CLI::App* innermost = app;
   for (std::vector<CLI::App*> parsed = app->get_subcommands(); !parsed.empty();
        parsed = parsed.front()->get_subcommands()) {
-    verb += " " + parsed.front()->get_name();
     innermost = parsed.front();
   }
   std::string what = error.what();
@@ -97,6 +98,9 @@ int main(int argc, char** argv) {
   app.failure_message(UsageLine);
   app.require_subcommand(1);
   app.set_version_flag("--version", "las 0.1.0");
+  // Every line on stderr names the command by the words parsed, sub-commands included
+  // (cli/command_words.h); set before any verb's callback runs.
+  app.parse_complete_callback([&app] { las::cli::SetCommandWords(las::cli::ParsedCommandWords(app)); });
   int exit_code = las::cli::kExitOk;
   las::cli::RegisterReplay(app, exit_code);
   las::cli::RegisterServe(app, exit_code);
@@ -115,18 +119,16 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     if (code != 0) return las::cli::kExitUsage;
     // --help, --version: what was asked for must reach stdout (`las --help >/dev/full`).
-    const std::vector<CLI::App*> verbs = app.get_subcommands();
-    const std::string verb = verbs.empty() ? std::string("help") : verbs.front()->get_name();
-    return las::cli::StdoutDelivered(verb.c_str()) ? 0 : las::cli::ExitCodeFor(las::IoError(""));
+    const std::string words = las::cli::ParsedCommandWords(app);
+    las::cli::SetCommandWords(words.empty() ? "help" : words);
+    return las::cli::StdoutDelivered() ? 0 : las::cli::ExitCodeFor(las::IoError(""));
   }
   // A child's leftovers that escaped its process group (setsid) and outlived it were
   // adopted here (child subreaper); none outlives this command.
   (void)las::transport::ReapAdoptedOrphans(/*kill_living=*/true);
   // Output that did not reach stdout (a full disk, a closed file) is a failure: a grant id,
   // a key id or an audit transcript was lost.
-  const std::vector<CLI::App*> verbs = app.get_subcommands();
-  const std::string verb = verbs.empty() ? std::string("las") : verbs.front()->get_name();
-  if (!las::cli::StdoutDelivered(verb.c_str()) && exit_code == las::cli::kExitOk) {
+  if (!las::cli::StdoutDelivered() && exit_code == las::cli::kExitOk) {
     exit_code = las::cli::ExitCodeFor(las::IoError(""));
   }
   return exit_code;

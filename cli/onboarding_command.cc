@@ -42,11 +42,6 @@ struct OnboardingFlags {
   int64_t timeout_ms = 15'000;
 };
 
-int Fail(const Status& status) {
-  std::fprintf(stderr, "las onboarding: %s\n", Shown(status).c_str());
-  return ExitCodeFor(status);
-}
-
 // Folds a whole cursor; the onboarding state and the last sequence.
 struct Folded {
   reducers::Onboarding state;
@@ -173,10 +168,11 @@ Result<Folded> FoldAsFollower(const std::string& log_dir) {
 
 int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
   std::fprintf(stderr,
-               "las onboarding: locked: another las process holds the log %s (a server that does "
+               "las %s: locked: another las process holds the log %s (a server that does "
                "not answer on its socket, or another command still writing); %s through a server "
                "with the las__onboarding tool (arguments {\"action\": \"%s\"%s}), or run this "
                "again when it is done. `las onboarding status` works meanwhile\n",
+               CommandWords(),
                EscapeForTerminal(flags.log_dir).c_str(), flags.action.c_str(), flags.action.c_str(),
                flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
   return ExitCodeFor(locked);
@@ -222,7 +218,7 @@ int MutateThroughServer(const OnboardingFlags& flags, const Status& locked) {
 int Mutate(const OnboardingFlags& flags) {
   if (flags.action != "check" || !flags.step.empty()) {
     if (tools::FindOnboardingStep(flags.step) == nullptr) {
-      std::fprintf(stderr, "las onboarding: invalid_argument: unknown step \"%s\"; the steps are %s\n",
+      std::fprintf(stderr, "las %s: invalid_argument: unknown step \"%s\"; the steps are %s\n", CommandWords(),
                    EscapeForTerminal(flags.step).c_str(), tools::OnboardingStepNames().c_str());
       return kExitUsage;
     }

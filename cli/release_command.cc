@@ -31,6 +31,7 @@
 #include "trust/secure_file.h"
 #include "trust/signature_file.h"
 #include "trust/trust_store.h"
+#include "trust/watermark.h"
 
 namespace las::cli {
 namespace {
@@ -39,14 +40,7 @@ constexpr mode_t kSecretMode = 0600;
 constexpr mode_t kPublicMode = 0644;
 constexpr int64_t kDraftExpirySeconds = 30LL * 86400;  // placeholder until `sign`
 
-int Fail(const char* verb, const Status& status) {
-  std::fprintf(stderr, "las release %s: %s\n", verb, Shown(status).c_str());
-  return ExitCodeFor(status);
-}
-
-int Usage(const char* verb, const std::string& message) {
-  return Fail(verb, InvalidArgument(message));
-}
+int Usage(const std::string& message) { return Fail(InvalidArgument(message)); }
 
 std::string SurfaceList(const trust::Manifest& manifest) {
   std::string names;
@@ -86,17 +80,16 @@ Result<std::string> TrustStoreWith(const std::string& path, const trust::PublicK
 }
 
 int RunKeygen(const KeygenFlags& flags) {
-  const char* verb = "keygen";
   std::string secret_path = flags.secret_key;
   std::string public_path = flags.public_key;
   if (!flags.out_dir.empty()) {
     if (!secret_path.empty() || !public_path.empty()) {
-      return Usage(verb, "give --out-dir, or --secret-key and --public-key, not both");
+      return Usage("give --out-dir, or --secret-key and --public-key, not both");
     }
     secret_path = flags.out_dir + "/release.key";
     public_path = flags.out_dir + "/release.pub";
   } else if (secret_path.empty() || public_path.empty()) {
-    return Usage(verb, "give --out-dir DIR (writes DIR/release.key and DIR/release.pub), or "
+    return Usage("give --out-dir DIR (writes DIR/release.key and DIR/release.pub), or "
                        "both --secret-key FILE and --public-key FILE");
   }
   // One file given for two outputs: the later write would replace the new secret key.
@@ -104,18 +97,18 @@ int RunKeygen(const KeygenFlags& flags) {
       {"the secret key", secret_path}, {"the public key", public_path}, {"the trust store", flags.trust_store}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     if (Status distinct = RefuseSameFile(outputs[i], std::span(outputs).subspan(i + 1)); !distinct.ok()) {
-      return Fail(verb, distinct);
+      return Fail(distinct);
     }
   }
   // Refuse before generating anything: an existing key may be the only copy.
   for (const std::string& path : {secret_path, public_path}) {
     if (PathExists(path)) {
-      return Fail(verb, Conflict(path + " already exists; refusing to overwrite a key "
+      return Fail(Conflict(path + " already exists; refusing to overwrite a key "
                                         "(move it away, or choose another path)"));
     }
   }
   Result<trust::KeyPair> pair = trust::GenerateKeyPair();
-  if (!pair.ok()) return Fail(verb, pair.status());
+  if (!pair.ok()) return Fail(pair.status());
   const std::string key_id = trust::KeyIdOf(pair->public_key);
 
   // The trust store is checked before anything is made: a refusal leaves no directory.
@@ -123,26 +116,26 @@ int RunKeygen(const KeygenFlags& flags) {
   size_t kept_keys = 0;
   if (!flags.trust_store.empty()) {
     Result<std::string> text = TrustStoreWith(flags.trust_store, pair->public_key, &kept_keys);
-    if (!text.ok()) return Fail(verb, text.status());
+    if (!text.ok()) return Fail(text.status());
     store_text = std::move(text).value();
   }
   for (const std::string& path : {secret_path, public_path, flags.trust_store}) {
     if (path.empty()) continue;
-    if (Status made = EnsureParentDirectory(path); !made.ok()) return Fail(verb, made);
+    if (Status made = EnsureParentDirectory(path); !made.ok()) return Fail(made);
   }
 
   std::string secret_text = FormatSecretKeyFile(pair->secret_key);
   Status wrote = CreateNewFile(secret_path, secret_text, kSecretMode);
   Wipe(secret_text);
-  if (!wrote.ok()) return Fail(verb, wrote);
+  if (!wrote.ok()) return Fail(wrote);
   wrote = CreateNewFile(public_path, FormatPublicKeyFile(pair->public_key), kPublicMode);
   if (!wrote.ok()) {
     ::unlink(secret_path.c_str());  // no half-written key pair
-    return Fail(verb, wrote);
+    return Fail(wrote);
   }
   if (!flags.trust_store.empty()) {
     wrote = ReplaceFileAtomically(flags.trust_store, store_text, kSecretMode);
-    if (!wrote.ok()) return Fail(verb, wrote);
+    if (!wrote.ok()) return Fail(wrote);
   }
   std::printf("key id       %s\n", key_id.c_str());
   std::printf("secret key   %s (mode 0600; keep it private, off the serving machine if you can)\n",
@@ -193,11 +186,10 @@ Result<trust::Manifest> ManifestToEdit(const std::string& path, int64_t now_micr
 }
 
 int RunDraft(const DraftFlags& flags) {
-  const char* verb = "draft";
   const trust::Environment env = trust::EnvironmentFromProcess();
   const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
   if (manifest_path.empty()) {
-    return Usage(verb, "no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
+    return Usage("no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
   }
   tools::DraftRequest request;
   request.surface = flags.surface;
@@ -208,35 +200,35 @@ int RunDraft(const DraftFlags& flags) {
   request.policy.node_executable = NodeExecutable(env);
   request.policy.environment = env;
   if (request.policy.workspace.empty()) {
-    return Usage(verb, "no workspace: give --workspace DIR or set LAS_WORKSPACE (the child "
+    return Usage("no workspace: give --workspace DIR or set LAS_WORKSPACE (the child "
                        "runs under the same launch rules as in las serve)");
   }
   if (flags.cwd.empty()) {
     std::error_code error;
     request.cwd = std::filesystem::current_path(error).string();
-    if (error) return Fail(verb, IoError("cannot read the current directory: " + error.message()));
+    if (error) return Fail(IoError("cannot read the current directory: " + error.message()));
   } else {
     request.cwd = std::filesystem::absolute(flags.cwd).lexically_normal().string();
     if (request.cwd.size() > 1 && request.cwd.back() == '/') request.cwd.pop_back();
   }
 
-  if (Status made = EnsureParentDirectory(manifest_path); !made.ok()) return Fail(verb, made);
+  if (Status made = EnsureParentDirectory(manifest_path); !made.ok()) return Fail(made);
   bool existed = false;
   Result<trust::Manifest> manifest = ManifestToEdit(manifest_path, SystemWallClock().NowMicros(), &existed);
-  if (!manifest.ok()) return Fail(verb, manifest.status());
+  if (!manifest.ok()) return Fail(manifest.status());
 
-  if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(verb, reaper);
+  if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(reaper);
   Result<tools::DraftedSurface> drafted = tools::DraftSurface(request);
-  if (!drafted.ok()) return Fail(verb, drafted.status());
+  if (!drafted.ok()) return Fail(drafted.status());
 
   const trust::SurfaceBinding binding = drafted->binding;
   std::vector<std::string> notes = drafted->notes;
   const bool replaced = manifest->FindSurface(binding.name) != nullptr;
   tools::MergeSurface(*manifest, drafted->binding, &notes);
-  if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(verb, valid);
+  if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
   if (Status wrote = ReplaceFileAtomically(manifest_path, trust::SerializeManifest(*manifest), kPublicMode);
       !wrote.ok()) {
-    return Fail(verb, wrote);
+    return Fail(wrote);
   }
 
   std::string tool_names;
@@ -273,6 +265,7 @@ struct SignFlags {
   std::string secret_key;
   std::string out;
   std::string trust_store;
+  std::string watermark;
   uint64_t sequence = 0;
   bool bump = false;
   std::string expires_in = "30d";
@@ -312,69 +305,86 @@ Status WriteSignedRelease(const std::string& manifest_path, const std::string& p
 }
 
 int RunSign(const SignFlags& flags) {
-  const char* verb = "sign";
   const trust::Environment env = trust::EnvironmentFromProcess();
   const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
   const std::string out_path = FlagOrEnv(flags.out, env, trust::kEnvReleaseSignature);
   const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
-  if (manifest_path.empty()) return Usage(verb, "no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
-  if (out_path.empty()) return Usage(verb, "no signature path: give --out FILE or set LAS_RELEASE_SIGNATURE");
-  if (flags.secret_key.empty()) return Usage(verb, "give --secret-key FILE (from las release keygen)");
+  if (manifest_path.empty()) return Usage("no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
+  if (out_path.empty()) return Usage("no signature path: give --out FILE or set LAS_RELEASE_SIGNATURE");
+  if (flags.secret_key.empty()) return Usage("give --secret-key FILE (from las release keygen)");
   if ((flags.sequence != 0) == flags.bump) {
-    return Usage(verb, "give exactly one of --sequence N (a new release number) or --bump "
+    return Usage("give exactly one of --sequence N (a new release number) or --bump "
                        "(the manifest's sequence + 1)");
   }
-  // sign has no --watermark: only the variable names one.
-  const std::string watermark_path = FlagOrEnv("", env, trust::kEnvReleaseWatermark);
+  // As verify and check find it: --watermark, else LAS_RELEASE_WATERMARK; neither: not checked.
+  const std::string watermark_path = PathFlagOrEnv(flags.watermark, env, trust::kEnvReleaseWatermark);
   if (Status distinct = RefuseOutOverReleaseFile(out_path, manifest_path, flags.secret_key, store_path,
                                                  watermark_path);
       !distinct.ok()) {
-    return Fail(verb, distinct);
+    return Fail(distinct);
   }
   Result<int64_t> expires_in = ParseDurationSeconds(flags.expires_in);
-  if (!expires_in.ok()) return Fail(verb, expires_in.status());
+  if (!expires_in.ok()) return Fail(expires_in.status());
 
   trust::VerdictOr<std::string> bytes =
       trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
-  if (!bytes.ok()) return Fail(verb, bytes.verdict().ToStatus());
+  if (!bytes.ok()) return Fail(bytes.verdict().ToStatus());
   Result<trust::Manifest> manifest = trust::ParseManifest(*bytes);
-  if (!manifest.ok()) return Fail(verb, manifest.status());
+  if (!manifest.ok()) return Fail(manifest.status());
   const uint64_t previous = manifest->sequence;
   manifest->sequence = flags.bump ? previous + 1 : flags.sequence;
   if (manifest->sequence > trust::kMaxManifestSequence) {
-    return Usage(verb, "sequence " + std::to_string(manifest->sequence) + " is above the maximum " +
+    return Usage("sequence " + std::to_string(manifest->sequence) + " is above the maximum " +
                            std::to_string(trust::kMaxManifestSequence));
   }
   // Whole seconds: the expiry is then spelled without a fraction.
   const int64_t now = SystemWallClock().NowMicros() / 1'000'000 * 1'000'000;
   manifest->expires_at_micros = now + *expires_in * 1'000'000;
-  if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(verb, valid);
+  if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
   const std::string signed_text = trust::SerializeManifest(*manifest);
   const std::span<const uint8_t> signed_bytes(reinterpret_cast<const uint8_t*>(signed_text.data()),
                                               signed_text.size());
 
   Result<trust::SecretKey> key = ReadSecretKeyFile(flags.secret_key);
-  if (!key.ok()) return Fail(verb, key.status());
+  if (!key.ok()) return Fail(key.status());
   const trust::PublicKey public_key = key->public_key();
   const std::string key_id = trust::KeyIdOf(public_key);
   Result<trust::Ed25519Signature> signature = trust::SignRelease(*key, signed_bytes);
-  if (!signature.ok()) return Fail(verb, signature.status());
+  if (!signature.ok()) return Fail(signature.status());
   // Verify the fresh signature before anything is written (as minisign does).
   if (Status verified = trust::VerifyRelease(public_key, signed_bytes, *signature); !verified.ok()) {
-    return Fail(verb, Corruption("the new signature does not verify; nothing was written"));
+    return Fail(Corruption("the new signature does not verify; nothing was written"));
+  }
+  // A sequence the watermark already passed would replace a working release with one
+  // `las serve` refuses (rollback, or conflict at the same sequence): no surface admitted.
+  std::string watermark_warning;
+  if (!watermark_path.empty()) {
+    trust::VerdictOr<trust::Watermarks> watermarks = trust::LoadWatermarks(watermark_path);
+    if (!watermarks.ok()) {
+      watermark_warning = "the watermark " + watermark_path + " could not be read (" +
+                          watermarks.verdict().ToString() + "): the sequence was not checked against it";
+    } else if (trust::VerdictOr<trust::WatermarkStep> step =
+                   trust::DecideWatermark(*watermarks, key_id, manifest->sequence, trust::Sha256(signed_text));
+               !step.ok()) {
+      const trust::WatermarkEntry* entry = watermarks->Find(key_id);
+      return Fail(Conflict(step.verdict().ToString() + " (watermark " + watermark_path +
+                           "): las serve would refuse this release and admit no surface; nothing was "
+                           "written. Sign with --sequence " + std::to_string(entry->sequence + 1) +
+                           " or higher"));
+    }
   }
 
   const std::string signature_text = trust::FormatSignatureFile(key_id, *signature);
   if (Status wrote = WriteSignedRelease(manifest_path, *bytes, signed_text, out_path, signature_text);
       !wrote.ok()) {
-    return Fail(verb, wrote);
+    return Fail(wrote);
   }
   // Read both back from disk and verify once more: what is on disk is what verifies.
   trust::VerdictOr<std::string> on_disk = trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
   trust::VerdictOr<std::string> sig_on_disk =
       trust::ReadBoundedFile(out_path, "signature file", trust::kMaxSignatureFileBytes);
   if (!on_disk.ok() || !sig_on_disk.ok() || *on_disk != signed_text || *sig_on_disk != signature_text) {
-    return Fail(verb, IoError("the files read back differ from what was written; run las release verify"));
+    return Fail(IoError("the files read back differ from what was written; run las release verify"));
   }
 
   std::printf("signed    %s\n", EscapeForTerminal(manifest_path).c_str());
@@ -395,6 +405,7 @@ int RunSign(const SignFlags& flags) {
                   EscapeForTerminal(store_path).c_str(), store->selected_key_id.c_str(), key_id.c_str());
     }
   }
+  if (!watermark_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(watermark_warning).c_str());
   return kExitOk;
 }
 
@@ -437,7 +448,7 @@ int RunVerify(const VerifyFlags& flags) {
       flags.manifest, flags.signature, flags.trust_store, flags.watermark, env);
   options.check_watermark = !options.paths.watermark.empty();
   Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
-  if (!at.ok()) return Fail("verify", at.status());
+  if (!at.ok()) return Fail(at.status());
   options.now_micros = *at;
 
   const tools::ReleaseCheck check = tools::CheckRelease(options);
@@ -455,7 +466,7 @@ int RunVerify(const VerifyFlags& flags) {
                 SurfaceList(*check.manifest).c_str(),
                 options.check_watermark ? "" : " (watermark not checked: give --watermark)");
   } else {
-    std::fprintf(stderr, "las release verify: %s\n",
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(),
                  code == kExitFailure ? "FAILED: this release must not be admitted"
                                       : "could not verify (see above)");
   }
@@ -486,7 +497,8 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
                "entry with every digest filled in, ready to review and sign");
   d->add_option("--surface", draft->surface, "Surface name ([a-z0-9_-], e.g. echo)")->required();
   d->add_option("--cwd", draft->cwd, "Working directory of the child (default: the current directory)");
-  d->add_option("--env", draft->env, "Name of a variable the child receives (repeatable; names only)");
+  d->add_option("--env", draft->env, "Name of a variable the child receives (repeatable, one name each; names only)")
+      ->allow_extra_args(false);  // one name per --env: `--env HOME -- CMD --stdio` ends the flags at --
   d->add_option("--manifest", draft->manifest,
                 "Manifest to create or update (default: LAS_RELEASE_MANIFEST)");
   d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)");
@@ -511,6 +523,9 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   s->add_option("--out", sign->out, "Signature file to write (default: LAS_RELEASE_SIGNATURE)");
   s->add_option("--trust-store", sign->trust_store,
                 "Warn if this trust store (default: LAS_TRUST_STORE) does not select the key");
+  s->add_option("--watermark", sign->watermark,
+                "Refuse a sequence this watermark (default: LAS_RELEASE_WATERMARK) already passed "
+                "for the key (exit 10)");
   s->callback([sign, &exit_code] { exit_code = RunSign(*sign); });
 
   auto verify = std::make_shared<VerifyFlags>();

@@ -39,9 +39,9 @@ int CannotRead(const ReplayOptions& options, const Status& status) {
   if (options.summary) {
     PrintLine(nlohmann::json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0}, {"releases_verified", 0},
                                           {"error", std::string(CodeName(status.code()))}}}}.dump());
-    (void)StdoutDelivered("replay");
+    (void)StdoutDelivered();
   }
-  std::fprintf(stderr, "las replay: %s\n", Shown(status).c_str());
+  std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
   return ExitCodeFor(status);
 }
 
@@ -58,7 +58,7 @@ int RunReplay(const ReplayOptions& options) {
                             "64 of a-z, 0-9, '_' and '-', without \"__\")");
   }
   if (!valid.ok()) {
-    std::fprintf(stderr, "las replay: %s\n", Shown(valid).c_str());
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(valid).c_str());
     return ExitCodeFor(valid);
   }
   auto reader = log::LogReader::Open(options.log_dir);
@@ -100,7 +100,7 @@ int RunReplay(const ReplayOptions& options) {
   // The last progress count shown is older than the end: the line is cleared, not left.
   if (show_progress) std::fputs("\r\033[K", stderr);
   if (output_failed) {
-    (void)StdoutDelivered("replay");  // says so, once
+    (void)StdoutDelivered();  // says so, once
     return ExitCodeFor(outcome.status);
   }
 
@@ -120,28 +120,33 @@ int RunReplay(const ReplayOptions& options) {
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::json{{"summary", summary}}.dump());
   }
-  const bool delivered = StdoutDelivered("replay");
+  const bool delivered = StdoutDelivered();
   if (!outcome.status.ok()) {
     if (outcome.first_bad_sequence) {
-      std::fprintf(stderr, "las replay: corruption: TAMPERED: the chain breaks at event %llu: %s\n",
+      std::fprintf(stderr, "las %s: corruption: TAMPERED: the chain breaks at event %llu: %s\n", CommandWords(),
                    static_cast<unsigned long long>(*outcome.first_bad_sequence),
                    EscapeForTerminal(outcome.status.message()).c_str());
     } else {
-      std::fprintf(stderr, "las replay: %s\n", Shown(outcome.status).c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(outcome.status).c_str());
     }
     return ExitCodeFor(outcome.status);
   }
   // What was verified did not reach its reader: no line may read as a success.
   if (!delivered) return ExitCodeFor(IoError(""));
   if (!options.summary) {
-    std::fprintf(stderr, "las replay: verified %llu events and %llu release signatures, head %s\n",
+    // Without --summary the digests are the audit's report and stderr carries them: lost
+    // there (a full disk), the replay fails as it does when stdout is lost (exit 9). Nothing
+    // can say so: stderr is what failed.
+    std::clearerr(stderr);
+    std::fprintf(stderr, "las %s: verified %llu events and %llu release signatures, head %s\n", CommandWords(),
                  static_cast<unsigned long long>(outcome.verified),
                  static_cast<unsigned long long>(releases_verified),
                  ToHex(outcome.head.hash).c_str());
     for (const auto& [name, digest] : computed_digests) {
-      std::fprintf(stderr, "las replay: projection %-10s sha256 %s\n", name.c_str(),
+      std::fprintf(stderr, "las %s: projection %-10s sha256 %s\n", CommandWords(), name.c_str(),
                    digest.c_str());
     }
+    if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
   }
   return kExitOk;
 }

@@ -51,7 +51,7 @@ void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
 }
 
 // Resolves flags and the environment into server options; an error is printed.
-std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags& flags,
+std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
                                             int& exit_code) {
   tools::ServerOptions options;
   options.log_dir = flags.log_dir;
@@ -72,13 +72,13 @@ std::optional<tools::ServerOptions> Resolve(const char* verb, const GatewayFlags
   if (auto agent = options.environment.find("LAS_AGENT_ID");
       agent != options.environment.end() && !agent->second.empty() &&
       !tools::IsValidAgentId(agent->second)) {
-    exit_code = Fail(verb, InvalidArgument(std::string("LAS_AGENT_ID: ") + tools::kAgentIdRule));
+    exit_code = Fail(InvalidArgument(std::string("LAS_AGENT_ID: ") + tools::kAgentIdRule));
     return std::nullopt;
   }
   if (!flags.registry_file.empty()) {
     auto registry = tools::LoadRegistry(flags.registry_file);
     if (!registry.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, Shown(registry.status()).c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(registry.status()).c_str());
       exit_code = ExitCodeFor(registry.status());
       return std::nullopt;
     }
@@ -92,9 +92,9 @@ std::string Value(const trust::Environment& environment, const char* name) {
   return it == environment.end() ? std::string() : it->second;
 }
 
-int Report(const char* verb, const Status& status) {
+int Report(const Status& status) {
   if (status.ok()) return kExitOk;
-  std::fprintf(stderr, "las %s: %s\n", verb, Shown(status).c_str());
+  std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
   return ExitCodeFor(status);
 }
 
@@ -151,18 +151,18 @@ void RegisterServe(CLI::App& app, int& exit_code) {
                 "Never bridge to a running `las daemon`: serve in this process (fails while a "
                 "daemon holds the log)");
   cmd->callback([flags, &exit_code] {
-    auto options = Resolve("serve", *flags, exit_code);
+    auto options = Resolve(*flags, exit_code);
     if (!options) return;
     if (!flags->embedded) {
       auto daemon = tools::ConnectToDaemonOf(options->log_dir,
                                              Value(options->environment, "XDG_RUNTIME_DIR"));
       if (daemon.ok()) {
-        exit_code = Report("serve", tools::RunBridge(std::move(*daemon),
+        exit_code = Report(tools::RunBridge(std::move(*daemon),
                                                      Value(options->environment, "LAS_AGENT_ID")));
         return;
       }
       if (daemon.status().code() != Code::kNotFound) {
-        std::fprintf(stderr, "las serve: not using the daemon socket (%s); serving embedded\n",
+        std::fprintf(stderr, "las %s: not using the daemon socket (%s); serving embedded\n", CommandWords(),
                      Shown(daemon.status()).c_str());
       }
     }
@@ -170,9 +170,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
     stdio.operator_socket = true;
     stdio.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
     stdio.on_note = [](const std::string& note) {
-      std::fprintf(stderr, "las serve: %s\n", note.c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());
     };
-    exit_code = Report("serve", tools::RunStdioServer(*options, stdio));
+    exit_code = Report(tools::RunStdioServer(*options, stdio));
   });
 }
 
@@ -191,8 +191,9 @@ size_t FitConnectionsToOpenFileLimit(size_t connections) {
   const rlim_t fits = *now > 2 * kBesidesConnections ? *now - kBesidesConnections : *now / 4;
   const size_t cap = std::max<size_t>(1, static_cast<size_t>(fits));
   std::fprintf(stderr,
-               "las daemon: the open-file limit (%llu) leaves room for %zu client connections, "
+               "las %s: the open-file limit (%llu) leaves room for %zu client connections, "
                "not %zu; raise it (ulimit -n %llu) for more\n",
+               CommandWords(),
                static_cast<unsigned long long>(*now), cap, connections,
                static_cast<unsigned long long>(wanted));
   return cap;
@@ -209,7 +210,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);
   cmd->callback([flags, &exit_code] {
-    auto options = Resolve("daemon", *flags, exit_code);
+    auto options = Resolve(*flags, exit_code);
     if (!options) return;
     tools::DaemonOptions daemon;
     daemon.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
@@ -218,10 +219,10 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
       std::fflush(stdout);
     };
     daemon.on_note = [](const std::string& note) {
-      std::fprintf(stderr, "las daemon: %s\n", note.c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());
     };
     daemon.max_connections = FitConnectionsToOpenFileLimit(daemon.max_connections);
-    exit_code = Report("daemon", tools::RunDaemon(*options, daemon));
+    exit_code = Report(tools::RunDaemon(*options, daemon));
   });
 }
 
@@ -232,8 +233,8 @@ void RegisterList(CLI::App& app, int& exit_code) {
   AddCommonFlags(*cmd, *flags);
   cmd->add_flag("--json", flags->json, "Full entries and each configured surface's state");
   cmd->callback([flags, &exit_code] {
-    auto options = Resolve("list", *flags, exit_code);
-    if (options) exit_code = Report("list", tools::RunList(*options, flags->json));
+    auto options = Resolve(*flags, exit_code);
+    if (options) exit_code = Report(tools::RunList(*options, flags->json));
   });
 }
 

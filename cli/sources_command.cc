@@ -36,19 +36,19 @@ struct SourcesFlags {
 };
 
 // The inventory as the log records it; prints the error and sets `exit_code` on failure.
-std::optional<std::vector<tools::Source>> Inventory(const char* verb, const SourcesFlags& flags,
+std::optional<std::vector<tools::Source>> Inventory(const SourcesFlags& flags,
                                                     int& exit_code) {
   tools::Registry registry = tools::DefaultRegistry();
   if (!flags.registry_file.empty()) {
     auto loaded = tools::LoadRegistry(flags.registry_file);
     if (!loaded.ok()) {
-      exit_code = Fail(verb, loaded.status());
+      exit_code = Fail(loaded.status());
       return std::nullopt;
     }
     registry = std::move(*loaded);
   }
   projections::ProjectionSet set;
-  if ((exit_code = FoldLog(verb, flags.log_dir, set)) != kExitOk) return std::nullopt;
+  if ((exit_code = FoldLog(flags.log_dir, set)) != kExitOk) return std::nullopt;
   std::vector<std::string> configured;
   for (const auto& surface : registry.surfaces) configured.push_back(surface.name);
   const auto* catalog = dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
@@ -61,7 +61,7 @@ std::string Count(size_t n) { return std::to_string(n); }
 
 int List(const SourcesFlags& flags) {
   int exit_code = kExitOk;
-  auto sources = Inventory("sources", flags, exit_code);
+  auto sources = Inventory(flags, exit_code);
   if (!sources) return exit_code;
   if (flags.json) {
     std::printf("%s\n", tools::SourceListJson(*sources, 0, sources->size(),
@@ -79,13 +79,13 @@ int List(const SourcesFlags& flags) {
 }
 
 int Inspect(const SourcesFlags& flags) {
-  if (flags.id.empty()) return Fail("sources", InvalidArgument("inspect needs a source id"));
+  if (flags.id.empty()) return Fail(InvalidArgument("needs a source id"));
   int exit_code = kExitOk;
-  auto sources = Inventory("sources", flags, exit_code);
+  auto sources = Inventory(flags, exit_code);
   if (!sources) return exit_code;
   const tools::Source* source = tools::FindSource(*sources, flags.id);
   if (source == nullptr) {
-    std::fprintf(stderr, "las sources: not_found: no source %s\n", EscapeForTerminal(flags.id).c_str());
+    std::fprintf(stderr, "las %s: not_found: no source %s\n", CommandWords(), EscapeForTerminal(flags.id).c_str());
     return ExitCodeFor(NotFound(""));
   }
   if (flags.json) {
@@ -108,13 +108,12 @@ int Inspect(const SourcesFlags& flags) {
 }
 
 int Toggle(const SourcesFlags& flags, bool enable) {
-  const char* verb = enable ? "sources enable" : "sources disable";
   int exit_code = kExitOk;
-  auto sources = Inventory(verb, flags, exit_code);  // also: the log exists
+  auto sources = Inventory(flags, exit_code);  // also: the log exists
   if (!sources) return exit_code;
   auto draft = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
   if (!draft.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", verb, Shown(draft.status()).c_str());
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(draft.status()).c_str());
     return ExitCodeFor(draft.status());
   }
   uint64_t sequence = 0;
@@ -122,7 +121,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   if (log.ok()) {  // the log is free: append directly
     auto appended = (*log)->Append({std::move(*draft)});
     if (!appended.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", verb, Shown(appended.status()).c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(appended.status()).c_str());
       return ExitCodeFor(appended.status());
     }
     sequence = appended->first;
@@ -138,12 +137,12 @@ int Toggle(const SourcesFlags& flags, bool enable) {
                              "las__") +
                  (enable ? "enable" : "disable") + "_source tool of `las serve --admin`";
       }
-      std::fprintf(stderr, "las %s: %s\n", verb, shown.c_str());
+      std::fprintf(stderr, "las %s: %s\n", CommandWords(), shown.c_str());
       return ExitCodeFor(answer.status());
     }
     sequence = nlohmann::json::parse(*answer).value("first_sequence", uint64_t{0});
   } else {
-    std::fprintf(stderr, "las %s: %s\n", verb, Shown(log.status()).c_str());
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(log.status()).c_str());
     return ExitCodeFor(log.status());
   }
   std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),

@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cli/command_words.h"
+
 namespace las::cli {
 namespace {
 bool g_reported = false;
 }  // namespace
 
-bool StdoutDelivered(const char* verb) {
+bool StdoutDelivered() {
   errno = 0;
   const bool flushed = std::fflush(stdout) == 0;
   const int flush_error = errno;
@@ -18,7 +20,7 @@ bool StdoutDelivered(const char* verb) {
     g_reported = true;
     // A write refused before this flush left only the stream's error flag; errno is long
     // gone (it said "Success").
-    std::fprintf(stderr, "las %s: io: writing to standard output failed%s%s\n", verb,
+    std::fprintf(stderr, "las %s: io: writing to standard output failed%s%s\n", CommandWords(),
                  flush_error != 0 ? ": " : "",
                  flush_error != 0 ? std::strerror(flush_error) : " (a write was refused)");
   }

@@ -7,9 +7,9 @@
 namespace las::cli {
 
 // Flushes stdout; false if anything printed so far failed to reach it. The first failure
-// prints "las VERB: io: writing to standard output failed: ..." on stderr; later calls
+// prints "las WORDS: io: writing to standard output failed: ..." on stderr; later calls
 // (and main's last check) print nothing more.
-bool StdoutDelivered(const char* verb);
+bool StdoutDelivered();
 
 // Whether a failure of stdout was already told on stderr.
 bool StdoutFailureReported();

@@ -67,8 +67,16 @@ Result<uint64_t> IntegerField(const Json& object, const std::string& path, const
   const std::string where = path + "." + key;
   auto it = object.find(key);
   if (it == object.end()) return Bad(where, "missing required field");
-  if (!it->is_number_integer()) return Bad(where, std::string("must be an integer, not ") +
-                                                      (it->is_number() ? "a fraction or exponent form" : TypeName(*it)));
+  if (it->is_number_float()) {
+    // Out of range whatever its form: an integer beyond 64 bits (18446744073709551617) is
+    // read as a double too, and is no fraction.
+    const double v = it->get<double>();
+    if (!(v >= static_cast<double>(min) && v <= static_cast<double>(max))) {
+      return Bad(where, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    }
+    return Bad(where, "must be an integer, not a fraction or exponent form");
+  }
+  if (!it->is_number_integer()) return Bad(where, std::string("must be an integer, not ") + TypeName(*it));
   if (it->is_number_integer() && !it->is_number_unsigned() && it->get<int64_t>() < 0) {
     return Bad(where, "must be at least " + std::to_string(min));
   }

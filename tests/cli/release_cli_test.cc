@@ -504,5 +504,113 @@ TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {
   EXPECT_EQ(r.Verify().exit_code, 0);
 }
 
+// `--` ends the flags whatever comes before it: a repeatable --env takes one name per use,
+// so the child's own dash arguments after `--` are its own (probe T4).
+TEST(ReleaseDraftTest, EnvLastBeforeTheDoubleDashLeavesTheChildsArgumentsAlone) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--env", "HOME", "--env", "LANG", "--",
+                      "/usr/bin/python3", "-u", r.script(), "echo"});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  const trust::Manifest manifest = ReadManifest(r.manifest());
+  ASSERT_EQ(manifest.surfaces.size(), 1u);
+  EXPECT_EQ(manifest.surfaces[0].env, (std::vector<std::string>{"HOME", "LANG"}));
+  EXPECT_EQ(manifest.surfaces[0].argv, (std::vector<std::string>{"/usr/bin/python3", "-u", r.script(), "echo"}));
+  // Two names after one --env: the second is not taken as a name.
+  auto two = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                  r.workspace(), "--manifest", r.manifest(), "--env", "HOME", "LANG", "--",
+                  "/usr/bin/python3", r.script(), "echo"});
+  EXPECT_EQ(two.exit_code, 2) << two.err;
+}
+
+// Sign refuses a sequence the watermark already passed for its key: the release it would
+// replace is admissible, the new one would not be (probe T6).
+TEST(ReleaseSignVerifyTest, SignRefusesASequenceTheWatermarkPassed) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "4"}).exit_code, 0);
+  const std::string key_id = trust::LoadTrustStore(r.trust_store())->selected_key_id;
+  const std::string admitted = trust::Sha256Hex(trust::Sha256(Slurp(r.manifest())));
+  Spit(r.watermark(), "{\"schema_version\": 1, \"keys\": {\"" + key_id +
+                          "\": {\"sequence\": 4, \"manifest_sha256\": \"" + admitted + "\"}}}");
+  ::chmod(r.watermark().c_str(), 0600);
+  const Snapshot before = Snap({r.manifest(), r.signature(), r.watermark()});
+
+  // Below it (rollback); at it with other bytes (conflict: another expiry).
+  for (const auto& [sequence, expires_in] : {std::pair{"3", "30d"}, std::pair{"4", "12h"}}) {
+    auto refused = r.Sign({"--sequence", sequence, "--expires-in", expires_in, "--watermark", r.watermark()});
+    EXPECT_EQ(refused.exit_code, 10) << sequence << ": " << refused.out << refused.err;
+    EXPECT_EQ(refused.err.rfind("las release sign: conflict: ", 0), 0u) << refused.err;
+    EXPECT_NE(refused.err.find("watermark " + r.watermark()), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("--sequence 5 or higher"), std::string::npos) << refused.err;
+    EXPECT_EQ(Snap({r.manifest(), r.signature(), r.watermark()}), before) << "nothing written";
+  }
+  // The variable names it as well as the flag.
+  auto by_variable = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key", r.secret_key(),
+                          "--out", r.signature(), "--sequence", "2"},
+                         {"LAS_RELEASE_WATERMARK=" + r.watermark()});
+  EXPECT_EQ(by_variable.exit_code, 10) << by_variable.err;
+  EXPECT_NE(by_variable.err.find("rollback"), std::string::npos) << by_variable.err;
+  EXPECT_EQ(Snap({r.manifest(), r.signature(), r.watermark()}), before);
+
+  auto above = r.Sign({"--sequence", "5", "--watermark", r.watermark()});
+  ASSERT_EQ(above.exit_code, 0) << above.err;
+  EXPECT_EQ(r.Verify({"--watermark", r.watermark()}).exit_code, 0);
+
+  // A watermark that cannot be read is said, not taken for "no entries".
+  ::chmod(r.watermark().c_str(), 0644);
+  auto unchecked = r.Sign({"--bump", "--watermark", r.watermark()});
+  EXPECT_EQ(unchecked.exit_code, 0) << unchecked.err;
+  EXPECT_NE(unchecked.out.find("warning   the watermark"), std::string::npos) << unchecked.out;
+}
+
+// A sequence written as an integer too large for 64 bits is out of range, not "a fraction"
+// (probe T7).
+TEST(ReleaseSignVerifyTest, AnIntegerSequenceBeyond64BitsIsOutOfRange) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  std::string text = Slurp(r.manifest());
+  const size_t at = text.find("\"sequence\": 1,");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, std::string("\"sequence\": 1,").size(), "\"sequence\": 18446744073709551617,");
+  Spit(r.manifest(), text);
+  auto sign = r.Sign({"--bump"});
+  EXPECT_EQ(sign.exit_code, 2) << sign.err;
+  EXPECT_NE(sign.err.find("$.sequence: must be between 1 and 9007199254740991"), std::string::npos) << sign.err;
+  EXPECT_EQ(sign.err.find("fraction"), std::string::npos) << sign.err;
+  // A fraction in range is still called one.
+  text.replace(text.find("18446744073709551617"), 20, "2.5");
+  Spit(r.manifest(), text);
+  auto fraction = r.Sign({"--bump"});
+  EXPECT_NE(fraction.err.find("not a fraction or exponent form"), std::string::npos) << fraction.err;
+}
+
+// Each release sub-command names itself in its error lines, also for a failure of stdout
+// that only main notices (probe T8).
+TEST(ReleaseSignVerifyTest, StdoutFailureNamesTheSubCommand) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  ReleaseScratch r;
+  const std::string keygen = "exec " + std::string(LAS_EXECUTABLE) + " release keygen --out-dir " +
+                             r.keys() + " --trust-store " + r.trust_store() + " >/dev/full";
+  auto made = testing::RunCommand({"/bin/sh", "-c", keygen});
+  EXPECT_EQ(made.exit_code, 9) << made.err;
+  EXPECT_EQ(made.err.rfind("las release keygen: io: writing to standard output failed", 0), 0u) << made.err;
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  const std::string sign = "exec " + std::string(LAS_EXECUTABLE) + " release sign --manifest " + r.manifest() +
+                           " --secret-key " + r.secret_key() + " --out " + r.signature() + " --bump >/dev/full";
+  auto signed_ = testing::RunCommand({"/bin/sh", "-c", sign});
+  EXPECT_EQ(signed_.exit_code, 9) << signed_.err;
+  EXPECT_EQ(signed_.err.rfind("las release sign: io:", 0), 0u) << signed_.err;
+  const std::string verify = "exec " + std::string(LAS_EXECUTABLE) + " release verify --manifest " +
+                             r.manifest() + " --signature " + r.signature() + " --trust-store " +
+                             r.trust_store() + " >/dev/full";
+  auto verified = testing::RunCommand({"/bin/sh", "-c", verify});
+  EXPECT_EQ(verified.exit_code, 9) << verified.err;
+  EXPECT_EQ(verified.err.rfind("las release verify: io:", 0), 0u) << verified.err;
+}
+
 }  // namespace
 }  // namespace las

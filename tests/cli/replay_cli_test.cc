@@ -352,6 +352,19 @@ TEST_F(ReplayCliTest, OutputThatCannotBeWrittenExitsNine) {
   EXPECT_EQ(Las({"replay", "--log", dir_}).exit_code, 0);
 }
 
+// Without --summary the digests on stderr are the audit's report: lost there, the replay
+// fails as it does for lost stdout (probe S2); --summary puts them on stdout instead.
+TEST_F(ReplayCliTest, DigestsThatCannotBeWrittenExitNine) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  CommandResult lost = RunCommand({"/bin/sh", "-c", "exec " + std::string(LAS_EXECUTABLE) + " replay --log '" +
+                                                        dir_ + "' > /dev/null 2> /dev/full"});
+  EXPECT_EQ(lost.exit_code, 9);
+  CommandResult summary = RunCommand({"/bin/sh", "-c", "exec " + std::string(LAS_EXECUTABLE) + " replay --log '" +
+                                                           dir_ + "' --summary 2> /dev/full"});
+  EXPECT_EQ(summary.exit_code, 0) << "nothing on stderr to lose";
+  EXPECT_NE(summary.out.find("\"digests\""), std::string::npos) << summary.out;
+}
+
 // A reader that went away (`las replay | head`, a full disk) stops the replay at the next
 // buffer it refuses, rather than after the whole log: the break recorded near the end of
 // this one is never reached, and the one line said is the failed output.

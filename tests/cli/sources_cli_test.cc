@@ -92,7 +92,7 @@ TEST_F(SourcesCliTest, InspectOneSourceAndUnknownIsNotFound) {
   EXPECT_EQ(missing.exit_code, 4);
   auto empty = Las({"sources", "inspect", "", "--log", log_dir()});
   EXPECT_EQ(empty.exit_code, 2) << "an empty id is a usage error, as for every other id";
-  EXPECT_EQ(empty.err, "las sources: invalid_argument: inspect needs a source id\n");
+  EXPECT_EQ(empty.err, "las sources inspect: invalid_argument: needs a source id\n");
 }
 
 TEST_F(SourcesCliTest, AReasonMustBePrintableText) {
