@@ -534,6 +534,9 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                                   ? "Tool call cancelled"
                                                   : "Tool call failed");
   } else {
+    // The child answered badly (remote_error, malformed_response, response_too_large), or
+    // never got the request: child_not_reading (what Las had queued for it passed
+    // McpClientOptions::max_write_backlog_bytes), not_ready. Certain either way.
     outcome = fb::CallOutcome::Failed;
     error_code = std::string(transport::CallErrorName(result.error));
     reply = ToolCallReply::Error(kCallFailed, "Tool call failed");

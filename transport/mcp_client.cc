@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -39,6 +40,7 @@ std::string_view CallErrorName(CallError error) {
     case CallError::kShutdown: return "shutdown";
     case CallError::kUnsupportedProtocol: return "unsupported_protocol";
     case CallError::kCancelled: return "cancelled";
+    case CallError::kChildNotReading: return "child_not_reading";
   }
   return "unknown";
 }
@@ -54,10 +56,63 @@ CallResult Failed(CallError error) {
   return r;
 }
 
+// An id as we write them: an integer literal. Only this is an answer to a call.
 bool ParseOurId(std::string_view raw, int64_t* id) {
   const char* end = raw.data() + raw.size();
   auto [ptr, ec] = std::from_chars(raw.data(), end, *id);
   return ec == std::errc() && ptr == end;
+}
+
+// A JSON number's text whose value is exactly an int64, however it is written: 12, 12.0,
+// 1.2e1 and 120e-1 are 12; 12.5, 1e400 and 12.000000000000001 are not. Decimal digits are
+// compared exactly (no rounding through a double, which would turn 12.000000000000001
+// into 12). Used only to name the call a malformed answer was meant for.
+bool IntegralNumber(std::string_view raw, int64_t* value) {
+  size_t i = 0;
+  const bool negative = i < raw.size() && raw[i] == '-';
+  if (negative) ++i;
+  auto digits_from = [&raw](size_t& at) {
+    const size_t start = at;
+    while (at < raw.size() && raw[at] >= '0' && raw[at] <= '9') ++at;
+    return raw.substr(start, at - start);
+  };
+  const std::string_view whole = digits_from(i);
+  if (whole.empty()) return false;
+  std::string_view fraction;
+  if (i < raw.size() && raw[i] == '.') {
+    fraction = digits_from(++i);
+    if (fraction.empty()) return false;
+  }
+  int64_t exponent = 0;  // saturated: any value beyond int64 digits is far past the bound
+  if (i < raw.size() && (raw[i] == 'e' || raw[i] == 'E')) {
+    ++i;
+    const bool minus = i < raw.size() && raw[i] == '-';
+    if (i < raw.size() && (raw[i] == '-' || raw[i] == '+')) ++i;
+    const std::string_view e = digits_from(i);
+    if (e.empty()) return false;
+    for (char c : e) exponent = std::min<int64_t>(exponent * 10 + (c - '0'), 100000);
+    if (minus) exponent = -exponent;
+  }
+  if (i != raw.size()) return false;
+  // value = digits × 10^scale, digits without leading zeros and trailing zeros taken into
+  // the scale.
+  std::string digits(whole);
+  digits += fraction;
+  int64_t scale = exponent - static_cast<int64_t>(fraction.size());
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+  if (digits.empty()) {
+    *value = 0;
+    return true;
+  }
+  while (digits.back() == '0') {
+    digits.pop_back();
+    ++scale;
+  }
+  if (scale < 0) return false;                                      // a fraction remains
+  if (static_cast<int64_t>(digits.size()) + scale > 19) return false;  // beyond int64
+  digits.append(static_cast<size_t>(scale), '0');
+  if (negative) digits.insert(digits.begin(), '-');
+  return ParseOurId(digits, value);  // from_chars reports an int64 overflow
 }
 
 // The member `key` of an object, null when absent; false when it is repeated (readers would
@@ -155,10 +210,10 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   }
 
   bool Cancel(int64_t id, std::string_view reason) {
-    std::optional<CallCallback> done = TakePending(id);
-    if (!done) return false;
-    Write(MakeCancelledNotification(std::to_string(id), reason));
-    PostResult(std::move(*done), Failed(CallError::kCancelled));
+    std::optional<Pending> call = TakePending(id);
+    if (!call) return false;
+    StopWaiting(id, *call, reason);
+    PostResult(std::move(call->done), Failed(CallError::kCancelled));
     return true;
   }
 
@@ -209,8 +264,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     }
     pending_.clear();
     shutdown_waiters_.clear();
-    write_queue_.clear();
-    queued_bytes_ = 0;
+    ClearWriteQueue();
     ErrorCode ignored;
     grace_timer_.cancel();
     in_.close(ignored);
@@ -223,6 +277,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   State state() const { return state_; }
   pid_t pid() const { return child_ ? child_->pid() : -1; }
   size_t pending_calls() const { return pending_.size(); }
+  size_t write_backlog_bytes() const { return queued_bytes_; }
   const McpClientStats& stats() const { return stats_; }
   std::optional<int> wait_status() const {
     return child_ ? child_->wait_status() : std::nullopt;
@@ -236,6 +291,13 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     std::optional<double> last_progress;  // passed on
     int64_t last_progress_nanos = 0;
     bool reached_total = false;  // a progress at its total was passed on: nothing more
+    uint64_t line_seq = 0;        // the request line's place in the write order (QueuedLine)
+  };
+  // A line waiting to be written. `seq` counts every line ever queued, so a request's line
+  // is found without a search: it is at seq - write_queue_.front().seq while still queued.
+  struct QueuedLine {
+    std::string bytes;  // with its newline; empty once withdrawn (skipped, never written)
+    uint64_t seq = 0;
   };
   struct Listing {
     CallCallback done;
@@ -262,7 +324,16 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       PostResult(std::move(done), Failed(CallError::kChildExited));
       return 0;
     }
-    const int64_t id = next_id_++;
+    const int64_t id = next_id_;
+    std::string line = MakeRequest(std::to_string(id), method, params);
+    if (!FitsWriteBacklog(line.size() + 1)) {
+      // The child has not read what is already waiting: queueing more would only grow
+      // memory, and the caller learns now instead of at a timeout (if it set one).
+      ++stats_.refused_requests;
+      PostResult(std::move(done), Failed(CallError::kChildNotReading));
+      return 0;
+    }
+    ++next_id_;
     Pending p;
     p.done = std::move(done);
     p.on_progress = std::move(on_progress);
@@ -274,27 +345,43 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
         if (!ec && !self->abandoned_) self->OnTimeout(id);
       });
     }
+    p.line_seq = Write(std::move(line));
     pending_.emplace(id, std::move(p));
-    Write(MakeRequest(std::to_string(id), method, params));
     return id;
   }
 
   void OnTimeout(int64_t id) {
-    std::optional<CallCallback> done = TakePending(id);
-    if (!done) return;
-    // Tell the child we stopped waiting; the call itself stays uncertain.
-    Write(MakeCancelledNotification(std::to_string(id), "timeout"));
-    (*done)(Failed(CallError::kTimeout));
+    std::optional<Pending> call = TakePending(id);
+    if (!call) return;
+    StopWaiting(id, *call, "timeout");
+    call->done(Failed(CallError::kTimeout));
   }
 
-  // Removes and returns the pending call `id`, if any.
-  std::optional<CallCallback> TakePending(int64_t id) {
+  // The caller no longer waits for request `id` (taken from pending_). A request line the
+  // child has not been given yet is withdrawn: it would cost memory until the child reads,
+  // and then make it act for no one. One already given (or being written) stays uncertain;
+  // the child is told we stopped waiting.
+  void StopWaiting(int64_t id, const Pending& call, std::string_view reason) {
+    if (WithdrawQueued(call.line_seq)) {
+      ++stats_.withdrawn_requests;
+      return;
+    }
+    std::string notice = MakeCancelledNotification(std::to_string(id), reason);
+    if (!FitsWriteBacklog(notice.size() + 1)) {
+      ++stats_.unsent_cancellations;
+      return;
+    }
+    Write(std::move(notice));
+  }
+
+  // Removes and returns the pending call `id`, if any (its timer cancelled).
+  std::optional<Pending> TakePending(int64_t id) {
     auto it = pending_.find(id);
     if (it == pending_.end()) return std::nullopt;
     if (it->second.timer) it->second.timer->cancel();
-    CallCallback done = std::move(it->second.done);
+    Pending call = std::move(it->second);
     pending_.erase(it);
-    return done;
+    return call;
   }
 
   void FailAll(CallError error) {
@@ -400,33 +487,61 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
 
   // ---- writing -----------------------------------------------------------------------
 
-  void Write(std::string line) {
-    if (!in_.is_open()) return;
+  // True when `bytes` more may wait to be written: within max_write_backlog_bytes, or
+  // nothing waits at all (a single line over the bound still goes; the child may read it).
+  bool FitsWriteBacklog(size_t bytes) const {
+    return queued_bytes_ == 0 || queued_bytes_ + bytes <= opts_.max_write_backlog_bytes;
+  }
+
+  // Queues `line` (a newline is added) and returns its sequence number (QueuedLine::seq).
+  uint64_t Write(std::string line) {
+    const uint64_t seq = next_line_seq_++;
+    if (!in_.is_open()) return seq;
     line += '\n';
     queued_bytes_ += line.size();
-    write_queue_.push_back(std::move(line));
+    write_queue_.push_back(QueuedLine{std::move(line), seq});
     if (!writing_) WriteNext();
+    return seq;
+  }
+
+  // Takes the line `seq` out of the queue unwritten. False when it is not there (written,
+  // dropped) or is the front, which an async_write may be using.
+  bool WithdrawQueued(uint64_t seq) {
+    if (write_queue_.empty() || seq <= write_queue_.front().seq) return false;
+    const uint64_t index = seq - write_queue_.front().seq;
+    if (index >= write_queue_.size()) return false;
+    QueuedLine& line = write_queue_[index];
+    if (line.seq != seq || line.bytes.empty()) return false;
+    queued_bytes_ -= line.bytes.size();
+    std::string().swap(line.bytes);  // release the memory now, not when it reaches the front
+    return true;
+  }
+
+  void ClearWriteQueue() {
+    write_queue_.clear();
+    queued_bytes_ = 0;
   }
 
   void WriteNext() {
+    // Withdrawn lines are skipped; the rest keep their order.
+    while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
     if (write_queue_.empty() || !in_.is_open()) {
       writing_ = false;
       return;
     }
     writing_ = true;
     auto self = shared_from_this();
-    asio::async_write(in_, asio::buffer(write_queue_.front()),
+    asio::async_write(in_, asio::buffer(write_queue_.front().bytes),
                       [self](const ErrorCode& ec, size_t) {
                         if (self->abandoned_) return;
                         if (!self->write_queue_.empty()) {
-                          self->queued_bytes_ -= self->write_queue_.front().size();
+                          self->queued_bytes_ -= self->write_queue_.front().bytes.size();
                           self->write_queue_.pop_front();
                         }
                         if (ec) {
                           // The child no longer reads its stdin: it cannot get requests.
                           self->writing_ = false;
-                          self->write_queue_.clear();
-                          self->queued_bytes_ = 0;
+                          self->ClearWriteQueue();
                           ErrorCode ignored;
                           self->in_.close(ignored);
                           self->ChildGone();
@@ -458,7 +573,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void FailOversized(const std::optional<std::string>& id) {
     int64_t n = 0;
     if (id && ParseOurId(*id, &n)) {
-      if (auto done = TakePending(n)) (*done)(Failed(CallError::kResponseTooLarge));
+      if (auto call = TakePending(n)) call->done(Failed(CallError::kResponseTooLarge));
     }
   }
 
@@ -504,8 +619,17 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
         break;
     }
     int64_t id = 0;
-    std::optional<CallCallback> done;
+    std::optional<Pending> done;
     if (ParseOurId(m.id, &id)) done = TakePending(id);
+    if (!done && IntegralNumber(m.id, &id)) {
+      // Our id written another way (12.0): the answer is meant for that call, but an id is
+      // echoed exactly or not at all, so it is not taken as the result; the call must not
+      // wait for an answer that already came.
+      if (auto call = TakePending(id)) {
+        call->done(Failed(CallError::kMalformedResponse));
+        return;
+      }
+    }
     if (!done) {
       ++stats_.stray_responses;
       return;
@@ -521,7 +645,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       // end a line for readers that take CR as a line break.
       if (r.result.find('\r') != std::string::npos) std::erase(r.result, '\r');
     }
-    (*done)(std::move(r));
+    done->done(std::move(r));
   }
 
   // Passes a call's progress on if it is well formed, increases, and is not too soon.
@@ -576,7 +700,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   }
 
   void AnswerChildRequest(std::string answer) {
-    if (queued_bytes_ + answer.size() > opts_.max_answer_backlog_bytes) {
+    if (queued_bytes_ + answer.size() > opts_.max_answer_backlog_bytes ||
+        !FitsWriteBacklog(answer.size() + 1)) {
       ++stats_.unanswered_requests;
       return;
     }
@@ -585,13 +710,27 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
 
   // A line that is no valid message but reads as an answer to one of our pending calls (an
   // `id` we sent, no `method`) is that call's answer, malformed: the call fails instead of
-  // waiting for an answer that already came.
+  // waiting for an answer that already came. Also read that way: the line behind a UTF-8
+  // byte order mark (stripped here only: the line stays invalid), and each element of a
+  // batch array (JSON-RPC 2.0 batches, which Las never sends and so never takes).
   void FailCallNamedIn(std::string_view line, const ParseError& error) {
-    if (SalvageTopLevelMember(line, "method", opts_.max_depth)) return;  // a request of its own
-    std::optional<std::string> id = error.id ? error.id : SalvageTopLevelMember(line, "id", opts_.max_depth);
+    const std::string_view body = WithoutByteOrderMark(line);
+    std::vector<std::string_view> batch;
+    if (ArrayElements(body, &batch, opts_.max_depth) == JsonTextError::kNone) {
+      for (std::string_view element : batch) FailCallAnsweredBy(element, std::nullopt);
+      return;
+    }
+    FailCallAnsweredBy(body, error.id);
+  }
+
+  // `text`: one JSON object, or the prefix of one; `id`: its id if the parser read it.
+  void FailCallAnsweredBy(std::string_view text, std::optional<std::string> id) {
+    if (SalvageTopLevelMember(text, "method", opts_.max_depth)) return;  // a request of its own
+    if (!id) id = SalvageTopLevelMember(text, "id", opts_.max_depth);
     int64_t n = 0;
-    if (!id || !ParseOurId(*id, &n)) return;
-    if (auto done = TakePending(n)) (*done)(Failed(CallError::kMalformedResponse));
+    // 12.0 for our 12 too: a line this broken is no exact echo anyway.
+    if (!id || !IntegralNumber(*id, &n)) return;
+    if (auto call = TakePending(n)) call->done(Failed(CallError::kMalformedResponse));
   }
 
   void CloseOut() {
@@ -672,8 +811,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     terminating_ = true;
     ErrorCode ignored;
     in_.close(ignored);  // EOF on the child's stdin
-    write_queue_.clear();
-    queued_bytes_ = 0;
+    ClearWriteQueue();
     if (child_->reaped()) return;
     (void)child_->SignalGroup(SIGTERM);
     ArmGrace(clock_.NowNanos(), /*force_close_out=*/false);
@@ -736,8 +874,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   std::unique_ptr<ChildProcess> child_;
   std::unordered_map<int64_t, Pending> pending_;
   int64_t next_id_ = 1;
-  std::deque<std::string> write_queue_;
+  std::deque<QueuedLine> write_queue_;
   size_t queued_bytes_ = 0;  // in write_queue_
+  uint64_t next_line_seq_ = 1;
   bool writing_ = false;
   bool child_gone_ = false;
   bool terminating_ = false;
@@ -767,6 +906,7 @@ void McpClient::Shutdown(std::function<void()> done) { impl_->Shutdown(std::move
 McpClient::State McpClient::state() const { return impl_->state(); }
 pid_t McpClient::pid() const { return impl_->pid(); }
 size_t McpClient::pending_calls() const { return impl_->pending_calls(); }
+size_t McpClient::write_backlog_bytes() const { return impl_->write_backlog_bytes(); }
 const McpClientStats& McpClient::stats() const { return impl_->stats(); }
 std::optional<int> McpClient::wait_status() const { return impl_->wait_status(); }
 

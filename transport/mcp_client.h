@@ -67,10 +67,13 @@ enum class CallError : int {
   kShutdown = 8,           // Shutdown() was called while this was pending
   kUnsupportedProtocol = 9,  // initialize answered another protocolVersion than ours
   kCancelled = 10,           // Cancel() was called while this was pending (uncertain)
+  // Not sent: max_write_backlog_bytes were already waiting to be written to the child (it
+  // does not read its stdin). The child never saw the request; the call did not happen.
+  kChildNotReading = 11,
 };
 // "none", "spawn_failed", "child_exited", "timeout", "response_too_large",
 // "remote_error", "malformed_response", "not_ready", "shutdown", "unsupported_protocol",
-// "cancelled".
+// "cancelled", "child_not_reading".
 std::string_view CallErrorName(CallError error);
 
 struct CallResult {
@@ -113,6 +116,13 @@ struct McpClientOptions {
   // waiting to be written to it: a child that sends requests and does not read would
   // otherwise grow Las's memory without bound. Beyond it the request goes unanswered.
   size_t max_answer_backlog_bytes = 64 * 1024;
+  // Everything Las writes to the child (requests, notifications, answers) waits in memory
+  // until the child reads it. A request whose line would bring that beyond this bound,
+  // while something is already waiting, is not queued: its call fails at once with
+  // kChildNotReading (one line larger than the bound alone is still sent). A
+  // notifications/cancelled that would pass it is not sent (stats().unsent_cancellations).
+  // Without it a child that stops reading makes every later call grow Las's memory.
+  size_t max_write_backlog_bytes = 16 * 1024 * 1024;
   // Called once (posted to the loop) when a ready child exits or closes its stdout by
   // itself — not when Shutdown() or the destructor ended it. Every later call is kNotReady.
   std::function<void()> on_child_gone;
@@ -145,6 +155,11 @@ struct McpClientStats {
   uint64_t stderr_lines = 0;     // forwarded stderr lines
   uint64_t unanswered_requests = 0;  // the child's requests dropped: it was not reading
   uint64_t dropped_progress = 0;  // progress notifications not passed on (bad, stale, too soon)
+  uint64_t refused_requests = 0;  // failed kChildNotReading: max_write_backlog_bytes waiting
+  // Requests timed out or cancelled while still waiting to be written: taken out of the
+  // queue unsent (and no notifications/cancelled sent for them).
+  uint64_t withdrawn_requests = 0;
+  uint64_t unsent_cancellations = 0;  // notifications/cancelled over max_write_backlog_bytes
 };
 
 class McpClient {
@@ -169,9 +184,11 @@ class McpClient {
   // Any request; `params_json` empty = omitted. For methods this class does not wrap.
   int64_t Request(std::string_view method, std::string_view params_json, CallOptions options,
                   CallCallback done);
-  // Stops waiting for request `id`: sends the child notifications/cancelled with `reason`
-  // and completes the request with kCancelled (posted; the child may still act on it).
-  // False when it is not pending (answered, failed, timed out, or never sent).
+  // Stops waiting for request `id` and completes it with kCancelled (posted). If its line is
+  // still waiting to be written (the child is not reading) it is withdrawn, and the child
+  // never sees the request; otherwise the child is sent notifications/cancelled with
+  // `reason` and may still act on it. False when it is not pending (answered, failed, timed
+  // out, or never sent).
   bool Cancel(int64_t id, std::string_view reason);
   // Fails pending calls with kShutdown, ends the child's group, reaps it, then calls
   // `done` (on the loop). Safe to call in any state, more than once.
@@ -180,6 +197,8 @@ class McpClient {
   State state() const;
   pid_t pid() const;  // -1 before a successful spawn
   size_t pending_calls() const;
+  // Bytes waiting to be written to the child (including the line being written).
+  size_t write_backlog_bytes() const;
   const McpClientStats& stats() const;
   // The child's raw wait status once reaped.
   std::optional<int> wait_status() const;

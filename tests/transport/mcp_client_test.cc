@@ -7,7 +7,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
+#include <deque>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
 #include "transport/json_text.h"
 
 namespace las::transport {
@@ -114,7 +118,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 18u);
+  EXPECT_EQ(list.size(), 21u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -132,8 +136,8 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 18u);
-  EXPECT_NE(tools.result.find("\"progress\""), std::string::npos);  // the last page
+  EXPECT_EQ(list.size(), 21u);
+  EXPECT_NE(tools.result.find("\"odd_answer\""), std::string::npos);  // the last page
   ShutdownAndCheckReaped(*client);
 }
 
@@ -306,6 +310,42 @@ TEST_F(McpClientTest, GarbageLinesAreCountedAndIgnored) {
 TEST_F(McpClientTest, AMalformedAnswerToOurIdFailsThatCall) {
   auto client = StartedClient(ChildOptions());
   EXPECT_EQ(Call(*client, "malformed_answer", "{}").error, CallError::kMalformedResponse);
+  StillServesThenEnds(*client, "still");
+}
+
+// Answers that are not valid but plainly meant for a call fail it at once, instead of
+// leaving it to wait (forever without a timeout) for an answer that already came.
+TEST_F(McpClientTest, AnAnswerBehindAByteOrderMarkFailsThatCall) {
+  auto client = StartedClient(ChildOptions());
+  EXPECT_EQ(Call(*client, "odd_answer", R"({"shape":"bom"})").error, CallError::kMalformedResponse);
+  EXPECT_EQ(client->stats().garbage_lines, 1u) << "the line itself stays invalid";
+  StillServesThenEnds(*client, "still");
+}
+
+TEST_F(McpClientTest, OurIdWrittenAsAnIntegralFloatFailsThatCall) {
+  auto client = StartedClient(ChildOptions());
+  for (const char* shape : {"float_id", "exp_id", "bad_version_float_id"}) {
+    const std::string args = std::string(R"({"shape":")") + shape + "\"}";
+    EXPECT_EQ(Call(*client, "odd_answer", args).error, CallError::kMalformedResponse) << shape;
+  }
+  EXPECT_EQ(client->stats().stray_responses, 0u);
+  StillServesThenEnds(*client, "still");
+}
+
+// N.5 is no integer, so it names no call of ours: the real answer after it settles the call.
+TEST_F(McpClientTest, AFractionalIdNamesNoCall) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "odd_answer", R"({"shape":"half_id"})");
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  EXPECT_EQ(ResultText(r), "after half");
+  EXPECT_EQ(client->stats().stray_responses, 1u);
+  StillServesThenEnds(*client, "still");
+}
+
+TEST_F(McpClientTest, AnAnswerInABatchArrayFailsThatCall) {
+  auto client = StartedClient(ChildOptions());
+  EXPECT_EQ(Call(*client, "odd_answer", R"({"shape":"batch"})").error, CallError::kMalformedResponse);
+  EXPECT_EQ(client->stats().garbage_lines, 1u);
   StillServesThenEnds(*client, "still");
 }
 
@@ -609,6 +649,107 @@ TEST_F(McpClientTest, AFloodOfProgressIsThinnedToTheIntervalKeepingTheLast) {
   seen.clear();
   ASSERT_TRUE(Call(*client, "progress", at_total, with_progress).ok());
   EXPECT_EQ(seen, (std::vector<double>{1}));
+  StillServesThenEnds(*client, "after");
+}
+
+// A child that stops reading its stdin: what Las would write to it waits in memory.
+class NotReadingChildTest : public McpClientTest {
+ protected:
+  // A started client whose child has answered stop_reading: it reads nothing more until
+  // Resume().
+  std::unique_ptr<McpClient> StalledClient(McpClientOptions options) {
+    std::ofstream(stall_path_).put('x');
+    auto client = StartedClient(std::move(options));
+    CallResult r = Call(*client, "stop_reading", "{\"path\":" + QuoteJsonString(stall_path_) + "}");
+    EXPECT_EQ(ResultText(r), "stopped");
+    return client;
+  }
+  void Resume() { std::filesystem::remove(stall_path_); }
+
+  // What the child read, as [method, id] pairs in JSON.
+  std::string Received(McpClient& c) { return ResultText(Call(c, "received", "{}")); }
+
+  las::testing::TempDir dir_;
+  std::string stall_path_ = dir_.Sub("stall");
+};
+
+// Requests of 100 KiB each against a 256 KiB bound: one is refused at once, the child never
+// sees it, and the client goes on once the child reads again.
+TEST_F(NotReadingChildTest, ARequestBeyondTheWriteBacklogIsRefusedAtOnce) {
+  McpClientOptions options = ChildOptions();
+  options.max_write_backlog_bytes = 256 * 1024;
+  auto client = StalledClient(std::move(options));
+  const std::string big = EchoArgs(std::string(100 * 1024, 'b'));
+  std::deque<std::optional<CallResult>> results;  // stable references for the callbacks
+  std::optional<size_t> refused_at;
+  for (size_t i = 0; i < 64 && !refused_at; ++i) {
+    std::optional<CallResult>& slot = results.emplace_back();
+    if (client->CallTool("echo", big, {}, [&slot](CallResult r) { slot = std::move(r); }) == 0) {
+      EXPECT_FALSE(slot.has_value()) << "posted, not called inside CallTool";
+      refused_at = i;
+    }
+    io_.restart();
+    io_.poll();  // the loop writes what the pipe takes meanwhile
+  }
+  ASSERT_TRUE(refused_at.has_value());
+  EXPECT_GE(*refused_at, 2u) << "two lines fit within the bound";
+  RunUntil([&] { return results[*refused_at].has_value(); });
+  EXPECT_EQ(results[*refused_at]->error, CallError::kChildNotReading);
+  EXPECT_EQ(CallErrorName(CallError::kChildNotReading), "child_not_reading");
+  EXPECT_LE(client->write_backlog_bytes(), 256u * 1024);
+  EXPECT_EQ(client->stats().refused_requests, 1u);
+  EXPECT_EQ(client->state(), McpClient::State::kReady);
+
+  Resume();
+  results.erase(results.begin() + static_cast<std::ptrdiff_t>(*refused_at));
+  RunUntil([&] {
+    return std::all_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); });
+  });
+  for (const auto& r : results) EXPECT_TRUE(r->ok()) << CallErrorName(r->error);
+  EXPECT_EQ(client->write_backlog_bytes(), 0u);
+  StillServesThenEnds(*client, "after");
+}
+
+// Behind a 1 MiB request the child does not take, a call that times out and one that is
+// cancelled are taken out of the queue: never written, no notifications/cancelled for them.
+TEST_F(NotReadingChildTest, ATimedOutOrCancelledRequestStillQueuedIsWithdrawn) {
+  auto client = StalledClient(ChildOptions());
+  std::optional<CallResult> front;
+  const int64_t front_id = client->CallTool("echo", EchoArgs(std::string(1024 * 1024, 'f')), {},
+                                            [&](CallResult r) { front = std::move(r); });
+  ASSERT_GT(front_id, 0);
+  const size_t front_bytes = client->write_backlog_bytes();
+  std::optional<CallResult> timed_out;
+  const int64_t timed_out_id = client->CallTool(
+      "echo", EchoArgs(std::string(4096, 't')), CallOptions{std::chrono::milliseconds(50), nullptr},
+      [&](CallResult r) { timed_out = std::move(r); });
+  std::optional<CallResult> cancelled;
+  const int64_t cancelled_id = client->CallTool("echo", EchoArgs(std::string(4096, 'c')), {},
+                                                [&](CallResult r) { cancelled = std::move(r); });
+  ASSERT_GT(timed_out_id, 0);
+  ASSERT_GT(cancelled_id, 0);
+  EXPECT_GT(client->write_backlog_bytes(), front_bytes + 8192);
+
+  RunUntil([&] { return timed_out.has_value(); });
+  EXPECT_EQ(timed_out->error, CallError::kTimeout);
+  EXPECT_EQ(client->stats().withdrawn_requests, 1u);
+  EXPECT_TRUE(client->Cancel(cancelled_id, "the client gave up"));
+  RunUntil([&] { return cancelled.has_value(); });
+  EXPECT_EQ(cancelled->error, CallError::kCancelled);
+  EXPECT_EQ(client->stats().withdrawn_requests, 2u);
+  EXPECT_EQ(client->write_backlog_bytes(), front_bytes) << "only the line being written is left";
+  EXPECT_EQ(client->stats().unsent_cancellations, 0u);
+
+  Resume();
+  RunUntil([&] { return front.has_value(); });
+  ASSERT_TRUE(front->ok()) << CallErrorName(front->error);
+  const std::string received = Received(*client);
+  EXPECT_NE(received.find("[\"tools/call\", " + std::to_string(front_id) + "]"), std::string::npos)
+      << received;
+  for (int64_t gone : {timed_out_id, cancelled_id}) {
+    EXPECT_EQ(received.find(", " + std::to_string(gone) + "]"), std::string::npos)
+        << gone << " reached the child: " << received;
+  }
   StillServesThenEnds(*client, "after");
 }
 

@@ -27,7 +27,14 @@ sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid)
 escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
 its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a result with
 "isError" twice), malformed_answer (an answer with our id and "result" twice), ping_flood (sends `n` pings with
-ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers).
+ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers),
+stop_reading (answers, then reads nothing more from its stdin while the file `path` exists,
+at most 60 s), received (answers with a JSON list of [method, id] for every line it has read;
+for notifications/cancelled the id is the requestId), odd_answer (answers its call in the
+`shape` given: "bom" a UTF-8 byte order mark before the line, "float_id" the id as N.0,
+"exp_id" the id as a mantissa and exponent (1.2e1 for 12), "half_id" the id as N.5 followed
+by the real answer, "batch" the answer inside a one-element array, "bad_version_float_id"
+jsonrpc "1.0" and the id as N.0).
 echo with "twin": true answers its text as \\u escapes in the first of two "text" keys.
 Each tools/call runs in its own thread, so calls overlap.
 """
@@ -57,7 +64,8 @@ def text_result(text):
 
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
               "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts",
-              "malformed_answer", "progress"]
+              "malformed_answer", "progress", "stop_reading", "received", "odd_answer"]
+RECEIVED = []  # [method, id] of every line read, in order
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
@@ -125,6 +133,25 @@ def handle_call(rid, params):
         p = subprocess.Popen(["/bin/sleep", str(args.get("seconds", 1000))], start_new_session=True,
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
+    elif name == "odd_answer":
+        shape = args.get("shape")
+        digits = str(rid)
+        ids = {"float_id": digits + ".0", "bad_version_float_id": digits + ".0",
+               "exp_id": digits[0] + "." + (digits[1:] or "0") + "e" + str(len(digits) - 1),
+               "half_id": digits + ".5"}
+        answer = b'{"jsonrpc":"2.0","id":' + ids.get(shape, digits).encode() + \
+            b',"result":{"content":[{"type":"text","text":"odd"}]}}'
+        if shape == "bom":
+            answer = b"\xef\xbb\xbf" + answer
+        elif shape == "batch":
+            answer = b"[" + answer + b"]"
+        elif shape == "bad_version_float_id":
+            answer = answer.replace(b'"2.0"', b'"1.0"')
+        send_bytes(answer)
+        if shape == "half_id":
+            send({"jsonrpc": "2.0", "id": rid, "result": text_result("after half")})
+    elif name == "received":
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(json.dumps(RECEIVED))})
     elif name == "malformed_answer":  # our id, but not one valid answer
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{},"result":{"content":[]}}')
     elif name == "two_verdicts":
@@ -196,6 +223,10 @@ def main():
         msg = json.loads(raw)
         method = msg.get("method")
         rid = msg.get("id")
+        if method == "notifications/cancelled":
+            RECEIVED.append([method, (msg.get("params") or {}).get("requestId")])
+        else:
+            RECEIVED.append([method, rid])
         if method == "initialize":
             assert msg["params"]["protocolVersion"] == "2024-11-05"
             result = {"protocolVersion": opts.get("--protocol-version", "2024-11-05"),
@@ -227,6 +258,13 @@ def main():
                 send({"jsonrpc": "2.0", "id": "%s-%d" % (pad, i), "method": "ping"})
             time.sleep(args.get("ms", 0) / 1000.0)
             send({"jsonrpc": "2.0", "id": rid, "result": text_result("flooded")})
+        elif method == "tools/call" and (msg.get("params") or {}).get("name") == "stop_reading":
+            # Inline, so that nothing reads stdin until the file is gone.
+            path = ((msg["params"].get("arguments") or {}).get("path")) or ""
+            send({"jsonrpc": "2.0", "id": rid, "result": text_result("stopped")})
+            give_up = time.monotonic() + 60
+            while os.path.exists(path) and time.monotonic() < give_up:
+                time.sleep(0.01)
         elif method == "tools/call":
             threading.Thread(target=handle_call, args=(rid, msg.get("params") or {}),
                              daemon=True).start()
