@@ -130,11 +130,22 @@ rocksdb::ColumnFamilyOptions EventsFamilyOptions() {
   return cf;
 }
 
+// `meta` holds a few small keys, the head among them, rewritten by every batch: its
+// memtable fills with superseded heads and nothing else. With 16 MiB it held up to 16 MiB
+// of them, flushing out of step with `events`, so a busy server held two full memtables
+// at its peak (heaptrack, docs/PERFORMANCE.md session 23). 1 MiB flushes a one-key table
+// every ~10,000 batches instead.
+rocksdb::ColumnFamilyOptions MetaFamilyOptions() {
+  rocksdb::ColumnFamilyOptions cf = FamilyOptions();
+  cf.write_buffer_size = 1 << 20;
+  return cf;
+}
+
 std::vector<rocksdb::ColumnFamilyDescriptor> Families() {
   const rocksdb::ColumnFamilyOptions cf = FamilyOptions();
   return {{rocksdb::kDefaultColumnFamilyName, cf},
           {std::string(layout::kEventsFamily), EventsFamilyOptions()},
-          {std::string(layout::kMetaFamily), cf},
+          {std::string(layout::kMetaFamily), MetaFamilyOptions()},
           {std::string(layout::kSnapshotsFamily), cf}};
 }
 
