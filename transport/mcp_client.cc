@@ -797,7 +797,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       child_gone_ = true;
       if (state_ == State::kReady) {
         state_ = State::kFailed;
-        if (opts_.on_child_gone && !terminating_) asio::post(io_, opts_.on_child_gone);
+        // Told once the child is reaped (MaybeFinish), so that wait_status() says how it
+        // ended: its stdout often closes before its exit is seen (probe R2).
+        report_gone_ = opts_.on_child_gone && !terminating_;
       }
       FailAll(CallError::kChildExited);
       if (abandoned_) return;
@@ -849,6 +851,10 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   // Completes shutdown once the child is reaped and its stdout is closed.
   void MaybeFinish() {
     if (child_ == nullptr || !child_->reaped() || out_.is_open()) return;
+    if (report_gone_) {
+      report_gone_ = false;
+      asio::post(io_, opts_.on_child_gone);
+    }
     if (state_ == State::kClosing) state_ = State::kClosed;
     grace_timer_.cancel();
     auto waiters = std::move(shutdown_waiters_);
@@ -879,6 +885,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   uint64_t next_line_seq_ = 1;
   bool writing_ = false;
   bool child_gone_ = false;
+  bool report_gone_ = false;  // on_child_gone is due once the child is reaped
   bool terminating_ = false;
   bool abandoned_ = false;
   std::vector<std::function<void()>> shutdown_waiters_;

@@ -124,7 +124,8 @@ struct McpClientOptions {
   // Without it a child that stops reading makes every later call grow Las's memory.
   size_t max_write_backlog_bytes = 16 * 1024 * 1024;
   // Called once (posted to the loop) when a ready child exits or closes its stdout by
-  // itself — not when Shutdown() or the destructor ended it. Every later call is kNotReady.
+  // itself — not when Shutdown() or the destructor ended it — once it is reaped, so that
+  // wait_status() tells how it ended. Every call after the exit or close is kNotReady.
   std::function<void()> on_child_gone;
   // Progress of one call is passed on at most this often (the first one at its total may
   // come sooner; none after it): a child that floods notifications cannot flood the caller.

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -550,11 +551,19 @@ TEST_F(McpClientTest, ShutdownEndsTheChildsWholeProcessGroup) {
 // The owner hears once when a ready child goes by itself, and not when it ended it.
 TEST_F(McpClientTest, AChildThatExitsByItselfIsReportedOnceAndAShutdownIsNot) {
   int gone = 0;
+  std::optional<int> status_when_told;
   McpClientOptions crashing = ChildOptions();
-  crashing.on_child_gone = [&gone] { ++gone; };
-  auto client = StartedClient(std::move(crashing));
+  std::unique_ptr<McpClient> client;
+  crashing.on_child_gone = [&] {
+    ++gone;
+    status_when_told = client->wait_status();
+  };
+  client = StartedClient(std::move(crashing));
   EXPECT_EQ(Call(*client, "crash", "{}").error, CallError::kChildExited);
   RunUntil([&] { return gone > 0; });
+  ASSERT_TRUE(status_when_told.has_value()) << "told after the reap: how it ended is known";
+  EXPECT_TRUE(WIFEXITED(*status_when_told) && WEXITSTATUS(*status_when_told) == 3)
+      << "the crash tool's exit status 3, seen as " << *status_when_told;
   EXPECT_EQ(Call(*client, "echo", EchoArgs("x")).error, CallError::kNotReady);
   ShutdownAndCheckReaped(*client);
   EXPECT_EQ(gone, 1);
