@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,28 @@ using BuiltinHandler = std::function<void(const SessionInfo& session,
                                           const std::string& arguments_json,
                                           std::function<void(ToolCallReply)> done)>;
 
+// Ending one call of a Las tool early, when its client cancels it (notifications/
+// cancelled): the handler says what ending it means (OnCancel), the gateway calls Cancel()
+// at most once. The call is still answered through `done` (the endpoint drops the answer
+// to a cancelled request). A call whose handler set nothing cannot be ended early.
+// Loop thread only.
+class BuiltinCancel {
+ public:
+  void OnCancel(std::function<void()> end) { end_ = std::move(end); }
+  void Cancel() {
+    std::function<void()> end = std::move(end_);
+    end_ = nullptr;
+    if (end) end();
+  }
+
+ private:
+  std::function<void()> end_;
+};
+
+using CancellableHandler = std::function<void(
+    const SessionInfo& session, const std::string& arguments_json,
+    const std::shared_ptr<BuiltinCancel>& cancel, std::function<void(ToolCallReply)> done)>;
+
 class BuiltinTools {
  public:
   // `name` is the tool's own name ("onboarding"); it is listed as `las__<name>`.
@@ -34,11 +57,14 @@ class BuiltinTools {
   // against it before the handler runs. A second Add with the same name replaces the first.
   void Add(std::string name, std::string description, std::string input_schema_json,
            BuiltinHandler handler);
+  // The same, for a tool whose calls can be ended early (BuiltinCancel).
+  void AddCancellable(std::string name, std::string description, std::string input_schema_json,
+                      CancellableHandler handler);
 
   // The catalog entries, sorted by qualified name.
   std::vector<CatalogTool> Definitions() const;
-  // The handler for `las__<name>`, or nullptr.
-  const BuiltinHandler* Find(std::string_view qualified_name) const;
+  // The handler for `las__<name>`, or nullptr. One added by Add ignores `cancel`.
+  const CancellableHandler* Find(std::string_view qualified_name) const;
 
   // Whether Las's own documentation (source las.docs) is served as MCP resources and
   // prompts right now (tools/docs_mcp.h); asked on the loop at every request. Unset: yes.
@@ -56,7 +82,7 @@ class BuiltinTools {
  private:
   struct Entry {
     CatalogTool definition;
-    BuiltinHandler handler;
+    CancellableHandler handler;
   };
   std::map<std::string, Entry, std::less<>> entries_;  // by qualified name
   std::function<bool()> docs_enabled_;

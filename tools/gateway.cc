@@ -243,7 +243,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     }
   }
   if (tool->builtin) {
-    CallBuiltin(session, call_id, *tool, arguments_json, std::move(done));
+    CallBuiltin(session, request_id_json, call_id, *tool, arguments_json, std::move(done));
     return;
   }
   transport::McpClient* client = federation_.ServingClientFor(tool->surface);
@@ -472,6 +472,11 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
 }
 
 void Gateway::CancelCall(const SessionInfo& session, const std::string& request_id_json) {
+  // Las's own: each ends as its handler said (BuiltinCancel); most cannot be ended early.
+  std::vector<std::shared_ptr<BuiltinCancel>> builtins;
+  auto [own_first, own_last] = builtin_calls_.equal_range({session.session_id, request_id_json});
+  for (auto it = own_first; it != own_last; ++it) builtins.push_back(it->second);
+  for (const auto& cancel : builtins) cancel->Cancel();
   // None: answered already, or not a child's call.
   auto [first, last] = child_calls_.equal_range({session.session_id, request_id_json});
   std::vector<std::shared_ptr<ChildCall>> calls;
@@ -587,10 +592,11 @@ void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
   call.done(std::move(reply));
 }
 
-void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id,
-                          const CatalogTool& tool, const std::string& arguments_json,
+void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request_id_json,
+                          const std::string& call_id, const CatalogTool& tool,
+                          const std::string& arguments_json,
                           std::function<void(ToolCallReply)> done) {
-  const BuiltinHandler* handler =
+  const CancellableHandler* handler =
       options_.builtins != nullptr ? options_.builtins->Find(tool.qualified_name) : nullptr;
   if (handler == nullptr) {
     Deny(session, call_id, tool.surface, tool.tool, "unknown-tool");
@@ -605,9 +611,19 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& call_id
       return;
     }
   }
-  (*handler)(session, arguments_json.empty() ? std::string("{}") : arguments_json,
-             [this, session, call_id, surface = tool.surface, name = tool.tool,
+  const std::pair<std::string, std::string> key{session.session_id, request_id_json};
+  auto cancel = std::make_shared<BuiltinCancel>();
+  builtin_calls_.emplace(key, cancel);
+  (*handler)(session, arguments_json.empty() ? std::string("{}") : arguments_json, cancel,
+             [this, session, call_id, key, cancel, surface = tool.surface, name = tool.tool,
               done = std::move(done)](ToolCallReply reply) {
+               auto [first, last] = builtin_calls_.equal_range(key);
+               for (auto it = first; it != last; ++it) {
+                 if (it->second == cancel) {
+                   builtin_calls_.erase(it);
+                   break;
+                 }
+               }
                if (!reply.refusal.empty()) Deny(session, call_id, surface, name, reply.refusal);
                done(std::move(reply));
              });

@@ -155,9 +155,9 @@ class Gateway final : public EndpointBackend {
   void EndChecks();
 
  private:
-  void CallBuiltin(const SessionInfo& session, const std::string& call_id,
-                   const CatalogTool& tool, const std::string& arguments_json,
-                   std::function<void(ToolCallReply)> done);
+  void CallBuiltin(const SessionInfo& session, const std::string& request_id_json,
+                   const std::string& call_id, const CatalogTool& tool,
+                   const std::string& arguments_json, std::function<void(ToolCallReply)> done);
   std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
                                      const std::string& tool_name, const std::string& result_json);
   bool DocsEnabled() const;
@@ -192,6 +192,8 @@ class Gateway final : public EndpointBackend {
   // Children's calls in flight by (session id, the client's request id), for CancelCall. A multimap: a client may reuse an id in flight, and a
   // cancellation of that id must reach every call under it.
   std::multimap<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
+  // Las's own tools' calls in flight, alike: what a cancellation of each ends.
+  std::multimap<std::pair<std::string, std::string>, std::shared_ptr<BuiltinCancel>> builtin_calls_;
   std::map<std::string, std::vector<std::string>> surface_credentials_;
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).

@@ -4,6 +4,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <memory>
+#include <set>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -88,6 +89,7 @@ class OnboardingTool {
   explicit OnboardingTool(const LasToolContext& context) : context_(context) {}
 
   void Handle(const SessionInfo& session, const std::string& arguments_json,
+              const std::shared_ptr<BuiltinCancel>& cancel,
               std::function<void(ToolCallReply)> done) {
     const auto arguments = nlohmann::json::parse(arguments_json, nullptr, false);
     const std::string action = arguments.is_object() ? arguments.value("action", "status") : "status";
@@ -110,11 +112,19 @@ class OnboardingTool {
       // Every agent may check, and each check launches every surface's child on a thread of
       // its own: without a bound a client's burst of checks ran 120 threads and 80 children
       // at once (probe O2-1).
-      if (checks_running_ >= kMaxRunningChecks) {
+      if (checks_running_.size() >= kMaxRunningChecks) {
         done(ToolCallReply::Error(kCallFailed, "Too many onboarding checks running; retry later"));
         return;
       }
-      ++checks_running_;
+      if (shutting_down_) {
+        done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+        return;
+      }
+      // Its own cancellation: the client's notifications/cancelled ends this check's
+      // children at once and frees its place (probe Q2); the server's shutdown ends all.
+      auto cancellation = std::make_shared<CheckCancellation>();
+      checks_running_.insert(cancellation);
+      cancel->OnCancel([cancellation] { cancellation->Cancel(); });
       (void)context_.live.CatchUp();
       reducers::Onboarding state = State();
       OnboardingCheckOptions options;
@@ -122,15 +132,16 @@ class OnboardingTool {
       options.registry = context_.options.registry;
       options.node_executable = context_.options.node_executable;
       options.start_timeout_ms = context_.options.start_timeout_ms;
-      options.cancellation = &cancellation_;
+      options.cancellation = cancellation.get();
       workers_.Run([this, step, options = std::move(options), state = std::move(state), actor,
-                    done = std::move(done)]() mutable {
+                    cancellation, done = std::move(done)]() mutable {
         std::vector<StepResult> results = CheckOnboardingSteps(step, options, state);
-        boost::asio::post(context_.io, [this, actor, results = std::move(results),
+        boost::asio::post(context_.io, [this, actor, cancellation, results = std::move(results),
                                         done = std::move(done)]() mutable {
-          --checks_running_;
-          // Ended by the server's shutdown: the results describe that, not the steps.
-          if (cancellation_.cancelled()) {
+          checks_running_.erase(cancellation);
+          // Ended by the client or the server's shutdown: the results describe that, not
+          // the steps, and nothing is recorded.
+          if (cancellation->cancelled()) {
             done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
             return;
           }
@@ -143,7 +154,10 @@ class OnboardingTool {
     Answer("status", nullptr, std::move(done));
   }
 
-  void EndChecks() { cancellation_.Cancel(); }
+  void EndChecks() {
+    shutting_down_ = true;
+    for (const auto& cancellation : checks_running_) cancellation->Cancel();
+  }
 
  private:
   bool HoldsRoot(const std::string& agent_id) const {
@@ -212,12 +226,14 @@ class OnboardingTool {
         });
   }
 
-  static constexpr int kMaxRunningChecks = 2;
+  static constexpr size_t kMaxRunningChecks = 2;
 
   LasToolContext context_;
-  int checks_running_ = 0;  // loop thread only
-  CheckCancellation cancellation_;  // ends the checks under way when the server goes
-  Workers workers_;  // last: joined first, while context_ and cancellation_ are whole
+  // The checks under way, each with what ends it; loop thread only (the workers hold
+  // their own references while they run).
+  std::set<std::shared_ptr<CheckCancellation>> checks_running_;
+  bool shutting_down_ = false;
+  Workers workers_;  // last: joined first, while context_ is whole
 };
 
 }  // namespace
@@ -225,11 +241,12 @@ class OnboardingTool {
 void AddOnboardingTool(BuiltinTools& tools, const LasToolContext& context) {
   auto tool = std::make_shared<OnboardingTool>(context);
   tools.OnShutdown([tool] { tool->EndChecks(); });
-  tools.Add("onboarding", std::string(kDescription), InputSchema(),
-            [tool](const SessionInfo& session, const std::string& arguments_json,
-                   std::function<void(ToolCallReply)> done) {
-              tool->Handle(session, arguments_json, std::move(done));
-            });
+  tools.AddCancellable("onboarding", std::string(kDescription), InputSchema(),
+                       [tool](const SessionInfo& session, const std::string& arguments_json,
+                              const std::shared_ptr<BuiltinCancel>& cancel,
+                              std::function<void(ToolCallReply)> done) {
+                         tool->Handle(session, arguments_json, cancel, std::move(done));
+                       });
 }
 
 }  // namespace las::tools

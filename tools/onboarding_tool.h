@@ -19,9 +19,11 @@
 // the events are durable and folded into context.live. A failed append answers the
 // generic "Tool call failed" error.
 //
-// A check's children get the server's --start-timeout. When the server shuts down
-// (BuiltinTools::Shutdown) the checks under way are ended — their children too — and their
-// calls answered "Tool call failed" with nothing recorded.
+// A check's children get the server's --start-timeout. At most two checks run at once per
+// server; a third is refused at once. A check whose client cancels it
+// (notifications/cancelled), and every check under way when the server shuts down
+// (BuiltinTools::Shutdown), is ended — its children too — its place freed and its call
+// answered "Tool call failed" with nothing recorded.
 //
 // Threading: the handler runs on context.io's thread; append completions and check
 // results are posted back to it. Worker threads are joined when `tools` is destroyed.

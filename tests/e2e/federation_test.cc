@@ -25,12 +25,22 @@ using nlohmann::json;
 using testing::CallStep;
 using testing::StepText;
 
+// A process's command line; "" once it is gone (reading /proc of an exiting process fails
+// with ESRCH, which libstdc++ throws).
+std::string CmdlineOf(const std::filesystem::path& process) {
+  try {
+    std::ifstream in(process / "cmdline", std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 // Processes whose command line mentions `needle` (children that outlived the server).
 int ProcessesMentioning(const std::string& needle) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cmdline = CmdlineOf(entry.path());
     if (cmdline.find(needle) != std::string::npos) ++count;
   }
   return count;
@@ -39,8 +49,7 @@ int ProcessesMentioning(const std::string& needle) {
 // Kills processes whose command line mentions `needle` (what a SIGKILLed server leaves).
 void KillProcessesMentioning(const std::string& needle) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cmdline = CmdlineOf(entry.path());
     if (cmdline.find(needle) == std::string::npos) continue;
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") == std::string::npos) ::kill(std::stoi(name), SIGKILL);
@@ -346,6 +355,66 @@ TEST_F(FederationTest, SigtermEndsAnOnboardingCheckUnderWay) {
   for (const char* kind : {"OnboardingStepCompleted", "OnboardingStepReset"}) {
     EXPECT_TRUE(Replay({"--kind", kind}).empty()) << kind << ": the interrupted check recorded";
   }
+}
+
+// A client that cancels its onboarding check ends it at once — its stuck child too — and
+// frees its place: two cancelled checks do not hold both places until their children's
+// start timeout (probe Q2).
+TEST_F(FederationTest, ACancelledOnboardingCheckEndsAndFreesItsPlace) {
+  const std::string stuck_now = tmp_.Sub("stuck-now");
+  testing::AddVariantOf(*release_, "flaky", "stuck", {"--sleep-at-start-while", stuck_now});
+  release_->Sign(1);
+  testing::ChildProcess las(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--start-timeout", "300000"}));
+  las.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(las.ReadLine().has_value());
+  const int served = ProcessesMentioning("--sleep-at-start-while");  // the admitted `stuck`
+  std::ofstream(stuck_now).put('\n');  // from now on a new `stuck` child sleeps at start
+  const std::string check =
+      R"("method":"tools/call","params":{"name":"las__onboarding","arguments":{"action":"check","step":"surfaces"}}})";
+  las.WriteLine(R"({"jsonrpc":"2.0","id":2,)" + check);
+  las.WriteLine(R"({"jsonrpc":"2.0","id":3,)" + check);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(stuck_now + ".asleep") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(std::filesystem::exists(stuck_now + ".asleep")) << "the check never started its child";
+  for (int id : {2, 3}) {
+    las.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
+                  std::to_string(id) + R"(,"reason":"the user gave up"}})");
+  }
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ProcessesMentioning("--sleep-at-start-while") > served && std::chrono::steady_clock::now() < gone_by) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(ProcessesMentioning("--sleep-at-start-while"), served) << "the cancelled checks' children live on";
+  std::filesystem::remove(stuck_now);  // a new check's children start normally
+  // Both places are free again: a new check runs instead of "Too many onboarding checks".
+  std::optional<json> answer;
+  for (int attempt = 0; attempt < 50 && !answer; ++attempt) {
+    las.WriteLine(R"({"jsonrpc":"2.0","id":4,)" + check);
+    for (auto line = las.ReadLine(std::chrono::seconds(120)); line; line = las.ReadLine(std::chrono::seconds(120))) {
+      const json reply = json::parse(*line);
+      if (reply.value("id", json()) != 4) continue;  // what is left of the cancelled ones
+      if (reply.contains("error")) {
+        ASSERT_EQ(reply["error"]["message"], "Too many onboarding checks running; retry later");
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // their ends are posted
+      } else {
+        answer = reply;
+      }
+      break;
+    }
+  }
+  ASSERT_TRUE(answer.has_value()) << "both places stayed taken";
+  EXPECT_TRUE(answer->contains("result")) << answer->dump();
+  las.CloseStdin();
+  EXPECT_EQ(las.Wait(), 0);
+  size_t recorded = 0;
+  for (const char* kind : {"OnboardingStepCompleted", "OnboardingStepReset"}) {
+    for (const json& event : Replay({"--kind", kind})) recorded += event["payload"]["step"] == "surfaces";
+  }
+  EXPECT_EQ(recorded, 1u) << "only the check that ran to its end recorded";
 }
 
 // A served surface whose child exits is started again through the whole launch path: the
