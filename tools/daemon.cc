@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <map>
+#include <set>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -97,7 +98,7 @@ class Daemon {
 
   void OnConnection(UniqueFd fd) {
     if (stopping_) return;
-    if (connections_.size() >= options_.max_connections) {
+    if (connections_.size() - detached_.size() >= options_.max_connections) {
       if (refused_connections_.Count()) {
         Note("too many connections (" + std::to_string(options_.max_connections) + "): " +
              std::to_string(refused_connections_.count()) + " refused so far");
@@ -105,12 +106,21 @@ class Daemon {
       return;  // `fd` closes here
     }
     const uint64_t id = next_id_++;
-    connections_[id] = DaemonConnection::Start(io_, std::move(fd), core_,
-                                               options_.max_line_bytes, &partial_lines_,
-                                               [this, id] {
-                                                 connections_.erase(id);
-                                                 MaybeFinish();
-                                               });
+    connections_[id] = DaemonConnection::Start(
+        io_, std::move(fd), core_, options_.max_line_bytes, &partial_lines_,
+        [this, id] {
+          connections_.erase(id);
+          detached_.erase(id);
+          MaybeFinish();
+        },
+        /*operator_only=*/false,
+        // A client that hung up with calls running frees its slot while they finish; at
+        // most as many such sessions as connections, so what they hold stays bounded.
+        [this, id] {
+          if (detached_.size() >= options_.max_connections) return false;
+          detached_.insert(id);
+          return true;
+        });
   }
 
   void Stop() {
@@ -166,6 +176,7 @@ class Daemon {
   std::unique_ptr<OperatorListener> operators_;
   PartialLineBudget partial_lines_{options_.max_partial_line_bytes};  // outlives connections_
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
+  std::set<uint64_t> detached_;  // of connections_: their client hung up, their calls run
   uint64_t next_id_ = 1;
   RefusalTally refused_connections_;
   Status status_;

@@ -75,7 +75,8 @@ class Connection final : public DaemonConnection,
                          public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
-             PartialLineBudget* budget, std::function<void()> on_closed, bool operator_only)
+             PartialLineBudget* budget, std::function<void()> on_closed, bool operator_only,
+             std::function<bool()> on_detach)
       : io_(io), stream_(io, fd.Release()), core_(core), budget_(budget),
         lines_(max_line,
                [this](const transport::LineEvent& event) {
@@ -86,6 +87,7 @@ class Connection final : public DaemonConnection,
                  }
                }),
         on_closed_(std::move(on_closed)),
+        on_detach_(std::move(on_detach)),
         answers_(
             [this](const std::string& data, std::function<void(bool)> done) {
               boost::asio::async_write(
@@ -251,6 +253,13 @@ class Connection final : public DaemonConnection,
       WhenDrained([self = shared_from_this()] { self->Close(); });
       return;
     }
+    // A client gone entirely while its calls run: they finish and are logged without it,
+    // so its socket (a descriptor, a slot of the daemon's limit) is not held for them.
+    if (PeerHungUp() && on_detach_ && on_detach_()) {
+      Hold(0);
+      boost::system::error_code ignored;
+      stream_.close(ignored);
+    }
     Session().EndInput([this] { return Reason(); }, [this] { Close(); });
   }
 
@@ -287,6 +296,7 @@ class Connection final : public DaemonConnection,
   size_t held_ = 0;  // this connection's share of budget_
   PacedLines lines_;
   std::function<void()> on_closed_;
+  std::function<bool()> on_detach_;
   std::unique_ptr<LineSession> session_;
   std::unique_ptr<OperatorSession> operator_;
   LineWriteQueue answers_;
@@ -307,9 +317,11 @@ std::shared_ptr<DaemonConnection> DaemonConnection::Start(boost::asio::io_contex
                                                           size_t max_line_bytes,
                                                           PartialLineBudget* budget,
                                                           std::function<void()> on_closed,
-                                                          bool operator_only) {
+                                                          bool operator_only,
+                                                          std::function<bool()> on_detach) {
   auto connection = std::make_shared<Connection>(io, std::move(fd), core, max_line_bytes,
-                                                 budget, std::move(on_closed), operator_only);
+                                                 budget, std::move(on_closed), operator_only,
+                                                 std::move(on_detach));
   connection->Begin();
   return connection;
 }

@@ -20,7 +20,9 @@
 // keep the operator out).
 //
 // Ending: at EOF (or after StopReading()) the session finishes its calls — a client that
-// disconnected mid-call leaves the call to finish and be logged; its answer is dropped —
+// disconnected mid-call leaves the call to finish and be logged; its answer is dropped, and
+// when `on_detach` agrees (the daemon bounds how many may), its socket is closed at once so
+// that a call that never ends does not hold a connection slot for it (probe V3) —
 // then records SessionClosed with reason "disconnect" (the peer was gone before every answer
 // was written, or it had hung up entirely), "shutdown" (the daemon stopped reading), or
 // "eof" (the client ended its input and received everything), and finally calls
@@ -52,7 +54,8 @@ class DaemonConnection {
                                                  ServerCore& core, size_t max_line_bytes,
                                                  PartialLineBudget* budget,
                                                  std::function<void()> on_closed,
-                                                 bool operator_only = false);
+                                                 bool operator_only = false,
+                                                 std::function<bool()> on_detach = nullptr);
   virtual ~DaemonConnection() = default;
   // The daemon is stopping: read no more from this client (lines read but not yet run
   // are dropped); calls in flight finish, and the connection closes once their answers

@@ -340,11 +340,19 @@ TEST_F(DaemonTest, APeerOfAnotherUidIsRefused) {
   EXPECT_EQ(Replay({"--kind", "SessionOpened"}).size(), 1u) << "the refused peer opened none";
 }
 
+// Its socket is closed at once, not when the call ends: a call that never ends must not hold
+// one of the daemon's connection slots (and descriptors) for a client that is gone (probe V3).
 TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged) {
   GrantAll({"quitter"});
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());
   const std::string gate = tmp_.Sub("gate-1");
+  const auto open_fds = [pid = daemon_->pid()] {
+    const fs::path fds = fs::path("/proc") / std::to_string(pid) / "fd";
+    std::error_code error;
+    return std::distance(fs::directory_iterator(fds, error), fs::directory_iterator());
+  };
+  const auto before = open_fds();
   {
     RawClient client = Connect(socket_path);
     client.Initialize("quitter");
@@ -353,6 +361,10 @@ TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged
         << "the child never saw the call";
     client.Close();  // gone while the call is in flight
   }
+  EXPECT_TRUE(AwaitCondition([&] { return open_fds() <= before; }))
+      << "the gone client's socket is held while its call runs: " << open_fds() << " descriptors, "
+      << before << " before it connected";
+  EXPECT_TRUE(Replay({"--kind", "ToolCallCompleted"}).empty()) << "the call still runs";
   std::ofstream(gate).put('x');  // now the child answers
   ASSERT_TRUE(AwaitCondition([&] { return !Replay({"--kind", "SessionClosed"}).empty(); }));
   auto completed = Replay({"--kind", "ToolCallCompleted"});
