@@ -14,6 +14,7 @@
 
 #include "tools/daemon_connection.h"
 #include "tools/daemon_socket.h"
+#include "tools/federation.h"
 #include "tools/operator_listener.h"
 #include "tools/partial_line_budget.h"
 #include "tools/refusal_tally.h"
@@ -125,6 +126,7 @@ class Daemon {
 
   void Stop() {
     stopping_ = true;
+    core_.federation().StopRestarting();  // the calls settle; no child starts meanwhile
     if (listener_) listener_->Close();
     if (operators_) {
       operators_->Stop([this] {

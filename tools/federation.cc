@@ -223,6 +223,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
     if (launch.client == nullptr) return ShutdownStep();
     return Retire(std::move(launch.client), [this] { ShutdownStep(); });
   }
+  RefuseIfExpired(launch);
   SurfaceState& state = StateOf(launch.surface);
   const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
   trust::SurfaceBinding exposed;  // the binding minus tools a local allowlist keeps out
@@ -323,8 +324,20 @@ transport::McpClient* Federation::ClientFor(std::string_view surface) {
 
 transport::McpClient* Federation::ServingClientFor(std::string_view surface) {
   if (shutting_down_) return nullptr;  // its child is being ended
+  if (!release_expired_ && ReleaseExpired()) {
+    // The wall clock passed the expiry before the timer looked: this call is refused, and
+    // the surfaces stop now (posted: the caller is in the middle of a call).
+    boost::asio::post(io_, [this] { ExpireRelease(); });
+    return nullptr;
+  }
+  if (release_expired_) return nullptr;
   for (const SurfaceState& state : states_) {
-    if (state.name == surface) return state.admitted ? ClientFor(surface) : nullptr;
+    if (state.name != surface || !state.admitted) continue;
+    // A child that just exited is not yet recorded stopped (that waits for its reap, to
+    // tell how it ended), but already takes no call: refused as a stopped one's.
+    transport::McpClient* client = ClientFor(surface);
+    return client != nullptr && client->state() == transport::McpClient::State::kReady ? client
+                                                                                       : nullptr;
   }
   return nullptr;
 }

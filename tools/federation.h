@@ -127,6 +127,10 @@ class Federation {
   // launches still under way, which then admit nothing — cancels pending restarts and
   // ends a restart under way; `done` on the loop. No surface starts after it.
   void Shutdown(std::function<void()> done);
+  // The server is ending and lets its calls in flight settle first: no surface is started
+  // again from now on (a pending restart is cancelled; a stop is recorded with no restart),
+  // while the children serving those calls keep running until Shutdown.
+  void StopRestarting();
 
  private:
   void AdmitRelease();
@@ -168,7 +172,13 @@ class Federation {
   // Arms the timer that calls ExpireRelease at the served release's expiry
   // (federation_expiry.cc); cancelled by Shutdown.
   void WatchExpiry();
+  // Stops every admitted surface for the release's expiry; once (later calls do nothing).
   void ExpireRelease();
+  // Whether the served release has expired by the wall clock now.
+  bool ReleaseExpired() const;
+  // A launch that ended after the release expired admits nothing: it becomes a refusal
+  // (reason "expired") and its child is ended.
+  void RefuseIfExpired(SurfaceLaunch& launch);
   // Removes from `live` the signed tools kept out of the catalog (left_out_reasons_: a
   // local allowlist, or a schema Las cannot compile).
   void KeepOut(const std::string& surface, std::vector<trust::LiveTool>& live) const;
@@ -205,7 +215,9 @@ class Federation {
   // kept until their Shutdown has delivered every pending call's failure.
   std::vector<std::unique_ptr<transport::McpClient>> retired_;
   std::unique_ptr<ExpiryWatch> expiry_;  // armed once a release is admitted
+  bool release_expired_ = false;         // ExpireRelease ran
   bool shutting_down_ = false;
+  bool restarts_stopped_ = false;  // StopRestarting
   size_t shutdown_pending_ = 0;
   std::vector<std::function<void()>> shutdown_waiters_;
 };

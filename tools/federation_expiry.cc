@@ -1,36 +1,54 @@
 // Federation: a served release ends at its expiry (federation.h, step 3c). The release was
 // admitted because it had not expired; past expires_at it no longer admits anything, so
 // its surfaces stop as they would after a failed admission: their children are ended and
-// their calls fail until las restarts with a release that has not expired.
+// their calls fail until las restarts with a release that has not expired. The timer looks
+// at the wall clock at least every minute; a call that finds the release expired first
+// (the clock stepped forward) is refused and stops the surfaces at once, and a start that
+// ends after the expiry admits nothing.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "tools/expiry_watch.h"
 #include "tools/federation.h"
+#include "transport/mcp_client.h"
 #include "trust/manifest.h"
 #include "trust/reason.h"
 #include "trust/rfc3339.h"
 
 namespace las::tools {
 
+namespace {
+
+// The longest wait between two looks at the wall clock: it may be stepped forward (or the
+// machine suspended) past the expiry, which a steady timer set for the whole span would
+// not notice; and a span of centuries would overflow the timer's nanoseconds.
+constexpr int64_t kLongestWaitMicros = 60'000'000;
+
+}  // namespace
+
+bool Federation::ReleaseExpired() const {
+  return release_ && !trust::CheckExpiry(release_->manifest, options_.clock->NowMicros()).ok();
+}
+
 void Federation::WatchExpiry() {
   if (!release_ || shutting_down_) return;
   if (!expiry_) expiry_ = std::make_unique<ExpiryWatch>(io_);
   // The wall clock decides (the release names a wall-clock instant); the timer only
-  // wakes the check, which arms it again if the wall clock is still short of the instant.
+  // wakes the check, which arms it again while the wall clock is short of the instant.
   const int64_t left = release_->manifest.expires_at_micros - options_.clock->NowMicros();
-  expiry_->timer.expires_after(std::chrono::microseconds(std::max<int64_t>(left, 0)));
+  expiry_->timer.expires_after(
+      std::chrono::microseconds(std::clamp<int64_t>(left, 0, kLongestWaitMicros)));
   expiry_->timer.async_wait([this](const boost::system::error_code& error) {
     if (error || shutting_down_) return;  // cancelled: Shutdown
-    if (trust::CheckExpiry(release_->manifest, options_.clock->NowMicros()).ok()) {
-      return WatchExpiry();
-    }
+    if (!ReleaseExpired()) return WatchExpiry();
     ExpireRelease();
   });
 }
 
 void Federation::ExpireRelease() {
+  if (release_expired_ || shutting_down_) return;
+  release_expired_ = true;
   const std::string at = trust::FormatRfc3339UtcMicros(release_->manifest.expires_at_micros);
   if (!options_.quiet) {
     std::fprintf(stderr,
@@ -40,6 +58,16 @@ void Federation::ExpireRelease() {
   }
   StopEverySurface(trust::ReasonName(trust::Reason::kExpired),
                    "release " + std::to_string(release_->manifest.sequence) + " expired at " + at);
+}
+
+void Federation::RefuseIfExpired(SurfaceLaunch& launch) {
+  if (!launch.ok || !ReleaseExpired()) return;
+  launch.ok = false;
+  launch.reason = std::string(trust::ReasonName(trust::Reason::kExpired));
+  launch.detail = "release " + std::to_string(release_->manifest.sequence) + " expired at " +
+                  trust::FormatRfc3339UtcMicros(release_->manifest.expires_at_micros) +
+                  " while the surface started";
+  if (launch.client != nullptr) Retire(std::move(launch.client), [] {});
 }
 
 }  // namespace las::tools

@@ -85,8 +85,11 @@ void Federation::Stopped(const std::string& surface, std::string_view reason,
                          ? "its tools fail until las restarts"
                          : "started again in " + std::to_string(delay_ms) + " ms";
   std::string recorded = detail;
-  if (delay_ms != RestartBackoff::kNever &&
-      !trust::CheckExpiry(release_->manifest, options_.clock->NowMicros()).ok()) {
+  if (delay_ms != RestartBackoff::kNever && restarts_stopped_) {
+    delay_ms = RestartBackoff::kNever;
+    next = "las is ending, so it is not started again";
+  } else if (delay_ms != RestartBackoff::kNever &&
+             !trust::CheckExpiry(release_->manifest, options_.clock->NowMicros()).ok()) {
     delay_ms = RestartBackoff::kNever;  // an expired release admits nothing new
     next = "the release has expired, so it is not started again: its tools fail until las "
            "restarts with a release that has not";
@@ -134,7 +137,7 @@ void Federation::ScheduleRestart(const std::string& surface, int64_t delay_ms) {
   boost::asio::steady_timer& timer = restarts_.at(surface)->timer;
   timer.expires_after(std::chrono::milliseconds(delay_ms));
   timer.async_wait([this, surface](const boost::system::error_code& error) {
-    if (error || shutting_down_) return;  // cancelled: the federation is shutting down
+    if (error || shutting_down_ || restarts_stopped_) return;  // cancelled: las is ending
     Restart(surface);
   });
 }
@@ -195,6 +198,7 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     Retire(std::move(launch.client), [this] { ShutdownStep(); });
     return;
   }
+  RefuseIfExpired(launch);
   if (launch.ok) KeepOut(launch.surface, launch.live_tools);
   if (!launch.ok) {
     Stopped(launch.surface, launch.reason, launch.detail,
@@ -230,6 +234,11 @@ void Federation::Retire(std::unique_ptr<transport::McpClient> client,
     }
     done();
   });
+}
+
+void Federation::StopRestarting() {
+  restarts_stopped_ = true;
+  for (auto& [name, restarts] : restarts_) restarts->timer.cancel();
 }
 
 size_t Federation::AbortRestarts() {

@@ -69,6 +69,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   auto end_session = [&] {
     if (ending) return;
     ending = true;
+    server.federation().StopRestarting();  // the calls settle; no child starts meanwhile
     auto close = [&] {
       auto reason = [&] {
         return std::string(signalled ? "shutdown" : output->Broken() ? "disconnect" : "eof");

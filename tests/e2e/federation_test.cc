@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <filesystem>
+#include <sstream>
 #include <thread>
 #include <fstream>
 
@@ -591,6 +592,30 @@ TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
   EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "the child was ended";
 }
 
+// An expiry centuries away (valid in a manifest, though `las release sign` caps it) is
+// watched without spinning: the timer's span once overflowed and fired at once, again and
+// again, and an idle server burnt a core (probe U1).
+TEST_F(SurfaceRestartTest, AFarExpiryIsWatchedWithoutBurningACore) {
+  constexpr int64_t kFourHundredYears = int64_t{400} * 365 * 24 * 3600;
+  release_->Sign(1, kFourHundredYears);
+  StartServer();
+  ASSERT_TRUE(Call("gated__echo", {{"text", "served"}}).contains("result"));
+  const auto cpu_seconds = [pid = server_->pid()] {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::vector<std::string> field(13);
+    for (auto& value : field) fields >> value;  // state ... stime: fields 3 to 15
+    return static_cast<double>(std::stoll(field[11]) + std::stoll(field[12])) /
+           static_cast<double>(::sysconf(_SC_CLK_TCK));
+  };
+  const double before = cpu_seconds();
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // idle time is what is measured
+  EXPECT_LT(cpu_seconds() - before, 0.5) << "an idle server spent its CPU";
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+}
+
 // The release is checked again at the restart itself: one that expired while the restart
 // waited admits nothing.
 TEST_F(SurfaceRestartTest, AReleaseThatExpiresDuringTheWaitStartsNothing) {
@@ -622,6 +647,24 @@ TEST_F(SurfaceRestartTest, ASignalEndsLasWhileItsOnlySurfaceWaitsForARestart) {
 }
 
 // Ending Las while a restart waits or is under way ends everything at once.
+// Ending at EOF, Las lets its calls in flight settle, and starts no surface again
+// meanwhile: a restart due during that wait would admit a child only to end it (probe V1).
+TEST_F(SurfaceRestartTest, NoSurfaceStartsAgainWhileTheCallsInFlightSettle) {
+  StartServer(1000);
+  EXPECT_TRUE(Call("gated__crash").contains("error"));  // stopped; started again in 1 s
+  ASSERT_GE(AwaitStops(1).size(), 1u);
+  server_->WriteLine(json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/call"},
+                          {"params", {{"name", "flaky__slow"}, {"arguments", {{"ms", 3000}}}}}}
+                         .dump());
+  server_->CloseStdin();  // at once: the call is still in flight
+  auto answer = server_->ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_TRUE(json::parse(*answer).contains("result")) << *answer;
+  EXPECT_EQ(server_->Wait(), 0);
+  EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted", "--surface", "gated"}).size(), 1u)
+      << "started again while las was ending";
+}
+
 TEST_F(SurfaceRestartTest, EndingLasCancelsAPendingRestart) {
   StartServer();
   std::ofstream(gate_) << "closed";
