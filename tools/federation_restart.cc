@@ -207,6 +207,10 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     return;
   }
   RecordAdmission(launch.surface, launch.live_tools, restarts.withheld);
+  // The new child's own lists, as the first start's were kept (probe V2): the inventory
+  // shows what the child serving now declares.
+  catalog_.SetSurfaceExtras(launch.surface, std::move(launch.prompts), std::move(launch.resources),
+                            launch.titles);
   restarts.started_nanos = options_.monotonic->NowNanos();
   std::unique_ptr<transport::McpClient>& current = clients_[launch.surface];
   if (current != nullptr) Retire(std::move(current), [] {});
