@@ -110,6 +110,7 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
   bool stdin_open = true;
   bool write_half_open = true;
   bool refused_input = false;
+  bool heard_from_daemon = false;  // a byte of it: a daemon at its connection limit sends none
   Unanswered unanswered;
   PendingBytes to_daemon;
   PendingBytes to_client;
@@ -156,6 +157,10 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
           (void)::poll(&out, 1, -1);
           if (!WriteSome(STDOUT_FILENO, to_client)) return ClientGone();
         }
+        if (!heard_from_daemon && (stdin_open || unanswered.count() != 0)) {
+          return IoError("the daemon closed the connection before answering anything (it may be "
+                         "at its connection limit: its stderr says so; or it was stopping)");
+        }
         if (stdin_open || refused_input) return IoError("the daemon closed the connection");
         if (const size_t left = unanswered.count(); left != 0) {
           return IoError("the daemon closed the connection with " + std::to_string(left) +
@@ -163,6 +168,7 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
         }
         return Status::Ok();
       }
+      heard_from_daemon = true;
       unanswered.FromDaemon(std::string_view(buffer, static_cast<size_t>(n)));
       to_client.Add(buffer, static_cast<size_t>(n));
     }

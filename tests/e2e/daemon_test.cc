@@ -421,6 +421,18 @@ TEST_F(DaemonTest, AnOpenFileLimitTooLowForTheConnectionCapLowersTheCap) {
   }
   RawClient refused = Connect(socket_path);
   EXPECT_FALSE(refused.ReadLine(std::chrono::seconds(30)).has_value()) << "closed at accept";
+  // A bridge turned away so says what may be the cause, not that the daemon died (probe V4).
+  std::vector<std::string> bridge = {
+      "/bin/sh", "-c", "printf '%s\\n' \"$0\" | exec \"$@\"",
+      R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})"};
+  for (const std::string& arg : testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")})) {
+    bridge.push_back(arg);
+  }
+  const testing::CommandResult turned_away = testing::RunCommand(bridge);
+  EXPECT_EQ(turned_away.exit_code, 9) << turned_away.err;
+  EXPECT_NE(turned_away.err.find("before answering anything (it may be at its connection limit"),
+            std::string::npos)
+      << turned_away.err;
   clients.front()->Send(tools::ToolCallRequestLine(1, "las__state_set", R"({"key":"k","value":1})"));
   auto answer = clients.front()->ReadLine();
   ASSERT_TRUE(answer.has_value());
