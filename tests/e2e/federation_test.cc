@@ -323,36 +323,67 @@ TEST_F(FederationTest, NoChildOutlivesASignalDuringStartUp) {
   }
 }
 
+// A served surface `stuck` whose later children sleep at start while `stuck_now` exists: an
+// onboarding check's own launch of it hangs until the check is ended.
+class StuckCheckTest : public FederationTest {
+ protected:
+  void SetUp() override {
+    FederationTest::SetUp();
+    if (IsSkipped() || HasFailure()) return;
+    stuck_now_ = tmp_.Sub("stuck-now");
+    testing::AddVariantOf(*release_, "flaky", "stuck", {"--sleep-at-start-while", stuck_now_});
+    release_->Sign(1);
+    las_ = std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
+        release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                  release_->registry_path(), "--start-timeout", "300000"}));
+    las_->WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+    ASSERT_TRUE(las_->ReadLine().has_value());
+    served_ = ProcessesMentioning("--sleep-at-start-while");  // the admitted `stuck`
+    std::ofstream(stuck_now_).put('\n');  // from now on a new `stuck` child sleeps at start
+  }
+
+  void Check(int id) {
+    las_->WriteLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                    R"(,"method":"tools/call","params":{"name":"las__onboarding",)"
+                    R"("arguments":{"action":"check","step":"surfaces"}}})");
+  }
+
+  // Until a check's `stuck` child is asleep in its start.
+  void AwaitStuck() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!std::filesystem::exists(stuck_now_ + ".asleep") && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(std::filesystem::exists(stuck_now_ + ".asleep")) << "the check never started its child";
+  }
+
+  // Until no process of a check's `stuck` launch is left (the served one stays).
+  void AwaitChecksChildrenGone(int left = 0) {
+    const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (ProcessesMentioning("--sleep-at-start-while") > left && std::chrono::steady_clock::now() < gone_by) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(ProcessesMentioning("--sleep-at-start-while"), left) << "a check's child lives on";
+  }
+
+  std::string stuck_now_;
+  std::unique_ptr<testing::ChildProcess> las_;
+  int served_ = 0;
+};
+
 // SIGTERM while a las__onboarding check waits for a child stuck in its start: the check's
 // launches end with the server's children, nothing of the interrupted check is recorded,
 // and the server exits at once instead of after the start timeout (probe E1).
-TEST_F(FederationTest, SigtermEndsAnOnboardingCheckUnderWay) {
-  const std::string stuck_now = tmp_.Sub("stuck-now");
-  testing::AddVariantOf(*release_, "flaky", "stuck", {"--sleep-at-start-while", stuck_now});
-  release_->Sign(1);
-  testing::ChildProcess las(testing::LasArgvWithEnv(
-      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                release_->registry_path(), "--start-timeout", "300000"}));
-  las.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  ASSERT_TRUE(las.ReadLine().has_value());
-  std::ofstream(stuck_now).put('\n');  // from now on a new `stuck` child sleeps at start
-  las.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"las__onboarding",)"
-                R"("arguments":{"action":"check","step":"surfaces"}}})");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(stuck_now + ".asleep") && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(std::filesystem::exists(stuck_now + ".asleep")) << "the check never started its child";
+TEST_F(StuckCheckTest, SigtermEndsAnOnboardingCheckUnderWay) {
+  testing::ChildProcess& las = *las_;
+  Check(2);
+  AwaitStuck();
   las.Kill(SIGTERM);
   // Under a second here; the check's own start timeout was 15 s before it could be ended.
   const std::optional<int> status = las.WaitFor(std::chrono::seconds(10));
   ASSERT_TRUE(status.has_value()) << "las serve waited for the check's stuck child";
   EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
-  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (ProcessesMentioning("--sleep-at-start-while") > 0 && std::chrono::steady_clock::now() < gone_by) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  EXPECT_EQ(ProcessesMentioning("--sleep-at-start-while"), 0) << "the check's child outlived las";
+  AwaitChecksChildrenGone();  // the served one too: las has ended
   for (const char* kind : {"OnboardingStepCompleted", "OnboardingStepReset"}) {
     EXPECT_TRUE(Replay({"--kind", kind}).empty()) << kind << ": the interrupted check recorded";
   }
@@ -361,40 +392,21 @@ TEST_F(FederationTest, SigtermEndsAnOnboardingCheckUnderWay) {
 // A client that cancels its onboarding check ends it at once — its stuck child too — and
 // frees its place: two cancelled checks do not hold both places until their children's
 // start timeout (probe Q2).
-TEST_F(FederationTest, ACancelledOnboardingCheckEndsAndFreesItsPlace) {
-  const std::string stuck_now = tmp_.Sub("stuck-now");
-  testing::AddVariantOf(*release_, "flaky", "stuck", {"--sleep-at-start-while", stuck_now});
-  release_->Sign(1);
-  testing::ChildProcess las(testing::LasArgvWithEnv(
-      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                release_->registry_path(), "--start-timeout", "300000"}));
-  las.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  ASSERT_TRUE(las.ReadLine().has_value());
-  const int served = ProcessesMentioning("--sleep-at-start-while");  // the admitted `stuck`
-  std::ofstream(stuck_now).put('\n');  // from now on a new `stuck` child sleeps at start
-  const std::string check =
-      R"("method":"tools/call","params":{"name":"las__onboarding","arguments":{"action":"check","step":"surfaces"}}})";
-  las.WriteLine(R"({"jsonrpc":"2.0","id":2,)" + check);
-  las.WriteLine(R"({"jsonrpc":"2.0","id":3,)" + check);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(stuck_now + ".asleep") && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(std::filesystem::exists(stuck_now + ".asleep")) << "the check never started its child";
+TEST_F(StuckCheckTest, ACancelledOnboardingCheckEndsAndFreesItsPlace) {
+  testing::ChildProcess& las = *las_;
+  Check(2);
+  Check(3);
+  AwaitStuck();
   for (int id : {2, 3}) {
     las.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
                   std::to_string(id) + R"(,"reason":"the user gave up"}})");
   }
-  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (ProcessesMentioning("--sleep-at-start-while") > served && std::chrono::steady_clock::now() < gone_by) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  EXPECT_EQ(ProcessesMentioning("--sleep-at-start-while"), served) << "the cancelled checks' children live on";
-  std::filesystem::remove(stuck_now);  // a new check's children start normally
+  AwaitChecksChildrenGone(served_);
+  std::filesystem::remove(stuck_now_);  // a new check's children start normally
   // Both places are free again: a new check runs instead of "Too many onboarding checks".
   std::optional<json> answer;
   for (int attempt = 0; attempt < 50 && !answer; ++attempt) {
-    las.WriteLine(R"({"jsonrpc":"2.0","id":4,)" + check);
+    Check(4);
     for (auto line = las.ReadLine(std::chrono::seconds(120)); line; line = las.ReadLine(std::chrono::seconds(120))) {
       const json reply = json::parse(*line);
       if (reply.value("id", json()) != 4) continue;  // what is left of the cancelled ones
