@@ -25,6 +25,11 @@ namespace {
 // not notice; and a span of centuries would overflow the timer's nanoseconds.
 constexpr int64_t kLongestWaitMicros = 60'000'000;
 
+std::string ExpiredAt(const trust::Manifest& manifest) {
+  return "release " + std::to_string(manifest.sequence) + " expired at " +
+         trust::FormatRfc3339UtcMicros(manifest.expires_at_micros);
+}
+
 }  // namespace
 
 bool Federation::ReleaseExpired() const {
@@ -49,24 +54,21 @@ void Federation::WatchExpiry() {
 void Federation::ExpireRelease() {
   if (release_expired_ || shutting_down_) return;
   release_expired_ = true;
-  const std::string at = trust::FormatRfc3339UtcMicros(release_->manifest.expires_at_micros);
+  const std::string expired = ExpiredAt(release_->manifest);
   if (!options_.quiet) {
     std::fprintf(stderr,
-                 "las: release %llu expired at %s: its surfaces are stopped; restart las with "
-                 "a release that has not expired\n",
-                 static_cast<unsigned long long>(release_->manifest.sequence), at.c_str());
+                 "las: %s: its surfaces are stopped; restart las with a release that has not "
+                 "expired\n",
+                 expired.c_str());
   }
-  StopEverySurface(trust::ReasonName(trust::Reason::kExpired),
-                   "release " + std::to_string(release_->manifest.sequence) + " expired at " + at);
+  StopEverySurface(trust::ReasonName(trust::Reason::kExpired), expired);
 }
 
 void Federation::RefuseIfExpired(SurfaceLaunch& launch) {
   if (!launch.ok || !ReleaseExpired()) return;
   launch.ok = false;
   launch.reason = std::string(trust::ReasonName(trust::Reason::kExpired));
-  launch.detail = "release " + std::to_string(release_->manifest.sequence) + " expired at " +
-                  trust::FormatRfc3339UtcMicros(release_->manifest.expires_at_micros) +
-                  " while the surface started";
+  launch.detail = ExpiredAt(release_->manifest) + " while the surface started";
   if (launch.client != nullptr) Retire(std::move(launch.client), [] {});
 }
 
