@@ -157,7 +157,7 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
           (void)::poll(&out, 1, -1);
           if (!WriteSome(STDOUT_FILENO, to_client)) return ClientGone();
         }
-        if (!heard_from_daemon && (stdin_open || unanswered.count() != 0)) {
+        if (!heard_from_daemon && (stdin_open || refused_input || unanswered.count() != 0)) {
           return IoError("the daemon closed the connection before answering anything (it may be "
                          "at its connection limit: its stderr says so; or it was stopping)");
         }
