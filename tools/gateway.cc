@@ -525,15 +525,16 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     error_code = "result-refused";
     reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
   } else if (result.error == transport::CallError::kTimeout) {
-    outcome = fb::CallOutcome::TimedOut;
+    // Never written to the child (withdrawn from its queue): it did not happen.
+    outcome = result.never_sent ? fb::CallOutcome::Failed : fb::CallOutcome::TimedOut;
     error_code = "timeout";
     reply = ToolCallReply::Error(kCallTimedOut, "Tool call timed out");
   } else if (result.error == transport::CallError::kCancelled ||
              result.error == transport::CallError::kChildExited ||
              result.error == transport::CallError::kShutdown) {
     // The child had the call and may have acted on it before it was told to stop, died or
-    // was ended: uncertain, as after a timeout.
-    outcome = fb::CallOutcome::TimedOut;
+    // was ended: uncertain, as after a timeout — unless it was never written to the child.
+    outcome = result.never_sent ? fb::CallOutcome::Failed : fb::CallOutcome::TimedOut;
     error_code = std::string(transport::CallErrorName(result.error));
     reply = ToolCallReply::Error(kCallFailed, result.error == transport::CallError::kCancelled
                                                   ? "Tool call cancelled"

@@ -212,8 +212,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   bool Cancel(int64_t id, std::string_view reason) {
     std::optional<Pending> call = TakePending(id);
     if (!call) return false;
-    StopWaiting(id, *call, reason);
-    PostResult(std::move(call->done), Failed(CallError::kCancelled));
+    CallResult cancelled = Failed(CallError::kCancelled);
+    cancelled.never_sent = StopWaiting(id, *call, reason);
+    PostResult(std::move(call->done), std::move(cancelled));
     return true;
   }
 
@@ -353,25 +354,27 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void OnTimeout(int64_t id) {
     std::optional<Pending> call = TakePending(id);
     if (!call) return;
-    StopWaiting(id, *call, "timeout");
-    call->done(Failed(CallError::kTimeout));
+    CallResult timed_out = Failed(CallError::kTimeout);
+    timed_out.never_sent = StopWaiting(id, *call, "timeout");
+    call->done(std::move(timed_out));
   }
 
   // The caller no longer waits for request `id` (taken from pending_). A request line the
   // child has not been given yet is withdrawn: it would cost memory until the child reads,
   // and then make it act for no one. One already given (or being written) stays uncertain;
-  // the child is told we stopped waiting.
-  void StopWaiting(int64_t id, const Pending& call, std::string_view reason) {
+  // the child is told we stopped waiting. True when it was withdrawn (never sent).
+  bool StopWaiting(int64_t id, const Pending& call, std::string_view reason) {
     if (WithdrawQueued(call.line_seq)) {
       ++stats_.withdrawn_requests;
-      return;
+      return true;
     }
     std::string notice = MakeCancelledNotification(std::to_string(id), reason);
     if (!FitsWriteBacklog(notice.size() + 1)) {
       ++stats_.unsent_cancellations;
-      return;
+      return false;
     }
     Write(std::move(notice));
+    return false;
   }
 
   // Removes and returns the pending call `id`, if any (its timer cancelled).
@@ -388,16 +391,22 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     auto pending = std::move(pending_);
     pending_.clear();
     // In id order, so callers see a deterministic sequence.
-    std::vector<std::pair<int64_t, CallCallback>> calls;
+    struct Failing {
+      int64_t id;
+      CallCallback done;
+      bool never_sent;
+    };
+    std::vector<Failing> calls;
     for (auto& [id, p] : pending) {
       if (p.timer) p.timer->cancel();
-      calls.emplace_back(id, std::move(p.done));
+      calls.push_back({id, std::move(p.done), StillQueued(p.line_seq)});
     }
-    std::sort(calls.begin(), calls.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& [id, done] : calls) {
+    std::sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    for (auto& call : calls) {
       if (abandoned_) return;
-      done(Failed(error));
+      CallResult failed = Failed(error);
+      failed.never_sent = call.never_sent;
+      call.done(std::move(failed));
     }
   }
 
@@ -504,14 +513,23 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     return seq;
   }
 
-  // Takes the line `seq` out of the queue unwritten. False when it is not there (written,
-  // dropped) or is the front, which an async_write may be using.
-  bool WithdrawQueued(uint64_t seq) {
-    if (write_queue_.empty() || seq <= write_queue_.front().seq) return false;
+  // The line `seq` while it waits unwritten behind the front (which an async_write may be
+  // using); nullptr when it was written, dropped or withdrawn, or is the front.
+  QueuedLine* Unwritten(uint64_t seq) {
+    if (write_queue_.empty() || seq <= write_queue_.front().seq) return nullptr;
     const uint64_t index = seq - write_queue_.front().seq;
-    if (index >= write_queue_.size()) return false;
+    if (index >= write_queue_.size()) return nullptr;
     QueuedLine& line = write_queue_[index];
-    if (line.seq != seq || line.bytes.empty()) return false;
+    return line.seq == seq && !line.bytes.empty() ? &line : nullptr;
+  }
+  bool StillQueued(uint64_t seq) { return Unwritten(seq) != nullptr; }
+
+  // Takes the line `seq` out of the queue unwritten. False when it is not there unwritten
+  // (Unwritten).
+  bool WithdrawQueued(uint64_t seq) {
+    QueuedLine* unwritten = Unwritten(seq);
+    if (unwritten == nullptr) return false;
+    QueuedLine& line = *unwritten;
     queued_bytes_ -= line.bytes.size();
     std::string().swap(line.bytes);  // release the memory now, not when it reaches the front
     return true;

@@ -338,7 +338,7 @@ class StuckCheckTest : public FederationTest {
                                   release_->registry_path(), "--start-timeout", "300000"}));
     las_->WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
     ASSERT_TRUE(las_->ReadLine().has_value());
-    served_ = ProcessesMentioning("--sleep-at-start-while");  // the admitted `stuck`
+    served_ = ProcessesMentioning(stuck_now_);  // the admitted `stuck`
     std::ofstream(stuck_now_).put('\n');  // from now on a new `stuck` child sleeps at start
   }
 
@@ -357,13 +357,14 @@ class StuckCheckTest : public FederationTest {
     ASSERT_TRUE(std::filesystem::exists(stuck_now_ + ".asleep")) << "the check never started its child";
   }
 
-  // Until no process of a check's `stuck` launch is left (the served one stays).
+  // Until no process of a check's `stuck` launch is left (the served one stays). By this
+  // test's own path: tests running beside it start `stuck` children too.
   void AwaitChecksChildrenGone(int left = 0) {
     const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (ProcessesMentioning("--sleep-at-start-while") > left && std::chrono::steady_clock::now() < gone_by) {
+    while (ProcessesMentioning(stuck_now_) > left && std::chrono::steady_clock::now() < gone_by) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    EXPECT_EQ(ProcessesMentioning("--sleep-at-start-while"), left) << "a check's child lives on";
+    EXPECT_EQ(ProcessesMentioning(stuck_now_), left) << "a check's child lives on";
   }
 
   std::string stuck_now_;

@@ -741,10 +741,12 @@ TEST_F(NotReadingChildTest, ATimedOutOrCancelledRequestStillQueuedIsWithdrawn) {
 
   RunUntil([&] { return timed_out.has_value(); });
   EXPECT_EQ(timed_out->error, CallError::kTimeout);
+  EXPECT_TRUE(timed_out->never_sent) << "withdrawn: the child cannot have acted on it";
   EXPECT_EQ(client->stats().withdrawn_requests, 1u);
   EXPECT_TRUE(client->Cancel(cancelled_id, "the client gave up"));
   RunUntil([&] { return cancelled.has_value(); });
   EXPECT_EQ(cancelled->error, CallError::kCancelled);
+  EXPECT_TRUE(cancelled->never_sent);
   EXPECT_EQ(client->stats().withdrawn_requests, 2u);
   EXPECT_EQ(client->write_backlog_bytes(), front_bytes) << "only the line being written is left";
   EXPECT_EQ(client->stats().unsent_cancellations, 0u);
@@ -760,6 +762,26 @@ TEST_F(NotReadingChildTest, ATimedOutOrCancelledRequestStillQueuedIsWithdrawn) {
         << gone << " reached the child: " << received;
   }
   StillServesThenEnds(*client, "after");
+}
+
+// Ended with requests still queued behind the one being written: those were never given
+// to the child, and say so; the one being written may have reached it.
+TEST_F(NotReadingChildTest, RequestsStillQueuedAtShutdownWereNeverSent) {
+  auto client = StalledClient(ChildOptions());
+  std::optional<CallResult> front;
+  ASSERT_GT(client->CallTool("echo", EchoArgs(std::string(1024 * 1024, 'f')), {},
+                             [&](CallResult r) { front = std::move(r); }),
+            0);
+  std::optional<CallResult> queued;
+  ASSERT_GT(client->CallTool("echo", EchoArgs("behind"), {}, [&](CallResult r) { queued = std::move(r); }),
+            0);
+  bool ended = false;
+  client->Shutdown([&] { ended = true; });
+  RunUntil([&] { return ended && front.has_value() && queued.has_value(); });
+  EXPECT_EQ(front->error, CallError::kShutdown);
+  EXPECT_FALSE(front->never_sent) << "being written: the child may have read it";
+  EXPECT_EQ(queued->error, CallError::kShutdown);
+  EXPECT_TRUE(queued->never_sent);
 }
 
 TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
