@@ -112,8 +112,7 @@ int RunCheck(const CheckFlags& flags) {
   release.check_watermark = true;
   Result<int64_t> at = CheckTime(flags.at, SystemWallClock().NowMicros());
   if (!at.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(at.status()).c_str());
-    return ExitCodeFor(at.status());
+    return Fail(at.status());
   }
   release.now_micros = *at;
   options.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
@@ -124,14 +123,12 @@ int RunCheck(const CheckFlags& flags) {
   } else {
     Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
     if (!registry.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(registry.status()).c_str());
-      return ExitCodeFor(registry.status());
+      return Fail(registry.status());
     }
     options.registry = std::move(registry).value();
   }
   if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(reaper).c_str());
-    return ExitCodeFor(reaper);
+    return Fail(reaper);
   }
 
   const tools::CheckReport report = tools::RunChecks(options);

@@ -76,8 +76,7 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
 
 int Tail(const TailFlags& flags) {
   auto fail = [](const Status& status) {
-    if (!StdoutFailureReported()) std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
-    return ExitCodeFor(status);
+    return StdoutFailureReported() ? ExitCodeFor(status) : Fail(status);
   };
   auto reader = log::LogReader::Open(flags.log_dir);
   if (!reader.ok()) return fail(reader.status());

@@ -37,13 +37,11 @@ int InspectCalls(const InspectFlags& flags) {
   }
   auto reader = log::LogReader::Open(flags.log_dir);
   if (!reader.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(reader.status()).c_str());
-    return ExitCodeFor(reader.status());
+    return Fail(reader.status());
   }
   auto cursor = (*reader)->Read(1);
   if (!cursor.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(cursor.status()).c_str());
-    return ExitCodeFor(cursor.status());
+    return Fail(cursor.status());
   }
   // The per-call ledger is not a projection of the set (the "calls" projection keeps only
   // a summary): fold it here from the verified events.
@@ -51,8 +49,7 @@ int InspectCalls(const InspectFlags& flags) {
   while (true) {
     auto more = (*cursor)->Next();
     if (!more.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(more.status()).c_str());
-      return ExitCodeFor(more.status());
+      return Fail(more.status());
     }
     if (!*more) break;
     const log::StoredEvent& event = (*cursor)->current();

@@ -10,13 +10,12 @@
 namespace las::cli {
 
 int FoldLog(const std::string& dir, projections::ProjectionSet& set) {
-  auto fail = [](const Status& status) { return Fail(status); };
   auto reader = log::LogReader::Open(dir);
-  if (!reader.ok()) return fail(reader.status());
+  if (!reader.ok()) return Fail(reader.status());
   auto cursor = (*reader)->Read(1);
-  if (!cursor.ok()) return fail(cursor.status());
+  if (!cursor.ok()) return Fail(cursor.status());
   auto outcome = projections::Replay(**cursor, {}, {}, set);
-  if (!outcome.status.ok()) return fail(outcome.status);
+  if (!outcome.status.ok()) return Fail(outcome.status);
   return kExitOk;
 }
 

@@ -41,8 +41,7 @@ int CannotRead(const ReplayOptions& options, const Status& status) {
                                           {"error", std::string(CodeName(status.code()))}}}}.dump());
     (void)StdoutDelivered();
   }
-  std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
-  return ExitCodeFor(status);
+  return Fail(status);
 }
 
 }  // namespace
@@ -57,10 +56,7 @@ int RunReplay(const ReplayOptions& options) {
     valid = InvalidArgument("--surface: no surface can be named that (a surface name is 1 to "
                             "64 of a-z, 0-9, '_' and '-', without \"__\")");
   }
-  if (!valid.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(valid).c_str());
-    return ExitCodeFor(valid);
-  }
+  if (!valid.ok()) return Fail(valid);
   auto reader = log::LogReader::Open(options.log_dir);
   if (!reader.ok()) return CannotRead(options, reader.status());
   auto cursor = (*reader)->Read(1);
@@ -126,10 +122,9 @@ int RunReplay(const ReplayOptions& options) {
       std::fprintf(stderr, "las %s: corruption: TAMPERED: the chain breaks at event %llu: %s\n", CommandWords(),
                    static_cast<unsigned long long>(*outcome.first_bad_sequence),
                    EscapeForTerminal(outcome.status.message()).c_str());
-    } else {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(outcome.status).c_str());
+      return ExitCodeFor(outcome.status);
     }
-    return ExitCodeFor(outcome.status);
+    return Fail(outcome.status);
   }
   // What was verified did not reach its reader: no line may read as a success.
   if (!delivered) return ExitCodeFor(IoError(""));

@@ -78,8 +78,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
   if (!flags.registry_file.empty()) {
     auto registry = tools::LoadRegistry(flags.registry_file);
     if (!registry.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(registry.status()).c_str());
-      exit_code = ExitCodeFor(registry.status());
+      exit_code = Fail(registry.status());
       return std::nullopt;
     }
     options.registry = std::move(*registry);
@@ -92,11 +91,7 @@ std::string Value(const trust::Environment& environment, const char* name) {
   return it == environment.end() ? std::string() : it->second;
 }
 
-int Report(const Status& status) {
-  if (status.ok()) return kExitOk;
-  std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(status).c_str());
-  return ExitCodeFor(status);
-}
+int Report(const Status& status) { return status.ok() ? kExitOk : Fail(status); }
 
 // The flags that configure a serving process (`las serve` embedded, `las daemon`).
 void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) {

@@ -113,16 +113,14 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   if (!sources) return exit_code;
   auto draft = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
   if (!draft.ok()) {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(draft.status()).c_str());
-    return ExitCodeFor(draft.status());
+    return Fail(draft.status());
   }
   uint64_t sequence = 0;
   auto log = log::EventLog::Open(flags.log_dir);
   if (log.ok()) {  // the log is free: append directly
     auto appended = (*log)->Append({std::move(*draft)});
     if (!appended.ok()) {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(appended.status()).c_str());
-      return ExitCodeFor(appended.status());
+      return Fail(appended.status());
     }
     sequence = appended->first;
   } else if (log.status().code() == Code::kLocked) {  // through the running server
@@ -142,8 +140,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
     }
     sequence = nlohmann::json::parse(*answer).value("first_sequence", uint64_t{0});
   } else {
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), Shown(log.status()).c_str());
-    return ExitCodeFor(log.status());
+    return Fail(log.status());
   }
   std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),
               static_cast<unsigned long long>(sequence));

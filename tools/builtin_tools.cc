@@ -9,17 +9,24 @@ namespace las::tools {
 
 void BuiltinTools::Add(std::string name, std::string description, std::string input_schema_json,
                        BuiltinHandler handler) {
-  AddCancellable(std::move(name), std::move(description), std::move(input_schema_json),
-                 [handler = std::move(handler)](const SessionInfo& session,
-                                                const std::string& arguments_json,
-                                                const std::shared_ptr<BuiltinCancel>& /*cancel*/,
-                                                std::function<void(ToolCallReply)> done) {
-                   handler(session, arguments_json, std::move(done));
-                 });
+  Put(std::move(name), std::move(description), std::move(input_schema_json),
+      Handler{[handler = std::move(handler)](const SessionInfo& session,
+                                             const std::string& arguments_json,
+                                             const std::shared_ptr<BuiltinCancel>& /*cancel*/,
+                                             std::function<void(ToolCallReply)> done) {
+                handler(session, arguments_json, std::move(done));
+              },
+              /*cancellable=*/false});
 }
 
 void BuiltinTools::AddCancellable(std::string name, std::string description,
                                   std::string input_schema_json, CancellableHandler handler) {
+  Put(std::move(name), std::move(description), std::move(input_schema_json),
+      Handler{std::move(handler), /*cancellable=*/true});
+}
+
+void BuiltinTools::Put(std::string name, std::string description, std::string input_schema_json,
+                       Handler handler) {
   CatalogTool tool;
   tool.qualified_name = QualifiedName(kOwnSurface, name);
   tool.surface = std::string(kOwnSurface);
@@ -42,7 +49,7 @@ std::vector<CatalogTool> BuiltinTools::Definitions() const {
   return out;
 }
 
-const CancellableHandler* BuiltinTools::Find(std::string_view qualified_name) const {
+const BuiltinTools::Handler* BuiltinTools::Find(std::string_view qualified_name) const {
   auto it = entries_.find(qualified_name);
   return it == entries_.end() ? nullptr : &it->second.handler;
 }

@@ -63,8 +63,14 @@ class BuiltinTools {
 
   // The catalog entries, sorted by qualified name.
   std::vector<CatalogTool> Definitions() const;
-  // The handler for `las__<name>`, or nullptr. One added by Add ignores `cancel`.
-  const CancellableHandler* Find(std::string_view qualified_name) const;
+  struct Handler {
+    CancellableHandler call;
+    // Added by AddCancellable: the gateway hands it a BuiltinCancel. Otherwise it gets
+    // nullptr (and ignores it): a call that cannot be ended early costs nothing for it.
+    bool cancellable = false;
+  };
+  // The handler for `las__<name>`, or nullptr.
+  const Handler* Find(std::string_view qualified_name) const;
 
   // Whether Las's own documentation (source las.docs) is served as MCP resources and
   // prompts right now (tools/docs_mcp.h); asked on the loop at every request. Unset: yes.
@@ -82,8 +88,10 @@ class BuiltinTools {
  private:
   struct Entry {
     CatalogTool definition;
-    CancellableHandler handler;
+    Handler handler;
   };
+  void Put(std::string name, std::string description, std::string input_schema_json,
+           Handler handler);
   std::map<std::string, Entry, std::less<>> entries_;  // by qualified name
   std::function<bool()> docs_enabled_;
   std::vector<std::function<void()>> shutdown_hooks_;

@@ -583,13 +583,7 @@ const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surfac
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
   call.finished = true;
   --in_flight_;
-  auto [first, last] = child_calls_.equal_range({call.session.session_id, call.request_id_json});
-  for (auto it = first; it != last; ++it) {
-    if (it->second.get() == &call) {
-      child_calls_.erase(it);
-      break;
-    }
-  }
+  EraseCall(child_calls_, {call.session.session_id, call.request_id_json}, &call);
   call.done(std::move(reply));
 }
 
@@ -597,7 +591,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
                           const std::string& call_id, const CatalogTool& tool,
                           const std::string& arguments_json,
                           std::function<void(ToolCallReply)> done) {
-  const CancellableHandler* handler =
+  const BuiltinTools::Handler* handler =
       options_.builtins != nullptr ? options_.builtins->Find(tool.qualified_name) : nullptr;
   if (handler == nullptr) {
     Deny(session, call_id, tool.surface, tool.tool, "unknown-tool");
@@ -612,22 +606,19 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
       return;
     }
   }
-  const std::pair<std::string, std::string> key{session.session_id, request_id_json};
-  auto cancel = std::make_shared<BuiltinCancel>();
-  builtin_calls_.emplace(key, cancel);
-  (*handler)(session, arguments_json.empty() ? std::string("{}") : arguments_json, cancel,
-             [this, session, call_id, key, cancel, surface = tool.surface, name = tool.tool,
-              done = std::move(done)](ToolCallReply reply) {
-               auto [first, last] = builtin_calls_.equal_range(key);
-               for (auto it = first; it != last; ++it) {
-                 if (it->second == cancel) {
-                   builtin_calls_.erase(it);
-                   break;
-                 }
-               }
-               if (!reply.refusal.empty()) Deny(session, call_id, surface, name, reply.refusal);
-               done(std::move(reply));
-             });
+  CallKey key{session.session_id, request_id_json};
+  std::shared_ptr<BuiltinCancel> cancel;
+  if (handler->cancellable) {
+    cancel = std::make_shared<BuiltinCancel>();
+    builtin_calls_.emplace(key, cancel);
+  }
+  handler->call(session, arguments_json.empty() ? std::string("{}") : arguments_json, cancel,
+                [this, session, call_id, key = std::move(key), cancel, surface = tool.surface,
+                 name = tool.tool, done = std::move(done)](ToolCallReply reply) {
+                  if (cancel) EraseCall(builtin_calls_, key, cancel.get());
+                  if (!reply.refusal.empty()) Deny(session, call_id, surface, name, reply.refusal);
+                  done(std::move(reply));
+                });
 }
 
 std::optional<Refusal> Gateway::CheckResult(const SessionInfo& session,

@@ -191,9 +191,22 @@ class Gateway final : public EndpointBackend {
   size_t in_flight_ = 0;
   // Children's calls in flight by (session id, the client's request id), for CancelCall. A multimap: a client may reuse an id in flight, and a
   // cancellation of that id must reach every call under it.
-  std::multimap<std::pair<std::string, std::string>, std::shared_ptr<ChildCall>> child_calls_;
-  // Las's own tools' calls in flight, alike: what a cancellation of each ends.
-  std::multimap<std::pair<std::string, std::string>, std::shared_ptr<BuiltinCancel>> builtin_calls_;
+  using CallKey = std::pair<std::string, std::string>;  // session id, client's request id
+  std::multimap<CallKey, std::shared_ptr<ChildCall>> child_calls_;
+  // Las's own cancellable tools' calls in flight, alike: what a cancellation of each ends.
+  std::multimap<CallKey, std::shared_ptr<BuiltinCancel>> builtin_calls_;
+  // Removes the entry of `calls` under `key` that holds `call` (a key may hold several).
+  template <typename Call>
+  static void EraseCall(std::multimap<CallKey, std::shared_ptr<Call>>& calls, const CallKey& key,
+                        const Call* call) {
+    auto [first, last] = calls.equal_range(key);
+    for (auto it = first; it != last; ++it) {
+      if (it->second.get() == call) {
+        calls.erase(it);
+        return;
+      }
+    }
+  }
   std::map<std::string, std::vector<std::string>> surface_credentials_;
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).
