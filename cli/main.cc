@@ -5,10 +5,12 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/printable_text.h"
@@ -24,7 +26,8 @@ namespace {
 // invalid_argument: what (see `las VERB --help`)" — the code of exit 2, as the verbs' own
 // argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
 // typed, and words some cases for its own developers.
-std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
+// `separated`: the command line holds a `--` (what follows it is a child's command line).
+std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated) {
   const std::string words = las::cli::ParsedCommandWords(*app);
   const std::string verb = words.empty() ? "las" : "las " + words;
   const CLI::App* innermost = app;
@@ -47,6 +50,17 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error) {
       // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
       what = "unknown command '" + word + "'";
     }
+  }
+  // `draft --env HOME LANG -- CMD ARGS`: CLI11 takes LANG as the child's command, then
+  // names the words after `--` (reversed) as not expected (its error named after the
+  // command). The stray word is the news.
+  if (const CLI::Option* command = innermost->get_option_no_throw("command");
+      dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && command != nullptr && command->count() > 0) {
+    std::string taken;
+    for (const std::string& word : command->results()) taken += (taken.empty() ? "" : " ") + word;
+    what = separated ? "'" + taken + "' before '--' is not a flag's value (a flag takes one value: "
+                       "--env A --env B); the child's command goes after '--'"
+                     : "the child's command goes after '--', or las reads its flags: " + what;
   }
   // `--from 1 --from 2`: CLI11 says "--from: At Most 1 required but received 2".
   if (const size_t at_most = what.find(": At Most 1 required but received ");
@@ -95,7 +109,10 @@ int main(int argc, char** argv) {
   OccupyClosedStandardDescriptors();
   las::transport::IgnoreWriteSignals();  // a write to a gone reader is EPIPE: exit 9
   CLI::App app{"las — a signed, audited MCP federation gateway"};
-  app.failure_message(UsageLine);
+  const bool separated = std::find(argv + 1, argv + argc, std::string_view("--")) != argv + argc;
+  app.failure_message([separated](const CLI::App* parsed, const CLI::Error& error) {
+    return UsageLine(parsed, error, separated);
+  });
   app.require_subcommand(1);
   app.set_version_flag("--version", "las 0.1.0");
   // Every line on stderr names the command by the words parsed, sub-commands included

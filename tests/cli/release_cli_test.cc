@@ -522,6 +522,17 @@ TEST(ReleaseDraftTest, EnvLastBeforeTheDoubleDashLeavesTheChildsArgumentsAlone) 
                   r.workspace(), "--manifest", r.manifest(), "--env", "HOME", "LANG", "--",
                   "/usr/bin/python3", r.script(), "echo"});
   EXPECT_EQ(two.exit_code, 2) << two.err;
+  // The error names the stray word, not the child's command line (probe U5).
+  EXPECT_EQ(two.err, "las release draft: invalid_argument: 'LANG' before '--' is not a flag's value "
+                     "(a flag takes one value: --env A --env B); the child's command goes after '--' "
+                     "(see `las release draft --help`)\n");
+  // Without `--`, the child's own flag is read as las's; the error says where the command goes.
+  auto undivided = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                        r.workspace(), "--manifest", r.manifest(), "/usr/bin/python3", "-u", r.script()});
+  EXPECT_EQ(undivided.exit_code, 2) << undivided.err;
+  EXPECT_EQ(undivided.err, "las release draft: invalid_argument: the child's command goes after '--', or "
+                           "las reads its flags: The following argument was not expected: -u "
+                           "(see `las release draft --help`)\n");
 }
 
 // Sign refuses a sequence the watermark already passed for its key: the release it would
