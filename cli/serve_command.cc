@@ -27,6 +27,7 @@ struct GatewayFlags {
   std::string log_dir = DefaultLogDir();
   std::string registry_file;
   int64_t call_timeout_ms = 0;
+  size_t max_calls_per_surface = 1024;
   int64_t start_timeout_ms = 30'000;
   int64_t restart_delay_ms = 1'000;
   std::string durability = "strict";
@@ -57,6 +58,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
   options.log_dir = flags.log_dir;
   options.environment = trust::EnvironmentFromProcess();
   options.call_timeout_ms = flags.call_timeout_ms;
+  options.calls_in_flight_per_surface = flags.max_calls_per_surface;
   options.start_timeout_ms = flags.start_timeout_ms;
   options.restart_delay_ms = flags.restart_delay_ms;
   options.relaxed_durability = flags.durability == "relaxed";
@@ -99,6 +101,12 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "Milliseconds before a child call is answered with a generic timeout error "
                   "and left uncertain (default: no timeout)")
       ->check(TimeoutMs());
+  cmd->add_option("--max-calls-per-surface", flags->max_calls_per_surface,
+                  "Calls of one surface in flight at once, every client's together; a call "
+                  "beyond them is refused at once, recorded ToolCallDenied too-many-calls "
+                  "(0: no bound)")
+      ->capture_default_str()
+      ->check(WholeNumber(0, 1'000'000));
   cmd->add_option("--restart-delay", flags->restart_delay_ms,
                   "Milliseconds before a surface whose child exited is started again, through "
                   "the same checks; doubled while it keeps stopping, up to a minute (0: never, "

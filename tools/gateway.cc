@@ -252,6 +252,13 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
+  const auto taken = surface_calls_.find(tool->surface);
+  if (options_.calls_in_flight_per_surface != 0 && taken != surface_calls_.end() &&
+      taken->second >= options_.calls_in_flight_per_surface) {
+    Deny(session, call_id, tool->surface, tool->tool, "too-many-calls");
+    done(ToolCallReply::Error(kCallFailed, "Too many calls in flight for this tool; retry later"));
+    return;
+  }
 
   // Argument policy. The log records the model's arguments, never the injected secrets.
   // Its byte limit is the client's, checked before anything is copied or queued.
@@ -276,6 +283,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     call->deadline_nanos = options_.clock->NowNanos() + options_.call_timeout_ms * 1'000'000;
   }
   ++in_flight_;
+  ++surface_calls_[call->surface];
   child_calls_.emplace(std::make_pair(session.session_id, request_id_json), call);
 
   std::shared_ptr<CredentialInjection> injection;
@@ -583,6 +591,10 @@ const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surfac
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
   call.finished = true;
   --in_flight_;
+  if (auto taken = surface_calls_.find(call.surface);
+      taken != surface_calls_.end() && --taken->second == 0) {
+    surface_calls_.erase(taken);
+  }
   EraseCall(child_calls_, {call.session.session_id, call.request_id_json}, &call);
   call.done(std::move(reply));
 }

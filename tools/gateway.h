@@ -79,6 +79,11 @@ inline constexpr std::string_view kReasonCredentialInResult = "credential-in-res
 
 struct GatewayOptions {
   int64_t call_timeout_ms = 0;  // 0: no timeout (the default, as the seed says)
+  // A child's call that finds this many calls of its surface in flight (taken, not yet
+  // answered; every session's together) is refused at once (ToolCallDenied
+  // "too-many-calls"): a child that takes calls and answers none would otherwise keep an
+  // entry for each, without bound, and crowd out every other agent's calls to it. 0: no bound.
+  size_t calls_in_flight_per_surface = 1024;
   // kSynced (strict, the default): ToolCallRequested is on disk before the child sees the
   // call. kDeferred (relaxed, opt-in): it is written but fsynced within milliseconds, for
   // users who accept losing the last moments of audit on power loss.
@@ -189,6 +194,8 @@ class Gateway final : public EndpointBackend {
   GatewayOptions options_;
   ToolsListCache tools_list_;
   size_t in_flight_ = 0;
+  // Children's calls in flight per surface, for calls_in_flight_per_surface (no entry: none).
+  std::map<std::string, size_t, std::less<>> surface_calls_;
   // Children's calls in flight by (session id, the client's request id), for CancelCall. A multimap: a client may reuse an id in flight, and a
   // cancellation of that id must reach every call under it.
   using CallKey = std::pair<std::string, std::string>;  // session id, client's request id

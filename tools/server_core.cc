@@ -60,6 +60,7 @@ GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTool
   gateway.builtins = &builtins;
   for (const auto& guard : guards) gateway.guards.push_back(guard.get());
   gateway.call_timeout_ms = options.call_timeout_ms;
+  gateway.calls_in_flight_per_surface = options.calls_in_flight_per_surface;
   if (options.relaxed_durability) gateway.request_durability = log::Durability::kDeferred;
   gateway.new_call_id = [] { return RandomId("call-"); };
   return gateway;

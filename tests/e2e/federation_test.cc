@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <fstream>
@@ -710,6 +711,33 @@ TEST_F(FederationTest, CallTimeoutAnswersGenericallyAndLeavesTheCallTimedOut) {
   auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
   ASSERT_EQ(completed.size(), 1u);
   EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut");
+}
+
+// A child that takes calls and answers none holds at most --max-calls-per-surface of them;
+// the next is refused at once and recorded, other surfaces go on, and a settled call frees
+// its place.
+TEST_F(FederationTest, CallsInFlightPerSurfaceAreBounded) {
+  release_->Sign(1);
+  const json hang = {{"name", "flaky__hang"}};
+  auto run = Serve({{{"op", "concurrentCalls"},
+                     {"calls", json::array({hang, hang, hang,
+                                            {{"name", "echo__echo"}, {"arguments", {{"message", "x"}}}}})}},
+                    CallStep("flaky__echo", {{"text", "after"}})},
+                   {"--max-calls-per-surface", "2", "--call-timeout", "1500"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps[0]["ok"], true) << run.steps[0];
+  std::multiset<int> codes;
+  for (const json& call : run.steps[0]["result"]) {
+    if (call["ok"] == false) codes.insert(call["error"]["code"].get<int>());
+  }
+  // Two hung until their timeout; the third was refused when it came.
+  EXPECT_EQ(codes, (std::multiset<int>{-32603, -32001, -32001})) << run.steps[0];
+  EXPECT_EQ(run.steps[0]["result"][3]["ok"], true) << run.steps[0];
+  EXPECT_EQ(StepText(run.steps[1]), "after");
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "too-many-calls");
+  EXPECT_EQ(denied[0]["payload"]["surface"], "flaky");
 }
 
 TEST_F(FederationTest, AChildFloodingStderrKeepsServingAndNothingOfItReachesLas) {

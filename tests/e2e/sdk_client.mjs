@@ -9,7 +9,10 @@
 //                    {"op": "listResources"}, {"op": "readResource", "uri": "..."},
 //                    {"op": "listPrompts"}, {"op": "getPrompt", "name": "...", "arguments": {...}},
 //                    {"op": "parallelCalls", "name": "...", "arguments": {...}, "count": 8},
+//                    {"op": "concurrentCalls", "calls": [{"name": "...", "arguments": {...}}, ...]},
 //                    {"op": "callToolWithProgress", "name": "...", "arguments": {...}}]}
+// concurrentCalls sends every call at once, in order, and waits for all of them: its result is
+// one {"ok": true, "result": ...} or {"ok": false, "error": ...} per call.
 // callToolWithProgress's result is {"result": ..., "progress": [every progress notification]}.
 // Prints one JSON line per step: {"step": i, "ok": true, "result": ...} or
 // {"step": i, "ok": false, "error": {"code": ..., "message": ...}}. Exits 0 when every step ran
@@ -55,6 +58,12 @@ async function run(step) {
         calls.push(client.callTool({ name: step.name, arguments: step.arguments ?? {} }));
       }
       return Promise.all(calls);
+    }
+    case "concurrentCalls": {
+      const settled = await Promise.allSettled(step.calls.map(
+          (call) => client.callTool({ name: call.name, arguments: call.arguments ?? {} })));
+      return settled.map((s) => s.status === "fulfilled" ? { ok: true, result: s.value }
+                                                         : { ok: false, error: errorOf(s.reason) });
     }
     default: throw new Error(`unknown op ${step.op}`);
   }
