@@ -55,7 +55,8 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
   // names the words after `--` (reversed) as not expected (its error named after the
   // command). The stray word is the news.
   if (const CLI::Option* command = innermost->get_option_no_throw("command");
-      dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && command != nullptr && command->count() > 0) {
+      dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && command != nullptr &&
+      command->count() > 0) {
     std::string taken;
     for (const std::string& word : command->results()) taken += (taken.empty() ? "" : " ") + word;
     what = separated ? "'" + taken + "' before '--' is not a flag's value (a flag takes one value: "
