@@ -193,7 +193,10 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           }
         }
         if (name == kCallTool) {
-          done(ToolCallReply::Error(kCallRefused, "las__call cannot call itself"));
+          // Recorded ToolCallDenied, as every other refusal of a call is.
+          ToolCallReply reply = ToolCallReply::Error(kCallRefused, "las__call cannot call itself");
+          reply.refusal = "recursive-call";
+          done(std::move(reply));
           return;
         }
         if (context.links.gateway == nullptr) {

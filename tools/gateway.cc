@@ -256,7 +256,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   if (options_.calls_in_flight_per_surface != 0 && taken != surface_calls_.end() &&
       taken->second >= options_.calls_in_flight_per_surface) {
     Deny(session, call_id, tool->surface, tool->tool, "too-many-calls");
-    done(ToolCallReply::Error(kCallFailed, "Too many calls in flight for this tool; retry later"));
+    done(ToolCallReply::Error(kCallFailed,
+                              "Too many calls in flight for this tool's surface; retry later"));
     return;
   }
 

@@ -80,9 +80,11 @@ inline constexpr std::string_view kReasonCredentialInResult = "credential-in-res
 struct GatewayOptions {
   int64_t call_timeout_ms = 0;  // 0: no timeout (the default, as the seed says)
   // A child's call that finds this many calls of its surface in flight (taken, not yet
-  // answered; every session's together) is refused at once (ToolCallDenied
-  // "too-many-calls"): a child that takes calls and answers none would otherwise keep an
-  // entry for each, without bound, and crowd out every other agent's calls to it. 0: no bound.
+  // answered, timed out or cancelled; every session's together) is refused at once
+  // (ToolCallDenied "too-many-calls"): a child that takes calls and answers none would
+  // otherwise keep an entry for each, without bound, and crowd out every other agent's
+  // calls to it. A cancelled call frees its place though the child may work on: MCP never
+  // says when a child drops it. 0: no bound.
   size_t calls_in_flight_per_surface = 1024;
   // kSynced (strict, the default): ToolCallRequested is on disk before the child sees the
   // call. kDeferred (relaxed, opt-in): it is written but fsynced within milliseconds, for

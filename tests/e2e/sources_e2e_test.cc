@@ -202,12 +202,15 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   EXPECT_EQ(requested[0]["payload"]["surface"], "echo");
   EXPECT_EQ(requested[0]["payload"]["tool"], "echo");
   bool unknown_admin = false;
+  bool recursion = false;  // probe X2: this refusal too is recorded
   for (const auto& event : Replay({"--kind", "ToolCallDenied"})) {
     if (event["payload"]["tool"] == "las__list_sources") {
       unknown_admin = event["payload"]["reason"] == "unknown-tool";
     }
+    if (event["payload"]["tool"] == "call") recursion = event["payload"]["reason"] == "recursive-call";
   }
   EXPECT_TRUE(unknown_admin);
+  EXPECT_TRUE(recursion);
 }
 
 // The MCP reference server lists resources and prompts: they land in its source.
