@@ -102,6 +102,11 @@ void PrintJson(const tools::CheckReport& report) {
 }
 
 int RunCheck(const CheckFlags& flags) {
+  // An empty name would come back as a failed row without a surface, which reads as the
+  // release's own (probe X3).
+  for (const std::string& surface : flags.surfaces) {
+    if (surface.empty()) return Fail(InvalidArgument("a surface name is empty"));
+  }
   const trust::Environment env = trust::EnvironmentFromProcess();
   tools::SurfaceCheckOptions options;
   options.surfaces = flags.surfaces;

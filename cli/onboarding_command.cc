@@ -141,18 +141,16 @@ int ShowStatus(const OnboardingFlags& flags) {
 }
 
 // The checks of `las onboarding check`, run here (the operator's environment and flags)
-// against `state`; their results are then recorded directly or through the server.
+// against `state` with `registry` (--registry, loaded before the log was touched); their
+// results are then recorded directly or through the server.
 Result<std::vector<tools::StepResult>> RunChecks(const OnboardingFlags& flags,
+                                                 const tools::Registry& registry,
                                                  const reducers::Onboarding& state) {
   tools::OnboardingCheckOptions options;
   options.environment = trust::EnvironmentFromProcess();
   options.node_executable = NodeExecutable(options.environment);
   options.start_timeout_ms = flags.timeout_ms;
-  if (!flags.registry.empty()) {
-    Result<tools::Registry> registry = tools::LoadRegistry(flags.registry);
-    if (!registry.ok()) return registry.status();
-    options.registry = std::move(registry).value();
-  }
+  options.registry = registry;
   LAS_RETURN_IF_ERROR(transport::BecomeChildSubreaper());
   return tools::CheckOnboardingSteps(flags.step, options, state);
 }
@@ -180,13 +178,14 @@ int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
 
 // The change through the running server that holds the log (`locked` is the direct
 // path's kLocked). Check runs here first, then sends its results.
-int MutateThroughServer(const OnboardingFlags& flags, const Status& locked) {
+int MutateThroughServer(const OnboardingFlags& flags, const tools::Registry& registry,
+                        const Status& locked) {
   if (!ServerAnswers(flags.log_dir)) return ReportLocked(flags, locked);
   std::vector<tools::StepResult> results;
   if (flags.action == "check") {
     auto before = FoldAsFollower(flags.log_dir);
     if (!before.ok()) return Fail(before.status());
-    auto checked = RunChecks(flags, before->state);
+    auto checked = RunChecks(flags, registry, before->state);
     if (!checked.ok()) return Fail(checked.status());
     results = std::move(*checked);
   }
@@ -223,9 +222,17 @@ int Mutate(const OnboardingFlags& flags) {
       return kExitUsage;
     }
   }
+  // A bad --registry is refused before the log is opened, which would create it: a refused
+  // command writes nothing (probe X4).
+  tools::Registry registry = tools::DefaultRegistry();
+  if (flags.action == "check" && !flags.registry.empty()) {
+    Result<tools::Registry> loaded = tools::LoadRegistry(flags.registry);
+    if (!loaded.ok()) return Fail(loaded.status());
+    registry = std::move(loaded).value();
+  }
   auto log = log::EventLog::Open(flags.log_dir);
   if (!log.ok()) {
-    if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, log.status());
+    if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, registry, log.status());
     return Fail(log.status());
   }
   auto before = (*log)->Read(1);
@@ -236,7 +243,7 @@ int Mutate(const OnboardingFlags& flags) {
   const tools::Actor operator_actor;  // the CLI acts as the operator: no agent, no session
   std::vector<tools::StepResult> results;
   if (flags.action == "check") {
-    auto checked = RunChecks(flags, folded->state);
+    auto checked = RunChecks(flags, registry, folded->state);
     if (!checked.ok()) return Fail(checked.status());
     results = std::move(*checked);
   }

@@ -25,7 +25,7 @@ Status FromVerdict(const trust::Verdict& verdict) {
     case trust::Reason::kFileOwner:
     case trust::Reason::kFilePermissions:
     case trust::Reason::kFileAccessDenied: return Status(Code::kDenied, verdict.detail());
-    case trust::Reason::kFileNotRegular:
+    case trust::Reason::kFileNotRegular: return InvalidArgument(verdict.detail());
     case trust::Reason::kFileTooLarge: return Corruption(verdict.detail());
     default: return IoError(verdict.detail());
   }

@@ -117,6 +117,7 @@ Status Verdict::ToStatus() const {
     case Reason::kArgumentsInvalid:
     case Reason::kArgumentsSchemaViolation:
     case Reason::kFileTooLarge:
+    case Reason::kFileNotRegular:  // a directory or a FIFO named where a file belongs
     case Reason::kPolicyInvalid:
     case Reason::kFinanceConfigIncomplete:
     case Reason::kFinanceConfigInvalid:

@@ -184,6 +184,15 @@ TEST_F(CheckCliTest, NamedSurfacesMustBeConfiguredAndBound) {
   EXPECT_EQ(Row(report, "most", "release")["reason"], "not-in-registry");
   auto bad = r_.Check({"--registry", r_.Sub("missing.json")});
   EXPECT_EQ(bad.exit_code, 4) << bad.err;
+  // A directory where the file belongs is a bad argument, not a denial (probe X6).
+  auto directory = r_.Check({"--registry", r_.workspace()});
+  EXPECT_EQ(directory.exit_code, 2) << directory.err;
+  EXPECT_NE(directory.err.find("not a regular file"), std::string::npos) << directory.err;
+  // An empty name is a usage error, not a failed row without a surface (probe X3).
+  auto empty = r_.Check({""});
+  EXPECT_EQ(empty.exit_code, 2) << empty.err;
+  EXPECT_EQ(empty.err, "las check: invalid_argument: a surface name is empty\n");
+  EXPECT_EQ(empty.out, "");
 }
 
 }  // namespace

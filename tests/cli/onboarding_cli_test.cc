@@ -126,6 +126,8 @@ TEST_F(OnboardingCliTest, UnknownStepsAndMissingStepsAreUsageErrors) {
       << unknown.err;
   EXPECT_EQ(Las({"onboarding", "check", "bogus"}).exit_code, 2);
   EXPECT_EQ(Las({"onboarding", "reset"}).exit_code, 2) << "reset needs a step";
+  // A bad --registry is refused before the log is opened (probe X4).
+  EXPECT_EQ(Las({"onboarding", "check", "--registry", tmp_.Sub("missing.json")}).exit_code, 4);
   EXPECT_FALSE(std::filesystem::exists(log_dir())) << "nothing was written";
   auto odd = Las({"onboarding", "mark", "x\x1b[31my"});
   EXPECT_EQ(odd.err.find('\x1b'), std::string::npos) << "escaped: " << odd.err;

@@ -84,6 +84,9 @@ TEST(SnapshotKeyFile, UnsafeOrMalformedFilesAreRefused) {
   WriteFile(dir.Sub("target.key"), std::string(32, 'k'), 0600);
   ASSERT_EQ(::symlink(dir.Sub("target.key").c_str(), link.c_str()), 0);
   EXPECT_EQ(ReadSnapshotKey(link).status().code(), Code::kDenied);
+
+  // A directory named as the key is the operator's slip: a bad argument (probe X6).
+  EXPECT_EQ(ReadSnapshotKey(dir.path()).status().code(), Code::kInvalidArgument);
 }
 
 }  // namespace
