@@ -1,5 +1,7 @@
 #include "reducers/grants.h"
 
+#include <algorithm>
+
 #include "reducers/strings.h"
 
 namespace las::reducers {
@@ -230,6 +232,26 @@ bool HoldsRoot(const Grants& grants, std::string_view agent_id) {
     if (CoversAll(grants, id)) return true;
   }
   return false;
+}
+
+std::string EqualLiveGrant(const Grants& grants, std::string_view agent_id,
+                           std::string_view issuer, std::string_view parent_id, bool root,
+                           const std::set<std::string>& keys) {
+  auto ids = grants.grants_by_agent.find(agent_id);
+  if (ids == grants.grants_by_agent.end()) return "";
+  for (const auto& id : ids->second) {
+    const GrantRecord& grant = grants.grants.at(id);
+    if (grant.status != kGrantLive || grant.issuer != issuer || grant.parent_id != parent_id ||
+        grant.root != root || grant.selectors.size() != keys.size()) {
+      continue;
+    }
+    // grant.selectors is keyed by SelectorKey: the same keys, the same grant.
+    if (std::all_of(keys.begin(), keys.end(),
+                    [&](const std::string& key) { return grant.selectors.count(key) != 0; })) {
+      return id;
+    }
+  }
+  return "";
 }
 
 }  // namespace las::reducers

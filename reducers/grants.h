@@ -98,5 +98,12 @@ std::string MatchingRule(const Grants& grants, std::string_view agent_id,
                          std::string_view definition_sha256);
 // True when `agent_id` holds a grant that covers everything.
 bool HoldsRoot(const Grants& grants, std::string_view agent_id);
+// The id of a live grant to `agent_id` from `issuer` ("" the operator) under `parent_id`
+// ("" for an operator grant) that gives exactly `root` and the selectors keyed `keys`
+// (SelectorKey); "" if none. A second such grant would give nothing more, and revoking
+// one of the two would not stop the calls: issuers are refused it.
+std::string EqualLiveGrant(const Grants& grants, std::string_view agent_id,
+                           std::string_view issuer, std::string_view parent_id, bool root,
+                           const std::set<std::string>& keys);
 
 }  // namespace las::reducers

@@ -165,24 +165,11 @@ Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
     keys.insert(reducers::SelectorKey(selector->surface, selector->tool, selector->definition_sha256));
     issued.selectors.push_back(std::move(*selector));
   }
-  // A second operator grant of exactly what one already gives would give nothing more,
-  // and revoking one of the two would then not stop the calls.
-  const reducers::Grants& grants = GrantsOf(set);
-  if (auto held = grants.grants_by_agent.find(request.agent_id); held != grants.grants_by_agent.end()) {
-    for (const std::string& id : held->second) {
-      const reducers::GrantRecord& grant = grants.grants.at(id);
-      if (grant.status != reducers::kGrantLive || !grant.issuer.empty() || grant.root != request.all) {
-        continue;
-      }
-      // grant.selectors is keyed by SelectorKey: the same keys, the same grant.
-      const bool same = grant.selectors.size() == keys.size() &&
-                        std::all_of(keys.begin(), keys.end(),
-                                    [&](const std::string& key) { return grant.selectors.count(key) != 0; });
-      if (same) {
-        return Conflict("grant " + id + " already gives " + EscapeForTerminal(request.agent_id) +
-                        " exactly this (revoke it first to issue it anew)");
-      }
-    }
+  if (const std::string id = reducers::EqualLiveGrant(GrantsOf(set), request.agent_id, "", "",
+                                                      request.all, keys);
+      !id.empty()) {
+    return Conflict("grant " + id + " already gives " + EscapeForTerminal(request.agent_id) +
+                    " exactly this (revoke it first to issue it anew)");
   }
   log::EventDraft draft =
       GrantIssuedEvent(kOperator, grant_id, request.agent_id, "", request.all, issued.selectors);

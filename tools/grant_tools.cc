@@ -1,6 +1,8 @@
 #include "tools/grant_tools.h"
 
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
@@ -128,6 +130,13 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
     if (!reducers::Covers(*grants, from, s.surface, s.tool, s.definition_sha256)) {
       return done(Refused("wider-than-held"));
     }
+  }
+  // The same grant again from the same parent would give nothing more, and revoking one
+  // of the two would not stop the calls (as for the operator's `las grant`).
+  std::set<std::string> keys;
+  for (const auto& s : selectors) keys.insert(reducers::SelectorKey(s.surface, s.tool, s.definition_sha256));
+  if (!reducers::EqualLiveGrant(*grants, to_agent, session.agent_id, from, all, keys).empty()) {
+    return done(Refused("already-delegated"));
   }
   const std::string grant_id = new_id();
   json reply = {{"grant_id", grant_id}, {"agent_id", to_agent}, {"parent_grant_id", from},

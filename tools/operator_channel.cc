@@ -209,6 +209,16 @@ void OperatorSession::OnLine(std::string_view line) {
     return;
   }
   const Json& id = message["id"];
+  // nlohmann keeps a repeated key's last value, where a reader of the line may see its
+  // first: `"agent_id":"helper","agent_id":"default"` must grant no one (probe W2).
+  std::vector<transport::JsonMember> members;
+  if (transport::ObjectMembers(line, &members, transport::kDefaultMaxDepth, nullptr,
+                               transport::DuplicateKeys::kRejected) ==
+      transport::JsonTextError::kDuplicateKey) {
+    output_.Write(Refusal(id, kInvalidRequest,
+                          InvalidArgument("an object in the operator line repeats a key")));
+    return;
+  }
   const std::string method = message["method"].get<std::string>();
   const Json params = message.value("params", Json::object());
   if (Status caught_up = core_.live().CatchUp(); !caught_up.ok()) {

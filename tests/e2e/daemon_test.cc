@@ -1033,6 +1033,38 @@ TEST_F(DaemonTest, AnOperatorLineNestedTooDeepIsRefusedAndTheDaemonServesOn) {
   EXPECT_EQ(StopDaemon(), 0) << "still alive, and ends cleanly";
 }
 
+// A repeated key in an operator request is refused, not read as its last value: the
+// grant below would otherwise go to "default" while its line also names "helper" (probe W2).
+TEST_F(DaemonTest, AnOperatorRequestThatRepeatsAKeyIsRefusedAndChangesNothing) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  RawClient op = Connect(paths->operator_path);
+  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+  ASSERT_TRUE(op.ReadLine().has_value());
+  const std::string issue =
+      R"({"jsonrpc":"2.0","id":1,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
+      std::string(32, 'a') + R"(","agent_id":"helper","agent_id":"default","all":true,"tools":[]}})";
+  op.Send(issue);
+  auto refused = op.ReadLine();
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(json::parse(*refused)["error"]["code"], -32600) << *refused;
+  EXPECT_EQ(json::parse(*refused)["id"], 1) << *refused;
+  // The same request without the repeat is granted: the connection goes on.
+  const std::string once =
+      R"({"jsonrpc":"2.0","id":2,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
+      std::string(32, 'b') + R"(","agent_id":"helper","all":true,"tools":[]}})";
+  op.Send(once);
+  auto granted = op.ReadLine();
+  ASSERT_TRUE(granted.has_value());
+  EXPECT_TRUE(json::parse(*granted).contains("result")) << *granted;
+  EXPECT_EQ(StopDaemon(), 0);
+  auto issued = Replay({"--kind", "GrantIssued"});
+  ASSERT_EQ(issued.size(), 1u);
+  EXPECT_EQ(issued[0]["payload"]["grantee_agent_id"], "helper");
+}
+
 // Another process of the user fills the operator socket (64 connections kept alive): an
 // operator command is refused there before anything is read, says so, and goes through
 // the clients' socket instead (probe F2).

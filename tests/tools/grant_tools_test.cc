@@ -63,6 +63,22 @@ TEST_F(GrantToolsTest, ASelectorOnLasOwnToolsIsRefused) {
   EXPECT_EQ(result["content"][0]["text"], "Refused: invalid-selector") << result.dump();
 }
 
+// A second equal delegation from the same grant would survive the revocation of the first
+// (probe W1); from another grant it is a different chain, and allowed.
+TEST_F(GrantToolsTest, TheSameDelegationTwiceIsRefused) {
+  json again = Result("alice", SendDelegate("alice", "grant-op", "carol"));
+  EXPECT_TRUE(again.value("isError", false)) << again.dump();
+  EXPECT_EQ(again["content"][0]["text"], "Refused: already-delegated") << again.dump();
+  ASSERT_TRUE(server_.log()
+                  .Append({GrantIssuedEvent({"", ""}, "grant-op2", "alice", "", true, {})})
+                  .ok());
+  ASSERT_TRUE(server_.live().CatchUp().ok());
+  EXPECT_NE(Delegate("alice", "grant-op2", "carol")["grant_id"], carol_grant_);
+  // Once the first is revoked, it may be delegated anew.
+  EXPECT_FALSE(Result("alice", SendRevoke("alice", carol_grant_)).value("isError", false));
+  EXPECT_NE(Delegate("alice", "grant-op", "carol")["grant_id"], carol_grant_);
+}
+
 TEST_F(GrantToolsTest, ADelegationFromAGrantRevokedMeanwhileIsRefused) {
   const int revoke = SendRevoke("alice", carol_grant_);
   const int delegate = SendDelegate("carol", carol_grant_, "dave");  // before the revoke folds
