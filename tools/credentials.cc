@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <utility>
@@ -33,12 +34,98 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 
 namespace {
 
+std::string AsciiLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+// `values` are ASCII-lowercased: an upper-cased hex token is the token itself.
 bool CarriesAny(std::string_view text, const std::vector<std::string_view>& values) {
+  const std::string lower = AsciiLower(text);
   for (std::string_view value : values) {
-    if (text.find(value) != std::string_view::npos) return true;
+    if (lower.find(value) != std::string::npos) return true;
   }
   return false;
 }
+
+void AppendUtf8(uint32_t code_point, std::string& out) {
+  if (code_point < 0x80) {
+    out.push_back(static_cast<char>(code_point));
+  } else if (code_point < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else if (code_point < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  }
+}
+
+// The four hex digits at text[at..at+4) as a UTF-16 code unit, or nullopt.
+std::optional<uint32_t> HexUnit(std::string_view text, size_t at) {
+  if (at + 4 > text.size()) return std::nullopt;
+  uint32_t unit = 0;
+  for (size_t i = at; i < at + 4; ++i) {
+    const char c = text[i];
+    const int digit = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+    if (digit < 0) return std::nullopt;
+    unit = unit * 16 + static_cast<uint32_t>(digit);
+  }
+  return unit;
+}
+
+// JSON's string escapes in `text` undone once, leniently (what is no JSON escape stays as
+// written): what a reader gets from a string that holds JSON text, e.g. a tool's text
+// content `{"auth": "ab12\/cd34"}`, once it parses it.
+std::string UnescapeJsonOnce(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out.push_back(text[i]);
+      continue;
+    }
+    const char escape = text[i + 1];
+    std::optional<uint32_t> unit = escape == 'u' ? HexUnit(text, i + 2) : std::nullopt;
+    switch (escape) {
+      case '"': case '\\': case '/': out.push_back(escape); ++i; continue;
+      case 'b': out.push_back('\b'); ++i; continue;
+      case 'f': out.push_back('\f'); ++i; continue;
+      case 'n': out.push_back('\n'); ++i; continue;
+      case 'r': out.push_back('\r'); ++i; continue;
+      case 't': out.push_back('\t'); ++i; continue;
+      default: break;
+    }
+    if (!unit) {
+      out.push_back(text[i]);
+      continue;
+    }
+    i += 5;
+    uint32_t code_point = *unit;
+    if (code_point >= 0xD800 && code_point < 0xDC00 && text.substr(i + 1, 2) == "\\u") {
+      if (std::optional<uint32_t> low = HexUnit(text, i + 3); low && *low >= 0xDC00 && *low < 0xE000) {
+        code_point = 0x10000 + ((code_point - 0xD800) << 10) + (*low - 0xDC00);
+        i += 6;
+      }
+    }
+    AppendUtf8(code_point, out);
+  }
+  return out;
+}
+
+// JSON text inside a string may itself hold JSON text: each level is one more decode.
+inline constexpr int kNestedJsonLevels = 8;
 
 // The number a credential of decimal digits (an optional '-' first) is; nullopt for any
 // other credential.
@@ -86,6 +173,16 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
   // Each returns whether to go on.
   bool Text(std::string_view text) {
     found_ = CarriesAny(text, values_);
+    // A string that holds JSON text carries what its reader decodes from it: `\/`,
+    // `\u0073` (probe Z1), at every level of nesting.
+    if (found_ || text.find('\\') == std::string_view::npos) return !found_;
+    std::string decoded(text);
+    for (int level = 0; !found_ && level < kNestedJsonLevels &&
+                        decoded.find('\\') != std::string::npos;
+         ++level) {
+      decoded = UnescapeJsonOnce(decoded);
+      found_ = CarriesAny(decoded, values_);
+    }
     return !found_;
   }
   bool Number(std::string_view token) {
@@ -125,10 +222,11 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
 }  // namespace
 
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values) {
-  std::vector<std::string_view> checked;
+  std::vector<std::string> lowered;
   for (const std::string& value : values) {
-    if (value.size() >= kMinCheckedCredentialBytes) checked.push_back(value);
+    if (value.size() >= kMinCheckedCredentialBytes) lowered.push_back(AsciiLower(value));
   }
+  const std::vector<std::string_view> checked(lowered.begin(), lowered.end());
   if (checked.empty()) return false;
   if (CarriesAny(result_json, checked)) return true;
   DecodedScan scan(checked);

@@ -20,18 +20,20 @@ std::string CredentialVariable(std::string_view credential_name);
 // A resolver over `environment`, which must outlive it.
 trust::CredentialResolver EnvironmentCredentials(const trust::Environment& environment);
 
-// Whether a child's result (JSON text) carries one of the credential `values`: in its raw
-// bytes, or inside any string or object key once decoded (so every JSON spelling of it,
-// \u escapes and \/ included), or — for a credential of decimal digits, an optional '-'
-// first — as a number whose value equals it, however spelled (7.3918264e7, 73918264.0 and
-// 739182640E-1 carry 73918264; 73918264.5 does not; -7.3918264e7 does, as the bytes of
-// -73918264 do), or as a number that reads as the same double (73918263.99999999999999:
-// what every reader that uses doubles decodes). Numbers are compared on their digits and
-// as doubles, in time linear in the text. The gateway then refuses the result
-// (credential-in-result), so the secret reaches neither the client nor the log. Values shorter than
-// kMinCheckedCredentialBytes are not looked for (they would match by chance); other
-// encodings (base64, hex, split across strings, a number that merely contains the digits)
-// are not recognized. Text that is not JSON is looked at up to where it stops being JSON.
+// Whether a child's result (JSON text) carries one of the credential `values`, compared
+// without regard to ASCII case: in its raw bytes; inside any string or object key once
+// decoded (so every JSON spelling of it, \u escapes and \/ included), and in a string that
+// holds JSON text once that is decoded too, up to 8 levels deep; or — for a credential of
+// decimal digits, an optional '-' first — as a number whose value equals it, however
+// spelled (7.3918264e7, 73918264.0 and 739182640E-1 carry 73918264; 73918264.5 does not;
+// -7.3918264e7 does, as the bytes of -73918264 do), or as a number that reads as the same
+// double (73918263.99999999999999: what every reader that uses doubles decodes). Numbers
+// are compared on their digits and as doubles, in time linear in the text. The gateway
+// then refuses the result (credential-in-result), so the secret reaches neither the client
+// nor the log. Values shorter than kMinCheckedCredentialBytes are not looked for (they
+// would match by chance); other encodings (base64, hex, split across strings, a number
+// that merely contains the digits) are not recognized. Text that is not JSON is looked at
+// up to where it stops being JSON.
 inline constexpr size_t kMinCheckedCredentialBytes = 4;
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values);
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -69,6 +71,28 @@ TEST(CredentialsTest, AnEmptyVariableIsNoCredential) {
   EXPECT_EQ(resolve("most.api-key"), "s3cret-value");
   EXPECT_EQ(resolve("empty.key"), std::nullopt);
   EXPECT_EQ(resolve("unset.key"), std::nullopt);
+}
+
+// A tool's text content is often JSON itself; its reader decodes that too. An encoder that
+// writes `/` as `\/` (PHP, Java) or every character as `\u` must not hide the value, at any
+// level of nesting (probe Z1); nor may a change of ASCII case (probe Z2: an upper-cased
+// hex token is the token).
+TEST(CredentialsTest, ValuesInsideJsonTextAndInAnotherCaseAreRecognized) {
+  const std::vector<std::string> secret = {"hunter2-SECRET/key"};
+  const auto text_result = [](const std::string& text) {
+    return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}}.dump();
+  };
+  const std::string slash_escaped = R"({"auth":"hunter2-SECRET\/key"})";
+  EXPECT_TRUE(EchoesCredential(text_result(slash_escaped), secret)) << text_result(slash_escaped);
+  const std::string all_escaped =
+      R"({"k":"\u0068\u0075\u006e\u0074\u0065\u0072\u0032-SECRET\u002fkey"})";
+  EXPECT_TRUE(EchoesCredential(text_result(all_escaped), secret)) << text_result(all_escaped);
+  const std::string nested = nlohmann::json{{"wrapped", slash_escaped}}.dump();
+  EXPECT_TRUE(EchoesCredential(text_result(nested), secret)) << text_result(nested);
+  EXPECT_TRUE(EchoesCredential(text_result("HUNTER2-SECRET/KEY"), secret));
+  EXPECT_TRUE(EchoesCredential(text_result("hunter2-secret/key"), secret));
+  // Escapes that decode to something else stay something else.
+  EXPECT_FALSE(EchoesCredential(text_result(R"({"k":"hunter2-SECRET\n/key"})"), secret));
 }
 
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
