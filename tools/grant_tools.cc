@@ -1,8 +1,10 @@
 #include "tools/grant_tools.h"
 
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
@@ -93,9 +95,22 @@ void ListGrants(const LasToolContext& context, const GrantPolicy& policy,
   done(ToolCallReply::Result(JsonResult(out.dump())));
 }
 
+// Delegations appended and not yet answered, by what they give (EqualDelegationKey): an
+// equal one sent meanwhile finds no live grant yet, and would be issued too (probe Y2).
+// Loop thread only.
+using PendingDelegations = std::set<std::string>;
+
+std::string EqualDelegationKey(std::string_view to_agent, std::string_view issuer,
+                               std::string_view parent, bool all,
+                               const std::set<std::string>& selector_keys) {
+  std::string key = json::array({to_agent, issuer, parent, all}).dump();
+  for (const std::string& selector : selector_keys) key += "\n" + selector;
+  return key;
+}
+
 void Delegate(const LasToolContext& context, const std::function<std::string()>& new_id,
-              const SessionInfo& session, const std::string& arguments,
-              std::function<void(ToolCallReply)> done) {
+              const std::shared_ptr<PendingDelegations>& pending, const SessionInfo& session,
+              const std::string& arguments, std::function<void(ToolCallReply)> done) {
   const json args = json::parse(arguments, nullptr, false);
   const reducers::Grants* grants = CurrentGrants(context.live);
   if (!args.is_object() || grants == nullptr) {
@@ -135,9 +150,16 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
   // of the two would not stop the calls (as for the operator's `las grant`).
   std::set<std::string> keys;
   for (const auto& s : selectors) keys.insert(reducers::SelectorKey(s.surface, s.tool, s.definition_sha256));
-  if (!reducers::EqualLiveGrant(*grants, to_agent, session.agent_id, from, all, keys).empty()) {
+  const std::string equal_key = EqualDelegationKey(to_agent, session.agent_id, from, all, keys);
+  if (!reducers::EqualLiveGrant(*grants, to_agent, session.agent_id, from, all, keys).empty() ||
+      pending->count(equal_key) != 0) {
     return done(Refused("already-delegated"));
   }
+  pending->insert(equal_key);
+  done = [pending, equal_key, done = std::move(done)](ToolCallReply reply) {
+    pending->erase(equal_key);
+    done(std::move(reply));
+  };
   const std::string grant_id = new_id();
   json reply = {{"grant_id", grant_id}, {"agent_id", to_agent}, {"parent_grant_id", from},
                 {"root", all}};
@@ -214,9 +236,10 @@ void AddGrantTools(BuiltinTools& tools, const LasToolContext& context, GrantPoli
                         R"("selectors":{"type":"array","minItems":1,"maxItems":256,"items":)") +
                 std::string(kSelectorSchema) +
                 R"(}},"required":["to_agent","from_grant"],"additionalProperties":false})",
-            [context, new_grant_id](const SessionInfo& session, const std::string& arguments,
-                                    std::function<void(ToolCallReply)> done) {
-              Delegate(context, new_grant_id, session, arguments, std::move(done));
+            [context, new_grant_id, pending = std::make_shared<PendingDelegations>()](
+                const SessionInfo& session, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+              Delegate(context, new_grant_id, pending, session, arguments, std::move(done));
             });
   tools.Add("grant_revoke",
             "Revoke a grant you delegated; every grant delegated from it is revoked with it.",

@@ -79,6 +79,21 @@ TEST_F(GrantToolsTest, TheSameDelegationTwiceIsRefused) {
   EXPECT_NE(Delegate("alice", "grant-op", "carol")["grant_id"], carol_grant_);
 }
 
+// Two equal delegations in flight at once: the second finds no live grant yet, and is
+// refused all the same (probe Y2).
+TEST_F(GrantToolsTest, TheSameDelegationTwiceInFlightIsIssuedOnce) {
+  const int first = SendDelegate("alice", "grant-op", "erin");
+  const int second = SendDelegate("alice", "grant-op", "erin");
+  json one = Result("alice", first);
+  json two = Result("alice", second);
+  EXPECT_FALSE(one.value("isError", false)) << one.dump();
+  EXPECT_EQ(two["content"][0]["text"], "Refused: already-delegated") << two.dump();
+  // Once answered, the pending mark is gone: after a revoke it may be issued anew.
+  EXPECT_FALSE(Result("alice", SendRevoke("alice", one["structuredContent"]["grant_id"]))
+                   .value("isError", false));
+  EXPECT_FALSE(Delegate("alice", "grant-op", "erin").is_null());
+}
+
 TEST_F(GrantToolsTest, ADelegationFromAGrantRevokedMeanwhileIsRefused) {
   const int revoke = SendRevoke("alice", carol_grant_);
   const int delegate = SendDelegate("carol", carol_grant_, "dave");  // before the revoke folds
