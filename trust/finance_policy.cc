@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <string>
+#include <vector>
 
 #include "trust/release_paths.h"
 #include "trust/strict_json_internal.h"
@@ -129,10 +131,23 @@ Verdict CheckFinancePolicyFile(const FinanceConfig& config, const SecureFileOpti
   VerdictOr<std::string> bytes = ReadSecureFile(config.policy_path, "finance policy", bounded);
   if (!bytes.ok()) return bytes.verdict();
   Result<Sha256Digest> canonical = CanonicalSha256(*bytes);
-  Result<Json> parsed = internal::ParseStrictJson(*bytes);
+  std::vector<internal::JsonPath> lost_precision;
+  std::vector<internal::JsonPath> inexact_integers;
+  Result<Json> parsed = internal::ParseStrictJson(*bytes, {}, &lost_precision, &inexact_integers);
   if (!canonical.ok() || !parsed.ok()) {
     return Reject(Reason::kPolicyInvalid,
                   "finance policy " + config.policy_path + " is not strict JSON");
+  }
+  // The fingerprint (RFC 8785) reads every number as a double: 98765432109876543 and
+  // 98765432109876544 would share one, while the child reads the file itself (probe Z5).
+  if (!lost_precision.empty() || !inexact_integers.empty()) {
+    const internal::JsonPath& at = lost_precision.empty() ? inexact_integers[0] : lost_precision[0];
+    std::string pointer;
+    for (const std::string& segment : at) pointer += "/" + segment;
+    return Reject(Reason::kPolicyInvalid,
+                  "finance policy " + config.policy_path + " holds a number at " + pointer +
+                      " that a double does not hold exactly, which its fingerprint cannot bind; "
+                      "write it as a string");
   }
   if (*canonical != config.policy_sha256) {
     return Reject(Reason::kFinancePolicyFingerprint,

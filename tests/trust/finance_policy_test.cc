@@ -130,6 +130,26 @@ TEST_F(FinancePolicyTest, APolicyThatIsNotProposalOnlyIsRefused) {
   EXPECT_EQ(Admit(Complete()).reason(), Reason::kPolicyInvalid);
 }
 
+// The fingerprint reads numbers as doubles: a number a double does not hold would leave two
+// policies with one fingerprint, so it is refused (probe Z5). Exact ones pass.
+TEST_F(FinancePolicyTest, ANumberADoubleDoesNotHoldIsRefused) {
+  for (const char* text : {R"({"account":98765432109876543,"mode":"proposal-only"})",
+                           R"({"limit":100.000000000000000001,"mode":"proposal-only"})",
+                           R"({"mode":"proposal-only","n":[1,100000000000000000000000]})"}) {
+    testing::WriteFile(dir_.Sub("policy.json"), text, 0600);
+    Environment env = Complete();
+    env["LAS_FINANCE_POLICY_SHA256"] = Sha256Hex(*CanonicalSha256(text));
+    const Verdict verdict = Admit(env);
+    EXPECT_EQ(verdict.reason(), Reason::kPolicyInvalid) << text;
+    EXPECT_NE(verdict.detail().find("write it as a string"), std::string::npos) << verdict.detail();
+  }
+  const char* exact = R"({"account":9007199254740992,"limit":100.5,"mode":"proposal-only"})";
+  testing::WriteFile(dir_.Sub("policy.json"), exact, 0600);
+  Environment env = Complete();
+  env["LAS_FINANCE_POLICY_SHA256"] = Sha256Hex(*CanonicalSha256(exact));
+  EXPECT_TRUE(Admit(env).ok()) << Admit(env).ToString();
+}
+
 TEST_F(FinancePolicyTest, PolicyAndKeyFilesMustBeTheOwnersOnly) {
   testing::WriteFile(dir_.Sub("policy.json"), kPolicy, 0644);
   EXPECT_EQ(Admit(Complete()).reason(), Reason::kFilePermissions);
