@@ -445,6 +445,15 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
 }
 
 void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
+  // Out of time while its request was being recorded (a slow disk): it is not sent, as a
+  // call whose check ran out of time is not (probe Y1).
+  if (call->deadline_nanos != 0 && options_.clock->NowNanos() >= call->deadline_nanos) {
+    appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
+                                             fb::CallOutcome::Failed, BoundedText{}, 0, "timeout")},
+                     log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+    Finish(*call, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
+    return;
+  }
   transport::McpClient* child = federation_.ServingClientFor(call->surface);
   if (child == nullptr || call->cancelled) {
     // Cancelled, or the surface stopped, before the child saw it: it did not happen.

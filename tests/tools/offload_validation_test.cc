@@ -463,6 +463,33 @@ TEST_F(OffloadValidationTest, TheCallTimeoutCoversTheCheck) {
   EXPECT_EQ(Events("ToolCallDenied").size(), 1u);
 }
 
+// A clock that moves on by 2 s at every reading: each step of a call takes "too long".
+class LeapingClock final : public MonotonicClock {
+ public:
+  int64_t NowNanos() const override { return now_ += 2'000'000'000; }
+
+ private:
+  mutable int64_t now_ = 0;
+};
+
+// A call whose request was recorded only after its deadline (a slow disk) is not sent: it
+// is answered as timed out and recorded failed, never having reached the child (probe Y1).
+TEST_F(OffloadValidationTest, ACallOutOfTimeWhenItsRequestIsRecordedIsNotSent) {
+  static const LeapingClock clock;
+  Open(held_.Runner(), [](GatewayOptions& options) {
+    options.call_timeout_ms = 1500;
+    options.clock = &clock;
+  });
+  const json timed_out = Await("a", Send("a", "kid__echo", R"({"text":"late"})"));
+  EXPECT_EQ(ErrorOf(timed_out)["code"], kCallTimedOut);
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+  auto completed = AwaitEvents("ToolCallCompleted", 1);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed") << completed[0].dump();
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "timeout") << completed[0].dump();
+  EXPECT_EQ(Events("ToolCallRequested").size(), 1u);
+}
+
 // The server going away answers every call whose check waits or runs, denied "shutdown",
 // and requests none of them.
 TEST_F(OffloadValidationTest, EndingTheChecksAnswersEveryCallWaitingForOne) {
