@@ -16,6 +16,7 @@
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/random_id.h"
+#include "tools/special_policies.h"
 #include "tools/worker_thread.h"
 #include "transport/child_process.h"
 
@@ -175,10 +176,11 @@ ServerCore::~ServerCore() {
 
 void ServerCore::Start(std::function<void()> ready) {
   parts_->federation->Start([this, ready = std::move(ready)] {
-    if (parts_->federation->ClientFor("skarbiec") != nullptr &&
-        !Lookup(parts_->options.environment, "SKARBIEC_MCP_AGENT_ID")) {
-      std::fprintf(stderr, "las: skarbiec is admitted but SKARBIEC_MCP_AGENT_ID is not set: "
-                           "every session is refused\n");
+    if (parts_->federation->ClientFor("skarbiec") != nullptr) {
+      if (auto problem = SkarbiecAgentIdProblem(parts_->options.environment)) {
+        // The message is Las's own text: the variable's value is never in it.
+        std::fprintf(stderr, "las: skarbiec is admitted but %s\n", problem->c_str());
+      }
     }
     ready();
   });

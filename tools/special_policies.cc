@@ -1,5 +1,6 @@
 #include "tools/special_policies.h"
 
+#include "tools/grant_policy.h"
 #include "trust/release_paths.h"
 
 namespace las::tools {
@@ -145,6 +146,18 @@ trust::Verdict CheckToolName(SurfacePolicy policy, std::string_view surface,
           tool);
   }
   return trust::Reject(trust::Reason::kPolicyToolNotAllowed, "unknown policy");
+}
+
+std::optional<std::string> SkarbiecAgentIdProblem(const trust::Environment& environment) {
+  auto it = environment.find("SKARBIEC_MCP_AGENT_ID");
+  if (it == environment.end() || it->second.empty()) {
+    return "SKARBIEC_MCP_AGENT_ID is not set: every session is refused";
+  }
+  if (!IsValidAgentId(it->second)) {
+    return std::string("SKARBIEC_MCP_AGENT_ID names no possible agent (") + kAgentIdRule +
+           "): every session is refused";
+  }
+  return std::nullopt;
 }
 
 }  // namespace las::tools

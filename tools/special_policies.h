@@ -77,4 +77,9 @@ SpecialAdmission AdmitSpecial(SurfacePolicy policy, const trust::SurfaceBinding&
 trust::Verdict CheckToolName(SurfacePolicy policy, std::string_view surface,
                              std::string_view tool, const SpecialPolicies& policies);
 
+// While Skarbiec is served only SKARBIEC_MCP_AGENT_ID may open a session: why no session
+// can (the variable unset or empty, or no possible agent id), or nullopt when it names one.
+// `las serve` says it on stderr, `las check` fails on it.
+std::optional<std::string> SkarbiecAgentIdProblem(const trust::Environment& environment);
+
 }  // namespace las::tools

@@ -411,6 +411,10 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
                                   Plural(policies.taxonomy->resources.size(), "resource") + ", " +
                                   Plural(policies.taxonomy->targets.size(), "target"))
                          : Fail(bound->name, "taxonomy", policies.taxonomy_verdict));
+      const std::optional<std::string> agent = SkarbiecAgentIdProblem(options.policy.environment);
+      rows.push_back(agent ? Fail(bound->name, "agent-id", "skarbiec-agent-id", *agent)
+                           : Ok(bound->name, "agent-id",
+                                "SKARBIEC_MCP_AGENT_ID names the one agent that may open a session"));
     }
     if (admission.absent) {
       rows.push_back(Skip(bound->name, "policy", kReasonFinanceAbsent,

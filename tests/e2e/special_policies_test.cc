@@ -225,6 +225,27 @@ TEST_F(SpecialPoliciesTest, SkarbiecWithoutItsAgentIdSaysWhyEverySessionIsRefuse
   EXPECT_NE(listed.err.find("SKARBIEC_MCP_AGENT_ID is not set: every session is refused"),
             std::string::npos)
       << listed.err;
+  // A value no agent id can have is said too (probe Z4), and `las check` fails on either
+  // rather than passing a set-up that refuses every session (probe Z3).
+  auto impossible = List(json{{"SKARBIEC_MCP_AGENT_ID", " "}});
+  EXPECT_NE(impossible.err.find("SKARBIEC_MCP_AGENT_ID names no possible agent"), std::string::npos)
+      << impossible.err;
+  for (const json& value : {json(nullptr), json(" ")}) {
+    json overrides = json::object();
+    overrides["SKARBIEC_MCP_AGENT_ID"] = value;
+    std::vector<std::string> env;
+    const json vars = Env(overrides);
+    for (const auto& [name, set] : vars.items()) env.push_back(name + "=" + set.get<std::string>());
+    auto checked = testing::RunCommand(
+        {LAS_EXECUTABLE, "check", "--json", "--registry", release_->registry_path()}, env);
+    EXPECT_EQ(checked.exit_code, 1) << value << checked.out << checked.err;
+    bool failed = false;
+    const json report = json::parse(checked.out);
+    for (const json& row : report["checks"]) {
+      if (row["check"] == "agent-id") failed = row["reason"] == "skarbiec-agent-id";
+    }
+    EXPECT_TRUE(failed) << value << checked.out;
+  }
 }
 
 TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeverLogged) {
@@ -422,6 +443,7 @@ TEST_F(SpecialPoliciesTest, LasCheckReportsThePolicyVerdicts) {
   EXPECT_EQ(rows["tama/tools"]["result"], "ok");
   EXPECT_EQ(rows["skarbiec/policy"]["result"], "ok");
   EXPECT_EQ(rows["skarbiec/taxonomy"]["result"], "ok");
+  EXPECT_EQ(rows["skarbiec/agent-id"]["result"], "ok") << rows["skarbiec/agent-id"];
   EXPECT_EQ(rows["skarbiec/tools"]["result"], "ok") << rows["skarbiec/tools"];
 }
 
