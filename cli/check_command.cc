@@ -15,6 +15,7 @@
 #include "tools/registry.h"
 #include "tools/surface_check.h"
 #include "transport/child_process.h"
+#include "trust/manifest.h"
 #include "trust/release_paths.h"
 #include "trust/rfc3339.h"
 #include "cli/fail.h"
@@ -102,10 +103,13 @@ void PrintJson(const tools::CheckReport& report) {
 }
 
 int RunCheck(const CheckFlags& flags) {
-  // An empty name would come back as a failed row without a surface, which reads as the
-  // release's own (probe X3).
+  // A name no surface can have ("", " ") would come back as a failed row that reads as the
+  // release's own (probes X3, Y4).
   for (const std::string& surface : flags.surfaces) {
-    if (surface.empty()) return Fail(InvalidArgument("a surface name is empty"));
+    if (!trust::IsValidSurfaceName(surface)) {
+      return Fail(InvalidArgument("'" + EscapeForTerminal(surface) +
+                                  "' is not a surface name ([a-z0-9_-], 1 to 64 characters)"));
+    }
   }
   const trust::Environment env = trust::EnvironmentFromProcess();
   tools::SurfaceCheckOptions options;

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
+#include "cli/id_argument.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
 #include "cli/table.h"
@@ -199,7 +200,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto* revoke = app.add_subcommand(
       "revoke", "Revoke a grant and everything delegated from it. Through the running server "
                 "when one holds the log (exit 7 if it holds it but does not answer)");
-  revoke->add_option("grant", revoke_flags->second, "The grant id")->required();
+  revoke->add_option("grant", revoke_flags->second, "The grant id")->required()->check(IdArgument());
   revoke->add_option("--log", revoke_flags->first, "Log directory")->capture_default_str();
   revoke->callback([revoke_flags, &exit_code] {
     auto revoked = tools::RevokeGrant(revoke_flags->first, revoke_flags->second);
@@ -285,7 +286,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
 
   auto forget_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
   auto* forget = rules->add_subcommand("forget", "Forget a rule");
-  forget->add_option("rule", forget_flags->second, "The rule id")->required();
+  forget->add_option("rule", forget_flags->second, "The rule id")->required()->check(IdArgument());
   forget->add_option("--log", forget_flags->first, "Log directory")->capture_default_str();
   forget->callback([forget_flags, &exit_code] {
     Status forgotten = tools::ForgetRule(forget_flags->first, forget_flags->second);

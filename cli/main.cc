@@ -59,8 +59,8 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
       command->count() > 0) {
     std::string taken;
     for (const std::string& word : command->results()) taken += (taken.empty() ? "" : " ") + word;
-    what = separated ? "'" + taken + "' before '--' is not a flag's value (a flag takes one value: "
-                       "--env A --env B); the child's command goes after '--'"
+    what = separated ? "'" + taken + "' came before '--': the child's command goes after '--', "
+                       "and a flag takes one value (--env A --env B)"
                      : "the child's command goes after '--', or las reads its flags: " + what;
   }
   // `--from 1 --from 2`: CLI11 says "--from: At Most 1 required but received 2".

@@ -290,7 +290,11 @@ void RegisterOnboarding(CLI::App& app, int& exit_code) {
   auto* check = cmd->add_subcommand(
       "check", "Re-run the real check of STEP (or of every step) and record the result; exit 1 if "
                "a check fails");
-  check->add_option("step", flags->step, "One of: " + steps);
+  check->add_option("step", flags->step, "One of: " + steps)
+      ->check([](const std::string& step) {
+        // "" would read as no step given, and check every one (probe Y4).
+        return step.empty() ? std::string("an empty STEP names no step") : std::string();
+      });
   check->add_option("--registry", flags->registry,
                     "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
   check->add_option("--timeout-ms", flags->timeout_ms,

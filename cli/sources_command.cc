@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
+#include "cli/id_argument.h"
 #include "cli/log_fold.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
@@ -176,7 +177,7 @@ void RegisterSources(CLI::App& app, int& exit_code) {
   auto* enable = sources->add_subcommand(
       "enable", "Append SourceEnabled (through the running server when one holds the log; "
                 "exit 7 if it holds it but does not answer)");
-  enable->add_option("ID", flags->id, "Source id")->required();
+  enable->add_option("ID", flags->id, "Source id")->required()->check(IdArgument());
   AddLogFlags(*enable, *flags);
   enable->callback([flags, &exit_code] { exit_code = Toggle(*flags, true); });
 
@@ -185,7 +186,7 @@ void RegisterSources(CLI::App& app, int& exit_code) {
       "Append SourceDisabled: its tools leave tools/list and calls are refused, across "
       "restarts (through the running server when one holds the log; exit 7 if it holds it but "
       "does not answer)");
-  disable->add_option("ID", flags->id, "Source id")->required();
+  disable->add_option("ID", flags->id, "Source id")->required()->check(IdArgument());
   disable->add_option("--reason", flags->reason, "Why (recorded)")->capture_default_str();
   AddLogFlags(*disable, *flags);
   disable->callback([flags, &exit_code] { exit_code = Toggle(*flags, false); });

@@ -185,10 +185,20 @@ Json ParseOperatorLine(std::string_view line) {
   return Json::parse(line, nullptr, false);
 }
 
+// nlohmann keeps a repeated key's last value, where a reader of the line may see its
+// first: `"agent_id":"helper","agent_id":"default"` must grant no one (probe W2), and
+// `"method":"initialize","method":"las/operator"` open no operator connection (probe Y3).
+bool RepeatsAKey(std::string_view line) {
+  std::vector<transport::JsonMember> members;
+  return transport::ObjectMembers(line, &members, transport::kDefaultMaxDepth, nullptr,
+                                  transport::DuplicateKeys::kRejected) ==
+         transport::JsonTextError::kDuplicateKey;
+}
+
 }  // namespace
 
 bool IsOperatorHello(std::string_view line) {
-  if (line.find(kOperatorHello) == std::string_view::npos) return false;
+  if (line.find(kOperatorHello) == std::string_view::npos || RepeatsAKey(line)) return false;
   const auto parsed = ParseOperatorLine(line);
   if (!parsed.is_object() || !parsed.contains("id")) return false;
   auto method = parsed.find("method");
@@ -209,12 +219,7 @@ void OperatorSession::OnLine(std::string_view line) {
     return;
   }
   const Json& id = message["id"];
-  // nlohmann keeps a repeated key's last value, where a reader of the line may see its
-  // first: `"agent_id":"helper","agent_id":"default"` must grant no one (probe W2).
-  std::vector<transport::JsonMember> members;
-  if (transport::ObjectMembers(line, &members, transport::kDefaultMaxDepth, nullptr,
-                               transport::DuplicateKeys::kRejected) ==
-      transport::JsonTextError::kDuplicateKey) {
+  if (RepeatsAKey(line)) {
     output_.Write(Refusal(id, kInvalidRequest,
                           InvalidArgument("an object in the operator line repeats a key")));
     return;

@@ -188,11 +188,15 @@ TEST_F(CheckCliTest, NamedSurfacesMustBeConfiguredAndBound) {
   auto directory = r_.Check({"--registry", r_.workspace()});
   EXPECT_EQ(directory.exit_code, 2) << directory.err;
   EXPECT_NE(directory.err.find("not a regular file"), std::string::npos) << directory.err;
-  // An empty name is a usage error, not a failed row without a surface (probe X3).
-  auto empty = r_.Check({""});
-  EXPECT_EQ(empty.exit_code, 2) << empty.err;
-  EXPECT_EQ(empty.err, "las check: invalid_argument: a surface name is empty\n");
-  EXPECT_EQ(empty.out, "");
+  // A name no surface can have is a usage error, not a failed row that reads as the
+  // release's own (probes X3, Y4).
+  for (const char* name : {"", " ", "Echo"}) {
+    auto odd = r_.Check({name});
+    EXPECT_EQ(odd.exit_code, 2) << odd.err;
+    EXPECT_EQ(odd.err, "las check: invalid_argument: '" + std::string(name) +
+                           "' is not a surface name ([a-z0-9_-], 1 to 64 characters)\n");
+    EXPECT_EQ(odd.out, "");
+  }
 }
 
 }  // namespace

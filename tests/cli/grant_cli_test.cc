@@ -208,6 +208,14 @@ TEST_F(GrantCliTest, RevokeCascadesAndASecondRevokeIsAConflict) {
   EXPECT_EQ(all[0]["reason"], "revoked-by-operator");
   EXPECT_EQ(Las({"revoke", id}).exit_code, 10);
   EXPECT_EQ(Las({"revoke", "grant-nosuch"}).exit_code, 4);
+  // An empty or blank id names nothing: a usage error, not "no grant " (probe Y5).
+  for (const char* blank : {"", " "}) {
+    auto refused = Las({"revoke", blank});
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("an empty id names nothing"), std::string::npos) << refused.err;
+    EXPECT_EQ(Las({"rules", "forget", blank}).exit_code, 2);
+    EXPECT_EQ(Las({"sources", "disable", blank}).exit_code, 2);
+  }
 }
 
 TEST_F(GrantCliTest, RulesAreAddedListedAndForgotten) {

@@ -125,6 +125,7 @@ TEST_F(OnboardingCliTest, UnknownStepsAndMissingStepsAreUsageErrors) {
   EXPECT_NE(unknown.err.find("trust-store, key, release, surfaces, first-call"), std::string::npos)
       << unknown.err;
   EXPECT_EQ(Las({"onboarding", "check", "bogus"}).exit_code, 2);
+  EXPECT_EQ(Las({"onboarding", "check", ""}).exit_code, 2) << "not: every step (probe Y4)";
   EXPECT_EQ(Las({"onboarding", "reset"}).exit_code, 2) << "reset needs a step";
   // A bad --registry is refused before the log is opened (probe X4).
   EXPECT_EQ(Las({"onboarding", "check", "--registry", tmp_.Sub("missing.json")}).exit_code, 4);

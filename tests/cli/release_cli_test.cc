@@ -523,8 +523,8 @@ TEST(ReleaseDraftTest, EnvLastBeforeTheDoubleDashLeavesTheChildsArgumentsAlone) 
                   "/usr/bin/python3", r.script(), "echo"});
   EXPECT_EQ(two.exit_code, 2) << two.err;
   // The error names the stray word, not the child's command line (probe U5).
-  EXPECT_EQ(two.err, "las release draft: invalid_argument: 'LANG' before '--' is not a flag's value "
-                     "(a flag takes one value: --env A --env B); the child's command goes after '--' "
+  EXPECT_EQ(two.err, "las release draft: invalid_argument: 'LANG' came before '--': the child's "
+                     "command goes after '--', and a flag takes one value (--env A --env B) "
                      "(see `las release draft --help`)\n");
   // Without `--`, the child's own flag is read as las's; the error says where the command goes.
   auto undivided = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",

@@ -1059,6 +1059,18 @@ TEST_F(DaemonTest, AnOperatorRequestThatRepeatsAKeyIsRefusedAndChangesNothing) {
   auto granted = op.ReadLine();
   ASSERT_TRUE(granted.has_value());
   EXPECT_TRUE(json::parse(*granted).contains("result")) << *granted;
+  // A hello that repeats its method opens no operator connection (probe Y3).
+  RawClient sneaky = Connect(socket_path);
+  sneaky.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","method":"las/operator","params":{}})");
+  auto hello = sneaky.ReadLine();
+  ASSERT_TRUE(hello.has_value());
+  EXPECT_EQ(json::parse(*hello)["error"]["code"], -32600) << *hello;
+  sneaky.Send(R"({"jsonrpc":"2.0","id":1,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
+              std::string(32, 'c') + R"(","agent_id":"helper","all":true,"tools":[]}})");
+  auto refused_issue = sneaky.ReadLine();
+  if (refused_issue) {
+    EXPECT_TRUE(json::parse(*refused_issue).contains("error")) << *refused_issue;
+  }
   EXPECT_EQ(StopDaemon(), 0);
   auto issued = Replay({"--kind", "GrantIssued"});
   ASSERT_EQ(issued.size(), 1u);
