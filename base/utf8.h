@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace las {
@@ -16,5 +17,9 @@ std::optional<char32_t> DecodeUtf8(std::string_view text, size_t* pos);
 
 // The characters of well-formed UTF-8: the bytes that do not continue a sequence.
 size_t CountCodePoints(std::string_view text);
+
+// Appends `code_point` (at most U+10FFFF) to `out` as UTF-8. A surrogate is written as the
+// three bytes it would take (what a lone \uD800 escape decodes to in a lenient reader).
+void AppendUtf8(char32_t code_point, std::string& out);
 
 }  // namespace las

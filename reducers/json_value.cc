@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "base/json_string.h"
+#include "base/utf8.h"
 
 namespace las::reducers {
 namespace {
@@ -137,24 +138,6 @@ class Parser {
     }
   }
 
-  static void PutUtf8(uint32_t cp, std::string& out) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
-
   bool Hex4(uint32_t& out) {
     if (pos_ + 4 > s_.size()) return Fail("truncated \\u escape");
     out = 0;
@@ -236,7 +219,7 @@ class Parser {
             if (low < 0xDC00 || low > 0xDFFF) return Fail("lone high surrogate in \\u escape");
             cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
           }
-          PutUtf8(cp, out);
+          AppendUtf8(cp, out);
           break;
         }
         default: return Fail("invalid escape in string");

@@ -1,6 +1,7 @@
 #include "transport/json_text.h"
 
 #include "base/json_string.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,24 +23,6 @@ int HexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 class Scanner {
@@ -171,7 +154,7 @@ class Scanner {
         if (low < 0xDC00 || low > 0xDFFF) return Fail(JsonTextError::kInvalidUtf8);
         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
       }
-      if (out) AppendUtf8(cp, out);
+      if (out) AppendUtf8(cp, *out);
     }
   }
 
