@@ -44,4 +44,18 @@ size_t JsonStringSize(std::string_view text) {
   return size;
 }
 
+std::optional<char32_t> JsonEscapeUnit(std::string_view digits) {
+  if (digits.size() < 4) return std::nullopt;
+  char32_t unit = 0;
+  for (const char c : digits.substr(0, 4)) {
+    const int digit = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+    if (digit < 0) return std::nullopt;
+    unit = unit * 16 + static_cast<char32_t>(digit);
+  }
+  return unit;
+}
+
 }  // namespace las

@@ -5,6 +5,7 @@
 // `text` is valid UTF-8 (the output is valid JSON exactly when the input is valid UTF-8).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,9 @@ void AppendJsonString(std::string_view text, std::string& out);
 
 // The number of bytes AppendJsonString(text, ...) appends, quotes included.
 size_t JsonStringSize(std::string_view text);
+
+// The UTF-16 code unit a `\u` escape's four hex digits (either case) at the start of
+// `digits` spell; nullopt when fewer than four follow or one is not hex.
+std::optional<char32_t> JsonEscapeUnit(std::string_view digits);
 
 }  // namespace las

@@ -140,15 +140,10 @@ class Parser {
 
   bool Hex4(uint32_t& out) {
     if (pos_ + 4 > s_.size()) return Fail("truncated \\u escape");
-    out = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char h = s_[pos_++];
-      out <<= 4;
-      if (h >= '0' && h <= '9') out |= static_cast<uint32_t>(h - '0');
-      else if (h >= 'a' && h <= 'f') out |= static_cast<uint32_t>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') out |= static_cast<uint32_t>(h - 'A' + 10);
-      else return Fail("invalid \\u escape");
-    }
+    const std::optional<char32_t> unit = JsonEscapeUnit(s_.substr(pos_));
+    if (!unit) return Fail("invalid \\u escape");
+    pos_ += 4;
+    out = *unit;
     return true;
   }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_decimal.h"
+#include "base/json_string.h"
 #include "base/utf8.h"
 
 namespace las::tools {
@@ -52,22 +53,6 @@ bool CarriesAny(std::string_view text, const std::vector<std::string_view>& valu
   return false;
 }
 
-// The four hex digits at text[at..at+4) as a UTF-16 code unit, or nullopt.
-std::optional<uint32_t> HexUnit(std::string_view text, size_t at) {
-  if (at + 4 > text.size()) return std::nullopt;
-  uint32_t unit = 0;
-  for (size_t i = at; i < at + 4; ++i) {
-    const char c = text[i];
-    const int digit = c >= '0' && c <= '9'   ? c - '0'
-                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                             : -1;
-    if (digit < 0) return std::nullopt;
-    unit = unit * 16 + static_cast<uint32_t>(digit);
-  }
-  return unit;
-}
-
 // JSON's string escapes in `text` undone once, leniently (what is no JSON escape stays as
 // written): what a reader gets from a string that holds JSON text, e.g. a tool's text
 // content `{"auth": "ab12\/cd34"}`, once it parses it.
@@ -80,7 +65,6 @@ std::string UnescapeJsonOnce(std::string_view text) {
       continue;
     }
     const char escape = text[i + 1];
-    std::optional<uint32_t> unit = escape == 'u' ? HexUnit(text, i + 2) : std::nullopt;
     switch (escape) {
       case '"': case '\\': case '/': out.push_back(escape); ++i; continue;
       case 'b': out.push_back('\b'); ++i; continue;
@@ -90,14 +74,17 @@ std::string UnescapeJsonOnce(std::string_view text) {
       case 't': out.push_back('\t'); ++i; continue;
       default: break;
     }
+    const std::optional<char32_t> unit =
+        escape == 'u' ? JsonEscapeUnit(text.substr(i + 2)) : std::nullopt;
     if (!unit) {
       out.push_back(text[i]);
       continue;
     }
     i += 5;
-    uint32_t code_point = *unit;
+    char32_t code_point = *unit;
     if (code_point >= 0xD800 && code_point < 0xDC00 && text.substr(i + 1, 2) == "\\u") {
-      if (std::optional<uint32_t> low = HexUnit(text, i + 3); low && *low >= 0xDC00 && *low < 0xE000) {
+      if (std::optional<char32_t> low = JsonEscapeUnit(text.substr(i + 3));
+          low && *low >= 0xDC00 && *low < 0xE000) {
         code_point = 0x10000 + ((code_point - 0xD800) << 10) + (*low - 0xDC00);
         i += 6;
       }

@@ -445,26 +445,24 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
 }
 
 void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
-  // Out of time while its request was being recorded (a slow disk): it is not sent, as a
-  // call whose check ran out of time is not (probe Y1).
-  if (call->deadline_nanos != 0 && options_.clock->NowNanos() >= call->deadline_nanos) {
-    appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
-                                             fb::CallOutcome::Failed, BoundedText{}, 0, "timeout")},
-                     log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
-    Finish(*call, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
-    return;
-  }
-  transport::McpClient* child = federation_.ServingClientFor(call->surface);
+  const int64_t now = options_.clock->NowNanos();
+  // Out of time while its request was being recorded (a slow disk; probe Y1, as a call
+  // whose check ran out of time), cancelled, or its surface stopped before the child saw
+  // it: not sent, so it did not happen.
+  const bool out_of_time = call->deadline_nanos != 0 && now >= call->deadline_nanos;
+  transport::McpClient* child = out_of_time ? nullptr : federation_.ServingClientFor(call->surface);
   if (child == nullptr || call->cancelled) {
-    // Cancelled, or the surface stopped, before the child saw it: it did not happen.
+    const char* reason = out_of_time       ? "timeout"
+                         : call->cancelled ? "cancelled"
+                                           : "surface-unavailable";
     appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
-                                             fb::CallOutcome::Failed, BoundedText{}, 0,
-                                             call->cancelled ? "cancelled" : "surface-unavailable")},
+                                             fb::CallOutcome::Failed, BoundedText{}, 0, reason)},
                      log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
-    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    Finish(*call, out_of_time ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
+                              : ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
-  call->started_nanos = options_.clock->NowNanos();
+  call->started_nanos = now;
   transport::CallOptions call_options;
   if (call->deadline_nanos != 0) {
     // What is left of the call's timeout (its check and its request took the rest).

@@ -18,12 +18,6 @@ constexpr size_t kHardMaxDepth = 1024;
 bool IsWs(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 class Scanner {
  public:
@@ -159,14 +153,10 @@ class Scanner {
   }
 
   bool Hex4(uint32_t* cp) {
-    if (s_.size() - pos_ < 4) return Fail(JsonTextError::kSyntax);
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      int h = HexValue(s_[pos_++]);
-      if (h < 0) return Fail(JsonTextError::kSyntax);
-      v = (v << 4) | static_cast<uint32_t>(h);
-    }
-    *cp = v;
+    const std::optional<char32_t> unit = JsonEscapeUnit(s_.substr(pos_));
+    if (!unit) return Fail(JsonTextError::kSyntax);
+    pos_ += 4;
+    *cp = *unit;
     return true;
   }
 
