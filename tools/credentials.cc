@@ -12,6 +12,7 @@
 #include "base/json_decimal.h"
 #include "base/json_string.h"
 #include "base/utf8.h"
+#include "tools/credential_encodings.h"
 
 namespace las::tools {
 
@@ -112,7 +113,10 @@ std::optional<JsonDecimal> NumberOf(std::string_view value) {
 // Stops at the first credential found, or where the text stops being JSON.
 class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  explicit DecodedScan(const std::vector<std::string_view>& values) : values_(values) {
+  // `needles`: every lowered spelling looked for in text; `values`: the credentials
+  // themselves, those of digits also looked for as numbers.
+  DecodedScan(const std::vector<std::string_view>& needles, const std::vector<std::string_view>& values)
+      : values_(needles) {
     for (std::string_view value : values) {
       if (std::optional<JsonDecimal> number = NumberOf(value)) {
         numbers_.push_back(std::move(*number));
@@ -193,13 +197,18 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
 
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values) {
   std::vector<std::string> lowered;
+  std::vector<std::string> spellings;
   for (const std::string& value : values) {
-    if (value.size() >= kMinCheckedCredentialBytes) lowered.push_back(AsciiLower(value));
+    if (value.size() < kMinCheckedCredentialBytes) continue;
+    lowered.push_back(AsciiLower(value));
+    for (std::string& form : EncodedForms(value)) spellings.push_back(AsciiLower(form));
   }
-  const std::vector<std::string_view> checked(lowered.begin(), lowered.end());
-  if (checked.empty()) return false;
+  if (lowered.empty()) return false;
+  const std::vector<std::string_view> credentials(lowered.begin(), lowered.end());
+  std::vector<std::string_view> checked = credentials;
+  checked.insert(checked.end(), spellings.begin(), spellings.end());
   if (CarriesAny(result_json, checked)) return true;
-  DecodedScan scan(checked);
+  DecodedScan scan(checked, credentials);
   nlohmann::json::sax_parse(result_json.begin(), result_json.end(), &scan);
   return scan.found();
 }

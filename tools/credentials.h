@@ -30,10 +30,11 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // double (73918263.99999999999999: what every reader that uses doubles decodes). Numbers
 // are compared on their digits and as doubles, in time linear in the text. The gateway
 // then refuses the result (credential-in-result), so the secret reaches neither the client
-// nor the log. Values shorter than kMinCheckedCredentialBytes are not looked for (they
-// would match by chance); other encodings (base64, hex, split across strings, a number
-// that merely contains the digits) are not recognized. Text that is not JSON is looked at
-// up to where it stops being JSON.
+// nor the log. Its hex and base64 spellings count too, also inside the encoding of longer
+// data (tools/credential_encodings.h). Values shorter than kMinCheckedCredentialBytes are
+// not looked for (they would match by chance); other encodings (split across strings,
+// reversed, a number that merely contains the digits) are not recognized. Text that is not
+// JSON is looked at up to where it stops being JSON.
 inline constexpr size_t kMinCheckedCredentialBytes = 4;
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values);
 

@@ -95,6 +95,37 @@ TEST(CredentialsTest, ValuesInsideJsonTextAndInAnotherCaseAreRecognized) {
   EXPECT_FALSE(EchoesCredential(text_result(R"({"k":"hunter2-SECRET\n/key"})"), secret));
 }
 
+// A child that echoes what it was sent often echoes it encoded: a debug dump in hex, an
+// "Authorization: Basic" header in base64 (of user:password, where the password may start
+// at any byte of a 3-byte group), a token in URL-safe base64.
+TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
+  const std::vector<std::string> secret = {"hunter2-SECRET/key?"};
+  const auto text_result = [](const std::string& text) {
+    return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}}.dump();
+  };
+  // printf '%s' "$prefix$secret" | xxd -p / base64: the prefixes put the secret's first byte
+  // at each place of a 3-byte group.
+  for (const char* text : {
+           "dump: 68756e746572322d5345435245542f6b65793f",
+           "DUMP: 68756E746572322D5345435245542F6B65793F",
+           "Authorization: Basic aHVudGVyMi1TRUNSRVQva2V5Pw==",              // the secret
+           "Authorization: Basic YWxpY2U6aHVudGVyMi1TRUNSRVQva2V5Pw==",      // alice:
+           "Authorization: Basic Ym9iOmh1bnRlcjItU0VDUkVUL2tleT8=",          // bob:
+           "Authorization: Basic bWFsbG9yeTpodW50ZXIyLVNFQ1JFVC9rZXk/",      // mallory:
+           "token=bWFsbG9yeTpodW50ZXIyLVNFQ1JFVC9rZXk_",                     // URL-safe
+           "token=YWxpY2U6aHVudGVyMi1TRUNSRVQva2V5Pw",                       // unpadded
+       }) {
+    EXPECT_TRUE(EchoesCredential(text_result(text), secret)) << text;
+  }
+  // Where the standard alphabet writes '+' and '/', the URL-safe one writes '-' and '_'.
+  const std::vector<std::string> symbols = {"k>>>secret???value"};
+  EXPECT_TRUE(EchoesCredential(text_result("x:az4+PnNlY3JldD8/P3ZhbHVl"), symbols));
+  EXPECT_TRUE(EchoesCredential(text_result("x:az4-PnNlY3JldD8_P3ZhbHVl"), symbols));
+  // Data that only shares the credential's first bytes is not refused.
+  EXPECT_FALSE(EchoesCredential(text_result("Basic YWxpY2U6aHVudGVyMi1TRUNSRVQva2V5"), secret));
+  EXPECT_FALSE(EchoesCredential(text_result("68756e746572322d534543"), secret));
+}
+
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
   EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"hunter2"}]})",
                                 {"hunter2-SECRET/key"}));
