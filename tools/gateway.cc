@@ -145,7 +145,9 @@ struct Gateway::ChildCall {
   bool finished = false;           // answered (Finish)
   // While its arguments wait for or undergo their check off the loop.
   ArgumentCheckQueue::Id check_id = 0;
-  std::unique_ptr<boost::asio::steady_timer> check_deadline;  // the call timeout meanwhile
+  // The call timeout while Las holds the call before sending it: during its check off the
+  // loop, then while its ToolCallRequested is recorded (the child's client times it after).
+  std::unique_ptr<boost::asio::steady_timer> deadline_timer;
   transport::McpClient* child = nullptr;
   int64_t child_request_id = 0;    // once sent
 };
@@ -163,7 +165,7 @@ Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions 
 Gateway::~Gateway() {
   // A timer's handler must not reach a gateway that is gone.
   for (const auto& [key, call] : child_calls_) {
-    if (call->check_deadline) call->check_deadline->cancel();
+    if (call->deadline_timer) call->deadline_timer->cancel();
   }
 }
 
@@ -329,7 +331,7 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
   };
   check.done = [this, call, outcome] {
     call->check_id = 0;
-    if (call->check_deadline) call->check_deadline->cancel();
+    if (call->deadline_timer) call->deadline_timer->cancel();
     if (call->finished) return;  // timed out, or the server went on without it
     // Without templates the checked text is the client's own.
     const bool injected = !call->client_arguments.empty();
@@ -344,16 +346,22 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
     Finish(*call, ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
     return;
   }
-  if (call->deadline_nanos != 0) {
-    call->check_deadline = std::make_unique<boost::asio::steady_timer>(appender_.io());
-    call->check_deadline->expires_after(
-        std::chrono::nanoseconds(call->deadline_nanos - options_.clock->NowNanos()));
-    call->check_deadline->async_wait(
-        [this, weak = std::weak_ptr<ChildCall>(call)](const boost::system::error_code& error) {
-          if (error) return;  // cancelled: the check came back (or the call went)
-          if (auto timed_out = weak.lock()) EndDuringCheck(*timed_out, CheckEnd::kTimeout);
-        });
+  ArmDeadline(call, [this](ChildCall& late) { EndDuringCheck(late, CheckEnd::kTimeout); });
+}
+
+void Gateway::ArmDeadline(const std::shared_ptr<ChildCall>& call,
+                          std::function<void(ChildCall&)> expire) {
+  if (call->deadline_nanos == 0) return;
+  if (!call->deadline_timer) {
+    call->deadline_timer = std::make_unique<boost::asio::steady_timer>(appender_.io());
   }
+  call->deadline_timer->expires_after(
+      std::chrono::nanoseconds(call->deadline_nanos - options_.clock->NowNanos()));
+  call->deadline_timer->async_wait([weak = std::weak_ptr<ChildCall>(call), expire = std::move(expire)](
+                                       const boost::system::error_code& error) {
+    if (error) return;  // cancelled: the phase ended in time (or the gateway went)
+    if (auto late = weak.lock(); late && !late->finished) expire(*late);
+  });
 }
 
 // After a check off the loop: what the guards decided before it (grants, sources, special
@@ -434,10 +442,18 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
                                           call->tool, call->definition_sha256,
                                           call->recorded_arguments, call->request_id_json);
   call->recorded_arguments = {};
+  // A disk that stalls must not hold the answer past the call's deadline: the call is
+  // answered then, and SendToChild records it not sent once its request is written.
+  ArmDeadline(call, [this](ChildCall& late) {
+    Finish(late, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
+  });
   appender_.Append({std::move(requested)}, options_.request_durability,
                    [this, call = std::move(call)](Result<log::AppendedRange> appended) mutable {
+                     if (call->deadline_timer) call->deadline_timer->cancel();
                      if (!appended.ok()) {
-                       Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                       if (!call->finished) {
+                         Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                       }
                        return;
                      }
                      SendToChild(std::move(call));
@@ -447,9 +463,11 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
 void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
   const int64_t now = options_.clock->NowNanos();
   // Out of time while its request was being recorded (a slow disk; probe Y1, as a call
-  // whose check ran out of time), cancelled, or its surface stopped before the child saw
-  // it: not sent, so it did not happen.
-  const bool out_of_time = call->deadline_nanos != 0 && now >= call->deadline_nanos;
+  // whose check ran out of time; answered already if its deadline timer could fire),
+  // cancelled, or its surface stopped before the child saw it: not sent, so it did not
+  // happen.
+  const bool out_of_time =
+      call->finished || (call->deadline_nanos != 0 && now >= call->deadline_nanos);
   transport::McpClient* child = out_of_time ? nullptr : federation_.ServingClientFor(call->surface);
   if (child == nullptr || call->cancelled) {
     const char* reason = out_of_time       ? "timeout"
@@ -458,6 +476,7 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
     appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
                                              fb::CallOutcome::Failed, BoundedText{}, 0, reason)},
                      log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+    if (call->finished) return;
     Finish(*call, out_of_time ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
                               : ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;

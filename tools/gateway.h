@@ -182,6 +182,9 @@ class Gateway final : public EndpointBackend {
   enum class CheckEnd { kTimeout, kCancelled, kShutdown };
   // Ends a call whose check is waiting or running: denied, and answered for `why`.
   void EndDuringCheck(ChildCall& call, CheckEnd why);
+  // With a call timeout: `expire` runs on the call at its deadline, unless it was answered
+  // first or the call's timer is cancelled (the phase it guards ended in time).
+  void ArmDeadline(const std::shared_ptr<ChildCall>& call, std::function<void(ChildCall&)> expire);
   // `by_schema` false: `valid` is the credential templates' refusal.
   void AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid, bool by_schema);
   void SendToChild(std::shared_ptr<ChildCall> call);

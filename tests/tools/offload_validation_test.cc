@@ -22,6 +22,7 @@
 #include "log/event_json.h"
 #include "log/event_log.h"
 #include "tests/e2e/signed_release.h"
+#include "tests/support/held_syncs_log.h"
 #include "tests/support/temp_dir.h"
 #include "tools/call_guard.h"
 #include "tools/federation.h"
@@ -84,6 +85,11 @@ class OffloadValidationTest : public ::testing::Test {
     auto log = log::EventLog::Open(tmp_.Sub("log"));
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     log_ = std::move(*log);
+    if (hold_syncs_) {
+      auto held = std::make_unique<testing::HeldSyncsLog>(std::move(log_));
+      held_syncs_ = held.get();
+      log_ = std::move(held);
+    }
     live_ = std::make_unique<LiveProjections>(*log_);
     ASSERT_TRUE(live_->CatchUp().ok());
     appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
@@ -121,6 +127,7 @@ class OffloadValidationTest : public ::testing::Test {
         return gateway_->calls_in_flight() == 0;
       });
     }
+    if (held_syncs_ != nullptr) held_syncs_->Release();
     sessions_.clear();
     gateway_.reset();
     bool down = false;
@@ -237,6 +244,8 @@ class OffloadValidationTest : public ::testing::Test {
   testing::TempDir tmp_;
   std::unique_ptr<testing::SignedRelease> release_;
   HeldJobs held_;
+  bool hold_syncs_ = false;  // set before Open: the log's syncs off the loop stall
+  testing::HeldSyncsLog* held_syncs_ = nullptr;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
@@ -488,6 +497,35 @@ TEST_F(OffloadValidationTest, ACallOutOfTimeWhenItsRequestIsRecordedIsNotSent) {
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Failed") << completed[0].dump();
   EXPECT_EQ(completed[0]["payload"]["error_code"], "timeout") << completed[0].dump();
   EXPECT_EQ(Events("ToolCallRequested").size(), 1u);
+}
+
+// A disk that stalls while several calls are open (their syncs run off the loop): the
+// call timeout answers each at its deadline, and once the disk comes back each is
+// recorded failed, never sent.
+TEST_F(OffloadValidationTest, TheCallTimeoutAnswersCallsWhoseRequestsWaitForAStalledDisk) {
+  hold_syncs_ = true;
+  Open(held_.Runner(), [](GatewayOptions& options) { options.call_timeout_ms = 200; });
+  const int first = Send("a", "kid__echo", R"({"text":"first"})");
+  const int second = Send("b", "kid__echo", R"({"text":"second"})");
+  EXPECT_EQ(ErrorOf(Await("a", first))["code"], kCallTimedOut);
+  EXPECT_EQ(ErrorOf(Await("b", second))["code"], kCallTimedOut);
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+  EXPECT_GE(held_syncs_->held(), 1u) << "answered while the requests were not yet durable";
+  EXPECT_TRUE(Events("ToolCallCompleted").empty());
+  held_syncs_->Release();
+  auto completed = AwaitEvents("ToolCallCompleted", 2);
+  ASSERT_EQ(completed.size(), 2u);
+  for (const json& event : completed) {
+    EXPECT_EQ(event["payload"]["outcome"], "Failed") << event.dump();
+    EXPECT_EQ(event["payload"]["error_code"], "timeout") << event.dump();
+  }
+  EXPECT_EQ(Events("ToolCallRequested").size(), 2u);
+  // The child never saw them: the call that asks it is the only one it has read.
+  const json received = Await("a", Send("a", "kid__received", "{}"));
+  ASSERT_TRUE(received.contains("result")) << received.dump();
+  size_t calls_read = 0;
+  for (const json& line : json::parse(TextOf(received))) calls_read += line[0] == "tools/call";
+  EXPECT_EQ(calls_read, 1u) << TextOf(received);
 }
 
 // The server going away answers every call whose check waits or runs, denied "shutdown",
