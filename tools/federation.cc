@@ -126,6 +126,10 @@ void Federation::LaunchEligible() {
   for (const auto& surface : release_->manifest.surfaces) {
     if (options_.registry.Find(surface.name) != nullptr) {
       signed_and_configured.push_back(surface.name);
+    } else if (!options_.quiet) {
+      std::fprintf(stderr, "las: surface %s left out (%s: signed, but the registry does not "
+                   "configure it)\n", EscapeForTerminal(surface.name).c_str(),
+                   std::string(kReasonNotInRegistry).c_str());
     }
   }
   auto lookup = [&](const char* name) -> std::optional<std::string_view> {

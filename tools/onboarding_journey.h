@@ -52,7 +52,6 @@ inline constexpr std::string_view kStepFirstCall = reducers::kFirstCallStep;
 inline constexpr std::string_view kSurfaceStepPrefix = reducers::kSurfaceStepPrefix;
 
 inline constexpr std::string_view kReasonOperatorReset = "operator-reset";
-inline constexpr std::string_view kReasonNoSurfaces = "no-surfaces";
 inline constexpr std::string_view kReasonNoSuccessfulCall = reducers::kNoSuccessfulCallReason;
 inline constexpr std::string_view kDetailMarked = "marked";
 

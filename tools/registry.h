@@ -19,6 +19,9 @@
 
 namespace las::tools {
 
+// Why a surface the release binds is not served: the registry does not configure it.
+inline constexpr std::string_view kReasonNotInRegistry = "not-in-registry";
+
 enum class SurfacePolicy { kOrdinary, kSkarbiec, kFinance, kTama, kWarsztat };
 
 std::string_view PolicyName(SurfacePolicy policy);

@@ -387,6 +387,13 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     }
     to_launch.push_back(bound);
   }
+  // A release that verified but binds nothing the registry configures serves nothing: a
+  // skip row per surface alone would read as a pass (probe AB1).
+  if (!named && release.manifest && to_launch.empty()) {
+    report.rows.push_back(Fail("", "surfaces", kReasonNoSurfaces,
+                               "the release binds no surface the registry configures: nothing "
+                               "would be served"));
+  }
 
   // Special surface policies (docs/POLICIES.md), decided before any launch, as in serve.
   const SpecialPolicies policies =

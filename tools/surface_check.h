@@ -14,6 +14,8 @@
 //   expiry          now < expires_at                              -> expired
 //   watermark-file  LoadWatermarks (missing = first admission)    -> file / watermark reasons
 //   sequence        DecideWatermark for the verified release      -> rollback, conflict
+//   surfaces        (no surface named) the release binds a surface the registry
+//                   configures                                    -> no-surfaces
 //
 // The watermark rows are present only when ReleaseCheckOptions::check_watermark. Nothing
 // here writes: the watermark never moves (CommitWatermark is only ever called by the
@@ -66,7 +68,9 @@
 
 namespace las::tools {
 
-inline constexpr std::string_view kReasonNotInRegistry = "not-in-registry";
+// A release-wide `surfaces` row, when no surface is named: the release verified but binds
+// no surface the registry configures, so nothing would be served.
+inline constexpr std::string_view kReasonNoSurfaces = "no-surfaces";
 inline constexpr std::string_view kReasonNotChecked = "not-checked";
 
 enum class CheckResult { kOk, kFail, kSkip };

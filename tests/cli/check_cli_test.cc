@@ -179,6 +179,16 @@ TEST_F(CheckCliTest, ReportsRollbackAndConflictAgainstTheWatermark) {
   EXPECT_NE(Slurp(r_.watermark()).find(std::string(64, '0')), std::string::npos) << "untouched";
 }
 
+// A release that binds nothing the registry configures serves nothing: the check fails,
+// though each surface alone is only a skip (probe AB1).
+TEST_F(CheckCliTest, AReleaseThatBindsNoConfiguredSurfaceFails) {
+  Spit(registry_, R"({"schema_version": 1, "surfaces": [{"name": "mytool"}]})");
+  json report = CheckJson({}, 1);
+  EXPECT_EQ(Row(report, "echo", "release")["result"], "skip");
+  EXPECT_EQ(Row(report, "", "surfaces")["result"], "fail");
+  EXPECT_EQ(Row(report, "", "surfaces")["reason"], "no-surfaces");
+}
+
 TEST_F(CheckCliTest, NamedSurfacesMustBeConfiguredAndBound) {
   json report = CheckJson({"most"}, 1);
   EXPECT_EQ(Row(report, "most", "release")["reason"], "not-in-registry");
