@@ -156,8 +156,21 @@ std::string StringField(const json& object, const char* key) {
 McpEndpoint::McpEndpoint(EndpointOptions options, EndpointBackend& backend, WriteLine write)
     : options_(std::move(options)), backend_(backend), write_(std::move(write)) {}
 
+namespace {
+
+// The id read from the start of a line that is no valid request, to answer it by; one over
+// kMaxRequestIdBytes is answered as null, as a valid request's would be (probe AB7: a
+// 200 KB id came back whole).
+std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_depth) {
+  auto id = transport::SalvageTopLevelMember(line, "id", max_depth);
+  if (id && id->size() > kMaxRequestIdBytes) id = "null";
+  return id;
+}
+
+}  // namespace
+
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {
-  auto id = transport::SalvageTopLevelMember(prefix, "id", options_.max_depth);
+  auto id = SalvageRequestId(prefix, options_.max_depth);
   if (id) write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest, "Message too large"));
 }
 
@@ -173,7 +186,7 @@ void McpEndpoint::OnLine(std::string_view line) {
     // A line that is not valid JSON may still begin with a readable id: answer that id,
     // so the client's request does not hang. With no id at all the line is dropped.
     rpc::ParseError error = parsed.error;
-    if (!error.id) error.id = transport::SalvageTopLevelMember(line, "id", options_.max_depth);
+    if (!error.id) error.id = SalvageRequestId(line, options_.max_depth);
     if (error.id) write_(rpc::ErrorResponse(error));
     return;
   }

@@ -116,6 +116,10 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
                       std::string(kMaxRequestIdBytes - 1, 'x') + "\"}");
   EXPECT_EQ(long_id["error"]["code"], -32600);
   EXPECT_TRUE(long_id["id"].is_null()) << "an over-long id is not repeated";
+  // Nor is one read from the start of a line that is not JSON (probe AB7).
+  json long_broken_id = Send(R"({"jsonrpc":"2.0","id":")" + std::string(200'000, 'x') + R"(","method":)");
+  EXPECT_EQ(long_broken_id["error"]["code"], -32700);
+  EXPECT_TRUE(long_broken_id["id"].is_null()) << "an over-long id is not repeated";
   EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\",\"params\":{\"s\":\"\xc3\x28\"}}")
                 ["error"]["code"],
             -32700);
