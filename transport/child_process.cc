@@ -240,7 +240,16 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
     return InvalidArgument("spawn: program path must be absolute");
   }
   std::vector<int> keep = options.keep_fds;
-  if (options.exec_fd >= 0) keep.push_back(options.exec_fd);
+  if (options.exec_fd >= 0) {
+    if (::fcntl(options.exec_fd, F_GETFD) < 0) return InvalidArgument("spawn: exec_fd is not open");
+    // A `#!` script is run by its interpreter as /dev/fd/N, so N must stay open across the
+    // exec; a binary needs no such thing, and its descriptor would stay open in the child
+    // and every process it starts (probe AA4).
+    char magic[2] = {};
+    if (::pread(options.exec_fd, magic, sizeof magic, 0) == 2 && magic[0] == '#' && magic[1] == '!') {
+      keep.push_back(options.exec_fd);
+    }
+  }
   for (int fd : keep) {
     if (fd <= 2) return InvalidArgument("spawn: kept descriptors must be above 2");
     if (::fcntl(fd, F_GETFD) < 0) return InvalidArgument("spawn: a kept descriptor is not open");

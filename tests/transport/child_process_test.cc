@@ -163,6 +163,25 @@ TEST(ChildProcess, ExecutesAnOpenDescriptor) {
   ::close(bin);
 }
 
+// A binary run from its descriptor does not keep that descriptor open (probe AA4: every
+// Python child held one on the interpreter); a `#!` script's must stay open (above).
+TEST(ChildProcess, AnExecutedBinarysDescriptorIsNotInherited) {
+  const int opened = ::open("/usr/bin/ls", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(opened, 0);
+  const int bin = ::fcntl(opened, F_DUPFD_CLOEXEC, 57);  // a number ls would not open itself
+  ::close(opened);
+  ASSERT_GE(bin, 57);
+  SpawnOptions o;
+  o.argv = {"ls", "/proc/self/fd"};
+  o.exec_fd = bin;
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  const std::string listed = ReadAll(child->TakeStdout());
+  EXPECT_NE(listed.find("0\n1\n2\n"), std::string::npos) << listed;
+  EXPECT_EQ(listed.find(std::to_string(bin) + "\n"), std::string::npos) << listed;
+  ::close(bin);
+}
+
 TEST(ChildProcess, SpawnFailuresAreStatuses) {
   RealProcessSpawner spawner;
   SpawnOptions o;
