@@ -53,8 +53,8 @@ class Unanswered {
 
   void OnClientLine(const transport::LineEvent& e) {
     if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
-    // The endpoint's limits: a request whose id is too long is answered with a null id,
-    // which matches nothing here, so it is not counted.
+    // The endpoint's limits: a request whose id is too long is not answered, so it is not
+    // counted.
     transport::ParsedLine parsed = transport::ParseMessage(
         e.bytes, transport::JsonRpcLimits{.max_id_bytes = kMaxRequestIdBytes});
     if (!parsed.ok()) return;

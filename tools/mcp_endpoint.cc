@@ -158,12 +158,12 @@ McpEndpoint::McpEndpoint(EndpointOptions options, EndpointBackend& backend, Writ
 
 namespace {
 
-// The id read from the start of a line that is no valid request, to answer it by; one over
-// kMaxRequestIdBytes is answered as null, as a valid request's would be (probe AB7: a
-// 200 KB id came back whole).
+// The id read from the start of a line that is no valid request, to answer it by. One over
+// kMaxRequestIdBytes is none, as for a valid request (probe AB7: a 200 KB id came back
+// whole).
 std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_depth) {
   auto id = transport::SalvageTopLevelMember(line, "id", max_depth);
-  if (id && id->size() > kMaxRequestIdBytes) id = "null";
+  if (id && id->size() > kMaxRequestIdBytes) return std::nullopt;
   return id;
 }
 
@@ -186,6 +186,9 @@ void McpEndpoint::OnLine(std::string_view line) {
     // A line that is not valid JSON may still begin with a readable id: answer that id,
     // so the client's request does not hang. With no id at all the line is dropped.
     rpc::ParseError error = parsed.error;
+    // An id too long to echo gets no answer: a null id would settle the TypeScript SDK's
+    // request 0 (it reads null as Number(null)), as for a line with no readable id.
+    if (error.reason == rpc::ParseFailure::kIdTooLong) return;
     if (!error.id) error.id = SalvageRequestId(line, options_.max_depth);
     if (error.id) write_(rpc::ErrorResponse(error));
     return;

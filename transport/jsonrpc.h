@@ -77,7 +77,7 @@ enum class ParseFailure {
   kBadParams = 9,      // -32600: params neither object nor array
   kBadResponse = 10,   // -32600: both/neither result and error, or a malformed error
   kDuplicateMember = 11,  // -32600
-  kIdTooLong = 12,     // -32600: a request id over max_id_bytes (answered with id null)
+  kIdTooLong = 12,     // -32600: a request id over max_id_bytes (its answer, if any, has id null)
 };
 std::string_view ParseFailureName(ParseFailure failure);  // e.g. "line_too_long"
 

@@ -1198,9 +1198,9 @@ TEST_F(DaemonTest, ABridgeForwardsAFloodOfRequestsWhileTheClientReadsNothingYet)
   EXPECT_EQ(StopDaemon(), 0);
 }
 
-// The daemon answers a request whose id is too long with a null id, and a cancel ends
-// every request in flight under its id: the bridge counted them as owed and exited 9,
-// "the daemon ... stopped or died", while it ran on (probe M1).
+// The daemon does not answer a request whose id is too long, and a cancel ends every
+// request in flight under its id: the bridge counted them as owed and exited 9, "the
+// daemon ... stopped or died", while it ran on (probe M1).
 TEST_F(DaemonTest, ABridgeOwesNothingForAnOverlongIdOrACancelledDuplicate) {
   ASSERT_FALSE(StartDaemon().empty());
   const std::string gate = tmp_.Sub("gate-dup");
@@ -1220,8 +1220,7 @@ TEST_F(DaemonTest, ABridgeOwesNothingForAnOverlongIdOrACancelledDuplicate) {
   std::vector<json> answers;
   while (auto line = bridge.ReadLine(std::chrono::seconds(60))) answers.push_back(json::parse(*line));
   std::ofstream(gate).put('x');  // the cancelled calls' children may answer now
-  ASSERT_GE(answers.size(), 2u);
-  EXPECT_TRUE(answers[1]["id"].is_null()) << answers[1];
+  ASSERT_EQ(answers.size(), 1u) << "initialize only";
   auto status = bridge.WaitFor(std::chrono::seconds(30));
   if (!status) bridge.Kill(SIGKILL);
   ASSERT_TRUE(status.has_value()) << "the bridge did not end";

@@ -114,12 +114,10 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
   EXPECT_EQ(too_deep["error"]["message"], "Parse error: the message nests too deep");
   json long_id = Send(R"({"jsonrpc":"2.0","method":"ping","id":")" +
                       std::string(kMaxRequestIdBytes - 1, 'x') + "\"}");
-  EXPECT_EQ(long_id["error"]["code"], -32600);
-  EXPECT_TRUE(long_id["id"].is_null()) << "an over-long id is not repeated";
+  EXPECT_TRUE(long_id.is_null()) << "an over-long id is not repeated, nor answered as null";
   // Nor is one read from the start of a line that is not JSON (probe AB7).
-  json long_broken_id = Send(R"({"jsonrpc":"2.0","id":")" + std::string(200'000, 'x') + R"(","method":)");
-  EXPECT_EQ(long_broken_id["error"]["code"], -32700);
-  EXPECT_TRUE(long_broken_id["id"].is_null()) << "an over-long id is not repeated";
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":")" + std::string(200'000, 'x') + R"(","method":)")
+                  .is_null());
   EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\",\"params\":{\"s\":\"\xc3\x28\"}}")
                 ["error"]["code"],
             -32700);
