@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
     if (code != 0) return las::cli::kExitUsage;
     // --help, --version: what was asked for must reach stdout (`las --help >/dev/full`).
     const std::string words = las::cli::ParsedCommandWords(app);
-    las::cli::SetCommandWords(words.empty() ? "help" : words);
+    las::cli::SetCommandWords(words);
     return las::cli::StdoutDelivered() ? 0 : las::cli::ExitCodeFor(las::IoError(""));
   }
   // A child's leftovers that escaped its process group (setsid) and outlived it were

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 #include "cli/command_words.h"
 
@@ -20,8 +21,10 @@ bool StdoutDelivered() {
     g_reported = true;
     // A write refused before this flush left only the stream's error flag; errno is long
     // gone (it said "Success").
-    std::fprintf(stderr, "las %s: io: writing to standard output failed%s%s\n", CommandWords(),
-                 flush_error != 0 ? ": " : "",
+    // No words: `las --help` or `las --version` itself ("las: io: ...").
+    const std::string_view words = CommandWords();
+    std::fprintf(stderr, "las%s%s: io: writing to standard output failed%s%s\n",
+                 words.empty() ? "" : " ", CommandWords(), flush_error != 0 ? ": " : "",
                  flush_error != 0 ? std::strerror(flush_error) : " (a write was refused)");
   }
   return false;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 
@@ -128,6 +130,21 @@ TEST(CommandWordsCliTest, EveryCommandNamesItsWordsInItsErrorLines) {
     }
     EXPECT_TRUE(named) << "las " << words << " printed no error line: " << run.err;
   }
+}
+
+// `las --help` and `las --version` run no command: a failure of their output names none
+// (it said "las help:", a command that does not exist; probe AB6).
+TEST(CommandWordsCliTest, HelpAndVersionWithoutCommandNameNone) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  for (const char* flag : {"--help", "--version"}) {
+    const CommandResult run =
+        RunCommand({"/bin/sh", "-c", "exec " + std::string(LAS_EXECUTABLE) + " " + flag + " >/dev/full"});
+    EXPECT_EQ(run.exit_code, 9) << flag;
+    EXPECT_EQ(run.err.rfind("las: io: writing to standard output failed", 0), 0u) << run.err;
+  }
+  const CommandResult sub = RunCommand(
+      {"/bin/sh", "-c", "exec " + std::string(LAS_EXECUTABLE) + " release --help >/dev/full"});
+  EXPECT_EQ(sub.err.rfind("las release: io:", 0), 0u) << sub.err;
 }
 
 }  // namespace
