@@ -23,16 +23,21 @@ Clients see `surface__tool`; every decision is an event in an append-only log.
 
 constexpr std::string_view kTroubleshooting = R"(# Troubleshooting
 
-A surface missing from `tools/list`: run `las sources`. Its row says why:
-`No catalog loaded for X: <reason>`.
+A surface missing from `tools/list`: the running server's `las__list_sources` (served
+with `las serve --admin`) says why in its row, `No catalog loaded for X: <reason>`; so does
+`las check X` from a shell, with no server needed (in the codes of docs/RELEASES.md:
+`surface-unknown` where the server says `not-signed`).
 
 - `no-release`: no LAS_RELEASE_* configured; only Las's own tools are served.
 - `not-signed`: configured in the registry but not bound by the signed release.
+- `not-in-registry`: signed, but the registry does not configure it (docs/REGISTRY.md).
 - `skipped`: subtracted by LAS_ONLY / LAS_SKIP.
 - `start-failed`, `list-failed`: the child did not start or answer tools/list.
 - `digest-mismatch`, `tools-mismatch`: the child is not what was signed; re-draft and
   re-sign (`las release draft`, `las release sign`), then `las check`.
 - `disabled` in `las sources`: an operator disabled it; `las sources enable ID`.
+- `not-recorded` in `las sources`: that view reads the log, which holds no catalog of the
+  surface (none was ever admitted); `las check X` says why.
 
 A call refused with `source-disabled` in `las inspect calls --json`: the source is disabled.
 )";
@@ -52,7 +57,7 @@ A surface is an MCP server over stdio. Las requires `tools/list`; `resources/lis
 )";
 
 constexpr std::string_view kTroublePrompt =
-    "A Las surface is missing or failing. Run `las sources` and `las inspect catalog`, find "
+    "A Las surface is missing or failing. Run `las check` (or call `las__list_sources`), find "
     "the surface's reason code, look it up in las://docs/troubleshooting, and propose the "
     "one operator command that fixes it.";
 
