@@ -40,7 +40,8 @@ void LoopAppender::Flush() {
   queued_.clear();
   bool synced = false;
   for (const auto& member : queued) synced |= member.durability == log::Durability::kSynced;
-  const bool sync_inline = synced && open_calls_ <= 1 && syncs_in_flight_ == 0;
+  const bool sync_inline =
+      synced && open_calls_ <= 1 && syncs_in_flight_ == 0 && !sync_off_loop_always_;
 
   Result<log::AppendedRange> range = log_.AppendInPlace(
       drafts, sync_inline ? log::Durability::kSynced : log::Durability::kDeferred);

@@ -8,8 +8,8 @@
 // (LiveProjections::FoldStored), and calls each member's `done` with its own range, in
 // order, on the loop — a kDeferred member at once, a kSynced member once its events are on
 // disk. The fsync a flush with kSynced members needs is made in one of two ways:
-//   - inline, on the loop, when at most one call is open (OpenCall/CloseCall) and no
-//     sync is in flight: a lone call then costs one write and one fsync and no thread
+//   - inline, on the loop, when at most one call is open (OpenCall/CloseCall), no
+//     sync is in flight and SyncOffLoopAlways was not asked for: a lone call then costs one write and one fsync and no thread
 //     hand-off (a futex wake-up and a context switch each way, 20–40 µs apiece on a small
 //     VM, were most of Las's own latency per call);
 //   - otherwise on the log's background thread (EventLog::AwaitDurableAsync), completed
@@ -69,6 +69,10 @@ class LoopAppender {
   // appender tells a lone call (sync inline) from concurrent ones (sync off the loop).
   void OpenCall() { ++open_calls_; }
   void CloseCall() { --open_calls_; }
+  // Every sync off the loop, a lone call's too: a timer on the loop (a call timeout) must
+  // be able to fire while a disk stalls a sync. Costs a lone call the two thread hand-offs
+  // that the inline sync saves.
+  void SyncOffLoopAlways() { sync_off_loop_always_ = true; }
 
  private:
   struct Queued {
@@ -88,6 +92,7 @@ class LoopAppender {
   std::vector<log::EventDraft> drafts_;  // every queued batch, in order
   std::vector<Queued> queued_;
   size_t open_calls_ = 0;
+  bool sync_off_loop_always_ = false;
   size_t syncs_in_flight_ = 0;  // flushes awaiting AwaitDurableAsync
   Status failure_;
   std::function<void(const Status&)> on_failure_;

@@ -137,6 +137,8 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   auto log = log::EventLog::Open(options.log_dir);
   if (!log.ok()) return log.status();
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
+  // A call timeout is a promise about time: no sync may hold the loop past a deadline.
+  if (options.call_timeout_ms > 0) parts->appender.SyncOffLoopAlways();
   if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
   if (Status closed = CloseLostSessions(*parts->log, parts->live); !closed.ok()) return closed;
   parts->appender.OnFailure([p = parts.get()](const Status& failure) {

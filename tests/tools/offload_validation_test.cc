@@ -93,6 +93,7 @@ class OffloadValidationTest : public ::testing::Test {
     live_ = std::make_unique<LiveProjections>(*log_);
     ASSERT_TRUE(live_->CatchUp().ok());
     appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
+    if (sync_off_loop_always_) appender_->SyncOffLoopAlways();
     FederationOptions federation;
     auto registry = LoadRegistry(release_->registry_path());
     ASSERT_TRUE(registry.ok()) << registry.status().ToString();
@@ -245,6 +246,7 @@ class OffloadValidationTest : public ::testing::Test {
   std::unique_ptr<testing::SignedRelease> release_;
   HeldJobs held_;
   bool hold_syncs_ = false;  // set before Open: the log's syncs off the loop stall
+  bool sync_off_loop_always_ = false;  // set before Open: as ServerCore with a call timeout
   testing::HeldSyncsLog* held_syncs_ = nullptr;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
@@ -526,6 +528,21 @@ TEST_F(OffloadValidationTest, TheCallTimeoutAnswersCallsWhoseRequestsWaitForASta
   size_t calls_read = 0;
   for (const json& line : json::parse(TextOf(received))) calls_read += line[0] == "tools/call";
   EXPECT_EQ(calls_read, 1u) << TextOf(received);
+}
+
+// A lone call's sync runs on the loop, unless a call timeout asks for every sync off it (as
+// ServerCore does): then a stalled disk cannot hold even a lone call past its deadline.
+TEST_F(OffloadValidationTest, WithACallTimeoutALoneCallIsAnsweredAtItsDeadlineThoughTheDiskStalls) {
+  hold_syncs_ = true;
+  sync_off_loop_always_ = true;
+  Open(held_.Runner(), [](GatewayOptions& options) { options.call_timeout_ms = 200; });
+  const int lone = Send("a", "kid__echo", R"({"text":"lone"})");
+  EXPECT_EQ(ErrorOf(Await("a", lone))["code"], kCallTimedOut);
+  EXPECT_GE(held_syncs_->held(), 1u);
+  held_syncs_->Release();
+  auto completed = AwaitEvents("ToolCallCompleted", 1);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "timeout") << completed[0].dump();
 }
 
 // The server going away answers every call whose check waits or runs, denied "shutdown",
