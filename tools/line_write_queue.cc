@@ -9,6 +9,10 @@ LineWriteQueue::LineWriteQueue(AsyncWrite write, Post post)
 
 void LineWriteQueue::Write(std::string line) {
   if (broken_) return;
+  if (abandoned_) {  // it will never be written
+    Break();
+    return;
+  }
   line.push_back('\n');
   queued_bytes_ += line.size();
   queue_.push_back(std::move(line));
@@ -16,7 +20,7 @@ void LineWriteQueue::Write(std::string line) {
 }
 
 void LineWriteQueue::WhenDrained(std::function<void()> done) {
-  if (!writing_) {
+  if (!writing_ || abandoned_) {
     post_(std::move(done));
   } else {
     drained_.push_back(std::move(done));
@@ -39,6 +43,23 @@ void LineWriteQueue::WhenBroken(std::function<void()> lost) {
   }
 }
 
+void LineWriteQueue::Abandon() {
+  if (std::exchange(abandoned_, true)) return;
+  if (queued_bytes_ > 0) Break();  // queued, or in the write in flight
+  for (auto& done : drained_) post_(std::move(done));
+  drained_.clear();
+  ResumeReads();
+}
+
+void LineWriteQueue::Break() {
+  if (broken_) return;
+  broken_ = true;
+  for (const auto& line : queue_) queued_bytes_ -= line.size();
+  queue_.clear();
+  for (auto& lost : lost_) post_(std::move(lost));
+  lost_.clear();
+}
+
 void LineWriteQueue::Next() {
   if (queue_.empty()) {
     writing_ = false;
@@ -59,13 +80,7 @@ void LineWriteQueue::Next() {
   queue_.clear();
   write_(in_flight_, [this](bool ok) {
     queued_bytes_ -= in_flight_.size();
-    if (!ok) {  // the peer is gone: drop what is left
-      broken_ = true;
-      for (const auto& line : queue_) queued_bytes_ -= line.size();
-      queue_.clear();
-      for (auto& lost : lost_) post_(std::move(lost));
-      lost_.clear();
-    }
+    if (!ok) Break();  // the peer is gone: drop what is left
     ResumeReads();
     Next();
   });
@@ -73,7 +88,7 @@ void LineWriteQueue::Next() {
 
 void LineWriteQueue::ResumeReads() {
   if (paused_reads_.empty()) return;
-  if (queued_bytes_ >= kResumeReadingBelowBytes && !broken_) return;
+  if (queued_bytes_ >= kResumeReadingBelowBytes && !broken_ && !abandoned_) return;
   for (auto& read : paused_reads_) post_(std::move(read));
   paused_reads_.clear();
 }

@@ -8,6 +8,10 @@
 // queued is dropped, later lines are ignored, and WhenBroken's callbacks run — owners stop
 // reading requests then, since no answer could reach the peer.
 //
+// Abandon() is for an owner that must end now (a second signal): what is unwritten is
+// dropped, and so is every later line; a write in flight is left to finish or fail (owners
+// that can cancel it do so), and WhenDrained no longer waits for it.
+//
 // Flow control: past kPauseReadingAboveBytes of unwritten answers, ReadWhenAllowed() holds
 // the owner's next read until they are below kResumeReadingBelowBytes — a client that stops
 // reading its answers stops being read, and its requests wait in its own pipe or socket.
@@ -46,15 +50,25 @@ class LineWriteQueue {
   void ReadWhenAllowed(std::function<void()> read);
   // Runs `lost` on the loop once a write has failed (at once, posted, if one already has).
   void WhenBroken(std::function<void()> lost);
+  // Drops every line not yet written (queued, or in the write in flight) and every line
+  // written later; runs WhenDrained's callbacks (posted) and from then on WhenDrained's at
+  // once, and resumes held reads. If a line was dropped — now or later — broken() becomes
+  // true and WhenBroken's callbacks run, as after a failed write: answers were not
+  // delivered. A second call does nothing.
+  void Abandon();
 
   // More than kPauseReadingAboveBytes unwritten, and the peer still there.
-  bool Congested() const { return queued_bytes_ > kPauseReadingAboveBytes && !broken_; }
+  bool Congested() const {
+    return queued_bytes_ > kPauseReadingAboveBytes && !broken_ && !abandoned_;
+  }
   size_t queued_bytes() const { return queued_bytes_; }
   bool broken() const { return broken_; }
 
  private:
   void Next();
   void ResumeReads();
+  // Answers were lost: drop what is queued, run WhenBroken's callbacks.
+  void Break();
 
   AsyncWrite write_;
   Post post_;
@@ -63,6 +77,7 @@ class LineWriteQueue {
   size_t queued_bytes_ = 0;  // queued and in flight, not yet written
   bool writing_ = false;
   bool broken_ = false;
+  bool abandoned_ = false;
   std::vector<std::function<void()>> drained_;
   std::vector<std::function<void()>> paused_reads_;
   std::vector<std::function<void()>> lost_;

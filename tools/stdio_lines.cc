@@ -56,6 +56,7 @@ class QueuedOutput : public LineOutput {
   }
   bool Broken() const override { return queue_.broken(); }
   void WhenBroken(std::function<void()> lost) override { queue_.WhenBroken(std::move(lost)); }
+  void Abandon() override { queue_.Abandon(); }
 
  private:
   LineWriteQueue queue_;
@@ -73,6 +74,12 @@ class LoopOutput final : public QueuedOutput {
                                                     size_t) { done(!error); });
                      }),
         out_(io, fd) {}
+
+  void Abandon() override {
+    QueuedOutput::Abandon();
+    boost::system::error_code ignored;
+    out_.cancel(ignored);  // a write waiting for a reader that never reads ends now
+  }
 
  private:
   boost::asio::posix::stream_descriptor out_;

@@ -37,6 +37,11 @@ class LineOutput {
   virtual bool Broken() const { return false; }
   // Runs `lost` on the loop once a write has failed; outputs that cannot fail never do.
   virtual void WhenBroken(std::function<void()> lost) { (void)lost; }
+  // The server must end now (a second signal): answers not yet written, and any written
+  // later, are dropped (Broken() from then on if any were), and WhenDrained stops waiting
+  // for a peer that does not read (tools/line_write_queue.h). A write in flight on a pipe or
+  // socket is cancelled; one blocked on a terminal or file is left to its thread.
+  virtual void Abandon() {}
 };
 
 // Once `answers` is broken no answer can reach the client, so the input stops: lines read

@@ -6,10 +6,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <csignal>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <nlohmann/json.hpp>
 
@@ -63,6 +65,9 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   std::unique_ptr<OperatorListener> operators;
   bool signalled = false;
   bool ending = false;
+  // After a first signal: how long the answers still due may wait for a client that does
+  // not read them (StdioServerOptions::signal_drain_limit).
+  boost::asio::steady_timer drain_limit(io);
 
   // Once: no more operator requests; once no call is in flight and the answers are out:
   // SessionClosed, end the children, flush, stop.
@@ -75,6 +80,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
         return std::string(signalled ? "shutdown" : output->Broken() ? "disconnect" : "eof");
       };
       session->EndInput(reason, [&] {
+        drain_limit.cancel();  // SessionClosed is durable: nothing more to wait for
         server.Shutdown([&] { output->WhenDrained([&io] { io.stop(); }); });
       });
     };
@@ -90,11 +96,16 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // end the session as at EOF, instead of dying with the session open and the children
   // orphaned.
   boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
-  // A second signal while the answers still wait for a client that no longer reads: stop.
-  std::function<void()> await_second = [&] {
-    signals.async_wait([&](const boost::system::error_code& error, int) {
-      if (!error) io.stop();
-    });
+  auto note = [&stdio](const std::string& text) {
+    if (stdio.on_note) stdio.on_note(text);
+  };
+  // Drops the answers still unwritten, so that a client that stopped reading cannot keep
+  // the server (and the log's lock) forever; the session still closes, durably (probe AA1).
+  bool abandoned = false;
+  auto abandon = [&](const std::string& why) {
+    if (std::exchange(abandoned, true)) return;
+    note(why);
+    output->Abandon();
   };
   bool stopping = false;
   auto stop_serving = [&] {
@@ -106,16 +117,32 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     server.Shutdown([] {});
     end_session();
   };
-  signals.async_wait([&](const boost::system::error_code& error, int signal) {
-    if (error) return;
-    signalled = true;
-    await_second();
-    if (stdio.on_note) {
-      stdio.on_note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
-                    ": ending the children and the session");
-    }
-    stop_serving();
-  });
+  int signals_seen = 0;
+  std::function<void()> await_signal = [&] {
+    signals.async_wait([&](const boost::system::error_code& error, int signal) {
+      if (error) return;
+      await_signal();
+      if (++signals_seen == 1) {
+        signalled = true;
+        note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
+             ": ending the children and the session");
+        if (session) {
+          drain_limit.expires_after(stdio.signal_drain_limit);
+          drain_limit.async_wait([&](const boost::system::error_code& waited) {
+            if (waited) return;  // cancelled: the session closed in time
+            abandon("answers still unwritten " + std::to_string(stdio.signal_drain_limit.count()) +
+                    " ms after the signal (standard output is not read): dropping them");
+          });
+        }
+        stop_serving();
+      } else if (signals_seen == 2) {
+        abandon("second signal: dropping the answers not yet written");
+      } else {
+        io.stop();  // what still holds the end (a sync that never returns) is not waited for
+      }
+    });
+  };
+  await_signal();
   // The same end once the log has failed; the exit is then the log's error (server.status()).
   server.OnLogFailure(stop_serving);
 
@@ -140,6 +167,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   operators.reset();
   if (server.status().ok() && output->Broken()) {
     // The calls ran and are in the log; the client did not get every answer.
+    if (abandoned) {
+      return IoError("answers not yet written to standard output at the end were dropped: "
+                     "the client did not read them");
+    }
     return IoError("writing to standard output failed: answers were not delivered");
   }
   if (!server.status().ok()) return server.status();

@@ -6,9 +6,14 @@
 // else ever on stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
 // ends every child (process group) and reaps it, and returns 0. On SIGTERM, SIGINT or SIGHUP
 // it ends the children at once (their calls in flight fail and are recorded so), then
-// closes the session ("shutdown") as at EOF and returns 0; a second signal stops at once
-// (answers still unwritten are dropped). (`las serve` bridges to a
-// running `las daemon` instead when one serves the same log: tools/daemon_bridge.h.)
+// closes the session ("shutdown") as at EOF and returns 0. The answers still due get
+// `signal_drain_limit` from the signal to reach a client that reads them; a second signal,
+// or the limit, drops those not yet written (LineOutput::Abandon) — the session is still
+// recorded closed ("shutdown"), durably, and the result is kIo when an answer was dropped.
+// A third signal stops the loop at once (nothing more recorded): the last way out of
+// something that never ends, such as a disk that never completes a sync. (`las serve`
+// bridges to a running `las daemon` instead when one serves the same log:
+// tools/daemon_bridge.h.)
 //
 // With `operator_socket`, once federated it also binds the log's operator-only socket
 // (tools/operator_listener.h) so the operator's `las` changes reach it while it holds the
@@ -21,6 +26,7 @@
 // (tools/loop_appender.h: synced inline for a lone call, by the log's syncer otherwise).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,6 +41,9 @@ struct StdioServerOptions {
   bool operator_socket = false;  // bind the operator-only socket (see above)
   std::string xdg_runtime_dir;   // the value of XDG_RUNTIME_DIR; "" when unset
   std::function<void(const std::string& note)> on_note;  // warnings (no secrets)
+  // How long after a first signal answers may still wait for a client that does not read
+  // them (see above).
+  std::chrono::milliseconds signal_drain_limit{5000};
 };
 
 // Serves until stdin ends. Ok on a clean end; an error when the log cannot be opened or

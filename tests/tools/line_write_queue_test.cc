@@ -110,5 +110,54 @@ TEST(LineWriteQueueTest, APeerThatIsGoneDropsTheRestAndReleasesWaiters) {
   EXPECT_EQ(h.written.size(), 2u) << "nothing more is written to a peer that is gone";
 }
 
+// A second signal: a peer that reads nothing must not keep the owner waiting. What is
+// unwritten (in flight included) is dropped, the drained callbacks run without waiting for
+// the stuck write, held reads go ahead, and the loss is reported.
+TEST(LineWriteQueueTest, AbandonDropsWhatIsUnwrittenAndStopsWaitingForTheWriteInFlight) {
+  Harness h;
+  const std::string big(kPauseReadingAboveBytes, 'x');
+  h.queue.Write(big);
+  h.queue.Write(big);
+  int reads = 0;
+  int lost = 0;
+  bool drained = false;
+  h.queue.ReadWhenAllowed([&] { ++reads; });
+  h.queue.WhenDrained([&] { drained = true; });
+  h.queue.WhenBroken([&] { ++lost; });
+  h.queue.Abandon();
+  h.RunPosted();
+  EXPECT_TRUE(drained) << "the write in flight is not waited for";
+  EXPECT_EQ(reads, 1);
+  EXPECT_EQ(lost, 1) << "answers were dropped";
+  EXPECT_TRUE(h.queue.broken());
+  EXPECT_FALSE(h.queue.Congested());
+  bool again = false;
+  h.queue.WhenDrained([&] { again = true; });
+  h.RunPosted();
+  EXPECT_TRUE(again);
+  h.Complete(/*ok=*/true);  // the stuck write ends after all: nothing more goes out
+  h.queue.Write("late");
+  EXPECT_EQ(h.written.size(), 1u);
+  EXPECT_EQ(h.queue.queued_bytes(), 0u);
+}
+
+// Abandoned with nothing unwritten, nothing was lost — until a later answer is dropped.
+TEST(LineWriteQueueTest, AbandonLosesNothingUntilALineIsDropped) {
+  Harness h;
+  h.queue.Write("a");
+  h.Complete();
+  int lost = 0;
+  h.queue.WhenBroken([&] { ++lost; });
+  h.queue.Abandon();
+  h.RunPosted();
+  EXPECT_FALSE(h.queue.broken());
+  EXPECT_EQ(lost, 0);
+  h.queue.Write("late");
+  h.RunPosted();
+  EXPECT_EQ(h.written.size(), 1u) << "nothing is written after Abandon";
+  EXPECT_TRUE(h.queue.broken()) << "a dropped answer is a lost answer";
+  EXPECT_EQ(lost, 1);
+}
+
 }  // namespace
 }  // namespace las::tools

@@ -1,0 +1,208 @@
+// How `las serve` (embedded and bridged) and `las daemon` end when their client stops
+// reading, goes away for good, or a stop signal arrives (probe AA), with real processes: the
+// real `las` executable, a real signed child whose calls wait on a gate file (no timing),
+// and the test as the client on raw pipes, which it can stop reading or close at will.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/e2e_fixture.h"
+#include "tests/e2e/signed_release.h"
+#include "tests/support/child_process.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+#include "tools/daemon_client.h"
+#include "tools/daemon_socket.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
+constexpr char kInitialize[] =
+    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})";
+
+// Waits (bounded) until `condition` holds; false if it never did.
+template <typename Condition>
+bool AwaitCondition(Condition condition, std::chrono::seconds limit = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return condition();
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The live children of process `parent` (from /proc/*/stat).
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = ReadFile(entry.path() / "stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent) {
+      children.push_back(std::stoi(name));
+    }
+  }
+  return children;
+}
+
+// `argv` with its stderr going to the file `err` (the same process: sh execs it).
+std::vector<std::string> WithStderrTo(const std::string& err, std::vector<std::string> argv) {
+  std::vector<std::string> wrapped = {"/bin/sh", "-c", "exec \"$@\" 2>\"$0\"", err};
+  wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+  return wrapped;
+}
+
+// Exit status 9 (I/O) or 0 of a wait status, as text for failures ("signal 15", ...).
+std::string Described(std::optional<int> status) {
+  if (!status) return "still running";
+  if (WIFEXITED(*status)) return "exit " + std::to_string(WEXITSTATUS(*status));
+  if (WIFSIGNALED(*status)) return "signal " + std::to_string(WTERMSIG(*status));
+  return "status " + std::to_string(*status);
+}
+
+class ServeSignalsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(tmp_.Sub("release"));
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
+    const std::string gate = release_->CopyIntoWorkspace(kGateChild, "gate_child.py");
+    release_->AddSurface("gate", {"/usr/bin/python3", gate});
+    ASSERT_FALSE(HasFailure());
+    release_->Sign(1);
+    run_dir_ = tmp_.Sub("run");
+    fs::create_directory(run_dir_);
+    fs::permissions(run_dir_, fs::perms::owner_all, fs::perm_options::replace);
+  }
+
+  std::vector<std::string> Environment() const {
+    std::vector<std::string> env = release_->Environment();
+    env.push_back("XDG_RUNTIME_DIR=" + run_dir_);
+    return env;
+  }
+
+  // `las serve` (with `extra` flags) of the fixture's log, its stderr to `err_`.
+  std::unique_ptr<testing::ChildProcess> StartServe(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                      release_->registry_path()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return std::make_unique<testing::ChildProcess>(
+        WithStderrTo(err_, testing::LasArgvWithEnv(Environment(), args)));
+  }
+
+  // Sends initialize and notifications/initialized; false if initialize was not answered.
+  static bool Open(testing::ChildProcess& serve) {
+    serve.WriteLine(kInitialize);
+    auto answer = serve.ReadLine(std::chrono::seconds(120));
+    if (!answer || answer->find("\"result\"") == std::string::npos) return false;
+    serve.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    return true;
+  }
+
+  // Starts `las daemon` and waits until it listens.
+  void StartDaemon() {
+    daemon_ = std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
+        Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry",
+                        release_->registry_path()}));
+    ASSERT_TRUE(daemon_->ReadLine(std::chrono::seconds(120)).has_value())
+        << "the daemon never said it listens";
+  }
+
+  // Waits at most a minute for `process` to end; SIGKILLs it (and fails) if it does not.
+  static std::optional<int> AwaitExit(testing::ChildProcess& process) {
+    auto status = process.WaitFor(std::chrono::seconds(60));
+    if (!status) process.Kill(SIGKILL);
+    return status;
+  }
+
+  // Fills stdout's pipe with answers the test never reads: `calls` echoes of 60,000
+  // characters (less than the 8 MiB after which Las stops reading, so writing them never
+  // blocks the test), then a call held at `gate`, which Las reads only after all of them.
+  void AnswersNobodyReads(testing::ChildProcess& serve, const std::string& gate, int calls = 50) {
+    const std::string text(60000, 't');
+    for (int id = 1; id <= calls; ++id) {
+      serve.WriteLine(tools::ToolCallRequestLine(id, "gate__echo", json{{"text", text}}.dump()));
+    }
+    serve.WriteLine(tools::ToolCallRequestLine(calls + 1, "gate__wait", json{{"gate", gate}}.dump()));
+    ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  }
+
+  std::vector<json> Replay(std::vector<std::string> filter) {
+    return testing::ReplayEvents(tmp_.Sub("log"), filter);
+  }
+
+  // The one session's SessionClosed reason ("" when it was never closed, or not one).
+  std::string ClosedReason() {
+    auto closed = Replay({"--kind", "SessionClosed"});
+    return closed.size() == 1 ? closed[0]["payload"].value("reason", "") : "";
+  }
+
+  testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
+  std::string run_dir_;
+  std::string err_ = tmp_.Sub("stderr.txt");
+  std::unique_ptr<testing::ChildProcess> daemon_;
+};
+
+// AA1: a client that stops reading. The first signal ends the children, and its answers
+// wait for it; a second signal drops them: SessionClosed `shutdown` is still recorded
+// (before: exit 0 and the session left open, later called `lost`), and exit 9 says that
+// answers were not delivered.
+TEST_F(ServeSignalsTest, ASecondSignalDropsUnreadAnswersRecordsTheSessionClosedAndExitsNine) {
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  AnswersNobodyReads(*serve, tmp_.Sub("gate-1"));
+  serve->Kill(SIGTERM);
+  ASSERT_TRUE(AwaitCondition([&] { return ChildrenOf(serve->pid()).empty(); }))
+      << "the first signal ends the children";
+  serve->Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_EQ(ClosedReason(), "shutdown");
+  EXPECT_NE(ReadFile(err_).find("were dropped"), std::string::npos) << ReadFile(err_);
+}
+
+// AA1: one signal is enough. Answers a client does not read get 5 s from the signal
+// (StdioServerOptions::signal_drain_limit), then are dropped as at a second signal, so a
+// supervisor that sends one SIGTERM does not wait forever.
+TEST_F(ServeSignalsTest, AFirstSignalDropsAnswersTheClientDoesNotReadAfterTheDrainLimit) {
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  AnswersNobodyReads(*serve, tmp_.Sub("gate-2"));
+  serve->Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_EQ(ClosedReason(), "shutdown");
+  EXPECT_NE(ReadFile(err_).find("ms after the signal"), std::string::npos) << ReadFile(err_);
+}
+
+}  // namespace
+}  // namespace las
