@@ -14,6 +14,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "base/unique_fd.h"
 #include "tools/line_write_queue.h"
@@ -81,8 +83,31 @@ class LoopOutput final : public QueuedOutput {
     out_.cancel(ignored);  // a write waiting for a reader that never reads ends now
   }
 
+  void WhenReaderGone(std::function<void()> gone) override {
+    reader_gone_.push_back(std::move(gone));
+    if (!std::exchange(watching_, true)) WatchForReaderGone();
+  }
+
  private:
+  // The reactor reports an error condition or hang-up of the descriptor without a write
+  // being tried. It is confirmed with poll(2): anything else that wakes the wait (out-of-band
+  // data on a socket) ends the watch rather than re-arming it, which would spin on a
+  // condition that stays set.
+  void WatchForReaderGone() {
+    out_.async_wait(boost::asio::posix::stream_descriptor::wait_error,
+                    [this](const boost::system::error_code& error) {
+                      if (error) return;  // cancelled: the output is abandoned or going away
+                      pollfd pfd{out_.native_handle(), POLLOUT, 0};
+                      if (::poll(&pfd, 1, 0) != 1 || (pfd.revents & (POLLERR | POLLHUP)) == 0) {
+                        return;
+                      }
+                      for (auto& gone : std::exchange(reader_gone_, {})) gone();
+                    });
+  }
+
   boost::asio::posix::stream_descriptor out_;
+  bool watching_ = false;
+  std::vector<std::function<void()>> reader_gone_;
 };
 
 // Blocking writes on a thread, for terminals and files: the queue hands it one buffer at a
@@ -162,18 +187,48 @@ class LoopInput final : public LineInput {
   void Read() {
     if (AnswersLost(handlers_)) {
       handlers_.on_eof();
+      Discard();
       return;
     }
     in_.async_read_some(boost::asio::buffer(buffer_),
                         [this](const boost::system::error_code& error, size_t n) {
+                          if (error == boost::asio::error::operation_aborted &&
+                              AnswersLost(handlers_)) {  // cancelled by the loss
+                            handlers_.on_eof();
+                            Discard();
+                            return;
+                          }
                           if (error || n == 0) {
                             lines_.Finish();
                             handlers_.on_eof();
+                            Closed();
                             return;
                           }
                           lines_.Feed(std::string_view(buffer_, n), handlers_.answers,
                                       [this] { Read(); });
                         });
+  }
+
+  // After the answers were lost: reads on to stdin's end, running nothing, so that the
+  // server learns when the client has closed it (tools/stdio_server.h: a client gone for
+  // good does not keep it waiting on calls whose answers no one can receive).
+  void Discard() {
+    in_.async_read_some(boost::asio::buffer(buffer_),
+                        [this](const boost::system::error_code& error, size_t n) {
+                          if (error == boost::asio::error::operation_aborted) {
+                            Discard();  // the loss's cancel, come after this read began
+                            return;
+                          }
+                          if (error || n == 0) {
+                            Closed();
+                            return;
+                          }
+                          Discard();
+                        });
+  }
+
+  void Closed() {
+    if (handlers_.on_closed) handlers_.on_closed();
   }
 
   boost::asio::posix::stream_descriptor in_;
@@ -225,11 +280,13 @@ class ThreadInput final : public LineInput {
 
   void Run() {
     char buffer[1 << 16];
+    bool discarding = false;  // the answers were lost: read on to the end, run nothing
     while (true) {
       if (!AwaitInput()) return;
       ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
+      if (discarding) continue;
       {
         std::lock_guard lock(mu_);
         all_handed_over_ = false;
@@ -248,11 +305,18 @@ class ThreadInput final : public LineInput {
       std::unique_lock lock(mu_);
       handed_over_.wait(lock, [&] { return all_handed_over_ || closing_; });
       if (closing_) return;
-      if (answers_lost_) break;
+      if (answers_lost_) {
+        discarding = true;
+        lock.unlock();
+        boost::asio::post(io_, [this] { handlers_.on_eof(); });
+      }
     }
-    boost::asio::post(io_, [this] {
-      lines_.Finish();
-      handlers_.on_eof();
+    boost::asio::post(io_, [this, discarding] {
+      if (!discarding) {
+        lines_.Finish();
+        handlers_.on_eof();
+      }
+      if (handlers_.on_closed) handlers_.on_closed();
     });
   }
 

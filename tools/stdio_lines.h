@@ -42,15 +42,26 @@ class LineOutput {
   // for a peer that does not read (tools/line_write_queue.h). A write in flight on a pipe or
   // socket is cancelled; one blocked on a terminal or file is left to its thread.
   virtual void Abandon() {}
+  // Runs `gone` on the loop once the output reports, without being written to, that no one
+  // can read it any more: a pipe whose read end is closed everywhere (POLLERR), a socket
+  // whose peer closed it (POLLHUP). Only outputs on the loop (pipes, sockets) can tell;
+  // others never run it. It does not make the output Broken(): an answer written later
+  // fails as it would have.
+  virtual void WhenReaderGone(std::function<void()> gone) { (void)gone; }
 };
 
 // Once `answers` is broken no answer can reach the client, so the input stops: lines read
-// after that are dropped (never run), reading ends, and `on_eof` follows — at once on a
-// pipe or socket, after the read in progress on a terminal or file.
+// after that are dropped (never run), and `on_eof` follows — at once on a pipe or socket,
+// after the read in progress on a terminal or file. Stdin is still read to its end then
+// (and what it brings discarded), only so that `on_closed` can tell when the client has
+// closed it.
 struct LineInputHandlers {
   std::function<void(std::string_view line)> on_line;
   std::function<void(std::string_view prefix)> on_too_long;
+  // The input ended for the session: stdin's end, or the answers were lost. Once.
   std::function<void()> on_eof;
+  // Stdin itself reached its end (EOF or a read error), after on_eof. Once; may be null.
+  std::function<void()> on_closed;
   // The output whose unwritten answers hold the next line (tools/paced_lines.h); null:
   // never held. Must outlive the input.
   LineOutput* answers = nullptr;

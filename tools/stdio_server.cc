@@ -65,6 +65,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   std::unique_ptr<OperatorListener> operators;
   bool signalled = false;
   bool ending = false;
+  bool cut_short = false;  // the client went for good with calls in flight (below)
   // After a first signal: how long the answers still due may wait for a client that does
   // not read them (StdioServerOptions::signal_drain_limit).
   boost::asio::steady_timer drain_limit(io);
@@ -77,7 +78,9 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     server.federation().StopRestarting();  // the calls settle; no child starts meanwhile
     auto close = [&] {
       auto reason = [&] {
-        return std::string(signalled ? "shutdown" : output->Broken() ? "disconnect" : "eof");
+        return std::string(signalled                  ? "shutdown"
+                           : output->Broken() || cut_short ? "disconnect"
+                                                           : "eof");
       };
       session->EndInput(reason, [&] {
         drain_limit.cancel();  // SessionClosed is durable: nothing more to wait for
@@ -146,6 +149,27 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // The same end once the log has failed; the exit is then the log's error (server.status()).
   server.OnLogFailure(stop_serving);
 
+  // Stdin at its end and stdout with no reader (the client has gone for good, probe AA2):
+  // no answer can reach anyone, so calls in flight are not waited for — a child that never
+  // answers would keep this server, and the log's lock, forever. They end as at a signal
+  // (recorded uncertain, `shutdown`), the session closes `disconnect`, and the exit is 9.
+  // With a reader still there, the wait at EOF is the client's to end (SIGTERM).
+  bool stdin_closed = false;
+  bool reader_gone = false;
+  auto end_if_no_one_listens = [&] {
+    if (!stdin_closed || !(reader_gone || output->Broken())) return;
+    if (stopping || !session || session->in_flight() == 0) return;  // ending anyway
+    cut_short = true;
+    note("standard input ended and standard output has no reader: ending the children and "
+         "the session");
+    stop_serving();
+  };
+  output->WhenReaderGone([&] {
+    reader_gone = true;
+    end_if_no_one_listens();
+  });
+  output->WhenBroken(end_if_no_one_listens);
+
   server.Start([&] {
     if (stopping) return;
     if (stdio.operator_socket && server.status().ok()) {
@@ -159,14 +183,22 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     handlers.answers = output.get();  // a client that does not read its answers is not read
     // At stdin EOF (or once answers cannot be written).
     handlers.on_eof = end_session;
+    handlers.on_closed = [&] {
+      stdin_closed = true;
+      end_if_no_one_listens();
+    };
     input = StartStdinInput(io, kMaxClientLine, std::move(handlers));
   });
   io.run();
   signals.cancel();
   input.reset();
   operators.reset();
-  if (server.status().ok() && output->Broken()) {
+  if (server.status().ok() && (output->Broken() || cut_short)) {
     // The calls ran and are in the log; the client did not get every answer.
+    if (cut_short) {
+      return IoError("the client is gone (standard input ended, standard output has no "
+                     "reader): the calls in flight were ended, and recorded, unanswered");
+    }
     if (abandoned) {
       return IoError("answers not yet written to standard output at the end were dropped: "
                      "the client did not read them");

@@ -4,7 +4,10 @@
 // las__ tools, federation, gateway), federates, then serves one MCP session
 // (tools/line_session.h) on stdin/stdout — one JSON-RPC message per line each way, nothing
 // else ever on stdout. On stdin EOF it waits for in-flight calls to settle, records SessionClosed,
-// ends every child (process group) and reaps it, and returns 0. On SIGTERM, SIGINT or SIGHUP
+// ends every child (process group) and reaps it, and returns 0. That wait has no bound of
+// its own while stdout has a reader; once stdin has ended and stdout has no reader
+// (LineOutput::WhenReaderGone, or a failed write), no answer can reach anyone: the calls in
+// flight are ended as at a signal, the session closes "disconnect", and the result is kIo. On SIGTERM, SIGINT or SIGHUP
 // it ends the children at once (their calls in flight fail and are recorded so), then
 // closes the session ("shutdown") as at EOF and returns 0. The answers still due get
 // `signal_drain_limit` from the signal to reach a client that reads them; a second signal,

@@ -163,6 +163,18 @@ class ServeSignalsTest : public ::testing::Test {
     return closed.size() == 1 ? closed[0]["payload"].value("reason", "") : "";
   }
 
+  // The end AA2 asks for: the call recorded uncertain (`shutdown`), the session closed
+  // `disconnect`, and stderr saying why.
+  void ExpectEndedForAClientGone() {
+    auto completed = Replay({"--kind", "ToolCallCompleted"});
+    ASSERT_EQ(completed.size(), 1u);
+    EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut") << completed[0].dump();
+    EXPECT_EQ(completed[0]["payload"]["error_code"], "shutdown");
+    EXPECT_EQ(ClosedReason(), "disconnect");
+    EXPECT_NE(ReadFile(err_).find("standard output has no reader"), std::string::npos)
+        << ReadFile(err_);
+  }
+
   testing::TempDir tmp_;
   std::unique_ptr<testing::SignedRelease> release_;
   std::string run_dir_;
@@ -202,6 +214,45 @@ TEST_F(ServeSignalsTest, AFirstSignalDropsAnswersTheClientDoesNotReadAfterTheDra
   EXPECT_EQ(WEXITSTATUS(*status), 9);
   EXPECT_EQ(ClosedReason(), "shutdown");
   EXPECT_NE(ReadFile(err_).find("ms after the signal"), std::string::npos) << ReadFile(err_);
+}
+
+// AA2: the client is gone for good (stdin at EOF, stdout's reader closed) while a call waits
+// on a child that never answers: no answer can reach anyone, so Las ends the call as at a
+// signal instead of holding the child and the log's lock forever.
+TEST_F(ServeSignalsTest, AClientGoneForGoodDoesNotKeepServeWaitingOnAChildThatNeverAnswers) {
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  const std::string gate = tmp_.Sub("gate-3");  // never opened
+  serve->WriteLine(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  serve->CloseStdin();
+  serve->CloseStdout();
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  ExpectEndedForAClientGone();
+  // The log's lock is free: the next server starts (and ends at its empty stdin).
+  std::vector<std::string> next = {LAS_EXECUTABLE, "serve", "--embedded", "--log", tmp_.Sub("log"),
+                                   "--registry", release_->registry_path()};
+  auto again = testing::RunCommand(next, Environment());
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+}
+
+// The other order: stdout's reader goes first and an answer fails to be written (the input
+// stops being run then), stdin ends after. Las must still learn that stdin ended.
+TEST_F(ServeSignalsTest, AClientWhoseStdoutWentFirstDoesNotKeepServeWaitingEither) {
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  const std::string gate = tmp_.Sub("gate-4");
+  serve->WriteLine(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  serve->CloseStdout();
+  serve->WriteLine(R"({"jsonrpc":"2.0","id":6,"method":"ping"})");  // its answer fails
+  serve->CloseStdin();
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  ExpectEndedForAClientGone();
 }
 
 }  // namespace
