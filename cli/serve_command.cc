@@ -160,8 +160,11 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       auto daemon = tools::ConnectToDaemonOf(options->log_dir,
                                              Value(options->environment, "XDG_RUNTIME_DIR"));
       if (daemon.ok()) {
-        exit_code = Report(tools::RunBridge(std::move(*daemon),
-                                                     Value(options->environment, "LAS_AGENT_ID")));
+        exit_code = Report(tools::RunBridge(
+            std::move(*daemon), Value(options->environment, "LAS_AGENT_ID"),
+            [](const std::string& note) {
+              std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());
+            }));
         return;
       }
       if (daemon.status().code() != Code::kNotFound) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <algorithm>
+#include <functional>
 #include <climits>
 #include <map>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "tools/mcp_endpoint.h"
 #include "tools/pending_bytes.h"
+#include "tools/stop_signal_fd.h"
 #include "transport/child_process.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -95,6 +97,39 @@ Status ClientGone() {
   return IoError("writing to standard output failed: answers were not delivered");
 }
 
+// A stop signal: what the daemon already sent goes to stdout as far as both take it without
+// waiting (the signal must end the bridge even when the client reads nothing); then the
+// connection closes with the bridge's return. Ok when nothing owed to the client was lost.
+Status StopOnSignal(int signal, int sock, Unanswered& unanswered, PendingBytes& to_client,
+                    const std::function<void(const std::string&)>& on_note) {
+  if (on_note) {
+    on_note(StopSignalFd::Name(signal) +
+            ": closing the connection to the daemon (it finishes and logs the calls in flight)");
+  }
+  char buffer[1 << 16];
+  while (true) {
+    while (!to_client.empty()) {
+      pollfd out{STDOUT_FILENO, POLLOUT, 0};
+      if (::poll(&out, 1, 0) != 1 || (out.revents & POLLOUT) == 0 ||
+          !WriteSome(STDOUT_FILENO, to_client)) {
+        break;
+      }
+    }
+    if (!to_client.empty()) break;  // stdout takes no more now: read no more either
+    const ssize_t n = ::recv(sock, buffer, sizeof buffer, MSG_DONTWAIT);
+    if (n <= 0) break;
+    unanswered.FromDaemon(std::string_view(buffer, static_cast<size_t>(n)));
+    to_client.Add(buffer, static_cast<size_t>(n));
+  }
+  const size_t left = unanswered.count();
+  if (left == 0 && to_client.empty()) return Status::Ok();
+  return IoError(StopSignalFd::Name(signal) + " with " + std::to_string(left) +
+                 " request(s) unanswered" +
+                 (to_client.empty() ? "" : " and answers not written to standard output") +
+                 ": the daemon finishes and logs the calls, but their answers were not "
+                 "delivered");
+}
+
 }  // namespace
 
 std::string BridgeHelloLine(const std::string& agent_id) {
@@ -104,8 +139,10 @@ std::string BridgeHelloLine(const std::string& agent_id) {
   return transport::MakeNotification("las/bridge", params);
 }
 
-Status RunBridge(UniqueFd connection, const std::string& agent_id) {
+Status RunBridge(UniqueFd connection, const std::string& agent_id,
+                 const std::function<void(const std::string& note)>& on_note) {
   transport::IgnoreWriteSignals();
+  StopSignalFd signals;  // a stop signal ends the bridge cleanly (probe AA3)
   const int sock = connection.get();
   bool stdin_open = true;
   bool write_half_open = true;
@@ -125,14 +162,20 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id) {
                                                 (to_daemon.empty() ? 0 : POLLOUT));
     // A descriptor with nothing asked of it is left out: poll would still report its
     // hang-up at once, and the loop would spin until stdout drains.
-    pollfd fds[3] = {
+    pollfd fds[4] = {
         {sock_events != 0 ? sock : -1, sock_events, 0},
         {stdin_open && !to_daemon.full() ? STDIN_FILENO : -1, POLLIN, 0},
         {to_client.empty() ? -1 : STDOUT_FILENO, POLLOUT, 0},
+        {signals.fd(), POLLIN, 0},
     };
-    if (::poll(fds, 3, -1) < 0) {
+    if (::poll(fds, 4, -1) < 0) {
       if (errno == EINTR) continue;
       return IoError(std::string("poll: ") + std::strerror(errno));
+    }
+    if ((fds[3].revents & POLLIN) != 0) {
+      if (const int signal = signals.Take(); signal != 0) {
+        return StopOnSignal(signal, sock, unanswered, to_client, on_note);
+      }
     }
     if ((fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) != 0 &&
         !WriteSome(STDOUT_FILENO, to_client)) {

@@ -13,9 +13,22 @@
 // id), and kIo
 // when stdout fails (the client is gone): the bridge closes the connection, and the daemon
 // runs none of its later requests and lets the calls in flight finish and be logged.
-// Threading: blocking, on the caller's thread (poll(2) over stdin and the connection).
+//
+// SIGTERM, SIGINT and SIGHUP (a supervisor, the SDK client closing with a call running, a
+// closed terminal) end the bridge as they end an embedded `las serve`, not by their default
+// action: `on_note` is told (one line), answers already received are written to stdout if
+// it takes them without waiting, and the connection is closed — the daemon finishes and
+// logs the calls in flight (SessionClosed `disconnect`). Ok when nothing the bridge owed the
+// client was lost; kIo when a request was left unanswered or a received answer could not
+// be written (their answers can no longer reach the client). The signals are blocked and
+// read through a signalfd (tools/stop_signal_fd.h; an ignored one, as under nohup, stays
+// ignored), and stay blocked when it returns: the process ends next.
+//
+// Threading: blocking, on the caller's thread (poll(2) over stdin, the connection and the
+// signals); the signal mask it changes is the calling thread's.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "base/result.h"
@@ -23,7 +36,8 @@
 
 namespace las::tools {
 
-Status RunBridge(UniqueFd connection, const std::string& agent_id);
+Status RunBridge(UniqueFd connection, const std::string& agent_id,
+                 const std::function<void(const std::string& note)>& on_note = nullptr);
 
 // The hello line (without '\n') for `agent_id`.
 std::string BridgeHelloLine(const std::string& agent_id);

@@ -255,5 +255,52 @@ TEST_F(ServeSignalsTest, AClientWhoseStdoutWentFirstDoesNotKeepServeWaitingEithe
   ExpectEndedForAClientGone();
 }
 
+// AA3: a bridged `las serve` ends on SIGTERM, SIGINT and SIGHUP as the embedded one does —
+// a note on stderr and exit 0 — instead of dying by the signal.
+TEST_F(ServeSignalsTest, ABridgeEndsOnAStopSignalWithANoteAndExitZero) {
+  ASSERT_NO_FATAL_FAILURE(StartDaemon());
+  for (const auto& [sig, name] : {std::pair{SIGTERM, "SIGTERM"}, std::pair{SIGINT, "SIGINT"},
+                                      std::pair{SIGHUP, "SIGHUP"}}) {
+    auto bridge = StartServe();
+    ASSERT_TRUE(Open(*bridge)) << name;
+    bridge->Kill(sig);
+    const std::optional<int> status = AwaitExit(*bridge);
+    ASSERT_TRUE(status && WIFEXITED(*status)) << name << ": " << Described(status);
+    EXPECT_EQ(WEXITSTATUS(*status), 0) << name;
+    const std::string err = ReadFile(err_);
+    EXPECT_NE(err.find(std::string(name) + ": closing the connection"), std::string::npos) << err;
+  }
+  daemon_->Kill(SIGTERM);
+  const int status = daemon_->Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  for (const json& closed : Replay({"--kind", "SessionClosed"})) {
+    EXPECT_EQ(closed["payload"]["reason"], "disconnect") << closed.dump();
+  }
+}
+
+// AA3: stopped with a call in flight, the bridge owes its client an answer it can no longer
+// deliver: exit 9. The daemon finishes the call and logs it.
+TEST_F(ServeSignalsTest, ABridgeStoppedWithACallInFlightExitsNineAndTheDaemonLogsTheCall) {
+  ASSERT_NO_FATAL_FAILURE(StartDaemon());
+  auto bridge = StartServe();
+  ASSERT_TRUE(Open(*bridge));
+  const std::string gate = tmp_.Sub("gate-5");
+  bridge->WriteLine(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  bridge->Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(*bridge);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_NE(ReadFile(err_).find("1 request(s) unanswered"), std::string::npos) << ReadFile(err_);
+  std::ofstream(gate).put('x');
+  daemon_->Kill(SIGTERM);  // lets the call finish first
+  const int daemon_status = daemon_->Wait();
+  EXPECT_TRUE(WIFEXITED(daemon_status) && WEXITSTATUS(daemon_status) == 0) << daemon_status;
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok") << completed[0].dump();
+  EXPECT_EQ(ClosedReason(), "disconnect");
+}
+
 }  // namespace
 }  // namespace las
