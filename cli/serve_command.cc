@@ -2,9 +2,12 @@
 // catalog.
 #include <CLI/CLI.hpp>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "cli/number_flags.h"
@@ -182,6 +185,23 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   });
 }
 
+namespace {
+
+// Writes `text` and a newline to `fd` whole; 0, or the errno of the write that failed.
+int WriteLine(int fd, const std::string& text) {
+  const std::string line = text + "\n";
+  size_t written = 0;
+  while (written < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    written += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
 // A daemon holds a descriptor per client connection (up to DaemonOptions::max_connections)
 // besides its children's pipes, the operator socket's connections and the log's files;
 // the common soft limit of 1024 would run out first, and then neither a new client nor
@@ -221,8 +241,15 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
     tools::DaemonOptions daemon;
     daemon.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
     daemon.on_listening = [](const std::string& socket_path) {
-      std::printf("%s\n", socket_path.c_str());
-      std::fflush(stdout);
+      // Written past stdio, so that a stdout that refuses the line is told now, once, and
+      // is no failure of the clean stop that may come hours later (probe AA5): the daemon
+      // serves all the same, and the operator finds the socket path on stderr.
+      if (const int error = WriteLine(STDOUT_FILENO, socket_path); error != 0) {
+        std::fprintf(stderr,
+                     "las %s: io: could not write the socket path to standard output (%s); "
+                     "serving on %s all the same\n",
+                     CommandWords(), std::strerror(error), EscapeForTerminal(socket_path).c_str());
+      }
     };
     daemon.on_note = [](const std::string& note) {
       std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());

@@ -302,5 +302,29 @@ TEST_F(ServeSignalsTest, ABridgeStoppedWithACallInFlightExitsNineAndTheDaemonLog
   EXPECT_EQ(ClosedReason(), "disconnect");
 }
 
+// AA5: a daemon whose stdout cannot take its one line says so at once and serves; the clean
+// stop that comes later is exit 0, not a failure discovered hours after its cause.
+TEST_F(ServeSignalsTest, ADaemonWhoseStdoutRefusesTheSocketPathSaysSoAtOnceAndExitsZero) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\" >&- 2>\"$0\"", err_};
+  for (const std::string& arg :
+       testing::LasArgvWithEnv(Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry",
+                                               release_->registry_path()})) {
+    argv.push_back(arg);
+  }
+  testing::ChildProcess daemon(argv);
+  ASSERT_TRUE(AwaitCondition([&] {
+    return ReadFile(err_).find("could not write the socket path to standard output") !=
+           std::string::npos;
+  })) << "stderr: " << ReadFile(err_);
+  auto socket = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, /*create=*/false);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  EXPECT_NE(ReadFile(err_).find(socket->path), std::string::npos) << "names the path";
+  EXPECT_TRUE(tools::ConnectToDaemon(socket->path).ok()) << "and serves";
+  daemon.Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(daemon);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+}
+
 }  // namespace
 }  // namespace las
