@@ -32,6 +32,7 @@
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
+#include "tests/support/processes.h"
 #include "tests/support/temp_dir.h"
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_client.h"
@@ -43,38 +44,10 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using testing::AwaitCondition;
+using testing::ChildrenOf;
 
 const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
-
-// Waits (bounded) until `condition` holds; false if it never did.
-template <typename Condition>
-bool AwaitCondition(Condition condition, std::chrono::seconds limit = std::chrono::seconds(60)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return condition();
-}
-
-// The live children of process `parent` (from /proc/*/stat).
-std::vector<pid_t> ChildrenOf(pid_t parent) {
-  std::vector<pid_t> children;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    char state = 0;
-    int ppid = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent) {
-      children.push_back(std::stoi(name));
-    }
-  }
-  return children;
-}
 
 // True while `pid` exists at all (running, or a zombie nobody reaped yet).
 bool Exists(pid_t pid) { return fs::exists("/proc/" + std::to_string(pid)); }

@@ -24,6 +24,7 @@
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
+#include "tests/support/processes.h"
 #include "tests/support/temp_dir.h"
 #include "tools/daemon_client.h"
 #include "tools/daemon_socket.h"
@@ -33,43 +34,16 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using testing::AwaitCondition;
+using testing::ChildrenOf;
 
 const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
 constexpr char kInitialize[] =
     R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})";
 
-// Waits (bounded) until `condition` holds; false if it never did.
-template <typename Condition>
-bool AwaitCondition(Condition condition, std::chrono::seconds limit = std::chrono::seconds(60)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return condition();
-}
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// The live children of process `parent` (from /proc/*/stat).
-std::vector<pid_t> ChildrenOf(pid_t parent) {
-  std::vector<pid_t> children;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const std::string stat = ReadFile(entry.path() / "stat");
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    char state = 0;
-    int ppid = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent) {
-      children.push_back(std::stoi(name));
-    }
-  }
-  return children;
 }
 
 // `argv` with its stderr going to the file `err` (the same process: sh execs it).
