@@ -1,10 +1,15 @@
 #include "trust/argument_numbers_internal.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <vector>
+
+#include "base/decimal_multiple.h"
+#include "base/json_decimal.h"
 
 namespace las::trust::internal {
 
@@ -136,29 +141,52 @@ std::optional<NumberHazard> BoundHazard(const Json& s, const Json& v, bool draft
   return std::nullopt;
 }
 
-bool IntegralDivisor(const Json& v) {
-  return v.is_number() && (!v.is_number_float() || v.get<double>() == std::trunc(v.get<double>()));
+// The exact decimals a number of the parsed tree can stand for. An integer is itself. A
+// double stands for its shortest form ("0.01", "1e+23"): a token that says more than that
+// never gets here (LostPrecisionHazard refuses it first). An integral double written as an
+// integer stands for the double's exact value instead (18446744073709551616 and
+// 1.8446744073709552e19 read as the same double), so both are candidates.
+std::vector<JsonDecimal> DecimalsOf(const Json& v) {
+  char digits[400];  // the largest double has 309 integer digits
+  auto decimal = [&](std::to_chars_result written) {
+    return ParseJsonDecimal(std::string_view(digits, static_cast<size_t>(written.ptr - digits)));
+  };
+  if (v.is_number_unsigned()) return {decimal(std::to_chars(digits, digits + sizeof digits, v.get<uint64_t>()))};
+  if (v.is_number_integer()) return {decimal(std::to_chars(digits, digits + sizeof digits, v.get<int64_t>()))};
+  const double d = v.get<double>();
+  std::vector<JsonDecimal> out = {decimal(std::to_chars(digits, digits + sizeof digits, d))};
+  if (d == std::trunc(d)) {
+    JsonDecimal exact = decimal(std::to_chars(digits, digits + sizeof digits, d, std::chars_format::fixed, 0));
+    if (exact != out.front()) out.push_back(std::move(exact));
+  }
+  return out;
 }
 
-// An integral divisor is decided exactly (valijson's remainder tolerates one double epsilon
-// absolutely, so `"multipleOf": 1` took 1e-17). A fractional one keeps that tolerance
-// (0.07 is a multiple of 0.01 although neither is a double), except that a number a double
-// does not hold is a hazard under it.
+}  // namespace
+
+std::optional<bool> ExactMultipleOf(const Json& v, const Json& divisor) {
+  if (!v.is_number() || !divisor.is_number()) return std::nullopt;
+  std::optional<bool> answer;
+  for (const JsonDecimal& value : DecimalsOf(v)) {
+    for (const JsonDecimal& by : DecimalsOf(divisor)) {
+      const std::optional<bool> one = IsDecimalMultiple(value, by);
+      if (!one || (answer && *answer != *one)) return std::nullopt;
+      answer = one;
+    }
+  }
+  return answer;
+}
+
+namespace {
+
+// multipleOf is Las's, decided on decimals (ExactMultipleOf; valijson never sees the
+// keyword): a hazard only where no exact answer exists.
 std::optional<NumberHazard> MultipleOfHazard(const Json& s, const Json& v) {
   const auto it = s.find("multipleOf");
-  if (it == s.end() || !it->is_number()) return std::nullopt;
-  if (!IntegralDivisor(*it)) {
-    if (NeedsExactNumberCheck(v)) return NumberHazard{"multipleOf", kInexact};
-    return std::nullopt;
-  }
-  const double d = AsValijsonReadsIt(v);
-  const bool valijson = d == 0 || std::fabs(std::remainder(d, AsValijsonReadsIt(*it))) <=
-                                      std::numeric_limits<double>::epsilon();
-  const bool exact = std::fmod(Exact(v), Exact(*it)) == 0;
-  if (valijson != exact) {
-    return NumberHazard{"multipleOf", "the validator's remainder, rounded and with a tolerance, decides differently"};
-  }
-  return std::nullopt;
+  if (it == s.end() || !it->is_number() || ExactMultipleOf(v, *it)) return std::nullopt;
+  return NumberHazard{"multipleOf",
+                      "a number whose multiple Las cannot decide exactly (a divisor of more than 19 "
+                      "digits, or an integral double that two spellings read differently)"};
 }
 
 // Whether "v equals one of `members`" has a different answer from valijson than exactly.
@@ -215,7 +243,7 @@ bool NeedsExactNumberCheck(const Json& v) { return BeyondInt64(v) || InexactAsDo
 bool SchemaNeedsNumberScan(const Json& v) {
   if (!v.is_structured()) return NeedsExactNumberCheck(v);
   if (v.is_object()) {
-    if (auto divisor = v.find("multipleOf"); divisor != v.end() && IntegralDivisor(*divisor)) return true;
+    if (v.contains("multipleOf")) return true;
   }
   return std::any_of(v.begin(), v.end(), SchemaNeedsNumberScan);
 }
@@ -228,18 +256,11 @@ bool PrepareInstanceNumbers(Json& v, bool integral_doubles_are_integers) {
   return needs;
 }
 
-// A "multipleOf" member anywhere (also inside enum or const data, where valijson compares
-// numbers by value, so 2 and 2.0 stay equal) gets a double.
 void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
   IntegralDoubleToInteger(v, integral_doubles_are_integers);
   if (v.is_number_unsigned() && BeyondInt64(v)) {
     v = static_cast<double>(v.get<uint64_t>());
-  } else if (v.is_object()) {
-    for (auto& [key, child] : v.items()) {
-      PrepareSchemaNumbers(child, integral_doubles_are_integers);
-      if (key == "multipleOf" && child.is_number_integer()) child = child.get<double>();
-    }
-  } else if (v.is_array()) {
+  } else if (v.is_structured()) {
     for (Json& child : v) PrepareSchemaNumbers(child, integral_doubles_are_integers);
   }
 }

@@ -4,17 +4,19 @@
 // holds nlohmann types.
 //
 // valijson holds every integer as an int64_t and compares numbers as doubles: bounds
-// (`maximum`, `minimum`, `exclusiveMaximum`, `exclusiveMinimum`), `multipleOf`, and the
-// numbers inside `enum` and `const` data and `uniqueItems` arrays. So:
+// (`maximum`, `minimum`, `exclusiveMaximum`, `exclusiveMinimum`), and the numbers inside
+// `enum` and `const` data and `uniqueItems` arrays. (`multipleOf` it never decides: its
+// remainder with an absolute tolerance of one epsilon refused 19.99 for 0.01 and took
+// 1e-17 for 1; Las decides it on decimals, ExactMultipleOf.) So:
 // - What a copy can fix is fixed in the copies valijson reads (PrepareSchemaNumbers,
 //   PrepareInstanceNumbers): draft-06's integral doubles (1.0 is an integer), schema
-//   integers above 2^63-1 (they would wrap), integer divisors (they truncate 6.5 to 6).
+//   integers above 2^63-1 (they would wrap).
 // - What no copy can fix — an argument integer a double cannot hold (2^53+1; a schema
 //   integer like that fails compile, trust/argument_schema.h), one valijson cannot hold
-//   (above 2^63-1), valijson's tolerance of one epsilon in `multipleOf` (1e-17 would
-//   be a multiple of 1) — is found by FindNumberHazard, which decides each such keyword
-//   exactly and reports a keyword whose valijson verdict would differ. The caller refuses
-//   the call as "not checked" rather than let a wrong verdict stand.
+//   (above 2^63-1), a `multipleOf` no exact answer exists for — is found by
+//   FindNumberHazard, which decides each such keyword exactly and reports a keyword whose
+//   valijson verdict would differ. The caller refuses the call as "not checked" rather
+//   than let a wrong verdict stand.
 #pragma once
 
 #include <optional>
@@ -34,7 +36,7 @@ bool IntegralDoubleFitsInt64(double d);
 bool NeedsExactNumberCheck(const Json& v);
 
 // Whether FindNumberHazard must see every call against this schema: it holds a number
-// that NeedsExactNumberCheck, or an integral `multipleOf` (decided exactly always).
+// that NeedsExactNumberCheck, or a `multipleOf` (ExactMultipleOf may have no answer).
 bool SchemaNeedsNumberScan(const Json& schema);
 
 // The copies valijson reads. `integral_doubles_are_integers`: draft-06 and later.
@@ -42,6 +44,17 @@ bool SchemaNeedsNumberScan(const Json& schema);
 // NeedsExactNumberCheck.
 bool PrepareInstanceNumbers(Json& instance, bool integral_doubles_are_integers);
 void PrepareSchemaNumbers(Json& schema, bool integral_doubles_are_integers);
+
+// `multipleOf` exactly: whether the number `v` (of the parsed tree) is an integer multiple of
+// `divisor` (a schema number, as written), on decimals (base/decimal_multiple.h). A
+// double stands for its shortest form — the value of every token that does not lose
+// precision (LosesPrecisionAsDouble; those are hazards before this is asked), and what the
+// release's digest (JCS) binds for a schema number — so 19.99 is a multiple of 0.01 and
+// 0.30000000000000004 is not one of 0.1; an integer stands for itself. nullopt when there
+// is no exact answer: not a number, a divisor of more than 19 significant digits, or an
+// integral double beyond 2^53 whose shortest form and exact value (two spellings of it)
+// get different answers (1e23 vs 99999999999999991611392 under multipleOf 7).
+std::optional<bool> ExactMultipleOf(const Json& v, const Json& divisor);
 
 struct NumberHazard {
   std::string keyword;

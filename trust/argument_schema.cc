@@ -92,6 +92,9 @@ constexpr std::string_view kPatternSubschemasKeyword = "x-las-pattern-subschemas
 // And a `format` of date, time or date-time with this one, checked by FormatConstraint
 // (trust/date_time_format.h) rather than valijson's looser regexes.
 constexpr std::string_view kFormatKeyword = "x-las-format";
+// And `multipleOf` with this one, decided on decimals by MultipleOfConstraint
+// (internal::ExactMultipleOf) rather than by valijson's remainder of doubles.
+constexpr std::string_view kMultipleOfKeyword = "x-las-multiple-of";
 
 // The check for a `format` Las asserts, or nullptr for one that is only an annotation.
 using DateTimeCheck = bool (*)(std::string_view);
@@ -299,6 +302,7 @@ struct Walk {
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
   std::set<const Json*> pattern_nodes;
   std::set<const Json*> format_nodes;  // schema nodes whose format is date, time or date-time
+  std::set<const Json*> multiple_of_nodes;  // schema nodes with a (valid) multipleOf
   std::map<std::string, std::string> translated;  // pattern as written -> RE2's (utf8_pattern.h)
   // Every JSON value inside a patternProperties subschema: valijson's copy keeps those
   // subschemas at other paths (PrepareCopy), so no $ref may point into them.
@@ -354,6 +358,12 @@ struct Walk {
       copy[std::string(kFormatKeyword)] = std::move(copy["format"]);
       copy.erase("format");
     }
+    if (multiple_of_nodes.contains(&original)) {
+      // As text: PrepareSchemaNumbers would make 2^63 a double, whose shortest form is
+      // another number; the text round-trips to the number as written.
+      copy[std::string(kMultipleOfKeyword)] = original.at("multipleOf").dump();
+      copy.erase("multipleOf");
+    }
     const bool pattern_node = pattern_nodes.contains(&original);
     if (pattern_node) {
       if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
@@ -374,6 +384,7 @@ struct Walk {
       for (const auto& [key, value] : original.items()) {
         if (pattern_node && key == "pattern" && value.is_string()) continue;
         if (key == "format" && format_nodes.contains(&original)) continue;
+        if (key == "multipleOf" && multiple_of_nodes.contains(&original)) continue;
         if (pattern_node && key == "patternProperties" && value.is_object()) {
           Json& list = copy[std::string(kPatternSubschemasKeyword)];
           path.emplace_back(kPatternSubschemasKeyword);
@@ -464,7 +475,8 @@ struct Walk {
                              " is not a schema (an object or a boolean)");
     }
     for (const auto& [key, value] : node.items()) {
-      if (key == kPatternKeyword || key == kPatternSubschemasKeyword || key == kFormatKeyword) {
+      if (key == kPatternKeyword || key == kPatternSubschemasKeyword || key == kFormatKeyword ||
+          key == kMultipleOfKeyword) {
         return Unsupported("input schema: " + SchemaLoc(loc, key) + ": this keyword name is reserved by Las");
       }
       if (Contains(kUnsupportedKeywords, key)) {
@@ -522,8 +534,11 @@ struct Walk {
       if (DateTimeCheckFor(it->get_ref<const std::string&>()) != nullptr) format_nodes.insert(&node);
     }
     // JSON Schema requires a divisor above 0; valijson takes any (0: a division by zero).
-    if (auto it = node.find("multipleOf"); it != node.end() && !(it->is_number() && it->get<double>() > 0)) {
-      return InvalidArgument("input schema: " + SchemaLoc(loc, "multipleOf") + " is not a number greater than 0");
+    if (auto it = node.find("multipleOf"); it != node.end()) {
+      if (!(it->is_number() && it->get<double>() > 0)) {
+        return InvalidArgument("input schema: " + SchemaLoc(loc, "multipleOf") + " is not a number greater than 0");
+      }
+      multiple_of_nodes.insert(&node);
     }
     if (auto it = node.find("uniqueItems"); it != node.end() && it->is_boolean() && it->get<bool>()) {
       impl->has_unique = true;
@@ -1052,6 +1067,40 @@ class FormatConstraint final : public valijson::constraints::PolyConstraint {
   std::string format_;
 };
 
+// Decides kMultipleOfKeyword exactly (internal::ExactMultipleOf), with valijson's
+// description: a number that is not a multiple fails; anything else passes. A number with
+// no exact answer fails too, though the HazardScan refuses those first, as not checked.
+class MultipleOfConstraint final : public valijson::constraints::PolyConstraint {
+ public:
+  explicit MultipleOfConstraint(Json divisor) : divisor_(std::move(divisor)) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    Json value;
+    if (target.isInteger()) value = target.getInteger();
+    else if (target.isDouble()) value = target.getDouble();
+    else return true;
+    if (internal::ExactMultipleOf(value, divisor_).value_or(false)) return true;
+    if (results != nullptr) results->pushError(context, "Value should be a multiple of the divisor");
+    return false;
+  }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override { return new (where) MultipleOfConstraint(*this); }
+  size_t sizeOf() const override { return sizeof(MultipleOfConstraint); }
+
+  Json divisor_;  // the number as the schema writes it
+};
+
+class MultipleOfConstraintBuilder final : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    Json divisor = Json::parse(value.asString(), nullptr, /*allow_exceptions=*/false);
+    if (!divisor.is_number()) throw std::runtime_error("multipleOf is not a number");
+    return new MultipleOfConstraint(std::move(divisor));
+  }
+};
+
 class FormatConstraintBuilder final : public valijson::ConstraintBuilder {
  public:
   valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
@@ -1083,6 +1132,7 @@ void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijs
                                                            : valijson::SchemaParser::kDraft7);
   parser.addConstraintBuilder(std::string(kPatternKeyword), new PatternConstraintBuilder(impl));
   parser.addConstraintBuilder(std::string(kFormatKeyword), new FormatConstraintBuilder());
+  parser.addConstraintBuilder(std::string(kMultipleOfKeyword), new MultipleOfConstraintBuilder());
   parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(copy), schema);
 }
 
@@ -1185,7 +1235,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
 

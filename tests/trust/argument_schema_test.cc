@@ -782,11 +782,27 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"number","multipleOf":2})", "1e20", kAccepted},
            {R"({"type":"number","multipleOf":3})", "1e20", kViolates},
            {R"({"type":"number","multipleOf":0.5})", "1.5", kAccepted},
-           {R"({"type":"number","multipleOf":1})", "1e-17", kNotChecked},  // was accepted
+           {R"({"type":"number","multipleOf":1})", "1e-17", kViolates},  // was accepted
            {R"({"type":"number","multipleOf":2})", "4.000000000000001", kViolates},
            // The double is 3, the tool would get 3.0000000000000001: not decided by a double.
            {R"({"type":"number","multipleOf":1})", "3.0000000000000001", kNotChecked},
-           {R"({"type":"number","multipleOf":0.01})", "0.07", kAccepted},  // the tolerance stays here
+           // multipleOf is decided on decimals: a number stands for the decimal it was
+           // written as, a fractional divisor for its double's shortest form.
+           {R"({"type":"number","multipleOf":0.01})", "0.07", kAccepted},
+           {R"({"type":"number","multipleOf":0.01})", "19.99", kAccepted},    // was refused
+           {R"({"type":"number","multipleOf":0.01})", "1234.56", kAccepted},  // was refused
+           {R"({"type":"number","multipleOf":0.01})", "100", kAccepted},      // was refused
+           {R"({"type":"number","multipleOf":0.01})", "1999e-2", kAccepted},
+           {R"({"type":"number","multipleOf":0.01})", "19.999", kViolates},
+           {R"({"type":"number","multipleOf":0.1})", "2.3", kAccepted},       // was refused
+           {R"({"type":"number","multipleOf":0.1})", "0.30000000000000004", kViolates},
+           {R"({"type":"number","multipleOf":1e-2})", "99999999.99", kAccepted},
+           {R"({"type":"number","multipleOf":2.5})", "7.5", kAccepted},
+           // An integral double beyond 2^53 that two spellings read differently (1e23 and
+           // 99999999999999991611392 are one double), where the answers differ.
+           {R"({"type":"number","multipleOf":5})", "1e23", kNotChecked},
+           {R"({"type":"number","multipleOf":7})", "1e23", kViolates},
+           {R"({"type":"number","multipleOf":2})", "1e23", kAccepted},
            {R"({"enum":[2]})", "2.0", kAccepted},
            // Argument integers a double does not hold exactly (above 2^53): valijson compares
            // them as doubles. Where that decides differently, "not checked"; where not, its
@@ -802,11 +818,12 @@ TEST(ArgumentSchema, IntegersBeyondInt64AndMultipleOfAreDecidedOrRefusedNeverWra
            {R"({"type":"integer","minimum":0})", "9007199254740993", kAccepted},
            {R"({"type":"number","maximum":9007199254740992.0})", "9007199254740993", kNotChecked},
            {R"({"anyOf":[{"maximum":9007199254740992},{"type":"string"}]})", "9007199254740993", kNotChecked},
-           {R"({"type":"integer","multipleOf":2})", "9007199254740993", kNotChecked},  // was accepted
-           {R"({"type":"integer","multipleOf":3})", "9007199254740993", kNotChecked},  // was "fails"
+           // multipleOf is decided on the integer as written.
+           {R"({"type":"integer","multipleOf":2})", "9007199254740993", kViolates},  // was accepted
+           {R"({"type":"integer","multipleOf":3})", "9007199254740993", kAccepted},  // was "fails"
            {R"({"type":"integer","multipleOf":3})", "9007199254740994", kViolates},
            {R"({"type":"integer","multipleOf":9007199254740994})", "18014398509481988", kAccepted},
-           {R"({"type":"integer","multipleOf":9007199254740994})", "18014398509481989", kNotChecked},
+           {R"({"type":"integer","multipleOf":9007199254740994})", "18014398509481989", kViolates},
            {R"({"enum":[9007199254740992]})", "9007199254740993", kNotChecked},  // was accepted
            {R"({"enum":[9007199254740992,9007199254740994]})", "9007199254740994", kAccepted},
            {R"({"enum":[[9007199254740992]]})", "[9007199254740993]", kNotChecked},
