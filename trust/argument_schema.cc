@@ -328,18 +328,29 @@ struct Walk {
       return Unsupported("input schema: " + shown + ": the pattern is longer than " +
                          std::to_string(kMaxPatternBytes) + " bytes, which Las does not check");
     }
+    // Translation refuses what is not u-flag ECMAScript (kInvalidArgument) and what is but
+    // Las does not implement (kUnsupported: \p{..}, \u{..}, named groups, look-behind).
     Result<std::string> as_bytes = TranslatePattern(pattern, PatternTarget::kStdRegexUtf8Bytes);
-    if (!as_bytes.ok()) return InvalidArgument("input schema: " + loc + ": " + as_bytes.status().message());
+    if (!as_bytes.ok()) return Status(as_bytes.status().code(), "input schema: " + loc + ": " + as_bytes.status().message());
     try {
-      // ECMAScript is the pattern language: what std::regex refuses is not one.
+      // ECMAScript is the pattern language: what std::regex's grammar refuses is not one.
       std::regex compiled(*as_bytes);
       (void)compiled;
+    } catch (const std::regex_error& error) {
+      const auto code = error.code();
+      if (code == std::regex_constants::error_space || code == std::regex_constants::error_complexity ||
+          code == std::regex_constants::error_stack) {
+        // A size limit of std::regex (100,000 NFA states: ^(.{1000}){1000}$), not a syntax
+        // error: the pattern is valid, Las cannot check it.
+        return Unsupported("input schema: " + loc + ": the pattern is larger than Las's pattern checker "
+                           "(std::regex) compiles; valid ECMAScript but not supported by Las");
+      }
+      return InvalidArgument("input schema: " + loc + " is not a valid ECMAScript regular expression");
     } catch (const std::exception&) {
-      return InvalidArgument("input schema: " + loc + " is not a regular expression std::regex "
-                             "(ECMAScript) accepts");
+      return InvalidArgument("input schema: " + loc + " is not a valid ECMAScript regular expression");
     }
     Result<std::string> for_re2 = TranslatePattern(pattern, PatternTarget::kRe2CodePoints);
-    if (!for_re2.ok()) return InvalidArgument("input schema: " + loc + ": " + for_re2.status().message());
+    if (!for_re2.ok()) return Status(for_re2.status().code(), "input schema: " + loc + ": " + for_re2.status().message());
     Result<LinearRegex> linear = LinearRegex::Compile(*for_re2);
     if (!linear.ok()) return Status(linear.status().code(), "input schema: " + loc + ": " + linear.status().message());
     impl->regexes.emplace(pattern, std::move(linear).value());

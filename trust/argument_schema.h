@@ -46,12 +46,14 @@
 // is rewritten by trust/utf8_pattern.h, then matched by RE2 (trust/linear_regex.h), in time
 // linear in the subject: no subject can make a call take 2^n steps (`^(a+)+$`) or n^k.
 // Look-ahead and back-references need a backtracking matcher, so a pattern using them
-// fails compile with kUnsupported; one that does not translate or that std::regex refuses
-// is kInvalidArgument. A `$ref` that Las's walks and valijson would resolve to different
+// fails compile with kUnsupported, as does any other valid u-flag construct Las does not
+// implement (look-behind, named groups, \p{..}, \u{..}, a pattern over a size limit),
+// with a note saying "not supported by Las"; a pattern that is not ECMAScript (does not
+// translate, or std::regex's grammar refuses it) is kInvalidArgument. A `$ref` that Las's walks and valijson would resolve to different
 // places (an empty reference token, %2F, %7E, `~%`) fails with kUnsupported, and so does
 // one that points at `enum`/`const` data or at a map of named subschemas (`properties`,
-// `definitions`, ...). An escaped letter with no ECMAScript meaning (`\z`, `\pL`, `\Q`)
-// is kInvalidArgument: each engine would read it differently. `format` asserts only date,
+// `definitions`, ...). An escaped letter with no u-flag ECMAScript meaning (`\z`, `\pL`,
+// `\Q`; `[\q]` in a class too) is kInvalidArgument: each engine would read it differently. `format` asserts only date,
 // time and date-time, exactly as RFC 3339 (trust/date_time_format.h, in place of valijson's
 // looser check, and on strings only); other formats are annotations.
 //

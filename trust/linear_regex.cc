@@ -38,16 +38,17 @@ Result<LinearRegex> LinearRegex::Compile(std::string_view translated_pattern) {
       return LinearRegex(std::move(re));
     case RE2::ErrorBadPerlOp:
       return Unsupported("the pattern uses look-ahead or another construct that needs a "
-                         "backtracking matcher; only patterns without look-around and "
-                         "back-references are supported");
+                         "backtracking matcher, valid in a u-flag ECMAScript pattern but not "
+                         "supported by Las");
     case RE2::ErrorBadEscape:
-      return Unsupported("the pattern uses a back-reference or an escape without a "
-                         "linear-time matcher; only patterns without look-around and "
-                         "back-references are supported");
+      return Unsupported("the pattern uses a back-reference or another escape that needs a "
+                         "backtracking matcher, valid in a u-flag ECMAScript pattern but not "
+                         "supported by Las");
     case RE2::ErrorPatternTooLarge:
     case RE2::ErrorRepeatSize:
       return Unsupported("the pattern is too large to match in bounded time (a counted "
-                         "repetition over 1000, or a program over the size bound)");
+                         "repetition over 1000, or a program over the size bound), which Las "
+                         "does not support");
     default:
       return InvalidArgument("the pattern is not a regular expression the matcher accepts");
   }

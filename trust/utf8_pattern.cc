@@ -232,6 +232,12 @@ class Translator {
         out_ += Emit(Single(*cp));
       } else if (c == '{') {
         LAS_RETURN_IF_ERROR(Brace());
+      } else if (in_.substr(pos_, 3) == "(?<") {
+        // Valid u-flag syntax that neither engine here reads as ECMAScript does (std::regex
+        // refuses both; RE2 reads (?<name> as a capture and has no look-behind).
+        const char next = pos_ + 3 < in_.size() ? in_[pos_ + 3] : '\0';
+        if (next == '=' || next == '!') return NotSupported("look-behind ((?<= or (?<!)");
+        return NotSupported("a named group ((?<name>...))");
       } else if (c == '\0') {  // valijson cuts a patternProperties key at a raw NUL
         out_ += "\\x00";
         ++pos_;
@@ -245,6 +251,32 @@ class Translator {
 
  private:
   static Status Error(const char* why) { return InvalidArgument(std::string("the pattern ") + why); }
+
+  // A construct a u-flag ECMAScript pattern may hold, whose meaning Las does not implement.
+  static Status NotSupported(const char* what) {
+    return Unsupported(std::string("the pattern uses ") + what +
+                       ", valid in a u-flag ECMAScript pattern but not supported by Las");
+  }
+
+  // The escape at pos_ is a backslash and the ASCII letter, digit or '_' `e`, which is none
+  // of the escapes the caller knows (`in_class`: inside a class, where fewer are known).
+  // Valid u-flag escapes Las does not implement are kUnsupported; the rest mean nothing in
+  // a u-flag pattern and something else on each engine here (RE2's \z, \A, \C, \Q;
+  // std::regex's literal letter), so they are refused rather than guessed.
+  Status UnknownEscape(char e, bool in_class) const {
+    const bool brace = pos_ + 2 < in_.size() && in_[pos_ + 2] == '{';
+    if ((e == 'p' || e == 'P') && brace) return NotSupported("a Unicode property escape (\\p{..} or \\P{..})");
+    if (e == 'u' && brace) return NotSupported("a code point escape (\\u{..})");
+    if (e == 'k' && !in_class && pos_ + 2 < in_.size() && in_[pos_ + 2] == '<') {
+      return NotSupported("a named back-reference (\\k<name>)");
+    }
+    if (in_class) {
+      return Error("has an escape in a class that is not valid in a u-flag ECMAScript pattern (\\ and a "
+                   "letter, digit or _ other than d D w W s S b t n v f r c x u 0)");
+    }
+    return Error("has an escape that is not valid in a u-flag ECMAScript pattern (\\ and a letter, digit "
+                 "or _ other than d D w W s S b B t n v f r c x u 0-9)");
+  }
 
   // A '{' at pos_: a quantifier ({n}, {n,}, {n,m}) is passed on if its counts are at
   // most kMaxRepeat. Beyond that the engines part ways — RE2 refuses the count or, past its
@@ -392,10 +424,7 @@ class Translator {
       out_ += Emit(Single(static_cast<char32_t>(in_[pos_ + 2] % 32)));
       ++pos_;
     } else if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || e == '_' || (e >= '0' && e <= '9')) {
-      // No meaning in a u-flag ECMAScript pattern, and a different one elsewhere (RE2's \z,
-      // \A, \C, \pL, \Q; std::regex's literal letter): refused rather than guessed.
-      return Error("has an escape that means nothing in ECMAScript (\\ and a letter other than "
-                   "d D w W s S b B t n v f r c x u)");
+      return UnknownEscape(e, /*in_class=*/false);
     } else {
       out_ += Emit(Single(static_cast<unsigned char>(e)));  // an escaped punctuation mark: itself
     }
@@ -441,6 +470,13 @@ class Translator {
       case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
         return Error("has a \\1-\\9 escape in a class (an octal escape in ECMAScript's Annex B)");
       default: {
+        const char e = in_[pos_];
+        if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || e == '_') {
+          // As outside a class: `[\q]` is no class of "q" in a u-flag pattern, and
+          // `[\p{Lu}]` is a class of upper-case letters, not of "p", "{", "L", "u", "}".
+          --pos_;
+          return UnknownEscape(e, /*in_class=*/true);
+        }
         Result<char32_t> cp = DecodeNext();  // identity escape: the character itself
         if (!cp.ok()) return cp.status();
         *single = *cp;

@@ -17,13 +17,16 @@
 //
 // Escapes: `\d \w \b \B \t \n \v \f \r` and back-references are kept; `\D \W \s \S`,
 // `\xHH`, `\uHHHH`, `\0`, `\cX` and an escaped punctuation mark become what they match.
-// An escaped letter with no ECMAScript meaning (`\z`, `\A`, `\p`, `\Q`, ...) is refused:
-// std::regex reads it as the letter, RE2 as something else, a u-flag pattern as an error.
+// An escaped letter, digit or `_` with no u-flag ECMAScript meaning (`\z`, `\A`, `\pL`,
+// `\Q`, ...; in a class also `[\q]`, `[\B]`, `[\_]`) is refused: std::regex reads it as the
+// letter, RE2 as something else, a u-flag pattern as an error.
 //
-// Errors (InvalidArgument, naming the reason, never quoting the pattern): the pattern is
+// Errors (naming the reason, never quoting the pattern). InvalidArgument: the pattern is
 // not valid UTF-8; a class is not closed; a range is reversed; a `\u` escape names a lone
-// surrogate (no UTF-8 subject holds one); an escape as above. Syntax std::regex itself
-// refuses is kept as written for std::regex to refuse.
+// surrogate (no UTF-8 subject holds one); an escape as above. Unsupported ("valid in a
+// u-flag ECMAScript pattern but not supported by Las"): `\p{..}`, `\P{..}`, `\u{..}`,
+// `\k<name>`, a named group `(?<name>`, look-behind `(?<=` `(?<!`. Syntax std::regex
+// itself refuses is kept as written for std::regex to refuse.
 //
 // Thread safety: a pure function.
 #pragma once

@@ -610,6 +610,63 @@ TEST(ArgumentSchema, NonAsciiAlternativesMatchAndForeignEscapesFailCompile) {
   }
 }
 
+// Inside a class as outside: an escape a u-flag pattern reads as something Las does not
+// implement (\p{..}, \P{..}, \u{..}) is refused as unsupported, and an identity escape
+// of a letter or '_' (invalid under the u flag) as invalid. Before, `[\p{Lu}]` was a class
+// of "p", "{", "L", "u", "}" and `[\q]` one of "q".
+TEST(ArgumentSchema, EscapesInClassesMeanWhatTheyMeanOutsideOrFailCompile) {
+  auto compile = [](const char* pattern) {
+    return CompileArgumentSchema(std::string(R"({"properties":{"q":{"pattern":")") + pattern + R"("}}})");
+  };
+  for (const char* unsupported : {R"(^[\\p{Lu}]$)", R"(^[\\P{L}]$)", R"(^[a\\u{1F600}]$)", R"([^\\p{Lu}])",
+                                  R"(^\\p{Lu}$)", R"(^\\u{1F600}$)"}) {
+    Result<ArgumentSchema> refused = compile(unsupported);
+    ASSERT_FALSE(refused.ok()) << unsupported;
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported) << unsupported << ": " << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("not supported by Las"), std::string::npos)
+        << refused.status().ToString();
+  }
+  for (const char* invalid : {R"(^[\\q]$)", R"(^[\\k]$)", R"(^[\\_]$)", R"(^[\\B]$)", R"(^[\\z]$)", R"(^[a\\y]$)",
+                              R"(^[\\pL]$)", R"(^[\\u12]$)", R"(^[\\x4]$)", R"(^\\q$)", R"(^\\_$)"}) {
+    Result<ArgumentSchema> refused = compile(invalid);
+    ASSERT_FALSE(refused.ok()) << invalid;
+    EXPECT_EQ(refused.status().code(), Code::kInvalidArgument) << invalid << ": " << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("not valid in a u-flag ECMAScript pattern"), std::string::npos)
+        << refused.status().ToString();
+  }
+  // The escapes a u-flag class does have keep their meaning.
+  ArgumentSchema s = Compile(R"({"properties":{
+      "a":{"pattern":"^[\\b\\-\\d\\]\\^\\/\\cJ\\x41\\u00e9]+$"},
+      "b":{"pattern":"^[\\w\\s]$"}}})");
+  EXPECT_TRUE(ValidateArguments(s, R"({"a":"\b-1]^/\nA\u00e9","b":"_"})").ok());
+  ExpectViolation(s, R"({"a":"q"})", "/a", "pattern");
+  ExpectViolation(s, R"({"b":"-"})", "/b", "pattern");
+}
+
+// A valid u-flag pattern Las does not implement is "not supported by Las" (kUnsupported),
+// never called invalid; what is not ECMAScript at all is invalid (kInvalidArgument).
+TEST(ArgumentSchema, ValidButUnsupportedPatternsAreToldApartFromInvalidOnes) {
+  auto compile = [](const char* pattern) {
+    return CompileArgumentSchema(std::string(R"({"properties":{"q":{"pattern":")") + pattern + R"("}}})");
+  };
+  for (const char* unsupported : {R"(^\\p{L}+$)", R"(^\\u{1F600}$)", R"(^(?<year>\\d{4})$)", R"((?<=a)b)",
+                                  R"((?<!a)b)", R"(^(.{1000}){1000}$)", R"((?<x>a)\\k<x>)", R"(^(a)\\1$)",
+                                  R"((?=a))"}) {
+    Result<ArgumentSchema> refused = compile(unsupported);
+    ASSERT_FALSE(refused.ok()) << unsupported;
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported) << unsupported << ": " << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("not supported by Las"), std::string::npos)
+        << unsupported << ": " << refused.status().ToString();
+    EXPECT_EQ(refused.status().message().find("not valid"), std::string::npos) << refused.status().ToString();
+  }
+  for (const char* invalid : {R"(^\\pL$)", R"(a**)", R"((?P<x>a))", R"(^(a$)", R"([z-a])", R"(\\k)"}) {
+    Result<ArgumentSchema> refused = compile(invalid);
+    ASSERT_FALSE(refused.ok()) << invalid;
+    EXPECT_EQ(refused.status().code(), Code::kInvalidArgument) << invalid << ": " << refused.status().ToString();
+    EXPECT_EQ(refused.status().message().find("supported"), std::string::npos) << refused.status().ToString();
+  }
+}
+
 // date, time and date-time are RFC 3339 exactly (trust/date_time_format.h): valijson's own
 // check took February 29 of any year, any number of year digits, '|' as an offset sign, and
 // refused non-strings, which a format does not apply to.
