@@ -32,7 +32,7 @@ void BuiltinTools::Put(std::string name, std::string description, std::string in
   tool.surface = std::string(kOwnSurface);
   tool.tool = std::move(name);
   tool.description = std::move(description);
-  auto schema = trust::CompileArgumentSchema(input_schema_json);
+  auto schema = trust::CompileToolInputSchema(input_schema_json);
   // A builtin schema is Las's own constant text: failing to compile is a programming error.
   if (!schema.ok()) std::abort();
   tool.schema = std::make_shared<const trust::ArgumentSchema>(std::move(*schema));

@@ -27,8 +27,26 @@ void SortByName(std::vector<CatalogTool>& tools) {
             [](const auto& a, const auto& b) { return a.qualified_name < b.qualified_name; });
 }
 
+// MCP clients read an inputSchema as an object schema: the official SDK refuses the whole
+// tools/list unless each "type" is "object". A root without one, or with a list of types
+// (trust::CompileToolInputSchema admits only lists holding "object"), validates the same
+// object arguments with "type": "object", which is listed first. The signed digest stays
+// over the schema as the child serves it.
+nlohmann::ordered_json WithObjectType(nlohmann::ordered_json schema) {
+  if (!schema.is_object()) return schema;
+  const auto type = schema.find("type");
+  if (type != schema.end() && !type->is_array()) return schema;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  out["type"] = "object";
+  for (auto& [key, value] : schema.items()) {
+    if (key != "type") out[key] = std::move(value);
+  }
+  return out;
+}
+
 nlohmann::ordered_json ListedInputSchema(const CatalogTool& tool) {
-  nlohmann::ordered_json schema = nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false);
+  nlohmann::ordered_json schema =
+      WithObjectType(nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false));
   if (tool.credential_templates.empty() || !schema.is_object()) return schema;
   for (const auto& [argument, credential] : tool.credential_templates) {
     if (auto properties = schema.find("properties"); properties != schema.end() && properties->is_object()) {
@@ -73,7 +91,7 @@ std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& bindin
   for (const auto& tool : live) {
     const trust::ToolBinding* signed_tool = binding.FindTool(tool.name);
     if (signed_tool == nullptr) continue;  // impossible after CheckToolList; never widen
-    auto schema = trust::CompileArgumentSchema(tool.input_schema_json);
+    auto schema = trust::CompileToolInputSchema(tool.input_schema_json);
     if (!schema.ok()) {
       left_out.push_back(tool.name);
       continue;

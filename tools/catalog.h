@@ -101,7 +101,9 @@ class Catalog {
 std::string ToolsListEntryJson(const CatalogTool& tool);
 // The input schema as clients see it (tools/list, las__describe): the signed one without
 // the arguments Las fills in from credentials (out of "properties" and "required"), since a
-// call that supplies one is refused (credential-override). Validation uses the signed one.
+// call that supplies one is refused (credential-override), and with "type": "object" in
+// place of an absent root "type" or a list of types (MCP clients require it; arguments are
+// one JSON object either way). Validation uses the signed one.
 std::string ListedInputSchemaJson(const CatalogTool& tool);
 
 // "<surface>__<tool>"

@@ -154,7 +154,7 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     }
     // Signed all the same (the release binds what the child serves), but the operator
     // learns now what `las serve` will do with it.
-    if (Result<trust::ArgumentSchema> compiled = trust::CompileArgumentSchema(live.input_schema_json);
+    if (Result<trust::ArgumentSchema> compiled = trust::CompileToolInputSchema(live.input_schema_json);
         !compiled.ok()) {
       out.notes.push_back("tool " + live.name + " will be left out by las serve (" +
                           std::string(trust::kSchemaUnsupported) +

@@ -296,7 +296,7 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   std::vector<std::string> refuse_credentials;
   const trust::CredentialResolver resolve = EnvironmentCredentials(policy.environment);
   for (const trust::LiveTool& tool : launch.live_tools) {
-    Result<trust::ArgumentSchema> schema = trust::CompileArgumentSchema(tool.input_schema_json);
+    Result<trust::ArgumentSchema> schema = trust::CompileToolInputSchema(tool.input_schema_json);
     if (!schema.ok()) {
       uncompiled.push_back(tool.name + " (" + schema.status().message() + ")");
       continue;

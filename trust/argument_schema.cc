@@ -1278,6 +1278,25 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   return ArgumentSchema(std::move(impl));
 }
 
+Result<ArgumentSchema> CompileToolInputSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
+  Result<ArgumentSchema> compiled = CompileArgumentSchema(schema_json, limits);
+  if (!compiled.ok()) return compiled;
+  const Json& root = compiled->impl().document;
+  if (!root.is_object()) {
+    return Unsupported("input schema: the root is a boolean schema; a tool's inputSchema must be an object "
+                       "schema (MCP clients require \"type\": \"object\")");
+  }
+  const auto type = root.find("type");
+  const bool admits_object =
+      type == root.end() || *type == "object" ||
+      (type->is_array() && std::find(type->begin(), type->end(), Json("object")) != type->end());
+  if (!admits_object) {
+    return Unsupported("input schema: #/type admits no object, but a tool's arguments are one JSON object "
+                       "(MCP clients require \"type\": \"object\")");
+  }
+  return compiled;
+}
+
 Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
   Result<Json> parsed = ParseBindableSchema(schema_json, limits);
   // Text that is not strict JSON is not this check's to refuse.

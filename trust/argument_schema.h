@@ -165,6 +165,17 @@ inline constexpr std::string_view kSchemaUnsupported = "schema-unsupported";
 Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json,
                                              const ArgumentSchemaLimits& limits = {});
 
+// As CompileArgumentSchema, for a tool's inputSchema. Arguments are always one JSON object,
+// and MCP clients read the listed schema as an object schema (the official SDK refuses the
+// whole tools/list, every surface's tools, if one inputSchema's "type" is not "object").
+// So the root must be a schema object whose "type" is absent or an array holding "object"
+// (Las lists either with "type": "object", tools/catalog.h ListedInputSchemaJson), or
+// "object"; a root "type" that admits no object ("string", ["array", "null"]) or a
+// boolean root fails with kUnsupported, naming #/type. Callers: the catalog (admission),
+// `las check`, `las release draft`, Las's own tools.
+Result<ArgumentSchema> CompileToolInputSchema(std::string_view schema_json,
+                                              const ArgumentSchemaLimits& limits = {});
+
 // The first check CompileArgumentSchema makes: kUnsupported, with the same message, if the
 // schema holds an integer a double does not hold exactly (see Numbers above); Ok otherwise,
 // also for text that is not strict JSON (the digest refuses that). For `las release draft`,

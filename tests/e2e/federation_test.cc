@@ -262,6 +262,33 @@ TEST_F(FederationTest, AToolWithAnUncompilableSchemaIsLeftOutOfTheRecordsToo) {
   EXPECT_TRUE(tools_failed) << check.out;
 }
 
+// Probe AC5: the official SDK client refused the whole tools/list (every surface's tools,
+// Las's own too) when one inputSchema's root had no "type": "object". Such a tool is listed
+// with it; a root that admits no object is left out (schema-unsupported).
+TEST_F(FederationTest, ASchemaWithoutRootTypeIsListedAsAnObjectSchemaAndTheSdkListsAll) {
+  release_->AddSurface("loose", {"/usr/bin/python3", release_->workspace() + "/mcp_child.py",
+                                 "--untyped-tool", "free", "--string-root-tool", "scalar"});
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}}, CallStep("loose__free", {{"text", "hi"}}),
+                    CallStep("loose__scalar", json::object())});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_TRUE(run.steps[0].contains("result")) << run.steps[0].dump();
+  const std::set<std::string> names = testing::ListedNames(run.steps[0]);
+  EXPECT_TRUE(names.count("loose__free"));
+  EXPECT_TRUE(names.count("echo__echo"));
+  EXPECT_TRUE(names.count("las__onboarding"));
+  EXPECT_FALSE(names.count("loose__scalar"));
+  for (const auto& tool : run.steps[0]["result"]["tools"]) {
+    EXPECT_EQ(tool["inputSchema"]["type"], "object") << tool.dump();
+  }
+  EXPECT_EQ(StepText(run.steps[1]), "hi");
+  EXPECT_TRUE(run.steps[2].contains("error")) << run.steps[2].dump();
+  auto withheld = Replay({"--kind", "ToolWithheld", "--surface", "loose"});
+  ASSERT_EQ(withheld.size(), 1u);
+  EXPECT_EQ(withheld[0]["payload"]["tool"], "scalar");
+  EXPECT_EQ(withheld[0]["payload"]["reason"], "schema-unsupported");
+}
+
 // A child that never answers holds up the catalog (and so the first initialize) for at
 // most --start-timeout, then is left out; the default would wait 30 s.
 TEST_F(FederationTest, StartTimeoutBoundsHowLongAMuteChildHoldsUpTheCatalog) {

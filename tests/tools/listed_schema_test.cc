@@ -29,5 +29,21 @@ TEST(ListedInputSchema, TheArgumentsLasFillsInAreNotListed) {
       << "a tool without templates is listed as signed";
 }
 
+// Probe AC5: the official SDK client refuses the whole tools/list when one inputSchema's
+// root "type" is not "object"; a schema without one is listed with it, first.
+TEST(ListedInputSchema, ARootWithoutTypeIsListedAsAnObjectSchema) {
+  CatalogTool tool;
+  tool.qualified_name = "probe__notype";
+  tool.input_schema_json = R"({"properties":{"a":{"type":"string"}},"required":["a"]})";
+  EXPECT_EQ(ListedInputSchemaJson(tool), R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})");
+  const auto entry = nlohmann::json::parse(ToolsListEntryJson(tool));
+  EXPECT_EQ(entry["inputSchema"]["type"], "object");
+
+  tool.input_schema_json = R"({"type":["null","object"],"properties":{}})";
+  EXPECT_EQ(ListedInputSchemaJson(tool), R"({"type":"object","properties":{}})");
+  tool.input_schema_json = R"({"properties":{},"type":"object"})";
+  EXPECT_EQ(ListedInputSchemaJson(tool), tool.input_schema_json) << "an object schema is listed as signed";
+}
+
 }  // namespace
 }  // namespace las::tools

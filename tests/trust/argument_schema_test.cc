@@ -1034,6 +1034,24 @@ TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreComp
   }
 }
 
+// Probe AC5: a tool's arguments are one JSON object, and MCP clients (the official SDK
+// refuses the whole tools/list otherwise) read its inputSchema as an object schema. A root
+// that admits no object fails compile for a tool; CompileArgumentSchema takes any schema.
+TEST(ArgumentSchema, AToolInputSchemaMustAdmitObjects) {
+  for (const char* admits : {R"({"type":"object"})", R"({"properties":{"a":{"type":"string"}}})", R"({})",
+                             R"({"type":["object","null"]})"}) {
+    EXPECT_TRUE(CompileToolInputSchema(admits).ok()) << admits;
+  }
+  for (const char* refused : {R"({"type":"string"})", R"({"type":["array","null"]})", R"(false)", R"(true)",
+                              R"({"type":"integer","minimum":1})"}) {
+    Result<ArgumentSchema> s = CompileToolInputSchema(refused);
+    ASSERT_FALSE(s.ok()) << refused;
+    EXPECT_EQ(s.status().code(), Code::kUnsupported) << s.status().ToString();
+    EXPECT_NE(s.status().message().find("\"type\": \"object\""), std::string::npos) << s.status().ToString();
+    EXPECT_TRUE(CompileArgumentSchema(refused).ok()) << refused;
+  }
+}
+
 TEST(ArgumentSchema, MultipleOfMustBePositive) {
   for (const char* divisor : {"0", "-1", "-0.5", "0.0", "\"2\"", "null"}) {
     const std::string schema = std::string(R"({"properties":{"n":{"multipleOf":)") + divisor + "}}}";

@@ -21,6 +21,9 @@ Options:
                        (signed as listed; Las cannot compile it)
   --short-key-tool NAME  list one more tool, NAME, whose schema allows an "api_key" of at
                        most 4 characters (a credential template of a longer value fails it)
+  --untyped-tool NAME  list one more tool, NAME, whose schema has no root "type" (valid JSON
+                       Schema; MCP clients want "type": "object"); it answers as echo does
+  --string-root-tool NAME  list one more tool, NAME, whose schema's root is {"type": "string"}
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
@@ -70,8 +73,13 @@ TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
 
+UNTYPED = set()  # --untyped-tool names: they answer as echo
+
+
 def handle_call(rid, params):
     name = params.get("name")
+    if name in UNTYPED:
+        name = "echo"
     args = params.get("arguments") or {}
     raw_id = json.dumps(rid).encode()
     if name == "echo" and args.get("twin"):
@@ -214,6 +222,12 @@ def main():
     if "--short-key-tool" in opts:
         TOOLS.append({"name": opts["--short-key-tool"], "inputSchema": {
             "type": "object", "properties": {"api_key": {"type": "string", "maxLength": 4}}}})
+    if "--untyped-tool" in opts:
+        UNTYPED.add(opts["--untyped-tool"])
+        TOOLS.append({"name": opts["--untyped-tool"], "inputSchema": {
+            "properties": {"text": {"type": "string"}}, "required": ["text"]}})
+    if "--string-root-tool" in opts:
+        TOOLS.append({"name": opts["--string-root-tool"], "inputSchema": {"type": "string"}})
     if "--flood-stderr-mb" in opts:
         threading.Thread(target=flood, args=(int(opts["--flood-stderr-mb"]),), daemon=True).start()
 
