@@ -305,9 +305,7 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
     if (bound == nullptr || bound->credential_templates.empty()) continue;
     trust::VerdictOr<std::string> filled = trust::InjectCredentials("", *bound, resolve);
     if (!filled.ok()) continue;  // the credentials row tells
-    const trust::Verdict verdict =
-        trust::ValidateInjectedArguments(*schema, *filled, 0, trust::FilledArguments(*bound));
-    if (!verdict.ok() && verdict.detail().starts_with(trust::kFilledArgumentRefused)) {
+    if (trust::RefusesFilledValues(*schema, *filled, trust::FilledArguments(*bound))) {
       refuse_credentials.push_back(tool.name);
     }
   }

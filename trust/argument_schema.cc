@@ -1147,62 +1147,26 @@ void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijs
   parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(copy), schema);
 }
 
-// `allowance`: bytes of the text beyond max_argument_bytes that are Las's own (injected
-// credentials), not the client's.
-// The filled argument (trust/credential_injection.h) that a failure at `pointer` concerns.
-const std::string* FilledAt(std::string_view pointer, const std::vector<std::string>& filled) {
-  for (const std::string& name : filled) {
-    const std::string at = "/" + PrintableToken(name);
-    if (pointer == at || (pointer.starts_with(at) && pointer[at.size()] == '/')) return &name;
-  }
-  return nullptr;
-}
+// Why a parsed instance was refused: a hazard found before valijson ran, the failures
+// valijson reported, or neither (valijson could not finish).
+struct Refusal {
+  std::optional<Hazard> hazard;
+  std::vector<Failure> failures;
+};
 
-// ValidateInjectedArguments' refusal at a filled argument: which keyword failed would tell
-// the length or shape of a secret.
-Verdict FilledValueRefused(const std::string& name) {
-  return Reject(Reason::kArgumentsSchemaViolation,
-                std::string(kFilledArgumentRefused) + "\"" + name +
-                    "\" (a release or credential problem; no call to this tool can pass)");
-}
-
-// `filled`: the members Las injected (ValidateInjectedArguments); empty for other callers.
-Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments,
-                 size_t allowance = 0, const std::vector<std::string>& filled = {}) {
-  const ArgumentSchema::Impl& impl = schema.impl();
-  if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
-  Json instance = Json::object();
-  std::set<std::string> lost_precision;  // pointers of numbers whose text says more
-  if (!(arguments && text.empty())) {
-    std::vector<internal::JsonPath> lost;
-    Result<Json> parsed = internal::ParseStrictJson(
-        text,
-        StrictJsonLimits{impl.limits.max_argument_bytes + allowance, impl.limits.max_argument_depth},
-        &lost);
-    if (!parsed.ok()) {
-      return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
-    }
-    for (const internal::JsonPath& path : lost) lost_precision.insert(PointerOf(path));
-    instance = std::move(parsed).value();
-  }
-  if (arguments && !instance.is_object()) {
-    return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
-  }
+// Checks the parsed `instance` (prepared in place: trust/argument_numbers_internal.h):
+// nullopt when it validates. `lost_precision`: pointers of numbers whose text says more
+// than their double. `nul`: the text may hold a NUL (the hazard scan must run).
+std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instance,
+                                 const std::set<std::string>& lost_precision, bool nul) {
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
-  // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
-  const bool nul = text.find("\\u0000") != std::string_view::npos;
   PatternMatches pattern_matches;
   if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul ||
       !lost_precision.empty()) {
     HazardScan scan{impl, lost_precision, {}, std::nullopt, {}};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
-    if (scan.found) {
-      if (const std::string* name = FilledAt(scan.found->pointer, filled)) return FilledValueRefused(*name);
-      return Reject(Reason::kArgumentsSchemaViolation,
-                    "the arguments are not checked against the input schema: \"" + scan.found->pointer +
-                        "\" fails " + scan.found->keyword + " (" + scan.found->why + ")");
-    }
+    if (scan.found) return Refusal{std::move(scan.found), {}};
     pattern_matches = std::move(scan.pattern_matches);
   }
   try {
@@ -1220,17 +1184,104 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
     std::unordered_map<std::string, std::regex> no_regexes;
     valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
         target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, no_regexes);
-    if (visitor.validateSchema(*compiled)) return Verdict::Accept();
-    const std::vector<Failure> shown = ShownFailures(results);
-    for (const Failure& failure : shown) {
-      if (const std::string* name = FilledAt(failure.pointer, filled)) return FilledValueRefused(*name);
-    }
-    return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(shown, impl.limits.max_reported_errors));
+    if (visitor.validateSchema(*compiled)) return std::nullopt;
+    return Refusal{std::nullopt, ShownFailures(results)};
   } catch (const std::exception&) {
-    // The message could quote the instance; say only that validation could not finish.
+    return Refusal{};  // the message could quote the instance: DescribeRefusal says less
+  }
+}
+
+Verdict DescribeRefusal(const ArgumentSchema::Impl& impl, const Refusal& refusal) {
+  if (refusal.hazard) {
+    return Reject(Reason::kArgumentsSchemaViolation,
+                  "the arguments are not checked against the input schema: \"" + refusal.hazard->pointer +
+                      "\" fails " + refusal.hazard->keyword + " (" + refusal.hazard->why + ")");
+  }
+  if (refusal.failures.empty()) {
     return Reject(Reason::kArgumentsSchemaViolation,
                   "the validator could not evaluate the arguments against the input schema");
   }
+  return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(refusal.failures, impl.limits.max_reported_errors));
+}
+
+// The pointer of a filled argument (trust/credential_injection.h) in a detail.
+std::string FilledPointer(const std::string& name) { return "/" + PrintableToken(name); }
+
+// Whether a failure at `pointer` concerns one of the `filled` arguments.
+bool AtFilled(std::string_view pointer, const std::vector<std::string>& filled) {
+  for (const std::string& name : filled) {
+    const std::string at = FilledPointer(name);
+    if (pointer == at || (pointer.starts_with(at) && pointer[at.size()] == '/')) return true;
+  }
+  return false;
+}
+
+// The refusal of arguments into which Las filled `filled`, told without a secret. Which
+// keywords fail with the secret in place can depend on its value, and not only at the
+// filled pointer ({"if": {"properties": {"token": {"pattern": "^sk-a"}}}, "then": ...}
+// moves the failure elsewhere). So the detail is made from the client's own members,
+// checked alone (`client`: the instance without the filled ones), which hold no secret:
+// what they fail, but for the filled arguments' own `required`; or, when that is nothing,
+// only that the schema refuses what Las fills in, naming every filled argument.
+Verdict InjectedRefusal(const ArgumentSchema::Impl& impl, Json client, const std::set<std::string>& lost_precision,
+                        const std::vector<std::string>& filled) {
+  if (std::optional<Refusal> own = CheckTree(impl, client, lost_precision, /*nul=*/true)) {
+    std::erase_if(own->failures, [&](const Failure& f) { return f.keyword == "required" && AtFilled(f.pointer, filled); });
+    if (own->hazard || !own->failures.empty()) return DescribeRefusal(impl, *own);
+  }
+  std::string names;
+  for (const std::string& name : filled) names += (names.empty() ? "\"" : ", \"") + PrintableToken(name) + "\"";
+  return Reject(Reason::kArgumentsSchemaViolation, std::string(kFilledArgumentRefused) + names +
+                                                       " (a release or credential problem; no call to this "
+                                                       "tool can pass)");
+}
+
+// The text parsed for validation, or the refusal of text that is not a strict JSON
+// object. `allowance`: bytes of the text beyond max_argument_bytes that are Las's own
+// (injected credentials), not the client's.
+struct Parsed {
+  Json instance = Json::object();
+  std::set<std::string> lost_precision;  // pointers of numbers whose text says more
+};
+VerdictOr<Parsed> ParseInstance(const ArgumentSchema::Impl& impl, std::string_view text, bool arguments,
+                                size_t allowance) {
+  Parsed out;
+  if (!(arguments && text.empty())) {
+    std::vector<internal::JsonPath> lost;
+    Result<Json> parsed = internal::ParseStrictJson(
+        text,
+        StrictJsonLimits{impl.limits.max_argument_bytes + allowance, impl.limits.max_argument_depth},
+        &lost);
+    if (!parsed.ok()) {
+      return Reject(Reason::kArgumentsInvalid, "arguments: " + SafeArgumentsError(parsed.status().message()));
+    }
+    for (const internal::JsonPath& path : lost) out.lost_precision.insert(PointerOf(path));
+    out.instance = std::move(parsed).value();
+  }
+  if (arguments && !out.instance.is_object()) {
+    return Reject(Reason::kArgumentsInvalid, "arguments must be a JSON object");
+  }
+  return out;
+}
+
+// `filled`: the members Las injected (ValidateInjectedArguments); empty for other callers.
+Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments,
+                 size_t allowance = 0, const std::vector<std::string>& filled = {}) {
+  const ArgumentSchema::Impl& impl = schema.impl();
+  if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
+  VerdictOr<Parsed> parsed = ParseInstance(impl, text, arguments, allowance);
+  if (!parsed.ok()) return parsed.verdict();
+  Json client;
+  if (!filled.empty()) {
+    client = parsed->instance;  // before CheckTree prepares it
+    for (const std::string& name : filled) client.erase(name);
+  }
+  // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
+  const bool nul = text.find("\\u0000") != std::string_view::npos;
+  const std::optional<Refusal> refusal = CheckTree(impl, parsed->instance, parsed->lost_precision, nul);
+  if (!refusal) return Verdict::Accept();
+  if (!filled.empty()) return InjectedRefusal(impl, std::move(client), parsed->lost_precision, filled);
+  return DescribeRefusal(impl, *refusal);
 }
 
 }  // namespace
@@ -1321,6 +1372,18 @@ Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view
   if (Verdict size = CheckArgumentsSize(schema, client_bytes); !size.ok()) return size;
   const size_t injected = arguments_json.size() > client_bytes ? arguments_json.size() - client_bytes : 0;
   return Validate(schema, arguments_json, /*arguments=*/true, injected, filled);
+}
+
+bool RefusesFilledValues(const ArgumentSchema& schema, std::string_view arguments_json,
+                         const std::vector<std::string>& filled) {
+  const ArgumentSchema::Impl& impl = schema.impl();
+  VerdictOr<Parsed> parsed = ParseInstance(impl, arguments_json, /*arguments=*/true, arguments_json.size());
+  if (!parsed.ok()) return false;
+  const std::optional<Refusal> refusal = CheckTree(impl, parsed->instance, parsed->lost_precision, /*nul=*/true);
+  if (!refusal) return false;
+  if (refusal->hazard) return AtFilled(refusal->hazard->pointer, filled);
+  return std::any_of(refusal->failures.begin(), refusal->failures.end(),
+                     [&](const Failure& f) { return AtFilled(f.pointer, filled); });
 }
 
 Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {

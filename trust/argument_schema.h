@@ -197,16 +197,28 @@ Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes);
 
 // As ValidateArguments, for arguments into which Las injected its own credentials
 // (trust/credential_injection.h) as the members named `filled`, and whose client-written
-// text was `client_bytes` long: the byte limit counts the client's bytes only, and a
-// refusal that concerns a filled member says only that the signed schema refuses the
-// value Las fills in (kArgumentsSchemaViolation, naming the argument), never which
-// keyword failed — so neither the verdict nor its detail tells the length or the shape
-// of a secret.
+// text was `client_bytes` long: the byte limit counts the client's bytes only. Whether the
+// arguments validate is decided with the secrets in place (a schema can only be satisfied
+// by what Las fills in), but a refusal's detail never depends on them: which keywords fail
+// with a secret in place can depend on its value, at the filled argument (maxLength, a
+// pattern) and elsewhere (an if/then/else on it moves the failure to another argument). So
+// the detail is made from the client's own members checked alone, without the filled
+// ones: their failures (but for a filled argument's own `required`), or, when that finds
+// nothing, kFilledArgumentRefused naming every filled argument. A function of the client's
+// text, the schema and the filled names only — so no refusal's detail tells anything of a
+// secret (its length, its shape). The verdict itself (refused or not) can depend on a
+// secret only through a schema written to test it, which the operator signed.
 Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view arguments_json,
                                   size_t client_bytes, const std::vector<std::string>& filled);
-// How the detail of that refusal begins (the argument's name follows, quoted).
+// How the detail of that refusal begins (the filled arguments' names follow, quoted).
 inline constexpr std::string_view kFilledArgumentRefused =
     "the tool's signed input schema refuses the value Las fills in for argument ";
+
+// For `las check`, whose operator holds the secrets: whether `arguments_json` (Las's
+// filled members only, or with the client's) is refused at a filled argument — a schema
+// that refuses what Las fills in, whatever a client sends. Never for a client's refusal.
+bool RefusesFilledValues(const ArgumentSchema& schema, std::string_view arguments_json,
+                         const std::vector<std::string>& filled);
 
 // As ValidateArguments, but for any JSON value (not only an object; empty text is not
 // {}). For conformance tests (the JSON Schema Test Suite validates numbers, arrays, ...)

@@ -252,6 +252,48 @@ TEST(ArgumentSchema, ARefusalOfAFilledArgumentDoesNotDescribeTheSecret) {
   EXPECT_NE(own.detail().find("\"/mode\" fails maxLength"), std::string::npos) << own.detail();
 }
 
+// Probe AC4: with if/then/else on a filled argument, which failure shows depended on the
+// secret ("/hint_a" fails required for sk-a..., "/hint_other" for others): the client
+// learned whether the secret matched ^sk-a. A refusal's detail is now the same for every
+// secret; so is `las check`'s finding of a schema that refuses every secret.
+TEST(ArgumentSchema, ARefusalsDetailIsTheSameWhateverTheFilledSecret) {
+  const std::vector<std::string> secrets = {"sk-abcdef", "sk-zzzzzz", "x", kSecret, ""};
+  for (const char* schema : {
+           R"({"type":"object","properties":{"token":{"type":"string"}},
+               "if":{"properties":{"token":{"pattern":"^sk-a"}}},
+               "then":{"required":["hint_a"]},"else":{"required":["hint_other"]}})",
+           R"({"type":"object","required":["token","q"],
+               "oneOf":[{"properties":{"token":{"maxLength":5}}},{"properties":{"q":{"type":"string"}}}]})",
+           R"({"type":"object","properties":{"token":{"enum":["sk-abcdef"]},"q":{"type":"integer"}}})",
+           R"({"type":"object","dependencies":{"q":{"properties":{"token":{"minLength":7}}}}})"}) {
+    for (const char* client : {"{}", R"({"q":"text"})", R"({"q":1})", R"({"hint_a":1})"}) {
+      std::set<std::string> details;
+      for (const std::string& secret : secrets) {
+        std::string injected = R"({"token":")" + secret + "\"";
+        injected += std::string_view(client) == "{}" ? "}" : "," + std::string(client + 1);
+        const Verdict v = ValidateInjectedArguments(Compile(schema), injected, std::string_view(client).size(),
+                                                    {"token"});
+        if (!v.ok()) details.insert(v.detail());
+        EXPECT_EQ(v.detail().find(secret.empty() ? "\x01" : secret), std::string::npos) << v.detail();
+      }
+      EXPECT_LE(details.size(), 1u) << schema << " with " << client << ": " << ::testing::PrintToString(details);
+    }
+  }
+  // The client's own mistakes are still named, and one that only the secret explains is
+  // told as the filled value's, naming every filled argument.
+  const ArgumentSchema s = Compile(R"({"type":"object","required":["q","token","key"],
+      "properties":{"q":{"type":"integer"},"token":{"maxLength":4},"key":{}}})");
+  EXPECT_EQ(ValidateInjectedArguments(s, R"({"token":"sk-abcdef","key":"k","q":"x"})", 7, {"token", "key"}).detail(),
+            "the arguments do not match the input schema: \"/q\" fails type");
+  EXPECT_EQ(ValidateInjectedArguments(s, R"({"token":"sk-abcdef","key":"k","q":1})", 7, {"token", "key"}).detail(),
+            std::string(kFilledArgumentRefused) +
+                "\"token\", \"key\" (a release or credential problem; no call to this tool can pass)");
+  EXPECT_TRUE(ValidateInjectedArguments(s, R"({"token":"sk-a","key":"k","q":1})", 7, {"token", "key"}).ok());
+  // `las check` (the operator's side) still finds a schema that refuses the filled value.
+  EXPECT_TRUE(RefusesFilledValues(s, R"({"token":"sk-abcdef","key":"k"})", {"token", "key"}));
+  EXPECT_FALSE(RefusesFilledValues(s, R"({"token":"sk-a","key":"k"})", {"token", "key"}));
+}
+
 TEST(ArgumentSchema, SchemaSizeAndDepthAreBounded) {
   ArgumentSchemaLimits limits;
   limits.max_schema_bytes = 100;
