@@ -40,6 +40,7 @@
 #include "trust/date_time_format.h"
 #include "trust/flat_argument_check_internal.h"
 #include "trust/linear_regex.h"
+#include "trust/schema_cost_internal.h"
 #include "trust/strict_json_internal.h"
 #include "trust/utf8_pattern.h"
 
@@ -1300,6 +1301,19 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
+  // valijson evaluates a shared subschema once per path to it (trust/schema_cost_internal.h).
+  const uint64_t evaluations = internal::WorstCaseEvaluations(
+      impl->document,
+      [&](const std::string& ref) { return ResolveFragment(impl->document, ref, impl->anchors); },
+      limits.max_argument_depth);
+  if (evaluations > internal::kMaxSchemaEvaluations) {
+    return Unsupported("input schema: the schema's validation could take exponential time: " +
+                       (evaluations >= internal::kUnboundedEvaluations
+                            ? std::string("unbounded (an applicator cycle that never descends)")
+                            : std::to_string(evaluations)) +
+                       " subschema evaluations of one argument value, at most " +
+                       std::to_string(internal::kMaxSchemaEvaluations));
+  }
 
   // The validated copy (patterns: trust/utf8_pattern.h; numbers:
   // trust/argument_numbers_internal.h); impl->document keeps the schema as written for

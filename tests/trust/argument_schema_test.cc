@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -1091,6 +1092,54 @@ TEST(ArgumentSchema, AToolInputSchemaMustAdmitObjects) {
     EXPECT_EQ(s.status().code(), Code::kUnsupported) << s.status().ToString();
     EXPECT_NE(s.status().message().find("\"type\": \"object\""), std::string::npos) << s.status().ToString();
     EXPECT_TRUE(CompileArgumentSchema(refused).ok()) << refused;
+  }
+}
+
+// Probe AC2: valijson evaluates a shared subschema once per path to it, so 1.6 KiB of
+// oneOf chains over shared $refs made one check of {"x":1} take 8.4 s (17 levels; twice as
+// long per level more). A schema whose worst-case count of subschema evaluations of one
+// value is over the budget fails compile (trust/schema_cost_internal.h).
+TEST(ArgumentSchema, ASchemaWhoseValidationCouldTakeExponentialTimeFailsCompile) {
+  auto chain = [](int levels) {
+    std::string definitions;
+    for (int i = 0; i < levels; ++i) {
+      const std::string next = "{\"$ref\":\"#/definitions/d" + std::to_string(i + 1) + "\"}";
+      definitions += "\"d" + std::to_string(i) + "\":{\"oneOf\":[" + next + ",{\"allOf\":[" + next + "]}]},";
+    }
+    definitions += "\"d" + std::to_string(levels) + "\":{\"type\":\"string\"}";
+    return R"({"type":"object","properties":{"x":{"$ref":"#/definitions/d0"}},"definitions":{)" + definitions + "}}";
+  };
+  for (int levels : {16, 30}) {
+    Result<ArgumentSchema> refused = CompileArgumentSchema(chain(levels));
+    ASSERT_FALSE(refused.ok()) << levels;
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("the schema's validation could take exponential time: "),
+              std::string::npos)
+        << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find("subschema evaluations of one argument value, at most 10000"),
+              std::string::npos)
+        << refused.status().ToString();
+  }
+  // Eight levels stay within the budget, and are checked at once.
+  const auto start = std::chrono::steady_clock::now();
+  ExpectViolation(Compile(chain(8)), R"({"x":1})", "/x", "oneOf");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  // An applicator cycle that never descends would never end.
+  for (const char* cycle : {R"({"allOf":[{"$ref":"#"}]})", R"({"definitions":{"a":{"anyOf":[{"$ref":"#/definitions/b"}]},
+                              "b":{"not":{"$ref":"#/definitions/a"}}},"properties":{"p":{"$ref":"#/definitions/a"}}})"}) {
+    Result<ArgumentSchema> refused = CompileArgumentSchema(cycle);
+    ASSERT_FALSE(refused.ok()) << cycle;
+    EXPECT_NE(refused.status().message().find("unbounded"), std::string::npos) << refused.status().ToString();
+  }
+  // Recursion that descends costs per level what one level costs: trees and any-JSON
+  // values compile, however deep an argument may nest.
+  for (const char* recursive :
+       {R"({"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}}})",
+        R"({"type":"object","additionalProperties":{"$ref":"#/definitions/value"},"definitions":{"value":{"anyOf":[
+            {"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},
+            {"type":"array","items":{"$ref":"#/definitions/value"}},
+            {"type":"object","additionalProperties":{"$ref":"#/definitions/value"}}]}}})"}) {
+    EXPECT_TRUE(CompileArgumentSchema(recursive).ok()) << recursive;
   }
 }
 
