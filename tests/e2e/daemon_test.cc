@@ -47,7 +47,6 @@ namespace fs = std::filesystem;
 using testing::AwaitCondition;
 using testing::ChildrenOf;
 
-const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
 
 // True while `pid` exists at all (running, or a zombie nobody reaped yet).
 bool Exists(pid_t pid) { return fs::exists("/proc/" + std::to_string(pid)); }
@@ -114,13 +113,10 @@ class DaemonTest : public ::testing::Test {
     fs::create_directories(tmp_.Sub("release"));
     release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
     testing::AddStandIns(*release_, {"echo"});
-    const std::string gate = release_->CopyIntoWorkspace(kGateChild, "gate_child.py");
-    release_->AddSurface("gate", {"/usr/bin/python3", gate});
+    testing::AddGateChild(*release_, "gate");
     ASSERT_FALSE(HasFailure());
     release_->Sign(1);
-    run_dir_ = tmp_.Sub("run");
-    fs::create_directory(run_dir_);
-    fs::permissions(run_dir_, fs::perms::owner_all, fs::perm_options::replace);
+    run_dir_ = testing::MakePrivateDir(tmp_.Sub("run"));
   }
 
   // NAME=value entries every `las` of the test gets.

@@ -35,6 +35,19 @@ void AddTestChild(SignedRelease& release, const std::string& surface) {
   release.AddSurface(surface, {"/usr/bin/python3", child});
 }
 
+void AddGateChild(SignedRelease& release, const std::string& surface) {
+  const std::string gate = release.CopyIntoWorkspace(
+      std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py", "gate_child.py");
+  release.AddSurface(surface, {"/usr/bin/python3", gate});
+}
+
+std::string MakePrivateDir(const std::string& dir) {
+  std::filesystem::create_directory(dir);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::replace);
+  return dir;
+}
+
 void AddVariantOf(SignedRelease& release, const std::string& like, const std::string& name,
                   const std::vector<std::string>& extra_argv) {
   const trust::SurfaceBinding* original = release.manifest().FindSurface(like);

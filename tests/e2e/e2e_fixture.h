@@ -32,6 +32,12 @@ std::string TestChildScript();
 std::string AddStandIns(SignedRelease& release, const std::vector<std::string>& surfaces);
 // Copies the scriptable test child into the workspace and drafts `surface` from it.
 void AddTestChild(SignedRelease& release, const std::string& surface);
+// Copies tests/e2e/gate_child.py (tools that wait for a file the test writes) into the
+// workspace and drafts `surface` from it.
+void AddGateChild(SignedRelease& release, const std::string& surface);
+// Makes `dir` a directory only its owner may enter, as `las daemon` wants
+// $XDG_RUNTIME_DIR; returns it.
+std::string MakePrivateDir(const std::string& dir);
 // Adds surface `name`, signed exactly like the already drafted surface `like` but with
 // `extra_argv` appended: a child that misbehaves (exits, floods) under a valid signature.
 void AddVariantOf(SignedRelease& release, const std::string& like, const std::string& name,

@@ -37,7 +37,6 @@ namespace fs = std::filesystem;
 using testing::AwaitCondition;
 using testing::ChildrenOf;
 
-const std::string kGateChild = std::string(LAS_SOURCE_DIR) + "/tests/e2e/gate_child.py";
 constexpr char kInitialize[] =
     R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}})";
 
@@ -66,13 +65,10 @@ class ServeSignalsTest : public ::testing::Test {
   void SetUp() override {
     fs::create_directories(tmp_.Sub("release"));
     release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
-    const std::string gate = release_->CopyIntoWorkspace(kGateChild, "gate_child.py");
-    release_->AddSurface("gate", {"/usr/bin/python3", gate});
+    testing::AddGateChild(*release_, "gate");
     ASSERT_FALSE(HasFailure());
     release_->Sign(1);
-    run_dir_ = tmp_.Sub("run");
-    fs::create_directory(run_dir_);
-    fs::permissions(run_dir_, fs::perms::owner_all, fs::perm_options::replace);
+    run_dir_ = testing::MakePrivateDir(tmp_.Sub("run"));
   }
 
   std::vector<std::string> Environment() const {
