@@ -1310,6 +1310,8 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
     return Unsupported("input schema: the schema's validation could take exponential time: " +
                        (evaluations >= internal::kUnboundedEvaluations
                             ? std::string("unbounded (an applicator cycle that never descends)")
+                        : evaluations >= internal::kManyEvaluations
+                            ? std::string("more than 10^18 (growing with every level of nesting)")
                             : std::to_string(evaluations)) +
                        " subschema evaluations of one argument value, at most " +
                        std::to_string(internal::kMaxSchemaEvaluations));

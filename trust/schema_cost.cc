@@ -1,19 +1,24 @@
 #include "trust/schema_cost_internal.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace las::trust::internal {
 
 namespace {
 
-uint64_t Add(uint64_t a, uint64_t b) { return std::min(a + b, kUnboundedEvaluations); }
+uint64_t Add(uint64_t a, uint64_t b) { return std::min(a + b, kManyEvaluations); }
 
 // One schema node and its edges, by index into Graph::nodes.
 struct Node {
   std::vector<size_t> in_place;     // applicators that keep the value
-  std::vector<size_t> member_one;   // properties: a member meets at most one of these
+  // properties, by name: a member meets only those of its own name, however many in-place
+  // siblings declare one (probe AD4: anyOf [{l: e}, {r: e}] is linear, not 2^depth).
+  std::vector<std::pair<std::string, size_t>> member_named;
   std::vector<size_t> member_all;   // patternProperties, additionalProperties: all may apply
   std::vector<size_t> names;        // propertyNames: applies to each key (a string)
   std::vector<size_t> item_one;     // items (either form), additionalItems
@@ -87,7 +92,11 @@ class Graph {
       for (const auto& [name, dep] : it->items()) add(dep, &Node::in_place);
     }
     if (auto it = s.find("properties"); it != s.end() && it->is_object()) {
-      for (const auto& [name, sub] : it->items()) add(sub, &Node::member_one);
+      for (const auto& [name, sub] : it->items()) {
+        if (!sub.is_object() && !sub.is_boolean()) continue;
+        const size_t c = IndexOf(sub);
+        nodes_[i].member_named.emplace_back(name, c);
+      }
     }
     if (auto it = s.find("patternProperties"); it != s.end() && it->is_object()) {
       for (const auto& [pattern, sub] : it->items()) add(sub, &Node::member_all);
@@ -124,6 +133,10 @@ uint64_t WorstCaseEvaluations(const Json& root, const RefResolver& resolve, size
   // Level 0: the paths that reach a value in place. Level d: the paths that reach one
   // value d members or items below, for an object (at_object) or an array (at_array) at
   // the top; `below` is the previous level's worst for either kind (level 0: the count).
+  // A member's paths are counted per name (named: from `properties` of the node and its
+  // in-place descendants) plus those that meet a member of any name (any_member:
+  // patternProperties, additionalProperties, propertyNames): the worst member is the
+  // name with the most, plus the rest.
   std::vector<uint64_t> below(n);
   for (const size_t i : order) {
     uint64_t paths = 1;
@@ -132,30 +145,35 @@ uint64_t WorstCaseEvaluations(const Json& root, const RefResolver& resolve, size
   }
   const std::vector<uint64_t> level0 = below;
   uint64_t worst = below[0];
-  std::vector<uint64_t> at_object(n), at_array(n);
-  for (size_t d = 1; d <= max_depth && worst < kUnboundedEvaluations; ++d) {
+  std::vector<uint64_t> at_object(n), at_array(n), any_member(n);
+  std::vector<std::map<std::string, uint64_t, std::less<>>> named(n);
+  for (size_t d = 1; d <= max_depth && worst < kManyEvaluations; ++d) {
     bool any = false;
     for (const size_t i : order) {
       const Node& node = nodes[i];
-      uint64_t one = 0;
-      uint64_t object = 0;
-      for (const size_t c : node.member_one) one = std::max(one, below[c]);
-      object = one;
-      for (const size_t c : node.member_all) object = Add(object, below[c]);
+      std::map<std::string, uint64_t, std::less<>>& by_name = named[i];
+      by_name.clear();
+      for (const auto& [name, c] : node.member_named) by_name[name] = Add(by_name[name], below[c]);
+      uint64_t any_name = 0;
+      for (const size_t c : node.member_all) any_name = Add(any_name, below[c]);
       if (d == 1) {
-        for (const size_t c : node.names) object = Add(object, level0[c]);
+        for (const size_t c : node.names) any_name = Add(any_name, level0[c]);
       }
-      one = 0;
+      uint64_t one = 0;
       for (const size_t c : node.item_one) one = std::max(one, below[c]);
       uint64_t array = one;
       for (const size_t c : node.item_all) array = Add(array, below[c]);
       for (const size_t c : node.in_place) {
-        object = Add(object, at_object[c]);
+        for (const auto& [name, paths] : named[c]) by_name[name] = Add(by_name[name], paths);
+        any_name = Add(any_name, any_member[c]);
         array = Add(array, at_array[c]);
       }
-      at_object[i] = object;
+      uint64_t worst_name = 0;
+      for (const auto& [name, paths] : by_name) worst_name = std::max(worst_name, paths);
+      any_member[i] = any_name;
+      at_object[i] = Add(worst_name, any_name);
       at_array[i] = array;
-      any = any || object != 0 || array != 0;
+      any = any || at_object[i] != 0 || array != 0;
     }
     if (!any) break;  // nothing reaches this deep: nor deeper
     for (size_t i = 0; i < n; ++i) below[i] = std::max(at_object[i], at_array[i]);

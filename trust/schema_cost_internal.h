@@ -15,13 +15,18 @@
 // value; descending ones (properties, patternProperties, additionalProperties,
 // propertyNames, items, additionalItems, contains) move to a member or an item. It is an
 // upper bound: every branch counts (though anyOf stops at the first that passes), all
-// patternProperties count for one key, and in-place siblings each take their own worst
-// path below. A recursive $ref is followed as deep as an instance can nest (so recursion
-// that descends costs per level what one level costs), and an in-place cycle, which
-// valijson would follow forever, is unbounded. Counts saturate at kUnboundedEvaluations.
+// patternProperties and additionalProperties count for every member, and a member is
+// counted per name: in-place siblings whose `properties` name different members do not add
+// up for one value (a tree whose node is an anyOf of {"properties": {"l": node}} and
+// {"properties": {"r": node}} costs per level what one level costs; probe AD4), those that
+// name the same one do. A recursive $ref is followed as deep as an instance can nest (so
+// recursion that descends costs per level what one level costs), and an in-place cycle,
+// which valijson would follow forever, is unbounded (kUnboundedEvaluations); other counts
+// saturate at kManyEvaluations.
 //
 // The whole validation is then at most (values in the instance) × this count, and the
-// instance is bounded by ArgumentSchemaLimits. Cost of the count: O(edges × max_depth).
+// instance is bounded by ArgumentSchemaLimits. Cost of the count: O(edges × member names
+// × max_depth).
 //
 // Thread safety: a pure function.
 #pragma once
@@ -42,7 +47,10 @@ namespace las::trust::internal {
 // most: the budget leaves room for large unions without letting a check stall the loop.
 inline constexpr uint64_t kMaxSchemaEvaluations = 10'000;
 
+// A count returned for an in-place cycle (valijson would never end), and the finite count
+// every other saturates at (more than any budget: exponential in the depth).
 inline constexpr uint64_t kUnboundedEvaluations = uint64_t{1} << 62;
+inline constexpr uint64_t kManyEvaluations = kUnboundedEvaluations - 1;
 
 // `resolve`: the schema node a "$ref" string names (nullptr: none, counted as nothing).
 using RefResolver = std::function<const Json*(const std::string& ref)>;

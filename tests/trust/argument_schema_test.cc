@@ -1138,9 +1138,29 @@ TEST(ArgumentSchema, ASchemaWhoseValidationCouldTakeExponentialTimeFailsCompile)
         R"({"type":"object","additionalProperties":{"$ref":"#/definitions/value"},"definitions":{"value":{"anyOf":[
             {"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},
             {"type":"array","items":{"$ref":"#/definitions/value"}},
-            {"type":"object","additionalProperties":{"$ref":"#/definitions/value"}}]}}})"}) {
-    EXPECT_TRUE(CompileArgumentSchema(recursive).ok()) << recursive;
+            {"type":"object","additionalProperties":{"$ref":"#/definitions/value"}}]}}})",
+        // Unions whose branches descend through members of different names: a value meets
+        // one branch's member only (probe AD4: counted as 2^depth and refused).
+        R"({"type":"object","properties":{"x":{"$ref":"#/$defs/e"}},"$defs":{"e":{"anyOf":[
+            {"type":"object","properties":{"l":{"$ref":"#/$defs/e"}}},
+            {"type":"object","properties":{"r":{"$ref":"#/$defs/e"}}}]}}})",
+        R"({"type":"object","properties":{"filter":{"$ref":"#/$defs/f"}},"$defs":{"f":{"anyOf":[
+            {"type":"object","properties":{"and":{"type":"array","items":{"$ref":"#/$defs/f"}}},"required":["and"]},
+            {"type":"object","properties":{"or":{"type":"array","items":{"$ref":"#/$defs/f"}}},"required":["or"]},
+            {"type":"object","properties":{"not":{"$ref":"#/$defs/f"}},"required":["not"]},
+            {"type":"object","properties":{"field":{"type":"string"},"value":{}},"required":["field"]}]}}})"}) {
+    Result<ArgumentSchema> compiled = CompileArgumentSchema(recursive);
+    EXPECT_TRUE(compiled.ok()) << recursive << "\n" << compiled.status().ToString();
   }
+  // Branches that descend through the same member do add up, at every level: a value 64
+  // members deep meets 2^64 paths.
+  Result<ArgumentSchema> doubling = CompileArgumentSchema(
+      R"({"$defs":{"e":{"anyOf":[{"properties":{"a":{"$ref":"#/$defs/e"}}},{"properties":{"a":{"$ref":"#/$defs/e"}}}]}},
+          "properties":{"x":{"$ref":"#/$defs/e"}}})");
+  ASSERT_FALSE(doubling.ok());
+  EXPECT_NE(doubling.status().message().find("more than 10^18 (growing with every level of nesting)"),
+            std::string::npos)
+      << doubling.status().ToString();
 }
 
 TEST(ArgumentSchema, MultipleOfMustBePositive) {
