@@ -45,13 +45,30 @@ std::string AsciiLower(std::string_view text) {
   return lower;
 }
 
-// `values` are ASCII-lowercased: an upper-cased hex token is the token itself.
-bool CarriesAny(std::string_view text, const std::vector<std::string_view>& values) {
-  const std::string lower = AsciiLower(text);
+// What is looked for, ASCII-lowercased (an upper-cased hex token is the token itself): the
+// credentials as they are, and their hex and base64 spellings.
+struct Needles {
+  std::vector<std::string_view> credentials;
+  std::vector<std::string_view> spellings;
+};
+
+bool IsAsciiSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+bool FindsAny(std::string_view text, const std::vector<std::string_view>& values) {
   for (std::string_view value : values) {
-    if (lower.find(value) != std::string::npos) return true;
+    if (text.find(value) != std::string_view::npos) return true;
   }
   return false;
+}
+
+bool CarriesAny(std::string_view text, const Needles& needles) {
+  std::string lower = AsciiLower(text);
+  if (FindsAny(lower, needles.credentials) || FindsAny(lower, needles.spellings)) return true;
+  // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
+  // break may fall inside the credential's spelling (probe AD1).
+  if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
+  std::erase_if(lower, IsAsciiSpace);
+  return FindsAny(lower, needles.spellings);
 }
 
 // JSON's string escapes in `text` undone once, leniently (what is no JSON escape stays as
@@ -113,11 +130,9 @@ std::optional<JsonDecimal> NumberOf(std::string_view value) {
 // Stops at the first credential found, or where the text stops being JSON.
 class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  // `needles`: every lowered spelling looked for in text; `values`: the credentials
-  // themselves, those of digits also looked for as numbers.
-  DecodedScan(const std::vector<std::string_view>& needles, const std::vector<std::string_view>& values)
-      : values_(needles) {
-    for (std::string_view value : values) {
+  // The credentials of digits are also looked for as numbers.
+  explicit DecodedScan(const Needles& needles) : needles_(needles) {
+    for (std::string_view value : needles.credentials) {
       if (std::optional<JsonDecimal> number = NumberOf(value)) {
         numbers_.push_back(std::move(*number));
         doubles_.push_back(std::strtod(std::string(value).c_str(), nullptr));
@@ -146,7 +161,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  private:
   // Each returns whether to go on.
   bool Text(std::string_view text) {
-    found_ = CarriesAny(text, values_);
+    found_ = CarriesAny(text, needles_);
     // A string that holds JSON text carries what its reader decodes from it: `\/`,
     // `\u0073` (probe Z1), at every level of nesting.
     if (found_ || text.find('\\') == std::string_view::npos) return !found_;
@@ -155,7 +170,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
                         decoded.find('\\') != std::string::npos;
          ++level) {
       decoded = UnescapeJsonOnce(decoded);
-      found_ = CarriesAny(decoded, values_);
+      found_ = CarriesAny(decoded, needles_);
     }
     return !found_;
   }
@@ -187,7 +202,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
-  const std::vector<std::string_view>& values_;
+  const Needles& needles_;
   std::vector<JsonDecimal> numbers_;
   std::vector<double> doubles_;  // numbers_ as doubles
   bool found_ = false;
@@ -204,11 +219,9 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
     for (std::string& form : EncodedForms(value)) spellings.push_back(AsciiLower(form));
   }
   if (lowered.empty()) return false;
-  const std::vector<std::string_view> credentials(lowered.begin(), lowered.end());
-  std::vector<std::string_view> checked = credentials;
-  checked.insert(checked.end(), spellings.begin(), spellings.end());
-  if (CarriesAny(result_json, checked)) return true;
-  DecodedScan scan(checked, credentials);
+  const Needles needles{{lowered.begin(), lowered.end()}, {spellings.begin(), spellings.end()}};
+  if (CarriesAny(result_json, needles)) return true;
+  DecodedScan scan(needles);
   nlohmann::json::sax_parse(result_json.begin(), result_json.end(), &scan);
   return scan.found();
 }

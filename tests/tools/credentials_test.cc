@@ -117,6 +117,15 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
        }) {
     EXPECT_TRUE(EchoesCredential(text_result(text), secret)) << text;
   }
+  // Wrapped as MIME and PEM encoders wrap (python's base64.encodebytes of 50 or 48 'x' and
+  // the secret): the line break falls inside the secret's spelling (probe AD1), in a
+  // string as it is and in JSON text inside a string.
+  for (const char* wrapped :
+       {"eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHhodW50ZXIy\nLVNFQ1JFVC9rZXk/\n",
+        "eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4aHVudGVyMi1T\r\nRUNSRVQva2V5Pw==\r\n"}) {
+    EXPECT_TRUE(EchoesCredential(text_result(wrapped), secret)) << wrapped;
+    EXPECT_TRUE(EchoesCredential(text_result(nlohmann::json{{"pem", wrapped}}.dump()), secret)) << wrapped;
+  }
   // Where the standard alphabet writes '+' and '/', the URL-safe one writes '-' and '_'.
   const std::vector<std::string> symbols = {"k>>>secret???value"};
   EXPECT_TRUE(EchoesCredential(text_result("x:az4+PnNlY3JldD8/P3ZhbHVl"), symbols));
