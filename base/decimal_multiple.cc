@@ -22,12 +22,24 @@ uint64_t PowTenMod(unsigned long long k, uint64_t m) {
   return result;
 }
 
+// Whether |a| < |b|, both nonzero: a = 0.digits × 10^(size + exponent).
+bool SmallerMagnitude(const JsonDecimal& a, const JsonDecimal& b) {
+  const long long a_order = static_cast<long long>(a.digits.size()) + a.exponent;
+  const long long b_order = static_cast<long long>(b.digits.size()) + b.exponent;
+  if (a_order != b_order) return a_order < b_order;
+  return a.digits < b.digits;  // neither has trailing zeros: "12" < "123" as 0.12 < 0.123
+}
+
 }  // namespace
 
 std::optional<bool> IsDecimalMultiple(const JsonDecimal& value, const JsonDecimal& divisor) {
-  // 10^19 - 1 < 2^64: any 19 digits fit.
-  if (divisor.digits.empty() || divisor.digits.size() > 19) return std::nullopt;
+  if (divisor.digits.empty()) return std::nullopt;
   if (value.digits.empty()) return true;  // zero is every number's multiple
+  // A nonzero value smaller than the divisor is no multiple of it, however long the
+  // divisor (probe AD3: a divisor of 1e23 refused 0 and 1 as not checked).
+  if (SmallerMagnitude(value, divisor)) return false;
+  // 10^19 - 1 < 2^64: any 19 digits fit.
+  if (divisor.digits.size() > 19) return std::nullopt;
   uint64_t b = 0;
   for (const char c : divisor.digits) b = b * 10 + static_cast<uint64_t>(c - '0');
   // value = a·10^p, divisor = b·10^q, with a and b free of trailing zeros. If p < q the

@@ -17,8 +17,9 @@
 
 namespace las {
 
-// true / false as above; nullopt when the divisor has more than 19 significant digits,
-// or is zero (no multiple is defined). Signs do not matter.
+// true / false as above; nullopt when the divisor is zero (no multiple is defined), or has
+// more than 19 significant digits and the value is not zero nor smaller than it. Signs do
+// not matter.
 std::optional<bool> IsDecimalMultiple(const JsonDecimal& value, const JsonDecimal& divisor);
 
 }  // namespace las

@@ -53,8 +53,24 @@ TEST(DecimalMultiple, LargeDivisorsAndZeroAreNotDecided) {
   EXPECT_EQ(Multiple("1", "0"), std::nullopt);
   EXPECT_EQ(Multiple("1", "1234567890123456789"), false);  // 19 digits: decided
   EXPECT_EQ(Multiple("12345678901234567890", "1234567890123456789"), true);
-  EXPECT_EQ(Multiple("1", "12345678901234567891"), std::nullopt);  // 20 digits
+  EXPECT_EQ(Multiple("123456789012345678910", "12345678901234567891"), std::nullopt);  // 20 digits
   EXPECT_EQ(Multiple("18446744073709551615", "9999999999999999999"), false);
+}
+
+// Zero, and a value smaller than the divisor, are decided whatever the divisor's length
+// (probe AD3: a divisor of 1e23, read also as 99999999999999991611392, refused 0 and 1).
+TEST(DecimalMultiple, ZeroAndValuesSmallerThanTheDivisorAreDecidedForAnyDivisor) {
+  EXPECT_EQ(Multiple("0", "99999999999999991611392"), true);
+  EXPECT_EQ(Multiple("-0.0", "12345678901234567891"), true);
+  for (const char* v : {"1", "-1", "0.5", "1234567890123456789", "-12345678901234567890"}) {
+    EXPECT_EQ(Multiple(v, "99999999999999991611392"), false) << v;
+    EXPECT_EQ(Multiple(v, "12345678901234567891"), false) << v;
+  }
+  for (const char* v : {"99999999999999991611391", "9.9999999999999991611391e22"}) {
+    EXPECT_EQ(Multiple(v, "99999999999999991611392"), false) << v;
+  }
+  EXPECT_EQ(Multiple("12345678901234567891", "12345678901234567891"), std::nullopt) << "not smaller";
+  EXPECT_EQ(Multiple("1e30", "12345678901234567891"), std::nullopt);
 }
 
 }  // namespace
