@@ -8,6 +8,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <map>
 #include <set>
+#include <string>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -55,9 +56,14 @@ class Daemon {
   }
 
   void WaitForSignal() {
-    signals_.async_wait([this](const boost::system::error_code& error, int) {
+    signals_.async_wait([this](const boost::system::error_code& error, int signal) {
       if (error) return;
       if (!stopping_) {
+        // The drain may take as long as the slowest call: say what is going on and how to
+        // cut it short (probe AA: the daemon was silent at its first signal).
+        Note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
+             ": draining (no new connections; the calls in flight finish and are logged); a "
+             "second signal ends the children now");
         Stop();
         WaitForSignal();
       } else if (!abandoned_) {

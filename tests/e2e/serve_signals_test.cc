@@ -294,6 +294,8 @@ TEST_F(ServeSignalsTest, ADaemonWhoseStdoutRefusesTheSocketPathSaysSoAtOnceAndEx
   const std::optional<int> status = AwaitExit(daemon);
   ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
   EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+  // Its first signal is said, with the way to cut the drain short.
+  EXPECT_NE(ReadFile(err_).find("las daemon: SIGTERM: draining"), std::string::npos) << ReadFile(err_);
 }
 
 }  // namespace
