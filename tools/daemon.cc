@@ -20,6 +20,7 @@
 #include "tools/partial_line_budget.h"
 #include "tools/refusal_tally.h"
 #include "tools/server_core.h"
+#include "tools/stop_signal_fd.h"
 #include "tools/unix_listener.h"
 
 namespace las::tools {
@@ -61,7 +62,7 @@ class Daemon {
       if (!stopping_) {
         // The drain may take as long as the slowest call: say what is going on and how to
         // cut it short (probe AA: the daemon was silent at its first signal).
-        Note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
+        Note(StopSignalFd::Name(signal) +
              ": draining (no new connections; the calls in flight finish and are logged); a "
              "second signal ends the children now");
         Stop();

@@ -21,6 +21,7 @@
 #include "tools/operator_listener.h"
 #include "tools/server_core.h"
 #include "tools/stdio_lines.h"
+#include "tools/stop_signal_fd.h"
 
 namespace las::tools {
 namespace {
@@ -127,7 +128,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       await_signal();
       if (++signals_seen == 1) {
         signalled = true;
-        note(std::string(signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM") +
+        note(StopSignalFd::Name(signal) +
              ": ending the children and the session");
         if (session) {
           drain_limit.expires_after(stdio.signal_drain_limit);
