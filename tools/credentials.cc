@@ -210,20 +210,25 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
 
 }  // namespace
 
-bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values) {
-  std::vector<std::string> lowered;
-  std::vector<std::string> spellings;
+CredentialSpellings::CredentialSpellings(const std::vector<std::string>& values) {
   for (const std::string& value : values) {
     if (value.size() < kMinCheckedCredentialBytes) continue;
-    lowered.push_back(AsciiLower(value));
-    for (std::string& form : EncodedForms(value)) spellings.push_back(AsciiLower(form));
+    credentials_.push_back(AsciiLower(value));
+    for (std::string& form : EncodedForms(value)) encoded_.push_back(AsciiLower(form));
   }
-  if (lowered.empty()) return false;
-  const Needles needles{{lowered.begin(), lowered.end()}, {spellings.begin(), spellings.end()}};
+}
+
+bool CredentialSpellings::EchoedIn(std::string_view result_json) const {
+  if (credentials_.empty()) return false;
+  const Needles needles{{credentials_.begin(), credentials_.end()}, {encoded_.begin(), encoded_.end()}};
   if (CarriesAny(result_json, needles)) return true;
   DecodedScan scan(needles);
   nlohmann::json::sax_parse(result_json.begin(), result_json.end(), &scan);
   return scan.found();
+}
+
+bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values) {
+  return CredentialSpellings(values).EchoedIn(result_json);
 }
 
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,

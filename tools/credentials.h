@@ -38,6 +38,20 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 inline constexpr size_t kMinCheckedCredentialBytes = 4;
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values);
 
+// Credential values prepared once for the check above: their case-folded and encoded
+// spellings, which a surface's every result is then compared with.
+class CredentialSpellings {
+ public:
+  explicit CredentialSpellings(const std::vector<std::string>& values);
+  bool empty() const { return credentials_.empty(); }
+  // EchoesCredential(result_json, values) for the values given at construction.
+  bool EchoedIn(std::string_view result_json) const;
+
+ private:
+  std::vector<std::string> credentials_;  // ASCII-lowercased
+  std::vector<std::string> encoded_;      // hex and base64, ASCII-lowercased
+};
+
 // Every credential value Las would inject into some tool of `surface` (those `environment`
 // holds): what the child may have seen, and so must not hand back in anything Las passes on.
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,

@@ -107,7 +107,7 @@ PolicyVerdict ApplyArgumentPolicy(const trust::ArgumentSchema& schema,
 
 // Whether a child's progress numbers, as the client would get them, carry a credential.
 bool ProgressEchoesCredential(const transport::CallProgress& progress,
-                              const std::vector<std::string>& credentials) {
+                              const CredentialSpellings& credentials) {
   if (credentials.empty()) return false;
   std::string numbers;
   for (const std::optional<double>& number : {std::optional<double>(progress.progress), progress.total}) {
@@ -115,7 +115,7 @@ bool ProgressEchoesCredential(const transport::CallProgress& progress,
     auto text = trust::FormatJcsNumber(*number);
     numbers += (numbers.empty() ? "[" : ",") + (text.ok() ? *text : std::string("0"));
   }
-  return EchoesCredential(numbers + "]", credentials);
+  return credentials.EchoedIn(numbers + "]");
 }
 
 }  // namespace
@@ -539,7 +539,7 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                 : ResultShape{};
   std::optional<Refusal> refusal;
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
-  if (!refusal && shape.object && EchoesCredential(result.result, CredentialsOf(call->surface))) {
+  if (!refusal && shape.object && CredentialsOf(call->surface).EchoedIn(result.result)) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
   }
   if (refusal) {
@@ -603,16 +603,17 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                    });
 }
 
-const std::vector<std::string>& Gateway::CredentialsOf(const std::string& surface) {
-  auto [values, fresh] = surface_credentials_.try_emplace(surface);
-  if (fresh) {
+const CredentialSpellings& Gateway::CredentialsOf(const std::string& surface) {
+  auto known = surface_credentials_.find(surface);
+  if (known == surface_credentials_.end()) {
+    std::vector<std::string> values;
     const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
     for (const CatalogTool& tool : federation_.catalog().tools()) {
-      if (tool.surface != surface) continue;
-      AddCredentialValues(tool.credential_templates, resolve, values->second);
+      if (tool.surface == surface) AddCredentialValues(tool.credential_templates, resolve, values);
     }
+    known = surface_credentials_.emplace(surface, CredentialSpellings(values)).first;
   }
-  return values->second;
+  return known->second;
 }
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {

@@ -50,6 +50,7 @@
 #include "log/event_log.h"
 #include "tools/builtin_tools.h"
 #include "tools/call_guard.h"
+#include "tools/credentials.h"
 #include "tools/federation.h"
 #include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
@@ -190,9 +191,9 @@ class Gateway final : public EndpointBackend {
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
-  // Every credential value Las injects into some tool of `surface` (resolved once): a
-  // result of any of its tools that carries one is refused.
-  const std::vector<std::string>& CredentialsOf(const std::string& surface);
+  // Every credential value Las injects into some tool of `surface` (resolved and spelled
+  // once): a result of any of its tools that carries one is refused.
+  const CredentialSpellings& CredentialsOf(const std::string& surface);
 
   LoopAppender& appender_;
   Federation& federation_;
@@ -219,7 +220,7 @@ class Gateway final : public EndpointBackend {
       }
     }
   }
-  std::map<std::string, std::vector<std::string>> surface_credentials_;
+  std::map<std::string, CredentialSpellings> surface_credentials_;
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).
   std::unique_ptr<ArgumentCheckQueue> checks_;

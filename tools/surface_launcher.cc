@@ -128,10 +128,10 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   std::function<void(SurfaceLaunch)> done;
   // The values Las injects into this surface's tools: child text that carries one is
   // neither recorded nor served (CredentialValuesOf).
-  std::vector<std::string> credentials;
+  CredentialSpellings credentials{{}};
 
   bool CarriesCredential(std::string_view text) const {
-    return !credentials.empty() && EchoesCredential(transport::QuoteJsonString(text), credentials);
+    return !credentials.empty() && credentials.EchoedIn(transport::QuoteJsonString(text));
   }
 
   // The child's own text that Las keeps after the tool check — titles, prompt and resource
@@ -225,7 +225,9 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   state->timeout_ms = options.start_timeout_ms;
   state->result.surface = surface.name;
   state->done = std::move(done);
-  if (!options.probe_only) state->credentials = CredentialValuesOf(surface, options.policy.environment);
+  if (!options.probe_only) {
+    state->credentials = CredentialSpellings(CredentialValuesOf(surface, options.policy.environment));
+  }
 
   auto plan = trust::PlanLaunch(surface, options.policy);
   if (!plan.ok()) {
