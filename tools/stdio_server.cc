@@ -121,6 +121,18 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     server.Shutdown([] {});
     end_session();
   };
+  // From a first signal or the log's failure on, answers still due get
+  // signal_drain_limit to reach the client.
+  bool drain_limited = false;
+  auto limit_drain = [&](const std::string& since) {
+    if (!session || std::exchange(drain_limited, true)) return;
+    drain_limit.expires_after(stdio.signal_drain_limit);
+    drain_limit.async_wait([&, since](const boost::system::error_code& waited) {
+      if (waited) return;  // cancelled: the session closed in time
+      abandon("answers still unwritten " + std::to_string(stdio.signal_drain_limit.count()) +
+              " ms after " + since + " (standard output is not read): dropping them");
+    });
+  };
   int signals_seen = 0;
   std::function<void()> await_signal = [&] {
     signals.async_wait([&](const boost::system::error_code& error, int signal) {
@@ -130,14 +142,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
         signalled = true;
         note(StopSignalFd::Name(signal) +
              ": ending the children and the session");
-        if (session) {
-          drain_limit.expires_after(stdio.signal_drain_limit);
-          drain_limit.async_wait([&](const boost::system::error_code& waited) {
-            if (waited) return;  // cancelled: the session closed in time
-            abandon("answers still unwritten " + std::to_string(stdio.signal_drain_limit.count()) +
-                    " ms after the signal (standard output is not read): dropping them");
-          });
-        }
+        limit_drain("the signal");
         stop_serving();
       } else if (signals_seen == 2) {
         abandon("second signal: dropping the answers not yet written");
@@ -148,7 +153,12 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   };
   await_signal();
   // The same end once the log has failed; the exit is then the log's error (server.status()).
-  server.OnLogFailure(stop_serving);
+  // A client that does not read its answers cannot hold the server (and the log's lock)
+  // then either.
+  server.OnLogFailure([&] {
+    limit_drain("the log failed");
+    stop_serving();
+  });
 
   // Stdin at its end and stdout with no reader (the client has gone for good, probe AA2):
   // no answer can reach anyone, so calls in flight are not waited for — a child that never

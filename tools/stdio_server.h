@@ -13,7 +13,8 @@
 // `signal_drain_limit` from the signal to reach a client that reads them; a second signal,
 // or the limit, drops those not yet written (LineOutput::Abandon) — the session is still
 // recorded closed ("shutdown"), durably, and the result is kIo when an answer was dropped.
-// A third signal stops the loop at once (nothing more recorded): the last way out of
+// A failed log ends serving the same way (the result is then the log's error), the answers
+// due getting the same limit. A third signal stops the loop at once (nothing more recorded): the last way out of
 // something that never ends, such as a disk that never completes a sync. (`las serve`
 // bridges to a running `las daemon` instead when one serves the same log:
 // tools/daemon_bridge.h.)

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -84,6 +85,35 @@ class ServeSignalsTest : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     return std::make_unique<testing::ChildProcess>(
         WithStderrTo(err_, testing::LasArgvWithEnv(Environment(), args)));
+  }
+
+  // `las serve` of the fixture's log whose files may not grow past `bytes` (RLIMIT_FSIZE,
+  // SIGXFSZ ignored: the write fails with EFBIG), so a real disk write fails once the log's
+  // write-ahead file reaches it. Its stdin is the file `requests`.
+  std::unique_ptr<testing::ChildProcess> StartServeOnADiskThatFills(size_t bytes,
+                                                                    const std::string& requests) {
+    std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' XFSZ; exec \"$@\"", "sh",
+                                     "/usr/bin/prlimit", "--fsize=" + std::to_string(bytes), "--"};
+    for (const std::string& arg : testing::LasArgvWithEnv(
+             Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()})) {
+      argv.push_back(arg);
+    }
+    return std::make_unique<testing::ChildProcess>(WithStderrTo(err_, argv), requests);
+  }
+
+  // A file of requests: initialize, then `calls` las__state_set of keys k1, k2, ... (ids 1,
+  // 2, ...), each value 1,000 characters.
+  std::string StateSetRequests(int calls) {
+    const std::string path = tmp_.Sub("requests.jsonl");
+    std::ofstream out(path);
+    out << kInitialize << "\n" << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << "\n";
+    for (int id = 1; id <= calls; ++id) {
+      out << tools::ToolCallRequestLine(
+                 id, "las__state_set",
+                 json{{"key", "k" + std::to_string(id)}, {"value", std::string(1000, 'v')}}.dump())
+          << "\n";
+    }
+    return path;
   }
 
   // Sends initialize and notifications/initialized; false if initialize was not answered.
@@ -296,6 +326,44 @@ TEST_F(ServeSignalsTest, ADaemonWhoseStdoutRefusesTheSocketPathSaysSoAtOnceAndEx
   EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
   // Its first signal is said, with the way to cut the drain short.
   EXPECT_NE(ReadFile(err_).find("las daemon: SIGTERM: draining"), std::string::npos) << ReadFile(err_);
+}
+
+// A disk that fills while serving: the log's failure ends `las serve` with the log's error
+// (exit 9), every further call refused, and every write a client was told succeeded is in
+// the log, whose chain verifies.
+TEST_F(ServeSignalsTest, ADiskThatFillsEndsServeWithTheLogsErrorAndLosesNoAnsweredWrite) {
+  auto serve = StartServeOnADiskThatFills(256 * 1024, StateSetRequests(1000));
+  std::vector<std::string> written;  // keys whose set was answered with a result
+  int refused = 0;
+  while (auto line = serve->ReadLine(std::chrono::seconds(60))) {
+    const json answer = json::parse(*line);
+    if (answer["id"] == 0) continue;
+    if (answer.contains("result") && !answer["result"].value("isError", false)) {
+      written.push_back("k" + answer["id"].dump());
+    } else {
+      ++refused;
+    }
+  }
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_NE(ReadFile(err_).find("appending to the log"), std::string::npos) << ReadFile(err_);
+  EXPECT_FALSE(written.empty()) << "the disk filled before any write";
+  EXPECT_GT(refused, 0) << "the disk never filled";
+  std::set<std::string> logged;
+  for (const json& event : Replay({"--kind", "StateWritten"})) logged.insert(event["payload"]["key"]);
+  for (const std::string& key : written) EXPECT_TRUE(logged.contains(key)) << key << " answered, not in the log";
+}
+
+// The same failure while the client does not read its answers: they get the drain limit
+// after the failure, as after a signal, instead of holding the server (and the log's lock)
+// for as long as the client lives.
+TEST_F(ServeSignalsTest, AFailedLogDoesNotWaitForeverForAClientThatDoesNotRead) {
+  auto serve = StartServeOnADiskThatFills(256 * 1024, StateSetRequests(3000));
+  const std::optional<int> status = AwaitExit(*serve);  // stdout is never read
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_NE(ReadFile(err_).find("ms after the log failed"), std::string::npos) << ReadFile(err_);
 }
 
 }  // namespace
