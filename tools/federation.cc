@@ -2,6 +2,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <algorithm>
 #include <cstdio>
 
 #include "base/printable_text.h"
@@ -168,10 +169,7 @@ void Federation::LaunchEligible() {
       continue;
     }
     if (!admission.verdict.ok()) {
-      Record({SurfaceRejectedEvent(name, release_->manifest.sequence,
-                                   admission.verdict.reason_name(), admission.verdict.detail())});
-      state.reason = std::string(admission.verdict.reason_name());
-      state.detail = admission.verdict.detail();
+      RecordRefusal(name, std::string(admission.verdict.reason_name()), admission.verdict.detail());
       if (!options_.quiet) {
         std::fprintf(stderr, "las: surface %s left out (%s)\n", name.c_str(),
                      state.reason.c_str());
@@ -219,6 +217,31 @@ void Federation::RecordAdmission(const std::string& surface,
     drafts.push_back(ToolWithheldEvent(surface, tool, reason));
   }
   Record(std::move(drafts));
+  decided_.insert(surface);
+}
+
+void Federation::RecordRefusal(const std::string& surface, std::string reason, std::string detail) {
+  Record({SurfaceRejectedEvent(surface, release_->manifest.sequence, reason, detail)});
+  decided_.insert(surface);
+  SurfaceState& state = StateOf(surface);
+  state.reason = std::move(reason);
+  state.detail = std::move(detail);
+}
+
+void Federation::RecordNoLongerServed() {
+  std::vector<log::EventDraft> drafts;
+  const uint64_t sequence = release_ ? release_->manifest.sequence : 0;
+  for (const std::string& surface : options_.recorded_served) {
+    if (decided_.contains(surface)) continue;
+    auto state = std::find_if(states_.begin(), states_.end(),
+                              [&](const SurfaceState& s) { return s.name == surface; });
+    if (state == states_.end()) {  // not configured (any more)
+      drafts.push_back(SurfaceRejectedEvent(surface, sequence, kReasonNotInRegistry, ""));
+    } else {
+      drafts.push_back(SurfaceRejectedEvent(surface, sequence, state->reason, state->detail));
+    }
+  }
+  if (!drafts.empty()) Record(std::move(drafts));
 }
 
 void Federation::OnLaunched(SurfaceLaunch launch) {
@@ -274,10 +297,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
     clients_[launch.surface] = std::move(launch.client);
     ++admitted_;
   } else {
-    Record({SurfaceRejectedEvent(launch.surface, release_->manifest.sequence, launch.reason,
-                                 launch.detail)});
-    state.reason = launch.reason;
-    state.detail = launch.detail;
+    RecordRefusal(launch.surface, launch.reason, launch.detail);
     if (!options_.quiet) {
       std::fprintf(stderr, "las: surface %s left out (%s)\n", launch.surface.c_str(),
                    launch.reason.c_str());
@@ -287,6 +307,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
 }
 
 void Federation::Settle() {
+  RecordNoLongerServed();
   if (release_ && status_.ok() && (admitted_ > 0 || eligible_ == 0)) {
     const uint64_t before = release_->watermark_before;
     trust::Verdict committed = trust::ReleaseVerifier(*options_.clock, options_.secure)

@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,11 @@ struct FederationOptions {
   // watermark file says less: a deleted or replaced file must not re-open rollback that
   // the log has already seen.
   trust::Watermarks recorded_watermarks;
+  // The surfaces the log's catalog still counts as served (admitted, or stopped with its
+  // tools): each one this start does not admit or refuse by itself — no longer signed or
+  // configured, skipped, its release refused — gets a SurfaceRejected saying why, so the
+  // log's view follows what is served (probe AF1).
+  std::set<std::string> recorded_served;
 };
 
 // One configured surface's fate, for `las list` and `las check`-like reports.
@@ -137,7 +143,11 @@ class Federation {
   void LaunchEligible();
   void OnLaunched(SurfaceLaunch launch);
   void Settle();
+  // SurfaceRejected for recorded_served surfaces this start decided nothing about.
+  void RecordNoLongerServed();
   void Record(std::vector<log::EventDraft> drafts);
+  // SurfaceRejected for `surface` of the served release, in the log and in its state.
+  void RecordRefusal(const std::string& surface, std::string reason, std::string detail);
   SurfaceState& StateOf(const std::string& name);
   // An admitted surface's child exited by itself: recorded, no longer counted as loaded,
   // and started again later (federation_restart.cc).
@@ -201,6 +211,8 @@ class Federation {
   size_t admitted_ = 0;
   size_t eligible_ = 0;
   std::vector<SurfaceState> states_;
+  // The surfaces this start recorded a verdict for (admitted or refused).
+  std::set<std::string> decided_;
   std::map<std::string, std::unique_ptr<transport::McpClient>, std::less<>> clients_;
   Catalog catalog_;
   SpecialPolicies policies_;

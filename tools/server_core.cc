@@ -4,9 +4,11 @@
 #include <boost/asio/signal_set.hpp>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "log/event_log.h"
+#include "projections/catalog_projection.h"
 #include "projections/releases_projection.h"
 #include "projections/sessions_projection.h"
 #include "tools/decision_events.h"
@@ -51,6 +53,17 @@ trust::Watermarks RecordedWatermarks(const LiveProjections& live) {
     recorded.by_key.emplace(key_id, trust::WatermarkEntry{record.watermark, *digest});
   }
   return recorded;
+}
+
+// The surfaces the log's catalog counts as served: admitted, or stopped with its tools.
+std::set<std::string> RecordedServedSurfaces(const LiveProjections& live) {
+  std::set<std::string> served;
+  const auto* catalog = live.Get<projections::CatalogProjection>("catalog");
+  if (catalog == nullptr) return served;
+  for (const auto& [name, surface] : catalog->catalog().surfaces) {
+    if (surface.admitted || !surface.tools.empty()) served.insert(name);
+  }
+  return served;
 }
 
 GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTools& builtins,
@@ -150,6 +163,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   parts->guards = MakeCallGuards(parts->context);
   FederationOptions federation = FederationOptionsFor(parts->options, parts->builtins);
   federation.recorded_watermarks = RecordedWatermarks(parts->live);
+  federation.recorded_served = RecordedServedSurfaces(parts->live);
   parts->federation = std::make_unique<Federation>(io, *parts->log, std::move(federation));
   parts->links.federation = parts->federation.get();
   parts->gateway = std::make_unique<Gateway>(

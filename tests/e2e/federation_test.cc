@@ -777,6 +777,56 @@ TEST_F(FederationTest, AChildFloodingStderrKeepsServingAndNothingOfItReachesLas)
   EXPECT_EQ(run.err.find("flood"), std::string::npos) << "child stderr never reaches Las's stderr";
 }
 
+// The log's catalog follows what each start serves (probe AF1): a surface a later start
+// leaves out — skipped, no longer signed and configured, its whole release refused — is
+// recorded refused with the reason, once, instead of staying "admitted" with its old tools
+// in `las inspect catalog` and `las sources`.
+TEST_F(FederationTest, TheLogsCatalogRecordsEverySurfaceALaterStartNoLongerServes) {
+  auto list = [&](std::vector<std::string> extra_env = {}) {
+    std::vector<std::string> env = release_->Environment();
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
+    auto run = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"), "--registry",
+                                    release_->registry_path()},
+                                   env);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+  };
+  auto recorded = [&](const std::string& surface) {
+    auto run = testing::RunCommand({LAS_EXECUTABLE, "inspect", "catalog", "--log", tmp_.Sub("log"), "--json"});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const json catalog = json::parse(run.out);
+    for (const json& entry : catalog["surfaces"]) {
+      if (entry["surface"] == surface) return entry;
+    }
+    return json();
+  };
+  release_->Sign(2);
+  list();
+  ASSERT_EQ(recorded("echo")["admitted"], true);
+  ASSERT_EQ(recorded("lem")["admitted"], true);
+
+  list({"LAS_SKIP=echo"});
+  EXPECT_EQ(recorded("echo")["admitted"], false);
+  EXPECT_EQ(recorded("echo")["reason"], "skipped");
+  EXPECT_EQ(recorded("echo")["tools"], json::array());
+
+  std::erase_if(release_->manifest().surfaces, [](const auto& s) { return s.name == "lem"; });
+  release_->Sign(3);  // also writes a registry without lem
+  list();
+  EXPECT_EQ(recorded("echo")["admitted"], true) << "served again";
+  EXPECT_EQ(recorded("lem")["admitted"], false);
+  EXPECT_EQ(recorded("lem")["reason"], "not-in-registry");
+
+  release_->Sign(1);  // a rollback: the whole release is refused
+  list();
+  EXPECT_EQ(recorded("echo")["admitted"], false);
+  EXPECT_EQ(recorded("echo")["reason"], "release-rejected");
+  EXPECT_EQ(recorded("echo")["detail"], "rollback");
+  const size_t refusals = Replay({"--kind", "SurfaceRejected"}).size();
+  list();
+  EXPECT_EQ(Replay({"--kind", "SurfaceRejected"}).size(), refusals)
+      << "a surface already recorded refused is not recorded again";
+}
+
 TEST_F(FederationTest, TheWatermarkAdvancesOnceAndARestartKeepsIt) {
   release_->Sign(1);
   ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
