@@ -108,6 +108,12 @@ int main(int argc, char** argv) {
   // fixed threshold keeps large blocks mapped and returned whole.
   (void)::mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   OccupyClosedStandardDescriptors();
+  // Before anything reads a credential: the environment holds every LAS_CREDENTIAL_*, and
+  // a child surface of the same user must not read another's from /proc (probe AE7).
+  if (las::Status kept = las::transport::KeepProcessPrivate(); !kept.ok()) {
+    std::fprintf(stderr, "las: %s\n", kept.ToString().c_str());
+    return las::cli::ExitCodeFor(kept);
+  }
   las::transport::IgnoreWriteSignals();  // a write to a gone reader is EPIPE: exit 9
   CLI::App app{"las — a signed, audited MCP federation gateway"};
   const bool separated = std::find(argv + 1, argv + argc, std::string_view("--")) != argv + argc;

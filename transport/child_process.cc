@@ -353,6 +353,11 @@ Status BecomeChildSubreaper() {
   return Status::Ok();
 }
 
+Status KeepProcessPrivate() {
+  if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return ErrnoStatus("prctl", errno);
+  return Status::Ok();
+}
+
 Result<rlim_t> RaiseOpenFileSoftLimit(rlim_t wanted) {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return ErrnoStatus("getrlimit", errno);

@@ -135,6 +135,13 @@ ProcessSpawner& DefaultProcessSpawner();
 // at startup (las serve, tests), not from library code.
 Status BecomeChildSubreaper();
 
+// Makes this process non-dumpable (prctl PR_SET_DUMPABLE 0): its /proc entries — environ,
+// which holds every LAS_CREDENTIAL_*, mem, fd — become root's, so a program of the same
+// user (a child surface among them) can neither read them nor ptrace this process, and no
+// core dump carries its memory. A child is dumpable again from its exec on. Process-wide:
+// call it once at startup (the las program).
+Status KeepProcessPrivate();
+
 // Processes this child subreaper adopted — what a child started outside its process group
 // (setsid) and left behind when it exited — belong to no ChildProcess, so nothing else
 // reaps them. ReapAdoptedOrphans reaps those that have exited (zombies would otherwise pile
