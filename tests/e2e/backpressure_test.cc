@@ -69,17 +69,6 @@ TEST(BackpressureTest, AClientThatDoesNotReadIsNotReadAndLosesNothing) {
   EXPECT_EQ(las.Wait(), 0);
 }
 
-// Where `pid` is in reading its stdin (the "pos:" of /proc/PID/fdinfo/0), or -1.
-int64_t StdinPosition(pid_t pid) {
-  std::ifstream info("/proc/" + std::to_string(pid) + "/fdinfo/0");
-  std::string field;
-  int64_t position = -1;
-  while (info >> field) {
-    if (field == "pos:" && info >> position) return position;
-  }
-  return -1;
-}
-
 TEST(BackpressureTest, AFileOnStdinIsNotReadFasterThanItsAnswersAreTaken) {
   testing::TempDir tmp;
   // tools/list answers worth twice the pause mark (a listing is ~3 KiB with las's own
@@ -114,10 +103,10 @@ TEST(BackpressureTest, AFileOnStdinIsNotReadFasterThanItsAnswersAreTaken) {
   // A stall counts only once reading has begun: start-up (opening the log, federating) may
   // take longer than the stall window, under a sanitizer especially.
   const auto started_by = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (StdinPosition(las.pid()) <= 0 && std::chrono::steady_clock::now() < started_by) {
+  while (las.StdinFileOffset() <= 0 && std::chrono::steady_clock::now() < started_by) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  const int64_t read = testing::AwaitGoalOrStall([&] { return StdinPosition(las.pid()); }, size);
+  const int64_t read = testing::AwaitGoalOrStall([&] { return las.StdinFileOffset(); }, size);
   EXPECT_GT(read, 0);
   EXPECT_LT(read, size) << "Las read the whole file while its answers were not taken";
 

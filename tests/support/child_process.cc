@@ -36,7 +36,11 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::stri
   args.push_back(nullptr);
   int rc = ::posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  ::close(in[0]);
+  if (stdin_path.empty()) {
+    ::close(in[0]);
+  } else {
+    stdin_file_fd_ = in[0];  // shares the child's offset in the file
+  }
   ::close(out[1]);
   if (rc != 0) throw std::runtime_error("posix_spawn " + argv[0] + ": " + std::strerror(rc));
   stdin_fd_ = in[1];
@@ -49,7 +53,12 @@ ChildProcess::~ChildProcess() {
     Wait();
   }
   if (stdin_fd_ >= 0) ::close(stdin_fd_);
+  if (stdin_file_fd_ >= 0) ::close(stdin_file_fd_);
   if (stdout_fd_ >= 0) ::close(stdout_fd_);
+}
+
+int64_t ChildProcess::StdinFileOffset() const {
+  return stdin_file_fd_ < 0 ? -1 : static_cast<int64_t>(::lseek(stdin_file_fd_, 0, SEEK_CUR));
 }
 
 std::optional<std::string> ChildProcess::ReadLine(std::chrono::milliseconds timeout) {

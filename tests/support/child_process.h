@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,10 +37,14 @@ class ChildProcess {
   // Waits at most `timeout` for the exit; the raw wait status, or nullopt if it still runs.
   std::optional<int> WaitFor(std::chrono::milliseconds timeout);
   pid_t pid() const { return pid_; }
+  // With a file as stdin: how far the child has read it (the file's offset, which this
+  // process shares with the child: one open file description); else -1.
+  int64_t StdinFileOffset() const;
 
  private:
   pid_t pid_ = -1;
   int stdin_fd_ = -1;
+  int stdin_file_fd_ = -1;
   int stdout_fd_ = -1;
   std::string buffer_;
   bool reaped_ = false;
