@@ -7,6 +7,7 @@
 #include <set>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <system_error>
 #include <thread>
 
 #include "log/event_log.h"
@@ -50,7 +51,8 @@ class Workers {
     std::lock_guard lock(mutex_);
     for (auto& worker : workers_) worker.thread.join();
   }
-  void Run(std::function<void()> work) {
+  // False when no thread could be had (the user's process budget spent): `work` not run.
+  bool Run(std::function<void()> work) {
     std::lock_guard lock(mutex_);
     // Join those that have finished, so threads do not pile up in a long session.
     for (auto it = workers_.begin(); it != workers_.end();) {
@@ -62,11 +64,16 @@ class Workers {
       }
     }
     auto finished = std::make_shared<std::atomic<bool>>(false);
-    std::thread thread([work = std::move(work), finished] {
-      work();
-      finished->store(true);
-    });
-    workers_.push_back({std::move(thread), std::move(finished)});
+    try {
+      std::thread thread([work = std::move(work), finished] {
+        work();
+        finished->store(true);
+      });
+      workers_.push_back({std::move(thread), std::move(finished)});
+    } catch (const std::system_error&) {
+      return false;  // the server goes on; only this check fails (probe AE8)
+    }
+    return true;
   }
 
  private:
@@ -133,11 +140,14 @@ class OnboardingTool {
       options.node_executable = context_.options.node_executable;
       options.start_timeout_ms = context_.options.start_timeout_ms;
       options.cancellation = cancellation.get();
-      workers_.Run([this, step, options = std::move(options), state = std::move(state), actor,
-                    cancellation, done = std::move(done)]() mutable {
+      // Shared with the worker, so it is still here if no worker can be started.
+      auto reply = std::make_shared<std::function<void(ToolCallReply)>>(std::move(done));
+      const bool started = workers_.Run([this, step, options = std::move(options),
+                                         state = std::move(state), actor, cancellation,
+                                         reply]() mutable {
         std::vector<StepResult> results = CheckOnboardingSteps(step, options, state);
         boost::asio::post(context_.io, [this, actor, cancellation, results = std::move(results),
-                                        done = std::move(done)]() mutable {
+                                        done = std::move(*reply)]() mutable {
           checks_running_.erase(cancellation);
           // Ended by the client or the server's shutdown: the results describe that, not
           // the steps, and nothing is recorded.
@@ -149,6 +159,12 @@ class OnboardingTool {
           AppendAndAnswer(std::move(events), "check", std::move(results), std::move(done));
         });
       });
+      if (!started) {
+        checks_running_.erase(cancellation);
+        (*reply)(ToolCallReply::Error(kCallFailed,
+                                      "The onboarding check could not start (no thread to be had: "
+                                      "the user's process limit is spent); retry later"));
+      }
       return;
     }
     Answer("status", nullptr, std::move(done));

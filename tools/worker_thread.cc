@@ -1,5 +1,6 @@
 #include "tools/worker_thread.h"
 
+#include <system_error>
 #include <utility>
 
 namespace las::tools {
@@ -18,11 +19,29 @@ WorkerThread::~WorkerThread() {
 }
 
 void WorkerThread::Run(std::function<void()> job) {
+  bool run_here = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
-    jobs_.push_back(std::move(job));
-    if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+    bool have_thread = thread_.joinable();
+    if (!have_thread) {
+      try {
+        thread_ = std::thread([this] { Loop(); });
+        have_thread = true;
+      } catch (const std::system_error&) {
+        // No thread to be had (the user's process limit is spent, probe AE8): the job runs
+        // below on the caller's thread — slower for it, never lost, and the process lives.
+      }
+    }
+    if (have_thread) {
+      jobs_.push_back(std::move(job));
+    } else {
+      run_here = true;
+    }
+  }
+  if (run_here) {
+    job();
+    return;
   }
   wake_.notify_one();
 }

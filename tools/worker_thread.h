@@ -2,7 +2,8 @@
 // given, so that a job too slow for the server's loop (a large argument's schema check,
 // tools/gateway.h) runs beside it instead of stalling every session on it.
 //
-// Run() queues a job and returns at once; the thread starts with the first job. A job
+// Run() queues a job and returns at once; the thread starts with the first job. When no
+// thread can be started (the user's process limit spent), Run() runs the job itself. A job
 // owns what it reads (it shares nothing mutable with the loop) and ends by posting its
 // result back to the loop itself (boost::asio::post).
 //
