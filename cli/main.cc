@@ -1,6 +1,7 @@
 // las: the command-line face of the Las gateway. Flag parsing and printing only; every
 // verb calls the libraries (see docs/CLI.md for verbs and exit codes).
 #include <CLI/CLI.hpp>
+#include <boost/system/system_error.hpp>
 #include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "base/printable_text.h"
@@ -18,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/stdout_check.h"
 #include "cli/exit_codes.h"
+#include "cli/fail.h"
 #include "transport/child_process.h"
 
 namespace {
@@ -99,6 +102,13 @@ void OccupyClosedStandardDescriptors() {
   }
 }
 
+// What the system would not give — descriptors (`ulimit -n`), threads, memory for a
+// thread — where a library throws rather than returns (Boost.Asio making its loop, a
+// thread starting): one error line and exit 9 instead of an abort (probe AE3).
+int FailForWantOf(const std::exception& e) {
+  return las::cli::Fail(las::IoError(e.what()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -146,6 +156,10 @@ int main(int argc, char** argv) {
     const std::string words = las::cli::ParsedCommandWords(app);
     las::cli::SetCommandWords(words);
     return las::cli::StdoutDelivered() ? 0 : las::cli::ExitCodeFor(las::IoError(""));
+  } catch (const std::system_error& e) {
+    return FailForWantOf(e);
+  } catch (const boost::system::system_error& e) {
+    return FailForWantOf(e);
   }
   // A child's leftovers that escaped its process group (setsid) and outlived it were
   // adopted here (child subreaper); none outlives this command.
