@@ -11,6 +11,7 @@
 #include "cli/number_flags.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/registry_flag.h"
 #include "cli/release_settings.h"
 #include "tools/registry.h"
 #include "tools/surface_check.h"
@@ -161,8 +162,7 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
       "Exit 1 if any check fails; re-run after a fix");
   cmd->add_option("surfaces", flags->surfaces, "Surfaces to check (default: every configured surface)");
   cmd->add_flag("--json", flags->json, "Print the report as JSON (stable fields: docs/CLI.md)");
-  cmd->add_option("--registry", flags->registry,
-                  "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  AddRegistryFlag(*cmd, flags->registry);
   cmd->add_option("--workspace", flags->workspace, "Workspace root (default: LAS_WORKSPACE)");
   cmd->add_option("--manifest", flags->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
   cmd->add_option("--signature", flags->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)");

@@ -21,6 +21,7 @@
 #include "cli/number_flags.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "cli/registry_flag.h"
 #include "cli/release_settings.h"
 #include "log/event_log.h"
 #include "log/log_reader.h"
@@ -295,8 +296,7 @@ void RegisterOnboarding(CLI::App& app, int& exit_code) {
         // "" would read as no step given, and check every one (probe Y4).
         return step.empty() ? std::string("an empty STEP names no step") : std::string();
       });
-  check->add_option("--registry", flags->registry,
-                    "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  AddRegistryFlag(*check, flags->registry);
   check->add_option("--timeout-ms", flags->timeout_ms,
                     "Time allowed per child for initialize and tools/list (the surfaces check)")
       ->check(TimeoutMs(1))

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
+#include "cli/registry_flag.h"
 #include "tools/daemon.h"
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_socket.h"
@@ -44,8 +45,7 @@ struct GatewayFlags {
 
 void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
   cmd.add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
-  cmd.add_option("--registry", flags.registry_file,
-                 "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  AddRegistryFlag(cmd, flags.registry_file);
   cmd.add_option("--start-timeout", flags.start_timeout_ms,
                  "Milliseconds a child has to start, initialize and list its tools before it is "
                  "left out; the catalog, and so the first client's initialize, waits at most this "

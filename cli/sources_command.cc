@@ -14,6 +14,7 @@
 #include "cli/log_fold.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "cli/registry_flag.h"
 #include "cli/table.h"
 #include "log/event_log.h"
 #include "log/log_reader.h"
@@ -150,8 +151,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
 
 void AddLogFlags(CLI::App& cmd, SourcesFlags& flags) {
   cmd.add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
-  cmd.add_option("--registry", flags.registry_file,
-                 "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces");
+  AddRegistryFlag(cmd, flags.registry_file);
 }
 
 }  // namespace
