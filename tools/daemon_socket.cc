@@ -5,10 +5,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
+#include "base/printable_text.h"
 #include "trust/digest.h"
 
 namespace las::tools {
@@ -31,6 +34,15 @@ Status CheckPrivateDir(const std::string& dir) {
   return Status::Ok();
 }
 
+// A C0 control or DEL: a byte that would break the socket path's one line or carry a
+// terminal escape.
+bool HasControlCharacter(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7f;
+  });
+}
+
 std::string CanonicalLogDir(const std::string& log_dir) {
   std::error_code error;
   fs::path absolute = fs::absolute(log_dir, error);
@@ -51,6 +63,13 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
     socket.dir = xdg_runtime_dir + "/las";
   } else {
     socket.dir = "/tmp/las-" + std::to_string(::geteuid());
+  }
+  // `las daemon` prints the socket path as its one line on stdout, for a client to use as
+  // a path: escaped it would name another file, raw it would be two lines (probe AE1).
+  if (HasControlCharacter(socket.dir)) {
+    return InvalidArgument("the runtime directory " + EscapeForTerminal(socket.dir) +
+                           " (from XDG_RUNTIME_DIR) holds a control character; a daemon "
+                           "socket path must be one printable line");
   }
   if (create && ::mkdir(socket.dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return IoError(Errno("mkdir " + socket.dir));

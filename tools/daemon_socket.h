@@ -13,7 +13,11 @@
 //
 // Errors: kDenied for an unsafe directory or socket (wrong owner, mode, type); kNotFound
 // when no daemon listens (no socket file, or a stale one nobody accepts on); kIo for other
-// system failures; kInvalidArgument when the path would not fit a Unix socket address.
+// system failures; kInvalidArgument when the path would not fit a Unix socket address, or
+// when the directory's path holds a control character (a byte below 0x20, or 0x7f): the
+// socket path is printed as one line (`las daemon`) and read back as a path, so such a
+// directory is refused, the same for the daemon, the `las serve` bridge and the
+// operator's commands.
 //
 // Threading: plain functions; blocking (connect to a local socket never waits long).
 #pragma once

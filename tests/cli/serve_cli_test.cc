@@ -1,5 +1,6 @@
 // `las serve`, `las daemon` and the other commands that share their flags, through the real
-// executable: what they refuse before anything runs (an empty --registry).
+// executable: what they refuse before anything runs (an empty --registry, a runtime
+// directory whose path cannot be one line).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -84,6 +85,42 @@ TEST_F(ServeCliTest, AnEmptyRegistryIsAUsageErrorForEveryCommandThatTakesOne) {
   EXPECT_EQ(check.err.rfind("las check: invalid_argument: --registry: the path is empty", 0), 0u)
       << check.err;
   EXPECT_TRUE(check.out.empty()) << check.out;
+}
+
+// `las daemon` prints its socket path as the one line it writes to stdout, for a client to
+// use as a path. A line break or an escape in XDG_RUNTIME_DIR made that two lines or a
+// terminal sequence (probe AE1); escaped, it would name another file. Such a directory is
+// refused where the socket path is derived, so the daemon exits 2 before it opens the log,
+// and `las serve` notes it and serves embedded without an operator socket.
+TEST_F(ServeCliTest, ARuntimeDirWithAControlCharacterIsRefusedNotPrinted) {
+  for (const std::string& bad : {std::string("r\nX"), std::string("r\x1b[1m"),
+                                 std::string("r\x7f")}) {
+    const std::string runtime_dir = MakePrivateDir(tmp_.Sub(bad));
+    const std::string log = tmp_.Sub("log");
+    const CommandResult daemon = Las({"daemon", "--log", log}, runtime_dir);
+    EXPECT_EQ(daemon.exit_code, 2) << daemon.err;
+    EXPECT_TRUE(daemon.out.empty()) << "nothing on stdout: " << daemon.out;
+    bool refused = false;
+    for (const std::string& line : Lines(daemon.err)) {
+      EXPECT_EQ(line.rfind("las daemon: ", 0), 0u) << "one line per note: " << daemon.err;
+      refused |= line.starts_with("las daemon: invalid_argument: the runtime directory ");
+    }
+    EXPECT_TRUE(refused) << daemon.err;
+    EXPECT_NE(daemon.err.find("holds a control character"), std::string::npos) << daemon.err;
+    EXPECT_EQ(daemon.err.find_first_of("\x1b\x7f"), std::string::npos) << "shown escaped";
+    EXPECT_FALSE(fs::exists(runtime_dir + "/las")) << "no socket directory made";
+    EXPECT_FALSE(fs::exists(log)) << "refused before the log is opened";
+
+    const CommandResult serve = Las({"serve", "--log", log}, runtime_dir);
+    EXPECT_EQ(serve.exit_code, 0) << serve.err;
+    EXPECT_TRUE(serve.out.empty()) << serve.out;
+    EXPECT_NE(serve.err.find("not using the daemon socket"), std::string::npos) << serve.err;
+    EXPECT_NE(serve.err.find("no operator socket"), std::string::npos) << serve.err;
+    EXPECT_NE(serve.err.find("holds a control character"), std::string::npos) << serve.err;
+    EXPECT_EQ(serve.err.find_first_of("\x1b\x7f"), std::string::npos) << "shown escaped";
+    EXPECT_FALSE(fs::exists(runtime_dir + "/las")) << "no socket directory made";
+    fs::remove_all(log);
+  }
 }
 
 }  // namespace

@@ -133,6 +133,31 @@ TEST_F(DaemonSocketTest, AnOperatorRequestToAServerThatNeverAnswersTimesOut) {
   EXPECT_NE(answer.status().message().find("may still be made"), std::string::npos);
 }
 
+// The socket path is printed as one line and read back as a path: a line break or an
+// escape in it is refused, not made (probe AE1).
+TEST_F(DaemonSocketTest, ARuntimeDirWithAControlCharacterIsRefusedBeforeAnythingIsMade) {
+  for (const std::string& name : {std::string("a\nb"), std::string("a\x1b[1m"),
+                                  std::string("a\x7f"), std::string("a\tb")}) {
+    const std::string dir = run_ + "/" + name;
+    fs::create_directory(dir);
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace);
+    for (bool create : {true, false}) {
+      auto socket = DaemonSocketFor(tmp_.Sub("log"), dir, create);
+      EXPECT_EQ(socket.status().code(), Code::kInvalidArgument) << socket.status().ToString();
+      EXPECT_NE(socket.status().message().find("control character"), std::string::npos);
+      EXPECT_EQ(socket.status().message().find_first_of("\n\x1b\x7f\t"), std::string::npos)
+          << "the message shows it escaped";
+    }
+    EXPECT_FALSE(fs::exists(dir + "/las"));
+    EXPECT_EQ(ConnectToDaemonOf(tmp_.Sub("log"), dir).status().code(), Code::kInvalidArgument);
+  }
+  // UTF-8 beyond ASCII is no control character.
+  const std::string accented = run_ + "/\xc5\x82\xc4\x85ka";
+  fs::create_directory(accented);
+  fs::permissions(accented, fs::perms::owner_all, fs::perm_options::replace);
+  EXPECT_TRUE(DaemonSocketFor(tmp_.Sub("log"), accented, true).ok());
+}
+
 TEST_F(DaemonSocketTest, APathTooLongForASocketIsRefused) {
   const std::string deep = run_ + "/" + std::string(120, 'x');
   fs::create_directory(deep);
