@@ -169,8 +169,11 @@ int InspectWatermarks(const InspectFlags& flags) {
   }
   Table table({"KEY", "WATERMARK", "ACCEPTED", "REJECTED", "LAST_REJECTION"});
   for (const auto& [id, k] : releases->releases().keys) {
-    table.Add({id, U(k.watermark), U(k.accepted), U(k.rejected),
-               k.last_rejection.empty() ? "-" : k.last_rejection});
+    // The "" key collects the releases refused before their signature verified (unknown
+    // key, bad signature, ...: ReleaseRejected then names no key); it has no watermark.
+    const bool no_key = id.empty();
+    table.Add({no_key ? "(no key)" : id, no_key ? "-" : U(k.watermark), U(k.accepted),
+               U(k.rejected), k.last_rejection.empty() ? "-" : k.last_rejection});
   }
   table.Print();
   return kExitOk;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -179,6 +180,43 @@ TEST_F(SourcesCliTest, InspectCatalogWatermarksSessions) {
   ASSERT_EQ(sessions.exit_code, 0);
   EXPECT_TRUE(json::parse(sessions.out)["sessions"].empty());
   EXPECT_EQ(Las({"inspect", "catalog", "--log", tmp_.Sub("none")}).exit_code, 4);
+}
+
+// A release refused before its signature verified (unknown-key, bad-signature) names no
+// key; the releases projection counts such refusals under the key id "". That is not a
+// key: the table says "(no key)" with no watermark, the JSON keeps the "" row as it is
+// folded (probe AF2; docs/CLI.md).
+TEST_F(SourcesCliTest, InspectWatermarksShowsRefusalsBeforeAnyKeyAsNoKey) {
+  const std::string log_dir = tmp_.Sub("releases-log");
+  {
+    auto log = log::EventLog::Open(log_dir);
+    ASSERT_TRUE(log.ok());
+    const std::string digest(64, 'a');
+    ASSERT_TRUE((*log)->Append({tools::WatermarkAdvancedEvent("8f06854545bc3157", 0, 1, digest),
+                                tools::ReleaseRejectedEvent("", 0, "", "unknown-key", "k2"),
+                                tools::ReleaseRejectedEvent("", 0, "", "bad-signature", "")})
+                    .ok());
+  }
+  auto human = Las({"inspect", "watermarks", "--log", log_dir});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  const auto lines = testing::Lines(human.out);
+  ASSERT_EQ(lines.size(), 3u) << human.out;
+  auto cells = [](const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream split(line);
+    for (std::string cell; split >> cell;) out.push_back(cell);
+    return out;
+  };
+  EXPECT_EQ(cells(lines[1]), (std::vector<std::string>{"(no", "key)", "-", "0", "2", "bad-signature"}))
+      << human.out;
+  EXPECT_EQ(cells(lines[2]), (std::vector<std::string>{"8f06854545bc3157", "1", "0", "0", "-"}))
+      << human.out;
+  auto keys = json::parse(Las({"inspect", "watermarks", "--log", log_dir, "--json"}).out)["keys"];
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0], json::parse(R"({"key_id":"","watermark":0,"manifest_sha256":"","accepted":0,
+                                      "rejected":2,"last_rejection":"bad-signature"})"));
+  EXPECT_EQ(keys[1]["key_id"], "8f06854545bc3157");
+  EXPECT_EQ(keys[1]["watermark"], 1);
 }
 
 // A payload's text is shown escaped in the human form: JSON leaves U+202E (right-to-left
