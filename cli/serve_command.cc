@@ -138,7 +138,9 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
   cmd->add_option("--snapshot-key", flags->snapshot_key_file,
                   "File with the secret key that seals snapshots, created (0600) by the first "
                   "snapshot; kept outside the log directory so that a snapshot written into "
-                  "the log directory by anyone else is ignored")
+                  "the log directory by anyone else is ignored. Snapshots are off with "
+                  "--snapshot-every 0, or with --snapshot-key \"\" (the empty path as its own "
+                  "word: --snapshot-key= is refused)")
       ->capture_default_str();
 }
 

@@ -65,12 +65,23 @@ Status LiveProjections::Start() {
     if (!restored.ok()) return restored.status();
     loaded = std::move(*restored);
   } else {
-    // Not restorable without the key that sealed them.
+    // Not restorable without the key that sealed them. Say why: snapshots off, a key
+    // file not made yet (not a fault: the next snapshot makes it), or an unusable one
+    // (its warning came from EnsureKey).
+    std::string why = "no usable snapshot key";
+    if (options_.snapshot_key_file.empty()) {
+      why = "snapshots are off (no snapshot key file)";
+    } else if (!snapshots_disabled_) {
+      why = options_.snapshot_every == 0
+                ? "the snapshot key file does not exist"
+                : "the snapshot key file does not exist yet (the next snapshot creates a "
+                  "new key)";
+    }
     auto stored = log_.SnapshotSequences();
     if (!stored.ok()) return stored.status();
     for (uint64_t sequence : *stored) {
       loaded.ignored.push_back("snapshot at sequence " + std::to_string(sequence) +
-                               " ignored: no usable snapshot key");
+                               " ignored: " + why);
     }
   }
   for (const auto& why : loaded.ignored) Warn(why);
