@@ -379,8 +379,11 @@ Status RocksStore::OpenSecondary() {
   options.max_open_files = -1;  // required by secondary instances
   options.info_log = std::make_shared<DiscardedInfoLog>();
   // RocksDB keeps only its info log under the secondary path (rocksdb/db.h); with the
-  // logger above it creates nothing there, so a path that is never made will do.
-  const std::string unused = (fs::temp_directory_path() / "las-follower-unused").string();
+  // logger above it creates nothing there. The path is fixed, not taken from the
+  // environment (TMPDIR may name nothing: probe AE6), and nothing can ever be made under
+  // it (/dev/null is no directory): should RocksDB want to write there after all, the open
+  // fails with a Status, and nothing lands in a directory shared with other users.
+  const std::string unused = "/dev/null/las-follower-unused";
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   const rocksdb::Status opened = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);

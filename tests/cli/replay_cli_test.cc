@@ -249,6 +249,21 @@ TEST(ReplayCliErrorsTest, AnUnreadableLogIsDeniedWithExitEight) {
   EXPECT_NE(result.err.find("cannot read"), std::string::npos) << result.err;
 }
 
+// The audit does not depend on TMPDIR (probe AE6): one that names no directory made every
+// read-only command abort (exit 134) before the log was opened.
+TEST_F(ReplayCliTest, ReadOnlyCommandsDoNotDependOnTmpdir) {
+  std::ofstream(tmp_.Sub("file")) << "x";
+  for (const std::string& tmpdir : {tmp_.Sub("gone"), tmp_.Sub("file"), std::string("relative"), std::string()}) {
+    for (std::vector<std::string> verb : {std::vector<std::string>{"replay"}, {"inspect", "sessions"}, {"grants"},
+                                          {"events", "tail"}, {"onboarding", "status"}}) {
+      verb.insert(verb.begin(), {"/usr/bin/env", "TMPDIR=" + tmpdir, LAS_EXECUTABLE});
+      verb.insert(verb.end(), {"--log", dir_});
+      const CommandResult result = RunCommand(verb);
+      EXPECT_EQ(result.exit_code, 0) << "TMPDIR=" << tmpdir << " " << verb[3] << ": " << result.err;
+    }
+  }
+}
+
 // A path is the operator's text, but a line break in it must not forge a second line, nor
 // an escape sequence reach the terminal.
 TEST(ReplayCliErrorsTest, APathWithControlCharactersIsShownEscapedOnOneLine) {

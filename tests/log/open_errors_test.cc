@@ -248,5 +248,28 @@ TEST(OpenErrorsTest, AReaderCreatesNoFilesInTheTempDirectory) {
   }
 }
 
+// A reader does not depend on TMPDIR (probe AE6): one naming nothing, a file, a relative
+// path or nothing at all made every read-only command abort on an uncaught exception.
+TEST(OpenErrorsTest, AReaderDoesNotDependOnTmpdir) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  std::ofstream(tmp.Sub("file")) << "x";
+  struct RestoreTmpdir {  // also when an assertion ends the test: later tests need it
+    const char* saved = std::getenv("TMPDIR");
+    std::string value = saved != nullptr ? saved : "";
+    ~RestoreTmpdir() { saved != nullptr ? ::setenv("TMPDIR", value.c_str(), 1) : ::unsetenv("TMPDIR"); }
+  } restore;
+  for (const std::string& value : {tmp.Sub("gone"), tmp.Sub("file"), std::string("relative"), std::string()}) {
+    SCOPED_TRACE("TMPDIR=" + value);
+    ::setenv("TMPDIR", value.c_str(), 1);
+    Result<std::unique_ptr<LogReader>> reader = Status(Code::kIo, "not opened");
+    EXPECT_NO_THROW(reader = LogReader::Open(dir));
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    EXPECT_TRUE((*reader)->Verify().ok());
+    EXPECT_TRUE((*reader)->CatchUp().ok());
+  }
+}
+
 }  // namespace
 }  // namespace las::log
