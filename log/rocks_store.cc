@@ -22,21 +22,47 @@
 namespace las::log {
 namespace fs = std::filesystem;
 
+namespace {
+
+bool Mentions(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
+
+// Whether a RocksDB failure is about the log's lock file: PosixEnv's LockFile says "while
+// open a file for lock: DIR/LOCK: <reason>" when it cannot open (or create) DIR/LOCK, and
+// "While lock file: DIR/LOCK: <reason>" when the fcntl lock fails.
+bool AboutLockFile(const std::string& text) {
+  return Mentions(text, "/LOCK:") || Mentions(text, "for lock") || Mentions(text, "lock file");
+}
+
+// Whether it is a real conflict: another process holds the fcntl lock (EAGAIN), or this
+// process does (RocksDB keeps its own table of locked files, since fcntl locks do not
+// conflict within a process).
+bool LockConflict(const std::string& text) {
+  return AboutLockFile(text) && (Mentions(text, "Resource temporarily unavailable") ||
+                                 Mentions(text, "lock hold by current process"));
+}
+
+Status LockedStatus(const std::string& what) {
+  return Locked(what + ": the log is held by another las process (a running server, or another "
+                       "command still writing it)");
+}
+
+}  // namespace
+
 Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::Ok();
   const std::string text = s.ToString();
   // Before the lock test: a LOCK file this user may not open is "While open a file for
   // lock: ...: Permission denied", which no other process causes. EPERM ("Operation not
   // permitted": an immutable file or directory) is a refusal too, even for root.
-  if (text.find("Permission denied") != std::string::npos ||
-      text.find("Operation not permitted") != std::string::npos) {
+  if (Mentions(text, "Permission denied") || Mentions(text, "Operation not permitted")) {
     return Denied(what + ": permission denied (" + text + ")");
   }
-  if (s.IsIOError() && (text.find("lock") != std::string::npos ||
-                        text.find("LOCK") != std::string::npos)) {
-    return Locked(what + ": the log is held by another las process (a running server, or another "
-                         "command still writing it)");
-  }
+  if (LockConflict(text)) return LockedStatus(what);
+  // Any other reason the lock file cannot be opened or locked — a read-only file system,
+  // no space or inodes left, LOCK a directory or a dangling symlink — is no other
+  // process's doing, and waiting would not help (probe AE2): an I/O error with the OS's
+  // reason. Before the missing-file test: a dangling LOCK is no damage to the events.
+  if (AboutLockFile(text)) return IoError(what + ": cannot take the log's lock (" + text + ")");
   if (s.IsCorruption()) return Corruption(what + ": " + text);
   // A file the MANIFEST names is gone: damage, not an I/O failure.
   if (s.IsIOError() && s.subcode() == rocksdb::Status::kPathNotFound) return Corruption(what + ": " + text);
@@ -292,7 +318,7 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   auto refused = [&](Status why) {
     if (mode == Mode::kWriter && (why.code() == Code::kNotALog || why.code() == Code::kCorruption) &&
         LockHeldByAnotherProcess(dir)) {
-      return FromRocks(rocksdb::Status::IOError("LOCK"), dir);
+      return LockedStatus(dir);
     }
     return why;
   };
@@ -322,7 +348,7 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   // RocksDB renames its info log (LOG -> LOG.old.<time>) before it takes the lock, so every
   // refused attempt on a held log left a file behind and moved the holder's info log aside.
   if (mode == Mode::kWriter && *state == DirState::kRocks && LockHeldByAnotherProcess(dir)) {
-    return FromRocks(rocksdb::Status::IOError("LOCK"), dir);
+    return LockedStatus(dir);
   }
   if (mode == Mode::kWriter && *state == DirState::kRocks) {
     if (Status format = CheckFormatWithoutWriting(dir); !format.ok()) return refused(format);

@@ -92,7 +92,8 @@ class RocksStore {
   rocksdb::ColumnFamilyHandle* default_ = nullptr;
 };
 
-// Translates a RocksDB status (kOk -> ok) with `what` as context.
+// Translates a RocksDB status (kOk -> ok) with `what` as context. kLocked only for a real
+// conflict over the lock (another process holds it: EAGAIN; or this one does).
 Status FromRocks(const rocksdb::Status& s, const std::string& what);
 
 }  // namespace las::log

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -172,6 +175,97 @@ TEST(OpenErrorsTest, AnImmutableLogDirectoryIsDenied) {
   }
   EXPECT_EQ(std::system(("chattr -i " + quoted).c_str()), 0);
   EXPECT_EQ(status.code(), Code::kDenied) << status.ToString();
+}
+
+// Only another holder is "locked" (exit 7, "held by another las process": wait and retry).
+// A lock file that cannot be opened for any other reason is no one's doing and waiting
+// never helps: an I/O error (exit 9) with the system's reason (probe AE2).
+Status OpenWithLockReplaced(const std::string& dir, const std::function<void(const fs::path&)>& replace) {
+  const fs::path lock = fs::path(dir) / "LOCK";
+  fs::remove(lock);
+  replace(lock);
+  auto log = EventLog::Open(dir);
+  return log.status();
+}
+
+TEST(OpenErrorsTest, ALockFileThatIsADirectoryIsAnIoErrorNotLocked) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  Status status = OpenWithLockReplaced(dir, [](const fs::path& lock) { fs::create_directory(lock); });
+  EXPECT_EQ(status.code(), Code::kIo) << status.ToString();
+  EXPECT_NE(status.message().find("Is a directory"), std::string::npos) << status.ToString();
+  EXPECT_EQ(status.message().find("another las process"), std::string::npos) << status.ToString();
+  // Not held by this process either: once LOCK is a file again, the log opens.
+  fs::remove(fs::path(dir) / "LOCK");
+  auto reopened = EventLog::Open(dir);
+  EXPECT_TRUE(reopened.ok()) << reopened.status().ToString();
+}
+
+TEST(OpenErrorsTest, ADanglingLockSymlinkIsAnIoErrorNotLockedNorDamage) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  Status status = OpenWithLockReplaced(dir, [&](const fs::path& lock) {
+    fs::create_symlink(tmp.Sub("gone/LOCK"), lock);
+  });
+  EXPECT_EQ(status.code(), Code::kIo) << status.ToString();
+  EXPECT_NE(status.message().find("No such file or directory"), std::string::npos) << status.ToString();
+  EXPECT_EQ(status.message().find("another las process"), std::string::npos) << status.ToString();
+}
+
+// A mount this test may make (root, a kernel that allows it); else the case is skipped.
+class Mount {
+ public:
+  Mount(const std::string& command, std::string target) : target_(std::move(target)) {
+    made_ = ::geteuid() == 0 && std::system((command + " 2>/dev/null").c_str()) == 0;
+  }
+  ~Mount() {
+    if (made_) (void)std::system(("umount '" + target_ + "'").c_str());
+  }
+  bool made() const { return made_; }
+
+ private:
+  std::string target_;
+  bool made_ = false;
+};
+
+TEST(OpenErrorsTest, ALogOnAReadOnlyFileSystemIsAnIoErrorNotLocked) {
+  testing::TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(tmp.Sub("log")));
+  const std::string ro = tmp.Sub("ro");
+  fs::create_directory(ro);
+  fs::permissions(ro, fs::perms::owner_all);
+  Mount mount("mount --bind '" + tmp.Sub("log") + "' '" + ro + "' && mount -o remount,bind,ro '" + ro + "'", ro);
+  if (!mount.made()) GTEST_SKIP() << "cannot bind-mount read-only here (not root?)";
+  auto log = EventLog::Open(ro);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), Code::kIo) << log.status().ToString();
+  EXPECT_NE(log.status().message().find("Read-only file system"), std::string::npos) << log.status().ToString();
+  EXPECT_EQ(log.status().message().find("another las process"), std::string::npos) << log.status().ToString();
+  // The auditor still reads it.
+  auto reader = LogReader::Open(ro);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_TRUE((*reader)->Verify().ok());
+}
+
+// A file system out of inodes: LOCK cannot be created (ENOSPC).
+TEST(OpenErrorsTest, NoInodeLeftForTheLockIsAnIoErrorNotLocked) {
+  testing::TempDir tmp;
+  const std::string mnt = tmp.Sub("full");
+  fs::create_directory(mnt);
+  Mount mount("mount -t tmpfs -o size=1m,nr_inodes=16,mode=0700 las-test '" + mnt + "'", mnt);
+  if (!mount.made()) GTEST_SKIP() << "cannot mount a tmpfs here (not root?)";
+  const std::string dir = mnt + "/log";
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  for (int i = 0; i < 64; ++i) {  // use up every inode left
+    if (::mkdir((mnt + "/fill" + std::to_string(i)).c_str(), 0700) != 0) break;
+  }
+  auto log = EventLog::Open(dir);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), Code::kIo) << log.status().ToString();
+  EXPECT_NE(log.status().message().find("No space left on device"), std::string::npos) << log.status().ToString();
+  EXPECT_EQ(log.status().message().find("another las process"), std::string::npos) << log.status().ToString();
 }
 
 // The version sits beside the marker in every Las log: without it, or as 0, the log is
