@@ -499,14 +499,21 @@ void RocksStore::CloseDb() {
 }
 
 Status RocksStore::CheckFiles(FileCheck check) const {
-  const std::string what = dir_ + ": the log's files are damaged";
   Status result = Status::Ok();
   for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
     const std::string before = ManifestMark(dir_);
     ReadOnlyDb read_only;
     rocksdb::Status s = OpenReadOnly(dir_, read_only);
     if (s.ok() && check == FileCheck::kBlocks) s = read_only.db->VerifyChecksum();
-    result = FromRocks(s, what);
+    result = FromRocks(s, dir_);
+    // "Damaged" is the verdict an auditor acts on: only for damage (a file missing or
+    // failing its checks). Running out of descriptors (EMFILE, ENFILE), memory or any other
+    // resource says nothing of the files (probe AE4): an I/O error naming its cause.
+    if (result.code() == Code::kCorruption) {
+      result = Corruption(dir_ + ": the log's files are damaged: " + s.ToString());
+    } else if (!result.ok() && result.code() != Code::kDenied) {
+      result = Status(result.code(), dir_ + ": the log's files could not be checked: " + s.ToString());
+    }
     // A file a live writer deleted (a compaction) between reading its MANIFEST and opening
     // the file is no damage: the MANIFEST moved meanwhile, so look again.
     if (result.ok() || ManifestMark(dir_) == before) return result;

@@ -64,7 +64,8 @@ class RocksStore {
   // and with kBlocks also verifies every table block's checksum (reads the whole log; for
   // a chain failure that stayed after Reopen, where a lost or damaged file would otherwise
   // read as events missing). kCorruption naming the file when one is missing or damaged;
-  // Ok when the files are whole.
+  // Ok when the files are whole; kIo when they could not be checked (out of descriptors,
+  // say: never called damage), kDenied.
   enum class FileCheck { kPresent, kBlocks };
   Status CheckFiles(FileCheck check) const;
 

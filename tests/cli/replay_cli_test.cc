@@ -264,6 +264,28 @@ TEST_F(ReplayCliTest, ReadOnlyCommandsDoNotDependOnTmpdir) {
   }
 }
 
+// Running out of file descriptors is no damage (probe AE4): "damaged" is the corruption
+// verdict an auditor acts on. Under every small open-file limit the replay either works or
+// fails as an I/O error naming the cause.
+TEST_F(ReplayCliTest, RunningOutOfDescriptorsIsAnIoErrorNotDamage) {
+  // Table files to open: each writer's close flushes its events into new ones.
+  for (int i = 0; i < 6; ++i) ASSERT_EQ(AppendSession(dir_).exit_code, 0);
+  ASSERT_EQ(Las({"replay", "--log", dir_}).exit_code, 0);
+  int ran_out = 0;
+  for (int limit = 8; limit <= 48; ++limit) {
+    const CommandResult result = RunCommand(
+        {"/bin/sh", "-c", "ulimit -n " + std::to_string(limit) + " && exec \"$0\" replay --log \"$1\"",
+         LAS_EXECUTABLE, dir_});
+    SCOPED_TRACE("ulimit -n " + std::to_string(limit) + ": " + result.err);
+    EXPECT_EQ(result.err.find("damaged"), std::string::npos);
+    if (result.exit_code == 0) continue;
+    EXPECT_EQ(result.exit_code, 9);
+    EXPECT_NE(result.err.find("Too many open files"), std::string::npos);
+    ++ran_out;
+  }
+  EXPECT_GT(ran_out, 0) << "no limit was small enough: the case was not tested";
+}
+
 // A path is the operator's text, but a line break in it must not forge a second line, nor
 // an escape sequence reach the terminal.
 TEST(ReplayCliErrorsTest, APathWithControlCharactersIsShownEscapedOnOneLine) {
