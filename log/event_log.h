@@ -71,8 +71,10 @@ class EventLog {
  public:
   // Opens the log in `dir`, creating it if the directory is missing or empty.
   // Errors: kNotALog (a foreign directory or database), kUnsupported (newer format),
-  // kLocked (another process or EventLog holds it), kDenied, kIo, kCorruption (the
-  // head does not match the last event).
+  // kLocked (another process or EventLog holds it), kDenied (permissions; or a directory
+  // owned by another user or writable by group or others: log/log_directory.h), kIo (a
+  // lock that cannot be taken for another reason, such as a read-only file system, is
+  // kIo), kCorruption (the head does not match the last event).
   static Result<std::unique_ptr<EventLog>> Open(const std::string& dir,
                                                 const LogOptions& options = {});
   virtual ~EventLog() = default;

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <vector>
 
+#include "log/log_directory.h"
 #include "log/rocks_info_log.h"
 #include "log/rocks_layout.h"
 
@@ -331,6 +332,11 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   if (fresh && (mode == Mode::kFollower || !create_if_missing)) {
     return NotFound(dir + ": no Las log here");
   }
+  // The writer's rule for who owns and who else reaches the directory (log/log_directory.h),
+  // before anything reads or writes in it; a directory made here is checked once made.
+  if (mode == Mode::kWriter && !fresh) {
+    if (auto access = CheckLogDirectory(dir); !access.ok()) return access.status();
+  }
   if (*state == DirState::kRocks) {
     // A RocksDB without our column families is someone else's database.
     std::vector<std::string> names;
@@ -389,6 +395,8 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
         return Denied(dir_ + ": cannot create the log directory (" + made.message() + ")");
       }
       if (made) return IoError(dir_ + ": cannot create the log directory (" + made.message() + ")");
+      // Made here (0700) or found empty, or made by someone else in between.
+      if (auto access = CheckLogDirectory(dir_); !access.ok()) return access.status();
     }
     options.info_log = OpenWriterInfoLog(dir_);
     SetWalRecovery(options);

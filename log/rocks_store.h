@@ -19,9 +19,12 @@ class RocksStore {
  public:
   enum class Mode { kWriter, kFollower };
 
-  // Writer: creates the log when `dir` is missing or empty and create_if_missing is set.
+  // Writer: creates the log when `dir` is missing or empty and create_if_missing is set,
+  // and refuses a directory CheckLogDirectory refuses (log/log_directory.h: kDenied).
   // Follower: the log must exist. Errors: kNotFound, kNotALog, kUnsupported (newer
-  // format), kLocked (another writer), kDenied (permissions), kIo, kCorruption.
+  // format), kLocked (another process, or another store of this one, holds the lock),
+  // kDenied (permissions), kIo (also a lock that cannot be taken for any other reason: a
+  // read-only file system, no space, LOCK a directory), kCorruption.
   static Result<std::unique_ptr<RocksStore>> Open(const std::string& dir, Mode mode,
                                                   bool create_if_missing);
   // A writer flushes every family before it closes: the events then live in table files

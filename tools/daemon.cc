@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "log/log_directory.h"
 #include "tools/daemon_connection.h"
 #include "tools/daemon_socket.h"
 #include "tools/federation.h"
@@ -211,6 +212,9 @@ Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon) {
   auto work = boost::asio::make_work_guard(io);
   auto core = ServerCore::Open(io, options);
   if (!core.ok()) return core.status();
+  if (daemon.on_note) {
+    if (auto note = log::LogDirectoryNote(options.log_dir)) daemon.on_note(*note);
+  }
   Daemon server(io, **core, daemon, *socket);
   server.Run();
   if (!server.status().ok()) return server.status();

@@ -15,6 +15,7 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 
+#include "log/log_directory.h"
 #include "tools/daemon_socket.h"
 #include "tools/federation.h"
 #include "tools/line_session.h"
@@ -59,6 +60,9 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   auto work = boost::asio::make_work_guard(io);
   auto core = ServerCore::Open(io, options);
   if (!core.ok()) return core.status();
+  if (stdio.on_note) {
+    if (auto note = log::LogDirectoryNote(options.log_dir)) stdio.on_note(*note);
+  }
   ServerCore& server = **core;
   std::unique_ptr<LineOutput> output = MakeStdoutOutput(io);
   std::unique_ptr<LineSession> session;

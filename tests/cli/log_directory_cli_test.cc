@@ -1,0 +1,127 @@
+// The log directory a writing command is given (probe AE5, log/log_directory.h): refused
+// with exit 8 and the fix when others could write it or it belongs to another user; noted
+// once by `las serve` and `las daemon` when others may only read it.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/child_process.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using testing::CommandResult;
+using testing::RunCommand;
+
+bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+size_t Count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+class LogDirectoryCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_ = tmp_.Sub("run");
+    ASSERT_EQ(::mkdir(run_.c_str(), 0700), 0);
+    dir_ = tmp_.Sub("log");
+  }
+  void MakeLogDirectory(mode_t mode) {
+    ASSERT_EQ(::mkdir(dir_.c_str(), 0700), 0);
+    ASSERT_EQ(::chmod(dir_.c_str(), mode), 0);
+  }
+  // A writing command run in this test's own runtime directory (its sockets stay here),
+  // without a snapshot key.
+  CommandResult Las(std::vector<std::string> args) {
+    args.insert(args.begin(), {"/usr/bin/env", "XDG_RUNTIME_DIR=" + run_, LAS_EXECUTABLE});
+    args.insert(args.end(), {"--log", dir_});
+    return RunCommand(args);
+  }
+  CommandResult Serve() { return Las({"serve", "--snapshot-key", ""}); }
+
+  testing::TempDir tmp_;
+  std::string run_;
+  std::string dir_;
+};
+
+TEST_F(LogDirectoryCliTest, ADirectoryOthersMayWriteIsRefusedByEveryWriterWithTheFix) {
+  MakeLogDirectory(0777);
+  for (std::vector<std::string> verb : {std::vector<std::string>{"serve", "--snapshot-key", ""},
+                                        {"list"}, {"grant", "worker", "--all"}}) {
+    const CommandResult refused = Las(verb);
+    EXPECT_EQ(refused.exit_code, 8) << verb[0] << ": " << refused.err;
+    EXPECT_TRUE(Has(refused.err, "las " + verb[0] + ": denied: ")) << refused.err;
+    EXPECT_TRUE(Has(refused.err, "chmod 700")) << refused.err;
+    EXPECT_FALSE(Has(refused.err, "another las process")) << refused.err;
+    EXPECT_EQ(Count(refused.err, "\n"), 1u) << "one line: " << refused.err;
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir_)) << "a refused command wrote into the directory";
+  ASSERT_EQ(::chmod(dir_.c_str(), 0700), 0);  // the fix the message names
+  const CommandResult granted = Las({"grant", "worker", "--all"});
+  EXPECT_EQ(granted.exit_code, 0) << granted.err;
+}
+
+TEST_F(LogDirectoryCliTest, ADirectoryOfAnotherUserIsRefusedWithTheFix) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root can give a directory to another user here";
+  MakeLogDirectory(0700);
+  ASSERT_EQ(::chown(dir_.c_str(), 65534, 65534), 0);
+  const CommandResult refused = Serve();
+  EXPECT_EQ(refused.exit_code, 8) << refused.err;
+  EXPECT_TRUE(Has(refused.err, "belongs to uid 65534")) << refused.err;
+  EXPECT_TRUE(Has(refused.err, "chown")) << refused.err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+  // An auditor still reads another user's log (here: none yet, so "no log", not "denied").
+  const CommandResult replay = RunCommand({LAS_EXECUTABLE, "replay", "--log", dir_});
+  EXPECT_EQ(replay.exit_code, 4) << replay.err;
+}
+
+// `mkdir -p` (0755) or systemd's StateDirectory= leave a directory others may read: it is
+// used, and the server says so once, with the fix; a private one gets no note.
+TEST_F(LogDirectoryCliTest, ServeNotesADirectoryOthersMayReadOnce) {
+  MakeLogDirectory(0755);
+  const CommandResult served = Serve();
+  EXPECT_EQ(served.exit_code, 0) << served.err;
+  EXPECT_EQ(Count(served.err, "chmod 700"), 1u) << served.err;
+  EXPECT_TRUE(Has(served.err, "las serve: the log directory " + dir_ + " may be read by group or others (mode 0755)"))
+      << served.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(dir_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0755u) << "an existing directory keeps its mode";
+
+  ASSERT_EQ(::chmod(dir_.c_str(), 0700), 0);
+  const CommandResult private_served = Serve();
+  EXPECT_EQ(private_served.exit_code, 0) << private_served.err;
+  EXPECT_FALSE(Has(private_served.err, "may be read by group or others")) << private_served.err;
+}
+
+TEST_F(LogDirectoryCliTest, DaemonNotesADirectoryOthersMayReadOnce) {
+  MakeLogDirectory(0750);
+  const std::string err = tmp_.Sub("daemon.err");
+  testing::ChildProcess daemon(
+      {"/bin/sh", "-c", "exec /usr/bin/env XDG_RUNTIME_DIR=\"$1\" \"$0\" daemon --log \"$2\" --snapshot-key '' 2>\"$3\"",
+       LAS_EXECUTABLE, run_, dir_, err});
+  ASSERT_TRUE(daemon.ReadLine().has_value()) << "the daemon listens";
+  daemon.Kill(SIGTERM);
+  const int status = daemon.Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  std::ifstream in(err);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(Count(text.str(), "chmod 700"), 1u) << text.str();
+  EXPECT_TRUE(Has(text.str(), "las daemon: the log directory " + dir_ + " may be read by group or others (mode 0750)"))
+      << text.str();
+}
+
+}  // namespace
+}  // namespace las
