@@ -26,17 +26,6 @@ bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// Every file of `dir` with its bytes: what "nothing written" compares.
-std::map<std::string, std::string> Contents(const fs::path& dir) {
-  std::map<std::string, std::string> contents;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    contents[entry.path().filename().string()] =
-        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  return contents;
-}
-
 std::string MakeDirectory(const testing::TempDir& tmp, mode_t mode) {
   const std::string dir = tmp.Sub("log");
   EXPECT_EQ(::mkdir(dir.c_str(), 0700), 0);
@@ -81,10 +70,10 @@ TEST(LogDirectoryTest, ADirectoryWritableByGroupOrOthersIsRefusedBeforeAnythingI
   const std::string dir = tmp.Sub("log");
   ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
   ASSERT_EQ(::chmod(dir.c_str(), 0775), 0);
-  const auto before = Contents(dir);
+  const auto before = testing::FileContents(dir);
   auto log = EventLog::Open(dir);
   EXPECT_EQ(log.status().code(), Code::kDenied) << log.status().ToString();
-  EXPECT_TRUE(Contents(dir) == before) << "the refused log was written to";
+  EXPECT_TRUE(testing::FileContents(dir) == before) << "the refused log was written to";
   // The fix the message names works.
   ASSERT_EQ(::chmod(dir.c_str(), 0700), 0);
   EXPECT_TRUE(EventLog::Open(dir).ok());
@@ -102,13 +91,13 @@ TEST(LogDirectoryTest, ADirectoryOwnedByAnotherUserIsRefusedBeforeAnythingIsWrit
       ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
     }
     ASSERT_EQ(::chown(dir.c_str(), 65534, 65534), 0);
-    const auto before = Contents(dir);
+    const auto before = testing::FileContents(dir);
     auto log = EventLog::Open(dir);
     ASSERT_FALSE(log.ok());
     EXPECT_EQ(log.status().code(), Code::kDenied) << log.status().ToString();
     EXPECT_TRUE(Has(log.status().message(), "belongs to uid 65534")) << log.status().ToString();
     EXPECT_TRUE(Has(log.status().message(), "chown")) << log.status().ToString();
-    EXPECT_TRUE(Contents(dir) == before) << "the refused directory was written to";
+    EXPECT_TRUE(testing::FileContents(dir) == before) << "the refused directory was written to";
     EXPECT_EQ(CheckLogDirectory(dir).status().code(), Code::kDenied);
   }
 }

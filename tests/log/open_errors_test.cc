@@ -33,17 +33,6 @@ void WriteClosedLog(const std::string& dir) {
   ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
 }
 
-// Every file of `dir` with its bytes: what "nothing written" compares.
-std::map<std::string, std::string> Contents(const fs::path& dir) {
-  std::map<std::string, std::string> contents;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    contents[entry.path().filename().string()] =
-        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  return contents;
-}
-
 TEST(OpenErrorsTest, ADirectoryWithOtherFilesIsNotALogAndIsLeftAlone) {
   testing::TempDir tmp;
   std::ofstream(tmp.Sub("notes.txt")) << "mine";
@@ -116,12 +105,12 @@ TEST(OpenErrorsTest, ANewerFormatVersionIsRefused) {
     testing::RawDb db(tmp.Sub("log"));
     db.Put("meta", "format_version", std::string("\0\0\0\x02", 4));
   }
-  const auto before = Contents(tmp.Sub("log"));
+  const auto before = testing::FileContents(tmp.Sub("log"));
   auto log = EventLog::Open(tmp.Sub("log"));
   EXPECT_EQ(log.status().code(), Code::kUnsupported) << log.status().ToString();
   EXPECT_NE(log.status().message().find("newer"), std::string::npos);
   EXPECT_EQ(LogReader::Open(tmp.Sub("log")).status().code(), Code::kUnsupported);
-  EXPECT_TRUE(Contents(tmp.Sub("log")) == before) << "the refused log was written to";
+  EXPECT_TRUE(testing::FileContents(tmp.Sub("log")) == before) << "the refused log was written to";
 }
 
 // A log whose marker is not Las's: refused before the writer's open rewrites any file.
@@ -132,9 +121,9 @@ TEST(OpenErrorsTest, AWrongMarkerIsRefusedWithoutWriting) {
     testing::RawDb db(tmp.Sub("log"));
     db.Put("meta", "magic", "someone else");
   }
-  const auto before = Contents(tmp.Sub("log"));
+  const auto before = testing::FileContents(tmp.Sub("log"));
   EXPECT_EQ(EventLog::Open(tmp.Sub("log")).status().code(), Code::kNotALog);
-  EXPECT_TRUE(Contents(tmp.Sub("log")) == before) << "the refused log was written to";
+  EXPECT_TRUE(testing::FileContents(tmp.Sub("log")) == before) << "the refused log was written to";
 }
 
 // A MANIFEST cut short lists fewer column families; the OPTIONS file still names the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace las::testing {
@@ -21,5 +22,8 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// Every file directly in `dir` with its bytes, by name: what "nothing was written" compares.
+std::map<std::string, std::string> FileContents(const std::filesystem::path& dir);
 
 }  // namespace las::testing
