@@ -27,6 +27,12 @@
 namespace las::cli {
 namespace {
 
+// A server's note on stderr. Notes name operator-given paths (the runtime directory, the
+// log), which may hold line breaks or terminal escapes.
+void PrintNote(const std::string& note) {
+  std::fprintf(stderr, "las %s: %s\n", CommandWords(), EscapeForTerminal(note).c_str());
+}
+
 struct GatewayFlags {
   std::string log_dir = DefaultLogDir();
   std::string registry_file;
@@ -167,9 +173,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       if (daemon.ok()) {
         exit_code = Report(tools::RunBridge(
             std::move(*daemon), Value(options->environment, "LAS_AGENT_ID"),
-            [](const std::string& note) {
-              std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());
-            }));
+            PrintNote));
         return;
       }
       if (daemon.status().code() != Code::kNotFound) {
@@ -180,9 +184,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
     tools::StdioServerOptions stdio;
     stdio.operator_socket = true;
     stdio.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
-    stdio.on_note = [](const std::string& note) {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());
-    };
+    stdio.on_note = PrintNote;
     exit_code = Report(tools::RunStdioServer(*options, stdio));
   });
 }
@@ -253,9 +255,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
                      CommandWords(), std::strerror(error), EscapeForTerminal(socket_path).c_str());
       }
     };
-    daemon.on_note = [](const std::string& note) {
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), note.c_str());
-    };
+    daemon.on_note = PrintNote;
     daemon.max_connections = FitConnectionsToOpenFileLimit(daemon.max_connections);
     exit_code = Report(tools::RunDaemon(*options, daemon));
   });
