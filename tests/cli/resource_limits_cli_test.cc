@@ -6,12 +6,14 @@
 #include <string>
 
 #include "tests/support/run_command.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
 namespace las {
 namespace {
 
 TEST(ResourceLimitsTest, TooFewDescriptorsForTheLoopIsAnErrorLineAndExitNine) {
+  if (testing::kSanitizedBuild) GTEST_SKIP() << "not run " << testing::kSanitizerNeedsDescriptors;
   testing::TempDir tmp;
   // 16 descriptors: enough to open the log, too few for the event loop's own.
   auto run = testing::RunCommand({"/usr/bin/prlimit", "--nofile=16", "--", LAS_EXECUTABLE, "list",
