@@ -14,6 +14,7 @@
 
 #include "log/event_log.h"
 #include "log/log_reader.h"
+#include "tests/log/closed_log.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
 
@@ -31,13 +32,6 @@ std::string MakeDirectory(const testing::TempDir& tmp, mode_t mode) {
   EXPECT_EQ(::mkdir(dir.c_str(), 0700), 0);
   EXPECT_EQ(::chmod(dir.c_str(), mode), 0);  // exactly `mode`, whatever the umask
   return dir;
-}
-
-// A log in `dir` holding one event of every kind, closed.
-void WriteClosedLog(const std::string& dir) {
-  auto log = EventLog::Open(dir);
-  ASSERT_TRUE(log.ok()) << log.status().ToString();
-  ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
 }
 
 TEST(LogDirectoryTest, ANewLogDirectoryIsTheOwnersAlone) {

@@ -13,6 +13,7 @@
 
 #include "log/event_log.h"
 #include "log/log_reader.h"
+#include "tests/log/closed_log.h"
 #include "tests/log/raw_db.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
@@ -24,13 +25,6 @@ namespace fs = std::filesystem;
 
 size_t EntriesIn(const fs::path& dir) {
   return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
-}
-
-// A log in `dir` holding one event of every kind, closed.
-void WriteClosedLog(const std::string& dir) {
-  auto log = EventLog::Open(dir);
-  ASSERT_TRUE(log.ok()) << log.status().ToString();
-  ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
 }
 
 TEST(OpenErrorsTest, ADirectoryWithOtherFilesIsNotALogAndIsLeftAlone) {
