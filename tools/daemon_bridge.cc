@@ -24,7 +24,7 @@
 namespace las::tools {
 namespace {
 
-// The client's requests the daemon has not answered yet, by raw id. A daemon that closes
+// The client's requests the daemon has not answered yet, by transport::RequestIdKey. A daemon that closes
 // the connection with some left stopped or died; one that answered all ended the session.
 class Unanswered {
  public:
@@ -38,7 +38,7 @@ class Unanswered {
     daemon_lines_.Feed(bytes, [this](const transport::LineEvent& e) {
       if (e.kind != transport::LineEvent::Kind::kLine) return;
       auto id = transport::SalvageTopLevelMember(e.bytes, "id", transport::kDefaultMaxDepth);
-      if (id) Answered(*id);
+      if (id) Answered(transport::RequestIdKey(*id));
     });
   }
   size_t count() const {
@@ -61,12 +61,16 @@ class Unanswered {
         e.bytes, transport::JsonRpcLimits{.max_id_bytes = kMaxRequestIdBytes});
     if (!parsed.ok()) return;
     const transport::Message& message = *parsed.message;
-    if (message.kind == transport::MessageKind::kRequest) ++waiting_[message.id];
+    if (message.kind == transport::MessageKind::kRequest) {
+      ++waiting_[transport::RequestIdKey(message.id)];
+    }
     // MCP: a cancelled request gets no answer; the daemon owes none for it (nor for any
     // other request in flight under the same id: the cancel names them all).
     if (message.kind == transport::MessageKind::kNotification &&
         message.method == "notifications/cancelled") {
-      if (auto id = transport::CancelledRequestId(message.params)) waiting_.erase(*id);
+      if (auto id = transport::CancelledRequestId(message.params)) {
+        waiting_.erase(transport::RequestIdKey(*id));
+      }
     }
   }
 

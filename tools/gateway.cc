@@ -13,6 +13,7 @@
 #include "tools/docs_mcp.h"
 #include "tools/handle_refs.h"
 #include "transport/json_text.h"
+#include "transport/jsonrpc.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/canonical_json.h"
@@ -287,7 +288,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
   ++in_flight_;
   ++surface_calls_[call->surface];
-  child_calls_.emplace(std::make_pair(session.session_id, request_id_json), call);
+  child_calls_.emplace(KeyOf(session, request_id_json), call);
 
   std::shared_ptr<CredentialInjection> injection;
   if (!tool->credential_templates.empty()) {
@@ -506,14 +507,19 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
       });
 }
 
+Gateway::CallKey Gateway::KeyOf(const SessionInfo& session, std::string_view request_id_json) {
+  return {session.session_id, transport::RequestIdKey(request_id_json)};
+}
+
 void Gateway::CancelCall(const SessionInfo& session, const std::string& request_id_json) {
   // Las's own: each ends as its handler said (BuiltinCancel); most cannot be ended early.
   std::vector<std::shared_ptr<BuiltinCancel>> builtins;
-  auto [own_first, own_last] = builtin_calls_.equal_range({session.session_id, request_id_json});
+  const CallKey key = KeyOf(session, request_id_json);
+  auto [own_first, own_last] = builtin_calls_.equal_range(key);
   for (auto it = own_first; it != own_last; ++it) builtins.push_back(it->second);
   for (const auto& cancel : builtins) cancel->Cancel();
   // None: answered already, or not a child's call.
-  auto [first, last] = child_calls_.equal_range({session.session_id, request_id_json});
+  auto [first, last] = child_calls_.equal_range(key);
   std::vector<std::shared_ptr<ChildCall>> calls;
   for (auto it = first; it != last; ++it) calls.push_back(it->second);
   for (const auto& call : calls) {
@@ -623,7 +629,7 @@ void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
       taken != surface_calls_.end() && --taken->second == 0) {
     surface_calls_.erase(taken);
   }
-  EraseCall(child_calls_, {call.session.session_id, call.request_id_json}, &call);
+  EraseCall(child_calls_, KeyOf(call.session, call.request_id_json), &call);
   call.done(std::move(reply));
 }
 
@@ -646,7 +652,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
       return;
     }
   }
-  CallKey key{session.session_id, request_id_json};
+  CallKey key = KeyOf(session, request_id_json);
   std::shared_ptr<BuiltinCancel> cancel;
   if (handler->cancellable) {
     cancel = std::make_shared<BuiltinCancel>();

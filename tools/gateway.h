@@ -44,6 +44,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/clock.h"
@@ -202,9 +203,11 @@ class Gateway final : public EndpointBackend {
   size_t in_flight_ = 0;
   // Children's calls in flight per surface, for calls_in_flight_per_surface (no entry: none).
   std::map<std::string, size_t, std::less<>> surface_calls_;
-  // Children's calls in flight by (session id, the client's request id), for CancelCall. A multimap: a client may reuse an id in flight, and a
-  // cancellation of that id must reach every call under it.
-  using CallKey = std::pair<std::string, std::string>;  // session id, client's request id
+  // Children's calls in flight by (session id, the client's request id), for CancelCall. A
+  // multimap: a client may reuse an id in flight, and a cancellation of that id must reach
+  // every call under it.
+  using CallKey = std::pair<std::string, std::string>;  // session id, transport::RequestIdKey
+  static CallKey KeyOf(const SessionInfo& session, std::string_view request_id_json);
   std::multimap<CallKey, std::shared_ptr<ChildCall>> child_calls_;
   // Las's own cancellable tools' calls in flight, alike: what a cancellation of each ends.
   std::multimap<CallKey, std::shared_ptr<BuiltinCancel>> builtin_calls_;

@@ -225,10 +225,13 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     return;
   }
-  if (auto agent = MetaAgentId(view, options_.max_depth); agent && *agent != session_->agent_id) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
-                                  "agentId is bound at initialize and cannot change"));
-    return;
+  // Either spelling initialize binds with (probe AH2: params.agentId was ignored silently).
+  for (const auto& agent : {MetaAgentId(view, options_.max_depth), StringMember(view, "agentId")}) {
+    if (agent && *agent != session_->agent_id) {
+      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
+                                    "agentId is bound at initialize and cannot change"));
+      return;
+    }
   }
   if (method == "ping") {
     write_(rpc::MakeResultResponse(id, "{}"));
@@ -332,11 +335,16 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
     arguments = std::string(args->raw);
   }
   ++in_flight_;
-  ++calls_[id].count;
-  backend_.CallTool(*session_, id, *name, arguments, ProgressTo(id, params),
-                    [this, id](ToolCallReply reply) {
-                      auto calls = calls_.find(id);
-                      const bool cancelled = calls != calls_.end() && calls->second.cancelled;
+  std::string key = rpc::RequestIdKey(id);
+  CallsOfId& calls_of_id = calls_[key];
+  ++calls_of_id.count;
+  const uint64_t ticket = calls_of_id.latest_ticket = next_ticket_++;
+  ProgressSink progress = ProgressTo(key, ticket, params);
+  backend_.CallTool(*session_, id, *name, arguments, std::move(progress),
+                    [this, id, key = std::move(key), ticket](ToolCallReply reply) {
+                      auto calls = calls_.find(key);
+                      const bool cancelled =
+                          calls != calls_.end() && ticket <= calls->second.cancelled_through;
                       if (calls != calls_.end() && --calls->second.count == 0) calls_.erase(calls);
                       if (cancelled) {
                         // MCP: a cancelled request gets no response.
@@ -350,7 +358,8 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
                     });
 }
 
-ProgressSink McpEndpoint::ProgressTo(const std::string& id, const ParamsView& params) {
+ProgressSink McpEndpoint::ProgressTo(const std::string& key, uint64_t ticket,
+                                     const ParamsView& params) {
   const transport::JsonMember* meta = params.Find("_meta");
   if (meta == nullptr || meta->type != transport::JsonType::kObject) return nullptr;
   std::vector<transport::JsonMember> members;
@@ -364,9 +373,9 @@ ProgressSink McpEndpoint::ProgressTo(const std::string& id, const ParamsView& pa
         member.type != transport::JsonType::kNumber) {
       return nullptr;
     }
-    return [this, id, token = std::string(member.raw)](const ToolCallProgress& progress) {
-      auto calls = calls_.find(id);
-      if (calls == calls_.end() || calls->second.cancelled) return;
+    return [this, key, ticket, token = std::string(member.raw)](const ToolCallProgress& progress) {
+      auto calls = calls_.find(key);
+      if (calls == calls_.end() || ticket <= calls->second.cancelled_through) return;
       if (output_congested_ && output_congested_()) return;
       std::string notice = "{\"progressToken\":" + token + ",\"progress\":" +
                            JsonNumber(progress.progress);
@@ -382,9 +391,11 @@ void McpEndpoint::OnCancelled(const std::string& params) {
   if (!session_) return;
   const std::optional<std::string> id = rpc::CancelledRequestId(params, options_.max_depth);
   if (!id) return;
-  auto calls = calls_.find(*id);
-  if (calls == calls_.end() || calls->second.cancelled) return;
-  calls->second.cancelled = true;
+  auto calls = calls_.find(rpc::RequestIdKey(*id));
+  if (calls == calls_.end() || calls->second.cancelled_through == calls->second.latest_ticket) {
+    return;  // nothing under this id, or cancelled already
+  }
+  calls->second.cancelled_through = calls->second.latest_ticket;
   backend_.CancelCall(*session_, calls->first);
 }
 

@@ -27,6 +27,7 @@
 // backend may complete a tool call later on that same thread.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -151,8 +152,9 @@ class McpEndpoint {
   void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
   void Initialize(const std::string& id, const std::string& params);
   void CallTool(const std::string& id, const ParamsView& params);
-  // Where the progress of call `id` goes: nowhere unless params._meta.progressToken is set.
-  ProgressSink ProgressTo(const std::string& id, const ParamsView& params);
+  // Where the progress of call `ticket` under id `key` goes: nowhere unless
+  // params._meta.progressToken is set, and nowhere once the call is cancelled.
+  ProgressSink ProgressTo(const std::string& key, uint64_t ticket, const ParamsView& params);
   void OnCancelled(const std::string& params);
   void ReadResource(const std::string& id, const std::string& params);
   void GetPrompt(const std::string& id, const std::string& params);
@@ -162,13 +164,17 @@ class McpEndpoint {
   WriteLine write_;
   std::optional<SessionInfo> session_;
   size_t in_flight_ = 0;
-  // tools/call ids in flight (a client may reuse one), and whether the client cancelled it:
-  // a cancelled call's answer is not written (MCP: the receiver does not respond).
+  // tools/call requests in flight by transport::RequestIdKey (a client may reuse an id), and
+  // which of them the client cancelled: a cancelled call's answer is not written (MCP: the
+  // receiver does not respond). Each call has a ticket, in arrival order; a cancel covers
+  // the calls under its id that arrived before it, not a request that reuses the id later.
   struct CallsOfId {
     size_t count = 0;
-    bool cancelled = false;
+    uint64_t latest_ticket = 0;
+    uint64_t cancelled_through = 0;  // tickets up to this one are cancelled
   };
   std::map<std::string, CallsOfId> calls_;
+  uint64_t next_ticket_ = 1;
   std::function<void()> on_idle_;
   std::function<bool()> output_congested_;
 };

@@ -217,6 +217,13 @@ std::optional<std::string> CancelledRequestId(std::string_view raw_params, size_
   return id;
 }
 
+std::string RequestIdKey(std::string_view raw_id) {
+  if (JsonTypeOf(raw_id) == JsonType::kString) {
+    if (std::optional<std::string> value = DecodeJsonString(raw_id)) return QuoteJsonString(*value);
+  }
+  return std::string(raw_id);
+}
+
 std::string MakeNotification(std::string_view method, std::string_view raw_params) {
   std::string out = "{\"jsonrpc\":\"2.0\",";
   AppendCall(method, raw_params, out);

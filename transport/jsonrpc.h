@@ -122,4 +122,10 @@ std::string MakeCancelledNotification(std::string_view raw_id, std::string_view 
 std::optional<std::string> CancelledRequestId(std::string_view raw_params,
                                               size_t max_depth = 64);
 
+// What identifies request id `raw_id` (valid JSON text) when a cancel or an answer names it:
+// a string id by its value, so "\u00e9" and "é" are one id; any other id by its text, so 5
+// and 5.0 stay two (JSON-RPC asks for integers, and integers past a double's precision must
+// not merge). Idempotent.
+std::string RequestIdKey(std::string_view raw_id);
+
 }  // namespace las::transport

@@ -38,6 +38,7 @@
 #include "tools/daemon_client.h"
 #include "tools/daemon_socket.h"
 #include "tools/line_write_queue.h"
+#include "transport/jsonrpc.h"
 
 namespace las {
 namespace {
@@ -1247,18 +1248,20 @@ TEST_F(DaemonTest, AnEmbeddedServeEndsCleanlyOnSigtermWithACallInFlight) {
 
 // MCP cancellation: the call is stopped at the child, gets no response, and is recorded
 // uncertain ("cancelled": the child may have acted); the session goes on.
-// Call 7 waits at the gate, the client cancels it, call 8 is answered, the input ends;
+// Call "cé" waits at the gate, the client cancels it under another spelling of that id
+// ("c\u00e9": one string, so one id — probe AG2), call 8 is answered, the input ends;
 // returns the server's wait status.
 int CancelOneCallAndEnd(EmbeddedServe& serve, const std::string& gate) {
-  serve.Send(tools::ToolCallRequestLine(7, "gate__wait", json{{"gate", gate}}.dump()));
+  serve.Send(transport::MakeRequest(R"("cé")", "tools/call",
+                                    json{{"name", "gate__wait"}, {"arguments", {{"gate", gate}}}}.dump()));
   EXPECT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
-  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}})");
+  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c\u00e9","reason":"user"}})");
   serve.Send(tools::ToolCallRequestLine(8, "gate__echo", json{{"text", "next"}}.dump()));
   auto next = serve.Answer(8);
   EXPECT_TRUE(next.has_value() && next->contains("result")) << (next ? next->dump() : "none");
   serve.child().CloseStdin();
   while (auto line = serve.child().ReadLine(std::chrono::seconds(60))) {
-    EXPECT_NE(json::parse(*line).value("id", json()), 7) << "a cancelled call is not answered: " << *line;
+    EXPECT_NE(json::parse(*line).value("id", json()), "cé") << "a cancelled call is not answered: " << *line;
   }
   return serve.child().Wait();
 }

@@ -277,6 +277,50 @@ TEST_F(EndpointTest, ProgressGoesOutUnderTheClientsTokenWhileTheCallRuns) {
   EXPECT_EQ(json::parse(out_.back())["id"], 1);
 }
 
+// A cancel covers the calls under its id that came before it. A request that reuses the id
+// afterwards, even while the cancelled call still runs, is answered (probe AG1).
+TEST_F(EndpointTest, ARequestThatReusesACancelledIdAfterTheCancelIsAnswered) {
+  Init();
+  Send(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"a"}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}})");
+  Send(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"b","_meta":{"progressToken":"t"}}})");
+  ASSERT_EQ(backend_.pending.size(), 2u);
+  EXPECT_EQ(backend_.cancelled, std::vector<std::string>{"10"});
+  const size_t before = out_.size();
+  backend_.progress_sinks[1](ToolCallProgress{1, std::nullopt});
+  ASSERT_EQ(out_.size(), before + 1) << "the later call's progress still goes out";
+  backend_.pending[1](ToolCallReply::Result(R"({"content":[{"type":"text","text":"b"}]})"));
+  ASSERT_EQ(out_.size(), before + 2) << "the later call is answered";
+  EXPECT_EQ(json::parse(out_.back())["result"]["content"][0]["text"], "b");
+  backend_.pending[0](ToolCallReply::Result(R"({"content":[{"type":"text","text":"a"}]})"));
+  EXPECT_EQ(out_.size(), before + 2) << "the cancelled one is not";
+
+  // A second cancel of the id now covers the later call too; a third has nothing new to end.
+  Send(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"c"}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}})");
+  EXPECT_EQ(backend_.cancelled, (std::vector<std::string>{"10", "10"}));
+  backend_.pending[2](ToolCallReply::Result(R"({"content":[]})"));
+  EXPECT_EQ(out_.size(), before + 2);
+}
+
+// A cancel names a string id by its value: a client whose encoder escapes differently still
+// cancels its call (probe AG2). The answer keeps the request's own spelling.
+TEST_F(EndpointTest, ACancelNamesAStringIdByItsValueNotItsEscapes) {
+  Init();
+  Send(R"({"jsonrpc":"2.0","id":"é/x","method":"tools/call","params":{"name":"a"}})");
+  Send(R"({"jsonrpc":"2.0","id":"é/y","method":"tools/call","params":{"name":"b"}})");
+  Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"c"}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"é\/x"}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"é\/y"}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5.0}})");
+  EXPECT_EQ(backend_.cancelled.size(), 2u) << "5.0 is not the id 5: only strings match by value";
+  const size_t before = out_.size();
+  for (auto& done : backend_.pending) done(ToolCallReply::Result(R"({"content":[]})"));
+  ASSERT_EQ(out_.size(), before + 1) << "only the call under the id 5 is answered";
+  EXPECT_EQ(json::parse(out_.back())["id"], 5);
+}
+
 TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
   Init(R"({"agentId":"alice"})");
   EXPECT_EQ(backend_.opened[0].agent_id, "alice");
@@ -286,6 +330,12 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
   EXPECT_TRUE(same.contains("result"));
   Send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a__b","_meta":{"agentId":"mallory"}}})");
   EXPECT_TRUE(backend_.calls.empty());
+  // The spelling initialize reads first is refused too, not ignored (probe AH2).
+  json top = Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a__b","agentId":"mallory"}})");
+  EXPECT_EQ(top["error"]["code"], -32602) << top.dump();
+  EXPECT_TRUE(backend_.calls.empty());
+  Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a__b","agentId":"alice"}})");
+  EXPECT_EQ(backend_.calls.size(), 1u) << "naming the bound agent is fine";
 }
 
 // An agent id is printable text: it is shown in tables and events, and named by grants.

@@ -239,5 +239,17 @@ TEST(JsonRpc, BuildersProduceValidMessages) {
   EXPECT_TRUE(custom.is_error);
 }
 
+// A request id's identity: strings by value, anything else by its text.
+TEST(JsonRpc, RequestIdKeyMatchesStringsByValueAndOtherIdsByText) {
+  EXPECT_EQ(RequestIdKey(R"("\u00e9\/x")"), RequestIdKey("\"\xc3\xa9/x\""));
+  EXPECT_EQ(RequestIdKey(R"("\u0078")"), R"("x")");
+  EXPECT_EQ(RequestIdKey(RequestIdKey(R"("a\tb")")), RequestIdKey(R"("a\tb")")) << "idempotent";
+  EXPECT_NE(RequestIdKey(R"("5")"), RequestIdKey("5")) << "a string is not a number";
+  EXPECT_NE(RequestIdKey("5"), RequestIdKey("5.0"));
+  EXPECT_NE(RequestIdKey("18446744073709551617"), RequestIdKey("18446744073709551616"))
+      << "integers past a double's precision stay distinct";
+  EXPECT_EQ(RequestIdKey("-0"), "-0");
+}
+
 }  // namespace
 }  // namespace las::transport
