@@ -1,6 +1,9 @@
 // `las replay` and `las demo` as an operator or auditor runs them: the real executable,
 // real logs, exit codes and output checked.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -135,6 +138,61 @@ TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
   auto serve = Las({"serve", "--log", dir_});
   EXPECT_EQ(serve.exit_code, 7) << "a second writer is refused: " << serve.err;
   EXPECT_NE(serve.err.find("another las process"), std::string::npos) << serve.err;
+}
+
+// Runs `las replay --log DIR --kind SessionClosed` (every event verified and folded, few
+// printed) with stderr on a terminal (a pseudo-terminal) and stdout to /dev/null; returns
+// what the terminal showed and the exit status.
+std::pair<std::string, int> ReplayOnATerminal(const std::string& dir) {
+  int terminal = -1;
+  int replica = -1;
+  if (::openpty(&terminal, &replica, nullptr, nullptr, nullptr) != 0) return {"openpty failed", -1};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(replica, STDERR_FILENO);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::execl(LAS_EXECUTABLE, LAS_EXECUTABLE, "replay", "--log", dir.c_str(), "--kind",
+            "SessionClosed", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(replica);
+  std::string shown;
+  char buffer[4096];
+  ssize_t n;
+  // A terminal whose last writer is gone reads EIO, not 0.
+  while ((n = ::read(terminal, buffer, sizeof buffer)) > 0) shown.append(buffer, static_cast<size_t>(n));
+  ::close(terminal);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return {shown, status};
+}
+
+// Issue 2: a large log replayed with stderr on a terminal shows its progress, then clears
+// the line; the same replay into a pipe shows none. 200,000 events is where it starts.
+TEST_F(ReplayCliTest, ALargeLogShowsProgressOnATerminalOnly) {
+  {
+    testing::ChildProcess writer({LAS_APPENDER_PATH, "serve", dir_});
+    ASSERT_EQ(writer.ReadLine(), "ready 9");
+    for (int batch = 1; batch <= 20; ++batch) {
+      writer.WriteLine("10000");
+      ASSERT_EQ(writer.ReadLine(std::chrono::seconds(120)), "head " + std::to_string(9 + batch * 10000));
+    }
+    writer.CloseStdin();
+    ASSERT_EQ(writer.Wait(), 0);
+  }
+  const auto [shown, status] = ReplayOnATerminal(dir_);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << shown;
+  EXPECT_NE(shown.find("\rlas replay: 65536/200009 events verified"), std::string::npos) << shown;
+  const std::string last_count = "\rlas replay: 196608/200009 events verified\r\033[K";
+  const size_t cleared = shown.find(last_count);
+  ASSERT_NE(cleared, std::string::npos) << "the last count is cleared: " << shown;
+  EXPECT_NE(shown.find("calls", cleared), std::string::npos) << "then the digests: " << shown;
+
+  auto piped = Las({"replay", "--log", dir_, "--kind", "SessionClosed"});
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.err.find("events verified"), std::string::npos) << piped.err;
+  EXPECT_NE(piped.err.find("calls"), std::string::npos) << piped.err;
 }
 
 TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {

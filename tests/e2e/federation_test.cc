@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <set>
@@ -16,6 +18,7 @@
 #include "log/envelope.h"
 #include "log/log_reader.h"
 #include "tests/support/child_process.h"
+#include "tests/support/processes.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 
@@ -48,6 +51,26 @@ int ProcessesMentioning(const std::string& needle) {
   return count;
 }
 
+// What the servers a test ran left behind, one line per process ("" when nothing). The test
+// is a child subreaper (FederationTest::SetUp), so a process a server leaves running, or
+// exits without reaping, becomes the test's own child. A command line would not do: Las
+// runs a child's script through /dev/fd/N, so it does not name the workspace (probe AH5).
+std::string LeftBehind() {
+  std::string found;
+  for (const pid_t pid : testing::ChildrenOf(::getpid())) {
+    found += std::to_string(pid) + ": " + CmdlineOf("/proc/" + std::to_string(pid)) + "\n";
+  }
+  return found;
+}
+
+// Ends and reaps what LeftBehind() shows (what a SIGKILLed server could not end).
+void KillLeftBehind() {
+  for (const pid_t pid : testing::ChildrenOf(::getpid())) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
+}
+
 // Kills processes whose command line mentions `needle` (what a SIGKILLed server leaves).
 void KillProcessesMentioning(const std::string& needle) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
@@ -75,6 +98,7 @@ class FederationTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // for LeftBehind()
     release_ = std::make_unique<testing::SignedRelease>(tmp_.path().string());
     testing::AddStandIns(*release_, {"echo", "lem"});
     testing::AddTestChild(*release_, "flaky");
@@ -287,6 +311,24 @@ TEST_F(FederationTest, ASchemaWithoutRootTypeIsListedAsAnObjectSchemaAndTheSdkLi
   ASSERT_EQ(withheld.size(), 1u);
   EXPECT_EQ(withheld[0]["payload"]["tool"], "scalar");
   EXPECT_EQ(withheld[0]["payload"]["reason"], "schema-unsupported");
+}
+
+// Children start concurrently (issue 4): two surfaces whose children each wait at start
+// until both have started are both served. Started one after the other, the first would
+// wait for the second past its start timeout and be left out.
+TEST_F(FederationTest, ChildrenStartConcurrently) {
+  const std::string meeting = tmp_.Sub("meeting");
+  std::filesystem::create_directories(meeting);
+  testing::AddVariantOf(*release_, "flaky", "meet1", {"--meet-at-start", meeting + ":2"});
+  testing::AddVariantOf(*release_, "flaky", "meet2", {"--meet-at-start", meeting + ":2"});
+  release_->Sign(1);
+  auto run = Serve({{{"op", "listTools"}}}, {"--start-timeout", "20000", "--restart-delay", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::set<std::string> names = testing::ListedNames(run.steps[0]);
+  EXPECT_TRUE(names.count("meet1__echo") && names.count("meet2__echo")) << run.err;
+  for (const char* surface : {"meet1", "meet2"}) {
+    EXPECT_TRUE(Replay({"--kind", "SurfaceRejected", "--surface", surface}).empty()) << surface;
+  }
 }
 
 // A child that never answers holds up the catalog (and so the first initialize) for at
@@ -536,7 +578,7 @@ TEST_F(SurfaceRestartTest, AChildThatExitsIsStartedAgainAndServes) {
             "Echo: others");
   server_->CloseStdin();
   EXPECT_EQ(server_->Wait(), 0);
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
+  EXPECT_EQ(LeftBehind(), "") << "no child left behind";
 
   auto stops = Replay({"--kind", "SurfaceStopped"});
   ASSERT_EQ(stops.size(), 1u);
@@ -603,7 +645,7 @@ TEST_F(SurfaceRestartTest, AFailedStartIsRetriedLaterAndChangedBytesAreNever) {
       << "never tried again";
   EXPECT_EQ(OfflineSource("gated")["description"],
             "No catalog loaded for gated: " + refused["reason"].get<std::string>());
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
+  EXPECT_EQ(LeftBehind(), "") << "no child left behind";
 }
 
 // A release that expires while it is served stops its surfaces at the expiry: their
@@ -630,7 +672,7 @@ TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
   auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 1u) << "the call after the expiry never reached a child";
   EXPECT_EQ(denied[0]["payload"]["reason"], "surface-unavailable");
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "the child was ended";
+  EXPECT_EQ(LeftBehind(), "") << "the child was ended";
 }
 
 // An expiry centuries away (valid in a manifest, though `las release sign` caps it) is
@@ -684,7 +726,7 @@ TEST_F(SurfaceRestartTest, ASignalEndsLasWhileItsOnlySurfaceWaitsForARestart) {
   server_->Kill(SIGTERM);
   EXPECT_EQ(server_->WaitFor(std::chrono::seconds(20)), std::optional<int>(0))
       << "las serve must exit after a signal";
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
+  EXPECT_EQ(LeftBehind(), "") << "no child left behind";
 }
 
 // Ending Las while a restart waits or is under way ends everything at once.
@@ -713,7 +755,7 @@ TEST_F(SurfaceRestartTest, EndingLasCancelsAPendingRestart) {
   ASSERT_GE(AwaitStops(2).size(), 2u);
   server_->CloseStdin();
   EXPECT_EQ(server_->Wait(), 0);
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child left behind";
+  EXPECT_EQ(LeftBehind(), "") << "no child left behind";
 }
 
 TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn) {
@@ -947,7 +989,7 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   }
   EXPECT_TRUE(admitted.count("echo") && admitted.count("slow"));
   EXPECT_EQ(stopped, admitted) << "every surface release 2 admitted is stopped";
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "and its children ended";
+  EXPECT_EQ(LeftBehind(), "") << "and its children ended";
 }
 
 TEST_F(FederationTest, LasOnlyAndLasSkipOnlySubtract) {
@@ -1243,7 +1285,7 @@ TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
     server.Kill(SIGKILL);
     server.Wait();
   }
-  KillProcessesMentioning(release_->workspace());  // the crashed server could not end them
+  KillLeftBehind();  // the crashed server could not end them
 
   auto inspect = testing::RunCommand(
       {LAS_EXECUTABLE, "inspect", "calls", "--json", "--log", tmp_.Sub("log")});
@@ -1267,11 +1309,20 @@ TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
   EXPECT_NE(closed[0]["session"], closed[1]["session"]);
 }
 
+// LeftBehind() sees what a server leaves running: the checks that use it can fail.
+TEST_F(FederationTest, LeftBehindSeesAProcessThatOutlivesItsParent) {
+  auto run = testing::RunCommand({"/bin/sh", "-c", "sleep 600 </dev/null >/dev/null 2>&1 & exit 0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(LeftBehind().find("sleep"), std::string::npos) << LeftBehind();
+  KillLeftBehind();
+  EXPECT_EQ(LeftBehind(), "");
+}
+
 TEST_F(FederationTest, AtEofEveryChildIsEndedAndReaped) {
   release_->Sign(1);
   auto run = Serve({CallStep("flaky__sleeper"), CallStep("echo__echo", {{"message", "bye"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(ProcessesMentioning(release_->workspace()), 0) << "no child or zombie";
+  EXPECT_EQ(LeftBehind(), "") << "no child or zombie";
   const std::string grandchild = "/proc/" + StepText(run.steps[0]);
   EXPECT_FALSE(std::filesystem::exists(grandchild)) << "the child's own child was ended too";
 }

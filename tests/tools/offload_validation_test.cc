@@ -295,6 +295,30 @@ TEST_F(OffloadValidationTest, AnotherSessionsSmallCallCompletesWhileALargeOneIsC
   EXPECT_EQ(EndpointInFlight("a"), 0u);
 }
 
+// A result is recorded bounded (GatewayOptions::recorded_bytes, 4096), with its full size;
+// a small one whole (issue 4: "arguments and results bounded").
+TEST_F(OffloadValidationTest, ACompletedCallRecordsItsResultBoundedWithItsFullSize) {
+  Open(nullptr);  // every check inline
+  const std::string text(10'000, 'r');
+  const json large = Await("a", Send("a", "kid__echo", json{{"text", text}}.dump()));
+  ASSERT_EQ(TextOf(large), text);
+  const json small = Await("a", Send("a", "kid__echo", R"({"text":"small"})"));
+  ASSERT_EQ(TextOf(small), "small");
+  auto completed = AwaitEvents("ToolCallCompleted", 2);
+  ASSERT_EQ(completed.size(), 2u);
+  const json& bounded = completed[0]["payload"];
+  // The child's own text of the result: the 10,000 characters and its few members.
+  EXPECT_GT(bounded["result_size"].get<uint64_t>(), text.size()) << bounded.dump();
+  EXPECT_LT(bounded["result_size"].get<uint64_t>(), text.size() + 200);
+  EXPECT_EQ(bounded["result_truncated"], true);
+  EXPECT_LE(bounded["result"].get<std::string>().size(), 4096u);
+  EXPECT_NE(bounded["result"].get<std::string>().find("rrrr"), std::string::npos);
+  const json& whole = completed[1]["payload"];
+  EXPECT_EQ(whole["result_truncated"], false) << whole.dump();
+  EXPECT_EQ(json::parse(whole["result"].get<std::string>()), small["result"]);
+  EXPECT_EQ(whole["result_size"], whole["result"].get<std::string>().size());
+}
+
 TEST_F(OffloadValidationTest, ALargeArgumentTheSchemaRefusesIsDeniedWithItsDetail) {
   Open(held_.Runner());
   const std::string arguments =

@@ -5,6 +5,8 @@ Options:
   --exit-at-start N    exit with status N before reading anything
   --exit-at-start-while PATH   exit with status 4 before reading anything while PATH exists
   --sleep-at-start S   sleep S seconds before reading anything (a child stuck in its start)
+  --meet-at-start DIR:N  write DIR/<pid>, then wait until DIR holds N entries (at most 60 s)
+                       before reading anything: children that meet started together
   --sleep-at-start-while PATH  if PATH exists: write PATH.asleep, then sleep until PATH is
                                removed (at most 987 s)
                        before reading anything
@@ -204,6 +206,12 @@ def main():
         sys.exit(4)
     if "--sleep-at-start" in opts:
         time.sleep(float(opts["--sleep-at-start"]))
+    if "--meet-at-start" in opts:
+        place, count = opts["--meet-at-start"].rsplit(":", 1)
+        open(os.path.join(place, str(os.getpid())), "w").close()
+        give_up = time.monotonic() + 60
+        while len(os.listdir(place)) < int(count) and time.monotonic() < give_up:
+            time.sleep(0.02)
     if "--sleep-at-start-while" in opts and os.path.exists(opts["--sleep-at-start-while"]):
         with open(opts["--sleep-at-start-while"] + ".asleep", "a") as marker:
             marker.write("%d\n" % os.getpid())
