@@ -174,11 +174,13 @@ log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call
 
 log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id,
                                     std::string_view surface, std::string_view tool,
-                                    std::string_view reason, std::string_view detail) {
+                                    std::string_view reason, std::string_view detail,
+                                    std::string_view request_id_json) {
   log::EventBuilder b;
   auto& f = b.fbb();
   auto payload = fb::CreateToolCallDenied(f, Str(f, call_id), Str(f, surface), Str(f, tool),
-                                          Str(f, reason), Str(f, detail));
+                                          Str(f, reason), Str(f, detail),
+                                          Str(f, request_id_json));
   return FinishAs(b, payload, actor);
 }
 

@@ -72,8 +72,10 @@ log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call
                                        fb::CallOutcome outcome, const BoundedText& result,
                                        int64_t duration_micros, std::string_view error_code);
 // `detail`: where arguments failed their schema (value-free; trust/argument_schema.h).
+// `request_id_json`: the client's JSON-RPC id, as JSON text.
 log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id,
                                     std::string_view surface, std::string_view tool,
-                                    std::string_view reason, std::string_view detail = {});
+                                    std::string_view reason, std::string_view detail,
+                                    std::string_view request_id_json);
 
 }  // namespace las::tools

@@ -201,9 +201,10 @@ std::optional<std::string> Gateway::GetPrompt(const SessionInfo&, const std::str
 }
 
 void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
-                   const std::string& surface, const std::string& tool, std::string_view reason,
-                   std::string_view detail) {
-  appender_.Append({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason, detail)},
+                   const std::string& request_id_json, const std::string& surface,
+                   const std::string& tool, std::string_view reason, std::string_view detail) {
+  appender_.Append({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason, detail,
+                                        request_id_json)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
@@ -230,17 +231,17 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     // reason (docs/POLICIES.md); the client sees the same "Unknown tool".
     if (auto left_out = federation_.LeftOutReason(name)) {
       const size_t split = name.find(kNameSeparator);
-      Deny(session, call_id, name.substr(0, split), name.substr(split + kNameSeparator.size()),
+      Deny(session, call_id, request_id_json, name.substr(0, split), name.substr(split + kNameSeparator.size()),
            *left_out);
     } else {
-      Deny(session, call_id, "", Bound(name, kMaxRecordedToolNameBytes).text, "unknown-tool");
+      Deny(session, call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text, "unknown-tool");
     }
     done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;
   }
   for (CallGuard* guard : options_.guards) {
     if (auto refusal = guard->BeforeCall(session, *tool, arguments_json)) {
-      Deny(session, call_id, tool->surface, tool->tool, refusal->reason);
+      Deny(session, call_id, request_id_json, tool->surface, tool->tool, refusal->reason);
       done(ToolCallReply::Error(refusal->error_code, refusal->message));
       return;
     }
@@ -251,14 +252,14 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
   transport::McpClient* client = federation_.ServingClientFor(tool->surface);
   if (client == nullptr) {  // stopped (its child exited; a restart may bring it back)
-    Deny(session, call_id, tool->surface, tool->tool, "surface-unavailable");
+    Deny(session, call_id, request_id_json, tool->surface, tool->tool, "surface-unavailable");
     done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
   const auto taken = surface_calls_.find(tool->surface);
   if (options_.calls_in_flight_per_surface != 0 && taken != surface_calls_.end() &&
       taken->second >= options_.calls_in_flight_per_surface) {
-    Deny(session, call_id, tool->surface, tool->tool, "too-many-calls");
+    Deny(session, call_id, request_id_json, tool->surface, tool->tool, "too-many-calls");
     done(ToolCallReply::Error(kCallFailed,
                               "Too many calls in flight for this tool's surface; retry later"));
     return;
@@ -268,7 +269,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // Its byte limit is the client's, checked before anything is copied or queued.
   if (trust::Verdict size = trust::CheckArgumentsSize(*tool->schema, arguments_json.size());
       !size.ok()) {
-    Deny(session, call_id, tool->surface, tool->tool, size.reason_name(), size.detail());
+    Deny(session, call_id, request_id_json, tool->surface, tool->tool, size.reason_name(), size.detail());
     done(SchemaRefusal(size));
     return;
   }
@@ -343,7 +344,7 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
   };
   call->check_id = checks_->Add(call->session.session_id, std::move(check));
   if (call->check_id == 0) {
-    Deny(call->session, call->call_id, call->surface, call->tool, "too-many-checks");
+    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "too-many-checks");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
     return;
   }
@@ -372,13 +373,13 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                             std::string_view client_arguments) {
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
   if (tool == nullptr) {
-    Deny(call->session, call->call_id, call->surface, call->tool, "surface-unavailable");
+    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "surface-unavailable");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return false;
   }
   for (CallGuard* guard : options_.guards) {
     if (auto refusal = guard->BeforeCall(call->session, *tool, client_arguments)) {
-      Deny(call->session, call->call_id, call->surface, call->tool, refusal->reason);
+      Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, refusal->reason);
       Finish(*call, ToolCallReply::Error(refusal->error_code, refusal->message));
       return false;
     }
@@ -401,7 +402,7 @@ void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
     }
     return {"shutdown", ToolCallReply::Error(kCallFailed, "Tool call failed")};
   }();
-  Deny(call.session, call.call_id, call.surface, call.tool, reason);
+  Deny(call.session, call.call_id, call.request_id_json, call.surface, call.tool, reason);
   Finish(call, reply);
 }
 
@@ -416,12 +417,12 @@ void Gateway::EndChecks() {
 void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid,
                          bool by_schema) {
   if (!valid.ok() && !by_schema) {
-    Deny(call->session, call->call_id, call->surface, call->tool, valid.reason_name());
+    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, valid.reason_name());
     Finish(*call, ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
     return;
   }
   if (!valid.ok()) {
-    Deny(call->session, call->call_id, call->surface, call->tool, valid.reason_name(),
+    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, valid.reason_name(),
          valid.detail());
     Finish(*call, SchemaRefusal(valid));
     return;
@@ -429,13 +430,13 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
   // Cancelled while its arguments were checked off the loop: never requested, so denied,
   // not completed (see CancelCall).
   if (call->cancelled) {
-    Deny(call->session, call->call_id, call->surface, call->tool, "cancelled");
+    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "cancelled");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
     return;
   }
   // The surface may have stopped while the check ran off the loop.
   if (federation_.ServingClientFor(call->surface) == nullptr) {
-    Deny(call->session, call->call_id, call->surface, call->tool, "surface-unavailable");
+    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "surface-unavailable");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
@@ -640,14 +641,14 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
   const BuiltinTools::Handler* handler =
       options_.builtins != nullptr ? options_.builtins->Find(tool.qualified_name) : nullptr;
   if (handler == nullptr) {
-    Deny(session, call_id, tool.surface, tool.tool, "unknown-tool");
+    Deny(session, call_id, request_id_json, tool.surface, tool.tool, "unknown-tool");
     done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;
   }
   if (tool.schema) {
     if (trust::Verdict valid = trust::ValidateArguments(*tool.schema, arguments_json);
         !valid.ok()) {
-      Deny(session, call_id, tool.surface, tool.tool, valid.reason_name(), valid.detail());
+      Deny(session, call_id, request_id_json, tool.surface, tool.tool, valid.reason_name(), valid.detail());
       done(SchemaRefusal(valid));
       return;
     }
@@ -659,10 +660,13 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
     builtin_calls_.emplace(key, cancel);
   }
   handler->call(session, arguments_json.empty() ? std::string("{}") : arguments_json, cancel,
-                [this, session, call_id, key = std::move(key), cancel, surface = tool.surface,
-                 name = tool.tool, done = std::move(done)](ToolCallReply reply) {
+                [this, session, call_id, request_id_json, key = std::move(key), cancel,
+                 surface = tool.surface, name = tool.tool,
+                 done = std::move(done)](ToolCallReply reply) {
                   if (cancel) EraseCall(builtin_calls_, key, cancel.get());
-                  if (!reply.refusal.empty()) Deny(session, call_id, surface, name, reply.refusal);
+                  if (!reply.refusal.empty()) {
+                    Deny(session, call_id, request_id_json, surface, name, reply.refusal);
+                  }
                   done(std::move(reply));
                 });
 }

@@ -170,7 +170,9 @@ class Gateway final : public EndpointBackend {
   std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
                                      const std::string& tool_name, const std::string& result_json);
   bool DocsEnabled() const;
-  void Deny(const SessionInfo& session, const std::string& call_id, const std::string& surface,
+  // Records ToolCallDenied for the client's request `request_id_json` (JSON text).
+  void Deny(const SessionInfo& session, const std::string& call_id,
+            const std::string& request_id_json, const std::string& surface,
             const std::string& tool, std::string_view reason, std::string_view detail = {});
   // A child's call after its arguments' check: the check's verdict decides whether it is
   // denied or requested; after its ToolCallRequested was written: send it, then Complete().

@@ -365,6 +365,7 @@ TEST_F(OffloadValidationTest, ACallCancelledDuringItsCheckNeverReachesTheChild) 
   RunUntil([&] { return gateway_->calls_in_flight() == 0 && EndpointInFlight("a") == 0; });
   const json denied = OnlyDenial("cancelled");
   EXPECT_EQ(denied["payload"]["tool"], "echo");
+  EXPECT_EQ(denied["payload"]["request_id"], std::to_string(id)) << "tied to the client's request";
   EXPECT_TRUE(Events("ToolCallRequested").empty()) << "the child was never asked";
   EXPECT_FALSE(Answered("a", id)) << "MCP: a cancelled request gets no response";
 
