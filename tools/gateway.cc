@@ -600,10 +600,23 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     Finish(*call, std::move(reply));
     return;
   }
-  // The handle must be on disk before the client hears of it.
-  appender_.Append({std::move(handle->draft), std::move(completed)}, log::Durability::kSynced,
-                   [this, call = std::move(call), reply = std::move(reply)](
-                       Result<log::AppendedRange> stored) mutable {
+  // The handle must be on disk before the client hears of it. One the log holds, or that an
+  // earlier call's append is taking there, is not stored again (probe AJ1): this synced
+  // append comes later in the log, so it is on disk with that one.
+  std::vector<log::EventDraft> drafts;
+  std::string storing;
+  if (storing_result_handles_.count(handle->id) == 0 &&
+      !(options_.handle_stored && options_.handle_stored(handle->id))) {
+    storing = handle->id;
+    storing_result_handles_.insert(storing);
+    drafts.push_back(std::move(handle->draft));
+  }
+  drafts.push_back(std::move(completed));
+  appender_.Append(std::move(drafts), log::Durability::kSynced,
+                   [this, call = std::move(call), reply = std::move(reply),
+                    storing = std::move(storing)](Result<log::AppendedRange> stored) mutable {
+                     // Folded into the live projections by now (tools/loop_appender.h).
+                     if (!storing.empty()) storing_result_handles_.erase(storing);
                      Finish(*call, stored.ok() ? std::move(reply)
                                                : ToolCallReply::Error(kCallFailed,
                                                                       "Tool call failed"));

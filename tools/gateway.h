@@ -43,6 +43,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,6 +99,10 @@ struct GatewayOptions {
   // (HandleCreated, synced with ToolCallCompleted); the client gets a small result naming
   // it and reads the rest with las__handle_read. 0: never (tools/handle_refs.h).
   size_t handle_result_bytes = 64 * 1024;
+  // Whether the log holds a handle with this id (the live handles projection): a large
+  // result its agent was given before is named again, not stored again (probe AJ1).
+  // Null: none is known.
+  std::function<bool(const std::string& handle_id)> handle_stored;
   const MonotonicClock* clock = &SystemMonotonicClock();
   std::function<std::string()> new_call_id;  // injected randomness
   // Local rules every call passes, in order (tools/call_guard.h). Not owned; they must
@@ -211,6 +216,9 @@ class Gateway final : public EndpointBackend {
   using CallKey = std::pair<std::string, std::string>;  // session id, transport::RequestIdKey
   static CallKey KeyOf(const SessionInfo& session, std::string_view request_id_json);
   std::multimap<CallKey, std::shared_ptr<ChildCall>> child_calls_;
+  // Result handles whose HandleCreated is on its way to the log (GatewayOptions::handle_stored
+  // answers for the rest).
+  std::set<std::string, std::less<>> storing_result_handles_;
   // Las's own cancellable tools' calls in flight, alike: what a cancellation of each ends.
   std::multimap<CallKey, std::shared_ptr<BuiltinCancel>> builtin_calls_;
   // Removes the entry of `calls` under `key` that holds `call` (a key may hold several).

@@ -28,6 +28,7 @@ std::string HandleRefJson(std::string_view handle_id, std::string_view media_typ
 ResultHandle MakeResultHandle(const Actor& actor, std::string_view result_json, bool tool_error) {
   const std::string id = HandleIdFor(actor.agent_id, result_json);
   ResultHandle out;
+  out.id = id;
   out.draft = HandleCreatedEvent(actor, id, actor.agent_id, kJsonMediaType, result_json);
   const std::string ref = HandleRefJson(id, kJsonMediaType, result_json.size());
   std::string text = "The result is " + std::to_string(result_json.size()) +

@@ -36,6 +36,7 @@ std::string HandleRefJson(std::string_view handle_id, std::string_view media_typ
 // and the small tools/call result the client gets instead (its text says how to read the
 // rest; structuredContent.handle is the reference; isError is kept).
 struct ResultHandle {
+  std::string id;
   log::EventDraft draft;
   std::string reply_json;
 };

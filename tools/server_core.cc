@@ -9,6 +9,7 @@
 
 #include "log/event_log.h"
 #include "projections/catalog_projection.h"
+#include "projections/handles_projection.h"
 #include "projections/releases_projection.h"
 #include "projections/sessions_projection.h"
 #include "tools/decision_events.h"
@@ -166,9 +167,14 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   federation.recorded_served = RecordedServedSurfaces(parts->live);
   parts->federation = std::make_unique<Federation>(io, *parts->log, std::move(federation));
   parts->links.federation = parts->federation.get();
-  parts->gateway = std::make_unique<Gateway>(
-      parts->appender, *parts->federation,
-      GatewayOptionsFor(parts->options, parts->builtins, parts->guards, parts->validation));
+  GatewayOptions gateway =
+      GatewayOptionsFor(parts->options, parts->builtins, parts->guards, parts->validation);
+  gateway.handle_stored = [&live = parts->live](const std::string& handle_id) {
+    const auto& handles = live.Get<projections::HandlesProjection>("handles")->handles();
+    return handles.by_id.find(handle_id) != handles.by_id.end();
+  };
+  parts->gateway = std::make_unique<Gateway>(parts->appender, *parts->federation,
+                                             std::move(gateway));
   parts->links.gateway = parts->gateway.get();
   if (parts->options.reap_adopted_orphans) {
     boost::system::error_code ignored;

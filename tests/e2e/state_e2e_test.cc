@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
@@ -153,6 +154,43 @@ TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
       "bob", json::array({CallStep("las__handle_read", {{"handle_id", handle["handle_id"]}})}),
       env, release.registry_path());
   EXPECT_EQ(Structured(other.steps[0])["error"]["code"], "handle-not-found");
+}
+
+// The same large result given to the same agent again — two calls in flight at once, then
+// another in a later process — names one handle, stored once (probe AJ1: each answer wrote
+// its whole content again, and the handles projection counted the repeats as skipped).
+TEST_F(StateE2eTest, AResultGivenToItsAgentAgainNamesTheHandleStoredOnce) {
+  std::filesystem::create_directories(tmp_.Sub("release"));
+  testing::SignedRelease release(tmp_.Sub("release"));
+  testing::AddTestChild(release, "flaky");
+  ASSERT_FALSE(HasFailure());
+  release.Sign(1);
+  const json env = testing::EnvObject(release.Environment());
+  const json echo = {{"text", std::string(100000, 'r')}};
+  auto run = Serve("alice",
+                   json::array({{{"op", "parallelCalls"}, {"name", "flaky__echo"}, {"count", 2},
+                                 {"arguments", echo}},
+                                CallStep("flaky__echo", echo)}),
+                   env, release.registry_path());
+  ASSERT_EQ(run.steps.size(), 2u);
+  auto later = Serve("alice", json::array({CallStep("flaky__echo", echo)}), env,
+                     release.registry_path());
+  ASSERT_EQ(later.steps.size(), 1u);
+  std::set<std::string> named;
+  for (const json& result : run.steps[0]["result"]) {
+    named.insert(result["structuredContent"]["handle"]["handle_id"].get<std::string>());
+  }
+  named.insert(Structured(run.steps[1])["handle"]["handle_id"].get<std::string>());
+  named.insert(Structured(later.steps[0])["handle"]["handle_id"].get<std::string>());
+  EXPECT_EQ(named.size(), 1u) << "one handle for one owner and content";
+
+  auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"), "--kind",
+                                     "HandleCreated"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(testing::Lines(replay.out).size(), 1u) << "stored once";
+  auto completed = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"),
+                                        "--kind", "ToolCallCompleted"});
+  EXPECT_EQ(testing::Lines(completed.out).size(), 4u) << "every call completed";
 }
 
 }  // namespace
