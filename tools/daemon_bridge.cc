@@ -24,8 +24,9 @@
 namespace las::tools {
 namespace {
 
-// The client's requests the daemon has not answered yet, by transport::RequestIdKey. A daemon that closes
-// the connection with some left stopped or died; one that answered all ended the session.
+// The client's requests the daemon has not answered yet, by transport::RequestIdKey. A
+// daemon that closes the connection with some left stopped or died; one that answered all
+// ended the session.
 class Unanswered {
  public:
   void FromClient(std::string_view bytes) {
@@ -57,8 +58,10 @@ class Unanswered {
     if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
     // The endpoint's limits: a request whose id is too long is not answered, so it is not
     // counted.
+    // As the endpoint reads it: a byte order mark first is ignored (probe AI5).
     transport::ParsedLine parsed = transport::ParseMessage(
-        e.bytes, transport::JsonRpcLimits{.max_id_bytes = kMaxRequestIdBytes});
+        transport::WithoutByteOrderMark(e.bytes),
+        transport::JsonRpcLimits{.max_id_bytes = kMaxRequestIdBytes});
     if (!parsed.ok()) return;
     const transport::Message& message = *parsed.message;
     if (message.kind == transport::MessageKind::kRequest) {

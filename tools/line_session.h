@@ -44,6 +44,7 @@ class LineSession {
 
   bool input_ended() const { return input_ended_; }
   size_t in_flight() const { return endpoint_->in_flight(); }
+  size_t answers_owed() const { return endpoint_->answers_owed(); }
 
  private:
   void MaybeFinish();

@@ -100,25 +100,41 @@ bool NamesAMemberTwice(const ParamsView& params, size_t max_depth) {
   return false;
 }
 
-std::optional<std::string> MetaAgentId(const ParamsView& params, size_t max_depth) {
+// Whether a request after initialize names an agent other than `bound`: an agentId, in
+// params or in params._meta, that is anything but that string (probes AH2, AI2: another
+// spelling or a non-string value ran silently as the bound agent).
+bool NamesAnotherAgent(const ParamsView& params, const std::string& bound, size_t max_depth) {
+  auto differs = [&bound](const ParamsView& view) {
+    const transport::JsonMember* agent = view.Find("agentId");
+    if (agent == nullptr) return false;
+    if (agent->type != transport::JsonType::kString) return true;
+    return transport::DecodeJsonString(agent->raw) != bound;
+  };
+  if (differs(params)) return true;
   const transport::JsonMember* meta = params.Find("_meta");
-  if (meta == nullptr || meta->type != transport::JsonType::kObject) return std::nullopt;
-  return StringMember(ViewParams(meta->raw, max_depth), "agentId");
+  return meta != nullptr && meta->type == transport::JsonType::kObject &&
+         differs(ViewParams(meta->raw, max_depth));
 }
 
-// initialize's agent id: params.agentId, else params._meta.agentId, else nullopt (the
-// default agent). One that is there but is not a string is an error, never the default.
+// initialize's agent id: params.agentId or params._meta.agentId (both: they must agree),
+// else nullopt (the default agent). One that is there but is not a string is an error,
+// never the default.
 Result<std::optional<std::string>> NamedAgentId(const json& params) {
+  std::optional<std::string> named;
   if (auto given = params.find("agentId"); given != params.end()) {
     if (!given->is_string()) return InvalidArgument("agentId must be a string");
-    return std::optional<std::string>(given->get<std::string>());
+    named = given->get<std::string>();
   }
   auto meta = params.find("_meta");
-  if (meta == params.end()) return std::optional<std::string>();
+  if (meta == params.end()) return named;
   if (!meta->is_object()) return InvalidArgument("_meta must be an object");
   auto agent = meta->find("agentId");
-  if (agent == meta->end()) return std::optional<std::string>();
+  if (agent == meta->end()) return named;
   if (!agent->is_string()) return InvalidArgument("agentId must be a string");
+  // Probe AI3: two names, one bound silently, the other what a proxy reading _meta shows.
+  if (named && *named != agent->get<std::string>()) {
+    return InvalidArgument("agentId and _meta.agentId name different agents");
+  }
   return std::optional<std::string>(agent->get<std::string>());
 }
 
@@ -225,13 +241,10 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     return;
   }
-  // Either spelling initialize binds with (probe AH2: params.agentId was ignored silently).
-  for (const auto& agent : {MetaAgentId(view, options_.max_depth), StringMember(view, "agentId")}) {
-    if (agent && *agent != session_->agent_id) {
-      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
-                                    "agentId is bound at initialize and cannot change"));
-      return;
-    }
+  if (NamesAnotherAgent(view, session_->agent_id, options_.max_depth)) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
+                                  "agentId is bound at initialize and cannot change"));
+    return;
   }
   if (method == "ping") {
     write_(rpc::MakeResultResponse(id, "{}"));
@@ -345,6 +358,10 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
                       auto calls = calls_.find(key);
                       const bool cancelled =
                           calls != calls_.end() && ticket <= calls->second.cancelled_through;
+                      if (cancelled) {
+                        --calls->second.cancelled;
+                        --cancelled_in_flight_;
+                      }
                       if (calls != calls_.end() && --calls->second.count == 0) calls_.erase(calls);
                       if (cancelled) {
                         // MCP: a cancelled request gets no response.
@@ -396,6 +413,8 @@ void McpEndpoint::OnCancelled(const std::string& params) {
     return;  // nothing under this id, or cancelled already
   }
   calls->second.cancelled_through = calls->second.latest_ticket;
+  cancelled_in_flight_ += calls->second.count - calls->second.cancelled;  // every one in flight
+  calls->second.cancelled = calls->second.count;
   backend_.CancelCall(*session_, calls->first);
 }
 

@@ -140,6 +140,9 @@ class McpEndpoint {
   const std::optional<SessionInfo>& session() const { return session_; }
   // tools/call requests whose answer has not been written yet.
   size_t in_flight() const { return in_flight_; }
+  // Of those, the ones whose answer the client is owed: not cancelled (MCP: a cancelled
+  // request gets no response).
+  size_t answers_owed() const { return in_flight_ - cancelled_in_flight_; }
   // Called whenever in_flight() drops to zero.
   void set_on_idle(std::function<void()> on_idle) { on_idle_ = std::move(on_idle); }
   // Progress notifications are dropped while this says the output is behind (they are
@@ -170,11 +173,13 @@ class McpEndpoint {
   // the calls under its id that arrived before it, not a request that reuses the id later.
   struct CallsOfId {
     size_t count = 0;
+    size_t cancelled = 0;  // of `count`
     uint64_t latest_ticket = 0;
     uint64_t cancelled_through = 0;  // tickets up to this one are cancelled
   };
   std::map<std::string, CallsOfId> calls_;
   uint64_t next_ticket_ = 1;
+  size_t cancelled_in_flight_ = 0;
   std::function<void()> on_idle_;
   std::function<bool()> output_congested_;
 };

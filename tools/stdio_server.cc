@@ -71,6 +71,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   bool signalled = false;
   bool ending = false;
   bool cut_short = false;  // the client went for good with calls in flight (below)
+  bool owed_when_cut = false;  // and some of them were owed an answer (not cancelled)
   // After a first signal: how long the answers still due may wait for a client that does
   // not read them (StdioServerOptions::signal_drain_limit).
   boost::asio::steady_timer drain_limit(io);
@@ -167,7 +168,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // Stdin at its end and stdout with no reader (the client has gone for good, probe AA2):
   // no answer can reach anyone, so calls in flight are not waited for — a child that never
   // answers would keep this server, and the log's lock, forever. They end as at a signal
-  // (recorded uncertain, `shutdown`), the session closes `disconnect`, and the exit is 9.
+  // (recorded uncertain, `shutdown`), the session closes `disconnect`, and the exit is 9 —
+  // 0 when every one of them was cancelled, as no answer was owed (probe AI4).
   // With a reader still there, the wait at EOF is the client's to end (SIGTERM).
   bool stdin_closed = false;
   bool reader_gone = false;
@@ -175,6 +177,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     if (!stdin_closed || !(reader_gone || output->Broken())) return;
     if (stopping || !session || session->in_flight() == 0) return;  // ending anyway
     cut_short = true;
+    owed_when_cut = session->answers_owed() > 0;
     note("standard input ended and standard output has no reader: ending the children and "
          "the session");
     stop_serving();
@@ -208,9 +211,9 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   signals.cancel();
   input.reset();
   operators.reset();
-  if (server.status().ok() && (output->Broken() || cut_short)) {
+  if (server.status().ok() && (output->Broken() || owed_when_cut)) {
     // The calls ran and are in the log; the client did not get every answer.
-    if (cut_short) {
+    if (owed_when_cut) {
       return IoError("the client is gone (standard input ended, standard output has no "
                      "reader): the calls in flight were ended, and recorded, unanswered");
     }

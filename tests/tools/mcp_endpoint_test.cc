@@ -336,6 +336,23 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
   EXPECT_TRUE(backend_.calls.empty());
   Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a__b","agentId":"alice"}})");
   EXPECT_EQ(backend_.calls.size(), 1u) << "naming the bound agent is fine";
+  // An agentId that is not a string names no agent, so not the bound one (probe AI2).
+  for (const char* params : {R"("agentId":5)", R"("agentId":null)", R"("agentId":["alice"])",
+                             R"("_meta":{"agentId":true})", R"("_meta":{"agentId":{}})"}) {
+    json refused = Send(std::string(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a__b",)") +
+                        params + "}}");
+    EXPECT_EQ(refused["error"]["code"], -32602) << params;
+  }
+  EXPECT_EQ(backend_.calls.size(), 1u);
+}
+
+// initialize names one agent: params.agentId and params._meta.agentId must agree (probe AI3).
+TEST_F(EndpointTest, InitializeRefusesTwoDifferentAgentNames) {
+  json two = Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"alice","_meta":{"agentId":"bob"}}})");
+  EXPECT_EQ(two["error"]["code"], -32602) << two.dump();
+  EXPECT_TRUE(backend_.opened.empty());
+  Init(R"({"agentId":"alice","_meta":{"agentId":"alice"}})");
+  EXPECT_EQ(backend_.opened[0].agent_id, "alice");
 }
 
 // An agent id is printable text: it is shown in tables and events, and named by grants.
