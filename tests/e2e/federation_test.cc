@@ -732,12 +732,15 @@ TEST_F(SurfaceRestartTest, ASignalEndsLasWhileItsOnlySurfaceWaitsForARestart) {
 // Ending Las while a restart waits or is under way ends everything at once.
 // Ending at EOF, Las lets its calls in flight settle, and starts no surface again
 // meanwhile: a restart due during that wait would admit a child only to end it (probe V1).
+// The restart is due 5 s after the stop and the call settles 7 s after the end of input,
+// so the restart falls due during the wait even when this test is slow to reach it (with
+// 1 s and 3 s, a loaded machine saw the restart before the end of input).
 TEST_F(SurfaceRestartTest, NoSurfaceStartsAgainWhileTheCallsInFlightSettle) {
-  StartServer(1000);
-  EXPECT_TRUE(Call("gated__crash").contains("error"));  // stopped; started again in 1 s
+  StartServer(5000);
+  EXPECT_TRUE(Call("gated__crash").contains("error"));  // stopped; started again in 5 s
   ASSERT_GE(AwaitStops(1).size(), 1u);
   server_->WriteLine(json{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/call"},
-                          {"params", {{"name", "flaky__slow"}, {"arguments", {{"ms", 3000}}}}}}
+                          {"params", {{"name", "flaky__slow"}, {"arguments", {{"ms", 7000}}}}}}
                          .dump());
   server_->CloseStdin();  // at once: the call is still in flight
   auto answer = server_->ReadLine(std::chrono::seconds(60));
