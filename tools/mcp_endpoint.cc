@@ -241,6 +241,12 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     return;
   }
+  // As initialize: a _meta that is not an object might name anyone (probe AI2).
+  if (const transport::JsonMember* meta = view.Find("_meta");
+      meta != nullptr && meta->type != transport::JsonType::kObject) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "_meta must be an object"));
+    return;
+  }
   if (NamesAnotherAgent(view, session_->agent_id, options_.max_depth)) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
                                   "agentId is bound at initialize and cannot change"));

@@ -338,7 +338,8 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
   EXPECT_EQ(backend_.calls.size(), 1u) << "naming the bound agent is fine";
   // An agentId that is not a string names no agent, so not the bound one (probe AI2).
   for (const char* params : {R"("agentId":5)", R"("agentId":null)", R"("agentId":["alice"])",
-                             R"("_meta":{"agentId":true})", R"("_meta":{"agentId":{}})"}) {
+                             R"("_meta":{"agentId":true})", R"("_meta":{"agentId":{}})",
+                             R"("_meta":"bob")", R"("_meta":["bob"])"}) {
     json refused = Send(std::string(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a__b",)") +
                         params + "}}");
     EXPECT_EQ(refused["error"]["code"], -32602) << params;
