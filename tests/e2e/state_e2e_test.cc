@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include "tests/e2e/e2e_fixture.h"
@@ -46,7 +47,16 @@ class StateE2eTest : public ::testing::Test {
     EXPECT_EQ(summary["ok"], true);
     return summary["digests"];
   }
+  // A release of the test child as surface `flaky`, signed, in release_.
+  void SignFlakyRelease() {
+    std::filesystem::create_directories(tmp_.Sub("release"));
+    release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
+    testing::AddTestChild(*release_, "flaky");
+    ASSERT_FALSE(HasFailure());
+    release_->Sign(1);
+  }
   testing::TempDir tmp_;
+  std::unique_ptr<testing::SignedRelease> release_;
 };
 
 TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
@@ -124,15 +134,11 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
 }
 
 TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
-  std::filesystem::create_directories(tmp_.Sub("release"));
-  testing::SignedRelease release(tmp_.Sub("release"));
-  testing::AddTestChild(release, "flaky");
-  ASSERT_FALSE(HasFailure());
-  release.Sign(1);
-  const json env = testing::EnvObject(release.Environment());
+  ASSERT_NO_FATAL_FAILURE(SignFlakyRelease());
+  const json env = testing::EnvObject(release_->Environment());
   const std::string text(200000, 'e');
   auto run = Serve("alice", json::array({CallStep("flaky__echo", {{"text", text}})}), env,
-                   release.registry_path());
+                   release_->registry_path());
   ASSERT_EQ(run.steps.size(), 1u);
   const json handle = Structured(run.steps[0])["handle"];
   ASSERT_TRUE(handle.is_object()) << run.steps[0].dump().substr(0, 500);
@@ -144,7 +150,7 @@ TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
     steps.push_back(CallStep("las__handle_read",
                          {{"handle_id", handle["handle_id"]}, {"offset", offset}, {"length", 65536}}));
   }
-  auto back = Serve("alice", steps, env, release.registry_path());
+  auto back = Serve("alice", steps, env, release_->registry_path());
   std::string whole;
   for (const auto& step : back.steps) whole += Structured(step)["text"].get<std::string>();
   json result = json::parse(whole);
@@ -152,7 +158,7 @@ TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
 
   auto other = Serve(
       "bob", json::array({CallStep("las__handle_read", {{"handle_id", handle["handle_id"]}})}),
-      env, release.registry_path());
+      env, release_->registry_path());
   EXPECT_EQ(Structured(other.steps[0])["error"]["code"], "handle-not-found");
 }
 
@@ -160,21 +166,17 @@ TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
 // another in a later process — names one handle, stored once (probe AJ1: each answer wrote
 // its whole content again, and the handles projection counted the repeats as skipped).
 TEST_F(StateE2eTest, AResultGivenToItsAgentAgainNamesTheHandleStoredOnce) {
-  std::filesystem::create_directories(tmp_.Sub("release"));
-  testing::SignedRelease release(tmp_.Sub("release"));
-  testing::AddTestChild(release, "flaky");
-  ASSERT_FALSE(HasFailure());
-  release.Sign(1);
-  const json env = testing::EnvObject(release.Environment());
+  ASSERT_NO_FATAL_FAILURE(SignFlakyRelease());
+  const json env = testing::EnvObject(release_->Environment());
   const json echo = {{"text", std::string(100000, 'r')}};
   auto run = Serve("alice",
                    json::array({{{"op", "parallelCalls"}, {"name", "flaky__echo"}, {"count", 2},
                                  {"arguments", echo}},
                                 CallStep("flaky__echo", echo)}),
-                   env, release.registry_path());
+                   env, release_->registry_path());
   ASSERT_EQ(run.steps.size(), 2u);
   auto later = Serve("alice", json::array({CallStep("flaky__echo", echo)}), env,
-                     release.registry_path());
+                     release_->registry_path());
   ASSERT_EQ(later.steps.size(), 1u);
   std::set<std::string> named;
   for (const json& result : run.steps[0]["result"]) {
