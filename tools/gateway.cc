@@ -208,6 +208,10 @@ void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
+void Gateway::DenyCall(const ChildCall& call, std::string_view reason, std::string_view detail) {
+  Deny(call.session, call.call_id, call.request_id_json, call.surface, call.tool, reason, detail);
+}
+
 void Gateway::CallTool(const SessionInfo& session, const std::string& request_id_json,
                        const std::string& name, const std::string& arguments_json,
                        ProgressSink progress, std::function<void(ToolCallReply)> answer) {
@@ -231,10 +235,11 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     // reason (docs/POLICIES.md); the client sees the same "Unknown tool".
     if (auto left_out = federation_.LeftOutReason(name)) {
       const size_t split = name.find(kNameSeparator);
-      Deny(session, call_id, request_id_json, name.substr(0, split), name.substr(split + kNameSeparator.size()),
-           *left_out);
+      Deny(session, call_id, request_id_json, name.substr(0, split),
+           name.substr(split + kNameSeparator.size()), *left_out);
     } else {
-      Deny(session, call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text, "unknown-tool");
+      Deny(session, call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text,
+           "unknown-tool");
     }
     done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;
@@ -269,7 +274,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // Its byte limit is the client's, checked before anything is copied or queued.
   if (trust::Verdict size = trust::CheckArgumentsSize(*tool->schema, arguments_json.size());
       !size.ok()) {
-    Deny(session, call_id, request_id_json, tool->surface, tool->tool, size.reason_name(), size.detail());
+    Deny(session, call_id, request_id_json, tool->surface, tool->tool, size.reason_name(),
+         size.detail());
     done(SchemaRefusal(size));
     return;
   }
@@ -344,7 +350,7 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
   };
   call->check_id = checks_->Add(call->session.session_id, std::move(check));
   if (call->check_id == 0) {
-    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "too-many-checks");
+    DenyCall(*call, "too-many-checks");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
     return;
   }
@@ -373,13 +379,13 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                             std::string_view client_arguments) {
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
   if (tool == nullptr) {
-    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "surface-unavailable");
+    DenyCall(*call, "surface-unavailable");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return false;
   }
   for (CallGuard* guard : options_.guards) {
     if (auto refusal = guard->BeforeCall(call->session, *tool, client_arguments)) {
-      Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, refusal->reason);
+      DenyCall(*call, refusal->reason);
       Finish(*call, ToolCallReply::Error(refusal->error_code, refusal->message));
       return false;
     }
@@ -402,7 +408,7 @@ void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
     }
     return {"shutdown", ToolCallReply::Error(kCallFailed, "Tool call failed")};
   }();
-  Deny(call.session, call.call_id, call.request_id_json, call.surface, call.tool, reason);
+  DenyCall(call, reason);
   Finish(call, reply);
 }
 
@@ -417,26 +423,25 @@ void Gateway::EndChecks() {
 void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid,
                          bool by_schema) {
   if (!valid.ok() && !by_schema) {
-    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, valid.reason_name());
+    DenyCall(*call, valid.reason_name());
     Finish(*call, ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
     return;
   }
   if (!valid.ok()) {
-    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, valid.reason_name(),
-         valid.detail());
+    DenyCall(*call, valid.reason_name(), valid.detail());
     Finish(*call, SchemaRefusal(valid));
     return;
   }
   // Cancelled while its arguments were checked off the loop: never requested, so denied,
   // not completed (see CancelCall).
   if (call->cancelled) {
-    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "cancelled");
+    DenyCall(*call, "cancelled");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
     return;
   }
   // The surface may have stopped while the check ran off the loop.
   if (federation_.ServingClientFor(call->surface) == nullptr) {
-    Deny(call->session, call->call_id, call->request_id_json, call->surface, call->tool, "surface-unavailable");
+    DenyCall(*call, "surface-unavailable");
     Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
@@ -661,7 +666,8 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
   if (tool.schema) {
     if (trust::Verdict valid = trust::ValidateArguments(*tool.schema, arguments_json);
         !valid.ok()) {
-      Deny(session, call_id, request_id_json, tool.surface, tool.tool, valid.reason_name(), valid.detail());
+      Deny(session, call_id, request_id_json, tool.surface, tool.tool, valid.reason_name(),
+           valid.detail());
       done(SchemaRefusal(valid));
       return;
     }

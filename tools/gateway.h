@@ -182,6 +182,8 @@ class Gateway final : public EndpointBackend {
   // A child's call after its arguments' check: the check's verdict decides whether it is
   // denied or requested; after its ToolCallRequested was written: send it, then Complete().
   struct ChildCall;
+  // Deny() for a child's call.
+  void DenyCall(const ChildCall& call, std::string_view reason, std::string_view detail = {});
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
                     std::shared_ptr<const trust::ArgumentSchema> schema,
                     std::shared_ptr<const CredentialInjection> injection);
