@@ -127,6 +127,7 @@ bool ProgressEchoesCredential(const transport::CallProgress& progress,
 struct Gateway::ChildCall {
   SessionInfo session;
   std::string request_id_json;  // the client's
+  CallKey key;                  // in child_calls_, computed once
   std::string call_id;
   std::string surface;
   std::string tool;
@@ -295,7 +296,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
   ++in_flight_;
   ++surface_calls_[call->surface];
-  child_calls_.emplace(KeyOf(session, request_id_json), call);
+  call->key = KeyOf(session, request_id_json);
+  child_calls_.emplace(call->key, call);
 
   std::shared_ptr<CredentialInjection> injection;
   if (!tool->credential_templates.empty()) {
@@ -648,7 +650,7 @@ void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
       taken != surface_calls_.end() && --taken->second == 0) {
     surface_calls_.erase(taken);
   }
-  EraseCall(child_calls_, KeyOf(call.session, call.request_id_json), &call);
+  EraseCall(child_calls_, call.key, &call);
   call.done(std::move(reply));
 }
 
