@@ -62,6 +62,13 @@ std::string ByText(const std::string& by, uint64_t sequence) {
   return by.empty() ? "operator" : by;
 }
 
+// Done: what showed it. Failed: what the check found, then what to do. Pending: what to do.
+std::string DetailCell(const tools::JourneyRow& row) {
+  if (row.status == "done") return row.detail;
+  if (row.status == "failed" && !row.detail.empty()) return row.detail + "; next: " + row.next;
+  return "next: " + row.next;
+}
+
 void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepResult>* checked) {
   if (checked != nullptr) {
     for (const auto& result : *checked) {
@@ -100,9 +107,7 @@ void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepRes
     std::printf("%s\n", EscapeForTerminal(out).c_str());
   };
   line(headers, "DETAIL");
-  for (const auto* row : rows) {
-    line(cells(*row), row->status == "done" ? row->detail : "next: " + row->next);
-  }
+  for (const auto* row : rows) line(cells(*row), DetailCell(*row));
   if (view.complete()) {
     std::printf("\nlas onboarding: complete: every step is done\n");
   } else {

@@ -48,7 +48,7 @@ void Apply(Onboarding& onboarding, uint64_t sequence, const fb::Envelope& event)
       }
       OnboardingStep& step = Touch(onboarding, View(p->step()), sequence, event);
       step.done = false;
-      step.detail.clear();
+      step.detail = Str(p->detail());
       step.reason = Str(p->reason());
       ++step.resets;
       break;

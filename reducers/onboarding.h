@@ -1,9 +1,9 @@
 // The onboarding reducer: the first-use journey's progress, folded from the log.
 //
 // OnboardingStepCompleted{step, detail} marks a step done (detail "marked" when the
-// operator marked it by hand); OnboardingStepReset{step, reason} marks it to be done again
-// (a re-check found it no longer holds, or the operator reset it) and keeps the reason
-// code. A server's admission completes steps too, while they are not done: a
+// operator marked it by hand); OnboardingStepReset{step, reason, detail} marks it to be done
+// again (a re-check found it no longer holds, or the operator reset it) and keeps the reason
+// code and what the check found. A server's admission completes steps too, while they are not done: a
 // ReleaseAccepted "trust-store", "key" and "release" (the release verified under the
 // trust store's selected key), a SurfaceAdmitted that surface's "surface:NAME" row (its
 // launch and tools checks passed). Nothing a server records resets a step; only checks
@@ -40,7 +40,9 @@ inline constexpr std::string_view kNoSuccessfulCallReason = "no-successful-call"
 
 struct OnboardingStep {
   bool done = false;
-  std::string detail;       // of the latest completion ("marked": by hand); "" after a reset
+  // Of the latest event: a completion's ("marked": by hand) or a failed check's finding;
+  // "" after an operator's reset.
+  std::string detail;
   std::string reason;       // reason code of the latest reset; "" after a completion
   std::string by;           // agent id of the latest event about the step; "" = operator
   uint64_t sequence = 0;    // the latest event about the step

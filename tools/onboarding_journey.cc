@@ -201,10 +201,12 @@ log::EventDraft CompletedEvent(std::string_view step, std::string_view detail, c
   return b.Finish(payload, actor.agent_id, actor.session_id);
 }
 
-log::EventDraft ResetEventFor(std::string_view step, std::string_view reason, const Actor& actor) {
+log::EventDraft ResetEventFor(std::string_view step, std::string_view reason,
+                              std::string_view detail, const Actor& actor) {
   log::EventBuilder b;
   auto payload = fb::CreateOnboardingStepReset(b.fbb(), b.fbb().CreateString(step),
-                                               b.fbb().CreateString(reason));
+                                               b.fbb().CreateString(reason),
+                                               b.fbb().CreateString(detail));
   return b.Finish(payload, actor.agent_id, actor.session_id);
 }
 
@@ -358,7 +360,7 @@ std::vector<log::EventDraft> CheckEvents(const std::vector<StepResult>& results,
   drafts.reserve(results.size());
   for (const StepResult& result : results) {
     drafts.push_back(result.passed ? CompletedEvent(result.step, result.detail, actor)
-                                   : ResetEventFor(result.step, result.reason, actor));
+                                   : ResetEventFor(result.step, result.reason, result.detail, actor));
   }
   return drafts;
 }
@@ -368,7 +370,7 @@ log::EventDraft MarkEvent(std::string_view step, const Actor& actor) {
 }
 
 log::EventDraft ResetEvent(std::string_view step, const Actor& actor) {
-  return ResetEventFor(step, kReasonOperatorReset, actor);
+  return ResetEventFor(step, kReasonOperatorReset, "", actor);
 }
 
 Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view action,

@@ -101,7 +101,7 @@ std::vector<StepResult> CheckOnboardingSteps(std::string_view step,
 StepResult CheckFirstCallStep(const reducers::Onboarding& state);
 
 // OnboardingStepCompleted{step, detail} for each passing result and
-// OnboardingStepReset{step, reason} for each failing one, in order, by `actor`.
+// OnboardingStepReset{step, reason, detail} for each failing one, in order, by `actor`.
 std::vector<log::EventDraft> CheckEvents(const std::vector<StepResult>& results,
                                          const Actor& actor);
 // OnboardingStepCompleted{step, "marked"}.

@@ -99,6 +99,10 @@ TEST_F(OnboardingCliTest, CheckMarkAndResetAreRecordedAsEvents) {
   EXPECT_EQ(Step(doc, "trust-store")["reason"], "file-permissions");
   EXPECT_EQ(doc["current"], "trust-store");
   EXPECT_NE(doc["next"].get<std::string>().find("chmod 600"), std::string::npos) << doc["next"];
+  // What the check found is recorded with the reset: a later status still shows it.
+  const std::string found = Step(doc, "trust-store")["detail"];
+  EXPECT_NE(found.find(trust_store()), std::string::npos) << found;
+  EXPECT_EQ(Step(Status(), "trust-store")["detail"], found);
 
   // mark and reset.
   auto mark = Las({"onboarding", "mark", "release"});
@@ -144,6 +148,7 @@ TEST_F(OnboardingCliTest, OddPathsInDetailsAreEscapedOnTheTerminal) {
   EXPECT_NE(check.out.find("\\u{001B}"), std::string::npos) << check.out;
   auto status = Las({"onboarding", "status"});
   EXPECT_EQ(status.out.find('\x1b'), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("\\u{001B}"), std::string::npos) << "the recorded detail: " << status.out;
 }
 
 TEST_F(OnboardingCliTest, MutationsWhileAWriterHoldsTheLogExitLockedAndStatusStillWorks) {

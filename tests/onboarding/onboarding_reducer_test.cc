@@ -25,9 +25,10 @@ log::EventDraft Completed(const std::string& step, const std::string& detail,
 }
 
 log::EventDraft Reset(const std::string& step, const std::string& reason,
-                      const std::string& agent = "") {
+                      const std::string& agent = "", const std::string& detail = "") {
   log::EventBuilder b;
-  auto payload = fb::CreateOnboardingStepResetDirect(b.fbb(), step.c_str(), reason.c_str());
+  auto payload =
+      fb::CreateOnboardingStepResetDirect(b.fbb(), step.c_str(), reason.c_str(), detail.c_str());
   return b.Finish(payload, agent, "");
 }
 
@@ -71,12 +72,12 @@ reducers::Onboarding Fold(const std::vector<log::EventDraft>& drafts) {
 TEST(OnboardingReducer, CompletionResetAndCompletionAgain) {
   std::vector<log::EventDraft> events;
   events.push_back(Completed("trust-store", "ok: /x/trust.json"));
-  events.push_back(Reset("trust-store", "file-permissions", "agent-b"));
+  events.push_back(Reset("trust-store", "file-permissions", "agent-b", "/x/trust.json is mode 0640"));
   auto state = Fold(events);
   const auto& step = state.steps.at("trust-store");
   EXPECT_FALSE(step.done);
   EXPECT_EQ(step.reason, "file-permissions");
-  EXPECT_EQ(step.detail, "");
+  EXPECT_EQ(step.detail, "/x/trust.json is mode 0640") << "what the failed check found";
   EXPECT_EQ(step.by, "agent-b");
   EXPECT_EQ(step.sequence, 2u);
   EXPECT_EQ(step.completions, 1u);
@@ -91,6 +92,9 @@ TEST(OnboardingReducer, CompletionResetAndCompletionAgain) {
   EXPECT_EQ(again.by, "");
   EXPECT_EQ(again.sequence, 3u);
   EXPECT_EQ(again.completions, 2u);
+
+  events.push_back(Reset("trust-store", "operator-reset"));
+  EXPECT_EQ(Fold(events).steps.at("trust-store").detail, "") << "an operator's reset has none";
 }
 
 TEST(OnboardingReducer, FirstSuccessfulChildCallCompletesTheFirstCallStep) {

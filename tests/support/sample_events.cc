@@ -109,7 +109,8 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
     return fb::CreateOnboardingStepCompletedDirect(f, "trust-store", "present and safe");
   }));
   out.push_back(Make(i, [&](auto& f) {
-    return fb::CreateOnboardingStepResetDirect(f, "trust-store", "re-check failed");
+    return fb::CreateOnboardingStepResetDirect(f, "trust-store", "re-check failed",
+                                               "/x/trust.json is mode 0640");
   }));
   out.push_back(Make(i, [&](auto& f) {
     const std::vector<uint8_t> content = {'{', '}'};
