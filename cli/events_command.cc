@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
 #include "cli/stdout_check.h"
+#include "log/envelope.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
 #include "cli/fail.h"
@@ -36,25 +38,49 @@ struct TailFlags {
   bool json = false;
 };
 
-// One human line: sequence, time, kind, agent, the payload as compact JSON. Escaped for the
-// terminal: JSON escapes control characters but not bidirectional controls (U+202E).
-void PrintHuman(const std::string& event_json) {
+// The AGENT column as printed: escaped for the terminal (an agent id is printable ASCII, but
+// a log is input too), "-" for none.
+std::string AgentCell(std::string_view agent_id) {
+  return agent_id.empty() ? "-" : EscapeForTerminal(agent_id);
+}
+
+// One human line: sequence, time, kind, agent (padded to `agent_width`), the payload as
+// compact JSON. Escaped for the terminal: JSON escapes control characters but not
+// bidirectional controls (U+202E).
+void PrintHuman(const std::string& event_json, size_t agent_width) {
   const auto event = nlohmann::json::parse(event_json, nullptr, false);
   if (!event.is_object()) return;
-  const std::string agent = EscapeForTerminal(event.value("agent", ""));
   const std::string payload =
       event.contains("payload")
           ? EscapeForTerminal(
                 event["payload"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
           : "{}";
-  std::printf("%8llu  %s  %-24s %-12s %s\n",
+  std::printf("%8llu  %s  %-24s %-*s  %s\n",
               static_cast<unsigned long long>(event.value("seq", uint64_t{0})),
               event.value("time", "").c_str(), event.value("kind", "").c_str(),
-              agent.empty() ? "-" : agent.c_str(), payload.c_str());
+              static_cast<int>(agent_width), AgentCell(event.value("agent", "")).c_str(),
+              payload.c_str());
 }
 
-// Prints every event from `from`; returns the next sequence to read, or an error.
-Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
+// The widest AGENT cell of the events from `from` on, at least the header's.
+Result<size_t> WidestAgentFrom(log::LogReader& reader, uint64_t from) {
+  auto cursor = reader.Read(from);
+  if (!cursor.ok()) return cursor.status();
+  size_t widest = std::string_view("AGENT").size();
+  while (true) {
+    auto more = (*cursor)->Next();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    const auto agent = log::EnvelopeOf((*cursor)->current()).agent_id();
+    widest = std::max(widest, AgentCell(agent == nullptr ? "" : agent->string_view()).size());
+  }
+  return widest;
+}
+
+// Prints every event from `from`; returns the next sequence to read, or an error. A later
+// event with a wider agent widens the column from its line on.
+Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json,
+                           size_t& agent_width) {
   auto cursor = reader.Read(from);
   if (!cursor.ok()) return cursor.status();
   uint64_t next = from;
@@ -62,13 +88,17 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json) {
     auto more = (*cursor)->Next();
     if (!more.ok()) return more.status();
     if (!*more) break;
-    const std::string line = log::EventToJson((*cursor)->current());
+    const log::StoredEvent& event = (*cursor)->current();
+    const std::string line = log::EventToJson(event);
     if (json) {
       std::printf("%s\n", line.c_str());
     } else {
-      PrintHuman(line);
+      const auto agent = log::EnvelopeOf(event).agent_id();
+      agent_width =
+          std::max(agent_width, AgentCell(agent == nullptr ? "" : agent->string_view()).size());
+      PrintHuman(line, agent_width);
     }
-    next = (*cursor)->current().sequence + 1;
+    next = event.sequence + 1;
   }
   if (!StdoutDelivered()) return IoError("");  // told on stderr already
   return next;
@@ -83,11 +113,17 @@ int Tail(const TailFlags& flags) {
   auto head = (*reader)->head();
   if (!head.ok()) return fail(head.status());
   const uint64_t last = head->sequence;
-  const uint64_t from = last >= flags.count ? last - flags.count + 1 : 1;
+  const uint64_t from = flags.count == 0 ? last + 1 : last >= flags.count ? last - flags.count + 1 : 1;
+  size_t agent_width = 0;
   if (!flags.json) {
-    std::printf("%8s  %-27s  %-24s %-12s %s\n", "SEQ", "TIME", "KIND", "AGENT", "PAYLOAD");
+    // Aligned: the AGENT column as wide as the widest agent among the events shown.
+    auto widest = WidestAgentFrom(**reader, from);
+    if (!widest.ok()) return fail(widest.status());
+    agent_width = *widest;
+    std::printf("%8s  %-27s  %-24s %-*s  %s\n", "SEQ", "TIME", "KIND",
+                static_cast<int>(agent_width), "AGENT", "PAYLOAD");
   }
-  auto next = PrintFrom(**reader, flags.count == 0 ? last + 1 : from, flags.json);
+  auto next = PrintFrom(**reader, from, flags.json, agent_width);
   if (!next.ok()) return fail(next.status());
   if (!flags.follow) return kExitOk;
 
@@ -103,7 +139,7 @@ int Tail(const TailFlags& flags) {
     nanosleep(&pause, nullptr);
     if (g_stop) break;
     if (Status caught = (*reader)->CatchUp(); !caught.ok()) return fail(caught);
-    auto advanced = PrintFrom(**reader, position, flags.json);
+    auto advanced = PrintFrom(**reader, position, flags.json, agent_width);
     if (!advanced.ok()) return fail(advanced.status());
     position = *advanced;
   }

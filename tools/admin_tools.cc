@@ -38,11 +38,11 @@ std::vector<Source> Inventory(const LasToolContext& context) {
 }
 
 // The stable refusal code of a PlanSourceToggle error.
-// PlanSourceToggle's refusal as the tool's error code: no such source; las or las.admin,
-// which stay enabled; else the reason (over 256 bytes, or with control characters).
+// PlanSourceToggle's refusal as the tool's error code: no such source; a protected one,
+// which stays enabled; else the reason (over 256 bytes, or with control characters).
 const char* RefusalCode(const Status& status, std::string_view id) {
   if (status.code() != Code::kInvalidArgument) return "unknown-source";
-  return id == kSourceLas || id == kSourceAdmin ? "source-protected" : "invalid-reason";
+  return IsProtectedSource(id) ? "source-protected" : "invalid-reason";
 }
 
 // Appends `draft` durably, folds it into the live projections, answers on the loop.
@@ -115,7 +115,7 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
   tools.Add(
       "disable_source",
       "Disable a source: its tools leave tools/list and calls to them are refused. Survives "
-      "restart. las and las.admin cannot be disabled.",
+      "restart. las, las.std and las.admin cannot be disabled.",
       R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128},)"
       // No maxLength: it counts characters; the bound is 256 bytes (invalid-reason).
       R"("reason":{"type":"string"}},"required":["id"],)"

@@ -3,8 +3,8 @@
 //                                                 (tools/source_json.h SourceListJson)
 //   las__inspect_source {id}                       one source's full inventory with schemas
 //   las__enable_source {id}                        appends SourceEnabled
-//   las__disable_source {id, reason?}              appends SourceDisabled ("las" and
-//                                                 "las.admin" cannot be disabled)
+//   las__disable_source {id, reason?}              appends SourceDisabled ("las",
+//                                                 "las.std", "las.admin" cannot be)
 //   las__inspect_events {from?, limit?}            events as JSON (log/FORMAT.md §JSON)
 // Enable/disable answer once the event is durable and the server's live projections have
 // folded it, so the next tools/list and call already see it.

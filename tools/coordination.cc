@@ -12,6 +12,7 @@
 #include "projections/state_projection.h"
 #include "tools/coordination_events.h"
 #include "tools/handle_refs.h"
+#include "tools/handles_in_creation.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/random_id.h"
@@ -168,12 +169,12 @@ void Coordination::Batch::Add(Batch other) {
 
 std::string Coordination::HandleRef(const Actor& actor, std::string_view content, Batch& batch) {
   std::string id = HandleIdFor(actor.agent_id, content);
-  const auto& known = handles().by_id;
+  HandlesInCreation& in_creation = context_.handles_in_creation;
   const bool in_batch =
       std::find(batch.handle_ids.begin(), batch.handle_ids.end(), id) != batch.handle_ids.end();
-  if (creating_handles_.count(id) != 0) {
+  if (in_creation.Creating(id)) {
     if (!in_batch) batch.awaited_handles.push_back(id);
-  } else if (known.find(id) == known.end() && !in_batch) {
+  } else if (!in_creation.Stored(id) && !in_batch) {
     batch.drafts.push_back(HandleCreatedEvent(actor, id, actor.agent_id, kJsonMediaType, content));
     batch.handle_ids.push_back(id);
   }
@@ -181,47 +182,22 @@ std::string Coordination::HandleRef(const Actor& actor, std::string_view content
 }
 
 void Coordination::Commit(Batch batch, std::function<void(bool)> then) {
+  HandlesInCreation& in_creation = context_.handles_in_creation;
   if (batch.drafts.empty()) {
     // Its answer may name a handle another call's append is taking to disk: it waits for
     // that append. (With drafts of its own, its synced append is later in the WAL and
     // covers those handles too.)
-    std::erase_if(batch.awaited_handles,
-                  [this](const std::string& id) { return creating_handles_.count(id) == 0; });
-    if (batch.awaited_handles.empty()) {
-      then(true);
-    } else {
-      handle_waiters_.push_back({std::move(batch.awaited_handles), std::move(then)});
-    }
+    in_creation.AwaitStored(std::move(batch.awaited_handles), std::move(then));
     return;
   }
-  for (auto& id : batch.handle_ids) creating_handles_.insert(std::move(id));
-  // A handle stops being "in creation" once the projection holds it. After a failed
-  // append the log refuses every later one, so nothing more is created anyway.
-  // The appender folds the stored events into the live projections before `then`.
+  for (auto& id : batch.handle_ids) in_creation.Begin(std::move(id));
+  // The appender folds the stored events into the live projections before this runs.
   context_.appender.Append(
       std::move(batch.drafts), log::Durability::kSynced,
-      [this, then = std::move(then)](Result<log::AppendedRange> appended) mutable {
-        const auto& known = handles().by_id;
-        for (auto it = creating_handles_.begin(); it != creating_handles_.end();) {
-          it = known.find(*it) != known.end() ? creating_handles_.erase(it) : std::next(it);
-        }
+      [&in_creation, then = std::move(then)](Result<log::AppendedRange> appended) mutable {
+        in_creation.Settled(appended.ok());
         then(appended.ok());
-        ReleaseHandleWaiters(appended.ok());
       });
-}
-
-void Coordination::ReleaseHandleWaiters(bool ok) {
-  std::vector<std::function<void(bool)>> ready;
-  std::erase_if(handle_waiters_, [&](HandleWaiter& waiter) {
-    const bool durable = std::none_of(
-        waiter.handle_ids.begin(), waiter.handle_ids.end(),
-        [this](const std::string& id) { return creating_handles_.count(id) != 0; });
-    if (ok && !durable) return false;
-    ready.push_back(std::move(waiter.then));
-    return true;
-  });
-  // Called after the list is settled: an answer may commit again.
-  for (auto& then : ready) then(ok);
 }
 
 std::string Coordination::NewMessageId() {

@@ -113,16 +113,6 @@ class Coordination {
   CoordinationOptions options_;
   std::map<std::string, PendingWrite, std::less<>> pending_;
   std::set<std::string, std::less<>> completing_messages_;
-  // Handles whose HandleCreated is appended and not yet durable.
-  std::set<std::string, std::less<>> creating_handles_;
-  // Answers that name some of them and wait for nothing else (Commit without drafts).
-  struct HandleWaiter {
-    std::vector<std::string> handle_ids;
-    std::function<void(bool)> then;
-  };
-  std::vector<HandleWaiter> handle_waiters_;
-  // Calls the waiters whose handles are all durable now (every waiter when !ok).
-  void ReleaseHandleWaiters(bool ok);
   mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 

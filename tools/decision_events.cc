@@ -140,6 +140,19 @@ log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol
   return FinishAs(b, payload, actor);
 }
 
+log::EventDraft SessionRefusedEvent(const Actor& actor, std::string_view reason,
+                                    std::string_view protocol_version,
+                                    std::string_view client_name,
+                                    std::string_view client_version,
+                                    std::string_view transport) {
+  log::EventBuilder b;
+  auto& f = b.fbb();
+  auto payload =
+      fb::CreateSessionRefused(f, Str(f, reason), Str(f, protocol_version), Str(f, client_name),
+                               Str(f, client_version), Str(f, transport));
+  return FinishAs(b, payload, actor);
+}
+
 log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason) {
   log::EventBuilder b;
   auto& f = b.fbb();

@@ -52,6 +52,12 @@ log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol
                                    std::string_view client_version,
                                    std::string_view transport);
 log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason);
+// `actor`: the agent the refused client named, and no session.
+log::EventDraft SessionRefusedEvent(const Actor& actor, std::string_view reason,
+                                    std::string_view protocol_version,
+                                    std::string_view client_name,
+                                    std::string_view client_version,
+                                    std::string_view transport);
 // The reason recorded for a session whose process ended without closing it, by the next
 // process to open the log.
 inline constexpr std::string_view kSessionLost = "lost";

@@ -12,6 +12,7 @@
 #include "tools/decision_events.h"
 #include "tools/docs_mcp.h"
 #include "tools/handle_refs.h"
+#include "tools/handles_in_creation.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
 #include "transport/mcp_client.h"
@@ -175,6 +176,13 @@ void Gateway::OnSessionOpened(const SessionInfo& session) {
   appender_.Append({SessionOpenedEvent(ActorOf(session), session.protocol_version,
                                       session.client_name, session.client_version,
                                       session.transport.empty() ? "stdio" : session.transport)},
+                   log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+}
+
+void Gateway::OnSessionRefused(const SessionInfo& attempted, std::string_view reason) {
+  appender_.Append({SessionRefusedEvent(Actor{attempted.agent_id, ""}, reason,
+                                        attempted.protocol_version, attempted.client_name,
+                                        attempted.client_version, attempted.transport)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
@@ -611,19 +619,17 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
   // earlier call's append is taking there, is not stored again (probe AJ1): this synced
   // append comes later in the log, so it is on disk with that one.
   std::vector<log::EventDraft> drafts;
-  std::string storing;
-  if (storing_result_handles_.count(handle->id) == 0 &&
-      !(options_.handle_stored && options_.handle_stored(handle->id))) {
-    storing = handle->id;
-    storing_result_handles_.insert(storing);
+  HandlesInCreation* handles = options_.handles;
+  if (handles == nullptr || handles->Absent(handle->id)) {
+    if (handles != nullptr) handles->Begin(handle->id);
     drafts.push_back(std::move(handle->draft));
   }
   drafts.push_back(std::move(completed));
   appender_.Append(std::move(drafts), log::Durability::kSynced,
                    [this, call = std::move(call), reply = std::move(reply),
-                    storing = std::move(storing)](Result<log::AppendedRange> stored) mutable {
+                    handles](Result<log::AppendedRange> stored) mutable {
                      // Folded into the live projections by now (tools/loop_appender.h).
-                     if (!storing.empty()) storing_result_handles_.erase(storing);
+                     if (handles != nullptr) handles->Settled(stored.ok());
                      Finish(*call, stored.ok() ? std::move(reply)
                                                : ToolCallReply::Error(kCallFailed,
                                                                       "Tool call failed"));

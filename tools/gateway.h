@@ -69,6 +69,7 @@ class Verdict;
 namespace las::tools {
 
 class ArgumentCheckQueue;
+class HandlesInCreation;
 struct CredentialInjection;  // a templated tool's credentials for one call (gateway.cc)
 
 // JSON-RPC error codes the gateway answers with (besides the standard ones).
@@ -99,10 +100,10 @@ struct GatewayOptions {
   // (HandleCreated, synced with ToolCallCompleted); the client gets a small result naming
   // it and reads the rest with las__handle_read. 0: never (tools/handle_refs.h).
   size_t handle_result_bytes = 64 * 1024;
-  // Whether the log holds a handle with this id (the live handles projection): a large
-  // result its agent was given before is named again, not stored again (probe AJ1).
-  // Null: none is known.
-  std::function<bool(const std::string& handle_id)> handle_stored;
+  // The server's handles stored or on their way to the log: a large result its agent was
+  // given before, or is being given by another call, is named again, not stored again
+  // (probe AJ1). Not owned. Null (tests without live projections): each is stored.
+  HandlesInCreation* handles = nullptr;
   const MonotonicClock* clock = &SystemMonotonicClock();
   std::function<std::string()> new_call_id;  // injected randomness
   // Local rules every call passes, in order (tools/call_guard.h). Not owned; they must
@@ -137,6 +138,8 @@ class Gateway final : public EndpointBackend {
   ~Gateway() override;
 
   void OnSessionOpened(const SessionInfo& session) override;
+  // Records SessionRefused (not synced: no answer waits for it).
+  void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override;
   std::string ListTools(const SessionInfo& session) override;
   // A child's call passes `progress` on (transport::CallOptions::on_progress); a las__ tool
   // reports none.
@@ -218,9 +221,6 @@ class Gateway final : public EndpointBackend {
   using CallKey = std::pair<std::string, std::string>;  // session id, transport::RequestIdKey
   static CallKey KeyOf(const SessionInfo& session, std::string_view request_id_json);
   std::multimap<CallKey, std::shared_ptr<ChildCall>> child_calls_;
-  // Result handles whose HandleCreated is on its way to the log (GatewayOptions::handle_stored
-  // answers for the rest).
-  std::set<std::string, std::less<>> storing_result_handles_;
   // Las's own cancellable tools' calls in flight, alike: what a cancellation of each ends.
   std::multimap<CallKey, std::shared_ptr<BuiltinCancel>> builtin_calls_;
   // Removes the entry of `calls` under `key` that holds `call` (a key may hold several).

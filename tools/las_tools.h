@@ -23,6 +23,7 @@ namespace las::tools {
 
 class Federation;
 class Gateway;
+class HandlesInCreation;
 class LiveProjections;
 class LoopAppender;
 
@@ -39,6 +40,7 @@ struct LasToolContext {
   log::EventLog& log;
   LiveProjections& live;
   LoopAppender& appender;  // appends from the loop (tools/loop_appender.h)
+  HandlesInCreation& handles_in_creation;  // shared with the gateway
   const ServerOptions& options;
   ServerLinks& links;
 };

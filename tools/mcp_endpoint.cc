@@ -308,13 +308,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kAgentIdRule));
     return;
   }
-  if (options_.required_agent_id && agent != *options_.required_agent_id) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
-                                  "agentId does not match the configured agent"));
-    return;
-  }
   SessionInfo session;
-  session.session_id = options_.new_session_id ? options_.new_session_id() : "session";
   session.agent_id = agent;
   // Recorded in SessionOpened and kept by the sessions projection for good: bounded (probe
   // P1: 1 MB client names grew every later server's memory).
@@ -325,6 +319,16 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
     session.client_name = recorded(StringField(*info, "name"));
     session.client_version = recorded(StringField(*info, "version"));
   }
+  if (options_.required_agent_id && agent != *options_.required_agent_id) {
+    if (!refusal_reported_) {
+      refusal_reported_ = true;
+      backend_.OnSessionRefused(session, options_.required_agent_reason);
+    }
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
+                                  "agentId does not match the configured agent"));
+    return;
+  }
+  session.session_id = options_.new_session_id ? options_.new_session_id() : "session";
   session_ = session;
   backend_.OnSessionOpened(*session_);
   const json result = {

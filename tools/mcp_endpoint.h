@@ -17,7 +17,8 @@
 //
 // The session's agentId is bound at `initialize` (params.agentId, else params._meta.agentId,
 // else the configured default). When `required_agent_id` is set (Skarbiec is active) it
-// must be exactly that. A later request whose params._meta.agentId names another agent is
+// must be exactly that (another is refused -32602 and reported to the backend, once per
+// endpoint: a client retrying cannot grow the log). A later request whose params._meta.agentId names another agent is
 // refused (-32602): an agent id can never be replaced within a session.
 //
 // Errors sent to the client are generic JSON-RPC messages or static text; nothing a child
@@ -77,6 +78,9 @@ class EndpointBackend {
  public:
   virtual ~EndpointBackend() = default;
   virtual void OnSessionOpened(const SessionInfo& session) = 0;
+  // A local policy refused the session `attempted` would have been (its session_id empty)
+  // for `reason`. The default records nothing.
+  virtual void OnSessionRefused(const SessionInfo& /*attempted*/, std::string_view /*reason*/) {}
   // The `tools/list` result object as JSON text.
   virtual std::string ListTools(const SessionInfo& session) = 0;
   // Runs a call; `done` must be called exactly once, on the endpoint's thread.
@@ -115,7 +119,11 @@ inline constexpr size_t kMaxRequestIdBytes = 256;
 
 struct EndpointOptions {
   std::string default_agent_id = "default";           // LAS_AGENT_ID, else "default"
-  std::optional<std::string> required_agent_id;       // SKARBIEC_MCP_AGENT_ID when active
+  // When set, only this agent may open a session (SKARBIEC_MCP_AGENT_ID while Skarbiec is
+  // active); another's initialize is refused -32602 and, once per endpoint, reported to
+  // the backend with required_agent_reason.
+  std::optional<std::string> required_agent_id;
+  std::string required_agent_reason;
   std::string server_version = "0.1.0";
   size_t max_line_bytes = 4 * 1024 * 1024;
   size_t max_depth = 64;
@@ -166,6 +174,7 @@ class McpEndpoint {
   EndpointBackend& backend_;
   WriteLine write_;
   std::optional<SessionInfo> session_;
+  bool refusal_reported_ = false;  // OnSessionRefused, once
   size_t in_flight_ = 0;
   // tools/call requests in flight by transport::RequestIdKey (a client may reuse an id), and
   // which of them the client cancelled: a cancelled call's answer is not written (MCP: the

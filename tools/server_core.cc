@@ -9,12 +9,12 @@
 
 #include "log/event_log.h"
 #include "projections/catalog_projection.h"
-#include "projections/handles_projection.h"
 #include "projections/releases_projection.h"
 #include "projections/sessions_projection.h"
 #include "tools/decision_events.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
+#include "tools/handles_in_creation.h"
 #include "tools/las_tools.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
@@ -97,12 +97,14 @@ struct ServerCore::Parts {
       : options(std::move(opts)), log(std::move(log_)),
         live(*log, LiveFor(options)),
         appender(io, *log, &live),
-        context{io, *log, live, appender, options, links}, child_exits(io) {}
+        handles_in_creation(HandlesStoredIn(live)),
+        context{io, *log, live, appender, handles_in_creation, options, links}, child_exits(io) {}
 
   ServerOptions options;
   std::unique_ptr<log::EventLog> log;
   LiveProjections live;
   LoopAppender appender;
+  HandlesInCreation handles_in_creation;  // for the tools (context) and the gateway
   ServerLinks links;
   LasToolContext context;
   BuiltinTools builtins;
@@ -169,10 +171,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   parts->links.federation = parts->federation.get();
   GatewayOptions gateway =
       GatewayOptionsFor(parts->options, parts->builtins, parts->guards, parts->validation);
-  gateway.handle_stored = [&live = parts->live](const std::string& handle_id) {
-    const auto& handles = live.Get<projections::HandlesProjection>("handles")->handles();
-    return handles.by_id.find(handle_id) != handles.by_id.end();
-  };
+  gateway.handles = &parts->handles_in_creation;
   parts->gateway = std::make_unique<Gateway>(parts->appender, *parts->federation,
                                              std::move(gateway));
   parts->links.gateway = parts->gateway.get();
@@ -238,6 +237,7 @@ EndpointOptions ServerCore::NewEndpointOptions(std::string transport) const {
     // never a valid agent id): every session is refused, closed rather than open.
     endpoint.required_agent_id =
         Lookup(env, "SKARBIEC_MCP_AGENT_ID").value_or(std::string("\x01"));
+    endpoint.required_agent_reason = std::string(kReasonSkarbiecAgentId);
   }
   endpoint.new_session_id = [] { return RandomId("session-"); };
   endpoint.transport = std::move(transport);

@@ -34,7 +34,7 @@ Result<log::EventDraft> PlanSourceToggle(const std::vector<Source>& inventory,
                                          std::string_view id, bool enable,
                                          std::string_view reason, std::string_view agent_id,
                                          std::string_view session_id) {
-  if (!enable && (id == kSourceLas || id == kSourceAdmin)) {
+  if (!enable && IsProtectedSource(id)) {
     return InvalidArgument(std::string(id) + " cannot be disabled");
   }
   if (FindSource(inventory, id) == nullptr) {

@@ -19,6 +19,12 @@ inline constexpr std::string_view kSourceDocs = "las.docs";
 inline constexpr std::string_view kSourceStd = "las.std";
 inline constexpr std::string_view kSourceAdmin = "las.admin";
 
+// Sources that cannot be disabled: Las's own tools, the reducers the state tools are built
+// on (a switch would do nothing), and the admin tools that switch sources back on.
+inline bool IsProtectedSource(std::string_view id) {
+  return id == kSourceLas || id == kSourceStd || id == kSourceAdmin;
+}
+
 // The discovery tools a lazy `tools/list` keeps (plus las__call).
 inline constexpr std::string_view kSearchTool = "las__search";
 inline constexpr std::string_view kDescribeTool = "las__describe";

@@ -120,8 +120,9 @@ InventoryFacts FactsFromFederation(const Catalog& catalog,
     facts.connections.push_back(std::move(connection));
   }
   for (const auto& tool : catalog.tools()) {
+    // The schema as tools/list shows it: without the arguments Las fills with credentials.
     SourceTool entry{tool.qualified_name, tool.title, tool.description.value_or(""),
-                     tool.input_schema_json, tool.definition_sha256};
+                     ListedInputSchemaJson(tool), tool.definition_sha256};
     if (tool.builtin) {
       facts.las_tools.push_back(std::move(entry));
       continue;

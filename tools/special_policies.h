@@ -35,6 +35,9 @@ inline constexpr const char* kEnvSkarbiecPolicy = "LAS_SKARBIEC_POLICY";
 inline constexpr const char* kEnvSurfacePolicy = "LAS_SURFACE_POLICY";
 // A surface state reason (not a trust reason, no event): finance without any variable.
 inline constexpr std::string_view kReasonFinanceAbsent = "finance-absent";
+// While Skarbiec is served, a session of any other agent than SKARBIEC_MCP_AGENT_ID
+// (SessionRefused; a `las check` row).
+inline constexpr std::string_view kReasonSkarbiecAgentId = "skarbiec-agent-id";
 
 struct SpecialPolicies {
   // The taxonomy, or why there is none (kPolicyUnavailable when no file is configured,

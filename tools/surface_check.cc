@@ -417,7 +417,7 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
                                   Plural(policies.taxonomy->targets.size(), "target"))
                          : Fail(bound->name, "taxonomy", policies.taxonomy_verdict));
       const std::optional<std::string> agent = SkarbiecAgentIdProblem(options.policy.environment);
-      rows.push_back(agent ? Fail(bound->name, "agent-id", "skarbiec-agent-id", *agent)
+      rows.push_back(agent ? Fail(bound->name, "agent-id", kReasonSkarbiecAgentId, *agent)
                            : Ok(bound->name, "agent-id",
                                 "SKARBIEC_MCP_AGENT_ID names the one agent that may open a session"));
     }

@@ -97,6 +97,9 @@ SearchKeys SearchKeysOf(const CatalogTool& tool) {
   keys.title = Lower(tool.title);
   keys.description = Lower(tool.description.value_or(""));
   for (const auto& p : SchemaPropertyNames(tool.input_schema_json)) {
+    // Las fills a credential argument; the client may not send it (docs/MANIFEST.md), so
+    // it is no more searchable than tools/list shows it.
+    if (tool.credential_templates.count(p) != 0) continue;
     keys.properties.push_back(Lower(p));
   }
   return keys;

@@ -128,6 +128,9 @@ TEST_F(SourcesCliTest, DisableAndEnableAppendEventsWhileTheLogIsFree) {
   EXPECT_EQ(toggles[0]["enabled"], true);
 
   EXPECT_EQ(Las({"sources", "disable", "las", "--log", log_dir()}).exit_code, 2);
+  auto reducers = Las({"sources", "disable", "las.std", "--log", log_dir()});
+  EXPECT_EQ(reducers.exit_code, 2) << "the state tools' reducers cannot be switched off";
+  EXPECT_NE(reducers.err.find("las.std cannot be disabled"), std::string::npos) << reducers.err;
   EXPECT_EQ(Las({"sources", "disable", "nope", "--log", log_dir()}).exit_code, 4);
   EXPECT_EQ(Las({"sources", "disable", "echo", "--log", tmp_.Sub("none")}).exit_code, 4)
       << "no log: nothing is created";
@@ -261,6 +264,31 @@ TEST_F(SourcesCliTest, EventsTailPrintsTheLastNAndFollowsUntilSigint) {
   tail.Kill(SIGINT);
   const int status = tail.Wait();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a clean end on SIGINT";
+}
+
+// The human table stays aligned whatever the agents' lengths (probe AL5): PAYLOAD starts in
+// the same column on every line, the header's included.
+TEST_F(SourcesCliTest, EventsTailAlignsThePayloadColumnForLongAgentIds) {
+  {
+    auto log = log::EventLog::Open(log_dir());
+    ASSERT_TRUE(log.ok());
+    const std::string long_agent = "research-assistant-7-with-a-long-name";
+    ASSERT_TRUE((*log)->Append({tools::SourceDisabledEvent("echo", "one", long_agent, "s-1"),
+                                tools::SourceEnabledEvent("echo", "a", "s-2")})
+                    .ok());
+  }
+  auto human = Las({"events", "tail", "-n", "3", "--log", log_dir()});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  const auto lines = testing::Lines(human.out);
+  ASSERT_EQ(lines.size(), 4u) << human.out;
+  const size_t column = lines[0].find("PAYLOAD");
+  ASSERT_NE(column, std::string::npos);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    ASSERT_GT(lines[i].size(), column) << lines[i];
+    EXPECT_EQ(lines[i][column], '{') << "payload of line " << i << " starts under its header:\n"
+                                     << human.out;
+    EXPECT_EQ(lines[i][column - 1], ' ') << human.out;
+  }
 }
 
 }  // namespace

@@ -619,9 +619,15 @@ TEST_F(DaemonTest, TwoAgentsRacingCasOnOneKeyGetExactlyOneWinnerPerVersion) {
   ASSERT_FALSE(socket_path.empty());
   constexpr int kVersions = 12;
   constexpr int kAttempts = 4;  // in flight at once per agent and version
+  // Both agents start each version's attempts together (a barrier), so that the two
+  // contest every version: neither can run ahead.
+  const std::string meeting = tmp_.Sub("meet");
+  fs::create_directories(meeting);
   auto steps_for = [&](const std::string& agent) {
     json steps = json::array();
     for (int v = 0; v < kVersions; ++v) {
+      steps.push_back({{"op", "meet"}, {"dir", meeting}, {"name", "v" + std::to_string(v)},
+                       {"count", 2}});
       steps.push_back({{"op", "parallelCalls"},
                        {"name", "las__state_cas"},
                        {"count", kAttempts},
@@ -640,16 +646,21 @@ TEST_F(DaemonTest, TwoAgentsRacingCasOnOneKeyGetExactlyOneWinnerPerVersion) {
   second.join();
   std::vector<int> wins(kVersions, 0);
   std::map<std::string, int> wins_by_agent;
+  std::map<std::string, int> conflicts_by_agent;
   for (testing::SdkRun* run : {&a, &b}) {
     ASSERT_EQ(run->exit_code, 0) << run->err;
-    ASSERT_EQ(run->steps.size(), static_cast<size_t>(kVersions));
+    ASSERT_EQ(run->steps.size(), static_cast<size_t>(2 * kVersions));
     for (int v = 0; v < kVersions; ++v) {
-      json& step = run->steps[v];
+      ASSERT_EQ(run->steps[2 * v]["ok"], true) << run->steps[2 * v].dump();
+      json& step = run->steps[2 * v + 1];
       ASSERT_EQ(step["ok"], true) << step.dump();
       for (json& result : step["result"]) {
         json& content = result["structuredContent"];
         if (result.value("isError", false)) {
           EXPECT_EQ(content["error"]["code"], "version-conflict") << result.dump();
+          // Lost to version v's winner, not to a later write: it contested version v.
+          EXPECT_EQ(content["error"]["current_version"], v + 1) << result.dump();
+          ++conflicts_by_agent[run == &a ? "racer-a" : "racer-b"];
         } else {
           EXPECT_EQ(content["version"], v + 1) << result.dump();
           ++wins[v];
@@ -659,6 +670,9 @@ TEST_F(DaemonTest, TwoAgentsRacingCasOnOneKeyGetExactlyOneWinnerPerVersion) {
     }
   }
   for (int v = 0; v < kVersions; ++v) EXPECT_EQ(wins[v], 1) << "expected_version " << v;
+  // Every attempt was decided while its version was contested: 2 x 4 per version, one won.
+  EXPECT_EQ(conflicts_by_agent["racer-a"] + conflicts_by_agent["racer-b"],
+            kVersions * (2 * kAttempts - 1));
   EXPECT_EQ(StopDaemon(), 0);
 
   // The log agrees: versions 1..N written once each, by the winners.

@@ -10,14 +10,17 @@
 //                    {"op": "listPrompts"}, {"op": "getPrompt", "name": "...", "arguments": {...}},
 //                    {"op": "parallelCalls", "name": "...", "arguments": {...}, "count": 8},
 //                    {"op": "concurrentCalls", "calls": [{"name": "...", "arguments": {...}}, ...]},
-//                    {"op": "callToolWithProgress", "name": "...", "arguments": {...}}]}
+//                    {"op": "callToolWithProgress", "name": "...", "arguments": {...}},
+//                    {"op": "meet", "dir": "/abs/dir", "name": "...", "count": 2}]}
 // concurrentCalls sends every call at once, in order, and waits for all of them: its result is
 // one {"ok": true, "result": ...} or {"ok": false, "error": ...} per call.
 // callToolWithProgress's result is {"result": ..., "progress": [every progress notification]}.
+// meet is a barrier between clients run at once: it leaves DIR/NAME.<pid> and waits (30 s at
+// most) until `count` clients have left one there.
 // Prints one JSON line per step: {"step": i, "ok": true, "result": ...} or
 // {"step": i, "ok": false, "error": {"code": ..., "message": ...}}. Exits 0 when every step ran
 // (a step's own failure is data, not a crash); exits 1 when the connection itself fails.
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -64,6 +67,16 @@ async function run(step) {
           (call) => client.callTool({ name: call.name, arguments: call.arguments ?? {} })));
       return settled.map((s) => s.status === "fulfilled" ? { ok: true, result: s.value }
                                                          : { ok: false, error: errorOf(s.reason) });
+    }
+    case "meet": {
+      writeFileSync(`${step.dir}/${step.name}.${process.pid}`, "");
+      const deadline = Date.now() + 30000;
+      for (;;) {
+        const met = readdirSync(step.dir).filter((f) => f.startsWith(`${step.name}.`)).length;
+        if (met >= step.count) return { met };
+        if (Date.now() > deadline) throw new Error(`meet ${step.name}: ${met} of ${step.count}`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
     }
     default: throw new Error(`unknown op ${step.op}`);
   }

@@ -77,7 +77,7 @@ TEST_F(SourcesE2eTest, AFailedSurfaceIsASourceWithZeroCapabilitiesAndToolOnlyChi
   EXPECT_EQ(by_id["dead"]["description"], "No catalog loaded for dead: start-failed");
   EXPECT_EQ(by_id["dead"]["counts"],
             json({{"tools", 0}, {"prompts", 0}, {"resources", 0}, {"reducers", 0}}));
-  // stand_in.py and mcp_child.py answer resources/list and prompts/list with -32601.
+  // echo declares only tools: a source with no prompts or resources.
   EXPECT_EQ(by_id["echo"]["counts"]["tools"], 3);
   EXPECT_EQ(by_id["echo"]["counts"]["prompts"], 0);
   EXPECT_EQ(by_id["echo"]["counts"]["resources"], 0);
@@ -91,6 +91,35 @@ TEST_F(SourcesE2eTest, AFailedSurfaceIsASourceWithZeroCapabilitiesAndToolOnlyChi
   EXPECT_TRUE(echo["tools"][0]["inputSchema"].is_object());
   EXPECT_TRUE(run.steps[2]["result"]["structuredContent"]["tools"].empty());
   EXPECT_EQ(StepText(run.steps[3]), "Echo: tool-only works");
+}
+
+// A child that declares resources and prompts but answers their lists "Method not found" is
+// a tool-only source and serves; one whose tools/list fails is left out (probe AL1).
+TEST_F(SourcesE2eTest, MethodNotFoundForResourcesAndPromptsIsToolOnlyAndAFailedToolsListIsNot) {
+  testing::AddVariantOf(*release_, "flaky", "toolonly", {"--declare-resources-prompts", "1"});
+  testing::AddVariantOf(*release_, "flaky", "nolist", {"--fail-tools-list", "1"});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(2);
+  auto run = Serve({CallStep("las__list_sources", {{"limit", 200}}),
+                    CallStep("toolonly__received")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, json> by_id;
+  for (const auto& s : run.steps[0]["result"]["structuredContent"]["sources"]) by_id[s["id"]] = s;
+  ASSERT_TRUE(by_id.count("toolonly")) << run.steps[0].dump();
+  EXPECT_GT(by_id["toolonly"]["counts"]["tools"].get<int>(), 0);
+  EXPECT_EQ(by_id["toolonly"]["counts"]["prompts"], 0);
+  EXPECT_EQ(by_id["toolonly"]["counts"]["resources"], 0);
+  EXPECT_EQ(by_id["nolist"]["description"], "No catalog loaded for nolist: list-failed");
+  EXPECT_EQ(by_id["nolist"]["counts"]["tools"], 0);
+  // The child was asked for both lists (else this would show nothing).
+  const std::string received = StepText(run.steps[1]);
+  EXPECT_NE(received.find("resources/list"), std::string::npos) << received;
+  EXPECT_NE(received.find("prompts/list"), std::string::npos) << received;
+  bool rejected = false;
+  for (const json& e : Replay({"--kind", "SurfaceRejected"})) {
+    if (e["payload"]["surface"] == "nolist") rejected = e["payload"]["reason"] == "list-failed";
+  }
+  EXPECT_TRUE(rejected);
 }
 
 TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {

@@ -248,6 +248,32 @@ TEST_F(SpecialPoliciesTest, SkarbiecWithoutItsAgentIdSaysWhyEverySessionIsRefuse
   }
 }
 
+// A real server with Skarbiec admitted refuses a session of any other agent, and records
+// the refusal with its reason (probe AM1, AM2).
+TEST_F(SpecialPoliciesTest, ASessionOfAnotherAgentThanSkarbiecsIsRefusedAndRecorded) {
+  if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  AddStandIn("skarbiec");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  auto intruder = Serve({CallStep("skarbiec__health")}, json{{"LAS_AGENT_ID", "intruder"}});
+  EXPECT_NE(intruder.exit_code, 0) << "the client could not connect";
+  EXPECT_TRUE(intruder.steps.empty()) << "no step ran";
+  auto allowed = Serve({CallStep("skarbiec__health")});
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  ASSERT_EQ(allowed.steps.size(), 1u);
+  EXPECT_EQ(allowed.steps[0]["ok"], true) << allowed.steps[0].dump();
+
+  const auto refused = Replay({"--kind", "SessionRefused"});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0]["agent"], "intruder");
+  EXPECT_EQ(refused[0]["session"], "");
+  EXPECT_EQ(refused[0]["payload"]["reason"], "skarbiec-agent-id");
+  EXPECT_EQ(refused[0]["payload"]["transport"], "stdio");
+  std::vector<std::string> opened;
+  for (const json& e : Replay({"--kind", "SessionOpened"})) opened.push_back(e["agent"]);
+  EXPECT_EQ(opened, std::vector<std::string>{kAgent});
+}
+
 TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeverLogged) {
   if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
   AddStandIn("skarbiec", {"--misbehave"});

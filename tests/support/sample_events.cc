@@ -123,6 +123,10 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
   out.push_back(Make(i, [&](auto& f) {
     return fb::CreateSurfaceStoppedDirect(f, "lem", "child-exited", "exit status 3", 1000 + i);
   }));
+  out.push_back(Make(i, [&](auto& f) {
+    return fb::CreateSessionRefusedDirect(f, "skarbiec-agent-id", "2024-11-05",
+                                          Tag("client", i).c_str(), "1.0", "stdio");
+  }));
   return out;
 }
 

@@ -24,6 +24,7 @@
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/grant_tools.h"
+#include "tools/handles_in_creation.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
@@ -42,8 +43,9 @@ class CoordinationHarness {
     live_ = std::make_unique<LiveProjections>(*log_);
     ASSERT_TRUE(live_->CatchUp().ok());
     appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
+    handles_ = std::make_unique<HandlesInCreation>(HandlesStoredIn(*live_));
     context_ = std::make_unique<LasToolContext>(
-        LasToolContext{io_, *log_, *live_, *appender_, options_, links_});
+        LasToolContext{io_, *log_, *live_, *appender_, *handles_, options_, links_});
     builtins_ = std::make_unique<BuiltinTools>();
     CoordinationOptions coordination;
     coordination.clock = &clock_;
@@ -62,6 +64,7 @@ class CoordinationHarness {
     GatewayOptions gateway;
     gateway.builtins = builtins_.get();
     gateway.new_call_id = [this] { return "call-" + std::to_string(++ids_); };
+    gateway.handles = handles_.get();
     gateway_ = std::make_unique<Gateway>(*appender_, *federation_, gateway);
     links_.gateway = gateway_.get();
   }
@@ -74,6 +77,7 @@ class CoordinationHarness {
     federation_.reset();
     builtins_.reset();
     context_.reset();
+    handles_.reset();
     appender_.reset();
     live_.reset();
     log_.reset();
@@ -159,6 +163,7 @@ class CoordinationHarness {
   std::unique_ptr<log::EventLog> log_;
   std::unique_ptr<LiveProjections> live_;
   std::unique_ptr<LoopAppender> appender_;
+  std::unique_ptr<HandlesInCreation> handles_;
   std::unique_ptr<LasToolContext> context_;
   std::unique_ptr<BuiltinTools> builtins_;
   std::unique_ptr<Federation> federation_;

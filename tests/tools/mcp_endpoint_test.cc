@@ -28,7 +28,11 @@ class RecordingBackend : public EndpointBackend {
   void CancelCall(const SessionInfo&, const std::string& request_id_json) override {
     cancelled.push_back(request_id_json);
   }
+  void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override {
+    refused.push_back({attempted, std::string(reason)});
+  }
   std::vector<SessionInfo> opened;
+  std::vector<std::pair<SessionInfo, std::string>> refused;
   std::vector<Call> calls;
   std::vector<std::string> cancelled;
   std::vector<std::function<void(ToolCallReply)>> pending;
@@ -391,14 +395,32 @@ TEST_F(EndpointTest, DefaultAgentComesFromOptions) {
 TEST_F(EndpointTest, WhenSkarbiecIsActiveInitializeMustCarryExactlyItsAgent) {
   EndpointOptions options;
   options.required_agent_id = "skarbiec-agent";
+  options.required_agent_reason = "skarbiec-agent-id";
   Make(options);
-  json wrong = Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"someone"}})");
+  json wrong = Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"agentId":"someone",)"
+                    R"("protocolVersion":"2024-11-05","clientInfo":{"name":"c","version":"9"}}})");
   EXPECT_EQ(wrong["error"]["code"], -32602);
+  // The refusal is reported once, with what the session would have been.
+  ASSERT_EQ(backend_.refused.size(), 1u);
+  EXPECT_EQ(backend_.refused[0].second, "skarbiec-agent-id");
+  EXPECT_EQ(backend_.refused[0].first.agent_id, "someone");
+  EXPECT_EQ(backend_.refused[0].first.session_id, "") << "no session was opened";
+  EXPECT_EQ(backend_.refused[0].first.client_name, "c");
+  EXPECT_EQ(backend_.refused[0].first.protocol_version, "2024-11-05");
   json missing = Send(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{}})");
   EXPECT_EQ(missing["error"]["code"], -32602);
+  EXPECT_EQ(backend_.refused.size(), 1u) << "a client retrying cannot grow the log";
+  // Malformed params are not a policy's refusal (a fresh endpoint, nothing reported yet).
+  backend_.refused.clear();
+  Make(options);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"agentId":"a b"}})")
+                ["error"]["code"], -32602);
+  EXPECT_TRUE(backend_.refused.empty());
   EXPECT_FALSE(endpoint_->initialized());
   json right = Send(R"({"jsonrpc":"2.0","id":3,"method":"initialize","params":{"agentId":"skarbiec-agent"}})");
   EXPECT_TRUE(right.contains("result"));
+  EXPECT_TRUE(backend_.refused.empty());
+  EXPECT_EQ(backend_.opened.size(), 1u);
 }
 
 }  // namespace

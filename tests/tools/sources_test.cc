@@ -154,6 +154,24 @@ TEST(InventoryTest, DetailCarriesSchemas) {
   EXPECT_EQ(detail["prompts"][0]["name"], "summarize");
 }
 
+// An argument Las fills with a credential is not the client's to send: the detail shows
+// the schema as tools/list does, without it (probe AL3).
+TEST(InventoryTest, DetailLeavesOutArgumentsLasFillsWithCredentials) {
+  Catalog catalog;
+  CatalogTool tool = SurfaceTool("notes", "create");
+  tool.input_schema_json =
+      R"({"type":"object","properties":{"text":{"type":"string"},"token":{"type":"string"}},)"
+      R"("required":["text","token"]})";
+  tool.credential_templates = {{"token", "NOTES_TOKEN"}};
+  catalog.AddBuiltin(tool);
+  InventoryFacts facts = FactsFromFederation(catalog, {}, false, nullptr);
+  ASSERT_EQ(facts.las_tools.size(), 1u);  // AddBuiltin: listed under las here
+  const json schema = json::parse(facts.las_tools[0].input_schema_json);
+  EXPECT_TRUE(schema["properties"].contains("text"));
+  EXPECT_FALSE(schema["properties"].contains("token")) << schema.dump();
+  EXPECT_EQ(schema["required"], json::array({"text"}));
+}
+
 TEST(InventoryTest, FromTheLogConfiguredButUnrecordedAndRejectedSurfaces) {
   reducers::RecordedCatalog catalog;
   catalog.surfaces["echo"] = {true, 1, "", "", 5, {{"echo", "aa", "bb"}}};

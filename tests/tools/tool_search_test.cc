@@ -43,6 +43,20 @@ class SearchTest : public ::testing::Test {
   std::vector<const CatalogTool*> pointers_;
 };
 
+// A property Las fills with a credential is not searchable: the client may not send it and
+// tools/list does not show it (probe AL3).
+TEST(SearchKeysTest, AnArgumentLasFillsWithACredentialIsNotSearchable) {
+  CatalogTool filled = Tool("notes__create", "", "Unrelated",
+                            R"({"type":"object","properties":{"session_token":{"type":"string"}}})");
+  filled.credential_templates = {{"session_token", "NOTES_TOKEN"}};
+  CatalogTool plain = Tool("other__create", "", "Unrelated",
+                           R"({"type":"object","properties":{"session_token":{"type":"string"}}})");
+  EXPECT_TRUE(SearchKeysOf(filled).properties.empty());
+  EXPECT_EQ(SearchKeysOf(plain).properties, std::vector<std::string>{"session_token"});
+  EXPECT_EQ(Names(SearchTools({&filled, &plain}, "session token", 10)),
+            std::vector<std::string>{"other__create"});
+}
+
 TEST_F(SearchTest, NameRanksAboveTitleAboveDescriptionAboveSchemaPropertyNames) {
   auto hits = SearchTools(pointers_, "weather", 10);
   EXPECT_EQ(Names(hits), (std::vector<std::string>{"alpha__weather", "beta__lookup",

@@ -27,6 +27,8 @@ Options:
                        Schema; MCP clients want "type": "object"); it answers as echo does
   --string-root-tool NAME  list one more tool, NAME, whose schema's root is {"type": "string"}
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
+  --declare-resources-prompts 1  declare resources and prompts, and answer their lists -32601
+  --fail-tools-list 1  answer tools/list with a JSON-RPC error
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
 escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
@@ -255,11 +257,17 @@ def main():
                       "capabilities": {"tools": {}}, "serverInfo": {"name": "mcp_child", "version": "1"}}
             if "--exit-at-resources-list" in opts:
                 result["capabilities"]["resources"] = {}
+            if "--declare-resources-prompts" in opts:  # then answers their lists -32601
+                result["capabilities"]["resources"] = {}
+                result["capabilities"]["prompts"] = {}
             if result["protocolVersion"] == "none":
                 del result["protocolVersion"]
             send({"jsonrpc": "2.0", "id": rid, "result": result})
         elif method == "resources/list" and "--exit-at-resources-list" in opts:
             sys.exit(6)
+        elif method == "tools/list" and "--fail-tools-list" in opts:
+            send({"jsonrpc": "2.0", "id": rid,
+                  "error": {"code": -32603, "message": "Internal error"}})
         elif method == "tools/list":
             time.sleep(int(opts.get("--list-delay-ms", "0")) / 1000.0)
             start = int((msg.get("params") or {}).get("cursor", "0"))
