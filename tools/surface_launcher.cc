@@ -253,6 +253,7 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   client_options.spawn.keep_fds = state->plan.inherit_fds;
   client_options.start_timeout = std::chrono::milliseconds(options.start_timeout_ms);
   client_options.on_child_gone = options.on_child_gone;
+  client_options.spawner = options.spawner;
   state->result.client = std::make_unique<transport::McpClient>(io, std::move(client_options));
 
   state->result.client->Start([state](transport::CallResult started) {

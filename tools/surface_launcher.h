@@ -29,6 +29,7 @@ class io_context;
 }
 namespace las::transport {
 class McpClient;
+class ProcessSpawner;
 }
 
 namespace las::tools {
@@ -75,6 +76,8 @@ struct LaunchOptions {
   std::vector<std::string> extra_env;
   // The child exited by itself after the launch succeeded (transport/mcp_client.h).
   std::function<void()> on_child_gone;
+  // Starts the child from the plan's descriptors. Not owned; null: the real spawner.
+  transport::ProcessSpawner* spawner = nullptr;
 };
 
 // Returns the launch's abort: while the launch is under way it ends the child (as

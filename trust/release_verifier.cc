@@ -42,6 +42,11 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
                                              " over manifest " + paths.manifest);
   }
 
+  // The selected key signed these bytes: a refusal from here on names them (probe AK2: an
+  // auditor must see that a trusted key signed bytes that do not parse).
+  const Sha256Digest digest = Sha256(raw);
+  if (refused != nullptr) *refused = RefusedRelease{key.key_id, 0, digest};
+
   // Only now, with the bytes authenticated, parse exactly those bytes.
   Result<Manifest> manifest = ParseManifest(raw);
   if (!manifest.ok()) {
@@ -50,8 +55,7 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
                               : Reason::kManifestInvalid;
     return Reject(reason, manifest.status().message());
   }
-  const Sha256Digest digest = Sha256(raw);
-  if (refused != nullptr) *refused = RefusedRelease{key.key_id, manifest->sequence, digest};
+  if (refused != nullptr) refused->sequence = manifest->sequence;
   Status fresh = CheckExpiry(*manifest, now_micros);
   if (!fresh.ok()) return Reject(Reason::kExpired, fresh.message());
 

@@ -50,7 +50,7 @@ struct AcceptedRelease {
 // A verified release that was refused after its signature verified.
 struct RefusedRelease {
   std::string key_id;
-  uint64_t sequence = 0;
+  uint64_t sequence = 0;  // 0: the signed bytes are not a manifest this Las can parse
   Sha256Digest manifest_sha256{};
 };
 
@@ -62,8 +62,9 @@ class ReleaseVerifier {
       : clock_(clock), secure_options_(secure_options) {}
 
   // `refused`, when given, learns which release a refusal concerns once its signature has
-  // verified (expired, rollback, conflict, an unreadable watermark); it is left alone for a
-  // refusal before that, when nothing about the release can be trusted.
+  // verified (manifest-invalid or -unsupported: key and digest, sequence 0; expired,
+  // rollback, conflict, an unreadable watermark); it is left alone for a refusal before
+  // that, when nothing about the release can be trusted.
   VerdictOr<AcceptedRelease> Verify(const ReleasePaths& paths,
                                     RefusedRelease* refused = nullptr) const;
 

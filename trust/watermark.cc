@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -186,7 +188,38 @@ Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& wat
   return Verdict::Accept();
 }
 
+namespace {
+
+// An exclusive flock(2) on the watermark's directory, held from the re-read to the rename:
+// admissions of several Las processes sharing one watermark commit one at a time (probe
+// AK1: two unlocked commits could each read the old file, and the later rename lowered
+// the watermark). The file itself is replaced by rename, so its inode cannot carry the
+// lock. A filesystem without flock (ENOLCK, EOPNOTSUPP) commits unlocked, as before.
+// Bounded: a stopped process must not hold every later admission forever.
+VerdictOr<UniqueFd> LockWatermarkDir(const std::string& path) {
+  const std::string dir = WatermarkDir(path);
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) return IoFailure("opening the watermark directory", dir);
+  constexpr int kPauseMs = 10;
+  for (int waited_ms = 0;; waited_ms += kPauseMs) {
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return fd;
+    if (errno == ENOLCK || errno == EOPNOTSUPP) return UniqueFd();
+    if (errno != EWOULDBLOCK && errno != EINTR) return IoFailure("locking the watermark directory", dir);
+    if (waited_ms >= kWatermarkLockWaitMs) {
+      return Reject(Reason::kIoError, "the watermark directory " + dir +
+                                          " stayed locked by another las admission for " +
+                                          std::to_string(kWatermarkLockWaitMs / 1000) + " s");
+    }
+    const timespec pause{0, kPauseMs * 1000 * 1000};
+    ::nanosleep(&pause, nullptr);
+  }
+}
+
+}  // namespace
+
 Verdict CommitWatermark(const PendingWatermark& pending, const SecureFileOptions& options) {
+  VerdictOr<UniqueFd> lock = LockWatermarkDir(pending.path);
+  if (!lock.ok()) return lock.verdict();
   VerdictOr<Watermarks> current = LoadWatermarks(pending.path, options);
   if (!current.ok()) return current.verdict();
   VerdictOr<WatermarkStep> step =

@@ -30,9 +30,10 @@
 // means.
 //
 // Errors: kWatermarkInvalid for content; secure_file reasons for the file; kIoError for a
-// failed write. Thread safety: free functions; two processes committing to one file at
-// once are not coordinated (the later rename wins; CommitWatermark re-reads and
-// re-decides right before writing to narrow that window).
+// failed write. Thread safety: free functions. Commits to one file, from any number of
+// processes or threads, run one at a time: CommitWatermark holds an exclusive flock(2) on
+// the watermark's directory from its re-read to the rename (waiting at most
+// kWatermarkLockWaitMs, then io-error), so a late commit re-decides against the early one.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,7 @@ namespace las::trust {
 
 inline constexpr uint32_t kWatermarkSchemaVersion = 1;
 inline constexpr size_t kMaxWatermarkBytes = 256 * 1024;
+inline constexpr int kWatermarkLockWaitMs = 10 * 1000;
 
 struct WatermarkEntry {
   uint64_t sequence = 0;
@@ -91,9 +93,9 @@ struct PendingWatermark {
   WatermarkStep step = WatermarkStep::kAdvance;
 };
 
-// Re-reads the file (secure checks again), re-decides `pending` against what is there
-// now (a concurrent admission may have moved it: rollback/conflict come back as
-// verdicts) and, for kAdvance, writes the new entry with WriteWatermarksAtomically. Other
+// Under the directory's lock (above), re-reads the file (secure checks again), re-decides
+// `pending` against what is there now (a concurrent admission may have moved it:
+// rollback/conflict come back as verdicts) and, for kAdvance, writes the new entry with WriteWatermarksAtomically. Other
 // keys' entries are kept. Accepted without writing for kUnchanged.
 Verdict CommitWatermark(const PendingWatermark& pending, const SecureFileOptions& options = {});
 

@@ -4,12 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "base/hex.h"
+#include "base/unique_fd.h"
 #include "tests/trust/trust_test_util.h"
 #include "trust/signature_file.h"
 
@@ -144,6 +148,12 @@ TEST_F(ReleaseVerifierTest, SignedDuplicateSurfaceNamesAreManifestInvalid) {
   manifest.insert(end, ",\n" + surface);
   rel_.Publish(manifest);
   ExpectRejected(Reason::kManifestInvalid);
+  // The trusted key signed these bytes: the refusal names the key and the digest (probe AK2).
+  RefusedRelease refused;
+  ASSERT_FALSE(ReleaseVerifier(rel_.clock(), options_).Verify(rel_.paths(), &refused).ok());
+  EXPECT_EQ(refused.key_id, KeyIdOf(rel_.key().public_key));
+  EXPECT_EQ(refused.manifest_sha256, Sha256(manifest));
+  EXPECT_EQ(refused.sequence, 0u) << "unparsed: no sequence can be trusted";
 }
 
 TEST_F(ReleaseVerifierTest, SignedNewerSchemaVersionIsManifestUnsupported) {
@@ -219,6 +229,31 @@ TEST_F(ReleaseVerifierTest, CommitRedecidesAgainstConcurrentAdvance) {
   AdmitAndCommit();  // another admission moved the watermark to 7 meanwhile
   Verdict late = ReleaseVerifier(rel_.clock(), options_).Commit(*six);
   EXPECT_EQ(late.reason(), Reason::kRollback) << late.ToString();
+}
+
+// Two admissions committing at once (probe AK1): while another commit holds the watermark's
+// directory, a commit waits, then re-decides against what that one wrote. Unlocked, the
+// commit of 6 read the old file during the other's write and its rename lowered the
+// watermark.
+TEST_F(ReleaseVerifierTest, ACommitWaitsForAnotherHoldingTheWatermarkAndRedecides) {
+  rel_.Publish(ManifestText(6));
+  VerdictOr<AcceptedRelease> six = Verify();
+  ASSERT_TRUE(six.ok()) << six.verdict().ToString();
+  const std::string dir = std::filesystem::path(rel_.paths().watermark).parent_path().string();
+  UniqueFd other(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  ASSERT_EQ(::flock(other.get(), LOCK_EX), 0);  // the other admission's commit is under way
+  Verdict late = Verdict::Accept();
+  std::thread commit_six([&] { late = ReleaseVerifier(rel_.clock(), options_).Commit(*six); });
+  Watermarks seven;
+  seven.by_key[six->key_id] = WatermarkEntry{7, Sha256("another manifest")};
+  const Verdict wrote = WriteWatermarksAtomically(rel_.paths().watermark, seven);
+  other.Reset();  // its rename is done: it lets go
+  commit_six.join();
+  ASSERT_TRUE(wrote.ok()) << wrote.ToString();
+  EXPECT_EQ(late.reason(), Reason::kRollback) << late.ToString();
+  VerdictOr<Watermarks> now = LoadWatermarks(rel_.paths().watermark);
+  ASSERT_TRUE(now.ok());
+  EXPECT_EQ(now->Find(six->key_id)->sequence, 7u) << "never lowered";
 }
 
 TEST_F(ReleaseVerifierTest, KeyRotationStartsNewKeyAtZero) {
