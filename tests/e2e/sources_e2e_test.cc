@@ -101,7 +101,8 @@ TEST_F(SourcesE2eTest, MethodNotFoundForResourcesAndPromptsIsToolOnlyAndAFailedT
   ASSERT_FALSE(HasFailure());
   release_->Sign(2);
   auto run = Serve({CallStep("las__list_sources", {{"limit", 200}}),
-                    CallStep("toolonly__received")});
+                    CallStep("toolonly__received")},
+                   {"--admin"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::map<std::string, json> by_id;
   for (const auto& s : run.steps[0]["result"]["structuredContent"]["sources"]) by_id[s["id"]] = s;

@@ -413,7 +413,7 @@ TEST_F(EndpointTest, WhenSkarbiecIsActiveInitializeMustCarryExactlyItsAgent) {
   // Malformed params are not a policy's refusal (a fresh endpoint, nothing reported yet).
   backend_.refused.clear();
   Make(options);
-  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"agentId":"a b"}})")
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"agentId":" a"}})")
                 ["error"]["code"], -32602);
   EXPECT_TRUE(backend_.refused.empty());
   EXPECT_FALSE(endpoint_->initialized());
