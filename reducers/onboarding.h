@@ -11,8 +11,8 @@
 // ToolCallCompleted with outcome Ok for a call whose ToolCallRequested named a child
 // surface (not Las's own "las") while the step is not done. A reset of "first-call" with
 // reason "no-successful-call" folded when the ledger already holds a successful call is
-// stale (the check read the ledger before that call's completion was written: the
-// gateway writes it just after answering) and changes nothing. Step names are whatever the
+// stale (the check read the ledger before that call's completion was written: calls go on
+// while a check runs) and changes nothing. Step names are whatever the
 // events say (tools/onboarding_journey.h decides which exist); unknown kinds are skipped.
 //
 // Pure: no I/O, no clock (times come from the events). Same events, same state.

@@ -609,23 +609,20 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
   auto completed = ToolCallCompletedEvent(
       actor, call->call_id, outcome, Bound(forwarded ? result.result : "", options_.recorded_bytes),
       micros, error_code);
-  if (!handle) {
-    appender_.Append({std::move(completed)}, log::Durability::kDeferred,
-                     [](Result<log::AppendedRange>) {});
-    Finish(*call, std::move(reply));
-    return;
-  }
-  // The handle must be on disk before the client hears of it. One the log holds, or that an
+  // The client hears of the call's end once its ToolCallCompleted is written (DESIGN.md:
+  // append, fold, respond; probe AO2): a result it was given is in the log, and after a
+  // failed write it is given none. Written, not synced: the next sync covers it. A handle
+  // must be on disk before the client hears of it: synced. One the log holds, or that an
   // earlier call's append is taking there, is not stored again (probe AJ1): this synced
   // append comes later in the log, so it is on disk with that one.
   std::vector<log::EventDraft> drafts;
-  HandlesInCreation* handles = options_.handles;
-  if (handles == nullptr || handles->Absent(handle->id)) {
+  HandlesInCreation* handles = handle ? options_.handles : nullptr;
+  if (handle && (handles == nullptr || handles->Absent(handle->id))) {
     if (handles != nullptr) handles->Begin(handle->id);
     drafts.push_back(std::move(handle->draft));
   }
   drafts.push_back(std::move(completed));
-  appender_.Append(std::move(drafts), log::Durability::kSynced,
+  appender_.Append(std::move(drafts), handle ? log::Durability::kSynced : log::Durability::kDeferred,
                    [this, call = std::move(call), reply = std::move(reply),
                     handles](Result<log::AppendedRange> stored) mutable {
                      // Folded into the live projections by now (tools/loop_appender.h).

@@ -10,10 +10,11 @@
 // GatewayOptions::offload_validation_bytes) -> ToolCallRequested, durably synced
 // BEFORE the child sees the call -> the child gets the call under its original name ->
 // result policy (a JSON object within max_result_bytes, then every guard's OnResult; a
-// refusal there is outcome Refused with the guard's reason) -> ToolCallCompleted -> reply.
-// ToolCallCompleted is appended with deferred durability: it is on disk with the next
-// synced event or within milliseconds (log/event_log.h); until then a crash leaves the
-// call "requested", i.e. uncertain — never wrong. A call the child had when it timed out,
+// refusal there is outcome Refused with the guard's reason) -> ToolCallCompleted written
+// -> reply (after a failed write: "Tool call failed", so a result a client got is always in
+// the log). ToolCallCompleted is appended with deferred durability: it is on disk with the
+// next synced event or within milliseconds (log/event_log.h); until then a crash leaves
+// the call "requested", i.e. uncertain — never wrong. A call the child had when it timed out,
 // was cancelled, died or was ended is completed uncertain too (outcome TimedOut, the
 // transport's error name as its code): it may have acted. Las never retries a call.
 //

@@ -195,9 +195,9 @@ class OnboardingTool {
       return;
     }
     if (checked != nullptr) {
-      // The first-call check read the ledger before the check ran; a call answered just
-      // before may have had its completion written only since (the gateway writes it
-      // right after answering). The log now holds it: report what the reducer folded.
+      // The first-call check read the ledger before the check ran; a call may have
+      // completed since (calls go on while a check runs). The log now holds it: report
+      // what the reducer folded.
       for (StepResult& result : *checked) {
         if (result.step == kStepFirstCall && !result.passed) result = CheckFirstCallStep(State());
       }

@@ -237,7 +237,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (state_ != State::kReady) return PostResult(std::move(done), Failed(CallError::kNotReady));
     auto listing = std::make_shared<Listing>();
     listing->done = std::move(done);
-    if (opts_.start_timeout.count() > 0) listing->deadline = std::chrono::steady_clock::now() + opts_.start_timeout;
+    if (opts_.start_timeout.count() > 0) {
+      listing->deadline_nanos =
+          clock_.NowNanos() +
+          std::chrono::duration_cast<std::chrono::nanoseconds>(opts_.start_timeout).count();
+    }
     ListPage(std::move(listing), std::string());
   }
 
@@ -306,7 +310,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     std::set<std::string> cursors;
     size_t pages = 0;
     // The whole listing's time (start_timeout); nullopt: none.
-    std::optional<std::chrono::steady_clock::time_point> deadline;
+    std::optional<int64_t> deadline_nanos;  // on clock_
   };
 
   void PostResult(CallCallback done, CallResult r) {
@@ -440,9 +444,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     std::string params;
     if (!raw_cursor.empty()) params = "{\"cursor\":" + raw_cursor + "}";
     CallOptions page;
-    if (listing->deadline) {
+    if (listing->deadline_nanos) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          *listing->deadline - std::chrono::steady_clock::now());
+          std::chrono::nanoseconds(*listing->deadline_nanos - clock_.NowNanos()));
       if (left.count() <= 0) return PostResult(std::move(listing->done), Failed(CallError::kTimeout));
       page.timeout = left;
     }

@@ -4,7 +4,7 @@ is provably in flight (no timing involved).
 
 Tools:
   wait {"gate": PATH}  creates PATH + ".started", then answers "released" once PATH exists
-  echo {"text": T}     answers T at once
+  echo {"text": T, "times": N}  answers T repeated N times (default 1) at once
 It declares only tools and never answers resources/list or prompts/list.
 Each tools/call runs in its own thread, so calls overlap. Stdlib only.
 """
@@ -20,7 +20,8 @@ TOOLS = [
      "inputSchema": {"type": "object", "properties": {"gate": {"type": "string"}},
                      "required": ["gate"], "additionalProperties": False}},
     {"name": "echo", "description": "Echo a text.",
-     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"},
+                                                      "times": {"type": "integer", "minimum": 1}},
                      "additionalProperties": False}},
 ]
 
@@ -45,7 +46,8 @@ def call(rid, params):
             time.sleep(0.01)
         send({"jsonrpc": "2.0", "id": rid, "result": text("released")})
     else:
-        send({"jsonrpc": "2.0", "id": rid, "result": text(args.get("text", ""))})
+        send({"jsonrpc": "2.0", "id": rid,
+              "result": text(args.get("text", "") * args.get("times", 1))})
 
 
 def main():

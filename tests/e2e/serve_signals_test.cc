@@ -90,6 +90,7 @@ class ServeSignalsTest : public ::testing::Test {
   // `las serve` of the fixture's log whose files may not grow past `bytes` (RLIMIT_FSIZE,
   // SIGXFSZ ignored: the write fails with EFBIG), so a real disk write fails once the log's
   // write-ahead file reaches it. Its stdin is the file `requests`.
+  // `requests`: a file for its stdin; empty: a pipe (WriteLine).
   std::unique_ptr<testing::ChildProcess> StartServeOnADiskThatFills(size_t bytes,
                                                                     const std::string& requests) {
     std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' XFSZ; exec \"$@\"", "sh",
@@ -98,6 +99,7 @@ class ServeSignalsTest : public ::testing::Test {
              Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()})) {
       argv.push_back(arg);
     }
+    if (requests.empty()) return std::make_unique<testing::ChildProcess>(WithStderrTo(err_, argv));
     return std::make_unique<testing::ChildProcess>(WithStderrTo(err_, argv), requests);
   }
 
@@ -373,6 +375,47 @@ TEST_F(ServeSignalsTest, ADiskThatFillsEndsServeWithTheLogsErrorAndLosesNoAnswer
   std::set<std::string> logged;
   for (const json& event : Replay({"--kind", "StateWritten"})) logged.insert(event["payload"]["key"]);
   for (const std::string& key : written) EXPECT_TRUE(logged.contains(key)) << key << " answered, not in the log";
+}
+
+// A child's result the client was given is in the log (probe AO2): the answer goes out
+// once its ToolCallCompleted is written, and a call whose completion could not be written
+// is answered "Tool call failed".
+TEST_F(ServeSignalsTest, ADiskThatFillsLosesNoCompletionOfAResultTheClientGot) {
+  auto serve = StartServeOnADiskThatFills(256 * 1024, "");
+  ASSERT_TRUE(Open(*serve));
+  // One call at a time, each a short request and a 4,000-byte result: the log's writes
+  // alternate, and the one that finds the disk full is most likely a completion.
+  std::set<std::string> given;  // request ids answered with the child's result
+  int refused = 0;
+  for (int id = 1; id <= 2000 && refused == 0; ++id) {
+    serve->WriteLine(tools::ToolCallRequestLine(
+        id, "gate__echo", json{{"text", std::string(10, 'e')}, {"times", 400}}.dump()));
+    auto line = serve->ReadLine(std::chrono::seconds(60));
+    if (!line) break;
+    const json answer = json::parse(*line);
+    if (answer.contains("result") && !answer["result"].value("isError", false)) {
+      given.insert(answer["id"].dump());
+    } else {
+      ++refused;
+    }
+  }
+  serve->CloseStdin();
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_FALSE(given.empty()) << "the disk filled before any call";
+  EXPECT_GT(refused, 0) << "the disk never filled";
+  std::set<std::string> completed;  // call ids
+  for (const json& event : Replay({"--kind", "ToolCallCompleted"})) {
+    completed.insert(event["payload"]["call_id"]);
+  }
+  std::set<std::string> recorded;  // request ids whose completion is in the log
+  for (const json& event : Replay({"--kind", "ToolCallRequested"})) {
+    if (completed.contains(event["payload"]["call_id"])) recorded.insert(event["payload"]["request_id"]);
+  }
+  for (const std::string& id : given) {
+    EXPECT_TRUE(recorded.contains(id)) << "request " << id << " got a result the log does not hold";
+  }
 }
 
 // The same failure while the client does not read its answers: they get the drain limit
