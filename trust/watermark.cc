@@ -155,9 +155,14 @@ UniqueFd CreateTemporaryBeside(const std::string& path, std::string& temp) {
 }  // namespace
 
 Verdict CheckWatermarkWritable(const std::string& path) {
+  // What the commit will need: the directory open for reading (its lock, and the fsync
+  // that makes the rename durable; probe AN1), and a temporary file to rename.
+  const std::string dir = WatermarkDir(path);
+  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_fd.valid()) return IoFailure("opening the watermark directory", dir);
   std::string temp;
   UniqueFd fd = CreateTemporaryBeside(path, temp);
-  if (!fd.valid()) return IoFailure("creating a temporary file in", WatermarkDir(path));
+  if (!fd.valid()) return IoFailure("creating a temporary file in", dir);
   ::unlink(temp.c_str());
   return Verdict::Accept();
 }

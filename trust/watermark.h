@@ -78,8 +78,8 @@ VerdictOr<Watermarks> ParseWatermarks(std::string_view bytes);
 // then ParseWatermarks.
 VerdictOr<Watermarks> LoadWatermarks(const std::string& path, const SecureFileOptions& options = {});
 std::string SerializeWatermarks(const Watermarks& watermarks);
-// Whether the watermark at `path` could be replaced: a temporary file can be made beside it
-// (then removed). Admission asks before launching anything, so a watermark that cannot move
+// Whether the watermark at `path` could be replaced: its directory opens for reading (the
+// commit's lock and fsync need that) and a temporary file can be made in it (then removed). Admission asks before launching anything, so a watermark that cannot move
 // refuses the release instead of serving it unrecorded; io-error otherwise.
 Verdict CheckWatermarkWritable(const std::string& path);
 // Replaces the file at `path` with `watermarks`, atomically and durably (see above).

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -33,6 +35,31 @@ TEST(Watermark, WritableMeansATemporaryFileCanBeMadeBesideItAndNoneIsLeft) {
   EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << "the probe file is removed";
   Verdict missing = CheckWatermarkWritable(tmp.Sub("no-such-dir") + "/watermark.json");
   EXPECT_EQ(missing.reason(), Reason::kIoError);
+}
+
+// A directory a file can be made in but that cannot be opened for reading would let the
+// release be served and its commit fail (the commit's lock and fsync open the directory;
+// probe AN1): it is refused before admission. Run as another user in a child, since root
+// passes any mode.
+TEST(Watermark, ADirectoryThatCannotBeOpenedForReadingIsNotWritable) {
+  las::testing::TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0711);  // reachable by the other user
+  const std::string dir = tmp.Sub("write-and-search-only");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0300), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (::geteuid() == 0 &&
+        (::chown(dir.c_str(), 65534, 65534) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)) {
+      ::_exit(2);
+    }
+    const Verdict verdict = CheckWatermarkWritable(dir + "/watermark.json");
+    ::_exit(verdict.reason() == Reason::kIoError ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: called writable; 2: could not become another user";
 }
 
 TEST(Watermark, LowerSequenceIsRollback) { EXPECT_EQ(Decide(At(7, kA), 6, kA), Reason::kRollback); }
