@@ -38,16 +38,18 @@ struct TailFlags {
   bool json = false;
 };
 
-// The AGENT column as printed: escaped for the terminal (an agent id is printable ASCII, but
-// a log is input too), "-" for none.
-std::string AgentCell(std::string_view agent_id) {
-  return agent_id.empty() ? "-" : EscapeForTerminal(agent_id);
+// An event's AGENT column as printed: escaped for the terminal (an agent id is printable
+// text, but a log is input too), "-" for none.
+std::string AgentCell(const log::StoredEvent& event) {
+  const auto* agent = log::EnvelopeOf(event).agent_id();
+  return agent == nullptr || agent->size() == 0 ? "-" : EscapeForTerminal(agent->string_view());
 }
 
 // One human line: sequence, time, kind, agent (padded to `agent_width`), the payload as
 // compact JSON. Escaped for the terminal: JSON escapes control characters but not
 // bidirectional controls (U+202E).
-void PrintHuman(const std::string& event_json, size_t agent_width) {
+void PrintHuman(const std::string& event_json, const std::string& agent_cell,
+                size_t agent_width) {
   const auto event = nlohmann::json::parse(event_json, nullptr, false);
   if (!event.is_object()) return;
   const std::string payload =
@@ -58,8 +60,7 @@ void PrintHuman(const std::string& event_json, size_t agent_width) {
   std::printf("%8llu  %s  %-24s %-*s  %s\n",
               static_cast<unsigned long long>(event.value("seq", uint64_t{0})),
               event.value("time", "").c_str(), event.value("kind", "").c_str(),
-              static_cast<int>(agent_width), AgentCell(event.value("agent", "")).c_str(),
-              payload.c_str());
+              static_cast<int>(agent_width), agent_cell.c_str(), payload.c_str());
 }
 
 // The widest AGENT cell of the events from `from` on, at least the header's.
@@ -71,8 +72,7 @@ Result<size_t> WidestAgentFrom(log::LogReader& reader, uint64_t from) {
     auto more = (*cursor)->Next();
     if (!more.ok()) return more.status();
     if (!*more) break;
-    const auto agent = log::EnvelopeOf((*cursor)->current()).agent_id();
-    widest = std::max(widest, AgentCell(agent == nullptr ? "" : agent->string_view()).size());
+    widest = std::max(widest, AgentCell((*cursor)->current()).size());
   }
   return widest;
 }
@@ -93,10 +93,9 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json,
     if (json) {
       std::printf("%s\n", line.c_str());
     } else {
-      const auto agent = log::EnvelopeOf(event).agent_id();
-      agent_width =
-          std::max(agent_width, AgentCell(agent == nullptr ? "" : agent->string_view()).size());
-      PrintHuman(line, agent_width);
+      const std::string agent = AgentCell(event);
+      agent_width = std::max(agent_width, agent.size());
+      PrintHuman(line, agent, agent_width);
     }
     next = event.sequence + 1;
   }
@@ -113,7 +112,9 @@ int Tail(const TailFlags& flags) {
   auto head = (*reader)->head();
   if (!head.ok()) return fail(head.status());
   const uint64_t last = head->sequence;
-  const uint64_t from = flags.count == 0 ? last + 1 : last >= flags.count ? last - flags.count + 1 : 1;
+  const uint64_t from = flags.count == 0        ? last + 1
+                        : last >= flags.count ? last - flags.count + 1
+                                              : 1;
   size_t agent_width = 0;
   if (!flags.json) {
     // Aligned: the AGENT column as wide as the widest agent among the events shown.
