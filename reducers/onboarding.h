@@ -3,9 +3,9 @@
 // OnboardingStepCompleted{step, detail} marks a step done (detail "marked" when the
 // operator marked it by hand); OnboardingStepReset{step, reason, detail} marks it to be done
 // again (a re-check found it no longer holds, or the operator reset it) and keeps the reason
-// code and what the check found. A server's admission completes steps too, while they are not done: a
-// ReleaseAccepted "trust-store", "key" and "release" (the release verified under the
-// trust store's selected key), a SurfaceAdmitted that surface's "surface:NAME" row (its
+// code and what the check found. A server's admission completes steps too, while they are
+// not done: a ReleaseAccepted "trust-store", "key" and "release" (the release verified
+// under the trust store's selected key), a SurfaceAdmitted that surface's "surface:NAME" row (its
 // launch and tools checks passed). Nothing a server records resets a step; only checks
 // and the operator do. The "first-call" step is also completed by the ledger itself: the first
 // ToolCallCompleted with outcome Ok for a call whose ToolCallRequested named a child

@@ -622,7 +622,8 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     drafts.push_back(std::move(handle->draft));
   }
   drafts.push_back(std::move(completed));
-  appender_.Append(std::move(drafts), handle ? log::Durability::kSynced : log::Durability::kDeferred,
+  const log::Durability durability = handle ? log::Durability::kSynced : log::Durability::kDeferred;
+  appender_.Append(std::move(drafts), durability,
                    [this, call = std::move(call), reply = std::move(reply),
                     handles](Result<log::AppendedRange> stored) mutable {
                      // Folded into the live projections by now (tools/loop_appender.h).

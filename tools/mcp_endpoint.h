@@ -18,8 +18,9 @@
 // The session's agentId is bound at `initialize` (params.agentId, else params._meta.agentId,
 // else the configured default). When `required_agent_id` is set (Skarbiec is active) it
 // must be exactly that (another is refused -32602 and reported to the backend, once per
-// endpoint: a client retrying cannot grow the log). A later request whose params._meta.agentId names another agent is
-// refused (-32602): an agent id can never be replaced within a session.
+// endpoint: a client retrying cannot grow the log). A later request whose
+// params._meta.agentId names another agent is refused (-32602): an agent id can never be
+// replaced within a session.
 //
 // Errors sent to the client are generic JSON-RPC messages or static text; nothing a child
 // or the client sent is echoed in an error.

@@ -359,8 +359,9 @@ std::vector<log::EventDraft> CheckEvents(const std::vector<StepResult>& results,
   std::vector<log::EventDraft> drafts;
   drafts.reserve(results.size());
   for (const StepResult& result : results) {
-    drafts.push_back(result.passed ? CompletedEvent(result.step, result.detail, actor)
-                                   : ResetEventFor(result.step, result.reason, result.detail, actor));
+    drafts.push_back(result.passed
+                         ? CompletedEvent(result.step, result.detail, actor)
+                         : ResetEventFor(result.step, result.reason, result.detail, actor));
   }
   return drafts;
 }

@@ -18,9 +18,10 @@ log::EventDraft SourceDisabledEvent(std::string_view source_id, std::string_view
 
 // Enabling or disabling source `id`, validated against `inventory` (the CLI's from the
 // log, a running server's from its federation): kInvalidArgument for a protected source
-// (IsProtectedSource: las, las.std, las.admin) when disabling, kNotFound for a source the inventory does
-// not list; else the one draft to append. The CLI's direct path and a server's operator
-// channel (tools/operator_channel.h) both use it, so both record the same event.
+// (IsProtectedSource: las, las.std, las.admin) when disabling, kNotFound for a source the
+// inventory does not list; else the one draft to append. The CLI's direct path and a
+// server's operator channel (tools/operator_channel.h) both use it, so both record the same
+// event.
 Result<log::EventDraft> PlanSourceToggle(const std::vector<Source>& inventory,
                                          std::string_view id, bool enable,
                                          std::string_view reason, std::string_view agent_id,

@@ -152,22 +152,18 @@ UniqueFd CreateTemporaryBeside(const std::string& path, std::string& temp) {
   return UniqueFd(::mkostemp(temp.data(), O_CLOEXEC));  // O_EXCL, mode 0600
 }
 
-}  // namespace
-
-Verdict CheckWatermarkWritable(const std::string& path) {
-  // What the commit will need: the directory open for reading (its lock, and the fsync
-  // that makes the rename durable; probe AN1), and a temporary file to rename.
+// The watermark's directory, open for reading: what its fsync and the commit's lock need.
+VerdictOr<UniqueFd> OpenWatermarkDir(const std::string& path) {
   const std::string dir = WatermarkDir(path);
-  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!dir_fd.valid()) return IoFailure("opening the watermark directory", dir);
-  std::string temp;
-  UniqueFd fd = CreateTemporaryBeside(path, temp);
-  if (!fd.valid()) return IoFailure("creating a temporary file in", dir);
-  ::unlink(temp.c_str());
-  return Verdict::Accept();
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) return IoFailure("opening the watermark directory", dir);
+  return fd;
 }
 
-Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& watermarks) {
+// WriteWatermarksAtomically, with the directory already open when `open_dir` is given (the
+// commit's, locked).
+Verdict ReplaceWatermark(const std::string& path, const Watermarks& watermarks,
+                         const UniqueFd* open_dir) {
   const std::string dir = WatermarkDir(path);
   std::string temp;
   UniqueFd fd = CreateTemporaryBeside(path, temp);
@@ -187,10 +183,33 @@ Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& wat
   if (::rename(temp.c_str(), path.c_str()) != 0) return IoFailure("renaming the new watermark onto", path);
   keep_temp = true;  // it is the watermark now
   // The rename is durable only once the directory entry is.
-  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!dir_fd.valid()) return IoFailure("opening the watermark directory", dir);
-  if (::fsync(dir_fd.get()) != 0) return IoFailure("fsync of the watermark directory", dir);
+  UniqueFd own_dir;
+  if (open_dir == nullptr) {
+    VerdictOr<UniqueFd> opened = OpenWatermarkDir(path);
+    if (!opened.ok()) return opened.verdict();
+    own_dir = std::move(*opened);
+    open_dir = &own_dir;
+  }
+  if (::fsync(open_dir->get()) != 0) return IoFailure("fsync of the watermark directory", dir);
   return Verdict::Accept();
+}
+
+}  // namespace
+
+Verdict CheckWatermarkWritable(const std::string& path) {
+  // What the commit will need: the directory open for reading (its lock, and the fsync
+  // that makes the rename durable; probe AN1), and a temporary file to rename.
+  VerdictOr<UniqueFd> dir = OpenWatermarkDir(path);
+  if (!dir.ok()) return dir.verdict();
+  std::string temp;
+  UniqueFd fd = CreateTemporaryBeside(path, temp);
+  if (!fd.valid()) return IoFailure("creating a temporary file in", WatermarkDir(path));
+  ::unlink(temp.c_str());
+  return Verdict::Accept();
+}
+
+Verdict WriteWatermarksAtomically(const std::string& path, const Watermarks& watermarks) {
+  return ReplaceWatermark(path, watermarks, nullptr);
 }
 
 namespace {
@@ -200,16 +219,19 @@ namespace {
 // AK1: two unlocked commits could each read the old file, and the later rename lowered
 // the watermark). The file itself is replaced by rename, so its inode cannot carry the
 // lock. A filesystem without flock (ENOLCK, EOPNOTSUPP) commits unlocked, as before.
-// Bounded: a stopped process must not hold every later admission forever.
+// Bounded: a stopped process must not hold every later admission forever. Returns the
+// directory, open (locked where the filesystem can), for the commit's fsync.
 VerdictOr<UniqueFd> LockWatermarkDir(const std::string& path) {
   const std::string dir = WatermarkDir(path);
-  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!fd.valid()) return IoFailure("opening the watermark directory", dir);
+  VerdictOr<UniqueFd> fd = OpenWatermarkDir(path);
+  if (!fd.ok()) return fd;
   constexpr int kPauseMs = 10;
   for (int waited_ms = 0;; waited_ms += kPauseMs) {
-    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return fd;
-    if (errno == ENOLCK || errno == EOPNOTSUPP) return UniqueFd();
-    if (errno != EWOULDBLOCK && errno != EINTR) return IoFailure("locking the watermark directory", dir);
+    if (::flock(fd->get(), LOCK_EX | LOCK_NB) == 0) return fd;
+    if (errno == ENOLCK || errno == EOPNOTSUPP) return fd;
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      return IoFailure("locking the watermark directory", dir);
+    }
     if (waited_ms >= kWatermarkLockWaitMs) {
       return Reject(Reason::kIoError, "the watermark directory " + dir +
                                           " stayed locked by another las admission for " +
@@ -232,7 +254,7 @@ Verdict CommitWatermark(const PendingWatermark& pending, const SecureFileOptions
   if (!step.ok()) return step.verdict();
   if (*step == WatermarkStep::kUnchanged) return Verdict::Accept();
   current->by_key[pending.key_id] = pending.next;
-  return WriteWatermarksAtomically(pending.path, *current);
+  return ReplaceWatermark(pending.path, *current, &*lock);
 }
 
 }  // namespace las::trust

@@ -79,7 +79,8 @@ VerdictOr<Watermarks> ParseWatermarks(std::string_view bytes);
 VerdictOr<Watermarks> LoadWatermarks(const std::string& path, const SecureFileOptions& options = {});
 std::string SerializeWatermarks(const Watermarks& watermarks);
 // Whether the watermark at `path` could be replaced: its directory opens for reading (the
-// commit's lock and fsync need that) and a temporary file can be made in it (then removed). Admission asks before launching anything, so a watermark that cannot move
+// commit's lock and fsync need that) and a temporary file can be made in it (then
+// removed). Admission asks before launching anything, so a watermark that cannot move
 // refuses the release instead of serving it unrecorded; io-error otherwise.
 Verdict CheckWatermarkWritable(const std::string& path);
 // Replaces the file at `path` with `watermarks`, atomically and durably (see above).
@@ -95,8 +96,9 @@ struct PendingWatermark {
 
 // Under the directory's lock (above), re-reads the file (secure checks again), re-decides
 // `pending` against what is there now (a concurrent admission may have moved it:
-// rollback/conflict come back as verdicts) and, for kAdvance, writes the new entry with WriteWatermarksAtomically. Other
-// keys' entries are kept. Accepted without writing for kUnchanged.
+// rollback/conflict come back as verdicts) and, for kAdvance, writes the new entry as
+// WriteWatermarksAtomically does. Other keys' entries are kept. Accepted without writing
+// for kUnchanged.
 Verdict CommitWatermark(const PendingWatermark& pending, const SecureFileOptions& options = {});
 
 }  // namespace las::trust
