@@ -280,7 +280,7 @@ class RocksEventLog final : public EventLog {
     syncing_ = true;
     const uint64_t target = written_sequence_;
     lock.unlock();
-    Status status = FromRocks(store_->db().SyncWAL(), "syncing the log");
+    Status status = store_->WriteResult(store_->db().SyncWAL(), "syncing the log");
     if (status.ok()) status = store_->CheckInPlace();  // synced into a directory still there
     lock.lock();
     syncing_ = false;
@@ -494,10 +494,10 @@ class RocksEventLog final : public EventLog {
                         std::to_string(space.available) + " bytes free, and keeps " +
                         std::to_string(snapshot_free_reserve_) + " for the log's appends");
     }
-    return FromRocks(store_->db().Put(rocksdb::WriteOptions(), store_->snapshots(),
-                                      layout::EncodeSequenceKey(sequence),
-                                      rocksdb::Slice(record.data(), record.size())),
-                     "writing a snapshot");
+    return store_->WriteResult(store_->db().Put(rocksdb::WriteOptions(), store_->snapshots(),
+                                                layout::EncodeSequenceKey(sequence),
+                                                rocksdb::Slice(record.data(), record.size())),
+                               "writing a snapshot");
   }
 
   Result<std::vector<uint64_t>> SnapshotSequences() override {
@@ -525,9 +525,9 @@ class RocksEventLog final : public EventLog {
   }
 
   Status DeleteSnapshot(uint64_t sequence) override {
-    return FromRocks(store_->db().Delete(rocksdb::WriteOptions(), store_->snapshots(),
-                                         layout::EncodeSequenceKey(sequence)),
-                     "deleting a snapshot");
+    return store_->WriteResult(store_->db().Delete(rocksdb::WriteOptions(), store_->snapshots(),
+                                                   layout::EncodeSequenceKey(sequence)),
+                               "deleting a snapshot");
   }
 
  private:
@@ -557,7 +557,8 @@ class RocksEventLog final : public EventLog {
     time = now;
     auto s = batch.Put(store_->meta(), std::string(layout::kHeadKey), layout::EncodeHead(head));
     if (!s.ok()) return FromRocks(s, "building the write batch");
-    return FromRocks(store_->db().Write(rocksdb::WriteOptions(), &batch), "appending to the log");
+    return store_->WriteResult(store_->db().Write(rocksdb::WriteOptions(), &batch),
+                               "appending to the log");
   }
 
   std::unique_ptr<RocksStore> store_;

@@ -71,6 +71,13 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   return IoError(what + ": " + text);
 }
 
+Status FromRocksWrite(const rocksdb::Status& s, const std::string& what) {
+  if (s.IsIOError() && s.subcode() == rocksdb::Status::kPathNotFound) {
+    return IoError(what + ": " + s.ToString());
+  }
+  return FromRocks(s, what);
+}
+
 namespace {
 
 // Where the writer's MANIFEST stands: the file CURRENT names and its size. Any change the
@@ -556,7 +563,13 @@ Status RocksStore::FlushFamilies() {
   LAS_RETURN_IF_ERROR(CheckInPlace());
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  return FromRocks(db_->Flush(flush, {events_, meta_, snapshots_}), "flushing the log");
+  return WriteResult(db_->Flush(flush, {events_, meta_, snapshots_}), "flushing the log");
+}
+
+Status RocksStore::WriteResult(const rocksdb::Status& s, const std::string& what) const {
+  if (s.ok()) return Status::Ok();
+  if (Status moved = CheckInPlace(); !moved.ok()) return moved;
+  return FromRocksWrite(s, what);
 }
 
 }  // namespace las::log

@@ -50,6 +50,9 @@ class RocksStore {
   // or removed while open, it does not; the open files then belong to another path). One
   // stat(2); the log calls it after every WAL sync, before anything is acknowledged.
   Status CheckInPlace() const;
+  // What a write, sync or flush of this writer returned (FromRocksWrite), saying so when
+  // the directory was moved away under it: that is why such a write fails on a missing file.
+  Status WriteResult(const rocksdb::Status& s, const std::string& what) const;
 
   // The head as of `read` (a snapshot, or the latest). kCorruption if missing/garbled.
   Result<Head> ReadHead(const rocksdb::ReadOptions& read);
@@ -99,5 +102,10 @@ class RocksStore {
 // Translates a RocksDB status (kOk -> ok) with `what` as context. kLocked only for a real
 // conflict over the lock (another process holds it: EAGAIN; or this one does).
 Status FromRocks(const rocksdb::Status& s, const std::string& what);
+// The same for a live writer's write, sync or flush. A missing file there is no damage
+// found in the events (an open or a read finds that) but a file lost under the running
+// writer — its directory moved away while a flush wrote a table file, say: kIo, never
+// kCorruption, so a server ends with the I/O exit code.
+Status FromRocksWrite(const rocksdb::Status& s, const std::string& what);
 
 }  // namespace las::log

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "log/event_builder.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
+#include "log/rocks_store.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
 
@@ -361,6 +363,37 @@ TEST(EventLogTest, ASnapshotThatWouldTakeTheAppendsReserveIsNotWritten) {
   ASSERT_TRUE(with_room.ok()) << with_room.status().ToString();
   ASSERT_TRUE((*with_room)->PutSnapshot(1, "record").ok()) << "the test disk has 64 MiB free";
   EXPECT_EQ(*(*with_room)->GetSnapshot(1), "record");
+}
+
+// The log's directory moved away under the writer: a flush, and every later append, fail
+// with kIo naming the move — an I/O failure of this process, not damage in the events (a
+// daemon then ends with the I/O exit code, probe N6).
+TEST(EventLogTest, ADirectoryMovedAwayUnderTheWriterIsAnIoErrorNotCorruption) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  ASSERT_TRUE(log->Append({testing::SampleToolCallRequested(1)}).ok());
+  std::filesystem::rename(tmp.Sub("log"), tmp.Sub("log.moved"));
+  const Status flushed = log->Flush();
+  EXPECT_EQ(flushed.code(), Code::kIo) << flushed.ToString();
+  EXPECT_NE(flushed.ToString().find("moved"), std::string::npos) << flushed.ToString();
+  auto appended = log->Append({testing::SampleToolCallCompleted(1)});
+  ASSERT_FALSE(appended.ok());
+  EXPECT_EQ(appended.status().code(), Code::kIo) << appended.status().ToString();
+}
+
+// A background flush that was writing a table file when the directory moved sets RocksDB's
+// background error, which the next write returns: "IO error: No such file or directory:
+// While open a file for random read: .../000024.ldb" (seen once in ~30 runs of
+// DaemonTest.AFailedLogEndsTheDaemonWithExitNine under ASan, which then exited 3). From a
+// write that is an I/O failure; only at an open is a file missing from the MANIFEST damage.
+TEST(EventLogTest, AMissingFileReportedByAWriteIsAnIoErrorAndByAnOpenIsDamage) {
+  const rocksdb::Status missing = rocksdb::Status::PathNotFound(
+      "While open a file for random read: /tmp/x/log/000024.ldb: No such file or directory");
+  EXPECT_EQ(FromRocksWrite(missing, "appending to the log").code(), Code::kIo);
+  EXPECT_EQ(FromRocks(missing, "opening the log").code(), Code::kCorruption);
+  EXPECT_EQ(FromRocksWrite(rocksdb::Status::Corruption("bad block"), "appending").code(),
+            Code::kCorruption);
+  EXPECT_TRUE(FromRocksWrite(rocksdb::Status::OK(), "appending").ok());
 }
 
 }  // namespace
