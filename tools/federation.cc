@@ -39,7 +39,11 @@ SurfaceState& Federation::StateOf(const std::string& name) {
 void Federation::Record(std::vector<log::EventDraft> drafts) {
   if (!status_.ok()) return;
   auto appended = log_.Append(std::move(drafts));
-  if (!appended.ok()) status_ = appended.status();
+  if (appended.ok()) return;
+  status_ = appended.status();
+  if (settled_ && options_.on_log_failure_while_serving) {
+    options_.on_log_failure_while_serving(status_);
+  }
 }
 
 void Federation::Start(std::function<void()> ready) {

@@ -89,6 +89,10 @@ struct FederationOptions {
   // configured, skipped, its release refused — gets a SurfaceRejected saying why, so the
   // log's view follows what is served (probe AF1).
   std::set<std::string> recorded_served;
+  // Told of a failed append after the federation settled (a surface stopped or restarted
+  // while serving), on the loop: the server must end as on any other failed write. Before
+  // it settled, a failed append fails the federation itself (status()).
+  std::function<void(const Status&)> on_log_failure_while_serving;
 };
 
 // One configured surface's fate, for `las list` and `las check`-like reports.

@@ -61,6 +61,10 @@ class LoopAppender {
   void OnFailure(std::function<void(const Status&)> on_failure) {
     on_failure_ = std::move(on_failure);
   }
+  // Keeps the first failure of the log itself (not a malformed batch) and reports it. Also
+  // for a failure met by an append made on this loop without the appender (the operator
+  // channel's synchronous append, a federation record): the server must end all the same.
+  void NoteFailure(const Status& status);
 
   // The loop this appender runs on (where work done elsewhere is posted back).
   boost::asio::io_context& io() const { return io_; }
@@ -83,9 +87,6 @@ class LoopAppender {
   void Flush();
   // After the write of a flush: answers its members, the synced ones once durable.
   void Complete(Result<log::AppendedRange> range, std::vector<Queued> queued, bool durable);
-  // Keeps the first failure of the log itself (not a malformed batch) and reports it.
-  void NoteFailure(const Status& status);
-
   boost::asio::io_context& io_;
   log::EventLog& log_;
   LiveProjections* live_;

@@ -254,6 +254,7 @@ void OperatorSession::OnLine(std::string_view line) {
   auto appended = core_.log().Append(std::move(decision->drafts), log::Durability::kSynced);
   if (!appended.ok()) {
     output_.Write(Refusal(id, kRefused, appended.status()));
+    core_.NoteLogFailure(appended.status());  // the server ends, as on a call's failed write
     return;
   }
   (void)core_.live().CatchUp();  // the next tools/list and call see the change

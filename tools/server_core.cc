@@ -167,6 +167,9 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   FederationOptions federation = FederationOptionsFor(parts->options, parts->builtins);
   federation.recorded_watermarks = RecordedWatermarks(parts->live);
   federation.recorded_served = RecordedServedSurfaces(parts->live);
+  federation.on_log_failure_while_serving = [p = parts.get()](const Status& failure) {
+    p->appender.NoteFailure(failure);
+  };
   parts->federation = std::make_unique<Federation>(io, *parts->log, std::move(federation));
   parts->links.federation = parts->federation.get();
   GatewayOptions gateway =
@@ -209,6 +212,9 @@ void ServerCore::Start(std::function<void()> ready) {
 void ServerCore::OnLogFailure(std::function<void()> stop) {
   parts_->on_log_failure = std::move(stop);
 }
+
+void ServerCore::NoteLogFailure(const Status& failure) { parts_->appender.NoteFailure(failure); }
+
 Status ServerCore::FlushLogAtExit() {
   if (!status().ok()) return Status::Ok();
   Status flushed = parts_->log->Flush();

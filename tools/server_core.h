@@ -60,6 +60,9 @@ class ServerCore {
   // durable): the gateway refuses every later call, reads included, and the server must
   // end (exit 9) so that a restart reopens the log. Set before Start.
   void OnLogFailure(std::function<void()> stop);
+  // A failure of the log met by an append made on the loop outside the gateway (the
+  // operator channel): handled as the gateway's own — told on stderr once, `stop` run.
+  void NoteLogFailure(const Status& failure);
 
   // After the loop has stopped: the log's memtables written to table files, as closing
   // does. Ok when that worked or the log had failed already (status() says so); else kIo

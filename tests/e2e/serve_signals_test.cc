@@ -429,5 +429,27 @@ TEST_F(ServeSignalsTest, AFailedLogDoesNotWaitForeverForAClientThatDoesNotRead) 
   EXPECT_NE(ReadFile(err_).find("ms after the log failed"), std::string::npos) << ReadFile(err_);
 }
 
+// The disk fills under an operator's change made through the running server's operator
+// channel (`las grant`), with the client idle: the server ends by itself with the log's
+// error (exit 9), as when a call's write fails, instead of serving on a failed log and
+// holding its lock until a client's next call (probe AP1).
+TEST_F(ServeSignalsTest, ALogThatFailsUnderAnOperatorsChangeEndsTheServer) {
+  auto serve = StartServeOnADiskThatFills(64 * 1024, "");
+  ASSERT_TRUE(Open(*serve));
+  const std::string long_id(250, 'g');
+  testing::CommandResult grant;
+  for (int i = 0; i < 2000; ++i) {
+    grant = testing::RunCommand({LAS_EXECUTABLE, "grant", long_id + std::to_string(i), "--all",
+                                 "--log", tmp_.Sub("log")},
+                                Environment());
+    if (grant.exit_code != 0) break;
+  }
+  ASSERT_EQ(grant.exit_code, 9) << "the log never failed under a grant: " << grant.err;
+  const std::optional<int> status = AwaitExit(*serve);  // no call is sent
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9) << ReadFile(err_);
+  EXPECT_NE(ReadFile(err_).find("appending to the log"), std::string::npos) << ReadFile(err_);
+}
+
 }  // namespace
 }  // namespace las
