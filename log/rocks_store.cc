@@ -483,16 +483,31 @@ Status RocksStore::SettleView() {
   for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
     const std::string before = ManifestMark(dir_);
     const std::string manifest = before.substr(0, before.find(':'));
+    Status step = Status::Ok();
     if (!db_ || manifest != view_manifest_) {
       CloseDb();
-      LAS_RETURN_IF_ERROR(OpenSecondary());
-      view_manifest_ = manifest;
+      step = OpenSecondary();
+      if (step.ok()) view_manifest_ = manifest;
     } else if (auto s = db_->TryCatchUpWithPrimary(); !s.ok()) {
-      return FromRocks(s, dir_ + ": catching up with the writer");
+      step = FromRocks(s, dir_ + ": catching up with the writer");
     }
+    if (!step.ok()) return RemovedWhileFollowed(step);
     if (!before.empty() && ManifestMark(dir_) == before) return Status::Ok();
   }
   return IoError(dir_ + ": the log kept changing while it was read; run this again");
+}
+
+// A writer replaces CURRENT by a rename and never goes without one, so a log that had a
+// view and has no CURRENT now is being removed (rm -rf deletes the files before the
+// directory): not damage found in the events (probe AP2). Without an earlier view, a
+// missing CURRENT is the damage the open reports.
+Status RocksStore::RemovedWhileFollowed(const Status& failed) const {
+  std::error_code ec;
+  if (view_manifest_.empty() || failed.code() != Code::kCorruption ||
+      fs::exists(fs::path(dir_) / "CURRENT", ec) || ec) {
+    return failed;
+  }
+  return IoError(dir_ + ": the log was removed while it was read");
 }
 
 Status RocksStore::CatchUp() { return SettleView(); }

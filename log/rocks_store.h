@@ -80,6 +80,8 @@ class RocksStore {
   Status OpenDb(Mode mode, bool create_if_missing);
   Status CheckOrInitMetadata(Mode mode, bool fresh);
   Status SettleView();
+  // What a failed step of SettleView means: kIo when the log followed so far was removed.
+  Status RemovedWhileFollowed(const Status& failed) const;
   Status OpenSecondary();
   Status Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
                const std::vector<rocksdb::ColumnFamilyHandle*>& handles);

@@ -42,6 +42,9 @@ class Daemon {
     // `las serve` does: calls in flight can no longer be recorded, and one that hangs would
     // keep the failed daemon holding the log (probe Q1).
     core_.OnLogFailure([this] {
+      // Said now, as the drain may wait on clients; why is said once, by the exit's error line.
+      Note("the log failed: every call is refused from now on and the daemon ends (draining "
+           "answers still due; a signal ends that)");
       if (!stopping_) Stop();
       EndChildren([] {});
     });

@@ -157,9 +157,9 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   if (options.call_timeout_ms > 0) parts->appender.SyncOffLoopAlways();
   if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
   if (Status closed = CloseLostSessions(*parts->log, parts->live); !closed.ok()) return closed;
-  parts->appender.OnFailure([p = parts.get()](const Status& failure) {
-    std::fprintf(stderr, "las: %s; every further call is refused and the server ends\n",
-                 failure.message().c_str());
+  // Not told on stderr here: the server ends with this failure as its exit status, and
+  // the command's error line says it, once (probe AP3: it was said twice).
+  parts->appender.OnFailure([p = parts.get()](const Status&) {
     if (p->on_log_failure) p->on_log_failure();
   });
   AddLasTools(parts->builtins, parts->context);

@@ -61,7 +61,7 @@ class ServerCore {
   // end (exit 9) so that a restart reopens the log. Set before Start.
   void OnLogFailure(std::function<void()> stop);
   // A failure of the log met by an append made on the loop outside the gateway (the
-  // operator channel): handled as the gateway's own — told on stderr once, `stop` run.
+  // operator channel): handled as the gateway's own — it becomes status(), `stop` runs.
   void NoteLogFailure(const Status& failure);
 
   // After the loop has stopped: the log's memtables written to table files, as closing

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -137,11 +138,13 @@ class DaemonTest : public ::testing::Test {
     }
   }
 
-  // Starts `las daemon` and waits until it listens; returns its socket path.
-  std::string StartDaemon() {
-    daemon_ = std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
-        Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry",
-                        release_->registry_path()}));
+  // Starts `las daemon` and waits until it listens; returns its socket path. Its stderr
+  // goes to `stderr_path` when one is given (else to the test's).
+  std::string StartDaemon(const std::string& stderr_path = "") {
+    std::vector<std::string> argv = testing::LasArgvWithEnv(
+        Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()});
+    if (!stderr_path.empty()) argv.insert(argv.begin(), {"/bin/sh", "-c", "exec \"$@\" 2>" + stderr_path, "sh"});
+    daemon_ = std::make_unique<testing::ChildProcess>(argv);
     auto line = daemon_->ReadLine(std::chrono::seconds(120));
     EXPECT_TRUE(line.has_value()) << "the daemon never said it listens";
     return line.value_or("");
@@ -1309,7 +1312,7 @@ TEST_F(DaemonTest, ABridgedSessionWithACancelledCallEndsCleanly) {
 // waiting for a child call that never ends (probe Q1: it held the failed log).
 TEST_F(DaemonTest, AFailedLogEndsTheDaemonWithExitNine) {
   GrantAll({"waiter"});
-  const std::string socket_path = StartDaemon();
+  const std::string socket_path = StartDaemon(tmp_.Sub("daemon.err"));
   ASSERT_FALSE(socket_path.empty());
   const std::string gate = tmp_.Sub("gate-never");
   RawClient waiter = Connect(socket_path);
@@ -1343,6 +1346,19 @@ TEST_F(DaemonTest, AFailedLogEndsTheDaemonWithExitNine) {
   auto ended_call = waiter.ReadLine(std::chrono::seconds(5));
   ASSERT_TRUE(ended_call.has_value());
   EXPECT_NE(ended_call->find("\"error\""), std::string::npos) << *ended_call;
+  // Noted at once; why, once: in the exit's error line (probe AP3: the reason came twice).
+  std::stringstream err;
+  err << std::ifstream(tmp_.Sub("daemon.err")).rdbuf();
+  EXPECT_NE(err.str().find("the log failed: every call is refused"), std::string::npos) << err.str();
+  const size_t told = err.str().find("las daemon: io: ");
+  ASSERT_NE(told, std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("moved, replaced or removed", told), std::string::npos) << err.str();
+  size_t reasons = 0;
+  for (size_t at = err.str().find("moved, replaced or removed"); at != std::string::npos;
+       at = err.str().find("moved, replaced or removed", at + 1)) {
+    ++reasons;
+  }
+  EXPECT_EQ(reasons, 1u) << err.str();
 }
 
 }  // namespace

@@ -299,6 +299,23 @@ TEST(OpenErrorsTest, AReaderWorksWhileTheWriterHoldsTheLog) {
   EXPECT_TRUE((*reader)->Verify().ok());
 }
 
+// A log removed (rm -rf) under a reader following it is an I/O failure, not damage found in
+// its events (probe AP2: `las events tail -f` exited 3, "corruption", on a missing CURRENT).
+TEST(OpenErrorsTest, ALogRemovedUnderAReaderIsAnIoErrorNotCorruption) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  auto reader = LogReader::Open(dir);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  fs::remove(fs::path(dir) / "CURRENT");  // rm -rf takes the files first, then the directory
+  Status caught_up = (*reader)->CatchUp();
+  EXPECT_EQ(caught_up.code(), Code::kIo) << caught_up.ToString();
+  EXPECT_NE(caught_up.message().find("removed while it was read"), std::string::npos) << caught_up.ToString();
+  fs::remove_all(dir);
+  caught_up = (*reader)->CatchUp();
+  EXPECT_EQ(caught_up.code(), Code::kIo) << caught_up.ToString();
+}
+
 // A reader writes nothing outside the log: a reader killed by a signal leaves nothing behind.
 TEST(OpenErrorsTest, AReaderCreatesNoFilesInTheTempDirectory) {
   testing::TempDir tmp;
