@@ -89,8 +89,8 @@ class ServeSignalsTest : public ::testing::Test {
 
   // `las serve` of the fixture's log whose files may not grow past `bytes` (RLIMIT_FSIZE,
   // SIGXFSZ ignored: the write fails with EFBIG), so a real disk write fails once the log's
-  // write-ahead file reaches it. Its stdin is the file `requests`.
-  // `requests`: a file for its stdin; empty: a pipe (WriteLine).
+  // write-ahead file reaches it. Its stdin is the file `requests`, or a pipe (WriteLine)
+  // when that is empty.
   std::unique_ptr<testing::ChildProcess> StartServeOnADiskThatFills(size_t bytes,
                                                                     const std::string& requests) {
     std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' XFSZ; exec \"$@\"", "sh",
@@ -449,6 +449,22 @@ TEST_F(ServeSignalsTest, ALogThatFailsUnderAnOperatorsChangeEndsTheServer) {
   ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
   EXPECT_EQ(WEXITSTATUS(*status), 9) << ReadFile(err_);
   EXPECT_NE(ReadFile(err_).find("appending to the log"), std::string::npos) << ReadFile(err_);
+}
+
+// The log fails under the server's own record of a surface that stopped while serving (its
+// directory moved away, then the child killed), with the client idle: the server ends with
+// the log's error (exit 9) instead of serving on a failed log until the next call.
+TEST_F(ServeSignalsTest, ALogThatFailsUnderASurfaceStopRecordEndsTheServer) {
+  auto serve = StartServe({"--restart-delay", "0"});
+  ASSERT_TRUE(Open(*serve));
+  const std::vector<pid_t> children = ChildrenOf(serve->pid());
+  ASSERT_EQ(children.size(), 1u) << "the gate child";
+  fs::rename(tmp_.Sub("log"), tmp_.Sub("log.moved"));
+  ASSERT_EQ(::kill(children[0], SIGKILL), 0);
+  const std::optional<int> status = AwaitExit(*serve);  // no call is sent
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9) << ReadFile(err_);
+  EXPECT_NE(ReadFile(err_).find("moved, replaced or removed"), std::string::npos) << ReadFile(err_);
 }
 
 }  // namespace
