@@ -82,6 +82,8 @@ class Connection final : public DaemonConnection,
                [this](const transport::LineEvent& event) {
                  if (event.kind == transport::LineEvent::Kind::kTooLong) {
                    OnTooLong(event.bytes);
+                 } else if (event.kind == transport::LineEvent::Kind::kTooLongEnd) {
+                   OnTooLongEnd(event.bytes);
                  } else {
                    OnLine(event.bytes);
                  }
@@ -213,6 +215,12 @@ class Connection final : public DaemonConnection,
     } else {
       Session().OnTooLong(prefix);
     }
+  }
+
+  // The end of the over-long line OnTooLong saw: a session's, where its id may be.
+  void OnTooLongEnd(std::string_view tail) {
+    if (refused_ || stopping_ || answers_.broken() || operator_ || !session_) return;
+    session_->OnTooLongEnd(tail);
   }
 
   void OnLine(std::string_view line) {

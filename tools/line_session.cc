@@ -23,6 +23,10 @@ void LineSession::OnTooLong(std::string_view prefix) {
   if (!input_ended_) endpoint_->OnOversizedLine(prefix);
 }
 
+void LineSession::OnTooLongEnd(std::string_view tail) {
+  if (!input_ended_) endpoint_->OnOversizedLineEnd(tail);
+}
+
 void LineSession::EndInput(std::function<std::string()> reason, std::function<void()> closed) {
   if (input_ended_) return;
   input_ended_ = true;

@@ -32,9 +32,11 @@ class LineSession {
   LineSession(const LineSession&) = delete;
   LineSession& operator=(const LineSession&) = delete;
 
-  // One client line (without its '\n'), or the prefix of one cut for being too long.
+  // One client line (without its '\n'), or the prefix of one cut for being too long and
+  // then its last bytes (McpEndpoint::OnOversizedLine, OnOversizedLineEnd).
   void OnLine(std::string_view line);
   void OnTooLong(std::string_view prefix);
+  void OnTooLongEnd(std::string_view tail);
 
   // The client's input ended (EOF, peer gone, or the server stops reading). `reason` is
   // asked once, when the session is about to close (so it can see whether answers could

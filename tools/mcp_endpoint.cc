@@ -1,6 +1,7 @@
 #include "tools/mcp_endpoint.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -72,6 +73,12 @@ ParamsView ViewParams(std::string_view params, size_t max_depth) {
 
 bool IsListMethod(std::string_view method) {
   return method == "tools/list" || method == "resources/list" || method == "prompts/list";
+}
+
+// The methods answered besides initialize (the others are -32601).
+bool IsServedMethod(std::string_view method) {
+  return method == "ping" || method == "tools/call" || method == "resources/read" ||
+         method == "prompts/get" || IsListMethod(method);
 }
 
 // A cursor given (null counts as absent).
@@ -186,8 +193,17 @@ std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_de
 }  // namespace
 
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {
-  auto id = SalvageRequestId(prefix, options_.max_depth);
+  auto id = SalvageRequestId(transport::WithoutByteOrderMark(prefix), options_.max_depth);
+  oversized_answered_ = id.has_value();
   if (id) write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest, "Message too large"));
+}
+
+void McpEndpoint::OnOversizedLineEnd(std::string_view tail) {
+  if (std::exchange(oversized_answered_, true)) return;
+  auto id = transport::SalvageTrailingMember(tail, "id");
+  if (id && id->size() <= kMaxRequestIdBytes) {
+    write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest, "Message too large"));
+  }
 }
 
 void McpEndpoint::OnLine(std::string_view line) {
@@ -227,6 +243,13 @@ void McpEndpoint::OnLine(std::string_view line) {
 void McpEndpoint::HandleRequest(const std::string& id, const std::string& method,
                                 const std::string& params) {
   if (method == "initialize") return Initialize(id, params);
+  // MCP gives every method object params: ones given by position would otherwise be
+  // ignored, the request run as if they had not been sent (probe AR4).
+  if (!params.empty() && transport::JsonTypeOf(params) != transport::JsonType::kObject &&
+      IsServedMethod(method)) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "params must be an object"));
+    return;
+  }
   // MCP 2024-11-05 (lifecycle): before initialization a client may send pings, nothing else.
   if (method == "ping" && !session_) {
     write_(rpc::MakeResultResponse(id, "{}"));

@@ -142,8 +142,11 @@ class McpEndpoint {
   // One line from the client, without its '\n'.
   void OnLine(std::string_view line);
   // The transport cut an over-long line; `prefix` is its first bytes. Answered with -32600
-  // when an id can be read from the prefix, else dropped.
+  // when an id can be read from the prefix (a byte order mark first ignored); else, once
+  // the line has ended, from `tail`, its last bytes, where a client that writes its id
+  // last (the TypeScript SDK) put it; else dropped.
   void OnOversizedLine(std::string_view prefix);
+  void OnOversizedLineEnd(std::string_view tail);
 
   bool initialized() const { return session_.has_value(); }
   const std::optional<SessionInfo>& session() const { return session_; }
@@ -176,6 +179,7 @@ class McpEndpoint {
   WriteLine write_;
   std::optional<SessionInfo> session_;
   bool refusal_reported_ = false;  // OnSessionRefused, once
+  bool oversized_answered_ = false;  // the last over-long line's id was read from its prefix
   size_t in_flight_ = 0;
   // tools/call requests in flight by transport::RequestIdKey (a client may reuse an id), and
   // which of them the client cancelled: a cancelled call's answer is not written (MCP: the

@@ -6,7 +6,7 @@ namespace las::tools {
 
 PacedLines::PacedLines(size_t max_line_bytes,
                        std::function<void(const transport::LineEvent&)> deliver)
-    : framer_(max_line_bytes), deliver_(std::move(deliver)) {}
+    : framer_(max_line_bytes, kOverlongLineTailBytes), deliver_(std::move(deliver)) {}
 
 void PacedLines::Feed(std::string_view data, LineOutput* answers,
                       std::function<void()> read_more) {

@@ -20,9 +20,15 @@
 
 namespace las::tools {
 
+// Enough for a request id of kMaxRequestIdBytes (tools/mcp_endpoint.h) with its member
+// name, separators and some whitespace after it.
+inline constexpr size_t kOverlongLineTailBytes = 1024;
+
 class PacedLines {
  public:
-  // `deliver` gets each line (or over-long prefix) in order.
+  // `deliver` gets each line in order; for an over-long one, its prefix (kTooLong) and
+  // later its last kOverlongLineTailBytes (kTooLongEnd), where a client that writes its id
+  // last put the id (transport/line_reader.h).
   PacedLines(size_t max_line_bytes, std::function<void(const transport::LineEvent&)> deliver);
 
   // Frames `data` and hands its lines over while `answers` is not congested (null: never

@@ -36,10 +36,17 @@ bool AnswersLost(const LineInputHandlers& handlers) {
 
 void Deliver(const LineInputHandlers& handlers, const transport::LineEvent& event) {
   if (AnswersLost(handlers)) return;  // it would run with no one to answer
-  if (event.kind == transport::LineEvent::Kind::kTooLong) {
-    handlers.on_too_long(event.bytes);
-  } else {
-    handlers.on_line(event.bytes);
+  switch (event.kind) {
+    case transport::LineEvent::Kind::kTooLong:
+      handlers.on_too_long(event.bytes);
+      return;
+    case transport::LineEvent::Kind::kTooLongEnd:
+      if (handlers.on_too_long_end) handlers.on_too_long_end(event.bytes);
+      return;
+    case transport::LineEvent::Kind::kLine:
+    case transport::LineEvent::Kind::kPartialAtEof:
+      handlers.on_line(event.bytes);
+      return;
   }
 }
 

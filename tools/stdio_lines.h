@@ -58,6 +58,8 @@ class LineOutput {
 struct LineInputHandlers {
   std::function<void(std::string_view line)> on_line;
   std::function<void(std::string_view prefix)> on_too_long;
+  // Then, when that line ends, its last bytes (tools/paced_lines.h). May be null.
+  std::function<void(std::string_view tail)> on_too_long_end;
   // The input ended for the session: stdin's end, or the answers were lost. Once.
   std::function<void()> on_eof;
   // Stdin itself reached its end (EOF or a read error), after on_eof. Once; may be null.

@@ -198,6 +198,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     LineInputHandlers handlers;
     handlers.on_line = [&session](std::string_view line) { session->OnLine(line); };
     handlers.on_too_long = [&session](std::string_view prefix) { session->OnTooLong(prefix); };
+    handlers.on_too_long_end = [&session](std::string_view tail) { session->OnTooLongEnd(tail); };
     handlers.answers = output.get();  // a client that does not read its answers is not read
     // At stdin EOF (or once answers cannot be written).
     handlers.on_eof = end_session;

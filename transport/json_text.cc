@@ -197,6 +197,42 @@ class Scanner {
   JsonTextError error_ = JsonTextError::kNone;
 };
 
+// Where the value starting at `text[pos]` ends, read only for its shape: strings to their
+// closing quote, containers to their matching bracket with no depth limit, scalars to the
+// next delimiter; escapes, UTF-8 and the grammar inside are not checked. nullopt when the
+// text ends first. For salvaging an id beside a value too deep or malformed to parse.
+std::optional<size_t> SkipValueLeniently(std::string_view text, size_t pos) {
+  size_t depth = 0;
+  while (pos < text.size()) {
+    const char c = text[pos];
+    if (c == '"') {
+      for (++pos; pos < text.size() && text[pos] != '"'; ++pos) {
+        if (text[pos] == '\\') ++pos;
+      }
+      if (pos >= text.size()) return std::nullopt;
+      ++pos;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+      ++pos;
+      continue;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) return pos;  // closes the container around the value
+      --depth;
+      ++pos;
+    } else if (depth > 0 || IsWs(c)) {
+      ++pos;
+      continue;
+    } else {
+      while (pos < text.size() && std::string_view(",}] \t\r\n").find(text[pos]) == std::string_view::npos) {
+        ++pos;
+      }
+      return pos < text.size() ? std::optional<size_t>(pos) : std::nullopt;
+    }
+    if (depth == 0) return pos;
+  }
+  return std::nullopt;
+}
+
 // Runs `top` (which scans the value at the start) and checks nothing but whitespace
 // follows; UTF-8 is checked first over the whole text.
 template <typename Top>
@@ -291,8 +327,11 @@ std::string QuoteJsonString(std::string_view value) {
 
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth) {
-  // The object as a whole is cut off, so walk its members one at a time; each member
-  // value must be complete and followed by ',' or '}' inside the prefix.
+  // The object as a whole may be cut off, too deep or malformed further on, so walk its
+  // members one at a time; each member value must be complete and followed by ',' or '}'
+  // inside the prefix. Only `key`'s value is read strictly; the others are skipped by
+  // their shape, so an id written after a value nested too deep, or holding a lone
+  // surrogate escape, can still be read (probe AR3).
   Scanner sc(prefix, max_depth);
   sc.SkipWs();
   if (sc.Peek() != '{') return std::nullopt;
@@ -301,21 +340,38 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
     Scanner k(prefix.substr(pos), max_depth);
     k.SkipWs();
     if (k.Peek() != '"') return std::nullopt;
+    const size_t key_start = pos + k.pos();
     std::string name;
-    if (!k.String(&name)) return std::nullopt;
-    k.SkipWs();
-    if (k.Peek() != ':') return std::nullopt;
-    const size_t value_base = pos + k.pos() + 1;
+    bool named = k.String(&name);
+    size_t after_key = pos + k.pos();
+    if (!named) {  // not `key` whatever it holds
+      auto end = SkipValueLeniently(prefix, key_start);
+      if (!end) return std::nullopt;
+      after_key = *end;
+    }
+    Scanner colon(prefix.substr(after_key), max_depth);
+    colon.SkipWs();
+    if (colon.Peek() != ':') return std::nullopt;
+    const size_t value_base = after_key + colon.pos() + 1;
     Scanner v(prefix.substr(value_base), max_depth);
     v.SkipWs();
-    const size_t start = v.pos();
-    if (!v.Value(1)) return std::nullopt;
-    std::string_view raw = prefix.substr(value_base + start, v.pos() - start);
-    v.SkipWs();
-    if (v.AtEnd()) return std::nullopt;  // the value might continue past the cut
-    const char next = v.Peek();
+    const size_t start = value_base + v.pos();
+    size_t end = 0;
+    if (named && name == key) {
+      if (!v.Value(1)) return std::nullopt;
+      end = value_base + v.pos();
+    } else {
+      auto skipped = SkipValueLeniently(prefix, start);
+      if (!skipped) return std::nullopt;
+      end = *skipped;
+    }
+    Scanner after(prefix.substr(end), max_depth);
+    after.SkipWs();
+    if (after.AtEnd()) return std::nullopt;  // the value might continue past the cut
+    const char next = after.Peek();
     if (next != ',' && next != '}') return std::nullopt;
-    if (name == key) {
+    if (named && name == key) {
+      std::string_view raw = prefix.substr(start, end - start);
       JsonType t = JsonTypeOf(raw);
       if ((t != JsonType::kString && t != JsonType::kNumber) || FindInvalidUtf8(raw)) {
         return std::nullopt;
@@ -323,12 +379,12 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
       return std::string(raw);
     }
     if (next == '}') return std::nullopt;
-    pos = value_base + v.pos() + 1;
+    pos = end + after.pos() + 1;
   }
 }
 
-std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, std::string_view key) {
-  // Read backwards: '}', the number, ':', "key", then ',' or '{'.
+std::optional<std::string> SalvageTrailingMember(std::string_view suffix, std::string_view key) {
+  // Read backwards: '}', the number or string, ':', "key", then ',' or '{'.
   auto trim_ws = [&suffix] {
     while (!suffix.empty() && IsWs(suffix.back())) suffix.remove_suffix(1);
   };
@@ -341,12 +397,28 @@ std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, 
   if (!take('}')) return std::nullopt;
   trim_ws();
   const size_t end = suffix.size();
-  while (!suffix.empty() && std::string_view("0123456789+-.eE").find(suffix.back()) != std::string_view::npos) {
+  if (!suffix.empty() && suffix.back() == '"') {
+    // The string's opening quote: the first quote before it that no odd run of
+    // backslashes escapes. A run reaching the cut could be either: none then.
     suffix.remove_suffix(1);
+    while (true) {
+      const size_t quote = suffix.rfind('"');
+      if (quote == std::string_view::npos) return std::nullopt;
+      size_t slashes = 0;
+      while (slashes < quote && suffix[quote - 1 - slashes] == '\\') ++slashes;
+      if (slashes == quote && slashes > 0) return std::nullopt;
+      suffix = suffix.substr(0, quote);
+      if (slashes % 2 == 0) break;
+    }
+  } else {
+    while (!suffix.empty() && std::string_view("0123456789+-.eE").find(suffix.back()) != std::string_view::npos) {
+      suffix.remove_suffix(1);
+    }
   }
-  const std::string_view number(suffix.data() + suffix.size(), end - suffix.size());
-  Scanner sc(number, 1);
-  if (number.empty() || !sc.Value(0) || !sc.AtEnd()) {
+  const std::string_view value(suffix.data() + suffix.size(), end - suffix.size());
+  Scanner sc(value, 1);
+  if (value.empty() || JsonTypeOf(value) == JsonType::kObject || !sc.Value(0) || !sc.AtEnd() ||
+      FindInvalidUtf8(value)) {
     return std::nullopt;
   }
   trim_ws();
@@ -359,7 +431,7 @@ std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, 
   suffix.remove_suffix(quoted.size());
   trim_ws();
   if (suffix.empty() || (suffix.back() != ',' && suffix.back() != '{')) return std::nullopt;
-  return std::string(number);
+  return std::string(value);
 }
 
 std::string_view WithoutByteOrderMark(std::string_view line) {

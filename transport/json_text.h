@@ -75,18 +75,22 @@ std::string QuoteJsonString(std::string_view value);
 // Type of a raw JSON value from its first byte; the text must already be validated.
 JsonType JsonTypeOf(std::string_view raw);
 
-// Best effort on a prefix of a JSON text that was cut off (an over-long line): scans the
-// top-level object's members in order and returns the raw text of member `key` if it is
-// a string or number that lies entirely inside the prefix, before the first problem.
+// Best effort on a prefix of a JSON text that was cut off (an over-long line), or on a
+// whole text that failed to parse: scans the top-level object's members in order and
+// returns the raw text of member `key` if it is a well-formed string or number that lies
+// entirely inside the text. The members before it are skipped by their shape only (no
+// depth bound, escapes and UTF-8 unchecked), so one nested too deep or holding a lone
+// surrogate escape does not hide an id after it; a member cut off or broken in its shape
+// ends the scan.
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth = kDefaultMaxDepth);
 
 // Best effort on the last bytes of a JSON text whose start was cut off (an over-long
 // line): if the text ends with the top-level object's member `key` whose value is a
-// number (`,"key":42}`), returns that number's raw text. In a valid JSON text that ending
-// can only be a top-level member: the final '}' closes the outermost object. `key` must
-// need no escaping.
-std::optional<std::string> SalvageTrailingNumberMember(std::string_view suffix, std::string_view key);
+// number or a well-formed string (`,"key":42}`, `,"key":"a"}`), returns that value's raw
+// text. In a valid JSON text that ending can only be a top-level member: the final '}'
+// closes the outermost object. `key` must need no escaping.
+std::optional<std::string> SalvageTrailingMember(std::string_view suffix, std::string_view key);
 
 // `line` without a leading UTF-8 byte order mark, as some tools write before their first
 // line: RFC 8259 lets a JSON reader ignore one, so every reader of client lines does.

@@ -613,7 +613,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (e.kind == LineEvent::Kind::kTooLongEnd) {
       // Or it comes last (a serializer that writes "result" first): the call must not wait
       // for an answer that was already thrown away.
-      if (!oversized_is_message_) FailOversized(SalvageTrailingNumberMember(e.bytes, "id"));
+      if (!oversized_is_message_) FailOversized(SalvageTrailingMember(e.bytes, "id"));
       return;
     }
     if (e.kind != LineEvent::Kind::kLine) return;

@@ -5,6 +5,7 @@
 //
 // SCRIPT: {"command": "/abs/las", "args": [...], "env": {...}, "clientName": "...",
 //          "steps": [{"op": "listTools"}, {"op": "callTool", "name": "...", "arguments": {...}},
+//                    {"op": "callTool", "name": "...", "argumentsText": "JSON text"},
 //                    {"op": "ping"}, {"op": "request", "method": "...", "params": {...}},
 //                    {"op": "listResources"}, {"op": "readResource", "uri": "..."},
 //                    {"op": "listPrompts"}, {"op": "getPrompt", "name": "...", "arguments": {...}},
@@ -39,10 +40,16 @@ function errorOf(e) {
   return { code: e?.code ?? null, message: String(e?.message ?? e), data: e?.data ?? null };
 }
 
+// A callTool step's arguments: "argumentsText" (JSON text, parsed here) when given, for what
+// the script's own JSON writer cannot hold (a lone surrogate); else "arguments".
+function argumentsOf(step) {
+  return step.argumentsText !== undefined ? JSON.parse(step.argumentsText) : (step.arguments ?? {});
+}
+
 async function run(step) {
   switch (step.op) {
     case "listTools": return client.listTools();
-    case "callTool": return client.callTool({ name: step.name, arguments: step.arguments ?? {} });
+    case "callTool": return client.callTool({ name: step.name, arguments: argumentsOf(step) });
     case "callToolWithProgress": {
       const progress = [];
       const result = await client.callTool({ name: step.name, arguments: step.arguments ?? {} },

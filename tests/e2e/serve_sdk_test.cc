@@ -63,6 +63,32 @@ TEST_F(ServeSdkTest, InitializesListsCallsAndGetsErrors) {
   EXPECT_EQ(json::parse(lines[1])["payload"]["reason"], "eof");
 }
 
+// The SDK writes a request's id last. A request over the line bound, or one that does not
+// parse (nested too deep; a lone surrogate, as JSON.stringify writes a string cut inside an
+// emoji), is still answered with its error at once, not left to the SDK's own timeout
+// (probes AR2, AR3), and the session goes on.
+TEST_F(ServeSdkTest, RequestsTooLargeOrUnparsableAreAnsweredInTheSdksMemberOrder) {
+  json deep = "bottom";
+  for (int i = 0; i < 70; ++i) deep = json::array({deep});
+  auto set = [](json value) {
+    return json{{"op", "callTool"}, {"name", "las__state_set"},
+                {"arguments", {{"key", "k"}, {"value", std::move(value)}}}};
+  };
+  auto run = testing::RunSdkClient(Script(json::array({
+      set(std::string(5 * 1024 * 1024, 'x')),
+      {{"op", "callTool"}, {"name", "las__state_set"},
+       {"argumentsText", R"({"key":"k","value":"abc\ud800"})"}},
+      set(deep),
+      {{"op", "ping"}},
+  })));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps.size(), 4u);
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32600) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[1]["error"]["code"], -32700) << run.steps[1].dump();
+  EXPECT_EQ(run.steps[2]["error"]["code"], -32700) << run.steps[2].dump();
+  EXPECT_EQ(run.steps[3]["ok"], true) << run.steps[3].dump();
+}
+
 TEST_F(ServeSdkTest, AgentIdComesFromLasAgentIdWhenTheClientSendsNone) {
   auto run = testing::RunSdkClient(Script(json::array({{{"op", "ping"}}}),
                                           {{"LAS_AGENT_ID", "agent-from-env"}}));

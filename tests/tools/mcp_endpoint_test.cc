@@ -221,6 +221,62 @@ TEST_F(EndpointTest, OversizedLinesAreAnsweredWhenTheirIdCanBeRead) {
   EXPECT_EQ(json::parse(out_.back())["id"], "big");
   endpoint_->OnOversizedLine(R"({"params":{"x":"aaaaaaa)");
   EXPECT_EQ(out_.size(), 2u) << "no id: dropped";
+  endpoint_->OnOversizedLineEnd(R"(aaaaaa"}})");
+  EXPECT_EQ(out_.size(), 2u) << "none at its end either";
+}
+
+// The TypeScript SDK writes `id` last (probe AR2: its over-long request was never answered
+// and waited for the SDK's own timeout); a byte order mark first does not hide an id
+// written first (AR1). Each over-long line is answered once.
+TEST_F(EndpointTest, AnOverlongLineIsAnsweredByTheIdAtItsEnd) {
+  Init();
+  endpoint_->OnOversizedLine(R"({"method":"tools/call","params":{"arguments":{"text":"aaaa)");
+  EXPECT_EQ(out_.size(), 1u) << "the id comes later";
+  endpoint_->OnOversizedLineEnd(R"(aaaaaaaa"}},"jsonrpc":"2.0","id":6})");
+  ASSERT_EQ(out_.size(), 2u);
+  EXPECT_EQ(json::parse(out_.back())["id"], 6);
+  EXPECT_EQ(json::parse(out_.back())["error"]["code"], -32600);
+
+  endpoint_->OnOversizedLine("\xEF\xBB\xBF" R"({"id":8,"method":"ping","params":{"x":"aaa)");
+  ASSERT_EQ(out_.size(), 3u);
+  EXPECT_EQ(json::parse(out_.back())["id"], 8);
+  endpoint_->OnOversizedLineEnd(R"(aaa"},"id":9})");
+  EXPECT_EQ(out_.size(), 3u) << "answered once, by the id read first";
+
+  endpoint_->OnOversizedLine(R"({"method":"ping","params":{"x":"aaa)");
+  endpoint_->OnOversizedLineEnd(R"(aaa"},"id":")" + std::string(kMaxRequestIdBytes, 'i') + "\"}");
+  EXPECT_EQ(out_.size(), 3u) << "an id too long to repeat gets no answer";
+}
+
+// A whole request that does not parse is answered by an id written after the trouble: the
+// SDK's order, with arguments nested too deep or holding a lone surrogate escape (what
+// JSON.stringify writes for a string cut inside an emoji) (probe AR3).
+TEST_F(EndpointTest, AnUnparsableRequestIsAnsweredByAnIdWrittenLast) {
+  Init();
+  const std::string deep = std::string(70, '[') + std::string(70, ']');
+  json too_deep = Send(R"({"method":"tools/call","params":{"name":"a","arguments":{"x":)" + deep +
+                       R"(}},"jsonrpc":"2.0","id":2})");
+  EXPECT_EQ(too_deep["id"], 2) << too_deep.dump();
+  EXPECT_EQ(too_deep["error"]["code"], -32700);
+  json surrogate = Send(R"({"method":"tools/call","params":{"name":"a","arguments":{"text":"abc\ud800"}},"jsonrpc":"2.0","id":3})");
+  EXPECT_EQ(surrogate["id"], 3) << surrogate.dump();
+  EXPECT_EQ(surrogate["error"]["code"], -32700);
+  EXPECT_TRUE(backend_.calls.empty());
+}
+
+// MCP's params are objects: ones given by position are refused, not ignored (probe AR4: a
+// cursor given in an array was read as no cursor at all).
+TEST_F(EndpointTest, ParamsGivenByPositionAreInvalidParams) {
+  for (const char* method : {"ping", "tools/list", "tools/call", "resources/list",
+                             "resources/read", "prompts/list", "prompts/get", "initialize"}) {
+    json r = Send(std::string(R"({"jsonrpc":"2.0","id":2,"method":")") + method +
+                  R"(","params":["some-cursor"]})");
+    EXPECT_EQ(r["error"]["code"], -32602) << method << ": " << r.dump();
+  }
+  Init();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":[]})")["error"]["code"], -32602);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"nope","params":[]})")["error"]["code"], -32601);
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}})").contains("result"));
 }
 
 TEST_F(EndpointTest, ManyCallsInFlightAnswerInCompletionOrderWithTheirOwnIds) {

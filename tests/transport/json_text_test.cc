@@ -78,17 +78,28 @@ TEST(JsonText, DecodeAndQuoteRoundTrip) {
 }
 
 TEST(JsonText, SalvageIdFromTheEndOfACutText) {
-  EXPECT_EQ(SalvageTrailingNumberMember(R"(xxxx"}]},"id":42})", "id"), "42");
-  EXPECT_EQ(SalvageTrailingNumberMember("xx\" , \"id\" :\t-1.5e3 }\r\n", "id"), "-1.5e3");
-  EXPECT_EQ(SalvageTrailingNumberMember(R"({"id":7})", "id"), "7");
-  // Not a top-level number member at the very end.
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":42}})", "id")) << "nested object";
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":"42"})", "id")) << "a string id";
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","xid":42})", "id")) << "another key";
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx"id":42})", "id")) << "an escaped quote";
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":4-2})", "id")) << "not a number";
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"(xx","id":42)", "id")) << "no closing brace";
-  EXPECT_FALSE(SalvageTrailingNumberMember(R"("id":42})", "id")) << "no member before it";
+  EXPECT_EQ(SalvageTrailingMember(R"(xxxx"}]},"id":42})", "id"), "42");
+  EXPECT_EQ(SalvageTrailingMember("xx\" , \"id\" :\t-1.5e3 }\r\n", "id"), "-1.5e3");
+  EXPECT_EQ(SalvageTrailingMember(R"({"id":7})", "id"), "7");
+  // A string id, escapes included (a client that writes its id last: probe AR2).
+  EXPECT_EQ(SalvageTrailingMember(R"(xx","id":"42"})", "id"), R"("42")");
+  EXPECT_EQ(SalvageTrailingMember(R"(xx"},"id":"a\\\"b\\"})", "id"), R"("a\\\"b\\")");
+  EXPECT_EQ(SalvageTrailingMember(R"({"id":""})", "id"), R"("")");
+  // The quote before `,\"id\":\"5` is escaped: all of it is one string, not the id member.
+  EXPECT_FALSE(SalvageTrailingMember(R"({"text":"a\",\"id\":\"5"})", "id"));
+  // Backslashes running into the cut: the quote might be escaped or not.
+  EXPECT_FALSE(SalvageTrailingMember(R"(\"5"})", "id"));
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","id":"a\ud800"})", "id")) << "a lone surrogate";
+  EXPECT_FALSE(SalvageTrailingMember("xx\",\"id\":\"a\xff\"}", "id")) << "not UTF-8";
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","id":"a"b"})", "id")) << "two strings";
+  // Not a top-level number or string member at the very end.
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","id":42}})", "id")) << "nested object";
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","id":true})", "id")) << "not a number or string";
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","xid":42})", "id")) << "another key";
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx"id":42})", "id")) << "an escaped quote";
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","id":4-2})", "id")) << "not a number";
+  EXPECT_FALSE(SalvageTrailingMember(R"(xx","id":42)", "id")) << "no closing brace";
+  EXPECT_FALSE(SalvageTrailingMember(R"("id":42})", "id")) << "no member before it";
 }
 
 TEST(JsonText, SalvageIdFromCutPrefix) {
@@ -101,6 +112,21 @@ TEST(JsonText, SalvageIdFromCutPrefix) {
   EXPECT_FALSE(SalvageTopLevelMember(R"({"result":{"text":"xxxxx)", "id"));
   EXPECT_FALSE(SalvageTopLevelMember(R"({"id":{"a":1},"x":1)", "id"));
   EXPECT_FALSE(SalvageTopLevelMember(R"([1,2)", "id"));
+}
+
+// A whole line that failed to parse still shows an id written after the trouble (probe
+// AR3: the SDK writes `id` last): nesting past the bound, a lone surrogate escape, a key
+// that is no valid string. The id itself must be well-formed.
+TEST(JsonText, SalvageIdAfterAValueThatDoesNotParse) {
+  const std::string deep = std::string(100, '[') + std::string(100, ']');
+  EXPECT_EQ(SalvageTopLevelMember(R"({"params":)" + deep + R"(,"id":7})", "id", 64), "7");
+  EXPECT_EQ(SalvageTopLevelMember(R"({"params":{"t":"a\ud800 ]}\" {"},"id":"x"})", "id"), R"("x")");
+  EXPECT_EQ(SalvageTopLevelMember(R"({"\ud800":1,"id":8})", "id"), "8");
+  EXPECT_EQ(SalvageTopLevelMember(R"({"a": -1.5e3 ,"b":[1,{"c":null}],"id":9})", "id"), "9");
+  EXPECT_FALSE(SalvageTopLevelMember(R"({"params":[[1,2],"id":7})", "id")) << "the id is nested";
+  EXPECT_FALSE(SalvageTopLevelMember(R"({"params":"a\"b,"id":7})", "id")) << "inside a string";
+  EXPECT_FALSE(SalvageTopLevelMember(R"({"params":1,"id":"\ud800"})", "id")) << "a malformed id";
+  EXPECT_FALSE(SalvageTopLevelMember(R"({"params":{"a":[1,2,)", "id")) << "cut off";
 }
 
 }  // namespace
