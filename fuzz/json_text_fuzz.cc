@@ -1,14 +1,15 @@
 // Feeds: arbitrary bytes to transport/json_text.h (ValidateJson, ObjectMembers with and
 // without duplicate rejection, ArrayElements, DecodeJsonString, SalvageTopLevelMember,
-// FindInvalidUtf8) and to transport/jsonrpc.h (ParseMessage, CancelledRequestId) — the
-// scanners every client and child line goes through.
+// SalvageTrailingMember, FindInvalidUtf8) and to transport/jsonrpc.h (ParseMessage,
+// CancelledRequestId) — the scanners every client and child line goes through.
 // Checks, besides no crash: what ValidateJson accepts, nlohmann accepts too (but for a
 // number beyond a double's range, which only nlohmann refuses), and what nlohmann accepts
 // (no BOM, no NUL byte, no deep nesting) ValidateJson accepts; each member or element
 // handed out is itself valid JSON of the type reported; a decoded string re-quoted
 // decodes to the same bytes; a salvaged id is a valid string or number and, in a whole
-// object, the id member's own text; FindInvalidUtf8 agrees with trust's; a parsed
-// message's raw pieces are valid JSON and every error response built is valid JSON.
+// object, the id member's own text (from the end: the last member's, `id`);
+// FindInvalidUtf8 agrees with trust's; a parsed message's raw pieces are valid JSON and
+// every error response built is valid JSON.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -102,6 +103,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       }
     }
+  }
+
+  // From any suffix (an over-long line's end): nothing, or the object's last member, `id`.
+  for (size_t cut = 0; cut < text.size(); cut += 1 + cut / 8) {
+    auto id = t::SalvageTrailingMember(text.substr(cut), "id");
+    if (!id) continue;
+    std::vector<t::JsonMember> members;
+    if (t::ObjectMembers(text, &members, 1000) != t::JsonTextError::kNone) continue;
+    LAS_FUZZ_CHECK(!members.empty() && members.back().key == "id" && members.back().raw == *id,
+                   "the id salvaged from the end is not the last member, id");
   }
 
   const t::ParsedLine parsed = t::ParseMessage(text);

@@ -5,6 +5,7 @@
 // ASan+UBSan preset the same runs also check for out-of-bounds reads.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -150,6 +151,47 @@ TEST(JsonTextMutation, ParseMessageAgreesWithNlohmann) {
     }
   }
   EXPECT_GT(messages, 2000u);
+}
+
+// The salvaged id (SalvageTopLevelMember from the start, SalvageTrailingMember from any
+// suffix, as an over-long line's end is) of a text that is one JSON object is its top-level
+// `id` member, or nothing: never a nested `id`, a string's content or another member.
+TEST(JsonTextMutation, SalvagedIdsAreTheTopLevelIdOrNothing) {
+  const std::vector<std::string> lines = {
+      R"({"method":"tools/call","params":{"name":"a","arguments":{"id":5,"t":"\",\"id\":6}"}},"jsonrpc":"2.0","id":7})",
+      R"({"params":{"x":[[["id"]]],"s":"a\\\"b\\"},"id":"q\"\\x"})",
+      R"({"result":{"id":1},"id":-2.5e3})",
+      R"({"id":{"id":3},"x":"}"})",
+  };
+  std::mt19937_64 rng(20261204);
+  size_t found = 0;
+  size_t found_at_end = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const std::string& base = lines[round % lines.size()];
+    const std::string text = round < static_cast<int>(lines.size()) ? base : MutateJsonText(base, rng);
+    if (NlohmannVerdict(text) != JsonReference::kValid) continue;
+    std::vector<JsonMember> members;
+    if (ObjectMembers(text, &members, 1000) != JsonTextError::kNone) continue;
+    const JsonMember* first_id = nullptr;
+    for (const JsonMember& member : members) {
+      if (member.key == "id" && first_id == nullptr) first_id = &member;
+    }
+    if (auto salvaged = SalvageTopLevelMember(text, "id", 4)) {
+      ASSERT_NE(first_id, nullptr) << text;
+      EXPECT_EQ(*salvaged, first_id->raw) << text;
+      ++found;
+    }
+    for (size_t cut = 0; cut < text.size(); ++cut) {
+      if (auto salvaged = SalvageTrailingMember(std::string_view(text).substr(cut), "id")) {
+        ASSERT_TRUE(!members.empty() && members.back().key == "id") << cut << ": " << text;
+        EXPECT_EQ(*salvaged, members.back().raw) << cut << ": " << text;
+        ++found_at_end;
+      }
+    }
+  }
+  // Mutations must leave many ids to find, or the comparison says little.
+  EXPECT_GT(found, 1000u);
+  EXPECT_GT(found_at_end, 10000u);
 }
 
 }  // namespace
