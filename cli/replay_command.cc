@@ -37,8 +37,10 @@ void PrintLine(const std::string& line) {
 // script reading the last line always finds one.
 int CannotRead(const ReplayOptions& options, const Status& status) {
   if (options.summary) {
-    PrintLine(nlohmann::json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0}, {"releases_verified", 0},
-                                          {"error", std::string(CodeName(status.code()))}}}}.dump());
+    PrintLine(nlohmann::ordered_json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0},
+                                                  {"releases_verified", 0},
+                                                  {"error", std::string(CodeName(status.code()))}}}}
+                  .dump());
     (void)StdoutDelivered();
   }
   return Fail(status);
@@ -83,8 +85,10 @@ int RunReplay(const ReplayOptions& options) {
     output_failed = true;
     return IoError("writing to standard output failed");
   };
-  const bool show_progress =
-      ::isatty(STDERR_FILENO) != 0 && (*cursor)->head().sequence >= kProgressThreshold;
+  // Not when stdout is a terminal too: the events then show that it runs, and the progress
+  // line would land inside them, cut by stdout's buffer (probe AT2).
+  const bool show_progress = ::isatty(STDERR_FILENO) != 0 && ::isatty(STDOUT_FILENO) == 0 &&
+                             (*cursor)->head().sequence >= kProgressThreshold;
   if (show_progress) {
     callbacks.on_progress = [](uint64_t done, uint64_t total) {
       std::fprintf(stderr, "\rlas replay: %llu/%llu events verified",
@@ -100,11 +104,12 @@ int RunReplay(const ReplayOptions& options) {
     return ExitCodeFor(outcome.status);
   }
 
-  nlohmann::json digests = nlohmann::json::object();
+  nlohmann::ordered_json digests = nlohmann::ordered_json::object();
   const auto computed_digests = set.Digests();  // costly on a large log: once
   for (const auto& [name, digest] : computed_digests) digests[name] = digest;
   if (options.summary) {
-    nlohmann::json summary = {{"ok", outcome.status.ok()},
+    // In the documented order (docs/CLI.md), as the event lines keep theirs (probe AT3).
+    nlohmann::ordered_json summary = {{"ok", outcome.status.ok()},
                               {"verified", outcome.verified},
                               {"selected", outcome.selected},
                               {"releases_verified", releases_verified},
@@ -114,7 +119,7 @@ int RunReplay(const ReplayOptions& options) {
                               // On tamper the projections hold only the events before it.
                               {"digests_through", outcome.verified}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
-    PrintLine(nlohmann::json{{"summary", summary}}.dump());
+    PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
   }
   const bool delivered = StdoutDelivered();
   if (!outcome.status.ok()) {

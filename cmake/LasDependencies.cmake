@@ -10,6 +10,9 @@ find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)  # libssl-dev (SHA-256 only: 
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)  # nlohmann-json3-dev
 find_package(Boost 1.74 REQUIRED)              # libboost-dev (Asio is header-only)
 find_package(CLI11 CONFIG REQUIRED)            # libcli11-dev
+# libvalijson-dev: header-only, with no CMake or pkg-config file in Debian 12; found by its
+# header so that a missing package fails here, not in the compiler (probe AT4).
+find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)
 if(LAS_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)          # libgtest-dev, libgmock-dev
 endif()

@@ -31,8 +31,13 @@ class JsonVisitor final : public flatbuffers::IterationVisitor {
   }
   void EndSequence() override { stack_.pop_back(); }
 
+  // An absent field prints as its default, so that two events alike print alike: a writer
+  // that does not force defaults, or an event older than a field added to its table
+  // (FORMAT.md §Evolution), stores nothing for it. Scalars default to zero in events.fbs
+  // (mini-reflection does not carry defaults: FORMAT.md forbids others).
   void Field(size_t, size_t, flatbuffers::ElementaryType type, bool is_vector,
-             const flatbuffers::TypeTable*, const char* name, const uint8_t* val) override {
+             const flatbuffers::TypeTable* type_table, const char* name,
+             const uint8_t* val) override {
     key_ = name;
     bytes_vector_ = is_vector && type == flatbuffers::ET_UCHAR;
     if (val != nullptr) return;
@@ -42,6 +47,12 @@ class JsonVisitor final : public flatbuffers::IterationVisitor {
       Put("");
     } else if (type == flatbuffers::ET_SEQUENCE) {
       Put(nullptr);
+    } else if (type == flatbuffers::ET_BOOL) {
+      Put(false);
+    } else if (type == flatbuffers::ET_FLOAT || type == flatbuffers::ET_DOUBLE) {
+      Put(0.0);
+    } else if (type != flatbuffers::ET_UTYPE) {
+      Put(ZeroOf(type_table));
     }
   }
 
@@ -78,6 +89,14 @@ class JsonVisitor final : public flatbuffers::IterationVisitor {
   }
 
  private:
+  // An integer field's zero: by name when it is an enum's.
+  static json ZeroOf(const flatbuffers::TypeTable* type_table) {
+    if (type_table == nullptr || type_table->st != flatbuffers::ST_ENUM) return 0;
+    const int64_t index = flatbuffers::LookupEnum(0, type_table->values, type_table->num_elems);
+    if (index < 0) return 0;
+    return type_table->names[index];
+  }
+
   template <typename T>
   void Scalar(T v, const char* enum_name) {
     if (in_bytes_vector_) {

@@ -4,7 +4,8 @@
 //   {"seq":7,"time":"2026-11-30T06:27:24.123456Z","time_micros":...,"kind":"SessionOpened",
 //    "agent":"a","session":"s","prev_hash":"<hex>","hash":"<hex>","payload":{...}}
 // The payload object holds every field of the kind's table by its schema name: absent
-// strings as "", absent vectors as [], byte vectors as lowercase hex. A kind this build
+// strings as "", absent vectors as [], absent numbers as 0, booleans as false and enums
+// by their zero's name; byte vectors as lowercase hex. A kind this build
 // does not know renders as "kind":"Unknown" with an empty payload.
 #pragma once
 

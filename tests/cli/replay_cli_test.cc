@@ -105,6 +105,12 @@ TEST_F(ReplayCliTest, SummaryLineCarriesHeadAndDigestsAndMatchesAcrossRuns) {
   for (const char* name : {"calls", "releases", "sessions"}) {
     EXPECT_EQ(summary["digests"][name].get<std::string>().size(), 64u) << name;
   }
+  // Keys in the documented order (docs/CLI.md), for scripts that match the line's start.
+  EXPECT_EQ(lines.back().rfind(R"({"summary":{"ok":true,"verified":9,"selected":1,"releases_verified":)", 0),
+            0u)
+      << lines.back();
+  EXPECT_LT(lines.back().find(R"("head":{"seq":9,"hash":")"), lines.back().find(R"("digests":{)"))
+      << lines.back();
   auto again = Las({"replay", "--log", dir_, "--summary", "--kind", "SessionClosed"});
   EXPECT_EQ(Lines(again.out).back(), lines.back()) << "replay is deterministic";
 }
@@ -141,17 +147,16 @@ TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
 }
 
 // Runs `las replay --log DIR --kind SessionClosed` (every event verified and folded, few
-// printed) with stderr on a terminal (a pseudo-terminal) and stdout to /dev/null; returns
-// what the terminal showed and the exit status.
-std::pair<std::string, int> ReplayOnATerminal(const std::string& dir) {
+// printed) with stderr on a terminal (a pseudo-terminal) and stdout to /dev/null, or to the
+// terminal too; returns what the terminal showed and the exit status.
+std::pair<std::string, int> ReplayOnATerminal(const std::string& dir, bool stdout_too = false) {
   int terminal = -1;
   int replica = -1;
   if (::openpty(&terminal, &replica, nullptr, nullptr, nullptr) != 0) return {"openpty failed", -1};
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::dup2(replica, STDERR_FILENO);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, STDOUT_FILENO);
+    ::dup2(stdout_too ? replica : ::open("/dev/null", O_WRONLY), STDOUT_FILENO);
     ::execl(LAS_EXECUTABLE, LAS_EXECUTABLE, "replay", "--log", dir.c_str(), "--kind",
             "SessionClosed", static_cast<char*>(nullptr));
     ::_exit(127);
@@ -188,6 +193,12 @@ TEST_F(ReplayCliTest, ALargeLogShowsProgressOnATerminalOnly) {
   const size_t cleared = shown.find(last_count);
   ASSERT_NE(cleared, std::string::npos) << "the last count is cleared: " << shown;
   EXPECT_NE(shown.find("calls", cleared), std::string::npos) << "then the digests: " << shown;
+
+  // With the events on the same terminal, none: it would land inside them (probe AT2).
+  const auto [beside_events, events_status] = ReplayOnATerminal(dir_, /*stdout_too=*/true);
+  ASSERT_TRUE(WIFEXITED(events_status) && WEXITSTATUS(events_status) == 0) << beside_events;
+  EXPECT_EQ(beside_events.find("events verified"), std::string::npos) << beside_events;
+  EXPECT_NE(beside_events.find("\"kind\":\"SessionClosed\""), std::string::npos) << beside_events;
 
   auto piped = Las({"replay", "--log", dir_, "--kind", "SessionClosed"});
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
@@ -227,6 +238,8 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
   EXPECT_EQ(unreadable["ok"], false);
   EXPECT_EQ(unreadable["verified"], 0);
   EXPECT_FALSE(unreadable["error"].get<std::string>().empty());
+  EXPECT_EQ(Lines(summarized.out).back().rfind(R"({"summary":{"ok":false,"verified":0,"selected":0,)", 0), 0u)
+      << summarized.out;
 
   auto bad_kind = Las({"replay", "--log", tmp.Sub("log"), "--kind", "NoSuchKind"});
   EXPECT_EQ(bad_kind.exit_code, 2);

@@ -96,6 +96,36 @@ TEST(EventLogTest, JsonRendersSchemaNamesBytesAsHexAndEnumsByName) {
       << grant;
 }
 
+// An event that stores no value for a scalar field (a writer that does not force defaults,
+// or an event older than the field) prints it as its default, as one that stores the
+// default does: every field of the table, by name (probe AT1: they were left out).
+TEST(EventLogTest, JsonPrintsAbsentScalarsAsTheirDefaults) {
+  flatbuffers::FlatBufferBuilder builder;
+  builder.ForceDefaults(false);
+  const auto call_id = builder.CreateString("call-1");
+  fb::ToolCallCompletedBuilder completed(builder);
+  completed.add_call_id(call_id);
+  const auto payload = completed.Finish();
+  const fb::Hash32 genesis;  // the prev_hash a verifying reader requires
+  fb::EnvelopeBuilder envelope(builder);
+  envelope.add_sequence(1);
+  envelope.add_prev_hash(&genesis);
+  envelope.add_payload_type(fb::EventPayload::ToolCallCompleted);
+  envelope.add_payload(payload.Union());
+  builder.Finish(envelope.Finish(), "LASE");
+  const StoredEvent event{1, {}, std::string(reinterpret_cast<const char*>(builder.GetBufferPointer()),
+                                             builder.GetSize())};
+  const nlohmann::json printed = nlohmann::json::parse(EventToJson(event));
+  const nlohmann::json& fields = printed["payload"];
+  EXPECT_EQ(fields["call_id"], "call-1") << printed.dump();
+  EXPECT_EQ(fields["outcome"], "Ok") << printed.dump();
+  EXPECT_EQ(fields["result_size"], 0) << printed.dump();
+  EXPECT_EQ(fields["result_truncated"], false) << printed.dump();
+  EXPECT_EQ(fields["duration_micros"], 0) << printed.dump();
+  EXPECT_EQ(fields["error_code"], "") << printed.dump();
+  EXPECT_EQ(printed["time_micros"], 0) << printed.dump();
+}
+
 TEST(EventLogTest, SequencesAreDenseAcrossAppendsAndReopen) {
   TempDir tmp;
   const uint64_t kKinds = OneOfEveryKind(0).size();
