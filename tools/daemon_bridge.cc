@@ -37,7 +37,12 @@ class Unanswered {
   }
   void FromDaemon(std::string_view bytes) {
     daemon_lines_.Feed(bytes, [this](const transport::LineEvent& e) {
-      if (e.kind != transport::LineEvent::Kind::kLine) return;
+      // An answer longer than a client's line bound is still one (a tools/list of many
+      // surfaces): Las writes its id first (probe AS1: it was counted unanswered).
+      if (e.kind != transport::LineEvent::Kind::kLine &&
+          e.kind != transport::LineEvent::Kind::kTooLong) {
+        return;
+      }
       auto id = transport::SalvageTopLevelMember(e.bytes, "id", transport::kDefaultMaxDepth);
       if (id) Answered(transport::RequestIdKey(*id));
     });

@@ -193,7 +193,14 @@ std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_de
 }  // namespace
 
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {
-  auto id = SalvageRequestId(transport::WithoutByteOrderMark(prefix), options_.max_depth);
+  prefix = transport::WithoutByteOrderMark(prefix);
+  // A response (Las sends the client no requests) is dropped, by its end's id too: an
+  // error under its id could settle the client's own request of that id (probe AS3).
+  if (rpc::ShownKind(prefix) == rpc::MessageKind::kResponse) {
+    oversized_answered_ = true;
+    return;
+  }
+  auto id = SalvageRequestId(prefix, options_.max_depth);
   oversized_answered_ = id.has_value();
   if (id) write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest, "Message too large"));
 }
@@ -221,6 +228,8 @@ void McpEndpoint::OnLine(std::string_view line) {
     // An id too long to echo gets no answer: a null id would settle the TypeScript SDK's
     // request 0 (it reads null as Number(null)), as for a line with no readable id.
     if (error.reason == rpc::ParseFailure::kIdTooLong) return;
+    // Nor a response, broken as it is (as at OnOversizedLine).
+    if (rpc::ShownKind(line) == rpc::MessageKind::kResponse) return;
     if (!error.id) error.id = SalvageRequestId(line, options_.max_depth);
     if (error.id) write_(rpc::ErrorResponse(error));
     return;

@@ -325,62 +325,73 @@ std::string QuoteJsonString(std::string_view value) {
   return out;
 }
 
+namespace {
+
+size_t SkipWsFrom(std::string_view text, size_t pos) {
+  while (pos < text.size() && IsWs(text[pos])) ++pos;
+  return pos;
+}
+
+// Walks the members of the object `text` begins with, in order, as far as their shape can
+// be read (the object may be cut off, too deep or malformed further on): calls
+// `visit(name, value_start)` for each — `name` null when the key is no valid string — and
+// goes on while it returns true, skipping each value by its shape (SkipValueLeniently).
+template <typename Visit>
+void WalkTopLevelMembers(std::string_view text, Visit visit) {
+  size_t pos = SkipWsFrom(text, 0);
+  if (pos >= text.size() || text[pos] != '{') return;
+  pos = SkipWsFrom(text, pos + 1);
+  while (pos < text.size() && text[pos] == '"') {
+    Scanner key(text.substr(pos), 0);
+    std::string name;
+    const bool named = key.String(&name);
+    const std::optional<size_t> after_key =
+        named ? std::optional<size_t>(pos + key.pos()) : SkipValueLeniently(text, pos);
+    if (!after_key) return;
+    pos = SkipWsFrom(text, *after_key);
+    if (pos >= text.size() || text[pos] != ':') return;
+    const size_t value_start = SkipWsFrom(text, pos + 1);
+    if (!visit(named ? &name : nullptr, value_start)) return;
+    const std::optional<size_t> value_end = SkipValueLeniently(text, value_start);
+    if (!value_end) return;
+    pos = SkipWsFrom(text, *value_end);
+    if (pos >= text.size() || text[pos] != ',') return;
+    pos = SkipWsFrom(text, pos + 1);
+  }
+}
+
+}  // namespace
+
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth) {
-  // The object as a whole may be cut off, too deep or malformed further on, so walk its
-  // members one at a time; each member value must be complete and followed by ',' or '}'
-  // inside the prefix. Only `key`'s value is read strictly; the others are skipped by
-  // their shape, so an id written after a value nested too deep, or holding a lone
-  // surrogate escape, can still be read (probe AR3).
-  Scanner sc(prefix, max_depth);
-  sc.SkipWs();
-  if (sc.Peek() != '{') return std::nullopt;
-  size_t pos = sc.pos() + 1;
-  while (true) {
-    Scanner k(prefix.substr(pos), max_depth);
-    k.SkipWs();
-    if (k.Peek() != '"') return std::nullopt;
-    const size_t key_start = pos + k.pos();
-    std::string name;
-    bool named = k.String(&name);
-    size_t after_key = pos + k.pos();
-    if (!named) {  // not `key` whatever it holds
-      auto end = SkipValueLeniently(prefix, key_start);
-      if (!end) return std::nullopt;
-      after_key = *end;
+  // Only `key`'s value is read strictly; the members before it are skipped by their shape,
+  // so an id written after a value nested too deep, or holding a lone surrogate escape, can
+  // still be read (probe AR3).
+  std::optional<std::string> found;
+  WalkTopLevelMembers(prefix, [&](const std::string* name, size_t start) {
+    if (name == nullptr || *name != key) return true;
+    Scanner value(prefix.substr(start), max_depth);
+    if (!value.Value(1)) return false;
+    const size_t next = SkipWsFrom(prefix, start + value.pos());
+    // At the end of the text the value might continue past the cut.
+    if (next >= prefix.size() || (prefix[next] != ',' && prefix[next] != '}')) return false;
+    const std::string_view raw = prefix.substr(start, value.pos());
+    const JsonType type = JsonTypeOf(raw);
+    if ((type == JsonType::kString || type == JsonType::kNumber) && !FindInvalidUtf8(raw)) {
+      found = std::string(raw);
     }
-    Scanner colon(prefix.substr(after_key), max_depth);
-    colon.SkipWs();
-    if (colon.Peek() != ':') return std::nullopt;
-    const size_t value_base = after_key + colon.pos() + 1;
-    Scanner v(prefix.substr(value_base), max_depth);
-    v.SkipWs();
-    const size_t start = value_base + v.pos();
-    size_t end = 0;
-    if (named && name == key) {
-      if (!v.Value(1)) return std::nullopt;
-      end = value_base + v.pos();
-    } else {
-      auto skipped = SkipValueLeniently(prefix, start);
-      if (!skipped) return std::nullopt;
-      end = *skipped;
-    }
-    Scanner after(prefix.substr(end), max_depth);
-    after.SkipWs();
-    if (after.AtEnd()) return std::nullopt;  // the value might continue past the cut
-    const char next = after.Peek();
-    if (next != ',' && next != '}') return std::nullopt;
-    if (named && name == key) {
-      std::string_view raw = prefix.substr(start, end - start);
-      JsonType t = JsonTypeOf(raw);
-      if ((t != JsonType::kString && t != JsonType::kNumber) || FindInvalidUtf8(raw)) {
-        return std::nullopt;
-      }
-      return std::string(raw);
-    }
-    if (next == '}') return std::nullopt;
-    pos = end + after.pos() + 1;
-  }
+    return false;
+  });
+  return found;
+}
+
+bool ShowsTopLevelMember(std::string_view prefix, std::string_view key) {
+  bool shown = false;
+  WalkTopLevelMembers(prefix, [&](const std::string* name, size_t) {
+    shown = name != nullptr && *name == key;
+    return !shown;
+  });
+  return shown;
 }
 
 std::optional<std::string> SalvageTrailingMember(std::string_view suffix, std::string_view key) {

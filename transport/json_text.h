@@ -85,6 +85,12 @@ JsonType JsonTypeOf(std::string_view raw);
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth = kDefaultMaxDepth);
 
+// Whether the object `prefix` begins with shows a top-level member named `key` (its value
+// complete or not), walking its members as SalvageTopLevelMember does: for telling what a
+// line that cannot be parsed is (a response has `result` or `error`; a request or
+// notification `method` and `params`).
+bool ShowsTopLevelMember(std::string_view prefix, std::string_view key);
+
 // Best effort on the last bytes of a JSON text whose start was cut off (an over-long
 // line): if the text ends with the top-level object's member `key` whose value is a
 // number or a well-formed string (`,"key":42}`, `,"key":"a"}`), returns that value's raw

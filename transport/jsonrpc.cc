@@ -205,6 +205,16 @@ std::string MakeCancelledNotification(std::string_view raw_id, std::string_view 
                                                          ",\"reason\":" + QuoteJsonString(reason) + "}");
 }
 
+std::optional<MessageKind> ShownKind(std::string_view text) {
+  if (ShowsTopLevelMember(text, "method") || ShowsTopLevelMember(text, "params")) {
+    return MessageKind::kRequest;
+  }
+  if (ShowsTopLevelMember(text, "result") || ShowsTopLevelMember(text, "error")) {
+    return MessageKind::kResponse;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> CancelledRequestId(std::string_view raw_params, size_t max_depth) {
   std::vector<JsonMember> members;
   if (ObjectMembers(raw_params, &members, max_depth) != JsonTextError::kNone) return std::nullopt;

@@ -115,6 +115,14 @@ std::string MakeErrorResponse(std::string_view raw_id, int code, std::string_vie
 // (a message nested too deep is well-formed JSON; an id too long is a well-formed id).
 std::string ErrorResponse(const ParseError& error);
 
+// What a line that does not parse (broken, nested too deep, or cut for its length) shows
+// itself to be, from the top-level members that can be read (json_text.h
+// ShowsTopLevelMember): kRequest when it shows `method` or `params` (a request or a
+// notification), kResponse when it shows `result` or `error` and neither of those; nullopt
+// when it shows none of them. A reader answers or fails nothing by the id of a line that is
+// not its peer's kind of message.
+std::optional<MessageKind> ShownKind(std::string_view text);
+
 // MCP cancellation: `notifications/cancelled` for the request `raw_id`, with `reason`
 // (quoted here), and the raw `requestId` read back from such a notification's params
 // (nullopt when the params are not an object, or name none or more than one).

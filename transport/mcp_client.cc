@@ -603,11 +603,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (abandoned_) return;
     if (e.kind == LineEvent::Kind::kTooLong) {
       ++stats_.oversized_lines;
+      // A request or notification of the child's own (its method or params read before the
+      // bulk): its id, first or last, is the child's, not one of ours (probe AS4).
+      oversized_is_message_ = ShownKind(e.bytes) == MessageKind::kRequest;
       // The id usually comes before the bulk; if it can be read, fail that call only.
-      FailOversized(SalvageTopLevelMember(e.bytes, "id", opts_.max_depth));
-      // A request or notification of the child's own (its method read before the bulk):
-      // an id at its end is the child's, not one of ours.
-      oversized_is_message_ = SalvageTopLevelMember(e.bytes, "method", opts_.max_depth).has_value();
+      if (!oversized_is_message_) FailOversized(SalvageTopLevelMember(e.bytes, "id", opts_.max_depth));
       return;
     }
     if (e.kind == LineEvent::Kind::kTooLongEnd) {
@@ -747,7 +747,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
 
   // `text`: one JSON object, or the prefix of one; `id`: its id if the parser read it.
   void FailCallAnsweredBy(std::string_view text, std::optional<std::string> id) {
-    if (SalvageTopLevelMember(text, "method", opts_.max_depth)) return;  // a request of its own
+    if (ShownKind(text) == MessageKind::kRequest) return;  // a request of its own
     if (!id) id = SalvageTopLevelMember(text, "id", opts_.max_depth);
     int64_t n = 0;
     // 12.0 for our 12 too: a line this broken is no exact echo anyway.

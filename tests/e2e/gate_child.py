@@ -5,7 +5,8 @@ is provably in flight (no timing involved).
 Tools:
   wait {"gate": PATH}  creates PATH + ".started", then answers "released" once PATH exists
   echo {"text": T, "times": N}  answers T repeated N times (default 1) at once
-It declares only tools and never answers resources/list or prompts/list.
+It declares only tools and never answers resources/list or prompts/list. With
+`--bulk-tools N` it also lists N tools bulk0... with 100 KiB descriptions (large catalogs).
 Each tools/call runs in its own thread, so calls overlap. Stdlib only.
 """
 import json
@@ -24,6 +25,12 @@ TOOLS = [
                                                       "times": {"type": "integer", "minimum": 1}},
                      "additionalProperties": False}},
 ]
+
+
+if "--bulk-tools" in sys.argv:
+    for i in range(int(sys.argv[sys.argv.index("--bulk-tools") + 1])):
+        TOOLS.append({"name": "bulk%d" % i, "description": "d" * (100 * 1024),
+                      "inputSchema": {"type": "object"}})
 
 
 def send(obj):

@@ -298,6 +298,36 @@ TEST_F(ServeSignalsTest, ABridgeEndsOnAStopSignalWithANoteAndExitZero) {
   }
 }
 
+// An answer longer than a client line's bound (a tools/list of a large catalog) is still an
+// answer: the bridge, which counts what it owes, ends on SIGTERM with exit 0 once the client
+// has it (probe AS1: it said "1 request(s) unanswered" and exited 9).
+TEST_F(ServeSignalsTest, ABridgeCountsAnAnswerLongerThanALineBoundAsDelivered) {
+  const std::string gate = tmp_.Sub("release") + "/workspace/gate_child.py";
+  // Two surfaces: one child's line is bounded at 4 MiB too.
+  release_->AddSurface("bulk", {"/usr/bin/python3", gate, "--bulk-tools", "25"});
+  release_->AddSurface("bulky", {"/usr/bin/python3", gate, "--bulk-tools", "25"});
+  release_->Sign(2);
+  ASSERT_NO_FATAL_FAILURE(StartDaemon());
+  auto bridge = StartServe();
+  ASSERT_TRUE(Open(*bridge));
+  bridge->WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  auto listed = bridge->ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(listed.has_value());
+  ASSERT_GT(listed->size(), size_t{4} * 1024 * 1024);
+  size_t bulk = 0;
+  const json answer = json::parse(*listed);
+  for (const json& tool : answer["result"]["tools"]) {
+    bulk += tool["name"].get<std::string>().find("__bulk") != std::string::npos;
+  }
+  EXPECT_EQ(bulk, 50u);
+  bridge->Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(*bridge);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+  daemon_->Kill(SIGTERM);
+  (void)daemon_->Wait();
+}
+
 // AA3: stopped with a call in flight, the bridge owes its client an answer it can no longer
 // deliver: exit 9. The daemon finishes the call and logs it.
 TEST_F(ServeSignalsTest, ABridgeStoppedWithACallInFlightExitsNineAndTheDaemonLogsTheCall) {

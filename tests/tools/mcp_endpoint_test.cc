@@ -248,6 +248,22 @@ TEST_F(EndpointTest, AnOverlongLineIsAnsweredByTheIdAtItsEnd) {
   EXPECT_EQ(out_.size(), 3u) << "an id too long to repeat gets no answer";
 }
 
+// A client's response (Las sends it no requests) gets no answer however broken it is: an
+// error under its id could settle the client's own request of that id (probe AS3).
+TEST_F(EndpointTest, ABrokenResponseFromTheClientIsNotAnswered) {
+  Init();
+  endpoint_->OnOversizedLine(R"({"jsonrpc":"2.0","id":5,"result":{"text":"aaaa)");
+  endpoint_->OnOversizedLineEnd(R"(aaaa"}})");
+  endpoint_->OnOversizedLine(R"({"jsonrpc":"2.0","result":{"text":"aaaa)");
+  endpoint_->OnOversizedLineEnd(R"(aaaa"},"id":6})");
+  const std::string deep = std::string(70, '[') + std::string(70, ']');
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","error":{"code":1,"message":"m","data":)" + deep + R"(},"id":7})").is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":8,"result":{"t":"a\ud800"}})").is_null());
+  EXPECT_EQ(out_.size(), 1u) << out_.back();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":9,"method":"ping","result":)" + deep + "}")["id"], 9)
+      << "a request that also holds a result is still a request";
+}
+
 // A whole request that does not parse is answered by an id written after the trouble: the
 // SDK's order, with arguments nested too deep or holding a lone surrogate escape (what
 // JSON.stringify writes for a string cut inside an emoji) (probe AR3).

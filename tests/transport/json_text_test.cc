@@ -114,6 +114,16 @@ TEST(JsonText, SalvageIdFromCutPrefix) {
   EXPECT_FALSE(SalvageTopLevelMember(R"([1,2)", "id"));
 }
 
+// What a broken or cut line shows of its top-level members, its values complete or not.
+TEST(JsonText, ShowsTopLevelMemberOfACutOrBrokenObject) {
+  EXPECT_TRUE(ShowsTopLevelMember(R"({"jsonrpc":"2.0","id":5,"result":{"text":"aaa)", "result"));
+  EXPECT_TRUE(ShowsTopLevelMember(R"({"params":[[[[1]]]],"method":"x)", "method"));
+  EXPECT_FALSE(ShowsTopLevelMember(R"({"params":{"result":1},"id":5})", "result")) << "nested";
+  EXPECT_FALSE(ShowsTopLevelMember(R"({"params":"\"result\":1","id":5})", "result")) << "in a string";
+  EXPECT_FALSE(ShowsTopLevelMember(R"({"params":{"a":"aaa)", "method")) << "not before the cut";
+  EXPECT_FALSE(ShowsTopLevelMember(R"(["result"])", "result"));
+}
+
 // A whole line that failed to parse still shows an id written after the trouble (probe
 // AR3: the SDK writes `id` last): nesting past the bound, a lone surrogate escape, a key
 // that is no valid string. The id itself must be well-formed.

@@ -384,14 +384,19 @@ TEST_F(McpClientTest, OversizedLineWithTheIdLastFailsThatCall) {
   StillServesThenEnds(*client, "next");
 }
 
-// An over-long request of the child's own (its method first) whose id, last, happens to
-// equal a call's is not taken for that call's answer: the real answer still settles it.
+// An over-long request of the child's own whose id happens to equal a call's is not taken
+// for that call's answer, wherever its id is — first, or last after its method or after its
+// params' bulk (probe AS4: the id-first one failed the call): the real answer settles it.
 TEST_F(McpClientTest, AnOversizedChildRequestDoesNotSettleACallOfTheSameId) {
   auto client = StartedClient(ChildOptions());
-  CallResult r = Call(*client, "huge_noid", R"({"as_request":true})", CallOptions{});
-  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
-  EXPECT_EQ(ResultText(r), "after request");
-  EXPECT_EQ(client->stats().oversized_lines, 1u);
+  size_t calls = 0;
+  for (const char* order : {"method_first", "id_first", "params_first"}) {
+    CallResult r = Call(*client, "huge_noid",
+                        std::string(R"({"as_request":true,"order":")") + order + "\"}", CallOptions{});
+    ASSERT_TRUE(r.ok()) << order << ": " << CallErrorName(r.error);
+    EXPECT_EQ(ResultText(r), "after request") << order;
+    EXPECT_EQ(client->stats().oversized_lines, ++calls) << order;
+  }
   StillServesThenEnds(*client, "next");
 }
 

@@ -115,10 +115,16 @@ def handle_call(rid, params):
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{"content":[{"type":"text","text":"'
                    + b"x" * (10 * 1024 * 1024) + b'"}]}}')
     elif name == "huge_noid" and args.get("as_request"):
-        # A 10 MiB request of the child's own whose id, last, equals the call's; then the
-        # call's real answer.
-        send_bytes(b'{"jsonrpc":"2.0","method":"sampling/createMessage","params":{"text":"'
-                   + b"x" * (10 * 1024 * 1024) + b'"},"id":' + raw_id + b'}')
+        # A 10 MiB request of the child's own whose id equals the call's — last after its
+        # method (default), first ({"order": "id_first"}), or last after the bulk of its
+        # params, its method after them ({"order": "params_first"}); then the real answer.
+        method = b'"method":"sampling/createMessage"'
+        params = b'"params":{"text":"' + b"x" * (10 * 1024 * 1024) + b'"}'
+        id_member = b'"id":' + raw_id
+        members = {"id_first": [id_member, method, params],
+                   "params_first": [params, method, id_member]}.get(
+                       args.get("order"), [method, params, id_member])
+        send_bytes(b'{"jsonrpc":"2.0",' + b",".join(members) + b'}')
         send({"jsonrpc": "2.0", "id": rid, "result": text_result("after request")})
     elif name == "huge_noid":
         # 10 MiB line with the id last ({"id_last": true}) or not at all (then no answer).
