@@ -368,13 +368,11 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   }
   std::unique_ptr<RocksStore> store(new RocksStore());
   store->dir_ = dir;
+  // A follower's directory is known before its first view (CatchUp checks it is still the
+  // one); a writer's may be made by the open.
+  if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->NoteDirectory());
   LAS_RETURN_IF_ERROR(store->OpenDb(mode, fresh));
-  if (mode == Mode::kWriter) {
-    struct stat opened {};
-    if (::stat(dir.c_str(), &opened) != 0) return IoError(dir + ": " + std::strerror(errno));
-    store->dir_device_ = opened.st_dev;
-    store->dir_inode_ = opened.st_ino;
-  }
+  if (mode == Mode::kWriter) LAS_RETURN_IF_ERROR(store->NoteDirectory());
   if (Status marked = store->CheckOrInitMetadata(mode, fresh); !marked.ok()) return refused(marked);
   // A secondary skips what it cannot find; a writer's open would refuse the log.
   if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->CheckFiles(FileCheck::kPresent));
@@ -479,7 +477,20 @@ Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
 // secondary is opened afresh instead: catching up across writers stopped RocksDB 7.8
 // with an assertion (version_builder.cc, "version_ != cfd->current()") after some hundred
 // short-lived writers, and left one family behind for good before that.
+Status RocksStore::NoteDirectory() {
+  struct stat opened {};
+  if (::stat(dir_.c_str(), &opened) != 0) return IoError(dir_ + ": " + std::strerror(errno));
+  dir_device_ = opened.st_dev;
+  dir_inode_ = opened.st_ino;
+  return Status::Ok();
+}
+
 Status RocksStore::SettleView() {
+  // Another log put in its place (moved there, or copied after the old one was moved
+  // away) would be read on as if it continued this one (probe AS2).
+  if (!view_manifest_.empty() && !CheckInPlace().ok()) {
+    return IoError(dir_ + ": the log was removed or replaced while it was read");
+  }
   for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
     const std::string before = ManifestMark(dir_);
     const std::string manifest = before.substr(0, before.find(':'));
@@ -507,7 +518,7 @@ Status RocksStore::RemovedWhileFollowed(const Status& failed) const {
       fs::exists(fs::path(dir_) / "CURRENT", ec) || ec) {
     return failed;
   }
-  return IoError(dir_ + ": the log was removed while it was read");
+  return IoError(dir_ + ": the log was removed or replaced while it was read");
 }
 
 Status RocksStore::CatchUp() { return SettleView(); }

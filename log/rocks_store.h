@@ -46,9 +46,10 @@ class RocksStore {
   // fails (a full disk, say: the events stay in the WAL, and the next open recovers them),
   // or if the directory is no longer in place (CheckInPlace: nothing is written then).
   Status FlushFamilies();
-  // Writer: kIo unless the log's path still names the directory opened (moved, replaced
-  // or removed while open, it does not; the open files then belong to another path). One
-  // stat(2); the log calls it after every WAL sync, before anything is acknowledged.
+  // kIo unless the log's path still names the directory opened (moved, replaced or removed
+  // while open, it does not; the open files then belong to another path). One stat(2); a
+  // writer's log calls it after every WAL sync, before anything is acknowledged, and a
+  // follower's CatchUp before it reads on.
   Status CheckInPlace() const;
   // What a write, sync or flush of this writer returned (FromRocksWrite), saying so when
   // the directory was moved away under it: that is why such a write fails on a missing file.
@@ -79,6 +80,7 @@ class RocksStore {
   RocksStore() = default;
   Status OpenDb(Mode mode, bool create_if_missing);
   Status CheckOrInitMetadata(Mode mode, bool fresh);
+  Status NoteDirectory();  // dir_device_, dir_inode_
   Status SettleView();
   // What a failed step of SettleView means: kIo when the log followed so far was removed.
   Status RemovedWhileFollowed(const Status& failed) const;
@@ -91,7 +93,7 @@ class RocksStore {
 
   std::string dir_;
   bool writer_ = false;
-  dev_t dir_device_ = 0;  // writer: the directory opened
+  dev_t dir_device_ = 0;  // the directory opened (NoteDirectory)
   ino_t dir_inode_ = 0;
   std::string view_manifest_;  // follower: the MANIFEST its view was opened on
   std::unique_ptr<rocksdb::DB> db_;

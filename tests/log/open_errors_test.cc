@@ -310,10 +310,29 @@ TEST(OpenErrorsTest, ALogRemovedUnderAReaderIsAnIoErrorNotCorruption) {
   fs::remove(fs::path(dir) / "CURRENT");  // rm -rf takes the files first, then the directory
   Status caught_up = (*reader)->CatchUp();
   EXPECT_EQ(caught_up.code(), Code::kIo) << caught_up.ToString();
-  EXPECT_NE(caught_up.message().find("removed while it was read"), std::string::npos) << caught_up.ToString();
+  EXPECT_NE(caught_up.message().find("removed or replaced while it was read"), std::string::npos)
+      << caught_up.ToString();
   fs::remove_all(dir);
   caught_up = (*reader)->CatchUp();
   EXPECT_EQ(caught_up.code(), Code::kIo) << caught_up.ToString();
+}
+
+// Another log put in the place of the one a reader follows is not read on as if it
+// continued it (probe AS2: `las events tail -f` printed the other log's events as the next
+// ones): the reader's next catch-up is an I/O error.
+TEST(OpenErrorsTest, ALogReplacedUnderAReaderIsAnIoError) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(tmp.Sub("other")));
+  auto reader = LogReader::Open(dir);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ASSERT_TRUE((*reader)->CatchUp().ok());
+  fs::rename(dir, tmp.Sub("log.old"));
+  fs::rename(tmp.Sub("other"), dir);
+  const Status caught_up = (*reader)->CatchUp();
+  EXPECT_EQ(caught_up.code(), Code::kIo) << caught_up.ToString();
+  EXPECT_NE(caught_up.message().find("removed or replaced"), std::string::npos) << caught_up.ToString();
 }
 
 // A reader writes nothing outside the log: a reader killed by a signal leaves nothing behind.
