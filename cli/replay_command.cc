@@ -109,15 +109,15 @@ int RunReplay(const ReplayOptions& options) {
   for (const auto& [name, digest] : computed_digests) digests[name] = digest;
   if (options.summary) {
     // In the documented order (docs/CLI.md), as the event lines keep theirs (probe AT3).
-    nlohmann::ordered_json summary = {{"ok", outcome.status.ok()},
-                              {"verified", outcome.verified},
-                              {"selected", outcome.selected},
-                              {"releases_verified", releases_verified},
-                              {"head", {{"seq", outcome.head.sequence},
-                                        {"hash", ToHex(outcome.head.hash)}}},
-                              {"digests", digests},
-                              // On tamper the projections hold only the events before it.
-                              {"digests_through", outcome.verified}};
+    nlohmann::ordered_json summary = {
+        {"ok", outcome.status.ok()},
+        {"verified", outcome.verified},
+        {"selected", outcome.selected},
+        {"releases_verified", releases_verified},
+        {"head", {{"seq", outcome.head.sequence}, {"hash", ToHex(outcome.head.hash)}}},
+        {"digests", digests},
+        // On tamper the projections hold only the events before it.
+        {"digests_through", outcome.verified}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
   }

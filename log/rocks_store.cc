@@ -464,6 +464,14 @@ Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
   return *head;
 }
 
+Status RocksStore::NoteDirectory() {
+  struct stat opened {};
+  if (::stat(dir_.c_str(), &opened) != 0) return IoError(dir_ + ": " + std::strerror(errno));
+  dir_device_ = opened.st_dev;
+  dir_inode_ = opened.st_ino;
+  return Status::Ok();
+}
+
 // A secondary builds its view in steps — read the MANIFEST, open the table files it lists,
 // list and replay the WALs — and RocksDB skips a file the writer deleted in between
 // (db_impl_secondary.cc). A short-lived writer (`las grant`) flushes, writes a new MANIFEST
@@ -477,14 +485,6 @@ Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
 // secondary is opened afresh instead: catching up across writers stopped RocksDB 7.8
 // with an assertion (version_builder.cc, "version_ != cfd->current()") after some hundred
 // short-lived writers, and left one family behind for good before that.
-Status RocksStore::NoteDirectory() {
-  struct stat opened {};
-  if (::stat(dir_.c_str(), &opened) != 0) return IoError(dir_ + ": " + std::strerror(errno));
-  dir_device_ = opened.st_dev;
-  dir_inode_ = opened.st_ino;
-  return Status::Ok();
-}
-
 Status RocksStore::SettleView() {
   // Another log put in its place (moved there, or copied after the old one was moved
   // away) would be read on as if it continued this one (probe AS2).

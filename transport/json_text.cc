@@ -428,8 +428,7 @@ std::optional<std::string> SalvageTrailingMember(std::string_view suffix, std::s
   }
   const std::string_view value(suffix.data() + suffix.size(), end - suffix.size());
   Scanner sc(value, 1);
-  if (value.empty() || JsonTypeOf(value) == JsonType::kObject || !sc.Value(0) || !sc.AtEnd() ||
-      FindInvalidUtf8(value)) {
+  if (value.empty() || !sc.Value(0) || !sc.AtEnd() || FindInvalidUtf8(value)) {
     return std::nullopt;
   }
   trim_ws();
