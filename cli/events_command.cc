@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "base/printable_text.h"
@@ -78,9 +80,11 @@ Result<size_t> WidestAgentFrom(log::LogReader& reader, uint64_t from) {
 }
 
 // Prints every event from `from`; returns the next sequence to read, or an error. A later
-// event with a wider agent widens the column from its line on.
+// event with a wider agent widens the column from its line on. `printed_last` is the hash
+// of the last event printed (empty before the first): each event printed must link to it,
+// whatever became of the log between two reads (rewritten in place, say).
 Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json,
-                           size_t& agent_width) {
+                           size_t& agent_width, std::optional<log::Hash>& printed_last) {
   auto cursor = reader.Read(from);
   if (!cursor.ok()) return cursor.status();
   uint64_t next = from;
@@ -89,6 +93,13 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json,
     if (!more.ok()) return more.status();
     if (!*more) break;
     const log::StoredEvent& event = (*cursor)->current();
+    const auto* prev = log::EnvelopeOf(event).prev_hash();
+    if (printed_last &&
+        std::memcmp(prev->bytes()->data(), printed_last->data(), printed_last->size()) != 0) {
+      return Corruption("event " + std::to_string(event.sequence) +
+                        " does not follow the last event printed: the log changed under the tail");
+    }
+    printed_last = event.hash;
     const std::string line = log::EventToJson(event);
     if (json) {
       std::printf("%s\n", line.c_str());
@@ -124,7 +135,8 @@ int Tail(const TailFlags& flags) {
     std::printf("%8s  %-27s  %-24s %-*s  %s\n", "SEQ", "TIME", "KIND",
                 static_cast<int>(agent_width), "AGENT", "PAYLOAD");
   }
-  auto next = PrintFrom(**reader, from, flags.json, agent_width);
+  std::optional<log::Hash> printed_last;
+  auto next = PrintFrom(**reader, from, flags.json, agent_width, printed_last);
   if (!next.ok()) return fail(next.status());
   if (!flags.follow) return kExitOk;
 
@@ -140,7 +152,7 @@ int Tail(const TailFlags& flags) {
     nanosleep(&pause, nullptr);
     if (g_stop) break;
     if (Status caught = (*reader)->CatchUp(); !caught.ok()) return fail(caught);
-    auto advanced = PrintFrom(**reader, position, flags.json, agent_width);
+    auto advanced = PrintFrom(**reader, position, flags.json, agent_width, printed_last);
     if (!advanced.ok()) return fail(advanced.status());
     position = *advanced;
   }

@@ -206,6 +206,31 @@ TEST_F(ReplayCliTest, ALargeLogShowsProgressOnATerminalOnly) {
   EXPECT_NE(piped.err.find("calls"), std::string::npos) << piped.err;
 }
 
+// The files of the log `events tail -f` follows rewritten in place by another log's (the
+// directory itself kept): what it prints next must link to what it printed last, else it
+// ends with exit 3 instead of printing the other log's events as the next ones.
+TEST_F(ReplayCliTest, TailFollowingALogRewrittenInPlaceStopsAtTheBrokenLink) {
+  namespace fs = std::filesystem;
+  const std::string other = tmp_.Sub("other");
+  ASSERT_EQ(AppendSession(other).exit_code, 0);
+  ASSERT_EQ(AppendSession(other).exit_code, 0);
+  testing::ChildProcess tail({LAS_EXECUTABLE, "events", "tail", "-f", "--json", "-n", "9", "--log", dir_});
+  for (int seq = 1; seq <= 9; ++seq) {
+    auto line = tail.ReadLine(std::chrono::seconds(30));
+    ASSERT_TRUE(line.has_value()) << seq;
+    EXPECT_EQ(json::parse(*line)["seq"], seq);
+  }
+  tail.Kill(SIGSTOP);  // the swap happens whole between two of its reads
+  for (const auto& entry : fs::directory_iterator(dir_)) fs::remove_all(entry.path());
+  fs::copy(other, dir_, fs::copy_options::recursive);
+  tail.Kill(SIGCONT);
+  const std::optional<int> status = tail.WaitFor(std::chrono::seconds(30));
+  ASSERT_TRUE(status.has_value()) << "the tail read on";
+  ASSERT_TRUE(WIFEXITED(*status)) << *status;
+  EXPECT_EQ(WEXITSTATUS(*status), 3);
+  EXPECT_TRUE(tail.DrainLines().empty()) << "nothing of the other log printed";
+}
+
 TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
   testing::TempDir tmp;
   auto missing = Las({"replay", "--log", tmp.Sub("missing")});
