@@ -19,6 +19,7 @@
 
 #include "base/unique_fd.h"
 #include "tools/line_write_queue.h"
+#include "tools/loop_stdio_fd.h"
 #include "tools/paced_lines.h"
 #include "transport/line_reader.h"
 
@@ -74,7 +75,7 @@ class QueuedOutput : public LineOutput {
 // Asynchronous writes on the loop.
 class LoopOutput final : public QueuedOutput {
  public:
-  LoopOutput(boost::asio::io_context& io, int fd)
+  LoopOutput(boost::asio::io_context& io, std::unique_ptr<LoopStdioFd> stdout_fd, int fd)
       : QueuedOutput(io,
                      [this](const std::string& data, std::function<void(bool)> done) {
                        boost::asio::async_write(
@@ -82,6 +83,7 @@ class LoopOutput final : public QueuedOutput {
                            [done = std::move(done)](const boost::system::error_code& error,
                                                     size_t) { done(!error); });
                      }),
+        stdout_fd_(std::move(stdout_fd)),
         out_(io, fd) {}
 
   void Abandon() override {
@@ -112,6 +114,7 @@ class LoopOutput final : public QueuedOutput {
                     });
   }
 
+  std::unique_ptr<LoopStdioFd> stdout_fd_;  // before out_: outlives its descriptor
   boost::asio::posix::stream_descriptor out_;
   bool watching_ = false;
   std::vector<std::function<void()>> reader_gone_;
@@ -177,8 +180,10 @@ class ThreadOutput final : public QueuedOutput {
 
 class LoopInput final : public LineInput {
  public:
-  LoopInput(boost::asio::io_context& io, int fd, size_t max_line, LineInputHandlers handlers)
-      : in_(io, fd),
+  LoopInput(boost::asio::io_context& io, std::unique_ptr<LoopStdioFd> stdin_fd, int fd,
+            size_t max_line, LineInputHandlers handlers)
+      : stdin_fd_(std::move(stdin_fd)),
+        in_(io, fd),
         handlers_(std::move(handlers)),
         lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }) {
     if (handlers_.answers != nullptr) {
@@ -238,6 +243,7 @@ class LoopInput final : public LineInput {
     if (handlers_.on_closed) handlers_.on_closed();
   }
 
+  std::unique_ptr<LoopStdioFd> stdin_fd_;  // before in_: outlives its descriptor
   boost::asio::posix::stream_descriptor in_;
   LineInputHandlers handlers_;
   PacedLines lines_;
@@ -343,8 +349,9 @@ class ThreadInput final : public LineInput {
 
 std::unique_ptr<LineOutput> MakeStdoutOutput(boost::asio::io_context& io) {
   if (IsPipeOrSocket(STDOUT_FILENO)) {
-    const int fd = ::dup(STDOUT_FILENO);
-    if (fd >= 0) return std::make_unique<LoopOutput>(io, fd);
+    auto stdout_fd = std::make_unique<LoopStdioFd>(STDOUT_FILENO);
+    const int fd = stdout_fd->Take();
+    if (fd >= 0) return std::make_unique<LoopOutput>(io, std::move(stdout_fd), fd);
   }
   return std::make_unique<ThreadOutput>(io);
 }
@@ -352,8 +359,12 @@ std::unique_ptr<LineOutput> MakeStdoutOutput(boost::asio::io_context& io) {
 std::unique_ptr<LineInput> StartStdinInput(boost::asio::io_context& io, size_t max_line_bytes,
                                            LineInputHandlers handlers) {
   if (IsPipeOrSocket(STDIN_FILENO)) {
-    const int fd = ::dup(STDIN_FILENO);
-    if (fd >= 0) return std::make_unique<LoopInput>(io, fd, max_line_bytes, std::move(handlers));
+    auto stdin_fd = std::make_unique<LoopStdioFd>(STDIN_FILENO);
+    const int fd = stdin_fd->Take();
+    if (fd >= 0) {
+      return std::make_unique<LoopInput>(io, std::move(stdin_fd), fd, max_line_bytes,
+                                         std::move(handlers));
+    }
   }
   return std::make_unique<ThreadInput>(io, max_line_bytes, std::move(handlers));
 }

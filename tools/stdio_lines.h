@@ -3,7 +3,8 @@
 // On pipes and sockets (how MCP clients connect) both sides run on the io_context itself:
 // no extra threads and no thread hop per message. On anything else — a terminal, a regular
 // file — a reader thread and a writer thread do blocking I/O instead, so any stdin works
-// and a terminal is never switched to non-blocking mode under the user's shell.
+// and a terminal is never switched to non-blocking mode under the user's shell. Nor is a
+// pipe or socket that others share (tools/loop_stdio_fd.h).
 //
 // Threading: create, write and receive callbacks on the loop's thread.
 #pragma once

@@ -186,5 +186,60 @@ TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheKeyFileIsNotThereYet) {
   EXPECT_EQ(off.err.find("no usable snapshot key"), std::string::npos) << off.err;
 }
 
+// Las's stdin and stdout are descriptions it shares with whoever gave them (a pipeline's next
+// command, a script's later `cat`): the loop's non-blocking mode must not reach them, or
+// their reads and writes fail with EAGAIN after Las is gone (probe AU2). A pipe is reopened,
+// so it is never switched; a socket is switched back at exit.
+TEST_F(ServeCliTest, TheStdinAndStdoutItSharesStayBlocking) {
+  static const char* const kClient = R"PY(
+import fcntl, os, socket, subprocess, sys
+mode, cmd = sys.argv[1], sys.argv[2:]
+init = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":'
+        b'"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n')
+def nonblocking(fd):
+    return 'nonblocking' if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK else 'blocking'
+def answer(read):
+    got = b''
+    while not got.endswith(b'\n'):
+        chunk = read()
+        if not chunk: break
+        got += chunk
+    return got
+if mode == 'pipe':
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    # This process keeps in_r and out_w: the same descriptions as Las's stdin and stdout.
+    child = subprocess.Popen(cmd, stdin=in_r, stdout=out_w)
+    os.write(in_w, init)
+    got = answer(lambda: os.read(out_r, 65536))
+    print('answered', b'"result"' in got, 'serving', nonblocking(in_r), nonblocking(out_w))
+    os.close(in_w)
+    child.wait()
+    print('exit', child.returncode, 'after', nonblocking(in_r), nonblocking(out_w))
+else:
+    ours, theirs = socket.socketpair()
+    child = subprocess.Popen(cmd, stdin=theirs, stdout=theirs)
+    ours.sendall(init)
+    got = answer(lambda: ours.recv(65536))
+    ours.shutdown(socket.SHUT_WR)
+    child.wait()
+    print('answered', b'"result"' in got, 'exit', child.returncode, 'after',
+          nonblocking(theirs.fileno()))
+)PY";
+  auto run = [&](const std::string& mode) {
+    return Las({"/usr/bin/python3", "-c", kClient, mode, LAS_EXECUTABLE, "serve", "--embedded",
+                "--log", tmp_.Sub("log-" + mode)},
+               run_dir_, /*through_shell=*/true);
+  };
+  const CommandResult pipe = run("pipe");
+  ASSERT_EQ(pipe.exit_code, 0) << pipe.err;
+  EXPECT_EQ(pipe.out,
+            "answered True serving blocking blocking\nexit 0 after blocking blocking\n")
+      << pipe.err;
+  const CommandResult socket = run("socket");
+  ASSERT_EQ(socket.exit_code, 0) << socket.err;
+  EXPECT_EQ(socket.out, "answered True exit 0 after blocking\n") << socket.err;
+}
+
 }  // namespace
 }  // namespace las
