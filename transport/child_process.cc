@@ -161,7 +161,12 @@ ChildProcess::~ChildProcess() {
 
 Status ChildProcess::SignalGroup(int signal) {
   if (reaped_) return Status::Ok();  // the group id may belong to someone else by now
-  if (::kill(-pid_, signal) != 0 && errno != ESRCH) return ErrnoStatus("kill", errno);
+  const int group_error = ::kill(-pid_, signal) == 0 ? 0 : errno;
+  // The leader too, by its pid: it may have left its group (setpgid into another group of
+  // the session), which the group's signal then misses, and a wait for it would never end.
+  // Not reaped, its pid is still its own.
+  if (::kill(pid_, signal) != 0 && errno != ESRCH) return ErrnoStatus("kill", errno);
+  if (group_error != 0 && group_error != ESRCH) return ErrnoStatus("kill", group_error);
   return Status::Ok();
 }
 
@@ -335,15 +340,24 @@ ProcessSpawner& DefaultProcessSpawner() {
 size_t ReapAdoptedOrphans(bool kill_living) {
   std::lock_guard<std::mutex> lock(SpawnedMutex());
   size_t reaped = 0;
-  for (const pid_t pid : ChildrenOfThisProcess()) {
-    if (SpawnedPids().count(pid) != 0) continue;  // a ChildProcess's: it reaps its own
-    if (kill_living) (void)::kill(pid, SIGKILL);
-    int status = 0;
-    pid_t r;
-    do {
-      r = ::waitpid(pid, &status, kill_living ? 0 : WNOHANG);
-    } while (r < 0 && errno == EINTR);
-    if (r == pid) ++reaped;
+  // An orphan killed here hands its own children to this process (the subreaper), after
+  // the list was read: so, when killing, read it again until a round finds no one. Each
+  // round kills every orphan it lists, which then can start no one, so the rounds end;
+  // the bound only guards against a list that cannot be read right.
+  for (int round = 0; round < 1000; ++round) {
+    size_t this_round = 0;
+    for (const pid_t pid : ChildrenOfThisProcess()) {
+      if (SpawnedPids().count(pid) != 0) continue;  // a ChildProcess's: it reaps its own
+      ++this_round;
+      if (kill_living) (void)::kill(pid, SIGKILL);
+      int status = 0;
+      pid_t r;
+      do {
+        r = ::waitpid(pid, &status, kill_living ? 0 : WNOHANG);
+      } while (r < 0 && errno == EINTR);
+      if (r == pid) ++reaped;
+    }
+    if (!kill_living || this_round == 0) break;
   }
   return reaped;
 }

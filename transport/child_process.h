@@ -82,7 +82,8 @@ class ChildProcess {
   UniqueFd TakeStdout() { return std::move(stdout_); }
   UniqueFd TakeStderr() { return std::move(stderr_); }  // invalid unless Stderr::kPipe
 
-  // Sends `signal` to the whole process group. Ok if the group is already gone.
+  // Sends `signal` to the whole process group, and to the leader by its pid (it may have
+  // moved to another group). Ok if they are already gone.
   Status SignalGroup(int signal);
   // True once the leader has exited (it is not reaped by this call).
   bool HasExited();
@@ -146,7 +147,8 @@ Status KeepProcessPrivate();
 // (setsid) and left behind when it exited — belong to no ChildProcess, so nothing else
 // reaps them. ReapAdoptedOrphans reaps those that have exited (zombies would otherwise pile
 // up under a long-running server); with `kill_living` it first sends SIGKILL to those
-// still running and waits for them (at the end of a command: no orphans outlive Las).
+// still running and waits for them, and for what they leave in turn (at the end of a
+// command: no orphans outlive Las).
 // Only for a process whose every child comes from RealProcessSpawner (the las program):
 // any child made otherwise looks adopted and would be reaped, or killed, here. Returns
 // how many it reaped. Thread-safe (serialized with Spawn).

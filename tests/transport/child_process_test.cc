@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -255,6 +256,70 @@ TEST(ChildProcess, SigkillAfterGraceByInjectedClock) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);
   EXPECT_TRUE(ProcessGone(grandchild));
+}
+
+// A leader that leaves its process group (setpgid into another group of the session, here
+// this test's own) gets no group signal: it is signalled by its pid too, or ending it waited
+// forever for a leader that was never told to go (probe AW1).
+TEST(ChildProcess, ALeaderThatLeftItsGroupIsStillEnded) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  for (const bool ignores_term : {false, true}) {
+    SpawnOptions o;
+    o.argv = {"/usr/bin/python3", "-c",
+              std::string("import os, signal, time\n") +
+                  (ignores_term ? "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" : "") +
+                  "os.setpgid(0, os.getpgid(os.getppid()))\n"
+                  "print('moved', flush=True)\n"
+                  "time.sleep(1000)\n"};
+    auto child = MustSpawn(o);
+    ASSERT_TRUE(child);
+    UniqueFd out = child->TakeStdout();
+    ASSERT_EQ(ReadLine(out.get()), "moved");
+    const pid_t leader = child->pid();
+    ASSERT_EQ(::getpgid(leader), ::getpgrp()) << "it joined this process's group";
+    // The grace ends at once on the stepping clock for the one that ignores SIGTERM.
+    SteppingClock stepping;
+    const MonotonicClock& clock = ignores_term ? stepping : SystemMonotonicClock();
+    auto ended = std::async(std::launch::async, [&] {
+      return child->Terminate(std::chrono::seconds(10), clock);
+    });
+    if (ended.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      ::kill(leader, SIGKILL);  // lets the stuck wait end, so the test can report
+      ended.wait();
+      FAIL() << "Terminate did not end a leader outside its group";
+    }
+    const int status = ended.get();
+    ASSERT_TRUE(WIFSIGNALED(status));
+    EXPECT_EQ(WTERMSIG(status), ignores_term ? SIGKILL : SIGTERM);
+    EXPECT_TRUE(ProcessGone(leader));
+  }
+}
+
+// An orphan killed at the end hands its own children to this subreaper after the list of
+// children was read: they are found and ended too, however deep (probe AW2).
+TEST(ChildProcess, KillingAdoptedOrphansEndsWhatTheyLeaveInTurn) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  SpawnOptions o;
+  // The child starts a process in a session of its own, which starts one more, and exits.
+  o.argv = {"/bin/sh", "-c",
+            "setsid /bin/sh -c 'sleep 1000 & echo $$ $!; wait' & exit 0"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  UniqueFd out = child->TakeStdout();
+  const std::string pids = ReadLine(out.get());
+  const size_t space = pids.find(' ');
+  ASSERT_NE(space, std::string::npos) << pids;
+  const pid_t escapee = std::stoi(pids.substr(0, space));
+  const pid_t its_child = std::stoi(pids.substr(space + 1));
+  child->WaitForExit();
+  EXPECT_FALSE(ProcessGone(escapee));
+  EXPECT_FALSE(ProcessGone(its_child));
+
+  EXPECT_GE(ReapAdoptedOrphans(/*kill_living=*/true), 2u);
+  EXPECT_TRUE(ProcessGone(escapee));
+  EXPECT_TRUE(ProcessGone(its_child)) << "re-parented here when the escapee was killed";
+  ::kill(its_child, SIGKILL);  // if the check failed, leave nothing behind
 }
 
 TEST(ChildProcess, DestructorKillsAndReaps) {
