@@ -9,6 +9,7 @@
 #include "base/clock.h"
 #include "base/printable_text.h"
 #include "cli/number_flags.h"
+#include "cli/path_flag.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/registry_flag.h"
@@ -163,11 +164,16 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
   cmd->add_option("surfaces", flags->surfaces, "Surfaces to check (default: every configured surface)");
   cmd->add_flag("--json", flags->json, "Print the report as JSON (stable fields: docs/CLI.md)");
   AddRegistryFlag(*cmd, flags->registry);
-  cmd->add_option("--workspace", flags->workspace, "Workspace root (default: LAS_WORKSPACE)");
-  cmd->add_option("--manifest", flags->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
-  cmd->add_option("--signature", flags->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)");
-  cmd->add_option("--trust-store", flags->trust_store, "Trust store (default: LAS_TRUST_STORE)");
-  cmd->add_option("--watermark", flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
+  cmd->add_option("--workspace", flags->workspace, "Workspace root (default: LAS_WORKSPACE)")
+      ->check(NonEmptyPathOr("LAS_WORKSPACE"));
+  cmd->add_option("--manifest", flags->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseManifest));
+  cmd->add_option("--signature", flags->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseSignature));
+  cmd->add_option("--trust-store", flags->trust_store, "Trust store (default: LAS_TRUST_STORE)")
+      ->check(NonEmptyPathOr(trust::kEnvTrustStore));
+  cmd->add_option("--watermark", flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseWatermark));
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
       ->check(TimeoutMs(1))

@@ -8,19 +8,15 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "cli/path_flag.h"
+
 namespace las::cli {
 
 inline CLI::Option* AddRegistryFlag(CLI::App& cmd, std::string& file) {
   return cmd
       .add_option("--registry", file,
                   "Surface registry file (docs/REGISTRY.md); default: the twelve known surfaces")
-      ->check(CLI::Validator(
-          [](const std::string& path) {
-            return path.empty() ? std::string("the path is empty; leave the flag out for the "
-                                              "built-in registry")
-                                : std::string();
-          },
-          "FILE"));
+      ->check(NonEmptyPath("leave the flag out for the built-in registry"));
 }
 
 }  // namespace las::cli

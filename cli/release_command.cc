@@ -16,6 +16,7 @@
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/number_flags.h"
+#include "cli/path_flag.h"
 #include "cli/release_files.h"
 #include "cli/release_keys.h"
 #include "cli/release_settings.h"
@@ -484,11 +485,15 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   auto* k = release->add_subcommand(
       "keygen", "Write a new Ed25519 key pair (the secret key file is mode 0600; existing files "
                 "are never overwritten) and print its key id");
-  k->add_option("--out-dir", keygen->out_dir, "Write DIR/release.key and DIR/release.pub");
-  k->add_option("--secret-key", keygen->secret_key, "Secret key file to create (mode 0600)");
-  k->add_option("--public-key", keygen->public_key, "Public key file to create");
+  k->add_option("--out-dir", keygen->out_dir, "Write DIR/release.key and DIR/release.pub")
+      ->check(NonEmptyPath());
+  k->add_option("--secret-key", keygen->secret_key, "Secret key file to create (mode 0600)")
+      ->check(NonEmptyPath());
+  k->add_option("--public-key", keygen->public_key, "Public key file to create")
+      ->check(NonEmptyPath());
   k->add_option("--trust-store", keygen->trust_store,
-                "Also create this trust store, or add the key to it, and select the key (mode 0600)");
+                "Also create this trust store, or add the key to it, and select the key (mode 0600)")
+      ->check(NonEmptyPath());
   k->callback([keygen, &exit_code] { exit_code = RunKeygen(*keygen); });
 
   auto draft = std::make_shared<DraftFlags>();
@@ -496,12 +501,15 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
       "draft", "Start a child under the launch rules, read its tools/list and write its manifest "
                "entry with every digest filled in, ready to review and sign");
   d->add_option("--surface", draft->surface, "Surface name ([a-z0-9_-], e.g. echo)")->required();
-  d->add_option("--cwd", draft->cwd, "Working directory of the child (default: the current directory)");
+  d->add_option("--cwd", draft->cwd, "Working directory of the child (default: the current directory)")
+      ->check(NonEmptyPath("leave the flag out for the current directory"));
   d->add_option("--env", draft->env, "Name of a variable the child receives (repeatable, one name each; names only)")
       ->allow_extra_args(false);  // one name per --env: `--env HOME -- CMD --stdio` ends the flags at --
   d->add_option("--manifest", draft->manifest,
-                "Manifest to create or update (default: LAS_RELEASE_MANIFEST)");
-  d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)");
+                "Manifest to create or update (default: LAS_RELEASE_MANIFEST)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseManifest));
+  d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)")
+      ->check(NonEmptyPathOr("LAS_WORKSPACE"));
   d->add_option("--timeout-ms", draft->timeout_ms, "Time allowed for initialize and tools/list")
       ->check(TimeoutMs(1))
       ->capture_default_str();
@@ -513,29 +521,38 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   auto* s = release->add_subcommand(
       "sign", "Set the sequence and expiry, sign the manifest's new bytes, verify the signature, "
               "then write both (a failure leaves the previous pair as it was)");
-  s->add_option("--manifest", sign->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
-  s->add_option("--secret-key", sign->secret_key, "Secret key file (las release keygen)");
+  s->add_option("--manifest", sign->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseManifest));
+  s->add_option("--secret-key", sign->secret_key, "Secret key file (las release keygen)")
+      ->check(NonEmptyPath());
   s->add_option("--sequence", sign->sequence, "The release's sequence number (1 to 2^53-1)")
       ->check(WholeNumber(1, trust::kMaxManifestSequence));
   s->add_flag("--bump", sign->bump, "Use the manifest's sequence + 1");
   s->add_option("--expires-in", sign->expires_in, "Validity from now: 30d, 12h, 2w (at most 366d)")
       ->capture_default_str();
-  s->add_option("--out", sign->out, "Signature file to write (default: LAS_RELEASE_SIGNATURE)");
+  s->add_option("--out", sign->out, "Signature file to write (default: LAS_RELEASE_SIGNATURE)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseSignature));
   s->add_option("--trust-store", sign->trust_store,
-                "Warn if this trust store (default: LAS_TRUST_STORE) does not select the key");
+                "Warn if this trust store (default: LAS_TRUST_STORE) does not select the key")
+      ->check(NonEmptyPathOr(trust::kEnvTrustStore));
   s->add_option("--watermark", sign->watermark,
                 "Refuse a sequence this watermark (default: LAS_RELEASE_WATERMARK) already passed "
-                "for the key (exit 10)");
+                "for the key (exit 10)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseWatermark));
   s->callback([sign, &exit_code] { exit_code = RunSign(*sign); });
 
   auto verify = std::make_shared<VerifyFlags>();
   auto* v = release->add_subcommand(
       "verify", "Check a manifest and its signature against the trust store (and the watermark, "
                 "if given). Exit 0: valid; 1: verification failed; other codes: could not check");
-  v->add_option("--manifest", verify->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)");
-  v->add_option("--signature", verify->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)");
-  v->add_option("--trust-store", verify->trust_store, "Trust store (default: LAS_TRUST_STORE)");
-  v->add_option("--watermark", verify->watermark, "Watermark (default: LAS_RELEASE_WATERMARK; unset: not checked)");
+  v->add_option("--manifest", verify->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseManifest));
+  v->add_option("--signature", verify->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseSignature));
+  v->add_option("--trust-store", verify->trust_store, "Trust store (default: LAS_TRUST_STORE)")
+      ->check(NonEmptyPathOr(trust::kEnvTrustStore));
+  v->add_option("--watermark", verify->watermark, "Watermark (default: LAS_RELEASE_WATERMARK; unset: not checked)")
+      ->check(NonEmptyPathOr(trust::kEnvReleaseWatermark));
   v->add_option("--at", verify->at, "Check as of this instant (RFC 3339 UTC) instead of now");
   v->callback([verify, &exit_code] { exit_code = RunVerify(*verify); });
 }

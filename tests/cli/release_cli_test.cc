@@ -623,5 +623,46 @@ TEST(ReleaseSignVerifyTest, StdoutFailureNamesTheSubCommand) {
   EXPECT_EQ(verified.err.rfind("las release verify: io:", 0), 0u) << verified.err;
 }
 
+// An empty path flag is a usage error, never its variable's file: `--manifest "$NEW"` with
+// $NEW unset verified, re-signed or redrafted the live release (probe AV1).
+TEST(ReleaseSignVerifyTest, AnEmptyPathFlagIsAUsageErrorNotTheVariablesFile) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign().exit_code, 0);
+  const std::string manifest = Slurp(r.manifest());
+  const std::string signature = Slurp(r.signature());
+  const std::vector<std::string> live = {
+      "LAS_RELEASE_MANIFEST=" + r.manifest(), "LAS_RELEASE_SIGNATURE=" + r.signature(),
+      "LAS_TRUST_STORE=" + r.trust_store(),   "LAS_RELEASE_WATERMARK=" + r.watermark(),
+      "LAS_WORKSPACE=" + r.workspace()};
+  ASSERT_EQ(Las({"release", "verify"}, live).exit_code, 0) << "the variables name a valid release";
+  const std::vector<std::vector<std::string>> commands = {
+      {"release", "verify", "--manifest", ""},
+      {"release", "verify", "--signature", ""},
+      {"release", "verify", "--trust-store", ""},
+      {"release", "verify", "--watermark", ""},
+      {"release", "sign", "--manifest", "", "--out", "", "--secret-key", r.secret_key(), "--bump"},
+      {"release", "sign", "--secret-key", "", "--bump"},
+      {"release", "sign", "--secret-key", r.secret_key(), "--bump", "--watermark", ""},
+      {"release", "draft", "--manifest", "", "--surface", "echo", "--", "/usr/bin/python3",
+       r.script(), "echo"},
+      {"release", "draft", "--workspace", "", "--surface", "echo", "--cwd", "", "--",
+       "/usr/bin/python3", r.script(), "echo"},
+      {"release", "keygen", "--out-dir", ""},
+      {"check", "--manifest", ""},
+      {"check", "--workspace", ""},
+  };
+  for (const auto& command : commands) {
+    std::string shown;
+    for (const auto& word : command) shown += (word.empty() ? "\"\"" : word) + " ";
+    const testing::CommandResult result = Las(command, live);
+    EXPECT_EQ(result.exit_code, 2) << shown << result.err;
+    EXPECT_NE(result.err.find("the path is empty"), std::string::npos) << shown << result.err;
+  }
+  EXPECT_EQ(Slurp(r.manifest()), manifest) << "the live manifest is untouched";
+  EXPECT_EQ(Slurp(r.signature()), signature) << "the live signature is untouched";
+}
+
 }  // namespace
 }  // namespace las

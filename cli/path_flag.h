@@ -1,0 +1,28 @@
+// A path flag given an empty value. Left out, such a flag has a default (a built-in file,
+// an environment variable's file, the current directory) or is simply not used; given as
+// "", it names no file. That is a usage error (exit 2) rather than the default an empty
+// variable in a script would otherwise silently pick: `las release verify --manifest
+// "$NEW"` with $NEW unset must not check the live release (probes AE9, AV1).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace las::cli {
+
+// Refuses "" with "the path is empty", followed by `; <what_to_do>` when given.
+inline CLI::Validator NonEmptyPath(std::string what_to_do = {}) {
+  return CLI::Validator(
+      [what_to_do = std::move(what_to_do)](const std::string& path) {
+        if (!path.empty()) return std::string();
+        return "the path is empty" + (what_to_do.empty() ? std::string() : "; " + what_to_do);
+      },
+      "PATH");
+}
+
+// NonEmptyPath for a flag whose default is `variable`'s file.
+inline CLI::Validator NonEmptyPathOr(const char* variable) {
+  return NonEmptyPath(std::string("leave the flag out to use ") + variable);
+}
+
+}  // namespace las::cli
