@@ -1,5 +1,6 @@
 #include "cli/release_files.h"
 
+#include "base/private_directories.h"
 #include "base/result.h"
 
 #include <fcntl.h>
@@ -62,18 +63,9 @@ Status FillAndClose(int fd, const std::string& bytes, mode_t mode, const std::st
 
 }  // namespace
 
-Status EnsureDirectory(const std::string& dir) {
-  std::error_code error;
-  if (std::filesystem::is_directory(dir, error)) return Status::Ok();
-  const std::filesystem::path parent = std::filesystem::path(dir).parent_path();
-  if (!parent.empty() && parent != std::filesystem::path(dir)) {
-    LAS_RETURN_IF_ERROR(EnsureDirectory(parent.string()));
-  }
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return Failure("creating directory", dir);
-  return Status::Ok();
+Status EnsureParentDirectory(const std::string& path) {
+  return MakePrivateDirectories(DirectoryOf(path)).status();
 }
-
-Status EnsureParentDirectory(const std::string& path) { return EnsureDirectory(DirectoryOf(path)); }
 
 bool PathExists(const std::string& path) {
   struct stat st {};

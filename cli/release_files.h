@@ -53,10 +53,9 @@ class StagedFile {
 // never a mix.
 Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, mode_t mode);
 
-// Creates `dir` and any missing parents, each new one with mode 0700 (release material
-// is the operator's own). Ok if it already is a directory.
-Status EnsureDirectory(const std::string& dir);
-// EnsureDirectory of the directory that holds `path`.
+// Creates the directory that holds `path` and any missing parents, each new one with mode
+// 0700 (release material is the operator's own; base/private_directories.h). Ok if it
+// already is a directory.
 Status EnsureParentDirectory(const std::string& path);
 
 // True if something (a file, a directory, a dangling symlink) exists at `path`.

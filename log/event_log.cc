@@ -599,15 +599,6 @@ class RocksEventLog final : public EventLog {
 Result<std::unique_ptr<EventLog>> EventLog::Open(const std::string& dir,
                                                  const LogOptions& options) {
   if (options.clock == nullptr) return InvalidArgument("LogOptions.clock must be set");
-  if (options.create_if_missing) {
-    // RocksDB creates the log directory itself but not its parents (~/.local/state/las).
-    std::error_code ignored;
-    const auto parent = std::filesystem::path(dir).parent_path();
-    if (!parent.empty() && !std::filesystem::exists(parent, ignored)) {
-      std::filesystem::create_directories(parent, ignored);
-      std::filesystem::permissions(parent, std::filesystem::perms::owner_all, ignored);
-    }
-  }
   auto store = RocksStore::Open(dir, RocksStore::Mode::kWriter, options.create_if_missing);
   if (!store.ok()) return store.status();
   auto log = std::make_unique<RocksEventLog>(std::move(*store), options);

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <vector>
 
+#include "base/private_directories.h"
 #include "log/log_directory.h"
 #include "log/rocks_info_log.h"
 #include "log/rocks_layout.h"
@@ -310,6 +311,34 @@ bool OptionsNameLasFamilies(const std::string& dir) {
   return true;
 }
 
+// The files RocksDB makes in a database directory (its info log and lock among them).
+bool IsRocksFileName(const std::string& name) {
+  static constexpr std::string_view kNames[] = {"CURRENT", "IDENTITY", "LOCK", "LOG"};
+  static constexpr std::string_view kPrefixes[] = {"LOG.old", "MANIFEST-", "OPTIONS-"};
+  static constexpr std::string_view kSuffixes[] = {".log", ".sst", ".blob", ".dbtmp"};
+  return std::any_of(std::begin(kNames), std::end(kNames), [&](auto n) { return name == n; }) ||
+         std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+                     [&](auto p) { return name.starts_with(p); }) ||
+         std::any_of(std::begin(kSuffixes), std::end(kSuffixes),
+                     [&](auto x) { return name.ends_with(x); });
+}
+
+// A log whose making failed (a full disk, too few descriptors) holds RocksDB's first files
+// and no format marker, and every later open would call it damaged or foreign though no
+// event was ever written (probe AU3). What the failed open made goes, so the next starts
+// afresh — unless another writer holds the log by now, or has made it whole meanwhile.
+// `remove_directory`: the open made the directory itself (it goes too, if empty).
+void RemoveUnfinishedLog(const std::string& dir, bool remove_directory) {
+  if (LockHeldByAnotherProcess(dir) || CheckFormatWithoutWriting(dir).ok()) return;
+  std::error_code ignored;
+  std::vector<fs::path> made;
+  for (const auto& entry : fs::directory_iterator(dir, ignored)) {
+    if (IsRocksFileName(entry.path().filename().string())) made.push_back(entry.path());
+  }
+  for (const fs::path& path : made) fs::remove(path, ignored);
+  if (remove_directory) fs::remove(dir, ignored);  // only when empty
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mode mode,
@@ -373,7 +402,13 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->NoteDirectory());
   LAS_RETURN_IF_ERROR(store->OpenDb(mode, fresh));
   if (mode == Mode::kWriter) LAS_RETURN_IF_ERROR(store->NoteDirectory());
-  if (Status marked = store->CheckOrInitMetadata(mode, fresh); !marked.ok()) return refused(marked);
+  if (Status marked = store->CheckOrInitMetadata(mode, fresh); !marked.ok()) {
+    if (mode == Mode::kWriter && fresh) {
+      store.reset();  // closed, so that its files can go
+      RemoveUnfinishedLog(dir, *state == DirState::kMissing);
+    }
+    return refused(marked);
+  }
   // A secondary skips what it cannot find; a writer's open would refuse the log.
   if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->CheckFiles(FileCheck::kPresent));
   return store;
@@ -389,26 +424,25 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
   {
     options.create_if_missing = fresh;
     options.create_missing_column_families = fresh;
-    // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
-    std::error_code ignored;
     // The log holds call arguments, private state and messages: a directory made here is
-    // the owner's alone (its files are then out of reach whatever their mode).
+    // the owner's alone (its files are then out of reach whatever their mode), and so is
+    // any missing one above it (the default log's ~/.local/state/las).
+    bool made_directory = false;
     if (fresh) {
-      std::error_code made;
-      if (fs::create_directories(dir_, made)) fs::permissions(dir_, fs::perms::owner_all, ignored);
-      if (made == std::errc::permission_denied) {
-        return Denied(dir_ + ": cannot create the log directory (" + made.message() + ")");
+      auto made = MakePrivateDirectories(dir_);
+      if (!made.ok()) {
+        return Status(made.status().code(),
+                      dir_ + ": cannot create the log directory (" + made.status().message() + ")");
       }
-      if (made) return IoError(dir_ + ": cannot create the log directory (" + made.message() + ")");
+      made_directory = *made;
       // Made here (0700) or found empty, or made by someone else in between.
       if (auto access = CheckLogDirectory(dir_); !access.ok()) return access.status();
     }
+    // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
     options.info_log = OpenWriterInfoLog(dir_);
     SetWalRecovery(options);
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
-    // A log that could not be made leaves no info log behind to make the directory foreign
-    // (unless it lost the race to another writer making it: that one's LOG stays).
-    if (!s.ok() && fresh && !LockHeldByAnotherProcess(dir_)) fs::remove(fs::path(dir_) / "LOG", ignored);
+    if (!s.ok() && fresh) RemoveUnfinishedLog(dir_, made_directory);
   }
   return Adopt(s, raw, handles);
 }

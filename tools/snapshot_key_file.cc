@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/private_directories.h"
 #include "base/unique_fd.h"
 #include "trust/secure_file.h"
 
@@ -74,12 +75,9 @@ Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
   auto existing = ReadSnapshotKey(path);
   if (existing.ok() || existing.status().code() != Code::kNotFound) return existing;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
-    const mode_t old_mask = ::umask(077);  // the new directories are 0700
-    std::filesystem::create_directories(parent, ec);
-    ::umask(old_mask);
-    if (ec) return IoError("creating " + parent.string() + ": " + ec.message());
+  if (!parent.empty()) {
+    auto made = MakePrivateDirectories(parent.string());
+    if (!made.ok()) return IoError(made.status().message());
   }
   log::SnapshotKey key;
   if (fill) {

@@ -123,5 +123,40 @@ TEST_F(LogDirectoryCliTest, DaemonNotesADirectoryOthersMayReadOnce) {
       << text.str();
 }
 
+// Every directory a writer makes on the way to its log is the owner's alone, whatever the
+// umask: made with it (0777 under `umask 000`), a missing ~/.local/state/las could be
+// replaced by another user's (probe AU1).
+TEST_F(LogDirectoryCliTest, TheDirectoriesMadeOnTheWayAreTheOwnersAloneWhateverTheUmask) {
+  const std::string top = tmp_.Sub("new");
+  dir_ = top + "/a/b/log";
+  const CommandResult served = RunCommand(
+      {"/bin/sh", "-c", "umask 000; exec \"$@\"", "sh", "/usr/bin/env", "XDG_RUNTIME_DIR=" + run_,
+       LAS_EXECUTABLE, "serve", "--snapshot-key", "", "--log", dir_});
+  ASSERT_EQ(served.exit_code, 0) << served.err;
+  for (const std::string& made : {top, top + "/a", top + "/a/b", dir_}) {
+    struct stat st {};
+    ASSERT_EQ(::stat(made.c_str(), &st), 0) << made;
+    EXPECT_EQ(st.st_mode & 07777, 0700u) << made;
+  }
+}
+
+// A log whose making failed part way (here the file size limit; a full disk or too few
+// descriptors alike) is not left half made: the next start found RocksDB's first files
+// without a format marker and refused them as damaged or foreign for good (probe AU3).
+TEST_F(LogDirectoryCliTest, ALogWhoseMakingFailedIsNotLeftHalfMade) {
+  if (::access("/usr/bin/prlimit", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/prlimit";
+  const CommandResult failed =
+      RunCommand({"/usr/bin/prlimit", "--fsize=100", "/usr/bin/env", "XDG_RUNTIME_DIR=" + run_,
+                  LAS_EXECUTABLE, "serve", "--snapshot-key", "", "--log", dir_});
+  ASSERT_EQ(failed.exit_code, 9) << failed.err;
+  EXPECT_TRUE(Has(failed.err, "las serve: io: ")) << failed.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_)) << "the directory the failed start made is gone";
+
+  const CommandResult served = Serve();
+  EXPECT_EQ(served.exit_code, 0) << served.err;
+  const CommandResult replayed = Las({"replay"});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+}
+
 }  // namespace
 }  // namespace las

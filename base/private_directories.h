@@ -1,0 +1,22 @@
+// Directories for Las's private files (the log, release files, keys): every directory that
+// has to be made on the way is made mode 0700, whatever the umask. Made with the umask
+// instead (0777 under `umask 000`), a missing ~/.local/state/las could be replaced by
+// another local user, who would then own what Las writes inside (probe AU1). Directories
+// that already exist are left as they are: the checks of the files inside decide about them.
+//
+// Thread safety: a free function; concurrent calls for the same path are fine (a directory
+// another made first counts as there).
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+
+namespace las {
+
+// Makes `dir` and each missing directory above it (0700). Returns whether `dir` itself was
+// made by this call. Errors: kDenied (EACCES, EPERM); kIo otherwise (a component that is a
+// file, a read-only file system), the message naming the directory and the system's reason.
+Result<bool> MakePrivateDirectories(const std::string& dir);
+
+}  // namespace las
