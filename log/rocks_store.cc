@@ -544,14 +544,15 @@ Status RocksStore::SettleView() {
 
 // A writer replaces CURRENT by a rename and never goes without one, so a log that had a
 // view and has no CURRENT now is being removed (rm -rf deletes the files before the
-// directory): not damage found in the events (probe AP2). Without an earlier view, a
-// missing CURRENT is the damage the open reports.
+// directory), and one whose directory is no longer the one opened was moved or replaced:
+// not damage found in the events (probe AP2), whatever RocksDB made of the files it missed
+// (a missing CURRENT is corruption to it, a missing WAL directory an invalid argument:
+// probe AV6). Without an earlier view, a missing CURRENT is the damage the open reports.
 Status RocksStore::RemovedWhileFollowed(const Status& failed) const {
+  if (view_manifest_.empty()) return failed;
   std::error_code ec;
-  if (view_manifest_.empty() || failed.code() != Code::kCorruption ||
-      fs::exists(fs::path(dir_) / "CURRENT", ec) || ec) {
-    return failed;
-  }
+  const bool current_gone = !fs::exists(fs::path(dir_) / "CURRENT", ec) && !ec;
+  if (!current_gone && CheckInPlace().ok()) return failed;
   return IoError(dir_ + ": the log was removed or replaced while it was read");
 }
 
