@@ -12,6 +12,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <deque>
 #include <set>
@@ -403,7 +404,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     std::vector<Failing> calls;
     for (auto& [id, p] : pending) {
       if (p.timer) p.timer->cancel();
-      calls.push_back({id, std::move(p.done), StillQueued(p.line_seq)});
+      calls.push_back({id, std::move(p.done),
+                       StillQueued(p.line_seq) || p.line_seq >= unsent_from_seq_});
     }
     std::sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     for (auto& call : calls) {
@@ -554,9 +556,14 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     writing_ = true;
     auto self = shared_from_this();
     asio::async_write(in_, asio::buffer(write_queue_.front().bytes),
-                      [self](const ErrorCode& ec, size_t) {
+                      [self](const ErrorCode& ec, size_t written) {
                         if (self->abandoned_) return;
                         if (!self->write_queue_.empty()) {
+                          // A line that failed with nothing of it written (EPIPE: no one
+                          // reads the child's stdin) never reached the child, nor did
+                          // any behind it; one written in part may have.
+                          const uint64_t seq = self->write_queue_.front().seq;
+                          if (ec) self->unsent_from_seq_ = written == 0 ? seq : seq + 1;
                           self->queued_bytes_ -= self->write_queue_.front().bytes.size();
                           self->write_queue_.pop_front();
                         }
@@ -905,6 +912,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   std::deque<QueuedLine> write_queue_;
   size_t queued_bytes_ = 0;  // in write_queue_
   uint64_t next_line_seq_ = 1;
+  // After a failed write to the child's stdin: the first line it cannot have read (every
+  // line from it on was never sent). No line has this seq until then.
+  uint64_t unsent_from_seq_ = UINT64_MAX;
   bool writing_ = false;
   bool child_gone_ = false;
   bool report_gone_ = false;  // on_child_gone is due once the child is reaped

@@ -119,7 +119,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 21u);
+  EXPECT_EQ(list.size(), 22u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -137,8 +137,8 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 21u);
-  EXPECT_NE(tools.result.find("\"odd_answer\""), std::string::npos);  // the last page
+  EXPECT_EQ(list.size(), 22u);
+  EXPECT_NE(tools.result.find("\"close_stdin\""), std::string::npos);  // the last page
   ShutdownAndCheckReaped(*client);
 }
 
@@ -787,6 +787,26 @@ TEST_F(NotReadingChildTest, RequestsStillQueuedAtShutdownWereNeverSent) {
   EXPECT_FALSE(front->never_sent) << "being written: the child may have read it";
   EXPECT_EQ(queued->error, CallError::kShutdown);
   EXPECT_TRUE(queued->never_sent);
+}
+
+// A child that closed its stdin and lives on: a request written to it fails (EPIPE) with
+// nothing of it written, so it never reached the child — and neither did those behind it
+// (probe AW4: recorded uncertain, "did it act?").
+TEST_F(McpClientTest, ARequestTheChildsClosedStdinRefusedWasNeverSent) {
+  auto client = StartedClient(ChildOptions());
+  ASSERT_EQ(ResultText(Call(*client, "close_stdin", "{}")), "closed");
+  std::optional<CallResult> first;
+  std::optional<CallResult> behind;
+  ASSERT_GT(client->CallTool("echo", EchoArgs("first"), {}, [&](CallResult r) { first = std::move(r); }), 0);
+  ASSERT_GT(client->CallTool("echo", EchoArgs("behind"), {}, [&](CallResult r) { behind = std::move(r); }), 0);
+  RunUntil([&] { return first.has_value() && behind.has_value(); });
+  EXPECT_FALSE(first->ok());
+  EXPECT_TRUE(first->never_sent) << CallErrorName(first->error);
+  EXPECT_FALSE(behind->ok());
+  EXPECT_TRUE(behind->never_sent) << CallErrorName(behind->error);
+  bool ended = false;
+  client->Shutdown([&] { ended = true; });
+  RunUntil([&] { return ended; });
 }
 
 TEST_F(McpClientTest, CrashLeavesNoGrandchildBehind) {
