@@ -71,14 +71,23 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
                            " (from XDG_RUNTIME_DIR) holds a control character; a daemon "
                            "socket path must be one printable line");
   }
-  if (create && ::mkdir(socket.dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return IoError(Errno("mkdir " + socket.dir));
-  }
-  if (Status safe = CheckPrivateDir(socket.dir); !safe.ok()) return safe;
   const std::string name =
       trust::Sha256Hex(trust::Sha256(CanonicalLogDir(log_dir))).substr(0, 16);
   socket.path = socket.dir + "/" + name + ".sock";
   socket.operator_path = socket.dir + "/" + name + ".operator.sock";
+  // Before anything is made or started: a daemon found out only at bind(2), after its log,
+  // release and children were set up (probe AU4).
+  if (socket.operator_path.size() >= sizeof(sockaddr_un::sun_path)) {
+    return InvalidArgument("the runtime directory " + EscapeForTerminal(socket.dir) +
+                           " (from XDG_RUNTIME_DIR) is too long: its socket paths would be " +
+                           std::to_string(socket.operator_path.size()) +
+                           " bytes, and a Unix socket address holds " +
+                           std::to_string(sizeof(sockaddr_un::sun_path) - 1));
+  }
+  if (create && ::mkdir(socket.dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return IoError(Errno("mkdir " + socket.dir));
+  }
+  if (Status safe = CheckPrivateDir(socket.dir); !safe.ok()) return safe;
   return socket;
 }
 

@@ -126,6 +126,29 @@ TEST_F(ServeCliTest, ARuntimeDirWithAControlCharacterIsRefusedNotPrinted) {
   }
 }
 
+// A runtime directory too long for its socket paths is refused before anything is made or
+// started: the daemon found out at bind(2), after it had opened the log, admitted the
+// release and started every child (probe AU4). `las serve` serves embedded, as for any
+// unusable runtime directory.
+TEST_F(ServeCliTest, ARuntimeDirTooLongForItsSocketsIsRefusedBeforeTheLogOpens) {
+  const std::string runtime_dir = MakePrivateDir(tmp_.Sub(std::string(100, 'r')));
+  const std::string log = tmp_.Sub("log");
+  const CommandResult daemon = Las({"daemon", "--log", log}, runtime_dir);
+  EXPECT_EQ(daemon.exit_code, 2) << daemon.err;
+  EXPECT_TRUE(daemon.out.empty()) << daemon.out;
+  EXPECT_NE(daemon.err.find("las daemon: invalid_argument: the runtime directory "),
+            std::string::npos)
+      << daemon.err;
+  EXPECT_NE(daemon.err.find("is too long: its socket paths would be"), std::string::npos)
+      << daemon.err;
+  EXPECT_FALSE(fs::exists(runtime_dir + "/las")) << "no socket directory made";
+  EXPECT_FALSE(fs::exists(log)) << "refused before the log is opened";
+
+  const CommandResult serve = Las({"serve", "--log", log}, runtime_dir);
+  EXPECT_EQ(serve.exit_code, 0) << serve.err;
+  EXPECT_NE(serve.err.find("not using the daemon socket"), std::string::npos) << serve.err;
+}
+
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads
 // it as the flag without its value), so the help and docs/CLI.md name the forms that work
 // (probe AF3), and both do.
