@@ -86,6 +86,14 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
     exit_code = Fail(InvalidArgument(std::string("LAS_AGENT_ID: ") + tools::kAgentIdRule));
     return std::nullopt;
   }
+  // An unknown value fails closed, as "none" (docs/GRANTS.md); a typo must not do so
+  // without a word (probe AU7). The value itself is not repeated.
+  if (auto grant = options.environment.find("LAS_DEFAULT_AGENT_GRANT");
+      grant != options.environment.end() && !grant->second.empty() && grant->second != "root" &&
+      grant->second != "none") {
+    PrintNote("LAS_DEFAULT_AGENT_GRANT is neither \"root\" nor \"none\": taken as \"none\" "
+              "(the default agent holds no implicit root grant)");
+  }
   if (!flags.registry_file.empty()) {
     auto registry = tools::LoadRegistry(flags.registry_file);
     if (!registry.ok()) {
@@ -93,6 +101,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
       return std::nullopt;
     }
     options.registry = std::move(*registry);
+    if (auto note = tools::RegistryFileNote(flags.registry_file)) PrintNote(*note);
   }
   return options;
 }

@@ -349,7 +349,10 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   // and idempotent.
   if (sodium_init() < 0) return Unsupported("libsodium cannot be initialized");
   // An unset variable in `--log "$DIR"`: never the current directory.
-  if (dir.empty()) return InvalidArgument("the log directory path is empty");
+  if (dir.empty()) {
+    return InvalidArgument("the log directory path is empty: give --log DIR (with no HOME or "
+                           "XDG_STATE_HOME there is no default)");
+  }
   // A log that another writer is creating this instant looks foreign or damaged until its
   // format marker is written; that writer holds the lock, and the answer is "locked".
   auto refused = [&](Status why) {

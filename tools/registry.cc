@@ -1,5 +1,10 @@
 #include "tools/registry.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -129,6 +134,19 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
 }
 
 constexpr size_t kMaxRegistryBytes = 1024 * 1024;
+
+std::optional<std::string> RegistryFileNote(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // LoadRegistry says what matters
+  const bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  if (st.st_uid == ::geteuid() && !others_write) return std::nullopt;
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  return "the registry " + path + " may be written by " +
+         (st.st_uid != ::geteuid() ? std::string("another user (its owner)")
+                                   : std::string("others (mode ") + mode + ")") +
+         ", who then decide which signed surfaces run: chmod go-w, and own it";
+}
 
 Result<Registry> LoadRegistry(const std::string& path) {
   // A regular file of bounded size, opened without blocking: a FIFO at the path is

@@ -55,6 +55,11 @@ Registry DefaultRegistry();
 Result<Registry> ParseRegistry(std::string_view bytes);
 // Reads and parses a file. kNotFound, kIo, or ParseRegistry's errors.
 Result<Registry> LoadRegistry(const std::string& path);
+// For a server's start: one line when others than this process's user may write the
+// registry file at `path` (group or other write bits, another owner) — whoever can write it
+// decides which signed surfaces run; nullopt otherwise. It is a note, not a refusal: the
+// registry only ever chooses among surfaces the signed release binds (probe AU11).
+std::optional<std::string> RegistryFileNote(const std::string& path);
 
 // Applies LAS_ONLY / LAS_SKIP (comma-separated surface names, whitespace around each
 // trimmed; empty or unset = no-op) to `eligible`, keeping order. Names in the lists that

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <pwd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +157,27 @@ TEST_F(LogDirectoryCliTest, ALogWhoseMakingFailedIsNotLeftHalfMade) {
   EXPECT_EQ(served.exit_code, 0) << served.err;
   const CommandResult replayed = Las({"replay"});
   EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+}
+
+// With no home directory (no HOME, no passwd entry) and no XDG_STATE_HOME there is no
+// default log: not /.local/state/las/log at the root of the file system (probe AU9).
+TEST_F(LogDirectoryCliTest, WithNoHomeThereIsNoDefaultLog) {
+  constexpr uid_t kStranger = 54321;
+  if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0 || ::getpwuid(kStranger) != nullptr) {
+    GTEST_SKIP() << "needs root, /usr/bin/setpriv and a uid without a passwd entry";
+  }
+  for (const std::vector<std::string>& verb : {std::vector<std::string>{"replay"},
+                                              {"grant", "worker", "--all"}}) {
+    std::vector<std::string> argv = {"/usr/bin/env", "-u", "HOME", "-u", "XDG_STATE_HOME",
+                                     "/usr/bin/setpriv", "--reuid", std::to_string(kStranger),
+                                     "--regid", std::to_string(kStranger), "--clear-groups",
+                                     LAS_EXECUTABLE};
+    argv.insert(argv.end(), verb.begin(), verb.end());
+    const CommandResult refused = RunCommand(argv);
+    EXPECT_EQ(refused.exit_code, 2) << verb[0] << ": " << refused.err;
+    EXPECT_TRUE(Has(refused.err, "give --log DIR")) << refused.err;
+    EXPECT_FALSE(Has(refused.err, "/.local/state")) << refused.err;
+  }
 }
 
 }  // namespace

@@ -149,6 +149,39 @@ TEST_F(ServeCliTest, ARuntimeDirTooLongForItsSocketsIsRefusedBeforeTheLogOpens) 
   EXPECT_NE(serve.err.find("not using the daemon socket"), std::string::npos) << serve.err;
 }
 
+// Settings that are taken, with consequences, but look like mistakes get one note at the
+// start: an unknown LAS_DEFAULT_AGENT_GRANT fails closed (probe AU7), and a registry others
+// may write decides which signed surfaces run (AU11).
+TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
+  auto serve = [&](const std::string& grant, const std::string& registry) {
+    std::vector<std::string> command = {"LAS_DEFAULT_AGENT_GRANT=" + grant, LAS_EXECUTABLE,
+                                        "serve", "--embedded", "--log", tmp_.Sub("log")};
+    if (!registry.empty()) command.insert(command.end(), {"--registry", registry});
+    return Las(command, run_dir_, /*through_shell=*/true);
+  };
+  const std::string kGrantNote = "LAS_DEFAULT_AGENT_GRANT is neither \"root\" nor \"none\"";
+  for (const std::string typo : {"Root", " root", "yes"}) {
+    const CommandResult served = serve(typo, "");
+    EXPECT_EQ(served.exit_code, 0) << served.err;
+    EXPECT_NE(served.err.find("las serve: " + kGrantNote), std::string::npos) << served.err;
+    EXPECT_EQ(served.err.find("yes"), std::string::npos) << "the value is not repeated";
+  }
+  for (const std::string meant : {"root", "none", ""}) {
+    const CommandResult served = serve(meant, "");
+    EXPECT_EQ(served.err.find(kGrantNote), std::string::npos) << meant << ": " << served.err;
+  }
+
+  const std::string registry = tmp_.Sub("registry.json");
+  std::ofstream(registry) << R"({"schema_version":1,"surfaces":[{"name":"echo"}]})";
+  for (const auto mode : {fs::perms::owner_read | fs::perms::owner_write, fs::perms::all}) {
+    fs::permissions(registry, mode, fs::perm_options::replace);
+    const CommandResult served = serve("root", registry);
+    EXPECT_EQ(served.exit_code, 0) << served.err;
+    const bool noted = served.err.find("may be written by others (mode 0777)") != std::string::npos;
+    EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
+  }
+}
+
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads
 // it as the flag without its value), so the help and docs/CLI.md name the forms that work
 // (probe AF3), and both do.
