@@ -54,17 +54,31 @@ struct GrantFlags {
   std::string digest;
 };
 
+// `--digest` for a tool named without one. A tool that names its digest (@DIGEST) and a
+// --digest as well is refused, not decided for one of them (probe AV4).
+Status ApplyDigestFlag(tools::ToolArg& tool, const std::string& digest) {
+  if (digest.empty()) return Status::Ok();
+  if (tool.digest) {
+    return InvalidArgument("the tool names its digest (@DIGEST) and --digest names one too: "
+                           "give it once");
+  }
+  tool.digest = digest;
+  return Status::Ok();
+}
+
 int Grant(const GrantFlags& flags) {
   tools::GrantRequest request;
   request.agent_id = flags.agent;
   request.all = flags.all;
   for (const auto& text : flags.tools) request.tools.push_back(tools::ParseToolArg(text));
   if (!flags.digest.empty()) {
-    if (request.tools.size() != 1 || request.tools[0].digest) {
+    if (request.tools.size() != 1) {
       return Fail(InvalidArgument("--digest goes with exactly one --tool (for several, "
                                            "write --tool surface__tool@DIGEST)"));
     }
-    request.tools[0].digest = flags.digest;
+    if (Status applied = ApplyDigestFlag(request.tools[0], flags.digest); !applied.ok()) {
+      return Fail(applied);
+    }
   }
   const std::string grant_id = tools::RandomId(tools::kGrantIdPrefix);
   auto issued = tools::IssueGrant(flags.log_dir, request, grant_id);
@@ -263,7 +277,10 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   add->add_option("--log", add_flags->log_dir, "Log directory")->capture_default_str();
   add->callback([add_flags, &exit_code] {
     tools::ToolArg tool = tools::ParseToolArg(add_flags->tool);
-    if (!add_flags->digest.empty()) tool.digest = add_flags->digest;
+    if (Status applied = ApplyDigestFlag(tool, add_flags->digest); !applied.ok()) {
+      exit_code = Fail(applied);
+      return;
+    }
     const std::string id = tools::RandomId(tools::kRuleIdPrefix);
     auto selector = tools::AddRule(add_flags->log_dir, add_flags->agent, tool, id);
     if (!selector.ok() && selector.status().code() == Code::kLocked) {

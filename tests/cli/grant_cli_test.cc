@@ -117,7 +117,20 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
                 .exit_code,
             2)
       << "--digest goes with exactly one --tool";
+  // A digest given twice, in the tool and by --digest, is refused for grants and rules
+  // alike: `rules add` recorded the flag's (probe AV4).
+  const std::string tool_with_digest = "echo__echo@" + std::string(64, 'a');
+  for (const std::vector<std::string>& twice :
+       {std::vector<std::string>{"grant", "worker", "--tool", tool_with_digest},
+        std::vector<std::string>{"rules", "add", "worker", tool_with_digest}}) {
+    std::vector<std::string> args = twice;
+    args.insert(args.end(), {"--digest", std::string(64, 'b')});
+    const auto refused = Las(args);
+    EXPECT_EQ(refused.exit_code, 2) << twice[0] << ": " << refused.err;
+    EXPECT_NE(refused.err.find("names one too: give it once"), std::string::npos) << refused.err;
+  }
   EXPECT_TRUE(Json({"grants", "--all"}).empty());
+  EXPECT_TRUE(Json({"rules"}).empty());
 }
 
 // A second operator grant of exactly what a live one gives is a conflict (exit 10): it would
