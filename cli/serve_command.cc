@@ -180,9 +180,19 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       auto daemon = tools::ConnectToDaemonOf(options->log_dir,
                                              Value(options->environment, "XDG_RUNTIME_DIR"));
       if (daemon.ok()) {
+        // The daemon's catalog and policy apply to its sessions; only a narrowing carries
+        // over: a default grant turned off here stays off (probe AX1).
+        const std::string grant = Value(options->environment, "LAS_DEFAULT_AGENT_GRANT");
+        for (const char* catalog_setting : {"LAS_ONLY", "LAS_SKIP"}) {
+          if (!Value(options->environment, catalog_setting).empty()) {
+            PrintNote(std::string(catalog_setting) +
+                      " is ignored by a bridge: the daemon's catalog applies (set it for "
+                      "`las daemon`)");
+          }
+        }
         exit_code = Report(tools::RunBridge(
             std::move(*daemon), Value(options->environment, "LAS_AGENT_ID"),
-            PrintNote));
+            !grant.empty() && grant != "root", PrintNote));
         return;
       }
       if (daemon.status().code() != Code::kNotFound) {

@@ -144,14 +144,17 @@ Status StopOnSignal(int signal, int sock, Unanswered& unanswered, PendingBytes& 
 
 }  // namespace
 
-std::string BridgeHelloLine(const std::string& agent_id) {
+std::string BridgeHelloLine(const std::string& agent_id, bool waive_implicit_root) {
   std::string params = "{";
   if (!agent_id.empty()) params += "\"agentId\":" + transport::QuoteJsonString(agent_id);
+  if (waive_implicit_root) {
+    params += std::string(params.size() > 1 ? "," : "") + "\"defaultAgentGrant\":\"none\"";
+  }
   params += "}";
   return transport::MakeNotification("las/bridge", params);
 }
 
-Status RunBridge(UniqueFd connection, const std::string& agent_id,
+Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_implicit_root,
                  const std::function<void(const std::string& note)>& on_note) {
   transport::IgnoreWriteSignals();
   StopSignalFd signals;  // a stop signal ends the bridge cleanly (probe AA3)
@@ -163,7 +166,7 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id,
   Unanswered unanswered;
   PendingBytes to_daemon;
   PendingBytes to_client;
-  const std::string hello = BridgeHelloLine(agent_id) + "\n";
+  const std::string hello = BridgeHelloLine(agent_id, waive_implicit_root) + "\n";
   to_daemon.Add(hello.data(), hello.size());
   char buffer[1 << 16];
   while (true) {

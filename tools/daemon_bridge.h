@@ -1,7 +1,10 @@
 // The `las serve` side of a shared daemon: bridges this process's stdin and stdout to one
 // daemon connection, byte for byte (the daemon frames and bounds the lines; the bridge adds
 // nothing to stdout). First it sends the bridge hello (tools/daemon_connection.h) carrying
-// `agent_id` (LAS_AGENT_ID of this `las serve`; empty: the daemon's default).
+// `agent_id` (LAS_AGENT_ID of this `las serve`; empty: the daemon's default) and, with
+// `waive_implicit_root` (this `las serve`'s LAS_DEFAULT_AGENT_GRANT is set and not "root"),
+// that the session holds no implicit root grant: the daemon's own setting could only give
+// it more than this environment asked for.
 //
 // When stdin ends, the bridge ends its half of the connection (shutdown SHUT_WR) and keeps
 // copying the daemon's answers to stdout until the daemon closes the connection (after its
@@ -36,10 +39,10 @@
 
 namespace las::tools {
 
-Status RunBridge(UniqueFd connection, const std::string& agent_id,
+Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_implicit_root,
                  const std::function<void(const std::string& note)>& on_note = nullptr);
 
 // The hello line (without '\n') for `agent_id`.
-std::string BridgeHelloLine(const std::string& agent_id);
+std::string BridgeHelloLine(const std::string& agent_id, bool waive_implicit_root = false);
 
 }  // namespace las::tools

@@ -43,6 +43,7 @@ constexpr std::chrono::seconds kClientFirstLineDeadline{30};
 // refuses, rather than falling back to the default agent. nullopt if `line` is no hello.
 struct BridgeHelloLine {
   std::optional<std::string> agent;
+  bool waive_implicit_root = false;  // "defaultAgentGrant": "none"
 };
 
 std::optional<BridgeHelloLine> BridgeHello(std::string_view line) {
@@ -64,10 +65,17 @@ std::optional<BridgeHelloLine> BridgeHello(std::string_view line) {
   auto params = parsed.find("params");
   if (params == parsed.end()) return BridgeHelloLine{};
   if (!params->is_object()) return malformed;
+  BridgeHelloLine hello;
+  // Only "none" or "root" (no change): anything else could be read as more than it says.
+  if (auto grant = params->find("defaultAgentGrant"); grant != params->end()) {
+    if (!grant->is_string() || (*grant != "none" && *grant != "root")) return malformed;
+    hello.waive_implicit_root = *grant == "none";
+  }
   auto id = params->find("agentId");
-  if (id == params->end()) return BridgeHelloLine{};
+  if (id == params->end()) return hello;
   if (!id->is_string() || id->get_ref<const std::string&>().empty()) return malformed;
-  return BridgeHelloLine{id->get<std::string>()};
+  hello.agent = id->get<std::string>();
+  return hello;
 }
 
 class Connection final : public DaemonConnection,
@@ -246,6 +254,7 @@ class Connection final : public DaemonConnection,
       if (auto hello = BridgeHello(line)) {
         EndpointOptions options = core_.NewEndpointOptions("daemon");
         if (hello->agent) options.default_agent_id = *hello->agent;
+        options.waive_implicit_root = hello->waive_implicit_root;
         session_ = std::make_unique<LineSession>(core_.gateway(), std::move(options), *this);
         return;
       }

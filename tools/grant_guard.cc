@@ -10,7 +10,7 @@ std::optional<Refusal> GrantGuard::BeforeCall(const SessionInfo& session, const 
                                               std::string_view /*arguments_json*/) {
   const bool admin = tool.builtin && IsAdminTool(tool.qualified_name);
   if (tool.builtin && !admin) return std::nullopt;
-  if (policy_.ImplicitRoot(session.agent_id)) return std::nullopt;
+  if (policy_.ImplicitRoot(session.agent_id, session.implicit_root_waived)) return std::nullopt;
   if (!live_.CatchUp().ok()) return Refusal{"grants-unavailable", -32602, kNotPermitted};
   const auto* grants = live_.Get<projections::GrantsProjection>("grants");
   if (grants == nullptr) return Refusal{"grants-unavailable", -32602, kNotPermitted};

@@ -20,9 +20,11 @@ struct GrantPolicy {
   std::string default_agent_id = "default";
   bool default_agent_root = true;
 
-  // True when `agent_id` is the default agent and its implicit root grant is on.
-  bool ImplicitRoot(std::string_view agent_id) const {
-    return default_agent_root && agent_id == default_agent_id;
+  // True when `agent_id` is the default agent and its implicit root grant is on — and the
+  // session did not give it up (`waived`: a bridged `las serve` whose own environment says
+  // LAS_DEFAULT_AGENT_GRANT=none; SessionInfo::implicit_root_waived).
+  bool ImplicitRoot(std::string_view agent_id, bool waived = false) const {
+    return default_agent_root && !waived && agent_id == default_agent_id;
   }
 };
 

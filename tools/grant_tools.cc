@@ -88,7 +88,7 @@ void ListGrants(const LasToolContext& context, const GrantPolicy& policy,
     rules.push_back(std::move(rule));
   }
   json out = {{"agent_id", session.agent_id},
-              {"implicit_root", policy.ImplicitRoot(session.agent_id)},
+              {"implicit_root", policy.ImplicitRoot(session.agent_id, session.implicit_root_waived)},
               {"grants", held},
               {"issued", issued},
               {"rules", rules}};

@@ -342,6 +342,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   }
   SessionInfo session;
   session.agent_id = agent;
+  session.implicit_root_waived = options_.waive_implicit_root;
   // Recorded in SessionOpened and kept by the sessions projection for good: bounded (probe
   // P1: 1 MB client names grew every later server's memory).
   auto recorded = [](std::string text) { return Bound(text, kMaxRecordedClientTextBytes).text; };

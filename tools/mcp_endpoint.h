@@ -45,6 +45,9 @@ struct SessionInfo {
   std::string client_version;
   std::string protocol_version;  // what the client asked for
   std::string transport;         // how the client reached Las: "stdio", "daemon"
+  // The client gave up the default agent's implicit root grant for this session
+  // (EndpointOptions::waive_implicit_root; tools/grant_policy.h).
+  bool implicit_root_waived = false;
 };
 
 // A finished tools/call: a result object (raw JSON text) or a JSON-RPC error.
@@ -120,6 +123,10 @@ inline constexpr size_t kMaxRequestIdBytes = 256;
 
 struct EndpointOptions {
   std::string default_agent_id = "default";           // LAS_AGENT_ID, else "default"
+  // A session here never holds the default agent's implicit root grant, whatever the
+  // server's LAS_DEFAULT_AGENT_GRANT: a bridge's hello asked so (a client may only ever
+  // narrow what it holds).
+  bool waive_implicit_root = false;
   // When set, only this agent may open a session (SKARBIEC_MCP_AGENT_ID while Skarbiec is
   // active); another's initialize is refused -32602 and, once per endpoint, reported to
   // the backend with required_agent_reason.

@@ -105,7 +105,7 @@ class OnboardingTool {
     if (action == "mark" || action == "reset") {
       // The journey is the whole log's, not this agent's: changing it by hand is the
       // operator's, or a root holder's.
-      if (!HoldsRoot(session.agent_id)) {
+      if (!HoldsRoot(session)) {
         done(Refused("no-root-grant"));
         return;
       }
@@ -176,8 +176,12 @@ class OnboardingTool {
   }
 
  private:
-  bool HoldsRoot(const std::string& agent_id) const {
-    if (GrantPolicyFor(context_.options.environment).ImplicitRoot(agent_id)) return true;
+  bool HoldsRoot(const SessionInfo& session) const {
+    const std::string& agent_id = session.agent_id;
+    if (GrantPolicyFor(context_.options.environment)
+            .ImplicitRoot(agent_id, session.implicit_root_waived)) {
+      return true;
+    }
     if (!context_.live.CatchUp().ok()) return false;
     const auto* grants = context_.live.Get<projections::GrantsProjection>("grants");
     return grants != nullptr && grants->HoldsRoot(agent_id);

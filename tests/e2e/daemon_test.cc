@@ -164,9 +164,11 @@ class DaemonTest : public ::testing::Test {
 
   // An SDK client reaching the daemon through `las serve`.
   testing::SdkRun SdkThroughServe(json steps, const std::string& agent,
-                                  const std::string& client_name = "las-e2e") {
+                                  const std::string& client_name = "las-e2e",
+                                  const json& extra_env = json::object()) {
     json env = testing::EnvObject(Environment());
     env["LAS_AGENT_ID"] = agent;
+    env.update(extra_env);
     json script = testing::ServeScript(tmp_.Sub("log"), "", env, steps);
     script["clientName"] = client_name;
     return testing::RunSdkClient(script);
@@ -229,6 +231,35 @@ TEST_F(DaemonTest, TwoAgentsThroughServeShareOneCatalogAndOneLog) {
     callers.insert(event["agent"].get<std::string>());
   }
   EXPECT_EQ(callers, (std::set<std::string>{"agent-a", "agent-b"}));
+}
+
+// A bridged `las serve` whose own environment turns the default agent's implicit root off
+// keeps it off under a daemon that has it on: the bridge was given more than it asked for,
+// silently (probe AX1). LAS_ONLY, the daemon's to decide, is noted as ignored.
+TEST_F(DaemonTest, ABridgeWhoseEnvironmentTurnsTheDefaultGrantOffKeepsItOff) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const json steps = json::array({
+      {{"op", "callTool"}, {"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}},
+      {{"op", "callTool"}, {"name", "las__grants"}, {"arguments", json::object()}},
+  });
+  const testing::SdkRun off = SdkThroughServe(
+      steps, "", "client-off", {{"LAS_DEFAULT_AGENT_GRANT", "none"}, {"LAS_ONLY", "echo"}});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  ASSERT_EQ(off.steps.size(), 2u);
+  EXPECT_EQ(off.steps[0]["ok"], false) << "refused: " << off.steps[0].dump();
+  EXPECT_EQ(off.steps[1]["result"]["structuredContent"]["implicit_root"], false)
+      << off.steps[1].dump();
+  EXPECT_NE(off.err.find("LAS_ONLY is ignored by a bridge"), std::string::npos) << off.err;
+
+  const testing::SdkRun on = SdkThroughServe(steps, "", "client-on");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  ASSERT_EQ(on.steps.size(), 2u);
+  EXPECT_EQ(on.steps[0]["result"]["content"][0]["text"], "Echo: hi") << on.steps[0].dump();
+  EXPECT_EQ(on.steps[1]["result"]["structuredContent"]["implicit_root"], true)
+      << on.steps[1].dump();
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_EQ(Replay({"--kind", "ToolCallDenied"}).size(), 1u);
 }
 
 TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
@@ -954,7 +985,8 @@ TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
   const std::string initialize =
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})";
   for (const char* params : {R"({"agentId":5})", R"({"agentId":null})", R"({"agentId":""})",
-                             R"({"agentId":"bob","agentId":"default"})", R"([])", R"("x")"}) {
+                             R"({"agentId":"bob","agentId":"default"})", R"([])", R"("x")",
+                             R"({"defaultAgentGrant":"all"})", R"({"defaultAgentGrant":1})"}) {
     RawClient client = Connect(socket_path);
     client.Send(std::string(R"({"jsonrpc":"2.0","method":"las/bridge","params":)") + params + "}");
     client.Send(initialize);
