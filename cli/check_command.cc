@@ -166,14 +166,8 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
   AddRegistryFlag(*cmd, flags->registry);
   cmd->add_option("--workspace", flags->workspace, "Workspace root (default: LAS_WORKSPACE)")
       ->check(NonEmptyPathOr("LAS_WORKSPACE"));
-  cmd->add_option("--manifest", flags->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)")
-      ->check(NonEmptyPathOr(trust::kEnvReleaseManifest));
-  cmd->add_option("--signature", flags->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)")
-      ->check(NonEmptyPathOr(trust::kEnvReleaseSignature));
-  cmd->add_option("--trust-store", flags->trust_store, "Trust store (default: LAS_TRUST_STORE)")
-      ->check(NonEmptyPathOr(trust::kEnvTrustStore));
-  cmd->add_option("--watermark", flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)")
-      ->check(NonEmptyPathOr(trust::kEnvReleaseWatermark));
+  AddReleaseFileFlags(*cmd, flags->manifest, flags->signature, flags->trust_store,
+                      flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
       ->check(TimeoutMs(1))

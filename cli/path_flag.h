@@ -25,4 +25,19 @@ inline CLI::Validator NonEmptyPathOr(const char* variable) {
   return NonEmptyPath(std::string("leave the flag out to use ") + variable);
 }
 
+// The four release files of the verbs that check a release (`las check`, `las release
+// verify`), each defaulting to its variable's file (cli/release_settings.h).
+inline void AddReleaseFileFlags(CLI::App& cmd, std::string& manifest, std::string& signature,
+                                std::string& trust_store, std::string& watermark,
+                                const std::string& watermark_help) {
+  cmd.add_option("--manifest", manifest, "Manifest (default: LAS_RELEASE_MANIFEST)")
+      ->check(NonEmptyPathOr("LAS_RELEASE_MANIFEST"));
+  cmd.add_option("--signature", signature, "Signature file (default: LAS_RELEASE_SIGNATURE)")
+      ->check(NonEmptyPathOr("LAS_RELEASE_SIGNATURE"));
+  cmd.add_option("--trust-store", trust_store, "Trust store (default: LAS_TRUST_STORE)")
+      ->check(NonEmptyPathOr("LAS_TRUST_STORE"));
+  cmd.add_option("--watermark", watermark, watermark_help)
+      ->check(NonEmptyPathOr("LAS_RELEASE_WATERMARK"));
+}
+
 }  // namespace las::cli

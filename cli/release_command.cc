@@ -545,14 +545,9 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   auto* v = release->add_subcommand(
       "verify", "Check a manifest and its signature against the trust store (and the watermark, "
                 "if given). Exit 0: valid; 1: verification failed; other codes: could not check");
-  v->add_option("--manifest", verify->manifest, "Manifest (default: LAS_RELEASE_MANIFEST)")
-      ->check(NonEmptyPathOr(trust::kEnvReleaseManifest));
-  v->add_option("--signature", verify->signature, "Signature file (default: LAS_RELEASE_SIGNATURE)")
-      ->check(NonEmptyPathOr(trust::kEnvReleaseSignature));
-  v->add_option("--trust-store", verify->trust_store, "Trust store (default: LAS_TRUST_STORE)")
-      ->check(NonEmptyPathOr(trust::kEnvTrustStore));
-  v->add_option("--watermark", verify->watermark, "Watermark (default: LAS_RELEASE_WATERMARK; unset: not checked)")
-      ->check(NonEmptyPathOr(trust::kEnvReleaseWatermark));
+  AddReleaseFileFlags(*v, verify->manifest, verify->signature, verify->trust_store,
+                      verify->watermark,
+                      "Watermark (default: LAS_RELEASE_WATERMARK; unset: not checked)");
   v->add_option("--at", verify->at, "Check as of this instant (RFC 3339 UTC) instead of now");
   v->callback([verify, &exit_code] { exit_code = RunVerify(*verify); });
 }
