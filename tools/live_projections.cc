@@ -62,8 +62,11 @@ Status LiveProjections::Start() {
   projections::LoadedProjections loaded;
   if (EnsureKey(/*create=*/false)) {
     auto restored = projections::LoadNewestSnapshot(log_, *key_);
-    if (!restored.ok()) return restored.status();
-    loaded = std::move(*restored);
+    if (restored.ok()) {
+      loaded = std::move(*restored);
+    } else if (!SnapshotsUnreadable(restored.status())) {
+      return restored.status();
+    }
   } else {
     // Not restorable without the key that sealed them. Say why: snapshots off, a key
     // file not made yet (not a fault: the next snapshot makes it), or an unusable one
@@ -78,8 +81,8 @@ Status LiveProjections::Start() {
                   "new key)";
     }
     auto stored = log_.SnapshotSequences();
-    if (!stored.ok()) return stored.status();
-    for (uint64_t sequence : *stored) {
+    if (!stored.ok() && !SnapshotsUnreadable(stored.status())) return stored.status();
+    for (uint64_t sequence : stored.ok() ? *stored : std::vector<uint64_t>{}) {
       loaded.ignored.push_back("snapshot at sequence " + std::to_string(sequence) +
                                " ignored: " + why);
     }
@@ -104,6 +107,14 @@ Status LiveProjections::Start() {
   LAS_RETURN_IF_ERROR(Fold());
   startup_.folded = set_.sequence() - from;
   return Status::Ok();
+}
+
+bool LiveProjections::SnapshotsUnreadable(const Status& listing) {
+  if (listing.code() != Code::kCorruption) return false;
+  Warn("the stored snapshots cannot be read (" + listing.message() +
+       "): folding the log from sequence 1, and taking no snapshot until the next start");
+  snapshots_disabled_ = true;
+  return true;
 }
 
 Status LiveProjections::Fold() {

@@ -125,6 +125,11 @@ class LiveProjections {
   // Reads the key at start-up (`create` false) or, for the first snapshot, creates it;
   // false when snapshots cannot be used (then disabled, with one warning if unexpected).
   bool EnsureKey(bool create);
+  // Snapshots only save time (log/FORMAT.md): stored ones that cannot even be listed (a
+  // damaged table of their family, kCorruption) are warned of and left alone — no snapshot
+  // is taken in this run, which would write into that family — instead of keeping the
+  // server from starting on a log that verifies (probe AY2). False for any other error.
+  bool SnapshotsUnreadable(const Status& listing);
   Status Fold();
   void MaybeSnapshot();
   // Collects the outcome of the write in flight if it has finished (or, with `wait`, once

@@ -18,6 +18,7 @@
 #include "log/event_log.h"
 #include "log/snapshot.h"
 #include "projections/replay.h"
+#include "tests/support/forwarding_log.h"
 #include "tests/support/projection_saves.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
@@ -375,6 +376,47 @@ TEST(LiveSnapshots, CorruptedSnapshotBytesAreIgnoredWithAWarning) {
     ASSERT_TRUE(log->PutSnapshot(at, record).ok());
   }
   ExpectIgnoredOnRestart(dir.Sub("log"), expected, "seal mismatch");
+}
+
+// Stored snapshots that cannot even be listed (a damaged table of their family: RocksDB
+// reports a checksum mismatch) are warned of and left alone, and the log is folded from 1,
+// instead of the server refusing to start on a log that verifies (probe AY2). No snapshot
+// is written into that family meanwhile.
+TEST(LiveSnapshots, SnapshotsThatCannotBeListedAreLeftAloneAndTheLogFolded) {
+  class UnlistableSnapshots final : public testing::ForwardingLog {
+   public:
+    using ForwardingLog::ForwardingLog;
+    Result<std::vector<uint64_t>> SnapshotSequences() override {
+      return Corruption("listing snapshots: Corruption: block checksum mismatch");
+    }
+    Status PutSnapshot(uint64_t sequence, std::string_view record) override {
+      ++puts;
+      return ForwardingLog::PutSnapshot(sequence, record);
+    }
+    int puts = 0;
+  };
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  uint64_t at = 0;
+  LogWithOneSnapshot(dir.Sub("log"), &at);
+  for (const bool with_key : {true, false}) {
+    UnlistableSnapshots log(OpenLog(dir.Sub("log")));
+    const Digests expected = ReplayDigests(log);
+    Warnings warnings;
+    LiveOptions options = warnings.Options(/*every=*/1);
+    if (!with_key) options.snapshot_key_file.clear();
+    LiveProjections live(log, options);
+    ASSERT_TRUE(live.CatchUp().ok()) << with_key;
+    EXPECT_EQ(live.set().Digests(), expected) << with_key;
+    EXPECT_EQ(live.startup().snapshot_sequence, 0u);
+    AppendRound(log, 99);
+    ASSERT_TRUE(live.CatchUp().ok());
+    live.WaitForSnapshot();
+    EXPECT_EQ(log.puts, 0) << "nothing written into the unreadable family";
+    ASSERT_FALSE(warnings.lines.empty());
+    EXPECT_NE(warnings.lines[0].find("the stored snapshots cannot be read"), std::string::npos)
+        << warnings.lines[0];
+  }
 }
 
 TEST(LiveSnapshots, ASnapshotWithAWrongRecordedDigestIsIgnored) {
