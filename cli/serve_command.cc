@@ -88,9 +88,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
   }
   // An unknown value fails closed, as "none" (docs/GRANTS.md); a typo must not do so
   // without a word (probe AU7). The value itself is not repeated.
-  if (auto grant = options.environment.find("LAS_DEFAULT_AGENT_GRANT");
-      grant != options.environment.end() && !grant->second.empty() && grant->second != "root" &&
-      grant->second != "none") {
+  if (tools::GrantPolicyFor(options.environment).default_grant_unrecognized) {
     PrintNote("LAS_DEFAULT_AGENT_GRANT is neither \"root\" nor \"none\": taken as \"none\" "
               "(the default agent holds no implicit root grant)");
   }
@@ -182,7 +180,6 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       if (daemon.ok()) {
         // The daemon's catalog and policy apply to its sessions; only a narrowing carries
         // over: a default grant turned off here stays off (probe AX1).
-        const std::string grant = Value(options->environment, "LAS_DEFAULT_AGENT_GRANT");
         for (const char* catalog_setting : {"LAS_ONLY", "LAS_SKIP"}) {
           if (!Value(options->environment, catalog_setting).empty()) {
             PrintNote(std::string(catalog_setting) +
@@ -192,7 +189,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
         }
         exit_code = Report(tools::RunBridge(
             std::move(*daemon), Value(options->environment, "LAS_AGENT_ID"),
-            !grant.empty() && grant != "root", PrintNote));
+            !tools::GrantPolicyFor(options->environment).default_agent_root, PrintNote));
         return;
       }
       if (daemon.status().code() != Code::kNotFound) {

@@ -38,6 +38,7 @@ GrantPolicy GrantPolicyFor(const trust::Environment& environment) {
   if (auto it = environment.find("LAS_DEFAULT_AGENT_GRANT");
       it != environment.end() && !it->second.empty()) {
     policy.default_agent_root = it->second == "root";
+    policy.default_grant_unrecognized = it->second != "root" && it->second != "none";
   }
   return policy;
 }

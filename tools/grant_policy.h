@@ -19,6 +19,8 @@ namespace las::tools {
 struct GrantPolicy {
   std::string default_agent_id = "default";
   bool default_agent_root = true;
+  // LAS_DEFAULT_AGENT_GRANT held a value other than "root" or "none" (taken as "none").
+  bool default_grant_unrecognized = false;
 
   // True when `agent_id` is the default agent and its implicit root grant is on — and the
   // session did not give it up (`waived`: a bridged `las serve` whose own environment says

@@ -80,11 +80,13 @@ Status LiveProjections::Start() {
                 : "the snapshot key file does not exist yet (the next snapshot creates a "
                   "new key)";
     }
-    auto stored = log_.SnapshotSequences();
-    if (!stored.ok() && !SnapshotsUnreadable(stored.status())) return stored.status();
-    for (uint64_t sequence : stored.ok() ? *stored : std::vector<uint64_t>{}) {
-      loaded.ignored.push_back("snapshot at sequence " + std::to_string(sequence) +
-                               " ignored: " + why);
+    if (auto stored = log_.SnapshotSequences(); stored.ok()) {
+      for (uint64_t sequence : *stored) {
+        loaded.ignored.push_back("snapshot at sequence " + std::to_string(sequence) +
+                                 " ignored: " + why);
+      }
+    } else if (!SnapshotsUnreadable(stored.status())) {
+      return stored.status();
     }
   }
   for (const auto& why : loaded.ignored) Warn(why);
