@@ -124,7 +124,9 @@ int RunReplay(const ReplayOptions& options) {
   const bool delivered = StdoutDelivered();
   if (!outcome.status.ok()) {
     if (outcome.first_bad_sequence) {
-      std::fprintf(stderr, "las %s: corruption: TAMPERED: the chain breaks at event %llu: %s\n", CommandWords(),
+      // Not called tampering: a block failing its checksum (a disk error) breaks the chain
+      // too, and the detail says which it is (probe AZ2).
+      std::fprintf(stderr, "las %s: corruption: the chain breaks at event %llu: %s\n", CommandWords(),
                    static_cast<unsigned long long>(*outcome.first_bad_sequence),
                    EscapeForTerminal(outcome.status.message()).c_str());
       return ExitCodeFor(outcome.status);

@@ -103,34 +103,12 @@ class RocksEventLog final : public EventLog {
   }
 
   Status LoadHead() {
-    auto head = store_->ReadHead(rocksdb::ReadOptions());
-    if (!head.ok()) return head.status();
-    head_ = *head;
+    auto checked = store_->CheckHead();
+    if (!checked.ok()) return checked.status();
+    head_ = checked->head;
+    last_time_ = checked->last_time_micros;
     // What recovery found is on disk: RocksDB flushes recovered WAL data to synced files.
     written_sequence_ = durable_sequence_ = head_.sequence;
-    if (head_.sequence == 0) return Status::Ok();
-    // O(1) sanity check at open; the full walk is Verify()'s job.
-    std::string value;
-    auto s = store_->db().Get(rocksdb::ReadOptions(), store_->events(),
-                              layout::EncodeSequenceKey(head_.sequence), &value);
-    if (!s.ok() || value.size() < layout::kHashSize ||
-        std::memcmp(value.data(), head_.hash.data(), layout::kHashSize) != 0) {
-      return Corruption(store_->dir() + ": the head event " + std::to_string(head_.sequence) +
-                        " is missing or does not match the head record");
-    }
-    // Its bytes are the store's, which anyone who can write the directory can replace
-    // (and re-hash): read them only once they verify, from an aligned copy.
-    const std::string bytes = value.substr(layout::kHashSize);
-    if (!IsUsableEnvelope(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())) {
-      return Corruption(store_->dir() + ": the head event " + std::to_string(head_.sequence) +
-                        " is not a valid event");
-    }
-    last_time_ = fb::GetEnvelope(bytes.data())->time_micros();
-    s = store_->db().Get(rocksdb::ReadOptions(), store_->events(),
-                         layout::EncodeSequenceKey(head_.sequence + 1), &value);
-    if (!s.IsNotFound()) {
-      return Corruption(store_->dir() + ": an event exists beyond the recorded head");
-    }
     return Status::Ok();
   }
 

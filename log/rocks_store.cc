@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "base/private_directories.h"
+#include "log/envelope.h"
+#include "log/events_generated.h"
 #include "log/log_directory.h"
 #include "log/rocks_info_log.h"
 #include "log/rocks_layout.h"
@@ -264,6 +266,50 @@ Status CheckFormat(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta, const std
   return Status::Ok();
 }
 
+Result<Head> ReadHeadRecord(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta,
+                            const rocksdb::ReadOptions& read, const std::string& dir) {
+  std::string value;
+  auto s = db.Get(read, meta, std::string(layout::kHeadKey), &value);
+  if (s.IsNotFound()) return Corruption(dir + ": the log has no head record");
+  if (!s.ok()) return FromRocks(s, dir + ": reading the head");
+  auto head = layout::DecodeHead(value);
+  if (!head) return Corruption(dir + ": garbled head record");
+  return *head;
+}
+
+Result<RocksStore::CheckedHead> CheckHeadOf(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events,
+                                            rocksdb::ColumnFamilyHandle* meta,
+                                            const std::string& dir) {
+  auto head = ReadHeadRecord(db, meta, rocksdb::ReadOptions(), dir);
+  if (!head.ok()) return head.status();
+  RocksStore::CheckedHead checked{.head = *head};
+  if (checked.head.sequence == 0) return checked;
+  const std::string head_name = std::to_string(checked.head.sequence);
+  std::string value;
+  auto s = db.Get(rocksdb::ReadOptions(), events, layout::EncodeSequenceKey(checked.head.sequence),
+                  &value);
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, dir + ": reading the head event");
+  if (s.IsNotFound() || value.size() < layout::kHashSize ||
+      std::memcmp(value.data(), checked.head.hash.data(), layout::kHashSize) != 0) {
+    return Corruption(dir + ": the head event " + head_name +
+                      " is missing or does not match the head record");
+  }
+  // Its bytes are the store's, which anyone who can write the directory can replace
+  // (and re-hash): read them only once they verify, from an aligned copy.
+  const std::string bytes = value.substr(layout::kHashSize);
+  if (!IsUsableEnvelope(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())) {
+    return Corruption(dir + ": the head event " + head_name + " is not a valid event");
+  }
+  checked.last_time_micros = fb::GetEnvelope(bytes.data())->time_micros();
+  s = db.Get(rocksdb::ReadOptions(), events, layout::EncodeSequenceKey(checked.head.sequence + 1),
+             &value);
+  if (!s.IsNotFound()) {
+    if (!s.ok()) return FromRocks(s, dir + ": reading past the head");
+    return Corruption(dir + ": an event exists beyond the recorded head");
+  }
+  return checked;
+}
+
 // A read-only instance of the log at `dir`: it writes nothing (its info log is discarded)
 // and takes no lock. Every family's handle is destroyed before the instance.
 struct ReadOnlyDb {
@@ -284,14 +330,17 @@ rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
   return opened;
 }
 
-// CheckFormat before a writer opens `dir`: RocksDB's writer open recovers the WAL and
-// writes a new MANIFEST, OPTIONS file and WAL before anything can be read, and a log this
-// Las refuses (newer, foreign, damaged) must be left exactly as it was; a read-only
-// instance does not touch it.
+// CheckFormat and CheckHeadOf before a writer opens `dir`: RocksDB's writer open recovers
+// the WAL into table files and writes a new MANIFEST, OPTIONS file and WAL before anything
+// can be read, and a log this Las refuses (newer, foreign, damaged — an event planted
+// beyond the head in the WAL, say) must be left exactly as it was, evidence included; a
+// read-only instance recovers the WAL in memory only.
 Status CheckFormatWithoutWriting(const std::string& dir) {
   ReadOnlyDb read_only;
   if (auto opened = OpenReadOnly(dir, read_only); !opened.ok()) return FromRocks(opened, dir);
-  return CheckFormat(*read_only.db, read_only.handles[2], dir);
+  rocksdb::DB& db = *read_only.db;
+  LAS_RETURN_IF_ERROR(CheckFormat(db, read_only.handles[2], dir));
+  return CheckHeadOf(db, read_only.handles[1], read_only.handles[2], dir).status();
 }
 
 // Whether RocksDB's newest OPTIONS file in `dir` names every family of a Las log: a
@@ -492,13 +541,11 @@ Status RocksStore::CheckOrInitMetadata(Mode mode, bool fresh) {
 }
 
 Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
-  std::string value;
-  auto s = db_->Get(read, meta_, std::string(layout::kHeadKey), &value);
-  if (s.IsNotFound()) return Corruption(dir_ + ": the log has no head record");
-  if (!s.ok()) return FromRocks(s, dir_ + ": reading the head");
-  auto head = layout::DecodeHead(value);
-  if (!head) return Corruption(dir_ + ": garbled head record");
-  return *head;
+  return ReadHeadRecord(*db_, meta_, read, dir_);
+}
+
+Result<RocksStore::CheckedHead> RocksStore::CheckHead() {
+  return CheckHeadOf(*db_, events_, meta_, dir_);
 }
 
 Status RocksStore::NoteDirectory() {

@@ -57,6 +57,15 @@ class RocksStore {
 
   // The head as of `read` (a snapshot, or the latest). kCorruption if missing/garbled.
   Result<Head> ReadHead(const rocksdb::ReadOptions& read);
+  // The head a writer appends after, checked in O(1) (the full walk is Verify()'s): the
+  // event it names is there with its hash and is a valid event, and none follows it.
+  // kCorruption naming which. Open() has checked a writer's log this way on a read-only
+  // instance before its own open could recover the WAL into new files (probe AY1).
+  struct CheckedHead {
+    Head head;
+    int64_t last_time_micros = 0;  // the head event's; 0 for an empty log
+  };
+  Result<CheckedHead> CheckHead();
   // Follower only: see everything the writer has made durable so far. The view is
   // settled: built while the writer's MANIFEST did not move (see SettleView in the .cc);
   // kIo if it kept moving for kSettleAttempts catch-ups. Open() settles its view too.

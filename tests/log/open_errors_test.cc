@@ -120,6 +120,39 @@ TEST(OpenErrorsTest, AWrongMarkerIsRefusedWithoutWriting) {
   EXPECT_TRUE(testing::FileContents(tmp.Sub("log")) == before) << "the refused log was written to";
 }
 
+// An event planted beyond the head, or a head record that names another event, still in
+// the WAL: refused as damage before the writer's open recovers the WAL into new table files
+// and deletes it (the planted record is the evidence: probe AY1).
+TEST(OpenErrorsTest, ADamagedHeadInTheWalIsRefusedWithoutWriting) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  const uint64_t head = testing::OneOfEveryKind(0).size();
+  const std::pair<const char*, std::function<void(testing::RawDb&)>> plants[] = {
+      {"beyond the recorded head",
+       [&](testing::RawDb& db) {
+         db.Put("events", testing::SequenceKey(head + 1), db.Get("events", testing::SequenceKey(head)));
+       }},
+      {"does not match the head record",
+       [&](testing::RawDb& db) { db.Delete("events", testing::SequenceKey(head)); }},
+  };
+  for (const auto& [expected, plant] : plants) {
+    testing::TempDir copy_root;
+    const std::string copy = copy_root.Sub("log");
+    fs::copy(dir, copy);
+    {
+      testing::RawDb db(copy);
+      plant(db);
+    }
+    const auto before = testing::FileContents(copy);
+    auto log = EventLog::Open(copy);
+    ASSERT_FALSE(log.ok()) << expected;
+    EXPECT_EQ(log.status().code(), Code::kCorruption) << log.status().ToString();
+    EXPECT_NE(log.status().message().find(expected), std::string::npos) << log.status().ToString();
+    EXPECT_TRUE(testing::FileContents(copy) == before) << expected << ": the refused log was written to";
+  }
+}
+
 // A MANIFEST cut short lists fewer column families; the OPTIONS file still names the
 // log's: a damaged log (exit 3), not someone else's database (exit 5).
 TEST(OpenErrorsTest, ATruncatedManifestIsDamageNotAForeignDatabase) {
