@@ -12,29 +12,68 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <unordered_set>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace las::transport {
 namespace {
 
-// The children RealProcessSpawner made and no ChildProcess has reaped yet.
+// The children RealProcessSpawner made and no ChildProcess has reaped yet, each with the
+// serial of its spawn (the number in its LAS_SPAWN_ID).
 std::mutex& SpawnedMutex() {
   static std::mutex* mutex = new std::mutex();
   return *mutex;
 }
-std::unordered_set<pid_t>& SpawnedPids() {
-  static auto* pids = new std::unordered_set<pid_t>();
+std::unordered_map<pid_t, uint64_t>& SpawnedPids() {
+  static auto* pids = new std::unordered_map<pid_t, uint64_t>();
   return *pids;
 }
 void ForgetSpawned(pid_t pid) {
   std::lock_guard<std::mutex> lock(SpawnedMutex());
   SpawnedPids().erase(pid);
+}
+std::atomic<uint64_t> spawn_serials{0};
+
+constexpr std::string_view kSpawnIdName = "LAS_SPAWN_ID=";
+
+// "<this process's pid>.": how every LAS_SPAWN_ID this process gives begins.
+std::string SpawnIdPrefix() { return std::to_string(::getpid()) + "."; }
+
+// The LAS_SPAWN_ID= value in the environment `pid` was started with (/proc/PID/environ),
+// or "" when it has none or it cannot be read.
+std::string SpawnIdOf(pid_t pid) {
+  std::ifstream environ("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  // Bounded: Linux limits an environment to a quarter of the stack limit, which may be
+  // large; an identifier further in than this is not looked for.
+  constexpr size_t kMostRead = 4 << 20;
+  size_t read = 0;
+  for (std::string entry; read < kMostRead && std::getline(environ, entry, '\0');) {
+    read += entry.size() + 1;
+    if (entry.starts_with(kSpawnIdName)) return entry.substr(kSpawnIdName.size());
+  }
+  return "";
+}
+
+// Whether `pid`, a process this one adopted, descends from a child this process spawned
+// and has reaped since: its LAS_SPAWN_ID names such a spawn. SpawnedMutex held.
+bool LeftByAnEndedChild(pid_t pid) {
+  const std::string id = SpawnIdOf(pid);
+  const std::string prefix = SpawnIdPrefix();
+  if (!id.starts_with(prefix)) return false;
+  uint64_t serial = 0;
+  const std::string number = id.substr(prefix.size());
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), serial);
+  if (error != std::errc() || end != number.data() + number.size()) return false;
+  if (serial == 0 || serial > spawn_serials.load()) return false;
+  return std::none_of(SpawnedPids().begin(), SpawnedPids().end(),
+                      [&](const auto& spawned) { return spawned.second == serial; });
 }
 
 // The soft RLIMIT_NOFILE before RaiseOpenFileSoftLimit first raised it; 0 while it never
@@ -50,6 +89,22 @@ std::vector<pid_t> ChildrenOfThisProcess() {
     for (long pid = 0; list >> pid;) children.push_back(static_cast<pid_t>(pid));
   }
   return children;
+}
+
+// The children of this process that no ChildProcess owns: adopted. SpawnedMutex held.
+std::vector<pid_t> AdoptedOrphans() {
+  std::vector<pid_t> adopted = ChildrenOfThisProcess();
+  std::erase_if(adopted, [](pid_t pid) { return SpawnedPids().count(pid) != 0; });
+  return adopted;
+}
+
+// SIGKILL to every living adopted orphan that an ended child left (LeftByAnEndedChild),
+// without waiting: each end raises SIGCHLD, and whoever reaps then (ReapAdoptedOrphans)
+// ends in turn what it leaves. SpawnedMutex held.
+void SignalOrphansOfEndedChildren() {
+  for (const pid_t pid : AdoptedOrphans()) {
+    if (LeftByAnEndedChild(pid)) (void)::kill(pid, SIGKILL);
+  }
 }
 
 // What the child reports through the error pipe when it cannot exec.
@@ -205,6 +260,11 @@ int ChildProcess::KillAndReap() {
   reaped_ = true;
   wait_status_ = r == pid_ ? status : 0;
   ReapGroupMembers();
+  // What it started outside its group and left to this subreaper when it, or their
+  // parent, exited: a restarted surface must not leave its forerunner's processes running
+  // until Las exits (probe AW3).
+  std::lock_guard<std::mutex> lock(SpawnedMutex());
+  SignalOrphansOfEndedChildren();
   return wait_status_;
 }
 
@@ -267,9 +327,14 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
   argv.reserve(options.argv.size() + 1);
   for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  const uint64_t serial = ++spawn_serials;
+  const std::string spawn_id = std::string(kSpawnIdName) + SpawnIdPrefix() + std::to_string(serial);
   std::vector<char*> envp;
-  envp.reserve(options.env.size() + 1);
-  for (const std::string& e : options.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.reserve(options.env.size() + 2);
+  for (const std::string& e : options.env) {
+    if (!e.starts_with(kSpawnIdName)) envp.push_back(const_cast<char*>(e.c_str()));
+  }
+  envp.push_back(const_cast<char*>(spawn_id.c_str()));
   envp.push_back(nullptr);
   const char* cwd = options.cwd.empty() ? nullptr : options.cwd.c_str();
   rlimit open_files{};
@@ -308,7 +373,7 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
              options.exec_fd, restore_open_files ? &open_files : nullptr, argv.data(),
              envp.data());
   }
-  SpawnedPids().insert(pid);
+  SpawnedPids().emplace(pid, serial);
   spawning.unlock();
   ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
   in_r.Reset();
@@ -346,8 +411,8 @@ size_t ReapAdoptedOrphans(bool kill_living) {
   // the bound only guards against a list that cannot be read right.
   for (int round = 0; round < 1000; ++round) {
     size_t this_round = 0;
-    for (const pid_t pid : ChildrenOfThisProcess()) {
-      if (SpawnedPids().count(pid) != 0) continue;  // a ChildProcess's: it reaps its own
+    if (!kill_living) SignalOrphansOfEndedChildren();
+    for (const pid_t pid : AdoptedOrphans()) {  // a ChildProcess's own child it reaps itself
       ++this_round;
       if (kill_living) (void)::kill(pid, SIGKILL);
       int status = 0;

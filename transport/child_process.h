@@ -8,7 +8,10 @@
 //   with `exec_fd`, that already-open file (fexecve: the bytes that were hashed are the
 //   bytes that run; for a `#!` script the descriptor stays open in the child, since the
 //   interpreter reads the script through /dev/fd/N).
-// - The environment is exactly `env` ("NAME=value"); nothing is inherited.
+// - The environment is exactly `env` ("NAME=value"); nothing is inherited; one entry is
+//   added: LAS_SPAWN_ID=<this process's pid>.<spawn serial>, replacing any in `env`. What
+//   the child starts inherits it, and it is how this process later tells what an ended
+//   child left behind (below).
 // - stdin and stdout are pipes owned by the returned ChildProcess. stderr goes to
 //   /dev/null (kDiscard: nothing can block on it) or to a third pipe (kPipe) that the
 //   owner must keep draining (McpClient does so on its loop, line-bounded).
@@ -28,7 +31,11 @@
 // group (whatever is left of it is an orphan by now) and reaps the leader and every
 // group member that is this process's child. Grandchildren that outlive the leader are
 // re-parented to init unless this process is a child subreaper (BecomeChildSubreaper),
-// in which case they are reaped here too: no zombies, no orphans.
+// in which case they are reaped here too: no zombies, no orphans. Those outside the group
+// (setsid, a double fork) are sent SIGKILL then too, if they still carry the ended child's
+// LAS_SPAWN_ID (a process that dropped it from its environment, or whose environment
+// could not be read at that moment — in the middle of an exec, say — is ended by a later
+// ReapAdoptedOrphans once it can be read, or at exit: ReapAdoptedOrphans with kill_living).
 //
 // Errors: Status values, never exceptions. Codes: kInvalidArgument (bad options),
 // kNotFound (program or cwd missing), kDenied (EACCES/EPERM), kIo (anything else).
@@ -146,7 +153,10 @@ Status KeepProcessPrivate();
 // Processes this child subreaper adopted — what a child started outside its process group
 // (setsid) and left behind when it exited — belong to no ChildProcess, so nothing else
 // reaps them. ReapAdoptedOrphans reaps those that have exited (zombies would otherwise pile
-// up under a long-running server); with `kill_living` it first sends SIGKILL to those
+// up under a long-running server), and sends SIGKILL, without waiting, to those still
+// running whose LAS_SPAWN_ID names a child already reaped (their ends raise SIGCHLD, and
+// the next call reaps them and so ends what they leave in turn); orphans of children still
+// running are theirs, and left alone. With `kill_living` it sends SIGKILL to every one
 // still running and waits for them, and for what they leave in turn (at the end of a
 // command: no orphans outlive Las).
 // Only for a process whose every child comes from RealProcessSpawner (the las program):

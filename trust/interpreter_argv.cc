@@ -47,14 +47,46 @@ std::string Shown(std::string_view arg) {
   return "\"" + std::string(arg.substr(0, kMaxShown)) + (arg.size() > kMaxShown ? "...\"" : "\"");
 }
 
+// The -X options known to load no code: the interpreter's own modes, limits and
+// diagnostics. Refused: pycache_prefix (bytecode from another directory, as
+// PYTHONPYCACHEPREFIX: probe AZ1), presite (imports a module by name), and any option a
+// later Python adds until it is known.
+constexpr std::array<std::string_view, 13> kInertPythonXOptions = {
+    "dev", "utf8", "importtime", "tracemalloc", "showrefcount", "faulthandler",
+    "int_max_str_digits", "warn_default_encoding", "no_debug_ranges", "frozen_modules",
+    "perf", "cpu_count", "gil"};
+
+// Whether `-W value` or `-X value` loads no code. A warning filter is
+// action:message:category:module:lineno, and a dotted category is imported by its module's
+// name (as PYTHONWARNINGS, refused below); -X is decided by its name.
+bool PythonOptionValueLoadsNoCode(char option, std::string_view value) {
+  if (option == 'W') {
+    size_t field_start = 0;
+    for (int field = 0; field < 2; ++field) {
+      const size_t colon = value.find(':', field_start);
+      if (colon == std::string_view::npos) return true;  // no category field
+      field_start = colon + 1;
+    }
+    const std::string_view category =
+        value.substr(field_start, value.find(':', field_start) - field_start);
+    return category.find('.') == std::string_view::npos;
+  }
+  const std::string_view name = value.substr(0, value.find('='));
+  return std::find(kInertPythonXOptions.begin(), kInertPythonXOptions.end(), name) !=
+         kInertPythonXOptions.end();
+}
+
 // How many arguments from argv[at] one Python option takes (1 or 2), or 0 if it is not an
 // option Las vouches for.
 size_t PythonOptionLength(const std::vector<std::string>& argv, size_t at) {
   const std::string_view arg = argv[at];
   if (arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return 0;
   if (arg[1] == 'W' || arg[1] == 'X') {
-    if (arg.size() > 2) return 1;                // -Wignore, -Xdev
-    return at + 1 < argv.size() ? 2 : 0;         // -W ignore, -X dev
+    const bool joined = arg.size() > 2;           // -Wignore, -Xdev; or -W ignore, -X dev
+    if (!joined && at + 1 >= argv.size()) return 0;
+    const std::string_view value = joined ? arg.substr(2) : std::string_view(argv[at + 1]);
+    if (!PythonOptionValueLoadsNoCode(arg[1], value)) return 0;
+    return joined ? 1 : 2;
   }
   const std::string_view cluster = arg.substr(1);
   const bool known = std::all_of(cluster.begin(), cluster.end(),

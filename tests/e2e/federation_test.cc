@@ -171,6 +171,22 @@ TEST_F(FederationTest, AdmittedSurfacesServeAndAFailedOneIsLeftOut) {
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok");
 }
 
+// What a surface started outside its process group is ended when the surface ends, while
+// Las serves on — not only at Las's exit (probe AW3: a surface restarted again and again
+// piled its forerunners' processes up).
+TEST_F(FederationTest, WhatAnEndedSurfaceLeftRunningEndsWithItWhileLasServesOn) {
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__escapee"), CallStep("flaky__crash"),
+                    {{"op", "awaitProcessGone"}, {"pidOfStep", 0}},
+                    CallStep("echo__echo", {{"message", "still"}})},
+                   {"--restart-delay", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps[0]["ok"], true) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[2]["ok"], true) << run.steps[2].dump();
+  EXPECT_EQ(StepText(run.steps[3]), "Echo: still");
+  EXPECT_EQ(LeftBehind(), "");
+}
+
 TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   release_->Sign(1);
   auto run = Serve({CallStep("flaky__crash"), CallStep("echo__echo", {{"message", "still"}}),

@@ -75,6 +75,22 @@ async function run(step) {
       return settled.map((s) => s.status === "fulfilled" ? { ok: true, result: s.value }
                                                          : { ok: false, error: errorOf(s.reason) });
     }
+    // Waits (30 s at most) until the process whose pid an earlier step's tool answered with
+    // is gone: Node has no way to be told, so it looks every few milliseconds.
+    case "awaitProcessGone": {
+      const pid = Number(results[step.pidOfStep].content[0].text);
+      const deadline = Date.now() + 30000;
+      for (;;) {
+        try {
+          process.kill(pid, 0);
+        } catch (e) {
+          if (e.code === "ESRCH") return { gone: pid };
+          throw e;
+        }
+        if (Date.now() > deadline) throw new Error(`process ${pid} is still there`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
     case "meet": {
       writeFileSync(`${step.dir}/${step.name}.${process.pid}`, "");
       const deadline = Date.now() + 30000;
@@ -97,9 +113,11 @@ try {
   console.log(JSON.stringify({ step: "connect", ok: false, error: errorOf(e) }));
   process.exit(1);
 }
+const results = [];  // each step's result (awaitProcessGone reads them)
 for (const [i, step] of (script.steps ?? []).entries()) {
   try {
-    console.log(JSON.stringify({ step: i, ok: true, result: await run(step) }));
+    results[i] = await run(step);
+    console.log(JSON.stringify({ step: i, ok: true, result: results[i] }));
   } catch (e) {
     console.log(JSON.stringify({ step: i, ok: false, error: errorOf(e) }));
   }

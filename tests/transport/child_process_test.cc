@@ -1,13 +1,16 @@
 #include "transport/child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -57,10 +60,14 @@ TEST(ChildProcess, ExactArgvAndEnvironmentNothingInherited) {
   ::setenv("LAS_TRANSPORT_TEST_LEAK", "1", 1);
   SpawnOptions o;
   o.argv = {"/usr/bin/env"};
-  o.env = {"A=1", "B=two words"};
+  // The one entry the spawner adds (replacing any given) tells an ended child's leftovers.
+  o.env = {"A=1", "LAS_SPAWN_ID=forged", "B=two words"};
   auto child = MustSpawn(o);
   ASSERT_TRUE(child);
-  EXPECT_EQ(ReadAll(child->TakeStdout()), "A=1\nB=two words\n");
+  const std::string printed = ReadAll(child->TakeStdout());
+  const std::string spawn_id = "LAS_SPAWN_ID=" + std::to_string(::getpid()) + ".";
+  EXPECT_TRUE(printed.starts_with("A=1\nB=two words\n" + spawn_id)) << printed;
+  EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 3) << printed;
   int status = child->WaitForExit();
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
@@ -320,6 +327,67 @@ TEST(ChildProcess, KillingAdoptedOrphansEndsWhatTheyLeaveInTurn) {
   EXPECT_TRUE(ProcessGone(escapee));
   EXPECT_TRUE(ProcessGone(its_child)) << "re-parented here when the escapee was killed";
   ::kill(its_child, SIGKILL);  // if the check failed, leave nothing behind
+}
+
+// Blocks until `pid` has exited (not reaped), for at most 20 s; false if it had not.
+bool AwaitExit(pid_t pid) {
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  if (!pidfd.valid()) return errno == ESRCH;
+  pollfd exited{pidfd.get(), POLLIN, 0};
+  return ::poll(&exited, 1, 20'000) == 1;
+}
+
+// A child that starts a process in a session of its own through a shell that exits at once
+// (so this subreaper adopts it while the child lives on); prints its pid.
+std::unique_ptr<ChildProcess> SpawnWithEscapee(pid_t& escapee) {
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c",
+            "/bin/sh -c 'setsid /bin/sleep 1000 & echo $!'; echo adopted; exec /bin/sleep 1000"};
+  o.env = {"PATH=/usr/bin:/bin"};
+  auto child = MustSpawn(o);
+  if (!child) return nullptr;
+  UniqueFd out = child->TakeStdout();
+  escapee = std::stoi(ReadLine(out.get()));
+  EXPECT_EQ(ReadLine(out.get()), "adopted");
+  // Its environment reads empty while setsid execs sleep: only then is it told by it.
+  const std::string comm = "/proc/" + std::to_string(escapee) + "/comm";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (ReadAll(UniqueFd(::open(comm.c_str(), O_RDONLY))) != "sleep\n" &&
+         std::chrono::steady_clock::now() < deadline) {
+    ::usleep(1000);  // nothing tells of an exec
+  }
+  return child;
+}
+
+// What a child left outside its group ends with it, not at this process's exit (a restarted
+// surface's forerunner left processes running until Las exited: probe AW3); what a child
+// still running left is its own and stays.
+TEST(ChildProcess, WhatAnEndedChildLeftIsEndedWhatALivingOneLeftStays) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  pid_t first_escapee = 0;
+  pid_t second_escapee = 0;
+  auto first = SpawnWithEscapee(first_escapee);
+  auto second = SpawnWithEscapee(second_escapee);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 0u);
+  EXPECT_FALSE(ProcessGone(first_escapee));
+
+  first->KillAndReap();
+  ASSERT_TRUE(AwaitExit(first_escapee)) << "the ended child's escapee still runs";
+  EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
+  EXPECT_TRUE(ProcessGone(first_escapee));
+  EXPECT_FALSE(ProcessGone(second_escapee)) << "the living child's escapee was ended";
+
+  // Its leader ended by itself (reaped later, as McpClient does): the reaping ends it too.
+  ASSERT_EQ(::kill(second->pid(), SIGKILL), 0);
+  ASSERT_TRUE(AwaitExit(second->pid()));
+  EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 0u) << "not reaped yet: still its own";
+  EXPECT_FALSE(ProcessGone(second_escapee));
+  second->WaitForExit();
+  ASSERT_TRUE(AwaitExit(second_escapee));
+  EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
+  ::kill(first_escapee, SIGKILL);  // if a check failed, leave nothing behind
+  ::kill(second_escapee, SIGKILL);
 }
 
 TEST(ChildProcess, DestructorKillsAndReaps) {

@@ -840,10 +840,11 @@ bool IsZombie(pid_t pid) {
 // when the child dies; no ChildProcess reaps it.
 class AdoptedOrphanTest : public McpClientTest {
  protected:
-  pid_t OrphanedEscapee(const std::string& seconds) {
+  pid_t OrphanedEscapee(const std::string& seconds, bool clean_env = false) {
     EXPECT_TRUE(BecomeChildSubreaper().ok());
     auto client = StartedClient(ChildOptions());
-    CallResult r = Call(*client, "escapee", "{\"seconds\":" + seconds + "}");
+    CallResult r = Call(*client, "escapee", "{\"seconds\":" + seconds +
+                                               (clean_env ? ",\"clean_env\":true}" : "}"));
     EXPECT_TRUE(r.ok());
     const pid_t escapee = std::stoi(ResultText(r));
     EXPECT_EQ(Call(*client, "crash", "{}").error, CallError::kChildExited);
@@ -859,8 +860,17 @@ TEST_F(AdoptedOrphanTest, OneThatExitedIsReapedInsteadOfStayingAZombie) {
   EXPECT_TRUE(ProcessGone(escapee));
 }
 
-TEST_F(AdoptedOrphanTest, OneStillRunningIsLeftAloneOrEndedOnRequest) {
+// Its LAS_SPAWN_ID names the child, reaped by now: it ends with it (probe AW3).
+TEST_F(AdoptedOrphanTest, OneStillRunningIsEndedWithTheChildThatLeftIt) {
   const pid_t escapee = OrphanedEscapee("1000");
+  RunUntil([&] { return IsZombie(escapee); });
+  EXPECT_GE(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
+  EXPECT_TRUE(ProcessGone(escapee));
+}
+
+// With no LAS_SPAWN_ID nothing tells whose it is: it runs until the end of the command.
+TEST_F(AdoptedOrphanTest, OneThatDroppedItsSpawnIdIsLeftAloneUntilTheEnd) {
+  const pid_t escapee = OrphanedEscapee("1000", /*clean_env=*/true);
   (void)ReapAdoptedOrphans(/*kill_living=*/false);
   EXPECT_FALSE(ProcessGone(escapee)) << "a running process is not reaped";
   EXPECT_GE(ReapAdoptedOrphans(/*kill_living=*/true), 1u);

@@ -175,7 +175,8 @@ TEST_F(LaunchPolicyTest, ACodePathThatIsNotTheScriptIsRefused) {
 TEST_F(LaunchPolicyTest, OnlyOptionsThatLoadNoCodeMayPrecedeTheScript) {
   SurfaceBinding s = PythonSurface();
   const std::string script = s.code->path;
-  s.argv = {"/usr/bin/python3", "-u", "-X", "utf8", "-Wignore", "-OO", "--", script};
+  s.argv = {"/usr/bin/python3", "-u", "-X", "utf8", "-Xint_max_str_digits=0", "-Wignore",
+            "-W", "ignore::DeprecationWarning", "-OO", "--", script};
   VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
   ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
   EXPECT_EQ(plan->argv.back(), "/dev/fd/" + std::to_string(plan->code.get()));
@@ -185,7 +186,14 @@ TEST_F(LaunchPolicyTest, OnlyOptionsThatLoadNoCodeMayPrecedeTheScript) {
         std::vector<std::string>{"/usr/bin/python3", "-c", "print(1)", script},
         std::vector<std::string>{"/usr/bin/python3", "-i", script},
         std::vector<std::string>{"/usr/bin/python3", "-", script},
-        std::vector<std::string>{"/usr/bin/python3", "--check-hash-based-pycs", "never", script}}) {
+        std::vector<std::string>{"/usr/bin/python3", "--check-hash-based-pycs", "never", script},
+        // Bytecode from another directory; a module imported by name (probe AZ1).
+        std::vector<std::string>{"/usr/bin/python3", "-X", "pycache_prefix=/tmp/pyc", script},
+        std::vector<std::string>{"/usr/bin/python3", "-Xpycache_prefix=/tmp/pyc", script},
+        std::vector<std::string>{"/usr/bin/python3", "-X", "presite=evil", script},
+        std::vector<std::string>{"/usr/bin/python3", "-X", "somethingnew", script},
+        std::vector<std::string>{"/usr/bin/python3", "-W", "ignore::evil.Warning", script},
+        std::vector<std::string>{"/usr/bin/python3", "-Wignore:x:evil.Warning:m:1", script}}) {
     s.argv = argv;
     EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << argv[1];
   }

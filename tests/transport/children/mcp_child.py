@@ -151,7 +151,8 @@ def handle_call(rid, params):
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
     elif name == "escapee":
         p = subprocess.Popen(["/bin/sleep", str(args.get("seconds", 1000))], start_new_session=True,
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             env={} if args.get("clean_env") else None)
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
     elif name == "odd_answer":
         shape = args.get("shape")
