@@ -30,6 +30,10 @@ json ParamsObject(const std::string& params) {
 }
 
 constexpr std::string_view kMemberTwice = "params name a member more than once";
+constexpr std::string_view kParamsNotAnObject = "params must be an object";
+constexpr std::string_view kNoDefaultAgent =
+    "params.agentId is required: this session has no default agent (its bridge hello was "
+    "malformed)";
 
 }  // namespace
 
@@ -256,7 +260,7 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   // ignored, the request run as if they had not been sent (probe AR4).
   if (!params.empty() && transport::JsonTypeOf(params) != transport::JsonType::kObject &&
       IsServedMethod(method)) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "params must be an object"));
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kParamsNotAnObject));
     return;
   }
   // MCP 2024-11-05 (lifecycle): before initialization a client may send pings, nothing else.
@@ -314,7 +318,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   }
   const json parsed = ParamsObject(params);
   if (!parsed.is_object()) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kParamsNotAnObject));
     return;
   }
   // An agentId or _meta named twice too: a proxy or a log reading the first would see
@@ -333,6 +337,12 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
   Result<std::optional<std::string>> named = NamedAgentId(parsed);
   if (!named.ok()) {
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, named.status().message()));
+    return;
+  }
+  // No default agent: a bridge hello that named one wrongly binds none (docs/DAEMON.md).
+  // Said so, not as a bad id the client never sent (probe AX4).
+  if (!named->has_value() && options_.default_agent_id.empty()) {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kNoDefaultAgent));
     return;
   }
   const std::string agent = named->value_or(options_.default_agent_id);

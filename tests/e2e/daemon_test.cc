@@ -994,6 +994,9 @@ TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
     ASSERT_TRUE(answer.has_value()) << params;
     const json reply = json::parse(*answer);
     EXPECT_EQ(reply["error"]["code"], -32602) << params << " -> " << *answer;
+    // Said as it is, not as a bad id the client never sent (probe AX4).
+    EXPECT_NE(reply["error"]["message"].get<std::string>().find("bridge hello was malformed"),
+              std::string::npos) << *answer;
   }
   // A hello behind a UTF-8 byte order mark is the same hello: its agent, never the
   // default agent (probe G2). The session's agent shows in las__grants' answer.

@@ -288,6 +288,7 @@ TEST_F(EndpointTest, ParamsGivenByPositionAreInvalidParams) {
     json r = Send(std::string(R"({"jsonrpc":"2.0","id":2,"method":")") + method +
                   R"(","params":["some-cursor"]})");
     EXPECT_EQ(r["error"]["code"], -32602) << method << ": " << r.dump();
+    EXPECT_EQ(r["error"]["message"], "params must be an object") << method;  // probe AV7
   }
   Init();
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":[]})")["error"]["code"], -32602);
