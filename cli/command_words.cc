@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <vector>
 
+#include "base/note.h"
+
 namespace las::cli {
 namespace {
 std::string& Words() {
@@ -20,7 +22,10 @@ std::string ParsedCommandWords(const CLI::App& root) {
   return words;
 }
 
-void SetCommandWords(std::string words) { Words() = std::move(words); }
+void SetCommandWords(std::string words) {
+  SetNoteName(words.empty() ? "las" : "las " + words);
+  Words() = std::move(words);
+}
 
 const char* CommandWords() { return Words().c_str(); }
 

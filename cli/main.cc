@@ -77,24 +77,25 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
 
 // A standard descriptor closed at start (`las list >&-`) would be the next file opened —
 // the log's info log — and the answers would go there. Each gets a stand-in: stdin reads
-// nothing, stderr discards, and stdout refuses every write (a pipe with no reader: EPIPE),
-// so output that cannot reach the caller fails as on a full disk (exit 9).
+// nothing, and stdout and stderr refuse every write (a pipe with no reader: EPIPE), so
+// output that cannot reach the caller fails as on a full disk (exit 9): the digests that
+// are `las replay`'s report on stderr, say (probe AU6). Notes are lost either way.
 void OccupyClosedStandardDescriptors() {
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    if (fd == STDOUT_FILENO) {
+    if (fd != STDIN_FILENO) {
       int ends[2];
       if (::pipe(ends) == 0) {
-        // The write end at 1 (dup2 closes the read end if it took that number), no reader.
-        if (ends[1] != STDOUT_FILENO) {
-          ::dup2(ends[1], STDOUT_FILENO);
+        // The write end at fd (dup2 closes the read end if it took that number), no reader.
+        if (ends[1] != fd) {
+          ::dup2(ends[1], fd);
           ::close(ends[1]);
         }
-        if (ends[0] != STDOUT_FILENO) ::close(ends[0]);
+        if (ends[0] != fd) ::close(ends[0]);
         continue;
       }
     }
-    const int null = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    const int null = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);  // no pipe
     if (null >= 0 && null != fd) {
       ::dup2(null, fd);
       ::close(null);

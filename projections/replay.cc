@@ -24,7 +24,17 @@ std::string SurfaceOf(const fb::Envelope& e, const reducers::CallLedger* calls) 
     case fb::EventPayload::SurfaceStopped: return Str(e.payload_as_SurfaceStopped()->surface());
     case fb::EventPayload::ToolCallRequested:
       return Str(e.payload_as_ToolCallRequested()->surface());
-    case fb::EventPayload::ToolCallDenied: return Str(e.payload_as_ToolCallDenied()->surface());
+    case fb::EventPayload::ToolCallDenied: {
+      // A name no catalog holds is denied with no surface and recorded whole: the surface
+      // it was addressed to is what precedes its first "__" (trust/manifest.h), so that
+      // probing for a surface's tools is found under it too (probe AY7).
+      const auto* denied = e.payload_as_ToolCallDenied();
+      std::string surface = Str(denied->surface());
+      if (!surface.empty()) return surface;
+      const std::string name = Str(denied->tool());
+      const size_t split = name.find("__");
+      return split == std::string::npos ? "" : name.substr(0, split);
+    }
     case fb::EventPayload::ToolCallCompleted: {
       if (calls == nullptr) return "";
       auto record = calls->calls.find(reducers::View(e.payload_as_ToolCallCompleted()->call_id()));

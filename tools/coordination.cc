@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "base/note.h"
 #include "log/envelope.h"
 #include "log/event_log.h"
 #include "projections/handles_projection.h"
@@ -43,9 +44,9 @@ namespace {
 // sequence and what failed), never an event's content.
 Status ReportDamage(Status status) {
   if (status.code() == Code::kCorruption) {
-    std::fprintf(stderr, "las: the log fails verification (%s): the history read there is "
-                         "refused; run `las replay` on the log\n",
-                 status.message().c_str());
+    Note("the log fails verification (%s): the history read there is "
+         "refused; run `las replay` on the log\n",
+         status.message().c_str());
   }
   return status;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/note.h"
 #include "base/printable_text.h"
 #include "tools/decision_events.h"
 #include "tools/expiry_watch.h"
@@ -56,9 +57,9 @@ void Federation::Start(std::function<void()> ready) {
   started_ = true;
   policies_ = LoadSpecialPolicies(options_.environment, options_.secure);
   if (policies_.finance.any_set && !policies_.finance.verdict.ok() && !options_.quiet) {
-    std::fprintf(stderr, "las: finance stays out (%s): %s\n",
-                 std::string(policies_.finance.verdict.reason_name()).c_str(),
-                 policies_.finance.verdict.detail().c_str());
+    Note("finance stays out (%s): %s\n",
+         std::string(policies_.finance.verdict.reason_name()).c_str(),
+         policies_.finance.verdict.detail().c_str());
   }
   AdmitRelease();
   LaunchEligible();
@@ -72,8 +73,8 @@ void Federation::AdmitRelease() {
   if (!any_configured) {
     for (auto& state : states_) state.reason = "no-release";
     if (!options_.quiet) {
-      std::fprintf(stderr, "las: no release configured (LAS_RELEASE_*); serving Las's own "
-                           "tools only\n");
+      Note("no release configured (LAS_RELEASE_*); serving Las's own "
+           "tools only\n");
     }
     return;
   }
@@ -115,8 +116,8 @@ void Federation::AdmitRelease() {
       state.detail = std::string(verdict.reason_name());
     }
     if (!options_.quiet) {
-      std::fprintf(stderr, "las: release rejected (%s); no surface admitted\n",
-                   std::string(verdict.reason_name()).c_str());
+      Note("release rejected (%s); no surface admitted\n",
+           std::string(verdict.reason_name()).c_str());
     }
     return;
   }
@@ -132,9 +133,9 @@ void Federation::LaunchEligible() {
     if (options_.registry.Find(surface.name) != nullptr) {
       signed_and_configured.push_back(surface.name);
     } else if (!options_.quiet) {
-      std::fprintf(stderr, "las: surface %s left out (%s: signed, but the registry does not "
-                   "configure it)\n", EscapeForTerminal(surface.name).c_str(),
-                   std::string(kReasonNotInRegistry).c_str());
+      Note("surface %s left out (%s: signed, but the registry does not "
+           "configure it)\n", EscapeForTerminal(surface.name).c_str(),
+           std::string(kReasonNotInRegistry).c_str());
     }
   }
   auto lookup = [&](const char* name) -> std::optional<std::string_view> {
@@ -145,14 +146,14 @@ void Federation::LaunchEligible() {
   const std::vector<std::string> eligible =
       FilterEligible(signed_and_configured, lookup("LAS_ONLY"), lookup("LAS_SKIP"));
   if (const auto only = lookup("LAS_ONLY"); only && !options_.quiet && NamesNothing(*only)) {
-    std::fprintf(stderr, "las: LAS_ONLY is set but names no surface: none is served\n");
+    Note("LAS_ONLY is set but names no surface: none is served\n");
   }
   for (const char* variable : {"LAS_ONLY", "LAS_SKIP"}) {
     const auto list = lookup(variable);
     if (!list || options_.quiet) continue;
     for (const auto& name : UnmatchedNames(signed_and_configured, *list)) {
-      std::fprintf(stderr, "las: %s names '%s', which is not a signed and configured surface\n",
-                   variable, EscapeForTerminal(name).c_str());
+      Note("%s names '%s', which is not a signed and configured surface\n",
+           variable, EscapeForTerminal(name).c_str());
     }
   }
   for (const auto& name : signed_and_configured) StateOf(name).reason = "skipped";
@@ -175,8 +176,8 @@ void Federation::LaunchEligible() {
     if (!admission.verdict.ok()) {
       RecordRefusal(name, std::string(admission.verdict.reason_name()), admission.verdict.detail());
       if (!options_.quiet) {
-        std::fprintf(stderr, "las: surface %s left out (%s)\n", name.c_str(),
-                     state.reason.c_str());
+        Note("surface %s left out (%s)\n", name.c_str(),
+             state.reason.c_str());
       }
       continue;
     }
@@ -266,15 +267,15 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
       left_out_reasons_[QualifiedName(launch.surface, tool)] = std::string(verdict.reason_name());
       withheld.emplace_back(tool, verdict.reason_name());
       if (!options_.quiet) {
-        std::fprintf(stderr, "las: tool %s__%s left out (%s)\n", launch.surface.c_str(),
-                     tool.c_str(), std::string(verdict.reason_name()).c_str());
+        Note("tool %s__%s left out (%s)\n", launch.surface.c_str(),
+             tool.c_str(), std::string(verdict.reason_name()).c_str());
       }
     }
     binding = &exposed;  // the catalog takes only the tools it binds
   }
   if (launch.ok && launch.surface == "skarbiec" && !policies_.taxonomy && !options_.quiet) {
-    std::fprintf(stderr, "las: skarbiec capability calls will be refused (%s)\n",
-                 std::string(policies_.taxonomy_verdict.reason_name()).c_str());
+    Note("skarbiec capability calls will be refused (%s)\n",
+         std::string(policies_.taxonomy_verdict.reason_name()).c_str());
   }
   if (launch.ok) {
     const std::vector<std::string> uncompiled = catalog_.AddSurface(*binding, launch.live_tools);
@@ -289,8 +290,8 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
     FirstAdmitted(launch.surface, std::move(withheld));
     for (const auto& tool : uncompiled) {
       if (!options_.quiet) {
-        std::fprintf(stderr, "las: tool %s__%s left out (%s)\n", launch.surface.c_str(),
-                     tool.c_str(), std::string(kSchemaUnsupported).c_str());
+        Note("tool %s__%s left out (%s)\n", launch.surface.c_str(),
+             tool.c_str(), std::string(kSchemaUnsupported).c_str());
       }
     }
     catalog_.SetSurfaceExtras(launch.surface, std::move(launch.prompts),
@@ -303,8 +304,8 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   } else {
     RecordRefusal(launch.surface, launch.reason, launch.detail);
     if (!options_.quiet) {
-      std::fprintf(stderr, "las: surface %s left out (%s)\n", launch.surface.c_str(),
-                   launch.reason.c_str());
+      Note("surface %s left out (%s)\n", launch.surface.c_str(),
+           launch.reason.c_str());
     }
   }
   if (--launching_ == 0) Settle();
@@ -321,8 +322,8 @@ void Federation::Settle() {
                                    trust::Sha256Hex(release_->manifest_sha256),
                                    committed.reason_name(), committed.detail())});
       if (!options_.quiet) {
-        std::fprintf(stderr, "las: the watermark could not be moved (%s)\n",
-                     std::string(committed.reason_name()).c_str());
+        Note("the watermark could not be moved (%s)\n",
+             std::string(committed.reason_name()).c_str());
       }
       // Another admission moved it past this release meanwhile: serving on would bypass
       // the watermark. (A write that failed, a full disk, leaves the admitted serving.)

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "tools/expiry_watch.h"
+#include "base/note.h"
 #include "tools/federation.h"
 #include "transport/mcp_client.h"
 #include "trust/manifest.h"
@@ -56,10 +57,9 @@ void Federation::ExpireRelease() {
   release_expired_ = true;
   const std::string expired = ExpiredAt(release_->manifest);
   if (!options_.quiet) {
-    std::fprintf(stderr,
-                 "las: %s: its surfaces are stopped; restart las with a release that has not "
-                 "expired\n",
-                 expired.c_str());
+    Note("%s: its surfaces are stopped; restart las with a release that has not "
+         "expired\n",
+         expired.c_str());
   }
   StopEverySurface(trust::ReasonName(trust::Reason::kExpired), expired);
 }

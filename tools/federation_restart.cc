@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "tools/decision_events.h"
+#include "base/note.h"
 #include "tools/federation.h"
 #include "tools/surface_restarts.h"
 #include "transport/mcp_client.h"
@@ -101,19 +102,18 @@ void Federation::Stopped(const std::string& surface, std::string_view reason,
   state.detail = detail + "; " + next;
   Record({SurfaceStoppedEvent(surface, reason, recorded, delay_ms)});
   if (!options_.quiet) {  // the reason code only: the detail (paths, digests) is in the log
-    std::fprintf(stderr, "las: surface %s stopped (%s); %s\n", surface.c_str(),
-                 std::string(reason).c_str(), next.c_str());
+    Note("surface %s stopped (%s); %s\n", surface.c_str(),
+         std::string(reason).c_str(), next.c_str());
   }
   if (delay_ms != RestartBackoff::kNever) ScheduleRestart(surface, delay_ms);
 }
 
 void Federation::Supersede(std::string_view commit_refusal) {
   if (!options_.quiet) {
-    std::fprintf(stderr,
-                 "las: release %llu was superseded while it started (%s): its surfaces are "
-                 "stopped; restart las to serve the release the watermark now admits\n",
-                 static_cast<unsigned long long>(release_->manifest.sequence),
-                 std::string(commit_refusal).c_str());
+    Note("release %llu was superseded while it started (%s): its surfaces are "
+         "stopped; restart las to serve the release the watermark now admits\n",
+         static_cast<unsigned long long>(release_->manifest.sequence),
+         std::string(commit_refusal).c_str());
   }
   StopEverySurface(kReasonReleaseSuperseded,
                    "the watermark commit of release " + std::to_string(release_->manifest.sequence) +
@@ -220,7 +220,7 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
   state.reason.clear();
   state.detail.clear();
   if (!options_.quiet) {
-    std::fprintf(stderr, "las: surface %s started again\n", launch.surface.c_str());
+    Note("surface %s started again\n", launch.surface.c_str());
   }
 }
 

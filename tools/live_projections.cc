@@ -10,6 +10,7 @@
 #include <malloc.h>
 #endif
 
+#include "base/note.h"
 #include "projections/snapshots.h"
 
 namespace las::tools {
@@ -191,7 +192,7 @@ void LiveProjections::Warn(const std::string& line) const {
   if (options_.warn) {
     options_.warn(line);
   } else {
-    std::fprintf(stderr, "las: %s\n", line.c_str());
+    Note("%s\n", line.c_str());
   }
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "base/note.h"
 #include "log/event_log.h"
 #include "projections/catalog_projection.h"
 #include "projections/releases_projection.h"
@@ -203,7 +204,7 @@ void ServerCore::Start(std::function<void()> ready) {
     if (parts_->federation->ClientFor("skarbiec") != nullptr) {
       if (auto problem = SkarbiecAgentIdProblem(parts_->options.environment)) {
         // The message is Las's own text: the variable's value is never in it.
-        std::fprintf(stderr, "las: skarbiec is admitted but %s\n", problem->c_str());
+        Note("skarbiec is admitted but %s\n", problem->c_str());
       }
     }
     ready();

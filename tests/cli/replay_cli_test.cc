@@ -271,7 +271,8 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
 }
 
 // --surface selects the operator's decisions about a surface too: grants with a selector
-// on it, permission rules for its tools, its source switched on or off.
+// on it, permission rules for its tools, its source switched on or off; and calls to a tool
+// of its name that no catalog held (not a bare name with no "__").
 TEST(ReplayCliSurfaceTest, GrantsRulesAndSourceSwitchesAreAboutTheirSurface) {
   testing::TempDir tmp;
   {
@@ -293,7 +294,15 @@ TEST(ReplayCliSurfaceTest, GrantsRulesAndSourceSwitchesAreAboutTheirSurface) {
       }));
       drafts.push_back(event([&](auto& f) { return fb::CreateSourceDisabledDirect(f, surface, "x"); }));
       drafts.push_back(event([&](auto& f) { return fb::CreateSourceEnabledDirect(f, surface); }));
+      // A name no catalog held: recorded whole, with no surface (probe AY7).
+      const std::string unknown = std::string(surface) + "__nosuch";
+      drafts.push_back(event([&](auto& f) {
+        return fb::CreateToolCallDeniedDirect(f, "c", "", unknown.c_str(), "unknown-tool");
+      }));
     }
+    drafts.push_back(event([&](auto& f) {
+      return fb::CreateToolCallDeniedDirect(f, "c", "", "weles", "unknown-tool");
+    }));
     ASSERT_TRUE((*log)->Append(drafts).ok());
   }
   auto weles = Las({"replay", "--log", tmp.Sub("log"), "--surface", "weles"});
@@ -301,7 +310,7 @@ TEST(ReplayCliSurfaceTest, GrantsRulesAndSourceSwitchesAreAboutTheirSurface) {
   std::vector<std::string> kinds;
   for (const auto& line : Lines(weles.out)) kinds.push_back(json::parse(line)["kind"]);
   EXPECT_EQ(kinds, (std::vector<std::string>{"GrantIssued", "PermissionRuleAdded",
-                                             "SourceDisabled", "SourceEnabled"}));
+                                             "SourceDisabled", "SourceEnabled", "ToolCallDenied"}));
 }
 
 TEST(ReplayCliErrorsTest, ARecordedReleaseWhoseSignatureDoesNotVerifyFailsTheAudit) {
@@ -535,6 +544,19 @@ TEST_F(ReplayCliTest, AClosedStdoutFailsInsteadOfWritingIntoTheLog) {
   std::ifstream info(dir_ + "/LOG");
   const std::string logged((std::istreambuf_iterator<char>(info)), std::istreambuf_iterator<char>());
   EXPECT_EQ(logged.find("grant-"), std::string::npos) << "the grant id went into the info log";
+}
+
+// Without --summary the digests on stderr are the audit's report: with stderr closed they
+// reach no one, which is exit 9 as on a full disk, not success (probe AU6).
+TEST_F(ReplayCliTest, AClosedStderrLosesTheDigestsAndFails) {
+  for (const char* redirect : {" 2>&-", " 2>/dev/full"}) {
+    CommandResult closed = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " replay --log '" +
+                                                            dir_ + "' >/dev/null" + redirect});
+    EXPECT_EQ(closed.exit_code, 9) << redirect;
+  }
+  CommandResult summary = RunCommand({"/bin/sh", "-c", std::string(LAS_EXECUTABLE) + " replay --summary --log '" +
+                                                           dir_ + "' >/dev/null 2>&-"});
+  EXPECT_EQ(summary.exit_code, 0) << "the summary line on stdout is the report";
 }
 
 }  // namespace
