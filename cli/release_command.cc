@@ -368,7 +368,11 @@ int RunSign(const SignFlags& flags) {
                    trust::DecideWatermark(*watermarks, key_id, manifest->sequence, trust::Sha256(signed_text));
                !step.ok()) {
       const trust::WatermarkEntry* entry = watermarks->Find(key_id);
-      return Fail(Conflict(step.verdict().ToString() + " (watermark " + watermark_path +
+      // "conflict: rollback: ...", but not "conflict: conflict: ..." (probe BA3).
+      const trust::Verdict& refusal = step.verdict();
+      const std::string why =
+          refusal.reason() == trust::Reason::kConflict ? refusal.detail() : refusal.ToString();
+      return Fail(Conflict(why + " (watermark " + watermark_path +
                            "): las serve would refuse this release and admit no surface; nothing was "
                            "written. Sign with --sequence " + std::to_string(entry->sequence + 1) +
                            " or higher"));

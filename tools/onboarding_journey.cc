@@ -184,6 +184,13 @@ StepResult CheckFirstCallStep(const reducers::Onboarding& state) {
 
 namespace {
 
+// The secret key file to sign with, as a hint names it: the first key lives where
+// docs/FIRST-RELEASE.md makes it, a rotated one wherever keygen wrote it (probe BA1: the
+// hint named the first key's file after a rotation, and the release it signed was refused).
+constexpr std::string_view kSelectedSecretKey =
+    "SECRET_KEY (the release.key that keygen wrote beside the key the trust store selects, "
+    "which las release verify names: ~/.config/las/keys/release.key for the first key)";
+
 std::vector<StepResult> CheckOne(std::string_view step, const OnboardingCheckOptions& options,
                                  const reducers::Onboarding& state) {
   if (step == kStepTrustStore) return {CheckTrustStore(options)};
@@ -235,16 +242,16 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
   }
   if (info.name == kStepRelease) {
     if (reason == "expired") {
-      return "sign again with a new expiry: las release sign --secret-key "
-             "~/.config/las/keys/release.key --bump --expires-in 30d, then: las onboarding "
+      return "sign again with a new expiry: las release sign --secret-key " +
+             std::string(kSelectedSecretKey) + " --bump --expires-in 30d, then: las onboarding "
              "check release";
     }
     if (reason == "rollback" || reason == "conflict") {
       // --bump adds one to the manifest's sequence, which may still be at or below the
       // watermark; the number must clear the watermark itself.
       return "sign again with a sequence above the key's watermark (las release verify and "
-             "las inspect watermarks show it): las release sign --secret-key "
-             "~/.config/las/keys/release.key --sequence N, then: las onboarding check release";
+             "las inspect watermarks show it): las release sign --secret-key " +
+             std::string(kSelectedSecretKey) + " --sequence N, then: las onboarding check release";
     }
     if (reason == "io-error") {
       return "the release files must be readable and the watermark's directory must exist "

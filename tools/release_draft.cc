@@ -125,7 +125,11 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
 
   SurfaceLaunch launch = ProbeOnce(b, request);
   if (!launch.ok) {
-    const std::string message = "surface " + b.name + ": " + launch.reason + ": " + launch.detail;
+    // The launch checks' details name the surface themselves: said once (probe BA3).
+    const std::string who = "surface " + b.name + ": ";
+    const std::string detail =
+        launch.detail.starts_with(who) ? launch.detail.substr(who.size()) : launch.detail;
+    const std::string message = who + launch.reason + ": " + detail;
     if (launch.reason == kReasonStartFailed || launch.reason == kReasonListFailed) {
       return IoError(message);
     }

@@ -68,7 +68,8 @@ std::vector<Source> BuildInventory(const InventoryFacts& facts) {
     source.permissions = {false, true, false, false};
     if (connection.loaded) {
       source.description = "Surface " + connection.id + ": " +
-                           std::to_string(connection.tools.size()) + " signed tools";
+                           std::to_string(connection.tools.size()) + " signed tool" +
+                           (connection.tools.size() == 1 ? "" : "s");
       source.tools = connection.tools;
       source.prompts = connection.prompts;
       source.resources = connection.resources;

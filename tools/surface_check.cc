@@ -112,7 +112,8 @@ std::string_view CheckResultName(CheckResult result) {
 }
 
 std::string DescribeDistance(int64_t when_micros, int64_t now_micros) {
-  const bool future = when_micros >= now_micros;
+  // At the instant itself it is past: expired at expires_at (probe AZ4: "in 0s").
+  const bool future = when_micros > now_micros;
   int64_t seconds = (future ? when_micros - now_micros : now_micros - when_micros) / 1'000'000;
   const int64_t days = seconds / 86400;
   const int64_t hours = (seconds % 86400) / 3600;
@@ -325,7 +326,7 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   for (const trust::ToolBinding& t : surface.tools) names.push_back(t.name);
   std::sort(names.begin(), names.end());
   rows.push_back(Ok(surface.name, "tools",
-                    Plural(names.size(), "tool") + " match the release: " + JoinNames(names)));
+                    Plural(names.size(), "tool") + (names.size() == 1 ? " matches" : " match") + " the release: " + JoinNames(names)));
 }
 
 }  // namespace

@@ -162,6 +162,8 @@ TEST(ReleaseDraftTest, RefusesWhatTheLaunchRulesRefuse) {
                       std::string(LAS_SOURCE_DIR) + "/examples/surfaces/stand_in.py", "echo"});
   EXPECT_EQ(outside.exit_code, 8) << outside.err;
   EXPECT_NE(outside.err.find("workspace-escape"), std::string::npos) << outside.err;
+  EXPECT_EQ(outside.err.find("surface echo: workspace-escape: surface echo:"), std::string::npos)
+      << "the surface said once (probe BA3): " << outside.err;
   // A relative command.
   auto relative = Las({"release", "draft", "--surface", "echo", "--workspace", r.workspace(),
                        "--manifest", r.manifest(), "--", "python3", r.script(), "echo"});
@@ -358,6 +360,12 @@ TEST(ReleaseSignVerifyTest, VerifyTellsOperationalErrorsFromFailures) {
   auto later = r.Verify({"--at", "2100-01-01T00:00:00Z"});
   EXPECT_EQ(later.exit_code, 1);
   EXPECT_NE(later.out.find("expired"), std::string::npos) << later.out;
+  // At the instant itself it has expired, and is said to have (probe AZ4: "in 0s").
+  const std::string expires_at = nlohmann::json::parse(Slurp(r.manifest()))["expires_at"];
+  auto at_expiry = r.Verify({"--at", expires_at});
+  EXPECT_EQ(at_expiry.exit_code, 1);
+  EXPECT_NE(at_expiry.out.find("expired at " + expires_at + " (0s ago)"), std::string::npos)
+      << at_expiry.out;
 }
 
 // A manifest this user may not read is "could not verify" (exit 8), not "must not be
@@ -554,6 +562,7 @@ TEST(ReleaseSignVerifyTest, SignRefusesASequenceTheWatermarkPassed) {
     auto refused = r.Sign({"--sequence", sequence, "--expires-in", expires_in, "--watermark", r.watermark()});
     EXPECT_EQ(refused.exit_code, 10) << sequence << ": " << refused.out << refused.err;
     EXPECT_EQ(refused.err.rfind("las release sign: conflict: ", 0), 0u) << refused.err;
+    EXPECT_EQ(refused.err.find("conflict: conflict"), std::string::npos) << refused.err;  // BA3
     EXPECT_NE(refused.err.find("watermark " + r.watermark()), std::string::npos) << refused.err;
     EXPECT_NE(refused.err.find("--sequence 5 or higher"), std::string::npos) << refused.err;
     EXPECT_EQ(Snap({r.manifest(), r.signature(), r.watermark()}), before) << "nothing written";

@@ -104,6 +104,16 @@ TEST(OnboardingJourney, ReleaseAndSurfacesFailuresGetAdviceThatFixesThem) {
     EXPECT_NE(view.next.find(advice), std::string::npos) << reason << ": " << view.next;
     EXPECT_EQ(view.next.find("--bump"), std::string::npos) << reason << ": " << view.next;
   }
+  // The key to sign with is the one the trust store selects, which after a rotation is not
+  // the first key's file (probe BA1): the advice names how to find it.
+  for (const char* reason : {"expired", "rollback"}) {
+    state = Fold(CheckEvents({{"release", false, reason, "detail"}}, op), state, sequence++);
+    const JourneyView view = ViewJourney(state);
+    EXPECT_NE(view.next.find("--secret-key SECRET_KEY (the release.key that keygen wrote beside "
+                             "the key the trust store selects, which las release verify names"),
+              std::string::npos)
+        << reason << ": " << view.next;
+  }
   state = Fold({MarkEvent("release", op)}, state, sequence++);
   state = Fold(CheckEvents({{"surfaces", false, "no-surfaces", "detail"}}, op), state, sequence++);
   const JourneyView view = ViewJourney(state);
