@@ -17,6 +17,7 @@
 #include "trust/argument_schema.h"
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
+#include "trust/strict_json.h"
 #include "trust/tool_binding_check.h"
 #include "base/unique_fd.h"
 
@@ -53,6 +54,19 @@ Status CheckRequest(const DraftRequest& request) {
   }
   if (request.cwd.empty() || request.cwd.front() != '/') {
     return InvalidArgument("the working directory must be an absolute path");
+  }
+  // A release holds them as JSON strings, which are UTF-8: other bytes are refused here,
+  // named, not blamed afterwards on the manifest the writer could not make (probe AU5).
+  for (size_t i = 0; i < request.argv.size(); ++i) {
+    if (trust::FindInvalidUtf8(request.argv[i])) {
+      return InvalidArgument((i == 0 ? std::string("the command") : "argument " + std::to_string(i)) +
+                             " \"" + request.argv[i] + "\" is not valid UTF-8, which a release "
+                             "cannot hold (rename the file or directory)");
+    }
+  }
+  if (trust::FindInvalidUtf8(request.cwd)) {
+    return InvalidArgument("the working directory \"" + request.cwd +
+                           "\" is not valid UTF-8, which a release cannot hold");
   }
   std::set<std::string> seen;
   for (const std::string& name : request.env) {

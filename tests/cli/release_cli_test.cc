@@ -169,6 +169,16 @@ TEST(ReleaseDraftTest, RefusesWhatTheLaunchRulesRefuse) {
                        "--manifest", r.manifest(), "--", "python3", r.script(), "echo"});
   EXPECT_EQ(relative.exit_code, 2) << relative.err;
   EXPECT_NE(relative.err.find("absolute"), std::string::npos) << relative.err;
+  // A script whose name is not UTF-8: said so, not blamed on the manifest (probe AU5).
+  const std::string not_utf8 = r.workspace() + "/st\xff" "and.py";
+  std::filesystem::copy_file(r.script(), not_utf8);
+  auto unnamed = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", not_utf8,
+                      "echo"});
+  EXPECT_EQ(unnamed.exit_code, 2) << unnamed.err;
+  EXPECT_NE(unnamed.err.find("argument 1 "), std::string::npos) << unnamed.err;
+  EXPECT_NE(unnamed.err.find("is not valid UTF-8"), std::string::npos) << unnamed.err;
+  EXPECT_EQ(unnamed.err.find("manifest"), std::string::npos) << unnamed.err;
   // A bad surface name.
   EXPECT_EQ(r.Draft("Bad__Name").exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
