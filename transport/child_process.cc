@@ -14,10 +14,12 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -41,36 +43,93 @@ void ForgetSpawned(pid_t pid) {
 }
 std::atomic<uint64_t> spawn_serials{0};
 
+constexpr char kSpawnIdVariable[] = "LAS_SPAWN_ID";
 constexpr std::string_view kSpawnIdName = "LAS_SPAWN_ID=";
+// How much of an inherited LAS_SPAWN_ID a child's is built on (a Las run by a Las).
+constexpr size_t kMostInheritedSpawnId = 1024;
 
-// "<this process's pid>.": how every LAS_SPAWN_ID this process gives begins.
+// "<this process's pid>.": how the part of a LAS_SPAWN_ID this process gives begins.
 std::string SpawnIdPrefix() { return std::to_string(::getpid()) + "."; }
 
-// The LAS_SPAWN_ID= value in the environment `pid` was started with (/proc/PID/environ),
-// or "" when it has none or it cannot be read.
-std::string SpawnIdOf(pid_t pid) {
-  std::ifstream environ("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+// A child's LAS_SPAWN_ID: the one this process was started with, if any, then its own
+// "<pid>.<serial>", comma-separated. So a Las that is itself a child passes on the id of
+// its own spawn, and what its children leave is still known as that spawn's (probe BB2).
+std::string SpawnIdFor(uint64_t serial) {
+  std::string id = SpawnIdPrefix() + std::to_string(serial);
+  const char* inherited = std::getenv(kSpawnIdVariable);
+  if (inherited == nullptr || *inherited == '\0') return id;
+  return std::string(inherited).substr(0, kMostInheritedSpawnId) + "," + id;
+}
+
+// The LAS_SPAWN_ID= value in one /proc environ file, or nullopt if it cannot be read.
+std::optional<std::string> SpawnIdIn(const std::filesystem::path& environ_file) {
+  std::ifstream environ(environ_file, std::ios::binary);
+  if (!environ) return std::nullopt;
   // Bounded: Linux limits an environment to a quarter of the stack limit, which may be
   // large; an identifier further in than this is not looked for.
   constexpr size_t kMostRead = 4 << 20;
   size_t read = 0;
+  bool any = false;
   for (std::string entry; read < kMostRead && std::getline(environ, entry, '\0');) {
+    any = true;
     read += entry.size() + 1;
     if (entry.starts_with(kSpawnIdName)) return entry.substr(kSpawnIdName.size());
   }
+  // Nothing at all: no memory to read (an exiting thread, one in the middle of an exec).
+  if (!any) return std::nullopt;
   return "";
+}
+
+// The LAS_SPAWN_ID= value in the environment `pid` was started with, "" when it has none,
+// nullopt when it cannot be read. A process whose main thread has ended has no memory to
+// read there; another of its threads still does (probe BB1).
+std::optional<std::string> SpawnIdOf(pid_t pid) {
+  const std::filesystem::path proc = "/proc/" + std::to_string(pid);
+  if (auto id = SpawnIdIn(proc / "environ")) return id;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator(proc / "task", ec)) {
+    if (auto id = SpawnIdIn(task.path() / "environ")) return id;
+  }
+  return std::nullopt;
+}
+
+// The serial this process gave in a LAS_SPAWN_ID value (its "<pid>.<serial>" part), or 0.
+uint64_t OwnSerialIn(std::string_view id) {
+  const std::string prefix = SpawnIdPrefix();
+  while (!id.empty()) {
+    const size_t comma = id.find(',');
+    const std::string_view part = id.substr(0, comma);
+    uint64_t serial = 0;
+    if (part.starts_with(prefix)) {
+      const std::string_view number = part.substr(prefix.size());
+      const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), serial);
+      if (error == std::errc() && end == number.data() + number.size()) return serial;
+    }
+    if (comma == std::string_view::npos) break;
+    id.remove_prefix(comma + 1);
+  }
+  return 0;
+}
+
+// The spawn serial each adopted orphan carries (0: none of this process's), read once per
+// process: the environment it was started with does not change, and reading it again on
+// every SIGCHLD for every long-lived orphan slowed every session (probe BB3). An entry
+// goes when its process is no longer an adopted orphan. SpawnedMutex held.
+std::unordered_map<pid_t, uint64_t>& KnownOrphanSerials() {
+  static auto* serials = new std::unordered_map<pid_t, uint64_t>();
+  return *serials;
 }
 
 // Whether `pid`, a process this one adopted, descends from a child this process spawned
 // and has reaped since: its LAS_SPAWN_ID names such a spawn. SpawnedMutex held.
 bool LeftByAnEndedChild(pid_t pid) {
-  const std::string id = SpawnIdOf(pid);
-  const std::string prefix = SpawnIdPrefix();
-  if (!id.starts_with(prefix)) return false;
-  uint64_t serial = 0;
-  const std::string number = id.substr(prefix.size());
-  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), serial);
-  if (error != std::errc() || end != number.data() + number.size()) return false;
+  auto known = KnownOrphanSerials().find(pid);
+  if (known == KnownOrphanSerials().end()) {
+    const std::optional<std::string> id = SpawnIdOf(pid);
+    if (!id) return false;  // unreadable now: looked at again next time
+    known = KnownOrphanSerials().emplace(pid, OwnSerialIn(*id)).first;
+  }
+  const uint64_t serial = known->second;
   if (serial == 0 || serial > spawn_serials.load()) return false;
   return std::none_of(SpawnedPids().begin(), SpawnedPids().end(),
                       [&](const auto& spawned) { return spawned.second == serial; });
@@ -91,10 +150,14 @@ std::vector<pid_t> ChildrenOfThisProcess() {
   return children;
 }
 
-// The children of this process that no ChildProcess owns: adopted. SpawnedMutex held.
+// The children of this process that no ChildProcess owns: adopted. Forgets the serials
+// of processes that are not among them any more. SpawnedMutex held.
 std::vector<pid_t> AdoptedOrphans() {
   std::vector<pid_t> adopted = ChildrenOfThisProcess();
   std::erase_if(adopted, [](pid_t pid) { return SpawnedPids().count(pid) != 0; });
+  std::erase_if(KnownOrphanSerials(), [&](const auto& known) {
+    return std::find(adopted.begin(), adopted.end(), known.first) == adopted.end();
+  });
   return adopted;
 }
 
@@ -328,7 +391,7 @@ Result<std::unique_ptr<ChildProcess>> RealProcessSpawner::Spawn(const SpawnOptio
   for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const uint64_t serial = ++spawn_serials;
-  const std::string spawn_id = std::string(kSpawnIdName) + SpawnIdPrefix() + std::to_string(serial);
+  const std::string spawn_id = std::string(kSpawnIdName) + SpawnIdFor(serial);
   std::vector<char*> envp;
   envp.reserve(options.env.size() + 2);
   for (const std::string& e : options.env) {

@@ -9,9 +9,10 @@
 //   bytes that run; for a `#!` script the descriptor stays open in the child, since the
 //   interpreter reads the script through /dev/fd/N).
 // - The environment is exactly `env` ("NAME=value"); nothing is inherited; one entry is
-//   added: LAS_SPAWN_ID=<this process's pid>.<spawn serial>, replacing any in `env`. What
-//   the child starts inherits it, and it is how this process later tells what an ended
-//   child left behind (below).
+//   added: LAS_SPAWN_ID=<this process's pid>.<spawn serial>, replacing any in `env`, after
+//   the LAS_SPAWN_ID this process was started with, if any, and a comma (a Las run as a
+//   child passes its own spawn's on). What the child starts inherits it, and it is how
+//   this process later tells what an ended child left behind (below).
 // - stdin and stdout are pipes owned by the returned ChildProcess. stderr goes to
 //   /dev/null (kDiscard: nothing can block on it) or to a third pipe (kPipe) that the
 //   owner must keep draining (McpClient does so on its loop, line-bounded).
@@ -33,9 +34,11 @@
 // re-parented to init unless this process is a child subreaper (BecomeChildSubreaper),
 // in which case they are reaped here too: no zombies, no orphans. Those outside the group
 // (setsid, a double fork) are sent SIGKILL then too, if they still carry the ended child's
-// LAS_SPAWN_ID (a process that dropped it from its environment, or whose environment
-// could not be read at that moment — in the middle of an exec, say — is ended by a later
-// ReapAdoptedOrphans once it can be read, or at exit: ReapAdoptedOrphans with kill_living).
+// LAS_SPAWN_ID (a process that dropped it from its environment, or whose environment this
+// process may not read — one that made itself non-dumpable, unless this one may ptrace
+// it — is ended only at exit: ReapAdoptedOrphans with kill_living; one whose environment
+// could not be read at that moment, in the middle of an exec, is looked at again by the
+// next ReapAdoptedOrphans).
 //
 // Errors: Status values, never exceptions. Codes: kInvalidArgument (bad options),
 // kNotFound (program or cwd missing), kDenied (EACCES/EPERM), kIo (anything else).

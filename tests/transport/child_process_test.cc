@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <string>
 #include <vector>
@@ -337,25 +338,37 @@ bool AwaitExit(pid_t pid) {
   return ::poll(&exited, 1, 20'000) == 1;
 }
 
-// A child that starts a process in a session of its own through a shell that exits at once
-// (so this subreaper adopts it while the child lives on); prints its pid.
-std::unique_ptr<ChildProcess> SpawnWithEscapee(pid_t& escapee) {
+// Whether `done` held within 20 s, looking every millisecond (nothing tells of an exec or
+// of a thread's end).
+bool Eventually(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    ::usleep(1000);
+  }
+  return true;
+}
+
+std::string ProcFile(pid_t pid, const std::string& name) {
+  return ReadAll(UniqueFd(::open(("/proc/" + std::to_string(pid) + "/" + name).c_str(), O_RDONLY)));
+}
+
+// A child that starts `escapee` in a session of its own through a shell that exits at
+// once (so this subreaper adopts it while the child lives on); `escapee`'s pid comes back
+// once its command name is `comm` (its environment reads empty while setsid execs it).
+std::unique_ptr<ChildProcess> SpawnWithEscapee(pid_t& escapee,
+                                               const std::string& command = "/bin/sleep 1000",
+                                               const std::string& comm = "sleep") {
   SpawnOptions o;
   o.argv = {"/bin/sh", "-c",
-            "/bin/sh -c 'setsid /bin/sleep 1000 & echo $!'; echo adopted; exec /bin/sleep 1000"};
+            "/bin/sh -c 'setsid " + command + " & echo $!'; echo adopted; exec /bin/sleep 1000"};
   o.env = {"PATH=/usr/bin:/bin"};
   auto child = MustSpawn(o);
   if (!child) return nullptr;
   UniqueFd out = child->TakeStdout();
   escapee = std::stoi(ReadLine(out.get()));
   EXPECT_EQ(ReadLine(out.get()), "adopted");
-  // Its environment reads empty while setsid execs sleep: only then is it told by it.
-  const std::string comm = "/proc/" + std::to_string(escapee) + "/comm";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (ReadAll(UniqueFd(::open(comm.c_str(), O_RDONLY))) != "sleep\n" &&
-         std::chrono::steady_clock::now() < deadline) {
-    ::usleep(1000);  // nothing tells of an exec
-  }
+  EXPECT_TRUE(Eventually([&] { return ProcFile(escapee, "comm") == comm + "\n"; }));
   return child;
 }
 
@@ -388,6 +401,51 @@ TEST(ChildProcess, WhatAnEndedChildLeftIsEndedWhatALivingOneLeftStays) {
   EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
   ::kill(first_escapee, SIGKILL);  // if a check failed, leave nothing behind
   ::kill(second_escapee, SIGKILL);
+}
+
+// One whose main thread has ended (its /proc/PID/environ then has no memory to read)
+// is told by another of its threads (probe BB1).
+TEST(ChildProcess, WhatAnEndedChildLeftIsToldWhenItsMainThreadHasEnded) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  pid_t escapee = 0;
+  auto child = SpawnWithEscapee(
+      escapee,
+      "/usr/bin/python3 -c \"import threading, time, ctypes; "
+      "threading.Thread(target=time.sleep, args=(1000,)).start(); "
+      "ctypes.CDLL(None).pthread_exit(None)\"",
+      "python3");
+  ASSERT_TRUE(child);
+  ASSERT_TRUE(Eventually([&] {
+    const std::string stat = ProcFile(escapee, "stat");
+    const size_t close = stat.rfind(')');
+    return close != std::string::npos && stat.substr(close + 2, 1) == "Z";
+  })) << "its main thread ended";
+  ASSERT_TRUE(ProcFile(escapee, "environ").empty());
+  child->KillAndReap();
+  ASSERT_TRUE(AwaitExit(escapee)) << "the ended child's escapee still runs";
+  EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
+  ::kill(escapee, SIGKILL);  // if a check failed, leave nothing behind
+}
+
+// A Las that is itself a child passes on the id it was started with: what its own
+// children leave is still known as its spawn's (probe BB2: a nested las replaced it).
+TEST(ChildProcess, AnInheritedSpawnIdIsKeptBeforeThisProcesssOwn) {
+  ASSERT_TRUE(BecomeChildSubreaper().ok());
+  ::setenv("LAS_SPAWN_ID", "999999.7", 1);
+  SpawnOptions o;
+  o.argv = {"/usr/bin/env"};
+  auto printer = MustSpawn(o);
+  ASSERT_TRUE(printer);
+  EXPECT_EQ(ReadAll(printer->TakeStdout()).rfind("LAS_SPAWN_ID=999999.7," + std::to_string(::getpid()) + ".", 0), 0u);
+  printer->WaitForExit();
+  pid_t escapee = 0;
+  auto child = SpawnWithEscapee(escapee);
+  ::unsetenv("LAS_SPAWN_ID");
+  ASSERT_TRUE(child);
+  child->KillAndReap();
+  ASSERT_TRUE(AwaitExit(escapee)) << "the ended child's escapee still runs";
+  EXPECT_EQ(ReapAdoptedOrphans(/*kill_living=*/false), 1u);
+  ::kill(escapee, SIGKILL);
 }
 
 TEST(ChildProcess, DestructorKillsAndReaps) {
