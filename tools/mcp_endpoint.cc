@@ -234,6 +234,7 @@ void McpEndpoint::OnLine(std::string_view line) {
     if (error.reason == rpc::ParseFailure::kIdTooLong) return;
     // Nor a response, broken as it is (as at OnOversizedLine).
     if (rpc::ShownKind(line) == rpc::MessageKind::kResponse) return;
+    if (error.reason == rpc::ParseFailure::kNotAnObject) return RefuseBatch(line);
     if (!error.id) error.id = SalvageRequestId(line, options_.max_depth);
     if (error.id) write_(rpc::ErrorResponse(error));
     return;
@@ -250,6 +251,25 @@ void McpEndpoint::OnLine(std::string_view line) {
     case rpc::MessageKind::kRequest:
       HandleRequest(message.id, message.method, message.params);
       return;
+  }
+}
+
+void McpEndpoint::RefuseBatch(std::string_view line) {
+  std::vector<std::string_view> elements;
+  if (transport::ArrayElements(line, &elements, options_.max_depth) != transport::JsonTextError::kNone) {
+    return;  // not a batch: a string, a number, ... has no id to answer
+  }
+  // MCP 2024-11-05 has no batches. Each request in one is refused by its own id, so that a
+  // client that batches is not left waiting (probe BC4); never with a null id, nor as an
+  // array (see OnLine). What is not a well-formed request gets nothing, as on a line.
+  for (const std::string_view element : elements) {
+    rpc::ParsedLine one = rpc::ParseMessage(element, {.max_line_bytes = options_.max_line_bytes,
+                                                      .max_depth = options_.max_depth,
+                                                      .max_id_bytes = kMaxRequestIdBytes});
+    if (one.ok() && one.message->kind == rpc::MessageKind::kRequest) {
+      write_(rpc::MakeErrorResponse(one.message->id, rpc::kInvalidRequest,
+                                    "Batches are not supported: send one message per line"));
+    }
   }
 }
 

@@ -172,6 +172,8 @@ class McpEndpoint {
 
  private:
   void HandleRequest(const std::string& id, const std::string& method, const std::string& params);
+  // A line that is a JSON array (a JSON-RPC batch): each request in it refused by its id.
+  void RefuseBatch(std::string_view line);
   void Initialize(const std::string& id, const std::string& params);
   void CallTool(const std::string& id, const ParamsView& params);
   // Where the progress of call `ticket` under id `key` goes: nowhere unless

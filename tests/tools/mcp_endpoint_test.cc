@@ -107,7 +107,8 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
   EXPECT_EQ(backend_.calls[0].arguments, "3");
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"x",})")["error"]["code"], -32700);
   EXPECT_EQ(Send(R"({"jsonrpc":"1.0","id":8,"method":"ping"})")["error"]["code"], -32600);
-  EXPECT_TRUE(Send(R"([{"jsonrpc":"2.0","id":9,"method":"ping"}])").is_null()) << "no id: dropped";
+  EXPECT_EQ(Send(R"([{"jsonrpc":"2.0","id":9,"method":"ping"}])")["error"]["code"], -32600)
+      << "a batch's request: refused by its own id";
   EXPECT_TRUE(Send("not json at all").is_null());
   EXPECT_TRUE(Send("").is_null());
   std::string deep = R"({"jsonrpc":"2.0","id":10,"method":"ping","params":{"a":)";
@@ -294,6 +295,27 @@ TEST_F(EndpointTest, ParamsGivenByPositionAreInvalidParams) {
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":[]})")["error"]["code"], -32602);
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"nope","params":[]})")["error"]["code"], -32601);
   EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}})").contains("result"));
+}
+
+// MCP 2024-11-05 has no batches: each request in one is refused by its own id, one line
+// each, and nothing in it runs (probe BC4: a batching client waited forever).
+TEST_F(EndpointTest, EachRequestInABatchIsRefusedByItsOwnId) {
+  Init();
+  const size_t before = out_.size();
+  endpoint_->OnLine(R"([{"jsonrpc":"2.0","id":7,"method":"ping"},)"
+                    R"({"jsonrpc":"2.0","method":"notifications/initialized"},)"
+                    R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"a__x"}},)"
+                    R"({"jsonrpc":"2.0","id":null,"method":"ping"}, 5])");
+  ASSERT_EQ(out_.size(), before + 2) << "the two requests with ids, nothing else";
+  std::vector<json> ids;
+  for (size_t i = before; i < out_.size(); ++i) {
+    const json answer = json::parse(out_[i]);
+    EXPECT_EQ(answer["error"]["code"], -32600) << out_[i];
+    ids.push_back(answer["id"]);
+  }
+  EXPECT_EQ(ids, (std::vector<json>{7, "x"}));
+  EXPECT_TRUE(backend_.calls.empty()) << "nothing in a batch runs";
+  EXPECT_TRUE(Send("[]").is_null());
 }
 
 TEST_F(EndpointTest, ManyCallsInFlightAnswerInCompletionOrderWithTheirOwnIds) {
