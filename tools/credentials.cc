@@ -61,9 +61,40 @@ bool FindsAny(std::string_view text, const std::vector<std::string_view>& values
   return false;
 }
 
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;  // only ever given ASCII-lowercased text
+}
+
+// `lower` (ASCII-lowercased) with each %XX turned into its byte, lowercased in turn; what
+// is no such escape stays as written.
+std::string PercentDecodedLower(std::string_view lower) {
+  std::string out;
+  out.reserve(lower.size());
+  for (size_t i = 0; i < lower.size(); ++i) {
+    const int high = lower[i] == '%' && i + 2 < lower.size() ? HexDigitValue(lower[i + 1]) : -1;
+    const int low = high >= 0 ? HexDigitValue(lower[i + 2]) : -1;
+    if (low < 0) {
+      out.push_back(lower[i]);
+      continue;
+    }
+    const char byte = static_cast<char>(high * 16 + low);
+    out.push_back(byte >= 'A' && byte <= 'Z' ? static_cast<char>(byte - 'A' + 'a') : byte);
+    i += 2;
+  }
+  return out;
+}
+
 bool CarriesAny(std::string_view text, const Needles& needles) {
   std::string lower = AsciiLower(text);
   if (FindsAny(lower, needles.credentials) || FindsAny(lower, needles.spellings)) return true;
+  // A URL that quotes a credential (an error naming the request that failed) spells its
+  // bytes outside the unreserved ones as %XX, in either case (probe BD3).
+  if (lower.find('%') != std::string::npos &&
+      FindsAny(PercentDecodedLower(lower), needles.credentials)) {
+    return true;
+  }
   // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
   // break may fall inside the credential's spelling (probe AD1).
   if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
@@ -244,6 +275,16 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
   const trust::CredentialResolver resolve = EnvironmentCredentials(environment);
   for (const trust::ToolBinding& tool : surface.tools) {
     AddCredentialValues(tool.credential_templates, resolve, values);
+  }
+  return values;
+}
+
+std::vector<std::string> CredentialValuesOfRelease(const std::vector<trust::SurfaceBinding>& surfaces,
+                                                   const trust::Environment& environment) {
+  std::vector<std::string> values;
+  for (const trust::SurfaceBinding& surface : surfaces) {
+    std::vector<std::string> of_surface = CredentialValuesOf(surface, environment);
+    values.insert(values.end(), of_surface.begin(), of_surface.end());
   }
   return values;
 }

@@ -57,6 +57,10 @@ class CredentialSpellings {
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 
+// CredentialValuesOf every surface of a release.
+std::vector<std::string> CredentialValuesOfRelease(const std::vector<trust::SurfaceBinding>& surfaces,
+                                                   const trust::Environment& environment);
+
 // Adds to `values` those of one tool's `credential_templates` (argument -> credential name)
 // that `resolve` knows.
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,

@@ -7,6 +7,7 @@
 
 #include "base/note.h"
 #include "base/printable_text.h"
+#include "tools/credentials.h"
 #include "tools/decision_events.h"
 #include "tools/expiry_watch.h"
 #include "tools/surface_launcher.h"
@@ -194,6 +195,7 @@ void Federation::LaunchEligible() {
     launch.policy.workspace = workspace->second;
   }
   launch.start_timeout_ms = options_.start_timeout_ms;
+  launch.other_credentials = CredentialValuesOfRelease(release_->manifest.surfaces, options_.environment);
   launching_ = to_launch.size();
   for (auto& [name, extra_env] : to_launch) {
     StateOf(name).reason = "starting";

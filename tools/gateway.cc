@@ -510,7 +510,7 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
     call_options.on_progress = [this, call](const transport::CallProgress& progress) {
       if (call->cancelled) return;
       // The numbers are the child's: it may spell an injected secret as one.
-      if (ProgressEchoesCredential(progress, CredentialsOf(call->surface))) return;
+      if (ProgressEchoesCredential(progress, Credentials())) return;
       call->progress(ToolCallProgress{progress.progress, progress.total});
     };
   }
@@ -561,7 +561,7 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                 : ResultShape{};
   std::optional<Refusal> refusal;
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
-  if (!refusal && shape.object && CredentialsOf(call->surface).EchoedIn(result.result)) {
+  if (!refusal && shape.object && Credentials().EchoedIn(result.result)) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
   }
   if (refusal) {
@@ -634,17 +634,16 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                    });
 }
 
-const CredentialSpellings& Gateway::CredentialsOf(const std::string& surface) {
-  auto known = surface_credentials_.find(surface);
-  if (known == surface_credentials_.end()) {
+const CredentialSpellings& Gateway::Credentials() {
+  if (!credentials_) {
     std::vector<std::string> values;
     const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
     for (const CatalogTool& tool : federation_.catalog().tools()) {
-      if (tool.surface == surface) AddCredentialValues(tool.credential_templates, resolve, values);
+      AddCredentialValues(tool.credential_templates, resolve, values);
     }
-    known = surface_credentials_.emplace(surface, CredentialSpellings(values)).first;
+    credentials_.emplace(values);
   }
-  return known->second;
+  return *credentials_;
 }
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {

@@ -205,9 +205,10 @@ class Gateway final : public EndpointBackend {
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
-  // Every credential value Las injects into some tool of `surface` (resolved and spelled
-  // once): a result of any of its tools that carries one is refused.
-  const CredentialSpellings& CredentialsOf(const std::string& surface);
+  // Every credential value Las injects into any tool of any surface (resolved and spelled
+  // once): a result that carries one is refused, whichever surface's — a child can hand
+  // back another's (a token that surface cached in a file it can read: probe BD1).
+  const CredentialSpellings& Credentials();
 
   LoopAppender& appender_;
   Federation& federation_;
@@ -236,7 +237,7 @@ class Gateway final : public EndpointBackend {
       }
     }
   }
-  std::map<std::string, CredentialSpellings> surface_credentials_;
+  std::optional<CredentialSpellings> credentials_;  // Credentials()
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).
   std::unique_ptr<ArgumentCheckQueue> checks_;

@@ -461,6 +461,10 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     boost::asio::io_context io;
     LaunchOptions launch_options;
     launch_options.policy = options.policy;
+    if (release.manifest) {
+      launch_options.other_credentials =
+          CredentialValuesOfRelease(release.manifest->surfaces, options.policy.environment);
+    }
     launch_options.start_timeout_ms = options.start_timeout_ms;
     std::vector<std::function<void()>> aborts;
     for (const trust::SurfaceBinding* surface : to_launch) {

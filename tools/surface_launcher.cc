@@ -126,8 +126,9 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   trust::LaunchPlan plan;
   SurfaceLaunch result;
   std::function<void(SurfaceLaunch)> done;
-  // The values Las injects into this surface's tools: child text that carries one is
-  // neither recorded nor served (CredentialValuesOf).
+  // The values Las injects into this surface's tools and any other's (CredentialValuesOf,
+  // LaunchOptions::other_credentials): child text that carries one is neither recorded nor
+  // served.
   CredentialSpellings credentials{{}};
 
   bool CarriesCredential(std::string_view text) const {
@@ -226,7 +227,9 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   state->result.surface = surface.name;
   state->done = std::move(done);
   if (!options.probe_only) {
-    state->credentials = CredentialSpellings(CredentialValuesOf(surface, options.policy.environment));
+    std::vector<std::string> values = CredentialValuesOf(surface, options.policy.environment);
+    values.insert(values.end(), options.other_credentials.begin(), options.other_credentials.end());
+    state->credentials = CredentialSpellings(values);
   }
 
   auto plan = trust::PlanLaunch(surface, options.policy);

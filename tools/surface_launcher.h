@@ -74,6 +74,10 @@ struct LaunchOptions {
   // special policy's own configuration, e.g. finance's paths: docs/POLICIES.md). A name
   // the plan already sets keeps the plan's value.
   std::vector<std::string> extra_env;
+  // Credential values besides the surface's own that nothing the child sends may carry
+  // into a detail: those of every other surface of the release (CredentialValuesOfRelease),
+  // since a child can hand back another's (probe BD1).
+  std::vector<std::string> other_credentials;
   // The child exited by itself after the launch succeeded (transport/mcp_client.h).
   std::function<void()> on_child_gone;
   // Starts the child from the plan's descriptors. Not owned; null: the real spawner.

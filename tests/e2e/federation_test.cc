@@ -1169,6 +1169,25 @@ TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecor
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
 }
 
+// Another surface that hands back a credential Las injects into flaky (one flaky cached in
+// a file the other can read, say; here the echo stand-in repeats it): refused the same way,
+// whichever surface's the credential is (probe BD1).
+TEST_F(FederationTest, AResultThatCarriesAnotherSurfacesCredentialIsRefusedToo) {
+  SignWithEchoCredential("text");
+  auto run = Serve({CallStep("echo__echo", {{"message", "cached: s3cr3t-value"}}),
+                    CallStep("echo__echo", {{"message", "nothing secret"}})},
+                   {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump();
+  EXPECT_EQ(StepText(run.steps[1]), "Echo: nothing secret");
+  auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "echo"});
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "credential-in-result");
+  auto results = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"), "--kind",
+                                      "ToolCallCompleted"});
+  EXPECT_EQ(results.out.find("s3cr3t-value"), std::string::npos) << "no secret among the results";
+}
+
 // A child may spell an injected (numeric) secret as a progress number: that notification
 // is dropped; another call's progress still reaches the client.
 TEST_F(FederationTest, AProgressNotificationThatCarriesAnInjectedCredentialIsDropped) {

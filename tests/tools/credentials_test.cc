@@ -135,6 +135,22 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
   EXPECT_FALSE(EchoesCredential(text_result("68756e746572322d534543"), secret));
 }
 
+// A URL that quotes the credential (an error message naming the request that failed):
+// its bytes outside the unreserved ones as %XX, in either case, all or some (probe BD3).
+TEST(CredentialsTest, PercentEncodedSpellingsAreRecognized) {
+  const std::vector<std::string> secret = {"wJalr/K7MDENG+bPxRfi=Cü"};
+  const auto text_result = [](const std::string& text) {
+    return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}}.dump();
+  };
+  for (const char* text : {"GET https://api.example/x?key=wJalr%2FK7MDENG%2BbPxRfi%3DC%C3%BC failed",
+                           "key=wjalr%2fk7mdeng%2bbpxrfi%3dc%c3%bc",
+                           "key=%77%4A%61lr/K7MDENG+bPxRfi=C%C3%BC"}) {
+    EXPECT_TRUE(EchoesCredential(text_result(text), secret)) << text;
+  }
+  EXPECT_FALSE(EchoesCredential(text_result("key=wJalr%2FK7MDENG%2BbPxRfi%3D"), secret));
+  EXPECT_FALSE(EchoesCredential(text_result("100%% sure: %zz %2"), secret));
+}
+
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
   EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"hunter2"}]})",
                                 {"hunter2-SECRET/key"}));
