@@ -18,6 +18,7 @@
 #include "log/log_directory.h"
 #include "tools/daemon_socket.h"
 #include "tools/federation.h"
+#include "tools/held_input.h"
 #include "tools/line_session.h"
 #include "tools/operator_listener.h"
 #include "tools/server_core.h"
@@ -65,6 +66,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   }
   ServerCore& server = **core;
   std::unique_ptr<LineOutput> output = MakeStdoutOutput(io);
+  HeldInput held(*output);  // before the input, which reads through it
   std::unique_ptr<LineSession> session;
   std::unique_ptr<LineInput> input;
   std::unique_ptr<OperatorListener> operators;
@@ -188,6 +190,9 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   });
   output->WhenBroken(end_if_no_one_listens);
 
+  // Stdin is read while the children start: a ping is answered then, the rest waits for the
+  // session (tools/held_input.h). A client that does not read its answers is not read.
+  input = StartStdinInput(io, kMaxClientLine, held.Handlers());
   server.Start([&] {
     if (stopping) return;
     if (stdio.operator_socket && server.status().ok()) {
@@ -199,14 +204,13 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     handlers.on_line = [&session](std::string_view line) { session->OnLine(line); };
     handlers.on_too_long = [&session](std::string_view prefix) { session->OnTooLong(prefix); };
     handlers.on_too_long_end = [&session](std::string_view tail) { session->OnTooLongEnd(tail); };
-    handlers.answers = output.get();  // a client that does not read its answers is not read
     // At stdin EOF (or once answers cannot be written).
     handlers.on_eof = end_session;
     handlers.on_closed = [&] {
       stdin_closed = true;
       end_if_no_one_listens();
     };
-    input = StartStdinInput(io, kMaxClientLine, std::move(handlers));
+    held.Release(std::move(handlers));
   });
   io.run();
   signals.cancel();

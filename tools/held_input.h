@@ -1,0 +1,73 @@
+// The stdio session's input while the server starts (federation may take up to
+// --start-timeout): stdin is read from the start, so that a `ping` — the one request MCP
+// lets a client send before `initialize` is answered — is answered at once (probe BC1: a
+// supervisor pinging for liveness was answered only once every child had started). Every
+// other line, and stdin's end, wait in order until Release hands them, and all that
+// follows, to the session. Held lines are bounded: past kMostHeldLines or kMostHeldBytes
+// reading pauses, as it does for answers a client does not read (tools/paced_lines.h).
+// The bytes bound is one read's worth, so the session takes no larger burst at Release
+// than from any read: its appends are grouped by loop turn (tools/loop_appender.h), and
+// one batch of everything a client sent during a slow start could outgrow what a read
+// would have made.
+//
+// Use: StartStdinInput(io, max, held.Handlers()); later held.Release(session_handlers).
+// Threading: the loop's thread only. Must outlive the input.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "tools/stdio_lines.h"
+
+namespace las::tools {
+
+class HeldInput final : public LineOutput {
+ public:
+  static constexpr size_t kMostHeldLines = 256;
+  static constexpr size_t kMostHeldBytes = 64 * 1024;
+
+  // Early pings are answered on `output`, which must outlive this.
+  explicit HeldInput(LineOutput& output);
+
+  // The handlers to start the input with; their `answers` is this object, which passes
+  // `output`'s flow control on and adds its own bound while lines are held.
+  LineInputHandlers Handlers();
+  // From now on the input goes to `live` (whose `answers` is ignored): first what was
+  // held, in order, stdin's end included. Once.
+  void Release(LineInputHandlers live);
+
+  // LineOutput: `output`'s, with this bound added to its flow control.
+  void Write(std::string line) override { output_.Write(std::move(line)); }
+  void WhenDrained(std::function<void()> done) override { output_.WhenDrained(std::move(done)); }
+  bool Congested() const override;
+  void ReadWhenAllowed(std::function<void()> read) override;
+  bool Broken() const override { return output_.Broken(); }
+  void WhenBroken(std::function<void()> lost) override { output_.WhenBroken(std::move(lost)); }
+  void Abandon() override { output_.Abandon(); }
+  void WhenReaderGone(std::function<void()> gone) override {
+    output_.WhenReaderGone(std::move(gone));
+  }
+
+ private:
+  enum class Kind { kLine, kTooLong, kTooLongEnd, kEof, kClosed };
+  struct Held {
+    Kind kind;
+    std::string bytes;
+  };
+  void Take(Kind kind, std::string_view bytes);
+  // Answers `line` if it is a ping whose answer needs no session; false otherwise.
+  bool AnsweredEarly(std::string_view line);
+  void Deliver(const Held& event);
+
+  LineOutput& output_;
+  std::deque<Held> held_;
+  size_t held_bytes_ = 0;
+  bool released_ = false;
+  LineInputHandlers live_;
+  std::function<void()> read_when_released_;
+};
+
+}  // namespace las::tools
