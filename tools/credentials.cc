@@ -86,15 +86,36 @@ std::string PercentDecodedLower(std::string_view lower) {
   return out;
 }
 
+// Levels of percent-encoding undone: %252F is %2F once decoded, / twice.
+inline constexpr int kPercentLevels = 3;
+
+// A URL that quotes a credential (an error naming the request that failed) spells its
+// bytes outside the unreserved ones as %XX, in either case, maybe more than once, and a
+// form writes a space as '+' (probes BD3, BE2).
+bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
+  const bool spaced_credential =
+      std::any_of(needles.credentials.begin(), needles.credentials.end(),
+                  [](std::string_view value) { return value.find(' ') != std::string_view::npos; });
+  std::string encoded(lower);
+  for (int level = 0; level < kPercentLevels; ++level) {
+    const bool escapes = encoded.find('%') != std::string::npos;
+    // As a form decodes: '+' is a space, then each %XX its byte (%2B a '+').
+    if (spaced_credential && encoded.find('+') != std::string::npos) {
+      std::string form = encoded;
+      std::replace(form.begin(), form.end(), '+', ' ');
+      if (FindsAny(escapes ? PercentDecodedLower(form) : form, needles.credentials)) return true;
+    }
+    if (!escapes) return false;
+    encoded = PercentDecodedLower(encoded);
+    if (FindsAny(encoded, needles.credentials)) return true;
+  }
+  return false;
+}
+
 bool CarriesAny(std::string_view text, const Needles& needles) {
   std::string lower = AsciiLower(text);
   if (FindsAny(lower, needles.credentials) || FindsAny(lower, needles.spellings)) return true;
-  // A URL that quotes a credential (an error naming the request that failed) spells its
-  // bytes outside the unreserved ones as %XX, in either case (probe BD3).
-  if (lower.find('%') != std::string::npos &&
-      FindsAny(PercentDecodedLower(lower), needles.credentials)) {
-    return true;
-  }
+  if (CarriesPercentEncoded(lower, needles)) return true;
   // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
   // break may fall inside the credential's spelling (probe AD1).
   if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
@@ -279,12 +300,13 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
   return values;
 }
 
-std::vector<std::string> CredentialValuesOfRelease(const std::vector<trust::SurfaceBinding>& surfaces,
-                                                   const trust::Environment& environment) {
+std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::SurfaceBinding>& surfaces,
+                                                      const trust::Environment& environment) {
   std::vector<std::string> values;
   for (const trust::SurfaceBinding& surface : surfaces) {
-    std::vector<std::string> of_surface = CredentialValuesOf(surface, environment);
-    values.insert(values.end(), of_surface.begin(), of_surface.end());
+    for (std::string& value : CredentialValuesOf(surface, environment)) {
+      if (value.size() >= kMinCrossSurfaceCredentialBytes) values.push_back(std::move(value));
+    }
   }
   return values;
 }

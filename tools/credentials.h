@@ -57,9 +57,14 @@ class CredentialSpellings {
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 
-// CredentialValuesOf every surface of a release.
-std::vector<std::string> CredentialValuesOfRelease(const std::vector<trust::SurfaceBinding>& surfaces,
-                                                   const trust::Environment& environment);
+// What any surface's child must not hand back besides its own surface's values
+// (CredentialValuesOf): those of every surface of the release, whichever the child came
+// by (probe BD1), but only values of kMinCrossSurfaceCredentialBytes or more — a short one
+// ("demo", "EMPTY", a PIN) is no secret worth refusing every surface's results for, and
+// would refuse them by chance (probe BE3).
+inline constexpr size_t kMinCrossSurfaceCredentialBytes = 8;
+std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::SurfaceBinding>& surfaces,
+                                                      const trust::Environment& environment);
 
 // Adds to `values` those of one tool's `credential_templates` (argument -> credential name)
 // that `resolve` knows.

@@ -195,7 +195,7 @@ void Federation::LaunchEligible() {
     launch.policy.workspace = workspace->second;
   }
   launch.start_timeout_ms = options_.start_timeout_ms;
-  launch.other_credentials = CredentialValuesOfRelease(release_->manifest.surfaces, options_.environment);
+  launch.other_credentials = CrossSurfaceCredentialValues(release_->manifest.surfaces, options_.environment);
   launching_ = to_launch.size();
   for (auto& [name, extra_env] : to_launch) {
     StateOf(name).reason = "starting";

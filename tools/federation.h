@@ -127,6 +127,11 @@ class Federation {
   // every surface once Shutdown began.
   transport::McpClient* ServingClientFor(std::string_view surface);
   const trust::Environment& environment() const { return options_.environment; }
+  // The surfaces of the release accepted at start (empty before, or without one).
+  const std::vector<trust::SurfaceBinding>& release_surfaces() const {
+    static const std::vector<trust::SurfaceBinding> kNone;
+    return release_ ? release_->manifest.surfaces : kNone;
+  }
   // The local special policies, loaded once by Start().
   const SpecialPolicies& policies() const { return policies_; }
   // The reason a signed tool (`surface__tool`) was kept out of the catalog: a local

@@ -510,7 +510,7 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
     call_options.on_progress = [this, call](const transport::CallProgress& progress) {
       if (call->cancelled) return;
       // The numbers are the child's: it may spell an injected secret as one.
-      if (ProgressEchoesCredential(progress, Credentials())) return;
+      if (ProgressEchoesCredential(progress, CredentialsOf(call->surface))) return;
       call->progress(ToolCallProgress{progress.progress, progress.total});
     };
   }
@@ -561,7 +561,7 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                                 : ResultShape{};
   std::optional<Refusal> refusal;
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
-  if (!refusal && shape.object && Credentials().EchoedIn(result.result)) {
+  if (!refusal && shape.object && CredentialsOf(call->surface).EchoedIn(result.result)) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
   }
   if (refusal) {
@@ -634,16 +634,19 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
                    });
 }
 
-const CredentialSpellings& Gateway::Credentials() {
-  if (!credentials_) {
-    std::vector<std::string> values;
-    const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
+const CredentialSpellings& Gateway::CredentialsOf(const std::string& surface) {
+  auto known = surface_credentials_.find(surface);
+  if (known == surface_credentials_.end()) {
+    const trust::Environment& environment = federation_.environment();
+    std::vector<std::string> values =
+        CrossSurfaceCredentialValues(federation_.release_surfaces(), environment);
+    const trust::CredentialResolver resolve = EnvironmentCredentials(environment);
     for (const CatalogTool& tool : federation_.catalog().tools()) {
-      AddCredentialValues(tool.credential_templates, resolve, values);
+      if (tool.surface == surface) AddCredentialValues(tool.credential_templates, resolve, values);
     }
-    credentials_.emplace(values);
+    known = surface_credentials_.emplace(surface, CredentialSpellings(values)).first;
   }
-  return *credentials_;
+  return known->second;
 }
 
 void Gateway::Finish(ChildCall& call, ToolCallReply reply) {

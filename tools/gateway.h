@@ -205,10 +205,11 @@ class Gateway final : public EndpointBackend {
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
-  // Every credential value Las injects into any tool of any surface (resolved and spelled
-  // once): a result that carries one is refused, whichever surface's — a child can hand
-  // back another's (a token that surface cached in a file it can read: probe BD1).
-  const CredentialSpellings& Credentials();
+  // The credential values a result of `surface` must not carry (resolved and spelled once):
+  // its own surface's, and every other surface's of the release, served or not
+  // (CrossSurfaceCredentialValues) — a child can hand back another's, a token that surface
+  // cached in a file it can read (probes BD1, BE1).
+  const CredentialSpellings& CredentialsOf(const std::string& surface);
 
   LoopAppender& appender_;
   Federation& federation_;
@@ -237,7 +238,7 @@ class Gateway final : public EndpointBackend {
       }
     }
   }
-  std::optional<CredentialSpellings> credentials_;  // Credentials()
+  std::map<std::string, CredentialSpellings> surface_credentials_;  // CredentialsOf
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).
   std::unique_ptr<ArgumentCheckQueue> checks_;

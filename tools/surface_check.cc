@@ -463,7 +463,7 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     launch_options.policy = options.policy;
     if (release.manifest) {
       launch_options.other_credentials =
-          CredentialValuesOfRelease(release.manifest->surfaces, options.policy.environment);
+          CrossSurfaceCredentialValues(release.manifest->surfaces, options.policy.environment);
     }
     launch_options.start_timeout_ms = options.start_timeout_ms;
     std::vector<std::function<void()>> aborts;

@@ -75,7 +75,7 @@ struct LaunchOptions {
   // the plan already sets keeps the plan's value.
   std::vector<std::string> extra_env;
   // Credential values besides the surface's own that nothing the child sends may carry
-  // into a detail: those of every other surface of the release (CredentialValuesOfRelease),
+  // into a detail: those of the other surfaces of the release (CrossSurfaceCredentialValues),
   // since a child can hand back another's (probe BD1).
   std::vector<std::string> other_credentials;
   // The child exited by itself after the launch succeeded (transport/mcp_client.h).

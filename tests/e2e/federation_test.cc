@@ -958,6 +958,53 @@ TEST_F(FederationTest, AWatermarkThatCannotMoveRefusesTheReleaseAndRefusalsNameI
   EXPECT_EQ(rejected[1]["payload"]["key_id"], rejected[0]["payload"]["key_id"]);
 }
 
+// A ping — the one request MCP lets a client send before initialize is answered — is
+// answered while a child still starts; the rest waits for the children, in order (probe
+// BC1: a ping waited up to --start-timeout, and a supervisor took Las for dead).
+TEST_F(FederationTest, APingIsAnsweredWhileTheChildrenStillStart) {
+  const std::string gate = tmp_.Sub("slow-gate");
+  std::ofstream(gate) << "held";
+  testing::AddVariantOf(*release_, "flaky", "slow", {"--sleep-at-start-while", gate});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  testing::ChildProcess serve(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--start-timeout", "120000"}));
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":"p1","method":"ping","params":{}})");
+  for (const char* id : {"p0", "p1"}) {
+    auto answer = serve.ReadLine(std::chrono::seconds(30));
+    ASSERT_TRUE(answer.has_value()) << "no answer to ping " << id << " while slow starts";
+    EXPECT_EQ(json::parse(*answer), json::parse(std::string(R"({"jsonrpc":"2.0","id":")") + id +
+                                                R"(","result":{}})"));
+  }
+  EXPECT_TRUE(std::filesystem::exists(gate)) << "answered before slow could finish starting";
+  // More lines than are held at once (HeldInput::kMostHeldLines): reading pauses, and
+  // every one is answered, in order, once the session takes them.
+  constexpr int kWaiting = 300;
+  for (int i = 0; i < kWaiting; ++i) {
+    serve.WriteLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(100 + i) +
+                    R"(,"method":"ping","params":{"_meta":{}}})");
+  }
+  std::filesystem::remove(gate);
+  auto initialized = serve.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(initialized.has_value());
+  EXPECT_EQ(json::parse(*initialized)["id"], 1);
+  EXPECT_TRUE(json::parse(*initialized).contains("result")) << *initialized;
+  for (int i = 0; i < kWaiting; ++i) {
+    auto answer = serve.ReadLine(std::chrono::seconds(60));
+    ASSERT_TRUE(answer.has_value()) << i;
+    EXPECT_EQ(json::parse(*answer)["id"], 100 + i);
+  }
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow__echo","arguments":{"text":"up"}}})");
+  auto called = serve.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(called.has_value());
+  EXPECT_TRUE(json::parse(*called).contains("result")) << *called;
+  serve.CloseStdin();
+  EXPECT_EQ(serve.Wait(), 0);
+}
+
 // Two `las serve` started at once with different releases of one key: the one whose
 // watermark commit comes last finds the newer release admitted (rollback) and stops every
 // surface it admitted, rather than serve a release the watermark no longer admits.
@@ -1186,6 +1233,13 @@ TEST_F(FederationTest, AResultThatCarriesAnotherSurfacesCredentialIsRefusedToo) 
   auto results = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"), "--kind",
                                       "ToolCallCompleted"});
   EXPECT_EQ(results.out.find("s3cr3t-value"), std::string::npos) << "no secret among the results";
+  // flaky not served this time (LAS_SKIP), its credential still set: still withheld (BE1).
+  json env = testing::EnvObject(release_->Environment(), {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
+  env["LAS_SKIP"] = "flaky";
+  auto skipped = testing::RunServe(tmp_.Sub("log-skip"), release_->registry_path(), env,
+                                   json::array({CallStep("echo__echo", {{"message", "cached: s3cr3t-value"}})}));
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_EQ(skipped.steps[0]["error"]["code"], -32603) << skipped.steps[0].dump();
 }
 
 // A child may spell an injected (numeric) secret as a progress number: that notification

@@ -148,6 +148,10 @@ TEST(CredentialsTest, PercentEncodedSpellingsAreRecognized) {
     EXPECT_TRUE(EchoesCredential(text_result(text), secret)) << text;
   }
   EXPECT_FALSE(EchoesCredential(text_result("key=wJalr%2FK7MDENG%2BbPxRfi%3D"), secret));
+  // Encoded twice; a form's '+' for a space (probe BE2).
+  EXPECT_TRUE(EchoesCredential(text_result("u=wJalr%252FK7MDENG%252BbPxRfi%253DC%25C3%25BC"), secret));
+  EXPECT_TRUE(EchoesCredential(text_result("pass=correct+horse+battery"), {"correct horse battery"}));
+  EXPECT_TRUE(EchoesCredential(text_result("pass=correct+horse%2Bbattery"), {"correct horse+battery"}));
   EXPECT_FALSE(EchoesCredential(text_result("100%% sure: %zz %2"), secret));
 }
 
