@@ -262,9 +262,14 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   state->result.client->Start([state](transport::CallResult started) {
     state->plan = trust::LaunchPlan{};  // the child runs; our copies of the fds can go
     if (!started.ok()) {
+      // A spawn's failure is Las's own (a step and its errno: "pipe: Too many open files"),
+      // never the child's text, and it is the cause an operator needs (probe BF2).
+      const std::string why = started.error == transport::CallError::kSpawnFailed
+                                  ? ": " + started.spawn_status.message()
+                                  : "";
       state->Fail(kReasonStartFailed,
-                    "the child did not start or initialize (" +
-                        std::string(transport::CallErrorName(started.error)) + ")");
+                  "the child did not start or initialize (" +
+                      std::string(transport::CallErrorName(started.error)) + why + ")");
       return;
     }
     state->declares_resources = DeclaresCapability(started.result, "resources");

@@ -78,5 +78,38 @@ TEST(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheCheck
   }
 }
 
+// A spawn that fails (here: as for want of descriptors) says why in the detail, its own
+// words, not only "spawn_failed" (probe BF2).
+class OutOfDescriptors final : public transport::ProcessSpawner {
+ public:
+  Result<std::unique_ptr<transport::ChildProcess>> Spawn(const transport::SpawnOptions&) override {
+    return IoError("pipe: Too many open files");
+  }
+};
+
+TEST(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
+  testing::TempDir tmp;
+  testing::SignedRelease release(tmp.path().string());
+  const std::string command = release.CopyIntoWorkspace(
+      std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py", "child");
+  release.AddSurface("lem", {command});
+  ASSERT_FALSE(HasFailure());
+  OutOfDescriptors spawner;
+  LaunchOptions options;
+  options.policy.workspace = release.workspace();
+  options.spawner = &spawner;
+  boost::asio::io_context io;
+  std::optional<SurfaceLaunch> launched;
+  LaunchSurface(io, *release.manifest().FindSurface("lem"), options,
+                [&](SurfaceLaunch launch) { launched = std::move(launch); });
+  while (!launched && io.run_one_for(std::chrono::seconds(30)) > 0) {
+  }
+  ASSERT_TRUE(launched.has_value());
+  EXPECT_FALSE(launched->ok);
+  EXPECT_EQ(launched->reason, "start-failed");
+  EXPECT_EQ(launched->detail,
+            "the child did not start or initialize (spawn_failed: pipe: Too many open files)");
+}
+
 }  // namespace
 }  // namespace las::tools
