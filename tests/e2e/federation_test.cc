@@ -131,6 +131,14 @@ class FederationTest : public ::testing::Test {
     release_->Sign(1);
   }
 
+  // Adds "slow", flaky's variant that sleeps at start while the returned gate file exists.
+  std::string AddSlowSurface() {
+    const std::string gate = tmp_.Sub("slow-gate");
+    std::ofstream(gate) << "held";
+    testing::AddVariantOf(*release_, "flaky", "slow", {"--sleep-at-start-while", gate});
+    return gate;
+  }
+
   testing::TempDir tmp_;
   std::unique_ptr<testing::SignedRelease> release_;
 };
@@ -962,9 +970,7 @@ TEST_F(FederationTest, AWatermarkThatCannotMoveRefusesTheReleaseAndRefusalsNameI
 // answered while a child still starts; the rest waits for the children, in order (probe
 // BC1: a ping waited up to --start-timeout, and a supervisor took Las for dead).
 TEST_F(FederationTest, APingIsAnsweredWhileTheChildrenStillStart) {
-  const std::string gate = tmp_.Sub("slow-gate");
-  std::ofstream(gate) << "held";
-  testing::AddVariantOf(*release_, "flaky", "slow", {"--sleep-at-start-while", gate});
+  const std::string gate = AddSlowSurface();
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
   testing::ChildProcess serve(testing::LasArgvWithEnv(
@@ -1009,9 +1015,7 @@ TEST_F(FederationTest, APingIsAnsweredWhileTheChildrenStillStart) {
 // watermark commit comes last finds the newer release admitted (rollback) and stops every
 // surface it admitted, rather than serve a release the watermark no longer admits.
 TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitted) {
-  const std::string gate = tmp_.Sub("slow-gate");
-  std::ofstream(gate) << "held";
-  testing::AddVariantOf(*release_, "flaky", "slow", {"--sleep-at-start-while", gate});
+  const std::string gate = AddSlowSurface();
   ASSERT_FALSE(HasFailure());
   release_->Sign(2);
   testing::ChildProcess older(testing::LasArgvWithEnv(

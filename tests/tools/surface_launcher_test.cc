@@ -39,6 +39,18 @@ class SwapBeforeSpawn final : public transport::ProcessSpawner {
   bool swapped_ = false;
 };
 
+// Launches `surface` of `release` on `io` and runs the loop until its verdict is in.
+std::optional<SurfaceLaunch> LaunchAndWait(boost::asio::io_context& io,
+                                           testing::SignedRelease& release,
+                                           const std::string& surface, const LaunchOptions& options) {
+  std::optional<SurfaceLaunch> launched;
+  LaunchSurface(io, *release.manifest().FindSurface(surface), options,
+                [&](SurfaceLaunch launch) { launched = std::move(launch); });
+  while (!launched && io.run_one_for(std::chrono::seconds(30)) > 0) {
+  }
+  return launched;
+}
+
 TEST(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheCheckedBytes) {
   testing::TempDir tmp;
   testing::SignedRelease release(tmp.path().string());
@@ -60,11 +72,7 @@ TEST(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheCheck
   options.start_timeout_ms = 20'000;
   options.spawner = &spawner;
   boost::asio::io_context io;
-  std::optional<SurfaceLaunch> launched;
-  LaunchSurface(io, *release.manifest().FindSurface("lem"), options,
-                [&](SurfaceLaunch launch) { launched = std::move(launch); });
-  while (!launched && io.run_one_for(std::chrono::seconds(30)) > 0) {
-  }
+  std::optional<SurfaceLaunch> launched = LaunchAndWait(io, release, "lem", options);
   ASSERT_TRUE(launched.has_value());
   EXPECT_TRUE(spawner.swapped()) << "the command at its path was replaced before the spawn";
   EXPECT_TRUE(launched->ok) << launched->reason << ": " << launched->detail
@@ -99,11 +107,7 @@ TEST(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
   options.policy.workspace = release.workspace();
   options.spawner = &spawner;
   boost::asio::io_context io;
-  std::optional<SurfaceLaunch> launched;
-  LaunchSurface(io, *release.manifest().FindSurface("lem"), options,
-                [&](SurfaceLaunch launch) { launched = std::move(launch); });
-  while (!launched && io.run_one_for(std::chrono::seconds(30)) > 0) {
-  }
+  std::optional<SurfaceLaunch> launched = LaunchAndWait(io, release, "lem", options);
   ASSERT_TRUE(launched.has_value());
   EXPECT_FALSE(launched->ok);
   EXPECT_EQ(launched->reason, "start-failed");
