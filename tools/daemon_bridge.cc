@@ -217,7 +217,8 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
         }
         if (!heard_from_daemon && (stdin_open || refused_input || unanswered.count() != 0)) {
           return IoError("the daemon closed the connection before answering anything (it may be "
-                         "at its connection limit: its stderr says so; or it was stopping)");
+                         "at its connection limit or out of file descriptors: its stderr says "
+                         "so; or it was stopping)");
         }
         if (stdin_open || refused_input) return IoError("the daemon closed the connection");
         if (const size_t left = unanswered.count(); left != 0) {

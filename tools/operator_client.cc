@@ -140,8 +140,8 @@ Result<std::string> SendOperatorRequest(const OperatorRequest& request, bool* re
   if (!exchange.status.ok()) return exchange.status;
   if (exchange.lines.size() != 2) {
     return IoError("the server closed the connection without answering (it may be at its "
-                   "connection limit, or stopping); the change may still be made: check before "
-                   "retrying");
+                   "connection limit, out of file descriptors, or stopping); the change may "
+                   "still be made: check before retrying");
   }
   auto hello = ResultOf(exchange.lines[0]);
   if (!hello.ok()) return hello.status();

@@ -26,13 +26,20 @@ Result<std::unique_ptr<OperatorListener>> OperatorListener::Bind(
   std::unique_ptr<OperatorListener> self(
       new OperatorListener(io, core, std::move(*listener), std::move(on_note)));
   OperatorListener* raw = self.get();
-  raw->listener_->Accept([raw](UniqueFd fd) { raw->OnConnection(std::move(fd)); },
-                         [raw](uid_t uid) {
-                           if (raw->on_note_) {
-                             raw->on_note_("refused an operator connection from uid " +
-                                           std::to_string(uid));
-                           }
-                         });
+  raw->listener_->Accept({[raw](UniqueFd fd) { raw->OnConnection(std::move(fd)); },
+                          [raw](uid_t uid) {
+                            if (raw->on_note_) {
+                              raw->on_note_("refused an operator connection from uid " +
+                                            std::to_string(uid));
+                            }
+                          },
+                          [raw](uint64_t shed) {
+                            if (raw->on_note_) {
+                              raw->on_note_("out of file descriptors (see `ulimit -n`): " +
+                                            std::to_string(shed) +
+                                            " operator connection(s) closed unanswered so far");
+                            }
+                          }});
   return self;
 }
 

@@ -13,6 +13,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "tools/refusal_tally.h"
+
 namespace las::tools {
 namespace {
 
@@ -24,8 +26,21 @@ struct UnixListener::Impl {
   explicit Impl(boost::asio::io_context& io) : acceptor(io), retry(io) {}
   boost::asio::local::stream_protocol::acceptor acceptor;
   boost::asio::steady_timer retry;
+  UniqueFd spare;  // given up for a moment to shed a pending connection
+  RefusalTally shed;
   bool closed = false;
 };
+
+namespace {
+
+UniqueFd OpenSpare() { return UniqueFd(::open("/dev/null", O_RDONLY | O_CLOEXEC)); }
+
+bool OutOfDescriptors(const boost::system::error_code& error) {
+  return error == boost::asio::error::no_descriptors ||
+         error == boost::system::errc::too_many_files_open_in_system;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<UnixListener>> UnixListener::Bind(boost::asio::io_context& io,
                                                          const std::string& path) {
@@ -60,6 +75,7 @@ Result<std::unique_ptr<UnixListener>> UnixListener::Bind(boost::asio::io_context
   }
   if (::listen(fd.get(), SOMAXCONN) != 0) return IoError(Errno("listen " + path));
   auto impl = std::make_unique<Impl>(io);
+  impl->spare = OpenSpare();
   boost::system::error_code error;
   impl->acceptor.assign(boost::asio::local::stream_protocol(), fd.Release(), error);
   if (error) return IoError("listen " + path + ": " + error.message());
@@ -72,10 +88,8 @@ UnixListener::UnixListener(std::unique_ptr<Impl> impl, std::string path, dev_t d
 
 UnixListener::~UnixListener() = default;
 
-void UnixListener::Accept(std::function<void(UniqueFd)> on_connection,
-                          std::function<void(uid_t)> on_refused) {
-  on_connection_ = std::move(on_connection);
-  on_refused_ = std::move(on_refused);
+void UnixListener::Accept(Callbacks callbacks) {
+  callbacks_ = std::move(callbacks);
   AcceptNext();
 }
 
@@ -92,22 +106,39 @@ void UnixListener::AcceptNext() {
           cred.uid != ::geteuid()) {
         const uid_t uid = cred.uid;
         fd.Reset();  // closed before anything is read from or written to it
-        if (on_refused_) on_refused_(uid);
+        if (callbacks_.on_refused) callbacks_.on_refused(uid);
       } else {
         const int flags = ::fcntl(fd.get(), F_GETFL);
         if (flags >= 0) (void)::fcntl(fd.get(), F_SETFL, flags | O_NONBLOCK);
-        on_connection_(std::move(fd));
+        callbacks_.on_connection(std::move(fd));
       }
-    }
-    if (!error) {
       AcceptNext();
       return;
     }
-    // Errors such as EMFILE are transient for a listener: retry shortly, without spinning.
-    impl_->retry.expires_after(std::chrono::milliseconds(100));
-    impl_->retry.async_wait([this](const boost::system::error_code& waited) {
-      if (!waited) AcceptNext();
-    });
+    if (OutOfDescriptors(error) && ShedOnePending()) {
+      if (impl_->shed.Count() && callbacks_.on_shed) callbacks_.on_shed(impl_->shed.count());
+      AcceptNext();
+      return;
+    }
+    RetryLater();
+  });
+}
+
+bool UnixListener::ShedOnePending() {
+  impl_->spare.Reset();
+  UniqueFd pending(::accept4(impl_->acceptor.native_handle(), nullptr, nullptr,
+                             SOCK_CLOEXEC | SOCK_NONBLOCK));
+  const bool shed = pending.valid();
+  pending.Reset();  // before the spare is taken back: the two need the same descriptor
+  impl_->spare = OpenSpare();
+  return shed;
+}
+
+// Other accept errors are transient for a listener too: retry shortly, without spinning.
+void UnixListener::RetryLater() {
+  impl_->retry.expires_after(std::chrono::milliseconds(100));
+  impl_->retry.async_wait([this](const boost::system::error_code& waited) {
+    if (!waited) AcceptNext();
   });
 }
 

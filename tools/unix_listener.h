@@ -7,6 +7,13 @@
 // this process's effective uid is closed at once and reported through `on_refused`; the
 // others are handed to `on_connection` as a non-blocking, close-on-exec descriptor.
 //
+// Out of descriptors (EMFILE, ENFILE), a pending connection would wait in the backlog with
+// no answer: the listener keeps one spare descriptor (/dev/null) for that moment, frees it,
+// accepts the pending connection, closes it unanswered (its client sees the connection end
+// at once, as at a connection cap), takes the spare back, and reports it through `on_shed`
+// with the number shed so far at the 1st, 2nd, 4th, 8th... (tools/refusal_tally.h). When
+// even that finds no descriptor (another thread took it), it tries again 100 ms later.
+//
 // Close() stops accepting; the socket file stays until RemoveSocketFile(), which removes
 // it only if it is still the file this listener created (same device and inode).
 //
@@ -18,6 +25,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,9 +47,13 @@ class UnixListener {
   UnixListener(const UnixListener&) = delete;
   UnixListener& operator=(const UnixListener&) = delete;
 
-  // Accepts until Close(). `on_connection` gets each accepted peer of this uid.
-  void Accept(std::function<void(UniqueFd)> on_connection,
-              std::function<void(uid_t)> on_refused);
+  struct Callbacks {
+    std::function<void(UniqueFd)> on_connection;  // each accepted peer of this uid
+    std::function<void(uid_t)> on_refused;        // a peer of another uid, closed
+    std::function<void(uint64_t shed_so_far)> on_shed;  // see above; may be empty
+  };
+  // Accepts until Close().
+  void Accept(Callbacks callbacks);
   void Close();
   void RemoveSocketFile();
   const std::string& path() const { return path_; }
@@ -50,13 +62,14 @@ class UnixListener {
   struct Impl;
   UnixListener(std::unique_ptr<Impl> impl, std::string path, dev_t dev, ino_t ino);
   void AcceptNext();
+  void RetryLater();
+  bool ShedOnePending();
 
   std::unique_ptr<Impl> impl_;
   std::string path_;
   dev_t dev_;
   ino_t ino_;
-  std::function<void(UniqueFd)> on_connection_;
-  std::function<void(uid_t)> on_refused_;
+  Callbacks callbacks_;
 };
 
 }  // namespace las::tools

@@ -9,6 +9,7 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -172,6 +173,18 @@ class DaemonTest : public ::testing::Test {
     json script = testing::ServeScript(tmp_.Sub("log"), "", env, steps);
     script["clientName"] = client_name;
     return testing::RunSdkClient(script);
+  }
+
+  // A `las serve` bridge that sends one initialize line and ends at stdin's end.
+  testing::CommandResult RunBridgeInitialize() const {
+    std::vector<std::string> argv = {
+        "/bin/sh", "-c", "printf '%s\\n' \"$0\" | exec \"$@\"",
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})"};
+    for (const std::string& arg :
+         testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")})) {
+      argv.push_back(arg);
+    }
+    return testing::RunCommand(argv);
   }
 
   RawClient Connect(const std::string& socket_path) {
@@ -426,13 +439,7 @@ TEST_F(DaemonTest, AnOpenFileLimitTooLowForTheConnectionCapLowersTheCap) {
   RawClient refused = Connect(socket_path);
   EXPECT_FALSE(refused.ReadLine(std::chrono::seconds(30)).has_value()) << "closed at accept";
   // A bridge turned away so says what may be the cause, not that the daemon died (probe V4).
-  std::vector<std::string> bridge = {
-      "/bin/sh", "-c", "printf '%s\\n' \"$0\" | exec \"$@\"",
-      R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})"};
-  for (const std::string& arg : testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")})) {
-    bridge.push_back(arg);
-  }
-  const testing::CommandResult turned_away = testing::RunCommand(bridge);
+  const testing::CommandResult turned_away = RunBridgeInitialize();
   EXPECT_EQ(turned_away.exit_code, 9) << turned_away.err;
   EXPECT_NE(turned_away.err.find("before answering anything (it may be at its connection limit"),
             std::string::npos)
@@ -447,6 +454,55 @@ TEST_F(DaemonTest, AnOpenFileLimitTooLowForTheConnectionCapLowersTheCap) {
   EXPECT_NE(said.find("the open-file limit (300) leaves room for 75 client connections, not 1024"),
             std::string::npos)
       << said;
+}
+
+// Out of descriptors (here its soft limit lowered, while running, to what it holds), the
+// daemon cannot accept: a connection used to wait in the backlog unanswered and a bridge
+// hung with no word on either side (probe BF1). A spare descriptor lets it close such a
+// connection at once and say so; sessions that exist go on, and when descriptors are
+// back, connections are served again.
+TEST_F(DaemonTest, OutOfDescriptorsANewConnectionIsClosedAtOnceAndTheDaemonSaysSo) {
+  const std::string err = tmp_.Sub("daemon.err");
+  const std::string socket_path = StartDaemon(err);
+  ASSERT_FALSE(socket_path.empty());
+  RawClient before = Connect(socket_path);
+  before.Initialize("agent-before");
+  ASSERT_FALSE(HasFailure());
+  const pid_t pid = daemon_->pid();
+  rlimit limit{};
+  ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, nullptr, &limit), 0) << std::strerror(errno);
+  // A new descriptor takes the lowest free number; none is free below the limit.
+  std::set<rlim_t> open_fds;
+  for (const auto& entry : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+    open_fds.insert(std::stoull(entry.path().filename().string()));
+  }
+  rlim_t lowest_free = 0;
+  while (open_fds.count(lowest_free) != 0) ++lowest_free;
+  const rlimit lowered{lowest_free, limit.rlim_max};
+  ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, &lowered, nullptr), 0) << std::strerror(errno);
+
+  RawClient shed = Connect(socket_path);
+  EXPECT_FALSE(shed.ReadLine(std::chrono::seconds(30)).has_value()) << "closed, not queued";
+  const testing::CommandResult turned_away = RunBridgeInitialize();
+  EXPECT_EQ(turned_away.exit_code, 9) << turned_away.err;
+  EXPECT_NE(turned_away.err.find("out of file descriptors"), std::string::npos) << turned_away.err;
+  before.Send(R"({"jsonrpc":"2.0","id":5,"method":"ping"})");
+  auto pong = before.ReadLine();
+  ASSERT_TRUE(pong.has_value()) << "the session that existed goes on";
+  EXPECT_EQ(json::parse(*pong)["id"], 5);
+
+  ASSERT_EQ(::prlimit(pid, RLIMIT_NOFILE, &limit, nullptr), 0) << std::strerror(errno);
+  RawClient after = Connect(socket_path);
+  after.Initialize("agent-after");
+  EXPECT_FALSE(HasFailure()) << "served again once descriptors are back";
+  EXPECT_EQ(StopDaemon(), 0);
+  std::ifstream in(err);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(said.find("out of file descriptors (see `ulimit -n`): 1 connection(s) closed "
+                      "unanswered so far"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("2 connection(s) closed unanswered so far"), std::string::npos) << said;
 }
 
 // Clients that send most of a line and stall hold it in the daemon's memory; together they
