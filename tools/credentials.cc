@@ -311,4 +311,14 @@ std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::S
   return values;
 }
 
+std::map<std::string, std::string> CredentialVariablesIn(const trust::Environment& environment) {
+  std::map<std::string, std::string> variables;
+  for (const auto& [name, value] : environment) {
+    if (name.starts_with(trust::kCredentialVariablePrefix) && value.size() >= kMinCrossSurfaceCredentialBytes) {
+      variables.emplace(name, value);
+    }
+  }
+  return variables;
+}
+
 }  // namespace las::tools

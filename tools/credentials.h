@@ -66,6 +66,11 @@ inline constexpr size_t kMinCrossSurfaceCredentialBytes = 8;
 std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::SurfaceBinding>& surfaces,
                                                       const trust::Environment& environment);
 
+// Every LAS_CREDENTIAL_* variable of `environment` whose value has
+// kMinCrossSurfaceCredentialBytes or more, name -> value: what a child being drafted
+// (`las release draft`, which binds no credential yet) must not list in its tools.
+std::map<std::string, std::string> CredentialVariablesIn(const trust::Environment& environment);
+
 // Adds to `values` those of one tool's `credential_templates` (argument -> credential name)
 // that `resolve` knows.
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,

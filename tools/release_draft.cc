@@ -11,8 +11,10 @@
 #include <optional>
 #include <set>
 
+#include "tools/credentials.h"
 #include "tools/surface_launcher.h"
 #include "tools/unpinned_code.h"
+#include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/digest.h"
@@ -80,13 +82,54 @@ Status CheckRequest(const DraftRequest& request) {
   return Status::Ok();
 }
 
+// The values of the LAS_CREDENTIAL_* variables set here, each with the variable's name.
+struct CredentialsHere {
+  std::vector<std::string> names;
+  std::vector<CredentialSpellings> spellings;
+  std::vector<std::string> values;
+};
+
+CredentialsHere CredentialsIn(const trust::Environment& environment) {
+  CredentialsHere here;
+  for (const auto& [name, value] : CredentialVariablesIn(environment)) {
+    here.names.push_back(name);
+    here.spellings.emplace_back(std::vector<std::string>{value});
+    here.values.push_back(value);
+  }
+  return here;
+}
+
+// A tool that carries a credential value of this environment in its name, description or
+// schema would put it in the release, which every client is shown and the log records
+// (probe BE5): refused, naming the variable, never the value or the tool.
+Status CheckNoCredentialListed(const std::string& surface, const std::vector<trust::LiveTool>& tools,
+                               const CredentialsHere& credentials) {
+  for (size_t i = 0; i < tools.size(); ++i) {
+    const trust::LiveTool& tool = tools[i];
+    const std::string listed = "[" + transport::QuoteJsonString(tool.name) + "," +
+                               transport::QuoteJsonString(tool.description.value_or("")) + "," +
+                               tool.input_schema_json + "]";
+    for (size_t c = 0; c < credentials.names.size(); ++c) {
+      if (credentials.spellings[c].EchoedIn(listed)) {
+        return Denied("surface " + surface + ": the child's tool #" + std::to_string(i + 1) +
+                      " carries the value of " + credentials.names[c] +
+                      " in its name, description or inputSchema; nothing was written (a "
+                      "release shows its tools to every client and the log records them)");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 // The launch, run to completion on a private loop; the child is shut down and reaped
 // before this returns.
-SurfaceLaunch ProbeOnce(const trust::SurfaceBinding& binding, const DraftRequest& request) {
+SurfaceLaunch ProbeOnce(const trust::SurfaceBinding& binding, const DraftRequest& request,
+                        const CredentialsHere& credentials) {
   boost::asio::io_context io;
   LaunchOptions options;
   options.policy = request.policy;
   options.probe_only = true;
+  options.other_credentials = credentials.values;  // withheld from a failed launch's detail
   options.start_timeout_ms = request.start_timeout_ms;
   std::optional<SurfaceLaunch> outcome;
   LaunchSurface(io, binding, options, [&outcome](SurfaceLaunch launch) {
@@ -137,7 +180,8 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     out.notes.push_back(*unpinned);
   }
 
-  SurfaceLaunch launch = ProbeOnce(b, request);
+  const CredentialsHere credentials = CredentialsIn(request.policy.environment);
+  SurfaceLaunch launch = ProbeOnce(b, request, credentials);
   if (!launch.ok) {
     // The launch checks' details name the surface themselves: said once (probe BA3).
     const std::string who = "surface " + b.name + ": ";
@@ -151,6 +195,7 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     return Denied(message);
   }
 
+  LAS_RETURN_IF_ERROR(CheckNoCredentialListed(b.name, launch.live_tools, credentials));
   std::set<std::string> names;
   for (const trust::LiveTool& live : launch.live_tools) {
     if (!trust::IsValidToolName(live.name)) {

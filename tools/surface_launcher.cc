@@ -226,11 +226,11 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   state->timeout_ms = options.start_timeout_ms;
   state->result.surface = surface.name;
   state->done = std::move(done);
-  if (!options.probe_only) {
-    std::vector<std::string> values = CredentialValuesOf(surface, options.policy.environment);
-    values.insert(values.end(), options.other_credentials.begin(), options.other_credentials.end());
-    state->credentials = CredentialSpellings(values);
-  }
+  std::vector<std::string> values =
+      options.probe_only ? std::vector<std::string>{}
+                         : CredentialValuesOf(surface, options.policy.environment);
+  values.insert(values.end(), options.other_credentials.begin(), options.other_credentials.end());
+  state->credentials = CredentialSpellings(values);
 
   auto plan = trust::PlanLaunch(surface, options.policy);
   if (!plan.ok()) {

@@ -76,7 +76,8 @@ struct LaunchOptions {
   std::vector<std::string> extra_env;
   // Credential values besides the surface's own that nothing the child sends may carry
   // into a detail: those of the other surfaces of the release (CrossSurfaceCredentialValues),
-  // since a child can hand back another's (probe BD1).
+  // since a child can hand back another's (probe BD1). In probe mode the surface has no
+  // bound tools and so no values of its own: these are the only ones looked for.
   std::vector<std::string> other_credentials;
   // The child exited by itself after the launch succeeded (transport/mcp_client.h).
   std::function<void()> on_child_gone;

@@ -206,8 +206,8 @@ TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThat
   EXPECT_EQ(ReadManifest(r.manifest()).surfaces.size(), 1u) << "nothing added on refusal";
 }
 
-// A python child (at <workspace>/one.py) that lists one tool, "pick", with `schema`.
-std::string OneToolChild(ReleaseScratch& r, const std::string& schema) {
+// A python child (at <workspace>/one.py) that lists one tool, `name`, with `schema`.
+std::string OneToolChild(ReleaseScratch& r, const std::string& schema, const std::string& name = "pick") {
   const std::string child = r.workspace() + "/one.py";
   Spit(child, R"(import json, sys
 SCHEMA = ')" + schema + R"('
@@ -218,7 +218,7 @@ for raw in sys.stdin:
         result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
                   "serverInfo": {"name": "one", "version": "1"}}
     elif msg.get("method") == "tools/list":
-        result = {"tools": [{"name": "pick", "description": "Pick.", "inputSchema": json.loads(SCHEMA)}]}
+        result = {"tools": [{"name": ")" + name + R"(", "description": "Pick.", "inputSchema": json.loads(SCHEMA)}]}
     elif rid is not None:
         result = {}
     else:
@@ -242,6 +242,37 @@ TEST(ReleaseDraftTest, RefusesASchemaIntegerTheDigestCannotBind) {
       << drafted.err;
   EXPECT_EQ(drafted.err.find("10000000000000001"), std::string::npos) << drafted.err;
   EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
+}
+
+// A child that lists a credential value set here (LAS_CREDENTIAL_*) as a tool's name or
+// inside its schema would put it in the release, which every client is shown and the log
+// records (probe BE5): draft refuses, naming the variable, never the value; nothing is
+// written. The same child drafts when the variable is not set.
+TEST(ReleaseDraftTest, RefusesAChildThatListsACredentialValueSetHere) {
+  const std::string token = "ghp_R4nd0mT0kenV4lue1234567890abcdefAB";
+  const std::vector<std::string> env = {"LAS_CREDENTIAL_SHORT_TOKEN=" + token};
+  const std::string plain = R"({"type":"object"})";
+  const std::string encoded = R"({"type":"object","description":"Z2hwX1I0bmQwbVQwa2VuVjRsdWUxMjM0NTY3ODkwYWJjZGVmQUI="})";
+  for (const auto& [schema, name] : std::vector<std::pair<std::string, std::string>>{
+           {plain, token}, {encoded, "pick"}}) {
+    ReleaseScratch r;
+    const std::string child = OneToolChild(r, schema, name);
+    const std::vector<std::string> args = {"release", "draft", "--surface", "leaky", "--cwd",
+                                           r.workspace(), "--workspace", r.workspace(),
+                                           "--manifest", r.manifest(), "--",
+                                           "/usr/bin/python3", child};
+    auto refused = Las(args, env);
+    EXPECT_EQ(refused.exit_code, 8) << refused.err;
+    EXPECT_NE(refused.err.find("surface leaky: the child's tool #1 carries the value of "
+                               "LAS_CREDENTIAL_SHORT_TOKEN"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(refused.err.find("R4nd0m"), std::string::npos) << refused.err;
+    EXPECT_EQ(refused.out.find("R4nd0m"), std::string::npos) << refused.out;
+    EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
+    auto drafted = Las(args);
+    EXPECT_EQ(drafted.exit_code, 0) << drafted.err;
+  }
 }
 
 // A schema Las cannot check arguments against (here 2020-12's prefixItems) is signed all
