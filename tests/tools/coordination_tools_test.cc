@@ -543,6 +543,19 @@ TEST_F(CoordinationToolsTest, TinySpansOfAHandleNeverSplitACharacter) {
     }
     EXPECT_EQ(joined, json(text).dump()) << "length " << length;
   }
+  // An offset inside a character moves to the next one's start, one past the end to the
+  // size; the answer's offset says where its text begins (docs/STATE.md).
+  const std::string canonical = json(text).dump();
+  const size_t inside = canonical.find("\xc3\xa9") + 1;
+  json moved = Ok("bob", "las__handle_read", {{"handle_id", handle}, {"offset", inside}, {"length", 4}});
+  EXPECT_EQ(moved["offset"], inside + 1);
+  EXPECT_EQ(moved["text"], canonical.substr(inside + 1, moved["length"].get<size_t>()));
+  json past = Ok("bob", "las__handle_read", {{"handle_id", handle}, {"offset", canonical.size() + 100}});
+  EXPECT_EQ(past["offset"], canonical.size());
+  EXPECT_EQ(past["length"], 0);
+  EXPECT_EQ(past["eof"], true);
+  EXPECT_TRUE(past["next_offset"].is_null());
+  EXPECT_EQ(past["text"], "");
 }
 
 // Older values, bodies and handle contents are read back from the event at the sequence
