@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
+#include "base/file_mode.h"
 #include "base/printable_text.h"
 
 namespace las::log {
@@ -16,12 +16,6 @@ constexpr mode_t kWritableByOthers = S_IWGRP | S_IWOTH;
 // Search (x) alone is enough to open the files, whose names are predictable (CURRENT,
 // MANIFEST-000005, 000012.sst).
 constexpr mode_t kReachableByOthers = S_IRGRP | S_IXGRP | S_IROTH | S_IXOTH;
-
-std::string Octal(mode_t mode) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
-  return text;
-}
 
 // The rule itself, on what stat(2) said of `dir`.
 Result<LogDirectoryAccess> Judge(const std::string& dir, const struct stat& st) {
@@ -36,7 +30,7 @@ Result<LogDirectoryAccess> Judge(const std::string& dir, const struct stat& st) 
   }
   if ((st.st_mode & kWritableByOthers) != 0) {
     return Denied(dir + ": the log directory is writable by group or others (mode " +
-                  Octal(st.st_mode) + "), who could delete or replace the log's files; chmod 700 it");
+                  FileModeText(st.st_mode) + "), who could delete or replace the log's files; chmod 700 it");
   }
   if ((st.st_mode & kReachableByOthers) != 0) return LogDirectoryAccess::kReadableByOthers;
   return LogDirectoryAccess::kOwnerOnly;
@@ -62,7 +56,7 @@ std::optional<std::string> LogDirectoryNote(const std::string& dir) {
   if (!access.ok() || *access != LogDirectoryAccess::kReadableByOthers) return std::nullopt;
   const std::string shown = EscapeForTerminal(dir);
   return "the log directory " + shown + " may be read by group or others (mode " +
-         Octal(st.st_mode) + "): they can read every event (call arguments, private state, " +
+         FileModeText(st.st_mode) + "): they can read every event (call arguments, private state, " +
          "messages); chmod 700 " + shown + " unless that is intended";
 }
 

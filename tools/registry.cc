@@ -3,12 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/file_mode.h"
 #include "base/printable_text.h"
 #include "trust/manifest.h"
 #include "trust/secure_file.h"
@@ -140,11 +140,9 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // LoadRegistry says what matters
   const bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
   if (st.st_uid == ::geteuid() && !others_write) return std::nullopt;
-  char mode[8];
-  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
   return "the registry " + path + " may be written by " +
          (st.st_uid != ::geteuid() ? std::string("another user (its owner)")
-                                   : std::string("others (mode ") + mode + ")") +
+                                   : "others (mode " + FileModeText(st.st_mode) + ")") +
          ", who then decide which signed surfaces run: chmod go-w, and own it";
 }
 

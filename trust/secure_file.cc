@@ -5,8 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+
+#include "base/file_mode.h"
 
 namespace las::trust {
 namespace {
@@ -86,10 +87,8 @@ Verdict CheckSecureDescriptor(int fd, const std::string& path, const std::string
                                           std::to_string(expected));
   }
   if ((st.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
     return Reject(Reason::kFilePermissions,
-                  what + " " + path + " has mode " + mode +
+                  what + " " + path + " has mode " + FileModeText(st.st_mode) +
                       "; group and other bits must be clear (chmod 600)");
   }
   return CheckRegularAndSize(st, path, what, options.max_bytes);
