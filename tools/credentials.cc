@@ -86,43 +86,6 @@ std::string PercentDecodedLower(std::string_view lower) {
   return out;
 }
 
-// Levels of percent-encoding undone: %252F is %2F once decoded, / twice.
-inline constexpr int kPercentLevels = 3;
-
-// A URL that quotes a credential (an error naming the request that failed) spells its
-// bytes outside the unreserved ones as %XX, in either case, maybe more than once, and a
-// form writes a space as '+' (probes BD3, BE2).
-bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
-  const bool spaced_credential =
-      std::any_of(needles.credentials.begin(), needles.credentials.end(),
-                  [](std::string_view value) { return value.find(' ') != std::string_view::npos; });
-  std::string encoded(lower);
-  for (int level = 0; level < kPercentLevels; ++level) {
-    const bool escapes = encoded.find('%') != std::string::npos;
-    // As a form decodes: '+' is a space, then each %XX its byte (%2B a '+').
-    if (spaced_credential && encoded.find('+') != std::string::npos) {
-      std::string form = encoded;
-      std::replace(form.begin(), form.end(), '+', ' ');
-      if (FindsAny(escapes ? PercentDecodedLower(form) : form, needles.credentials)) return true;
-    }
-    if (!escapes) return false;
-    encoded = PercentDecodedLower(encoded);
-    if (FindsAny(encoded, needles.credentials)) return true;
-  }
-  return false;
-}
-
-bool CarriesAny(std::string_view text, const Needles& needles) {
-  std::string lower = AsciiLower(text);
-  if (FindsAny(lower, needles.credentials) || FindsAny(lower, needles.spellings)) return true;
-  if (CarriesPercentEncoded(lower, needles)) return true;
-  // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
-  // break may fall inside the credential's spelling (probe AD1).
-  if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
-  std::erase_if(lower, IsAsciiSpace);
-  return FindsAny(lower, needles.spellings);
-}
-
 // JSON's string escapes in `text` undone once, leniently (what is no JSON escape stays as
 // written): what a reader gets from a string that holds JSON text, e.g. a tool's text
 // content `{"auth": "ab12\/cd34"}`, once it parses it.
@@ -162,6 +125,49 @@ std::string UnescapeJsonOnce(std::string_view text) {
     AppendUtf8(code_point, out);
   }
   return out;
+}
+
+// Levels of percent-encoding undone: %252F is %2F once decoded, / twice.
+inline constexpr int kPercentLevels = 3;
+
+// A URL that quotes a credential (an error naming the request that failed) spells its
+// bytes outside the unreserved ones as %XX, in either case, maybe more than once, and a
+// form writes a space as '+' (probes BD3, BE2); what it quotes may be JSON text, whose
+// escapes are undone too.
+bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
+  const bool spaced_credential =
+      std::any_of(needles.credentials.begin(), needles.credentials.end(),
+                  [](std::string_view value) { return value.find(' ') != std::string_view::npos; });
+  std::string encoded(lower);
+  for (int level = 0; level < kPercentLevels; ++level) {
+    const bool escapes = encoded.find('%') != std::string::npos;
+    // As a form decodes: '+' is a space, then each %XX its byte (%2B a '+').
+    if (spaced_credential && encoded.find('+') != std::string::npos) {
+      std::string form = encoded;
+      std::replace(form.begin(), form.end(), '+', ' ');
+      if (FindsAny(escapes ? PercentDecodedLower(form) : form, needles.credentials)) return true;
+    }
+    if (!escapes) return false;
+    encoded = PercentDecodedLower(encoded);
+    if (FindsAny(encoded, needles.credentials)) return true;
+    // JSON text quoted into a URL: its escapes ("\/", "\u002b") appear once decoded.
+    if (encoded.find('\\') != std::string::npos &&
+        FindsAny(UnescapeJsonOnce(encoded), needles.credentials)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool CarriesAny(std::string_view text, const Needles& needles) {
+  std::string lower = AsciiLower(text);
+  if (FindsAny(lower, needles.credentials) || FindsAny(lower, needles.spellings)) return true;
+  if (CarriesPercentEncoded(lower, needles)) return true;
+  // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
+  // break may fall inside the credential's spelling (probe AD1).
+  if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
+  std::erase_if(lower, IsAsciiSpace);
+  return FindsAny(lower, needles.spellings);
 }
 
 // JSON text inside a string may itself hold JSON text: each level is one more decode.

@@ -31,7 +31,9 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // are compared on their digits and as doubles, in time linear in the text. The gateway
 // then refuses the result (credential-in-result), so the secret reaches neither the client
 // nor the log. Its hex and base64 spellings count too, also inside the encoding of longer
-// data (tools/credential_encodings.h) and across the line breaks of a wrapped encoding. Values shorter than kMinCheckedCredentialBytes are
+// data (tools/credential_encodings.h) and across the line breaks of a wrapped encoding, and
+// its percent-encoded (URL) spellings, up to three levels, a form's '+' and JSON escapes
+// inside them included. Values shorter than kMinCheckedCredentialBytes are
 // not looked for (they would match by chance); other encodings (split across strings,
 // reversed, a number that merely contains the digits) are not recognized. Text that is not
 // JSON is looked at up to where it stops being JSON.

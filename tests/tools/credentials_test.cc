@@ -153,6 +153,9 @@ TEST(CredentialsTest, PercentEncodedSpellingsAreRecognized) {
   EXPECT_TRUE(EchoesCredential(text_result("pass=correct+horse+battery"), {"correct horse battery"}));
   EXPECT_TRUE(EchoesCredential(text_result("pass=correct+horse%2Bbattery"), {"correct horse+battery"}));
   EXPECT_FALSE(EchoesCredential(text_result("100%% sure: %zz %2"), secret));
+  // JSON text (a serializer that writes "\/") quoted into a URL.
+  EXPECT_TRUE(EchoesCredential(
+      text_result("state=%7B%22k%22%3A%22wJalr%5C%2FK7MDENG%2BbPxRfi%3DC%5Cu00fc%22%7D"), secret));
 }
 
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
