@@ -13,6 +13,7 @@
 #include "base/json_string.h"
 #include "base/utf8.h"
 #include "tools/credential_encodings.h"
+#include "transport/json_text.h"
 
 namespace las::tools {
 
@@ -315,6 +316,13 @@ std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::S
     }
   }
   return values;
+}
+
+bool ToolDefinitionCarries(const trust::LiveTool& tool, const CredentialSpellings& credentials) {
+  if (credentials.empty()) return false;
+  return credentials.EchoedIn("[" + transport::QuoteJsonString(tool.name) + "," +
+                              transport::QuoteJsonString(tool.description.value_or("")) + "," +
+                              tool.input_schema_json + "]");
 }
 
 std::map<std::string, std::string> CredentialVariablesIn(const trust::Environment& environment) {

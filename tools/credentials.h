@@ -12,6 +12,7 @@
 
 #include "trust/credential_injection.h"
 #include "trust/environment.h"
+#include "trust/tool_binding_check.h"
 
 namespace las::tools {
 
@@ -67,6 +68,10 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
 inline constexpr size_t kMinCrossSurfaceCredentialBytes = 8;
 std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::SurfaceBinding>& surfaces,
                                                       const trust::Environment& environment);
+
+// Whether a tool as its child lists it — name, description, inputSchema — carries one of
+// `credentials`: a definition is shown to every client and recorded in the log.
+bool ToolDefinitionCarries(const trust::LiveTool& tool, const CredentialSpellings& credentials);
 
 // Every LAS_CREDENTIAL_* variable of `environment` whose value has
 // kMinCrossSurfaceCredentialBytes or more, name -> value: what a child being drafted

@@ -14,7 +14,6 @@
 #include "tools/credentials.h"
 #include "tools/surface_launcher.h"
 #include "tools/unpinned_code.h"
-#include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/digest.h"
@@ -105,12 +104,8 @@ CredentialsHere CredentialsIn(const trust::Environment& environment) {
 Status CheckNoCredentialListed(const std::string& surface, const std::vector<trust::LiveTool>& tools,
                                const CredentialsHere& credentials) {
   for (size_t i = 0; i < tools.size(); ++i) {
-    const trust::LiveTool& tool = tools[i];
-    const std::string listed = "[" + transport::QuoteJsonString(tool.name) + "," +
-                               transport::QuoteJsonString(tool.description.value_or("")) + "," +
-                               tool.input_schema_json + "]";
     for (size_t c = 0; c < credentials.names.size(); ++c) {
-      if (credentials.spellings[c].EchoedIn(listed)) {
+      if (ToolDefinitionCarries(tools[i], credentials.spellings[c])) {
         return Denied("surface " + surface + ": the child's tool #" + std::to_string(i + 1) +
                       " carries the value of " + credentials.names[c] +
                       " in its name, description or inputSchema; nothing was written (a "

@@ -1,6 +1,7 @@
 #include "tools/surface_launcher.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -130,9 +131,23 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   // LaunchOptions::other_credentials): child text that carries one is neither recorded nor
   // served.
   CredentialSpellings credentials{{}};
+  // Those of them long enough to look for in the signed definitions (a short one, a PIN,
+  // would match a schema's number or a description's word by chance).
+  CredentialSpellings definition_credentials{{}};
 
   bool CarriesCredential(std::string_view text) const {
     return !credentials.empty() && credentials.EchoedIn(transport::QuoteJsonString(text));
+  }
+
+  // The manifest index of the first signed tool whose definition carries a credential.
+  std::optional<size_t> SignedToolCarryingCredential() const {
+    for (const trust::LiveTool& tool : result.live_tools) {
+      if (!ToolDefinitionCarries(tool, definition_credentials)) continue;
+      for (size_t i = 0; i < surface->tools.size(); ++i) {
+        if (surface->tools[i].name == tool.name) return i;
+      }
+    }
+    return std::nullopt;
   }
 
   // The child's own text that Las keeps after the tool check — titles, prompt and resource
@@ -231,6 +246,10 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
                          : CredentialValuesOf(surface, options.policy.environment);
   values.insert(values.end(), options.other_credentials.begin(), options.other_credentials.end());
   state->credentials = CredentialSpellings(values);
+  std::erase_if(values, [](const std::string& value) {
+    return value.size() < kMinCrossSurfaceCredentialBytes;
+  });
+  state->definition_credentials = CredentialSpellings(values);
 
   auto plan = trust::PlanLaunch(surface, options.policy);
   if (!plan.ok()) {
@@ -292,6 +311,14 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
         trust::Verdict verdict = trust::CheckToolList(*state->surface, state->result.live_tools);
         if (!verdict.ok()) {
           state->Fail(verdict.reason_name(), verdict.detail());
+          return;
+        }
+        if (std::optional<size_t> index = state->SignedToolCarryingCredential()) {
+          state->Fail(kReasonCredentialInDefinition,
+                      "the release's tools[" + std::to_string(*index) +
+                          "] carries a credential value Las injects in its name, description "
+                          "or inputSchema; the surface is left out so that neither clients nor "
+                          "the log get it: sign a release without it");
           return;
         }
         state->ListExtras();

@@ -37,6 +37,10 @@ namespace las::tools {
 // Stable reason codes for failures that are not trust verdicts (the child itself failed).
 inline constexpr std::string_view kReasonStartFailed = "start-failed";
 inline constexpr std::string_view kReasonListFailed = "list-failed";
+// A signed tool's name, description or inputSchema carries a credential value Las injects
+// (one of kMinCrossSurfaceCredentialBytes or more, this surface's or another's): served,
+// it would reach every client and the log.
+inline constexpr std::string_view kReasonCredentialInDefinition = "credential-in-definition";
 
 struct SurfaceLaunch {
   std::string surface;

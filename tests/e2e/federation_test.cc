@@ -21,6 +21,7 @@
 #include "tests/support/processes.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
+#include "trust/tool_binding_check.h"
 
 namespace las {
 namespace {
@@ -1296,6 +1297,43 @@ TEST_F(FederationTest, ChildTextThatCarriesAnInjectedCredentialIsNeitherServedNo
   EXPECT_TRUE(extra_rejected) << "an unsigned extra tool is tools-mismatch";
   auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
+}
+
+// A release may sign a tool whose name (or description, or schema) carries a credential
+// Las injects: a draft run where the variable is not set cannot tell. Served, it would reach
+// every client and the log: the surface is left out (credential-in-definition) when the
+// value is set, its tools named nowhere; the other surfaces serve (probe BG2).
+TEST_F(FederationTest, ASignedToolThatCarriesAnInjectedCredentialLeavesItsSurfaceOut) {
+  testing::AddVariantOf(*release_, "flaky", "leaky", {"--extra-tool", "k-s3cr3t-value"});
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "leaky") continue;
+    auto schema = trust::InputSchemaDigest(R"({"type":"object"})");
+    auto description = trust::DescriptionDigest(std::nullopt);
+    ASSERT_TRUE(schema.ok() && description.ok());
+    surface.tools.push_back(trust::ToolBinding{"k-s3cr3t-value", *schema, *description, {}});
+  }
+  SignWithEchoCredential("text");
+  const json steps = json::array({{{"op", "listTools"}}});
+  auto run = testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
+                               testing::EnvObject(release_->Environment(),
+                                                  {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}}),
+                               steps);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::set<std::string> names = testing::ListedNames(run.steps[0]);
+  EXPECT_TRUE(names.count("flaky__echo")) << "the other surfaces serve";
+  for (const std::string& name : names) EXPECT_FALSE(name.starts_with("leaky__")) << name;
+  EXPECT_NE(run.err.find("surface leaky left out (credential-in-definition)"), std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("s3cr3t"), std::string::npos) << run.err;
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
+  EXPECT_NE(all.out.find("credential-in-definition"), std::string::npos);
+
+  // Where the value is not set, the name is only a name: the surface serves.
+  auto unset = testing::RunServe(tmp_.Sub("log-unset"), release_->registry_path(),
+                                 testing::EnvObject(release_->Environment()), steps);
+  ASSERT_EQ(unset.exit_code, 0) << unset.err;
+  EXPECT_TRUE(testing::ListedNames(unset.steps[0]).count("leaky__k-s3cr3t-value"));
 }
 
 // The secret, escaped, in the first of two equal keys of a nested object: a check that
