@@ -97,10 +97,7 @@ class Daemon {
                        [this](uid_t uid) {
                          Note("refused a connection from uid " + std::to_string(uid));
                        },
-                       [this](uint64_t shed) {
-                         Note("out of file descriptors (see `ulimit -n`): " +
-                              std::to_string(shed) + " connection(s) closed unanswered so far");
-                       }});
+                       [this](const std::string& note) { Note(note); }});
     // The operator's own door: MCP clients that leak connections up to the cap must not
     // lock the operator out of revoking a grant or disabling a source.
     if (auto operators = OperatorListener::Bind(io_, core_, operator_path_, options_.on_note); operators.ok()) {

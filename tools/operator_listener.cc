@@ -33,13 +33,7 @@ Result<std::unique_ptr<OperatorListener>> OperatorListener::Bind(
                                             std::to_string(uid));
                             }
                           },
-                          [raw](uint64_t shed) {
-                            if (raw->on_note_) {
-                              raw->on_note_("out of file descriptors (see `ulimit -n`): " +
-                                            std::to_string(shed) +
-                                            " operator connection(s) closed unanswered so far");
-                            }
-                          }});
+                          raw->on_note_, "operator connection"});
   return self;
 }
 

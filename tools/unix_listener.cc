@@ -27,7 +27,8 @@ struct UnixListener::Impl {
   boost::asio::local::stream_protocol::acceptor acceptor;
   boost::asio::steady_timer retry;
   UniqueFd spare;  // given up for a moment to shed a pending connection
-  RefusalTally shed;
+  RefusalTally shed;     // this shortage's connections closed unanswered
+  RefusalTally waiting;  // this shortage's attempts that found no descriptor to shed with
   bool closed = false;
 };
 
@@ -95,10 +96,13 @@ void UnixListener::Accept(Callbacks callbacks) {
 
 void UnixListener::AcceptNext() {
   if (impl_->closed) return;
+  if (!impl_->spare.valid()) impl_->spare = OpenSpare();
   impl_->acceptor.async_accept([this](const boost::system::error_code& error,
                                       boost::asio::local::stream_protocol::socket peer) {
     if (error == boost::asio::error::operation_aborted || impl_->closed) return;
     if (!error) {
+      impl_->shed = RefusalTally();
+      impl_->waiting = RefusalTally();
       UniqueFd fd(peer.release());
       ucred cred{};
       socklen_t length = sizeof cred;
@@ -115,13 +119,29 @@ void UnixListener::AcceptNext() {
       AcceptNext();
       return;
     }
-    if (OutOfDescriptors(error) && ShedOnePending()) {
-      if (impl_->shed.Count() && callbacks_.on_shed) callbacks_.on_shed(impl_->shed.count());
-      AcceptNext();
-      return;
-    }
+    if (OutOfDescriptors(error)) return OnOutOfDescriptors();
     RetryLater();
   });
+}
+
+void UnixListener::OnOutOfDescriptors() {
+  const auto note = [this](const std::string& text) {
+    if (callbacks_.on_note) callbacks_.on_note("out of file descriptors (see `ulimit -n`): " + text);
+  };
+  if (ShedOnePending()) {
+    if (impl_->shed.Count()) {
+      note(std::to_string(impl_->shed.count()) + " " + callbacks_.what +
+           "(s) closed unanswered so far");
+    }
+    AcceptNext();
+    return;
+  }
+  if (impl_->waiting.Count()) {
+    note("no descriptor could be freed to close a new " + callbacks_.what +
+         ", which waits until one is (" + std::to_string(impl_->waiting.count()) +
+         " attempt(s) so far)");
+  }
+  RetryLater();
 }
 
 bool UnixListener::ShedOnePending() {

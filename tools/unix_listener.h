@@ -10,9 +10,11 @@
 // Out of descriptors (EMFILE, ENFILE), a pending connection would wait in the backlog with
 // no answer: the listener keeps one spare descriptor (/dev/null) for that moment, frees it,
 // accepts the pending connection, closes it unanswered (its client sees the connection end
-// at once, as at a connection cap), takes the spare back, and reports it through `on_shed`
-// with the number shed so far at the 1st, 2nd, 4th, 8th... (tools/refusal_tally.h). When
-// even that finds no descriptor (another thread took it), it tries again 100 ms later.
+// at once, as at a connection cap), and takes the spare back (or, failing that, at its next
+// accept). When even that finds no descriptor (another thread took it, or the limit was
+// lowered below the spare's number), the connection waits and the listener tries again
+// every 100 ms. Both are told through `on_note` at the 1st, 2nd, 4th, 8th... time of each
+// shortage (tools/refusal_tally.h); a connection accepted again ends the shortage.
 //
 // Close() stops accepting; the socket file stays until RemoveSocketFile(), which removes
 // it only if it is still the file this listener created (same device and inode).
@@ -25,7 +27,6 @@
 
 #include <sys/types.h>
 
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,7 +51,8 @@ class UnixListener {
   struct Callbacks {
     std::function<void(UniqueFd)> on_connection;  // each accepted peer of this uid
     std::function<void(uid_t)> on_refused;        // a peer of another uid, closed
-    std::function<void(uint64_t shed_so_far)> on_shed;  // see above; may be empty
+    std::function<void(const std::string&)> on_note;  // a shortage (above); may be empty
+    std::string what = "connection";                  // what the notes call a connection
   };
   // Accepts until Close().
   void Accept(Callbacks callbacks);
@@ -64,6 +66,7 @@ class UnixListener {
   void AcceptNext();
   void RetryLater();
   bool ShedOnePending();
+  void OnOutOfDescriptors();
 
   std::unique_ptr<Impl> impl_;
   std::string path_;

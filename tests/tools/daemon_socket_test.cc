@@ -2,16 +2,22 @@
 // listener's stale-file and mode rules (tools/unix_listener.h), on a real filesystem.
 #include "tools/daemon_socket.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
+#include <vector>
 
 #include "tests/support/temp_dir.h"
 #include "tools/operator_client.h"
@@ -175,6 +181,105 @@ TEST_F(DaemonSocketTest, APathTooLongForASocketIsRefused) {
   auto bound = UnixListener::Bind(io, path);
   EXPECT_EQ(bound.status().code(), Code::kInvalidArgument) << bound.status().ToString();
   EXPECT_EQ(bound.status().message(), "socket path too long for a Unix socket: " + path);
+}
+
+// This process's descriptors open on /dev/null.
+std::set<int> DevNullDescriptors() {
+  std::set<int> fds;
+  for (const auto& entry : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code error;
+    if (fs::read_symlink(entry.path(), error) == "/dev/null") fds.insert(std::stoi(entry.path().filename()));
+  }
+  return fds;
+}
+
+int LowestFreeDescriptor() {
+  const int fd = ::fcntl(0, F_DUPFD, 0);
+  ::close(fd);
+  return fd;
+}
+
+void SetDescriptorLimit(rlim_t soft) {
+  rlimit limit{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit), 0);
+  limit.rlim_cur = soft;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &limit), 0) << std::strerror(errno);
+}
+
+bool RunUntil(boost::asio::io_context& io, const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    io.restart();
+    io.run_for(std::chrono::milliseconds(20));
+  }
+  return done();
+}
+
+// Out of descriptors, a pending connection used to wait in the backlog unanswered (probe
+// BF1). The listener's spare descriptor lets it close the connection at once and say so;
+// when even the spare frees nothing (the limit below its number), it says the connection
+// waits, and serves it once descriptors are back; each shortage is counted from 1 (BG1, BG4).
+TEST_F(DaemonSocketTest, OutOfDescriptorsTheListenerClosesANewConnectionOrSaysItWaits) {
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), run_, true);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  boost::asio::io_context io;
+  const std::set<int> before = DevNullDescriptors();
+  auto listener = UnixListener::Bind(io, socket->path);
+  ASSERT_TRUE(listener.ok()) << listener.status().ToString();
+  std::vector<std::string> notes;
+  int accepted = 0;
+  (*listener)->Accept({[&](UniqueFd) { ++accepted; }, [](uid_t) {},
+                       [&](const std::string& note) { notes.push_back(note); }});
+  io.run_for(std::chrono::milliseconds(10));  // the reactor's own descriptors, made now
+  std::set<int> spares = DevNullDescriptors();
+  for (int fd : before) spares.erase(fd);
+  ASSERT_EQ(spares.size(), 1u) << "one spare descriptor";
+  const int spare = *spares.begin();
+
+  // Client sockets made while descriptors are plenty: connect(2) takes no new one.
+  std::vector<UniqueFd> clients;
+  for (int i = 0; i < 3; ++i) clients.emplace_back(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket->path.c_str(), sizeof address.sun_path - 1);
+  const auto connect = [&](int i) {
+    ASSERT_EQ(::connect(clients[i].get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0)
+        << std::strerror(errno);
+  };
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  const std::string prefix = "out of file descriptors (see `ulimit -n`): ";
+
+  // No descriptor free below the limit: the spare frees one, the connection is closed.
+  SetDescriptorLimit(LowestFreeDescriptor());
+  connect(0);
+  ASSERT_TRUE(RunUntil(io, [&] { return !notes.empty(); }));
+  EXPECT_EQ(notes[0], prefix + "1 connection(s) closed unanswered so far");
+  char byte;
+  EXPECT_EQ(::recv(clients[0].get(), &byte, 1, 0), 0) << "closed, not queued";
+
+  // The limit at the spare's number: freeing it frees nothing below the limit.
+  SetDescriptorLimit(spare);
+  connect(1);
+  ASSERT_TRUE(RunUntil(io, [&] { return notes.size() >= 3; }));
+  EXPECT_EQ(notes[1], prefix + "no descriptor could be freed to close a new connection, which "
+                               "waits until one is (1 attempt(s) so far)");
+  EXPECT_EQ(notes[2], prefix + "no descriptor could be freed to close a new connection, which "
+                               "waits until one is (2 attempt(s) so far)");
+  EXPECT_EQ(accepted, 0);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_TRUE(RunUntil(io, [&] { return accepted == 1; })) << "served once descriptors are back";
+  EXPECT_TRUE(DevNullDescriptors().count(spare)) << "the spare is taken back";
+
+  // A new shortage is counted from 1 again.
+  const size_t seen = notes.size();
+  SetDescriptorLimit(LowestFreeDescriptor());
+  connect(2);
+  ASSERT_TRUE(RunUntil(io, [&] { return notes.size() > seen; }));
+  EXPECT_EQ(notes[seen], prefix + "1 connection(s) closed unanswered so far");
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  (*listener)->Close();
+  (*listener)->RemoveSocketFile();
 }
 
 }  // namespace
