@@ -117,7 +117,10 @@ int RunReplay(const ReplayOptions& options) {
         {"head", {{"seq", outcome.head.sequence}, {"hash", ToHex(outcome.head.hash)}}},
         {"digests", digests},
         // On tamper the projections hold only the events before it.
-        {"digests_through", outcome.verified}};
+        {"digests_through", outcome.verified},
+        // Whether the head vouches for the verified events: only a chain that reaches it
+        // intact does (a forger may rewrite a prefix consistently and break it on purpose).
+        {"anchored", outcome.status.ok()}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
   }
@@ -126,8 +129,11 @@ int RunReplay(const ReplayOptions& options) {
     if (outcome.first_bad_sequence) {
       // Not called tampering: a block failing its checksum (a disk error) breaks the chain
       // too, and the detail says which it is (probe AZ2).
-      std::fprintf(stderr, "las %s: corruption: the chain breaks at event %llu: %s\n", CommandWords(),
-                   static_cast<unsigned long long>(*outcome.first_bad_sequence),
+      std::fprintf(stderr,
+                   "las %s: corruption: the chain breaks at event %llu: %s (the events before it, "
+                   "printed, chain from the first one, but with the chain broken the head no "
+                   "longer vouches for them)\n",
+                   CommandWords(), static_cast<unsigned long long>(*outcome.first_bad_sequence),
                    EscapeForTerminal(outcome.status.message()).c_str());
       return ExitCodeFor(outcome.status);
     }

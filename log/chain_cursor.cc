@@ -172,7 +172,13 @@ class ChainCursor final : public EventCursor {
     // Before the last event is handed out, not after: a reader must never take an event
     // that fails verification for a verified one.
     if (*sequence == head_.sequence && computed != head_.hash) {
-      return Fail(*sequence, "last event does not match the recorded head hash");
+      // The event matches its own stored hash: the chain is consistent up to here and ends
+      // elsewhere than the head says. Events rewritten with every later hash, or the head
+      // record itself: the head vouches for none of them (probe BH4).
+      return Fail(*sequence, "the events up to this one chain consistently but end at another "
+                             "hash than the recorded head: the events and every later hash, or "
+                             "the head record, were rewritten; any event up to this one may have "
+                             "changed");
     }
     current_.sequence = *sequence;
     current_.hash = computed;

@@ -102,6 +102,7 @@ TEST_F(ReplayCliTest, SummaryLineCarriesHeadAndDigestsAndMatchesAcrossRuns) {
   EXPECT_EQ(summary["verified"], 9);
   EXPECT_EQ(summary["selected"], 1);
   EXPECT_EQ(summary["head"]["seq"], 9);
+  EXPECT_EQ(summary["anchored"], true);
   for (const char* name : {"calls", "releases", "sessions"}) {
     EXPECT_EQ(summary["digests"][name].get<std::string>().size(), 64u) << name;
   }
@@ -131,6 +132,30 @@ TEST_F(ReplayCliTest, TamperExitsThreeAndNamesTheFirstBadSequence) {
   EXPECT_EQ(summary["ok"], false);
   EXPECT_EQ(summary["first_bad_sequence"], 4);
   EXPECT_EQ(summary["digests_through"], 3) << "the digests are of the events before the break";
+  EXPECT_EQ(summary["anchored"], false);
+  EXPECT_NE(result.err.find("the head no longer vouches for them"), std::string::npos) << result.err;
+}
+
+// A chain consistent to its last event that ends elsewhere than the head record says: the
+// events were rewritten with every later hash (or the head record was). The events before
+// the last are not "good": any of them may have changed (probe BH4).
+TEST_F(ReplayCliTest, AChainThatEndsElsewhereThanItsHeadVouchesForNoEvent) {
+  {
+    testing::RawDb db(dir_);
+    std::string head = db.Get("meta", "head");
+    head.back() = static_cast<char>(head.back() ^ 0x80);
+    db.Put("meta", "head", head);
+  }
+  auto result = Las({"replay", "--log", dir_, "--summary"});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("the chain breaks at event 9: event 9: the events up to this one chain "
+                            "consistently but end at another hash than the recorded head"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("any event up to this one may have changed"), std::string::npos);
+  json summary = json::parse(Lines(result.out).back())["summary"];
+  EXPECT_EQ(summary["anchored"], false);
+  EXPECT_EQ(summary["first_bad_sequence"], 9);
 }
 
 TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
