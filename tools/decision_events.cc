@@ -132,11 +132,11 @@ log::EventDraft SurfaceStoppedEvent(std::string_view surface, std::string_view r
 log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
                                    std::string_view client_name,
                                    std::string_view client_version,
-                                   std::string_view transport) {
+                                   std::string_view transport, bool implicit_root) {
   log::EventBuilder b;
   auto& f = b.fbb();
   auto payload = fb::CreateSessionOpened(f, Str(f, protocol_version), Str(f, client_name),
-                                         Str(f, client_version), Str(f, transport));
+                                         Str(f, client_version), Str(f, transport), implicit_root);
   return FinishAs(b, payload, actor);
 }
 

@@ -50,7 +50,7 @@ log::EventDraft SurfaceStoppedEvent(std::string_view surface, std::string_view r
 log::EventDraft SessionOpenedEvent(const Actor& actor, std::string_view protocol_version,
                                    std::string_view client_name,
                                    std::string_view client_version,
-                                   std::string_view transport);
+                                   std::string_view transport, bool implicit_root);
 log::EventDraft SessionClosedEvent(const Actor& actor, std::string_view reason);
 // `actor`: the agent the refused client named, and no session.
 log::EventDraft SessionRefusedEvent(const Actor& actor, std::string_view reason,

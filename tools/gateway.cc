@@ -11,6 +11,7 @@
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
 #include "tools/docs_mcp.h"
+#include "tools/grant_policy.h"
 #include "tools/handle_refs.h"
 #include "tools/handles_in_creation.h"
 #include "transport/json_text.h"
@@ -173,9 +174,12 @@ Gateway::~Gateway() {
 }
 
 void Gateway::OnSessionOpened(const SessionInfo& session) {
+  const bool implicit_root = GrantPolicyFor(federation_.environment())
+                                 .ImplicitRoot(session.agent_id, session.implicit_root_waived);
   appender_.Append({SessionOpenedEvent(ActorOf(session), session.protocol_version,
                                       session.client_name, session.client_version,
-                                      session.transport.empty() ? "stdio" : session.transport)},
+                                      session.transport.empty() ? "stdio" : session.transport,
+                                      implicit_root)},
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 

@@ -273,6 +273,13 @@ TEST_F(DaemonTest, ABridgeWhoseEnvironmentTurnsTheDefaultGrantOffKeepsItOff) {
       << on.steps[1].dump();
   EXPECT_EQ(StopDaemon(), 0);
   EXPECT_EQ(Replay({"--kind", "ToolCallDenied"}).size(), 1u);
+  // The trail says on what authority the second session's call ran: the implicit root,
+  // which no grant event shows (probe BH1).
+  std::map<std::string, bool> implicit_root;
+  for (const json& event : Replay({"--kind", "SessionOpened"})) {
+    implicit_root[event["payload"]["client_name"]] = event["payload"]["implicit_root"];
+  }
+  EXPECT_EQ(implicit_root, (std::map<std::string, bool>{{"client-off", false}, {"client-on", true}}));
 }
 
 TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {

@@ -57,7 +57,7 @@ std::vector<log::EventDraft> OneOfEveryKind(int i) {
     return fb::CreateCatalogLoadedDirect(f, Tag("weles", i).c_str(), &tools);
   }));
   out.push_back(Make(i, [&](auto& f) {
-    return fb::CreateSessionOpenedDirect(f, "2024-11-05", Tag("client", i).c_str(), "1.0", "stdio");
+    return fb::CreateSessionOpenedDirect(f, "2024-11-05", Tag("client", i).c_str(), "1.0", "stdio", i % 2 == 1);
   }));
   out.push_back(Make(i, [&](auto& f) { return fb::CreateSessionClosedDirect(f, "eof"); }));
   out.push_back(Make(i, [&](auto& f) {
