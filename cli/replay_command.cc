@@ -170,7 +170,7 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
   cmd->add_option("--from", options->filter.from, "Print events from this sequence")->check(WholeUint64());
   cmd->add_option("--to", options->filter.to, "Print events up to this sequence")->check(WholeUint64());
   cmd->add_option("--kind", options->filter.kinds, "Print only this kind (repeatable)");
-  cmd->add_option("--agent", options->filter.agent, "Print only events of this agent")->check(AgentIdFlag());
+  cmd->add_option("--agent", options->filter.agent, "Print only events this agent acted in (the envelope's agent: not a grant's grantee or a message's recipient)")->check(AgentIdFlag());
   cmd->add_option("--surface", options->filter.surface, "Print only events about this surface");
   cmd->add_flag("--summary", options->summary,
                 "End with a JSON summary line on stdout instead of digests on stderr");
