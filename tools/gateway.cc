@@ -183,6 +183,18 @@ void Gateway::OnSessionOpened(const SessionInfo& session) {
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
+void Gateway::OnCallRefused(const SessionInfo& session, const std::string& request_id_json,
+                            const std::string& name, std::string_view reason) {
+  const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
+  const size_t split = name.find(kNameSeparator);
+  if (split == std::string::npos) {
+    Deny(session, call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text, reason);
+  } else {
+    Deny(session, call_id, request_id_json, Bound(name.substr(0, split), kMaxRecordedToolNameBytes).text,
+         Bound(name.substr(split + kNameSeparator.size()), kMaxRecordedToolNameBytes).text, reason);
+  }
+}
+
 void Gateway::OnSessionRefused(const SessionInfo& attempted, std::string_view reason) {
   appender_.Append({SessionRefusedEvent(Actor{attempted.agent_id, ""}, reason,
                                         attempted.protocol_version, attempted.client_name,

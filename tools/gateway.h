@@ -139,6 +139,8 @@ class Gateway final : public EndpointBackend {
   ~Gateway() override;
 
   void OnSessionOpened(const SessionInfo& session) override;
+  void OnCallRefused(const SessionInfo& session, const std::string& request_id_json,
+                     const std::string& name, std::string_view reason) override;
   // Records SessionRefused (not synced: no answer waits for it).
   void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override;
   std::string ListTools(const SessionInfo& session) override;

@@ -294,6 +294,8 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   }
   const ParamsView view = ViewParams(params, options_.max_depth);
   if (NamesAMemberTwice(view, options_.max_depth)) {
+    // A call is recorded refused, as every refused call is: what was denied, and why.
+    if (method == "tools/call") backend_.OnCallRefused(*session_, id, "", "params-member-twice");
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     return;
   }
@@ -304,6 +306,11 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     return;
   }
   if (NamesAnotherAgent(view, session_->agent_id, options_.max_depth)) {
+    // An attempt to act as another agent: what an auditor looks for (probe BH2).
+    if (method == "tools/call") {
+      backend_.OnCallRefused(*session_, id, StringMember(view, "name").value_or(""),
+                             "agent-id-change");
+    }
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
                                   "agentId is bound at initialize and cannot change"));
     return;

@@ -91,6 +91,11 @@ class EndpointBackend {
   virtual void CallTool(const SessionInfo& session, const std::string& request_id_json,
                         const std::string& name, const std::string& arguments_json,
                         ProgressSink progress, std::function<void(ToolCallReply)> done) = 0;
+  // A `tools/call` refused before it reached the backend: `reason` "agent-id-change" (it
+  // named another agent than the session's) or "params-member-twice"; `name` is the tool
+  // it named ("" when its params name one twice). The default records nothing.
+  virtual void OnCallRefused(const SessionInfo& /*session*/, const std::string& /*request_id_json*/,
+                             const std::string& /*name*/, std::string_view /*reason*/) {}
   // The client cancelled the call `request_id_json` (notifications/cancelled) while it was
   // in flight; `done` is still called once. The default lets it run to its end.
   virtual void CancelCall(const SessionInfo& /*session*/, const std::string& /*request_id_json*/) {}

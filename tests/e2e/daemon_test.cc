@@ -463,8 +463,30 @@ TEST_F(DaemonTest, AnOpenFileLimitTooLowForTheConnectionCapLowersTheCap) {
       << said;
 }
 
-// Out of descriptors (here its soft limit lowered, while running, to what it holds), the
-// daemon cannot accept: a connection used to wait in the backlog unanswered and a bridge
+// A call that names another agent than the session's is refused and recorded, with what it
+// named and why: an attempt to act as another agent is what an auditor looks for (probe BH2).
+TEST_F(DaemonTest, ACallThatNamesAnotherAgentIsRecordedRefused) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient alice = Connect(socket_path);
+  alice.Initialize("alice");
+  ASSERT_FALSE(HasFailure());
+  alice.Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"x"},"_meta":{"agentId":"carol"}}})");
+  auto refused = alice.ReadLine();
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(json::parse(*refused)["error"]["code"], -32602) << *refused;
+  EXPECT_EQ(StopDaemon(), 0);
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["agent"], "alice");
+  EXPECT_EQ(denied[0]["payload"]["surface"], "echo");
+  EXPECT_EQ(denied[0]["payload"]["tool"], "echo");
+  EXPECT_EQ(denied[0]["payload"]["reason"], "agent-id-change");
+  EXPECT_EQ(denied[0]["payload"]["request_id"], "7");
+}
+
+// Out of descriptors (here its soft limit lowered, while running, to its lowest free
+// descriptor number), the daemon cannot accept: a connection used to wait in the backlog unanswered and a bridge
 // hung with no word on either side (probe BF1). A spare descriptor lets it close such a
 // connection at once and say so; sessions that exist go on, and when descriptors are
 // back, connections are served again.

@@ -31,6 +31,11 @@ class RecordingBackend : public EndpointBackend {
   void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override {
     refused.push_back({attempted, std::string(reason)});
   }
+  void OnCallRefused(const SessionInfo&, const std::string& request_id_json,
+                     const std::string& name, std::string_view reason) override {
+    refused_calls.push_back({request_id_json, name, std::string(reason)});
+  }
+  std::vector<std::vector<std::string>> refused_calls;  // {request id, name, reason}
   std::vector<SessionInfo> opened;
   std::vector<std::pair<SessionInfo, std::string>> refused;
   std::vector<Call> calls;
@@ -171,6 +176,10 @@ TEST_F(EndpointTest, AnyRequestThatRepeatsAParamsMemberIsRefused) {
         R"({"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":1,"x":2}})"}) {
     EXPECT_EQ(Send(request)["error"]["code"], -32602) << request;
   }
+  // Only the call is recorded refused (as every refused call is); the tool it named is not
+  // taken from params that name members twice.
+  EXPECT_EQ(backend_.refused_calls,
+            (std::vector<std::vector<std::string>>{{"6", "", "params-member-twice"}}));
 }
 
 // Lists are one page with no nextCursor: any cursor is invalid (probe O2-5: a forged one
@@ -444,6 +453,11 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
     EXPECT_EQ(refused["error"]["code"], -32602) << params;
   }
   EXPECT_EQ(backend_.calls.size(), 1u);
+  // Each call that named another agent is recorded refused: an attempt to act as another
+  // agent is what an auditor looks for (probe BH2). A _meta that is no object names none.
+  ASSERT_EQ(backend_.refused_calls.size(), 2u + 5u);
+  EXPECT_EQ(backend_.refused_calls[0], (std::vector<std::string>{"4", "a__b", "agent-id-change"}));
+  EXPECT_EQ(backend_.refused_calls[1], (std::vector<std::string>{"5", "a__b", "agent-id-change"}));
 }
 
 // initialize names one agent: params.agentId and params._meta.agentId must agree (probe AI3).
