@@ -325,7 +325,9 @@ int RunSign(const SignFlags& flags) {
     return Fail(distinct);
   }
   Result<int64_t> expires_in = ParseDurationSeconds(flags.expires_in);
-  if (!expires_in.ok()) return Fail(expires_in.status());
+  if (!expires_in.ok()) {  // named like every other flag's error (probe BI6)
+    return Fail(InvalidArgument("--expires-in: " + expires_in.status().message()));
+  }
 
   trust::VerdictOr<std::string> bytes =
       trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);

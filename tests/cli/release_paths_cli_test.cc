@@ -152,7 +152,8 @@ TEST_F(ReleasePathsTest, DraftGivenAFileAsItsCwdOrWorkspaceSaysSo) {
   EXPECT_NE(check.out.find("file-path-invalid"), std::string::npos) << check.out;
 }
 
-// A manifest that is not JSON named the library's exception (probe BI4).
+// A manifest that is not JSON named the library's exception (probe BI4), and a bad
+// --expires-in did not name the flag (probe BI6).
 TEST_F(ReleasePathsTest, SignSaysWhatIsWrongInItsOwnWords) {
   const std::string junk = r_.Sub("junk.json");
   Spit(junk, "not json\n");
@@ -161,6 +162,12 @@ TEST_F(ReleasePathsTest, SignSaysWhatIsWrongInItsOwnWords) {
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("invalid JSON: syntax error at line 1, column 2"), std::string::npos) << run.err;
   EXPECT_EQ(run.err.find("json.exception"), std::string::npos) << run.err;
+  for (const std::string duration : {"367d", "5y", ""}) {
+    const CommandResult long_expiry = r_.Sign({"--bump", "--expires-in", duration});
+    EXPECT_EQ(long_expiry.exit_code, 2) << long_expiry.err;
+    EXPECT_EQ(long_expiry.err.rfind("las release sign: invalid_argument: --expires-in: duration", 0), 0u)
+        << long_expiry.err;
+  }
 }
 
 }  // namespace
