@@ -27,7 +27,13 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
     return InvalidArgument(dir + " is not a directory, and a directory is needed there; give "
                            "the path of a directory, or of one to be made");
   }
-  return PathErrorStatus(failure, "creating directory " + dir);
+  const std::string subject = "creating directory " + dir;
+  // A path under a file, a loop, a name too long: the operator's to fix.
+  if (!PathMistake(failure).empty()) return PathErrorStatus(failure, subject);
+  // ENOENT with every parent there (a directory under /proc) is the system's refusal.
+  const std::string message = subject + ": " + std::strerror(failure);
+  if (failure == EACCES || failure == EPERM) return Denied(message);
+  return IoError(message);
 }
 
 }  // namespace las
