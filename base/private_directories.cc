@@ -6,6 +6,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/path_error.h"
+
 namespace las {
 
 Result<bool> MakePrivateDirectories(const std::string& dir) {
@@ -19,7 +21,17 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0700) == 0) return true;
   const int failure = errno;
   if (failure == EEXIST && std::filesystem::is_directory(dir, error)) return false;
-  const std::string message = "creating directory " + dir + ": " + std::strerror(failure);
+  if (failure == EEXIST) {
+    // "File exists" would hide the mistake: a file (or a FIFO, a dangling symlink) stands
+    // where a directory was asked for (probe AU8).
+    return InvalidArgument(dir + " is not a directory, and a directory is needed there; give "
+                           "the path of a directory, or of one to be made");
+  }
+  const std::string subject = "creating directory " + dir;
+  // A path under a file, a loop, a name too long: the operator's to fix.
+  if (!PathMistake(failure).empty()) return PathErrorStatus(failure, subject);
+  // ENOENT with every parent there (a directory under /proc) is the system's refusal.
+  const std::string message = subject + ": " + std::strerror(failure);
   if (failure == EACCES || failure == EPERM) return Denied(message);
   return IoError(message);
 }

@@ -15,8 +15,10 @@
 namespace las {
 
 // Makes `dir` and each missing directory above it (0700). Returns whether `dir` itself was
-// made by this call. Errors: kDenied (EACCES, EPERM); kIo otherwise (a component that is a
-// file, a read-only file system), the message naming the directory and the system's reason.
+// made by this call. Errors: kInvalidArgument if a file (not a directory) stands at `dir`
+// or above it, or for another path mistake (base/path_error.h: a loop, a name too long);
+// kDenied (EACCES, EPERM); kIo otherwise (a read-only file system, no space), the message
+// naming the directory and the system's reason.
 Result<bool> MakePrivateDirectories(const std::string& dir);
 
 }  // namespace las

@@ -21,6 +21,7 @@
 #include "cli/stdout_check.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
+#include "cli/flag_values.h"
 #include "transport/child_process.h"
 
 namespace {
@@ -29,8 +30,10 @@ namespace {
 // invalid_argument: what (see `las VERB --help`)" — the code of exit 2, as the verbs' own
 // argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
 // typed, and words some cases for its own developers.
-// `separated`: the command line holds a `--` (what follows it is a child's command line).
-std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated) {
+// `separated`: the command line holds a `--` (what follows it is a child's command line);
+// `before_separator`: the words before it (all of them without one).
+std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated,
+                      const std::vector<std::string>& before_separator) {
   const std::string words = las::cli::ParsedCommandWords(*app);
   const std::string verb = words.empty() ? "las" : "las " + words;
   const CLI::App* innermost = app;
@@ -56,15 +59,31 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
   }
   // `draft --env HOME LANG -- CMD ARGS`: CLI11 takes LANG as the child's command, then
   // names the words after `--` (reversed) as not expected (its error named after the
-  // command). The stray word is the news.
+  // command). The stray word is the news. Only then: with the command rightly after `--`,
+  // the extra is an unknown flag (`--bogus -- CMD`), which CLI11's own line names (probe BI5).
   if (const CLI::Option* command = innermost->get_option_no_throw("command");
       dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && command != nullptr &&
-      command->count() > 0) {
+      command->count() > 0 &&
+      (!separated || std::find(before_separator.begin(), before_separator.end(),
+                               command->results().front()) != before_separator.end())) {
     std::string taken;
     for (const std::string& word : command->results()) taken += (taken.empty() ? "" : " ") + word;
     what = separated ? "'" + taken + "' came before '--': the child's command goes after '--', "
                        "and a flag takes one value (--env A --env B)"
                      : "the child's command goes after '--', or las reads its flags: " + what;
+  }
+  // `draft --bogus -- CMD`: CLI11 lists the `--` among the words not expected ("-- --bogus").
+  if (const CLI::ExtrasError* extras = dynamic_cast<const CLI::ExtrasError*>(&error);
+      extras != nullptr && separated && what.starts_with("The following argument")) {
+    std::vector<std::string> unexpected;
+    for (const std::string& word : innermost->remaining()) {
+      if (word != "--") unexpected.push_back(word);
+    }
+    if (!unexpected.empty()) {
+      what = unexpected.size() == 1 ? "The following argument was not expected:"
+                                    : "The following arguments were not expected:";
+      for (const std::string& word : unexpected) what += " " + word;
+    }
   }
   // `--from 1 --from 2`: CLI11 says "--from: At Most 1 required but received 2".
   if (const size_t at_most = what.find(": At Most 1 required but received ");
@@ -127,9 +146,11 @@ int main(int argc, char** argv) {
   }
   las::transport::IgnoreWriteSignals();  // a write to a gone reader is EPIPE: exit 9
   CLI::App app{"las — a signed, audited MCP federation gateway"};
-  const bool separated = std::find(argv + 1, argv + argc, std::string_view("--")) != argv + argc;
-  app.failure_message([separated](const CLI::App* parsed, const CLI::Error& error) {
-    return UsageLine(parsed, error, separated);
+  char** const separator = std::find(argv + 1, argv + argc, std::string_view("--"));
+  const bool separated = separator != argv + argc;
+  const std::vector<std::string> before_separator(argv + 1, separator);
+  app.failure_message([separated, before_separator](const CLI::App* parsed, const CLI::Error& error) {
+    return UsageLine(parsed, error, separated, before_separator);
   });
   app.require_subcommand(1);
   app.set_version_flag("--version", "las 0.1.0");
@@ -148,6 +169,7 @@ int main(int argc, char** argv) {
   las::cli::RegisterSources(app, exit_code);
   las::cli::RegisterEvents(app, exit_code);
   las::cli::RegisterGrants(app, exit_code);
+  las::cli::RefuseFlagsAsValues(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -325,7 +325,9 @@ int RunSign(const SignFlags& flags) {
     return Fail(distinct);
   }
   Result<int64_t> expires_in = ParseDurationSeconds(flags.expires_in);
-  if (!expires_in.ok()) return Fail(expires_in.status());
+  if (!expires_in.ok()) {  // named like every other flag's error (probe BI6)
+    return Fail(InvalidArgument("--expires-in: " + expires_in.status().message()));
+  }
 
   trust::VerdictOr<std::string> bytes =
       trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
@@ -425,24 +427,35 @@ struct VerifyFlags {
   std::string at;
 };
 
+// Whether a failed row says the files could not be checked (the operator's or the system's
+// problem) rather than that the release is bad: missing, unreadable, not configured, or a
+// path that names no file (a directory or FIFO where a file belongs, a path under a file:
+// probe BI2, AU8), each exiting with its own code.
+bool IsOperational(trust::Reason reason) {
+  switch (reason) {
+    case trust::Reason::kFileMissing:
+    case trust::Reason::kIoError:
+    case trust::Reason::kFileAccessDenied:
+    case trust::Reason::kNotConfigured:
+    case trust::Reason::kNotAbsolute:
+    case trust::Reason::kFileNotRegular:
+    case trust::Reason::kFilePathInvalid:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Verification failed (1) unless every failure is operational: the files could not be
 // found or read, or were not configured (minisign's split between "bad" and "could not").
+// Of several operational failures, the first row's code is the exit code.
 int VerifyExitCode(const tools::ReleaseCheck& check) {
   int operational = kExitOk;
   for (const tools::CheckRow& row : check.rows) {
     if (row.result != tools::CheckResult::kFail) continue;
     const std::optional<trust::Reason> reason = trust::ReasonFromName(row.reason);
-    if (reason == trust::Reason::kFileMissing) {
-      if (operational == kExitOk) operational = ExitCodeFor(NotFound(""));
-    } else if (reason == trust::Reason::kIoError) {
-      if (operational == kExitOk) operational = ExitCodeFor(IoError(""));
-    } else if (reason == trust::Reason::kFileAccessDenied) {
-      if (operational == kExitOk) operational = ExitCodeFor(Denied(""));
-    } else if (reason == trust::Reason::kNotConfigured || reason == trust::Reason::kNotAbsolute) {
-      if (operational == kExitOk) operational = kExitUsage;
-    } else {
-      return kExitFailure;
-    }
+    if (!reason.has_value() || !IsOperational(*reason)) return kExitFailure;
+    if (operational == kExitOk) operational = ExitCodeFor(trust::Verdict(*reason, "").ToStatus());
   }
   return operational;
 }

@@ -1,5 +1,6 @@
 #include "cli/release_files.h"
 
+#include "base/path_error.h"
 #include "base/private_directories.h"
 #include "base/result.h"
 
@@ -18,11 +19,9 @@ namespace {
 
 Status Failure(const std::string& what, const std::string& path) {
   const int error = errno;
-  std::string message = what + " " + path + ": " + std::strerror(error);
   if (error == EEXIST) return Conflict(path + " already exists; refusing to overwrite it");
-  if (error == ENOENT) return NotFound(message);
-  if (error == EACCES || error == EPERM) return Denied(message);
-  return IoError(message);
+  // A path under a file, a loop, a name too long: the operator's to fix (exit 2, probe AU8).
+  return PathErrorStatus(error, what + " " + path);
 }
 
 std::string DirectoryOf(const std::string& path) {

@@ -4,8 +4,9 @@
 //
 // Errors (Status): Conflict if CreateNewFile finds the path taken (also a dangling
 // symlink: O_EXCL never follows one); InvalidArgument if a file to replace is a
-// directory; NotFound if the directory does not exist; Denied for EACCES/EPERM; Io
-// otherwise. Messages name the path and errno text, never content.
+// directory, or for a path that names no file (a part of it a file, a loop, too long:
+// base/path_error.h); NotFound if the directory does not exist; Denied for EACCES/EPERM;
+// Io otherwise. Messages name the path and errno text, never content.
 // Thread safety: free functions; StagedFile as below.
 #pragma once
 

@@ -187,7 +187,16 @@ void RegisterSources(CLI::App& app, int& exit_code) {
       "restarts (through the running server when one holds the log; exit 7 if it holds it but "
       "does not answer)");
   disable->add_option("ID", flags->id, "Source id")->required()->check(IdArgument());
-  disable->add_option("--reason", flags->reason, "Why (recorded)")->capture_default_str();
+  // An empty reason would be recorded as the operator's word for why (probe BI6): refused.
+  disable->add_option("--reason", flags->reason, "Why (recorded; not empty)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& reason) {
+            return reason.empty() ? std::string("the reason is empty; give one, or leave the "
+                                                "flag out to record 'operator'")
+                                  : std::string();
+          },
+          ""));
   AddLogFlags(*disable, *flags);
   disable->callback([flags, &exit_code] { exit_code = Toggle(*flags, false); });
 }

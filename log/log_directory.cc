@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "base/file_mode.h"
+#include "base/path_error.h"
 #include "base/printable_text.h"
 
 namespace las::log {
@@ -44,7 +45,7 @@ Result<LogDirectoryAccess> CheckLogDirectory(const std::string& dir) {
     const int error = errno;
     if (error == ENOENT) return NotFound(dir + ": no such directory");
     if (error == EACCES) return Denied(dir + ": permission denied (" + std::strerror(error) + ")");
-    return IoError(dir + ": " + std::strerror(error));
+    return PathErrorStatus(error, dir);  // a path under a file or a loop is the operator's to fix
   }
   return Judge(dir, st);
 }

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <vector>
 
+#include "base/path_error.h"
 #include "base/private_directories.h"
 #include "log/envelope.h"
 #include "log/events_generated.h"
@@ -203,6 +204,10 @@ Result<DirState> Inspect(const std::string& dir) {
   auto status = fs::status(dir, ec);
   if (ec && ec != std::errc::no_such_file_or_directory) {
     if (ec == std::errc::permission_denied) return Denied(dir + ": permission denied");
+    // A path under a file, a symlink loop, a name too long: the operator's to fix (exit 2).
+    if (!PathMistake(ec.value()).empty()) {  // errno values, generic or system category
+      return PathErrorStatus(ec.value(), dir);
+    }
     return IoError(dir + ": " + ec.message());
   }
   if (!fs::exists(status)) return DirState::kMissing;

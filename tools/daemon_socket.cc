@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "base/path_error.h"
 #include "base/printable_text.h"
 #include "trust/digest.h"
 
@@ -85,7 +86,20 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
                            std::to_string(sizeof(sockaddr_un::sun_path) - 1));
   }
   if (create && ::mkdir(socket.dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return IoError(Errno("mkdir " + socket.dir));
+    const int err = errno;
+    if (socket.dir != xdg_runtime_dir + "/las") return IoError(Errno("mkdir " + socket.dir));
+    // XDG_RUNTIME_DIR missing, a file, under a file, a loop: the environment is wrong, not
+    // the disk, and the message names the variable to fix (probe AU8).
+    const std::string shown = EscapeForTerminal(xdg_runtime_dir);
+    if (err == ENOENT || err == ENOTDIR) {
+      return InvalidArgument("XDG_RUNTIME_DIR " + shown + " is not a directory" +
+                             (err == ENOENT ? " (it does not exist)" : "") +
+                             ", so the daemon's socket directory " + EscapeForTerminal(socket.dir) +
+                             " cannot be made there; set XDG_RUNTIME_DIR to your runtime "
+                             "directory (a directory of your own, mode 0700)");
+    }
+    return PathErrorStatus(err, "XDG_RUNTIME_DIR " + shown + ": making the daemon's socket "
+                                "directory " + EscapeForTerminal(socket.dir));
   }
   if (Status safe = CheckPrivateDir(socket.dir); !safe.ok()) return safe;
   return socket;

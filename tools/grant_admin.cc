@@ -32,8 +32,10 @@ Result<Opened> OpenAndFold(const std::string& log_dir, bool create) {
   auto log = log::EventLog::Open(log_dir, options);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) {
-      return Locked("the log is held by another las process: a server that does not answer on "
-                    "its socket, or another command still writing; run this again when it is done");
+      // Named like the other verbs' lock refusals (probe BI6).
+      return Locked(log_dir + ": the log is held by another las process: a server that does not "
+                    "answer on its socket, or another command still writing; run this again when "
+                    "it is done");
     }
     return log.status();
   }

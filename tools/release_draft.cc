@@ -20,6 +20,7 @@
 #include "trust/interpreter_argv.h"
 #include "trust/strict_json.h"
 #include "trust/tool_binding_check.h"
+#include "base/path_error.h"
 #include "base/unique_fd.h"
 
 namespace las::tools {
@@ -32,7 +33,7 @@ Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string&
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.valid()) {
     if (errno == ENOENT) return NotFound(what + " " + path + " does not exist");
-    return IoError("cannot open " + what + " " + path + ": " + std::strerror(errno));
+    return PathErrorStatus(errno, "cannot open " + what + " " + path);  // under a file: exit 2
   }
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return IoError("cannot stat " + what + " " + path);
@@ -187,6 +188,11 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
       return IoError(message);
     }
     if (launch.reason == "file-missing") return NotFound(message);
+    // A cwd or workspace that is a file, or under one: the operator's path mistake, exit 2
+    // rather than a launch refusal (probe BI3).
+    if (launch.reason == trust::ReasonName(trust::Reason::kFilePathInvalid)) {
+      return InvalidArgument(message);
+    }
     return Denied(message);
   }
 

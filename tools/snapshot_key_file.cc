@@ -26,7 +26,8 @@ Status FromVerdict(const trust::Verdict& verdict) {
     case trust::Reason::kFileOwner:
     case trust::Reason::kFilePermissions:
     case trust::Reason::kFileAccessDenied: return Status(Code::kDenied, verdict.detail());
-    case trust::Reason::kFileNotRegular: return InvalidArgument(verdict.detail());
+    case trust::Reason::kFileNotRegular:
+    case trust::Reason::kFilePathInvalid: return InvalidArgument(verdict.detail());
     case trust::Reason::kFileTooLarge: return Corruption(verdict.detail());
     default: return IoError(verdict.detail());
   }

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/path_error.h"
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
 #include "trust/release_paths.h"
@@ -70,10 +71,20 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
   LAS_RETURN_IF_REJECTED(CheckAbsolutePath("LAS_WORKSPACE", policy.workspace));
   char resolved[PATH_MAX];
   if (::realpath(policy.workspace.c_str(), resolved) == nullptr) {
-    return errno == ENOENT ? Reject(Reason::kFileMissing, "workspace " + policy.workspace + " does not exist")
-                           : Reject(Reason::kIoError, "cannot resolve workspace " + policy.workspace + ": " + Errno());
+    const int err = errno;
+    if (err == ENOENT) return Reject(Reason::kFileMissing, "workspace " + policy.workspace + " does not exist");
+    if (std::string mistake = PathMistake(err); !mistake.empty()) {
+      return Reject(Reason::kFilePathInvalid, "workspace " + policy.workspace + ": " + mistake);
+    }
+    return Reject(Reason::kIoError, "cannot resolve workspace " + policy.workspace + ": " + Errno());
   }
   const std::string workspace = resolved;
+  // A file given as the workspace would make every cwd "outside" it (probe BI3).
+  if (struct stat workspace_st {}; ::stat(resolved, &workspace_st) == 0 && !S_ISDIR(workspace_st.st_mode)) {
+    return Reject(Reason::kFilePathInvalid, "workspace " + policy.workspace +
+                                                " is not a directory; give the directory the "
+                                                "surfaces' code lives under");
+  }
   LaunchPlan plan;
 
   // Working directory.

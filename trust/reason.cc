@@ -60,6 +60,7 @@ constexpr std::array kNames = {
     Named{Reason::kFinanceNotProposalOnly, "finance-not-proposal-only"},
     Named{Reason::kFileAccessDenied, "file-access-denied"},
     Named{Reason::kCodeNotPinned, "code-not-pinned"},
+    Named{Reason::kFilePathInvalid, "file-path-invalid"},
 };
 
 // The table is dense and in enum order, so ReasonName can index it.
@@ -70,7 +71,7 @@ constexpr bool TableMatchesEnum() {
   return true;
 }
 static_assert(TableMatchesEnum(), "kNames must list every Reason in enum order");
-static_assert(static_cast<size_t>(Reason::kCodeNotPinned) + 1 == kNames.size(),
+static_assert(static_cast<size_t>(Reason::kFilePathInvalid) + 1 == kNames.size(),
               "add the new Reason's name to kNames");
 
 }  // namespace
@@ -118,6 +119,7 @@ Status Verdict::ToStatus() const {
     case Reason::kArgumentsSchemaViolation:
     case Reason::kFileTooLarge:
     case Reason::kFileNotRegular:  // a directory or a FIFO named where a file belongs
+    case Reason::kFilePathInvalid:  // a path under a file, a symlink loop, a name too long
     case Reason::kPolicyInvalid:
     case Reason::kFinanceConfigIncomplete:
     case Reason::kFinanceConfigInvalid:

@@ -82,6 +82,10 @@ enum class Reason : int {
   // option before the script that may load other code, or a code path that is not the
   // script the interpreter runs (trust/interpreter_argv.h).
   kCodeNotPinned = 47,
+  // A path that cannot name a file as written: a part of it that should be a directory is
+  // a file (ENOTDIR), a loop of symbolic links (ELOOP), a name too long (ENAMETOOLONG). The
+  // operator's mistake, where io-error is the system's failure (base/path_error.h).
+  kFilePathInvalid = 48,
 };
 
 // Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/file_mode.h"
+#include "base/path_error.h"
 
 namespace las::trust {
 namespace {
@@ -60,6 +61,9 @@ Verdict OpenFailure(int err, const std::string& path, const std::string& what, b
   if (err == ENOENT) return Reject(Reason::kFileMissing, what + " " + path + " does not exist");
   if (err == EACCES || err == EPERM) {
     return Reject(Reason::kFileAccessDenied, "cannot open " + what + " " + path + ": " + Errno(err));
+  }
+  if (std::string mistake = PathMistake(err); !mistake.empty()) {
+    return Reject(Reason::kFilePathInvalid, "cannot open " + what + " " + path + ": " + mistake);
   }
   return Reject(Reason::kIoError, "cannot open " + what + " " + path + ": " + Errno(err));
 }

@@ -15,7 +15,8 @@
 // the operator's to secure (they are normally the user's own config/state directories).
 // O_NONBLOCK keeps a FIFO planted at the path from blocking the open; it is then refused
 // as not regular. A missing file is kFileMissing, one this user may not open (EACCES,
-// EPERM) kFileAccessDenied; other open/read failures are kIoError with the errno text.
+// EPERM) kFileAccessDenied, a path that cannot name a file (a part of it a file, a loop, too
+// long) kFilePathInvalid; other open/read failures are kIoError with the errno text.
 //
 // Thread safety: free functions with no shared state.
 #pragma once
@@ -41,7 +42,8 @@ struct SecureFileOptions {
 };
 
 // Why opening `path` failed with errno `err`: kFileSymlink (ELOOP under O_NOFOLLOW),
-// kFileMissing, kFileAccessDenied (EACCES, EPERM) or kIoError; `what` names the file.
+// kFileMissing, kFileAccessDenied (EACCES, EPERM), kFilePathInvalid (ENOTDIR, ELOOP
+// otherwise, ENAMETOOLONG: base/path_error.h) or kIoError; `what` names the file.
 Verdict OpenFailure(int err, const std::string& path, const std::string& what,
                     bool nofollow = false);
 

@@ -58,10 +58,30 @@ namespace {
 using internal::Json;
 using internal::JsonPath;
 
-// nlohmann's parse error without its "; last read: '...'", which quotes the input (the whole
-// current token: a policy file's secret, an argument's value) into reports and the log.
+// nlohmann's parse error in the words of a message to an operator: without its "; last
+// read: '...'", which quotes the input (the whole current token: a policy file's secret, an
+// argument's value) into reports and the log, and without the library's own bracketed id
+// and phrasing (probe BI4): "[json.exception.parse_error.101] parse error at line 1, column
+// 2: syntax error while parsing value - invalid literal" is "syntax error at line 1, column
+// 2: invalid literal".
 std::string WithoutInput(std::string_view what) {
-  return std::string(what.substr(0, what.find("; last read: ")));
+  what = what.substr(0, what.find("; last read: "));
+  if (what.starts_with("[json.exception.")) {
+    const size_t end = what.find("] ");
+    if (end != std::string_view::npos) what.remove_prefix(end + 2);
+  }
+  constexpr std::string_view kParseError = "parse error at ";
+  if (!what.starts_with(kParseError)) return std::string(what);
+  what.remove_prefix(kParseError.size());
+  const size_t colon = what.find(": ");
+  if (colon == std::string_view::npos) return "syntax error at " + std::string(what);
+  const std::string_view where = what.substr(0, colon);  // "line 1, column 2"
+  std::string_view detail = what.substr(colon + 2);
+  if (const size_t dash = detail.find(" - "); dash != std::string_view::npos) {
+    detail.remove_prefix(dash + 3);  // "syntax error while parsing value - invalid literal"
+  }
+  detail = detail.substr(0, detail.find("; "));  // "; check that your input ... contains"
+  return "syntax error at " + std::string(where) + ": " + std::string(detail);
 }
 
 // A JSON number token written as an integer: no fraction, no exponent.

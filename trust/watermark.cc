@@ -12,6 +12,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "base/path_error.h"
 #include "trust/signature.h"
 #include "trust/strict_json_internal.h"
 
@@ -25,7 +26,11 @@ Verdict Bad(const std::string& why) {
 }
 
 Verdict IoFailure(const std::string& what, const std::string& path) {
-  return Reject(Reason::kIoError, what + " " + path + ": " + std::strerror(errno));
+  const int err = errno;
+  if (std::string mistake = PathMistake(err); !mistake.empty()) {
+    return Reject(Reason::kFilePathInvalid, what + " " + path + ": " + mistake);
+  }
+  return Reject(Reason::kIoError, what + " " + path + ": " + std::strerror(err));
 }
 
 bool IsKeyIdShape(std::string_view id) {

@@ -271,6 +271,24 @@ TEST_F(GrantCliTest, ALogHeldByARunningServerIsLockedAndReadsStillWork) {
   EXPECT_EQ(Las({"rules", "--json"}).exit_code, 0);
 }
 
+// The lock refusals of grant, revoke, rules add and rules forget did not name the log, as
+// those of the other verbs do (probe BI6).
+TEST_F(GrantCliTest, TheLockRefusalsOfTheChangesNameTheLog) {
+  auto held = log::EventLog::Open(dir_);
+  ASSERT_TRUE(held.ok());
+  for (const std::vector<std::string>& change :
+       {std::vector<std::string>{"grant", "worker", "--all"},
+        std::vector<std::string>{"revoke", "grant-0123456789abcdef"},
+        std::vector<std::string>{"rules", "add", "worker", "echo__echo"},
+        std::vector<std::string>{"rules", "forget", "rule-0123456789abcdef"}}) {
+    auto refused = Las(change);
+    EXPECT_EQ(refused.exit_code, 7) << change[0] << ": " << refused.err;
+    EXPECT_NE(refused.err.find(": locked: " + dir_ + ": the log is held by another las process"),
+              std::string::npos)
+        << change[0] << ": " << refused.err;
+  }
+}
+
 // RocksDB says "While open a file for lock: ...: Permission denied": not another holder.
 TEST_F(GrantCliTest, ALogTheUserMayNotWriteIsDeniedNotLocked) {
   namespace fs = std::filesystem;

@@ -20,7 +20,7 @@ TEST(TrustReason, NamesAreStableAndRoundTrip) {
   EXPECT_EQ(ReasonName(Reason::kWorkspaceEscape), "workspace-escape");
   EXPECT_EQ(ReasonName(Reason::kCommandNotAllowed), "command-not-allowed");
   EXPECT_EQ(ReasonName(Reason::kCredentialOverride), "credential-override");
-  for (int i = 0; i <= static_cast<int>(Reason::kCodeNotPinned); ++i) {
+  for (int i = 0; i <= static_cast<int>(Reason::kFilePathInvalid); ++i) {
     const auto r = static_cast<Reason>(i);
     EXPECT_EQ(ReasonFromName(ReasonName(r)), r) << i;
   }
@@ -34,6 +34,9 @@ TEST(TrustReason, VerdictToStringAndStatus) {
   EXPECT_EQ(v.ToStatus().code(), Code::kDenied);
   EXPECT_EQ(Reject(Reason::kIoError, "x").ToStatus().code(), Code::kIo);
   EXPECT_EQ(Reject(Reason::kFileAccessDenied, "x").ToStatus().code(), Code::kDenied);
+  // A path under a file, a symlink loop, a name too long: the operator's to fix (exit 2).
+  EXPECT_EQ(ReasonName(Reason::kFilePathInvalid), "file-path-invalid");
+  EXPECT_EQ(Reject(Reason::kFilePathInvalid, "x").ToStatus().code(), Code::kInvalidArgument);
   EXPECT_TRUE(Verdict::Accept().ToStatus().ok());
   EXPECT_EQ(Verdict::Accept().ToString(), "accepted");
 }

@@ -1,0 +1,67 @@
+#include "cli/flag_values.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace las::cli {
+namespace {
+
+// Every flag whose value is a file or directory. A path is never read as a flag's value by
+// mistake when it cannot begin with '-'; one that does is given as ./-x.
+constexpr std::array<std::string_view, 13> kPathFlags = {
+    "log",      "registry",   "manifest",   "signature", "trust-store", "watermark", "out",
+    "out-dir",  "secret-key", "public-key", "cwd",       "workspace",   "snapshot-key"};
+
+bool IsPathFlag(const CLI::Option& option) {
+  const std::vector<std::string>& names = option.get_lnames();
+  return std::any_of(names.begin(), names.end(), [](const std::string& name) {
+    return std::find(kPathFlags.begin(), kPathFlags.end(), name) != kPathFlags.end();
+  });
+}
+
+// "-", "--", "-n", "--json": what a flag or the separator looks like.
+bool LooksLikeFlag(const std::string& value) {
+  if (value == "-" || value.starts_with("--")) return true;
+  return value.size() == 2 && value[0] == '-' &&
+         std::isalpha(static_cast<unsigned char>(value[1])) != 0;
+}
+
+CLI::Validator PathNotAFlag(std::string flag) {
+  return CLI::Validator(
+      [flag = std::move(flag)](const std::string& path) {
+        if (flag == "--log" && path.empty()) {
+          return std::string("the path is empty; leave the flag out for the default log directory");
+        }
+        if (!path.starts_with("-")) return std::string();
+        return "'" + path + "' is taken for the path, and a flag or '--' is never one: give " +
+               flag + " its path right after it (a path that begins with '-' as ./" + path + ")";
+      },
+      "");
+}
+
+CLI::Validator ValueNotAFlag(std::string flag) {
+  return CLI::Validator(
+      [flag = std::move(flag)](const std::string& value) {
+        if (!LooksLikeFlag(value)) return std::string();
+        return "'" + value + "' is taken for the value, and a flag or '--' is never one: give " +
+               flag + " its value right after it";
+      },
+      "");
+}
+
+}  // namespace
+
+void RefuseFlagsAsValues(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    if (!option->nonpositional() || option->get_type_size() == 0) continue;
+    const std::string flag = option->get_lnames().empty() ? "-" + option->get_snames().front()
+                                                          : "--" + option->get_lnames().front();
+    option->check(IsPathFlag(*option) ? PathNotAFlag(flag) : ValueNotAFlag(flag));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) RefuseFlagsAsValues(*sub);
+}
+
+}  // namespace las::cli
