@@ -32,10 +32,12 @@ constexpr std::string_view kReasonReleaseSuperseded = "release-superseded";
 
 // A start refused for this reason may pass later with nothing re-signed or reconfigured:
 // the child failed, or a file was missing or unreadable for a moment (a deploy, an editor
-// saving). Every other refusal stops the surface until las restarts.
+// saving, a directory swapped for a symbolic link: file-path-invalid, io-error before it
+// had its own reason). Every other refusal stops the surface until las restarts.
 bool MayPassLater(std::string_view reason) {
   return reason == kReasonStartFailed || reason == kReasonListFailed ||
          reason == trust::ReasonName(trust::Reason::kFileMissing) ||
+         reason == trust::ReasonName(trust::Reason::kFilePathInvalid) ||
          reason == trust::ReasonName(trust::Reason::kIoError);
 }
 
