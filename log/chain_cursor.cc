@@ -146,7 +146,12 @@ class ChainCursor final : public EventCursor {
     if (*sequence < expected_) {
       return Fail(expected_, "a key for sequence " + std::to_string(*sequence) + " stands before it");
     }
-    if (*sequence != expected_) return FailMissing(expected_, "event is missing");
+    if (*sequence != expected_) {
+      // Past the head nothing is missing: there is an event too many, blamed where it lies
+      // (probe BH5).
+      if (expected_ > head_.sequence) return Fail(*sequence, "event beyond the recorded head");
+      return FailMissing(expected_, "event is missing");
+    }
     if (*sequence > head_.sequence) return Fail(*sequence, "event beyond the recorded head");
     auto value = iter_->value();
     if (value.size() < layout::kHashSize) return Fail(*sequence, "value too short");

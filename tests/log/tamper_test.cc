@@ -125,6 +125,21 @@ TEST_F(TamperTest, InsertingAKeyBeyondTheHeadIsCaught) {
   EXPECT_EQ(FirstBadSequence(), kEvents + 1);
 }
 
+// Far past the head too, the key is blamed where it lies: nothing is missing (probe BH5).
+TEST_F(TamperTest, AKeyFarBeyondTheHeadIsBlamedWhereItLies) {
+  {
+    RawDb db(dir_);
+    db.Put("events", SequenceKey(kEvents + 50), db.Get("events", SequenceKey(kEvents)));
+  }
+  EXPECT_EQ(FirstBadSequence(), kEvents + 50);
+  auto reader = LogReader::Open(dir_);
+  ASSERT_TRUE(reader.ok());
+  auto cursor = (*reader)->Read(1);
+  ASSERT_TRUE(cursor.ok());
+  const Status status = DrainAndVerify(**cursor);
+  EXPECT_NE(status.message().find("event beyond the recorded head"), std::string::npos) << status.ToString();
+}
+
 TEST_F(TamperTest, DroppingTheTailIsCaughtAgainstTheHead) {
   RawDb db(dir_);
   for (uint64_t s = 20; s <= kEvents; ++s) db.Delete("events", SequenceKey(s));
