@@ -11,6 +11,9 @@
 namespace las::projections {
 namespace {
 
+// What log::KindName calls a kind this build does not know.
+constexpr std::string_view kUnknownKind = "Unknown";
+
 using reducers::Str;
 
 // The surface an event concerns, or "" for none. Completions name only their call, so
@@ -69,9 +72,11 @@ bool Concerns(const fb::Envelope& e, const std::string& surface,
 bool Selected(const log::StoredEvent& event, const fb::Envelope& e, const ReplayFilter& filter,
               const std::vector<fb::EventPayload>& kinds, const reducers::CallLedger* calls) {
   if (event.sequence < filter.from || event.sequence > filter.to) return false;
-  if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), e.payload_type()) == kinds.end()) {
-    return false;
-  }
+  // A kind this build does not know is selected as "Unknown" (kinds holds NONE for it),
+  // the name it is printed under (log/event_json.h; probe BH7).
+  const fb::EventPayload kind =
+      e.payload_type() > fb::EventPayload::MAX ? fb::EventPayload::NONE : e.payload_type();
+  if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) return false;
   if (filter.agent && Str(e.agent_id()) != *filter.agent) return false;
   if (filter.surface && !Concerns(e, *filter.surface, calls)) return false;
   return true;
@@ -81,14 +86,15 @@ bool Selected(const log::StoredEvent& event, const fb::Envelope& e, const Replay
 
 Status ValidateFilter(const ReplayFilter& filter) {
   for (const auto& name : filter.kinds) {
-    if (log::KindFromName(name) == fb::EventPayload::NONE) {
+    if (name != kUnknownKind && log::KindFromName(name) == fb::EventPayload::NONE) {
       std::string known;
       for (auto kind : fb::EnumValuesEventPayload()) {
         if (kind == fb::EventPayload::NONE) continue;
         if (!known.empty()) known += ", ";
         known += log::KindName(kind);
       }
-      return InvalidArgument("unknown event kind '" + name + "' (known: " + known + ")");
+      return InvalidArgument("unknown event kind '" + name + "' (known: " + known + ", and " +
+                             std::string(kUnknownKind) + " for kinds this build does not know)");
     }
   }
   if (filter.to == 0) return InvalidArgument("--to 0 selects nothing: sequences start at 1");

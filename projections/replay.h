@@ -24,7 +24,8 @@ namespace las::projections {
 struct ReplayFilter {
   uint64_t from = 1;
   uint64_t to = std::numeric_limits<uint64_t>::max();
-  std::vector<std::string> kinds;  // names as in events.fbs; empty = all
+  // Names as in events.fbs, or "Unknown" for kinds this build does not know; empty = all.
+  std::vector<std::string> kinds;
   std::optional<std::string> agent;
   std::optional<std::string> surface;  // tool calls match through their call's surface
 };
