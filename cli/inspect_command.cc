@@ -211,9 +211,17 @@ int InspectSessions(const InspectFlags& flags) {
   const auto* sessions =
       Fold<projections::SessionsProjection>(flags, "sessions", set, exit_code);
   if (sessions == nullptr) return exit_code;
+  // In the order they opened, as the log has them, not by id (random; probe BH9).
+  using Entry = std::pair<const std::string, reducers::SessionRecord>;
+  std::vector<const Entry*> in_order;
+  for (const auto& entry : sessions->sessions().by_id) in_order.push_back(&entry);
+  std::sort(in_order.begin(), in_order.end(), [](const Entry* a, const Entry* b) {
+    return a->second.opened_sequence < b->second.opened_sequence;
+  });
   if (flags.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const auto& [id, r] : sessions->sessions().by_id) {
+    for (const auto* entry : in_order) {
+      const auto& [id, r] = *entry;
       out.push_back({{"session_id", id},
                      {"agent_id", r.agent_id},
                      {"client_name", r.client_name},
@@ -227,7 +235,8 @@ int InspectSessions(const InspectFlags& flags) {
     return kExitOk;
   }
   Table table({"SESSION", "AGENT", "CLIENT", "OPENED#", "CLOSED#", "REASON"});
-  for (const auto& [id, r] : sessions->sessions().by_id) {
+  for (const auto* entry : in_order) {
+    const auto& [id, r] = *entry;
     table.Add({id, r.agent_id, r.client_name, U(r.opened_sequence),
                r.closed_sequence == 0 ? "open" : U(r.closed_sequence),
                r.close_reason.empty() ? "-" : r.close_reason});

@@ -198,6 +198,20 @@ TEST_F(ReplayCliTest, AKindThisBuildDoesNotKnowIsSelectedAsUnknown) {
   EXPECT_NE(bogus.err.find("and Unknown for kinds this build does not know"), std::string::npos) << bogus.err;
 }
 
+// Sessions are listed in the order they opened, not by their ids' spelling: "demo-100"
+// opened last, after "demo-19" (probe BH9).
+TEST_F(ReplayCliTest, InspectSessionsListsThemInTheOrderTheyOpened) {
+  for (int i = 0; i < 11; ++i) ASSERT_EQ(AppendSession(dir_).exit_code, 0);
+  auto listed = Las({"inspect", "sessions", "--log", dir_, "--json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const json sessions = json::parse(listed.out)["sessions"];
+  ASSERT_EQ(sessions.size(), 12u);
+  for (size_t i = 1; i < sessions.size(); ++i) {
+    EXPECT_LT(sessions[i - 1]["opened_sequence"], sessions[i]["opened_sequence"]) << sessions.dump();
+  }
+  EXPECT_EQ(sessions.back()["session_id"], "demo-100");
+}
+
 TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
   testing::ChildProcess writer({LAS_APPENDER_PATH, "serve", dir_});
   ASSERT_EQ(writer.ReadLine(), "ready 9");
