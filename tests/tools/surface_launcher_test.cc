@@ -39,40 +39,48 @@ class SwapBeforeSpawn final : public transport::ProcessSpawner {
   bool swapped_ = false;
 };
 
-// Launches `surface` of `release` on `io` and runs the loop until its verdict is in.
-std::optional<SurfaceLaunch> LaunchAndWait(boost::asio::io_context& io,
-                                           testing::SignedRelease& release,
-                                           const std::string& surface, const LaunchOptions& options) {
-  std::optional<SurfaceLaunch> launched;
-  LaunchSurface(io, *release.manifest().FindSurface(surface), options,
-                [&](SurfaceLaunch launch) { launched = std::move(launch); });
-  while (!launched && io.run_one_for(std::chrono::seconds(30)) > 0) {
+// A release with one surface, "lem": tests/transport/children/mcp_child.py copied into the
+// workspace as its command (the script itself, "#!/usr/bin/python3").
+class SurfaceLauncherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    command_ = release_.CopyIntoWorkspace(
+        std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py", "child");
+    release_.AddSurface("lem", {command_});
   }
-  return launched;
-}
 
-TEST(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheCheckedBytes) {
-  testing::TempDir tmp;
-  testing::SignedRelease release(tmp.path().string());
-  // The signed command is the script itself ("#!/usr/bin/python3"), inside the workspace.
-  const std::string command = release.CopyIntoWorkspace(
-      std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py", "child");
-  release.AddSurface("lem", {command});
+  // Launches "lem" with `spawner` on io_ and runs the loop until its verdict is in.
+  std::optional<SurfaceLaunch> LaunchAndWait(transport::ProcessSpawner& spawner,
+                                             int64_t start_timeout_ms = 30'000) {
+    LaunchOptions options;
+    options.policy.workspace = release_.workspace();
+    options.start_timeout_ms = start_timeout_ms;
+    options.spawner = &spawner;
+    std::optional<SurfaceLaunch> launched;
+    LaunchSurface(io_, *release_.manifest().FindSurface("lem"), options,
+                  [&](SurfaceLaunch launch) { launched = std::move(launch); });
+    while (!launched && io_.run_one_for(std::chrono::seconds(30)) > 0) {
+    }
+    return launched;
+  }
+
+  testing::TempDir tmp_;
+  testing::SignedRelease release_{tmp_.path().string()};
+  std::string command_;
+  boost::asio::io_context io_;
+};
+
+TEST_F(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheCheckedBytes) {
   ASSERT_FALSE(HasFailure());
-  const std::string impostor = release.workspace() + "/impostor";
+  const std::string impostor = release_.workspace() + "/impostor";
   {
     std::ofstream out(impostor);
     out << "#!/bin/sh\nexit 3\n";
   }
   std::filesystem::permissions(impostor, std::filesystem::perms::owner_all);
 
-  SwapBeforeSpawn spawner(command, impostor);
-  LaunchOptions options;
-  options.policy.workspace = release.workspace();
-  options.start_timeout_ms = 20'000;
-  options.spawner = &spawner;
-  boost::asio::io_context io;
-  std::optional<SurfaceLaunch> launched = LaunchAndWait(io, release, "lem", options);
+  SwapBeforeSpawn spawner(command_, impostor);
+  std::optional<SurfaceLaunch> launched = LaunchAndWait(spawner, 20'000);
   ASSERT_TRUE(launched.has_value());
   EXPECT_TRUE(spawner.swapped()) << "the command at its path was replaced before the spawn";
   EXPECT_TRUE(launched->ok) << launched->reason << ": " << launched->detail
@@ -81,7 +89,7 @@ TEST(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheCheck
   if (launched->client) {
     bool ended = false;
     launched->client->Shutdown([&] { ended = true; });
-    while (!ended && io.run_one_for(std::chrono::seconds(30)) > 0) {
+    while (!ended && io_.run_one_for(std::chrono::seconds(30)) > 0) {
     }
   }
 }
@@ -95,19 +103,10 @@ class OutOfDescriptors final : public transport::ProcessSpawner {
   }
 };
 
-TEST(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
-  testing::TempDir tmp;
-  testing::SignedRelease release(tmp.path().string());
-  const std::string command = release.CopyIntoWorkspace(
-      std::string(LAS_SOURCE_DIR) + "/tests/transport/children/mcp_child.py", "child");
-  release.AddSurface("lem", {command});
+TEST_F(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
   ASSERT_FALSE(HasFailure());
   OutOfDescriptors spawner;
-  LaunchOptions options;
-  options.policy.workspace = release.workspace();
-  options.spawner = &spawner;
-  boost::asio::io_context io;
-  std::optional<SurfaceLaunch> launched = LaunchAndWait(io, release, "lem", options);
+  std::optional<SurfaceLaunch> launched = LaunchAndWait(spawner);
   ASSERT_TRUE(launched.has_value());
   EXPECT_FALSE(launched->ok);
   EXPECT_EQ(launched->reason, "start-failed");
