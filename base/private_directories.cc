@@ -28,12 +28,10 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
                            "the path of a directory, or of one to be made");
   }
   const std::string subject = "creating directory " + dir;
-  // A path under a file, a loop, a name too long: the operator's to fix.
-  if (!PathMistake(failure).empty()) return PathErrorStatus(failure, subject);
   // ENOENT with every parent there (a directory under /proc) is the system's refusal.
-  const std::string message = subject + ": " + std::strerror(failure);
-  if (failure == EACCES || failure == EPERM) return Denied(message);
-  return IoError(message);
+  if (failure == ENOENT) return IoError(subject + ": " + std::strerror(failure));
+  // A path under a file, a loop, a name too long: the operator's to fix.
+  return PathErrorStatus(failure, subject);
 }
 
 }  // namespace las

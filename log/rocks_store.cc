@@ -204,11 +204,9 @@ Result<DirState> Inspect(const std::string& dir) {
   auto status = fs::status(dir, ec);
   if (ec && ec != std::errc::no_such_file_or_directory) {
     if (ec == std::errc::permission_denied) return Denied(dir + ": permission denied");
-    // A path under a file, a symlink loop, a name too long: the operator's to fix (exit 2).
-    if (!PathMistake(ec.value()).empty()) {  // errno values, generic or system category
-      return PathErrorStatus(ec.value(), dir);
-    }
-    return IoError(dir + ": " + ec.message());
+    // A path under a file, a symlink loop, a name too long: the operator's to fix (exit 2);
+    // anything else the system's (ec holds an errno, generic or system category).
+    return PathErrorStatus(ec.value(), dir);
   }
   if (!fs::exists(status)) return DirState::kMissing;
   if (!fs::is_directory(status)) return Status(Code::kNotALog, dir + ": not a directory");

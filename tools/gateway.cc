@@ -11,7 +11,6 @@
 #include "tools/credentials.h"
 #include "tools/decision_events.h"
 #include "tools/docs_mcp.h"
-#include "tools/grant_policy.h"
 #include "tools/handle_refs.h"
 #include "tools/handles_in_creation.h"
 #include "transport/json_text.h"
@@ -157,7 +156,10 @@ struct Gateway::ChildCall {
 };
 
 Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options)
-    : appender_(appender), federation_(federation), options_(std::move(options)) {
+    : appender_(appender),
+      federation_(federation),
+      options_(std::move(options)),
+      grant_policy_(GrantPolicyFor(federation_.environment())) {
   if (options_.run_off_loop && options_.offload_validation_bytes != 0) {
     checks_ = std::make_unique<ArgumentCheckQueue>(
         options_.run_off_loop,
@@ -174,8 +176,8 @@ Gateway::~Gateway() {
 }
 
 void Gateway::OnSessionOpened(const SessionInfo& session) {
-  const bool implicit_root = GrantPolicyFor(federation_.environment())
-                                 .ImplicitRoot(session.agent_id, session.implicit_root_waived);
+  const bool implicit_root =
+      grant_policy_.ImplicitRoot(session.agent_id, session.implicit_root_waived);
   appender_.Append({SessionOpenedEvent(ActorOf(session), session.protocol_version,
                                       session.client_name, session.client_version,
                                       session.transport.empty() ? "stdio" : session.transport,
@@ -185,14 +187,17 @@ void Gateway::OnSessionOpened(const SessionInfo& session) {
 
 void Gateway::OnCallRefused(const SessionInfo& session, const std::string& request_id_json,
                             const std::string& name, std::string_view reason) {
-  const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
   const size_t split = name.find(kNameSeparator);
-  if (split == std::string::npos) {
-    Deny(session, call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text, reason);
-  } else {
-    Deny(session, call_id, request_id_json, Bound(name.substr(0, split), kMaxRecordedToolNameBytes).text,
-         Bound(name.substr(split + kNameSeparator.size()), kMaxRecordedToolNameBytes).text, reason);
-  }
+  const std::string surface = split == std::string::npos ? "" : name.substr(0, split);
+  const std::string tool =
+      split == std::string::npos ? name : name.substr(split + kNameSeparator.size());
+  Deny(session, NewCallId(request_id_json), request_id_json,
+       Bound(surface, kMaxRecordedToolNameBytes).text, Bound(tool, kMaxRecordedToolNameBytes).text,
+       reason);
+}
+
+std::string Gateway::NewCallId(const std::string& request_id_json) const {
+  return options_.new_call_id ? options_.new_call_id() : request_id_json;
 }
 
 void Gateway::OnSessionRefused(const SessionInfo& attempted, std::string_view reason) {
@@ -253,7 +258,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
-  const std::string call_id = options_.new_call_id ? options_.new_call_id() : request_id_json;
+  const std::string call_id = NewCallId(request_id_json);
   const CatalogTool* tool = federation_.catalog().Find(name);
   if (tool == nullptr) {
     // A signed tool a local policy kept out of the catalog is denied with that policy's

@@ -55,6 +55,7 @@
 #include "tools/call_guard.h"
 #include "tools/credentials.h"
 #include "tools/federation.h"
+#include "tools/grant_policy.h"
 #include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
 #include "tools/tools_list_cache.h"
@@ -189,6 +190,9 @@ class Gateway final : public EndpointBackend {
   // denied or requested; after its ToolCallRequested was written: send it, then Complete().
   struct ChildCall;
   // Deny() for a child's call.
+  // The call id a new call is recorded under: GatewayOptions::new_call_id's, else the
+  // client's request id.
+  std::string NewCallId(const std::string& request_id_json) const;
   void DenyCall(const ChildCall& call, std::string_view reason, std::string_view detail = {});
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
                     std::shared_ptr<const trust::ArgumentSchema> schema,
@@ -241,6 +245,7 @@ class Gateway final : public EndpointBackend {
     }
   }
   std::map<std::string, CredentialSpellings> surface_credentials_;  // CredentialsOf
+  GrantPolicy grant_policy_;  // Las's environment's, for what SessionOpened records
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).
   std::unique_ptr<ArgumentCheckQueue> checks_;
