@@ -17,6 +17,7 @@
 
 #include "base/printable_text.h"
 #include "cli/number_flags.h"
+#include "cli/path_flag.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
@@ -168,7 +169,7 @@ void RegisterEvents(CLI::App& app, int& exit_code) {
   auto* tail = events->add_subcommand(
       "tail", "The last N events; with -f, every later event as it is written (read-only; "
               "works while a server holds the log; SIGINT/SIGTERM end it, exit 0)");
-  tail->add_option("--log", flags->log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*tail, flags->log_dir);
   tail->add_option("-n,--lines", flags->count, "How many of the last events")
       ->check(WholeUint64())
       ->capture_default_str();

@@ -32,9 +32,6 @@ bool LooksLikeFlag(const std::string& value) {
 CLI::Validator PathNotAFlag(std::string flag) {
   return CLI::Validator(
       [flag = std::move(flag)](const std::string& path) {
-        if (flag == "--log" && path.empty()) {
-          return std::string("the path is empty; leave the flag out for the default log directory");
-        }
         if (!path.starts_with("-")) return std::string();
         return "'" + path + "' is taken for the path, and a flag or '--' is never one: give " +
                flag + " its path right after it (a path that begins with '-' as ./" + path + ")";

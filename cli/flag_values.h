@@ -17,8 +17,8 @@ namespace las::cli {
 // A path flag (--log, --registry, --manifest, ...; the list is in flag_values.cc) refuses
 // any value that begins with '-', the message saying to give such a path as ./-x. Any
 // other flag refuses "-" and a value in the form of a flag ("-n", "--json", "--"), but
-// takes "-1" (whose number check then speaks) or "-x y" as text. `--log ""` is refused
-// too: an empty log directory names none (the other path flags check "" themselves).
+// takes "-1" (whose number check then speaks) or "-x y" as text. An empty path is each
+// path flag's own check (cli/path_flag.h).
 void RefuseFlagsAsValues(CLI::App& app);
 
 }  // namespace las::cli

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/agent_flag.h"
+#include "cli/path_flag.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
@@ -207,7 +208,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
                     "tool's definition digest in the log's recorded catalog")
       ->allow_extra_args(false);  // one name per --tool: `--tool a AGENT` leaves AGENT alone
   grant->add_option("--digest", grant_flags->digest, "The definition digest of the one --tool");
-  grant->add_option("--log", grant_flags->log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*grant, grant_flags->log_dir);
   grant->callback([grant_flags, &exit_code] { exit_code = Grant(*grant_flags); });
 
   auto revoke_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
@@ -215,7 +216,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       "revoke", "Revoke a grant and everything delegated from it. Through the running server "
                 "when one holds the log (exit 7 if it holds it but does not answer)");
   revoke->add_option("grant", revoke_flags->second, "The grant id")->required()->check(IdArgument());
-  revoke->add_option("--log", revoke_flags->first, "Log directory")->capture_default_str();
+  AddLogFlag(*revoke, revoke_flags->first);
   revoke->callback([revoke_flags, &exit_code] {
     auto revoked = tools::RevokeGrant(revoke_flags->first, revoke_flags->second);
     if (!revoked.ok() && revoked.status().code() == Code::kLocked) {
@@ -242,7 +243,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   grants->add_option("--agent", list_flags->agent, "Only this agent's grants")->check(AgentIdFlag());
   grants->add_flag("--all", list_flags->all, "Include revoked and void grants");
   grants->add_flag("--json", list_flags->json, "JSON array with stable field names");
-  grants->add_option("--log", list_flags->log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*grants, list_flags->log_dir);
   grants->callback([list_flags, &exit_code] { exit_code = ListGrants(*list_flags); });
 
   auto rules = app.add_subcommand("rules", "\"Always allow\" rules: list, add, forget");
@@ -251,7 +252,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
     sub->add_option("--agent", rule_list_flags->agent, "Only this agent's rules")->check(AgentIdFlag());
     sub->add_flag("--all", rule_list_flags->all, "Include forgotten rules");
     sub->add_flag("--json", rule_list_flags->json, "JSON array with stable field names");
-    sub->add_option("--log", rule_list_flags->log_dir, "Log directory")->capture_default_str();
+    AddLogFlag(*sub, rule_list_flags->log_dir);
   };
   add_list_options(rules);
   auto* rules_list = rules->add_subcommand("list", "List the rules (the default). Read-only");
@@ -274,7 +275,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   add->add_option("agent", add_flags->agent, "The agent id")->required();
   add->add_option("tool", add_flags->tool, "surface__tool")->required();
   add->add_option("--digest", add_flags->digest, "The definition digest");
-  add->add_option("--log", add_flags->log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*add, add_flags->log_dir);
   add->callback([add_flags, &exit_code] {
     tools::ToolArg tool = tools::ParseToolArg(add_flags->tool);
     if (Status applied = ApplyDigestFlag(tool, add_flags->digest); !applied.ok()) {
@@ -304,7 +305,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto forget_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
   auto* forget = rules->add_subcommand("forget", "Forget a rule");
   forget->add_option("rule", forget_flags->second, "The rule id")->required()->check(IdArgument());
-  forget->add_option("--log", forget_flags->first, "Log directory")->capture_default_str();
+  AddLogFlag(*forget, forget_flags->first);
   forget->callback([forget_flags, &exit_code] {
     Status forgotten = tools::ForgetRule(forget_flags->first, forget_flags->second);
     if (forgotten.code() == Code::kLocked) {

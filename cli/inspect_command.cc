@@ -7,6 +7,7 @@
 
 #include "base/printable_text.h"
 #include "cli/commands.h"
+#include "cli/path_flag.h"
 #include "cli/exit_codes.h"
 #include "cli/log_fold.h"
 #include "cli/paths.h"
@@ -256,7 +257,7 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
       "calls",
       "The call ledger: what happened to each tool call. A call requested but never completed "
       "is uncertain: Las never retries it");
-  calls->add_option("--log", flags->log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*calls, flags->log_dir);
   calls->add_option("--call", flags->call_id, "Only this call id");
   calls->add_flag("--json", flags->json, "JSON array with stable field names");
   calls->callback([flags, &exit_code] { exit_code = InspectCalls(*flags); });
@@ -277,7 +278,7 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
            View{"sessions", "Every MCP session: agent, client, how it ended", InspectSessions},
        }) {
     auto* cmd = inspect->add_subcommand(view.name, view.help);
-    cmd->add_option("--log", flags->log_dir, "Log directory")->capture_default_str();
+    AddLogFlag(*cmd, flags->log_dir);
     cmd->add_flag("--json", flags->json, "JSON with stable field names");
     cmd->callback([flags, &exit_code, run = view.run] { exit_code = run(*flags); });
   }

@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/printable_text.h"
 #include "cli/commands.h"
+#include "cli/path_flag.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/number_flags.h"
@@ -274,7 +275,7 @@ int Mutate(const OnboardingFlags& flags) {
 }
 
 void AddCommonFlags(CLI::App* cmd, OnboardingFlags& flags) {
-  cmd->add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*cmd, flags.log_dir);
   cmd->add_flag("--json", flags.json, "Print the journey as JSON (stable fields: docs/ONBOARDING.md)");
 }
 

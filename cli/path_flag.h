@@ -25,6 +25,13 @@ inline CLI::Validator NonEmptyPathOr(const char* variable) {
   return NonEmptyPath(std::string("leave the flag out to use ") + variable);
 }
 
+// The --log flag of the verbs that use a log: its default shown in --help, "" refused.
+inline CLI::Option* AddLogFlag(CLI::App& cmd, std::string& log_dir) {
+  return cmd.add_option("--log", log_dir, "Log directory")
+      ->capture_default_str()
+      ->check(NonEmptyPath("leave the flag out for the default log directory"));
+}
+
 // The four release files of the verbs that check a release (`las check`, `las release
 // verify`), each defaulting to its variable's file (cli/release_settings.h).
 inline void AddReleaseFileFlags(CLI::App& cmd, std::string& manifest, std::string& signature,

@@ -1,4 +1,5 @@
 #include "cli/number_flags.h"
+#include "cli/path_flag.h"
 #include "cli/replay_command.h"
 
 #include <unistd.h>
@@ -166,7 +167,7 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
       "replay",
       "Verify the log's hash chain from the first event, print events as JSON lines, rebuild "
       "every projection and print its digest. Works while a server holds the log.");
-  cmd->add_option("--log", options->log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(*cmd, options->log_dir);
   cmd->add_option("--from", options->filter.from, "Print events from this sequence")->check(WholeUint64());
   cmd->add_option("--to", options->filter.to, "Print events up to this sequence")->check(WholeUint64());
   cmd->add_option("--kind", options->filter.kinds, "Print only this kind (repeatable)");

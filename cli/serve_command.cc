@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cli/number_flags.h"
+#include "cli/path_flag.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
@@ -50,7 +51,7 @@ struct GatewayFlags {
 };
 
 void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
-  cmd.add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(cmd, flags.log_dir);
   AddRegistryFlag(cmd, flags.registry_file);
   cmd.add_option("--start-timeout", flags.start_timeout_ms,
                  "Milliseconds a child has to start, initialize and list its tools before it is "

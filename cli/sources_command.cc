@@ -8,6 +8,7 @@
 
 #include "base/printable_text.h"
 #include "cli/commands.h"
+#include "cli/path_flag.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/id_argument.h"
@@ -150,7 +151,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
 }
 
 void AddLogFlags(CLI::App& cmd, SourcesFlags& flags) {
-  cmd.add_option("--log", flags.log_dir, "Log directory")->capture_default_str();
+  AddLogFlag(cmd, flags.log_dir);
   AddRegistryFlag(cmd, flags.registry_file);
 }
 
