@@ -10,19 +10,19 @@ namespace las::tools {
 void BuiltinTools::Add(std::string name, std::string description, std::string input_schema_json,
                        BuiltinHandler handler) {
   Put(std::move(name), std::move(description), std::move(input_schema_json),
-      Handler{[handler = std::move(handler)](const SessionInfo& session,
+      Handler{[handler = std::move(handler)](const SessionInfo& session, const BuiltinCall&,
                                              const std::string& arguments_json,
-                                             const std::shared_ptr<BuiltinCancel>& /*cancel*/,
                                              std::function<void(ToolCallReply)> done) {
                 handler(session, arguments_json, std::move(done));
               },
               /*cancellable=*/false});
 }
 
-void BuiltinTools::AddCancellable(std::string name, std::string description,
-                                  std::string input_schema_json, CancellableHandler handler) {
+void BuiltinTools::AddWithCall(std::string name, std::string description,
+                               std::string input_schema_json, Cancellable cancellable,
+                               CallHandler handler) {
   Put(std::move(name), std::move(description), std::move(input_schema_json),
-      Handler{std::move(handler), /*cancellable=*/true});
+      Handler{std::move(handler), cancellable == Cancellable::kYes});
 }
 
 void BuiltinTools::Put(std::string name, std::string description, std::string input_schema_json,

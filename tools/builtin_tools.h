@@ -46,9 +46,21 @@ class BuiltinCancel {
   std::function<void()> end_;
 };
 
-using CancellableHandler = std::function<void(
-    const SessionInfo& session, const std::string& arguments_json,
-    const std::shared_ptr<BuiltinCancel>& cancel, std::function<void(ToolCallReply)> done)>;
+// What a handler added with AddWithCall learns of the one call it answers.
+struct BuiltinCall {
+  // The client's JSON-RPC id, as JSON text: a tool that makes a call of its own on the
+  // client's behalf (las__call) makes it under this id, so that the trail names the
+  // client's request and a notifications/cancelled for it reaches the inner call.
+  std::string request_id_json;
+  // Set for a tool added as cancellable, else nullptr.
+  std::shared_ptr<BuiltinCancel> cancel;
+};
+
+using CallHandler = std::function<void(const SessionInfo& session, const BuiltinCall& call,
+                                       const std::string& arguments_json,
+                                       std::function<void(ToolCallReply)> done)>;
+
+enum class Cancellable { kNo, kYes };
 
 class BuiltinTools {
  public:
@@ -57,16 +69,17 @@ class BuiltinTools {
   // against it before the handler runs. A second Add with the same name replaces the first.
   void Add(std::string name, std::string description, std::string input_schema_json,
            BuiltinHandler handler);
-  // The same, for a tool whose calls can be ended early (BuiltinCancel).
-  void AddCancellable(std::string name, std::string description, std::string input_schema_json,
-                      CancellableHandler handler);
+  // The same, for a handler that needs its call's request id, or whose calls can be ended
+  // early (kYes: the gateway hands it a BuiltinCancel).
+  void AddWithCall(std::string name, std::string description, std::string input_schema_json,
+                   Cancellable cancellable, CallHandler handler);
 
   // The catalog entries, sorted by qualified name.
   std::vector<CatalogTool> Definitions() const;
   struct Handler {
-    CancellableHandler call;
-    // Added by AddCancellable: the gateway hands it a BuiltinCancel. Otherwise it gets
-    // nullptr (and ignores it): a call that cannot be ended early costs nothing for it.
+    CallHandler call;
+    // Added with Cancellable::kYes: the gateway hands it a BuiltinCancel. Otherwise its
+    // BuiltinCall::cancel is nullptr: a call that cannot be ended early costs nothing for it.
     bool cancellable = false;
   };
   // The handler for `las__<name>`, or nullptr.

@@ -171,16 +171,19 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
                 {"has_more", end < total}})));
       }));
 
-  tools.Add(
+  tools.AddWithCall(
       "call",
       "Call any tool Las lists or finds by its name, with its arguments. The call passes the "
       "same checks and records as a direct call.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256},)"
       R"("arguments":{"type":"object"}},"required":["name"],"additionalProperties":false})",
+      Cancellable::kNo,
       // The raw arguments: the inner call gets the client's exact text, as a direct call
       // does (a re-serialization would turn 2^64 or 1.0000000000000001 into doubles).
-      [context](const SessionInfo& session, const std::string& arguments,
-                std::function<void(ToolCallReply)> done) {
+      // It runs under the client's request id, so it is recorded and cancelled as the
+      // direct call of the same tool would be.
+      [context](const SessionInfo& session, const BuiltinCall& call,
+                const std::string& arguments, std::function<void(ToolCallReply)> done) {
         std::vector<transport::JsonMember> members;
         (void)transport::ObjectMembers(arguments, &members);  // the schema was checked
         std::string name;
@@ -203,7 +206,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
           return;
         }
-        context.links.gateway->CallTool(session, "null", name, inner_json, ProgressSink(),
+        context.links.gateway->CallTool(session, call.request_id_json, name, inner_json,
+                                        ProgressSink(),
                                         std::move(done));
       });
 }

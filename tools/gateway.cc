@@ -702,13 +702,13 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
     }
   }
   CallKey key = KeyOf(session, request_id_json);
-  std::shared_ptr<BuiltinCancel> cancel;
+  BuiltinCall call{request_id_json, nullptr};
   if (handler->cancellable) {
-    cancel = std::make_shared<BuiltinCancel>();
-    builtin_calls_.emplace(key, cancel);
+    call.cancel = std::make_shared<BuiltinCancel>();
+    builtin_calls_.emplace(key, call.cancel);
   }
-  handler->call(session, arguments_json.empty() ? std::string("{}") : arguments_json, cancel,
-                [this, session, call_id, request_id_json, key = std::move(key), cancel,
+  handler->call(session, call, arguments_json.empty() ? std::string("{}") : arguments_json,
+                [this, session, call_id, request_id_json, key = std::move(key), cancel = call.cancel,
                  surface = tool.surface, name = tool.tool,
                  done = std::move(done)](ToolCallReply reply) {
                   if (cancel) EraseCall(builtin_calls_, key, cancel.get());

@@ -261,12 +261,12 @@ class OnboardingTool {
 void AddOnboardingTool(BuiltinTools& tools, const LasToolContext& context) {
   auto tool = std::make_shared<OnboardingTool>(context);
   tools.OnShutdown([tool] { tool->EndChecks(); });
-  tools.AddCancellable("onboarding", std::string(kDescription), InputSchema(),
-                       [tool](const SessionInfo& session, const std::string& arguments_json,
-                              const std::shared_ptr<BuiltinCancel>& cancel,
-                              std::function<void(ToolCallReply)> done) {
-                         tool->Handle(session, arguments_json, cancel, std::move(done));
-                       });
+  tools.AddWithCall("onboarding", std::string(kDescription), InputSchema(), Cancellable::kYes,
+                    [tool](const SessionInfo& session, const BuiltinCall& call,
+                           const std::string& arguments_json,
+                           std::function<void(ToolCallReply)> done) {
+                      tool->Handle(session, arguments_json, call.cancel, std::move(done));
+                    });
 }
 
 }  // namespace las::tools

@@ -1415,6 +1415,33 @@ TEST_F(DaemonTest, AClientsCancellationReachesTheChildAndTheCallGetsNoResponse) 
   EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
 }
 
+// A call made through las__call runs under the client's request id (probe BH6): it is
+// recorded with that id, and the client's cancellation of it reaches the child.
+TEST_F(DaemonTest, AClientsCancellationOfALasCallReachesTheCallItMade) {
+  EmbeddedServe serve(EmbeddedServeArgv());
+  ASSERT_TRUE(serve.Open());
+  const std::string gate = tmp_.Sub("gate-call-cancel");
+  serve.Send(tools::ToolCallRequestLine(
+      9, "las__call", json{{"name", "gate__wait"}, {"arguments", {{"gate", gate}}}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  serve.Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}})");
+  serve.child().CloseStdin();
+  while (auto line = serve.child().ReadLine(std::chrono::seconds(60))) {
+    EXPECT_NE(json::parse(*line).value("id", json()), 9) << "a cancelled call is not answered";
+  }
+  const int status = serve.child().Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  auto requested = Replay({"--kind", "ToolCallRequested"});
+  ASSERT_EQ(requested.size(), 1u);
+  EXPECT_EQ(requested[0]["payload"]["request_id"], "9");
+  EXPECT_EQ(requested[0]["payload"]["tool"], "wait");
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "TimedOut") << completed[0].dump();
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "cancelled")
+      << "ended by the cancellation, not by the end of the input";
+}
+
 // Through the bridge: the daemon owes no answer for a cancelled call, so a session that
 // ends after one is a clean end (exit 0), not "the daemon died with requests unanswered".
 TEST_F(DaemonTest, ABridgedSessionWithACancelledCallEndsCleanly) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
@@ -233,14 +234,26 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   EXPECT_EQ(requested[0]["payload"]["tool"], "echo");
   bool unknown_admin = false;
   bool recursion = false;  // probe X2: this refusal too is recorded
+  std::string recursion_request_id;
   for (const auto& event : Replay({"--kind", "ToolCallDenied"})) {
     if (event["payload"]["tool"] == "las__list_sources") {
       unknown_admin = event["payload"]["reason"] == "unknown-tool";
     }
-    if (event["payload"]["tool"] == "call") recursion = event["payload"]["reason"] == "recursive-call";
+    if (event["payload"]["tool"] == "call") {
+      recursion = event["payload"]["reason"] == "recursive-call";
+      recursion_request_id = event["payload"]["request_id"];
+    }
   }
   EXPECT_TRUE(unknown_admin);
   EXPECT_TRUE(recursion);
+  // Probe BH6: under the client's own request ids (the SDK numbers its requests in order;
+  // steps 5 and 6 are consecutive), never "null".
+  const std::string via_call_request_id = requested[0]["payload"]["request_id"];
+  ASSERT_FALSE(via_call_request_id.empty());
+  ASSERT_TRUE(std::all_of(via_call_request_id.begin(), via_call_request_id.end(),
+                          [](char c) { return c >= '0' && c <= '9'; }))
+      << via_call_request_id;
+  EXPECT_EQ(recursion_request_id, std::to_string(std::stoll(via_call_request_id) + 1));
 }
 
 // The MCP reference server lists resources and prompts: they land in its source.
