@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "base/hex.h"
@@ -77,29 +78,44 @@ int RunReplay(const ReplayOptions& options) {
     }
     return audited;
   };
+  // The progress line shows on a terminal, for a large log. When the events go to the
+  // same terminal, it shows only while no event has been printed since the last count (a
+  // filter that selects few), and it is cleared before the next event, so that it never
+  // lands inside one (probe AT2) nor leaves the terminal silent for the whole run (BH8).
+  const bool show_progress = ::isatty(STDERR_FILENO) != 0 &&
+                             (*cursor)->head().sequence >= kProgressThreshold;
+  const bool events_on_terminal = ::isatty(STDOUT_FILENO) != 0;
+  bool progress_shown = false;
+  bool printed_since_count = false;
   // A reader that went away (`las replay | head`) is told at the next buffer that fails,
   // not after the whole log has been read.
   bool output_failed = false;
-  callbacks.on_selected = [&output_failed](const log::StoredEvent& event) {
+  callbacks.on_selected = [&](const log::StoredEvent& event) {
+    if (progress_shown && events_on_terminal) {
+      std::fputs("\r\033[K", stderr);
+      progress_shown = false;
+    }
+    printed_since_count = true;
     PrintLine(log::EventToJson(event));
     if (std::ferror(stdout) == 0) return Status::Ok();
     output_failed = true;
     return IoError("writing to standard output failed");
   };
-  // Not when stdout is a terminal too: the events then show that it runs, and the progress
-  // line would land inside them, cut by stdout's buffer (probe AT2).
-  const bool show_progress = ::isatty(STDERR_FILENO) != 0 && ::isatty(STDOUT_FILENO) == 0 &&
-                             (*cursor)->head().sequence >= kProgressThreshold;
   if (show_progress) {
-    callbacks.on_progress = [](uint64_t done, uint64_t total) {
+    callbacks.on_progress = [&](uint64_t done, uint64_t total) {
+      if (events_on_terminal && std::exchange(printed_since_count, false)) {
+        std::fflush(stdout);  // the events show that it runs
+        return;
+      }
       std::fprintf(stderr, "\rlas replay: %llu/%llu events verified",
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+      progress_shown = true;
     };
   }
   projections::ProjectionSet set;
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   // The last progress count shown is older than the end: the line is cleared, not left.
-  if (show_progress) std::fputs("\r\033[K", stderr);
+  if (progress_shown) std::fputs("\r\033[K", stderr);
   if (output_failed) {
     (void)StdoutDelivered();  // says so, once
     return ExitCodeFor(outcome.status);
