@@ -191,9 +191,10 @@ void Gateway::OnCallRefused(const SessionInfo& session, const std::string& reque
   const std::string surface = split == std::string::npos ? "" : name.substr(0, split);
   const std::string tool =
       split == std::string::npos ? name : name.substr(split + kNameSeparator.size());
-  Deny(session, NewCallId(request_id_json), request_id_json,
-       Bound(surface, kMaxRecordedToolNameBytes).text, Bound(tool, kMaxRecordedToolNameBytes).text,
-       reason);
+  Deny(session, {NewCallId(request_id_json), request_id_json,
+                 Bound(surface, kMaxRecordedToolNameBytes).text,
+                 Bound(tool, kMaxRecordedToolNameBytes).text, reason, {}},
+       [](Result<log::AppendedRange>) {});
 }
 
 std::string Gateway::NewCallId(const std::string& request_id_json) const {
@@ -230,16 +231,29 @@ std::optional<std::string> Gateway::GetPrompt(const SessionInfo&, const std::str
   return DocsPromptGetJson(DocsEnabled(), name);
 }
 
-void Gateway::Deny(const SessionInfo& session, const std::string& call_id,
-                   const std::string& request_id_json, const std::string& surface,
-                   const std::string& tool, std::string_view reason, std::string_view detail) {
-  appender_.Append({ToolCallDeniedEvent(ActorOf(session), call_id, surface, tool, reason, detail,
-                                        request_id_json)},
-                   log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
+void Gateway::Deny(const SessionInfo& session, const Denial& denial, LoopAppender::Done then) {
+  appender_.Append({ToolCallDeniedEvent(ActorOf(session), denial.call_id, denial.surface,
+                                        denial.tool, denial.reason, denial.detail,
+                                        denial.request_id_json)},
+                   log::Durability::kDeferred, std::move(then));
 }
 
-void Gateway::DenyCall(const ChildCall& call, std::string_view reason, std::string_view detail) {
-  Deny(call.session, call.call_id, call.request_id_json, call.surface, call.tool, reason, detail);
+void Gateway::Refuse(const SessionInfo& session, const Denial& denial, ToolCallReply reply,
+                     std::function<void(ToolCallReply)> answer) {
+  ++in_flight_;
+  Deny(session, denial,
+       [this, reply = std::move(reply),
+        answer = std::move(answer)](Result<log::AppendedRange> stored) mutable {
+         --in_flight_;
+         answer(stored.ok() ? std::move(reply)
+                            : ToolCallReply::Error(kCallFailed, "Tool call failed"));
+       });
+}
+
+void Gateway::RefuseCall(ChildCall& call, std::string_view reason, ToolCallReply reply,
+                         std::string_view detail) {
+  Refuse(call.session, {call.call_id, call.request_id_json, call.surface, call.tool, reason, detail},
+         std::move(reply), Release(call));
 }
 
 void Gateway::CallTool(const SessionInfo& session, const std::string& request_id_json,
@@ -265,19 +279,22 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     // reason (docs/POLICIES.md); the client sees the same "Unknown tool".
     if (auto left_out = federation_.LeftOutReason(name)) {
       const size_t split = name.find(kNameSeparator);
-      Deny(session, call_id, request_id_json, name.substr(0, split),
-           name.substr(split + kNameSeparator.size()), *left_out);
+      Refuse(session,
+             {call_id, request_id_json, name.substr(0, split),
+              name.substr(split + kNameSeparator.size()), *left_out, {}},
+             ToolCallReply::Error(kCallRefused, "Unknown tool"), std::move(done));
     } else {
-      Deny(session, call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text,
-           "unknown-tool");
+      Refuse(session,
+             {call_id, request_id_json, "", Bound(name, kMaxRecordedToolNameBytes).text,
+              "unknown-tool", {}},
+             ToolCallReply::Error(kCallRefused, "Unknown tool"), std::move(done));
     }
-    done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
     return;
   }
   for (CallGuard* guard : options_.guards) {
     if (auto refusal = guard->BeforeCall(session, *tool, arguments_json)) {
-      Deny(session, call_id, request_id_json, tool->surface, tool->tool, refusal->reason);
-      done(ToolCallReply::Error(refusal->error_code, refusal->message));
+      Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, refusal->reason, {}},
+             ToolCallReply::Error(refusal->error_code, refusal->message), std::move(done));
       return;
     }
   }
@@ -287,16 +304,17 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
   transport::McpClient* client = federation_.ServingClientFor(tool->surface);
   if (client == nullptr) {  // stopped (its child exited; a restart may bring it back)
-    Deny(session, call_id, request_id_json, tool->surface, tool->tool, "surface-unavailable");
-    done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, "surface-unavailable", {}},
+           ToolCallReply::Error(kCallFailed, "Tool call failed"), std::move(done));
     return;
   }
   const auto taken = surface_calls_.find(tool->surface);
   if (options_.calls_in_flight_per_surface != 0 && taken != surface_calls_.end() &&
       taken->second >= options_.calls_in_flight_per_surface) {
-    Deny(session, call_id, request_id_json, tool->surface, tool->tool, "too-many-calls");
-    done(ToolCallReply::Error(kCallFailed,
-                              "Too many calls in flight for this tool's surface; retry later"));
+    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, "too-many-calls", {}},
+           ToolCallReply::Error(kCallFailed,
+                                "Too many calls in flight for this tool's surface; retry later"),
+           std::move(done));
     return;
   }
 
@@ -304,9 +322,9 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   // Its byte limit is the client's, checked before anything is copied or queued.
   if (trust::Verdict size = trust::CheckArgumentsSize(*tool->schema, arguments_json.size());
       !size.ok()) {
-    Deny(session, call_id, request_id_json, tool->surface, tool->tool, size.reason_name(),
-         size.detail());
-    done(SchemaRefusal(size));
+    Refuse(session,
+           {call_id, request_id_json, tool->surface, tool->tool, size.reason_name(), size.detail()},
+           SchemaRefusal(size), std::move(done));
     return;
   }
   auto call = std::make_shared<ChildCall>();
@@ -381,8 +399,8 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
   };
   call->check_id = checks_->Add(call->session.session_id, std::move(check));
   if (call->check_id == 0) {
-    DenyCall(*call, "too-many-checks");
-    Finish(*call, ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
+    RefuseCall(*call, "too-many-checks",
+               ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
     return;
   }
   ArmDeadline(call, [this](ChildCall& late) { EndDuringCheck(late, CheckEnd::kTimeout); });
@@ -410,14 +428,13 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                             std::string_view client_arguments) {
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
   if (tool == nullptr) {
-    DenyCall(*call, "surface-unavailable");
-    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    RefuseCall(*call, "surface-unavailable", ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return false;
   }
   for (CallGuard* guard : options_.guards) {
     if (auto refusal = guard->BeforeCall(call->session, *tool, client_arguments)) {
-      DenyCall(*call, refusal->reason);
-      Finish(*call, ToolCallReply::Error(refusal->error_code, refusal->message));
+      RefuseCall(*call, refusal->reason,
+                 ToolCallReply::Error(refusal->error_code, refusal->message));
       return false;
     }
   }
@@ -439,8 +456,7 @@ void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
     }
     return {"shutdown", ToolCallReply::Error(kCallFailed, "Tool call failed")};
   }();
-  DenyCall(call, reason);
-  Finish(call, reply);
+  RefuseCall(call, reason, reply);
 }
 
 void Gateway::EndChecks() {
@@ -454,26 +470,23 @@ void Gateway::EndChecks() {
 void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid,
                          bool by_schema) {
   if (!valid.ok() && !by_schema) {
-    DenyCall(*call, valid.reason_name());
-    Finish(*call, ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
+    RefuseCall(*call, valid.reason_name(),
+               ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
     return;
   }
   if (!valid.ok()) {
-    DenyCall(*call, valid.reason_name(), valid.detail());
-    Finish(*call, SchemaRefusal(valid));
+    RefuseCall(*call, valid.reason_name(), SchemaRefusal(valid), valid.detail());
     return;
   }
   // Cancelled while its arguments were checked off the loop: never requested, so denied,
   // not completed (see CancelCall).
   if (call->cancelled) {
-    DenyCall(*call, "cancelled");
-    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
+    RefuseCall(*call, "cancelled", ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
     return;
   }
   // The surface may have stopped while the check ran off the loop.
   if (federation_.ServingClientFor(call->surface) == nullptr) {
-    DenyCall(*call, "surface-unavailable");
-    Finish(*call, ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    RefuseCall(*call, "surface-unavailable", ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
   auto requested = ToolCallRequestedEvent(ActorOf(call->session), call->call_id, call->surface,
@@ -670,7 +683,9 @@ const CredentialSpellings& Gateway::CredentialsOf(const std::string& surface) {
   return known->second;
 }
 
-void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
+void Gateway::Finish(ChildCall& call, ToolCallReply reply) { Release(call)(std::move(reply)); }
+
+std::function<void(ToolCallReply)> Gateway::Release(ChildCall& call) {
   call.finished = true;
   --in_flight_;
   if (auto taken = surface_calls_.find(call.surface);
@@ -678,7 +693,7 @@ void Gateway::Finish(ChildCall& call, ToolCallReply reply) {
     surface_calls_.erase(taken);
   }
   EraseCall(child_calls_, call.key, &call);
-  call.done(std::move(reply));
+  return std::move(call.done);
 }
 
 void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request_id_json,
@@ -688,16 +703,16 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
   const BuiltinTools::Handler* handler =
       options_.builtins != nullptr ? options_.builtins->Find(tool.qualified_name) : nullptr;
   if (handler == nullptr) {
-    Deny(session, call_id, request_id_json, tool.surface, tool.tool, "unknown-tool");
-    done(ToolCallReply::Error(kCallRefused, "Unknown tool"));
+    Refuse(session, {call_id, request_id_json, tool.surface, tool.tool, "unknown-tool", {}},
+           ToolCallReply::Error(kCallRefused, "Unknown tool"), std::move(done));
     return;
   }
   if (tool.schema) {
     if (trust::Verdict valid = trust::ValidateArguments(*tool.schema, arguments_json);
         !valid.ok()) {
-      Deny(session, call_id, request_id_json, tool.surface, tool.tool, valid.reason_name(),
-           valid.detail());
-      done(SchemaRefusal(valid));
+      Refuse(session,
+             {call_id, request_id_json, tool.surface, tool.tool, valid.reason_name(), valid.detail()},
+             SchemaRefusal(valid), std::move(done));
       return;
     }
   }
@@ -712,10 +727,13 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
                  surface = tool.surface, name = tool.tool,
                  done = std::move(done)](ToolCallReply reply) {
                   if (cancel) EraseCall(builtin_calls_, key, cancel.get());
-                  if (!reply.refusal.empty()) {
-                    Deny(session, call_id, request_id_json, surface, name, reply.refusal);
+                  if (reply.refusal.empty()) {
+                    done(std::move(reply));
+                    return;
                   }
-                  done(std::move(reply));
+                  const std::string reason(reply.refusal);
+                  Refuse(session, {call_id, request_id_json, surface, name, reason, {}},
+                         std::move(reply), std::move(done));
                 });
 }
 

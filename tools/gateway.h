@@ -168,7 +168,7 @@ class Gateway final : public EndpointBackend {
   void CloseSession(const SessionInfo& session, std::string_view reason,
                     std::function<void()> done);
   // Children's calls not yet answered: being checked off the loop, being requested, or
-  // at the child.
+  // at the child; and refusals whose ToolCallDenied is still being written.
   size_t calls_in_flight() const { return in_flight_; }
   // The server is going away: every call whose arguments wait for or undergo their check
   // off the loop is answered now ("Tool call failed") and recorded ToolCallDenied
@@ -182,18 +182,33 @@ class Gateway final : public EndpointBackend {
   std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
                                      const std::string& tool_name, const std::string& result_json);
   bool DocsEnabled() const;
-  // Records ToolCallDenied for the client's request `request_id_json` (JSON text).
-  void Deny(const SessionInfo& session, const std::string& call_id,
-            const std::string& request_id_json, const std::string& surface,
-            const std::string& tool, std::string_view reason, std::string_view detail = {});
+  // What a refusal records: ToolCallDenied for the client's request `request_id_json`
+  // (JSON text).
+  struct Denial {
+    std::string call_id;
+    std::string request_id_json;
+    std::string surface;
+    std::string tool;
+    std::string_view reason;
+    std::string_view detail;
+  };
+  // Records `denial` (written, not synced: the next sync covers it); `then` once written.
+  // Alone for a refusal the endpoint answered itself (OnCallRefused).
+  void Deny(const SessionInfo& session, const Denial& denial, LoopAppender::Done then);
+  // Records `denial`, then answers `reply` through `answer` once it is written: a refusal
+  // the client saw is in the log (probe BG5); after a failed write, "Tool call failed".
+  // Counted in calls_in_flight() until answered.
+  void Refuse(const SessionInfo& session, const Denial& denial, ToolCallReply reply,
+              std::function<void(ToolCallReply)> answer);
   // A child's call after its arguments' check: the check's verdict decides whether it is
   // denied or requested; after its ToolCallRequested was written: send it, then Complete().
   struct ChildCall;
-  // Deny() for a child's call.
   // The call id a new call is recorded under: GatewayOptions::new_call_id's, else the
   // client's request id.
   std::string NewCallId(const std::string& request_id_json) const;
-  void DenyCall(const ChildCall& call, std::string_view reason, std::string_view detail = {});
+  // Refuse() for a child's call, which ends with it: its place is freed at once.
+  void RefuseCall(ChildCall& call, std::string_view reason, ToolCallReply reply,
+                  std::string_view detail = {});
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
                     std::shared_ptr<const trust::ArgumentSchema> schema,
                     std::shared_ptr<const CredentialInjection> injection);
@@ -211,6 +226,8 @@ class Gateway final : public EndpointBackend {
   void SendToChild(std::shared_ptr<ChildCall> call);
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
   void Finish(ChildCall& call, ToolCallReply reply);
+  // Finish() but the answer: the call's place is freed; returns whom to answer.
+  std::function<void(ToolCallReply)> Release(ChildCall& call);
   // The credential values a result of `surface` must not carry (resolved and spelled once):
   // its own surface's, and every other surface's of the release, served or not
   // (CrossSurfaceCredentialValues) — a child can hand back another's, a token that surface

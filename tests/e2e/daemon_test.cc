@@ -1453,6 +1453,35 @@ TEST_F(DaemonTest, ABridgedSessionWithACancelledCallEndsCleanly) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// A refusal is answered once its ToolCallDenied is written: when that write is refused
+// (the log failed: its directory moved away, which its next sync finds), the client gets
+// "Tool call failed", not a refusal the log does not hold (probe BG5).
+TEST_F(DaemonTest, ARefusalWhoseRecordCannotBeWrittenIsAnsweredAsAFailure) {
+  const std::string socket_path = StartDaemon(tmp_.Sub("daemon.err"));
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("default");
+  fs::rename(tmp_.Sub("log"), tmp_.Sub("log.moved"));
+  // Each refusal is written (deferred) until the sync after the first write fails.
+  int refusals = 0;
+  std::string last;
+  for (int id = 1; id <= 1000; ++id) {
+    client.Send(tools::ToolCallRequestLine(id, "nope__nothing", "{}"));
+    auto answer = client.ReadLine();
+    ASSERT_TRUE(answer.has_value()) << "after " << refusals << " refusals";
+    last = json::parse(*answer)["error"].value("message", "");
+    if (last != "Unknown tool") break;
+    ++refusals;
+  }
+  EXPECT_EQ(last, "Tool call failed");
+  const std::optional<int> status = daemon_->WaitFor(std::chrono::seconds(30));
+  ASSERT_TRUE(status.has_value()) << "the daemon went on serving on a failed log";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9) << *status;
+  fs::rename(tmp_.Sub("log.moved"), tmp_.Sub("log"));
+  EXPECT_EQ(Replay({"--kind", "ToolCallDenied"}).size(), static_cast<size_t>(refusals))
+      << "every refusal the client was given is in the log";
+}
+
 // The log's directory moved away under a running daemon: the write is refused, later
 // calls of any session are refused, reads included, and the daemon ends by itself with
 // exit 9 instead of serving on a log that cannot record anything (probe N6) — without
