@@ -1,5 +1,6 @@
 // ArgumentCheckQueue: the large tool-call arguments waiting for their schema check off the
-// loop (GatewayOptions::offload_validation_bytes). Checks go to the runner one at a time,
+// loop (GatewayOptions::offload_validation_bytes), and the large results waiting to be read
+// (parsed, scanned for credentials). Checks go to the runner one at a time,
 // taken from the sessions in turn, so one agent's many large calls cannot hold up another
 // agent's (in `las daemon` one loop and one worker serve them all, and a check may take
 // seconds). At most `per_session` checks may wait per session and `in_all` in all (each

@@ -74,6 +74,18 @@ struct PolicyVerdict {
 
 }  // namespace
 
+// What reading a child's result found: its shape and whether it carries a credential.
+struct Gateway::ResultScan {
+  ResultShape shape;
+  bool echoes_credential = false;
+  static ResultScan Of(std::string_view result, const CredentialSpellings& credentials) {
+    ResultScan scan;
+    scan.shape = ShapeOf(result);
+    scan.echoes_credential = scan.shape.object && credentials.EchoedIn(result);
+    return scan;
+  }
+};
+
 // A templated tool's credential templates and the values they name, resolved on the loop
 // when the call is made; shared by a check off the loop. Tools without templates have none.
 struct CredentialInjection {
@@ -585,17 +597,43 @@ void Gateway::CancelCall(const SessionInfo& session, const std::string& request_
 
 void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult result) {
   const int64_t micros = (options_.clock->NowNanos() - call->started_nanos) / 1000;
+  const bool scanned_whole = result.ok() && result.result.size() <= options_.max_result_bytes;
+  if (checks_ && scanned_whole && result.result.size() > options_.offload_validation_bytes) {
+    // A large result is read off the loop, as a large argument is checked: parsing and
+    // scanning 1 MiB for a dozen credentials' spellings takes tens of milliseconds
+    // (docs/PERFORMANCE.md, "Credential scan"), which every session would wait out.
+    struct Scanned {
+      transport::CallResult result;
+      ResultScan scan;
+    };
+    auto scanned = std::make_shared<Scanned>();
+    scanned->result = std::move(result);
+    ArgumentCheckQueue::Check check;
+    check.run = [scanned, credentials = CredentialsOf(call->surface)] {
+      scanned->scan = ResultScan::Of(scanned->result.result, credentials);
+    };
+    check.done = [this, call, scanned, micros] {
+      Settle(call, std::move(scanned->result), scanned->scan, micros);
+    };
+    if (checks_->Add(call->session.session_id, std::move(check)) != 0) return;
+    result = std::move(scanned->result);  // too many waiting: read here
+  }
+  const ResultScan scan =
+      scanned_whole ? ResultScan::Of(result.result, CredentialsOf(call->surface)) : ResultScan{};
+  Settle(std::move(call), std::move(result), scan, micros);
+}
+
+void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult result,
+                     const ResultScan& scan, int64_t micros) {
   const Actor actor = ActorOf(call->session);
   ToolCallReply reply;
   std::optional<ResultHandle> handle;
   fb::CallOutcome outcome = fb::CallOutcome::Ok;
   std::string error_code;
-  const ResultShape shape = result.ok() && result.result.size() <= options_.max_result_bytes
-                                ? ShapeOf(result.result)
-                                : ResultShape{};
+  const ResultShape& shape = scan.shape;
   std::optional<Refusal> refusal;
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
-  if (!refusal && shape.object && CredentialsOf(call->surface).EchoedIn(result.result)) {
+  if (!refusal && scan.echoes_credential) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
   }
   if (refusal) {

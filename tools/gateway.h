@@ -118,7 +118,9 @@ struct GatewayOptions {
   // schemas takes seconds, and in `las daemon` the loop serves every agent. Smaller ones
   // are checked inline, where they cost less than the hand-off to another thread and back
   // would. Las's own tools are always checked inline (flat schemas: one pass). 0, or no
-  // run_off_loop: every check inline.
+  // run_off_loop: every check inline. A child's result longer than this is read (parsed,
+  // scanned for credentials) by run_off_loop too, through the same queue; when that queue
+  // is full, it is read inline (the call is already made: it cannot be refused for that).
   size_t offload_validation_bytes = 64 * 1024;
   // The checks off the loop run one at a time, taken from the sessions in turn
   // (tools/argument_check_queue.h); a session with this many waiting, or a server with
@@ -224,7 +226,12 @@ class Gateway final : public EndpointBackend {
   // `by_schema` false: `valid` is the credential templates' refusal.
   void AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid, bool by_schema);
   void SendToChild(std::shared_ptr<ChildCall> call);
+  // A child's answer: read (off the loop when large, GatewayOptions::run_off_loop), then
+  // Settle()d: refused, or recorded and answered.
   void Complete(std::shared_ptr<ChildCall> call, transport::CallResult result);
+  struct ResultScan;
+  void Settle(std::shared_ptr<ChildCall> call, transport::CallResult result,
+              const ResultScan& scan, int64_t micros);
   void Finish(ChildCall& call, ToolCallReply reply);
   // Finish() but the answer: the call's place is freed; returns whom to answer.
   std::function<void(ToolCallReply)> Release(ChildCall& call);

@@ -1221,6 +1221,24 @@ TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecor
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
 }
 
+// The same for a result large enough to be read off the loop (over 64 KiB).
+TEST_F(FederationTest, ALargeResultThatCarriesACredentialIsRefusedAllTheSame) {
+  SignWithEchoCredential("key");  // echo answers its "text": the client's
+  const std::string pad(80 * 1024, 'p');
+  auto run = Serve({CallStep("flaky__echo", {{"text", pad + " s3cr3t-value " + pad}}),
+                    CallStep("flaky__echo", {{"text", pad}})},
+                   {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump().substr(0, 300);
+  EXPECT_NE(StepText(run.steps[1]).find("stored as handle"), std::string::npos)
+      << "a large result the client may have: " << run.steps[1].dump().substr(0, 300);
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Refused");
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "credential-in-result");
+  EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
+}
+
 // Another surface that hands back a credential Las injects into flaky (one flaky cached in
 // a file the other can read, say; here the echo stand-in repeats it): refused the same way,
 // whichever surface's the credential is (probe BD1).

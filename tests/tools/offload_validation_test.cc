@@ -295,6 +295,32 @@ TEST_F(OffloadValidationTest, AnotherSessionsSmallCallCompletesWhileALargeOneIsC
   EXPECT_EQ(EndpointInFlight("a"), 0u);
 }
 
+// A large result is read (parsed, scanned for credentials) off the loop too: another
+// session's call is answered meanwhile, and the large one once its reading is back.
+TEST_F(OffloadValidationTest, ALargeResultIsReadOffTheLoop) {
+  Open(held_.Runner());
+  const std::string text(4 * kThreshold, 'r');
+  const int large = Send("a", "kid__echo", json{{"text", text}}.dump());
+  ASSERT_EQ(held_.jobs.size(), 1u) << "its large argument's check";
+  held_.RunFirst();
+  RunUntil([&] { return !held_.jobs.empty(); });
+  ASSERT_EQ(held_.jobs.size(), 1u) << "its large result's reading";
+  EXPECT_EQ(Events("ToolCallCompleted").size(), 0u);
+  const json small = Await("b", Send("b", "kid__echo", R"({"text":"small"})"));
+  EXPECT_EQ(TextOf(small), "small") << small.dump();
+  EXPECT_FALSE(Answered("a", large));
+  EXPECT_EQ(gateway_->calls_in_flight(), 1u);
+
+  held_.RunFirst();
+  const json answer = Await("a", large);
+  EXPECT_EQ(TextOf(answer), text);
+  auto completed = AwaitEvents("ToolCallCompleted", 2);
+  ASSERT_EQ(completed.size(), 2u);
+  EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
+  EXPECT_GT(completed[1]["payload"]["result_size"].get<size_t>(), text.size());
+  EXPECT_EQ(gateway_->calls_in_flight(), 0u);
+}
+
 // A result is recorded bounded (GatewayOptions::recorded_bytes, 4096), with its full size;
 // a small one whole (issue 4: "arguments and results bounded").
 TEST_F(OffloadValidationTest, ACompletedCallRecordsItsResultBoundedWithItsFullSize) {
