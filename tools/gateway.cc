@@ -197,16 +197,18 @@ void Gateway::OnSessionOpened(const SessionInfo& session) {
                    log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
 }
 
-void Gateway::OnCallRefused(const SessionInfo& session, const std::string& request_id_json,
-                            const std::string& name, std::string_view reason) {
+void Gateway::RefuseCall(const SessionInfo& session, const std::string& request_id_json,
+                         const std::string& name, std::string_view reason, ToolCallReply refusal,
+                         std::function<void(ToolCallReply)> done) {
   const size_t split = name.find(kNameSeparator);
   const std::string surface = split == std::string::npos ? "" : name.substr(0, split);
   const std::string tool =
       split == std::string::npos ? name : name.substr(split + kNameSeparator.size());
-  Deny(session, {NewCallId(request_id_json), request_id_json,
-                 Bound(surface, kMaxRecordedToolNameBytes).text,
-                 Bound(tool, kMaxRecordedToolNameBytes).text, reason, {}},
-       [](Result<log::AppendedRange>) {});
+  Refuse(session,
+         {NewCallId(request_id_json), request_id_json,
+          Bound(surface, kMaxRecordedToolNameBytes).text,
+          Bound(tool, kMaxRecordedToolNameBytes).text, reason, {}},
+         std::move(refusal), std::move(done));
 }
 
 std::string Gateway::NewCallId(const std::string& request_id_json) const {
@@ -262,9 +264,10 @@ void Gateway::Refuse(const SessionInfo& session, const Denial& denial, ToolCallR
        });
 }
 
-void Gateway::RefuseCall(ChildCall& call, std::string_view reason, ToolCallReply reply,
+void Gateway::RefuseChildCall(ChildCall& call, std::string_view reason, ToolCallReply reply,
                          std::string_view detail) {
-  Refuse(call.session, {call.call_id, call.request_id_json, call.surface, call.tool, reason, detail},
+  Refuse(call.session,
+         {call.call_id, call.request_id_json, call.surface, call.tool, reason, detail},
          std::move(reply), Release(call));
 }
 
@@ -316,7 +319,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
   transport::McpClient* client = federation_.ServingClientFor(tool->surface);
   if (client == nullptr) {  // stopped (its child exited; a restart may bring it back)
-    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, "surface-unavailable", {}},
+    Refuse(session,
+           {call_id, request_id_json, tool->surface, tool->tool, "surface-unavailable", {}},
            ToolCallReply::Error(kCallFailed, "Tool call failed"), std::move(done));
     return;
   }
@@ -411,7 +415,7 @@ void Gateway::CheckOffLoop(std::shared_ptr<ChildCall> call,
   };
   call->check_id = checks_->Add(call->session.session_id, std::move(check));
   if (call->check_id == 0) {
-    RefuseCall(*call, "too-many-checks",
+    RefuseChildCall(*call, "too-many-checks",
                ToolCallReply::Error(kCallFailed, "Too many large calls waiting; retry later"));
     return;
   }
@@ -440,12 +444,13 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                             std::string_view client_arguments) {
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
   if (tool == nullptr) {
-    RefuseCall(*call, "surface-unavailable", ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    RefuseChildCall(*call, "surface-unavailable",
+                    ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return false;
   }
   for (CallGuard* guard : options_.guards) {
     if (auto refusal = guard->BeforeCall(call->session, *tool, client_arguments)) {
-      RefuseCall(*call, refusal->reason,
+      RefuseChildCall(*call, refusal->reason,
                  ToolCallReply::Error(refusal->error_code, refusal->message));
       return false;
     }
@@ -468,7 +473,7 @@ void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
     }
     return {"shutdown", ToolCallReply::Error(kCallFailed, "Tool call failed")};
   }();
-  RefuseCall(call, reason, reply);
+  RefuseChildCall(call, reason, reply);
 }
 
 void Gateway::EndChecks() {
@@ -482,23 +487,24 @@ void Gateway::EndChecks() {
 void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& valid,
                          bool by_schema) {
   if (!valid.ok() && !by_schema) {
-    RefuseCall(*call, valid.reason_name(),
+    RefuseChildCall(*call, valid.reason_name(),
                ToolCallReply::Error(kCallRefused, "Arguments refused by policy"));
     return;
   }
   if (!valid.ok()) {
-    RefuseCall(*call, valid.reason_name(), SchemaRefusal(valid), valid.detail());
+    RefuseChildCall(*call, valid.reason_name(), SchemaRefusal(valid), valid.detail());
     return;
   }
   // Cancelled while its arguments were checked off the loop: never requested, so denied,
   // not completed (see CancelCall).
   if (call->cancelled) {
-    RefuseCall(*call, "cancelled", ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
+    RefuseChildCall(*call, "cancelled", ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
     return;
   }
   // The surface may have stopped while the check ran off the loop.
   if (federation_.ServingClientFor(call->surface) == nullptr) {
-    RefuseCall(*call, "surface-unavailable", ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    RefuseChildCall(*call, "surface-unavailable",
+                    ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
   auto requested = ToolCallRequestedEvent(ActorOf(call->session), call->call_id, call->surface,

@@ -142,8 +142,10 @@ class Gateway final : public EndpointBackend {
   ~Gateway() override;
 
   void OnSessionOpened(const SessionInfo& session) override;
-  void OnCallRefused(const SessionInfo& session, const std::string& request_id_json,
-                     const std::string& name, std::string_view reason) override;
+  // Recorded ToolCallDenied, answered once written (Refuse).
+  void RefuseCall(const SessionInfo& session, const std::string& request_id_json,
+                  const std::string& name, std::string_view reason, ToolCallReply refusal,
+                  std::function<void(ToolCallReply)> done) override;
   // Records SessionRefused (not synced: no answer waits for it).
   void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override;
   std::string ListTools(const SessionInfo& session) override;
@@ -195,7 +197,6 @@ class Gateway final : public EndpointBackend {
     std::string_view detail;
   };
   // Records `denial` (written, not synced: the next sync covers it); `then` once written.
-  // Alone for a refusal the endpoint answered itself (OnCallRefused).
   void Deny(const SessionInfo& session, const Denial& denial, LoopAppender::Done then);
   // Records `denial`, then answers `reply` through `answer` once it is written: a refusal
   // the client saw is in the log (probe BG5); after a failed write, "Tool call failed".
@@ -209,7 +210,7 @@ class Gateway final : public EndpointBackend {
   // client's request id.
   std::string NewCallId(const std::string& request_id_json) const;
   // Refuse() for a child's call, which ends with it: its place is freed at once.
-  void RefuseCall(ChildCall& call, std::string_view reason, ToolCallReply reply,
+  void RefuseChildCall(ChildCall& call, std::string_view reason, ToolCallReply reply,
                   std::string_view detail = {});
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
                     std::shared_ptr<const trust::ArgumentSchema> schema,

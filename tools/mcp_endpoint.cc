@@ -295,8 +295,12 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   const ParamsView view = ViewParams(params, options_.max_depth);
   if (NamesAMemberTwice(view, options_.max_depth)) {
     // A call is recorded refused, as every refused call is: what was denied, and why.
-    if (method == "tools/call") backend_.OnCallRefused(*session_, id, "", "params-member-twice");
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
+    if (method == "tools/call") {
+      RefuseCall(id, "", "params-member-twice",
+                 ToolCallReply::Error(rpc::kInvalidParams, std::string(kMemberTwice)));
+    } else {
+      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
+    }
     return;
   }
   // As initialize: a _meta that is not an object might name anyone (probe AI2).
@@ -307,12 +311,13 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   }
   if (NamesAnotherAgent(view, session_->agent_id, options_.max_depth)) {
     // An attempt to act as another agent: what an auditor looks for (probe BH2).
+    static constexpr const char* kAgentBound = "agentId is bound at initialize and cannot change";
     if (method == "tools/call") {
-      backend_.OnCallRefused(*session_, id, StringMember(view, "name").value_or(""),
-                             "agent-id-change");
+      RefuseCall(id, StringMember(view, "name").value_or(""), "agent-id-change",
+                 ToolCallReply::Error(rpc::kInvalidParams, kAgentBound));
+    } else {
+      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kAgentBound));
     }
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
-                                  "agentId is bound at initialize and cannot change"));
     return;
   }
   if (method == "ping") {
@@ -427,32 +432,41 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
       args != nullptr && args->type != transport::JsonType::kNull) {
     arguments = std::string(args->raw);
   }
+  TrackedCall call = Track(id);
+  ProgressSink progress = ProgressTo(call.key, call.ticket, params);
+  backend_.CallTool(*session_, id, *name, arguments, std::move(progress), std::move(call.answer));
+}
+
+void McpEndpoint::RefuseCall(const std::string& id, const std::string& name,
+                             std::string_view reason, ToolCallReply refusal) {
+  backend_.RefuseCall(*session_, id, name, reason, std::move(refusal), Track(id).answer);
+}
+
+McpEndpoint::TrackedCall McpEndpoint::Track(const std::string& id) {
   ++in_flight_;
-  std::string key = rpc::RequestIdKey(id);
-  CallsOfId& calls_of_id = calls_[key];
+  TrackedCall call;
+  call.key = rpc::RequestIdKey(id);
+  CallsOfId& calls_of_id = calls_[call.key];
   ++calls_of_id.count;
-  const uint64_t ticket = calls_of_id.latest_ticket = next_ticket_++;
-  ProgressSink progress = ProgressTo(key, ticket, params);
-  backend_.CallTool(*session_, id, *name, arguments, std::move(progress),
-                    [this, id, key = std::move(key), ticket](ToolCallReply reply) {
-                      auto calls = calls_.find(key);
-                      const bool cancelled =
-                          calls != calls_.end() && ticket <= calls->second.cancelled_through;
-                      if (cancelled) {
-                        --calls->second.cancelled;
-                        --cancelled_in_flight_;
-                      }
-                      if (calls != calls_.end() && --calls->second.count == 0) calls_.erase(calls);
-                      if (cancelled) {
-                        // MCP: a cancelled request gets no response.
-                      } else if (reply.error_code != 0) {
-                        write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message,
-                                                      reply.error_data));
-                      } else {
-                        write_(rpc::MakeResultResponse(id, reply.result_json));
-                      }
-                      if (--in_flight_ == 0 && on_idle_) on_idle_();
-                    });
+  call.ticket = calls_of_id.latest_ticket = next_ticket_++;
+  call.answer = [this, id, key = call.key, ticket = call.ticket](ToolCallReply reply) {
+    auto calls = calls_.find(key);
+    const bool cancelled = calls != calls_.end() && ticket <= calls->second.cancelled_through;
+    if (cancelled) {
+      --calls->second.cancelled;
+      --cancelled_in_flight_;
+    }
+    if (calls != calls_.end() && --calls->second.count == 0) calls_.erase(calls);
+    if (cancelled) {
+      // MCP: a cancelled request gets no response.
+    } else if (reply.error_code != 0) {
+      write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message, reply.error_data));
+    } else {
+      write_(rpc::MakeResultResponse(id, reply.result_json));
+    }
+    if (--in_flight_ == 0 && on_idle_) on_idle_();
+  };
+  return call;
 }
 
 ProgressSink McpEndpoint::ProgressTo(const std::string& key, uint64_t ticket,

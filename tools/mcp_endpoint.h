@@ -91,11 +91,16 @@ class EndpointBackend {
   virtual void CallTool(const SessionInfo& session, const std::string& request_id_json,
                         const std::string& name, const std::string& arguments_json,
                         ProgressSink progress, std::function<void(ToolCallReply)> done) = 0;
-  // A `tools/call` refused before it reached the backend: `reason` "agent-id-change" (it
-  // named another agent than the session's) or "params-member-twice"; `name` is the tool
-  // it named ("" when its params name one twice). The default records nothing.
-  virtual void OnCallRefused(const SessionInfo& /*session*/, const std::string& /*request_id_json*/,
-                             const std::string& /*name*/, std::string_view /*reason*/) {}
+  // A `tools/call` the endpoint refuses before it reaches CallTool: `reason`
+  // "agent-id-change" (it named another agent than the session's) or "params-member-twice";
+  // `name` is the tool it named ("" when its params name one twice). `refusal` is the
+  // answer; `done` must be called once, as for CallTool (a backend that records the refusal
+  // answers once it is recorded). The default records nothing and answers at once.
+  virtual void RefuseCall(const SessionInfo& /*session*/, const std::string& /*request_id_json*/,
+                          const std::string& /*name*/, std::string_view /*reason*/,
+                          ToolCallReply refusal, std::function<void(ToolCallReply)> done) {
+    done(std::move(refusal));
+  }
   // The client cancelled the call `request_id_json` (notifications/cancelled) while it was
   // in flight; `done` is still called once. The default lets it run to its end.
   virtual void CancelCall(const SessionInfo& /*session*/, const std::string& /*request_id_json*/) {}
@@ -181,6 +186,17 @@ class McpEndpoint {
   void RefuseBatch(std::string_view line);
   void Initialize(const std::string& id, const std::string& params);
   void CallTool(const std::string& id, const ParamsView& params);
+  // A tools/call in flight under `id`: counted until `answer` is called (once), which
+  // writes its response unless the call was cancelled.
+  struct TrackedCall {
+    std::string key;  // rpc::RequestIdKey(id)
+    uint64_t ticket = 0;
+    std::function<void(ToolCallReply)> answer;
+  };
+  TrackedCall Track(const std::string& id);
+  // Refuses the tools/call `id` before the backend runs it (RefuseCall).
+  void RefuseCall(const std::string& id, const std::string& name, std::string_view reason,
+                  ToolCallReply refusal);
   // Where the progress of call `ticket` under id `key` goes: nowhere unless
   // params._meta.progressToken is set, and nowhere once the call is cancelled.
   ProgressSink ProgressTo(const std::string& key, uint64_t ticket, const ParamsView& params);

@@ -31,11 +31,19 @@ class RecordingBackend : public EndpointBackend {
   void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override {
     refused.push_back({attempted, std::string(reason)});
   }
-  void OnCallRefused(const SessionInfo&, const std::string& request_id_json,
-                     const std::string& name, std::string_view reason) override {
+  void RefuseCall(const SessionInfo&, const std::string& request_id_json,
+                  const std::string& name, std::string_view reason, ToolCallReply refusal,
+                  std::function<void(ToolCallReply)> done) override {
     refused_calls.push_back({request_id_json, name, std::string(reason)});
+    if (hold_refusals) {
+      held_refusals.push_back([refusal, done = std::move(done)] { done(refusal); });
+    } else {
+      done(std::move(refusal));
+    }
   }
   std::vector<std::vector<std::string>> refused_calls;  // {request id, name, reason}
+  bool hold_refusals = false;  // as a backend that answers once the refusal is recorded
+  std::vector<std::function<void()>> held_refusals;
   std::vector<SessionInfo> opened;
   std::vector<std::pair<SessionInfo, std::string>> refused;
   std::vector<Call> calls;
@@ -458,6 +466,32 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
   ASSERT_EQ(backend_.refused_calls.size(), 2u + 5u);
   EXPECT_EQ(backend_.refused_calls[0], (std::vector<std::string>{"4", "a__b", "agent-id-change"}));
   EXPECT_EQ(backend_.refused_calls[1], (std::vector<std::string>{"5", "a__b", "agent-id-change"}));
+}
+
+// A refusal the endpoint makes is answered by the backend, once it has recorded it (probe
+// BG5): meanwhile the call is in flight, and a cancellation leaves it unanswered.
+TEST_F(EndpointTest, ACallTheEndpointRefusesIsAnsweredWhenTheBackendSaysSo) {
+  Init(R"({"agentId":"alice"})");
+  backend_.hold_refusals = true;
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a__b","agentId":"mallory"}})")
+                  .is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a__b","name":"c__d"}})")
+                  .is_null());
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}})")
+                  .is_null());
+  EXPECT_EQ(endpoint_->in_flight(), 2u);
+  ASSERT_EQ(backend_.held_refusals.size(), 2u);
+  const size_t before = out_.size();
+  backend_.held_refusals[0]();
+  ASSERT_EQ(out_.size(), before + 1);
+  const json refused = json::parse(out_.back());
+  EXPECT_EQ(refused["id"], 4);
+  EXPECT_EQ(refused["error"]["code"], -32602);
+  EXPECT_EQ(refused["error"]["message"], "agentId is bound at initialize and cannot change");
+  backend_.held_refusals[1]();
+  EXPECT_EQ(out_.size(), before + 1) << "a cancelled request gets no response";
+  EXPECT_EQ(endpoint_->in_flight(), 0u);
+  EXPECT_TRUE(backend_.calls.empty());
 }
 
 // initialize names one agent: params.agentId and params._meta.agentId must agree (probe AI3).
