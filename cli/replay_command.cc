@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <utility>
 #include <nlohmann/json.hpp>
@@ -29,6 +30,22 @@ namespace {
 
 // Past this size a terminal gets a progress line: a big replay should not look hung.
 constexpr uint64_t kProgressThreshold = 200'000;
+
+// What a terminal shows last, for a replay stopped by a signal (probe BJ3): the progress
+// line is cleared, or a line of events cut by the stop is ended, so the shell's prompt
+// does not land inside it. Then the signal ends the process as it would have.
+volatile std::sig_atomic_t progress_shown = 0;
+volatile std::sig_atomic_t events_on_terminal = 0;
+
+extern "C" void LeaveTheTerminalClean(int signal_number) {
+  if (progress_shown != 0) {
+    (void)!::write(STDERR_FILENO, "\r\033[K", 4);
+  } else if (events_on_terminal != 0) {
+    (void)!::write(STDOUT_FILENO, "\n", 1);
+  }
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
 
 void PrintLine(const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), stdout);
@@ -84,16 +101,24 @@ int RunReplay(const ReplayOptions& options) {
   // lands inside one (probe AT2) nor leaves the terminal silent for the whole run (BH8).
   const bool show_progress = ::isatty(STDERR_FILENO) != 0 &&
                              (*cursor)->head().sequence >= kProgressThreshold;
-  const bool events_on_terminal = ::isatty(STDOUT_FILENO) != 0;
-  bool progress_shown = false;
+  events_on_terminal = ::isatty(STDOUT_FILENO) != 0 ? 1 : 0;
+  if (show_progress || events_on_terminal != 0) {
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction before {};
+      // An ignored signal (nohup, a background job) stays ignored.
+      if (::sigaction(signal_number, nullptr, &before) == 0 && before.sa_handler != SIG_IGN) {
+        std::signal(signal_number, LeaveTheTerminalClean);
+      }
+    }
+  }
   bool printed_since_count = false;
   // A reader that went away (`las replay | head`) is told at the next buffer that fails,
   // not after the whole log has been read.
   bool output_failed = false;
   callbacks.on_selected = [&](const log::StoredEvent& event) {
-    if (progress_shown && events_on_terminal) {
+    if (progress_shown != 0 && events_on_terminal != 0) {
       std::fputs("\r\033[K", stderr);
-      progress_shown = false;
+      progress_shown = 0;
     }
     printed_since_count = true;
     PrintLine(log::EventToJson(event));
@@ -103,19 +128,22 @@ int RunReplay(const ReplayOptions& options) {
   };
   if (show_progress) {
     callbacks.on_progress = [&](uint64_t done, uint64_t total) {
-      if (events_on_terminal && std::exchange(printed_since_count, false)) {
+      if (events_on_terminal != 0 && std::exchange(printed_since_count, false)) {
         std::fflush(stdout);  // the events show that it runs
         return;
       }
+      progress_shown = 1;  // before it shows: a signal then clears what there is of it
       std::fprintf(stderr, "\rlas replay: %llu/%llu events verified",
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
-      progress_shown = true;
     };
   }
   projections::ProjectionSet set;
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   // The last progress count shown is older than the end: the line is cleared, not left.
-  if (progress_shown) std::fputs("\r\033[K", stderr);
+  if (progress_shown != 0) {
+    std::fputs("\r\033[K", stderr);
+    progress_shown = 0;
+  }
   if (output_failed) {
     (void)StdoutDelivered();  // says so, once
     return ExitCodeFor(outcome.status);

@@ -10,14 +10,15 @@ ArgumentCheckQueue::ArgumentCheckQueue(OffLoopRunner run_off_loop, PostToLoop po
       per_session_(per_session), in_all_(in_all) {}
 
 ArgumentCheckQueue::Id ArgumentCheckQueue::Add(const std::string& session, Check check) {
-  if (session_of_.size() >= in_all_) return 0;
-  auto& queue = waiting_[session];
-  if (queue.size() >= per_session_) {
-    if (queue.empty()) waiting_.erase(session);
-    return 0;
+  if (check.bounded) {
+    if (bounded_in_all_ >= in_all_) return 0;
+    auto counted = bounded_of_.find(session);
+    if (counted != bounded_of_.end() && counted->second >= per_session_) return 0;
+    ++bounded_of_[session];
+    ++bounded_in_all_;
   }
   const Id id = next_id_++;
-  queue.emplace_back(id, std::move(check));
+  waiting_[session].emplace_back(id, std::move(check));
   session_of_.emplace(id, session);
   StartNext();
   return id;
@@ -26,13 +27,26 @@ ArgumentCheckQueue::Id ArgumentCheckQueue::Add(const std::string& session, Check
 bool ArgumentCheckQueue::Withdraw(Id id) {
   auto owner = session_of_.find(id);
   if (owner == session_of_.end()) return false;
-  auto queue = waiting_.find(owner->second);
-  auto& checks = queue->second;
-  checks.erase(std::find_if(checks.begin(), checks.end(),
-                            [id](const auto& entry) { return entry.first == id; }));
-  if (checks.empty()) waiting_.erase(queue);
-  session_of_.erase(owner);
+  const std::string session = owner->second;
+  auto& checks = waiting_.find(session)->second;
+  Forget(session, checks,
+         std::find_if(checks.begin(), checks.end(),
+                      [id](const auto& entry) { return entry.first == id; }));
   return true;
+}
+
+void ArgumentCheckQueue::Forget(const std::string& session,
+                                std::deque<std::pair<Id, Check>>& checks,
+                                std::deque<std::pair<Id, Check>>::iterator at) {
+  session_of_.erase(at->first);
+  if (at->second.bounded) {
+    --bounded_in_all_;
+    if (auto counted = bounded_of_.find(session); --counted->second == 0) {
+      bounded_of_.erase(counted);
+    }
+  }
+  checks.erase(at);
+  if (checks.empty()) waiting_.erase(session);
 }
 
 void ArgumentCheckQueue::StartNext() {
@@ -42,9 +56,7 @@ void ArgumentCheckQueue::StartNext() {
   if (turn == waiting_.end()) turn = waiting_.begin();
   last_served_ = turn->first;
   auto [id, check] = std::move(turn->second.front());
-  turn->second.pop_front();
-  if (turn->second.empty()) waiting_.erase(turn);
-  session_of_.erase(id);
+  Forget(last_served_, turn->second, turn->second.begin());
   running_ = id;
   run_off_loop_([this, alive = std::weak_ptr<char>(alive_), post = post_to_loop_,
                  run = std::move(check.run), done = std::move(check.done)]() mutable {

@@ -206,9 +206,13 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
           return;
         }
+        // A refusal of the inner call is recorded by it: the las__call must not be recorded
+        // refused a second time under the same request id (probe BJ1).
         context.links.gateway->CallTool(session, call.request_id_json, name, inner_json,
-                                        ProgressSink(),
-                                        std::move(done));
+                                        ProgressSink(), [done](ToolCallReply reply) {
+                                          reply.refusal = {};
+                                          done(std::move(reply));
+                                        });
       });
 }
 

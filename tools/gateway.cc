@@ -615,14 +615,15 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
     auto scanned = std::make_shared<Scanned>();
     scanned->result = std::move(result);
     ArgumentCheckQueue::Check check;
+    check.bounded = false;  // the call was made: its result is read, never refused for this
     check.run = [scanned, credentials = CredentialsOf(call->surface)] {
       scanned->scan = ResultScan::Of(scanned->result.result, credentials);
     };
     check.done = [this, call, scanned, micros] {
       Settle(call, std::move(scanned->result), scanned->scan, micros);
     };
-    if (checks_->Add(call->session.session_id, std::move(check)) != 0) return;
-    result = std::move(scanned->result);  // too many waiting: read here
+    checks_->Add(call->session.session_id, std::move(check));
+    return;
   }
   const ResultScan scan =
       scanned_whole ? ResultScan::Of(result.result, CredentialsOf(call->surface)) : ResultScan{};

@@ -119,8 +119,9 @@ struct GatewayOptions {
   // are checked inline, where they cost less than the hand-off to another thread and back
   // would. Las's own tools are always checked inline (flat schemas: one pass). 0, or no
   // run_off_loop: every check inline. A child's result longer than this is read (parsed,
-  // scanned for credentials) by run_off_loop too, through the same queue; when that queue
-  // is full, it is read inline (the call is already made: it cannot be refused for that).
+  // scanned for credentials) by run_off_loop too, through the same queue, where it waits
+  // its turn but never counts toward checks_waiting_* (it holds nothing more than the
+  // loop holds, and its call cannot be refused any more).
   size_t offload_validation_bytes = 64 * 1024;
   // The checks off the loop run one at a time, taken from the sessions in turn
   // (tools/argument_check_queue.h); a session with this many waiting, or a server with

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <pty.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -228,8 +229,10 @@ TEST_F(ReplayCliTest, WorksWhileAWriterHoldsTheLog) {
 
 // Runs `las replay --log DIR --kind SessionClosed` (every event verified and folded, few
 // printed) with stderr on a terminal (a pseudo-terminal) and stdout to /dev/null, or to the
-// terminal too; returns what the terminal showed and the exit status.
-std::pair<std::string, int> ReplayOnATerminal(const std::string& dir, bool stdout_too = false) {
+// terminal too; with `interrupt`, sends SIGINT once the terminal shows a progress count.
+// Returns what the terminal showed and the wait status.
+std::pair<std::string, int> ReplayOnATerminal(const std::string& dir, bool stdout_too = false,
+                                              bool interrupt = false) {
   int terminal = -1;
   int replica = -1;
   if (::openpty(&terminal, &replica, nullptr, nullptr, nullptr) != 0) return {"openpty failed", -1};
@@ -246,7 +249,14 @@ std::pair<std::string, int> ReplayOnATerminal(const std::string& dir, bool stdou
   char buffer[4096];
   ssize_t n;
   // A terminal whose last writer is gone reads EIO, not 0.
-  while ((n = ::read(terminal, buffer, sizeof buffer)) > 0) shown.append(buffer, static_cast<size_t>(n));
+  bool interrupted = false;
+  while ((n = ::read(terminal, buffer, sizeof buffer)) > 0) {
+    shown.append(buffer, static_cast<size_t>(n));
+    if (interrupt && !interrupted && shown.find("events verified") != std::string::npos) {
+      ::kill(pid, SIGINT);
+      interrupted = true;
+    }
+  }
   ::close(terminal);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -293,6 +303,13 @@ TEST_F(ReplayCliTest, ALargeLogShowsProgressOnATerminalOnly) {
     EXPECT_TRUE(json::accept(line)) << "an event's line is whole: " << line;
   }
   EXPECT_EQ(event_lines, 1) << beside_events;
+
+  // Stopped by SIGINT, it dies by the signal, its progress line cleared (probe BJ3).
+  const auto [stopped, stopped_status] = ReplayOnATerminal(dir_, false, /*interrupt=*/true);
+  ASSERT_TRUE(WIFSIGNALED(stopped_status) && WTERMSIG(stopped_status) == SIGINT)
+      << "the replay ended before it could be stopped: " << stopped_status;
+  ASSERT_GE(stopped.size(), 4u);
+  EXPECT_EQ(stopped.substr(stopped.size() - 4), "\r\033[K") << stopped;
 
   auto piped = Las({"replay", "--log", dir_, "--kind", "SessionClosed"});
   EXPECT_EQ(piped.exit_code, 0) << piped.err;

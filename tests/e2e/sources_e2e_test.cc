@@ -190,7 +190,9 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
        CallStep("las__call", {{"name", "las__list_sources"}}),
        CallStep("las__call", {{"name", "echo__echo"}, {"arguments", {{"message", 5}}}}),
        CallStep("las__read_doc", {{"name", "troubleshooting"}}),
-       CallStep("las__list_tools", {{"source", "ehco"}})},
+       CallStep("las__list_tools", {{"source", "ehco"}}),
+       CallStep("las__call",
+                {{"name", "las__grant_revoke"}, {"arguments", {{"grant_id", "g-none"}}}})},
       {"--lazy"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(ListedNames(run.steps[0]),
@@ -235,17 +237,25 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   bool unknown_admin = false;
   bool recursion = false;  // probe X2: this refusal too is recorded
   std::string recursion_request_id;
+  int revocations_refused = 0;
+  int calls_refused = 0;
   for (const auto& event : Replay({"--kind", "ToolCallDenied"})) {
     if (event["payload"]["tool"] == "las__list_sources") {
       unknown_admin = event["payload"]["reason"] == "unknown-tool";
     }
     if (event["payload"]["tool"] == "call") {
+      ++calls_refused;
       recursion = event["payload"]["reason"] == "recursive-call";
       recursion_request_id = event["payload"]["request_id"];
     }
+    if (event["payload"]["tool"] == "grant_revoke") ++revocations_refused;
   }
   EXPECT_TRUE(unknown_admin);
   EXPECT_TRUE(recursion);
+  EXPECT_EQ(StepText(run.steps[11]).rfind("Refused: ", 0), 0u) << run.steps[11].dump();
+  // An own tool's refusal through las__call is recorded once, as the inner call's (BJ1).
+  EXPECT_EQ(revocations_refused, 1);
+  EXPECT_EQ(calls_refused, 1) << "only the las__call that called itself";
   // Probe BH6: under the client's own request ids (the SDK numbers its requests in order;
   // steps 5 and 6 are consecutive), never "null".
   const std::string via_call_request_id = requested[0]["payload"]["request_id"];

@@ -1,9 +1,10 @@
 #include "tests/support/processes.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 namespace las::testing {
@@ -13,8 +14,15 @@ std::vector<pid_t> ChildrenOf(pid_t parent) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Read with read(2): a process that ends meanwhile fails the read (ESRCH), which an
+    // istreambuf_iterator turns into an exception.
+    std::string stat;
+    if (const int fd = ::open((entry.path() / "stat").c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+      char buffer[1024];
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n > 0) stat.assign(buffer, static_cast<size_t>(n));
+      ::close(fd);
+    }
     const auto close = stat.rfind(')');
     if (close == std::string::npos) continue;
     char state = 0;

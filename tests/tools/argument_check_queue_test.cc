@@ -80,6 +80,36 @@ TEST_F(ArgumentCheckQueueTest, NoMoreThanTheBoundInAllWait) {
   EXPECT_NE(Add("f", "f waits"), 0u) << "one left the queue";
 }
 
+// A large result's reading (Check::bounded false) waits its turn but neither counts toward
+// the bounds nor is refused by them (probe BJ2).
+TEST_F(ArgumentCheckQueueTest, AnUnboundedCheckWaitsItsTurnOutsideTheBounds) {
+  auto add_unbounded = [this](const std::string& session, const std::string& name) {
+    ArgumentCheckQueue::Check check{[this, name] { ran_.push_back(name); },
+                                    [this, name] { done_.push_back(name); }};
+    check.bounded = false;
+    return queue_.Add(session, std::move(check));
+  };
+  EXPECT_NE(Add("a", "running"), 0u);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_NE(add_unbounded("a", "result" + std::to_string(i)), 0u) << "never refused";
+  }
+  EXPECT_NE(Add("a", "w1"), 0u) << "the results count toward no bound";
+  EXPECT_NE(Add("a", "w2"), 0u);
+  EXPECT_NE(Add("a", "w3"), 0u);
+  EXPECT_EQ(Add("a", "over"), 0u) << "three bounded waiting";
+  const auto withdrawn = add_unbounded("b", "withdrawn");
+  EXPECT_TRUE(queue_.Withdraw(withdrawn));
+  EXPECT_NE(Add("b", "b1"), 0u);
+  EXPECT_NE(Add("c", "c1"), 0u);
+  EXPECT_EQ(Add("d", "over"), 0u) << "five bounded waiting in all: w1-w3, b1, c1";
+  EXPECT_EQ(queue_.waiting(), 11u);
+  for (int i = 0; i < 12; ++i) Step();
+  EXPECT_EQ(ran_, (std::vector<std::string>{"running", "b1", "c1", "result0", "result1",
+                                            "result2", "result3", "result4", "result5", "w1",
+                                            "w2", "w3"}));
+  EXPECT_EQ(done_, ran_);
+}
+
 TEST_F(ArgumentCheckQueueTest, AWithdrawnCheckNeverRunsAndARunningOneCannotBeWithdrawn) {
   const auto first = Add("a", "first");
   const auto second = Add("a", "second");
