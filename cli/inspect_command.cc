@@ -12,11 +12,9 @@
 #include "cli/log_fold.h"
 #include "cli/paths.h"
 #include "cli/table.h"
-#include "log/envelope.h"
-#include "log/log_reader.h"
 #include "projections/catalog_projection.h"
 #include "projections/releases_projection.h"
-#include "projections/sessions_projection.h"
+#include "reducers/sessions.h"
 #include "projections/sources_projection.h"
 #include "projections/replay.h"
 #include "reducers/call_ledger.h"
@@ -36,25 +34,15 @@ int InspectCalls(const InspectFlags& flags) {
   if (flags.call_id && flags.call_id->empty()) {
     return Fail(InvalidArgument("--call needs a call id"));
   }
-  auto reader = log::LogReader::Open(flags.log_dir);
-  if (!reader.ok()) {
-    return Fail(reader.status());
-  }
-  auto cursor = (*reader)->Read(1);
-  if (!cursor.ok()) {
-    return Fail(cursor.status());
-  }
   // The per-call ledger is not a projection of the set (the "calls" projection keeps only
   // a summary): fold it here from the verified events.
   reducers::CallLedger ledger;
-  while (true) {
-    auto more = (*cursor)->Next();
-    if (!more.ok()) {
-      return Fail(more.status());
-    }
-    if (!*more) break;
-    const log::StoredEvent& event = (*cursor)->current();
-    reducers::Apply(ledger, event.sequence, log::EnvelopeOf(event));
+  if (const int exit_code = FoldEvents(flags.log_dir, [&](uint64_t sequence,
+                                                           const fb::Envelope& event) {
+        reducers::Apply(ledger, sequence, event);
+      });
+      exit_code != kExitOk) {
+    return exit_code;
   }
   std::vector<std::pair<std::string, reducers::CallRecord>> rows;
   for (const auto& [id, record] : ledger.calls) {
@@ -207,15 +195,20 @@ int InspectSources(const InspectFlags& flags) {
 }
 
 int InspectSessions(const InspectFlags& flags) {
-  projections::ProjectionSet set;
-  int exit_code = kExitOk;
-  const auto* sessions =
-      Fold<projections::SessionsProjection>(flags, "sessions", set, exit_code);
-  if (sessions == nullptr) return exit_code;
+  // Every session, closed ones too: not a projection of the set (the "sessions" projection
+  // keeps only the open ones), so folded here from the verified events.
+  reducers::SessionHistory history;
+  if (const int exit_code = FoldEvents(flags.log_dir, [&](uint64_t sequence,
+                                                           const fb::Envelope& event) {
+        reducers::Apply(history, sequence, event);
+      });
+      exit_code != kExitOk) {
+    return exit_code;
+  }
   // In the order they opened, as the log has them, not by id (random; probe BH9).
   using Entry = std::pair<const std::string, reducers::SessionRecord>;
   std::vector<const Entry*> in_order;
-  for (const auto& entry : sessions->sessions().by_id) in_order.push_back(&entry);
+  for (const auto& entry : history.by_id) in_order.push_back(&entry);
   std::sort(in_order.begin(), in_order.end(), [](const Entry* a, const Entry* b) {
     return a->second.opened_sequence < b->second.opened_sequence;
   });

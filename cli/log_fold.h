@@ -2,8 +2,11 @@
 // instance): works while a server holds the log and never blocks it.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
+#include "log/envelope.h"
 #include "projections/projection_set.h"
 
 namespace las::cli {
@@ -11,5 +14,10 @@ namespace las::cli {
 // Verifies and folds the whole log in `dir` into `set` (fresh). On failure prints
 // "las WORDS: <status>" (cli/fail.h) on stderr and returns its exit code; 0 on success.
 int FoldLog(const std::string& dir, projections::ProjectionSet& set);
+
+// The same for a fold that is no projection of the set (the call ledger, every session):
+// each verified event, in order, goes to `apply`.
+int FoldEvents(const std::string& dir,
+               const std::function<void(uint64_t sequence, const fb::Envelope& event)>& apply);
 
 }  // namespace las::cli

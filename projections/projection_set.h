@@ -29,8 +29,9 @@ class ProjectionSet {
   // 4: "state" keeps only the current version's value (older ones are in the log);
   // 5: "mailbox" keeps message bodies' sizes, not the bodies (they are in the log);
   // 6: "state" keeps the current version whole and only a sequence per older version;
-  // 7: "onboarding" completes steps from ReleaseAccepted and SurfaceAdmitted.
-  static constexpr uint32_t kVersion = 7;
+  // 7: "onboarding" completes steps from ReleaseAccepted and SurfaceAdmitted;
+  // 8: "sessions" keeps the open sessions and a count of the closed ones.
+  static constexpr uint32_t kVersion = 8;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

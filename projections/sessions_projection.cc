@@ -6,7 +6,11 @@ namespace las::projections {
 
 void SessionsProjection::WriteCanonical(CanonicalWriter& out) const {
   out.BeginObject();
-  for (const auto& [id, r] : sessions_.by_id) {  // std::map: ascending key order
+  out.Key("closed");
+  out.Uint(sessions_.closed);
+  out.Key("open");
+  out.BeginObject();
+  for (const auto& [id, r] : sessions_.open) {  // std::map: ascending key order
     out.Key(id);
     out.BeginObject();
     out.Key("agent_id");
@@ -15,10 +19,6 @@ void SessionsProjection::WriteCanonical(CanonicalWriter& out) const {
     out.String(r.client_name);
     out.Key("client_version");
     out.String(r.client_version);
-    out.Key("close_reason");
-    out.String(r.close_reason);
-    out.Key("closed_sequence");
-    out.Uint(r.closed_sequence);
     out.Key("opened_micros");
     out.Int(r.opened_micros);
     out.Key("opened_sequence");
@@ -28,16 +28,14 @@ void SessionsProjection::WriteCanonical(CanonicalWriter& out) const {
     out.EndObject();
   }
   out.EndObject();
+  out.EndObject();
 }
-
-}  // namespace las::projections
-
-namespace las::projections {
 
 bool SessionsProjection::Save(std::string& out) const {
   StateWriter w(&out);
-  w.Uint(sessions_.by_id.size());
-  for (const auto& [id, r] : sessions_.by_id) {
+  w.Uint(sessions_.closed);
+  w.Uint(sessions_.open.size());
+  for (const auto& [id, r] : sessions_.open) {
     w.String(id);
     w.String(r.agent_id);
     w.String(r.client_name);
@@ -45,8 +43,6 @@ bool SessionsProjection::Save(std::string& out) const {
     w.String(r.transport);
     w.Uint(r.opened_sequence);
     w.Int(r.opened_micros);
-    w.Uint(r.closed_sequence);
-    w.String(r.close_reason);
   }
   return true;
 }
@@ -55,6 +51,7 @@ bool SessionsProjection::Restore(std::string_view state) {
   StateReader in(state);
   uint64_t count = 0;
   std::string id;
+  in.Uint(sessions_.closed);
   in.Uint(count);
   for (uint64_t i = 0; i < count && in.ok(); ++i) {
     reducers::SessionRecord r;
@@ -65,9 +62,7 @@ bool SessionsProjection::Restore(std::string_view state) {
     in.String(r.transport);
     in.Uint(r.opened_sequence);
     in.Int(r.opened_micros);
-    in.Uint(r.closed_sequence);
-    in.String(r.close_reason);
-    if (in.ok()) sessions_.by_id[id] = std::move(r);
+    if (in.ok()) sessions_.open[id] = std::move(r);
   }
   return in.done();
 }

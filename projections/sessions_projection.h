@@ -1,4 +1,4 @@
-// "sessions": every MCP session (reducers/sessions.h).
+// "sessions": the MCP sessions still open, and how many closed (reducers/sessions.h).
 #pragma once
 
 #include "projections/projection.h"

@@ -1,4 +1,4 @@
-// The sessions reducer: every MCP session Las opened, whose it was, and how it ended.
+// The sessions reducers: the MCP sessions Las opened, whose they were, and how they ended.
 // A session with no SessionClosed after a restart ended with the process that held it; the
 // next server to open the log records it closed, reason "lost" (tools/server_core.h).
 #pragma once
@@ -22,10 +22,22 @@ struct SessionRecord {
   std::string close_reason;
 };
 
+// What a server keeps (the "sessions" projection): the sessions still open, and how many
+// have closed. A closed session is dropped: kept, every session ever opened would grow a
+// long-running daemon's memory and snapshots without bound (probe BK1).
 struct Sessions {
-  std::map<std::string, SessionRecord> by_id;
+  std::map<std::string, SessionRecord> open;
+  uint64_t closed = 0;  // SessionClosed events of sessions that were open
 };
 
 void Apply(Sessions& sessions, uint64_t sequence, const fb::Envelope& event);
+
+// Every session the log names, open or closed: `las inspect sessions` folds it from the
+// log, as `las inspect calls` folds the call ledger; no server keeps it.
+struct SessionHistory {
+  std::map<std::string, SessionRecord> by_id;
+};
+
+void Apply(SessionHistory& history, uint64_t sequence, const fb::Envelope& event);
 
 }  // namespace las::reducers

@@ -135,10 +135,8 @@ Status CloseLostSessions(log::EventLog& log, LiveProjections& live) {
   const auto* sessions = live.Get<projections::SessionsProjection>("sessions");
   if (sessions == nullptr) return Status::Ok();
   std::vector<log::EventDraft> closed;
-  for (const auto& [id, session] : sessions->sessions().by_id) {
-    if (session.closed_sequence == 0) {
-      closed.push_back(SessionClosedEvent(Actor{session.agent_id, id}, kSessionLost));
-    }
+  for (const auto& [id, session] : sessions->sessions().open) {
+    closed.push_back(SessionClosedEvent(Actor{session.agent_id, id}, kSessionLost));
   }
   if (closed.empty()) return Status::Ok();
   if (auto appended = log.Append(std::move(closed)); !appended.ok()) return appended.status();

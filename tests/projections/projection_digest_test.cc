@@ -65,18 +65,16 @@ std::string ReferenceJson(const ReleasesProjection& p) {
 }
 
 std::string ReferenceJson(const SessionsProjection& p) {
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [id, r] : p.sessions().by_id) {
-    out[id] = {{"agent_id", r.agent_id},
-               {"client_name", r.client_name},
-               {"client_version", r.client_version},
-               {"transport", r.transport},
-               {"opened_sequence", r.opened_sequence},
-               {"opened_micros", r.opened_micros},
-               {"closed_sequence", r.closed_sequence},
-               {"close_reason", r.close_reason}};
+  nlohmann::json open = nlohmann::json::object();
+  for (const auto& [id, r] : p.sessions().open) {
+    open[id] = {{"agent_id", r.agent_id},
+                {"client_name", r.client_name},
+                {"client_version", r.client_version},
+                {"transport", r.transport},
+                {"opened_sequence", r.opened_sequence},
+                {"opened_micros", r.opened_micros}};
   }
-  return out.dump();
+  return nlohmann::json{{"closed", p.sessions().closed}, {"open", std::move(open)}}.dump();
 }
 
 std::string Sha256Hex(const std::string& text) {
@@ -155,7 +153,7 @@ TEST(ProjectionDigest, EmptyProjectionsHaveFixedText) {
             R"({"completed":0,"denied":0,"ledger_hash":")" + std::string(64, '0') +
                 R"(","open":{},"requested":0})");
   EXPECT_EQ(set.Find("releases")->CanonicalJson(), R"({"keys":{},"surfaces":{}})");
-  EXPECT_EQ(set.Find("sessions")->CanonicalJson(), "{}");
+  EXPECT_EQ(set.Find("sessions")->CanonicalJson(), R"({"closed":0,"open":{}})");
 }
 
 TEST(ProjectionDigest, IsDeterministicAcrossFoldsAndDependsOnTheEvents) {
