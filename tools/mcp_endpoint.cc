@@ -297,7 +297,7 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     // A call is recorded refused, as every refused call is: what was denied, and why.
     if (method == "tools/call") {
       RefuseCall(id, "", "params-member-twice",
-                 ToolCallReply::Error(rpc::kInvalidParams, std::string(kMemberTwice)));
+                 ToolCallReply::Error(rpc::kInvalidParams, kMemberTwice));
     } else {
       write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
     }

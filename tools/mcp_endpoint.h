@@ -29,12 +29,14 @@
 // backend may complete a tool call later on that same thread.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace las::tools {
 
@@ -65,6 +67,11 @@ struct ToolCallReply {
   static ToolCallReply Error(int code, std::string_view message) {
     return {{}, code, message, {}, {}};
   }
+  // A std::string is no static text: the answer may be written after it is gone (a refusal
+  // is answered once its record is written; probe BL1 read freed memory so).
+  template <typename Text>
+    requires std::same_as<std::remove_cvref_t<Text>, std::string>
+  static ToolCallReply Error(int code, Text&& message) = delete;
   static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}, {}, {}}; }
 };
 
