@@ -245,23 +245,20 @@ std::optional<std::string> Gateway::GetPrompt(const SessionInfo&, const std::str
   return DocsPromptGetJson(DocsEnabled(), name);
 }
 
-void Gateway::Deny(const SessionInfo& session, const Denial& denial, LoopAppender::Done then) {
-  appender_.Append({ToolCallDeniedEvent(ActorOf(session), denial.call_id, denial.surface,
-                                        denial.tool, denial.reason, denial.detail,
-                                        denial.request_id_json)},
-                   log::Durability::kDeferred, std::move(then));
-}
-
 void Gateway::Refuse(const SessionInfo& session, const Denial& denial, ToolCallReply reply,
                      std::function<void(ToolCallReply)> answer) {
   ++in_flight_;
-  Deny(session, denial,
-       [this, reply = std::move(reply),
-        answer = std::move(answer)](Result<log::AppendedRange> stored) mutable {
-         --in_flight_;
-         answer(stored.ok() ? std::move(reply)
-                            : ToolCallReply::Error(kCallFailed, "Tool call failed"));
-       });
+  // Written, not synced: the next sync covers it, as a completion's.
+  appender_.Append({ToolCallDeniedEvent(ActorOf(session), denial.call_id, denial.surface,
+                                        denial.tool, denial.reason, denial.detail,
+                                        denial.request_id_json)},
+                   log::Durability::kDeferred,
+                   [this, reply = std::move(reply),
+                    answer = std::move(answer)](Result<log::AppendedRange> stored) mutable {
+                     --in_flight_;
+                     answer(stored.ok() ? std::move(reply)
+                                        : ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                   });
 }
 
 void Gateway::RefuseChildCall(ChildCall& call, std::string_view reason, ToolCallReply reply,

@@ -197,8 +197,6 @@ class Gateway final : public EndpointBackend {
     std::string_view reason;
     std::string_view detail;
   };
-  // Records `denial` (written, not synced: the next sync covers it); `then` once written.
-  void Deny(const SessionInfo& session, const Denial& denial, LoopAppender::Done then);
   // Records `denial`, then answers `reply` through `answer` once it is written: a refusal
   // the client saw is in the log (probe BG5); after a failed write, "Tool call failed".
   // Counted in calls_in_flight() until answered.

@@ -30,6 +30,7 @@ json ParamsObject(const std::string& params) {
 }
 
 constexpr std::string_view kMemberTwice = "params name a member more than once";
+constexpr std::string_view kAgentBound = "agentId is bound at initialize and cannot change";
 constexpr std::string_view kParamsNotAnObject = "params must be an object";
 constexpr std::string_view kNoDefaultAgent =
     "params.agentId is required: this session has no default agent (its bridge hello was "
@@ -294,13 +295,8 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   }
   const ParamsView view = ViewParams(params, options_.max_depth);
   if (NamesAMemberTwice(view, options_.max_depth)) {
-    // A call is recorded refused, as every refused call is: what was denied, and why.
-    if (method == "tools/call") {
-      RefuseCall(id, "", "params-member-twice",
-                 ToolCallReply::Error(rpc::kInvalidParams, kMemberTwice));
-    } else {
-      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kMemberTwice));
-    }
+    // The tool it names is not taken from params that name members twice.
+    RefuseInvalidParams(id, method, "", "params-member-twice", kMemberTwice);
     return;
   }
   // As initialize: a _meta that is not an object might name anyone (probe AI2).
@@ -311,13 +307,8 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
   }
   if (NamesAnotherAgent(view, session_->agent_id, options_.max_depth)) {
     // An attempt to act as another agent: what an auditor looks for (probe BH2).
-    static constexpr const char* kAgentBound = "agentId is bound at initialize and cannot change";
-    if (method == "tools/call") {
-      RefuseCall(id, StringMember(view, "name").value_or(""), "agent-id-change",
-                 ToolCallReply::Error(rpc::kInvalidParams, kAgentBound));
-    } else {
-      write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, kAgentBound));
-    }
+    RefuseInvalidParams(id, method, StringMember(view, "name").value_or(""), "agent-id-change",
+                        kAgentBound);
     return;
   }
   if (method == "ping") {
@@ -437,9 +428,16 @@ void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
   backend_.CallTool(*session_, id, *name, arguments, std::move(progress), std::move(call.answer));
 }
 
-void McpEndpoint::RefuseCall(const std::string& id, const std::string& name,
-                             std::string_view reason, ToolCallReply refusal) {
-  backend_.RefuseCall(*session_, id, name, reason, std::move(refusal), Track(id).answer);
+void McpEndpoint::RefuseInvalidParams(const std::string& id, std::string_view method,
+                                      const std::string& name, std::string_view reason,
+                                      std::string_view message) {
+  if (method != "tools/call") {
+    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, message));
+    return;
+  }
+  // A call is recorded refused, as every refused call is: what was denied, and why.
+  backend_.RefuseCall(*session_, id, name, reason,
+                      ToolCallReply::Error(rpc::kInvalidParams, message), Track(id).answer);
 }
 
 McpEndpoint::TrackedCall McpEndpoint::Track(const std::string& id) {

@@ -201,9 +201,11 @@ class McpEndpoint {
     std::function<void(ToolCallReply)> answer;
   };
   TrackedCall Track(const std::string& id);
-  // Refuses the tools/call `id` before the backend runs it (RefuseCall).
-  void RefuseCall(const std::string& id, const std::string& name, std::string_view reason,
-                  ToolCallReply refusal);
+  // Refuses request `id` with -32602 `message` (static text); a tools/call naming tool
+  // `name` goes to EndpointBackend::RefuseCall for `reason`, and is answered from there.
+  void RefuseInvalidParams(const std::string& id, std::string_view method,
+                           const std::string& name, std::string_view reason,
+                           std::string_view message);
   // Where the progress of call `ticket` under id `key` goes: nowhere unless
   // params._meta.progressToken is set, and nowhere once the call is cancelled.
   ProgressSink ProgressTo(const std::string& key, uint64_t ticket, const ParamsView& params);
