@@ -38,29 +38,22 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 
 namespace {
 
+using Needles = CredentialSpellings::Needles;
+
+// Branch-free, so that the compiler vectorizes it: every result is lowercased whole, and
+// a per-byte branch made this half of the scan's time (docs/PERFORMANCE.md).
 std::string AsciiLower(std::string_view text) {
   std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  auto* bytes = reinterpret_cast<unsigned char*>(lower.data());
+  const size_t size = lower.size();
+  for (size_t i = 0; i < size; ++i) {
+    const unsigned char c = bytes[i];
+    bytes[i] = static_cast<unsigned char>(c | (static_cast<unsigned char>(c - 'A') < 26 ? 0x20 : 0));
   }
   return lower;
 }
 
-// What is looked for, ASCII-lowercased (an upper-cased hex token is the token itself): the
-// credentials as they are, and their hex and base64 spellings.
-struct Needles {
-  std::vector<std::string_view> credentials;
-  std::vector<std::string_view> spellings;
-};
-
 bool IsAsciiSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-bool FindsAny(std::string_view text, const std::vector<std::string_view>& values) {
-  for (std::string_view value : values) {
-    if (text.find(value) != std::string_view::npos) return true;
-  }
-  return false;
-}
 
 int HexDigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -136,24 +129,21 @@ inline constexpr int kPercentLevels = 3;
 // form writes a space as '+' (probes BD3, BE2); what it quotes may be JSON text, whose
 // escapes are undone too.
 bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
-  const bool spaced_credential =
-      std::any_of(needles.credentials.begin(), needles.credentials.end(),
-                  [](std::string_view value) { return value.find(' ') != std::string_view::npos; });
   std::string encoded(lower);
   for (int level = 0; level < kPercentLevels; ++level) {
     const bool escapes = encoded.find('%') != std::string::npos;
     // As a form decodes: '+' is a space, then each %XX its byte (%2B a '+').
-    if (spaced_credential && encoded.find('+') != std::string::npos) {
+    if (needles.spaced_credential && encoded.find('+') != std::string::npos) {
       std::string form = encoded;
       std::replace(form.begin(), form.end(), '+', ' ');
-      if (FindsAny(escapes ? PercentDecodedLower(form) : form, needles.credentials)) return true;
+      if (needles.credentials.FoundIn(escapes ? PercentDecodedLower(form) : form)) return true;
     }
     if (!escapes) return false;
     encoded = PercentDecodedLower(encoded);
-    if (FindsAny(encoded, needles.credentials)) return true;
+    if (needles.credentials.FoundIn(encoded)) return true;
     // JSON text quoted into a URL: its escapes ("\/", "\u002b") appear once decoded.
     if (encoded.find('\\') != std::string::npos &&
-        FindsAny(UnescapeJsonOnce(encoded), needles.credentials)) {
+        needles.credentials.FoundIn(UnescapeJsonOnce(encoded))) {
       return true;
     }
   }
@@ -162,13 +152,13 @@ bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
 
 bool CarriesAny(std::string_view text, const Needles& needles) {
   std::string lower = AsciiLower(text);
-  if (FindsAny(lower, needles.credentials) || FindsAny(lower, needles.spellings)) return true;
+  if (needles.either.FoundIn(lower)) return true;
   if (CarriesPercentEncoded(lower, needles)) return true;
   // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
   // break may fall inside the credential's spelling (probe AD1).
   if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
   std::erase_if(lower, IsAsciiSpace);
-  return FindsAny(lower, needles.spellings);
+  return needles.spellings.FoundIn(lower);
 }
 
 // JSON text inside a string may itself hold JSON text: each level is one more decode.
@@ -189,9 +179,13 @@ std::optional<JsonDecimal> NumberOf(std::string_view value) {
 // Stops at the first credential found, or where the text stops being JSON.
 class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  // The credentials of digits are also looked for as numbers.
-  explicit DecodedScan(const Needles& needles) : needles_(needles) {
-    for (std::string_view value : needles.credentials) {
+  // The credentials of digits are also looked for as numbers. With `strings_as_written`
+  // (the text has no escape), every string decodes to the bytes it is written with, which
+  // CarriesAny has looked at in the whole text already: only numbers are left to look at.
+  DecodedScan(const Needles& needles, const std::vector<std::string>& credentials,
+              bool strings_as_written)
+      : needles_(needles), strings_as_written_(strings_as_written) {
+    for (std::string_view value : credentials) {
       if (std::optional<JsonDecimal> number = NumberOf(value)) {
         numbers_.push_back(std::move(*number));
         doubles_.push_back(std::strtod(std::string(value).c_str(), nullptr));
@@ -199,6 +193,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
     }
   }
   bool found() const { return found_; }
+  bool looks_at_numbers() const { return !numbers_.empty(); }
 
   bool null() override { return true; }
   bool boolean(bool /*unused*/) override { return true; }
@@ -220,6 +215,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  private:
   // Each returns whether to go on.
   bool Text(std::string_view text) {
+    if (strings_as_written_) return true;
     found_ = CarriesAny(text, needles_);
     // A string that holds JSON text carries what its reader decodes from it: `\/`,
     // `\u0073` (probe Z1), at every level of nesting.
@@ -262,6 +258,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
   }
 
   const Needles& needles_;
+  const bool strings_as_written_;
   std::vector<JsonDecimal> numbers_;
   std::vector<double> doubles_;  // numbers_ as doubles
   bool found_ = false;
@@ -270,18 +267,28 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
 }  // namespace
 
 CredentialSpellings::CredentialSpellings(const std::vector<std::string>& values) {
+  std::vector<std::string> encoded;
   for (const std::string& value : values) {
     if (value.size() < kMinCheckedCredentialBytes) continue;
     credentials_.push_back(AsciiLower(value));
-    for (std::string& form : EncodedForms(value)) encoded_.push_back(AsciiLower(form));
+    for (std::string& form : EncodedForms(value)) encoded.push_back(AsciiLower(form));
   }
+  needles_.spaced_credential = std::any_of(credentials_.begin(), credentials_.end(), [](const std::string& value) {
+    return value.find(' ') != std::string::npos;
+  });
+  needles_.credentials = NeedleSet(credentials_);
+  std::vector<std::string> either = credentials_;
+  either.insert(either.end(), encoded.begin(), encoded.end());
+  needles_.spellings = NeedleSet(std::move(encoded));
+  needles_.either = NeedleSet(std::move(either));
 }
 
 bool CredentialSpellings::EchoedIn(std::string_view result_json) const {
   if (credentials_.empty()) return false;
-  const Needles needles{{credentials_.begin(), credentials_.end()}, {encoded_.begin(), encoded_.end()}};
-  if (CarriesAny(result_json, needles)) return true;
-  DecodedScan scan(needles);
+  if (CarriesAny(result_json, needles_)) return true;
+  const bool escapes = result_json.find('\\') != std::string_view::npos;
+  DecodedScan scan(needles_, credentials_, /*strings_as_written=*/!escapes);
+  if (!escapes && !scan.looks_at_numbers()) return false;
   nlohmann::json::sax_parse(result_json.begin(), result_json.end(), &scan);
   return scan.found();
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/needle_set.h"
 #include "trust/credential_injection.h"
 #include "trust/environment.h"
 #include "trust/tool_binding_check.h"
@@ -50,9 +51,17 @@ class CredentialSpellings {
   // EchoesCredential(result_json, values) for the values given at construction.
   bool EchoedIn(std::string_view result_json) const;
 
+  // What is looked for, ASCII-lowercased (an upper-cased hex token is the token itself).
+  struct Needles {
+    NeedleSet credentials;  // the values as they are
+    NeedleSet spellings;    // their hex and base64 spellings
+    NeedleSet either;       // both
+    bool spaced_credential = false;  // a value holds a space (a form's '+' may spell it)
+  };
+
  private:
   std::vector<std::string> credentials_;  // ASCII-lowercased
-  std::vector<std::string> encoded_;      // hex and base64, ASCII-lowercased
+  Needles needles_;
 };
 
 // Every credential value Las would inject into some tool of `surface` (those `environment`
