@@ -46,6 +46,8 @@ struct GatewayFlags {
   uint64_t snapshot_every = 10000;
   std::string snapshot_key_file = DefaultSnapshotKeyFile();
   bool embedded = false;
+  bool bridge_only = false;
+  int64_t daemon_wait_ms = 30'000;
   bool lazy = false;
   bool admin = false;
 };
@@ -169,15 +171,29 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       "log, bridge stdin/stdout to it instead (its flags then apply)");
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);
-  cmd->add_flag("--embedded", flags->embedded,
-                "Never bridge to a running `las daemon`: serve in this process (fails while a "
-                "daemon holds the log)");
+  auto* embedded = cmd->add_flag("--embedded", flags->embedded,
+                                 "Never bridge to a running `las daemon`: serve in this process "
+                                 "(fails while a daemon holds the log)");
+  cmd->add_flag("--bridge-only", flags->bridge_only,
+                "Only ever bridge to the log's `las daemon`, never serve in this process: with "
+                "none answering (not started yet, federating, or killed and being restarted) "
+                "wait for one up to --daemon-wait, then exit 4. For clients of a shared daemon, "
+                "so that a client restarted after a daemon crash does not take the log")
+      ->excludes(embedded);
+  cmd->add_option("--daemon-wait", flags->daemon_wait_ms,
+                  "Milliseconds --bridge-only waits for the daemon to answer")
+      ->capture_default_str()
+      ->check(TimeoutMs());
   cmd->callback([flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
     if (!flags->embedded) {
-      auto daemon = tools::ConnectToDaemonOf(options->log_dir,
-                                             Value(options->environment, "XDG_RUNTIME_DIR"));
+      const std::string xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
+      auto daemon = flags->bridge_only
+                        ? tools::AwaitDaemonOf(options->log_dir, xdg_runtime_dir,
+                                               std::chrono::milliseconds(flags->daemon_wait_ms),
+                                               SystemMonotonicClock())
+                        : tools::ConnectToDaemonOf(options->log_dir, xdg_runtime_dir);
       if (daemon.ok()) {
         // The daemon's catalog and policy apply to its sessions; only a narrowing carries
         // over: a default grant turned off here stays off (probe AX1).
@@ -193,9 +209,21 @@ void RegisterServe(CLI::App& app, int& exit_code) {
             !tools::GrantPolicyFor(options->environment).default_agent_root, PrintNote));
         return;
       }
-      if (daemon.status().code() != Code::kNotFound) {
-        std::fprintf(stderr, "las %s: not using the daemon socket (%s); serving embedded\n", CommandWords(),
-                     Shown(daemon.status()).c_str());
+      if (flags->bridge_only) {
+        exit_code = Fail(Status(daemon.status().code(),
+                                "--bridge-only: " + daemon.status().message() +
+                                    "; not serving embedded"));
+        return;
+      }
+      // A daemon killed outright leaves its socket: this session then holds the log, with
+      // this command's flags, and the daemon cannot start again until it ends (probe BM1).
+      if (daemon.status().code() != Code::kNotFound || tools::FoundStaleSocket(daemon.status())) {
+        std::fprintf(stderr, "las %s: not using the daemon socket (%s); serving embedded%s\n",
+                     CommandWords(), Shown(daemon.status()).c_str(),
+                     daemon.status().code() == Code::kNotFound
+                         ? " with this command's flags (a `las daemon` of this log cannot start "
+                           "until this session ends; --bridge-only waits for the daemon instead)"
+                         : "");
       }
     }
     tools::StdioServerOptions stdio;

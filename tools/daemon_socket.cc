@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string_view>
+#include <thread>
 
 #include "base/path_error.h"
 #include "base/printable_text.h"
@@ -17,6 +18,8 @@
 
 namespace las::tools {
 namespace {
+
+constexpr std::string_view kStaleSocket = " (stale socket)";
 
 namespace fs = std::filesystem;
 
@@ -105,6 +108,10 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
   return socket;
 }
 
+bool FoundStaleSocket(const Status& status) {
+  return status.code() == Code::kNotFound && status.message().ends_with(kStaleSocket);
+}
+
 Result<UniqueFd> ConnectToDaemon(const std::string& socket_path) {
   struct stat st {};
   if (::lstat(socket_path.c_str(), &st) != 0) {
@@ -127,7 +134,7 @@ Result<UniqueFd> ConnectToDaemon(const std::string& socket_path) {
   } while (rc != 0 && errno == EINTR);
   if (rc != 0) {
     if (errno == ECONNREFUSED || errno == ENOENT) {
-      return NotFound("no daemon listening at " + socket_path + " (stale socket)");
+      return NotFound("no daemon listening at " + socket_path + std::string(kStaleSocket));
     }
     return IoError(Errno("connect " + socket_path));
   }
@@ -145,6 +152,19 @@ Result<UniqueFd> ConnectToDaemonOf(const std::string& log_dir,
   auto socket = DaemonSocketFor(log_dir, xdg_runtime_dir, /*create=*/false);
   if (!socket.ok()) return socket.status();
   return ConnectToDaemon(socket->path);
+}
+
+Result<UniqueFd> AwaitDaemonOf(const std::string& log_dir, const std::string& xdg_runtime_dir,
+                               std::chrono::milliseconds wait, const MonotonicClock& clock) {
+  const int64_t deadline = clock.NowNanos() + std::chrono::nanoseconds(wait).count();
+  while (true) {
+    Result<UniqueFd> daemon = ConnectToDaemonOf(log_dir, xdg_runtime_dir);
+    if (daemon.ok() || daemon.status().code() != Code::kNotFound) return daemon;
+    const int64_t left = deadline - clock.NowNanos();
+    if (left <= 0) return daemon;
+    // Another process's start cannot be awaited otherwise: its socket is the only sign.
+    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(kDaemonRetry, std::chrono::nanoseconds(left)));
+  }
 }
 
 bool SendAll(int fd, const std::string& data) {

@@ -22,8 +22,10 @@
 // Threading: plain functions; blocking (connect to a local socket never waits long).
 #pragma once
 
+#include <chrono>
 #include <string>
 
+#include "base/clock.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 
@@ -53,5 +55,18 @@ bool SendAll(int fd, const std::string& data);
 // The daemon of `log_dir`, connected; kNotFound when none is running.
 Result<UniqueFd> ConnectToDaemonOf(const std::string& log_dir,
                                    const std::string& xdg_runtime_dir);
+
+// Whether `status` (of ConnectToDaemon/ConnectToDaemonOf) found a socket file that nobody
+// accepts on: a daemon of the log was killed outright, or is being restarted.
+bool FoundStaleSocket(const Status& status);
+
+// ConnectToDaemonOf, tried again every kDaemonRetry while it finds no daemon (kNotFound:
+// none yet, one still federating, or one killed outright whose socket was left behind)
+// until `wait` has passed on `clock`; then that kNotFound. Any other error at once. For a
+// bridge that must never serve embedded (`las serve --bridge-only`): it waits out a daemon
+// that is starting or being restarted instead of taking the log itself.
+inline constexpr std::chrono::milliseconds kDaemonRetry{100};
+Result<UniqueFd> AwaitDaemonOf(const std::string& log_dir, const std::string& xdg_runtime_dir,
+                               std::chrono::milliseconds wait, const MonotonicClock& clock);
 
 }  // namespace las::tools

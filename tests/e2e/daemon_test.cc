@@ -687,6 +687,66 @@ TEST_F(DaemonTest, ASecondDaemonRefusesAndAStaleSocketIsReplaced) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// Probe BM1: after a daemon was killed outright, a client's `las serve` restarted at once
+// served embedded from the stale socket, took the log, and kept the daemon from starting
+// again. Auto mode now says so on stderr; --bridge-only waits for the daemon instead.
+TEST_F(DaemonTest, ABridgeOnlyServeWaitsForADaemonRestartedAfterACrashAndNeverTakesTheLog) {
+  GrantAll({"agent-b"});
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // the killed daemon's children are ours
+  std::vector<pid_t> children = ChildrenOf(daemon_->pid());
+  daemon_->Kill(SIGKILL);
+  daemon_->Wait();
+  for (pid_t child : children) (void)::waitpid(child, nullptr, 0);
+  ASSERT_TRUE(fs::exists(socket_path));
+
+  auto embedded = RunBridgeInitialize();  // auto mode: serves embedded, and says why
+  EXPECT_EQ(embedded.exit_code, 0) << embedded.err;
+  EXPECT_NE(embedded.err.find("stale socket"), std::string::npos) << embedded.err;
+  EXPECT_NE(embedded.err.find("serving embedded with this command's flags"), std::string::npos)
+      << embedded.err;
+
+  std::vector<std::string> env = Environment();
+  env.push_back("LAS_AGENT_ID=agent-b");
+  testing::ChildProcess bridge(testing::LasArgvWithEnv(
+      env, {"serve", "--bridge-only", "--daemon-wait", "120000", "--log", tmp_.Sub("log")}));
+  bridge.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  bridge.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  bridge.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"via the restarted daemon"}}})");
+  // Waiting, it holds nothing: the daemon starts on the log (a bridge that served embedded
+  // would hold it, and this start would fail with exit 7).
+  EXPECT_FALSE(bridge.ReadLine(std::chrono::milliseconds(300)).has_value());
+  EXPECT_EQ(StartDaemon(), socket_path);
+  auto initialized = bridge.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(initialized.has_value());
+  EXPECT_NE(initialized->find("\"result\""), std::string::npos) << *initialized;
+  auto called = bridge.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(called.has_value());
+  EXPECT_NE(called->find("Echo: via the restarted daemon"), std::string::npos) << *called;
+  bridge.CloseStdin();
+  const int bridge_status = bridge.Wait();
+  EXPECT_TRUE(WIFEXITED(bridge_status) && WEXITSTATUS(bridge_status) == 0) << bridge_status;
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
+TEST_F(DaemonTest, ABridgeOnlyServeWithNoDaemonExitsFourAfterItsWaitAndLeavesNoLog) {
+  const std::string log_dir = tmp_.Sub("never-served");
+  auto run = testing::RunCommand({LAS_EXECUTABLE, "serve", "--bridge-only", "--daemon-wait", "200",
+                                  "--log", log_dir},
+                                 Environment());
+  EXPECT_EQ(run.exit_code, 4) << run.err;  // not found
+  EXPECT_NE(run.err.find("--bridge-only"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("not serving embedded"), std::string::npos) << run.err;
+  EXPECT_TRUE(run.out.empty());
+  EXPECT_FALSE(fs::exists(log_dir));
+
+  auto both = testing::RunCommand({LAS_EXECUTABLE, "serve", "--bridge-only", "--embedded", "--log",
+                                   log_dir},
+                                  Environment());
+  EXPECT_EQ(both.exit_code, 2) << both.err;  // usage: the two exclude each other
+}
+
 TEST_F(DaemonTest, ServeEmbeddedRefusesTheLogADaemonHolds) {
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());
