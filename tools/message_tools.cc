@@ -155,7 +155,9 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   } else {
     answer.Raw("body_handle", c.HandleRef(ActorOf(session), *body, batch));
   }
-  if (marks_read) batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));
+  // The body is handed out: the trail records it, also for a message completed before it
+  // was ever read, whose state stays completed (probe BN4: the body went out unrecorded).
+  if (marks_read || !m->read) batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));
   AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
 }
 

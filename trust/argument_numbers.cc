@@ -76,11 +76,16 @@ bool JsonEqual(const Json& a, const Json& b) {
 constexpr const char* kComparingKeywords[] = {"maximum", "minimum", "exclusiveMaximum",
                                               "exclusiveMinimum", "multipleOf", "enum", "const"};
 
-const char* FirstComparingKeyword(const Json& s) {
+// Every one of them `s` has ("minimum, maximum"): a number the validator cannot compare is
+// checked against none of them (probe BN1: naming only the first named the wrong bound).
+std::string ComparingKeywords(const Json& s) {
+  std::string keywords;
   for (const char* keyword : kComparingKeywords) {
-    if (s.contains(keyword)) return keyword;
+    if (!s.contains(keyword)) continue;
+    if (!keywords.empty()) keywords += ", ";
+    keywords += keyword;
   }
-  return nullptr;
+  return keywords;
 }
 
 // Whether the schema's "type" names `name` (alone or in a list).
@@ -94,8 +99,8 @@ bool TypeNames(const Json& s, const char* name) {
 // number outside int64_t fails its "integer" type check.
 std::optional<NumberHazard> BeyondInt64Hazard(const Json& s, const Json& v) {
   if (v.is_number_unsigned()) {
-    if (const char* keyword = FirstComparingKeyword(s)) {
-      return NumberHazard{keyword, "an integer above 9223372036854775807, which the validator cannot compare exactly"};
+    if (std::string keywords = ComparingKeywords(s); !keywords.empty()) {
+      return NumberHazard{std::move(keywords), "an integer above 9223372036854775807, which the validator cannot compare exactly"};
     }
     return std::nullopt;
   }
@@ -267,17 +272,17 @@ void PrepareSchemaNumbers(Json& v, bool integral_doubles_are_integers) {
 
 std::optional<NumberHazard> LostPrecisionHazard(const Json& s, const Json& v, bool lost_here,
                                                bool lost_inside) {
-  const char* keyword = nullptr;
+  std::string keyword;
   if (v.is_number() && lost_here) {
-    keyword = FirstComparingKeyword(s);
-    if (keyword == nullptr && TypeNames(s, "integer")) keyword = "type";
+    keyword = ComparingKeywords(s);
+    if (keyword.empty() && TypeNames(s, "integer")) keyword = "type";
   } else if (v.is_structured() && lost_inside) {
     for (const char* whole : {"enum", "const", "uniqueItems"}) {
-      if (keyword == nullptr && s.contains(whole)) keyword = whole;
+      if (keyword.empty() && s.contains(whole)) keyword = whole;
     }
   }
-  if (keyword == nullptr) return std::nullopt;
-  return NumberHazard{keyword,
+  if (keyword.empty()) return std::nullopt;
+  return NumberHazard{std::move(keyword),
                       "a number written with more precision than a double holds, which the "
                       "validator would compare rounded"};
 }

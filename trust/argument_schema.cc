@@ -1196,7 +1196,8 @@ Verdict DescribeRefusal(const ArgumentSchema::Impl& impl, const Refusal& refusal
   if (refusal.hazard) {
     return Reject(Reason::kArgumentsSchemaViolation,
                   "the arguments are not checked against the input schema: \"" + refusal.hazard->pointer +
-                      "\" fails " + refusal.hazard->keyword + " (" + refusal.hazard->why + ")");
+                      "\" cannot be checked against " + refusal.hazard->keyword + " (" +
+                      refusal.hazard->why + ")");
   }
   if (refusal.failures.empty()) {
     return Reject(Reason::kArgumentsSchemaViolation,

@@ -449,8 +449,8 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
 }
 
 // Calls on one message sent together (pipelined) each see the completion the earlier ones
-// decided, although it is not yet folded: it is completed once, and neither deferred nor
-// read after it.
+// decided, although it is not yet folded: it is completed once and not deferred after it;
+// a read after it leaves it completed, and is recorded: it handed out the body.
 TEST_F(CoordinationToolsTest, PipelinedCallsOnAMessageSeeItsCompletion) {
   const std::string id =
       Ok("alice", "las__message_send", {{"to", "bob"}, {"body", "hi"}})["message_id"];
@@ -485,7 +485,33 @@ TEST_F(CoordinationToolsTest, PipelinedCallsOnAMessageSeeItsCompletion) {
   }
   EXPECT_EQ(kinds.count("MessageCompleted"), 1u);
   EXPECT_EQ(kinds.count("MessageDeferred"), 0u);
-  EXPECT_EQ(kinds.count("MessageRead"), 0u);
+  EXPECT_EQ(kinds.count("MessageRead"), 1u);
+}
+
+// Probe BN4: a message completed before it was ever read, then read, handed out its body
+// with no MessageRead, so the trail and the mailbox said it was never read. Reading it
+// again once it is known read adds nothing.
+TEST_F(CoordinationToolsTest, ReadingAMessageCompletedUnreadIsRecordedAndItStaysCompleted) {
+  const std::string id =
+      Ok("alice", "las__message_send", {{"to", "bob"}, {"body", "the body"}})["message_id"];
+  Ok("bob", "las__message_complete", {{"message_id", id}});
+  const uint64_t before = server_.log().head().sequence;
+  json read = Ok("bob", "las__message_read", {{"message_id", id}});
+  EXPECT_EQ(read["state"], "completed");
+  EXPECT_EQ(read["body"], "the body");
+  EXPECT_EQ(server_.log().head().sequence, before + 1);
+  auto cursor = server_.log().Read(before + 1);
+  ASSERT_TRUE(cursor.ok());
+  auto next = (*cursor)->Next();
+  ASSERT_TRUE(next.ok() && *next);
+  const json event = json::parse(log::EventToJson((*cursor)->current()));
+  EXPECT_EQ(event["kind"], "MessageRead");
+  EXPECT_EQ(event["agent"], "bob");
+  Ok("bob", "las__message_read", {{"message_id", id}});
+  EXPECT_EQ(server_.log().head().sequence, before + 1) << "known read: not recorded again";
+  json listed = Ok("bob", "las__message_list", {{"include_completed", true}});
+  ASSERT_EQ(listed["messages"].size(), 1u);
+  EXPECT_EQ(listed["messages"][0]["state"], "completed");
 }
 
 TEST_F(CoordinationToolsTest, ALargeBodyIsReadFromTheLogAndComesBackAsAHandle) {
