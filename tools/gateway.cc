@@ -603,7 +603,7 @@ void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult re
   const bool scanned_whole = result.ok() && result.result.size() <= options_.max_result_bytes;
   if (checks_ && scanned_whole && result.result.size() > options_.offload_validation_bytes) {
     // A large result is read off the loop, as a large argument is checked: parsing and
-    // scanning 1 MiB for a dozen credentials' spellings takes tens of milliseconds
+    // scanning 1 MiB for credentials takes ~10 ms, and more for deeper JSON
     // (docs/PERFORMANCE.md, "Credential scan"), which every session would wait out.
     struct Scanned {
       transport::CallResult result;
