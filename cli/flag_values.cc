@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -29,36 +31,58 @@ bool LooksLikeFlag(const std::string& value) {
          std::isalpha(static_cast<unsigned char>(value[1])) != 0;
 }
 
-CLI::Validator PathNotAFlag(std::string flag) {
+// The `--name=value` words of the command line, whose values were joined to their flag.
+using JoinedWords = std::shared_ptr<const std::set<std::string>>;
+
+// Whether `value` was given to `option` joined by '=' (under any of its long names).
+bool GivenJoined(const CLI::Option& option, const std::string& value, const JoinedWords& joined) {
+  const std::vector<std::string>& names = option.get_lnames();
+  return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+    return joined->contains("--" + name + "=" + value);
+  });
+}
+
+CLI::Validator PathNotAFlag(std::string flag, const CLI::Option* option, JoinedWords joined) {
   return CLI::Validator(
-      [flag = std::move(flag)](const std::string& path) {
-        if (!path.starts_with("-")) return std::string();
+      [flag = std::move(flag), option, joined](const std::string& path) {
+        if (!path.starts_with("-") || GivenJoined(*option, path, joined)) return std::string();
         return "'" + path + "' is taken for the path, and a flag or '--' is never one: give " +
-               flag + " its path right after it (a path that begins with '-' as ./" + path + ")";
+               flag + " its path right after it (a path that begins with '-' as ./" + path + " or " +
+               flag + "=" + path + ")";
       },
       "");
 }
 
-CLI::Validator ValueNotAFlag(std::string flag) {
+CLI::Validator ValueNotAFlag(std::string flag, const CLI::Option* option, JoinedWords joined) {
   return CLI::Validator(
-      [flag = std::move(flag)](const std::string& value) {
-        if (!LooksLikeFlag(value)) return std::string();
+      [flag = std::move(flag), option, joined](const std::string& value) {
+        if (!LooksLikeFlag(value) || GivenJoined(*option, value, joined)) return std::string();
         return "'" + value + "' is taken for the value, and a flag or '--' is never one: give " +
-               flag + " its value right after it";
+               flag + " its value right after it (one that begins with '-' joined by '=': " + flag +
+               "=" + value + ")";
       },
       "");
 }
 
-}  // namespace
-
-void RefuseFlagsAsValues(CLI::App& app) {
+void RefuseFlagsAsValues(CLI::App& app, const JoinedWords& joined) {
   for (CLI::Option* option : app.get_options()) {
     if (!option->nonpositional() || option->get_type_size() == 0) continue;
     const std::string flag = option->get_lnames().empty() ? "-" + option->get_snames().front()
                                                           : "--" + option->get_lnames().front();
-    option->check(IsPathFlag(*option) ? PathNotAFlag(flag) : ValueNotAFlag(flag));
+    option->check(IsPathFlag(*option) ? PathNotAFlag(flag, option, joined)
+                                      : ValueNotAFlag(flag, option, joined));
   }
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) RefuseFlagsAsValues(*sub);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) RefuseFlagsAsValues(*sub, joined);
+}
+
+}  // namespace
+
+void RefuseFlagsAsValues(CLI::App& app, const std::vector<std::string>& words) {
+  auto joined = std::make_shared<std::set<std::string>>();
+  for (const std::string& word : words) {
+    if (word.starts_with("--") && word.find('=') != std::string::npos) joined->insert(word);
+  }
+  RefuseFlagsAsValues(app, joined);
 }
 
 }  // namespace las::cli

@@ -8,6 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 namespace las::cli {
 
 // Adds the check to every option with a value in `app` and its sub-commands, at any depth;
@@ -18,7 +21,9 @@ namespace las::cli {
 // any value that begins with '-', the message saying to give such a path as ./-x. Any
 // other flag refuses "-" and a value in the form of a flag ("-n", "--json", "--"), but
 // takes "-1" (whose number check then speaks) or "-x y" as text. An empty path is each
-// path flag's own check (cli/path_flag.h).
-void RefuseFlagsAsValues(CLI::App& app);
+// path flag's own check (cli/path_flag.h). A value joined to its flag by '=' in one word
+// of `words` (the command line: `--reason=--weird`, `--log=-x`) was given on purpose and
+// is taken, whatever it looks like.
+void RefuseFlagsAsValues(CLI::App& app, const std::vector<std::string>& words);
 
 }  // namespace las::cli

@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
   las::cli::RegisterSources(app, exit_code);
   las::cli::RegisterEvents(app, exit_code);
   las::cli::RegisterGrants(app, exit_code);
-  las::cli::RefuseFlagsAsValues(app);
+  las::cli::RefuseFlagsAsValues(app, before_separator);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

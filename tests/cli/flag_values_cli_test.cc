@@ -110,6 +110,29 @@ TEST_F(FlagValuesCliTest, AValueFlagDoesNotTakeAFlagButANumberKeepsItsOwnMessage
   EXPECT_NE(negative.err.find("--from: must be a whole number"), std::string::npos) << negative.err;
 }
 
+// A value joined to its flag by '=' was given on purpose: `--reason=--json`, `--log=-x`
+// and `--surface=--s` are values, however they look (they were refused with no way to give
+// them but ./-x for a path).
+TEST_F(FlagValuesCliTest, AValueJoinedToItsFlagByAnEqualsSignIsTakenWhateverItLooksLike) {
+  const std::string log = tmp_.Sub("log");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"sources", "disable", "echo", "--log", log, "--reason=--json"},
+        std::vector<std::string>{"replay", "--log=--lazy"}}) {
+    const CommandResult run = Las(args);
+    EXPECT_EQ(run.exit_code, 4) << "taken, and there is no log there: " << run.err;
+    EXPECT_EQ(run.err.find("never one"), std::string::npos) << run.err;
+  }
+  const CommandResult grant = Las({"grant", "bob", "--all", "--log", log});
+  ASSERT_EQ(grant.exit_code, 0) << grant.err;
+  const CommandResult replay = Las({"replay", "--log", log, "--surface=--summary"});
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_TRUE(replay.out.empty()) << "no event of a surface named --summary: " << replay.out;
+  // Not joined, it is still refused, and the message names the way to give it.
+  const CommandResult apart = Las({"replay", "--log", log, "--surface", "--summary"});
+  EXPECT_EQ(apart.exit_code, 2) << apart.err;
+  EXPECT_NE(apart.err.find("joined by '=': --surface=--summary"), std::string::npos) << apart.err;
+}
+
 // `--log ""` said "(with no HOME or XDG_STATE_HOME there is no default)": about another
 // case, and untrue with a HOME. It says what to do with the flag given empty (probe BI6).
 TEST_F(FlagValuesCliTest, AnEmptyLogFlagSaysToLeaveItOut) {
