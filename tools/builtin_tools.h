@@ -54,6 +54,9 @@ struct BuiltinCall {
   std::string request_id_json;
   // Set for a tool added as cancellable, else nullptr.
   std::shared_ptr<BuiltinCancel> cancel;
+  // Where the call's progress goes: empty unless the client asked (`_meta.progressToken`).
+  // las__call hands it to the call it makes, as the direct call would have it.
+  ProgressSink progress;
 };
 
 using CallHandler = std::function<void(const SessionInfo& session, const BuiltinCall& call,

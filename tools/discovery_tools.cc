@@ -180,8 +180,8 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       Cancellable::kNo,
       // The raw arguments: the inner call gets the client's exact text, as a direct call
       // does (a re-serialization would turn 2^64 or 1.0000000000000001 into doubles).
-      // It runs under the client's request id, so it is recorded and cancelled as the
-      // direct call of the same tool would be.
+      // It runs under the client's request id and with its progress token, so it is
+      // recorded, cancelled and reports progress as the direct call of the same tool would.
       [context](const SessionInfo& session, const BuiltinCall& call,
                 const std::string& arguments, std::function<void(ToolCallReply)> done) {
         std::vector<transport::JsonMember> members;
@@ -209,7 +209,7 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         // A refusal of the inner call is recorded by it: the las__call must not be recorded
         // refused a second time under the same request id (probe BJ1).
         context.links.gateway->CallTool(session, call.request_id_json, name, inner_json,
-                                        ProgressSink(), [done](ToolCallReply reply) {
+                                        call.progress, [done](ToolCallReply reply) {
                                           reply.refusal = {};
                                           done(std::move(reply));
                                         });

@@ -311,7 +311,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     }
   }
   if (tool->builtin) {
-    CallBuiltin(session, request_id_json, call_id, *tool, arguments_json, std::move(done));
+    CallBuiltin(session, request_id_json, call_id, *tool, arguments_json, std::move(progress),
+                std::move(done));
     return;
   }
   transport::McpClient* client = federation_.ServingClientFor(tool->surface);
@@ -740,7 +741,7 @@ std::function<void(ToolCallReply)> Gateway::Release(ChildCall& call) {
 
 void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request_id_json,
                           const std::string& call_id, const CatalogTool& tool,
-                          const std::string& arguments_json,
+                          const std::string& arguments_json, ProgressSink progress,
                           std::function<void(ToolCallReply)> done) {
   const BuiltinTools::Handler* handler =
       options_.builtins != nullptr ? options_.builtins->Find(tool.qualified_name) : nullptr;
@@ -759,7 +760,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
     }
   }
   CallKey key = KeyOf(session, request_id_json);
-  BuiltinCall call{request_id_json, nullptr};
+  BuiltinCall call{request_id_json, nullptr, std::move(progress)};
   if (handler->cancellable) {
     call.cancel = std::make_shared<BuiltinCancel>();
     builtin_calls_.emplace(key, call.cancel);

@@ -151,7 +151,7 @@ class Gateway final : public EndpointBackend {
   void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override;
   std::string ListTools(const SessionInfo& session) override;
   // A child's call passes `progress` on (transport::CallOptions::on_progress); a las__ tool
-  // reports none.
+  // gets it in BuiltinCall (las__call hands it to the call it makes; the others report none).
   void CallTool(const SessionInfo& session, const std::string& request_id_json,
                 const std::string& name, const std::string& arguments_json,
                 ProgressSink progress, std::function<void(ToolCallReply)> done) override;
@@ -183,7 +183,8 @@ class Gateway final : public EndpointBackend {
  private:
   void CallBuiltin(const SessionInfo& session, const std::string& request_id_json,
                    const std::string& call_id, const CatalogTool& tool,
-                   const std::string& arguments_json, std::function<void(ToolCallReply)> done);
+                   const std::string& arguments_json, ProgressSink progress,
+                   std::function<void(ToolCallReply)> done);
   std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
                                      const std::string& tool_name, const std::string& result_json);
   bool DocsEnabled() const;

@@ -33,7 +33,12 @@ TEST(ServerEverythingTest, DraftedSignedAdmittedAndCalledThroughLas) {
         {"count", 8}},
        {{"op", "callToolWithProgress"},
         {"name", "everything__trigger-long-running-operation"},
-        {"arguments", {{"duration", 0.6}, {"steps", 3}}}}});
+        {"arguments", {{"duration", 0.6}, {"steps", 3}}}},
+       // Through las__call, the inner call reports its progress under the client's token.
+       {{"op", "callToolWithProgress"},
+        {"name", "las__call"},
+        {"arguments", {{"name", "everything__trigger-long-running-operation"},
+                       {"arguments", {{"duration", 0.6}, {"steps", 3}}}}}}});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_EQ(run.connect["ok"], true);
   const std::set<std::string> names = testing::ListedNames(run.steps[0]);
@@ -48,22 +53,24 @@ TEST(ServerEverythingTest, DraftedSignedAdmittedAndCalledThroughLas) {
   // The child's progress reaches the client under the client's own token, numbers only.
   // (The SDK drops a notification that arrives with the answer, directly too: the last
   // step's may be missing.)
-  const json& progress = run.steps[5]["result"]["progress"];
-  ASSERT_GE(progress.size(), 2u) << run.steps[5].dump();
-  ASSERT_LE(progress.size(), 3u) << run.steps[5].dump();
-  for (size_t i = 0; i < progress.size(); ++i) {
-    EXPECT_EQ(progress[i], (json{{"progress", i + 1}, {"total", 3}})) << progress.dump();
+  for (const size_t step : {5, 6}) {
+    const json& progress = run.steps[step]["result"]["progress"];
+    ASSERT_GE(progress.size(), 2u) << run.steps[step].dump();
+    ASSERT_LE(progress.size(), 3u) << run.steps[step].dump();
+    for (size_t i = 0; i < progress.size(); ++i) {
+      EXPECT_EQ(progress[i], (json{{"progress", i + 1}, {"total", 3}})) << progress.dump();
+    }
+    EXPECT_NE(run.steps[step]["result"]["result"]["content"][0]["text"].get<std::string>().find(
+                  "completed"),
+              std::string::npos)
+        << run.steps[step].dump();
   }
-  EXPECT_NE(run.steps[5]["result"]["result"]["content"][0]["text"].get<std::string>().find(
-                "completed"),
-            std::string::npos)
-      << run.steps[5].dump();
 
   auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp.Sub("log"),
                                      "--summary", "--kind", "ToolCallCompleted"});
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   auto lines = testing::Lines(replay.out);
-  EXPECT_EQ(lines.size(), 12u) << "11 completed calls and the summary";
+  EXPECT_EQ(lines.size(), 13u) << "12 completed calls (las__call's inner one) and the summary";
 
   // A restart (las list federates again): the release is accepted again, the watermark
   // moved exactly once, and an auditor re-verifies both recorded signatures offline.
