@@ -30,7 +30,9 @@ Status CheckPrivateDir(const std::string& dir) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) {
     if (errno == ENOENT) return NotFound("no runtime directory " + dir);
-    return IoError(Errno("stat " + dir));
+    // A loop of links, a file on the way: the environment's mistake (exit 2), as `las
+    // daemon` says when it makes the directory, not a failing disk.
+    return PathErrorStatus(errno, "the daemon's socket directory " + EscapeForTerminal(dir));
   }
   if (!S_ISDIR(st.st_mode)) return Denied(dir + " is not a directory (a symlink?)");
   if (st.st_uid != ::geteuid()) return Denied(dir + " is owned by another user");

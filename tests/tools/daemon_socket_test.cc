@@ -107,6 +107,8 @@ TEST_F(DaemonSocketTest, AStaleSocketIsNotFoundAndTheListenerReplacesIt) {
     ::close(fd);
   }
   EXPECT_EQ(ConnectToDaemon(socket->path).status().code(), Code::kNotFound);
+  EXPECT_TRUE(FoundStaleSocket(ConnectToDaemon(socket->path).status()));
+  EXPECT_FALSE(FoundStaleSocket(ConnectToDaemon(socket->path + ".none").status())) << "no file";
   boost::asio::io_context io;
   auto listener = UnixListener::Bind(io, socket->path);
   ASSERT_TRUE(listener.ok()) << listener.status().ToString();
@@ -162,6 +164,22 @@ TEST_F(DaemonSocketTest, ARuntimeDirWithAControlCharacterIsRefusedBeforeAnything
   fs::create_directory(accented);
   fs::permissions(accented, fs::perms::owner_all, fs::perm_options::replace);
   EXPECT_TRUE(DaemonSocketFor(tmp_.Sub("log"), accented, true).ok());
+}
+
+// A runtime directory that runs into a loop of symbolic links is the environment's mistake
+// for a client as for the daemon (exit 2), not an I/O error (exit 9).
+TEST_F(DaemonSocketTest, ARuntimeDirThroughALoopOfLinksIsAUsageErrorForAClientToo) {
+  const std::string a = run_ + "/a";
+  const std::string b = run_ + "/b";
+  fs::create_symlink(b, a);
+  fs::create_symlink(a, b);
+  for (bool create : {true, false}) {
+    auto socket = DaemonSocketFor(tmp_.Sub("log"), a, create);
+    EXPECT_EQ(socket.status().code(), Code::kInvalidArgument) << socket.status().ToString();
+    EXPECT_NE(socket.status().message().find("loop of symbolic links"), std::string::npos)
+        << socket.status().ToString();
+  }
+  EXPECT_EQ(ConnectToDaemonOf(tmp_.Sub("log"), a).status().code(), Code::kInvalidArgument);
 }
 
 // A runtime directory too long for the socket paths is refused when the paths are made,
