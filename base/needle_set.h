@@ -9,8 +9,8 @@
 // compared with the needles filed there. Shorter needles are searched for one by one.
 // Bytes are compared exactly (no case folding: fold the text and the needles first).
 // RE2, which the project has, could answer the same with an alternation of the needles, but
-// its DFA has a memory budget past which it falls back to a slower engine and writes to
-// stderr; this is a few lines whose cost is known.
+// its DFA has a memory budget past which a search falls back to a slower engine (long
+// credentials have long spellings); this is a few lines whose cost does not depend on them.
 //
 // Thread safety: immutable once built; FoundIn may be called from any thread.
 #pragma once
