@@ -181,7 +181,8 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
   // The credentials of digits are also looked for as numbers. With `strings_as_written`
   // (the text has no escape), every string decodes to the bytes it is written with, which
-  // CarriesAny has looked at in the whole text already: only numbers are left to look at.
+  // CarriesAny has looked at in the whole text already: only numbers are left to look at,
+  // those of the text and those of JSON text its strings hold.
   DecodedScan(const Needles& needles, const std::vector<std::string>& credentials,
               bool strings_as_written)
       : needles_(needles), strings_as_written_(strings_as_written) {
@@ -194,6 +195,15 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
   }
   bool found() const { return found_; }
   bool looks_at_numbers() const { return !numbers_.empty(); }
+
+  // The same scan of JSON text held in a string, one level deeper (numbers_ shared in
+  // value).
+  DecodedScan(const DecodedScan& holder, bool strings_as_written)
+      : needles_(holder.needles_),
+        strings_as_written_(strings_as_written),
+        numbers_(holder.numbers_),
+        doubles_(holder.doubles_),
+        depth_(holder.depth_ + 1) {}
 
   bool null() override { return true; }
   bool boolean(bool /*unused*/) override { return true; }
@@ -215,19 +225,35 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
  private:
   // Each returns whether to go on.
   bool Text(std::string_view text) {
-    if (strings_as_written_) return true;
-    found_ = CarriesAny(text, needles_);
-    // A string that holds JSON text carries what its reader decodes from it: `\/`,
-    // `\u0073` (probe Z1), at every level of nesting.
-    if (found_ || text.find('\\') == std::string_view::npos) return !found_;
-    std::string decoded(text);
-    for (int level = 0; !found_ && level < kNestedJsonLevels &&
-                        decoded.find('\\') != std::string::npos;
-         ++level) {
-      decoded = UnescapeJsonOnce(decoded);
-      found_ = CarriesAny(decoded, needles_);
+    if (!strings_as_written_) {
+      found_ = CarriesAny(text, needles_);
+      // A string that holds JSON text carries what its reader decodes from it: `\/`,
+      // `\u0073` (probe Z1), at every level of nesting.
+      std::string decoded(found_ ? std::string_view() : text);
+      for (int level = 0; !found_ && level < kNestedJsonLevels &&
+                          decoded.find('\\') != std::string::npos;
+           ++level) {
+        decoded = UnescapeJsonOnce(decoded);
+        found_ = CarriesAny(decoded, needles_);
+      }
+      if (found_) return false;
     }
-    return !found_;
+    return !NumberInHeldJson(text);
+  }
+
+  // ... and the numbers of that JSON text, by value, as its reader decodes them: a string
+  // `{"m":7.3918264e7}` or `[73918264.0]` carries 73918264 (probe BO1), at every level of
+  // nesting. Only text that may be JSON with a number in it is parsed.
+  bool NumberInHeldJson(std::string_view text) {
+    if (numbers_.empty() || depth_ >= kNestedJsonLevels) return false;
+    const size_t start = text.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return false;
+    const char first = text[start];
+    if (first != '{' && first != '[' && first != '-' && (first < '0' || first > '9')) return false;
+    DecodedScan held(*this, /*strings_as_written=*/text.find('\\') == std::string_view::npos);
+    nlohmann::json::sax_parse(text.begin(), text.end(), &held);
+    found_ = held.found();
+    return found_;
   }
   bool Number(std::string_view token) {
     if (numbers_.empty()) return true;
@@ -261,6 +287,7 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
   const bool strings_as_written_;
   std::vector<JsonDecimal> numbers_;
   std::vector<double> doubles_;  // numbers_ as doubles
+  int depth_ = 0;                // levels of JSON text held in strings above this one
   bool found_ = false;
 };
 

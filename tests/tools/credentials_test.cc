@@ -44,6 +44,16 @@ TEST(CredentialsTest, EveryNumberSpellingOfANumericCredentialIsRecognized) {
   const std::vector<std::string> negative = {"-73918000"};
   EXPECT_TRUE(EchoesCredential(R"({"n":[1,-7.3918e7]})", negative));
   EXPECT_FALSE(EchoesCredential(R"({"n":7.3918e7})", negative)) << "the credential is negative";
+  // JSON text held in a string holds its numbers too, at every level (probe BO1).
+  for (const char* held : {R"({"a":"{\"n\":1,\"m\":7.3918264e7}"})", R"({"a":"[7.3918264e7]"})",
+                           R"({"a":" 739182640e-1"})", R"(["{\"b\":\"[1, 739182640E-1]\"}"])",
+                           R"({"{\"k\":7.3918264e7}":1})"}) {
+    EXPECT_TRUE(EchoesCredential(held, {"73918264"})) << held;
+  }
+  for (const char* other : {R"({"a":"{\"m\":7.39182645e7}"})", R"({"a":"7.3918264e6"})",
+                            R"({"a":"2026-12-05 7.3918264e7"})"}) {
+    EXPECT_FALSE(EchoesCredential(other, {"73918264"})) << other;
+  }
   const std::vector<std::string> leading_zeros = {"00731"};
   EXPECT_TRUE(EchoesCredential(R"({"pin":731.0})", leading_zeros));
   EXPECT_TRUE(EchoesCredential(R"({"pin":731})", leading_zeros));
