@@ -27,7 +27,8 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // decoded (so every JSON spelling of it, \u escapes and \/ included), and in a string that
 // holds JSON text once that is decoded too, up to 8 levels deep; or — for a credential of
 // decimal digits, an optional '-' first — as a number whose value equals it, in the result
-// or in JSON text a string of it holds (up to the same 8 levels), however spelled (7.3918264e7, 73918264.0 and 739182640E-1 carry 73918264; 73918264.5 does not;
+// or in JSON text a string of it holds (up to the same 8 levels), however spelled
+// (7.3918264e7, 73918264.0 and 739182640E-1 carry 73918264; 73918264.5 does not;
 // -7.3918264e7 does, as the bytes of -73918264 do), or as a number that reads as the same
 // double (73918263.99999999999999: what every reader that uses doubles decodes). Numbers
 // are compared on their digits and as doubles, in time linear in the text. The gateway
