@@ -47,7 +47,7 @@ struct GatewayFlags {
   std::string snapshot_key_file = DefaultSnapshotKeyFile();
   bool embedded = false;
   bool bridge_only = false;
-  int64_t daemon_wait_ms = 30'000;
+  int64_t daemon_wait_ms = 60'000;
   bool lazy = false;
   bool admin = false;
 };
@@ -174,16 +174,20 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   auto* embedded = cmd->add_flag("--embedded", flags->embedded,
                                  "Never bridge to a running `las daemon`: serve in this process "
                                  "(fails while a daemon holds the log)");
-  cmd->add_flag("--bridge-only", flags->bridge_only,
-                "Only ever bridge to the log's `las daemon`, never serve in this process: with "
-                "none answering (not started yet, federating, or killed and being restarted) "
-                "wait for one up to --daemon-wait, then exit 4. For clients of a shared daemon, "
-                "so that a client restarted after a daemon crash does not take the log")
-      ->excludes(embedded);
+  auto* bridge_only =
+      cmd->add_flag("--bridge-only", flags->bridge_only,
+                    "Only ever bridge to the log's `las daemon`, never serve in this process: "
+                    "with none answering (not started yet, federating, or killed and being "
+                    "restarted) wait for one up to --daemon-wait, then exit 4. For clients of a "
+                    "shared daemon, so that a client restarted after a daemon crash does not "
+                    "take the log")
+          ->excludes(embedded);
   cmd->add_option("--daemon-wait", flags->daemon_wait_ms,
-                  "Milliseconds --bridge-only waits for the daemon to answer")
+                  "Milliseconds --bridge-only waits for the daemon to answer (longer than the "
+                  "daemon's default --start-timeout, so that its federation fits)")
       ->capture_default_str()
-      ->check(TimeoutMs());
+      ->check(TimeoutMs())
+      ->needs(bridge_only);
   cmd->callback([flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
@@ -221,8 +225,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
         std::fprintf(stderr, "las %s: not using the daemon socket (%s); serving embedded%s\n",
                      CommandWords(), Shown(daemon.status()).c_str(),
                      daemon.status().code() == Code::kNotFound
-                         ? " with this command's flags (a `las daemon` of this log cannot start "
-                           "until this session ends; --bridge-only waits for the daemon instead)"
+                         ? " with this command's flags unless the log is held (a daemon still "
+                           "starting: exit 7); while this session holds it, a `las daemon` of "
+                           "this log cannot start (--bridge-only waits for the daemon instead)"
                          : "");
       }
     }

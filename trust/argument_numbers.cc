@@ -278,13 +278,16 @@ std::optional<NumberHazard> LostPrecisionHazard(const Json& s, const Json& v, bo
     if (keyword.empty() && TypeNames(s, "integer")) keyword = "type";
   } else if (v.is_structured() && lost_inside) {
     for (const char* whole : {"enum", "const", "uniqueItems"}) {
-      if (keyword.empty() && s.contains(whole)) keyword = whole;
+      if (!s.contains(whole)) continue;
+      if (!keyword.empty()) keyword += ", ";
+      keyword += whole;
     }
   }
   if (keyword.empty()) return std::nullopt;
+  // 1e-400 (read as 0) as much as 2.0000000000000000001 (read as 2).
   return NumberHazard{std::move(keyword),
-                      "a number written with more precision than a double holds, which the "
-                      "validator would compare rounded"};
+                      "a number a double does not hold as written, which the validator would "
+                      "compare rounded"};
 }
 
 std::optional<NumberHazard> FindNumberHazard(const Json& s, const Json& v, bool draft04) {

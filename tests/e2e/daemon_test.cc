@@ -704,7 +704,8 @@ TEST_F(DaemonTest, ABridgeOnlyServeWaitsForADaemonRestartedAfterACrashAndNeverTa
   auto embedded = RunBridgeInitialize();  // auto mode: serves embedded, and says why
   EXPECT_EQ(embedded.exit_code, 0) << embedded.err;
   EXPECT_NE(embedded.err.find("stale socket"), std::string::npos) << embedded.err;
-  EXPECT_NE(embedded.err.find("serving embedded with this command's flags"), std::string::npos)
+  EXPECT_NE(embedded.err.find("serving embedded with this command's flags unless the log is held"),
+            std::string::npos)
       << embedded.err;
 
   std::vector<std::string> env = Environment();
@@ -745,6 +746,13 @@ TEST_F(DaemonTest, ABridgeOnlyServeWithNoDaemonExitsFourAfterItsWaitAndLeavesNoL
                                    log_dir},
                                   Environment());
   EXPECT_EQ(both.exit_code, 2) << both.err;  // usage: the two exclude each other
+  // A wait given without --bridge-only would be ignored while the session takes the log.
+  auto wait_alone = testing::RunCommand({LAS_EXECUTABLE, "serve", "--daemon-wait", "200", "--log",
+                                         log_dir},
+                                        Environment());
+  EXPECT_EQ(wait_alone.exit_code, 2) << wait_alone.err;
+  EXPECT_NE(wait_alone.err.find("--bridge-only"), std::string::npos) << wait_alone.err;
+  EXPECT_FALSE(fs::exists(log_dir));
 }
 
 TEST_F(DaemonTest, ServeEmbeddedRefusesTheLogADaemonHolds) {

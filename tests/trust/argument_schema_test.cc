@@ -1055,7 +1055,7 @@ TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreComp
       ASSERT_FALSE(v.ok()) << args;
       EXPECT_EQ(v.reason(), Reason::kArgumentsSchemaViolation) << v.ToString();
       EXPECT_NE(v.detail().find("not checked"), std::string::npos) << v.detail();
-      EXPECT_NE(v.detail().find("\"/m\" cannot be checked against maximum (a number written with more precision"),
+      EXPECT_NE(v.detail().find("\"/m\" cannot be checked against maximum (a number a double does not hold as written"),
                 std::string::npos)
           << v.detail();
     }
@@ -1078,6 +1078,12 @@ TEST(ArgumentSchema, NumbersBeyondADoublesPrecisionAreRefusedWhereNumbersAreComp
         R"({"type":"object","properties":{"a":{"type":"array","items":{"const":2}}}})");
     Verdict v = ValidateArguments(nested, R"({"a":[2,2.0000000000000001]})");
     EXPECT_NE(v.detail().find("\"/a/1\" cannot be checked against const"), std::string::npos) << v.ToString();
+    // Probe BP5: a structured value names every whole-value keyword it cannot be checked against.
+    const ArgumentSchema both = compile(
+        R"({"type":"object","properties":{"o":{"type":"array","enum":[[1,2]],"const":[1,2]}}})");
+    v = ValidateArguments(both, R"({"o":[1,2.0000000000000000001]})");
+    EXPECT_NE(v.detail().find("\"/o\" cannot be checked against enum, const ("), std::string::npos)
+        << v.ToString();
     // An integer beyond 64 bits that its double does not hold exactly, although the
     // double's shortest form (1e+23) names the same digits.
     const ArgumentSchema constant = compile(
