@@ -98,6 +98,9 @@ std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
     auto it = entry.find(field);
     return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
+  auto shown = [](const std::string& field, size_t limit) {
+    return field.size() <= limit && IsPrintableText(field);
+  };
   for (const auto& entry : *list) {
     if (items.size() >= kMaxListedItems) break;
     if (!entry.is_object()) continue;
@@ -105,6 +108,15 @@ std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
                         text(entry, "mimeType")};
     if (item.name.empty() && !item.uri.empty()) item.name = item.uri;
     if (item.name.empty() || (key == "resources" && item.uri.empty())) continue;
+    if (!shown(item.name, kMaxItemNameBytes) || !shown(item.uri, kMaxItemUriBytes) ||
+        !shown(item.mime_type, kMaxItemNameBytes)) {
+      continue;
+    }
+    std::string flat = item.description;
+    std::replace_if(flat.begin(), flat.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+    item.description = IsPrintableText(flat)
+                           ? Bound(item.description, kMaxItemDescriptionBytes).text
+                           : std::string();
     items.push_back(std::move(item));
   }
   return items;

@@ -103,7 +103,15 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
 Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json);
 // Parses a resources/list or prompts/list result object (`key` is "resources" or
 // "prompts"): entries with a string name (resources: and uri) are kept, others skipped;
-// at most kMaxListedItems. Anything that is not such an object gives an empty list.
+// at most kMaxListedItems. Anything that is not such an object gives an empty list. The
+// text is the child's own and reaches models and terminals (probe BQ1): an entry whose
+// name, uri or mimeType is not printable (base/printable_text.h) or longer than
+// kMaxItemNameBytes (a uri: kMaxItemUriBytes) is skipped; a description that is not
+// printable text (line breaks and tabs allowed) is dropped, a longer one cut to
+// kMaxItemDescriptionBytes.
+inline constexpr size_t kMaxItemNameBytes = 256;
+inline constexpr size_t kMaxItemUriBytes = 2048;
+inline constexpr size_t kMaxItemDescriptionBytes = 1024;
 std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
                                                 std::string_view key);
 // Whether an initialize result's `capabilities` object has the member `capability`

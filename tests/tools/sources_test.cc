@@ -289,6 +289,35 @@ TEST(CapabilityListTest, ParsesResourcesAndPromptsAndSkipsBadEntries) {
   EXPECT_TRUE(ParseCapabilityList(R"({"prompts":{}})", "prompts").empty());
 }
 
+// A child's prompt and resource text reaches models and terminals: an entry whose name,
+// uri or mime type holds a control, C1 or bidirectional character, or is too long, is
+// left out; such a description is dropped, a long one cut (probe BQ1: ESC, U+009B and
+// U+202E were kept whole).
+TEST(CapabilityListTest, UnprintableOrOverlongChildTextIsLeftOut) {
+  auto resources = ParseCapabilityList(
+      R"({"resources":[{"uri":"file:///ok","name":"ok","description":"line one\nline\ttwo"},)"
+      R"({"uri":"file:///esc","name":"a\u001b]0;x\u0007"},)"
+      R"({"uri":"file:///c1","name":"c1\u009b31m"},)"
+      R"({"uri":"file:///rlo\u202e","name":"rlo"},)"
+      R"({"uri":"file:///mime","name":"mime","mimeType":"text/plain\nX: y"},)"
+      R"({"uri":"file:///desc","name":"desc","description":"fine \u202e reversed"}]})",
+      "resources");
+  ASSERT_EQ(resources.size(), 2u);
+  EXPECT_EQ(resources[0].name, "ok");
+  EXPECT_EQ(resources[0].description, "line one\nline\ttwo") << "line breaks and tabs are text";
+  EXPECT_EQ(resources[1].name, "desc");
+  EXPECT_EQ(resources[1].description, "") << "an unprintable description is dropped";
+  const std::string long_name(kMaxItemNameBytes + 1, 'n');
+  const std::string long_description(kMaxItemDescriptionBytes + 100, 'd');
+  auto prompts = ParseCapabilityList(
+      R"({"prompts":[{"name":")" + long_name + R"("},{"name":"p","description":")" +
+          long_description + R"("}]})",
+      "prompts");
+  ASSERT_EQ(prompts.size(), 1u);
+  EXPECT_EQ(prompts[0].name, "p");
+  EXPECT_EQ(prompts[0].description, std::string(kMaxItemDescriptionBytes, 'd'));
+}
+
 // Only what the child declares at initialize is asked for (a tools-only child may never
 // answer resources/list, and every surface's start would wait for it).
 TEST(CapabilityListTest, OnlyDeclaredCapabilitiesAreAskedFor) {
