@@ -114,9 +114,8 @@ std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
     }
     std::string flat = item.description;
     std::replace_if(flat.begin(), flat.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
-    item.description = IsPrintableText(flat)
-                           ? Bound(item.description, kMaxItemDescriptionBytes).text
-                           : std::string();
+    // Whole: the credential check comes first (KeepSafeExtras), then the bound.
+    if (!IsPrintableText(flat)) item.description.clear();
     items.push_back(std::move(item));
   }
   return items;
@@ -178,6 +177,11 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
         return CarriesCredential(item.name) || CarriesCredential(item.description) ||
                CarriesCredential(item.uri) || CarriesCredential(item.mime_type);
       });
+      // Cut only once checked whole: a cut through a credential would keep its first bytes
+      // (probe BR1).
+      for (CapabilityItem& item : *items) {
+        item.description = Bound(item.description, kMaxItemDescriptionBytes).text;
+      }
     }
   }
 

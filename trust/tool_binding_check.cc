@@ -25,10 +25,17 @@ Result<Sha256Digest> DescriptionDigest(const std::optional<std::string>& descrip
 namespace {
 
 // A name the child listed, as a detail may carry it: printable (base/printable_text.h) and
-// at most 128 bytes, so a child cannot draw on the operator's terminal or flood the log.
+// at most 128 bytes, so a child cannot draw on the operator's terminal or flood the log;
+// its `"` and `\` escaped as \" and \\, so that inside the detail's quotes it cannot close
+// them and go on in Las's words, nor pass a written "\u{1B}" for an escaped ESC (probe BR2).
 std::string Shown(std::string_view child_name) {
   constexpr size_t kMaxShownBytes = 128;
-  std::string shown = EscapeForTerminal(child_name.substr(0, kMaxShownBytes));
+  std::string quoted;
+  for (char c : child_name.substr(0, kMaxShownBytes)) {
+    if (c == '"' || c == '\\') quoted.push_back('\\');
+    quoted.push_back(c);
+  }
+  std::string shown = EscapeForTerminal(quoted);
   if (child_name.size() > kMaxShownBytes) shown += "...";
   return shown;
 }

@@ -1284,6 +1284,29 @@ TEST_F(FederationTest, AProgressNotificationThatCarriesAnInjectedCredentialIsDro
       << run.steps[2].dump();
 }
 
+// A prompt's description is checked for credentials whole, then cut to its bound: cut
+// first, a credential across the cut kept its first bytes (probe BR1).
+TEST_F(FederationTest, APromptDescriptionIsCheckedForCredentialsBeforeItIsCut) {
+  const std::string secret = "s3cr3t-value-across-the-cut";
+  testing::AddVariantOf(*release_, "flaky", "prompted",
+                        {"--prompt-description", std::string(1018, 'x') + secret});
+  for (auto& surface : release_->manifest().surfaces) {
+    for (auto& tool : surface.tools) {
+      if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
+    }
+  }
+  release_->Sign(1);
+  auto run = Serve({CallStep("las__inspect_source", {{"id", "prompted"}})}, {"--admin"},
+                   {{"LAS_CREDENTIAL_FLAKY_API_KEY", secret}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json source = run.steps[0]["result"]["structuredContent"];
+  ASSERT_TRUE(source.contains("prompts")) << source.dump();
+  std::set<std::string> names;
+  for (const json& prompt : source["prompts"]) names.insert(prompt["name"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"kept"})) << "the prompt that carries it is left out";
+  EXPECT_EQ(run.steps[0].dump().find("s3cr3t"), std::string::npos) << run.steps[0].dump();
+}
+
 // What a child lists besides its signed tools — titles, the names of tools no release
 // signed — is its own text: one that carries a credential Las injects into the surface
 // (the child saw it in an earlier call) is neither served nor recorded. Titles are bounded.

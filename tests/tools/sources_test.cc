@@ -291,8 +291,8 @@ TEST(CapabilityListTest, ParsesResourcesAndPromptsAndSkipsBadEntries) {
 
 // A child's prompt and resource text reaches models and terminals: an entry whose name,
 // uri or mime type holds a control, C1 or bidirectional character, or is too long, is
-// left out; such a description is dropped, a long one cut (probe BQ1: ESC, U+009B and
-// U+202E were kept whole).
+// left out; such a description is dropped (probe BQ1: ESC, U+009B and U+202E were kept
+// whole). The launch cuts a long description (FederationTest.APromptDescription...).
 TEST(CapabilityListTest, UnprintableOrOverlongChildTextIsLeftOut) {
   auto resources = ParseCapabilityList(
       R"({"resources":[{"uri":"file:///ok","name":"ok","description":"line one\nline\ttwo"},)"
@@ -315,7 +315,8 @@ TEST(CapabilityListTest, UnprintableOrOverlongChildTextIsLeftOut) {
       "prompts");
   ASSERT_EQ(prompts.size(), 1u);
   EXPECT_EQ(prompts[0].name, "p");
-  EXPECT_EQ(prompts[0].description, std::string(kMaxItemDescriptionBytes, 'd'));
+  EXPECT_EQ(prompts[0].description, long_description)
+      << "kept whole: the launch checks it for credentials, then cuts it";
 }
 
 // Only what the child declares at initialize is asked for (a tools-only child may never

@@ -65,6 +65,20 @@ TEST(ToolBindingCheck, AnExtraToolsNameIsShownEscapedAndBounded) {
   EXPECT_LT(v.detail().size(), 300u) << v.detail();
 }
 
+// Nor close the detail's quotes and go on in Las's words, nor pass a written "\u{1B}" for
+// an escaped ESC: its quotes and backslashes are escaped too (probe BR2).
+TEST(ToolBindingCheck, AnExtraToolsNameCannotCloseItsQuotes) {
+  std::vector<LiveTool> live = Live();
+  live.push_back({R"(x" (listed, not signed); fake "y)", "{}", std::nullopt});
+  live.push_back({R"(lit\u{001B}eral)", "{}", std::nullopt});
+  Verdict v = Check(live);
+  EXPECT_EQ(v.reason(), Reason::kToolsMismatch);
+  EXPECT_NE(v.detail().find(R"(extra tool "x\" (listed, not signed); fake \"y" (listed, not signed))"),
+            std::string::npos)
+      << v.detail();
+  EXPECT_NE(v.detail().find(R"(extra tool "lit\\u{001B}eral")"), std::string::npos) << v.detail();
+}
+
 TEST(ToolBindingCheck, MissingToolIsToolsMismatch) {
   std::vector<LiveTool> live = Live();
   live.pop_back();

@@ -28,6 +28,8 @@ Options:
   --string-root-tool NAME  list one more tool, NAME, whose schema's root is {"type": "string"}
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
   --declare-resources-prompts 1  declare resources and prompts, and answer their lists -32601
+  --prompt-description TEXT  declare prompts, and list two: "kept" (described "plain") and
+                       "described" (described TEXT)
   --fail-tools-list 1  answer tools/list with a JSON-RPC error
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
@@ -269,11 +271,17 @@ def main():
             if "--declare-resources-prompts" in opts:  # then answers their lists -32601
                 result["capabilities"]["resources"] = {}
                 result["capabilities"]["prompts"] = {}
+            if "--prompt-description" in opts:
+                result["capabilities"]["prompts"] = {}
             if result["protocolVersion"] == "none":
                 del result["protocolVersion"]
             send({"jsonrpc": "2.0", "id": rid, "result": result})
         elif method == "resources/list" and "--exit-at-resources-list" in opts:
             sys.exit(6)
+        elif method == "prompts/list" and "--prompt-description" in opts:
+            send({"jsonrpc": "2.0", "id": rid, "result": {"prompts": [
+                {"name": "kept", "description": "plain"},
+                {"name": "described", "description": opts["--prompt-description"]}]}})
         elif method == "tools/list" and "--fail-tools-list" in opts:
             send({"jsonrpc": "2.0", "id": rid,
                   "error": {"code": -32603, "message": "Internal error"}})
