@@ -37,11 +37,7 @@ int InspectCalls(const InspectFlags& flags) {
   // The per-call ledger is not a projection of the set (the "calls" projection keeps only
   // a summary): fold it here from the verified events.
   reducers::CallLedger ledger;
-  if (const int exit_code = FoldEvents(flags.log_dir, [&](uint64_t sequence,
-                                                           const fb::Envelope& event) {
-        reducers::Apply(ledger, sequence, event);
-      });
-      exit_code != kExitOk) {
+  if (const int exit_code = FoldEventsInto(flags.log_dir, ledger); exit_code != kExitOk) {
     return exit_code;
   }
   std::vector<std::pair<std::string, reducers::CallRecord>> rows;
@@ -198,11 +194,7 @@ int InspectSessions(const InspectFlags& flags) {
   // Every session, closed ones too: not a projection of the set (the "sessions" projection
   // keeps only the open ones), so folded here from the verified events.
   reducers::SessionHistory history;
-  if (const int exit_code = FoldEvents(flags.log_dir, [&](uint64_t sequence,
-                                                           const fb::Envelope& event) {
-        reducers::Apply(history, sequence, event);
-      });
-      exit_code != kExitOk) {
+  if (const int exit_code = FoldEventsInto(flags.log_dir, history); exit_code != kExitOk) {
     return exit_code;
   }
   // In the order they opened, as the log has them, not by id (random; probe BH9).

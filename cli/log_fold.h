@@ -20,4 +20,12 @@ int FoldLog(const std::string& dir, projections::ProjectionSet& set);
 int FoldEvents(const std::string& dir,
                const std::function<void(uint64_t sequence, const fb::Envelope& event)>& apply);
 
+// FoldEvents into a reducer's `state`, through its reducers::Apply(state, sequence, event).
+template <typename State>
+int FoldEventsInto(const std::string& dir, State& state) {
+  return FoldEvents(dir, [&state](uint64_t sequence, const fb::Envelope& event) {
+    Apply(state, sequence, event);  // found by argument-dependent lookup in State's namespace
+  });
+}
+
 }  // namespace las::cli

@@ -75,18 +75,22 @@ bool JsonEqual(const Json& a, const Json& b) {
 // The keywords that compare one number with the schema's numbers.
 constexpr const char* kComparingKeywords[] = {"maximum", "minimum", "exclusiveMaximum",
                                               "exclusiveMinimum", "multipleOf", "enum", "const"};
+// The keywords that compare a whole array or object.
+constexpr const char* kWholeValueKeywords[] = {"enum", "const", "uniqueItems"};
 
-// Every one of them `s` has ("minimum, maximum"): a number the validator cannot compare is
-// checked against none of them (probe BN1: naming only the first named the wrong bound).
-std::string ComparingKeywords(const Json& s) {
-  std::string keywords;
-  for (const char* keyword : kComparingKeywords) {
+// Every one of `keywords` that `s` has ("maximum, minimum"): a value the validator cannot
+// compare is checked against none of them (probes BN1, BP5: naming only the first named
+// the wrong bound).
+std::string KeywordsOf(const Json& s, std::span<const char* const> keywords) {
+  std::string present;
+  for (const char* keyword : keywords) {
     if (!s.contains(keyword)) continue;
-    if (!keywords.empty()) keywords += ", ";
-    keywords += keyword;
+    if (!present.empty()) present += ", ";
+    present += keyword;
   }
-  return keywords;
+  return present;
 }
+std::string ComparingKeywords(const Json& s) { return KeywordsOf(s, kComparingKeywords); }
 
 // Whether the schema's "type" names `name` (alone or in a list).
 bool TypeNames(const Json& s, const char* name) {
@@ -277,11 +281,7 @@ std::optional<NumberHazard> LostPrecisionHazard(const Json& s, const Json& v, bo
     keyword = ComparingKeywords(s);
     if (keyword.empty() && TypeNames(s, "integer")) keyword = "type";
   } else if (v.is_structured() && lost_inside) {
-    for (const char* whole : {"enum", "const", "uniqueItems"}) {
-      if (!s.contains(whole)) continue;
-      if (!keyword.empty()) keyword += ", ";
-      keyword += whole;
-    }
+    keyword = KeywordsOf(s, kWholeValueKeywords);
   }
   if (keyword.empty()) return std::nullopt;
   // 1e-400 (read as 0) as much as 2.0000000000000000001 (read as 2).
