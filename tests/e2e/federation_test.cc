@@ -1488,7 +1488,10 @@ TEST_F(FederationTest, ACallInterruptedByACrashIsUncertainAndNeverRetried) {
 TEST_F(FederationTest, LeftBehindSeesAProcessThatOutlivesItsParent) {
   auto run = testing::RunCommand({"/bin/sh", "-c", "sleep 600 </dev/null >/dev/null 2>&1 & exit 0"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(LeftBehind().find("sleep"), std::string::npos) << LeftBehind();
+  // Awaited: the shell's background child may still be exec'ing sleep (its command line not
+  // yet "sleep") when the shell has exited.
+  EXPECT_TRUE(testing::AwaitCondition([] { return LeftBehind().find("sleep") != std::string::npos; }))
+      << LeftBehind();
   KillLeftBehind();
   EXPECT_EQ(LeftBehind(), "");
 }
