@@ -80,9 +80,11 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
       });
 
   tools.Add(
-      "inspect_source", "One source's full inventory: tools with schemas, prompts, resources.",
-      R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128}},)"
-      R"("required":["id"],"additionalProperties":false})",
+      "inspect_source",
+      "One source's full inventory: tools with schemas, prompts, resources; paged from "
+      "offset (next_offset) when it exceeds 64 KiB.",
+      R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128},)"
+      R"("offset":{"type":"integer","minimum":0}},"required":["id"],"additionalProperties":false})",
       [context](const SessionInfo&, const std::string& arguments,
                 std::function<void(ToolCallReply)> done) {
         const Json args = Json::parse(arguments, nullptr, false);
@@ -92,7 +94,8 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
           done(ToolCallReply::Result(ErrorResult({{"error", "unknown-source"}})));
           return;
         }
-        done(ToolCallReply::Result(JsonResult(SourceDetailJson(*source))));
+        done(ToolCallReply::Result(
+            JsonResult(SourceDetailPageJson(*source, CountArg(args, "offset", 0)))));
       });
 
   tools.Add(

@@ -1,7 +1,11 @@
 #include "tools/source_json.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <nlohmann/json.hpp>
+
+#include "tools/page_budget.h"
 
 namespace las::tools {
 namespace {
@@ -40,17 +44,42 @@ std::string Dump(const Json& json, int indent) {
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-Json Items(const std::vector<CapabilityItem>& items, bool resources) {
-  Json out = Json::array();
-  for (const auto& item : items) {
-    Json entry{{"name", item.name}, {"description", item.description}};
-    if (resources) {
-      entry["uri"] = item.uri;
-      entry["mimeType"] = item.mime_type;
-    }
-    out.push_back(std::move(entry));
+Json ToolEntry(const SourceTool& tool) {
+  Json entry{{"name", tool.name}, {"title", tool.title}, {"description", tool.description},
+             {"definition_sha256", tool.definition_sha256}};
+  entry["inputSchema"] = tool.input_schema_json.empty()
+                             ? Json(nullptr)
+                             : Json::parse(tool.input_schema_json, nullptr, false);
+  return entry;
+}
+
+Json ItemEntry(const CapabilityItem& item, bool resource) {
+  Json entry{{"name", item.name}, {"description", item.description}};
+  if (resource) {
+    entry["uri"] = item.uri;
+    entry["mimeType"] = item.mime_type;
   }
-  return out;
+  return entry;
+}
+
+constexpr const char* kEntryKinds[] = {"tools", "prompts", "resources", "reducers"};
+
+// Entry `index` of the source's entries in the order of kEntryKinds, with its kind.
+std::pair<const char*, Json> EntryAt(const Source& source, size_t index) {
+  if (index < source.tools.size()) return {kEntryKinds[0], ToolEntry(source.tools[index])};
+  index -= source.tools.size();
+  if (index < source.prompts.size()) return {kEntryKinds[1], ItemEntry(source.prompts[index], false)};
+  index -= source.prompts.size();
+  if (index < source.resources.size()) {
+    return {kEntryKinds[2], ItemEntry(source.resources[index], true)};
+  }
+  index -= source.resources.size();
+  return {kEntryKinds[3], ItemEntry(source.reducers[index], false)};
+}
+
+size_t EntryCount(const Source& source) {
+  return source.tools.size() + source.prompts.size() + source.resources.size() +
+         source.reducers.size();
 }
 
 }  // namespace
@@ -84,20 +113,35 @@ std::string SourceListJson(const std::vector<Source>& sources, size_t offset, si
 
 std::string SourceDetailJson(const Source& source, int indent) {
   Json out = Header(source);
-  Json tools = Json::array();
-  for (const auto& tool : source.tools) {
-    Json entry{{"name", tool.name}, {"title", tool.title}, {"description", tool.description},
-               {"definition_sha256", tool.definition_sha256}};
-    entry["inputSchema"] = tool.input_schema_json.empty()
-                               ? Json(nullptr)
-                               : Json::parse(tool.input_schema_json, nullptr, false);
-    tools.push_back(std::move(entry));
+  for (const char* kind : kEntryKinds) out[kind] = Json::array();
+  for (size_t i = 0; i < EntryCount(source); ++i) {
+    auto [kind, entry] = EntryAt(source, i);
+    out[kind].push_back(std::move(entry));
   }
-  out["tools"] = std::move(tools);
-  out["prompts"] = Items(source.prompts, false);
-  out["resources"] = Items(source.resources, true);
-  out["reducers"] = Items(source.reducers, false);
   return Dump(out, indent);
+}
+
+std::string SourceDetailPageJson(const Source& source, size_t offset) {
+  Json out = Header(source);
+  for (const char* kind : kEntryKinds) out[kind] = Json::array();
+  const size_t total = EntryCount(source);
+  size_t next = std::min(offset, total);
+  PageBudget budget;
+  budget.TryTake(Dump(out, -1));
+  for (const size_t first = next; next < total; ++next) {
+    auto [kind, entry] = EntryAt(source, next);
+    const bool fits = budget.TryTake(Dump(entry, -1), std::to_string(next + 1));
+    if (!fits && next > first) break;
+    out[kind].push_back(std::move(entry));
+    if (!fits) {  // one entry larger than a page is a page of its own: a page makes progress
+      ++next;
+      break;
+    }
+  }
+  out["offset"] = std::min(offset, total);
+  out["next_offset"] = next < total ? Json(next) : Json(nullptr);
+  out["truncated"] = next < total;
+  return Dump(out, -1);
 }
 
 }  // namespace las::tools

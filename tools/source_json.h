@@ -23,5 +23,10 @@ std::string SourceListJson(const std::vector<Source>& sources, size_t offset, si
 // One source's full inventory: every tool with its input schema (when known), every
 // prompt, resource and reducer.
 std::string SourceDetailJson(const Source& source, int indent = -1);
+// A page of it for a tool answer (las__inspect_source): the header (counts are totals),
+// then the entries from `offset` in the order tools, prompts, resources, reducers, as many
+// as fit kMaxPageBytes of response (at least one), each in its kind's array; plus offset,
+// next_offset (null at the end) and truncated.
+std::string SourceDetailPageJson(const Source& source, size_t offset);
 
 }  // namespace las::tools

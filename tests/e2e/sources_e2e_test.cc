@@ -66,7 +66,8 @@ TEST_F(SourcesE2eTest, AFailedSurfaceIsASourceWithZeroCapabilitiesAndToolOnlyChi
   auto run = Serve({CallStep("las__list_sources", {{"limit", 200}}),
                     CallStep("las__inspect_source", {{"id", "echo"}}),
                     CallStep("las__inspect_source", {{"id", "dead"}}),
-                    CallStep("echo__echo", {{"message", "tool-only works"}})},
+                    CallStep("echo__echo", {{"message", "tool-only works"}}),
+                    CallStep("las__inspect_source", {{"id", "echo"}, {"offset", 1}})},
                    {"--admin"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json list = run.steps[0]["result"]["structuredContent"];
@@ -92,6 +93,13 @@ TEST_F(SourcesE2eTest, AFailedSurfaceIsASourceWithZeroCapabilitiesAndToolOnlyChi
   EXPECT_TRUE(echo["tools"][0]["inputSchema"].is_object());
   EXPECT_TRUE(run.steps[2]["result"]["structuredContent"]["tools"].empty());
   EXPECT_EQ(StepText(run.steps[3]), "Echo: tool-only works");
+  // A small source is one page; from an offset, the entries after it.
+  EXPECT_EQ(echo["next_offset"], nullptr);
+  EXPECT_EQ(echo["truncated"], false);
+  const json rest = run.steps[4]["result"]["structuredContent"];
+  ASSERT_EQ(rest["tools"].size(), 2u) << rest.dump();
+  EXPECT_EQ(rest["tools"][0]["name"], echo["tools"][1]["name"]);
+  EXPECT_EQ(rest["offset"], 1);
 }
 
 // A child that declares resources and prompts but answers their lists "Method not found" is

@@ -7,7 +7,9 @@
 #include "log/event_log.h"
 #include "projections/sources_projection.h"
 #include "tests/support/temp_dir.h"
+#include "tools/builtin_tools.h"
 #include "tools/live_projections.h"
+#include "tools/page_budget.h"
 #include "tools/source_events.h"
 #include "tools/source_guard.h"
 #include "tools/source_ids.h"
@@ -152,6 +154,81 @@ TEST(InventoryTest, DetailCarriesSchemas) {
   EXPECT_EQ(detail["tools"][0]["inputSchema"]["properties"]["q"]["type"], "string");
   EXPECT_EQ(detail["resources"][0]["uri"], "file:///readme");
   EXPECT_EQ(detail["prompts"][0]["name"], "summarize");
+}
+
+// A source as large as a child may make it (probe BR3: 1,000 prompts and resources at every
+// field's bound was one ~10 MB answer) comes in pages of at most kMaxPageBytes of tools/call
+// response; following next_offset gives every entry once, in order; counts stay totals.
+TEST(InventoryTest, DetailPagesStayWithinThePageBoundAndCoverEveryEntryOnce) {
+  Source source;
+  source.id = "big";
+  std::vector<std::string> expected;
+  for (int i = 0; i < 3; ++i) {
+    source.tools.push_back({"big__t" + std::to_string(i), "", "Does t",
+                            R"({"type":"object"})", std::string(64, 'a')});
+    expected.push_back(source.tools.back().name);
+  }
+  for (int i = 0; i < 1000; ++i) {
+    source.prompts.push_back({"p" + std::to_string(i), std::string(1024, 'd'), "", ""});
+    expected.push_back(source.prompts.back().name);
+  }
+  for (int i = 0; i < 1000; ++i) {
+    source.resources.push_back(
+        {"r" + std::to_string(i), std::string(1024, 'd'), std::string(2048, 'u'), "text/plain"});
+    expected.push_back(source.resources.back().name);
+  }
+  std::vector<std::string> seen;
+  size_t pages = 0;
+  json offset = 0;
+  while (!offset.is_null()) {
+    const std::string page = SourceDetailPageJson(source, offset.get<size_t>());
+    EXPECT_LE(JsonResult(page).size() + kPageFrameBytes, kMaxPageBytes);
+    const json detail = json::parse(page);
+    EXPECT_EQ(detail["offset"], offset);
+    EXPECT_EQ(detail["counts"]["prompts"], 1000);
+    EXPECT_EQ(detail["truncated"], !detail["next_offset"].is_null());
+    for (const char* kind : {"tools", "prompts", "resources", "reducers"}) {
+      for (const auto& entry : detail[kind]) seen.push_back(entry["name"]);
+    }
+    ASSERT_LT(++pages, 1000u) << "no progress at offset " << offset;
+    offset = detail["next_offset"];
+  }
+  EXPECT_EQ(seen, expected);
+  EXPECT_GT(pages, 100u);  // ~3 KiB an entry, each counted twice: ~10 a page
+
+  // Past the end: the header and nothing else.
+  const json after = json::parse(SourceDetailPageJson(source, 5000));
+  EXPECT_TRUE(after["prompts"].empty());
+  EXPECT_TRUE(after["next_offset"].is_null());
+  EXPECT_EQ(after["offset"], expected.size());
+}
+
+// One entry larger than a page is a page of its own, so paging always makes progress; a
+// small source is one page holding what the unpaged detail holds.
+TEST(InventoryTest, DetailPageTakesAnOversizedEntryAloneAndASmallSourceWhole) {
+  Source source;
+  source.id = "wide";
+  source.tools.push_back({"wide__a", "", "", R"({"type":"object"})", ""});
+  source.tools.push_back({"wide__b", "", std::string(100 * 1024, 'x'), R"({"type":"object"})", ""});
+  source.tools.push_back({"wide__c", "", "", R"({"type":"object"})", ""});
+  const json first = json::parse(SourceDetailPageJson(source, 0));
+  ASSERT_EQ(first["tools"].size(), 1u);
+  EXPECT_EQ(first["next_offset"], 1);
+  const json second = json::parse(SourceDetailPageJson(source, 1));
+  ASSERT_EQ(second["tools"].size(), 1u);
+  EXPECT_EQ(second["tools"][0]["name"], "wide__b");
+  EXPECT_EQ(second["next_offset"], 2);
+  const json third = json::parse(SourceDetailPageJson(source, 2));
+  EXPECT_EQ(third["tools"][0]["name"], "wide__c");
+  EXPECT_TRUE(third["next_offset"].is_null());
+  EXPECT_EQ(third["truncated"], false);
+
+  Federated f;
+  const auto sources = BuildInventory(Facts(f.catalog, f.surfaces, false));
+  json whole = json::parse(SourceDetailPageJson(*FindSource(sources, "echo"), 0));
+  EXPECT_EQ(whole["next_offset"], nullptr);
+  for (const char* member : {"offset", "next_offset", "truncated"}) whole.erase(member);
+  EXPECT_EQ(whole, json::parse(SourceDetailJson(*FindSource(sources, "echo"))));
 }
 
 // An argument Las fills with a credential is not the client's to send: the detail shows
