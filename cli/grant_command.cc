@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
+#include "cli/json_output.h"
 #include "cli/id_argument.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
@@ -118,7 +119,7 @@ struct ListFlags {
 // A listing's output: the JSON array with --json, else the aligned table.
 void PrintListing(const ListFlags& flags, const ordered_json& json, const Table& table) {
   if (flags.json) {
-    std::printf("%s\n", json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    PrintJson(json);
   } else {
     table.Print();
   }

@@ -1,4 +1,6 @@
-// `las inspect calls`: the call ledger, read from a live or stopped log as a follower.
+// `las inspect calls|catalog|watermarks|sources|sessions|handles`: projections of the log,
+// read from a live or stopped log as a follower (`state`, `messages`, `handles`:
+// cli/inspect_coordination.cc).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -9,6 +11,8 @@
 #include "cli/commands.h"
 #include "cli/path_flag.h"
 #include "cli/exit_codes.h"
+#include "cli/inspect_flags.h"
+#include "cli/json_output.h"
 #include "cli/log_fold.h"
 #include "cli/paths.h"
 #include "cli/table.h"
@@ -22,12 +26,6 @@
 
 namespace las::cli {
 namespace {
-
-struct InspectFlags {
-  std::string log_dir = DefaultLogDir();
-  std::optional<std::string> call_id;  // given (even as "") or not
-  bool json = false;
-};
 
 int InspectCalls(const InspectFlags& flags) {
   // No call has an empty id; taken as "no filter" it printed every call.
@@ -69,7 +67,7 @@ int InspectCalls(const InspectFlags& flags) {
                      {"finished_sequence", r.finished_sequence},
                      {"duration_micros", r.duration_micros}});
     }
-    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    PrintJson(out);
     return kExitOk;
   }
   Table table({"CALL", "STATUS", "REASON", "TOOL", "AGENT", "REQ#", "DONE#"});
@@ -82,25 +80,13 @@ int InspectCalls(const InspectFlags& flags) {
   return kExitOk;
 }
 
-template <typename T>
-const T* Fold(const InspectFlags& flags, std::string_view name, projections::ProjectionSet& set,
-              int& exit_code) {
-  exit_code = FoldLog(flags.log_dir, set);
-  return exit_code == kExitOk ? dynamic_cast<const T*>(set.Find(name)) : nullptr;
-}
-
-void PrintJson(const nlohmann::ordered_json& json) {
-  std::printf("%s\n",
-              json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
-}
-
 std::string U(uint64_t n) { return std::to_string(n); }
 
 // The catalog as last recorded: per surface its verdict and the tools CatalogLoaded named.
 int InspectCatalog(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* catalog = Fold<projections::CatalogProjection>(flags, "catalog", set, exit_code);
+  const auto* catalog = FoldProjection<projections::CatalogProjection>(flags.log_dir, "catalog", set, exit_code);
   if (catalog == nullptr) return exit_code;
   if (flags.json) {
     nlohmann::ordered_json surfaces = nlohmann::ordered_json::array();
@@ -137,7 +123,7 @@ int InspectWatermarks(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
   const auto* releases =
-      Fold<projections::ReleasesProjection>(flags, "releases", set, exit_code);
+      FoldProjection<projections::ReleasesProjection>(flags.log_dir, "releases", set, exit_code);
   if (releases == nullptr) return exit_code;
   if (flags.json) {
     nlohmann::ordered_json keys = nlohmann::ordered_json::array();
@@ -167,7 +153,7 @@ int InspectWatermarks(const InspectFlags& flags) {
 int InspectSources(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* sources = Fold<projections::SourcesProjection>(flags, "sources", set, exit_code);
+  const auto* sources = FoldProjection<projections::SourcesProjection>(flags.log_dir, "sources", set, exit_code);
   if (sources == nullptr) return exit_code;
   if (flags.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -238,35 +224,39 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
                                                 "works while a server holds the log)");
   inspect->require_subcommand(1);
   auto flags = std::make_shared<InspectFlags>();
-  auto* calls = inspect->add_subcommand(
-      "calls",
-      "The call ledger: what happened to each tool call. A call requested but never completed "
-      "is uncertain: Las never retries it");
-  AddLogFlag(*calls, flags->log_dir);
-  calls->add_option("--call", flags->call_id, "Only this call id");
-  calls->add_flag("--json", flags->json, "JSON array with stable field names");
-  calls->callback([flags, &exit_code] { exit_code = InspectCalls(*flags); });
-  struct View {
-    const char* name;
-    const char* help;
-    int (*run)(const InspectFlags&);
-  };
-  for (const View& view : {
-           View{"catalog",
-                "The federated catalog as last recorded in the log: per surface its admission "
-                "verdict and the tools its CatalogLoaded named",
-                InspectCatalog},
-           View{"watermarks", "Per trust key: the release watermark and verdict counts",
-                InspectWatermarks},
-           View{"sources", "Sources an operator enabled or disabled (SourceEnabled/SourceDisabled)",
-                InspectSources},
-           View{"sessions", "Every MCP session: agent, client, how it ended", InspectSessions},
-       }) {
-    auto* cmd = inspect->add_subcommand(view.name, view.help);
+  flags->log_dir = DefaultLogDir();
+  // Every view: its log, --json and what it runs; the caller adds its own flags.
+  auto view = [&](const char* name, const char* help, int (*run)(const InspectFlags&),
+                  CLI::Option** json = nullptr) {
+    auto* cmd = inspect->add_subcommand(name, help);
     AddLogFlag(*cmd, flags->log_dir);
-    cmd->add_flag("--json", flags->json, "JSON with stable field names");
-    cmd->callback([flags, &exit_code, run = view.run] { exit_code = run(*flags); });
-  }
+    auto* json_flag = cmd->add_flag("--json", flags->json, "JSON with stable field names");
+    if (json != nullptr) *json = json_flag;
+    cmd->callback([flags, &exit_code, run] { exit_code = run(*flags); });
+    return cmd;
+  };
+  view("calls",
+       "The call ledger: what happened to each tool call. A call requested but never completed "
+       "is uncertain: Las never retries it",
+       InspectCalls)
+      ->add_option("--call", flags->call_id, "Only this call id");
+  view("catalog",
+       "The federated catalog as last recorded in the log: per surface its admission verdict "
+       "and the tools its CatalogLoaded named",
+       InspectCatalog);
+  view("watermarks", "Per trust key: the release watermark and verdict counts", InspectWatermarks);
+  view("sources", "Sources an operator enabled or disabled (SourceEnabled/SourceDisabled)",
+       InspectSources);
+  view("sessions", "Every MCP session: agent, client, how it ended", InspectSessions);
+  CLI::Option* state_json = nullptr;
+  view("state", "The blackboard and every agent's private state: each key's current version",
+       InspectState, &state_json)
+      ->add_flag("--values", flags->values, "With --json: each key's current value")
+      ->needs(state_json);
+  view("messages", "Every message between agents: sender, recipient, subject, state (no bodies)",
+       InspectMessages)
+      ->add_option("--agent", flags->agent, "Only this recipient's mailbox");
+  view("handles", "Every handle: owner, media type, size, digest (no contents)", InspectHandles);
 }
 
 }  // namespace las::cli

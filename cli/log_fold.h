@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "log/envelope.h"
 #include "projections/projection_set.h"
@@ -19,6 +20,15 @@ int FoldLog(const std::string& dir, projections::ProjectionSet& set);
 // each verified event, in order, goes to `apply`.
 int FoldEvents(const std::string& dir,
                const std::function<void(uint64_t sequence, const fb::Envelope& event)>& apply);
+
+// FoldLog into a fresh `set` and the projection named `name` in it, as a T; nullptr with
+// `exit_code` set when the fold failed.
+template <typename T>
+const T* FoldProjection(const std::string& dir, std::string_view name,
+                        projections::ProjectionSet& set, int& exit_code) {
+  exit_code = FoldLog(dir, set);
+  return exit_code == 0 ? dynamic_cast<const T*>(set.Find(name)) : nullptr;
+}
 
 // FoldEvents into a reducer's `state`, through its reducers::Apply(state, sequence, event).
 template <typename State>

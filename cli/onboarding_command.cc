@@ -19,6 +19,7 @@
 #include "cli/path_flag.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
+#include "cli/json_output.h"
 #include "cli/number_flags.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
@@ -123,7 +124,7 @@ void Print(const OnboardingFlags& flags, const Folded& folded,
   if (flags.json) {
     const auto doc = nlohmann::ordered_json::parse(
         tools::JourneyJson(view, flags.action, folded.sequence, checked));
-    std::printf("%s\n", doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    PrintJson(doc);
   } else {
     PrintTable(view, checked);
   }

@@ -533,7 +533,8 @@ TEST(ReplayCliErrorsTest, AnUnknownCommandIsNamed) {
   CommandResult early = Las({"inspect", "--log", "x"});
   EXPECT_EQ(early.exit_code, 2);
   EXPECT_EQ(early.err, "las inspect: invalid_argument: name a command before '--log' (one of: calls, catalog, "
-                       "watermarks, sources, sessions) (see `las inspect --help`)\n");
+                       "watermarks, sources, sessions, state, messages, handles) (see `las inspect "
+                       "--help`)\n");
   // A missing required flag is named as such, not as an unknown command.
   CommandResult flag = Las({"release", "draft", "--", "/usr/bin/python3", "x.py"});
   EXPECT_EQ(flag.exit_code, 2);

@@ -1,0 +1,162 @@
+// `las inspect state|messages|handles` on a log written by a real `las serve` session
+// (stdin from a file, no surfaces), through the real executable.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
+
+namespace las {
+namespace {
+
+using nlohmann::json;
+using testing::CommandResult;
+
+class InspectCoordinationCliTest : public ::testing::Test {
+ protected:
+  // `las ARGS` with private HOME and XDG dirs and no release configured.
+  CommandResult Las(std::vector<std::string> args, const std::string& stdin_file = "") const {
+    std::string command = "exec /usr/bin/env HOME='" + tmp_.Sub("home") + "' XDG_STATE_HOME='" +
+                          tmp_.Sub("state") + "' XDG_CONFIG_HOME='" + tmp_.Sub("config") +
+                          "' XDG_RUNTIME_DIR= LAS_RELEASE_MANIFEST= LAS_TRUST_STORE= '" +
+                          std::string(LAS_EXECUTABLE) + "'";
+    for (const auto& arg : args) command += " '" + arg + "'";
+    if (!stdin_file.empty()) command += " < '" + stdin_file + "'";
+    return testing::RunCommand({"/usr/bin/timeout", "60", "/bin/sh", "-c", command});
+  }
+
+  // One `las serve` session of `agent` that sends `calls` (tools/call params) in order.
+  void Session(const std::string& agent, const std::vector<json>& calls) {
+    const std::string path = tmp_.Sub("session-" + agent + ".jsonl");
+    std::ofstream lines(path);
+    lines << json{{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
+                  {"params", {{"protocolVersion", "2024-11-05"}, {"capabilities", json::object()},
+                              {"clientInfo", {{"name", "t"}, {"version", "1"}}},
+                              {"agentId", agent}}}}
+                 .dump()
+          << "\n";
+    int id = 1;
+    for (const auto& call : calls) {
+      lines << json{{"jsonrpc", "2.0"}, {"id", id++}, {"method", "tools/call"}, {"params", call}}
+                   .dump()
+            << "\n";
+    }
+    lines.close();
+    auto run = Las({"serve", "--log", log_dir()}, path);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    for (const auto& line : testing::Lines(run.out)) {
+      const json answer = json::parse(line);
+      ASSERT_FALSE(answer.contains("error")) << line;
+      ASSERT_FALSE(answer["result"].value("isError", false)) << line;
+      answers_.push_back(answer);
+    }
+  }
+
+  static json Call(const std::string& tool, json arguments) {
+    return {{"name", tool}, {"arguments", std::move(arguments)}};
+  }
+
+  std::string log_dir() const { return tmp_.Sub("log"); }
+  testing::TempDir tmp_;
+  std::vector<json> answers_;
+};
+
+TEST_F(InspectCoordinationCliTest, StateShowsEveryKeysCurrentVersionAndItsExactValue) {
+  const std::string big = "123456789012345678901234567890";
+  Session("alice", {Call("las__state_set", {{"key", "plan"}, {"scope", "blackboard"},
+                                            {"value", {{"step", 1}}}}),
+                    Call("las__state_set", {{"key", "plan"}, {"scope", "blackboard"},
+                                            {"value", {{"step", 2}}}}),
+                    Call("las__state_set", {{"key", "mine"}, {"value", "private\x1b[31m"}})});
+  // A number beyond 64 bits, written as text the parse keeps exact.
+  const std::string path = tmp_.Sub("big.jsonl");
+  std::ofstream(path)
+      << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"},"agentId":"bob"}})"
+      << "\n"
+      << R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"las__state_set","arguments":{"key":"n","scope":"blackboard","value":{"big":)"
+      << big << R"(,"s":"\"value\": <discarded>"}}}})" << "\n";
+  ASSERT_EQ(Las({"serve", "--log", log_dir()}, path).exit_code, 0);
+
+  auto table = Las({"inspect", "state", "--log", log_dir()});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  const auto rows = testing::Lines(table.out);
+  ASSERT_EQ(rows.size(), 4u) << table.out;
+  EXPECT_EQ(rows[0].rfind("SPACE", 0), 0u);
+  EXPECT_NE(table.out.find("private:alice"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find('\x1b'), std::string::npos);  // values are not in the table
+
+  auto with_values = Las({"inspect", "state", "--log", log_dir(), "--json", "--values"});
+  ASSERT_EQ(with_values.exit_code, 0) << with_values.err;
+  EXPECT_NE(with_values.out.find("\"big\":" + big), std::string::npos) << with_values.out;
+  const json state = json::parse(with_values.out);
+  ASSERT_EQ(state["blackboard"].size(), 2u);
+  const json& n = state["blackboard"][0];
+  EXPECT_EQ(n["key"], "n");
+  EXPECT_EQ(n["author_agent_id"], "bob");
+  EXPECT_EQ(n["value"]["s"], "\"value\": <discarded>");
+  const json& plan = state["blackboard"][1];
+  EXPECT_EQ(plan["version"], 2);
+  EXPECT_EQ(plan["value"], json({{"step", 2}}));
+  EXPECT_EQ(plan["value_sha256"].get<std::string>().size(), 64u);
+  ASSERT_EQ(state["private"].size(), 1u);
+  EXPECT_EQ(state["private"][0]["agent_id"], "alice");
+  EXPECT_EQ(state["private"][0]["keys"][0]["value"], "private\x1b[31m");
+  EXPECT_EQ(state["skipped_events"], 0);
+
+  const json without = json::parse(Las({"inspect", "state", "--log", log_dir(), "--json"}).out);
+  EXPECT_FALSE(without["blackboard"][0].contains("value"));
+  EXPECT_EQ(Las({"inspect", "state", "--log", log_dir(), "--values"}).exit_code, 2);
+}
+
+TEST_F(InspectCoordinationCliTest, MessagesShowStateNowAndHandlesTheirOwners) {
+  Session("alice", {Call("las__message_send", {{"to", "bob"}, {"subject", "first"},
+                                               {"body", {{"x", 1}}}}),
+                    Call("las__message_send", {{"to", "carol"}, {"subject", "hi\x1b[2J"},
+                                               {"body", "b"}}),
+                    Call("las__state_set", {{"key", "large"}, {"scope", "blackboard"},
+                                            {"value", std::string(20000, 'v')}})});
+  const std::string first_id = answers_[1]["result"]["structuredContent"]["message_id"];
+  Session("bob", {Call("las__message_read", {{"message_id", first_id}}),
+                  Call("las__state_get", {{"key", "large"}, {"scope", "blackboard"}})});
+
+  const json all = json::parse(Las({"inspect", "messages", "--log", log_dir(), "--json"}).out);
+  ASSERT_EQ(all["messages"].size(), 2u) << all.dump();
+  EXPECT_EQ(all["messages"][0]["message_id"], first_id);
+  EXPECT_EQ(all["messages"][0]["state"], "read");
+  EXPECT_EQ(all["messages"][1]["to_agent_id"], "carol");
+  EXPECT_EQ(all["messages"][1]["state"], "unread");
+  EXPECT_FALSE(all["messages"][0].contains("body"));
+  const json carol = json::parse(
+      Las({"inspect", "messages", "--log", log_dir(), "--agent", "carol", "--json"}).out);
+  ASSERT_EQ(carol["messages"].size(), 1u);
+  auto table = Las({"inspect", "messages", "--log", log_dir()});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_EQ(table.out.find('\x1b'), std::string::npos) << "a subject cannot move the cursor";
+  EXPECT_EQ(Las({"inspect", "messages", "--log", log_dir(), "--agent", ""}).exit_code, 2);
+
+  // bob was handed the 20,000-byte value as a handle.
+  const json handles = json::parse(Las({"inspect", "handles", "--log", log_dir(), "--json"}).out);
+  ASSERT_EQ(handles["handles"].size(), 1u) << handles.dump();
+  EXPECT_EQ(handles["handles"][0]["owner_agent_id"], "bob");
+  EXPECT_GT(handles["handles"][0]["size"].get<uint64_t>(), 20000u);
+  EXPECT_FALSE(handles["handles"][0].contains("content"));
+}
+
+TEST_F(InspectCoordinationCliTest, AnEmptyLogShowsEmptyViewsAndNoLogIsNotFound) {
+  Session("alice", {});
+  EXPECT_EQ(json::parse(Las({"inspect", "state", "--log", log_dir(), "--json"}).out)["blackboard"],
+            json::array());
+  EXPECT_EQ(json::parse(Las({"inspect", "handles", "--log", log_dir(), "--json"}).out)["handles"],
+            json::array());
+  auto missing = Las({"inspect", "messages", "--log", tmp_.Sub("nothing-here")});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("las inspect messages"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace las
