@@ -137,6 +137,16 @@ class RocksEventLog final : public EventLog {
   }
 
   void AwaitDurableAsync(uint64_t sequence, DurableCallback done) override {
+    bool written = false;
+    {
+      std::lock_guard lock(mu_);
+      written = sequence <= written_sequence_;
+    }
+    if (!written) {  // a sync never reaches it: waiting would sync forever
+      done(InvalidArgument("event " + std::to_string(sequence) +
+                           " is not written yet; cannot wait for it to be durable"));
+      return;
+    }
     {
       std::lock_guard lock(background_mu_);
       sync_waiters_.push_back(
@@ -428,6 +438,11 @@ class RocksEventLog final : public EventLog {
   Head head() const override {
     std::lock_guard lock(mu_);
     return head_;
+  }
+
+  uint64_t durable_sequence() const override {
+    std::lock_guard lock(mu_);
+    return durable_sequence_;
   }
 
   LogStats stats() const override {

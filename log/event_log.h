@@ -103,11 +103,16 @@ class EventLog {
   // disk — at once (still on that thread) if it already is — running or joining a WAL sync
   // as needed; with the log's failure if it has failed. For a writer that appended with
   // kDeferred on its own thread (AppendInPlace) and wants the sync off that thread; the
-  // syncs it asks for are shared with every other append in flight.
+  // syncs it asks for are shared with every other append in flight. A `sequence` not
+  // written yet (beyond head()) calls `done` with kInvalidArgument before this returns.
   using DurableCallback = std::function<void(Status)>;
   virtual void AwaitDurableAsync(uint64_t sequence, DurableCallback done) = 0;
 
+  // The head: the last event written, which this process's readers (Read(), and followers
+  // in other processes) already see; durable or not — see durable_sequence().
   virtual Head head() const = 0;
+  // The last sequence known to be on disk (a WAL sync covered it): ≤ head().sequence.
+  virtual uint64_t durable_sequence() const = 0;
   virtual LogStats stats() const = 0;
 
   // A verifying cursor from `from` over a snapshot taken now.

@@ -1,7 +1,8 @@
 // LogReader: a read-only follower of a Las log, for another process (the CLI, an auditor)
 // while a writer may hold the log. It opens a RocksDB secondary instance, so it never takes
-// or waits for the writer's lock and never blocks it. It sees what the writer had made
-// durable when it opened or last called CatchUp().
+// or waits for the writer's lock and never blocks it. It sees what the writer had written
+// when it opened or last called CatchUp() — whole batches, in order, including any that no
+// WAL fsync covered yet (a power loss may still remove those; log/FORMAT.md §Head).
 //
 // Thread safety: not thread-safe; use one reader per thread.
 #pragma once

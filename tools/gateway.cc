@@ -765,19 +765,28 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
     call.cancel = std::make_shared<BuiltinCancel>();
     builtin_calls_.emplace(key, call.cancel);
   }
-  handler->call(session, call, arguments_json.empty() ? std::string("{}") : arguments_json,
-                [this, session, call_id, request_id_json, key = std::move(key), cancel = call.cancel,
-                 surface = tool.surface, name = tool.tool,
-                 done = std::move(done)](ToolCallReply reply) {
-                  if (cancel) EraseCall(builtin_calls_, key, cancel.get());
-                  if (reply.refusal.empty()) {
-                    done(std::move(reply));
-                    return;
-                  }
-                  const std::string reason(reply.refusal);
-                  Refuse(session, {call_id, request_id_json, surface, name, reason, {}},
-                         std::move(reply), std::move(done));
-                });
+  // What the handler reads (state, messages, grants) may include events written but not yet
+  // on disk — another agent's write whose sync is in flight: its answer waits for them.
+  const uint64_t visible = appender_.visible_sequence();
+  handler->call(
+      session, call, arguments_json.empty() ? std::string("{}") : arguments_json,
+      [this, session, call_id, request_id_json, key = std::move(key), cancel = call.cancel,
+       surface = tool.surface, name = tool.tool, visible,
+       done = std::move(done)](ToolCallReply reply) mutable {
+        if (cancel) EraseCall(builtin_calls_, key, cancel.get());
+        appender_.AfterDurable(visible, [this, session, call_id, request_id_json, surface, name,
+                                         reply = std::move(reply),
+                                         done = std::move(done)](Status durable) mutable {
+          if (!durable.ok()) reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+          if (reply.refusal.empty()) {
+            done(std::move(reply));
+            return;
+          }
+          const std::string reason(reply.refusal);
+          Refuse(session, {call_id, request_id_json, surface, name, reason, {}},
+                 std::move(reply), std::move(done));
+        });
+      });
 }
 
 std::optional<Refusal> Gateway::CheckResult(const SessionInfo& session,

@@ -105,6 +105,26 @@ void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued
       });
 }
 
+uint64_t LoopAppender::visible_sequence() const {
+  return live_ != nullptr ? live_->sequence() : log_.head().sequence;
+}
+
+void LoopAppender::AfterDurable(uint64_t sequence, std::function<void(Status)> then) {
+  if (sequence <= log_.durable_sequence()) {
+    then(Status::Ok());
+    return;
+  }
+  log_.AwaitDurableAsync(sequence, [io = &io_, self = std::weak_ptr<LoopAppender*>(self_),
+                                    then = std::move(then)](Status synced) mutable {
+    boost::asio::post(*io, [self, synced = std::move(synced), then = std::move(then)] {
+      auto alive = self.lock();
+      if (!alive || *alive == nullptr) return;
+      if (!synced.ok()) (*alive)->NoteFailure(synced);
+      then(synced);
+    });
+  });
+}
+
 void LoopAppender::NoteFailure(const Status& status) {
   if (status.code() == Code::kInvalidArgument || !failure_.ok()) return;
   failure_ = status;

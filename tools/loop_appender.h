@@ -16,7 +16,8 @@
 //     back on the loop: the loop goes on reading, deciding and writing the next calls while
 //     the sync runs, and the next sync covers everything written meanwhile.
 // The live projections hold a flush's events from its write on, a sync before its
-// members are answered (a power loss in between loses events no one was told of).
+// members are answered; an answer read from them meanwhile waits with AfterDurable, so a
+// power loss in between loses only events no one was told of.
 //
 // Errors: a failed append or sync fails every member concerned with the log's error (the
 // log then refuses every later append). The first such failure is kept (failure()) and
@@ -65,6 +66,15 @@ class LoopAppender {
   // for a failure met by an append made on this loop without the appender (the operator
   // channel's synchronous append, a federation record): the server must end all the same.
   void NoteFailure(const Status& status);
+
+  // The last event that what is decided now can reflect: the live projections' sequence (the
+  // log's head without them). Written, not necessarily on disk yet.
+  uint64_t visible_sequence() const;
+  // Calls `then` once every event up to `sequence` is on disk: at once (inside this call)
+  // when it already is, else on the loop after a WAL sync made off it; with the log's
+  // failure if it failed. An answer that reveals what the projections hold waits on it, so
+  // no one learns of an event a power loss could still remove (probe BT1).
+  void AfterDurable(uint64_t sequence, std::function<void(Status)> then);
 
   // The loop this appender runs on (where work done elsewhere is posted back).
   boost::asio::io_context& io() const { return io_; }

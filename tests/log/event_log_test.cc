@@ -345,6 +345,37 @@ TEST(EventLogTest, AppendInPlaceLeavesTheEventsAsStoredInTheCallersVector) {
   }
 }
 
+// durable_sequence() moves with the syncs, not the writes; a wait for an event not written
+// yet is refused at once — it used to sync forever and hang the log's close (probe BT4).
+TEST(EventLogTest, DurableSequenceFollowsSyncsAndAWaitBeyondTheHeadIsRefused) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"), {.deferred_sync_micros = 60'000'000});
+  ASSERT_TRUE(log->Append({testing::SampleToolCallRequested(1)}).ok());
+  EXPECT_EQ(log->durable_sequence(), 1u);
+  auto deferred = log->Append({testing::SampleToolCallRequested(2)}, Durability::kDeferred);
+  ASSERT_TRUE(deferred.ok());
+  EXPECT_EQ(log->head().sequence, 2u);
+  EXPECT_EQ(log->durable_sequence(), 1u) << "written, not yet synced";
+
+  std::optional<Status> beyond;
+  log->AwaitDurableAsync(3, [&](Status status) { beyond = status; });
+  ASSERT_TRUE(beyond.has_value()) << "answered before AwaitDurableAsync returned";
+  EXPECT_EQ(beyond->code(), Code::kInvalidArgument) << beyond->ToString();
+
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<Status> synced;
+  log->AwaitDurableAsync(2, [&](Status status) {
+    std::lock_guard lock(mu);
+    synced = status;
+    cv.notify_one();
+  });
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return synced.has_value(); }));
+  EXPECT_TRUE(synced->ok()) << synced->ToString();
+  EXPECT_EQ(log->durable_sequence(), 2u);
+}
+
 TEST(EventLogTest, AwaitDurableAsyncSyncsADeferredWriteOffTheCallersThread) {
   TempDir tmp;
   // A long deferral interval: only the requested sync can make the write durable.

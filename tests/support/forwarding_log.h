@@ -34,6 +34,7 @@ class ForwardingLog : public log::EventLog {
     log_->AwaitDurableAsync(sequence, std::move(done));
   }
   log::Head head() const override { return log_->head(); }
+  uint64_t durable_sequence() const override { return log_->durable_sequence(); }
   log::LogStats stats() const override { return log_->stats(); }
   Result<std::unique_ptr<log::EventCursor>> Read(uint64_t from) override { return log_->Read(from); }
   Status Flush() override { return log_->Flush(); }

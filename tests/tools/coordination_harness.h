@@ -19,6 +19,7 @@
 
 #include "base/clock.h"
 #include "log/event_log.h"
+#include "tests/support/held_syncs_log.h"
 #include "tests/support/temp_dir.h"
 #include "tools/coordination_tools.h"
 #include "tools/federation.h"
@@ -36,13 +37,24 @@ class CoordinationHarness {
   explicit CoordinationHarness(std::string log_dir) : log_dir_(std::move(log_dir)) {}
   ~CoordinationHarness() { Close(); }
 
+  // Before Open: a disk whose syncs stall until held_syncs().Release()
+  // (tests/support/held_syncs_log.h), every sync made off the loop.
+  void HoldSyncs() { hold_syncs_ = true; }
+  testing::HeldSyncsLog& held_syncs() { return *held_syncs_; }
+
   void Open() {
     auto log = log::EventLog::Open(log_dir_);
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     log_ = std::move(*log);
+    if (hold_syncs_) {
+      auto held = std::make_unique<testing::HeldSyncsLog>(std::move(log_));
+      held_syncs_ = held.get();
+      log_ = std::move(held);
+    }
     live_ = std::make_unique<LiveProjections>(*log_);
     ASSERT_TRUE(live_->CatchUp().ok());
     appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
+    if (hold_syncs_) appender_->SyncOffLoopAlways();
     handles_ = std::make_unique<HandlesInCreation>(HandlesStoredIn(*live_));
     context_ = std::make_unique<LasToolContext>(
         LasToolContext{io_, *log_, *live_, *appender_, *handles_, options_, links_});
@@ -110,6 +122,8 @@ class CoordinationHarness {
     return response.contains("result") ? response["result"] : nlohmann::json();
   }
 
+  // Runs what the loop has ready, without waiting for anything more.
+  void RunReady() { io_.poll(); }
   // Whether request `id` has been answered yet (without running the loop).
   bool Answered(const std::string& agent, int id) { return ClientOf(agent).responses.count(id) != 0; }
 
@@ -160,6 +174,8 @@ class CoordinationHarness {
   ServerOptions options_;
   ServerLinks links_;
   int ids_ = 0;
+  bool hold_syncs_ = false;
+  testing::HeldSyncsLog* held_syncs_ = nullptr;
   std::unique_ptr<log::EventLog> log_;
   std::unique_ptr<LiveProjections> live_;
   std::unique_ptr<LoopAppender> appender_;

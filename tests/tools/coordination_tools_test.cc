@@ -59,6 +59,52 @@ TEST_F(CoordinationToolsTest, PrivateStateBelongsToOneAgentAndTheBlackboardIsSha
   EXPECT_EQ(shared["record"]["author_agent_id"], "alice");
 }
 
+// An answer reveals only what is on disk (probe BT1): a read that sees another agent's write
+// whose sync is still out waits for that sync, so no one learns of a write a power loss
+// could still remove (and that its writer could yet be told failed). A read of durable
+// state is answered at once.
+TEST(CoordinationDurabilityTest, AReadOfAWriteWhoseSyncIsOutWaitsForIt) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  server.HoldSyncs();
+  server.Open();
+  const std::string get = R"({"scope":"blackboard","key":"k"})";
+  // Until `agent`'s request `id` is answered, lets every sync the loop waits for through.
+  auto settle = [&](const std::string& agent, int id) {
+    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
+      server.RunReady();
+      server.held_syncs().Release();
+    }
+    return server.Await(agent, id);
+  };
+  // Each session opened (its SessionOpened made durable) and reading nothing yet.
+  EXPECT_EQ(settle("alice", server.Send("alice", "las__state_get", get))["structuredContent"]["found"],
+            false);
+  EXPECT_EQ(settle("bob", server.Send("bob", "las__state_get", get))["structuredContent"]["found"],
+            false);
+
+  const int write = server.Send("alice", "las__state_set",
+                                R"({"scope":"blackboard","key":"k","value":1})");
+  server.RunReady();
+  ASSERT_GE(server.held_syncs().held(), 1u);
+  ASSERT_FALSE(server.Answered("alice", write)) << "the write waits for its sync";
+  const int read = server.Send("bob", "las__state_get", get);
+  server.RunReady();
+  EXPECT_FALSE(server.Answered("bob", read)) << "bob saw alice's write before it was on disk";
+
+  server.held_syncs().Release();
+  EXPECT_EQ(server.Await("alice", write)["structuredContent"]["version"], 1);
+  const json seen = server.Await("bob", read)["structuredContent"];
+  EXPECT_EQ(seen["found"], true);
+  EXPECT_EQ(seen["record"]["version"], 1);
+
+  // Nothing unsynced to see: answered without a sync.
+  const int again = server.Send("bob", "las__state_get", get);
+  server.RunReady();
+  EXPECT_TRUE(server.Answered("bob", again));
+  EXPECT_EQ(server.held_syncs().held(), 0u);
+}
+
 TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
   Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
   const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},
