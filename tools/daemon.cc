@@ -76,6 +76,15 @@ class Daemon {
         Note("second signal: ending the children now and dropping unwritten answers");
         EndChildren([] {});
         for (auto& [id, connection] : connections_) connection->Abandon();
+        if (operators_) operators_->Abandon();
+        WaitForSignal();
+      } else {
+        // The last way out of an end that cannot finish (a sync that never returns).
+        status_ = IoError("stopped at a third signal before the end was recorded: sessions "
+                          "still open stay open in the log until the next start records "
+                          "them lost");
+        if (listener_) listener_->RemoveSocketFile();
+        io_.stop();
       }
     });
   }

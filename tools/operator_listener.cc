@@ -78,6 +78,11 @@ void OperatorListener::Stop(std::function<void()> done) {
   MaybeDone();
 }
 
+void OperatorListener::Abandon() {
+  // Abandoning a connection may close it (and erase it) later, never synchronously.
+  for (auto& [id, connection] : connections_) connection->Abandon();
+}
+
 void OperatorListener::MaybeDone() {
   if (stopping_ && connections_.empty() && done_) {
     boost::asio::post(io_, std::exchange(done_, nullptr));

@@ -13,8 +13,10 @@
 // `las serve` of the same log is not mistaken for a daemon client.
 //
 // Stop(done): stops accepting, stops reading from every connection, removes the socket
-// file, and runs `done` (posted) once every connection has closed. Destruction without Stop
-// also removes the socket file (connections still open are left to the loop).
+// file, and runs `done` (posted) once every connection has closed. Abandon(), after Stop:
+// the answers not yet written are dropped, so that an operator client that stopped reading
+// cannot hold the end (probe BS1). Destruction without Stop also removes the socket file
+// (connections still open are left to the loop).
 //
 // Errors: Bind returns UnixListener's (kIo, kDenied, kInvalidArgument for a path too long).
 // Ownership and threading: owned by the server; everything on the loop's thread; the core
@@ -50,6 +52,8 @@ class OperatorListener {
   OperatorListener& operator=(const OperatorListener&) = delete;
 
   void Stop(std::function<void()> done);
+  void Abandon();
+  bool has_connections() const { return !connections_.empty(); }
 
  private:
   OperatorListener(boost::asio::io_context& io, ServerCore& core,

@@ -61,6 +61,7 @@ class QueuedOutput : public LineOutput {
   void Write(std::string line) override { queue_.Write(std::move(line)); }
   void WhenDrained(std::function<void()> done) override { queue_.WhenDrained(std::move(done)); }
   bool Congested() const override { return queue_.Congested(); }
+  size_t unwritten_bytes() const override { return queue_.queued_bytes(); }
   void ReadWhenAllowed(std::function<void()> read) override {
     queue_.ReadWhenAllowed(std::move(read));
   }

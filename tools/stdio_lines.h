@@ -33,6 +33,8 @@ class LineOutput {
   // loop. Outputs without a backlog limit are never congested.
   virtual bool Congested() const { return false; }
   virtual void ReadWhenAllowed(std::function<void()> read) { read(); }
+  // Bytes of answers queued or being written, not yet written.
+  virtual size_t unwritten_bytes() const { return 0; }
   // Whether a write failed (the peer is gone or the output is full): answers from then on
   // were dropped.
   virtual bool Broken() const { return false; }

@@ -113,10 +113,12 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // Drops the answers still unwritten, so that a client that stopped reading cannot keep
   // the server (and the log's lock) forever; the session still closes, durably (probe AA1).
   bool abandoned = false;
+  // An operator connection that stopped reading would hold it as well (probe BS2).
   auto abandon = [&](const std::string& why) {
     if (std::exchange(abandoned, true)) return;
     note(why);
     output->Abandon();
+    if (operators) operators->Abandon();
   };
   bool stopping = false;
   auto stop_serving = [&] {
@@ -136,11 +138,16 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     drain_limit.expires_after(stdio.signal_drain_limit);
     drain_limit.async_wait([&, since](const boost::system::error_code& waited) {
       if (waited) return;  // cancelled: the session closed in time
+      const std::string unread = output->unwritten_bytes() > 0 ? "standard output is not read"
+                                 : operators && operators->has_connections()
+                                     ? "an operator connection does not read its answers"
+                                     : "the end is still being recorded";
       abandon("answers still unwritten " + std::to_string(stdio.signal_drain_limit.count()) +
-              " ms after " + since + " (standard output is not read): dropping them");
+              " ms after " + since + " (" + unread + "): dropping them");
     });
   };
   int signals_seen = 0;
+  bool forced = false;  // a third signal stopped the loop before the end was recorded
   std::function<void()> await_signal = [&] {
     signals.async_wait([&](const boost::system::error_code& error, int signal) {
       if (error) return;
@@ -154,6 +161,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       } else if (signals_seen == 2) {
         abandon("second signal: dropping the answers not yet written");
       } else {
+        forced = true;
         io.stop();  // what still holds the end (a sync that never returns) is not waited for
       }
     });
@@ -216,6 +224,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   signals.cancel();
   input.reset();
   operators.reset();
+  if (forced) {
+    return IoError("stopped at a third signal before the end was recorded: the session stays "
+                   "open in the log until the next start records it lost");
+  }
   if (server.status().ok() && (output->Broken() || owed_when_cut)) {
     // The calls ran and are in the log; the client did not get every answer.
     if (owed_when_cut) {

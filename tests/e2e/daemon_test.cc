@@ -659,6 +659,33 @@ TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAClientReadsNoAnswers) {
   ASSERT_EQ(closed.size(), 1u);
 }
 
+// The same through the operator's own socket (probe BS1): a connection there that sends
+// requests and reads no answers kept the daemon — and the log's lock — through the second
+// signal and every later one; the second signal now drops its answers too.
+TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAnOperatorConnectionReadsNoAnswers) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  UniqueFd unread = testing::FloodOperatorSocketUnread(paths->operator_path, 20000);
+  ASSERT_GE(unread.get(), 0);
+  daemon_->Kill(SIGTERM);
+  ASSERT_TRUE(AwaitCondition([&] {
+    auto again = tools::ConnectToDaemon(socket_path);
+    return !again.ok() && again.status().code() == Code::kNotFound;
+  })) << "the daemon saw the first signal";
+  daemon_->Kill(SIGTERM);
+  auto status = daemon_->WaitFor(std::chrono::seconds(60));
+  if (!status) daemon_->Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "the second signal did not end the daemon";
+  EXPECT_TRUE(WIFEXITED(*status)) << *status;
+  // The log is free for the next writer.
+  auto next = testing::RunCommand({LAS_EXECUTABLE, "serve", "--embedded", "--log", tmp_.Sub("log"),
+                                   "--registry", release_->registry_path()},
+                                  Environment());
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+}
+
 TEST_F(DaemonTest, ASecondDaemonRefusesAndAStaleSocketIsReplaced) {
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());

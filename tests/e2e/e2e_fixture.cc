@@ -1,6 +1,7 @@
 #include "tests/e2e/e2e_fixture.h"
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "tests/support/run_command.h"
+#include "tools/daemon_socket.h"
 
 namespace las::testing {
 
@@ -166,6 +168,26 @@ int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal)
     }
   }
   return progress();
+}
+
+UniqueFd FloodOperatorSocketUnread(const std::string& operator_path, int requests) {
+  auto fd = tools::ConnectToDaemon(operator_path);
+  EXPECT_TRUE(fd.ok()) << fd.status().ToString();
+  if (!fd.ok()) return UniqueFd();
+  std::string lines = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})" "\n";
+  for (int id = 1; id <= requests; ++id) {
+    lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"las/nope"})" "\n";
+  }
+  // Blocking writes: the server reads on (its backlog limit is far above these answers).
+  for (size_t sent = 0; sent < lines.size();) {
+    const ssize_t n = ::send(fd->get(), lines.data() + sent, lines.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) {
+      ADD_FAILURE() << "the server stopped reading the operator requests";
+      break;
+    }
+    sent += static_cast<size_t>(n);
+  }
+  return std::move(*fd);
 }
 
 }  // namespace las::testing

@@ -16,6 +16,7 @@
 
 #include "tests/e2e/sdk_driver.h"
 #include "tests/e2e/signed_release.h"
+#include "base/unique_fd.h"
 #include "tests/support/temp_dir.h"
 
 namespace las::testing {
@@ -89,5 +90,11 @@ EverythingRelease ReleaseServerEverything(const TempDir& tmp);
 int AwaitGoalOrStall(const std::atomic<int>& progress, int goal);
 // The same for any measure of progress (a file offset, a byte count).
 int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal);
+
+// An operator client that stopped reading (probe BS): connects to the operator socket at
+// `operator_path`, says the operator hello and sends `requests` requests (each answered
+// with an error: more answers than the socket holds), reading none. The connection stays
+// open while the returned descriptor does; -1 (and a test failure) if it cannot connect.
+UniqueFd FloodOperatorSocketUnread(const std::string& operator_path, int requests);
 
 }  // namespace las::testing

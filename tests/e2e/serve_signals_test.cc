@@ -218,6 +218,26 @@ TEST_F(ServeSignalsTest, AFirstSignalDropsAnswersTheClientDoesNotReadAfterTheDra
   EXPECT_NE(ReadFile(err_).find("ms after the signal"), std::string::npos) << ReadFile(err_);
 }
 
+// Probe BS2: an operator connection that sends requests and reads no answers held the end
+// after the signal (and a second signal); its answers now get the same drain limit as the
+// client's, the session closes durably and, the client having had every answer, Las exits 0.
+TEST_F(ServeSignalsTest, AnOperatorConnectionThatReadsNoAnswersGetsTheDrainLimitToo) {
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  UniqueFd unread = testing::FloodOperatorSocketUnread(paths->operator_path, 20000);
+  ASSERT_GE(unread.get(), 0);
+  serve->Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+  EXPECT_EQ(ClosedReason(), "shutdown");
+  EXPECT_NE(ReadFile(err_).find("an operator connection does not read its answers"),
+            std::string::npos)
+      << ReadFile(err_);
+}
+
 // AA2: the client is gone for good (stdin at EOF, stdout's reader closed) while a call waits
 // on a child that never answers: no answer can reach anyone, so Las ends the call as at a
 // signal instead of holding the child and the log's lock forever.
