@@ -86,7 +86,8 @@ std::string U(uint64_t n) { return std::to_string(n); }
 int InspectCatalog(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* catalog = FoldProjection<projections::CatalogProjection>(flags.log_dir, "catalog", set, exit_code);
+  const auto* catalog =
+      FoldProjection<projections::CatalogProjection>(flags.log_dir, "catalog", set, exit_code);
   if (catalog == nullptr) return exit_code;
   if (flags.json) {
     nlohmann::ordered_json surfaces = nlohmann::ordered_json::array();
@@ -153,7 +154,8 @@ int InspectWatermarks(const InspectFlags& flags) {
 int InspectSources(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* sources = FoldProjection<projections::SourcesProjection>(flags.log_dir, "sources", set, exit_code);
+  const auto* sources =
+      FoldProjection<projections::SourcesProjection>(flags.log_dir, "sources", set, exit_code);
   if (sources == nullptr) return exit_code;
   if (flags.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();

@@ -82,7 +82,8 @@ void AddSpaceRows(Table& table, const std::string& space_name, const reducers::K
 int InspectState(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* state = FoldProjection<projections::StateProjection>(flags.log_dir, "state", set, exit_code);
+  const auto* state =
+      FoldProjection<projections::StateProjection>(flags.log_dir, "state", set, exit_code);
   if (state == nullptr) return exit_code;
   const reducers::StateStore& store = state->store();
   if (flags.json) {
@@ -113,7 +114,8 @@ int InspectMessages(const InspectFlags& flags) {
   }
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* mailbox = FoldProjection<projections::MailboxProjection>(flags.log_dir, "mailbox", set, exit_code);
+  const auto* mailbox =
+      FoldProjection<projections::MailboxProjection>(flags.log_dir, "mailbox", set, exit_code);
   if (mailbox == nullptr) return exit_code;
   std::vector<const reducers::MailMessage*> messages;
   for (const auto& [id, message] : mailbox->mailboxes().by_id) {
@@ -155,7 +157,8 @@ int InspectMessages(const InspectFlags& flags) {
 int InspectHandles(const InspectFlags& flags) {
   projections::ProjectionSet set;
   int exit_code = kExitOk;
-  const auto* handles = FoldProjection<projections::HandlesProjection>(flags.log_dir, "handles", set, exit_code);
+  const auto* handles =
+      FoldProjection<projections::HandlesProjection>(flags.log_dir, "handles", set, exit_code);
   if (handles == nullptr) return exit_code;
   std::vector<const reducers::HandleRecord*> records;
   for (const auto& [id, record] : handles->handles().by_id) records.push_back(&record);

@@ -68,7 +68,9 @@ constexpr const char* kEntryKinds[] = {"tools", "prompts", "resources", "reducer
 std::pair<const char*, Json> EntryAt(const Source& source, size_t index) {
   if (index < source.tools.size()) return {kEntryKinds[0], ToolEntry(source.tools[index])};
   index -= source.tools.size();
-  if (index < source.prompts.size()) return {kEntryKinds[1], ItemEntry(source.prompts[index], false)};
+  if (index < source.prompts.size()) {
+    return {kEntryKinds[1], ItemEntry(source.prompts[index], false)};
+  }
   index -= source.prompts.size();
   if (index < source.resources.size()) {
     return {kEntryKinds[2], ItemEntry(source.resources[index], true)};

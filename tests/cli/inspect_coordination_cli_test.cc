@@ -30,9 +30,10 @@ class InspectCoordinationCliTest : public ::testing::Test {
     return testing::RunCommand({"/usr/bin/timeout", "60", "/bin/sh", "-c", command});
   }
 
-  // One `las serve` session of `agent` that sends `calls` (tools/call params) in order.
-  void Session(const std::string& agent, const std::vector<json>& calls) {
-    const std::string path = tmp_.Sub("session-" + agent + ".jsonl");
+  // One `las serve` session of `agent` that sends `calls` (tools/call params, JSON text) in
+  // order; every answer must be a success.
+  void Session(const std::string& agent, const std::vector<std::string>& calls) {
+    const std::string path = tmp_.Sub("session-" + std::to_string(sessions_++) + ".jsonl");
     std::ofstream lines(path);
     lines << json{{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
                   {"params", {{"protocolVersion", "2024-11-05"}, {"capabilities", json::object()},
@@ -41,10 +42,9 @@ class InspectCoordinationCliTest : public ::testing::Test {
                  .dump()
           << "\n";
     int id = 1;
-    for (const auto& call : calls) {
-      lines << json{{"jsonrpc", "2.0"}, {"id", id++}, {"method", "tools/call"}, {"params", call}}
-                   .dump()
-            << "\n";
+    for (const auto& params : calls) {
+      lines << R"({"jsonrpc":"2.0","id":)" << id++ << R"(,"method":"tools/call","params":)"
+            << params << "}\n";
     }
     lines.close();
     auto run = Las({"serve", "--log", log_dir()}, path);
@@ -57,13 +57,14 @@ class InspectCoordinationCliTest : public ::testing::Test {
     }
   }
 
-  static json Call(const std::string& tool, json arguments) {
-    return {{"name", tool}, {"arguments", std::move(arguments)}};
+  static std::string Call(const std::string& tool, json arguments) {
+    return json{{"name", tool}, {"arguments", std::move(arguments)}}.dump();
   }
 
   std::string log_dir() const { return tmp_.Sub("log"); }
   testing::TempDir tmp_;
   std::vector<json> answers_;
+  int sessions_ = 0;
 };
 
 TEST_F(InspectCoordinationCliTest, StateShowsEveryKeysCurrentVersionAndItsExactValue) {
@@ -73,14 +74,9 @@ TEST_F(InspectCoordinationCliTest, StateShowsEveryKeysCurrentVersionAndItsExactV
                     Call("las__state_set", {{"key", "plan"}, {"scope", "blackboard"},
                                             {"value", {{"step", 2}}}}),
                     Call("las__state_set", {{"key", "mine"}, {"value", "private\x1b[31m"}})});
-  // A number beyond 64 bits, written as text the parse keeps exact.
-  const std::string path = tmp_.Sub("big.jsonl");
-  std::ofstream(path)
-      << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"},"agentId":"bob"}})"
-      << "\n"
-      << R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"las__state_set","arguments":{"key":"n","scope":"blackboard","value":{"big":)"
-      << big << R"(,"s":"\"value\": <discarded>"}}}})" << "\n";
-  ASSERT_EQ(Las({"serve", "--log", log_dir()}, path).exit_code, 0);
+  // A number beyond 64 bits, as text (a json value would make it a double).
+  Session("bob", {R"({"name":"las__state_set","arguments":{"key":"n","scope":"blackboard",)"
+                  R"("value":{"big":)" + big + R"(,"s":"\"value\": <discarded>"}}})"});
 
   auto table = Las({"inspect", "state", "--log", log_dir()});
   ASSERT_EQ(table.exit_code, 0) << table.err;

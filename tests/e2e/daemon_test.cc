@@ -141,6 +141,21 @@ class DaemonTest : public ::testing::Test {
 
   // Starts `las daemon` and waits until it listens; returns its socket path. Its stderr
   // goes to `stderr_path` when one is given (else to the test's).
+  // SIGTERM; once the daemon stops accepting (it saw the signal), SIGTERM again: it must
+  // exit within a minute (else it is SIGKILLed and the test fails).
+  void ExpectTwoSignalsEndTheDaemon(const std::string& socket_path) {
+    daemon_->Kill(SIGTERM);
+    ASSERT_TRUE(AwaitCondition([&] {
+      auto again = tools::ConnectToDaemon(socket_path);
+      return !again.ok() && again.status().code() == Code::kNotFound;
+    })) << "the daemon saw the first signal";
+    daemon_->Kill(SIGTERM);
+    auto status = daemon_->WaitFor(std::chrono::seconds(60));
+    if (!status) daemon_->Kill(SIGKILL);
+    ASSERT_TRUE(status.has_value()) << "the second signal did not end the daemon";
+    EXPECT_TRUE(WIFEXITED(*status)) << *status;
+  }
+
   std::string StartDaemon(const std::string& stderr_path = "") {
     std::vector<std::string> argv = testing::LasArgvWithEnv(
         Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()});
@@ -644,16 +659,7 @@ TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAClientReadsNoAnswers) {
     requests += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/list"})";
   }
   client.Send(requests);
-  daemon_->Kill(SIGTERM);
-  ASSERT_TRUE(AwaitCondition([&] {
-    auto again = tools::ConnectToDaemon(socket_path);
-    return !again.ok() && again.status().code() == Code::kNotFound;
-  })) << "the daemon saw the first signal";
-  daemon_->Kill(SIGTERM);
-  auto status = daemon_->WaitFor(std::chrono::seconds(60));
-  if (!status) daemon_->Kill(SIGKILL);
-  ASSERT_TRUE(status.has_value()) << "the second signal did not end the daemon";
-  EXPECT_TRUE(WIFEXITED(*status)) << *status;
+  ExpectTwoSignalsEndTheDaemon(socket_path);
   EXPECT_FALSE(fs::exists(socket_path));
   auto closed = Replay({"--kind", "SessionClosed"});
   ASSERT_EQ(closed.size(), 1u);
@@ -669,16 +675,7 @@ TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAnOperatorConnectionReadsNoAn
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
   UniqueFd unread = testing::FloodOperatorSocketUnread(paths->operator_path, 20000);
   ASSERT_GE(unread.get(), 0);
-  daemon_->Kill(SIGTERM);
-  ASSERT_TRUE(AwaitCondition([&] {
-    auto again = tools::ConnectToDaemon(socket_path);
-    return !again.ok() && again.status().code() == Code::kNotFound;
-  })) << "the daemon saw the first signal";
-  daemon_->Kill(SIGTERM);
-  auto status = daemon_->WaitFor(std::chrono::seconds(60));
-  if (!status) daemon_->Kill(SIGKILL);
-  ASSERT_TRUE(status.has_value()) << "the second signal did not end the daemon";
-  EXPECT_TRUE(WIFEXITED(*status)) << *status;
+  ExpectTwoSignalsEndTheDaemon(socket_path);
   // The log is free for the next writer.
   auto next = testing::RunCommand({LAS_EXECUTABLE, "serve", "--embedded", "--log", tmp_.Sub("log"),
                                    "--registry", release_->registry_path()},
