@@ -5,7 +5,6 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <map>
 #include <set>
 #include <string>
@@ -33,7 +32,7 @@ class Daemon {
          DaemonSocket socket)
       : io_(io), core_(core), options_(options), socket_path_(socket.path),
         operator_path_(socket.operator_path),
-        signals_(io, SIGTERM, SIGINT, SIGHUP) {}
+        signals_(io, options.third_signal_line) {}
 
   void Run() {
     WaitForSignal();
@@ -61,8 +60,7 @@ class Daemon {
   }
 
   void WaitForSignal() {
-    signals_.async_wait([this](const boost::system::error_code& error, int signal) {
-      if (error) return;
+    signals_.AsyncWait([this](int signal) {
       if (!stopping_) {
         // The drain may take as long as the slowest call: say what is going on and how to
         // cut it short (probe AA: the daemon was silent at its first signal).
@@ -77,14 +75,6 @@ class Daemon {
         EndChildren([] {});
         for (auto& [id, connection] : connections_) connection->Abandon();
         if (operators_) operators_->Abandon();
-        WaitForSignal();
-      } else {
-        // The last way out of an end that cannot finish (a sync that never returns).
-        status_ = IoError("stopped at a third signal before the end was recorded: sessions "
-                          "still open stay open in the log until the next start records "
-                          "them lost");
-        if (listener_) listener_->RemoveSocketFile();
-        io_.stop();
       }
     });
   }
@@ -169,7 +159,7 @@ class Daemon {
     finished_ = true;
     EndChildren([this] {
       if (listener_) listener_->RemoveSocketFile();
-      signals_.cancel();
+      signals_.Cancel();
       io_.stop();
     });
   }
@@ -194,7 +184,7 @@ class Daemon {
   const DaemonOptions& options_;
   std::string socket_path_;
   std::string operator_path_;
-  boost::asio::signal_set signals_;
+  StopSignals signals_;  // a third signal exits in its handler
   std::unique_ptr<UnixListener> listener_;
   std::unique_ptr<OperatorListener> operators_;
   PartialLineBudget partial_lines_{options_.max_partial_line_bytes};  // outlives connections_

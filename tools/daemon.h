@@ -24,6 +24,7 @@
 
 #include "base/result.h"
 #include "tools/server_options.h"
+#include "tools/stop_signals.h"
 
 namespace las::tools {
 
@@ -36,6 +37,8 @@ struct DaemonOptions {
   size_t max_partial_line_bytes = 64 * 1024 * 1024;
   std::function<void(const std::string& socket_path)> on_listening;
   std::function<void(const std::string& note)> on_note;  // refusals etc. (static text)
+  // What a third signal writes to stderr as it exits (tools/stop_signals.h).
+  std::string third_signal_line = StopSignals::ThirdSignalLine("las daemon: ");
 };
 
 Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon);

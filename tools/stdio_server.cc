@@ -5,7 +5,6 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <csignal>
 #include <cstdio>
@@ -17,6 +16,7 @@
 
 #include "log/log_directory.h"
 #include "tools/daemon_socket.h"
+#include "tools/stop_signals.h"
 #include "tools/federation.h"
 #include "tools/held_input.h"
 #include "tools/line_session.h"
@@ -105,8 +105,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // SIGTERM, SIGINT, SIGHUP (a client closing after its input, a supervisor, a closed
   // terminal): end the children now — their calls in flight fail and are recorded so — then
   // end the session as at EOF, instead of dying with the session open and the children
-  // orphaned.
-  boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  // orphaned. A third signal exits in its handler (tools/stop_signals.h).
+  StopSignals signals(io, stdio.third_signal_line);
   auto note = [&stdio](const std::string& text) {
     if (stdio.on_note) stdio.on_note(text);
   };
@@ -146,23 +146,15 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
               " ms after " + since + " (" + unread + "): dropping them");
     });
   };
-  int signals_seen = 0;
-  bool forced = false;  // a third signal stopped the loop before the end was recorded
   std::function<void()> await_signal = [&] {
-    signals.async_wait([&](const boost::system::error_code& error, int signal) {
-      if (error) return;
-      await_signal();
-      if (++signals_seen == 1) {
-        signalled = true;
-        note(StopSignalFd::Name(signal) +
-             ": ending the children and the session");
+    signals.AsyncWait([&](int signal) {
+      if (!std::exchange(signalled, true)) {
+        await_signal();
+        note(StopSignalFd::Name(signal) + ": ending the children and the session");
         limit_drain("the signal");
         stop_serving();
-      } else if (signals_seen == 2) {
-        abandon("second signal: dropping the answers not yet written");
       } else {
-        forced = true;
-        io.stop();  // what still holds the end (a sync that never returns) is not waited for
+        abandon("second signal: dropping the answers not yet written");
       }
     });
   };
@@ -221,13 +213,9 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     held.Release(std::move(handlers));
   });
   io.run();
-  signals.cancel();
+  signals.Cancel();
   input.reset();
   operators.reset();
-  if (forced) {
-    return IoError("stopped at a third signal before the end was recorded: the session stays "
-                   "open in the log until the next start records it lost");
-  }
   if (server.status().ok() && (output->Broken() || owed_when_cut)) {
     // The calls ran and are in the log; the client did not get every answer.
     if (owed_when_cut) {

@@ -38,6 +38,7 @@
 
 #include "base/result.h"
 #include "tools/server_options.h"
+#include "tools/stop_signals.h"
 
 namespace las::tools {
 
@@ -45,6 +46,8 @@ struct StdioServerOptions {
   bool operator_socket = false;  // bind the operator-only socket (see above)
   std::string xdg_runtime_dir;   // the value of XDG_RUNTIME_DIR; "" when unset
   std::function<void(const std::string& note)> on_note;  // warnings (no secrets)
+  // What a third signal writes to stderr as it exits (tools/stop_signals.h).
+  std::string third_signal_line = StopSignals::ThirdSignalLine("las serve: ");
   // How long after a first signal answers may still wait for a client that does not read
   // them (see above).
   std::chrono::milliseconds signal_drain_limit{5000};

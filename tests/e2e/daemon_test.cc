@@ -23,6 +23,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <numeric>
@@ -34,6 +35,7 @@
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/processes.h"
 #include "tests/support/temp_dir.h"
 #include "tools/daemon_bridge.h"
@@ -126,6 +128,7 @@ class DaemonTest : public ::testing::Test {
   std::vector<std::string> Environment() const {
     std::vector<std::string> env = release_->Environment();
     env.push_back("XDG_RUNTIME_DIR=" + run_dir_);
+    env.insert(env.end(), extra_env_.begin(), extra_env_.end());
     return env;
   }
 
@@ -213,6 +216,7 @@ class DaemonTest : public ::testing::Test {
   }
 
   testing::TempDir tmp_;
+  std::vector<std::string> extra_env_;  // added to Environment()
   std::unique_ptr<testing::SignedRelease> release_;
   std::string run_dir_;
   std::unique_ptr<testing::ChildProcess> daemon_;
@@ -681,6 +685,46 @@ TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAnOperatorConnectionReadsNoAn
                                    "--registry", release_->registry_path()},
                                   Environment());
   EXPECT_EQ(next.exit_code, 0) << next.err;
+}
+
+// Probe BU1: the third signal ends a daemon whose WAL sync never returns (a hung disk). It
+// used to be run by the loop — blocked in that sync for a lone call's write — and even once
+// run, the exit waited in the log's close for the same sync. The signal handler now exits
+// 9 by itself; the log, left as a crash leaves it, verifies, and the next start records
+// the session lost.
+TEST_F(DaemonTest, AThirdSignalEndsADaemonWhoseSyncNeverReturns) {
+  if (testing::kSanitizedBuild) {
+    GTEST_SKIP() << "LD_PRELOAD of a test library: the sanitizer runtime must come first";
+  }
+  const std::string stall = tmp_.Sub("stall");
+  extra_env_ = {std::string("LD_PRELOAD=") + LAS_STALL_SYNC_SHIM,
+                "LAS_TEST_STALL_SYNC_FILE=" + stall};
+  const std::string err = tmp_.Sub("daemon.err");
+  const std::string socket_path = StartDaemon(err);
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("");
+  std::ofstream(stall).put('x');
+  client.Send(tools::ToolCallRequestLine(1, "las__state_set", R"({"key":"k","value":1})"));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(stall + ".reached"); }))
+      << "the write's sync never started";
+  // Three different signals: one of a kind still pending when the next arrives is one.
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) daemon_->Kill(signal);
+  auto status = daemon_->WaitFor(std::chrono::seconds(60));
+  fs::remove(stall);
+  if (!status) daemon_->Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "the third signal did not end the daemon";
+  ASSERT_TRUE(WIFEXITED(*status)) << *status;
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  std::ifstream in(err);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(said.find("las daemon: third signal: exiting now"), std::string::npos) << said;
+  extra_env_.clear();
+  auto next = testing::RunCommand(EmbeddedServeArgv());
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_FALSE(closed.empty());
+  EXPECT_EQ(closed.front()["payload"]["reason"], "lost");
 }
 
 TEST_F(DaemonTest, ASecondDaemonRefusesAndAStaleSocketIsReplaced) {

@@ -25,6 +25,7 @@
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/processes.h"
 #include "tests/support/temp_dir.h"
 #include "tools/daemon_client.h"
@@ -75,6 +76,7 @@ class ServeSignalsTest : public ::testing::Test {
   std::vector<std::string> Environment() const {
     std::vector<std::string> env = release_->Environment();
     env.push_back("XDG_RUNTIME_DIR=" + run_dir_);
+    env.insert(env.end(), extra_env_.begin(), extra_env_.end());
     return env;
   }
 
@@ -181,6 +183,7 @@ class ServeSignalsTest : public ::testing::Test {
   std::unique_ptr<testing::SignedRelease> release_;
   std::string run_dir_;
   std::string err_ = tmp_.Sub("stderr.txt");
+  std::vector<std::string> extra_env_;  // added to Environment()
   std::unique_ptr<testing::ChildProcess> daemon_;
 };
 
@@ -236,6 +239,37 @@ TEST_F(ServeSignalsTest, AnOperatorConnectionThatReadsNoAnswersGetsTheDrainLimit
   EXPECT_NE(ReadFile(err_).find("an operator connection does not read its answers"),
             std::string::npos)
       << ReadFile(err_);
+}
+
+// Probe BU1: a third signal is the way out of an end that cannot finish — here a WAL sync
+// that never returns, made on the loop's own thread for a lone call. The loop then runs no
+// handler at all, and before, the third signal was one of them (and its exit would have
+// waited in the log's close for that sync). Now the signal handler itself exits 9; the
+// log, left as a crash leaves it, verifies.
+TEST_F(ServeSignalsTest, AThirdSignalExitsWhileASyncNeverReturns) {
+  if (testing::kSanitizedBuild) {
+    GTEST_SKIP() << "LD_PRELOAD of a test library: the sanitizer runtime must come first";
+  }
+  const std::string stall = tmp_.Sub("stall");
+  extra_env_ = {std::string("LD_PRELOAD=") + LAS_STALL_SYNC_SHIM,
+                "LAS_TEST_STALL_SYNC_FILE=" + stall};
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  std::ofstream(stall).put('x');
+  serve->WriteLine(tools::ToolCallRequestLine(1, "las__state_set", R"({"key":"k","value":1})"));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(stall + ".reached"); }))
+      << "the write's sync never started";
+  // Three different signals: one of a kind still pending when the next arrives is one.
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) serve->Kill(signal);
+  const std::optional<int> status = AwaitExit(*serve);
+  fs::remove(stall);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_NE(ReadFile(err_).find("las serve: third signal: exiting now"), std::string::npos)
+      << ReadFile(err_);
+  auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"),
+                                     "--summary"});
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
 }
 
 // AA2: the client is gone for good (stdin at EOF, stdout's reader closed) while a call waits
