@@ -59,7 +59,11 @@ StopSignals::StopSignals(boost::asio::io_context& io, const std::string& line)
   action.sa_handler = OnStopSignal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  for (size_t i = 0; i < 3; ++i) ::sigaction(kStopSignals[i], &action, &impl_->previous[i]);
+  for (size_t i = 0; i < 3; ++i) {
+    // A signal its starter ignores (SIGHUP under nohup) stays ignored: it is not a stop.
+    ::sigaction(kStopSignals[i], nullptr, &impl_->previous[i]);
+    if (impl_->previous[i].sa_handler != SIG_IGN) ::sigaction(kStopSignals[i], &action, nullptr);
+  }
 }
 
 StopSignals::~StopSignals() {

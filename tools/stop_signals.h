@@ -10,7 +10,8 @@
 // still open are recorded `lost` by the next start.
 //
 // One at a time per process (the handler's state is static). Construction replaces the
-// three signals' dispositions, destruction restores the previous ones.
+// three signals' dispositions — but for one the process was started ignoring (SIGHUP under
+// nohup), which stays ignored — and destruction restores the previous ones.
 // Threading: AsyncWait and Cancel on the loop's thread; the handler runs on any thread.
 #pragma once
 

@@ -206,6 +206,29 @@ TEST_F(ServeSignalsTest, ASecondSignalDropsUnreadAnswersRecordsTheSessionClosedA
   EXPECT_NE(ReadFile(err_).find("were dropped"), std::string::npos) << ReadFile(err_);
 }
 
+// A signal its starter ignores stays ignored — SIGHUP under nohup is not a stop — while the
+// others still stop it.
+TEST_F(ServeSignalsTest, SighupUnderNohupIsNotAStop) {
+  std::vector<std::string> argv = {"/usr/bin/nohup"};
+  for (const std::string& arg : testing::LasArgvWithEnv(
+           Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()})) {
+    argv.push_back(arg);
+  }
+  auto serve = std::make_unique<testing::ChildProcess>(WithStderrTo(err_, argv));
+  ASSERT_TRUE(Open(*serve));
+  serve->Kill(SIGHUP);
+  serve->WriteLine(tools::ToolCallRequestLine(1, "las__state_set", R"({"key":"k","value":1})"));
+  auto answer = serve->ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_NE(answer->find("\"version\""), std::string::npos) << *answer;
+  serve->CloseStdin();
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+  EXPECT_EQ(ClosedReason(), "eof");
+  EXPECT_EQ(ReadFile(err_).find("SIGHUP"), std::string::npos) << ReadFile(err_);
+}
+
 // AA1: one signal is enough. Answers a client does not read get 5 s from the signal
 // (StdioServerOptions::signal_drain_limit), then are dropped as at a second signal, so a
 // supervisor that sends one SIGTERM does not wait forever.
