@@ -20,12 +20,21 @@ constexpr int kStopSignals[] = {SIGTERM, SIGINT, SIGHUP};
 
 // The handler's state: only what is async-signal-safe to touch.
 std::atomic<int> signals_seen{0};
+pid_t owner_pid = 0;  // a child between fork and exec runs this handler too
 int signal_pipe_write = -1;
 char third_line[512];
 size_t third_line_size = 0;
 
 extern "C" void OnStopSignal(int signal) {
   const int saved_errno = errno;
+  if (::getpid() != owner_pid) {  // a child not yet exec'd: the default action, as after exec
+    struct sigaction default_action = {};
+    default_action.sa_handler = SIG_DFL;
+    ::sigaction(signal, &default_action, nullptr);
+    ::raise(signal);
+    errno = saved_errno;
+    return;
+  }
   if (signals_seen.fetch_add(1) + 1 >= 3) {
     (void)!::write(STDERR_FILENO, third_line, third_line_size);
     ::_exit(kExitAtThirdSignal);
@@ -55,6 +64,7 @@ StopSignals::StopSignals(boost::asio::io_context& io, const std::string& line)
   third_line_size = std::min(line.size(), sizeof third_line);
   std::memcpy(third_line, line.data(), third_line_size);
   signals_seen = 0;
+  owner_pid = ::getpid();
   struct sigaction action = {};
   action.sa_handler = OnStopSignal;
   sigemptyset(&action.sa_mask);
