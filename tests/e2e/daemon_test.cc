@@ -693,12 +693,9 @@ TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAnOperatorConnectionReadsNoAn
 // 9 by itself; the log, left as a crash leaves it, verifies, and the next start records
 // the session lost.
 TEST_F(DaemonTest, AThirdSignalEndsADaemonWhoseSyncNeverReturns) {
-  if (testing::kSanitizedBuild) {
-    GTEST_SKIP() << "LD_PRELOAD of a test library: the sanitizer runtime must come first";
-  }
+  if (testing::kSanitizedBuild) GTEST_SKIP() << testing::kStalledSyncNeedsPreload;
   const std::string stall = tmp_.Sub("stall");
-  extra_env_ = {std::string("LD_PRELOAD=") + LAS_STALL_SYNC_SHIM,
-                "LAS_TEST_STALL_SYNC_FILE=" + stall};
+  extra_env_ = testing::StalledSyncEnvironment(stall);
   const std::string err = tmp_.Sub("daemon.err");
   const std::string socket_path = StartDaemon(err);
   ASSERT_FALSE(socket_path.empty());

@@ -170,6 +170,10 @@ int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal)
   return progress();
 }
 
+std::vector<std::string> StalledSyncEnvironment(const std::string& stall_file) {
+  return {std::string("LD_PRELOAD=") + LAS_STALL_SYNC_SHIM, "LAS_TEST_STALL_SYNC_FILE=" + stall_file};
+}
+
 UniqueFd FloodOperatorSocketUnread(const std::string& operator_path, int requests) {
   auto fd = tools::ConnectToDaemon(operator_path);
   EXPECT_TRUE(fd.ok()) << fd.status().ToString();

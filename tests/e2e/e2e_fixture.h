@@ -91,6 +91,13 @@ int AwaitGoalOrStall(const std::atomic<int>& progress, int goal);
 // The same for any measure of progress (a file offset, a byte count).
 int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal);
 
+// The environment entries that make a `las` stand for a disk whose WAL syncs hang while
+// `stall_file` exists (tests/support/stall_sync_shim.cc, preloaded). Not under the
+// sanitizers, whose runtime must be the first library loaded.
+std::vector<std::string> StalledSyncEnvironment(const std::string& stall_file);
+inline constexpr char kStalledSyncNeedsPreload[] =
+    "LD_PRELOAD of a test library: the sanitizer runtime must come first";
+
 // An operator client that stopped reading (probe BS): connects to the operator socket at
 // `operator_path`, says the operator hello and sends `requests` requests (each answered
 // with an error: more answers than the socket holds), reading none. The connection stays

@@ -270,12 +270,9 @@ TEST_F(ServeSignalsTest, AnOperatorConnectionThatReadsNoAnswersGetsTheDrainLimit
 // waited in the log's close for that sync). Now the signal handler itself exits 9; the
 // log, left as a crash leaves it, verifies.
 TEST_F(ServeSignalsTest, AThirdSignalExitsWhileASyncNeverReturns) {
-  if (testing::kSanitizedBuild) {
-    GTEST_SKIP() << "LD_PRELOAD of a test library: the sanitizer runtime must come first";
-  }
+  if (testing::kSanitizedBuild) GTEST_SKIP() << testing::kStalledSyncNeedsPreload;
   const std::string stall = tmp_.Sub("stall");
-  extra_env_ = {std::string("LD_PRELOAD=") + LAS_STALL_SYNC_SHIM,
-                "LAS_TEST_STALL_SYNC_FILE=" + stall};
+  extra_env_ = testing::StalledSyncEnvironment(stall);
   auto serve = StartServe();
   ASSERT_TRUE(Open(*serve));
   std::ofstream(stall).put('x');
