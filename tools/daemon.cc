@@ -92,6 +92,7 @@ class Daemon {
       return;
     }
     listener_ = std::move(*listener);
+    signals_.UnlinkAtThirdSignal(socket_path_);
     listener_->Accept({[this](UniqueFd fd) { OnConnection(std::move(fd)); },
                        [this](uid_t uid) {
                          Note("refused a connection from uid " + std::to_string(uid));
@@ -101,6 +102,7 @@ class Daemon {
     // lock the operator out of revoking a grant or disabling a source.
     if (auto operators = OperatorListener::Bind(io_, core_, operator_path_, options_.on_note); operators.ok()) {
       operators_ = std::move(*operators);
+      signals_.UnlinkAtThirdSignal(operator_path_);
     } else {
       Note("no operator socket (" + operators.status().ToString() +
            "); the operator's `las` changes use the clients' socket");

@@ -78,6 +78,8 @@ void OperatorListener::Stop(std::function<void()> done) {
   MaybeDone();
 }
 
+const std::string& OperatorListener::path() const { return listener_->path(); }
+
 void OperatorListener::Abandon() {
   // Abandoning a connection may close it (and erase it) later, never synchronously.
   for (auto& [id, connection] : connections_) connection->Abandon();

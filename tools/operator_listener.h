@@ -54,6 +54,7 @@ class OperatorListener {
   void Stop(std::function<void()> done);
   void Abandon();
   bool has_connections() const { return !connections_.empty(); }
+  const std::string& path() const;
 
  private:
   OperatorListener(boost::asio::io_context& io, ServerCore& core,

@@ -197,6 +197,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     if (stopping) return;
     if (stdio.operator_socket && server.status().ok()) {
       operators = BindOperatorSocket(io, server, options, stdio);
+      if (operators) signals.UnlinkAtThirdSignal(operators->path());
     }
     session = std::make_unique<LineSession>(server.gateway(), server.NewEndpointOptions("stdio"),
                                             *output);

@@ -11,9 +11,13 @@ StopSignalFd::StopSignalFd() {
   sigset_t stop;
   sigset_t previous;
   ::sigemptyset(&stop);
-  ::sigaddset(&stop, SIGTERM);
-  ::sigaddset(&stop, SIGINT);
-  ::sigaddset(&stop, SIGHUP);
+  for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
+    // One the process was started ignoring (SIGHUP under nohup) is left ignored: blocked,
+    // the kernel would keep it pending for the signalfd instead of discarding it.
+    struct sigaction current {};
+    if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+    ::sigaddset(&stop, signal);
+  }
   if (::pthread_sigmask(SIG_BLOCK, &stop, &previous) != 0) return;
   fd_ = ::signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK);
   if (fd_ < 0) (void)::pthread_sigmask(SIG_SETMASK, &previous, nullptr);

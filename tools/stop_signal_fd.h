@@ -5,8 +5,8 @@
 // Construction blocks the three signals in the calling thread and opens a signalfd for
 // them; destruction closes it but leaves them blocked: its owner ends the process next, and
 // a second signal arriving meanwhile must not kill it by the default action after all. A
-// signal whose disposition is SIG_IGN (nohup) is discarded by the kernel and never shows up
-// here. If the signalfd cannot be made, fd() is -1 and the mask is left as it was: the
+// signal whose disposition is SIG_IGN at construction (SIGHUP under nohup) is left out:
+// neither blocked nor read, so the kernel discards it as before. If the signalfd cannot be made, fd() is -1 and the mask is left as it was: the
 // signals keep their default action.
 //
 // Threading: one thread; the mask is that thread's (threads started later inherit it).

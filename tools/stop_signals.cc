@@ -24,6 +24,9 @@ pid_t owner_pid = 0;  // a child between fork and exec runs this handler too
 int signal_pipe_write = -1;
 char third_line[512];
 size_t third_line_size = 0;
+constexpr int kMaxUnlinks = 4;
+char unlink_paths[kMaxUnlinks][108];
+std::atomic<int> unlink_count{0};
 
 extern "C" void OnStopSignal(int signal) {
   const int saved_errno = errno;
@@ -36,6 +39,7 @@ extern "C" void OnStopSignal(int signal) {
     return;
   }
   if (signals_seen.fetch_add(1) + 1 >= 3) {
+    for (int i = 0; i < unlink_count.load(); ++i) ::unlink(unlink_paths[i]);
     (void)!::write(STDERR_FILENO, third_line, third_line_size);
     ::_exit(kExitAtThirdSignal);
   }
@@ -64,6 +68,7 @@ StopSignals::StopSignals(boost::asio::io_context& io, const std::string& line)
   third_line_size = std::min(line.size(), sizeof third_line);
   std::memcpy(third_line, line.data(), third_line_size);
   signals_seen = 0;
+  unlink_count = 0;
   owner_pid = ::getpid();
   struct sigaction action = {};
   action.sa_handler = OnStopSignal;
@@ -77,6 +82,7 @@ StopSignals::StopSignals(boost::asio::io_context& io, const std::string& line)
 }
 
 StopSignals::~StopSignals() {
+  unlink_count = 0;
   for (size_t i = 0; i < 3; ++i) ::sigaction(kStopSignals[i], &impl_->previous[i], nullptr);
   if (signal_pipe_write >= 0) ::close(std::exchange(signal_pipe_write, -1));
 }
@@ -89,6 +95,13 @@ void StopSignals::AsyncWait(std::function<void(int signal)> on_signal) {
         if (error) return;  // cancelled
         on_signal(impl_->signal);
       });
+}
+
+void StopSignals::UnlinkAtThirdSignal(const std::string& path) {
+  const int at = unlink_count.load();
+  if (at >= kMaxUnlinks || path.size() >= sizeof unlink_paths[0]) return;
+  std::memcpy(unlink_paths[at], path.c_str(), path.size() + 1);
+  unlink_count = at + 1;  // published after the path is whole
 }
 
 void StopSignals::Cancel() {

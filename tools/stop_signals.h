@@ -42,6 +42,11 @@ class StopSignals {
   void AsyncWait(std::function<void(int signal)> on_signal);
   void Cancel();
 
+  // A socket file the third signal removes before it exits (at most 4, each under 108
+  // bytes, as a Unix socket address is): left behind, it would look like a crashed daemon's
+  // to the next client (probe BV3).
+  void UnlinkAtThirdSignal(const std::string& path);
+
   // The line a third signal writes: `prefix` followed by what it means.
   static std::string ThirdSignalLine(const std::string& prefix);
 

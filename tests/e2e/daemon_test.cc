@@ -716,6 +716,12 @@ TEST_F(DaemonTest, AThirdSignalEndsADaemonWhoseSyncNeverReturns) {
   std::ifstream in(err);
   const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(said.find("las daemon: third signal: exiting now"), std::string::npos) << said;
+  // Its socket files go with it: left behind, they would look like a crashed daemon's to
+  // the next client (probe BV3).
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  EXPECT_FALSE(fs::exists(paths->path));
+  EXPECT_FALSE(fs::exists(paths->operator_path));
   extra_env_.clear();
   auto next = testing::RunCommand(EmbeddedServeArgv());
   EXPECT_EQ(next.exit_code, 0) << next.err;
