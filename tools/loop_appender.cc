@@ -85,24 +85,16 @@ void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued
   }
   if (awaiting.empty()) return;
   ++syncs_in_flight_;
-  log_.AwaitDurableAsync(
-      range->last, [io = &io_, self = std::weak_ptr<LoopAppender*>(self_),
-                    awaiting = std::move(awaiting)](Status synced) mutable {
-        boost::asio::post(*io, [self, synced = std::move(synced),
-                                awaiting = std::move(awaiting)]() mutable {
-          auto alive = self.lock();
-          if (!alive || *alive == nullptr) return;
-          --(*alive)->syncs_in_flight_;
-          if (!synced.ok()) (*alive)->NoteFailure(synced);
-          for (auto& [own, done] : awaiting) {
-            if (synced.ok()) {
-              done(own);
-            } else {
-              done(synced);
-            }
-          }
-        });
-      });
+  AfterDurable(range->last, [this, awaiting = std::move(awaiting)](Status synced) mutable {
+    --syncs_in_flight_;
+    for (auto& [own, done] : awaiting) {
+      if (synced.ok()) {
+        done(own);
+      } else {
+        done(synced);
+      }
+    }
+  });
 }
 
 uint64_t LoopAppender::visible_sequence() const {
