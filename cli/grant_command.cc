@@ -11,10 +11,12 @@
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/json_output.h"
+#include "cli/log_fold.h"
 #include "cli/id_argument.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
 #include "cli/table.h"
+#include "projections/grants_projection.h"
 #include "tools/grant_admin.h"
 #include "tools/random_id.h"
 
@@ -125,9 +127,20 @@ void PrintListing(const ListFlags& flags, const ordered_json& json, const Table&
   }
 }
 
+// The grants and rules the log holds (cli/log_fold.h); nullptr with `exit_code` set when
+// the fold failed.
+const reducers::Grants* FoldGrants(const std::string& log_dir, projections::ProjectionSet& set,
+                                   int& exit_code) {
+  const auto* projection =
+      FoldProjection<projections::GrantsProjection>(log_dir, "grants", set, exit_code);
+  return projection == nullptr ? nullptr : &projection->grants();
+}
+
 int ListGrants(const ListFlags& flags) {
-  auto grants = tools::ReadGrants(flags.log_dir);
-  if (!grants.ok()) return Fail(grants.status());
+  projections::ProjectionSet set;
+  int exit_code = kExitOk;
+  const reducers::Grants* grants = FoldGrants(flags.log_dir, set, exit_code);
+  if (grants == nullptr) return exit_code;
   ordered_json out = ordered_json::array();
   std::vector<std::pair<uint64_t, std::string>> order;  // log order
   for (const auto& [id, g] : grants->grants) order.emplace_back(g.issued_sequence, id);
@@ -166,8 +179,10 @@ int ListGrants(const ListFlags& flags) {
 }
 
 int ListRules(const ListFlags& flags) {
-  auto grants = tools::ReadGrants(flags.log_dir);
-  if (!grants.ok()) return Fail(grants.status());
+  projections::ProjectionSet set;
+  int exit_code = kExitOk;
+  const reducers::Grants* grants = FoldGrants(flags.log_dir, set, exit_code);
+  if (grants == nullptr) return exit_code;
   std::vector<std::pair<uint64_t, std::string>> order;
   for (const auto& [id, r] : grants->rules) order.emplace_back(r.added_sequence, id);
   std::sort(order.begin(), order.end());

@@ -1,5 +1,6 @@
 // Folding a log into projections from the CLI, as a follower (a RocksDB secondary
-// instance): works while a server holds the log and never blocks it.
+// instance): works while a server holds the log and never blocks it. `las replay` does not
+// use these: it verifies and folds everything.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +13,11 @@
 
 namespace las::cli {
 
-// Verifies and folds the whole log in `dir` into `set` (fresh). On failure prints
-// "las WORDS: <status>" (cli/fail.h) on stderr and returns its exit code; 0 on success.
+// Folds the log in `dir` into `set` (fresh): from its newest snapshot sealed with this
+// user's snapshot key (cli/paths.h), as a server's start does, and verifying every event
+// after it; without a usable one, every event from sequence 1
+// (projections::FoldFromNewestSnapshot). On failure prints "las WORDS: <status>"
+// (cli/fail.h) on stderr and returns its exit code; 0 on success.
 int FoldLog(const std::string& dir, projections::ProjectionSet& set);
 
 // The same for a fold that is no projection of the set (the call ledger, every session):

@@ -460,20 +460,7 @@ class RocksEventLog final : public EventLog {
     return DrainAndVerify(**cursor);
   }
 
-  Result<Hash> EventHash(uint64_t sequence) override {
-    if (sequence == 0) return NotFound("event 0 does not exist");
-    std::string value;
-    auto s = store_->db().Get(rocksdb::ReadOptions(), store_->events(),
-                              layout::EncodeSequenceKey(sequence), &value);
-    if (s.IsNotFound()) return NotFound("event " + std::to_string(sequence) + " does not exist");
-    LAS_RETURN_IF_ERROR(FromRocks(s, "reading event " + std::to_string(sequence)));
-    if (value.size() < layout::kHashSize) {
-      return Corruption("event " + std::to_string(sequence) + " is shorter than its hash");
-    }
-    Hash hash;
-    std::memcpy(hash.data(), value.data(), hash.size());
-    return hash;
-  }
+  Result<Hash> EventHash(uint64_t sequence) override { return store_->EventHash(sequence); }
 
   Status Flush() override { return store_->FlushFamilies(); }
 
@@ -494,27 +481,10 @@ class RocksEventLog final : public EventLog {
   }
 
   Result<std::vector<uint64_t>> SnapshotSequences() override {
-    std::vector<uint64_t> out;
-    std::unique_ptr<rocksdb::Iterator> it(
-        store_->db().NewIterator(rocksdb::ReadOptions(), store_->snapshots()));
-    for (it->SeekToLast(); it->Valid(); it->Prev()) {
-      // A key that is not a sequence is not a snapshot this Las wrote: skip it.
-      const auto key = it->key();
-      if (auto sequence = layout::DecodeSequenceKey({key.data(), key.size()})) {
-        out.push_back(*sequence);
-      }
-    }
-    LAS_RETURN_IF_ERROR(FromRocks(it->status(), "listing snapshots"));
-    return out;
+    return store_->SnapshotSequences();
   }
-
   Result<std::string> GetSnapshot(uint64_t sequence) override {
-    std::string value;
-    auto s = store_->db().Get(rocksdb::ReadOptions(), store_->snapshots(),
-                              layout::EncodeSequenceKey(sequence), &value);
-    if (s.IsNotFound()) return NotFound("no snapshot at " + std::to_string(sequence));
-    LAS_RETURN_IF_ERROR(FromRocks(s, "reading a snapshot"));
-    return value;
+    return store_->GetSnapshot(sequence);
   }
 
   Status DeleteSnapshot(uint64_t sequence) override {

@@ -21,6 +21,7 @@
 #include "base/result.h"
 #include "log/event.h"
 #include "log/event_cursor.h"
+#include "log/log_view.h"
 
 namespace las::log {
 
@@ -67,7 +68,9 @@ struct LogStats {
   uint64_t background_syncs = 0;  // WAL syncs made for deferred appends
 };
 
-class EventLog {
+// Its reads (LogView: Read, EventHash, the snapshots) see every event written, durable or
+// not; Read() is over a RocksDB snapshot taken when it is called.
+class EventLog : public LogView {
  public:
   // Opens the log in `dir`, creating it if the directory is missing or empty.
   // Errors: kNotALog (a foreign directory or database), kUnsupported (newer format),
@@ -115,9 +118,6 @@ class EventLog {
   virtual uint64_t durable_sequence() const = 0;
   virtual LogStats stats() const = 0;
 
-  // A verifying cursor from `from` over a snapshot taken now.
-  virtual Result<std::unique_ptr<EventCursor>> Read(uint64_t from = 1) = 0;
-
   // Writes what the memtables hold to table files, as closing does, and says whether that
   // worked: kIo (a full disk, say) leaves the events in the WAL, which the next open
   // recovers. A server calls it last, to report a failure the destructor could only drop.
@@ -126,22 +126,11 @@ class EventLog {
   // Walks the whole chain. Ok, or kCorruption naming the first bad sequence.
   virtual Status Verify() = 0;
 
-  // The chain hash stored with event `sequence` (no verification beyond its size):
-  // kNotFound for 0 and beyond the head, kCorruption for a garbled value, kIo.
-  virtual Result<Hash> EventHash(uint64_t sequence) = 0;
-
-  // Projection snapshots (log/snapshot.h; FORMAT.md §Snapshots) in the `snapshots` column
-  // family, keyed by the sequence they were taken at. They are not events: not chained,
-  // not covered by Verify(), never changing the head; they are written without fsync
-  // (a crash may lose the newest, which only lengthens the next start-up). The bytes are
-  // opaque here; the reader decides whether a record is usable.
+  // Writing projection snapshots (LogView reads them). They are written without fsync (a
+  // crash may lose the newest, which only lengthens the next start-up).
   // Stores `record` at `sequence`, replacing any record there. kIo, also (nothing written)
   // when the disk would keep less than LogOptions::snapshot_free_reserve_bytes free.
   virtual Status PutSnapshot(uint64_t sequence, std::string_view record) = 0;
-  // The sequences that hold a snapshot, newest first. kIo.
-  virtual Result<std::vector<uint64_t>> SnapshotSequences() = 0;
-  // The record at `sequence`; kNotFound if there is none. kIo.
-  virtual Result<std::string> GetSnapshot(uint64_t sequence) = 0;
   // Removes the record at `sequence` (ok if there was none). kIo.
   virtual Status DeleteSnapshot(uint64_t sequence) = 0;
 };

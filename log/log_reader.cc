@@ -24,6 +24,13 @@ class FollowerReader final : public LogReader {
   Result<std::unique_ptr<EventCursor>> Read(uint64_t from) override {
     return OpenChainCursor(*store_, from, /*use_snapshot=*/false);
   }
+  Result<Hash> EventHash(uint64_t sequence) override { return store_->EventHash(sequence); }
+  Result<std::vector<uint64_t>> SnapshotSequences() override {
+    return store_->SnapshotSequences();
+  }
+  Result<std::string> GetSnapshot(uint64_t sequence) override {
+    return store_->GetSnapshot(sequence);
+  }
   Status Verify() override {
     auto cursor = Read(1);
     if (!cursor.ok()) return cursor.status();

@@ -13,10 +13,11 @@
 #include "base/result.h"
 #include "log/event.h"
 #include "log/event_cursor.h"
+#include "log/log_view.h"
 
 namespace las::log {
 
-class LogReader {
+class LogReader : public LogView {
  public:
   // Errors: kNotFound (no log in dir), kNotALog, kUnsupported, kDenied, kIo.
   static Result<std::unique_ptr<LogReader>> Open(const std::string& dir);
@@ -25,9 +26,8 @@ class LogReader {
   // Sees the writer's later appends.
   virtual Status CatchUp() = 0;
   virtual Result<Head> head() = 0;
-  // A verifying cursor from `from`; see event_cursor.h. It must not outlive this reader,
-  // and CatchUp() must not be called while it is in use.
-  virtual Result<std::unique_ptr<EventCursor>> Read(uint64_t from = 1) = 0;
+  // Read(): a cursor must not outlive this reader, and CatchUp() must not be called while
+  // it is in use. The snapshot reads see what Read() sees.
   virtual Status Verify() = 0;
 };
 

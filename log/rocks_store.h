@@ -85,6 +85,11 @@ class RocksStore {
   enum class FileCheck { kPresent, kBlocks };
   Status CheckFiles(FileCheck check) const;
 
+  // The reads of log/log_view.h, for the writer and a follower alike (rocks_store_reads.cc).
+  Result<Hash> EventHash(uint64_t sequence);
+  Result<std::vector<uint64_t>> SnapshotSequences();
+  Result<std::string> GetSnapshot(uint64_t sequence);
+
  private:
   RocksStore() = default;
   Status OpenDb(Mode mode, bool create_if_missing);

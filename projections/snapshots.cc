@@ -73,15 +73,15 @@ Result<size_t> WriteSavedSnapshot(log::EventLog& log, log::Snapshot states,
 namespace {
 
 // Why the snapshot at `key` cannot be used, or ok with `into` restored.
-Status TryRestore(log::EventLog& log, uint64_t key, const log::SnapshotKey& seal_key,
-                  const log::Head& head, ProjectionSet& into, uint64_t& state_bytes) {
+Status TryRestore(log::LogView& log, uint64_t key, const log::SnapshotKey& seal_key,
+                  uint64_t head, ProjectionSet& into, uint64_t& state_bytes) {
   auto record = log.GetSnapshot(key);
   if (!record.ok()) return record.status();
   auto snapshot = log::DecodeSnapshot(*record, seal_key);
   if (!snapshot.ok()) return snapshot.status();
   if (snapshot->sequence != key) return Corruption("its recorded sequence differs from its key");
-  if (snapshot->sequence == 0 || snapshot->sequence > head.sequence) {
-    return Corruption("it is beyond the log's head (" + std::to_string(head.sequence) + ")");
+  if (snapshot->sequence == 0 || snapshot->sequence > head) {
+    return Corruption("it is beyond the log's head (" + std::to_string(head) + ")");
   }
   auto hash = log.EventHash(snapshot->sequence);
   if (!hash.ok()) return hash.status();
@@ -95,11 +95,11 @@ Status TryRestore(log::EventLog& log, uint64_t key, const log::SnapshotKey& seal
 
 }  // namespace
 
-Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::SnapshotKey& seal_key) {
+Result<LoadedProjections> LoadNewestSnapshot(log::LogView& log, uint64_t head,
+                                             const log::SnapshotKey& seal_key) {
   LoadedProjections loaded;
   auto sequences = log.SnapshotSequences();
   if (!sequences.ok()) return sequences.status();
-  const log::Head head = log.head();
   for (uint64_t key : *sequences) {
     ProjectionSet candidate;
     uint64_t state_bytes = 0;
@@ -115,6 +115,29 @@ Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::Snap
                              " ignored: " + status.ToString());
   }
   return loaded;
+}
+
+Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::SnapshotKey& key) {
+  return LoadNewestSnapshot(log, log.head().sequence, key);
+}
+
+Result<uint64_t> FoldFromNewestSnapshot(log::LogView& log, uint64_t head,
+                                        const log::SnapshotKey* key, ProjectionSet& set) {
+  if (key != nullptr) {
+    auto loaded = LoadNewestSnapshot(log, head, *key);
+    // Snapshots that cannot even be listed only cost the whole fold.
+    if (!loaded.ok() && loaded.status().code() != Code::kCorruption) return loaded.status();
+    if (loaded.ok() && loaded->snapshot_sequence != 0) set = std::move(loaded->set);
+  }
+  const uint64_t snapshot_sequence = set.sequence();
+  auto cursor = log.Read(snapshot_sequence + 1);
+  if (!cursor.ok()) return cursor.status();
+  while (true) {
+    auto more = (*cursor)->Next();
+    if (!more.ok()) return more.status();
+    if (!*more) return snapshot_sequence;
+    set.Apply((*cursor)->current());
+  }
 }
 
 }  // namespace las::projections

@@ -14,6 +14,7 @@
 
 #include "base/result.h"
 #include "log/event_log.h"
+#include "log/log_view.h"
 #include "log/snapshot.h"
 #include "projections/projection_set.h"
 
@@ -48,12 +49,27 @@ struct LoadedProjections {
   std::vector<std::string> ignored;  // why each newer snapshot was ignored (no secrets)
 };
 
-// The newest usable snapshot of `log`, restored; a fresh set when there is none. A
-// snapshot is ignored (with a line in `ignored`, and the next older one is tried) when its
-// record does not decode (seal, truncation, version), its key and recorded sequence
-// differ, its sequence is beyond the log's head, the event at its sequence has another
+// The newest usable snapshot of `log`, whose head is `head`, restored; a fresh set when
+// there is none. A snapshot is ignored (with a line in `ignored`, and the next older one is
+// tried) when its record does not decode (seal, truncation, version), its key and recorded
+// sequence differ, its sequence is beyond `head`, the event at its sequence has another
 // chain hash than recorded, or a projection's state does not parse or does not give the
-// recorded digest. Only a log read failure is an error (kIo).
+// recorded digest. Only a log read failure is an error (kIo; kCorruption when the
+// snapshots cannot even be listed).
+Result<LoadedProjections> LoadNewestSnapshot(log::LogView& log, uint64_t head,
+                                             const log::SnapshotKey& key);
+// The same for the writer, at its head.
 Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::SnapshotKey& key);
+
+// Folds every event of `log`, whose head is `head`, into `set` (fresh): the newest snapshot
+// usable with `key` and then each event after it, each verified against the chain from the
+// snapshot's event on; with no usable snapshot (or no key: nullptr), every event from
+// sequence 1. Returns the sequence of the snapshot used, 0 for none. Errors: the cursor's
+// (kCorruption naming the first bad sequence, kIo) and kIo from reading snapshots.
+// The events before the snapshot are not verified again — they were when it was taken, and
+// its seal and the event hash it names bind it to them: this is for a view of the current
+// state (the CLI's), as a server's start is; `las replay` verifies everything.
+Result<uint64_t> FoldFromNewestSnapshot(log::LogView& log, uint64_t head,
+                                        const log::SnapshotKey* key, ProjectionSet& set);
 
 }  // namespace las::projections

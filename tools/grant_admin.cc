@@ -5,7 +5,6 @@
 
 #include "base/printable_text.h"
 #include "log/event_log.h"
-#include "log/log_reader.h"
 #include "projections/catalog_projection.h"
 #include "projections/grants_projection.h"
 #include "projections/replay.h"
@@ -294,17 +293,6 @@ Status ForgetRule(const std::string& log_dir, const std::string& rule_id) {
   auto draft = PlanForgetRule(opened->set, rule_id);
   if (!draft.ok()) return draft.status();
   return AppendOne(*opened->log, std::move(*draft));
-}
-
-Result<reducers::Grants> ReadGrants(const std::string& log_dir) {
-  auto reader = log::LogReader::Open(log_dir);
-  if (!reader.ok()) return reader.status();
-  auto cursor = (*reader)->Read(1);
-  if (!cursor.ok()) return cursor.status();
-  projections::ProjectionSet set;
-  auto outcome = projections::Replay(**cursor, {}, {}, set);
-  if (!outcome.status.ok()) return outcome.status;
-  return GrantsOf(set);
 }
 
 }  // namespace las::tools

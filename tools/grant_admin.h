@@ -91,7 +91,4 @@ Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::s
 Result<log::EventDraft> PlanForgetRule(const projections::ProjectionSet& set,
                                        const std::string& rule_id);
 
-// The grants projection folded from the whole log (verified), as a follower.
-Result<reducers::Grants> ReadGrants(const std::string& log_dir);
-
 }  // namespace las::tools

@@ -2,12 +2,14 @@
 // (stdin from a file, no surfaces), through the real executable.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/log/raw_db.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
 
@@ -47,7 +49,9 @@ class InspectCoordinationCliTest : public ::testing::Test {
             << params << "}\n";
     }
     lines.close();
-    auto run = Las({"serve", "--log", log_dir()}, path);
+    std::vector<std::string> serve = {"serve", "--log", log_dir()};
+    serve.insert(serve.end(), serve_flags_.begin(), serve_flags_.end());
+    auto run = Las(serve, path);
     ASSERT_EQ(run.exit_code, 0) << run.err;
     for (const auto& line : testing::Lines(run.out)) {
       const json answer = json::parse(line);
@@ -65,6 +69,7 @@ class InspectCoordinationCliTest : public ::testing::Test {
   testing::TempDir tmp_;
   std::vector<json> answers_;
   int sessions_ = 0;
+  std::vector<std::string> serve_flags_;  // added to every Session's `las serve`
 };
 
 TEST_F(InspectCoordinationCliTest, StateShowsEveryKeysCurrentVersionAndItsExactValue) {
@@ -152,6 +157,46 @@ TEST_F(InspectCoordinationCliTest, AnEmptyLogShowsEmptyViewsAndNoLogIsNotFound) 
   auto missing = Las({"inspect", "messages", "--log", tmp_.Sub("nothing-here")});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("las inspect messages"), std::string::npos) << missing.err;
+}
+
+// A view starts from the newest snapshot sealed with this user's key, as a server's start
+// does, and verifies the events after it; `las replay` verifies every event. So damage
+// before the snapshot shows in replay and, once the key is gone, in the view too.
+TEST_F(InspectCoordinationCliTest, ViewsStartFromTheNewestSnapshotWhileReplayVerifiesAll) {
+  serve_flags_ = {"--snapshot-every", "1"};
+  Session("alice", {Call("las__state_set", {{"key", "plan"}, {"scope", "blackboard"},
+                                            {"value", {{"step", 1}}}}),
+                    Call("las__state_set", {{"key", "plan"}, {"scope", "blackboard"},
+                                            {"value", {{"step", 2}}}})});
+  Session("bob", {Call("las__state_set", {{"key", "note"}, {"scope", "blackboard"},
+                                          {"value", "after the first session"}})});
+  const std::string key_file = tmp_.Sub("config") + "/las/snapshot.key";
+  ASSERT_TRUE(std::filesystem::exists(key_file)) << "the server made its snapshot key";
+  const std::vector<std::string> view = {"inspect", "state", "--log", log_dir(), "--json",
+                                         "--values"};
+  const auto before = Las(view);
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  ASSERT_EQ(json::parse(before.out)["blackboard"].size(), 2u) << before.out;
+  {
+    testing::RawDb db(log_dir());
+    std::string value = db.Get("events", testing::SequenceKey(2));
+    value[value.size() / 2] = static_cast<char>(value[value.size() / 2] ^ 0x10);
+    db.Put("events", testing::SequenceKey(2), value);
+  }
+
+  const auto from_snapshot = Las(view);
+  EXPECT_EQ(from_snapshot.exit_code, 0) << from_snapshot.err;
+  EXPECT_EQ(from_snapshot.out, before.out);
+  EXPECT_EQ(Las({"grants", "--log", log_dir()}).exit_code, 0);
+  const auto replay = Las({"replay", "--log", log_dir(), "--summary"});
+  EXPECT_EQ(replay.exit_code, 3);
+  EXPECT_NE(replay.err.find("event 2"), std::string::npos) << replay.err;
+
+  std::filesystem::remove(key_file);
+  const auto full_fold = Las(view);
+  EXPECT_EQ(full_fold.exit_code, 3);
+  EXPECT_NE(full_fold.err.find("event 2"), std::string::npos) << full_fold.err;
+  EXPECT_EQ(full_fold.out, "");
 }
 
 }  // namespace

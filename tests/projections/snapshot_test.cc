@@ -1,6 +1,7 @@
 // Snapshots: the record codec (log/snapshot.h) refuses every damaged record; a set saved
 // and restored has the same digests as the fold it came from; WriteSnapshot and
-// LoadNewestSnapshot store, select and reject snapshots against the log they belong to.
+// LoadNewestSnapshot store, select and reject snapshots against the log they belong to;
+// FoldFromNewestSnapshot folds a follower's view from one to the same digests as a full fold.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,11 +9,13 @@
 #include <vector>
 
 #include "log/event_log.h"
+#include "log/log_reader.h"
 #include "log/snapshot.h"
 #include "projections/projection_set.h"
 #include "projections/replay.h"
 #include "projections/snapshots.h"
 #include "projections/state_codec.h"
+#include "tests/log/raw_db.h"
 #include "tests/support/projection_saves.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
@@ -420,6 +423,59 @@ TEST(LogSnapshots, SnapshotsAreNotEventsAndSurviveReopening) {
   EXPECT_EQ((*log)->EventHash(head.sequence).value(), head.hash);
   EXPECT_EQ((*log)->EventHash(head.sequence + 1).status().code(), Code::kNotFound);
   EXPECT_EQ((*log)->EventHash(0).status().code(), Code::kNotFound);
+}
+
+TEST(LogSnapshots, AFollowerFoldsFromTheNewestSnapshotToTheDigestsOfAFullFold) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  auto log = SampleLog(dir.Sub("log"));
+  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), kKey).ok());
+  const uint64_t snapshot = log->head().sequence;
+  Append(*log, 3000, 7);
+  const Digests full = Fold(*log).Digests();
+
+  auto follower = log::LogReader::Open(dir.Sub("log"));
+  ASSERT_TRUE(follower.ok()) << follower.status().ToString();
+  const uint64_t head = (*follower)->head().value().sequence;
+  ASSERT_EQ(head, snapshot + 7);
+  struct Case {
+    const log::SnapshotKey* key;
+    uint64_t used;
+  };
+  const log::SnapshotKey other = OtherKey();
+  for (const Case& c : {Case{&kKey, snapshot}, Case{nullptr, 0}, Case{&other, 0}}) {
+    ProjectionSet set;
+    auto folded = FoldFromNewestSnapshot(**follower, head, c.key, set);
+    ASSERT_TRUE(folded.ok()) << folded.status().ToString();
+    EXPECT_EQ(*folded, c.used);
+    EXPECT_EQ(set.sequence(), head);
+    EXPECT_EQ(set.Digests(), full);
+  }
+}
+
+TEST(LogSnapshots, AFoldFromASnapshotStillVerifiesTheEventsAfterIt) {
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  testing::TempDir dir;
+  auto log = SampleLog(dir.Sub("log"));
+  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), kKey).ok());
+  const uint64_t snapshot = log->head().sequence;
+  Append(*log, 3000, 3);
+  const uint64_t head = log->head().sequence;
+  log.reset();
+  {
+    testing::RawDb db(dir.Sub("log"));
+    std::string value = db.Get("events", testing::SequenceKey(snapshot + 2));
+    value[value.size() / 2] = static_cast<char>(value[value.size() / 2] ^ 0x10);
+    db.Put("events", testing::SequenceKey(snapshot + 2), value);
+  }
+  auto follower = log::LogReader::Open(dir.Sub("log"));
+  ASSERT_TRUE(follower.ok()) << follower.status().ToString();
+  ProjectionSet set;
+  auto folded = FoldFromNewestSnapshot(**follower, head, &kKey, set);
+  EXPECT_EQ(folded.status().code(), Code::kCorruption);
+  EXPECT_NE(folded.status().message().find("event " + std::to_string(snapshot + 2)),
+            std::string::npos)
+      << folded.status().ToString();
 }
 
 }  // namespace
