@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "base/clock.h"
@@ -37,7 +38,7 @@ struct CheckFlags {
   std::string signature;
   std::string trust_store;
   std::string watermark;
-  std::string at;
+  std::optional<std::string> at;
   int64_t timeout_ms = 15'000;
 };
 

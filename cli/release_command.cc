@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "base/clock.h"
@@ -424,7 +425,7 @@ struct VerifyFlags {
   std::string signature;
   std::string trust_store;
   std::string watermark;
-  std::string at;
+  std::optional<std::string> at;
 };
 
 // Whether a failed row says the files could not be checked (the operator's or the system's

@@ -48,10 +48,14 @@ Result<int64_t> ParseDurationSeconds(const std::string& text) {
   return count * unit;
 }
 
-Result<int64_t> CheckTime(const std::string& at, int64_t now_micros) {
-  if (at.empty()) return now_micros;
-  Result<int64_t> parsed = trust::ParseRfc3339UtcMicros(at);
-  if (!parsed.ok()) return InvalidArgument("--at \"" + at + "\": " + parsed.status().message());
+Result<int64_t> CheckTime(const std::optional<std::string>& at, int64_t now_micros) {
+  if (!at) return now_micros;
+  if (at->empty()) {
+    return InvalidArgument("--at \"\": an empty instant; give one (RFC 3339 UTC), or leave --at "
+                           "out to check as of now");
+  }
+  Result<int64_t> parsed = trust::ParseRfc3339UtcMicros(*at);
+  if (!parsed.ok()) return InvalidArgument("--at \"" + *at + "\": " + parsed.status().message());
   return parsed;
 }
 

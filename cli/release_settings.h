@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -42,7 +43,9 @@ inline constexpr int64_t kMaxExpiresInSeconds = 366LL * 86400;
 // otherwise, or above kMaxExpiresInSeconds (keep expiries short: docs/RELEASES.md).
 Result<int64_t> ParseDurationSeconds(const std::string& text);
 
-// `--at`: empty = `now_micros`; otherwise an RFC 3339 UTC instant (trust/rfc3339.h).
-Result<int64_t> CheckTime(const std::string& at, int64_t now_micros);
+// `--at`: not given = `now_micros`; otherwise an RFC 3339 UTC instant (trust/rfc3339.h).
+// An empty value is InvalidArgument, not "now": `--at "$WHEN"` with WHEN unset must not
+// quietly check as of now (probe BW4).
+Result<int64_t> CheckTime(const std::optional<std::string>& at, int64_t now_micros);
 
 }  // namespace las::cli

@@ -158,7 +158,6 @@ void Federation::LaunchEligible() {
     }
   }
   for (const auto& name : signed_and_configured) StateOf(name).reason = "skipped";
-  eligible_ = eligible.size();
   if (eligible.empty()) return Settle();
 
   // Special policies decide before anything is launched (docs/POLICIES.md).
@@ -170,7 +169,6 @@ void Federation::LaunchEligible() {
                      options_.environment, options_.secure);
     SurfaceState& state = StateOf(name);
     if (admission.absent) {
-      --eligible_;
       state.reason = std::string(kReasonFinanceAbsent);
       continue;
     }
@@ -315,7 +313,11 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
 
 void Federation::Settle() {
   RecordNoLongerServed();
-  if (release_ && status_.ok() && (admitted_ > 0 || eligible_ == 0)) {
+  // A release moves the watermark once it serves: when a surface was admitted, or when it
+  // binds none (signed only to make older releases a rollback). One whose surfaces were all
+  // left out — refused, unconfigured, or subtracted by LAS_ONLY/LAS_SKIP for this run — does
+  // not use up its sequence (probe BW3).
+  if (release_ && status_.ok() && (admitted_ > 0 || release_->manifest.surfaces.empty())) {
     const uint64_t before = release_->watermark_before;
     trust::Verdict committed = trust::ReleaseVerifier(*options_.clock, options_.secure)
                                    .Commit(*release_);

@@ -218,7 +218,6 @@ class Federation {
   // The aborts of first launches under way (LaunchSurface), for Shutdown.
   std::map<std::string, std::function<void()>, std::less<>> launch_aborts_;
   size_t admitted_ = 0;
-  size_t eligible_ = 0;
   std::vector<SurfaceState> states_;
   // The surfaces this start recorded a verdict for (admitted or refused).
   std::set<std::string> decided_;

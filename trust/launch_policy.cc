@@ -173,14 +173,17 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
   // Environment: a fixed PATH and the declared names, nothing inherited implicitly; none
   // that would load code the release does not pin.
   plan.env.push_back("PATH=" + std::string(kChildPath));
-  // Python would import the user's site-packages (usercustomize) at start: not pinned.
-  if (interpreter == Interpreter::kPython) plan.env.push_back("PYTHONNOUSERSITE=1");
+  // Python would import the user's site-packages (usercustomize, .pth files) at start: not
+  // pinned. Set for every child, not only a command that reads as Python: a `#!` script
+  // that runs a Python, or any child that starts one, would import them too (probe BW1).
+  plan.env.push_back(std::string(kNoUserSite));
   for (const std::string& var : surface.env) {
     if (EnvironmentLoadsCode(var)) {
       return Reject(Reason::kCodeNotPinned,
                     name + "the environment variable " + var +
                         " makes the child load code the release does not pin");
     }
+    if (var == "PYTHONNOUSERSITE") continue;  // set above, whatever Las's own says
     auto it = policy.environment.find(var);
     if (it == policy.environment.end()) {
       plan.missing_env.push_back(var);

@@ -31,9 +31,9 @@
 // content; someone who can write into the very file (same inode) between the hash and
 // the exec changes what runs. The workspace is the operator's own tree.
 //
-// Environment: the child's env is PATH=kChildPath plus each declared name that is present
-// in LaunchPolicy::environment, nothing else. Declared names that are absent are listed in
-// missing_env (names only) and simply not set.
+// Environment: the child's env is PATH=kChildPath, kNoUserSite, and each declared name that
+// is present in LaunchPolicy::environment, nothing else. Declared names that are absent are
+// listed in missing_env (names only) and simply not set.
 //
 // Thread safety: PlanLaunch is a free function; a LaunchPlan is move-only (it owns fds).
 #pragma once
@@ -51,6 +51,8 @@
 namespace las::trust {
 
 inline constexpr std::string_view kChildPath = "/usr/local/bin:/usr/bin:/bin";
+// In every child's environment: no Python it runs imports the user's site-packages.
+inline constexpr std::string_view kNoUserSite = "PYTHONNOUSERSITE=1";
 
 struct LaunchPolicy {
   std::string workspace;        // LAS_WORKSPACE; must be absolute

@@ -81,6 +81,8 @@ TEST_F(CheckCliTest, JsonIsStable) {
   EXPECT_EQ(keys, (std::vector<std::string>{"checked_at", "checks", "counts", "ok", "schema_version"}));
   EXPECT_EQ(report["schema_version"], 1);
   EXPECT_EQ(report["checked_at"], "2026-01-01T00:00:00Z");
+  auto empty_at = r_.Check({"--json", "--registry", registry_, "--at", ""});
+  EXPECT_EQ(empty_at.exit_code, 2) << "an empty instant is no \"now\" (BW4): " << empty_at.out;
   EXPECT_EQ(report["counts"], (json{{"fail", 0}, {"ok", 7}, {"skip", 0}}));
   std::vector<std::string> order;
   for (const json& row : report["checks"]) {

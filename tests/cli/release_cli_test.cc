@@ -407,6 +407,11 @@ TEST(ReleaseSignVerifyTest, VerifyTellsOperationalErrorsFromFailures) {
   EXPECT_EQ(at_expiry.exit_code, 1);
   EXPECT_NE(at_expiry.out.find("expired at " + expires_at + " (0s ago)"), std::string::npos)
       << at_expiry.out;
+  // An empty instant is a usage error, not "now": `--at "$WHEN"` with WHEN unset (BW4).
+  auto empty = r.Verify({"--at", ""});
+  EXPECT_EQ(empty.exit_code, 2) << empty.out << empty.err;
+  EXPECT_NE(empty.err.find("--at \"\": an empty instant"), std::string::npos) << empty.err;
+  EXPECT_EQ(empty.out, "");
 }
 
 // A manifest this user may not read is "could not verify" (exit 8), not "must not be

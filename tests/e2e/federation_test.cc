@@ -908,6 +908,30 @@ TEST_F(FederationTest, TheWatermarkAdvancesOnceAndARestartKeepsIt) {
   EXPECT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 2u) << "the restart re-verified it";
 }
 
+// A run that leaves every surface out (LAS_ONLY naming none, here) serves nothing of the
+// release, so it does not use up the release's sequence; a release that binds no surface at
+// all moves the watermark at once — signed to make older releases a rollback (probe BW3).
+TEST_F(FederationTest, OnlyAReleaseThatServesOrBindsNothingMovesTheWatermark) {
+  release_->Sign(1);
+  auto none = Serve({{{"op", "ping"}}}, {}, {{"LAS_ONLY", ","}});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 1u);
+  EXPECT_EQ(Replay({"--kind", "WatermarkAdvanced"}).size(), 0u) << "nothing was served";
+
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  auto advanced = Replay({"--kind", "WatermarkAdvanced"});
+  ASSERT_EQ(advanced.size(), 1u);
+  EXPECT_EQ(advanced[0]["payload"]["to_sequence"], 1);
+
+  release_->manifest().surfaces.clear();
+  release_->Sign(2);
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  advanced = Replay({"--kind", "WatermarkAdvanced"});
+  ASSERT_EQ(advanced.size(), 2u);
+  EXPECT_EQ(advanced[1]["payload"]["from_sequence"], 1);
+  EXPECT_EQ(advanced[1]["payload"]["to_sequence"], 2);
+}
+
 // The log keeps each key's watermark too (WatermarkAdvanced): a deleted watermark file does
 // not re-open rollback to an older release once the log has seen a newer one admitted.
 TEST_F(FederationTest, TheLogsWatermarkRefusesARollbackAfterTheFileIsDeleted) {

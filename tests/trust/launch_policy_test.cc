@@ -109,7 +109,8 @@ class LaunchPolicyTest : public ::testing::Test {
 TEST_F(LaunchPolicyTest, SignedScriptRunsWithOnlyPathAndDeclaredEnv) {
   VerdictOr<LaunchPlan> plan = PlanLaunch(ScriptSurface("echo \"$MOST_TOKEN:$HOME:$PATH:$(pwd)\""), policy_);
   ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
-  EXPECT_EQ(plan->env, (std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "MOST_TOKEN=t0ken"}));
+  EXPECT_EQ(plan->env, (std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin",
+                                                  "PYTHONNOUSERSITE=1", "MOST_TOKEN=t0ken"}));
   EXPECT_EQ(plan->missing_env, (std::vector<std::string>{"MOST_ABSENT"}));
   EXPECT_TRUE(plan->binary_is_script);
   EXPECT_EQ(RunPlan(*plan), "t0ken::/usr/local/bin:/usr/bin:/bin:" + ws_ + "/srv\n");
@@ -208,7 +209,9 @@ TEST_F(LaunchPolicyTest, EnvironmentThatLoadsOtherCodeIsRefused) {
         "PYTHONPYCACHEPREFIX", "PYTHONINSPECT", "PYTHONWARNINGS", "PYTHONBREAKPOINT",
         "PYTHONPLATLIBDIR", "PYTHONSOMETHINGNEW", "NODE_OPTIONS", "NODE_PATH",
         "NODE_REPL_EXTERNAL_MODULE", "BASH_ENV", "BASH_FUNC_ls%%", "SHELLOPTS", "PS4",
-        "PERL5OPT", "PERL5DB"}) {
+        "PERL5OPT", "PERL5DB", "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES",
+        "OPENSSL_CONF_INCLUDE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
+        "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH_64"}) {
     SurfaceBinding s = PythonSurface();
     s.env = {"MOST_TOKEN", name};
     EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << name;
@@ -218,6 +221,25 @@ TEST_F(LaunchPolicyTest, EnvironmentThatLoadsOtherCodeIsRefused) {
   VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
   ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
   EXPECT_NE(std::find(plan->env.begin(), plan->env.end(), "PYTHONNOUSERSITE=1"), plan->env.end());
+}
+
+// Not only a command that reads as Python: a `#!/usr/bin/python3` script (to Las a command
+// like any other) would import the user's site-packages too, and none is pinned (probe BW1).
+// A declared PYTHONNOUSERSITE cannot turn that off.
+TEST_F(LaunchPolicyTest, NoChildImportsTheUsersSitePackages) {
+  SurfaceBinding s = ScriptSurface();
+  const std::string script = ws_ + "/srv/server.sh";
+  WriteFile(script, "#!/usr/bin/python3\nimport site\nprint(site.ENABLE_USER_SITE)\n", 0700);
+  s.binary_sha256 = DigestOfPath(script);
+  s.env = {"PYTHONNOUSERSITE"};
+  policy_.environment["PYTHONNOUSERSITE"] = "";
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  EXPECT_EQ(std::count(plan->env.begin(), plan->env.end(), "PYTHONNOUSERSITE=1"), 1);
+  EXPECT_EQ(std::count_if(plan->env.begin(), plan->env.end(),
+                          [](const std::string& e) { return e.starts_with("PYTHONNOUSERSITE"); }),
+            1);
+  EXPECT_EQ(RunPlan(*plan), "False\n");
 }
 
 // A workspace copy of an interpreter (a virtualenv made with --copies) is one too.
