@@ -14,6 +14,9 @@
 namespace las::reducers {
 namespace {
 
+// 2^53: every integer of smaller magnitude is exactly a double.
+constexpr double kExactIntegerLimit = 9007199254740992.0;
+
 class Parser {
  public:
   Parser(std::string_view text, const JsonLimits& limits) : s_(text), limits_(limits) {}
@@ -274,6 +277,14 @@ class Parser {
       return Fail("invalid number");
     }
     if (value == 0) value = 0;  // -0.0 and 0.0 alike
+    // Below 2^53 every integral double is an exact integer: written as one (to_chars's
+    // shortest form is 1e+15 for 1e15), it has the text of the equal integer, so `set_union`
+    // sees one value (probe BX1). Beyond, a double keeps its shortest form.
+    if (std::fabs(value) < kExactIntegerLimit && std::trunc(value) == value) {
+      out.text = std::to_string(static_cast<int64_t>(value));
+      out.integer = true;
+      return true;
+    }
     char buf[64];
     const auto [out_end, out_ec] = std::to_chars(buf, buf + sizeof buf, value);
     if (out_ec != std::errc()) return Fail("cannot format number");

@@ -11,6 +11,7 @@
 #include "tools/grant_events.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
+#include "trust/manifest.h"
 
 namespace las::tools {
 namespace {
@@ -137,9 +138,12 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
   }
   if (all && !reducers::CoversAll(*grants, from)) return done(Refused("wider-than-held"));
   for (const auto& s : selectors) {
-    // Las's own tools are never granted by name (`las grant` refuses them too).
+    // Names as `las grant` checks them: a name no release can give (`Not A Surface!`; a
+    // surface `a_` whose key `a____b` another selector shares) would be a grant that never
+    // matches, listed as if it meant something (probe BX2); and Las's own tools (surface
+    // `las`, which IsValidSurfaceName refuses) are never granted by name.
     if (!reducers::IsWellFormedSelector(s.surface, s.tool, s.definition_sha256) ||
-        s.surface == kOwnSurface) {
+        !trust::IsValidSurfaceName(s.surface) || !trust::IsValidToolName(s.tool)) {
       return done(Refused("invalid-selector"));
     }
     if (!reducers::Covers(*grants, from, s.surface, s.tool, s.definition_sha256)) {

@@ -43,7 +43,9 @@ JsonObjectText Summary(const reducers::MailMessage& m, reducers::MailState state
       .String("subject", m.subject)
       .Int("sent_micros", m.sent_micros)
       .String("state", reducers::MailStateName(state));
-  if (m.deferred_until_micros != 0 && state != reducers::MailState::kRead) {
+  // Only while it holds: a past deferral on a completed or unread-again message read as if
+  // the message were still put aside (probe BX3).
+  if (state == reducers::MailState::kDeferred) {
     out.Int("deferred_until_micros", m.deferred_until_micros);
   }
   return out;

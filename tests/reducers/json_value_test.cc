@@ -35,6 +35,20 @@ TEST(JsonValueTest, OtherNumbersAreShortestRoundTripDoubles) {
   EXPECT_EQ(Canon(once), once) << "canonical text is a fixpoint";
 }
 
+// Below 2^53 an integral double is the integer it equals, digit for digit, whatever its
+// shortest form (1e+15): equal numbers have one text (probe BX1). Beyond, a double keeps
+// its shortest form.
+TEST(JsonValueTest, AnIntegralDoubleBelowTwoToThe53IsWrittenAsItsInteger) {
+  EXPECT_EQ(Canon("1e15"), "1000000000000000");
+  EXPECT_EQ(Canon("-1e15"), "-1000000000000000");
+  EXPECT_EQ(Canon("1e15"), Canon("1000000000000000"));
+  EXPECT_EQ(Canon("9007199254740991.0"), "9007199254740991") << "2^53 - 1";
+  EXPECT_EQ(Canon("1.5e3"), "1500");
+  EXPECT_EQ(Canon("9007199254740992.0"), "9007199254740992") << "2^53: its shortest form";
+  EXPECT_EQ(Canon("1e21"), "1e+21");
+  EXPECT_EQ(Canon("1e15"), Canon(Canon("1e15"))) << "still a fixpoint";
+}
+
 TEST(JsonValueTest, CanonicalTextSortsKeysAndDropsWhitespace) {
   EXPECT_EQ(Canon(" { \"b\" : [ 1 , true , null ] , \"a\" : { \"z\":\"\\u00e9\\n\" , \"y\":{} } } "),
             "{\"a\":{\"y\":{},\"z\":\"\xC3\xA9\\n\"},\"b\":[1,true,null]}");

@@ -65,6 +65,7 @@ TEST(LasStdTest, MergeObjectIsShallow) {
 TEST(LasStdTest, SetUnionKeepsFirstOccurrenceOrder) {
   EXPECT_EQ(Reduce("set_union", nullptr, "[3,1,3]"), "[3,1]");
   EXPECT_EQ(Reduce("set_union", "null", "[2,2]"), "[2]");
+  EXPECT_EQ(Reduce("set_union", "[1000000000000000]", "[1e15,1e+15]"), "[1000000000000000]");
   EXPECT_EQ(Reduce("set_union", R"([1,{"a":1,"b":2}])", R"([{"b":2,"a":1},2,1.0])"),
             R"([1,{"a":1,"b":2},2])");
   EXPECT_EQ(Reduce("set_union", "1", "[1]"), "!not-an-array");

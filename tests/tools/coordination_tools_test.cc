@@ -488,6 +488,12 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
   server_.clock().Advance(61'000'000);
   json later = Ok("bob", "las__message_list", {{"include_completed", true}});
   EXPECT_EQ(later["messages"][0]["message_id"], ids[1]) << "a deferral that ran out is unread";
+  EXPECT_FALSE(later["messages"][0].contains("deferred_until_micros")) << "nor shown";
+  Ok("bob", "las__message_defer", {{"message_id", ids[1]}, {"seconds", 60}});
+  Ok("bob", "las__message_complete", {{"message_id", ids[1]}});
+  EXPECT_FALSE(Ok("bob", "las__message_read", {{"message_id", ids[1]}})
+                   .contains("deferred_until_micros"))
+      << "a completed message is not put aside (BX3)";
   EXPECT_EQ(later["messages"].back()["state"], "completed");
   EXPECT_EQ(ErrorCode("bob", "las__message_defer",
                       json{{"message_id", ids[2]}, {"seconds", 5}}.dump()),

@@ -63,6 +63,23 @@ TEST_F(GrantToolsTest, ASelectorOnLasOwnToolsIsRefused) {
   EXPECT_EQ(result["content"][0]["text"], "Refused: invalid-selector") << result.dump();
 }
 
+// Names no release can give are refused as `las grant` refuses them: a grant for one would
+// never match, and `a_` + `_b` would share its key `a____b` with `a` + `__b` (probe BX2).
+TEST_F(GrantToolsTest, ASelectorNoReleaseCanNameIsRefused) {
+  const std::string digest(64, 'a');
+  for (const auto& [surface, tool] : std::vector<std::pair<std::string, std::string>>{
+           {"Not A Surface!", "x"}, {"echo", "../x y"}, {"a_", "_b"}, {"las", "state_get"},
+           {std::string(65, 'a'), "x"}}) {
+    json result = server_.Call(
+        "carol", "las__grant_delegate",
+        json{{"to_agent", "dave"}, {"from_grant", carol_grant_},
+             {"selectors", {{{"surface", surface}, {"tool", tool}, {"definition_sha256", digest}}}}}
+            .dump());
+    EXPECT_EQ(result["content"][0]["text"], "Refused: invalid-selector") << surface << " " << tool;
+  }
+  EXPECT_EQ(server_.Call("dave", "las__grants", "{}")["structuredContent"]["grants"], json::array());
+}
+
 // A second equal delegation from the same grant would survive the revocation of the first
 // (probe W1); from another grant it is a different chain, and allowed.
 TEST_F(GrantToolsTest, TheSameDelegationTwiceIsRefused) {
