@@ -25,6 +25,11 @@ namespace {
 
 using nlohmann::ordered_json;
 
+// The log a command changes when no server holds it, with this user's snapshot key.
+tools::OperatorLog Writable(const std::string& log_dir) {
+  return {log_dir, DefaultSnapshotKeyFile()};
+}
+
 ordered_json SelectorJson(const reducers::Selector& s) {
   return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
 }
@@ -85,7 +90,7 @@ int Grant(const GrantFlags& flags) {
     }
   }
   const std::string grant_id = tools::RandomId(tools::kGrantIdPrefix);
-  auto issued = tools::IssueGrant(flags.log_dir, request, grant_id);
+  auto issued = tools::IssueGrant(Writable(flags.log_dir), request, grant_id);
   if (!issued.ok() && issued.status().code() == Code::kLocked) {
     ordered_json tools_json = ordered_json::array();
     for (const auto& tool : request.tools) tools_json.push_back(ToolJson(tool));
@@ -234,7 +239,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   revoke->add_option("grant", revoke_flags->second, "The grant id")->required()->check(IdArgument());
   AddLogFlag(*revoke, revoke_flags->first);
   revoke->callback([revoke_flags, &exit_code] {
-    auto revoked = tools::RevokeGrant(revoke_flags->first, revoke_flags->second);
+    auto revoked = tools::RevokeGrant(Writable(revoke_flags->first), revoke_flags->second);
     if (!revoked.ok() && revoked.status().code() == Code::kLocked) {
       auto answer = ViaServer(revoke_flags->first, revoked.status(), "las/grant.revoke",
                               {{"grant_id", revoke_flags->second}});
@@ -299,7 +304,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       return;
     }
     const std::string id = tools::RandomId(tools::kRuleIdPrefix);
-    auto selector = tools::AddRule(add_flags->log_dir, add_flags->agent, tool, id);
+    auto selector = tools::AddRule(Writable(add_flags->log_dir), add_flags->agent, tool, id);
     if (!selector.ok() && selector.status().code() == Code::kLocked) {
       auto answer = ViaServer(add_flags->log_dir, selector.status(), "las/rules.add",
                               {{"rule_id", id}, {"agent_id", add_flags->agent},
@@ -323,7 +328,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   forget->add_option("rule", forget_flags->second, "The rule id")->required()->check(IdArgument());
   AddLogFlag(*forget, forget_flags->first);
   forget->callback([forget_flags, &exit_code] {
-    Status forgotten = tools::ForgetRule(forget_flags->first, forget_flags->second);
+    Status forgotten = tools::ForgetRule(Writable(forget_flags->first), forget_flags->second);
     if (forgotten.code() == Code::kLocked) {
       auto answer = ViaServer(forget_flags->first, forgotten, "las/rules.forget",
                               {{"rule_id", forget_flags->second}});

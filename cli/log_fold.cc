@@ -16,11 +16,8 @@ int FoldLog(const std::string& dir, projections::ProjectionSet& set) {
   if (!reader.ok()) return Fail(reader.status());
   auto head = (*reader)->head();
   if (!head.ok()) return Fail(head.status());
-  // Without this user's key (none made yet, or unusable) the whole log is folded: a view
-  // is the same either way, only slower.
-  auto key = tools::ReadSnapshotKey(DefaultSnapshotKeyFile());
-  auto folded = projections::FoldFromNewestSnapshot(**reader, head->sequence,
-                                                    key.ok() ? &*key : nullptr, set);
+  auto folded = projections::FoldFromNewestSnapshot(
+      **reader, head->sequence, tools::UsableSnapshotKey(DefaultSnapshotKeyFile()), set);
   if (!folded.ok()) return Fail(folded.status());
   return kExitOk;
 }

@@ -28,9 +28,10 @@
 #include "log/event_log.h"
 #include "log/log_reader.h"
 #include "projections/onboarding_projection.h"
-#include "projections/replay.h"
+#include "projections/snapshots.h"
 #include "tools/onboarding_journey.h"
 #include "tools/registry.h"
+#include "tools/snapshot_key_file.h"
 #include "transport/child_process.h"
 
 namespace las::cli {
@@ -45,18 +46,26 @@ struct OnboardingFlags {
   int64_t timeout_ms = 15'000;
 };
 
-// Folds a whole cursor; the onboarding state and the last sequence.
+// The onboarding state and the last sequence of `log` up to `head`, folded from its newest
+// snapshot (cli/log_fold.h says why that is the same state).
 struct Folded {
   reducers::Onboarding state;
   uint64_t sequence = 0;
 };
-Result<Folded> Fold(log::EventCursor& cursor) {
+Result<Folded> Fold(log::LogView& log, uint64_t head) {
   projections::ProjectionSet set;
-  auto outcome = projections::Replay(cursor, {}, {}, set);
-  if (!outcome.status.ok()) return outcome.status;
+  auto folded = projections::FoldFromNewestSnapshot(
+      log, head, tools::UsableSnapshotKey(DefaultSnapshotKeyFile()), set);
+  if (!folded.ok()) return folded.status();
   const auto* onboarding =
       dynamic_cast<const projections::OnboardingProjection*>(set.Find("onboarding"));
   return Folded{onboarding->state(), set.sequence()};
+}
+
+Result<Folded> FoldFollower(log::LogReader& reader) {
+  auto head = reader.head();
+  if (!head.ok()) return head.status();
+  return Fold(reader, head->sequence);
 }
 
 std::string ByText(const std::string& by, uint64_t sequence) {
@@ -140,9 +149,7 @@ int ShowStatus(const OnboardingFlags& flags) {
     Print(flags, Folded{}, nullptr);
     return kExitOk;
   }
-  auto cursor = (*reader)->Read(1);
-  if (!cursor.ok()) return Fail(cursor.status());
-  auto folded = Fold(**cursor);
+  auto folded = FoldFollower(**reader);
   if (!folded.ok()) return Fail(folded.status());
   Print(flags, *folded, nullptr);
   return kExitOk;
@@ -167,9 +174,7 @@ Result<std::vector<tools::StepResult>> RunChecks(const OnboardingFlags& flags,
 Result<Folded> FoldAsFollower(const std::string& log_dir) {
   auto reader = log::LogReader::Open(log_dir);
   if (!reader.ok()) return reader.status();
-  auto cursor = (*reader)->Read(1);
-  if (!cursor.ok()) return cursor.status();
-  return Fold(**cursor);
+  return FoldFollower(**reader);
 }
 
 int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
@@ -243,9 +248,7 @@ int Mutate(const OnboardingFlags& flags) {
     if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, registry, log.status());
     return Fail(log.status());
   }
-  auto before = (*log)->Read(1);
-  if (!before.ok()) return Fail(before.status());
-  auto folded = Fold(**before);
+  auto folded = Fold(**log, (*log)->head().sequence);
   if (!folded.ok()) return Fail(folded.status());
 
   const tools::Actor operator_actor;  // the CLI acts as the operator: no agent, no session
@@ -261,9 +264,7 @@ int Mutate(const OnboardingFlags& flags) {
     auto appended = (*log)->Append(std::move(*events), log::Durability::kSynced);
     if (!appended.ok()) return Fail(appended.status());
   }
-  auto after = (*log)->Read(1);
-  if (!after.ok()) return Fail(after.status());
-  auto refolded = Fold(**after);
+  auto refolded = Fold(**log, (*log)->head().sequence);
   if (!refolded.ok()) return Fail(refolded.status());
   const bool checking = flags.action == "check";
   Print(flags, *refolded, checking ? &results : nullptr);

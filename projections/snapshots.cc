@@ -122,8 +122,9 @@ Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::Snap
 }
 
 Result<uint64_t> FoldFromNewestSnapshot(log::LogView& log, uint64_t head,
-                                        const log::SnapshotKey* key, ProjectionSet& set) {
-  if (key != nullptr) {
+                                        const std::optional<log::SnapshotKey>& key,
+                                        ProjectionSet& set) {
+  if (key) {
     auto loaded = LoadNewestSnapshot(log, head, *key);
     // Snapshots that cannot even be listed only cost the whole fold.
     if (!loaded.ok() && loaded.status().code() != Code::kCorruption) return loaded.status();

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,13 +64,14 @@ Result<LoadedProjections> LoadNewestSnapshot(log::EventLog& log, const log::Snap
 
 // Folds every event of `log`, whose head is `head`, into `set` (fresh): the newest snapshot
 // usable with `key` and then each event after it, each verified against the chain from the
-// snapshot's event on; with no usable snapshot (or no key: nullptr), every event from
+// snapshot's event on; with no usable snapshot (or no key: nullopt), every event from
 // sequence 1. Returns the sequence of the snapshot used, 0 for none. Errors: the cursor's
 // (kCorruption naming the first bad sequence, kIo) and kIo from reading snapshots.
 // The events before the snapshot are not verified again — they were when it was taken, and
 // its seal and the event hash it names bind it to them: this is for a view of the current
 // state (the CLI's), as a server's start is; `las replay` verifies everything.
 Result<uint64_t> FoldFromNewestSnapshot(log::LogView& log, uint64_t head,
-                                        const log::SnapshotKey* key, ProjectionSet& set);
+                                        const std::optional<log::SnapshotKey>& key,
+                                        ProjectionSet& set);
 
 }  // namespace las::projections

@@ -7,13 +7,14 @@
 #include "log/event_log.h"
 #include "projections/catalog_projection.h"
 #include "projections/grants_projection.h"
-#include "projections/replay.h"
+#include "projections/snapshots.h"
 #include "tools/builtin_tools.h"
 #include "tools/catalog.h"
 #include "tools/definition_digest.h"
 #include "tools/grant_events.h"
 #include "tools/grant_policy.h"
 #include "tools/random_id.h"
+#include "tools/snapshot_key_file.h"
 #include "trust/manifest.h"
 
 namespace las::tools {
@@ -25,24 +26,23 @@ struct Opened {
   projections::ProjectionSet set;
 };
 
-Result<Opened> OpenAndFold(const std::string& log_dir, bool create) {
+Result<Opened> OpenAndFold(const OperatorLog& where, bool create) {
   log::LogOptions options;
   options.create_if_missing = create;
-  auto log = log::EventLog::Open(log_dir, options);
+  auto log = log::EventLog::Open(where.dir, options);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) {
       // Named like the other verbs' lock refusals (probe BI6).
-      return Locked(log_dir + ": the log is held by another las process: a server that does not "
-                    "answer on its socket, or another command still writing; run this again when "
-                    "it is done");
+      return Locked(where.dir + ": the log is held by another las process: a server that does "
+                    "not answer on its socket, or another command still writing; run this again "
+                    "when it is done");
     }
     return log.status();
   }
-  auto cursor = (*log)->Read(1);
-  if (!cursor.ok()) return cursor.status();
   Opened opened;
-  auto outcome = projections::Replay(**cursor, {}, {}, opened.set);
-  if (!outcome.status.ok()) return outcome.status;
+  auto folded = projections::FoldFromNewestSnapshot(
+      **log, (*log)->head().sequence, UsableSnapshotKey(where.snapshot_key_file), opened.set);
+  if (!folded.ok()) return folded.status();
   opened.log = std::move(*log);
   return opened;
 }
@@ -241,9 +241,9 @@ bool NeedsRecordedCatalog(const std::vector<ToolArg>& tools) {
   return std::any_of(tools.begin(), tools.end(), [](const ToolArg& t) { return !t.digest; });
 }
 
-Result<Opened> OpenForTools(const std::string& log_dir, const std::vector<ToolArg>& tools) {
+Result<Opened> OpenForTools(const OperatorLog& log, const std::vector<ToolArg>& tools) {
   const bool needs_catalog = NeedsRecordedCatalog(tools);
-  auto opened = OpenAndFold(log_dir, /*create=*/!needs_catalog);
+  auto opened = OpenAndFold(log, /*create=*/!needs_catalog);
   if (!opened.ok() && needs_catalog && opened.status().code() == Code::kNotFound) {
     return NotFound(opened.status().message() +
                     ": a tool named without its digest needs the log's recorded catalog (run "
@@ -252,10 +252,10 @@ Result<Opened> OpenForTools(const std::string& log_dir, const std::vector<ToolAr
   return opened;
 }
 
-Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
+Result<IssuedGrant> IssueGrant(const OperatorLog& log, const GrantRequest& request,
                                const std::string& grant_id) {
   LAS_RETURN_IF_ERROR(ValidateGrantRequest(request));  // before the lock: a usage error wins
-  auto opened = OpenForTools(log_dir, request.tools);
+  auto opened = OpenForTools(log, request.tools);
   if (!opened.ok()) return opened.status();
   auto plan = PlanIssueGrant(opened->set, request, grant_id);
   if (!plan.ok()) return plan.status();
@@ -263,9 +263,8 @@ Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& r
   return std::move(plan->issued);
 }
 
-Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
-                                             const std::string& grant_id) {
-  auto opened = OpenAndFold(log_dir, /*create=*/false);
+Result<std::vector<std::string>> RevokeGrant(const OperatorLog& log, const std::string& grant_id) {
+  auto opened = OpenAndFold(log, /*create=*/false);
   if (!opened.ok()) return opened.status();
   auto plan = PlanRevokeGrant(opened->set, grant_id);
   if (!plan.ok()) return plan.status();
@@ -273,13 +272,13 @@ Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
   return std::move(plan->revoked);
 }
 
-Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
+Result<reducers::Selector> AddRule(const OperatorLog& log, const std::string& agent_id,
                                    const ToolArg& tool, const std::string& rule_id) {
   if (!IsValidAgentId(agent_id)) {
     return InvalidArgument(kAgentIdRule);
   }
   if (auto named = SelectorNamed(tool); !named.ok()) return named.status();  // before the log opens
-  auto opened = OpenForTools(log_dir, {tool});
+  auto opened = OpenForTools(log, {tool});
   if (!opened.ok()) return opened.status();
   auto plan = PlanAddRule(opened->set, agent_id, tool, rule_id);
   if (!plan.ok()) return plan.status();
@@ -287,8 +286,8 @@ Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string
   return std::move(plan->selector);
 }
 
-Status ForgetRule(const std::string& log_dir, const std::string& rule_id) {
-  auto opened = OpenAndFold(log_dir, /*create=*/false);
+Status ForgetRule(const OperatorLog& log, const std::string& rule_id) {
+  auto opened = OpenAndFold(log, /*create=*/false);
   if (!opened.ok()) return opened.status();
   auto draft = PlanForgetRule(opened->set, rule_id);
   if (!draft.ok()) return draft.status();

@@ -51,14 +51,21 @@ struct IssuedGrant {
   std::vector<reducers::Selector> selectors;  // empty for a root grant
 };
 
-Result<IssuedGrant> IssueGrant(const std::string& log_dir, const GrantRequest& request,
+// The log an operator's command changes, as its writer: its directory, and the file of the
+// key that seals its snapshots (tools/snapshot_key_file.h) — the command folds from the
+// newest one it can use, or from sequence 1 without one (the same state, only slower).
+struct OperatorLog {
+  std::string dir;
+  std::string snapshot_key_file;
+};
+
+Result<IssuedGrant> IssueGrant(const OperatorLog& log, const GrantRequest& request,
                                const std::string& grant_id);
 // The grant and every live grant delegated from it, as revoked.
-Result<std::vector<std::string>> RevokeGrant(const std::string& log_dir,
-                                             const std::string& grant_id);
-Result<reducers::Selector> AddRule(const std::string& log_dir, const std::string& agent_id,
+Result<std::vector<std::string>> RevokeGrant(const OperatorLog& log, const std::string& grant_id);
+Result<reducers::Selector> AddRule(const OperatorLog& log, const std::string& agent_id,
                                    const ToolArg& tool, const std::string& rule_id);
-Status ForgetRule(const std::string& log_dir, const std::string& rule_id);
+Status ForgetRule(const OperatorLog& log, const std::string& rule_id);
 
 // Grant and rule ids are RandomId(prefix) (tools/random_id.h); a plan refuses an id of any
 // other shape (kInvalidArgument) or one the log has used (kConflict).

@@ -95,6 +95,13 @@ Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
   return ReadSnapshotKey(path);  // another process made the key first: use that one
 }
 
+std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  auto key = ReadSnapshotKey(path);
+  if (!key.ok()) return std::nullopt;
+  return *key;
+}
+
 std::string DefaultSnapshotKeyFile(const std::string& xdg_config_home, const std::string& home) {
   if (!xdg_config_home.empty() && xdg_config_home[0] == '/') {
     return xdg_config_home + "/las/snapshot.key";

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -33,6 +34,12 @@ Result<log::SnapshotKey> ReadSnapshotKey(const std::string& path);
 // at all: it is written to a temporary name in the same directory and linked into place.
 Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
                                                  const RandomFill& fill = {});
+
+// The key in `path` when ReadSnapshotKey gives one; nullopt for "" and for any failure. For
+// a reader that may start from a snapshot (projections::FoldFromNewestSnapshot) and folds
+// the whole log without one: the result is the same either way, so a missing or unusable
+// key is no error there.
+std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path);
 
 // $XDG_CONFIG_HOME/las/snapshot.key when XDG_CONFIG_HOME is absolute, else
 // `home`/.config/las/snapshot.key; "" when `home` is not absolute either.

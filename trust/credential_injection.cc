@@ -1,10 +1,45 @@
 #include "trust/credential_injection.h"
 
+#include <array>
+#include <utility>
+
 #include "base/json_string.h"
 #include "base/utf8.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {
+namespace {
+
+// `key` as a case-insensitive decoder may take it: ASCII letters lowered, and the non-ASCII
+// letters that fold or change case to an ASCII one as that letter — KELVIN SIGN and LONG S
+// (Go's encoding/json matches keys with EqualFold), dotless ı and dotted İ (.NET upper-cases
+// ı to I; Java lower-cases İ to i and a dot). Such a decoder may let a later member win.
+std::string LooseKey(std::string_view key) {
+  static constexpr std::array<std::pair<std::string_view, char>, 4> kFoldsToAscii = {{
+      {"\xE2\x84\xAA", 'k'},  // U+212A KELVIN SIGN
+      {"\xC5\xBF", 's'},      // U+017F LATIN SMALL LETTER LONG S
+      {"\xC4\xB1", 'i'},      // U+0131 LATIN SMALL LETTER DOTLESS I
+      {"\xC4\xB0", 'i'},      // U+0130 LATIN CAPITAL LETTER I WITH DOT ABOVE
+  }};
+  std::string loose;
+  for (size_t i = 0; i < key.size();) {
+    bool folded = false;
+    for (const auto& [bytes, letter] : kFoldsToAscii) {
+      if (key.substr(i, bytes.size()) == bytes) {
+        loose += letter;
+        i += bytes.size();
+        folded = true;
+        break;
+      }
+    }
+    if (folded) continue;
+    const char c = key[i++];
+    loose += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return loose;
+}
+
+}  // namespace
 
 bool IsCarriableCredential(std::string_view value) {
   for (size_t pos = 0; pos < value.size();) {
@@ -34,19 +69,29 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
     }
     args = std::move(parsed).value();
   }
-  // Refuse first, for every templated argument, before resolving any secret.
-  for (const auto& [argument, credential] : tool.credential_templates) {
-    if (args.contains(argument)) {
+  // Refuse first, for every templated argument, before resolving any secret: the argument
+  // itself, and any key a case-insensitive decoder would take for it (`API_KEY` for
+  // `api_key` reached the child beside it, and Go's decoder lets the later one win: probe
+  // BZ1).
+  for (const auto& [key, value] : args.items()) {
+    const std::string loose = LooseKey(key);
+    for (const auto& [argument, credential] : tool.credential_templates) {
+      if (loose != LooseKey(argument)) continue;
       return Reject(Reason::kCredentialOverride,
                     "tool " + tool.name + ": argument \"" + argument +
                         "\" is filled by Las from credential \"" + credential +
-                        "\"; a call may not supply it");
+                        "\"; a call may not supply it, in any letter case");
     }
   }
-  // The filled members go first, then the client's members exactly as sent: the tree
-  // above only checked them, and its numbers are doubles (2^64 or 1.0000000000000001 would
-  // reach the child as other numbers than the log records).
-  std::string out = "{";
+  // The client's members exactly as sent, then the filled members, before its closing
+  // brace: the tree above only checked them, and its numbers are doubles (2^64 or
+  // 1.0000000000000001 would reach the child as other numbers than the log records). Las's
+  // come last, so that a reader which lets a later member win takes Las's.
+  const size_t close = arguments_json.rfind('}');
+  std::string out = close == std::string_view::npos
+                        ? std::string("{")
+                        : std::string(arguments_json.substr(0, close));
+  bool first = args.empty();
   for (const auto& [argument, credential] : tool.credential_templates) {
     std::optional<std::string> secret = resolve(credential);
     if (!secret) {
@@ -59,17 +104,13 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
       return Reject(Reason::kCredentialUnavailable,
                     "tool " + tool.name + ": a credential value is not valid UTF-8");
     }
-    if (out.size() > 1) out += ',';
+    if (!first) out += ',';
+    first = false;
     AppendJsonString(argument, out);
     out += ':';
     AppendJsonString(*secret, out);
   }
-  const size_t open = arguments_json.find('{');
-  const std::string_view rest =
-      open == std::string_view::npos ? std::string_view("}") : arguments_json.substr(open + 1);
-  const bool client_members = !args.empty();
-  if (client_members && out.size() > 1) out += ',';
-  out += rest;  // the client's members and its closing brace, whitespace and all
+  out += close == std::string_view::npos ? std::string_view("}") : arguments_json.substr(close);
   return out;
 }
 

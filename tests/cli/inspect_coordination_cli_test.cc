@@ -188,6 +188,10 @@ TEST_F(InspectCoordinationCliTest, ViewsStartFromTheNewestSnapshotWhileReplayVer
   EXPECT_EQ(from_snapshot.exit_code, 0) << from_snapshot.err;
   EXPECT_EQ(from_snapshot.out, before.out);
   EXPECT_EQ(Las({"grants", "--log", log_dir()}).exit_code, 0);
+  EXPECT_EQ(Las({"onboarding", "status", "--log", log_dir()}).exit_code, 0);
+  // An operator's change folds as the server's start does, from the snapshot.
+  const auto granted = Las({"grant", "carol", "--all", "--log", log_dir()});
+  EXPECT_EQ(granted.exit_code, 0) << granted.err;
   const auto replay = Las({"replay", "--log", log_dir(), "--summary"});
   EXPECT_EQ(replay.exit_code, 3);
   EXPECT_NE(replay.err.find("event 2"), std::string::npos) << replay.err;

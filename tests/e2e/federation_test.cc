@@ -1122,15 +1122,18 @@ TEST_F(FederationTest, ABinaryChangedAfterSigningFailsThatSurfaceClosed) {
 TEST_F(FederationTest, ACallThatOverridesACredentialTemplateIsRefusedAndNoSecretIsLogged) {
   SignWithEchoCredential("api_key");
   auto run = Serve({CallStep("flaky__echo", {{"text", "m"}, {"api_key", "model-chosen"}}),
-                    CallStep("flaky__echo", {{"text", "injected"}})},
+                    CallStep("flaky__echo", {{"text", "injected"}}),
+                    CallStep("flaky__echo", {{"text", "m"}, {"API_KEY", "model-chosen"}})},
                    {}, {{"LAS_CREDENTIAL_FLAKY_API_KEY", "s3cr3t-value"}});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["error"]["code"], -32602);
   ASSERT_TRUE(run.steps[1].contains("result")) << run.steps[1].dump();
   EXPECT_EQ(StepText(run.steps[1]), "injected");
+  EXPECT_EQ(run.steps[2]["error"]["code"], -32602) << "in any letter case (probe BZ1)";
   auto denied = Replay({"--kind", "ToolCallDenied"});
-  ASSERT_EQ(denied.size(), 1u);
+  ASSERT_EQ(denied.size(), 2u);
   EXPECT_EQ(denied[0]["payload"]["reason"], "credential-override");
+  EXPECT_EQ(denied[1]["payload"]["reason"], "credential-override");
   auto requested = Replay({"--kind", "ToolCallRequested"});
   ASSERT_EQ(requested.size(), 1u);
   EXPECT_EQ(requested[0]["payload"]["arguments"], R"({"text":"injected"})")

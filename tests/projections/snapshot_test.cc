@@ -439,11 +439,10 @@ TEST(LogSnapshots, AFollowerFoldsFromTheNewestSnapshotToTheDigestsOfAFullFold) {
   const uint64_t head = (*follower)->head().value().sequence;
   ASSERT_EQ(head, snapshot + 7);
   struct Case {
-    const log::SnapshotKey* key;
+    std::optional<log::SnapshotKey> key;
     uint64_t used;
   };
-  const log::SnapshotKey other = OtherKey();
-  for (const Case& c : {Case{&kKey, snapshot}, Case{nullptr, 0}, Case{&other, 0}}) {
+  for (const Case& c : {Case{kKey, snapshot}, Case{std::nullopt, 0}, Case{OtherKey(), 0}}) {
     ProjectionSet set;
     auto folded = FoldFromNewestSnapshot(**follower, head, c.key, set);
     ASSERT_TRUE(folded.ok()) << folded.status().ToString();
@@ -471,7 +470,7 @@ TEST(LogSnapshots, AFoldFromASnapshotStillVerifiesTheEventsAfterIt) {
   auto follower = log::LogReader::Open(dir.Sub("log"));
   ASSERT_TRUE(follower.ok()) << follower.status().ToString();
   ProjectionSet set;
-  auto folded = FoldFromNewestSnapshot(**follower, head, &kKey, set);
+  auto folded = FoldFromNewestSnapshot(**follower, head, kKey, set);
   EXPECT_EQ(folded.status().code(), Code::kCorruption);
   EXPECT_NE(folded.status().message().find("event " + std::to_string(snapshot + 2)),
             std::string::npos)

@@ -53,6 +53,27 @@ TEST(CredentialInjection, NullOrEmptyOverrideIsStillRefused) {
             Reason::kCredentialOverride);
 }
 
+// A case-insensitive decoder (Go's encoding/json, .NET's web defaults) takes `API_KEY` for
+// `api_key`, and the later of two for the field: no such key is sent beside the filled one,
+// and the filled ones come last (probe BZ1).
+TEST(CredentialInjection, AKeyInAnyLetterCaseIsCredentialOverride) {
+  for (const char* key : {"API_KEY", "Api_Key", "api_\u212aey", "api_\u212Aey", "ap\u0130_key",
+                          "ap\u0131_key"}) {
+    const std::string args = std::string(R"({"q":"x",")") + key + R"(":"attacker-key"})";
+    VerdictOr<std::string> out = InjectCredentials(args, Tool(), Resolve);
+    ASSERT_FALSE(out.ok()) << key;
+    EXPECT_EQ(out.verdict().reason(), Reason::kCredentialOverride) << key;
+    EXPECT_EQ(out.verdict().detail().find("attacker-key"), std::string::npos);
+  }
+  for (const char* key : {"api_key2", "api-key", "apikey", "api_kéy"}) {
+    const std::string args = std::string(R"({")") + key + R"(":"x"})";
+    VerdictOr<std::string> out = InjectCredentials(args, Tool(), Resolve);
+    ASSERT_TRUE(out.ok()) << key << ": " << out.verdict().ToString();
+    const std::string& text = *out;
+    EXPECT_GT(text.find("\"api_key\""), text.find(key)) << "the filled member comes last";
+  }
+}
+
 TEST(CredentialInjection, DuplicateKeysAreArgumentsInvalid) {
   // A lenient reader might see only the second "q" and miss the first api_key-like games.
   EXPECT_EQ(InjectCredentials(R"({"q":1,"q":2})", Tool(), Resolve).verdict().reason(),
@@ -86,9 +107,9 @@ TEST(CredentialInjection, TheClientsMembersPassByteForByte) {
       R"({ "big": 18446744073709551616, "pad":1.0000000000000001, "tiny": 1e-400, "z": -0, "s":"\u00e9" })";
   VerdictOr<std::string> out = InjectCredentials(client, Tool(), Resolve);
   ASSERT_TRUE(out.ok()) << out.verdict().ToString();
-  EXPECT_EQ(*out, "{\"api_key\":\"" + kSecret + "\"," + client.substr(1));
+  EXPECT_EQ(*out, client.substr(0, client.size() - 1) + ",\"api_key\":\"" + kSecret + "\"}");
   EXPECT_EQ(nlohmann::json::parse(*out)["api_key"], kSecret);
-  EXPECT_EQ(*InjectCredentials("  { }  ", Tool(), Resolve), "{\"api_key\":\"" + kSecret + "\" }  ");
+  EXPECT_EQ(*InjectCredentials("  { }  ", Tool(), Resolve), "  { \"api_key\":\"" + kSecret + "\"}  ");
   ToolBinding two = Tool();
   two.credential_templates["token"] = "most.api-key";
   EXPECT_EQ(*InjectCredentials("", two, Resolve),
