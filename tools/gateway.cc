@@ -372,9 +372,11 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
       }
     }
   }
-  // A large argument is checked off the loop: against some schemas that takes seconds, and
-  // the loop serves every session (see GatewayOptions::offload_validation_bytes).
-  if (checks_ && call->arguments.size() > options_.offload_validation_bytes) {
+  // A large or costly argument is checked off the loop: against some schemas that takes
+  // seconds, and the loop serves every session (see GatewayOptions::offload_validation_*).
+  if (checks_ && (call->arguments.size() > options_.offload_validation_bytes ||
+                  trust::ValidationCostBound(*tool->schema, call->arguments) >
+                      options_.offload_validation_evaluations)) {
     CheckOffLoop(std::move(call), tool->schema, std::move(injection));
     return;
   }

@@ -123,6 +123,12 @@ struct GatewayOptions {
   // its turn but never counts toward checks_waiting_* (it holds nothing more than the
   // loop holds, and its call cannot be refused any more).
   size_t offload_validation_bytes = 64 * 1024;
+  // And a smaller argument whose check could make more subschema evaluations than this
+  // (trust::ValidationCostBound: values in the text times the schema's cost per value) is
+  // checked there too: a schema that costs thousands per value made 2 KB of arguments
+  // hold the loop for 18 s (probe BY1). ~0.4-4 us each; simple schemas cost 1 or 2 per
+  // value, so for them the byte bound decides.
+  uint64_t offload_validation_evaluations = 50'000;
   // The checks off the loop run one at a time, taken from the sessions in turn
   // (tools/argument_check_queue.h); a session with this many waiting, or a server with
   // checks_waiting_in_all waiting, gets its next large call refused at once (ToolCallDenied

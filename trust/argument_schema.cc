@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <exception>
 #include <map>
 #include <new>
@@ -71,6 +72,7 @@ struct ArgumentSchema::Impl {
   // Every pattern as written (`pattern`, patternProperties keys) -> its compiled matcher.
   std::map<std::string, LinearRegex, std::less<>> regexes;
   std::optional<internal::FlatArgumentCheck> flat;  // when the schema is flat
+  uint64_t evaluations_per_value = 1;  // internal::WorstCaseEvaluations, within the bound
 };
 
 ArgumentSchema::ArgumentSchema(std::unique_ptr<const Impl> impl) : impl_(std::move(impl)) {}
@@ -278,6 +280,12 @@ constexpr std::array<std::string_view, 13> kUnsupportedKeywords = {
     "dependentSchemas", "$dynamicRef",      "$dynamicAnchor",        "$recursiveRef",
     "$recursiveAnchor", "$anchor",          "minContains",           "maxContains",
     "$vocabulary"};
+
+// Keywords whose value is a number (or, for the exclusive bounds in draft-04, a boolean).
+// (multipleOf has its own check: a number greater than 0.)
+constexpr std::array<std::string_view, 10> kNumericKeywords = {
+    "maximum",   "minimum",  "exclusiveMaximum", "exclusiveMinimum", "maxLength",
+    "minLength", "maxItems", "minItems",         "maxProperties",    "minProperties"};
 
 // Keywords that may stand beside $ref besides annotations (internal::IsAnnotationKeyword):
 // identifiers and containers, nothing that asserts.
@@ -496,6 +504,12 @@ struct Walk {
                            ": keyword is not supported by this policy (it would be ignored, "
                            "validating less than the schema says)");
       }
+      // valijson reads a bound written as a string as the number it spells, "nan" too, and
+      // every comparison with NaN passes (probe BY3): a bound is a number in every draft.
+      if (value.is_string() && Contains(kNumericKeywords, key)) {
+        return Unsupported("input schema: " + SchemaLoc(loc, key) +
+                           ": a bound written as a string, not a number");
+      }
       if (dialect == Dialect::k202012 &&
           (key == "additionalItems" || (key == "items" && value.is_array()))) {
         return Unsupported("input schema: " + SchemaLoc(loc, key) +
@@ -678,6 +692,9 @@ struct HazardScan {
   // Per schema node with patternProperties, per key of an object it could apply to that
   // its patterns match, the indices of those patterns: for WithPatternProperties.
   PatternMatches pattern_matches;
+  // The member names scanned as values under propertyNames, kept for the scan: `visited`
+  // holds their addresses.
+  std::deque<Json> names;
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
 
@@ -787,8 +804,12 @@ struct HazardScan {
             for (const int i : *matched) Scan(*pattern_schemas[static_cast<size_t>(i)], value, pointer);
           }
         }
-        if (auto names = s.find("propertyNames"); names != s.end() && names->is_object()) {
-          LengthWithNul(*names, key, pointer);
+        // The name as the value propertyNames checks, through every subschema that could
+        // apply to it: a length bound behind a $ref, an allOf or a not let a NUL-holding
+        // name through as well as one written in place (probe BY2).
+        if (auto names_schema = s.find("propertyNames"); names_schema != s.end() && !found) {
+          names.emplace_back(key);
+          Scan(*names_schema, names.back(), pointer);
         }
         if (properties != s.end() && properties->is_object()) {
           if (auto p = properties->find(key); p != properties->end()) Scan(*p, value, pointer);
@@ -854,7 +875,7 @@ constexpr std::array<Rule, 33> kRules = {{
     {"Object contains a property that could not be validated using 'properties' or "
      "'additionalProperties' constraints: '",
      "additionalProperties", false, true},
-    {"Failed to validate against schema associated with property name '", "properties", true, false},
+    {"Failed to validate against schema associated with property name '", "properties", true, true},
     {"Failed to validate against schema associated with pattern '", "patternProperties", true, false},
     {"Failed to validate against additional properties schema", "additionalProperties", true, false},
     {"Failed to validate item #", "items", true, false},
@@ -916,8 +937,11 @@ Failure ToFailure(const valijson::ValidationResults::Error& error) {
   return f;
 }
 
-// The failures a detail shows: "a child failed" wrappers only when nothing more specific
-// failed, each (pointer, keyword) once.
+// The failures a detail shows: each (pointer, keyword) once, and no "a child failed"
+// wrapper. valijson checks property names without recording why one fails (probe BY4), and
+// nothing else fails silently: a refusal of wrappers alone is a propertyNames failure, of
+// the object the deepest wrapper names, and one with no entry at all (DescribeRefusal) of
+// the arguments themselves.
 std::vector<Failure> ShownFailures(const valijson::ValidationResults& results) {
   std::vector<Failure> all;
   bool any_specific = false;
@@ -925,10 +949,16 @@ std::vector<Failure> ShownFailures(const valijson::ValidationResults& results) {
     all.push_back(ToFailure(error));
     any_specific = any_specific || !all.back().wrapper;
   }
+  if (!any_specific && !all.empty()) {
+    const auto deepest = std::max_element(all.begin(), all.end(), [](const Failure& a, const Failure& b) {
+      return a.pointer.size() < b.pointer.size();
+    });
+    return {Failure{deepest->pointer, "propertyNames", false}};
+  }
   std::vector<Failure> shown;
   std::set<std::pair<std::string, std::string>> seen;
   for (Failure& f : all) {
-    if (any_specific && f.wrapper) continue;
+    if (f.wrapper) continue;
     if (!seen.emplace(f.pointer, f.keyword).second) continue;
     shown.push_back(std::move(f));
   }
@@ -1153,6 +1183,7 @@ void ParseForValijson(const ArgumentSchema::Impl& impl, const Json& copy, valijs
 struct Refusal {
   std::optional<Hazard> hazard;
   std::vector<Failure> failures;
+  bool threw = false;  // valijson threw: nothing is known of why
 };
 
 // Checks the parsed `instance` (prepared in place: trust/argument_numbers_internal.h):
@@ -1164,7 +1195,7 @@ std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instanc
   PatternMatches pattern_matches;
   if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul ||
       !lost_precision.empty()) {
-    HazardScan scan{impl, lost_precision, {}, std::nullopt, {}};
+    HazardScan scan{impl, lost_precision, {}, std::nullopt, {}, {}};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
     if (scan.found) return Refusal{std::move(scan.found), {}};
@@ -1188,7 +1219,7 @@ std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instanc
     if (visitor.validateSchema(*compiled)) return std::nullopt;
     return Refusal{std::nullopt, ShownFailures(results)};
   } catch (const std::exception&) {
-    return Refusal{};  // the message could quote the instance: DescribeRefusal says less
+    return Refusal{std::nullopt, {}, true};  // its message could quote the instance
   }
 }
 
@@ -1199,9 +1230,14 @@ Verdict DescribeRefusal(const ArgumentSchema::Impl& impl, const Refusal& refusal
                       "\" cannot be checked against " + refusal.hazard->keyword + " (" +
                       refusal.hazard->why + ")");
   }
-  if (refusal.failures.empty()) {
+  if (refusal.failures.empty() && refusal.threw) {
     return Reject(Reason::kArgumentsSchemaViolation,
                   "the validator could not evaluate the arguments against the input schema");
+  }
+  if (refusal.failures.empty()) {
+    // valijson checks property names without recording why one fails (probe BY4).
+    return Reject(Reason::kArgumentsSchemaViolation,
+                  "the arguments do not match the input schema: \"\" fails propertyNames");
   }
   return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(refusal.failures, impl.limits.max_reported_errors));
 }
@@ -1266,6 +1302,30 @@ VerdictOr<Parsed> ParseInstance(const ArgumentSchema::Impl& impl, std::string_vi
   return out;
 }
 
+// Every value of `instance` and every member name, at any depth: what the validator may
+// evaluate a subschema against (propertyNames applies to names).
+uint64_t ValuesIn(const Json& instance) {
+  uint64_t values = 1;
+  if (instance.is_object()) {
+    for (const auto& [name, member] : instance.items()) values += 1 + ValuesIn(member);
+  } else if (instance.is_array()) {
+    for (const Json& item : instance) values += ValuesIn(item);
+  }
+  return values;
+}
+
+// The refusal of a call whose validation could cost more than max_call_evaluations.
+std::optional<Verdict> TooCostly(const ArgumentSchema::Impl& impl, const Json& instance) {
+  const uint64_t values = ValuesIn(instance);
+  if (values * impl.evaluations_per_value <= impl.limits.max_call_evaluations) return std::nullopt;
+  return Reject(Reason::kArgumentsSchemaViolation,
+                "arguments: " + std::to_string(values) +
+                    " values and member names, each checked by up to " +
+                    std::to_string(impl.evaluations_per_value) +
+                    " subschema evaluations of this tool's schema: more than the " +
+                    std::to_string(impl.limits.max_call_evaluations) + " one call may cost");
+}
+
 // `filled`: the members Las injected (ValidateInjectedArguments); empty for other callers.
 Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments,
                  size_t allowance = 0, const std::vector<std::string>& filled = {}) {
@@ -1273,6 +1333,7 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   VerdictOr<Parsed> parsed = ParseInstance(impl, text, arguments, allowance);
   if (!parsed.ok()) return parsed.verdict();
+  if (std::optional<Verdict> costly = TooCostly(impl, parsed->instance)) return *costly;
   Json client;
   if (!filled.empty()) {
     client = parsed->instance;  // before CheckTree prepares it
@@ -1317,6 +1378,7 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
                        " subschema evaluations of one argument value, at most " +
                        std::to_string(internal::kMaxSchemaEvaluations));
   }
+  impl->evaluations_per_value = std::max<uint64_t>(evaluations, 1);
 
   // The validated copy (patterns: trust/utf8_pattern.h; numbers:
   // trust/argument_numbers_internal.h); impl->document keeps the schema as written for
@@ -1374,6 +1436,14 @@ Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLim
 
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json) {
   return Validate(schema, arguments_json, /*arguments=*/true);
+}
+
+uint64_t ValidationCostBound(const ArgumentSchema& schema, std::string_view arguments_json) {
+  uint64_t values = 1;
+  for (const char c : arguments_json) {
+    if (c == ',' || c == ':' || c == '[' || c == '{') ++values;
+  }
+  return values * schema.impl().evaluations_per_value;
 }
 
 Verdict CheckArgumentsSize(const ArgumentSchema& schema, size_t client_bytes) {

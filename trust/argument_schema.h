@@ -100,6 +100,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,14 @@ struct ArgumentSchemaLimits {
   size_t max_pattern_subject_bytes = 1024;
   size_t max_unique_items = 512;
   size_t max_reported_errors = 8;
+  // The schema's worst case per value (trust/schema_cost_internal.h, at most 10,000) times
+  // the values of one call — every value and member name, at any depth — may not exceed
+  // this, or the call is refused (kArgumentsSchemaViolation, saying so) without running
+  // the validator: the bound per value alone let 2 KB of arguments against a 1 KB schema
+  // hold the loop for 18 s (probe BY1). Simple schemas cost 1 or 2 per value, so every
+  // argument within max_argument_bytes passes; a schema that costs thousands per value
+  // admits hundreds of values. A subschema evaluation costs ~0.4-4 us (release build).
+  uint64_t max_call_evaluations = 2'000'000;
   // Accept arguments through the one-pass check (trust/flat_argument_check_internal.h)
   // when the schema is flat: the same verdicts for a fraction of the work. False runs the
   // full path on every call (differential tests, benchmarks).
@@ -189,6 +198,13 @@ Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLim
 // not an object; kArgumentsSchemaViolation for a schema failure or a bound above, with the
 // detail described above. The limits are the ones given at compile.
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json);
+
+// An upper bound of the subschema evaluations ValidateArguments can make for
+// `arguments_json`, from its text alone (no parse): the schema's worst case per value
+// times an upper bound of the values and member names the text holds (its `,` `:` `[`
+// `{`, in strings too, plus one). For a caller deciding where to run the check: the
+// gateway runs a costly one off its loop, however few bytes it has.
+uint64_t ValidationCostBound(const ArgumentSchema& schema, std::string_view arguments_json);
 
 // The verdict ValidateArguments gives arguments text of `client_bytes` for its size alone:
 // accepted within ArgumentSchemaLimits::max_argument_bytes, else kArgumentsInvalid with the

@@ -295,6 +295,23 @@ TEST_F(OffloadValidationTest, AnotherSessionsSmallCallCompletesWhileALargeOneIsC
   EXPECT_EQ(EndpointInFlight("a"), 0u);
 }
 
+// A small argument whose check could cost many subschema evaluations goes off the loop
+// too (GatewayOptions::offload_validation_evaluations): a schema that costs thousands per
+// value made 2 KB of arguments hold the loop for 18 s (probe BY1).
+TEST_F(OffloadValidationTest, ASmallButCostlyArgumentIsCheckedOffTheLoop) {
+  Open(held_.Runner(), [](GatewayOptions& g) { g.offload_validation_evaluations = 10; });
+  const std::string costly = R"({"text":"costly","n":[1,2,3,4,5,6,7,8,9,10,11,12]})";
+  ASSERT_LT(costly.size(), kThreshold);
+  const int id = Send("a", "kid__echo", costly);
+  EXPECT_EQ(held_.jobs.size(), 1u) << "its check is handed off";
+  const int small = Send("b", "kid__echo", R"({"text":"small"})");
+  EXPECT_EQ(held_.jobs.size(), 1u) << "a cheap argument is checked inline";
+  EXPECT_EQ(TextOf(Await("b", small)), "small");
+  EXPECT_FALSE(Answered("a", id));
+  held_.RunFirst();
+  EXPECT_EQ(TextOf(Await("a", id)), "costly");
+}
+
 // A large result is read (parsed, scanned for credentials) off the loop too: another
 // session's call is answered meanwhile, and the large one once its reading is back.
 TEST_F(OffloadValidationTest, ALargeResultIsReadOffTheLoop) {

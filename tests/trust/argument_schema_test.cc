@@ -767,12 +767,37 @@ TEST(ArgumentSchema, DateAndTimeFormatsAreRfc3339Exactly) {
   }
 }
 
+// valijson reads a bound written as a string as the number it spells — "nan" too, which no
+// comparison fails (probe BY3) — and a failing propertyNames records no error of its own
+// (probe BY4: the detail named "" and properties, or blamed the validator).
+TEST(ArgumentSchema, BoundsAreNumbersAndPropertyNamesFailuresAreNamed) {
+  for (const char* bound : {R"({"properties":{"n":{"type":"number","maximum":"nan"}}})",
+                            R"({"properties":{"n":{"minimum":"5"}}})",
+                            R"({"properties":{"s":{"maxLength":"3"}}})"}) {
+    Result<ArgumentSchema> refused = CompileArgumentSchema(bound);
+    ASSERT_FALSE(refused.ok()) << bound;
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported);
+    EXPECT_NE(refused.status().message().find("a bound written as a string"), std::string::npos)
+        << refused.status().ToString();
+  }
+  ArgumentSchema root = Compile(R"({"type":"object","propertyNames":{"$ref":"#/definitions/n"},
+      "definitions":{"n":{"maxLength":3}}})");
+  ExpectViolation(root, R"({"abcdefgh":1})", "", "propertyNames");
+  ArgumentSchema nested = Compile(R"({"type":"object","properties":{"v":{"type":"object",
+      "propertyNames":{"pattern":"^[a-z]+$"}}}})");
+  ExpectViolation(nested, R"({"v":{"A":1}})", "/v", "propertyNames");
+}
+
 // valijson counts a string's characters up to a NUL, and cut patterns at one.
 TEST(ArgumentSchema, NulCharactersAreCountedAndMatched) {
   ArgumentSchema s = Compile(R"({"type":"object",
       "properties":{"short":{"maxLength":3},"long":{"minLength":3},"p":{"pattern":"^a\u0000b$"},
                     "names":{"type":"object","propertyNames":{"maxLength":2}},
-                    "keys":{"type":"object","patternProperties":{"^a\u0000b$":{"type":"integer"}}}}})");
+                    "via_ref":{"type":"object","propertyNames":{"$ref":"#/definitions/name"}},
+                    "via_all":{"type":"object","propertyNames":{"allOf":[{"maxLength":3}]}},
+                    "via_not":{"type":"object","propertyNames":{"not":{"minLength":2}}},
+                    "keys":{"type":"object","patternProperties":{"^a\u0000b$":{"type":"integer"}}}},
+      "definitions":{"name":{"type":"string","maxLength":3}}})");
   auto not_checked = [&](const std::string& args, const std::string& pointer, const std::string& keyword) {
     Verdict v = ValidateArguments(s, args);
     ASSERT_FALSE(v.ok()) << args;
@@ -785,6 +810,12 @@ TEST(ArgumentSchema, NulCharactersAreCountedAndMatched) {
   not_checked(R"({"long":"\u0000bbbbbbb"})", "/long", "minLength");  // was "fails minLength"
   ExpectViolation(s, R"({"long":"\u0000b"})", "/long", "minLength");
   not_checked(R"({"names":{"a\u0000bcd":1}})", "/names/a\\x00bcd", "maxLength");
+  // Also where the bound is reached through $ref, allOf or not (probe BY2: accepted).
+  not_checked(R"({"via_ref":{"a\u0000bcdefgh":1}})", "/via_ref/a\\x00bcdefgh", "maxLength");
+  not_checked(R"({"via_all":{"a\u0000bcdefgh":1}})", "/via_all/a\\x00bcdefgh", "maxLength");
+  not_checked(R"({"via_not":{"a\u0000bc":1}})", "/via_not/a\\x00bc", "minLength");
+  EXPECT_TRUE(ValidateArguments(s, R"({"via_ref":{"a\u0000b":1}})").ok());
+  ExpectViolation(s, R"({"via_ref":{"abcdefgh":1}})", "/via_ref", "propertyNames");
   ExpectViolation(s, R"({"p":"a"})", "/p", "pattern");  // was accepted: the pattern was "^a"
   EXPECT_TRUE(ValidateArguments(s, R"({"p":"a\u0000b"})").ok());
   EXPECT_TRUE(ValidateArguments(s, R"({"keys":{"a":"x"}})").ok());  // was "fails type"
@@ -1117,6 +1148,47 @@ TEST(ArgumentSchema, AToolInputSchemaMustAdmitObjects) {
     EXPECT_NE(s.status().message().find("\"type\": \"object\""), std::string::npos) << s.status().ToString();
     EXPECT_TRUE(CompileArgumentSchema(refused).ok()) << refused;
   }
+}
+
+// Probe BY1: the bound per value let the values of one call multiply it: 1,000 items (2 KB)
+// against a ten-level oneOf chain (5,117 evaluations each) held the loop for 18 s. A call
+// whose values and member names times the schema's cost per value exceed
+// max_call_evaluations is refused before the validator runs, and ValidationCostBound
+// tells a caller that from the text alone.
+TEST(ArgumentSchema, ACallWhoseValuesMultiplyTheSchemasCostBeyondTheBoundIsRefused) {
+  std::string definitions;
+  for (int i = 0; i < 10; ++i) {
+    const std::string next = "{\"$ref\":\"#/definitions/d" + std::to_string(i + 1) + "\"}";
+    definitions += "\"d" + std::to_string(i) + "\":{\"oneOf\":[" + next + ",{\"allOf\":[" + next + "]}]},";
+  }
+  definitions += "\"d10\":{\"type\":\"string\"}";
+  const ArgumentSchema chain = Compile(
+      R"({"type":"object","properties":{"v":{"type":"array","items":{"$ref":"#/definitions/d0"}}},)"
+      R"("definitions":{)" + definitions + "}}");
+  std::string items;
+  for (int i = 0; i < 1000; ++i) items += (i == 0 ? "0" : ",0");
+  const std::string many = R"({"v":[)" + items + "]}";
+  EXPECT_GE(ValidationCostBound(chain, many), 1000u * 5117u);
+  const Verdict refused = ValidateArguments(chain, many);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.reason(), Reason::kArgumentsSchemaViolation);
+  EXPECT_NE(refused.detail().find("values and member names, each checked by up to 5117 subschema "
+                                  "evaluations of this tool's schema: more than the 2000000 one "
+                                  "call may cost"),
+            std::string::npos)
+      << refused.ToString();
+
+  // The bound counts every value and member name of the call.
+  ArgumentSchemaLimits limits;
+  limits.max_call_evaluations = 20;
+  Result<ArgumentSchema> simple = CompileArgumentSchema(
+      R"({"type":"object","properties":{"v":{"type":"array","items":{"type":"integer"}}}})", limits);
+  ASSERT_TRUE(simple.ok()) << simple.status().ToString();
+  EXPECT_TRUE(ValidateArguments(*simple, R"({"v":[1,2,3]})").ok());
+  EXPECT_EQ(ValidateArguments(*simple, R"({"v":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]})")
+                .reason(),
+            Reason::kArgumentsSchemaViolation);
+  EXPECT_LT(ValidationCostBound(*simple, R"({"v":[1,2,3]})"), ValidationCostBound(*simple, many));
 }
 
 // Probe AC2: valijson evaluates a shared subschema once per path to it, so 1.6 KiB of
