@@ -163,8 +163,9 @@ struct Gateway::ChildCall {
   // The call timeout while Las holds the call before sending it: during its check off the
   // loop, then while its ToolCallRequested is recorded (the child's client times it after).
   std::unique_ptr<boost::asio::steady_timer> deadline_timer;
+  // While the call is at the child: from its sending until its answer (Complete).
   transport::McpClient* child = nullptr;
-  int64_t child_request_id = 0;    // once sent
+  int64_t child_request_id = 0;
 };
 
 Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions options)
@@ -602,6 +603,11 @@ void Gateway::CancelCall(const SessionInfo& session, const std::string& request_
 }
 
 void Gateway::Complete(std::shared_ptr<ChildCall> call, transport::CallResult result) {
+  // The child is done with the call: nothing more goes to its client, which a restart of
+  // the surface may retire and destroy while the result is read off the loop — a client's
+  // cancel then reached the freed client (probe CB1).
+  call->child = nullptr;
+  call->child_request_id = 0;
   const int64_t micros = (options_.clock->NowNanos() - call->started_nanos) / 1000;
   const bool scanned_whole = result.ok() && result.result.size() <= options_.max_result_bytes;
   if (checks_ && scanned_whole && result.result.size() > options_.offload_validation_bytes) {

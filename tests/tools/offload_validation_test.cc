@@ -10,6 +10,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <csignal>
 #include <functional>
 #include <map>
 #include <memory>
@@ -32,6 +33,7 @@
 #include "tools/mcp_endpoint.h"
 #include "tools/registry.h"
 #include "tools/worker_thread.h"
+#include "transport/mcp_client.h"
 #include "trust/digest.h"
 
 namespace las::tools {
@@ -293,6 +295,34 @@ TEST_F(OffloadValidationTest, AnotherSessionsSmallCallCompletesWhileALargeOneIsC
   EXPECT_EQ(completed[1]["payload"]["outcome"], "Ok");
   EXPECT_EQ(gateway_->calls_in_flight(), 0u);
   EXPECT_EQ(EndpointInFlight("a"), 0u);
+}
+
+// Once its child answered, a call is no longer the child's: a restart of the surface ends
+// and destroys the old client while the large result is read off the loop, and a client's
+// cancel then reached that freed client (probe CB1: SIGSEGV in McpClient::Cancel; this
+// test crashed 3 times in 3 on the debug build before the fix).
+TEST_F(OffloadValidationTest, ACancelWhileAResultIsReadNeverReachesARetiredClient) {
+  Open(held_.Runner());
+  const pid_t first = federation_->ClientFor("kid")->pid();
+  const std::string text(4 * kThreshold, 'r');
+  const int large = Send("a", "kid__echo", json{{"text", text}}.dump());
+  held_.RunFirst();  // its argument's check
+  RunUntil([&] { return !held_.jobs.empty(); });
+  ASSERT_EQ(held_.jobs.size(), 1u) << "its large result's reading, held";
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  RunUntil([&] {
+    transport::McpClient* now = federation_->ServingClientFor("kid");
+    return now != nullptr && now->pid() != first;
+  });
+  ASSERT_NE(federation_->ServingClientFor("kid"), nullptr) << "the surface started again";
+  RunReady();  // the old client's destruction, posted
+  Cancel("a", large);  // a cancelled request is not answered (MCP); the call still ends
+  held_.RunFirst();
+  RunUntil([&] { return gateway_->calls_in_flight() == 0; });
+  auto completed = AwaitEvents("ToolCallCompleted", 1);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok") << "the child answered before the cancel";
+  EXPECT_EQ(TextOf(Await("b", Send("b", "kid__echo", R"({"text":"after"})"))), "after");
 }
 
 // A small argument whose check could cost many subschema evaluations goes off the loop
