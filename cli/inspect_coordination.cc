@@ -129,17 +129,21 @@ int InspectMessages(const InspectFlags& flags) {
   if (flags.json) {
     Json out = Json::array();
     for (const auto* m : messages) {
+      const reducers::MailState state = reducers::StateAt(*m, now);
+      // Only while it holds, as las__message_list shows it (probe CA3).
+      const int64_t deferred_until =
+          state == reducers::MailState::kDeferred ? m->deferred_until_micros : 0;
       out.push_back({{"message_id", m->message_id},
                      {"from_agent_id", m->from_agent_id},
                      {"to_agent_id", m->to_agent_id},
                      {"subject", m->subject},
-                     {"state", reducers::MailStateName(reducers::StateAt(*m, now))},
+                     {"state", reducers::MailStateName(state)},
                      {"body_bytes", m->body_bytes},
                      {"sent_sequence", m->sent_sequence},
                      {"sent_micros", m->sent_micros},
                      {"read_micros", m->read_micros},
                      {"completed_micros", m->completed_micros},
-                     {"deferred_until_micros", m->deferred_until_micros}});
+                     {"deferred_until_micros", deferred_until}});
     }
     PrintJson({{"messages", std::move(out)}});
     return kExitOk;

@@ -10,11 +10,17 @@
 namespace las::trust {
 namespace {
 
-// `key` as a case-insensitive decoder may take it: ASCII letters lowered, and the non-ASCII
-// letters that fold or change case to an ASCII one as that letter — KELVIN SIGN and LONG S
-// (Go's encoding/json matches keys with EqualFold), dotless ı and dotted İ (.NET upper-cases
-// ı to I; Java lower-cases İ to i and a dot). Such a decoder may let a later member win.
+// `key` as a lenient decoder may take it: up to a NUL (where a C decoder's string ends),
+// without surrounding ASCII whitespace, ASCII letters lowered, and the non-ASCII letters
+// that fold or change case to an ASCII one as that letter — KELVIN SIGN and LONG S (Go's
+// encoding/json matches keys with EqualFold), dotless ı and dotted İ (.NET upper-cases ı to
+// I; Java lower-cases İ to i and a dot). Such a decoder may let either member win.
 std::string LooseKey(std::string_view key) {
+  key = key.substr(0, key.find('\0'));
+  constexpr std::string_view kSpace = " \t\r\n";
+  const size_t start = key.find_first_not_of(kSpace);
+  key = start == std::string_view::npos ? std::string_view() : key.substr(start);
+  key = key.substr(0, key.find_last_not_of(kSpace) + 1);
   static constexpr std::array<std::pair<std::string_view, char>, 4> kFoldsToAscii = {{
       {"\xE2\x84\xAA", 'k'},  // U+212A KELVIN SIGN
       {"\xC5\xBF", 's'},      // U+017F LATIN SMALL LETTER LONG S

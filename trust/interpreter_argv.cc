@@ -97,11 +97,11 @@ size_t PythonOptionLength(const std::vector<std::string>& argv, size_t at) {
 // Named one by one: what makes Node, a shell, Perl, Ruby, glibc's iconv, a Java or a .NET
 // runtime load or run code from elsewhere. (LD_*, PYTHON*, OPENSSL_* and the rest decided
 // by prefix: below.)
-constexpr std::array<std::string_view, 20> kCodeLoadingVariables = {
+constexpr std::array<std::string_view, 22> kCodeLoadingVariables = {
     "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE", "BASH_ENV", "ENV", "SHELLOPTS",
     "BASHOPTS", "PS4", "PERL5LIB", "PERL5OPT", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
     "GCONV_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
-    "DOTNET_STARTUP_HOOKS"};
+    "DOTNET_STARTUP_HOOKS", "DOTNET_ADDITIONAL_DEPS", "DOTNET_SHARED_STORE"};
 
 // The PYTHON* variables known to change no code that runs (buffering, encodings from the
 // standard library's own package, hashing, limits, diagnostics that import nothing). Every
@@ -158,8 +158,12 @@ bool EnvironmentLoadsCode(std::string_view name) {
   // OpenSSL's configuration names provider and engine modules that libcrypto loads — in
   // Node at every start, in Python at `import hashlib` (OPENSSL_CONF, OPENSSL_MODULES,
   // OPENSSL_ENGINES, OPENSSL_CONF_INCLUDE; probe BW2); none of its variables is needed to
-  // serve. CORECLR_PROFILER_PATH* loads a native library into a .NET process.
-  if (name.substr(0, 8) == "OPENSSL_" || name.substr(0, 16) == "CORECLR_PROFILER") return true;
+  // serve. CORECLR_PROFILER_PATH* loads a native library into a .NET process, and
+  // DOTNET_ROOT* names the runtime a .NET host loads (probe CA2).
+  if (name.substr(0, 8) == "OPENSSL_" || name.substr(0, 16) == "CORECLR_PROFILER" ||
+      name.substr(0, 11) == "DOTNET_ROOT") {
+    return true;
+  }
   if (name.substr(0, 6) == "PYTHON") return !listed(kInertPythonVariables);
   return listed(kCodeLoadingVariables);
 }

@@ -54,11 +54,11 @@ VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<
 // a shell load or run code from elsewhere: LD_*; every PYTHON* but the few known inert
 // (PYTHONUNBUFFERED, PYTHONIOENCODING, PYTHONUTF8, PYTHONDONTWRITEBYTECODE, PYTHONHASHSEED,
 // PYTHONFAULTHANDLER, PYTHONNOUSERSITE, PYTHONSAFEPATH, PYTHONINTMAXSTRDIGITS); BASH_FUNC_*;
-// OPENSSL_*; CORECLR_PROFILER*; NODE_OPTIONS, NODE_PATH, NODE_REPL_EXTERNAL_MODULE,
+// OPENSSL_*; CORECLR_PROFILER*; DOTNET_ROOT*; NODE_OPTIONS, NODE_PATH, NODE_REPL_EXTERNAL_MODULE,
 // BASH_ENV, ENV, SHELLOPTS, BASHOPTS, PS4, PERL5LIB, PERL5OPT, PERLLIB, PERL5DB, RUBYOPT,
 // RUBYLIB, GCONV_PATH, JAVA_TOOL_OPTIONS, _JAVA_OPTIONS, JDK_JAVA_OPTIONS, CLASSPATH,
-// DOTNET_STARTUP_HOOKS. A release that passes one to its child pins code that is not what
-// runs.
+// DOTNET_STARTUP_HOOKS, DOTNET_ADDITIONAL_DEPS, DOTNET_SHARED_STORE. A release that passes
+// one to its child pins code that is not what runs.
 bool EnvironmentLoadsCode(std::string_view name);
 
 }  // namespace las::trust

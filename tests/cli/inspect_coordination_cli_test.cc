@@ -139,6 +139,18 @@ TEST_F(InspectCoordinationCliTest, MessagesShowStateNowAndHandlesTheirOwners) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_EQ(table.out.find('\x1b'), std::string::npos) << "a subject cannot move the cursor";
   EXPECT_EQ(Las({"inspect", "messages", "--log", log_dir(), "--agent", ""}).exit_code, 2);
+  // A deferral shows while it holds, and not on the message completed after it (CA3).
+  const std::string second_id = answers_[2]["result"]["structuredContent"]["message_id"];
+  Session("carol", {Call("las__message_defer", {{"message_id", second_id}, {"seconds", 600}})});
+  json deferred = json::parse(
+      Las({"inspect", "messages", "--log", log_dir(), "--agent", "carol", "--json"}).out);
+  EXPECT_EQ(deferred["messages"][0]["state"], "deferred");
+  EXPECT_GT(deferred["messages"][0]["deferred_until_micros"].get<int64_t>(), 0);
+  Session("carol", {Call("las__message_complete", {{"message_id", second_id}})});
+  json completed = json::parse(
+      Las({"inspect", "messages", "--log", log_dir(), "--agent", "carol", "--json"}).out);
+  EXPECT_EQ(completed["messages"][0]["state"], "completed");
+  EXPECT_EQ(completed["messages"][0]["deferred_until_micros"], 0);
 
   // bob was handed the 20,000-byte value as a handle.
   const json handles = json::parse(Las({"inspect", "handles", "--log", log_dir(), "--json"}).out);

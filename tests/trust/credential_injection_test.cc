@@ -58,7 +58,8 @@ TEST(CredentialInjection, NullOrEmptyOverrideIsStillRefused) {
 // and the filled ones come last (probe BZ1).
 TEST(CredentialInjection, AKeyInAnyLetterCaseIsCredentialOverride) {
   for (const char* key : {"API_KEY", "Api_Key", "api_\u212aey", "api_\u212Aey", "ap\u0130_key",
-                          "ap\u0131_key"}) {
+                          "ap\u0131_key", "api_key\\u0000", "api_key\\u0000x", " api_key",
+                          "API_KEY\\t"}) {
     const std::string args = std::string(R"({"q":"x",")") + key + R"(":"attacker-key"})";
     VerdictOr<std::string> out = InjectCredentials(args, Tool(), Resolve);
     ASSERT_FALSE(out.ok()) << key;

@@ -211,7 +211,8 @@ TEST_F(LaunchPolicyTest, EnvironmentThatLoadsOtherCodeIsRefused) {
         "NODE_REPL_EXTERNAL_MODULE", "BASH_ENV", "BASH_FUNC_ls%%", "SHELLOPTS", "PS4",
         "PERL5OPT", "PERL5DB", "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES",
         "OPENSSL_CONF_INCLUDE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
-        "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH_64"}) {
+        "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH_64", "DOTNET_ADDITIONAL_DEPS",
+        "DOTNET_ROOT", "DOTNET_ROOT_X64", "DOTNET_SHARED_STORE"}) {
     SurfaceBinding s = PythonSurface();
     s.env = {"MOST_TOKEN", name};
     EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << name;
