@@ -126,13 +126,15 @@ struct ArgumentSchemaLimits {
   size_t max_pattern_subject_bytes = 1024;
   size_t max_unique_items = 512;
   size_t max_reported_errors = 8;
-  // The schema's worst case per value (trust/schema_cost_internal.h, at most 10,000) times
-  // the values of one call — every value and member name, at any depth — may not exceed
-  // this, or the call is refused (kArgumentsSchemaViolation, saying so) without running
-  // the validator: the bound per value alone let 2 KB of arguments against a 1 KB schema
-  // hold the loop for 18 s (probe BY1). Simple schemas cost 1 or 2 per value, so every
-  // argument within max_argument_bytes passes; a schema that costs thousands per value
-  // admits hundreds of values. A subschema evaluation costs ~0.4-4 us (release build).
+  // The schema's worst case per value (trust/schema_cost_internal.h, at most 10,000, times
+  // its largest enum's entries / 16: valijson compares a value with each) times the values of
+  // one call — every value and member name, at any depth — may not exceed this, or the call
+  // is refused (kArgumentsSchemaViolation, saying so) without running the validator: the
+  // bound per value alone let 2 KB of arguments against a 1 KB schema hold the loop for
+  // 18 s (probe BY1), and 63 KB against a 36,000-entry enum for 9 s (probe CC1). Simple
+  // schemas cost 1 or 2 per value, so every argument within max_argument_bytes passes; a
+  // schema that costs thousands per value admits hundreds of values. A subschema evaluation
+  // costs ~0.4-4 us (release build).
   uint64_t max_call_evaluations = 2'000'000;
   // Accept arguments through the one-pass check (trust/flat_argument_check_internal.h)
   // when the schema is flat: the same verdicts for a fraction of the work. False runs the
@@ -202,8 +204,9 @@ Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view argumen
 // An upper bound of the subschema evaluations ValidateArguments can make for
 // `arguments_json`, from its text alone (no parse): the schema's worst case per value
 // times an upper bound of the values and member names the text holds (its `,` `:` `[`
-// `{`, in strings too, plus one). For a caller deciding where to run the check: the
-// gateway runs a costly one off its loop, however few bytes it has.
+// `{`, in strings too, plus one), and times max_unique_items when the schema has a
+// uniqueItems (each item is compared with the others). For a caller deciding where to run
+// the check: the gateway runs a costly one off its loop, however few bytes it has.
 uint64_t ValidationCostBound(const ArgumentSchema& schema, std::string_view arguments_json);
 
 // The verdict ValidateArguments gives arguments text of `client_bytes` for its size alone:

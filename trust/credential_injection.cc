@@ -11,10 +11,12 @@ namespace las::trust {
 namespace {
 
 // `key` as a lenient decoder may take it: up to a NUL (where a C decoder's string ends),
-// without surrounding ASCII whitespace, ASCII letters lowered, and the non-ASCII letters
-// that fold or change case to an ASCII one as that letter — KELVIN SIGN and LONG S (Go's
-// encoding/json matches keys with EqualFold), dotless ı and dotted İ (.NET upper-cases ı to
-// I; Java lower-cases İ to i and a dot). Such a decoder may let either member win.
+// without surrounding ASCII whitespace, without `_` and `-` (Go's encoding/json/v2 ignores
+// them when it matches case-insensitively; pydantic's camelCase aliases take `apiKey` for
+// `api_key`: probe CC2), ASCII letters lowered, and the non-ASCII letters that fold or
+// change case to an ASCII one as that letter — KELVIN SIGN and LONG S (Go's encoding/json
+// matches keys with EqualFold), dotless ı and dotted İ (.NET upper-cases ı to I; Java
+// lower-cases İ to i and a dot). Such a decoder may let either member win.
 std::string LooseKey(std::string_view key) {
   key = key.substr(0, key.find('\0'));
   constexpr std::string_view kSpace = " \t\r\n";
@@ -40,6 +42,7 @@ std::string LooseKey(std::string_view key) {
     }
     if (folded) continue;
     const char c = key[i++];
+    if (c == '_' || c == '-') continue;
     loose += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }
   return loose;

@@ -97,11 +97,13 @@ size_t PythonOptionLength(const std::vector<std::string>& argv, size_t at) {
 // Named one by one: what makes Node, a shell, Perl, Ruby, glibc's iconv, a Java or a .NET
 // runtime load or run code from elsewhere. (LD_*, PYTHON*, OPENSSL_* and the rest decided
 // by prefix: below.)
-constexpr std::array<std::string_view, 22> kCodeLoadingVariables = {
+constexpr std::array<std::string_view, 25> kCodeLoadingVariables = {
     "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE", "BASH_ENV", "ENV", "SHELLOPTS",
     "BASHOPTS", "PS4", "PERL5LIB", "PERL5OPT", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
     "GCONV_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
-    "DOTNET_STARTUP_HOOKS", "DOTNET_ADDITIONAL_DEPS", "DOTNET_SHARED_STORE"};
+    "DOTNET_STARTUP_HOOKS", "DOTNET_ADDITIONAL_DEPS", "DOTNET_SHARED_STORE",
+    // zsh's startup files, PHP's ini (auto_prepend_file, extensions): probe CC3.
+    "ZDOTDIR", "PHPRC", "PHP_INI_SCAN_DIR"};
 
 // The PYTHON* variables known to change no code that runs (buffering, encodings from the
 // standard library's own package, hashing, limits, diagnostics that import nothing). Every
@@ -161,7 +163,10 @@ bool EnvironmentLoadsCode(std::string_view name) {
   // serve. CORECLR_PROFILER_PATH* loads a native library into a .NET process, and
   // DOTNET_ROOT* names the runtime a .NET host loads (probe CA2).
   if (name.substr(0, 8) == "OPENSSL_" || name.substr(0, 16) == "CORECLR_PROFILER" ||
-      name.substr(0, 11) == "DOTNET_ROOT") {
+      name.substr(0, 11) == "DOTNET_ROOT" ||
+      // Lua runs LUA_INIT* (code, or @file) at start and loads modules from LUA_[C]PATH*.
+      name.substr(0, 8) == "LUA_INIT" || name.substr(0, 8) == "LUA_PATH" ||
+      name.substr(0, 9) == "LUA_CPATH") {
     return true;
   }
   if (name.substr(0, 6) == "PYTHON") return !listed(kInertPythonVariables);

@@ -59,14 +59,14 @@ TEST(CredentialInjection, NullOrEmptyOverrideIsStillRefused) {
 TEST(CredentialInjection, AKeyInAnyLetterCaseIsCredentialOverride) {
   for (const char* key : {"API_KEY", "Api_Key", "api_\u212aey", "api_\u212Aey", "ap\u0130_key",
                           "ap\u0131_key", "api_key\\u0000", "api_key\\u0000x", " api_key",
-                          "API_KEY\\t"}) {
+                          "API_KEY\\t", "apiKey", "apikey", "api-key", "API-KEY", "Api__Key"}) {
     const std::string args = std::string(R"({"q":"x",")") + key + R"(":"attacker-key"})";
     VerdictOr<std::string> out = InjectCredentials(args, Tool(), Resolve);
     ASSERT_FALSE(out.ok()) << key;
     EXPECT_EQ(out.verdict().reason(), Reason::kCredentialOverride) << key;
     EXPECT_EQ(out.verdict().detail().find("attacker-key"), std::string::npos);
   }
-  for (const char* key : {"api_key2", "api-key", "apikey", "api_kéy"}) {
+  for (const char* key : {"api_key2", "api_keys", "key", "api", "api_kéy"}) {
     const std::string args = std::string(R"({")") + key + R"(":"x"})";
     VerdictOr<std::string> out = InjectCredentials(args, Tool(), Resolve);
     ASSERT_TRUE(out.ok()) << key << ": " << out.verdict().ToString();

@@ -212,7 +212,8 @@ TEST_F(LaunchPolicyTest, EnvironmentThatLoadsOtherCodeIsRefused) {
         "PERL5OPT", "PERL5DB", "OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES",
         "OPENSSL_CONF_INCLUDE", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
         "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH_64", "DOTNET_ADDITIONAL_DEPS",
-        "DOTNET_ROOT", "DOTNET_ROOT_X64", "DOTNET_SHARED_STORE"}) {
+        "DOTNET_ROOT", "DOTNET_ROOT_X64", "DOTNET_SHARED_STORE", "ZDOTDIR", "PHPRC",
+        "PHP_INI_SCAN_DIR", "LUA_INIT", "LUA_INIT_5_4", "LUA_PATH", "LUA_CPATH_5_4"}) {
     SurfaceBinding s = PythonSurface();
     s.env = {"MOST_TOKEN", name};
     EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << name;
