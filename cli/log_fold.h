@@ -8,7 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "log/envelope.h"
+#include "log/log_view.h"
 #include "projections/projection_set.h"
 
 namespace las::cli {
@@ -19,6 +21,11 @@ namespace las::cli {
 // (projections::FoldFromNewestSnapshot). On failure prints "las WORDS: <status>"
 // (cli/fail.h) on stderr and returns its exit code; 0 on success.
 int FoldLog(const std::string& dir, projections::ProjectionSet& set);
+
+// The fold FoldLog makes, for a reader already open — a follower or the writer — of a log
+// whose head is `head`: projections::FoldFromNewestSnapshot with this user's snapshot key.
+Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,
+                                       projections::ProjectionSet& set);
 
 // The same for a fold that is no projection of the set (the call ledger, every session):
 // each verified event, in order, goes to `apply`.

@@ -20,6 +20,7 @@
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/json_output.h"
+#include "cli/log_fold.h"
 #include "cli/number_flags.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
@@ -28,10 +29,8 @@
 #include "log/event_log.h"
 #include "log/log_reader.h"
 #include "projections/onboarding_projection.h"
-#include "projections/snapshots.h"
 #include "tools/onboarding_journey.h"
 #include "tools/registry.h"
-#include "tools/snapshot_key_file.h"
 #include "transport/child_process.h"
 
 namespace las::cli {
@@ -54,8 +53,7 @@ struct Folded {
 };
 Result<Folded> Fold(log::LogView& log, uint64_t head) {
   projections::ProjectionSet set;
-  auto folded = projections::FoldFromNewestSnapshot(
-      log, head, tools::UsableSnapshotKey(DefaultSnapshotKeyFile()), set);
+  auto folded = FoldFromUsersSnapshot(log, head, set);
   if (!folded.ok()) return folded.status();
   const auto* onboarding =
       dynamic_cast<const projections::OnboardingProjection*>(set.Find("onboarding"));

@@ -82,10 +82,15 @@ VerdictOr<std::string> InjectCredentials(std::string_view arguments_json, const 
   // itself, and any key a case-insensitive decoder would take for it (`API_KEY` for
   // `api_key` reached the child beside it, and Go's decoder lets the later one win: probe
   // BZ1).
+  std::vector<std::string> loose_arguments;
+  for (const auto& [argument, credential] : tool.credential_templates) {
+    loose_arguments.push_back(LooseKey(argument));
+  }
   for (const auto& [key, value] : args.items()) {
     const std::string loose = LooseKey(key);
+    size_t i = 0;
     for (const auto& [argument, credential] : tool.credential_templates) {
-      if (loose != LooseKey(argument)) continue;
+      if (loose != loose_arguments[i++]) continue;
       return Reject(Reason::kCredentialOverride,
                     "tool " + tool.name + ": argument \"" + argument +
                         "\" is filled by Las from credential \"" + credential +

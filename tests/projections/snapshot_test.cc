@@ -425,13 +425,20 @@ TEST(LogSnapshots, SnapshotsAreNotEventsAndSurviveReopening) {
   EXPECT_EQ((*log)->EventHash(0).status().code(), Code::kNotFound);
 }
 
+// Snapshots `log` at its head (sealed with kKey), then appends `more` events; returns the
+// snapshot's sequence.
+uint64_t SnapshotThenAppend(log::EventLog& log, uint64_t more) {
+  EXPECT_TRUE(WriteSnapshot(log, Fold(log), kKey).ok());
+  const uint64_t snapshot = log.head().sequence;
+  Append(log, 3000, more);
+  return snapshot;
+}
+
 TEST(LogSnapshots, AFollowerFoldsFromTheNewestSnapshotToTheDigestsOfAFullFold) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
-  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), kKey).ok());
-  const uint64_t snapshot = log->head().sequence;
-  Append(*log, 3000, 7);
+  const uint64_t snapshot = SnapshotThenAppend(*log, 7);
   const Digests full = Fold(*log).Digests();
 
   auto follower = log::LogReader::Open(dir.Sub("log"));
@@ -456,9 +463,7 @@ TEST(LogSnapshots, AFoldFromASnapshotStillVerifiesTheEventsAfterIt) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
   auto log = SampleLog(dir.Sub("log"));
-  ASSERT_TRUE(WriteSnapshot(*log, Fold(*log), kKey).ok());
-  const uint64_t snapshot = log->head().sequence;
-  Append(*log, 3000, 3);
+  const uint64_t snapshot = SnapshotThenAppend(*log, 3);
   const uint64_t head = log->head().sequence;
   log.reset();
   {
