@@ -191,7 +191,9 @@ int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
 // path's kLocked). Check runs here first, then sends its results.
 int MutateThroughServer(const OnboardingFlags& flags, const tools::Registry& registry,
                         const Status& locked) {
-  if (!ServerAnswers(flags.log_dir)) return ReportLocked(flags, locked);
+  if (Status answers = ServerAnswers(flags.log_dir, locked); !answers.ok()) {
+    return answers.code() == Code::kLocked ? ReportLocked(flags, answers) : Fail(answers);
+  }
   std::vector<tools::StepResult> results;
   if (flags.action == "check") {
     auto before = FoldAsFollower(flags.log_dir);

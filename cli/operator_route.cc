@@ -13,6 +13,19 @@ std::string RuntimeDir() {
   return value != nullptr ? value : "";
 }
 
+// What to report when no server was reached: the lock, naming where the server was looked
+// for, when none runs there; else why its socket cannot be used (an unusable
+// XDG_RUNTIME_DIR is a usage error, an unsafe socket directory a denial), never "a server
+// that does not answer" for a server the CLI did not ask (probe CD1).
+Status Unreached(const std::string& log_dir, const Status& locked, const Status& why) {
+  if (why.code() == Code::kNotFound) {
+    return Status(Code::kLocked, locked.message() + " (" + why.message() + ")");
+  }
+  return Status(why.code(), log_dir + ": the log is held by another las process, and the socket "
+                                      "its server would answer on cannot be used: " +
+                                why.message() + "; nothing was changed");
+}
+
 }  // namespace
 
 Result<std::string> ThroughServer(const std::string& log_dir, const Status& locked,
@@ -20,14 +33,16 @@ Result<std::string> ThroughServer(const std::string& log_dir, const Status& lock
   bool reached = false;
   auto answer =
       tools::SendOperatorRequest({log_dir, RuntimeDir(), method, params_json}, &reached);
-  if (!reached) return locked;
+  if (!reached) return Unreached(log_dir, locked, answer.status());
   return answer;
 }
 
-bool ServerAnswers(const std::string& log_dir) {
-  return tools::SendOperatorRequest(
-             {log_dir, RuntimeDir(), std::string(tools::kOperatorHello), "{}"})
-      .ok();
+Status ServerAnswers(const std::string& log_dir, const Status& locked) {
+  bool reached = false;
+  auto answer = tools::SendOperatorRequest(
+      {log_dir, RuntimeDir(), std::string(tools::kOperatorHello), "{}"}, &reached);
+  if (!reached) return Unreached(log_dir, locked, answer.status());
+  return answer.status();
 }
 
 }  // namespace las::cli

@@ -4,10 +4,11 @@
 // log locked does it call ThroughServer, which sends the change to the running server of
 // that log over its operator channel (tools/operator_client.h). Never both.
 //
-// Returns the server's result object (JSON text), the server's refusal as its status, or
-// `locked` itself (the direct path's kLocked) when no server answers on the daemon socket
-// nor on the embedded server's operator socket — the
-// verb then reports the lock as before (exit 7).
+// Returns the server's result object (JSON text), the server's refusal as its status, or,
+// when no server answers on the daemon socket nor on the embedded server's operator socket,
+// `locked` (the direct path's kLocked, exit 7) with the socket looked for added; when the
+// socket cannot be used at all, that error's own code (kInvalidArgument for an unusable
+// XDG_RUNTIME_DIR, kDenied for an unsafe socket or directory) — nothing is sent then.
 // Threading: blocking.
 #pragma once
 
@@ -20,7 +21,8 @@ namespace las::cli {
 Result<std::string> ThroughServer(const std::string& log_dir, const Status& locked,
                                   const std::string& method, const std::string& params_json);
 
-// Whether a server answers the operator channel of `log_dir` (an operator hello only).
-bool ServerAnswers(const std::string& log_dir);
+// Whether a server answers the operator channel of `log_dir` (an operator hello only): ok,
+// or the status ThroughServer would report.
+Status ServerAnswers(const std::string& log_dir, const Status& locked);
 
 }  // namespace las::cli

@@ -319,7 +319,7 @@ void RegisterList(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", flags->json, "Full entries and each configured surface's state");
   cmd->callback([flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
-    if (options) exit_code = Report(tools::RunList(*options, flags->json));
+    if (options) exit_code = Report(tools::RunList(*options, flags->json, PrintNote));
   });
 }
 

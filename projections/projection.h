@@ -38,7 +38,9 @@ class Projection {
   // `out` (projections/state_codec.h is the codec to use) and returns true; Restore loads
   // such bytes into a FRESH projection and returns false if they do not parse (the
   // projection is then discarded). After Restore the caller checks that Digest() equals the
-  // digest recorded at Save, so a lossy codec is caught, not trusted.
+  // digest recorded in the snapshot: that catches damaged bytes. It does not catch a lossy
+  // codec — a server records the digests of a restored copy (ProjectionSet::RestoreAndDigest)
+  // — which only a restore compared with a fold shows (`las replay`, the round-trip tests).
   //
   // The defaults make a projection "not snapshottable": Save returns false, and then no
   // snapshot is written at all, so every start-up folds the log from sequence 1 (correct,

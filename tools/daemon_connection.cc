@@ -202,6 +202,21 @@ class Connection final : public DaemonConnection,
     });
   }
 
+  // An operator peer whose input ended gets kOperatorIdleDeadline to read its answers;
+  // then they are dropped and the connection closes: one that sent requests and reads
+  // nothing held its slot of the socket's limit for as long as it liked (probe CD2). Its
+  // requests ran: what they changed is in the log.
+  void ArmDrainDeadline() {
+    idle_deadline_.expires_after(kOperatorIdleDeadline);
+    idle_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {
+      auto self = weak.lock();
+      if (error || !self) return;
+      self->answers_.Abandon();  // runs the drained callback: Close
+      boost::system::error_code ignored;
+      self->stream_.cancel(ignored);
+    });
+  }
+
   void SawLine() {
     if (operator_only_ && !stopping_) {
       ArmIdleDeadline();
@@ -267,6 +282,7 @@ class Connection final : public DaemonConnection,
     input_ended_ = true;
     if (operator_ || operator_only_) {  // every request was answered synchronously (or
                                         // refused): close once written
+      ArmDrainDeadline();
       WhenDrained([self = shared_from_this()] { self->Close(); });
       return;
     }
@@ -300,6 +316,7 @@ class Connection final : public DaemonConnection,
   }
 
   void Close() {
+    idle_deadline_.cancel();
     Hold(0);
     boost::system::error_code ignored;
     stream_.close(ignored);

@@ -255,7 +255,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
     if (launch.client == nullptr) return ShutdownStep();
     return Retire(std::move(launch.client), [this] { ShutdownStep(); });
   }
-  RefuseIfExpired(launch);
+  RefuseIfReleaseEnded(launch);
   SurfaceState& state = StateOf(launch.surface);
   const trust::SurfaceBinding* binding = release_->manifest.FindSurface(launch.surface);
   trust::SurfaceBinding exposed;  // the binding minus tools a local allowlist keeps out
@@ -297,6 +297,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
     catalog_.SetSurfaceExtras(launch.surface, std::move(launch.prompts),
                               std::move(launch.resources), launch.titles);
     state.admitted = true;
+    ever_admitted_.insert(launch.surface);
     state.reason.clear();
     state.tools = launch.live_tools.size();
     clients_[launch.surface] = std::move(launch.client);

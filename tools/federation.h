@@ -120,9 +120,12 @@ class Federation {
   const Catalog& catalog() const { return catalog_; }
   const std::vector<SurfaceState>& surfaces() const { return states_; }
   // The admitted surface's client, even while its child is stopped; nullptr if it was
-  // never admitted. "Was admitted" is what session policy asks (Skarbiec's agent id stays
-  // required while its child restarts).
+  // never admitted, or once its release stopped every surface (expired, superseded).
   transport::McpClient* ClientFor(std::string_view surface);
+  // Whether this process admitted `surface`, whatever it is now (stopped, restarting, its
+  // release expired or superseded): what session policy asks — Skarbiec's agent id stays
+  // required for the life of the process once it was admitted (probe CG2).
+  bool WasAdmitted(std::string_view surface) const { return ever_admitted_.count(surface) != 0; }
   // The client a call may be sent to now: nullptr while the surface is stopped, and for
   // every surface once Shutdown began.
   transport::McpClient* ServingClientFor(std::string_view surface);
@@ -195,9 +198,10 @@ class Federation {
   void ExpireRelease();
   // Whether the served release has expired by the wall clock now.
   bool ReleaseExpired() const;
-  // A launch that ended after the release expired admits nothing: it becomes a refusal
-  // (reason "expired") and its child is ended.
-  void RefuseIfExpired(SurfaceLaunch& launch);
+  // A launch that ended after the release expired, or after StopEverySurface withdrew it
+  // (superseded), admits nothing: it becomes a refusal with that reason and its child is
+  // ended.
+  void RefuseIfReleaseEnded(SurfaceLaunch& launch);
   // Removes from `live` the signed tools kept out of the catalog (left_out_reasons_: a
   // local allowlist, or a schema Las cannot compile).
   void KeepOut(const std::string& surface, std::vector<trust::LiveTool>& live) const;
@@ -236,6 +240,10 @@ class Federation {
   std::vector<std::unique_ptr<transport::McpClient>> retired_;
   std::unique_ptr<ExpiryWatch> expiry_;  // armed once a release is admitted
   bool release_expired_ = false;         // ExpireRelease ran
+  // Why StopEverySurface stopped every surface for good (expired, superseded); a restart
+  // under way when it ran is refused with it when it ends (probe CG1).
+  std::optional<Refusal> release_ended_;
+  std::set<std::string, std::less<>> ever_admitted_;  // WasAdmitted
   bool shutting_down_ = false;
   bool restarts_stopped_ = false;  // StopRestarting
   size_t shutdown_pending_ = 0;

@@ -64,11 +64,18 @@ void Federation::ExpireRelease() {
   StopEverySurface(trust::ReasonName(trust::Reason::kExpired), expired);
 }
 
-void Federation::RefuseIfExpired(SurfaceLaunch& launch) {
-  if (!launch.ok || !ReleaseExpired()) return;
+void Federation::RefuseIfReleaseEnded(SurfaceLaunch& launch) {
+  if (!launch.ok) return;
+  if (ReleaseExpired()) {
+    launch.reason = std::string(trust::ReasonName(trust::Reason::kExpired));
+    launch.detail = ExpiredAt(release_->manifest) + " while the surface started";
+  } else if (release_ended_) {
+    launch.reason = release_ended_->reason;
+    launch.detail = release_ended_->detail + "; while the surface started";
+  } else {
+    return;
+  }
   launch.ok = false;
-  launch.reason = std::string(trust::ReasonName(trust::Reason::kExpired));
-  launch.detail = ExpiredAt(release_->manifest) + " while the surface started";
   if (launch.client != nullptr) Retire(std::move(launch.client), [] {});
 }
 

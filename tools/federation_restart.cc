@@ -123,8 +123,17 @@ void Federation::Supersede(std::string_view commit_refusal) {
 }
 
 void Federation::StopEverySurface(std::string_view reason, const std::string& detail) {
+  release_ended_ = Refusal{std::string(reason), detail};
   for (SurfaceState& state : states_) {
-    if (!state.admitted) continue;
+    if (!state.admitted) {
+      // A restart waiting for its timer ends here, recorded with this reason; one under way
+      // is refused with it when it ends (RefuseIfReleaseEnded).
+      auto restarts = restarts_.find(state.name);
+      if (restarts != restarts_.end() && restarts->second->timer.cancel() > 0) {
+        Stopped(state.name, reason, detail, RestartBackoff::kNever);
+      }
+      continue;
+    }
     state.admitted = false;
     if (auto client = clients_.find(state.name); client != clients_.end()) {
       std::unique_ptr<transport::McpClient> ending = std::move(client->second);
@@ -200,7 +209,7 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     Retire(std::move(launch.client), [this] { ShutdownStep(); });
     return;
   }
-  RefuseIfExpired(launch);
+  RefuseIfReleaseEnded(launch);
   if (launch.ok) KeepOut(launch.surface, launch.live_tools);
   if (!launch.ok) {
     Stopped(launch.surface, launch.reason, launch.detail,

@@ -163,8 +163,12 @@ Result<GrantPlan> PlanIssueGrant(const projections::ProjectionSet& set,
   for (const auto& tool : request.tools) {
     auto selector = Resolve(set, tool);
     if (!selector.ok()) return selector.status();
-    keys.insert(reducers::SelectorKey(selector->surface, selector->tool, selector->definition_sha256));
-    issued.selectors.push_back(std::move(*selector));
+    // A tool named twice is one selector (it was recorded and printed twice: probe CD5).
+    if (keys.insert(reducers::SelectorKey(selector->surface, selector->tool,
+                                          selector->definition_sha256))
+            .second) {
+      issued.selectors.push_back(std::move(*selector));
+    }
   }
   if (const std::string id = reducers::EqualLiveGrant(GrantsOf(set), request.agent_id, "", "",
                                                       request.all, keys);

@@ -6,6 +6,7 @@
 #include "log/event_builder.h"
 #include "tools/surface_check.h"
 #include "trust/release_paths.h"
+#include "trust/manifest.h"
 #include "trust/release_verifier.h"
 #include "trust/rfc3339.h"
 #include "trust/trust_store.h"
@@ -381,11 +382,40 @@ log::EventDraft ResetEvent(std::string_view step, const Actor& actor) {
   return ResetEventFor(step, kReasonOperatorReset, "", actor);
 }
 
+namespace {
+
+// A check's result as the operator channel receives it from the CLI: any peer of that
+// channel could record a row no check made, or megabytes of detail (probe CD3).
+Status CheckResultRefusal(const StepResult& result) {
+  constexpr size_t kMaxReasonBytes = 256;
+  constexpr size_t kMaxDetailBytes = 16 * 1024;
+  const std::string_view step = result.step;
+  const bool known =
+      FindOnboardingStep(step) != nullptr ||
+      (step.starts_with(kSurfaceStepPrefix) &&
+       trust::IsValidSurfaceName(step.substr(kSurfaceStepPrefix.size())));
+  if (!known) {
+    return InvalidArgument("a check's result names no step (the steps are " +
+                           OnboardingStepNames() + ", and surface:NAME)");
+  }
+  if (result.reason.size() > kMaxReasonBytes || result.detail.size() > kMaxDetailBytes) {
+    return InvalidArgument("a check's result has a reason over 256 bytes or a detail over 16 KiB");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view action,
                                                           std::string_view step,
                                                           const std::vector<StepResult>& results,
                                                           const Actor& actor) {
-  if (action == "check") return CheckEvents(results, actor);
+  if (action == "check") {
+    for (const StepResult& result : results) {
+      if (Status refused = CheckResultRefusal(result); !refused.ok()) return refused;
+    }
+    return CheckEvents(results, actor);
+  }
   if (action != "mark" && action != "reset") {
     return InvalidArgument("an onboarding change is mark, reset or check");
   }

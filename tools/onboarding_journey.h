@@ -112,7 +112,8 @@ log::EventDraft ResetEvent(std::string_view step, const Actor& actor);
 // The operator's change (`las onboarding mark|reset|check`), validated, as drafts:
 // `action` "mark" or "reset" needs a known `step` (else kInvalidArgument) and gives one
 // draft; "check" gives CheckEvents(results) (the checks ran where the operator runs
-// them); any other action is kInvalidArgument. The CLI's direct path and a running
+// them) once each result names a step (or surface:NAME) and carries at most 256 bytes of
+// reason and 16 KiB of detail, else kInvalidArgument; any other action is kInvalidArgument. The CLI's direct path and a running
 // server's operator channel (tools/operator_channel.h) both use it.
 Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view action,
                                                           std::string_view step,

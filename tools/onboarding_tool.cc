@@ -7,6 +7,8 @@
 #include <set>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -19,6 +21,7 @@
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/onboarding_journey.h"
+#include "tools/source_guard.h"
 
 namespace las::tools {
 namespace {
@@ -90,6 +93,11 @@ constexpr std::string_view kRestartForFirstCall =
     "verified, or with every surface refused) and keeps that for its life. Restart las serve "
     "from your MCP client (las list shows what a new start serves), then call one "
     "surface__tool; the step completes by itself";
+
+constexpr std::string_view kEnableForFirstCall =
+    "every source whose tools this server serves is disabled, and their calls are refused: "
+    "enable one (las sources enable NAME; las sources lists them), then call one of its "
+    "tools; the step completes by itself";
 
 class OnboardingTool {
  public:
@@ -207,25 +215,32 @@ class OnboardingTool {
       }
     }
     JourneyView view = ViewJourney(State());
-    if (view.current == kStepFirstCall && !ServesASurfaceTool()) {
-      // The checks read the files as they are now; this server federated when it started
-      // and keeps that result for its life, so a release made since is not served here.
-      view.next = std::string(kRestartForFirstCall);
-      for (JourneyRow& row : view.steps) {
-        if (row.step == kStepFirstCall) row.next = view.next;
+    if (view.current == kStepFirstCall) {
+      if (std::optional<std::string_view> advice = FirstCallAdvice()) {
+        view.next = std::string(*advice);
+        for (JourneyRow& row : view.steps) {
+          if (row.step == kStepFirstCall) row.next = view.next;
+        }
       }
     }
     done(ToolCallReply::Result(
         JsonResult(JourneyJson(view, action, context_.live.sequence(), checked))));
   }
 
-  bool ServesASurfaceTool() const {
+  // What blocks the first call on this server, when something does; nullopt: the usual
+  // advice. The checks read the files as they are now, but this server federated when it
+  // started and keeps that result for its life, so a release made since is not served here;
+  // and a tool whose source is disabled is refused (probe CE1).
+  std::optional<std::string_view> FirstCallAdvice() const {
     const Federation* federation = context_.links.federation;
-    if (federation == nullptr) return true;  // not known here: the usual advice
+    if (federation == nullptr) return std::nullopt;  // not known here
+    bool serves_surface_tool = false;
     for (const CatalogTool& tool : federation->catalog().tools()) {
-      if (tool.surface != kOwnSurface) return true;
+      if (tool.surface == kOwnSurface) continue;
+      if (ToolSourceEnabled(context_.live, tool)) return std::nullopt;
+      serves_surface_tool = true;
     }
-    return false;
+    return serves_surface_tool ? kEnableForFirstCall : kRestartForFirstCall;
   }
 
   void AppendAndAnswer(std::vector<log::EventDraft> events, std::string action,

@@ -93,7 +93,8 @@ Result<Decision> Decide(ServerCore& core, const std::string& method, const Json&
   if (method == "las/sources.enable" || method == "las/sources.disable") {
     const bool enable = method == "las/sources.enable";
     auto id = Text(params, "id");
-    if (!id) return Bad(code);
+    // A reason of another type is malformed, not "operator" (probe CD4).
+    if (!id || (params.contains("reason") && !params["reason"].is_string())) return Bad(code);
     const std::string reason = enable ? "" : Text(params, "reason").value_or("operator");
     auto draft = PlanSourceToggle(Inventory(core), *id, enable, reason, "", "");
     if (!draft.ok()) return draft.status();

@@ -199,7 +199,7 @@ ServerCore::~ServerCore() {
 
 void ServerCore::Start(std::function<void()> ready) {
   parts_->federation->Start([this, ready = std::move(ready)] {
-    if (parts_->federation->ClientFor("skarbiec") != nullptr) {
+    if (parts_->federation->WasAdmitted("skarbiec")) {
       if (auto problem = SkarbiecAgentIdProblem(parts_->options.environment)) {
         // The message is Las's own text: the variable's value is never in it.
         Note("skarbiec is admitted but %s\n", problem->c_str());
@@ -236,7 +236,7 @@ EndpointOptions ServerCore::NewEndpointOptions(std::string transport) const {
   const trust::Environment& env = parts_->options.environment;
   EndpointOptions endpoint;
   endpoint.default_agent_id = Lookup(env, "LAS_AGENT_ID").value_or(std::string("default"));
-  if (parts_->federation->ClientFor("skarbiec") != nullptr) {
+  if (parts_->federation->WasAdmitted("skarbiec")) {
     // Skarbiec is active: only its configured agent may open a session.
     // With SKARBIEC_MCP_AGENT_ID unset no agent id can match (a control character is
     // never a valid agent id): every session is refused, closed rather than open.

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <nlohmann/json.hpp>
@@ -20,8 +21,11 @@
 #include "tools/federation.h"
 #include "tools/held_input.h"
 #include "tools/line_session.h"
+#include "tools/live_projections.h"
 #include "tools/operator_listener.h"
 #include "tools/server_core.h"
+#include "tools/source_guard.h"
+#include "tools/source_ids.h"
 #include "tools/stdio_lines.h"
 #include "tools/stop_signal_fd.h"
 
@@ -233,7 +237,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   return server.FlushLogAtExit();
 }
 
-Status RunList(const ServerOptions& options, bool json) {
+Status RunList(const ServerOptions& options, bool json,
+               const std::function<void(const std::string& note)>& on_note) {
   boost::asio::io_context io;
   auto work = boost::asio::make_work_guard(io);
   auto core = ServerCore::Open(io, options);
@@ -241,11 +246,13 @@ Status RunList(const ServerOptions& options, bool json) {
   ServerCore& server = **core;
   Federation& federation = server.federation();
   server.Start([&] {
+    const LiveProjections& live = server.live();
     if (json) {
       nlohmann::ordered_json surfaces = nlohmann::ordered_json::array();
       for (const auto& state : federation.surfaces()) {
         surfaces.push_back({{"name", state.name},
                             {"admitted", state.admitted},
+                            {"enabled", SourceEnabled(live, state.name)},
                             {"reason", state.reason},
                             {"detail", state.detail},
                             {"tools", state.tools}});
@@ -255,6 +262,7 @@ Status RunList(const ServerOptions& options, bool json) {
         tools.push_back({{"name", tool.qualified_name},
                          {"surface", tool.surface},
                          {"tool", tool.tool},
+                         {"enabled", ToolSourceEnabled(live, tool)},
                          {"description", tool.description ? *tool.description : ""},
                          {"definition_sha256", tool.definition_sha256},
                          {"inputSchema", nlohmann::ordered_json::parse(tool.input_schema_json,
@@ -264,8 +272,17 @@ Status RunList(const ServerOptions& options, bool json) {
                               .dump(2)
                               .c_str());
     } else {
+      std::set<std::string> left_out;
       for (const auto& tool : federation.catalog().tools()) {
-        std::printf("%s\n", tool.qualified_name.c_str());
+        if (ToolSourceEnabled(live, tool)) {
+          std::printf("%s\n", tool.qualified_name.c_str());
+        } else {
+          left_out.insert(SourceIdOf(tool));
+        }
+      }
+      for (const std::string& source : left_out) {
+        on_note("source " + source + " is disabled: its tools are not listed (las sources " +
+                "enable " + source + ")");
       }
     }
     std::fflush(stdout);

@@ -58,7 +58,10 @@ struct StdioServerOptions {
 Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& stdio = {});
 
 // Federates, prints the catalog on stdout (names, or with `json` the full entries plus
-// each configured surface's state), ends the children.
-Status RunList(const ServerOptions& options, bool json);
+// each configured surface's state), ends the children. A tool whose source is disabled
+// (docs/SOURCES.md) is what tools/list leaves out: the names leave it out too and
+// `on_note` names each such source once; the JSON keeps it with "enabled": false.
+Status RunList(const ServerOptions& options, bool json,
+               const std::function<void(const std::string& note)>& on_note);
 
 }  // namespace las::tools

@@ -123,17 +123,13 @@ std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
       int best = 0;
       if (Contains(keys->name, token)) {
         best = kNameHit;
-      } else if (Contains(keys->title, token)) {
-        best = kTitleHit;
       } else if (Contains(keys->description, token)) {
         best = kDescriptionHit;
-      } else {
-        for (const auto& p : keys->properties) {
-          if (Contains(p, token)) {
-            best = kPropertyHit;
-            break;
-          }
-        }
+      } else if (std::any_of(keys->properties.begin(), keys->properties.end(),
+                             [&](const std::string& p) { return Contains(p, token); })) {
+        best = kPropertyHit;
+      } else if (Contains(keys->title, token)) {
+        best = kTitleHit;
       }
       if (best == 0) {
         all_hit = false;

@@ -28,10 +28,13 @@
 
 namespace las::tools {
 
+// Signed text ranks above the title, which the child may change without a new release
+// (docs/SOURCES.md): an unsigned title cannot lift a tool above one whose signed name,
+// description or property names match (probe CE2).
 inline constexpr int kNameHit = 1000;
-inline constexpr int kTitleHit = 100;
-inline constexpr int kDescriptionHit = 10;
-inline constexpr int kPropertyHit = 1;
+inline constexpr int kDescriptionHit = 100;
+inline constexpr int kPropertyHit = 10;
+inline constexpr int kTitleHit = 1;
 
 struct SearchHit {
   const CatalogTool* tool = nullptr;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -136,6 +137,21 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
 // A second operator grant of exactly what a live one gives is a conflict (exit 10): it would
 // give nothing more, and revoking one of the two would not stop the calls. Another set of
 // tools, or the same after a revoke, is a new grant.
+// One tool named twice is one selector: it was recorded, and printed, twice (probe CD5).
+TEST_F(GrantCliTest, AToolNamedTwiceIsOneSelector) {
+  auto granted = Las({"grant", "worker", "--tool", "echo__echo", "--tool", "echo__echo"});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  const json grants = Json({"grants"});
+  ASSERT_EQ(grants.size(), 1u) << grants.dump();
+  EXPECT_EQ(grants[0]["selectors"].size(), 1u) << grants.dump();
+  size_t said = 0;
+  for (size_t at = granted.err.find("may call echo__echo"); at != std::string::npos;
+       at = granted.err.find("may call echo__echo", at + 1)) {
+    ++said;
+  }
+  EXPECT_EQ(said, 1u) << granted.err;
+}
+
 TEST_F(GrantCliTest, AnIdenticalLiveGrantIsAConflict) {
   const std::string lem = std::string(64, 'b');
   auto first = Las({"grant", "worker", "--all"});
@@ -287,6 +303,41 @@ TEST_F(GrantCliTest, TheLockRefusalsOfTheChangesNameTheLog) {
               std::string::npos)
         << change[0] << ": " << refused.err;
   }
+}
+
+// With the log held and the server's socket unusable, a change says why and asks no server:
+// it was "a server that does not answer on its socket", exit 7, whatever the cause (probe CD1).
+TEST_F(GrantCliTest, AServerSocketTheCliCannotUseIsNamedNotTakenForASilentServer) {
+  namespace fs = std::filesystem;
+  auto held = log::EventLog::Open(dir_);
+  ASSERT_TRUE(held.ok());
+  auto grant_with_runtime_dir = [&](const std::string& runtime_dir) {
+    return testing::RunCommand({"/usr/bin/env", "XDG_RUNTIME_DIR=" + runtime_dir, LAS_EXECUTABLE,
+                                "grant", "worker", "--all", "--log", dir_});
+  };
+  const std::string file = tmp_.Sub("a-file");
+  { std::ofstream(file) << "x"; }
+  auto on_a_file = grant_with_runtime_dir(file);
+  EXPECT_EQ(on_a_file.exit_code, 2) << on_a_file.err;
+  EXPECT_NE(on_a_file.err.find("the socket its server would answer on cannot be used"),
+            std::string::npos) << on_a_file.err;
+  EXPECT_EQ(on_a_file.err.find("does not answer"), std::string::npos) << on_a_file.err;
+
+  const std::string runtime = tmp_.Sub("run");
+  fs::create_directories(runtime + "/las");
+  fs::permissions(runtime + "/las", fs::perms::owner_all | fs::perms::group_read |
+                                        fs::perms::group_exec);
+  auto open_to_group = grant_with_runtime_dir(runtime);
+  EXPECT_EQ(open_to_group.exit_code, 8) << open_to_group.err;
+  EXPECT_NE(open_to_group.err.find("accessible to group or others"), std::string::npos)
+      << open_to_group.err;
+
+  fs::permissions(runtime + "/las", fs::perms::owner_all);
+  auto none_there = grant_with_runtime_dir(runtime);
+  EXPECT_EQ(none_there.exit_code, 7) << none_there.err;
+  EXPECT_NE(none_there.err.find("(no daemon socket at " + runtime + "/las/"), std::string::npos)
+      << "the lock names where the server was looked for: " << none_there.err;
+  EXPECT_TRUE(Json({"grants"}).empty()) << "nothing was written";
 }
 
 // RocksDB says "While open a file for lock: ...: Permission denied": not another holder.

@@ -150,6 +150,13 @@ TEST_F(SourcesCliTest, DisableWhileAServerHoldsTheLogIsLockedAndNamesTheWayThrou
   server.WriteLine(
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
   ASSERT_TRUE(server.ReadLine().has_value()) << "the server holds the log and serves stdio";
+  // The CLI asks no server behind a directory open to others: it names the mode (probe CD1).
+  auto unsafe = testing::RunCommand(
+      {LAS_EXECUTABLE, "sources", "disable", "echo", "--log", log_dir()}, {runtime});
+  EXPECT_EQ(unsafe.exit_code, 8) << unsafe.err;
+  EXPECT_NE(unsafe.err.find("is accessible to group or others"), std::string::npos) << unsafe.err;
+  // A safe directory with no socket in it (the server bound none): locked.
+  ASSERT_EQ(::chmod((run_dir + "/las").c_str(), 0700), 0);
   auto locked = testing::RunCommand(
       {LAS_EXECUTABLE, "sources", "disable", "echo", "--log", log_dir()}, {runtime});
   EXPECT_EQ(locked.exit_code, 7) << locked.err;

@@ -484,6 +484,76 @@ TEST_F(DaemonTest, AnOpenFileLimitTooLowForTheConnectionCapLowersTheCap) {
 
 // A call that names another agent than the session's is refused and recorded, with what it
 // named and why: an attempt to act as another agent is what an auditor looks for (probe BH2).
+// Skarbiec's one-agent rule held only while its client did: once the release expired and
+// every surface stopped, the daemon opened sessions for any agent (probe CG2). It holds for
+// the life of the process once Skarbiec was admitted.
+TEST_F(DaemonTest, SkarbiecsAgentRuleOutlivesTheExpiryOfItsRelease) {
+  testing::AddStandIns(*release_, {"skarbiec"});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(2, /*expires_in_seconds=*/6);
+  extra_env_.push_back("SKARBIEC_MCP_AGENT_ID=alice");
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto session_for = [&](const std::string& agent) {
+    RawClient client = Connect(socket_path);
+    client.Send(tools::BridgeHelloLine(agent));
+    client.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
+    return client.ReadLine().value_or("");
+  };
+  EXPECT_NE(session_for("intruder").find("\"error\""), std::string::npos) << "refused while admitted";
+  ASSERT_TRUE(AwaitCondition(
+      [&] {
+        for (const json& e : Replay({"--kind", "SurfaceStopped"})) {
+          if (e["payload"]["surface"] == "skarbiec" && e["payload"]["reason"] == "expired") return true;
+        }
+        return false;
+      },
+      std::chrono::seconds(60)))
+      << "the release expired and its surfaces stopped";
+  const std::string after = session_for("intruder");
+  EXPECT_NE(after.find("\"error\""), std::string::npos) << "still refused after the expiry: " << after;
+  EXPECT_NE(session_for("alice").find("\"result\""), std::string::npos);
+  EXPECT_EQ(StopDaemon(), 0);
+  size_t refused = 0;
+  for (const json& e : Replay({"--kind", "SessionRefused"})) refused += e["agent"] == "intruder";
+  EXPECT_EQ(refused, 2u);
+}
+
+// An operator peer that sent requests and never read their answers held its slot of the
+// operator socket's connection limit for as long as it liked; 64 of them kept the operator
+// out (probe CD2). Its answers now get 5 s once its input is no longer read, then the
+// connection closes, and the operator gets in.
+TEST_F(DaemonTest, AnOperatorConnectionThatReadsNoAnswersIsClosedAfterItsDeadline) {
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  auto socket = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, /*create=*/false);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  RawClient silent = Connect(socket->operator_path);
+  const std::string hello = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})" "\n";
+  std::string burst;
+  while (burst.size() < 4 * 1024 * 1024) burst += hello;
+  // Sent until the daemon stops reading it (its answers are not read): never blocking.
+  size_t sent = 0;
+  while (sent < burst.size()) {
+    const ssize_t n = ::send(silent.fd(), burst.data() + sent, burst.size() - sent,
+                             MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<size_t>(n);
+  }
+  ASSERT_LT(sent, burst.size()) << "the daemon read everything: its answers were never held up";
+  EXPECT_TRUE(AwaitCondition(
+      [&] {
+        pollfd pfd{silent.fd(), 0, 0};
+        return ::poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLHUP) != 0;
+      },
+      std::chrono::seconds(60)))
+      << "the daemon closed the connection that reads nothing";
+  auto grant = testing::RunCommand(
+      {LAS_EXECUTABLE, "grant", "worker", "--all", "--log", tmp_.Sub("log")}, Environment());
+  EXPECT_EQ(grant.exit_code, 0) << grant.err;
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 TEST_F(DaemonTest, ACallThatNamesAnotherAgentIsRecordedRefused) {
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());
@@ -1305,6 +1375,16 @@ TEST_F(DaemonTest, AnOperatorRequestThatRepeatsAKeyIsRefusedAndChangesNothing) {
   auto granted = op.ReadLine();
   ASSERT_TRUE(granted.has_value());
   EXPECT_TRUE(json::parse(*granted).contains("result")) << *granted;
+  // A reason that is not a string was recorded as "operator" (probe CD4); a check's result
+  // for a step no check has was recorded as a row (probe CD3): both refused.
+  op.Send(R"({"jsonrpc":"2.0","id":3,"method":"las/sources.disable","params":{"id":"echo","reason":17}})");
+  auto typed = op.ReadLine();
+  ASSERT_TRUE(typed.has_value());
+  EXPECT_EQ(json::parse(*typed)["error"]["code"], -32602) << *typed;
+  op.Send(R"({"jsonrpc":"2.0","id":4,"method":"las/onboarding.change","params":{"action":"check","results":[{"step":"surface:zzz_","passed":true}]}})");
+  auto forged = op.ReadLine();
+  ASSERT_TRUE(forged.has_value());
+  EXPECT_TRUE(json::parse(*forged).contains("error")) << *forged;
   // A hello that repeats its method opens no operator connection (probe Y3).
   RawClient sneaky = Connect(socket_path);
   sneaky.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","method":"las/operator","params":{}})");
@@ -1321,6 +1401,8 @@ TEST_F(DaemonTest, AnOperatorRequestThatRepeatsAKeyIsRefusedAndChangesNothing) {
   auto issued = Replay({"--kind", "GrantIssued"});
   ASSERT_EQ(issued.size(), 1u);
   EXPECT_EQ(issued[0]["payload"]["grantee_agent_id"], "helper");
+  EXPECT_TRUE(Replay({"--kind", "SourceDisabled"}).empty());
+  EXPECT_TRUE(Replay({"--kind", "OnboardingStepCompleted"}).empty());
 }
 
 // Another process of the user fills the operator socket (64 connections kept alive): an

@@ -8,10 +8,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <thread>
-#include <fstream>
 
 #include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
@@ -1084,6 +1085,92 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   }
   EXPECT_TRUE(admitted.count("echo") && admitted.count("slow"));
   EXPECT_EQ(stopped, admitted) << "every surface release 2 admitted is stopped";
+  EXPECT_EQ(LeftBehind(), "") << "and its children ended";
+}
+
+// Waits until `ready` holds for the events of `filter` in the log a server holds.
+bool AwaitEvents(const std::string& log_dir, std::vector<std::string> filter,
+                 const std::function<bool(const std::vector<json>&)>& ready) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (ready(testing::ReplayEvents(log_dir, filter))) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+bool AwaitFile(const std::string& path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(path) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return std::filesystem::exists(path);
+}
+
+// A surface whose child died while its release started, and whose restart was under way
+// when the release was found superseded, was admitted when that restart ended, and served
+// the rolled-back release (probe CG1): it is refused with the release's reason instead.
+TEST_F(FederationTest, ARestartUnderWayWhenTheReleaseIsSupersededAdmitsNothing) {
+  const std::string gate = AddSlowSurface();
+  const std::string died = tmp_.Sub("phoenix-died");
+  const std::string restart_gate = tmp_.Sub("phoenix-restart-gate");
+  testing::AddVariantOf(*release_, "flaky", "phoenix",
+                        {"--exit-after-list-once", died, "--sleep-at-start-while", restart_gate});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(2);
+  testing::ChildProcess older(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--restart-delay", "2000"}));
+  ASSERT_TRUE(AwaitFile(died)) << "phoenix's first child was admitted and dies";
+  { std::ofstream(restart_gate) << "held"; }
+  ASSERT_TRUE(AwaitFile(restart_gate + ".asleep")) << "its restart is under way";
+  ASSERT_TRUE(std::filesystem::exists(gate + ".asleep")) << "release 2 is still starting";
+
+  release_->Sign(3);
+  json env = testing::EnvObject(release_->Environment());
+  env["LAS_SKIP"] = "slow,phoenix";
+  auto newer = testing::RunServe(tmp_.Sub("log-newer"), release_->registry_path(), env,
+                                 {{{"op", "listTools"}}});
+  ASSERT_EQ(newer.exit_code, 0) << newer.err;
+  std::filesystem::remove(gate);  // release 2 settles: its watermark commit is refused
+  ASSERT_TRUE(AwaitEvents(tmp_.Sub("log"), {"--kind", "ReleaseRejected"},
+                          [](const std::vector<json>& events) { return !events.empty(); }));
+  std::filesystem::remove(restart_gate);  // the restart under way ends
+  auto phoenix_stopped_for_good = [](const std::vector<json>& events) {
+    for (const json& e : events) {
+      if (e["payload"]["surface"] == "phoenix" && e["payload"]["restart_after_ms"] == -1) {
+        return true;
+      }
+    }
+    return false;
+  };
+  ASSERT_TRUE(AwaitEvents(tmp_.Sub("log"), {"--kind", "SurfaceStopped"}, phoenix_stopped_for_good));
+
+  older.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(older.ReadLine().has_value());
+  older.WriteLine(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"phoenix__echo","arguments":{"text":"old"}}})");
+  auto answer = older.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_FALSE(json::parse(*answer).contains("result")) << *answer;
+  older.CloseStdin();
+  EXPECT_EQ(older.Wait(), 0);
+
+  uint64_t rejected_at = 0;
+  for (const json& e : Replay({"--kind", "ReleaseRejected"})) rejected_at = e["seq"];
+  ASSERT_NE(rejected_at, 0u);
+  for (const json& e : Replay({"--kind", "SurfaceAdmitted"})) {
+    EXPECT_LT(e["seq"].get<uint64_t>(), rejected_at)
+        << "nothing is admitted after the release was superseded: " << e.dump();
+  }
+  bool stopped_superseded = false;
+  for (const json& e : Replay({"--kind", "SurfaceStopped"})) {
+    if (e["payload"]["surface"] == "phoenix" && e["payload"]["reason"] == "release-superseded") {
+      EXPECT_EQ(e["payload"]["restart_after_ms"], -1);
+      stopped_superseded = true;
+    }
+  }
+  EXPECT_TRUE(stopped_superseded);
   EXPECT_EQ(LeftBehind(), "") << "and its children ended";
 }
 

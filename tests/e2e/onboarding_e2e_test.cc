@@ -105,6 +105,30 @@ TEST_F(OnboardingE2eTest, MarkAndResetFromAnAgentNeedARootGrant) {
   EXPECT_EQ(Row(Journey(with.steps[2]), "surfaces")["by"], "onboarding-agent");
 }
 
+// With the first call the next step and every served surface's source disabled, the advice
+// says to enable one: the usual "call one surface__tool" would only be refused (probe CE1).
+TEST_F(OnboardingE2eTest, TheFirstCallAdviceSaysToEnableASourceWhenEveryOneIsDisabled) {
+  for (const char* step : {"trust-store", "key", "release", "surfaces"}) {
+    auto marked = Cli({"onboarding", "mark", step});
+    ASSERT_EQ(marked.exit_code, 0) << step << ": " << marked.err;
+  }
+  auto disabled = Cli({"sources", "disable", "echo", "--reason", "maintenance"});
+  ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
+  auto run = Serve({Onboarding(json::object())});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json journey = Journey(run.steps[0]);
+  EXPECT_EQ(journey["current"], "first-call");
+  const std::string next = journey["next"].get<std::string>();
+  EXPECT_NE(next.find("las sources enable NAME"), std::string::npos) << next;
+  EXPECT_EQ(Row(journey, "first-call")["next"], journey["next"]);
+
+  auto enabled = Cli({"sources", "enable", "echo"});
+  ASSERT_EQ(enabled.exit_code, 0) << enabled.err;
+  const json usual = Journey(Serve({Onboarding(json::object())}).steps.at(0));
+  EXPECT_NE(usual["next"].get<std::string>().find("call one surface__tool"), std::string::npos)
+      << usual.dump();
+}
+
 TEST_F(OnboardingE2eTest, HalfFromTheCliHalfFromAnMcpClientOneStateThatSurvivesRestart) {
   // The operator starts on the command line, before any server ran.
   auto checked = Cli({"onboarding", "check", "trust-store"});

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -45,13 +46,15 @@ class SourcesE2eTest : public ::testing::Test {
                              testing::EnvObject(release_->Environment()), steps, extra_args);
   }
 
-  testing::CommandResult Las(std::vector<std::string> args) {
+  // `with_release`: in the release's environment (LAS_RELEASE_*), as `las list` needs it.
+  testing::CommandResult Las(std::vector<std::string> args, bool with_release = false) {
     args.insert(args.begin(), LAS_EXECUTABLE);
     args.push_back("--log");
     args.push_back(tmp_.Sub("log"));
     args.push_back("--registry");
     args.push_back(release_->registry_path());
-    return testing::RunCommand(args);
+    return with_release ? testing::RunCommand(args, release_->Environment())
+                        : testing::RunCommand(args);
   }
 
   std::vector<json> Replay(std::vector<std::string> filter) {
@@ -160,6 +163,26 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
     }
   }
   EXPECT_EQ(source_disabled, 2);
+
+  // `las list` shows what tools/list shows, and says why the rest is missing (probe CE1).
+  auto listed = Las({"list"}, /*with_release=*/true);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(listed.out.find("echo__"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("flaky__echo\n"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.err.find("source echo is disabled: its tools are not listed (las sources "
+                            "enable echo)"),
+            std::string::npos)
+      << listed.err;
+  auto listed_json = Las({"list", "--json"}, /*with_release=*/true);
+  ASSERT_EQ(listed_json.exit_code, 0) << listed_json.err;
+  std::map<std::string, bool> surface_enabled, tool_enabled;
+  const json catalog = json::parse(listed_json.out);
+  for (const auto& s : catalog["surfaces"]) surface_enabled[s["name"]] = s["enabled"];
+  for (const auto& t : catalog["tools"]) tool_enabled[t["name"]] = t["enabled"];
+  EXPECT_EQ(surface_enabled.at("echo"), false);
+  EXPECT_EQ(surface_enabled.at("flaky"), true);
+  EXPECT_EQ(tool_enabled.at("echo__echo"), false) << "--json keeps a disabled source's tools";
+  EXPECT_EQ(tool_enabled.at("flaky__echo"), true);
 
   // Enabled through the server's las.admin tool: at once, and recorded.
   auto enabled = Serve({CallStep("las__enable_source", {{"id", "echo"}}),

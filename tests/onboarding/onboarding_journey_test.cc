@@ -121,6 +121,25 @@ TEST(OnboardingJourney, ReleaseAndSurfacesFailuresGetAdviceThatFixesThem) {
   EXPECT_NE(view.next.find("--registry"), std::string::npos) << view.next;
 }
 
+// A check's results come from the CLI over the operator channel, whose peer could send
+// anything: a row no check made, megabytes of detail (probe CD3).
+TEST(OnboardingJourney, ACheckRecordsOnlyResultsForKnownStepsWithBoundedText) {
+  const Actor operator_actor{"", ""};
+  auto plan = [&](StepResult result) {
+    return PlanOnboardingChange("check", "", {std::move(result)}, operator_actor);
+  };
+  EXPECT_TRUE(plan({"key", true, "accepted", "ok"}).ok());
+  EXPECT_TRUE(plan({"surface:echo", false, "start-failed", "exit 3"}).ok());
+  for (const char* step : {"bogus", "surface:", "surface:a__b", "surface:Echo", ""}) {
+    auto refused = plan({step, true, "accepted", "ok"});
+    ASSERT_FALSE(refused.ok()) << step;
+    EXPECT_EQ(refused.status().code(), Code::kInvalidArgument) << step;
+  }
+  EXPECT_FALSE(plan({"key", true, std::string(257, 'r'), ""}).ok());
+  EXPECT_FALSE(plan({"key", true, "accepted", std::string(16 * 1024 + 1, 'd')}).ok());
+  EXPECT_TRUE(plan({"key", true, "accepted", std::string(16 * 1024, 'd')}).ok());
+}
+
 TEST(OnboardingJourney, JsonHasTheStableFields) {
   const Actor agent{"agent-7", "session-1"};
   auto state = Fold({MarkEvent("trust-store", agent)});

@@ -31,6 +31,9 @@ Options:
   --prompt-description TEXT  declare prompts, and list two: "kept" (described "plain") and
                        "described" (described TEXT)
   --fail-tools-list 1  answer tools/list with a JSON-RPC error
+  --exit-after-list-once PATH  if PATH does not exist: create it, and exit with status 5
+                       0.3 s after answering tools/list (a child that dies just after its
+                       admission); once PATH exists, serve as usual
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
 escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
@@ -297,6 +300,10 @@ def main():
                     json.dumps(rid), json.dumps(TOOLS))).encode())
                 continue
             send({"jsonrpc": "2.0", "id": rid, "result": result})
+            once = opts.get("--exit-after-list-once")
+            if once and not os.path.exists(once):
+                open(once, "w").close()
+                threading.Timer(0.3, lambda: os._exit(5)).start()
         elif method == "tools/call" and (msg.get("params") or {}).get("name") == "ping_flood":
             # Inline, so that nothing reads stdin meanwhile.
             args = msg["params"].get("arguments") or {}
