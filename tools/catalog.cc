@@ -189,8 +189,12 @@ void Catalog::SetSurfaceExtras(const std::string& surface, std::vector<Capabilit
                                const std::map<std::string, std::string>& titles) {
   for (auto& tool : tools_) {
     if (tool.builtin || tool.surface != surface) continue;
-    if (auto it = titles.find(tool.tool); it != titles.end()) {
-      tool.title = it->second;
+    // Replaced whole, as the prompts and resources are: a title the child no longer
+    // declares is dropped, not kept from its previous child (probe CG3).
+    auto it = titles.find(tool.tool);
+    std::string title = it != titles.end() ? it->second : std::string();
+    if (title != tool.title) {
+      tool.title = std::move(title);
       tool.search = SearchKeysOf(tool);
     }
   }

@@ -66,7 +66,8 @@ class Catalog {
   std::vector<std::string> AddSurface(const trust::SurfaceBinding& binding,
                                       const std::vector<trust::LiveTool>& live);
   void AddBuiltin(CatalogTool tool);
-  // Records an admitted surface's prompts, resources and tool titles (tool name -> title).
+  // Records an admitted surface's prompts, resources and tool titles (tool name -> title),
+  // replacing what its previous child declared (a tool missing from `titles` has none).
   // Unsigned: inventory and search only.
   void SetSurfaceExtras(const std::string& surface, std::vector<CapabilityItem> prompts,
                         std::vector<CapabilityItem> resources,

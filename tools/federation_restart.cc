@@ -54,7 +54,13 @@ std::string ExitDetail(const transport::McpClient* client) {
   const std::optional<int> status = client != nullptr ? client->wait_status() : std::nullopt;
   if (!status) return "its output closed";
   if (WIFEXITED(*status)) return "exit status " + std::to_string(WEXITSTATUS(*status));
-  if (WIFSIGNALED(*status)) return "killed by signal " + std::to_string(WTERMSIG(*status));
+  if (WIFSIGNALED(*status)) {
+    // A child that closed its stdout but ran on was ended by Las (probe CG4).
+    return client->signalled_by_las()
+               ? "its output closed, and las ended it (signal " +
+                     std::to_string(WTERMSIG(*status)) + ")"
+               : "killed by signal " + std::to_string(WTERMSIG(*status));
+  }
   return "its output closed";
 }
 

@@ -288,6 +288,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   std::optional<int> wait_status() const {
     return child_ ? child_->wait_status() : std::nullopt;
   }
+  bool signalled_by_las() const { return signalled_; }
 
  private:
   struct Pending {
@@ -844,6 +845,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     in_.close(ignored);  // EOF on the child's stdin
     ClearWriteQueue();
     if (child_->reaped()) return;
+    signalled_ = true;
     (void)child_->SignalGroup(SIGTERM);
     ArmGrace(clock_.NowNanos(), /*force_close_out=*/false);
   }
@@ -865,6 +867,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       if (!self->child_->reaped()) {
         ErrorCode ignored;
         self->pidfd_.close(ignored);
+        self->signalled_ = true;
         self->child_->KillAndReap();
         if (self->out_.is_open()) return self->ArmGrace(self->clock_.NowNanos(), true);
       } else if (force_close_out && self->out_.is_open()) {
@@ -919,6 +922,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   bool child_gone_ = false;
   bool report_gone_ = false;  // on_child_gone is due once the child is reaped
   bool terminating_ = false;
+  bool signalled_ = false;  // signalled_by_las()
   bool abandoned_ = false;
   std::vector<std::function<void()>> shutdown_waiters_;
   McpClientStats stats_;
@@ -948,5 +952,6 @@ size_t McpClient::pending_calls() const { return impl_->pending_calls(); }
 size_t McpClient::write_backlog_bytes() const { return impl_->write_backlog_bytes(); }
 const McpClientStats& McpClient::stats() const { return impl_->stats(); }
 std::optional<int> McpClient::wait_status() const { return impl_->wait_status(); }
+bool McpClient::signalled_by_las() const { return impl_->signalled_by_las(); }
 
 }  // namespace las::transport

@@ -207,6 +207,10 @@ class McpClient {
   const McpClientStats& stats() const;
   // The child's raw wait status once reaped.
   std::optional<int> wait_status() const;
+  // Whether Las signalled the child's group to end it before it was reaped (SIGTERM once
+  // its stdout closed or at Shutdown, SIGKILL after the grace): a signal in wait_status()
+  // is then Las's own, not something else's.
+  bool signalled_by_las() const;
 
   class Impl;
 

@@ -197,6 +197,25 @@ TEST_F(FederationTest, WhatAnEndedSurfaceLeftRunningEndsWithItWhileLasServesOn) 
   EXPECT_EQ(LeftBehind(), "");
 }
 
+// A child that closed its stdout but ran on is ended by Las; its stop said "killed by
+// signal 15", as if something else had killed it (probe CG4).
+TEST_F(FederationTest, AChildThatClosesItsOutputIsRecordedAsEndedByLas) {
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__close_stdout"), CallStep("echo__echo", {{"message", "still"}})},
+                   {"--restart-delay", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["ok"], false);
+  EXPECT_EQ(StepText(run.steps[1]), "Echo: still");
+  auto stopped = Replay({"--kind", "SurfaceStopped"});
+  ASSERT_EQ(stopped.size(), 1u);
+  EXPECT_EQ(stopped[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stopped[0]["payload"]["detail"].get<std::string>().rfind(
+                "its output closed, and las ended it (signal 15)", 0),
+            0u)
+      << stopped[0].dump();
+  EXPECT_EQ(LeftBehind(), "");
+}
+
 TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
   release_->Sign(1);
   auto run = Serve({CallStep("flaky__crash"), CallStep("echo__echo", {{"message", "still"}}),

@@ -278,6 +278,18 @@ TEST(PrecomputedSearchTest, CatalogKeysGiveTheSameHitsAsKeysComputedPerQuery) {
   const auto titled = SearchTools(prepared, "dispatch", 10);
   ASSERT_EQ(titled.size(), 1u);
   EXPECT_EQ(titled[0].score, kTitleHit) << "a title set after AddSurface is searched";
+
+  // A restarted child that declares no title: the previous child's is gone (probe CG3).
+  catalog.SetSurfaceExtras("mail", {}, {}, {});
+  for (const auto& tool : catalog.tools()) {
+    if (tool.surface == "mail") {
+      EXPECT_EQ(tool.title, "") << tool.qualified_name;
+    }
+  }
+  std::vector<const CatalogTool*> after;
+  for (const auto& tool : catalog.tools()) after.push_back(&tool);
+  EXPECT_TRUE(SearchTools(after, "dispatch", 10).empty());
+  EXPECT_TRUE(SearchCatalog(catalog, "dispatch", 10, [](const CatalogTool&) { return true; }).empty());
 }
 
 }  // namespace

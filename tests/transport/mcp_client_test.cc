@@ -119,7 +119,7 @@ TEST_F(McpClientTest, InitializeListAndCall) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 22u);
+  EXPECT_EQ(list.size(), 23u);
   EXPECT_NE(tools.result.find("\"echo\""), std::string::npos);
 
   CallResult echo = Call(*client, "echo", EchoArgs("h\xc3\xa9llo \"q\""));
@@ -137,7 +137,7 @@ TEST_F(McpClientTest, ListFollowsPagination) {
   ASSERT_TRUE(tools.ok());
   std::vector<std::string_view> list;
   ASSERT_EQ(ArrayElements(tools.result, &list), JsonTextError::kNone);
-  EXPECT_EQ(list.size(), 22u);
+  EXPECT_EQ(list.size(), 23u);
   EXPECT_NE(tools.result.find("\"close_stdin\""), std::string::npos);  // the last page
   ShutdownAndCheckReaped(*client);
 }

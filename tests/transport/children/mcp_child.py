@@ -41,6 +41,7 @@ its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a
 "isError" twice), malformed_answer (an answer with our id and "result" twice), ping_flood (sends `n` pings with
 ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers),
 close_stdin (closes its stdin, answers, and lives on, reading nothing, for at most 60 s),
+close_stdout (closes its stdout without answering and lives on, for at most 60 s),
 stop_reading (answers, then reads nothing more from its stdin while the file `path` exists,
 at most 60 s), received (answers with a JSON list of [method, id] for every line it has read;
 for notifications/cancelled the id is the requestId), odd_answer (answers its call in the
@@ -78,7 +79,7 @@ def text_result(text):
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
               "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts",
               "malformed_answer", "progress", "stop_reading", "received", "odd_answer",
-              "close_stdin"]
+              "close_stdout", "close_stdin"]
 RECEIVED = []  # [method, id] of every line read, in order
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
@@ -312,6 +313,11 @@ def main():
                 send({"jsonrpc": "2.0", "id": "%s-%d" % (pad, i), "method": "ping"})
             time.sleep(args.get("ms", 0) / 1000.0)
             send({"jsonrpc": "2.0", "id": rid, "result": text_result("flooded")})
+        elif method == "tools/call" and (msg.get("params") or {}).get("name") == "close_stdout":
+            with OUT_LOCK:
+                os.close(1)
+            time.sleep(60)
+            return
         elif method == "tools/call" and (msg.get("params") or {}).get("name") == "close_stdin":
             # Inline: closes its stdin (a request written to it from now on fails, EPIPE,
             # with nothing of it read), then answers, and lives on for at most 60 s.
