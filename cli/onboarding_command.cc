@@ -175,16 +175,22 @@ Result<Folded> FoldAsFollower(const std::string& log_dir) {
   return FoldFollower(**reader);
 }
 
-int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
+// `reported` is the direct path's lock, or ServerAnswers' (which adds, in parentheses at
+// the end, the socket looked for: probe CH3).
+int ReportLocked(const OnboardingFlags& flags, const Status& locked, const Status& reported) {
+  const std::string looked_for = reported.message().starts_with(locked.message())
+                                     ? reported.message().substr(locked.message().size())
+                                     : std::string();
   std::fprintf(stderr,
                "las %s: locked: another las process holds the log %s (a server that does "
                "not answer on its socket, or another command still writing); %s through a server "
                "with the las__onboarding tool (arguments {\"action\": \"%s\"%s}), or run this "
-               "again when it is done. `las onboarding status` works meanwhile\n",
+               "again when it is done. `las onboarding status` works meanwhile%s\n",
                CommandWords(),
                EscapeForTerminal(flags.log_dir).c_str(), flags.action.c_str(), flags.action.c_str(),
-               flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str());
-  return ExitCodeFor(locked);
+               flags.step.empty() ? "" : (", \"step\": \"" + flags.step + "\"").c_str(),
+               EscapeForTerminal(looked_for).c_str());
+  return ExitCodeFor(reported);
 }
 
 // The change through the running server that holds the log (`locked` is the direct
@@ -192,7 +198,7 @@ int ReportLocked(const OnboardingFlags& flags, const Status& locked) {
 int MutateThroughServer(const OnboardingFlags& flags, const tools::Registry& registry,
                         const Status& locked) {
   if (Status answers = ServerAnswers(flags.log_dir, locked); !answers.ok()) {
-    return answers.code() == Code::kLocked ? ReportLocked(flags, answers) : Fail(answers);
+    return answers.code() == Code::kLocked ? ReportLocked(flags, locked, answers) : Fail(answers);
   }
   std::vector<tools::StepResult> results;
   if (flags.action == "check") {
@@ -212,7 +218,9 @@ int MutateThroughServer(const OnboardingFlags& flags, const tools::Registry& reg
   auto answer = ThroughServer(flags.log_dir, locked, "las/onboarding.change",
                               params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   if (!answer.ok()) {
-    if (answer.status().code() == Code::kLocked) return ReportLocked(flags, locked);
+    if (answer.status().code() == Code::kLocked) {
+      return ReportLocked(flags, locked, answer.status());
+    }
     return Fail(answer.status());
   }
   auto after = FoldAsFollower(flags.log_dir);

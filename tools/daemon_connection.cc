@@ -189,7 +189,8 @@ class Connection final : public DaemonConnection,
     StopReading();
   }
 
-  // Stops reading after `deadline` without a line. Operator-only connections get
+  // Stops reading after `deadline` without a line. Operator connections (every one on the
+  // operator socket, and one on the clients' socket from its hello on) get
   // kOperatorIdleDeadline before every line (the first, or the next: their requests are
   // answered at once), so idle ones, even after the hello, cannot fill the socket's
   // connection limit and keep the operator out; client connections get
@@ -218,7 +219,7 @@ class Connection final : public DaemonConnection,
   }
 
   void SawLine() {
-    if (operator_only_ && !stopping_) {
+    if ((operator_only_ || operator_) && !stopping_) {
       ArmIdleDeadline();
     } else if (!operator_only_ && !spoken_) {
       spoken_ = true;
@@ -263,6 +264,8 @@ class Connection final : public DaemonConnection,
     if (!session_) {
       if (IsOperatorHello(line)) {  // an operator connection, not an MCP session
         operator_ = std::make_unique<OperatorSession>(core_, *this);
+        // Held to the operator socket's deadlines from now on (probe CH5).
+        ArmIdleDeadline();
         operator_->OnLine(line);
         return;
       }

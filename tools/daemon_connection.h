@@ -17,9 +17,9 @@
 // the connection closes once that answer is written. No MCP session is ever opened there.
 // A connection there that sends no line for 5 s — before its first line or after any
 // later one — is closed (idle connections must not fill the socket's connection limit and
-// keep the operator out). An operator connection's answers get 5 s to be read once its
-// input ended (or stopped being read): a peer that reads none has them dropped and its
-// connection closed.
+// keep the operator out). An operator connection on either socket is held to that from
+// its hello on, and its answers get 5 s to be read once its input ended (or stopped being
+// read): a peer that reads none has them dropped and its connection closed.
 //
 // Ending: at EOF (or after StopReading()) the session finishes its calls — a client that
 // disconnected mid-call leaves the call to finish and be logged; its answer is dropped, and

@@ -56,7 +56,7 @@ std::string ExitDetail(const transport::McpClient* client) {
   if (WIFEXITED(*status)) return "exit status " + std::to_string(WEXITSTATUS(*status));
   if (WIFSIGNALED(*status)) {
     // A child that closed its stdout but ran on was ended by Las (probe CG4).
-    return client->signalled_by_las()
+    return client->ended_by_las()
                ? "its output closed, and las ended it (signal " +
                      std::to_string(WTERMSIG(*status)) + ")"
                : "killed by signal " + std::to_string(WTERMSIG(*status));
@@ -104,6 +104,13 @@ void Federation::Stopped(const std::string& surface, std::string_view reason,
            "restarts with a release that has not";
     recorded += std::string(recorded.empty() ? "" : "; ") +
                 "not started again: the release has expired";
+  } else if (delay_ms != RestartBackoff::kNever && release_ended_) {
+    // A restart under way when the release was superseded, which then failed (probe CH2).
+    delay_ms = RestartBackoff::kNever;
+    next = "its release stopped every surface (" + release_ended_->reason +
+           "), so it is not started again: its tools fail until las restarts";
+    recorded += std::string(recorded.empty() ? "" : "; ") + "not started again: " +
+                release_ended_->reason;
   }
   SurfaceState& state = StateOf(surface);
   state.reason = std::string(reason);

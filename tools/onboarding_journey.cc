@@ -3,6 +3,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/printable_text.h"
 #include "log/event_builder.h"
 #include "tools/surface_check.h"
 #include "trust/release_paths.h"
@@ -401,6 +402,9 @@ Status CheckResultRefusal(const StepResult& result) {
   if (result.reason.size() > kMaxReasonBytes || result.detail.size() > kMaxDetailBytes) {
     return InvalidArgument("a check's result has a reason over 256 bytes or a detail over 16 KiB");
   }
+  if (!IsPrintableText(result.reason)) {
+    return InvalidArgument("a check's result has a reason with control or invisible characters");
+  }
   return Status::Ok();
 }
 
@@ -411,10 +415,13 @@ Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view actio
                                                           const std::vector<StepResult>& results,
                                                           const Actor& actor) {
   if (action == "check") {
-    for (const StepResult& result : results) {
+    std::vector<StepResult> recorded = results;
+    for (StepResult& result : recorded) {
       if (Status refused = CheckResultRefusal(result); !refused.ok()) return refused;
+      // A detail names paths and a child's words: kept, but as it may be shown (probe CH4).
+      if (!IsPrintableText(result.detail)) result.detail = EscapeForTerminal(result.detail);
     }
-    return CheckEvents(results, actor);
+    return CheckEvents(recorded, actor);
   }
   if (action != "mark" && action != "reset") {
     return InvalidArgument("an onboarding change is mark, reset or check");

@@ -113,8 +113,10 @@ log::EventDraft ResetEvent(std::string_view step, const Actor& actor);
 // `action` "mark" or "reset" needs a known `step` (else kInvalidArgument) and gives one
 // draft; "check" gives CheckEvents(results) (the checks ran where the operator runs
 // them) once each result names a step (or surface:NAME) and carries at most 256 bytes of
-// reason and 16 KiB of detail, else kInvalidArgument; any other action is kInvalidArgument. The CLI's direct path and a running
-// server's operator channel (tools/operator_channel.h) both use it.
+// printable reason and 16 KiB of detail (recorded escaped when it holds control or
+// invisible characters), else kInvalidArgument; any other action is kInvalidArgument. The
+// CLI's direct path and a running server's operator channel (tools/operator_channel.h) both
+// use it.
 Result<std::vector<log::EventDraft>> PlanOnboardingChange(std::string_view action,
                                                           std::string_view step,
                                                           const std::vector<StepResult>& results,

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -288,7 +289,12 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   std::optional<int> wait_status() const {
     return child_ ? child_->wait_status() : std::nullopt;
   }
-  bool signalled_by_las() const { return signalled_; }
+  bool ended_by_las() const {
+    const std::optional<int> status = wait_status();
+    if (!status || !WIFSIGNALED(*status)) return false;
+    const int signal = WTERMSIG(*status);
+    return (signal == SIGTERM && sent_term_) || (signal == SIGKILL && sent_kill_);
+  }
 
  private:
   struct Pending {
@@ -845,7 +851,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     in_.close(ignored);  // EOF on the child's stdin
     ClearWriteQueue();
     if (child_->reaped()) return;
-    signalled_ = true;
+    // A child already dead (of its own crash, or another's kill) is not ended by this
+    // signal: its status stays its own (probe CH1).
+    if (!child_->HasExited()) sent_term_ = true;
     (void)child_->SignalGroup(SIGTERM);
     ArmGrace(clock_.NowNanos(), /*force_close_out=*/false);
   }
@@ -867,7 +875,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       if (!self->child_->reaped()) {
         ErrorCode ignored;
         self->pidfd_.close(ignored);
-        self->signalled_ = true;
+        if (!self->child_->HasExited()) self->sent_kill_ = true;
         self->child_->KillAndReap();
         if (self->out_.is_open()) return self->ArmGrace(self->clock_.NowNanos(), true);
       } else if (force_close_out && self->out_.is_open()) {
@@ -922,7 +930,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   bool child_gone_ = false;
   bool report_gone_ = false;  // on_child_gone is due once the child is reaped
   bool terminating_ = false;
-  bool signalled_ = false;  // signalled_by_las()
+  bool sent_term_ = false;  // SIGTERM sent while the child was alive (EndedByLas)
+  bool sent_kill_ = false;  // SIGKILL likewise
   bool abandoned_ = false;
   std::vector<std::function<void()>> shutdown_waiters_;
   McpClientStats stats_;
@@ -952,6 +961,6 @@ size_t McpClient::pending_calls() const { return impl_->pending_calls(); }
 size_t McpClient::write_backlog_bytes() const { return impl_->write_backlog_bytes(); }
 const McpClientStats& McpClient::stats() const { return impl_->stats(); }
 std::optional<int> McpClient::wait_status() const { return impl_->wait_status(); }
-bool McpClient::signalled_by_las() const { return impl_->signalled_by_las(); }
+bool McpClient::ended_by_las() const { return impl_->ended_by_las(); }
 
 }  // namespace las::transport

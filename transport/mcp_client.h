@@ -207,10 +207,11 @@ class McpClient {
   const McpClientStats& stats() const;
   // The child's raw wait status once reaped.
   std::optional<int> wait_status() const;
-  // Whether Las signalled the child's group to end it before it was reaped (SIGTERM once
-  // its stdout closed or at Shutdown, SIGKILL after the grace): a signal in wait_status()
-  // is then Las's own, not something else's.
-  bool signalled_by_las() const;
+  // Whether the child died of a signal Las sent it while it was alive (SIGTERM once its
+  // stdout closed or at Shutdown, SIGKILL after the grace): the signal in wait_status() is
+  // then Las's own, not its crash's or another process's. A child killed by someone else
+  // with the same signal in the moment after Las sent it cannot be told apart.
+  bool ended_by_las() const;
 
   class Impl;
 

@@ -500,18 +500,22 @@ TEST_F(DaemonTest, SkarbiecsAgentRuleOutlivesTheExpiryOfItsRelease) {
     client.Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
     return client.ReadLine().value_or("");
   };
-  EXPECT_NE(session_for("intruder").find("\"error\""), std::string::npos) << "refused while admitted";
+  EXPECT_NE(session_for("intruder").find("\"error\""), std::string::npos)
+      << "refused while admitted";
   ASSERT_TRUE(AwaitCondition(
       [&] {
         for (const json& e : Replay({"--kind", "SurfaceStopped"})) {
-          if (e["payload"]["surface"] == "skarbiec" && e["payload"]["reason"] == "expired") return true;
+          if (e["payload"]["surface"] == "skarbiec" && e["payload"]["reason"] == "expired") {
+            return true;
+          }
         }
         return false;
       },
       std::chrono::seconds(60)))
       << "the release expired and its surfaces stopped";
   const std::string after = session_for("intruder");
-  EXPECT_NE(after.find("\"error\""), std::string::npos) << "still refused after the expiry: " << after;
+  EXPECT_NE(after.find("\"error\""), std::string::npos)
+      << "still refused after the expiry: " << after;
   EXPECT_NE(session_for("alice").find("\"result\""), std::string::npos);
   EXPECT_EQ(StopDaemon(), 0);
   size_t refused = 0;
@@ -528,26 +532,33 @@ TEST_F(DaemonTest, AnOperatorConnectionThatReadsNoAnswersIsClosedAfterItsDeadlin
   ASSERT_FALSE(socket_path.empty());
   auto socket = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, /*create=*/false);
   ASSERT_TRUE(socket.ok()) << socket.status().ToString();
-  RawClient silent = Connect(socket->operator_path);
   const std::string hello = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})" "\n";
   std::string burst;
   while (burst.size() < 4 * 1024 * 1024) burst += hello;
-  // Sent until the daemon stops reading it (its answers are not read): never blocking.
-  size_t sent = 0;
-  while (sent < burst.size()) {
-    const ssize_t n = ::send(silent.fd(), burst.data() + sent, burst.size() - sent,
-                             MSG_DONTWAIT | MSG_NOSIGNAL);
-    if (n <= 0) break;
-    sent += static_cast<size_t>(n);
+  // On the operator socket, and on the clients' socket after an operator hello (probe CH5).
+  const std::vector<std::string> paths = {socket->operator_path, socket_path};
+  std::vector<RawClient> silent;
+  for (const std::string& path : paths) {
+    silent.push_back(Connect(path));
+    // Sent until the daemon stops reading it (its answers are not read): never blocking.
+    size_t sent = 0;
+    while (sent < burst.size()) {
+      const ssize_t n = ::send(silent.back().fd(), burst.data() + sent, burst.size() - sent,
+                               MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<size_t>(n);
+    }
+    ASSERT_LT(sent, burst.size()) << path << ": the daemon read everything";
   }
-  ASSERT_LT(sent, burst.size()) << "the daemon read everything: its answers were never held up";
-  EXPECT_TRUE(AwaitCondition(
-      [&] {
-        pollfd pfd{silent.fd(), 0, 0};
-        return ::poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLHUP) != 0;
-      },
-      std::chrono::seconds(60)))
-      << "the daemon closed the connection that reads nothing";
+  for (size_t i = 0; i < silent.size(); ++i) {
+    EXPECT_TRUE(AwaitCondition(
+        [&] {
+          pollfd pfd{silent[i].fd(), 0, 0};
+          return ::poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLHUP) != 0;
+        },
+        std::chrono::seconds(60)))
+        << paths[i] << ": the daemon closed the connection that reads nothing";
+  }
   auto grant = testing::RunCommand(
       {LAS_EXECUTABLE, "grant", "worker", "--all", "--log", tmp_.Sub("log")}, Environment());
   EXPECT_EQ(grant.exit_code, 0) << grant.err;

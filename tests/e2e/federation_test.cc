@@ -201,7 +201,8 @@ TEST_F(FederationTest, WhatAnEndedSurfaceLeftRunningEndsWithItWhileLasServesOn) 
 // signal 15", as if something else had killed it (probe CG4).
 TEST_F(FederationTest, AChildThatClosesItsOutputIsRecordedAsEndedByLas) {
   release_->Sign(1);
-  auto run = Serve({CallStep("flaky__close_stdout"), CallStep("echo__echo", {{"message", "still"}})},
+  auto run = Serve({CallStep("flaky__close_stdout"),
+                    CallStep("echo__echo", {{"message", "still"}})},
                    {"--restart-delay", "0"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["ok"], false);
@@ -214,6 +215,22 @@ TEST_F(FederationTest, AChildThatClosesItsOutputIsRecordedAsEndedByLas) {
             0u)
       << stopped[0].dump();
   EXPECT_EQ(LeftBehind(), "");
+}
+
+// A child that dies of a signal of its own (a crash, a kill by someone else) closes its
+// output as it dies: its stop names the signal, not Las (probe CH1: every such death read
+// "las ended it" for a while).
+TEST_F(FederationTest, AChildThatDiesOfASignalIsNotRecordedAsEndedByLas) {
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__crash", {{"signal", SIGSEGV}}),
+                    CallStep("echo__echo", {{"message", "still"}})},
+                   {"--restart-delay", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["ok"], false);
+  auto stopped = Replay({"--kind", "SurfaceStopped"});
+  ASSERT_EQ(stopped.size(), 1u);
+  EXPECT_EQ(stopped[0]["payload"]["detail"].get<std::string>().rfind("killed by signal 11", 0), 0u)
+      << stopped[0].dump();
 }
 
 TEST_F(FederationTest, AChildThatCrashesMidCallFailsOnlyItsOwnCalls) {
@@ -1056,6 +1073,23 @@ TEST_F(FederationTest, APingIsAnsweredWhileTheChildrenStillStart) {
   EXPECT_EQ(serve.Wait(), 0);
 }
 
+// Initializes `serve`'s session, expects a call of `tool` refused, and ends the session.
+void ExpectRefusedThenEnd(testing::ChildProcess& serve, const std::string& tool,
+                          const json& arguments) {
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(serve.ReadLine().has_value());
+  serve.WriteLine(json{{"jsonrpc", "2.0"},
+                       {"id", 2},
+                       {"method", "tools/call"},
+                       {"params", {{"name", tool}, {"arguments", arguments}}}}
+                      .dump());
+  auto answer = serve.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_FALSE(json::parse(*answer).contains("result")) << *answer;
+  serve.CloseStdin();
+  EXPECT_EQ(serve.Wait(), 0);
+}
+
 // Two `las serve` started at once with different releases of one key: the one whose
 // watermark commit comes last finds the newer release admitted (rollback) and stops every
 // surface it admitted, rather than serve a release the watermark no longer admits.
@@ -1066,11 +1100,8 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   testing::ChildProcess older(testing::LasArgvWithEnv(
       release_->Environment(),
       {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(gate + ".asleep") && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(std::filesystem::exists(gate + ".asleep")) << "release 2 is starting";
+  ASSERT_TRUE(testing::AwaitCondition([&] { return std::filesystem::exists(gate + ".asleep"); }))
+      << "release 2 is starting";
 
   release_->Sign(3);
   json env = testing::EnvObject(release_->Environment());
@@ -1081,15 +1112,7 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   EXPECT_EQ(testing::ReplayEvents(tmp_.Sub("log-newer"), {"--kind", "WatermarkAdvanced"}).size(), 1u);
   std::filesystem::remove(gate);
 
-  older.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  ASSERT_TRUE(older.ReadLine().has_value());
-  older.WriteLine(
-      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"old"}}})");
-  auto answer = older.ReadLine(std::chrono::seconds(60));
-  ASSERT_TRUE(answer.has_value());
-  EXPECT_FALSE(json::parse(*answer).contains("result")) << *answer;
-  older.CloseStdin();
-  EXPECT_EQ(older.Wait(), 0);
+  ExpectRefusedThenEnd(older, "echo__echo", {{"message", "old"}});
 
   auto rejected = Replay({"--kind", "ReleaseRejected"});
   ASSERT_EQ(rejected.size(), 1u);
@@ -1110,87 +1133,89 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
 // Waits until `ready` holds for the events of `filter` in the log a server holds.
 bool AwaitEvents(const std::string& log_dir, std::vector<std::string> filter,
                  const std::function<bool(const std::vector<json>&)>& ready) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (ready(testing::ReplayEvents(log_dir, filter))) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
+  return testing::AwaitCondition([&] { return ready(testing::ReplayEvents(log_dir, filter)); });
 }
 
 bool AwaitFile(const std::string& path) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(path) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return std::filesystem::exists(path);
+  return testing::AwaitCondition([&] { return std::filesystem::exists(path); });
 }
 
 // A surface whose child died while its release started, and whose restart was under way
 // when the release was found superseded, was admitted when that restart ended, and served
-// the rolled-back release (probe CG1): it is refused with the release's reason instead.
-TEST_F(FederationTest, ARestartUnderWayWhenTheReleaseIsSupersededAdmitsNothing) {
-  const std::string gate = AddSlowSurface();
-  const std::string died = tmp_.Sub("phoenix-died");
-  const std::string restart_gate = tmp_.Sub("phoenix-restart-gate");
-  testing::AddVariantOf(*release_, "flaky", "phoenix",
-                        {"--exit-after-list-once", died, "--sleep-at-start-while", restart_gate});
-  ASSERT_FALSE(HasFailure());
-  release_->Sign(2);
+// the rolled-back release (probe CG1); a restart that failed then was scheduled again
+// (probe CH2). Returns phoenix's last SurfaceStopped, after checking that nothing was
+// admitted once the release was rejected and that phoenix is stopped for good.
+json SupersedeWhilePhoenixRestarts(const std::string& log_dir, testing::SignedRelease& release,
+                                   const std::string& gate, const std::string& dir,
+                                   bool restart_fails) {
+  const std::string died = dir + "/phoenix-died";
+  const std::string restart_gate = dir + "/phoenix-restart-gate";
+  const std::string fail = dir + "/phoenix-restart-fails";
+  testing::AddVariantOf(release, "flaky", "phoenix",
+                        {"--exit-after-list-once", died, "--sleep-at-start-while", restart_gate,
+                         "--exit-at-start-while", fail});
+  release.Sign(2);
   testing::ChildProcess older(testing::LasArgvWithEnv(
-      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                release_->registry_path(), "--restart-delay", "2000"}));
-  ASSERT_TRUE(AwaitFile(died)) << "phoenix's first child was admitted and dies";
+      release.Environment(), {"serve", "--log", log_dir, "--registry", release.registry_path(),
+                              "--restart-delay", "2000"}));
+  EXPECT_TRUE(AwaitFile(died)) << "phoenix's first child was admitted and dies";
   { std::ofstream(restart_gate) << "held"; }
-  ASSERT_TRUE(AwaitFile(restart_gate + ".asleep")) << "its restart is under way";
-  ASSERT_TRUE(std::filesystem::exists(gate + ".asleep")) << "release 2 is still starting";
+  EXPECT_TRUE(AwaitFile(restart_gate + ".asleep")) << "its restart is under way";
+  EXPECT_TRUE(std::filesystem::exists(gate + ".asleep")) << "release 2 is still starting";
 
-  release_->Sign(3);
-  json env = testing::EnvObject(release_->Environment());
+  release.Sign(3);
+  json env = testing::EnvObject(release.Environment());
   env["LAS_SKIP"] = "slow,phoenix";
-  auto newer = testing::RunServe(tmp_.Sub("log-newer"), release_->registry_path(), env,
+  auto newer = testing::RunServe(dir + "/log-newer", release.registry_path(), env,
                                  {{{"op", "listTools"}}});
-  ASSERT_EQ(newer.exit_code, 0) << newer.err;
+  EXPECT_EQ(newer.exit_code, 0) << newer.err;
   std::filesystem::remove(gate);  // release 2 settles: its watermark commit is refused
-  ASSERT_TRUE(AwaitEvents(tmp_.Sub("log"), {"--kind", "ReleaseRejected"},
+  EXPECT_TRUE(AwaitEvents(log_dir, {"--kind", "ReleaseRejected"},
                           [](const std::vector<json>& events) { return !events.empty(); }));
+  if (restart_fails) std::ofstream(fail) << "exit";
   std::filesystem::remove(restart_gate);  // the restart under way ends
-  auto phoenix_stopped_for_good = [](const std::vector<json>& events) {
+  json last_stop;
+  auto phoenix_stopped_for_good = [&](const std::vector<json>& events) {
     for (const json& e : events) {
-      if (e["payload"]["surface"] == "phoenix" && e["payload"]["restart_after_ms"] == -1) {
-        return true;
-      }
+      if (e["payload"]["surface"] != "phoenix") continue;
+      last_stop = e;
+      if (e["payload"]["restart_after_ms"] == -1) return true;
     }
     return false;
   };
-  ASSERT_TRUE(AwaitEvents(tmp_.Sub("log"), {"--kind", "SurfaceStopped"}, phoenix_stopped_for_good));
-
-  older.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  ASSERT_TRUE(older.ReadLine().has_value());
-  older.WriteLine(
-      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"phoenix__echo","arguments":{"text":"old"}}})");
-  auto answer = older.ReadLine(std::chrono::seconds(60));
-  ASSERT_TRUE(answer.has_value());
-  EXPECT_FALSE(json::parse(*answer).contains("result")) << *answer;
-  older.CloseStdin();
-  EXPECT_EQ(older.Wait(), 0);
+  EXPECT_TRUE(AwaitEvents(log_dir, {"--kind", "SurfaceStopped"}, phoenix_stopped_for_good))
+      << last_stop.dump();
+  ExpectRefusedThenEnd(older, "phoenix__echo", {{"text", "old"}});
 
   uint64_t rejected_at = 0;
-  for (const json& e : Replay({"--kind", "ReleaseRejected"})) rejected_at = e["seq"];
-  ASSERT_NE(rejected_at, 0u);
-  for (const json& e : Replay({"--kind", "SurfaceAdmitted"})) {
+  for (const json& e : testing::ReplayEvents(log_dir, {"--kind", "ReleaseRejected"})) {
+    rejected_at = e["seq"];
+  }
+  EXPECT_NE(rejected_at, 0u);
+  for (const json& e : testing::ReplayEvents(log_dir, {"--kind", "SurfaceAdmitted"})) {
     EXPECT_LT(e["seq"].get<uint64_t>(), rejected_at)
         << "nothing is admitted after the release was superseded: " << e.dump();
   }
-  bool stopped_superseded = false;
-  for (const json& e : Replay({"--kind", "SurfaceStopped"})) {
-    if (e["payload"]["surface"] == "phoenix" && e["payload"]["reason"] == "release-superseded") {
-      EXPECT_EQ(e["payload"]["restart_after_ms"], -1);
-      stopped_superseded = true;
-    }
-  }
-  EXPECT_TRUE(stopped_superseded);
   EXPECT_EQ(LeftBehind(), "") << "and its children ended";
+  return last_stop;
+}
+
+TEST_F(FederationTest, ARestartUnderWayWhenTheReleaseIsSupersededAdmitsNothing) {
+  const std::string gate = AddSlowSurface();
+  const json stop = SupersedeWhilePhoenixRestarts(tmp_.Sub("log"), *release_, gate,
+                                                  tmp_.path().string(), /*restart_fails=*/false);
+  EXPECT_EQ(stop["payload"]["reason"], "release-superseded") << stop.dump();
+}
+
+TEST_F(FederationTest, ARestartUnderWayThatFailsAfterTheReleaseIsSupersededIsNotScheduledAgain) {
+  const std::string gate = AddSlowSurface();
+  const json stop = SupersedeWhilePhoenixRestarts(tmp_.Sub("log"), *release_, gate,
+                                                  tmp_.path().string(), /*restart_fails=*/true);
+  EXPECT_EQ(stop["payload"]["reason"], "start-failed") << stop.dump();
+  EXPECT_NE(stop["payload"]["detail"].get<std::string>().find(
+                "not started again: release-superseded"),
+            std::string::npos)
+      << stop.dump();
 }
 
 TEST_F(FederationTest, LasOnlyAndLasSkipOnlySubtract) {

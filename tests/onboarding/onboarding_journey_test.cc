@@ -138,6 +138,12 @@ TEST(OnboardingJourney, ACheckRecordsOnlyResultsForKnownStepsWithBoundedText) {
   EXPECT_FALSE(plan({"key", true, std::string(257, 'r'), ""}).ok());
   EXPECT_FALSE(plan({"key", true, "accepted", std::string(16 * 1024 + 1, 'd')}).ok());
   EXPECT_TRUE(plan({"key", true, "accepted", std::string(16 * 1024, 'd')}).ok());
+  EXPECT_FALSE(plan({"key", false, "evil\x1b]0;pwned\x07", ""}).ok()) << "a reason is a code";
+  auto escaped = plan({"key", true, "accepted", "x\x1b[31mred\xE2\x80\xAE"});
+  ASSERT_TRUE(escaped.ok());
+  const reducers::Onboarding state = Fold(*escaped);
+  ASSERT_TRUE(state.steps.count("key"));
+  EXPECT_EQ(state.steps.at("key").detail, "x\\u{001B}[31mred\\u{202E}");
 }
 
 TEST(OnboardingJourney, JsonHasTheStableFields) {

@@ -289,7 +289,8 @@ TEST(PrecomputedSearchTest, CatalogKeysGiveTheSameHitsAsKeysComputedPerQuery) {
   std::vector<const CatalogTool*> after;
   for (const auto& tool : catalog.tools()) after.push_back(&tool);
   EXPECT_TRUE(SearchTools(after, "dispatch", 10).empty());
-  EXPECT_TRUE(SearchCatalog(catalog, "dispatch", 10, [](const CatalogTool&) { return true; }).empty());
+  auto everything = [](const CatalogTool&) { return true; };
+  EXPECT_TRUE(SearchCatalog(catalog, "dispatch", 10, everything).empty());
 }
 
 }  // namespace

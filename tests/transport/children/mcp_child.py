@@ -4,6 +4,7 @@
 Options:
   --exit-at-start N    exit with status N before reading anything
   --exit-at-start-while PATH   exit with status 4 before reading anything while PATH exists
+                       (checked after the sleeps below)
   --sleep-at-start S   sleep S seconds before reading anything (a child stuck in its start)
   --meet-at-start DIR:N  write DIR/<pid>, then wait until DIR holds N entries (at most 60 s)
                        before reading anything: children that meet started together
@@ -110,6 +111,9 @@ def handle_call(rid, params):
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(args.get("text", ""))})
     elif name == "crash":
         with OUT_LOCK:
+            if args.get("signal"):  # dies of this signal, as a segfault or an abort would
+                os.kill(os.getpid(), int(args["signal"]))
+                time.sleep(60)
             os._exit(3)
     elif name == "garbage":
         send_bytes(b"this is not json")
@@ -219,8 +223,6 @@ def main():
         i += 2
     if "--exit-at-start" in opts:
         sys.exit(int(opts["--exit-at-start"]))
-    if "--exit-at-start-while" in opts and os.path.exists(opts["--exit-at-start-while"]):
-        sys.exit(4)
     if "--sleep-at-start" in opts:
         time.sleep(float(opts["--sleep-at-start"]))
     if "--meet-at-start" in opts:
@@ -235,6 +237,8 @@ def main():
         give_up = time.monotonic() + 987
         while os.path.exists(opts["--sleep-at-start-while"]) and time.monotonic() < give_up:
             time.sleep(0.02)
+    if "--exit-at-start-while" in opts and os.path.exists(opts["--exit-at-start-while"]):
+        sys.exit(4)
     page = int(opts.get("--page-size", "0"))
     if "--title" in opts:
         for tool in TOOLS:
