@@ -233,6 +233,14 @@ int RunDraft(const DraftFlags& flags) {
     return Fail(wrote);
   }
 
+  // A served release's manifest changed in place no longer matches its signature: said,
+  // since a server that starts or restarts a child meanwhile admits nothing (probe CI3).
+  if (const auto served = env.find(trust::kEnvReleaseManifest);
+      existed && served != env.end() && SameFile(manifest_path, served->second)) {
+    notes.push_back("LAS_RELEASE_MANIFEST no longer matches its signature until it is signed "
+                    "again: a las serve that starts, or restarts a child, before then admits "
+                    "nothing from it");
+  }
   std::string tool_names;
   for (const trust::ToolBinding& t : binding.tools) tool_names += (tool_names.empty() ? "" : ", ") + t.name;
   std::printf("surface   %s (%s)\n", binding.name.c_str(), replaced ? "replaced" : "added");
@@ -254,7 +262,9 @@ int RunDraft(const DraftFlags& flags) {
   if (!flags.manifest.empty()) next += " --manifest " + manifest_path;
   next += " --secret-key KEY";
   next += existed ? " --bump" : " --sequence 1";
-  if (env.find(trust::kEnvReleaseSignature) == env.end()) next += " --out SIGNATURE";
+  if (!flags.manifest.empty() || env.find(trust::kEnvReleaseSignature) == env.end()) {
+    next += " --out SIGNATURE";
+  }
   std::printf("next      review the file, then sign it: %s\n", EscapeForTerminal(next).c_str());
   return kExitOk;
 }
@@ -313,6 +323,15 @@ int RunSign(const SignFlags& flags) {
   const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
   if (manifest_path.empty()) return Usage("no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
   if (out_path.empty()) return Usage("no signature path: give --out FILE or set LAS_RELEASE_SIGNATURE");
+  // LAS_RELEASE_SIGNATURE belongs to LAS_RELEASE_MANIFEST: another manifest's signature
+  // written there would break the release being served (probe CI2).
+  if (flags.out.empty() && !flags.manifest.empty()) {
+    const auto served = env.find(trust::kEnvReleaseManifest);
+    if (served == env.end() || !SameFile(flags.manifest, served->second)) {
+      return Usage("--manifest names another file than LAS_RELEASE_MANIFEST: give --out FILE "
+                   "for its signature (LAS_RELEASE_SIGNATURE is the served release's)");
+    }
+  }
   if (flags.secret_key.empty()) return Usage("give --secret-key FILE (from las release keygen)");
   if ((flags.sequence != 0) == flags.bump) {
     return Usage("give exactly one of --sequence N (a new release number) or --bump "

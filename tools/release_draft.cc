@@ -172,6 +172,9 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     Result<trust::Sha256Digest> code = HashFile(operand, "script");
     if (!code.ok()) return code.status();
     b.code = trust::CodeBinding{operand, *code};
+    if (interpreter == trust::Interpreter::kPython) {
+      if (auto venv = VirtualEnvNote(b.command)) out.notes.push_back(*venv);
+    }
   } else if (auto unpinned = UnpinnedCodeNote(b.command)) {
     out.notes.push_back(*unpinned);
   }

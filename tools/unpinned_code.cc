@@ -53,4 +53,18 @@ std::optional<std::string> UnpinnedCodeNote(const std::string& command) {
   return "the command is a script run by " + program + std::string(kWhatToDo);
 }
 
+std::optional<std::string> VirtualEnvNote(const std::string& command) {
+  const std::filesystem::path bin = std::filesystem::path(command).parent_path();
+  for (const std::filesystem::path& dir : {bin, bin.parent_path()}) {
+    std::error_code error;
+    const std::filesystem::path config = dir / "pyvenv.cfg";
+    if (!std::filesystem::is_regular_file(config, error)) continue;
+    return "the interpreter belongs to the virtual environment " + dir.string() +
+           " (pyvenv.cfg): its site-packages run at every start, before the script (.pth "
+           "files, sitecustomize), and the release does not bind them, so an edit there is "
+           "not caught at admission (/usr/bin/python3 runs no such directory of yours)";
+  }
+  return std::nullopt;
+}
+
 }  // namespace las::tools

@@ -14,4 +14,10 @@ namespace las::tools {
 // file cannot be read (the draft's own hashing reports that).
 std::optional<std::string> UnpinnedCodeNote(const std::string& command);
 
+// A note when the Python interpreter `command` belongs to a virtual environment (a
+// pyvenv.cfg beside it or one directory up, where Python looks): its site-packages run
+// at every start (.pth files, sitecustomize) before the pinned script, unpinned (probe
+// CI1); nullopt otherwise.
+std::optional<std::string> VirtualEnvNote(const std::string& command);
+
 }  // namespace las::tools

@@ -186,6 +186,25 @@ TEST(ReleaseDraftTest, RefusesWhatTheLaunchRulesRefuse) {
 
 // The script an interpreter runs is pinned wherever it stands after options that load no
 // code; an option that would run something else is refused, since no file could pin it.
+// A venv's Python runs its site-packages (.pth files) at every start, unpinned: draft says
+// so (probe CI1); /usr/bin/python3 itself gets no such note.
+TEST(ReleaseDraftTest, AVirtualEnvironmentsInterpreterGetsANoteOnItsSitePackages) {
+  ReleaseScratch r;
+  const std::string venv = r.workspace() + "/venv";
+  auto made = testing::RunCommand({"/usr/bin/python3", "-m", "venv", "--copies", "--without-pip", venv});
+  if (made.exit_code != 0) GTEST_SKIP() << "python3 -m venv is not available here: " << made.err;
+  auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", venv + "/bin/python3",
+                      r.script(), "echo"});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("note      the interpreter belongs to the virtual environment " + venv),
+            std::string::npos)
+      << drafted.out;
+  auto plain = r.Draft();
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("virtual environment"), std::string::npos) << plain.out;
+}
+
 TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThatRunOtherCode) {
   ReleaseScratch r;
   auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
@@ -487,6 +506,49 @@ TEST(ReleaseSignVerifyTest, SignRefusesAnOutThatIsAnotherReleaseFile) {
     EXPECT_TRUE(Snap(all) == before) << out << ": a release file changed";
   }
   EXPECT_EQ(r.Verify().exit_code, 0) << "the signed release is intact";
+}
+
+// `sign --manifest OTHER` without --out wrote OTHER's signature over LAS_RELEASE_SIGNATURE,
+// breaking the served release (probe CI2); draft says when it changed the served manifest
+// in place (probe CI3).
+TEST(ReleaseSignVerifyTest, AnotherManifestsSignatureNeverReplacesTheServedOne) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  ASSERT_EQ(r.Sign({"--sequence", "1"}).exit_code, 0);
+  const std::vector<std::string> served = {"LAS_RELEASE_MANIFEST=" + r.manifest(),
+                                           "LAS_RELEASE_SIGNATURE=" + r.signature(),
+                                           "LAS_TRUST_STORE=" + r.trust_store()};
+  const std::string other = r.Sub("other.json");
+  std::filesystem::copy_file(r.manifest(), other);
+  const Snapshot before = Snap({r.manifest(), r.signature()});
+  auto refused = Las({"release", "sign", "--manifest", other, "--secret-key", r.secret_key(),
+                      "--bump"},
+                     served);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("give --out FILE"), std::string::npos) << refused.err;
+  EXPECT_TRUE(Snap({r.manifest(), r.signature()}) == before) << "the served pair is untouched";
+  EXPECT_EQ(r.Verify().exit_code, 0);
+  auto own = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key", r.secret_key(),
+                  "--bump"},
+                 served);
+  EXPECT_EQ(own.exit_code, 0) << "the served manifest's own signature is its default: " << own.err;
+
+  auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(),
+                      "--workspace", r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
+                     served);
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("note      LAS_RELEASE_MANIFEST no longer matches its signature"),
+            std::string::npos)
+      << drafted.out;
+  auto elsewhere = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(),
+                        "--workspace", r.workspace(), "--manifest", other, "--", "/usr/bin/python3",
+                        r.script(), "echo"},
+                       served);
+  ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
+  EXPECT_EQ(elsewhere.out.find("no longer matches"), std::string::npos) << elsewhere.out;
+  EXPECT_NE(elsewhere.out.find("--out SIGNATURE"), std::string::npos)
+      << "its next command names the output: " << elsewhere.out;
 }
 
 // A sign that fails must leave the previous manifest and signature a valid pair: it used
