@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -137,7 +140,14 @@ int RunKeygen(const KeygenFlags& flags) {
   }
   if (!flags.trust_store.empty()) {
     wrote = ReplaceFileAtomically(flags.trust_store, store_text, kSecretMode);
-    if (!wrote.ok()) return Fail(wrote);
+    if (!wrote.ok()) {
+      // All or nothing: a key pair no store lists would refuse the rerun as a conflict,
+      // and no command adds an existing key to a store (probe CI4).
+      ::unlink(public_path.c_str());
+      ::unlink(secret_path.c_str());
+      return Fail(Status(wrote.code(), wrote.message() + "; the new key pair was removed: "
+                                                         "nothing was changed"));
+    }
   }
   std::printf("key id       %s\n", key_id.c_str());
   std::printf("secret key   %s (mode 0600; keep it private, off the serving machine if you can)\n",
@@ -187,11 +197,41 @@ Result<trust::Manifest> ManifestToEdit(const std::string& path, int64_t now_micr
   return parsed;
 }
 
+// `text` as one word a POSIX shell reads back unchanged: a printed command pasted into a
+// shell must not split a path at a space or run its `$(...)` (probe CI7).
+std::string ShellWord(const std::string& text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:@%=", c) != nullptr;
+  });
+  if (plain) return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// A release path taken from its variable must be absolute, as `verify` and `serve` require
+// of it: draft and sign wrote relative to the current directory a file they never read
+// (probe CI6). A flag is made absolute where it is given.
+Status RefuseRelativeVariable(const std::string& flag, const trust::Environment& env,
+                              const char* variable) {
+  if (!flag.empty()) return Status::Ok();
+  const auto value = env.find(variable);
+  if (value == env.end() || value->second.empty() || value->second.front() == '/') {
+    return Status::Ok();
+  }
+  return InvalidArgument(std::string(variable) + "=\"" + EscapeForTerminal(value->second) +
+                         "\" is a relative path; it must be absolute");
+}
+
 int RunDraft(const DraftFlags& flags) {
   const trust::Environment env = trust::EnvironmentFromProcess();
   const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
   if (manifest_path.empty()) {
     return Usage("no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
+  }
+  if (Status absolute = RefuseRelativeVariable(flags.manifest, env, trust::kEnvReleaseManifest);
+      !absolute.ok()) {
+    return Fail(absolute);
   }
   tools::DraftRequest request;
   request.surface = flags.surface;
@@ -259,7 +299,7 @@ int RunDraft(const DraftFlags& flags) {
               static_cast<unsigned long long>(manifest->sequence));
   // The exact next command: paths only where the environment does not already give them.
   std::string next = "las release sign";
-  if (!flags.manifest.empty()) next += " --manifest " + manifest_path;
+  if (!flags.manifest.empty()) next += " --manifest " + ShellWord(manifest_path);
   next += " --secret-key KEY";
   next += existed ? " --bump" : " --sequence 1";
   if (!flags.manifest.empty() || env.find(trust::kEnvReleaseSignature) == env.end()) {
@@ -323,6 +363,13 @@ int RunSign(const SignFlags& flags) {
   const std::string store_path = FlagOrEnv(flags.trust_store, env, trust::kEnvTrustStore);
   if (manifest_path.empty()) return Usage("no manifest: give --manifest FILE or set LAS_RELEASE_MANIFEST");
   if (out_path.empty()) return Usage("no signature path: give --out FILE or set LAS_RELEASE_SIGNATURE");
+  for (const auto& [flag, variable] : {std::pair{&flags.manifest, trust::kEnvReleaseManifest},
+                                       std::pair{&flags.out, trust::kEnvReleaseSignature},
+                                       std::pair{&flags.trust_store, trust::kEnvTrustStore}}) {
+    if (Status absolute = RefuseRelativeVariable(*flag, env, variable); !absolute.ok()) {
+      return Fail(absolute);
+    }
+  }
   // LAS_RELEASE_SIGNATURE belongs to LAS_RELEASE_MANIFEST: another manifest's signature
   // written there would break the release being served (probe CI2).
   if (flags.out.empty() && !flags.manifest.empty()) {

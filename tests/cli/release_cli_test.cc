@@ -95,6 +95,27 @@ TEST(ReleaseKeygenTest, WritesAPrivateSecretKeyAndRefusesToOverwrite) {
   EXPECT_EQ(ModeOf(r.trust_store()), 0600u);
 }
 
+// A trust store that cannot be written once the keys are: the keys were left behind, and
+// the rerun refused them as a conflict (probe CI4). An immutable directory (chattr +i)
+// refuses even root.
+TEST(ReleaseKeygenTest, AStoreThatCannotBeWrittenLeavesNoKeyPair) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  const std::string state = std::filesystem::path(r.trust_store()).parent_path();
+  if (testing::RunCommand({"/usr/bin/chattr", "+i", state}).exit_code != 0) {
+    GTEST_SKIP() << "chattr +i is not available on this file system";
+  }
+  const std::string keys = r.Sub("keys-2");
+  auto refused = Las({"release", "keygen", "--out-dir", keys, "--trust-store", r.trust_store()});
+  testing::RunCommand({"/usr/bin/chattr", "-i", state});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("the new key pair was removed"), std::string::npos) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(keys + "/release.key"));
+  EXPECT_FALSE(std::filesystem::exists(keys + "/release.pub"));
+  auto again = Las({"release", "keygen", "--out-dir", keys, "--trust-store", r.trust_store()});
+  EXPECT_EQ(again.exit_code, 0) << "the rerun works: " << again.err;
+}
+
 TEST(ReleaseKeygenTest, NeedsPathsAndWillNotExtendAnInsecureTrustStore) {
   ReleaseScratch r;
   EXPECT_EQ(Las({"release", "keygen"}).exit_code, 2);
@@ -549,6 +570,30 @@ TEST(ReleaseSignVerifyTest, AnotherManifestsSignatureNeverReplacesTheServedOne) 
   EXPECT_EQ(elsewhere.out.find("no longer matches"), std::string::npos) << elsewhere.out;
   EXPECT_NE(elsewhere.out.find("--out SIGNATURE"), std::string::npos)
       << "its next command names the output: " << elsewhere.out;
+}
+
+// A relative path in a release variable: verify and serve refuse it, and draft and sign
+// wrote beside the current directory (probe CI6). Draft's printed next command quotes a
+// path a shell would split or run (probe CI7).
+TEST(ReleaseDraftTest, RelativeVariablesAreRefusedAndTheNextCommandIsQuoted) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  auto draft = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                    r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
+                   {"LAS_RELEASE_MANIFEST=release/manifest.json"});
+  EXPECT_EQ(draft.exit_code, 2) << draft.err;
+  EXPECT_NE(draft.err.find("is a relative path; it must be absolute"), std::string::npos)
+      << draft.err;
+  auto sign = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key", r.secret_key(),
+                   "--sequence", "1"},
+                  {"LAS_RELEASE_SIGNATURE=manifest.sig"});
+  EXPECT_EQ(sign.exit_code, 2) << sign.err;
+
+  const std::string odd = r.Sub("a dir $(touch pwned)") + "/manifest.json";
+  auto quoted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                     r.workspace(), "--manifest", odd, "--", "/usr/bin/python3", r.script(), "echo"});
+  ASSERT_EQ(quoted.exit_code, 0) << quoted.err;
+  EXPECT_NE(quoted.out.find("--manifest '" + odd + "'"), std::string::npos) << quoted.out;
 }
 
 // A sign that fails must leave the previous manifest and signature a valid pair: it used
