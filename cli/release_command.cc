@@ -216,11 +216,8 @@ Status RefuseRelativeVariable(const std::string& flag, const trust::Environment&
                               const char* variable) {
   if (!flag.empty()) return Status::Ok();
   const auto value = env.find(variable);
-  if (value == env.end() || value->second.empty() || value->second.front() == '/') {
-    return Status::Ok();
-  }
-  return InvalidArgument(std::string(variable) + "=\"" + EscapeForTerminal(value->second) +
-                         "\" is a relative path; it must be absolute");
+  if (value == env.end() || value->second.empty()) return Status::Ok();
+  return trust::CheckAbsolutePath(variable, value->second).ToStatus();
 }
 
 int RunDraft(const DraftFlags& flags) {
