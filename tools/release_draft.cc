@@ -157,9 +157,11 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
   // An interpreter runs its script: the release binds that file too (trust/interpreter_argv.h).
   const trust::Interpreter interpreter =
       trust::InterpreterOf(b.command, binary_size, b.binary_sha256, request.policy.node_executable);
+  std::optional<size_t> script_index;
   if (interpreter != trust::Interpreter::kNone) {
     trust::VerdictOr<size_t> index = trust::ScriptOperandIndex(interpreter, b.argv, b.name);
     if (!index.ok()) return index.verdict().ToStatus();
+    script_index = *index;
     std::string& operand = b.argv[*index];
     std::filesystem::path script(operand);
     if (script.is_relative()) {
@@ -177,6 +179,9 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     }
   } else if (auto unpinned = UnpinnedCodeNote(b.command)) {
     out.notes.push_back(*unpinned);
+  }
+  for (std::string& note : UnboundFileNotes(b.argv, b.cwd, script_index)) {
+    out.notes.push_back(std::move(note));
   }
 
   const CredentialsHere credentials = CredentialsIn(request.policy.environment);

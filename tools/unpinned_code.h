@@ -6,13 +6,23 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace las::tools {
 
-// A note when `command` is a shell (its file name: sh, bash, dash, ...) or a script whose
+// A note when `command` is a shell (its file name: sh, bash, dash, ...; or the bytes of one
+// installed in /usr/bin or /bin, under any name) or a script whose
 // first line (`#!`) runs one, directly or through `env`; nullopt otherwise, and when the
 // file cannot be read (the draft's own hashing reports that).
 std::optional<std::string> UnpinnedCodeNote(const std::string& command);
+
+// One note per argument after the command, other than the bound script operand `bound`,
+// that names an existing regular file (absolute, or relative to `cwd`): whatever program
+// the command is — a shell or interpreter under another name, one Las does not know — a
+// file it is handed may be code it runs, and the release binds only the command's bytes
+// (probe CI5).
+std::vector<std::string> UnboundFileNotes(const std::vector<std::string>& argv,
+                                          const std::string& cwd, std::optional<size_t> bound);
 
 // A note when the Python interpreter `command` belongs to a virtual environment (a
 // pyvenv.cfg beside it or one directory up, where Python looks): its site-packages run

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "tests/support/temp_dir.h"
 
@@ -34,6 +38,40 @@ TEST_F(UnpinnedCodeTest, AShellAsTheCommandIsNamed) {
   auto note = UnpinnedCodeNote(File("bash", "\x7f" "ELF..."));
   ASSERT_TRUE(note.has_value());
   EXPECT_NE(note->find("the command is a shell"), std::string::npos) << *note;
+}
+
+// Probe CI5: the note went by the file name only; a copy of a shell under another name
+// runs files just the same.
+TEST_F(UnpinnedCodeTest, AShellCopiedUnderAnotherNameIsNamed) {
+  const std::string dash = "/bin/dash";
+  if (!std::filesystem::is_regular_file(dash)) GTEST_SKIP() << "no " << dash << " here";
+  const std::string runner = tmp_.Sub("runner");
+  std::filesystem::copy_file(dash, runner);
+  auto note = UnpinnedCodeNote(runner);
+  ASSERT_TRUE(note.has_value());
+  EXPECT_NE(note->find("the command is a shell"), std::string::npos) << *note;
+  // Same size, other bytes: no shell.
+  std::string bytes(std::filesystem::file_size(dash), 'x');
+  EXPECT_FALSE(UnpinnedCodeNote(File("same-size", bytes)).has_value());
+}
+
+TEST_F(UnpinnedCodeTest, EveryArgumentNamingAFileIsNotedButTheBoundScript) {
+  File("server.py", "print()\n");
+  File("config.toml", "x = 1\n");
+  const std::string absolute = File("plugin.js", "1;\n");
+  std::filesystem::create_directory(tmp_.Sub("dir"));
+  const std::vector<std::string> argv = {"/opt/py/bin/python3.11", "server.py", "--stdio",
+                                         "config.toml", absolute, "dir", "missing.py", ""};
+  std::vector<std::string> notes = UnboundFileNotes(argv, tmp_.path().string(), std::nullopt);
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0], "argv[1] \"server.py\" names a file the release does not bind: if the "
+                      "command runs or loads it, an edit to it is not caught at admission");
+  EXPECT_EQ(notes[1].rfind("argv[3] \"config.toml\" names a file", 0), 0u) << notes[1];
+  EXPECT_EQ(notes[2].rfind("argv[4] \"" + absolute + "\" names a file", 0), 0u) << notes[2];
+  // The script an interpreter's code binding pins is not repeated.
+  notes = UnboundFileNotes(argv, tmp_.path().string(), 1);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].rfind("argv[3] ", 0), 0u) << notes[0];
 }
 
 TEST_F(UnpinnedCodeTest, ProgramsAndOtherScriptsGetNoNote) {
