@@ -470,7 +470,13 @@ int RunSign(const SignFlags& flags) {
   // A friendly warning if the configured trust store would not accept this key.
   if (!store_path.empty()) {
     trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
-    if (store.ok() && store->selected_key_id != key_id) {
+    if (!store.ok()) {
+      // What serve and verify refuse (mode, missing, malformed) is said here too (probe CI8).
+      std::printf("warning   the trust store %s could not be loaded (%s): las serve will refuse "
+                  "every release until it can\n",
+                  EscapeForTerminal(store_path).c_str(),
+                  EscapeForTerminal(store.verdict().ToString()).c_str());
+    } else if (store->selected_key_id != key_id) {
       std::printf("warning   the trust store %s selects key %s, not %s: las serve will refuse "
                   "this release (unknown-key)\n",
                   EscapeForTerminal(store_path).c_str(), store->selected_key_id.c_str(), key_id.c_str());

@@ -361,6 +361,30 @@ TEST(ReleaseSignVerifyTest, SignThenVerifyRoundTrip) {
   EXPECT_EQ(r.Verify({"--watermark", r.watermark()}).exit_code, 0);
 }
 
+// sign's trust-store check warned only when the store loaded and selected another key; one
+// that serve refuses (open to others, missing) went unsaid (probe CI8).
+TEST(ReleaseSignVerifyTest, SignWarnsOfATrustStoreServeWouldRefuse) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  auto fine = r.Sign({"--bump", "--trust-store", r.trust_store()});
+  ASSERT_EQ(fine.exit_code, 0) << fine.err;
+  EXPECT_EQ(fine.out.find("warning"), std::string::npos) << fine.out;
+
+  ::chmod(r.trust_store().c_str(), 0644);
+  auto loose = r.Sign({"--bump", "--trust-store", r.trust_store()});
+  EXPECT_EQ(loose.exit_code, 0) << loose.err;
+  EXPECT_NE(loose.out.find("warning   the trust store " + r.trust_store() +
+                           " could not be loaded (file-permissions"),
+            std::string::npos)
+      << loose.out;
+  EXPECT_EQ(r.Verify().exit_code, 1) << "verify refuses the same store";
+
+  auto missing = r.Sign({"--bump", "--trust-store", r.Sub("no-store.json")});
+  EXPECT_EQ(missing.exit_code, 0) << missing.err;
+  EXPECT_NE(missing.out.find("could not be loaded (file-missing"), std::string::npos) << missing.out;
+}
+
 TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
   ReleaseScratch r;
   ASSERT_EQ(r.Keygen().exit_code, 0);
