@@ -25,4 +25,16 @@ bool IsPrintableText(std::string_view text);
 // (a backslash stays a backslash: the result is for eyes, not for parsing back).
 std::string EscapeForTerminal(std::string_view text);
 
+// The columns `text` (printable: as EscapeForTerminal returns it) takes on a terminal: a
+// combining mark none, an East Asian wide or fullwidth character or an emoji two, any
+// other character one (the common ranges of Markus Kuhn's wcwidth, without the locale).
+size_t DisplayWidth(std::string_view text);
+
+// JSON text (well-formed UTF-8, as a JSON serializer writes it) with every unsafe code
+// point written as a \u escape (a surrogate pair above U+FFFF): the same JSON value, which
+// no longer reorders or hides what a terminal shows. Unsafe code points stand only inside
+// strings in JSON text, where an escape means the same character. An ill-formed byte is
+// copied as it is.
+std::string EscapeUnsafeInJson(std::string_view json_text);
+
 }  // namespace las

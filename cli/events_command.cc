@@ -60,10 +60,12 @@ void PrintHuman(const std::string& event_json, const std::string& agent_cell,
           ? EscapeForTerminal(
                 event["payload"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
           : "{}";
-  std::printf("%8llu  %s  %-24s %-*s  %s\n",
-              static_cast<unsigned long long>(event.value("seq", uint64_t{0})),
-              event.value("time", "").c_str(), event.value("kind", "").c_str(),
-              static_cast<int>(agent_width), agent_cell.c_str(), payload.c_str());
+  // A time RFC 3339 cannot write is null in the JSON (log/event_json.h).
+  const std::string time = event["time"].is_string() ? event["time"].get<std::string>() : "-";
+  const std::string padding(agent_width - std::min(agent_width, DisplayWidth(agent_cell)), ' ');
+  std::printf("%8llu  %-27s  %-24s %s%s  %s\n",
+              static_cast<unsigned long long>(event.value("seq", uint64_t{0})), time.c_str(),
+              event.value("kind", "").c_str(), agent_cell.c_str(), padding.c_str(), payload.c_str());
 }
 
 // The widest AGENT cell of the events from `from` on, at least the header's.
@@ -75,7 +77,7 @@ Result<size_t> WidestAgentFrom(log::LogReader& reader, uint64_t from) {
     auto more = (*cursor)->Next();
     if (!more.ok()) return more.status();
     if (!*more) break;
-    widest = std::max(widest, AgentCell((*cursor)->current()).size());
+    widest = std::max(widest, DisplayWidth(AgentCell((*cursor)->current())));
   }
   return widest;
 }
@@ -106,7 +108,7 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json,
       std::printf("%s\n", line.c_str());
     } else {
       const std::string agent = AgentCell(event);
-      agent_width = std::max(agent_width, agent.size());
+      agent_width = std::max(agent_width, DisplayWidth(agent));
       PrintHuman(line, agent, agent_width);
     }
     next = event.sequence + 1;

@@ -175,9 +175,9 @@ int RunReplay(const ReplayOptions& options) {
       // Not called tampering: a block failing its checksum (a disk error) breaks the chain
       // too, and the detail says which it is (probe AZ2).
       std::fprintf(stderr,
-                   "las %s: corruption: the chain breaks at event %llu: %s (the events before it, "
-                   "printed, chain from the first one, but with the chain broken the head no "
-                   "longer vouches for them)\n",
+                   "las %s: corruption: verification fails at event %llu: %s (the events before "
+                   "it, printed, verified from the first one, but with verification failing the "
+                   "head no longer vouches for them)\n",
                    CommandWords(), static_cast<unsigned long long>(*outcome.first_bad_sequence),
                    EscapeForTerminal(outcome.status.message()).c_str());
       return ExitCodeFor(outcome.status);
@@ -216,6 +216,13 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
   cmd->add_option("--to", options->filter.to, "Print events up to this sequence")->check(WholeUint64());
   cmd->add_option("--kind", options->filter.kinds, "Print only this kind (repeatable)");
   cmd->add_option("--agent", options->filter.agent, "Print only events this agent acted in (the envelope's agent: not a grant's grantee or a message's recipient)")->check(AgentIdFlag());
+  // The operator and Las itself act with no agent: the empty actor, which --agent cannot
+  // spell (probe CL3).
+  auto* no_agent = cmd->add_flag_callback(
+      "--no-agent", [options] { options->filter.agent = std::string(); },
+      "Print only events no agent acted in: the operator's (grants, revocations, rules, "
+      "sources changed from the CLI) and Las's own (releases, catalogs, surfaces)");
+  no_agent->excludes(cmd->get_option("--agent"));
   cmd->add_option("--surface", options->filter.surface, "Print only events about this surface");
   cmd->add_flag("--summary", options->summary,
                 "End with a JSON summary line on stdout instead of digests on stderr");

@@ -1,5 +1,5 @@
-// Aligned tables for human output: columns as wide as their widest cell (counted in
-// characters), separated by two spaces, the last column unpadded. Rows are printed on stdout.
+// Aligned tables for human output: columns as wide as their widest cell (in terminal
+// columns: base/printable_text.h DisplayWidth), separated by two spaces, the last column unpadded. Rows are printed on stdout.
 // Cells are shown through EscapeForTerminal (base/printable_text.h): an agent id, a
 // reason or a client name from the log never moves the cursor or forges a row.
 #pragma once

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/hex.h"
+#include "base/printable_text.h"
 #include "log/envelope.h"
 
 namespace las::log {
@@ -144,7 +145,7 @@ json PayloadJson(const fb::Envelope& envelope) {
 
 }  // namespace
 
-std::string FormatRfc3339Micros(int64_t micros) {
+std::optional<std::string> FormatRfc3339Micros(int64_t micros) {
   int64_t seconds = micros / 1'000'000;
   int64_t fraction = micros % 1'000'000;
   if (fraction < 0) {
@@ -153,7 +154,9 @@ std::string FormatRfc3339Micros(int64_t micros) {
   }
   const std::time_t t = static_cast<std::time_t>(seconds);
   std::tm tm{};
-  gmtime_r(&t, &tm);
+  if (gmtime_r(&t, &tm) == nullptr || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900) {
+    return std::nullopt;
+  }
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ",
                 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
@@ -165,7 +168,11 @@ std::string EventToJson(const StoredEvent& event) {
   const fb::Envelope& envelope = EnvelopeOf(event);
   json out = json::object();
   out["seq"] = event.sequence;
-  out["time"] = FormatRfc3339Micros(envelope.time_micros());
+  if (auto time = FormatRfc3339Micros(envelope.time_micros())) {
+    out["time"] = *time;
+  } else {
+    out["time"] = nullptr;
+  }
   out["time_micros"] = envelope.time_micros();
   out["kind"] = KindName(envelope.payload_type());
   out["agent"] = envelope.agent_id() != nullptr ? envelope.agent_id()->str() : "";
@@ -173,7 +180,7 @@ std::string EventToJson(const StoredEvent& event) {
   out["prev_hash"] = ToHex({envelope.prev_hash()->bytes()->data(), 32});
   out["hash"] = ToHex(event.hash);
   out["payload"] = PayloadJson(envelope);
-  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+  return EscapeUnsafeInJson(out.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 }  // namespace las::log

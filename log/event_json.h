@@ -10,16 +10,21 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "log/event.h"
 
 namespace las::log {
 
-// Compact JSON, no trailing newline. The event must come from a verifying cursor.
+// Compact JSON, no trailing newline. The event must come from a verifying cursor. Code
+// points that display as nothing or reorder text (bidirectional controls, zero-width
+// characters: base/printable_text.h) are written as \u escapes, so a line shown on a
+// terminal reads as it is stored. "time" is null when the time is outside the years
+// 0000-9999, which RFC 3339 cannot write ("time_micros" holds it all the same).
 std::string EventToJson(const StoredEvent& event);
 
-// "2026-11-30T06:27:24.123456Z"
-std::string FormatRfc3339Micros(int64_t micros_since_epoch);
+// "2026-11-30T06:27:24.123456Z"; nullopt outside the years 0000-9999.
+std::optional<std::string> FormatRfc3339Micros(int64_t micros_since_epoch);
 
 }  // namespace las::log

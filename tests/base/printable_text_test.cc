@@ -46,5 +46,21 @@ TEST(PrintableText, IllFormedUtf8IsRefusedAndEachBadByteShown) {
   }
 }
 
+TEST(PrintableText, DisplayWidthCountsTerminalColumns) {
+  EXPECT_EQ(DisplayWidth("alice"), 5u);
+  EXPECT_EQ(DisplayWidth("za\u017c\u00f3\u0142\u0107"), 6u);  // zażółć
+  EXPECT_EQ(DisplayWidth("d\u0301e"), 2u);                      // a combining acute takes none
+  EXPECT_EQ(DisplayWidth("\u65e5\u672c"), 4u);                  // wide
+  EXPECT_EQ(DisplayWidth("\U0001F600"), 2u);                     // emoji
+  EXPECT_EQ(DisplayWidth(""), 0u);
+}
+
+TEST(PrintableText, EscapeUnsafeInJsonKeepsTheValueAndHidesNothing) {
+  EXPECT_EQ(EscapeUnsafeInJson(R"({"a":"x\u001b"})"), R"({"a":"x\u001b"})");
+  EXPECT_EQ(EscapeUnsafeInJson("{\"a\":\"r\u202el \u00f3\"}"), R"({"a":"r\u202el )" "\u00f3\"}");
+  EXPECT_EQ(EscapeUnsafeInJson("[\"\U000E0001\"]"), R"(["\udb40\udc01"])");
+  EXPECT_EQ(EscapeUnsafeInJson("[\"\xff\"]"), "[\"\xff\"]");  // not JSON's to fix here
+}
+
 }  // namespace
 }  // namespace las

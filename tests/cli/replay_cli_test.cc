@@ -14,9 +14,10 @@
 #include <sstream>
 
 #include "log/chain_hash.h"
-#include "log/event_builder.h"
+#include "base/printable_text.h"
 #include "log/event_log.h"
 #include "log/events_generated.h"
+#include "log/event_builder.h"
 #include "log/rocks_layout.h"
 #include "trust/signature.h"
 #include "tests/log/raw_db.h"
@@ -92,6 +93,14 @@ TEST_F(ReplayCliTest, FiltersSelectByKindAgentSurfaceAndRange) {
 
   EXPECT_EQ(Lines(Las({"replay", "--log", dir_, "--agent", "demo-agent"}).out).size(), 9u);
   EXPECT_EQ(Lines(Las({"replay", "--log", dir_, "--agent", "nobody"}).out).size(), 0u);
+  // The operator's own acts carry no agent, which --agent cannot spell (probe CL3).
+  auto granted = Las({"grant", "someone", "--all", "--log", dir_});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  auto operators = Lines(Las({"replay", "--log", dir_, "--no-agent"}).out);
+  ASSERT_EQ(operators.size(), 1u);
+  EXPECT_EQ(json::parse(operators[0])["kind"], "GrantIssued");
+  EXPECT_EQ(json::parse(operators[0])["agent"], "");
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--no-agent", "--agent", "demo-agent"}).exit_code, 2);
   auto range = Lines(Las({"replay", "--log", dir_, "--from", "3", "--to", "5"}).out);
   ASSERT_EQ(range.size(), 3u);
   EXPECT_EQ(json::parse(range.front())["seq"], 3);
@@ -154,7 +163,7 @@ TEST_F(ReplayCliTest, AChainThatEndsElsewhereThanItsHeadVouchesForNoEvent) {
   }
   auto result = Las({"replay", "--log", dir_, "--summary"});
   EXPECT_EQ(result.exit_code, 3);
-  EXPECT_NE(result.err.find("the chain breaks at event 9: event 9: the events up to this one chain "
+  EXPECT_NE(result.err.find("verification fails at event 9: event 9: the events up to this one chain "
                             "consistently but end at another hash than the recorded head"),
             std::string::npos)
       << result.err;
@@ -619,6 +628,26 @@ TEST_F(ReplayCliTest, DigestsThatCannotBeWrittenExitNine) {
                                                            dir_ + "' --summary 2> /dev/full"});
   EXPECT_EQ(summary.exit_code, 0) << "nothing on stderr to lose";
   EXPECT_NE(summary.out.find("\"digests\""), std::string::npos) << summary.out;
+}
+
+// The AGENT column of `events tail` is padded in terminal columns, not bytes: an agent id
+// of 11 characters in 19 bytes moved its rows' payload 8 columns left (probe CL1).
+TEST_F(ReplayCliTest, TailAlignsNonAsciiAgentsByTheirWidth) {
+  {
+    auto log = log::EventLog::Open(dir_);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    log::EventBuilder b;
+    auto payload = fb::CreateMessageReadDirect(b.fbb(), "m1");
+    ASSERT_TRUE((*log)->Append({b.Finish(payload, "za\u017c\u00f3\u0142\u0107g\u0119\u015bl\u0105", "s")}).ok());
+  }
+  auto tail = Las({"events", "tail", "--log", dir_, "-n", "3"});
+  ASSERT_EQ(tail.exit_code, 0) << tail.err;
+  const std::vector<std::string> lines = Lines(tail.out);
+  ASSERT_EQ(lines.size(), 4u) << tail.out;
+  const size_t header = DisplayWidth(lines[0].substr(0, lines[0].find("PAYLOAD")));
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(DisplayWidth(lines[i].substr(0, lines[i].find('{'))), header) << tail.out;
+  }
 }
 
 // A reader that went away (`las replay | head`, a full disk) stops the replay at the next

@@ -96,6 +96,32 @@ TEST(EventLogTest, JsonRendersSchemaNamesBytesAsHexAndEnumsByName) {
       << grant;
 }
 
+// An agent's text that reorders or hides what a terminal shows (U+202E, U+200B, a tag
+// character) is printed as \u escapes: the same JSON value, shown as stored (probe CL2).
+TEST(EventLogTest, JsonEscapesCodePointsThatReorderOrHideText) {
+  TempDir tmp;
+  auto log = OpenOrDie(tmp.Sub("log"));
+  const std::string subject = "pay\u202Eevil\u200b\U000E0041 z\u00f3\u0142w";
+  log::EventBuilder b;
+  auto payload = las::fb::CreateMessageSentDirect(b.fbb(), "m1", "agent-b", subject.c_str(), "{}");
+  ASSERT_TRUE(log->Append({b.Finish(payload, "agent-a", "s1")}).ok());
+  const std::string line = EventToJson(ReadAll(*log).at(0));
+  EXPECT_NE(line.find(R"("subject":"pay\u202eevil\u200b\udb40\udc41 zółw")"), std::string::npos)
+      << line;
+  EXPECT_EQ(nlohmann::json::parse(line)["payload"]["subject"], subject);
+}
+
+TEST(EventLogTest, TimesRfc3339CannotWriteAreNull) {
+  EXPECT_EQ(FormatRfc3339Micros(0), "1970-01-01T00:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micros(-1), "1969-12-31T23:59:59.999999Z");
+  EXPECT_EQ(FormatRfc3339Micros(253402300799999999), "9999-12-31T23:59:59.999999Z");
+  EXPECT_EQ(FormatRfc3339Micros(253402300800000000), std::nullopt);
+  EXPECT_EQ(FormatRfc3339Micros(-62167219200000000), "0000-01-01T00:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micros(-62167219200000001), std::nullopt);
+  EXPECT_EQ(FormatRfc3339Micros(INT64_MIN), std::nullopt);
+  EXPECT_EQ(FormatRfc3339Micros(INT64_MAX), std::nullopt);
+}
+
 // An event that stores no value for a scalar field (a writer that does not force defaults,
 // or an event older than the field) prints it as its default, as one that stores the
 // default does: every field of the table, by name (probe AT1: they were left out).
