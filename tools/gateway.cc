@@ -774,8 +774,9 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
     builtin_calls_.emplace(key, call.cancel);
   }
   // What the handler reads (state, messages, grants) may include events written but not yet
-  // on disk — another agent's write whose sync is in flight: its answer waits for them.
-  const uint64_t visible = appender_.visible_sequence();
+  // on disk — another agent's write whose sync is in flight — or decided earlier in this
+  // turn and still queued (a completion, a CAS: probe CM1): its answer waits for them.
+  const LoopAppender::Horizon visible = appender_.horizon();
   handler->call(
       session, call, arguments_json.empty() ? std::string("{}") : arguments_json,
       [this, session, call_id, request_id_json, key = std::move(key), cancel = call.cancel,

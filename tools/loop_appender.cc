@@ -2,6 +2,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <algorithm>
 
 #include "tools/live_projections.h"
 
@@ -34,6 +35,7 @@ void LoopAppender::Append(std::vector<log::EventDraft> drafts, log::Durability d
 }
 
 void LoopAppender::Flush() {
+  const uint64_t id = next_flush_++;
   std::vector<log::EventDraft> drafts = std::move(drafts_);
   std::vector<Queued> queued = std::move(queued_);
   drafts_.clear();
@@ -58,10 +60,28 @@ void LoopAppender::Flush() {
       if (!written.ok()) NoteFailure(written.status());
       member.done(std::move(written));
     }
+    // The members that failed alone wrote nothing; what the others wrote ends at the head.
+    Written(id, failure_.ok() ? Result<uint64_t>(log_.head().sequence) : Result<uint64_t>(failure_));
     return;
   }
   if (range.ok() && live_ != nullptr) (void)live_->FoldStored(range->first, drafts);
+  Written(id, range.ok() ? Result<uint64_t>(range->last) : Result<uint64_t>(range.status()));
   Complete(std::move(range), std::move(queued), !synced || sync_inline);
+}
+
+void LoopAppender::Written(uint64_t id, const Result<uint64_t>& last) {
+  const uint64_t durable = log_.durable_sequence();
+  std::erase_if(flush_last_, [durable](const auto& entry) { return entry.second <= durable; });
+  if (last.ok() && *last > durable) flush_last_[id] = *last;
+  auto waiting = flush_waiters_.extract(id);
+  if (waiting.empty()) return;
+  for (auto& then : waiting.mapped()) {
+    if (!last.ok()) {
+      then(last.status());
+    } else {
+      AfterDurable(*last, std::move(then));
+    }
+  }
 }
 
 void LoopAppender::Complete(Result<log::AppendedRange> range, std::vector<Queued> queued,
@@ -115,6 +135,26 @@ void LoopAppender::AfterDurable(uint64_t sequence, std::function<void(Status)> t
       then(synced);
     });
   });
+}
+
+LoopAppender::Horizon LoopAppender::horizon() const {
+  return {visible_sequence(), queued_.empty() ? 0 : next_flush_};
+}
+
+void LoopAppender::AfterDurable(Horizon horizon, std::function<void(Status)> then) {
+  if (horizon.flush == 0) return AfterDurable(horizon.visible, std::move(then));
+  if (horizon.flush >= next_flush_) {  // not written yet
+    flush_waiters_[horizon.flush].push_back(
+        [this, visible = horizon.visible, then = std::move(then)](Status written) mutable {
+          if (!written.ok()) return then(written);
+          AfterDurable(visible, std::move(then));
+        });
+    return;
+  }
+  // Written: its last event, unless pruned as durable.
+  auto it = flush_last_.find(horizon.flush);
+  const uint64_t last = it == flush_last_.end() ? 0 : it->second;
+  AfterDurable(std::max(horizon.visible, last), std::move(then));
 }
 
 void LoopAppender::NoteFailure(const Status& status) {

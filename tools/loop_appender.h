@@ -29,6 +29,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -76,6 +77,19 @@ class LoopAppender {
   // no one learns of an event a power loss could still remove (probe BT1).
   void AfterDurable(uint64_t sequence, std::function<void(Status)> then);
 
+  // Everything an answer decided now may reflect: the events written (visible_sequence())
+  // and those queued for this turn's flush — decided by an earlier call of the same turn,
+  // which the tools' in-memory overlays show before the fold (tools/coordination.h: a
+  // message being completed, a write being made; probe CM1).
+  struct Horizon {
+    uint64_t visible = 0;
+    uint64_t flush = 0;  // the flush that will write what is queued now; 0: none queued
+  };
+  Horizon horizon() const;
+  // Calls `then` once every event within `horizon` is on disk, as AfterDurable does; a
+  // queued flush is waited for to be written first (its failure fails `then`).
+  void AfterDurable(Horizon horizon, std::function<void(Status)> then);
+
   // The loop this appender runs on (where work done elsewhere is posted back).
   boost::asio::io_context& io() const { return io_; }
 
@@ -95,6 +109,8 @@ class LoopAppender {
     Done done;
   };
   void Flush();
+  // After flush `id` was written up to `last` (or failed): runs those waiting for it.
+  void Written(uint64_t id, const Result<uint64_t>& last);
   // After the write of a flush: answers its members, the synced ones once durable.
   void Complete(Result<log::AppendedRange> range, std::vector<Queued> queued, bool durable);
   boost::asio::io_context& io_;
@@ -105,6 +121,11 @@ class LoopAppender {
   size_t open_calls_ = 0;
   bool sync_off_loop_always_ = false;
   size_t syncs_in_flight_ = 0;  // flushes awaiting AwaitDurableAsync
+  uint64_t next_flush_ = 1;     // the id of the flush that writes what is queued
+  // The last event of each flush written whose sync may still be out (pruned once durable),
+  // and who waits for a flush not yet written.
+  std::map<uint64_t, uint64_t> flush_last_;
+  std::map<uint64_t, std::vector<std::function<void(Status)>>> flush_waiters_;
   Status failure_;
   std::function<void(const Status&)> on_failure_;
   // Shared with the posted flush, which must not touch a destroyed appender.

@@ -1,5 +1,6 @@
 // las__message_*: messages between agents (tools/coordination_tools.h).
 #include <string>
+#include <utility>
 
 #include "tools/coordination_events.h"
 #include "tools/coordination_tools.h"
@@ -90,15 +91,23 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   }
   if (!c.CatchUp().ok()) return Failed(done);
   const int64_t now = c.NowMicros();
+  const bool include_completed = args->Bool("include_completed", false);
   const reducers::MailPage page = reducers::ListMail(c.mailboxes(), session.agent_id, now, after,
-                                                     limit, args->Bool("include_completed", false));
+                                                     limit, include_completed);
   std::string messages = "[";
   PageBudget budget;
   bool truncated = false;
+  bool first = true;
   std::optional<std::string> next = page.next;
   for (size_t i = 0; i < page.messages.size(); ++i) {
     const auto* message = page.messages[i];
-    const reducers::MailState state = reducers::StateAt(*message, now);
+    // A completion decided earlier (a call sent with this one) shows as read, complete and
+    // defer see it (probe CM2); the message keeps its place in the order, which the cursor
+    // follows, until the fold moves it.
+    const bool completing = c.Completing(message->message_id);
+    if (completing && !include_completed) continue;
+    const reducers::MailState state =
+        completing ? reducers::MailState::kCompleted : reducers::StateAt(*message, now);
     std::string item = Summary(*message, state).Take();
     if (!budget.TryTake(item, kLongestCursorJson)) {
       truncated = true;
@@ -106,7 +115,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
       next = reducers::MailCursor(reducers::StateAt(*last, now), last->sent_sequence);
       break;
     }
-    if (i > 0) messages.push_back(',');
+    if (!std::exchange(first, false)) messages.push_back(',');
     messages += item;
   }
   messages.push_back(']');

@@ -105,6 +105,61 @@ TEST(CoordinationDurabilityTest, AReadOfAWriteWhoseSyncIsOutWaitsForIt) {
   EXPECT_EQ(server.held_syncs().held(), 0u);
 }
 
+// Calls decided in one turn after a write or completion still queued for that turn's flush
+// read it from the in-memory overlays (pending writes, messages being completed): their
+// answers, refusals included, wait until it is on disk, as the call that made it does
+// (probe CM1: a losing CAS was told "current_version 1", a second complete "completed",
+// a defer "message-completed", while that event's sync was still out).
+TEST(CoordinationDurabilityTest, AnswersFromAnEventQueuedThisTurnWaitForItsSync) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  server.HoldSyncs();
+  server.Open();
+  auto settle = [&](const std::string& agent, int id) {
+    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
+      server.RunReady();
+      server.held_syncs().Release();
+    }
+    return server.Await(agent, id);
+  };
+  const json sent =
+      settle("bob", server.Send("bob", "las__message_send", R"({"to":"alice","subject":"s"})"));
+  const std::string message = sent["structuredContent"]["message_id"];
+  const std::string by_id = R"({"message_id":")" + message + R"("})";
+  settle("alice", server.Send("alice", "las__state_get", R"({"key":"k"})"));  // session opened
+
+  const std::string cas = R"({"scope":"blackboard","key":"k","expected_version":0,"value":1})";
+  const int won = server.Send("alice", "las__state_cas", cas);
+  const int lost = server.Send("bob", "las__state_cas", cas);
+  const int completed = server.Send("alice", "las__message_complete", by_id);
+  const int again = server.Send("alice", "las__message_complete", by_id);
+  const int deferred =
+      server.Send("alice", "las__message_defer", R"({"seconds":60,"message_id":")" + message + R"("})");
+  const int listed = server.Send("alice", "las__message_list", R"({"include_completed":true})");
+  const int open_only = server.Send("alice", "las__message_list", "{}");
+  server.RunReady();
+  ASSERT_GE(server.held_syncs().held(), 1u);
+  EXPECT_FALSE(server.Answered("alice", won));
+  EXPECT_FALSE(server.Answered("bob", lost)) << "the CAS it lost to is not on disk";
+  EXPECT_FALSE(server.Answered("alice", completed));
+  EXPECT_FALSE(server.Answered("alice", again)) << "the completion it saw is not on disk";
+  EXPECT_FALSE(server.Answered("alice", deferred)) << "the completion it saw is not on disk";
+
+  server.held_syncs().Release();
+  EXPECT_EQ(server.Await("alice", won)["structuredContent"]["version"], 1);
+  const json refused = server.Await("bob", lost)["structuredContent"]["error"];
+  EXPECT_EQ(refused["code"], "version-conflict");
+  EXPECT_EQ(refused["current_version"], 1);
+  EXPECT_EQ(server.Await("alice", completed)["structuredContent"]["state"], "completed");
+  EXPECT_EQ(server.Await("alice", again)["structuredContent"]["state"], "completed");
+  EXPECT_EQ(server.Await("alice", deferred)["structuredContent"]["error"]["code"], "message-completed");
+  // A listing sent with the completion shows it as the other calls do (probe CM2).
+  const json all = server.Await("alice", listed)["structuredContent"]["messages"];
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0]["state"], "completed");
+  EXPECT_EQ(server.Await("alice", open_only)["structuredContent"]["messages"], json::array());
+}
+
 TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
   Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
   const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "log/event_log.h"
+#include "tests/support/held_syncs_log.h"
 #include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
 #include "tools/live_projections.h"
@@ -138,6 +139,44 @@ TEST(LoopAppenderTest, AnInvalidBatchFailsAloneAndTheOthersAreWritten) {
   EXPECT_EQ((*good)->first, 1u);
   EXPECT_EQ(f.log->head().sequence, 1u);
   EXPECT_EQ(f.live->sequence(), 1u);
+}
+
+// A horizon taken while a batch is queued covers that batch: waited for before its flush
+// is written and after, until its sync (probe CM1).
+TEST(LoopAppenderTest, AHorizonCoversWhatIsQueuedUntilItIsOnDisk) {
+  Fixture f;
+  testing::HeldSyncsLog held(std::move(f.log));
+  LoopAppender appender(f.io, held, nullptr);
+  appender.SyncOffLoopAlways();
+  EXPECT_EQ(appender.horizon().flush, 0u) << "nothing queued";
+
+  std::optional<Result<AppendedRange>> appended;
+  appender.Append({SampleToolCallRequested(1)}, Durability::kSynced, Keep(appended));
+  const LoopAppender::Horizon queued = appender.horizon();
+  EXPECT_EQ(queued.visible, 0u);
+  EXPECT_NE(queued.flush, 0u);
+  std::optional<Status> before_write, after_write;
+  appender.AfterDurable(queued, [&](Status s) { before_write = s; });
+  f.io.restart();
+  f.io.poll();
+  ASSERT_EQ(held.head().sequence, 1u) << "written";
+  EXPECT_EQ(appender.horizon().flush, 0u);
+  appender.AfterDurable(queued, [&](Status s) { after_write = s; });
+  f.io.restart();
+  f.io.poll();
+  EXPECT_FALSE(before_write.has_value()) << "answered before the queued event was on disk";
+  EXPECT_FALSE(after_write.has_value()) << "answered before the written event was on disk";
+  EXPECT_FALSE(appended.has_value());
+
+  held.Release();
+  f.RunUntil([&] { return before_write && after_write && appended; });
+  ASSERT_TRUE(before_write && after_write && appended);
+  EXPECT_TRUE(before_write->ok());
+  EXPECT_TRUE(after_write->ok());
+  EXPECT_TRUE(appended->ok());
+  std::optional<Status> durable_now;
+  appender.AfterDurable(queued, [&](Status s) { durable_now = s; });
+  EXPECT_TRUE(durable_now.has_value() && durable_now->ok()) << "on disk: at once";
 }
 
 TEST(LoopAppenderTest, DestroyingItWritesWhatIsStillQueued) {
