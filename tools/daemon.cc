@@ -189,7 +189,8 @@ class Daemon {
   StopSignals signals_;  // a third signal exits in its handler
   std::unique_ptr<UnixListener> listener_;
   std::unique_ptr<OperatorListener> operators_;
-  PartialLineBudget partial_lines_{options_.max_partial_line_bytes};  // outlives connections_
+  PartialLineBudget partial_lines_{options_.max_partial_line_bytes,
+                                   options_.partial_line_floor_bytes};  // outlives connections_
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   std::set<uint64_t> detached_;  // of connections_: their client hung up, their calls run
   uint64_t next_id_ = 1;

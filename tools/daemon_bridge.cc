@@ -113,10 +113,14 @@ Status ClientGone() {
 // waiting (the signal must end the bridge even when the client reads nothing); then the
 // connection closes with the bridge's return. Ok when nothing owed to the client was lost.
 Status StopOnSignal(int signal, int sock, Unanswered& unanswered, PendingBytes& to_client,
-                    const std::function<void(const std::string&)>& on_note) {
+                    const std::function<void(const std::string&)>& on_note,
+                    bool daemon_closed = false) {
   if (on_note) {
     on_note(StopSignalFd::Name(signal) +
-            ": closing the connection to the daemon (it finishes and logs the calls in flight)");
+            (daemon_closed ? ": the daemon had closed the connection; the answers standard "
+                             "output does not take now are dropped"
+                           : ": closing the connection to the daemon (it finishes and logs "
+                             "the calls in flight)"));
   }
   char buffer[1 << 16];
   while (true) {
@@ -210,10 +214,22 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
       const ssize_t n = ::read(sock, buffer, sizeof buffer);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) {
+        // What the daemon sent goes to the client as it reads it; a stop signal still ends
+        // the bridge meanwhile (probe CK1: a client reading nothing kept it forever).
         while (!to_client.empty()) {
-          pollfd out{STDOUT_FILENO, POLLOUT, 0};
-          (void)::poll(&out, 1, -1);
-          if (!WriteSome(STDOUT_FILENO, to_client)) return ClientGone();
+          pollfd drain[2] = {{STDOUT_FILENO, POLLOUT, 0}, {signals.fd(), POLLIN, 0}};
+          if (::poll(drain, 2, -1) < 0 && errno != EINTR) {
+            return IoError(std::string("poll: ") + std::strerror(errno));
+          }
+          if ((drain[1].revents & POLLIN) != 0) {
+            if (const int signal = signals.Take(); signal != 0) {
+              return StopOnSignal(signal, sock, unanswered, to_client, on_note, true);
+            }
+          }
+          if ((drain[0].revents & (POLLOUT | POLLERR | POLLHUP)) != 0 &&
+              !WriteSome(STDOUT_FILENO, to_client)) {
+            return ClientGone();
+          }
         }
         if (!heard_from_daemon && (stdin_open || refused_input || unanswered.count() != 0)) {
           return IoError("the daemon closed the connection before answering anything (it may be "
@@ -223,7 +239,8 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
         if (stdin_open || refused_input) return IoError("the daemon closed the connection");
         if (const size_t left = unanswered.count(); left != 0) {
           return IoError("the daemon closed the connection with " + std::to_string(left) +
-                         " request(s) unanswered (it stopped or died)");
+                         " request(s) unanswered (it stopped or died, or dropped a line too "
+                         "large to answer whose id it could not read)");
         }
         return Status::Ok();
       }

@@ -667,6 +667,15 @@ TEST_F(DaemonTest, PartialLinesShareOneMemoryBudgetAndTheLineThatWouldPassItIsTo
   ASSERT_TRUE(cut.has_value());
   EXPECT_EQ(json::parse(*cut),
             json::parse(R"({"jsonrpc":"2.0","id":17,"error":{"code":-32600,"message":"Message too large"}})"));
+  // Whatever they hold, another client's request of 200 KB passes: every connection may
+  // hold 256 KiB of a line (probe CK2: it was refused as too large).
+  RawClient ordinary = Connect(socket_path);
+  ordinary.Initialize("ordinary");
+  ordinary.Send(R"({"jsonrpc":"2.0","id":"big","method":"ping","params":{"pad":")" +
+                std::string(200 * 1024, 'y') + R"("}})");
+  auto passed = ordinary.ReadLine(std::chrono::seconds(30));
+  ASSERT_TRUE(passed.has_value());
+  EXPECT_EQ(json::parse(*passed), json::parse(R"({"jsonrpc":"2.0","id":"big","result":{}})"));
   for (int i = 0; i < 16; ++i) {
     stalled[i].Send(R"("}})");
     auto answer = stalled[i].ReadLine(std::chrono::seconds(30));

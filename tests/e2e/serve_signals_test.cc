@@ -389,6 +389,33 @@ TEST_F(ServeSignalsTest, ABridgeEndsOnAStopSignalWithANoteAndExitZero) {
   }
 }
 
+// A bridge whose daemon has closed the connection, owing a client that reads nothing less
+// than its buffer of answers, waited on stdout with its signals unseen: only SIGKILL ended
+// it (probe CK1). The signal ends it now, answers dropped: exit 9.
+TEST_F(ServeSignalsTest, ABridgeDrainingToAClientThatReadsNothingEndsOnASignal) {
+  ASSERT_NO_FATAL_FAILURE(StartDaemon());
+  auto bridge = StartServe();
+  ASSERT_TRUE(Open(*bridge));
+  const std::string text(60000, 't');  // five answers: more than the pipe takes, under 1 MiB
+  for (int id = 1; id <= 5; ++id) {
+    bridge->WriteLine(tools::ToolCallRequestLine(id, "gate__echo", json{{"text", text}}.dump()));
+  }
+  bridge->CloseStdin();
+  ASSERT_TRUE(AwaitCondition([&] { return !Replay({"--kind", "SessionClosed"}).empty(); }))
+      << "the daemon ends the session once the bridge has every answer";
+  EXPECT_FALSE(bridge->WaitFor(std::chrono::milliseconds(200)).has_value())
+      << "the bridge waits for its client to read";
+  bridge->Kill(SIGTERM);
+  const std::optional<int> status = AwaitExit(*bridge);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  const std::string err = ReadFile(err_);
+  EXPECT_NE(err.find("SIGTERM: the daemon had closed the connection"), std::string::npos) << err;
+  EXPECT_NE(err.find("answers not written to standard output"), std::string::npos) << err;
+  daemon_->Kill(SIGTERM);
+  (void)daemon_->Wait();
+}
+
 // An answer longer than a client line's bound (a tools/list of a large catalog) is still an
 // answer: the bridge, which counts what it owes, ends on SIGTERM with exit 0 once the client
 // has it (probe AS1: it said "1 request(s) unanswered" and exited 9).
