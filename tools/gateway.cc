@@ -468,7 +468,7 @@ void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {
       case CheckEnd::kTimeout:
         return {"timeout", ToolCallReply::Error(kCallTimedOut, "Tool call timed out")};
       case CheckEnd::kCancelled:
-        return {"cancelled", ToolCallReply::Error(kCallFailed, "Tool call cancelled")};
+        return {"cancelled", ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")};
       case CheckEnd::kShutdown:
         break;
     }
@@ -499,7 +499,7 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
   // Cancelled while its arguments were checked off the loop: never requested, so denied,
   // not completed (see CancelCall).
   if (call->cancelled) {
-    RefuseChildCall(*call, "cancelled", ToolCallReply::Error(kCallFailed, "Tool call cancelled"));
+    RefuseChildCall(*call, "cancelled", ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled"));
     return;
   }
   // The surface may have stopped while the check ran off the loop.
@@ -547,8 +547,9 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
                                              fb::CallOutcome::Failed, BoundedText{}, 0, reason)},
                      log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
     if (call->finished) return;
-    Finish(*call, out_of_time ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
-                              : ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    Finish(*call, out_of_time       ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
+                  : call->cancelled ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
+                                    : ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return;
   }
   call->started_nanos = now;
@@ -678,9 +679,9 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     // was ended: uncertain, as after a timeout — unless it was never written to the child.
     outcome = result.never_sent ? fb::CallOutcome::Failed : fb::CallOutcome::TimedOut;
     error_code = std::string(transport::CallErrorName(result.error));
-    reply = ToolCallReply::Error(kCallFailed, result.error == transport::CallError::kCancelled
-                                                  ? "Tool call cancelled"
-                                                  : "Tool call failed");
+    reply = result.error == transport::CallError::kCancelled
+                ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
+                : ToolCallReply::Error(kCallFailed, "Tool call failed");
   } else {
     // The child answered badly (remote_error, malformed_response, response_too_large), or
     // never got the request: child_not_reading (what Las had queued for it passed

@@ -455,8 +455,10 @@ McpEndpoint::TrackedCall McpEndpoint::Track(const std::string& id) {
       --cancelled_in_flight_;
     }
     if (calls != calls_.end() && --calls->second.count == 0) calls_.erase(calls);
-    if (cancelled) {
-      // MCP: a cancelled request gets no response.
+    if (cancelled && reply.cancelled) {
+      // MCP: a cancelled request gets no response. One that finished before the cancel
+      // could stop it is answered (its ledger entry says it happened; the client, which
+      // raced its cancel against the answer, may ignore it).
     } else if (reply.error_code != 0) {
       write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message, reply.error_data));
     } else {

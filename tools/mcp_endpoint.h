@@ -64,15 +64,25 @@ struct ToolCallReply {
   // and the client's own request (an argument refusal's pointers and keywords), never a
   // child's text.
   std::string error_data;
+  // The call ended because its client cancelled it (not sent, told to stop, withdrawn from
+  // its check): MCP wants no response, and the endpoint sends none. A cancelled call that
+  // finished anyway — its child had answered first, a las__ tool ran to its end — is
+  // answered, as its record says it happened (probe CJ1).
+  bool cancelled = false;
   static ToolCallReply Error(int code, std::string_view message) {
-    return {{}, code, message, {}, {}};
+    return {{}, code, message, {}, {}, false};
+  }
+  static ToolCallReply Cancelled(int code, std::string_view message) {
+    return {{}, code, message, {}, {}, true};
   }
   // A std::string is no static text: the answer may be written after it is gone (a refusal
   // is answered once its record is written; probe BL1 read freed memory so).
   template <typename Text>
     requires std::same_as<std::remove_cvref_t<Text>, std::string>
   static ToolCallReply Error(int code, Text&& message) = delete;
-  static ToolCallReply Result(std::string json) { return {std::move(json), 0, {}, {}, {}}; }
+  static ToolCallReply Result(std::string json) {
+    return {std::move(json), 0, {}, {}, {}, false};
+  }
 };
 
 // A call's progress as the child reported it (numbers only; see transport::CallProgress).

@@ -160,7 +160,8 @@ class OnboardingTool {
           // Ended by the client or the server's shutdown: the results describe that, not
           // the steps, and nothing is recorded.
           if (cancellation->cancelled()) {
-            done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+            // No response when the client cancelled it; the error when the server stops.
+            done(ToolCallReply::Cancelled(kCallFailed, "Tool call failed"));
             return;
           }
           std::vector<log::EventDraft> events = CheckEvents(results, actor);

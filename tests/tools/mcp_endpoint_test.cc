@@ -408,7 +408,7 @@ TEST_F(EndpointTest, ARequestThatReusesACancelledIdAfterTheCancelIsAnswered) {
   backend_.pending[1](ToolCallReply::Result(R"({"content":[{"type":"text","text":"b"}]})"));
   ASSERT_EQ(out_.size(), before + 2) << "the later call is answered";
   EXPECT_EQ(json::parse(out_.back())["result"]["content"][0]["text"], "b");
-  backend_.pending[0](ToolCallReply::Result(R"({"content":[{"type":"text","text":"a"}]})"));
+  backend_.pending[0](ToolCallReply::Cancelled(-32603, "Tool call cancelled"));
   EXPECT_EQ(out_.size(), before + 2) << "the cancelled one is not";
 
   // A second cancel of the id now covers the later call too; a third has nothing new to end.
@@ -416,8 +416,24 @@ TEST_F(EndpointTest, ARequestThatReusesACancelledIdAfterTheCancelIsAnswered) {
   Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}})");
   Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}})");
   EXPECT_EQ(backend_.cancelled, (std::vector<std::string>{"10", "10"}));
-  backend_.pending[2](ToolCallReply::Result(R"({"content":[]})"));
+  backend_.pending[2](ToolCallReply::Cancelled(-32603, "Tool call cancelled"));
   EXPECT_EQ(out_.size(), before + 2);
+}
+
+// A cancel that came too late to stop its call — the backend's reply is no cancellation
+// but how the call ended, as recorded — leaves it answered: the ledger never records a
+// result its client was not sent (probe CJ1).
+TEST_F(EndpointTest, ACallTheCancelCameTooLateForIsAnsweredAsItEnded) {
+  Init();
+  Send(R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"a"}})");
+  Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11}})");
+  EXPECT_EQ(backend_.cancelled, std::vector<std::string>{"11"});
+  const size_t before = out_.size();
+  backend_.pending[0](ToolCallReply::Result(R"({"content":[{"type":"text","text":"done"}]})"));
+  ASSERT_EQ(out_.size(), before + 1);
+  EXPECT_EQ(json::parse(out_.back())["id"], 11);
+  EXPECT_EQ(json::parse(out_.back())["result"]["content"][0]["text"], "done");
+  EXPECT_EQ(endpoint_->in_flight(), 0u);
 }
 
 // A cancel names a string id by its value: a client whose encoder escapes differently still
@@ -432,7 +448,7 @@ TEST_F(EndpointTest, ACancelNamesAStringIdByItsValueNotItsEscapes) {
   Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5.0}})");
   EXPECT_EQ(backend_.cancelled.size(), 2u) << "5.0 is not the id 5: only strings match by value";
   const size_t before = out_.size();
-  for (auto& done : backend_.pending) done(ToolCallReply::Result(R"({"content":[]})"));
+  for (auto& done : backend_.pending) done(ToolCallReply::Cancelled(-32603, "Tool call cancelled"));
   ASSERT_EQ(out_.size(), before + 1) << "only the call under the id 5 is answered";
   EXPECT_EQ(json::parse(out_.back())["id"], 5);
 }
@@ -469,7 +485,8 @@ TEST_F(EndpointTest, AgentIdIsBoundAtInitializeAndCannotBeReplaced) {
 }
 
 // A refusal the endpoint makes is answered by the backend, once it has recorded it (probe
-// BG5): meanwhile the call is in flight, and a cancellation leaves it unanswered.
+// BG5): meanwhile the call is in flight. A cancellation cannot stop a refusal being
+// recorded, so the refusal is answered all the same (probe CJ1).
 TEST_F(EndpointTest, ACallTheEndpointRefusesIsAnsweredWhenTheBackendSaysSo) {
   Init(R"({"agentId":"alice"})");
   backend_.hold_refusals = true;
@@ -486,7 +503,7 @@ TEST_F(EndpointTest, ACallTheEndpointRefusesIsAnsweredWhenTheBackendSaysSo) {
   ASSERT_EQ(backend_.held_refusals.size(), 3u);
   const size_t before = out_.size();
   for (auto& answer : backend_.held_refusals) answer();
-  ASSERT_EQ(out_.size(), before + 2) << "a cancelled request gets no response";
+  ASSERT_EQ(out_.size(), before + 3) << "each answered as recorded";
   const json agent = json::parse(out_[before]);
   EXPECT_EQ(agent["id"], 4);
   EXPECT_EQ(agent["error"]["code"], -32602);

@@ -316,13 +316,34 @@ TEST_F(OffloadValidationTest, ACancelWhileAResultIsReadNeverReachesARetiredClien
   });
   ASSERT_NE(federation_->ServingClientFor("kid"), nullptr) << "the surface started again";
   RunReady();  // the old client's destruction, posted
-  Cancel("a", large);  // a cancelled request is not answered (MCP); the call still ends
+  Cancel("a", large);  // too late to stop the call: it ends, answered (probe CJ1)
   held_.RunFirst();
   RunUntil([&] { return gateway_->calls_in_flight() == 0; });
   auto completed = AwaitEvents("ToolCallCompleted", 1);
   ASSERT_EQ(completed.size(), 1u);
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok") << "the child answered before the cancel";
   EXPECT_EQ(TextOf(Await("b", Send("b", "kid__echo", R"({"text":"after"})"))), "after");
+}
+
+// A cancel that comes after the child answered stops nothing: the call happened and is
+// recorded Ok with its result, so the client is given that result — MCP lets a cancel race
+// the response — rather than nothing while the ledger says it was given one (probe CJ1).
+// A cancel that does stop a call still gets no response (the tests above and in
+// tests/e2e/daemon_test.cc).
+TEST_F(OffloadValidationTest, ACancelAfterTheChildAnsweredIsAnsweredAsTheLedgerSays) {
+  Open(held_.Runner());
+  const std::string text(4 * kThreshold, 'r');
+  const int large = Send("a", "kid__echo", json{{"text", text}}.dump());
+  held_.RunFirst();  // its argument's check
+  RunUntil([&] { return !held_.jobs.empty(); });
+  ASSERT_EQ(held_.jobs.size(), 1u) << "the child answered: its result's reading, held";
+  Cancel("a", large);
+  held_.RunFirst();
+  EXPECT_EQ(TextOf(Await("a", large)), text);
+  auto completed = AwaitEvents("ToolCallCompleted", 1);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok");
+  EXPECT_EQ(EndpointInFlight("a"), 0u);
 }
 
 // A small argument whose check could cost many subschema evaluations goes off the loop
