@@ -87,7 +87,7 @@ std::string EscapeUnsafeInJson(std::string_view json_text) {
   std::string out;
   out.reserve(json_text.size());
   auto escape = [&out](char32_t unit) {
-    char buf[8];
+    char buf[16];
     std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(unit));
     out += buf;
   };
