@@ -1,24 +1,17 @@
 #include "cli/paths.h"
 
-#include <pwd.h>
-#include <unistd.h>
-
 #include <cstdlib>
 
+#include "base/home_directory.h"
 #include "tools/snapshot_key_file.h"
 
 namespace las::cli {
 
 namespace {
 
-// "" when there is none: no absolute HOME and no passwd entry with an absolute home.
 std::string Home() {
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') return home;
-  if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_dir != nullptr &&
-                                                  pw->pw_dir[0] == '/') {
-    return pw->pw_dir;
-  }
-  return "";
+  const char* home = std::getenv("HOME");
+  return HomeDirectory(home == nullptr ? "" : home);
 }
 
 }  // namespace

@@ -188,7 +188,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(TimeoutMs())
       ->needs(bridge_only);
-  cmd->callback([flags, &exit_code] {
+  cmd->callback([cmd, flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
     if (!flags->embedded) {
@@ -202,11 +202,27 @@ void RegisterServe(CLI::App& app, int& exit_code) {
         // The daemon's catalog and policy apply to its sessions; only a narrowing carries
         // over: a default grant turned off here stays off (probe AX1).
         for (const char* catalog_setting : {"LAS_ONLY", "LAS_SKIP"}) {
-          if (!Value(options->environment, catalog_setting).empty()) {
+          // A blank list is unset (docs/REGISTRY.md): nothing ignored (probe CO4).
+          if (Value(options->environment, catalog_setting).find_first_not_of(" \t") !=
+              std::string::npos) {
             PrintNote(std::string(catalog_setting) +
                       " is ignored by a bridge: the daemon's catalog applies (set it for "
                       "`las daemon`)");
           }
+        }
+        // So are the serving flags given here (probe CO3): said, not silently dropped.
+        std::string ignored;
+        for (const CLI::Option* option : cmd->get_options()) {
+          const std::string name = option->get_name();
+          if (option->count() == 0 || name == "--log" || name == "--help" ||
+              name == "--embedded" || name == "--bridge-only" || name == "--daemon-wait") {
+            continue;
+          }
+          ignored += (ignored.empty() ? "" : ", ") + name;
+        }
+        if (!ignored.empty()) {
+          PrintNote(ignored + (ignored.find(',') == std::string::npos ? " is" : " are") +
+                    " ignored by a bridge: the daemon's flags apply (give them to `las daemon`)");
         }
         exit_code = Report(tools::RunBridge(
             std::move(*daemon), Value(options->environment, "LAS_AGENT_ID"),
@@ -289,7 +305,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
       "calls in flight, end the children, remove the socket, exit 0 (docs/DAEMON.md)");
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);
-  cmd->callback([flags, &exit_code] {
+  cmd->callback([cmd, flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
     tools::DaemonOptions daemon;
@@ -317,7 +333,7 @@ void RegisterList(CLI::App& app, int& exit_code) {
       "list", "Run the same federation as `las serve`, print the catalog, and exit");
   AddCommonFlags(*cmd, *flags);
   cmd->add_flag("--json", flags->json, "Full entries and each configured surface's state");
-  cmd->callback([flags, &exit_code] {
+  cmd->callback([cmd, flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
     if (options) exit_code = Report(tools::RunList(*options, flags->json, PrintNote));
   });

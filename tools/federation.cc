@@ -18,6 +18,24 @@
 #include "trust/watermark.h"
 
 namespace las::tools {
+namespace {
+
+// For a refusal caused by a configuration variable (unset, relative): ": " and the detail,
+// which names the variable (never its value: trust::CheckAbsolutePath) — the reason alone
+// does not say which variable to fix (probe CO5). Empty for any other reason.
+std::string WhichVariable(std::string_view reason, std::string_view detail,
+                          std::string_view surface = {}) {
+  if (reason != trust::ReasonName(trust::Reason::kNotAbsolute) &&
+      reason != trust::ReasonName(trust::Reason::kNotConfigured)) {
+    return "";
+  }
+  // A launch check's detail names its surface, which the line names already.
+  const std::string who = "surface " + std::string(surface) + ": ";
+  if (!surface.empty() && detail.starts_with(who)) detail.remove_prefix(who.size());
+  return ": " + EscapeForTerminal(detail);
+}
+
+}  // namespace
 
 Federation::Federation(boost::asio::io_context& io, log::EventLog& log, FederationOptions options)
     : io_(io), log_(log), options_(std::move(options)) {
@@ -117,8 +135,9 @@ void Federation::AdmitRelease() {
       state.detail = std::string(verdict.reason_name());
     }
     if (!options_.quiet) {
-      Note("release rejected (%s); no surface admitted\n",
-           std::string(verdict.reason_name()).c_str());
+      Note("release rejected (%s%s); no surface admitted\n",
+           std::string(verdict.reason_name()).c_str(),
+           WhichVariable(verdict.reason_name(), verdict.detail()).c_str());
     }
     return;
   }
@@ -305,8 +324,8 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   } else {
     RecordRefusal(launch.surface, launch.reason, launch.detail);
     if (!options_.quiet) {
-      Note("surface %s left out (%s)\n", launch.surface.c_str(),
-           launch.reason.c_str());
+      Note("surface %s left out (%s%s)\n", launch.surface.c_str(), launch.reason.c_str(),
+           WhichVariable(launch.reason, launch.detail, launch.surface).c_str());
     }
   }
   if (--launching_ == 0) Settle();

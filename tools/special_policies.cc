@@ -1,5 +1,6 @@
 #include "tools/special_policies.h"
 
+#include "base/home_directory.h"
 #include "tools/grant_policy.h"
 #include "trust/release_paths.h"
 
@@ -27,8 +28,9 @@ PolicyFile Locate(const trust::Environment& env, const char* variable, const cha
   }
   std::string base = Get(env, "XDG_CONFIG_HOME");
   if (base.empty() || base.front() != '/') {
-    const std::string home = Get(env, "HOME");
-    if (home.empty() || home.front() != '/') return out;
+    // The home the log and the snapshot key default under, passwd's without HOME.
+    const std::string home = HomeDirectory(Get(env, "HOME"));
+    if (home.empty()) return out;
     base = home + "/.config";
   }
   out.path = base + "/las/" + file_name;

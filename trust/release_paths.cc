@@ -8,8 +8,12 @@ Verdict CheckAbsolutePath(const std::string& name, const std::string& value) {
     return Reject(Reason::kNotAbsolute, name + " contains a NUL byte");
   }
   if (value.front() != '/') {
+    // The value is not repeated: a key pasted where its path belongs (LAS_FINANCE_KEY) would
+    // reach stderr and, through a refusal's detail, the log for good (probe CO1).
+    const bool blank_first = value.front() == ' ' || value.front() == '\t';
     return Reject(Reason::kNotAbsolute,
-                  name + "=\"" + value + "\" is a relative path; it must be absolute");
+                  name + " is a relative path; it must be absolute (start with \"/\")" +
+                      (blank_first ? ": it starts with a blank" : ""));
   }
   return Verdict::Accept();
 }

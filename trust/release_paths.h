@@ -37,7 +37,7 @@ struct ReleasePaths {
 VerdictOr<ReleasePaths> ReleasePathsFromEnvironment(const Environment& env);
 
 // The absolute-path rule alone, for other configured paths (LAS_WORKSPACE). `name` is
-// used in the detail.
+// used in the detail; the value never is (it may be a secret put in the wrong variable).
 Verdict CheckAbsolutePath(const std::string& name, const std::string& value);
 
 }  // namespace las::trust

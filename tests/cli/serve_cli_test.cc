@@ -59,6 +59,28 @@ class ServeCliTest : public ::testing::Test {
   std::string run_dir_;
 };
 
+// A release refused for a configuration variable names the variable on stderr, never its
+// value; the reason alone did not say which of four to fix (probe CO5, CO1).
+TEST_F(ServeCliTest, AReleaseRefusedForAVariableNamesIt) {
+  const CommandResult unset = Las({"list", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(unset.exit_code, 0) << unset.err;
+  EXPECT_NE(unset.err.find("release rejected (not-configured: LAS_RELEASE_MANIFEST is not set); "
+                           "no surface admitted"),
+            std::string::npos)
+      << unset.err;
+  const std::string secret = "9f86d081884c7d659a2feaa0c55ad015";
+  const CommandResult relative =
+      Las({"/usr/bin/env", "LAS_RELEASE_MANIFEST=/m.json", "LAS_RELEASE_SIGNATURE=/m.sig",
+           "LAS_TRUST_STORE=" + secret, LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log")},
+          run_dir_, /*through_shell=*/true);
+  EXPECT_EQ(relative.exit_code, 0) << relative.err;
+  EXPECT_NE(relative.err.find("release rejected (not-absolute: LAS_TRUST_STORE is a relative "
+                              "path; it must be absolute"),
+            std::string::npos)
+      << relative.err;
+  EXPECT_EQ(relative.err.find(secret), std::string::npos) << relative.err;
+}
+
 // `--registry ""` (an empty variable in a script) meant the built-in default of twelve
 // surfaces, so a surface the operator's registry leaves out was served (probe AE9). It is a
 // usage error now, as `--log ""` is, and refused before the log is touched.

@@ -196,13 +196,18 @@ class DaemonTest : public ::testing::Test {
     return testing::RunSdkClient(script);
   }
 
-  // A `las serve` bridge that sends one initialize line and ends at stdin's end.
-  testing::CommandResult RunBridgeInitialize() const {
+  // A `las serve` bridge that sends one initialize line and ends at stdin's end; `extra`
+  // are more arguments of serve, `env` more variables.
+  testing::CommandResult RunBridgeInitialize(std::vector<std::string> extra = {},
+                                             std::vector<std::string> env = {}) const {
     std::vector<std::string> argv = {
         "/bin/sh", "-c", "printf '%s\\n' \"$0\" | exec \"$@\"",
         R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})"};
-    for (const std::string& arg :
-         testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")})) {
+    std::vector<std::string> args = {"serve", "--log", tmp_.Sub("log")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<std::string> environment = Environment();
+    environment.insert(environment.end(), env.begin(), env.end());
+    for (const std::string& arg : testing::LasArgvWithEnv(environment, args)) {
       argv.push_back(arg);
     }
     return testing::RunCommand(argv);
@@ -266,6 +271,25 @@ TEST_F(DaemonTest, TwoAgentsThroughServeShareOneCatalogAndOneLog) {
     callers.insert(event["agent"].get<std::string>());
   }
   EXPECT_EQ(callers, (std::set<std::string>{"agent-a", "agent-b"}));
+}
+
+// The serving flags a bridge was given are the daemon's to decide: said on stderr, as
+// LAS_ONLY and LAS_SKIP are, not dropped in silence (probe CO3); a blank LAS_SKIP is unset
+// and is not said to be ignored (CO4).
+TEST_F(DaemonTest, ABridgeSaysWhichOfItsSettingsTheDaemonsReplace) {
+  ASSERT_FALSE(StartDaemon().empty());
+  const testing::CommandResult run =
+      RunBridgeInitialize({"--lazy", "--call-timeout", "5"}, {"LAS_SKIP= "});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("are ignored by a bridge: the daemon's flags apply"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("--lazy"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--call-timeout"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("LAS_SKIP"), std::string::npos) << run.err;
+  const testing::CommandResult plain = RunBridgeInitialize();
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("ignored by a bridge"), std::string::npos) << plain.err;
+  EXPECT_EQ(StopDaemon(), 0);
 }
 
 // A bridged `las serve` whose own environment turns the default agent's implicit root off

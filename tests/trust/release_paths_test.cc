@@ -34,8 +34,23 @@ TEST(ReleasePaths, EachRelativePathIsNotAbsolute) {
       ASSERT_FALSE(p.ok()) << name << "=" << value;
       EXPECT_EQ(p.verdict().reason(), Reason::kNotAbsolute) << p.verdict().ToString();
       EXPECT_NE(p.verdict().detail().find(name), std::string::npos);
+      EXPECT_EQ(p.verdict().detail().find(value), std::string::npos) << "never repeated";
     }
   }
+}
+
+// A key pasted where its path belongs is not repeated in the refusal, which reaches stderr
+// and the log (probe CO1); a blank before the path, the likely slip, is named.
+TEST(ReleasePaths, ARelativeValueIsNeverRepeated) {
+  const std::string secret = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+  Verdict refused = CheckAbsolutePath("LAS_FINANCE_KEY", secret);
+  EXPECT_EQ(refused.reason(), Reason::kNotAbsolute);
+  EXPECT_EQ(refused.detail(),
+            "LAS_FINANCE_KEY is a relative path; it must be absolute (start with \"/\")");
+  EXPECT_EQ(CheckAbsolutePath("LAS_WORKSPACE", " /srv/ws").detail(),
+            "LAS_WORKSPACE is a relative path; it must be absolute (start with \"/\"): it "
+            "starts with a blank");
+  EXPECT_TRUE(CheckAbsolutePath("LAS_WORKSPACE", "/srv/ws").ok());
 }
 
 TEST(ReleasePaths, UnsetOrEmptyIsNotConfigured) {
