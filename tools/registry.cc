@@ -3,8 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -139,11 +139,30 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // LoadRegistry says what matters
   const bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-  if (st.st_uid == ::geteuid() && !others_write) return std::nullopt;
-  return "the registry " + path + " may be written by " +
-         (st.st_uid != ::geteuid() ? std::string("another user (its owner)")
-                                   : "others (mode " + FileModeText(st.st_mode) + ")") +
-         ", who then decide which signed surfaces run: chmod go-w, and own it";
+  if (st.st_uid != ::geteuid() || others_write) {
+    return "the registry " + path + " may be written by " +
+           (st.st_uid != ::geteuid() ? std::string("another user (its owner), who then decides")
+                                     : "others (mode " + FileModeText(st.st_mode) +
+                                           "), who then decide") +
+           " which signed surfaces run: chmod go-w, and own it";
+  }
+  // Whoever may write its directory replaces the file by a rename, whatever its mode,
+  // unless the directory is sticky (probe CO6).
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) != 0) return std::nullopt;
+  const bool dir_others_write = (dir_st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  if ((dir_st.st_uid == ::geteuid() || dir_st.st_uid == 0) &&
+      (!dir_others_write || (dir_st.st_mode & S_ISVTX) != 0)) {
+    return std::nullopt;
+  }
+  return "the registry " + path + " is in a directory others may write (" + dir + ", mode " +
+         FileModeText(dir_st.st_mode) + (dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0
+                                              ? ", owned by another user"
+                                              : "") +
+         "): they can replace it and decide which signed surfaces run: keep it in a directory "
+         "only you may write";
 }
 
 Result<Registry> LoadRegistry(const std::string& path) {

@@ -202,6 +202,21 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
     const bool noted = served.err.find("may be written by others (mode 0777)") != std::string::npos;
     EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
   }
+  // An owner-only file in a directory others may write can be replaced by a rename (probe
+  // CO6); a sticky directory (as /tmp) keeps others from that.
+  const std::string open_dir = tmp_.Sub("open");
+  fs::create_directory(open_dir);
+  const std::string inside = open_dir + "/registry.json";
+  fs::copy_file(registry, inside);
+  fs::permissions(inside, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+  for (const auto mode : {fs::perms::all, fs::perms::all | fs::perms::sticky_bit}) {
+    fs::permissions(open_dir, mode, fs::perm_options::replace);
+    const CommandResult served = serve("root", inside);
+    EXPECT_EQ(served.exit_code, 0) << served.err;
+    const bool noted = served.err.find("is in a directory others may write (" + open_dir +
+                                       ", mode 0777)") != std::string::npos;
+    EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
+  }
 }
 
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads
