@@ -1,5 +1,8 @@
 #include "base/printable_text.h"
 
+#include <locale.h>
+#include <wchar.h>
+
 #include <cstdio>
 #include <utility>
 
@@ -55,31 +58,23 @@ std::string EscapeForTerminal(std::string_view text) {
 }
 
 size_t DisplayWidth(std::string_view text) {
-  static constexpr std::pair<char32_t, char32_t> kCombining[] = {
-      {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A}, {0x064B, 0x065F},
-      {0x0E31, 0x0E31}, {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
-      {0x20D0, 0x20FF}, {0xFE20, 0xFE2F}};
-  static constexpr std::pair<char32_t, char32_t> kWide[] = {
-      {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
-      {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
-      {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
-      {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD}};
-  auto in = [](char32_t c, const auto& ranges) {
-    for (const auto& [first, last] : ranges) {
-      if (c >= first && c <= last) return true;
-    }
-    return false;
-  };
+  // glibc's C.UTF-8 (libc-bin, always installed) holds Unicode's widths (probe CN5: a table
+  // of ranges kept here missed some); uselocale changes this thread's locale only, and
+  // only for the count.
+  static const locale_t utf8 = ::newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
+  const locale_t previous = utf8 != nullptr ? ::uselocale(utf8) : nullptr;
   size_t width = 0;
   for (size_t pos = 0; pos < text.size();) {
     auto c = DecodeUtf8(text, &pos);
     if (!c) {
       ++pos;
       ++width;
-    } else if (!in(*c, kCombining)) {
-      width += in(*c, kWide) ? 2 : 1;
+      continue;
     }
+    const int columns = utf8 != nullptr ? ::wcwidth(static_cast<wchar_t>(*c)) : 1;
+    width += columns < 0 ? 1 : static_cast<size_t>(columns);
   }
+  if (previous != nullptr) ::uselocale(previous);
   return width;
 }
 

@@ -10,7 +10,7 @@
 // and the interlinear annotation controls U+FFF9..U+FFFB. Such characters would let two
 // different ids look the same.
 //
-// Thread safety: pure functions.
+// Thread safety: pure functions (DisplayWidth sets and restores its thread's locale).
 #pragma once
 
 #include <string>
@@ -27,7 +27,8 @@ std::string EscapeForTerminal(std::string_view text);
 
 // The columns `text` (printable: as EscapeForTerminal returns it) takes on a terminal: a
 // combining mark none, an East Asian wide or fullwidth character or an emoji two, any
-// other character one (the common ranges of Markus Kuhn's wcwidth, without the locale).
+// other character one — wcwidth under glibc's C.UTF-8, whatever the process's locale (a
+// code point per column where that locale is missing; an ill-formed byte one).
 size_t DisplayWidth(std::string_view text);
 
 // JSON text (well-formed UTF-8, as a JSON serializer writes it) with every unsafe code

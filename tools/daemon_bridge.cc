@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tools/mcp_endpoint.h"
 #include "tools/pending_bytes.h"
@@ -54,12 +55,22 @@ class Unanswered {
   }
 
  private:
-  // One request `id` is owed no more answers.
+  // One request `id` is owed no more answers. While the bridge is part-way through a
+  // client line, an answer for an id not counted may be that line's: the daemon answers a
+  // line it cuts as too large while the bridge still forwards the rest (probe CN3). It is
+  // kept for that line only.
   void Answered(const std::string& id) {
-    if (auto it = waiting_.find(id); it != waiting_.end() && --it->second == 0) waiting_.erase(it);
+    auto it = waiting_.find(id);
+    if (it == waiting_.end()) {
+      if (client_lines_.buffered_bytes() != 0) ++answered_early_[id];
+    } else if (--it->second == 0) {
+      waiting_.erase(it);
+    }
   }
 
   void OnClientLine(const transport::LineEvent& e) {
+    // An early answer belongs to the line in progress when it came: this one, or none.
+    std::map<std::string, size_t> answered_early = std::exchange(answered_early_, {});
     if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
     // The endpoint's limits: a request whose id is too long is not answered, so it is not
     // counted.
@@ -70,7 +81,8 @@ class Unanswered {
     if (!parsed.ok()) return;
     const transport::Message& message = *parsed.message;
     if (message.kind == transport::MessageKind::kRequest) {
-      ++waiting_[transport::RequestIdKey(message.id)];
+      const std::string key = transport::RequestIdKey(message.id);
+      if (answered_early.count(key) == 0) ++waiting_[key];
     }
     // MCP: a cancelled request gets no answer; the daemon owes none for it (nor for any
     // other request in flight under the same id: the cancel names them all).
@@ -86,6 +98,7 @@ class Unanswered {
   transport::LineFramer client_lines_{kMaxLine};
   transport::LineFramer daemon_lines_{kMaxLine};
   std::map<std::string, size_t> waiting_;
+  std::map<std::string, size_t> answered_early_;  // answers before their request was read
 };
 
 // Ok (n > 0 bytes moved, or nothing to do now), or false when the other end is gone.
@@ -142,8 +155,10 @@ Status StopOnSignal(int signal, int sock, Unanswered& unanswered, PendingBytes& 
   return IoError(StopSignalFd::Name(signal) + " with " + std::to_string(left) +
                  " request(s) unanswered" +
                  (to_client.empty() ? "" : " and answers not written to standard output") +
-                 ": the daemon finishes and logs the calls, but their answers were not "
-                 "delivered");
+                 (daemon_closed ? ": the daemon had closed the connection; those answers were "
+                                  "not delivered"
+                                : ": the daemon finishes and logs the calls, but their answers "
+                                  "were not delivered"));
 }
 
 }  // namespace

@@ -25,6 +25,13 @@ namespace {
 
 Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
 
+// "Tool call failed" in place of `reply`, whose record could not be written: still withheld
+// when it answers a call its client cancelled (probe CN1).
+ToolCallReply FailedInstead(const ToolCallReply& reply) {
+  return reply.cancelled ? ToolCallReply::Cancelled(kCallFailed, "Tool call failed")
+                         : ToolCallReply::Error(kCallFailed, "Tool call failed");
+}
+
 // The client's answer to arguments their schema refuses: the generic message, and in the
 // error's `data` where they failed — pointers and keywords from the signed schema and the
 // client's own keys, never a value (trust/argument_schema.h) — so a model can fix its call.
@@ -257,8 +264,7 @@ void Gateway::Refuse(const SessionInfo& session, const Denial& denial, ToolCallR
                    [this, reply = std::move(reply),
                     answer = std::move(answer)](Result<log::AppendedRange> stored) mutable {
                      --in_flight_;
-                     answer(stored.ok() ? std::move(reply)
-                                        : ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                     answer(stored.ok() ? std::move(reply) : FailedInstead(reply));
                    });
 }
 
@@ -714,9 +720,7 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
                     handles](Result<log::AppendedRange> stored) mutable {
                      // Folded into the live projections by now (tools/loop_appender.h).
                      if (handles != nullptr) handles->Settled(stored.ok());
-                     Finish(*call, stored.ok() ? std::move(reply)
-                                               : ToolCallReply::Error(kCallFailed,
-                                                                      "Tool call failed"));
+                     Finish(*call, stored.ok() ? std::move(reply) : FailedInstead(reply));
                    });
 }
 
@@ -787,7 +791,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
         appender_.AfterDurable(visible, [this, session, call_id, request_id_json, surface, name,
                                          reply = std::move(reply),
                                          done = std::move(done)](Status durable) mutable {
-          if (!durable.ok()) reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+          if (!durable.ok()) reply = FailedInstead(reply);
           if (reply.refusal.empty()) {
             done(std::move(reply));
             return;

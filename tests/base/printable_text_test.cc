@@ -52,6 +52,8 @@ TEST(PrintableText, DisplayWidthCountsTerminalColumns) {
   EXPECT_EQ(DisplayWidth("d\u0301e"), 2u);                      // a combining acute takes none
   EXPECT_EQ(DisplayWidth("\u65e5\u672c"), 4u);                  // wide
   EXPECT_EQ(DisplayWidth("\U0001F600"), 2u);                     // emoji
+  EXPECT_EQ(DisplayWidth("\U0001F680\U0001FAE0"), 4u);            // more emoji (probe CN5)
+  EXPECT_EQ(DisplayWidth("\u0915\u094D\u0937"), 2u);              // a Devanagari virama: none
   EXPECT_EQ(DisplayWidth(""), 0u);
 }
 

@@ -700,6 +700,23 @@ TEST_F(DaemonTest, PartialLinesShareOneMemoryBudgetAndTheLineThatWouldPassItIsTo
   auto passed = ordinary.ReadLine(std::chrono::seconds(30));
   ASSERT_TRUE(passed.has_value());
   EXPECT_EQ(json::parse(*passed), json::parse(R"({"jsonrpc":"2.0","id":"big","result":{}})"));
+  // A bridged request longer than that is cut and answered -32600 while the bridge still
+  // forwards it: the bridge counts it answered, not "unanswered (it stopped or died)"
+  // (probe CN3).
+  const std::string requests = tmp_.Sub("long-request.jsonl");
+  std::ofstream(requests) << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})" << "\n"
+                          << R"({"jsonrpc":"2.0","id":"long","method":"ping","params":{"pad":")"
+                          << std::string(1 << 20, 'z') << R"("}})" << "\n";
+  std::vector<std::string> bridge_argv = {"/bin/sh", "-c", "exec \"$@\" < \"$0\"", requests};
+  for (const std::string& arg :
+       testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")})) {
+    bridge_argv.push_back(arg);
+  }
+  const testing::CommandResult bridged = testing::RunCommand(bridge_argv);
+  EXPECT_EQ(bridged.exit_code, 0) << bridged.err;
+  EXPECT_NE(bridged.out.find(R"({"jsonrpc":"2.0","id":"long","error":{"code":-32600)"),
+            std::string::npos)
+      << bridged.out.substr(0, 400);
   for (int i = 0; i < 16; ++i) {
     stalled[i].Send(R"("}})");
     auto answer = stalled[i].ReadLine(std::chrono::seconds(30));

@@ -23,6 +23,7 @@
 #include "log/event_json.h"
 #include "log/event_log.h"
 #include "tests/e2e/signed_release.h"
+#include "tests/support/forwarding_log.h"
 #include "tests/support/held_syncs_log.h"
 #include "tests/support/temp_dir.h"
 #include "tools/call_guard.h"
@@ -50,6 +51,23 @@ constexpr const char* kPadRefused =
 std::string LargeEcho(const std::string& text) {
   return json{{"text", text}, {"pad", std::string(4 * kThreshold, 'x')}}.dump();
 }
+
+// A log whose appends fail once `failing` is set, as a disk that went away.
+class FailingAppendsLog final : public testing::ForwardingLog {
+ public:
+  using ForwardingLog::ForwardingLog;
+  bool failing = false;
+  Result<log::AppendedRange> Append(std::vector<log::EventDraft> drafts,
+                                    log::Durability durability) override {
+    if (failing) return IoError("the disk went away");
+    return ForwardingLog::Append(std::move(drafts), durability);
+  }
+  Result<log::AppendedRange> AppendInPlace(std::vector<log::EventDraft>& drafts,
+                                           log::Durability durability) override {
+    if (failing) return IoError("the disk went away");
+    return ForwardingLog::AppendInPlace(drafts, durability);
+  }
+};
 
 // An OffLoopRunner that keeps every job until the test runs it.
 struct HeldJobs {
@@ -91,6 +109,10 @@ class OffloadValidationTest : public ::testing::Test {
       auto held = std::make_unique<testing::HeldSyncsLog>(std::move(log_));
       held_syncs_ = held.get();
       log_ = std::move(held);
+    } else if (may_fail_appends_) {
+      auto failing = std::make_unique<FailingAppendsLog>(std::move(log_));
+      failing_appends_ = failing.get();
+      log_ = std::move(failing);
     }
     live_ = std::make_unique<LiveProjections>(*log_);
     ASSERT_TRUE(live_->CatchUp().ok());
@@ -250,6 +272,8 @@ class OffloadValidationTest : public ::testing::Test {
   bool hold_syncs_ = false;  // set before Open: the log's syncs off the loop stall
   bool sync_off_loop_always_ = false;  // set before Open: as ServerCore with a call timeout
   testing::HeldSyncsLog* held_syncs_ = nullptr;
+  bool may_fail_appends_ = false;  // set before Open: failing_appends_ can make appends fail
+  FailingAppendsLog* failing_appends_ = nullptr;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
@@ -344,6 +368,21 @@ TEST_F(OffloadValidationTest, ACancelAfterTheChildAnsweredIsAnsweredAsTheLedgerS
   ASSERT_EQ(completed.size(), 1u);
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok");
   EXPECT_EQ(EndpointInFlight("a"), 0u);
+}
+
+// A call its client cancelled gets no response, also when its completion cannot be
+// recorded: "Tool call failed" went out in its place (probe CN1).
+TEST_F(OffloadValidationTest, ACancelledCallWhoseRecordFailsStillGetsNoResponse) {
+  may_fail_appends_ = true;
+  Open(nullptr);
+  const int hung = Send("a", "kid__hang", "{}");
+  RunUntil([&] { return gateway_->calls_in_flight() == 1 && !Events("ToolCallRequested").empty(); });
+  failing_appends_->failing = true;
+  Cancel("a", hung);
+  RunUntil([&] { return EndpointInFlight("a") == 0; });
+  RunReady();
+  EXPECT_FALSE(Answered("a", hung)) << SessionOf("a").responses[hung];
+  failing_appends_->failing = false;  // lets the fixture's end go as usual
 }
 
 // A small argument whose check could cost many subschema evaluations goes off the loop
