@@ -92,17 +92,31 @@ std::optional<std::string> UnpinnedCodeNote(const std::string& command) {
 
 std::vector<std::string> UnboundFileNotes(const std::vector<std::string>& argv,
                                           const std::string& cwd, std::optional<size_t> bound) {
+  auto resolve = [&cwd](std::string_view text) {
+    const std::filesystem::path operand(text);
+    return (operand.is_absolute() ? operand : std::filesystem::path(cwd) / operand).lexically_normal();
+  };
+  const std::optional<std::filesystem::path> script =
+      bound && *bound < argv.size() ? std::optional(resolve(argv[*bound])) : std::nullopt;
   std::vector<std::string> notes;
   for (size_t i = 1; i < argv.size(); ++i) {
-    if (i == bound || argv[i].empty()) continue;
-    const std::filesystem::path operand(argv[i]);
-    const std::filesystem::path path =
-        operand.is_absolute() ? operand : std::filesystem::path(cwd) / operand;
+    if (i == bound) continue;
+    // A path is an operand, or the value of an option spelled `--opt=PATH` (probe CN6).
+    std::string_view text = argv[i];
+    if (const size_t eq = text.find('='); text.starts_with("-") && eq != std::string_view::npos) {
+      text.remove_prefix(eq + 1);
+    }
+    if (text.empty()) continue;
+    const std::filesystem::path path = resolve(text);
+    if (path == script) continue;  // the bound script, named again
     std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error)) continue;
-    notes.push_back("argv[" + std::to_string(i) + "] \"" + argv[i] +
-                    "\" names a file the release does not bind: if the command runs or loads "
-                    "it, an edit to it is not caught at admission");
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    const bool file = std::filesystem::is_regular_file(status);
+    if (!file && !std::filesystem::is_directory(status)) continue;
+    notes.push_back("argv[" + std::to_string(i) + "] \"" + argv[i] + "\" names " +
+                    (file ? "a file" : "a directory") +
+                    " the release does not bind: if the command runs or loads it (a directory: "
+                    "code in it), an edit to it is not caught at admission");
   }
   return notes;
 }

@@ -63,15 +63,20 @@ TEST_F(UnpinnedCodeTest, EveryArgumentNamingAFileIsNotedButTheBoundScript) {
   const std::vector<std::string> argv = {"/opt/py/bin/python3.11", "server.py", "--stdio",
                                          "config.toml", absolute, "dir", "missing.py", ""};
   std::vector<std::string> notes = UnboundFileNotes(argv, tmp_.path().string(), std::nullopt);
-  ASSERT_EQ(notes.size(), 3u);
+  ASSERT_EQ(notes.size(), 4u);
   EXPECT_EQ(notes[0], "argv[1] \"server.py\" names a file the release does not bind: if the "
-                      "command runs or loads it, an edit to it is not caught at admission");
+                      "command runs or loads it (a directory: code in it), an edit to it is not "
+                      "caught at admission");
   EXPECT_EQ(notes[1].rfind("argv[3] \"config.toml\" names a file", 0), 0u) << notes[1];
   EXPECT_EQ(notes[2].rfind("argv[4] \"" + absolute + "\" names a file", 0), 0u) << notes[2];
-  // The script an interpreter's code binding pins is not repeated.
-  notes = UnboundFileNotes(argv, tmp_.path().string(), 1);
-  ASSERT_EQ(notes.size(), 2u);
-  EXPECT_EQ(notes[0].rfind("argv[3] ", 0), 0u) << notes[0];
+  EXPECT_EQ(notes[3].rfind("argv[5] \"dir\" names a directory", 0), 0u) << notes[3];
+  // The script an interpreter's code binding pins is not repeated, however it is spelled;
+  // an option's `=PATH` value counts (probe CN6).
+  const std::vector<std::string> twice = {"/usr/bin/python3", "server.py", "./server.py",
+                                          "--config=config.toml", "--flag=", "--x=missing"};
+  notes = UnboundFileNotes(twice, tmp_.path().string(), 1);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("argv[3] \"--config=config.toml\" names a file", 0), 0u) << notes[0];
 }
 
 TEST_F(UnpinnedCodeTest, ProgramsAndOtherScriptsGetNoNote) {
