@@ -102,6 +102,7 @@ class Coordination {
   bool Completing(const std::string& message_id) const {
     return completing_messages_.count(message_id) != 0;
   }
+  size_t completing_count() const { return completing_messages_.size(); }
   void BeginCompleting(const std::string& message_id) { completing_messages_.insert(message_id); }
   void EndCompleting(const std::string& message_id) { completing_messages_.erase(message_id); }
 

@@ -1,6 +1,5 @@
 // las__message_*: messages between agents (tools/coordination_tools.h).
 #include <string>
-#include <utility>
 
 #include "tools/coordination_events.h"
 #include "tools/coordination_tools.h"
@@ -92,18 +91,30 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (!c.CatchUp().ok()) return Failed(done);
   const int64_t now = c.NowMicros();
   const bool include_completed = args->Bool("include_completed", false);
+  // A completion decided earlier (a call sent with this one) shows as read, complete and
+  // defer see it (probe CM2): such a message is listed completed, or left out without
+  // include_completed — for which the page reads as many more as could be left out, so
+  // that it still holds `limit` messages when there are (probe CN7). A message keeps its
+  // place in the order, which the cursor follows, until the fold moves it.
+  const size_t extra = include_completed ? 0 : c.completing_count();
   const reducers::MailPage page = reducers::ListMail(c.mailboxes(), session.agent_id, now, after,
-                                                     limit, include_completed);
+                                                     limit + extra, include_completed);
   std::string messages = "[";
   PageBudget budget;
   bool truncated = false;
-  bool first = true;
+  size_t taken = 0;
   std::optional<std::string> next = page.next;
+  // The `next` after page.messages[i]: where the following page starts.
+  auto cursor_after = [&](size_t i) {
+    return reducers::MailCursor(reducers::StateAt(*page.messages[i], now),
+                                page.messages[i]->sent_sequence);
+  };
   for (size_t i = 0; i < page.messages.size(); ++i) {
     const auto* message = page.messages[i];
-    // A completion decided earlier (a call sent with this one) shows as read, complete and
-    // defer see it (probe CM2); the message keeps its place in the order, which the cursor
-    // follows, until the fold moves it.
+    if (taken == limit) {
+      next = cursor_after(i - 1);
+      break;
+    }
     const bool completing = c.Completing(message->message_id);
     if (completing && !include_completed) continue;
     const reducers::MailState state =
@@ -111,11 +122,10 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
     std::string item = Summary(*message, state).Take();
     if (!budget.TryTake(item, kLongestCursorJson)) {
       truncated = true;
-      const auto* last = page.messages[i - 1];
-      next = reducers::MailCursor(reducers::StateAt(*last, now), last->sent_sequence);
+      next = cursor_after(i - 1);
       break;
     }
-    if (!std::exchange(first, false)) messages.push_back(',');
+    if (taken++ != 0) messages.push_back(',');
     messages += item;
   }
   messages.push_back(']');

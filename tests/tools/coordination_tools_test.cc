@@ -160,6 +160,24 @@ TEST(CoordinationDurabilityTest, AnswersFromAnEventQueuedThisTurnWaitForItsSync)
   EXPECT_EQ(server.Await("alice", open_only)["structuredContent"]["messages"], json::array());
 }
 
+// A page that leaves out a message being completed still holds `limit` messages when there
+// are more (probe CN7: an empty page with `next` came back).
+TEST_F(CoordinationToolsTest, AListingSentWithACompletionStillFillsItsPage) {
+  const std::string first = Ok("bob", "las__message_send", {{"to", "alice"}, {"subject", "m1"}})["message_id"];
+  Ok("bob", "las__message_send", {{"to", "alice"}, {"subject", "m2"}});
+  Ok("bob", "las__message_send", {{"to", "alice"}, {"subject", "m3"}});
+  const int completed = server_.Send("alice", "las__message_complete", json{{"message_id", first}}.dump());
+  const int listed = server_.Send("alice", "las__message_list", R"({"limit":1})");
+  EXPECT_EQ(server_.Await("alice", completed)["structuredContent"]["state"], "completed");
+  const json page = server_.Await("alice", listed)["structuredContent"];
+  ASSERT_EQ(page["messages"].size(), 1u) << page.dump();
+  EXPECT_EQ(page["messages"][0]["subject"], "m2");
+  ASSERT_TRUE(page["next"].is_string()) << page.dump();
+  const json rest = Ok("alice", "las__message_list", {{"limit", 1}, {"after", page["next"]}});
+  ASSERT_EQ(rest["messages"].size(), 1u) << rest.dump();
+  EXPECT_EQ(rest["messages"][0]["subject"], "m3");
+}
+
 TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
   Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
   const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},
