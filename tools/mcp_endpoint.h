@@ -80,6 +80,9 @@ struct ToolCallReply {
   template <typename Text>
     requires std::same_as<std::remove_cvref_t<Text>, std::string>
   static ToolCallReply Error(int code, Text&& message) = delete;
+  template <typename Text>
+    requires std::same_as<std::remove_cvref_t<Text>, std::string>
+  static ToolCallReply Cancelled(int code, Text&& message) = delete;
   static ToolCallReply Result(std::string json) {
     return {std::move(json), 0, {}, {}, {}, false};
   }
