@@ -228,7 +228,10 @@ void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
       WithJsonArgs([context](const SessionInfo&, const Json& args,
                              std::function<void(ToolCallReply)> done) {
         if (!SourceEnabled(context.live, kSourceDocs)) {
-          done(ToolCallReply::Error(-32602, "Tool unavailable: source disabled"));
+          // Recorded ToolCallDenied, as the source guard's refusals are (probe CQ1).
+          ToolCallReply refused = ToolCallReply::Error(-32602, "Tool unavailable: source disabled");
+          refused.refusal = kReasonSourceDisabled;
+          done(std::move(refused));
           return;
         }
         const DocText* doc = FindDoc(args.value("name", ""));

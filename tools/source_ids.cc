@@ -18,6 +18,8 @@ bool IsDiscoveryTool(std::string_view name) {
 
 std::string SourceIdOf(const CatalogTool& tool) {
   if (!tool.builtin) return tool.surface;
+  // The docs as a tool belong to the docs' source: off with it (probe CQ1).
+  if (tool.qualified_name == kReadDocTool) return std::string(kSourceDocs);
   return std::string(IsAdminTool(tool.qualified_name) ? kSourceAdmin : kSourceLas);
 }
 

@@ -25,6 +25,9 @@ inline bool IsProtectedSource(std::string_view id) {
   return id == kSourceLas || id == kSourceStd || id == kSourceAdmin;
 }
 
+// Las's own tool that reads the docs: of source las.docs, not las.
+inline constexpr std::string_view kReadDocTool = "las__read_doc";
+
 // The discovery tools a lazy `tools/list` keeps (plus las__call).
 inline constexpr std::string_view kSearchTool = "las__search";
 inline constexpr std::string_view kDescribeTool = "las__describe";

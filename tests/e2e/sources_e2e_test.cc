@@ -351,12 +351,24 @@ TEST_F(SourcesE2eTest, LasDocsAreMcpResourcesAndPromptsUntilDisabled) {
   auto off = Serve({{{"op", "listResources"}},
                     {{"op", "readResource"}, {"uri", "las://docs/troubleshooting"}},
                     {{"op", "listPrompts"}},
-                    {{"op", "getPrompt"}, {"name", "author-surface"}}});
+                    {{"op", "getPrompt"}, {"name", "author-surface"}},
+                    CallStep("las__read_doc", {{"name", "troubleshooting"}}),
+                    {{"op", "listTools"}}});
   ASSERT_EQ(off.exit_code, 0) << off.err;
+  ASSERT_FALSE(off.steps[5]["result"]["tools"].empty()) << off.steps[5].dump();
+  for (const json& tool : off.steps[5]["result"]["tools"]) {
+    EXPECT_NE(tool["name"], "las__read_doc") << "a disabled source's tool is not listed";
+  }
   EXPECT_TRUE(off.steps[0]["result"]["resources"].empty()) << off.steps[0].dump();
   EXPECT_EQ(off.steps[1]["error"]["code"], -32602);
   EXPECT_TRUE(off.steps[2]["result"]["prompts"].empty()) << off.steps[2].dump();
   EXPECT_EQ(off.steps[3]["error"]["code"], -32602);
+  EXPECT_EQ(off.steps[4]["error"]["code"], -32602) << off.steps[4].dump();
+  // Refused as the source guard refuses, and recorded so (probe CQ1: it was not recorded).
+  const std::vector<json> denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["tool"], "read_doc");
+  EXPECT_EQ(denied[0]["payload"]["reason"], "source-disabled");
 }
 
 }  // namespace
