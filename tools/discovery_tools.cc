@@ -225,15 +225,10 @@ void AddDocsTool(BuiltinTools& tools, const LasToolContext& context) {
       "authoring, and the prompts troubleshoot-surface and author-surface.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":128}},)"
       R"("required":["name"],"additionalProperties":false})",
-      WithJsonArgs([context](const SessionInfo&, const Json& args,
-                             std::function<void(ToolCallReply)> done) {
-        if (!SourceEnabled(context.live, kSourceDocs)) {
-          // Recorded ToolCallDenied, as the source guard's refusals are (probe CQ1).
-          ToolCallReply refused = ToolCallReply::Error(-32602, "Tool unavailable: source disabled");
-          refused.refusal = kReasonSourceDisabled;
-          done(std::move(refused));
-          return;
-        }
+      // Of source las.docs (tools/source_ids.h): the source guard refuses it while the
+      // docs are disabled, recorded as every such refusal is.
+      WithJsonArgs([](const SessionInfo&, const Json& args,
+                      std::function<void(ToolCallReply)> done) {
         const DocText* doc = FindDoc(args.value("name", ""));
         if (doc == nullptr) {
           Json names = Json::array();
