@@ -114,14 +114,20 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   int exit_code = kExitOk;
   auto sources = Inventory(flags, exit_code);  // also: the log exists
   if (!sources) return exit_code;
-  auto draft = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
-  if (!draft.ok()) {
-    return Fail(draft.status());
+  auto plan = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
+  if (!plan.ok()) {
+    return Fail(plan.status());
   }
+  const auto unchanged = [&] {
+    std::printf("%s is already %s; nothing recorded\n", flags.id.c_str(),
+                enable ? "enabled" : "disabled");
+    return kExitOk;
+  };
+  if (!plan->has_value()) return unchanged();
   uint64_t sequence = 0;
   auto log = log::EventLog::Open(flags.log_dir);
   if (log.ok()) {  // the log is free: append directly
-    auto appended = (*log)->Append({std::move(*draft)});
+    auto appended = (*log)->Append({std::move(**plan)});
     if (!appended.ok()) {
       return Fail(appended.status());
     }
@@ -141,7 +147,9 @@ int Toggle(const SourcesFlags& flags, bool enable) {
       std::fprintf(stderr, "las %s: %s\n", CommandWords(), shown.c_str());
       return ExitCodeFor(answer.status());
     }
-    sequence = nlohmann::json::parse(*answer).value("first_sequence", uint64_t{0});
+    const auto answered = nlohmann::json::parse(*answer);
+    if (!answered.value("changed", true)) return unchanged();
+    sequence = answered.value("first_sequence", uint64_t{0});
   } else {
     return Fail(log.status());
   }

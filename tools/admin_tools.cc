@@ -5,10 +5,12 @@
 
 #include "log/event_json.h"
 #include "log/event_log.h"
+#include "tools/exact_json_result.h"
 #include "projections/sources_projection.h"
 #include "tools/federation.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
+#include "tools/page_budget.h"
 #include "tools/source_events.h"
 #include "tools/source_ids.h"
 #include "tools/source_json.h"
@@ -56,9 +58,74 @@ void AppendToggle(const LasToolContext& context, log::EventDraft draft, std::str
           done(ToolCallReply::Error(-32603, "Tool call failed"));
           return;
         }
-        done(ToolCallReply::Result(JsonResult(
-            Json{{"id", id}, {"enabled", enabled}, {"sequence", appended->first}}.dump())));
+        done(ToolCallReply::Result(JsonResult(Json{{"id", id},
+                                                   {"enabled", enabled},
+                                                   {"changed", true},
+                                                   {"sequence", appended->first}}
+                                                  .dump())));
       });
+}
+
+// las__enable_source (`enable`) or las__disable_source: a source already in the asked
+// state is answered "changed": false and nothing is recorded.
+BuiltinHandler ToggleHandler(const LasToolContext& context, bool enable) {
+  return [context, enable](const SessionInfo& session, const std::string& arguments,
+                           std::function<void(ToolCallReply)> done) {
+    const Json args = Json::parse(arguments, nullptr, false);
+    const std::string id = args.value("id", "");
+    const std::string reason = enable ? "" : args.value("reason", "admin");
+    auto plan = PlanSourceToggle(Inventory(context), id, enable, reason, session.agent_id,
+                                 session.session_id);
+    if (!plan.ok()) {
+      done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(plan.status(), id)}})));
+    } else if (!plan->has_value()) {
+      done(ToolCallReply::Result(
+          JsonResult(Json{{"id", id}, {"enabled", enable}, {"changed", false}}.dump())));
+    } else {
+      AppendToggle(context, std::move(**plan), id, enable, std::move(done));
+    }
+  };
+}
+
+// las__inspect_events: events from `from`, at most `limit` and kMaxPageBytes of response
+// (at least one). "next_from" is the sequence to ask for next (null on an empty page);
+// "truncated" says the byte bound, not `limit` or the log's end, ended the page.
+void InspectEvents(const LasToolContext& context, const std::string& arguments,
+                   const std::function<void(ToolCallReply)>& done) {
+  const Json args = Json::parse(arguments, nullptr, false);
+  const size_t limit = CountArg(args, "limit", 50);
+  auto cursor = context.log.Read(CountArg(args, "from", 1));
+  if (!cursor.ok()) return done(ToolCallReply::Error(-32603, "Tool call failed"));
+  std::string events = "[";
+  PageBudget budget;
+  size_t count = 0;
+  uint64_t last = 0;
+  bool truncated = false;
+  while (count < limit) {
+    auto more = (*cursor)->Next();
+    // A page that ends at an unreadable or tampered event must not look like the log's end.
+    if (!more.ok()) return done(ToolCallReply::Error(-32603, "Tool call failed"));
+    if (!*more) break;
+    const std::string event = log::EventToJson((*cursor)->current());
+    // Room is kept for the largest "next_from" and "truncated".
+    if (!budget.TryTake(event, R"("next_from":18446744073709551615,"truncated":true)")) {
+      truncated = true;
+      break;
+    }
+    if (count++ > 0) events.push_back(',');
+    events += event;
+    last = (*cursor)->current().sequence;
+  }
+  events.push_back(']');
+  JsonObjectText answer;
+  answer.Raw("events", events);
+  if (last == 0) {
+    answer.Raw("next_from", "null");
+  } else {
+    answer.Uint("next_from", last + 1);
+  }
+  answer.Bool("truncated", truncated);
+  done(ToolCallReply::Result(ExactJsonResult(answer.Take())));
 }
 
 }  // namespace
@@ -98,22 +165,11 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
             JsonResult(SourceDetailPageJson(*source, CountArg(args, "offset", 0)))));
       });
 
-  tools.Add(
-      "enable_source", "Enable a source: its tools return to tools/list and may be called.",
-      R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128}},)"
-      R"("required":["id"],"additionalProperties":false})",
-      [context](const SessionInfo& session, const std::string& arguments,
-                std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
-        const std::string id = args.value("id", "");
-        auto draft = PlanSourceToggle(Inventory(context), id, /*enable=*/true, "",
-                                      session.agent_id, session.session_id);
-        if (!draft.ok()) {
-          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status(), id)}})));
-          return;
-        }
-        AppendToggle(context, std::move(*draft), id, true, std::move(done));
-      });
+  tools.Add("enable_source",
+            "Enable a source: its tools return to tools/list and may be called.",
+            R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128}},)"
+            R"("required":["id"],"additionalProperties":false})",
+            ToggleHandler(context, /*enable=*/true));
 
   tools.Add(
       "disable_source",
@@ -123,45 +179,16 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
       // No maxLength: it counts characters; the bound is 256 bytes (invalid-reason).
       R"("reason":{"type":"string"}},"required":["id"],)"
       R"("additionalProperties":false})",
-      [context](const SessionInfo& session, const std::string& arguments,
-                std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
-        const std::string id = args.value("id", "");
-        auto draft = PlanSourceToggle(Inventory(context), id, /*enable=*/false,
-                                      args.value("reason", "admin"), session.agent_id,
-                                      session.session_id);
-        if (!draft.ok()) {
-          done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(draft.status(), id)}})));
-          return;
-        }
-        AppendToggle(context, std::move(*draft), id, false, std::move(done));
-      });
+      ToggleHandler(context, /*enable=*/false));
 
   tools.Add(
-      "inspect_events", "Events of the log from a sequence, as JSON (at most 200).",
+      "inspect_events",
+      "Events of the log from a sequence, as JSON: at most `limit` (200) and 64 KiB a page; "
+      "next_from continues.",
       R"({"type":"object","properties":{"from":{"type":"integer","minimum":1},)"
       R"("limit":{"type":"integer","minimum":1,"maximum":200}},"additionalProperties":false})",
       [context](const SessionInfo&, const std::string& arguments,
-                std::function<void(ToolCallReply)> done) {
-        const Json args = Json::parse(arguments, nullptr, false);
-        const size_t limit = CountArg(args, "limit", 50);
-        auto cursor = context.log.Read(CountArg(args, "from", 1));
-        if (!cursor.ok()) {
-          done(ToolCallReply::Error(-32603, "Tool call failed"));
-          return;
-        }
-        Json events = Json::array();
-        uint64_t last = 0;
-        while (events.size() < limit) {
-          auto more = (*cursor)->Next();
-          if (!more.ok() || !*more) break;
-          events.push_back(Json::parse(log::EventToJson((*cursor)->current()), nullptr, false));
-          last = (*cursor)->current().sequence;
-        }
-        done(ToolCallReply::Result(JsonResult(
-            Json{{"events", std::move(events)}, {"next_from", last == 0 ? Json(nullptr) : Json(last + 1)}}
-                .dump(-1, ' ', false, Json::error_handler_t::replace))));
-      });
+                std::function<void(ToolCallReply)> done) { InspectEvents(context, arguments, done); });
 }
 
 }  // namespace las::tools

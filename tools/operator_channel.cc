@@ -96,9 +96,10 @@ Result<Decision> Decide(ServerCore& core, const std::string& method, const Json&
     // A reason of another type is malformed, not "operator" (probe CD4).
     if (!id || (params.contains("reason") && !params["reason"].is_string())) return Bad(code);
     const std::string reason = enable ? "" : Text(params, "reason").value_or("operator");
-    auto draft = PlanSourceToggle(Inventory(core), *id, enable, reason, "", "");
-    if (!draft.ok()) return draft.status();
-    decision.drafts.push_back(std::move(*draft));
+    auto plan = PlanSourceToggle(Inventory(core), *id, enable, reason, "", "");
+    if (!plan.ok()) return plan.status();
+    decision.extra = {{"changed", plan->has_value()}};
+    if (*plan) decision.drafts.push_back(std::move(**plan));
     return decision;
   }
   if (method == "las/grant.issue") {

@@ -22,7 +22,8 @@
 // PlanOnboardingChange), appended synced with the operator as actor (empty agent and
 // session), folded into the live projections (so the next tools/list and call see it),
 // and answered {"first_sequence","last_sequence", ...} (grant.issue adds "selectors",
-// grant.revoke "revoked", rules.add "selector"). A refusal is a JSON-RPC error -32000
+// grant.revoke "revoked", rules.add "selector", sources.* "changed"; a request that
+// changes nothing appends nothing and is answered with both sequences 0). A refusal is a JSON-RPC error -32000
 // whose data.status is the stable status code name ("not_found", "conflict",
 // "invalid_argument", ...) and whose message is the validation's text (the peer is the
 // same user as the server: the operator). Unknown methods: -32601; malformed params:

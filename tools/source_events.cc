@@ -14,7 +14,6 @@ constexpr size_t kMaxReasonBytes = 256;
 
 }  // namespace
 
-
 log::EventDraft SourceEnabledEvent(std::string_view source_id, std::string_view agent_id,
                                    std::string_view session_id) {
   log::EventBuilder b;
@@ -30,21 +29,24 @@ log::EventDraft SourceDisabledEvent(std::string_view source_id, std::string_view
   return b.Finish(payload, agent_id, session_id);
 }
 
-Result<log::EventDraft> PlanSourceToggle(const std::vector<Source>& inventory,
-                                         std::string_view id, bool enable,
-                                         std::string_view reason, std::string_view agent_id,
-                                         std::string_view session_id) {
+Result<std::optional<log::EventDraft>> PlanSourceToggle(const std::vector<Source>& inventory,
+                                                        std::string_view id, bool enable,
+                                                        std::string_view reason,
+                                                        std::string_view agent_id,
+                                                        std::string_view session_id) {
   if (!enable && IsProtectedSource(id)) {
     return InvalidArgument(std::string(id) + " cannot be disabled");
   }
-  if (FindSource(inventory, id) == nullptr) {
+  const Source* source = FindSource(inventory, id);
+  if (source == nullptr) {
     return NotFound("no source " + EscapeForTerminal(id) + " (see `las sources`)");
   }
   if (!enable && (reason.size() > kMaxReasonBytes || !IsPrintableText(reason))) {
     return InvalidArgument("a reason is at most 256 bytes of UTF-8 without control characters");
   }
-  return enable ? SourceEnabledEvent(id, agent_id, session_id)
-                : SourceDisabledEvent(id, reason, agent_id, session_id);
+  if (source->enabled == enable) return std::optional<log::EventDraft>();
+  return std::optional(enable ? SourceEnabledEvent(id, agent_id, session_id)
+                              : SourceDisabledEvent(id, reason, agent_id, session_id));
 }
 
 }  // namespace las::tools

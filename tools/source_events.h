@@ -2,6 +2,7 @@
 // of the session that asked (las.admin) or empty for the operator (the CLI).
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -19,12 +20,14 @@ log::EventDraft SourceDisabledEvent(std::string_view source_id, std::string_view
 // Enabling or disabling source `id`, validated against `inventory` (the CLI's from the
 // log, a running server's from its federation): kInvalidArgument for a protected source
 // (IsProtectedSource: las, las.std, las.admin) when disabling, kNotFound for a source the
-// inventory does not list; else the one draft to append. The CLI's direct path and a
-// server's operator channel (tools/operator_channel.h) both use it, so both record the same
-// event.
-Result<log::EventDraft> PlanSourceToggle(const std::vector<Source>& inventory,
-                                         std::string_view id, bool enable,
-                                         std::string_view reason, std::string_view agent_id,
-                                         std::string_view session_id);
+// inventory does not list; nullopt when the source already is in that state (a protected
+// source is always enabled; a disabled one keeps its first reason), so nothing is recorded;
+// else the one draft to append. The CLI's direct path, a server's operator channel
+// (tools/operator_channel.h) and las.admin's tools all use it, so all record the same event.
+Result<std::optional<log::EventDraft>> PlanSourceToggle(const std::vector<Source>& inventory,
+                                                        std::string_view id, bool enable,
+                                                        std::string_view reason,
+                                                        std::string_view agent_id,
+                                                        std::string_view session_id);
 
 }  // namespace las::tools

@@ -209,6 +209,74 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   EXPECT_EQ(toggles[0]["payload"]["source_id"], "echo");
 }
 
+// Probe CQ3: a source already in the asked state records nothing, on every path.
+TEST_F(SourcesE2eTest, ASourceAlreadyInTheAskedStateRecordsNothing) {
+  auto run = Serve({CallStep("las__enable_source", {{"id", "echo"}}),
+                    CallStep("las__enable_source", {{"id", "las"}}),
+                    CallStep("las__disable_source", {{"id", "echo"}, {"reason", "first"}}),
+                    CallStep("las__disable_source", {{"id", "echo"}, {"reason", "second"}})},
+                   {"--admin"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (int step : {0, 1, 3}) {
+    const json answer = run.steps[step]["result"]["structuredContent"];
+    EXPECT_EQ(answer["changed"], false) << answer.dump();
+    EXPECT_FALSE(answer.contains("sequence")) << answer.dump();
+  }
+  EXPECT_EQ(run.steps[2]["result"]["structuredContent"]["changed"], true);
+
+  auto again = Las({"sources", "disable", "echo", "--reason", "third"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, "echo is already disabled; nothing recorded\n");
+  auto enabled = Las({"sources", "enable", "echo"});
+  ASSERT_EQ(enabled.exit_code, 0) << enabled.err;
+  auto enabled_again = Las({"sources", "enable", "echo"});
+  ASSERT_EQ(enabled_again.exit_code, 0) << enabled_again.err;
+  EXPECT_EQ(enabled_again.out, "echo is already enabled; nothing recorded\n");
+
+  EXPECT_EQ(Replay({"--kind", "SourceEnabled"}).size(), 1u);
+  const auto disabled = Replay({"--kind", "SourceDisabled"});
+  ASSERT_EQ(disabled.size(), 1u);
+  EXPECT_EQ(disabled[0]["payload"]["reason"], "first");
+}
+
+// Probe CQ2: las__inspect_events pages by bytes as well as by count, and its pages, followed
+// by next_from, give every event once, in order.
+TEST_F(SourcesE2eTest, InspectEventsPagesStayWithin64KiBAndCoverTheLog) {
+  json steps = json::array();
+  for (int i = 0; i < 8; ++i) {  // eight events of about 12 KiB
+    steps.push_back(CallStep("las__state_set",
+                             {{"key", "k" + std::to_string(i)}, {"value", std::string(12000, 'v')}}));
+  }
+  steps.push_back(CallStep("las__state_set", {{"key", "big"}, {"value", std::string(100000, 'b')}}));
+  auto filled = Serve(steps);
+  ASSERT_EQ(filled.exit_code, 0) << filled.err;
+  const size_t logged = Replay({}).size();
+
+  std::vector<uint64_t> seen;
+  bool any_truncated = false;
+  json from = 1;
+  for (int page = 0; page < 100 && !from.is_null(); ++page) {
+    auto run = Serve({CallStep("las__inspect_events", {{"from", from}, {"limit", 200}})},
+                     {"--admin"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json answer = run.steps[0]["result"]["structuredContent"];
+    ASSERT_TRUE(answer["events"].is_array()) << run.steps[0].dump();
+    const size_t bytes = run.steps[0]["result"].dump().size();
+    if (answer["events"].size() > 1) {
+      EXPECT_LE(bytes, 64u * 1024) << "page at " << from;
+    }
+    any_truncated = any_truncated || answer["truncated"] == true;
+    for (const auto& event : answer["events"]) {
+      if (seen.size() < logged) seen.push_back(event["seq"].get<uint64_t>());
+    }
+    // Each run of `las serve` appends its own session's events: stop at the log as filled.
+    from = seen.size() < logged ? answer["next_from"] : json(nullptr);
+  }
+  ASSERT_EQ(seen.size(), logged);
+  for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], i + 1);
+  EXPECT_TRUE(any_truncated) << "about 200 KiB of events cannot fit one page";
+}
+
 TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGuards) {
   auto run = Serve(
       {{{"op", "listTools"}},
