@@ -150,6 +150,11 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
     return !credentials.empty() && credentials.EchoedIn(transport::QuoteJsonString(text));
   }
 
+  bool ListedNameCarriesCredential() const {
+    return std::any_of(result.live_tools.begin(), result.live_tools.end(),
+                       [this](const trust::LiveTool& tool) { return CarriesCredential(tool.name); });
+  }
+
   // The manifest index of the first signed tool whose definition carries a credential.
   std::optional<size_t> SignedToolCarryingCredential() const {
     for (const trust::LiveTool& tool : result.live_tools) {
@@ -190,7 +195,9 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   void Finish(bool ok, std::string_view reason, std::string detail) {
     if (ok) KeepSafeExtras();
     // A detail may quote the child (an extra tool's name): never a credential it has seen.
-    if (CarriesCredential(detail)) {
+    // The detail cuts a name to 128 bytes, which can cut through a credential (or keep all
+    // but its last byte), so every name the child listed is checked whole (probe CR1).
+    if (!detail.empty() && (CarriesCredential(detail) || ListedNameCarriesCredential())) {
       detail = "the detail names something the child sent that carries a credential value "
                "Las injects; it is withheld";
     }

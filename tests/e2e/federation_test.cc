@@ -1468,10 +1468,13 @@ TEST_F(FederationTest, APromptDescriptionIsCheckedForCredentialsBeforeItIsCut) {
 // What a child lists besides its signed tools — titles, the names of tools no release
 // signed — is its own text: one that carries a credential Las injects into the surface
 // (the child saw it in an earlier call) is neither served nor recorded. Titles are bounded.
+// A name across the detail's 128-byte cut is checked whole (probe CR1).
 TEST_F(FederationTest, ChildTextThatCarriesAnInjectedCredentialIsNeitherServedNorRecorded) {
   testing::AddVariantOf(*release_, "flaky", "titled", {"--title", "saved: s3cr3t-value"});
   testing::AddVariantOf(*release_, "flaky", "long", {"--title", std::string(300, 't')});
   testing::AddVariantOf(*release_, "flaky", "extra", {"--extra-tool", "ks3cr3t-value"});
+  testing::AddVariantOf(*release_, "flaky", "straddle",
+                        {"--extra-tool", std::string(120, 'a') + "s3cr3t-value"});
   for (auto& surface : release_->manifest().surfaces) {
     for (auto& tool : surface.tools) {
       if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
@@ -1491,9 +1494,10 @@ TEST_F(FederationTest, ChildTextThatCarriesAnInjectedCredentialIsNeitherServedNo
       << "kMaxTitleBytes";
   EXPECT_EQ(run.err.find("s3cr3t"), std::string::npos) << run.err;
   auto rejected = Replay({"--kind", "SurfaceRejected"});
-  bool extra_rejected = false;
-  for (const json& event : rejected) extra_rejected |= event["payload"]["surface"] == "extra";
-  EXPECT_TRUE(extra_rejected) << "an unsigned extra tool is tools-mismatch";
+  std::set<std::string> rejected_surfaces;
+  for (const json& event : rejected) rejected_surfaces.insert(event["payload"]["surface"]);
+  EXPECT_TRUE(rejected_surfaces.count("extra")) << "an unsigned extra tool is tools-mismatch";
+  EXPECT_TRUE(rejected_surfaces.count("straddle"));
   auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
 }
