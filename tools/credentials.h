@@ -41,6 +41,11 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // reversed, a number that merely contains the digits) are not recognized. Text that is not
 // JSON is looked at up to where it stops being JSON.
 inline constexpr size_t kMinCheckedCredentialBytes = 4;
+
+// The refusal itself tells a client whether a result carried a credential: through a tool
+// that echoes its input, a client can test guesses at one. A value shorter than this (a
+// PIN, a word) can be enumerated so; `las check` warns about it (docs/RELEASES.md).
+inline constexpr size_t kMinUnguessableCredentialBytes = 16;
 bool EchoesCredential(std::string_view result_json, const std::vector<std::string>& values);
 
 // Credential values prepared once for the check above: their case-folded and encoded

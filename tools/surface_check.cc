@@ -252,11 +252,14 @@ std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
   const trust::CredentialResolver resolve = EnvironmentCredentials(environment);  // as calls do
   std::vector<std::string> missing;
   std::vector<std::string> not_utf8;
+  std::vector<std::string> guessable;
   for (const auto& [credential, tools] : tools_by_credential) {
     const std::optional<std::string> value = resolve(credential);
     if (!value || !trust::IsCarriableCredential(*value)) {
       (value ? not_utf8 : missing)
           .push_back(CredentialVariable(credential) + " (" + JoinNames({tools.begin(), tools.end()}) + ")");
+    } else if (value->size() < kMinUnguessableCredentialBytes) {
+      guessable.push_back(CredentialVariable(credential));
     }
   }
   if (!missing.empty() || !not_utf8.empty()) {
@@ -269,8 +272,13 @@ std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
                 trust::ReasonName(trust::Reason::kCredentialUnavailable),
                 detail + ", so calls of these tools would be refused");
   }
-  return Ok(surface.name, "credentials",
-            Plural(tools_by_credential.size(), "credential variable") + " set");
+  std::string detail = Plural(tools_by_credential.size(), "credential variable") + " set";
+  if (!guessable.empty()) {  // a warning, not a failure: some services only take a PIN
+    detail += "; under " + std::to_string(kMinUnguessableCredentialBytes) +
+              " bytes, so a client with a tool that echoes its input can test guesses at it "
+              "(docs/RELEASES.md, \"Live tools and calls\"): " + JoinNames(guessable);
+  }
+  return Ok(surface.name, "credentials", detail);
 }
 
 void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& launch,

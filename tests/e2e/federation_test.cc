@@ -1339,6 +1339,14 @@ TEST_F(FederationTest, CheckNamesAMissingOrEmptyCredentialVariable) {
   const json set = check("s3cr3t-value");
   EXPECT_EQ(set["result"], "ok") << set.dump();
   EXPECT_EQ(set.dump().find("s3cr3t-value"), std::string::npos) << "names only, never a value";
+  // Probe CR2: a value under 16 bytes can be guessed through a tool that echoes its input.
+  EXPECT_NE(set["detail"].get<std::string>().find(
+                "under 16 bytes, so a client with a tool that echoes its input can test guesses "
+                "at it (docs/RELEASES.md, \"Live tools and calls\"): LAS_CREDENTIAL_FLAKY_API_KEY"),
+            std::string::npos)
+      << set.dump();
+  const json long_enough = check("s3cr3t-value-0123456789");
+  EXPECT_EQ(long_enough["detail"], "1 credential variable set") << long_enough.dump();
   // Probe L8: a value JSON cannot carry passed the check, and every call was refused.
   const json not_utf8 = check("s3cr\xff" "3t-value");
   EXPECT_EQ(not_utf8["result"], "fail") << not_utf8.dump();
