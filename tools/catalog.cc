@@ -28,7 +28,7 @@ void SortByName(std::vector<CatalogTool>& tools) {
 }
 
 // MCP clients read an inputSchema as an object schema: the official SDK refuses the whole
-// tools/list unless each "type" is "object". A root without one, or with a list of types
+// tools/list unless each root "type" is "object". A root without one, or with a list of types
 // (trust::CompileToolInputSchema admits only lists holding "object"), validates the same
 // object arguments with "type": "object", which is listed first. The signed digest stays
 // over the schema as the child serves it.
@@ -44,10 +44,26 @@ nlohmann::ordered_json WithObjectType(nlohmann::ordered_json schema) {
   return out;
 }
 
+// The SDK also refuses the whole list when a value of "properties" is not an object: the
+// boolean schemas true and false (valid JSON Schema) are listed as {} and {"not": {}},
+// which validate the same (probe CU1).
+void WithObjectProperties(nlohmann::ordered_json& schema) {
+  auto properties = schema.find("properties");
+  if (properties == schema.end() || !properties->is_object()) return;
+  for (auto& [name, property] : properties->items()) {
+    if (!property.is_boolean()) continue;
+    property = property.get<bool>()
+                   ? nlohmann::ordered_json::object()
+                   : nlohmann::ordered_json{{"not", nlohmann::ordered_json::object()}};
+  }
+}
+
 nlohmann::ordered_json ListedInputSchema(const CatalogTool& tool) {
   nlohmann::ordered_json schema =
       WithObjectType(nlohmann::ordered_json::parse(tool.input_schema_json, nullptr, false));
-  if (tool.credential_templates.empty() || !schema.is_object()) return schema;
+  if (!schema.is_object()) return schema;
+  WithObjectProperties(schema);
+  if (tool.credential_templates.empty()) return schema;
   for (const auto& [argument, credential] : tool.credential_templates) {
     if (auto properties = schema.find("properties"); properties != schema.end() && properties->is_object()) {
       properties->erase(argument);

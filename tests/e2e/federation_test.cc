@@ -350,17 +350,23 @@ TEST_F(FederationTest, AToolWithAnUncompilableSchemaIsLeftOutOfTheRecordsToo) {
 
 // Probe AC5: the official SDK client refused the whole tools/list (every surface's tools,
 // Las's own too) when one inputSchema's root had no "type": "object". Such a tool is listed
-// with it; a root that admits no object is left out (schema-unsupported).
+// with it; a root that admits no object is left out (schema-unsupported). Likewise a
+// boolean property schema, which the SDK refuses too: listed as {} or {"not":{}}, checked as
+// signed (probe CU1).
 TEST_F(FederationTest, ASchemaWithoutRootTypeIsListedAsAnObjectSchemaAndTheSdkListsAll) {
   release_->AddSurface("loose", {"/usr/bin/python3", release_->workspace() + "/mcp_child.py",
-                                 "--untyped-tool", "free", "--string-root-tool", "scalar"});
+                                 "--untyped-tool", "free", "--string-root-tool", "scalar",
+                                 "--boolean-property-tool", "flags"});
   release_->Sign(1);
   auto run = Serve({{{"op", "listTools"}}, CallStep("loose__free", {{"text", "hi"}}),
-                    CallStep("loose__scalar", json::object())});
+                    CallStep("loose__scalar", json::object()),
+                    CallStep("loose__flags", {{"text", "any"}, {"any", {1, "x"}}}),
+                    CallStep("loose__flags", {{"text", "never"}, {"never", 1}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ASSERT_TRUE(run.steps[0].contains("result")) << run.steps[0].dump();
   const std::set<std::string> names = testing::ListedNames(run.steps[0]);
   EXPECT_TRUE(names.count("loose__free"));
+  EXPECT_TRUE(names.count("loose__flags"));
   EXPECT_TRUE(names.count("echo__echo"));
   EXPECT_TRUE(names.count("las__onboarding"));
   EXPECT_FALSE(names.count("loose__scalar"));
@@ -369,6 +375,13 @@ TEST_F(FederationTest, ASchemaWithoutRootTypeIsListedAsAnObjectSchemaAndTheSdkLi
   }
   EXPECT_EQ(StepText(run.steps[1]), "hi");
   EXPECT_TRUE(run.steps[2].contains("error")) << run.steps[2].dump();
+  for (const auto& tool : run.steps[0]["result"]["tools"]) {
+    if (tool["name"] != "loose__flags") continue;
+    EXPECT_EQ(tool["inputSchema"]["properties"]["any"], json::object()) << tool.dump();
+    EXPECT_EQ(tool["inputSchema"]["properties"]["never"], json({{"not", json::object()}}));
+  }
+  EXPECT_EQ(StepText(run.steps[3]), "any");
+  EXPECT_EQ(run.steps[4]["error"]["code"], -32602) << run.steps[4].dump();
   auto withheld = Replay({"--kind", "ToolWithheld", "--surface", "loose"});
   ASSERT_EQ(withheld.size(), 1u);
   EXPECT_EQ(withheld[0]["payload"]["tool"], "scalar");

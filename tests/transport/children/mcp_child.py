@@ -27,6 +27,8 @@ Options:
   --untyped-tool NAME  list one more tool, NAME, whose schema has no root "type" (valid JSON
                        Schema; MCP clients want "type": "object"); it answers as echo does
   --string-root-tool NAME  list one more tool, NAME, whose schema's root is {"type": "string"}
+  --boolean-property-tool NAME  list one more tool, NAME, answering as echo, whose schema's
+                       properties "any" and "never" are the boolean schemas true and false
   --exit-at-resources-list 1   declare resources, and exit with status 6 when asked to list them
   --declare-resources-prompts 1  declare resources and prompts, and answer their lists -32601
   --prompt-description TEXT  declare prompts, and list two: "kept" (described "plain") and
@@ -86,7 +88,7 @@ TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
 
-UNTYPED = set()  # --untyped-tool names: they answer as echo
+UNTYPED = set()  # --untyped-tool and --boolean-property-tool names: they answer as echo
 
 
 def handle_call(rid, params):
@@ -255,6 +257,11 @@ def main():
         UNTYPED.add(opts["--untyped-tool"])
         TOOLS.append({"name": opts["--untyped-tool"], "inputSchema": {
             "properties": {"text": {"type": "string"}}, "required": ["text"]}})
+    if "--boolean-property-tool" in opts:
+        UNTYPED.add(opts["--boolean-property-tool"])
+        TOOLS.append({"name": opts["--boolean-property-tool"], "inputSchema": {
+            "type": "object", "properties": {"text": {"type": "string"}, "any": True, "never": False},
+            "required": ["text"]}})
     if "--string-root-tool" in opts:
         TOOLS.append({"name": opts["--string-root-tool"], "inputSchema": {"type": "string"}})
     if "--flood-stderr-mb" in opts:
