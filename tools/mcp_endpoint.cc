@@ -77,7 +77,8 @@ ParamsView ViewParams(std::string_view params, size_t max_depth) {
 }
 
 bool IsListMethod(std::string_view method) {
-  return method == "tools/list" || method == "resources/list" || method == "prompts/list";
+  return method == "tools/list" || method == "resources/list" ||
+         method == "resources/templates/list" || method == "prompts/list";
 }
 
 // The methods answered besides initialize (the others are -32601).
@@ -323,6 +324,10 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     CallTool(id, view);
   } else if (method == "resources/list") {
     write_(rpc::MakeResultResponse(id, backend_.ListResources(*session_)));
+  } else if (method == "resources/templates/list") {
+    // Part of the resources capability Las declares; it has no templates. Clients ask
+    // for them at connect, and some give up on -32601 (probe CU2).
+    write_(rpc::MakeResultResponse(id, R"({"resourceTemplates":[]})"));
   } else if (method == "resources/read") {
     ReadResource(id, params);
   } else if (method == "prompts/list") {
@@ -521,7 +526,7 @@ void McpEndpoint::ReadResource(const std::string& id, const std::string& params)
   }
   auto result = backend_.ReadResource(*session_, uri->get<std::string>());
   if (!result) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams, "Unknown resource"));
+    write_(rpc::MakeErrorResponse(id, rpc::kResourceNotFound, "Resource not found"));
     return;
   }
   write_(rpc::MakeResultResponse(id, *result));

@@ -5,10 +5,11 @@
 // `ping`, which MCP allows first (other requests fail with -32600 until then, a second
 // `initialize` fails too); `notifications/
 // initialized` accepted; `ping`, `tools/list` (params optional), `tools/call`,
-// `resources/list` and `prompts/list` (params optional; a `cursor` is ignored: one page),
-// `resources/read` {uri} and `prompts/get` {name, arguments?} (unknown uri or name: -32602
-// "Unknown resource" / "Unknown prompt"; `initialize` advertises `tools`, `resources` and
-// `prompts`); unknown methods -32601, malformed JSON -32700, invalid requests -32600, bad params -32602;
+// `resources/list`, `resources/templates/list` (always empty) and `prompts/list` (params
+// optional; each is one page, so a `cursor` is -32602 "Invalid cursor"), `resources/read`
+// {uri} and `prompts/get` {name, arguments?} (an unknown uri is MCP's -32002 "Resource not
+// found", an unknown name -32602 "Unknown prompt"; `initialize` advertises `tools`,
+// `resources` and `prompts`); unknown methods -32601, malformed JSON -32700, invalid requests -32600, bad params -32602;
 // notifications never get a response; responses from the client are ignored. Each answer
 // carries the client's own id byte for byte. Many tools/call may be in flight; their
 // answers go out as each completes. A tools/call with `_meta.progressToken` (a string or a
@@ -147,8 +148,8 @@ class EndpointBackend {
 };
 
 // A request id, as JSON text: every answer repeats it, a tools/call records it, and a
-// list page's 64 KiB (tools/page_budget.h) keeps room for it. A longer one is refused
-// (-32600, answered with a null id).
+// list page's 64 KiB (tools/page_budget.h) keeps room for it. A request with a longer one
+// is not run and not answered (docs/CLI.md).
 inline constexpr size_t kMaxRequestIdBytes = 256;
 
 struct EndpointOptions {

@@ -37,6 +37,9 @@ inline constexpr int kInvalidRequest = -32600;
 inline constexpr int kMethodNotFound = -32601;
 inline constexpr int kInvalidParams = -32602;
 inline constexpr int kInternalError = -32603;
+// MCP's code for a resources/read of a uri the server does not have (2024-11-05,
+// resources: "Error Handling").
+inline constexpr int kResourceNotFound = -32002;
 
 // "Parse error", "Invalid Request", "Method not found", "Invalid params",
 // "Internal error"; "Server error" for any other code.

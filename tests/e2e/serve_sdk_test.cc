@@ -29,7 +29,7 @@ TEST_F(ServeSdkTest, InitializesListsCallsAndGetsErrors) {
       {{"op", "listTools"}},
       {{"op", "callTool"}, {"name", "las__onboarding"}, {"arguments", json::object()}},
       {{"op", "ping"}},
-      {{"op", "request"}, {"method", "resources/templates/list"}},
+      {{"op", "request"}, {"method", "resources/subscribe"}},
       {{"op", "callTool"}, {"name", "nosuch__tool"}},
   })));
   ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -412,7 +412,7 @@ TEST_F(SourcesE2eTest, LasDocsAreMcpResourcesAndPromptsUntilDisabled) {
   EXPECT_NE(message["content"]["text"].get<std::string>().find("las://docs/authoring"),
             std::string::npos);
   EXPECT_EQ(run.steps[4]["ok"], false);
-  EXPECT_EQ(run.steps[4]["error"]["code"], -32602);
+  EXPECT_EQ(run.steps[4]["error"]["code"], -32002) << "MCP's resource-not-found (probe CU3)";
 
   auto disabled = Las({"sources", "disable", "las.docs", "--reason", "quiet"});
   ASSERT_EQ(disabled.exit_code, 0) << disabled.err;
@@ -428,7 +428,7 @@ TEST_F(SourcesE2eTest, LasDocsAreMcpResourcesAndPromptsUntilDisabled) {
     EXPECT_NE(tool["name"], "las__read_doc") << "a disabled source's tool is not listed";
   }
   EXPECT_TRUE(off.steps[0]["result"]["resources"].empty()) << off.steps[0].dump();
-  EXPECT_EQ(off.steps[1]["error"]["code"], -32602);
+  EXPECT_EQ(off.steps[1]["error"]["code"], -32002);
   EXPECT_TRUE(off.steps[2]["result"]["prompts"].empty()) << off.steps[2].dump();
   EXPECT_EQ(off.steps[3]["error"]["code"], -32602);
   EXPECT_EQ(off.steps[4]["error"]["code"], -32602) << off.steps[4].dump();

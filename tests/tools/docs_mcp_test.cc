@@ -106,15 +106,16 @@ TEST_F(DocsEndpointTest, ResourcesListAndReadServeTheDocsTables) {
   }
 }
 
-TEST_F(DocsEndpointTest, UnknownOrMalformedResourceIsInvalidParamsWithStaticText) {
+// An unknown uri is MCP's -32002 (probe CU3); a malformed request -32602.
+TEST_F(DocsEndpointTest, UnknownResourceIsResourceNotFoundAndMalformedIsInvalidParams) {
   DocsBackend backend;
   auto endpoint = Make(backend);
   Request(*endpoint, "initialize", "{}");
   // A name is not a uri; the client's text never comes back.
   for (const char* params : {R"({"uri":"operator-manual"})", R"({"uri":"las://docs/<script>"})"}) {
     json read = Request(*endpoint, "resources/read", params);
-    EXPECT_EQ(read["error"]["code"], -32602) << params;
-    EXPECT_EQ(read["error"]["message"], "Unknown resource");
+    EXPECT_EQ(read["error"]["code"], -32002) << params;
+    EXPECT_EQ(read["error"]["message"], "Resource not found");
     EXPECT_EQ(out_.back().find("script"), std::string::npos);
   }
   for (const char* params : {"{}", R"({"uri":5})", "[]"}) {
@@ -164,7 +165,7 @@ TEST_F(DocsEndpointTest, ADisabledDocsSourceListsNothingAndRefusesReads) {
   EXPECT_EQ(Request(*endpoint, "resources/list", "{}")["result"], json({{"resources", json::array()}}));
   EXPECT_EQ(Request(*endpoint, "prompts/list", "{}")["result"], json({{"prompts", json::array()}}));
   EXPECT_EQ(Request(*endpoint, "resources/read", R"({"uri":"las://docs/operator-manual"})")
-                ["error"]["code"], -32602);
+                ["error"]["code"], -32002);
   EXPECT_EQ(Request(*endpoint, "prompts/get", R"({"name":"author-surface"})")["error"]["code"],
             -32602);
 }
@@ -176,10 +177,15 @@ TEST_F(DocsEndpointTest, BackendDefaultsServeNoResourcesOrPrompts) {
   EXPECT_EQ(Request(*endpoint, "resources/list", "{}")["result"], json({{"resources", json::array()}}));
   EXPECT_EQ(Request(*endpoint, "prompts/list", "{}")["result"], json({{"prompts", json::array()}}));
   EXPECT_EQ(Request(*endpoint, "resources/read", R"({"uri":"las://docs/authoring"})")
-                ["error"]["message"], "Unknown resource");
+                ["error"]["message"], "Resource not found");
   EXPECT_EQ(Request(*endpoint, "prompts/get", R"({"name":"author-surface"})")["error"]["message"],
             "Unknown prompt");
-  EXPECT_EQ(Request(*endpoint, "resources/templates/list", "{}")["error"]["code"], -32601);
+  // Part of the resources capability: answered, empty (probe CU2); one page, as every list.
+  EXPECT_EQ(Request(*endpoint, "resources/templates/list", "{}")["result"],
+            json({{"resourceTemplates", json::array()}}));
+  EXPECT_EQ(Request(*endpoint, "resources/templates/list", R"({"cursor":"x"})")["error"]["code"],
+            -32602);
+  EXPECT_EQ(Request(*endpoint, "resources/subscribe", "{}")["error"]["code"], -32601);
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ TEST_F(EndpointTest, MethodsAndErrorCodes) {
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":2,"method":"ping"})")["result"], json::object());
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})")["result"]["tools"],
             json::array());
-  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/templates/list"})")["error"]["code"], -32601);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/subscribe"})")["error"]["code"], -32601);
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})")["error"]["code"],
             -32602);
   // Arguments that are not an object reach the backend as sent: its argument policy refuses
