@@ -308,6 +308,9 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
   cmd->callback([cmd, flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
+    // Many clients share the daemon: none may take more than a quarter of a surface's places.
+    options->calls_in_flight_per_session =
+        options->calls_in_flight_per_surface == 0 ? 0 : (options->calls_in_flight_per_surface + 3) / 4;
     tools::DaemonOptions daemon;
     daemon.xdg_runtime_dir = Value(options->environment, "XDG_RUNTIME_DIR");
     daemon.on_listening = [](const std::string& socket_path) {

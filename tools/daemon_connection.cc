@@ -143,8 +143,15 @@ class Connection final : public DaemonConnection,
     answers_.WhenDrained(std::move(done));
   }
 
-  bool Congested() const override { return answers_.Congested(); }
+  // The answers unwritten, and those decided but held for the log (probe CS1).
+  bool Congested() const override {
+    return answers_.Congested() || (session_ && session_->AnswersHeld());
+  }
   void ReadWhenAllowed(std::function<void()> read) override {
+    if (!answers_.Congested() && session_ && session_->AnswersHeld()) {
+      session_->ReadWhenAnswersAllowed(std::move(read));
+      return;
+    }
     answers_.ReadWhenAllowed(std::move(read));
   }
 

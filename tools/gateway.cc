@@ -179,7 +179,10 @@ Gateway::Gateway(LoopAppender& appender, Federation& federation, GatewayOptions 
     : appender_(appender),
       federation_(federation),
       options_(std::move(options)),
-      grant_policy_(GrantPolicyFor(federation_.environment())) {
+      grant_policy_(GrantPolicyFor(federation_.environment())),
+      held_answers_([&io = appender_.io()](std::function<void()> task) {
+        boost::asio::post(io, std::move(task));
+      }) {
   if (options_.run_off_loop && options_.offload_validation_bytes != 0) {
     checks_ = std::make_unique<ArgumentCheckQueue>(
         options_.run_off_loop,
@@ -338,6 +341,16 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
            std::move(done));
     return;
   }
+  if (const auto mine = session_calls_.find({session.session_id, tool->surface});
+      options_.calls_in_flight_per_session != 0 && mine != session_calls_.end() &&
+      mine->second >= options_.calls_in_flight_per_session) {
+    Refuse(session,
+           {call_id, request_id_json, tool->surface, tool->tool, "too-many-session-calls", {}},
+           ToolCallReply::Error(kCallFailed, "Too many of this session's calls in flight for "
+                                             "this tool's surface; retry later"),
+           std::move(done));
+    return;
+  }
 
   // Argument policy. The log records the model's arguments, never the injected secrets.
   // Its byte limit is the client's, checked before anything is copied or queued.
@@ -364,6 +377,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   }
   ++in_flight_;
   ++surface_calls_[call->surface];
+  ++session_calls_[{session.session_id, call->surface}];
   call->key = KeyOf(session, request_id_json);
   child_calls_.emplace(call->key, call);
 
@@ -748,6 +762,10 @@ std::function<void(ToolCallReply)> Gateway::Release(ChildCall& call) {
       taken != surface_calls_.end() && --taken->second == 0) {
     surface_calls_.erase(taken);
   }
+  if (auto mine = session_calls_.find({call.session.session_id, call.surface});
+      mine != session_calls_.end() && --mine->second == 0) {
+    session_calls_.erase(mine);
+  }
   EraseCall(child_calls_, call.key, &call);
   return std::move(call.done);
 }
@@ -788,9 +806,12 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
        surface = tool.surface, name = tool.tool, visible,
        done = std::move(done)](ToolCallReply reply) mutable {
         if (cancel) EraseCall(builtin_calls_, key, cancel.get());
+        const size_t held = reply.result_json.size();
+        held_answers_.Hold(session.session_id, held);
         appender_.AfterDurable(visible, [this, session, call_id, request_id_json, surface, name,
-                                         reply = std::move(reply),
+                                         held, reply = std::move(reply),
                                          done = std::move(done)](Status durable) mutable {
+          held_answers_.Release(session.session_id, held);
           if (!durable.ok()) reply = FailedInstead(reply);
           if (reply.refusal.empty()) {
             done(std::move(reply));

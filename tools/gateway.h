@@ -56,6 +56,7 @@
 #include "tools/credentials.h"
 #include "tools/federation.h"
 #include "tools/grant_policy.h"
+#include "tools/held_answers.h"
 #include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
 #include "tools/tools_list_cache.h"
@@ -92,6 +93,10 @@ struct GatewayOptions {
   // calls to it. A cancelled call frees its place though the child may work on: MCP never
   // says when a child drops it. 0: no bound.
   size_t calls_in_flight_per_surface = 1024;
+  // Of those, one session's (ToolCallDenied "too-many-session-calls" beyond): in a daemon,
+  // one client must not take every place — its calls stay when it disconnects, and with
+  // no call timeout they stay for as long as the child keeps them (probe CS4). 0: no bound.
+  size_t calls_in_flight_per_session = 0;
   // kSynced (strict, the default): ToolCallRequested is on disk before the child sees the
   // call. kDeferred (relaxed, opt-in): it is written but fsynced within milliseconds, for
   // users who accept losing the last moments of audit on power loss.
@@ -181,6 +186,9 @@ class Gateway final : public EndpointBackend {
   // Children's calls not yet answered: being checked off the loop, being requested, or
   // at the child; and refusals whose ToolCallDenied is still being written.
   size_t calls_in_flight() const { return in_flight_; }
+  // Answers of Las's own tools decided and waiting for the log, per session: its input's
+  // flow control counts them (tools/held_answers.h).
+  HeldAnswers& held_answers() { return held_answers_; }
   // The server is going away: every call whose arguments wait for or undergo their check
   // off the loop is answered now ("Tool call failed") and recorded ToolCallDenied
   // "shutdown"; a check already running finishes on its thread and is dropped.
@@ -255,6 +263,8 @@ class Gateway final : public EndpointBackend {
   size_t in_flight_ = 0;
   // Children's calls in flight per surface, for calls_in_flight_per_surface (no entry: none).
   std::map<std::string, size_t, std::less<>> surface_calls_;
+  // And per session and surface, for calls_in_flight_per_session (no entry: none).
+  std::map<std::pair<std::string, std::string>, size_t> session_calls_;
   // Children's calls in flight by (session id, the client's request id), for CancelCall. A
   // multimap: a client may reuse an id in flight, and a cancellation of that id must reach
   // every call under it.
@@ -280,6 +290,7 @@ class Gateway final : public EndpointBackend {
   // With run_off_loop. A verdict that comes back after the gateway went is dropped (its
   // loop may run on after the gateway is gone, e.g. in tests).
   std::unique_ptr<ArgumentCheckQueue> checks_;
+  HeldAnswers held_answers_;
 };
 
 }  // namespace las::tools

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/line_session.h"
 #include "tools/mcp_endpoint.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -14,52 +15,78 @@ namespace rpc = transport;
 HeldInput::HeldInput(LineOutput& output) : output_(output) {}
 
 LineInputHandlers HeldInput::Handlers() {
+  // Once released, events go to the session directly — unless held ones are still being
+  // handed over (paced, DeliverHeld): then they queue behind them, in order.
   LineInputHandlers handlers;
   handlers.on_line = [this](std::string_view line) {
-    if (released_) return live_.on_line(line);
-    if (!AnsweredEarly(line)) Take(Kind::kLine, line);
+    if (Live()) return live_.on_line(line);
+    if (released_ || !AnsweredEarly(line)) Take(Kind::kLine, line);
   };
   handlers.on_too_long = [this](std::string_view prefix) {
-    if (released_) return live_.on_too_long(prefix);
+    if (Live()) return live_.on_too_long(prefix);
     Take(Kind::kTooLong, prefix);
   };
   handlers.on_too_long_end = [this](std::string_view tail) {
-    if (!released_) return Take(Kind::kTooLongEnd, tail);
+    if (!Live()) return Take(Kind::kTooLongEnd, tail);
     if (live_.on_too_long_end) live_.on_too_long_end(tail);
   };
   handlers.on_eof = [this] {
-    if (released_) return live_.on_eof();
+    if (Live()) return live_.on_eof();
     Take(Kind::kEof, {});
   };
   handlers.on_closed = [this] {
-    if (!released_) return Take(Kind::kClosed, {});
+    if (!Live()) return Take(Kind::kClosed, {});
     if (live_.on_closed) live_.on_closed();
   };
   handlers.answers = this;
   return handlers;
 }
 
-void HeldInput::Release(LineInputHandlers live) {
+void HeldInput::Release(LineInputHandlers live, LineSession* session) {
   if (std::exchange(released_, true)) return;
   live_ = std::move(live);
-  std::deque<Held> held = std::move(held_);
-  held_.clear();
-  held_bytes_ = 0;
-  for (const Held& event : held) Deliver(event);
-  if (auto read = std::exchange(read_when_released_, nullptr)) output_.ReadWhenAllowed(std::move(read));
+  session_ = session;
+  DeliverHeld();
+}
+
+// One at a time while the answers allow, as PacedLines hands over a read's lines: what a
+// client sent during a slow start is no larger burst than one read (probe CS1).
+void HeldInput::DeliverHeld() {
+  while (!held_.empty()) {
+    if (AnswersCongested()) {
+      WhenAnswersAllow([this] { DeliverHeld(); });
+      return;
+    }
+    const Held event = std::move(held_.front());
+    held_.pop_front();
+    held_bytes_ -= event.bytes.size();
+    Deliver(event);
+  }
+  if (auto read = std::exchange(read_when_released_, nullptr)) ReadWhenAllowed(std::move(read));
+}
+
+bool HeldInput::AnswersCongested() const {
+  return output_.Congested() || (session_ != nullptr && session_->AnswersHeld());
+}
+
+void HeldInput::WhenAnswersAllow(std::function<void()> read) {
+  if (output_.Congested() || session_ == nullptr) return output_.ReadWhenAllowed(std::move(read));
+  session_->ReadWhenAnswersAllowed(std::move(read));
 }
 
 bool HeldInput::Congested() const {
-  if (output_.Congested()) return true;
-  return !released_ && (held_.size() >= kMostHeldLines || held_bytes_ >= kMostHeldBytes);
+  if (AnswersCongested()) return true;
+  if (released_) return !held_.empty();
+  return held_.size() >= kMostHeldLines || held_bytes_ >= kMostHeldBytes;
 }
 
 void HeldInput::ReadWhenAllowed(std::function<void()> read) {
-  if (!released_ && Congested() && !output_.Congested()) {
-    read_when_released_ = std::move(read);  // the session will take what is held
+  if (AnswersCongested()) return WhenAnswersAllow(std::move(read));
+  if (Congested()) {
+    read_when_released_ = std::move(read);  // the session takes (or is taking) what is held
     return;
   }
-  output_.ReadWhenAllowed(std::move(read));
+  read();
 }
 
 void HeldInput::Take(Kind kind, std::string_view bytes) {

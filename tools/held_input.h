@@ -8,7 +8,9 @@
 // The bytes bound is one read's worth, so the session takes no larger burst at Release
 // than from any read: its appends are grouped by loop turn (tools/loop_appender.h), and
 // one batch of everything a client sent during a slow start could outgrow what a read
-// would have made.
+// would have made. Release hands them over as a read's lines are, one at a time while the
+// answers allow — unwritten, or decided and held for the log (tools/held_answers.h) —
+// and reading resumes once all are taken.
 //
 // Use: StartStdinInput(io, max, held.Handlers()); later held.Release(session_handlers).
 // Threading: the loop's thread only. Must outlive the input.
@@ -24,6 +26,8 @@
 
 namespace las::tools {
 
+class LineSession;
+
 class HeldInput final : public LineOutput {
  public:
   static constexpr size_t kMostHeldLines = 256;
@@ -36,8 +40,9 @@ class HeldInput final : public LineOutput {
   // `output`'s flow control on and adds its own bound while lines are held.
   LineInputHandlers Handlers();
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
-  // held, in order, stdin's end included. Once.
-  void Release(LineInputHandlers live);
+  // held, in order, stdin's end included; and `session`'s answers held for the log count in
+  // the flow control (LineSession::AnswersHeld). Once; `session` must outlive the input.
+  void Release(LineInputHandlers live, LineSession* session = nullptr);
 
   // LineOutput: `output`'s, with this bound added to its flow control.
   void Write(std::string line) override { output_.Write(std::move(line)); }
@@ -58,6 +63,12 @@ class HeldInput final : public LineOutput {
     std::string bytes;
   };
   void Take(Kind kind, std::string_view bytes);
+  // Released, and nothing held is left to hand over: events go straight to the session.
+  bool Live() const { return released_ && held_.empty(); }
+  void DeliverHeld();
+  // The output's flow control and the session's answers held for the log.
+  bool AnswersCongested() const;
+  void WhenAnswersAllow(std::function<void()> read);
   // Answers `line` if it is a ping whose answer needs no session; false otherwise.
   bool AnsweredEarly(std::string_view line);
   void Deliver(const Held& event);
@@ -66,6 +77,7 @@ class HeldInput final : public LineOutput {
   std::deque<Held> held_;
   size_t held_bytes_ = 0;
   bool released_ = false;
+  LineSession* session_ = nullptr;
   LineInputHandlers live_;
   std::function<void()> read_when_released_;
 };

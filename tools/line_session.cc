@@ -35,6 +35,17 @@ void LineSession::EndInput(std::function<std::string()> reason, std::function<vo
   MaybeFinish();
 }
 
+bool LineSession::AnswersHeld() const {
+  const auto& session = endpoint_->session();
+  return session && gateway_.held_answers().Over(session->session_id);
+}
+
+void LineSession::ReadWhenAnswersAllowed(std::function<void()> read) {
+  const auto& session = endpoint_->session();
+  if (!session) return read();
+  gateway_.held_answers().WhenAllowed(session->session_id, std::move(read));
+}
+
 void LineSession::MaybeFinish() {
   if (!input_ended_ || finishing_ || endpoint_->in_flight() > 0) return;
   finishing_ = true;

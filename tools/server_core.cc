@@ -77,6 +77,7 @@ GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTool
   for (const auto& guard : guards) gateway.guards.push_back(guard.get());
   gateway.call_timeout_ms = options.call_timeout_ms;
   gateway.calls_in_flight_per_surface = options.calls_in_flight_per_surface;
+  gateway.calls_in_flight_per_session = options.calls_in_flight_per_session;
   if (options.relaxed_durability) gateway.request_durability = log::Durability::kDeferred;
   gateway.new_call_id = [] { return RandomId("call-"); };
   return gateway;

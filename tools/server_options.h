@@ -17,6 +17,7 @@ struct ServerOptions {
   trust::Environment environment;
   int64_t call_timeout_ms = 0;
   size_t calls_in_flight_per_surface = 1024;  // GatewayOptions; 0 = no bound
+  size_t calls_in_flight_per_session = 0;      // GatewayOptions; 0 = no bound
   int64_t start_timeout_ms = 30'000;  // per child: start, initialize, list (FederationOptions)
   // The first wait before a stopped surface is started again (FederationOptions); 0 = never.
   int64_t restart_delay_ms = 1'000;

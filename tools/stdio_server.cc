@@ -215,7 +215,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       stdin_closed = true;
       end_if_no_one_listens();
     };
-    held.Release(std::move(handlers));
+    held.Release(std::move(handlers), session.get());
   });
   io.run();
   signals.Cancel();

@@ -316,6 +316,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     CallCallback done;
     std::string tools;  // comma-joined raw tool objects
     std::set<std::string> cursors;
+    size_t cursor_bytes = 0;  // of `cursors`: counted with the tools in max_list_bytes
     size_t pages = 0;
     // The whole listing's time (start_timeout); nullopt: none.
     std::optional<int64_t> deadline_nanos;  // on clock_
@@ -493,6 +494,12 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     ++listing->pages;
     if (cursor != nullptr && cursor->type == JsonType::kString) {
       std::string raw(cursor->raw);
+      // Kept to tell a loop, so bounded with the tools: 1,000 cursors of a line each were
+      // gigabytes (probe CS2).
+      listing->cursor_bytes += raw.size();
+      if (listing->tools.size() + listing->cursor_bytes > opts_.max_list_bytes) {
+        return listing->done(Failed(CallError::kResponseTooLarge));
+      }
       // A cursor seen before, or too many pages: the child is looping.
       if (!listing->cursors.insert(raw).second || listing->pages >= opts_.max_list_pages) {
         return listing->done(Failed(CallError::kMalformedResponse));

@@ -114,7 +114,8 @@ struct McpClientOptions {
   const MonotonicClock* clock = nullptr;  // null: SystemMonotonicClock()
   ProcessSpawner* spawner = nullptr;      // null: DefaultProcessSpawner()
   size_t max_list_pages = 1000;           // tools/list pages before giving up
-  // The tools of all tools/list pages together, in bytes; more is kResponseTooLarge.
+  // The tools of all tools/list pages together, with the page cursors (kept to tell a
+  // loop), in bytes; more is kResponseTooLarge.
   size_t max_list_bytes = 16 * 1024 * 1024;
   // Answers to the child's own requests (ping) are written only while less than this is
   // waiting to be written to it: a child that sends requests and does not read would

@@ -4,7 +4,8 @@
 // tools/paced_lines.h) — its writes block on a full pipe instead of Las buffering without
 // end — and when it reads again every request is answered, in order. The same holds when
 // stdin is a regular file (read by a thread, tools/stdio_lines.h): Las stops reading the
-// file instead of reading it all into memory.
+// file instead of reading it all into memory. Answers decided but held until the log has
+// what they read (Las's own tools) count as unwritten ones (tools/held_answers.h).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -65,6 +67,35 @@ TEST(BackpressureTest, AClientThatDoesNotReadIsNotReadAndLosesNothing) {
     ASSERT_TRUE(answer.contains("result"));
   }
   writer.join();
+  las.CloseStdin();
+  EXPECT_EQ(las.Wait(), 0);
+}
+
+// Probe CS1: a Las tool's answer waits until what it read is on disk, and meanwhile the
+// flow control did not see it: one read of requests sent while a write of the log was
+// queued had every answer decided and held at once (256 las__handle_read answers of
+// ~400 KB: 101 MB more). Held answers count now, so a client that does not read grows Las
+// by about the pause mark (8 MB), not by what it asks for; and when it reads, nothing is
+// lost. The daemon's connections: DaemonTest.AnswersHeldForTheLogCountAsUnwrittenAnswers.
+TEST(BackpressureTest, AnswersHeldForTheLogCountAsUnwrittenAnswers) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's runtime keeps freed memory: the peak measures it";
+#endif
+  testing::TempDir tmp;
+  testing::ChildProcess las({LAS_EXECUTABLE, "serve", "--log", tmp.Sub("log")});
+  las.WriteLine(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"agentId":"reader"}})");
+  ASSERT_TRUE(las.ReadLine().has_value());
+  const auto send = [&](const std::string& lines) { las.WriteLine(lines); };
+  const auto read = [&] { return las.ReadLine(std::chrono::seconds(30)); };
+  // Held at once: ~50 MB more; held by the mark: ~8 MB.
+  const testing::HeldAnswerBurst burst = testing::PrepareHeldAnswerBurst(send, read, 6);
+  ASSERT_FALSE(burst.ids.empty());
+  const int64_t before = testing::PeakResidentBytes(las.pid());
+  send(burst.lines);
+  const int64_t peak = testing::AwaitGoalOrStall(
+      [&] { return testing::PeakResidentBytes(las.pid()); }, std::numeric_limits<int64_t>::max());
+  EXPECT_LT(peak - before, static_cast<int64_t>(3 * tools::kPauseReadingAboveBytes));
+  EXPECT_TRUE(testing::AwaitAnswers(read, burst.ids));
   las.CloseStdin();
   EXPECT_EQ(las.Wait(), 0);
 }

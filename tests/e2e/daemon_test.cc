@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <numeric>
@@ -162,9 +163,12 @@ class DaemonTest : public ::testing::Test {
     EXPECT_TRUE(WIFEXITED(*status)) << *status;
   }
 
-  std::string StartDaemon(const std::string& stderr_path = "") {
-    std::vector<std::string> argv = testing::LasArgvWithEnv(
-        Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()});
+  std::string StartDaemon(const std::string& stderr_path = "",
+                          const std::vector<std::string>& extra_args = {}) {
+    std::vector<std::string> args = {"daemon", "--log", tmp_.Sub("log"), "--registry",
+                                     release_->registry_path()};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    std::vector<std::string> argv = testing::LasArgvWithEnv(Environment(), args);
     if (!stderr_path.empty()) argv.insert(argv.begin(), {"/bin/sh", "-c", "exec \"$@\" 2>" + stderr_path, "sh"});
     daemon_ = std::make_unique<testing::ChildProcess>(argv);
     auto line = daemon_->ReadLine(std::chrono::seconds(120));
@@ -276,6 +280,68 @@ TEST_F(DaemonTest, TwoAgentsThroughServeShareOneCatalogAndOneLog) {
 // The serving flags a bridge was given are the daemon's to decide: said on stderr, as
 // LAS_ONLY and LAS_SKIP are, not dropped in silence (probe CO3); a blank LAS_SKIP is unset
 // and is not said to be ignored (CO4).
+// Probe CS1 on a daemon connection (BackpressureTest.AnswersHeldForTheLogCountAsUnwrittenAnswers
+// for stdio): answers decided but held for the log count as unwritten ones, so a client
+// that sends a read's worth of las__handle_read requests and reads nothing grows the daemon
+// by about the pause mark (~8 MB; held at once: ~50 MB, and 670 MB for four such clients);
+// another session is answered meanwhile; and once the client reads, nothing is lost.
+TEST_F(DaemonTest, AnswersHeldForTheLogCountAsUnwrittenAnswers) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's runtime keeps freed memory: the peak measures it";
+#endif
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient reader = Connect(socket_path);
+  reader.Initialize("reader");
+  ASSERT_FALSE(HasFailure());
+  const auto send = [&](const std::string& lines) { reader.Send(lines); };
+  const auto read = [&] { return reader.ReadLine(std::chrono::seconds(30)); };
+  const testing::HeldAnswerBurst burst = testing::PrepareHeldAnswerBurst(send, read, 6);
+  ASSERT_FALSE(burst.ids.empty());
+  const int64_t before = testing::PeakResidentBytes(daemon_->pid());
+  send(burst.lines);
+  const int64_t peak = testing::AwaitGoalOrStall(
+      [&] { return testing::PeakResidentBytes(daemon_->pid()); }, std::numeric_limits<int64_t>::max());
+  EXPECT_LT(peak - before, static_cast<int64_t>(3 * tools::kPauseReadingAboveBytes));
+  RawClient other = Connect(socket_path);
+  other.Initialize("other");
+  other.Send(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  EXPECT_NE(other.ReadLine().value_or("").find("\"result\""), std::string::npos);
+  EXPECT_TRUE(testing::AwaitAnswers(read, burst.ids));
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
+// Probe CS4: one client's calls to a child that never answers took every place of the
+// surface (--max-calls-per-surface), and kept them after it disconnected (its calls are
+// left to finish): every other client's calls to that surface were refused. A daemon
+// session holds at most a quarter of them.
+TEST_F(DaemonTest, OneSessionHoldsAtMostAQuarterOfASurfacesCallsInFlight) {
+  GrantAll({"first", "second"});
+  const std::string socket_path = StartDaemon("", {"--max-calls-per-surface", "4"});
+  ASSERT_FALSE(socket_path.empty());
+  RawClient first = Connect(socket_path);
+  first.Initialize("first");
+  RawClient second = Connect(socket_path);
+  second.Initialize("second");
+  ASSERT_FALSE(HasFailure());
+  const std::string gate = tmp_.Sub("gate-quarter");
+  first.Send(tools::ToolCallRequestLine(1, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  first.Send(tools::ToolCallRequestLine(2, "gate__echo", R"({"text":"mine"})"));
+  const std::string refused = first.ReadLine().value_or("");
+  EXPECT_NE(refused.find("Too many of this session's calls in flight"), std::string::npos)
+      << refused;
+  second.Send(tools::ToolCallRequestLine(1, "gate__echo", R"({"text":"theirs"})"));
+  EXPECT_NE(second.ReadLine().value_or("").find("theirs"), std::string::npos);
+  std::ofstream(gate).put('x');
+  EXPECT_NE(first.ReadLine().value_or("").find("released"), std::string::npos);
+  EXPECT_EQ(StopDaemon(), 0);
+  const auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "too-many-session-calls");
+  EXPECT_EQ(denied[0]["agent"], "first");
+}
+
 TEST_F(DaemonTest, ABridgeSaysWhichOfItsSettingsTheDaemonsReplace) {
   ASSERT_FALSE(StartDaemon().empty());
   const testing::CommandResult run =

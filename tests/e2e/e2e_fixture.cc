@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "tests/support/run_command.h"
+#include "tools/daemon_client.h"
 #include "tools/daemon_socket.h"
+#include "tools/line_write_queue.h"
 
 namespace las::testing {
 
@@ -168,6 +170,75 @@ int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal)
     }
   }
   return progress();
+}
+
+int64_t PeakResidentBytes(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;
+  }
+  return -1;
+}
+
+HeldAnswerBurst PrepareHeldAnswerBurst(const std::function<void(const std::string&)>& send,
+                                       const std::function<std::optional<std::string>()>& read,
+                                       int marks) {
+  // Quotes: escaped in the handle's content, and again in each answer's two copies.
+  const nlohmann::json big = {{"key", "big"}, {"value", std::string(400000, '"')}};
+  send(tools::ToolCallRequestLine(1, "las__state_set", big.dump()));
+  if (!read()) {
+    ADD_FAILURE() << "no answer to the state set";
+    return {};
+  }
+  send(tools::ToolCallRequestLine(2, "las__state_get", R"({"key":"big"})"));
+  const auto got = read();
+  const nlohmann::json answer = nlohmann::json::parse(got.value_or("{}"), nullptr, false);
+  const nlohmann::json handle =
+      answer.is_object() ? answer["result"]["structuredContent"]["record"].value("handle", nlohmann::json())
+                         : nlohmann::json();
+  if (!handle.is_object()) {
+    ADD_FAILURE() << "no handle: " << got.value_or("").substr(0, 300);
+    return {};
+  }
+  const std::string span =
+      nlohmann::json{{"handle_id", handle["handle_id"]}, {"offset", 0}, {"length", 65536}}.dump();
+  send(tools::ToolCallRequestLine(3, "las__handle_read", span));
+  const size_t answer_bytes = read().value_or("").size();
+  if (answer_bytes < 100000) {
+    ADD_FAILURE() << "a handle_read answer of " << answer_bytes << " bytes";
+    return {};
+  }
+  const int reads = static_cast<int>(marks * tools::kPauseReadingAboveBytes / answer_bytes) + 1;
+  HeldAnswerBurst burst;
+  burst.lines = tools::ToolCallRequestLine(4, "las__state_set", R"({"key":"tick","value":1})");
+  burst.ids.insert(4);
+  for (int i = 0; i < reads; ++i) {
+    burst.lines += "\n" + tools::ToolCallRequestLine(5 + i, "las__handle_read", span);
+    burst.ids.insert(5 + i);
+  }
+  EXPECT_LT(burst.lines.size(), 64u * 1024) << "one read's worth";
+  return burst;
+}
+
+bool AwaitAnswers(const std::function<std::optional<std::string>()>& read,
+                  const std::set<int>& expected) {
+  std::set<int> answered;
+  while (answered.size() < expected.size()) {
+    const auto line = read();
+    if (!line) {
+      ADD_FAILURE() << "answers missing after " << answered.size() << " of " << expected.size();
+      return false;
+    }
+    const nlohmann::json answer = nlohmann::json::parse(*line, nullptr, false);
+    if (!answer.is_object() || !answer.contains("result")) {
+      ADD_FAILURE() << line->substr(0, 300);
+      return false;
+    }
+    answered.insert(answer.value("id", -1));
+  }
+  EXPECT_EQ(answered, expected);
+  return answered == expected;
 }
 
 std::vector<std::string> StalledSyncEnvironment(const std::string& stall_file) {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -90,6 +91,27 @@ EverythingRelease ReleaseServerEverything(const TempDir& tmp);
 int AwaitGoalOrStall(const std::atomic<int>& progress, int goal);
 // The same for any measure of progress (a file offset, a byte count).
 int64_t AwaitGoalOrStall(const std::function<int64_t()>& progress, int64_t goal);
+
+// The process's peak resident memory (VmHWM), in bytes; -1 if it cannot be read.
+int64_t PeakResidentBytes(int pid);
+
+// Probe CS1's burst over an initialized session, for any client (`send` writes one line;
+// `read` returns the next answer): makes a handle whose las__handle_read answers are
+// ~400 KB, and returns the burst to send in one write — a state set (its event is queued
+// in the read's turn), then reads of the handle, whose answers wait for that event, worth
+// `marks` times kPauseReadingAboveBytes — with its request ids (from 4); empty after a
+// failure.
+struct HeldAnswerBurst {
+  std::string lines;  // joined by '\n', without the last one
+  std::set<int> ids;
+};
+HeldAnswerBurst PrepareHeldAnswerBurst(const std::function<void(const std::string&)>& send,
+                                       const std::function<std::optional<std::string>()>& read,
+                                       int marks);
+// Reads answers until every id of `expected` came once (in any order, each a result);
+// false (and a test failure) if one is missing or an answer is an error.
+bool AwaitAnswers(const std::function<std::optional<std::string>()>& read,
+                  const std::set<int>& expected);
 
 // The environment entries that make a `las` stand for a disk whose WAL syncs hang while
 // `stall_file` exists (tests/support/stall_sync_shim.cc, preloaded). Not under the

@@ -163,6 +163,23 @@ TEST_F(McpClientTest, TheWholeListingIsBoundedInBytes) {
   ShutdownAndCheckReaped(*client);
 }
 
+// The cursors are kept, to tell a loop: they count too (probe CS2: 1,000 cursors of a line
+// each held gigabytes). 8 pages of 3 tools fit 64 KiB; their 7 cursors of 100 KB do not.
+TEST_F(McpClientTest, TheListingsBoundCountsItsCursors) {
+  for (const char* padding : {"0", "100000"}) {
+    McpClientOptions options = ChildOptions({"--page-size", "3", "--cursor-padding", padding});
+    options.max_list_bytes = 64 * 1024;
+    auto client = StartedClient(std::move(options));
+    CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
+    if (std::string(padding) == "0") {
+      EXPECT_TRUE(tools.ok()) << CallErrorName(tools.error);
+    } else {
+      EXPECT_EQ(tools.error, CallError::kResponseTooLarge) << CallErrorName(tools.error);
+    }
+    ShutdownAndCheckReaped(*client);
+  }
+}
+
 // Six pages of 600 ms each: every page is within the 1.5 s start timeout (which initialize
 // also gets: room for a loaded machine), the listing is not.
 TEST_F(McpClientTest, TheStartTimeoutBoundsTheWholeListing) {

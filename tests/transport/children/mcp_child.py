@@ -12,6 +12,7 @@ Options:
                                removed (at most 987 s)
                        before reading anything
   --page-size N        tools/list pages of N tools (nextCursor pagination)
+  --cursor-padding N   each nextCursor carries N more bytes after its page number
   --repeat-tools-key 1 tools/list answers with the "tools" member twice
   --silent 1           read requests but never answer any
   --flood-stderr-mb N  write N MiB of stderr lines from a thread while serving;
@@ -302,11 +303,12 @@ def main():
                   "error": {"code": -32603, "message": "Internal error"}})
         elif method == "tools/list":
             time.sleep(int(opts.get("--list-delay-ms", "0")) / 1000.0)
-            start = int((msg.get("params") or {}).get("cursor", "0"))
+            start = int((msg.get("params") or {}).get("cursor", "0").split(".")[0])
             end = start + page if page else len(TOOLS)
             result = {"tools": TOOLS[start:end]}
             if end < len(TOOLS):
-                result["nextCursor"] = str(end)
+                padding = int(opts.get("--cursor-padding", "0"))
+                result["nextCursor"] = str(end) + ("." + "x" * padding if padding else "")
             if "--repeat-tools-key" in opts:  # two "tools" members: readers disagree
                 send_bytes(('{"jsonrpc":"2.0","id":%s,"result":{"tools":[],"tools":%s}}' % (
                     json.dumps(rid), json.dumps(TOOLS))).encode())
