@@ -17,6 +17,7 @@
 #include "tools/daemon_socket.h"
 #include "tools/federation.h"
 #include "tools/operator_listener.h"
+#include "tools/answer_budget.h"
 #include "tools/partial_line_budget.h"
 #include "tools/refusal_tally.h"
 #include "tools/server_core.h"
@@ -121,7 +122,7 @@ class Daemon {
     }
     const uint64_t id = next_id_++;
     connections_[id] = DaemonConnection::Start(
-        io_, std::move(fd), core_, options_.max_line_bytes, &partial_lines_,
+        io_, std::move(fd), core_, options_.max_line_bytes, {&partial_lines_, &answers_},
         [this, id] {
           connections_.erase(id);
           detached_.erase(id);
@@ -191,6 +192,8 @@ class Daemon {
   std::unique_ptr<OperatorListener> operators_;
   PartialLineBudget partial_lines_{options_.max_partial_line_bytes,
                                    options_.partial_line_floor_bytes};  // outlives connections_
+  AnswerBudget answers_{options_.max_unwritten_answer_bytes,
+                        options_.unwritten_answer_floor_bytes};  // outlives connections_
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   std::set<uint64_t> detached_;  // of connections_: their client hung up, their calls run
   uint64_t next_id_ = 1;

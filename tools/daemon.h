@@ -38,6 +38,11 @@ struct DaemonOptions {
   // What each connection may hold in a line not yet ended whatever the others hold: a
   // request of up to this size always passes (1,024 connections: 256 MiB at most).
   size_t partial_line_floor_bytes = 256 * 1024;
+  // What all connections may hold at once in answers not yet written (AnswerBudget), and
+  // what each may hold whatever the others do (1,024 connections: 256 MiB at most, plus an
+  // answer each).
+  size_t max_unwritten_answer_bytes = 256 * 1024 * 1024;
+  size_t unwritten_answer_floor_bytes = 256 * 1024;
   std::function<void(const std::string& socket_path)> on_listening;
   std::function<void(const std::string& note)> on_note;  // refusals etc. (static text)
   // What a third signal writes to stderr as it exits (tools/stop_signals.h).

@@ -17,6 +17,7 @@
 #include "tools/line_session.h"
 #include "tools/line_write_queue.h"
 #include "tools/paced_lines.h"
+#include "tools/answer_budget.h"
 #include "tools/partial_line_budget.h"
 #include "tools/operator_channel.h"
 #include "tools/server_core.h"
@@ -83,9 +84,9 @@ class Connection final : public DaemonConnection,
                          public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::io_context& io, UniqueFd fd, ServerCore& core, size_t max_line,
-             PartialLineBudget* budget, std::function<void()> on_closed, bool operator_only,
+             ConnectionBudgets budgets, std::function<void()> on_closed, bool operator_only,
              std::function<bool()> on_detach)
-      : io_(io), stream_(io, fd.Release()), core_(core), budget_(budget),
+      : io_(io), stream_(io, fd.Release()), core_(core), budget_(budgets.partial_lines),
         lines_(max_line,
                [this](const transport::LineEvent& event) {
                  if (event.kind == transport::LineEvent::Kind::kTooLong) {
@@ -107,7 +108,9 @@ class Connection final : public DaemonConnection,
             },
             [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }),
         operator_only_(operator_only),
-        idle_deadline_(io) {}
+        idle_deadline_(io) {
+    answers_.ShareBudget(budgets.answers);
+  }
 
   void Begin() {
     // No answer can reach a peer whose writes fail: read (and run) none of its requests.
@@ -328,6 +331,7 @@ class Connection final : public DaemonConnection,
   void Close() {
     idle_deadline_.cancel();
     Hold(0);
+    answers_.ShareBudget(nullptr);  // the budgets must outlive only the Close
     boost::system::error_code ignored;
     stream_.close(ignored);
     boost::asio::post(io_, on_closed_);  // a copy: the daemon may destroy us in it
@@ -359,12 +363,12 @@ class Connection final : public DaemonConnection,
 std::shared_ptr<DaemonConnection> DaemonConnection::Start(boost::asio::io_context& io,
                                                           UniqueFd fd, ServerCore& core,
                                                           size_t max_line_bytes,
-                                                          PartialLineBudget* budget,
+                                                          ConnectionBudgets budgets,
                                                           std::function<void()> on_closed,
                                                           bool operator_only,
                                                           std::function<bool()> on_detach) {
   auto connection = std::make_shared<Connection>(io, std::move(fd), core, max_line_bytes,
-                                                 budget, std::move(on_closed), operator_only,
+                                                 budgets, std::move(on_closed), operator_only,
                                                  std::move(on_detach));
   connection->Begin();
   return connection;

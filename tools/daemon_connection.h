@@ -45,16 +45,22 @@ class io_context;
 
 namespace las::tools {
 
+class AnswerBudget;
 class PartialLineBudget;
 class ServerCore;
 
+// What all of a daemon's connections share (either may be null: none); each must outlive
+// the connections.
+struct ConnectionBudgets {
+  PartialLineBudget* partial_lines = nullptr;  // tools/partial_line_budget.h
+  AnswerBudget* answers = nullptr;             // tools/answer_budget.h
+};
+
 class DaemonConnection {
  public:
-  // `budget` (may be null: none) bounds the partial lines of all the connections that
-  // share it (tools/partial_line_budget.h); it must outlive the connection's Close.
   static std::shared_ptr<DaemonConnection> Start(boost::asio::io_context& io, UniqueFd fd,
                                                  ServerCore& core, size_t max_line_bytes,
-                                                 PartialLineBudget* budget,
+                                                 ConnectionBudgets budgets,
                                                  std::function<void()> on_closed,
                                                  bool operator_only = false,
                                                  std::function<bool()> on_detach = nullptr);

@@ -2,10 +2,33 @@
 
 #include <utility>
 
+#include "tools/answer_budget.h"
+
 namespace las::tools {
 
 LineWriteQueue::LineWriteQueue(AsyncWrite write, Post post)
     : write_(std::move(write)), post_(std::move(post)) {}
+
+LineWriteQueue::~LineWriteQueue() {
+  if (budget_ != nullptr) budget_->Update(queued_bytes_, 0);
+}
+
+void LineWriteQueue::ShareBudget(AnswerBudget* budget) {
+  if (budget_ != nullptr) budget_->Update(queued_bytes_, 0);
+  budget_ = budget;
+  if (budget_ != nullptr) budget_->Update(0, queued_bytes_);
+}
+
+bool LineWriteQueue::Congested() const {
+  if (broken_ || abandoned_) return false;
+  return queued_bytes_ > kPauseReadingAboveBytes ||
+         (budget_ != nullptr && budget_->Holds(queued_bytes_));
+}
+
+void LineWriteQueue::SetQueuedBytes(size_t after) {
+  if (budget_ != nullptr) budget_->Update(queued_bytes_, after);
+  queued_bytes_ = after;
+}
 
 void LineWriteQueue::Write(std::string line) {
   if (broken_) return;
@@ -14,7 +37,7 @@ void LineWriteQueue::Write(std::string line) {
     return;
   }
   line.push_back('\n');
-  queued_bytes_ += line.size();
+  SetQueuedBytes(queued_bytes_ + line.size());
   queue_.push_back(std::move(line));
   if (!writing_) Next();
 }
@@ -54,7 +77,7 @@ void LineWriteQueue::Abandon() {
 void LineWriteQueue::Break() {
   if (broken_) return;
   broken_ = true;
-  for (const auto& line : queue_) queued_bytes_ -= line.size();
+  for (const auto& line : queue_) SetQueuedBytes(queued_bytes_ - line.size());
   queue_.clear();
   for (auto& lost : lost_) post_(std::move(lost));
   lost_.clear();
@@ -79,7 +102,7 @@ void LineWriteQueue::Next() {
   }
   queue_.clear();
   write_(in_flight_, [this](bool ok) {
-    queued_bytes_ -= in_flight_.size();
+    SetQueuedBytes(queued_bytes_ - in_flight_.size());
     if (!ok) Break();  // the peer is gone: drop what is left
     ResumeReads();
     Next();
@@ -88,7 +111,9 @@ void LineWriteQueue::Next() {
 
 void LineWriteQueue::ResumeReads() {
   if (paused_reads_.empty()) return;
-  if (queued_bytes_ >= kResumeReadingBelowBytes && !broken_ && !abandoned_) return;
+  const bool held = queued_bytes_ >= kResumeReadingBelowBytes ||
+                    (budget_ != nullptr && budget_->Holds(queued_bytes_));
+  if (held && !broken_ && !abandoned_) return;
   for (auto& read : paused_reads_) post_(std::move(read));
   paused_reads_.clear();
 }

@@ -18,6 +18,9 @@
 // Owners check Congested() before each line (tools/paced_lines.h), so the backlog passes
 // the mark by at most one answer.
 //
+// A daemon's connections also share an AnswerBudget (tools/answer_budget.h): past it, a
+// queue holding more than its floor is congested too.
+//
 // Threading: loop thread only; callbacks run on the loop (WhenDrained's never inside the
 // call that registered it).
 #pragma once
@@ -28,6 +31,8 @@
 #include <vector>
 
 namespace las::tools {
+
+class AnswerBudget;
 
 inline constexpr size_t kPauseReadingAboveBytes = 8 << 20;
 inline constexpr size_t kResumeReadingBelowBytes = 1 << 20;
@@ -40,6 +45,12 @@ class LineWriteQueue {
   using Post = std::function<void(std::function<void()> task)>;
 
   LineWriteQueue(AsyncWrite write, Post post);
+  ~LineWriteQueue();
+  LineWriteQueue(const LineWriteQueue&) = delete;
+  LineWriteQueue& operator=(const LineWriteQueue&) = delete;
+
+  // Counts this queue's unwritten answers in `budget` (which must outlive it) from now on.
+  void ShareBudget(AnswerBudget* budget);
 
   // Queues `line` plus '\n'.
   void Write(std::string line);
@@ -57,10 +68,9 @@ class LineWriteQueue {
   // delivered. A second call does nothing.
   void Abandon();
 
-  // More than kPauseReadingAboveBytes unwritten, and the peer still there.
-  bool Congested() const {
-    return queued_bytes_ > kPauseReadingAboveBytes && !broken_ && !abandoned_;
-  }
+  // More than kPauseReadingAboveBytes unwritten (or more than the shared budget's floor
+  // while the budget is spent), and the peer still there.
+  bool Congested() const;
   size_t queued_bytes() const { return queued_bytes_; }
   bool broken() const { return broken_; }
 
@@ -69,12 +79,15 @@ class LineWriteQueue {
   void ResumeReads();
   // Answers were lost: drop what is queued, run WhenBroken's callbacks.
   void Break();
+  // queued_bytes_ becomes `after`; the shared budget learns of it.
+  void SetQueuedBytes(size_t after);
 
   AsyncWrite write_;
   Post post_;
   std::vector<std::string> queue_;
   std::string in_flight_;
   size_t queued_bytes_ = 0;  // queued and in flight, not yet written
+  AnswerBudget* budget_ = nullptr;
   bool writing_ = false;
   bool broken_ = false;
   bool abandoned_ = false;

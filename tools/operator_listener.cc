@@ -61,7 +61,7 @@ void OperatorListener::OnConnection(UniqueFd fd) {
   }
   const uint64_t id = next_id_++;
   connections_[id] = DaemonConnection::Start(
-      io_, std::move(fd), core_, kMaxOperatorLine, /*budget=*/nullptr,
+      io_, std::move(fd), core_, kMaxOperatorLine, ConnectionBudgets{},
       [this, id] {
         connections_.erase(id);
         MaybeDone();

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/answer_budget.h"
+
 namespace las::tools {
 namespace {
 
@@ -157,6 +159,50 @@ TEST(LineWriteQueueTest, AbandonLosesNothingUntilALineIsDropped) {
   EXPECT_EQ(h.written.size(), 1u) << "nothing is written after Abandon";
   EXPECT_TRUE(h.queue.broken()) << "a dropped answer is a lost answer";
   EXPECT_EQ(lost, 1);
+}
+
+// Probe CS3: a daemon's connections that all read nothing each held up to the pause mark
+// (forty: 606 MB). Sharing an AnswerBudget, a queue holding more than the floor is congested
+// while all of them together are past the budget; one holding less goes on; each resumes
+// once its own answers are written down to the floor.
+TEST(LineWriteQueueTest, QueuesSharingABudgetPauseTogetherPastItAndKeepAFloorEach) {
+  AnswerBudget budget(/*total_bytes=*/100, /*floor_bytes=*/10);
+  Harness a;
+  Harness b;
+  Harness c;
+  for (Harness* h : {&a, &b, &c}) h->queue.ShareBudget(&budget);
+  a.queue.Write(std::string(79, 'a'));  // 80 bytes with its newline
+  EXPECT_FALSE(a.queue.Congested()) << "within the budget";
+  b.queue.Write(std::string(29, 'b'));  // 30: 110 in all
+  EXPECT_EQ(budget.used(), 110u);
+  EXPECT_TRUE(a.queue.Congested());
+  EXPECT_TRUE(b.queue.Congested());
+  c.queue.Write("c");  // 2 bytes: within its floor
+  EXPECT_FALSE(c.queue.Congested()) << "a peer that reads is served while others do not";
+  bool b_reads = false;
+  b.queue.ReadWhenAllowed([&] { b_reads = true; });
+  a.Complete();  // a's peer reads: 30 + 2 left in all
+  a.RunPosted();
+  EXPECT_FALSE(a.queue.Congested());
+  EXPECT_FALSE(b.queue.Congested()) << "the budget has room again";
+  b.Complete();
+  b.RunPosted();
+  EXPECT_TRUE(b_reads) << "resumed once its own write was done";
+  EXPECT_EQ(budget.used(), 2u);
+  c.Complete();
+  EXPECT_EQ(budget.used(), 0u);
+}
+
+// A queue dropped with answers unwritten gives its share back.
+TEST(LineWriteQueueTest, AQueueLeavingItsBudgetGivesItsShareBack) {
+  AnswerBudget budget(100, 10);
+  {
+    Harness h;
+    h.queue.ShareBudget(&budget);
+    h.queue.Write("unwritten");
+    EXPECT_EQ(budget.used(), 10u);
+  }
+  EXPECT_EQ(budget.used(), 0u);
 }
 
 }  // namespace
