@@ -9,6 +9,7 @@
 #include "tools/argument_check_queue.h"
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
+#include "tools/result_shape.h"
 #include "tools/decision_events.h"
 #include "tools/docs_mcp.h"
 #include "tools/handle_refs.h"
@@ -42,35 +43,6 @@ ToolCallReply SchemaRefusal(const trust::Verdict& verdict) {
                         : "Arguments do not match the tool's input schema");
   reply.error_data = "{\"detail\":" + transport::QuoteJsonString(verdict.detail()) + "}";
   return reply;
-}
-
-// A tools/call result must be one JSON object with no repeated top-level key (readers
-// would disagree about it: one that keeps the last `isError` sees a success where the
-// ledger records a tool error); its top-level `isError: true` marks a tool error (nested
-// objects may carry the same key and do not count).
-struct ResultShape {
-  bool object = false;
-  bool tool_error = false;
-};
-
-// A result that repeats a key anywhere is not an object here: clients keeping the first or
-// the last of two equal keys would read different results, and the checks of the result
-// (credentials, special policies) read only one of them.
-ResultShape ShapeOf(std::string_view text) {
-  std::vector<transport::JsonMember> members;
-  bool is_object = false;
-  ResultShape shape;
-  if (transport::ObjectMembers(text, &members, transport::kDefaultMaxDepth, &is_object,
-                               transport::DuplicateKeys::kRejected) !=
-          transport::JsonTextError::kNone ||
-      !is_object) {
-    return shape;
-  }
-  for (const auto& member : members) {
-    if (member.key == "isError" && member.raw == "true") shape.tool_error = true;
-  }
-  shape.object = true;
-  return shape;
 }
 
 // What a child tool's argument policy decided.
@@ -669,6 +641,9 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
   if (shape.object) refusal = CheckResult(call->session, call->surface, call->tool, result.result);
   if (!refusal && scan.echoes_credential) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
+  }
+  if (!refusal && shape.object && !shape.readable) {  // no client could read it (probe CU4)
+    refusal = Refusal{"result-malformed", kCallFailed, "Tool call failed"};
   }
   if (refusal) {
     outcome = fb::CallOutcome::Refused;

@@ -1383,6 +1383,30 @@ TEST_F(FederationTest, AResultThatRepeatsATopLevelKeyIsRefused) {
   EXPECT_EQ(completed[0]["payload"]["error_code"], "result-refused");
 }
 
+// Probe CU4: a result no MCP client can read (the SDK threw on each, and the ledger said
+// Ok) is refused, recorded Refused `result-malformed`, and the session goes on.
+TEST_F(FederationTest, AResultNoClientCanReadIsRefused) {
+  release_->Sign(1);
+  const json no_text = json::parse(R"({"result":{"content":[{"type":"text"}]}})");
+  const json array_structured = json::parse(R"({"result":{"structuredContent":[1,2]}})");
+  const json unknown_member = json::parse(R"({"result":{"content":[],"later":{"type":"x"}}})");
+  auto run = Serve({CallStep("flaky__echo", no_text), CallStep("flaky__echo", array_structured),
+                    CallStep("flaky__echo", unknown_member),
+                    CallStep("flaky__echo", {{"text", "next"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump();
+  EXPECT_EQ(run.steps[1]["error"]["code"], -32603) << run.steps[1].dump();
+  EXPECT_EQ(run.steps[2]["ok"], true) << "members Las does not know pass";
+  EXPECT_EQ(StepText(run.steps[3]), "next");
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 4u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(completed[i]["payload"]["outcome"], "Refused");
+    EXPECT_EQ(completed[i]["payload"]["error_code"], "result-malformed");
+  }
+  EXPECT_EQ(completed[2]["payload"]["outcome"], "Ok");
+}
+
 // A child that sends back the credential Las injected: the result is refused, so the
 // secret reaches neither the client nor the log.
 TEST_F(FederationTest, AResultThatEchoesAnInjectedCredentialIsRefusedAndNotRecorded) {

@@ -105,6 +105,8 @@ def handle_call(rid, params):
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id +
                    b',"result":{"content":[{"type":"text","text":"' + escaped.encode() +
                    b'","text":"ok"}]}}')
+    elif name == "echo" and "result" in args:  # the result as given, whatever its shape
+        send({"jsonrpc": "2.0", "id": rid, "result": args["result"]})
     elif name == "echo":
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(args.get("text", ""))})
     elif name == "add":

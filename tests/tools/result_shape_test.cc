@@ -1,0 +1,48 @@
+// What the gateway reads of a child's result (tools/result_shape.h): one object with no
+// key repeated, and a shape MCP clients can read.
+#include "tools/result_shape.h"
+
+#include <gtest/gtest.h>
+
+namespace las::tools {
+namespace {
+
+TEST(ResultShapeTest, ResultsClientsReadAreReadable) {
+  for (const char* result :
+       {R"({"content":[{"type":"text","text":"hi"}]})", R"({})",
+        R"({"content":[],"isError":false})",
+        R"({"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]})",
+        R"({"content":[{"type":"a-type-from-later","anything":1}],"extra":[1]})",
+        R"({"content":[{"type":"\u0074ext","text":"escaped"}],"structuredContent":{"n":1}})",
+        R"({"toolResult":{"any":"thing"}})"}) {
+    const ResultShape shape = ShapeOf(result);
+    EXPECT_TRUE(shape.object && shape.readable) << result;
+  }
+  EXPECT_TRUE(ShapeOf(R"({"content":[],"isError":true})").tool_error);
+  EXPECT_FALSE(ShapeOf(R"({"content":[{"type":"text","text":"x","isError":true}]})").tool_error)
+      << "only the top level's isError counts";
+}
+
+// Probe CU4: the SDK client threw on these, and the ledger recorded the calls Ok.
+TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
+  for (const char* result :
+       {R"({"content":[{"type":"text"}]})", R"({"content":[{"type":"text","text":5}]})",
+        R"({"content":[{"text":"no type"}]})", R"({"content":[{"type":7}]})",
+        R"({"content":["text"]})", R"({"content":{"type":"text","text":"x"}})",
+        R"({"content":[],"isError":"true"})", R"({"structuredContent":[1,2]})",
+        R"({"content":[],"structuredContent":null})"}) {
+    const ResultShape shape = ShapeOf(result);
+    EXPECT_TRUE(shape.object) << result;
+    EXPECT_FALSE(shape.readable) << result;
+  }
+}
+
+TEST(ResultShapeTest, AResultThatIsNoObjectOrRepeatsAKeyIsNone) {
+  for (const char* result : {R"([])", R"("text")", R"({"isError":true,"isError":false})",
+                             R"({"content":[{"type":"text","text":"a","text":"b"}]})", "{"}) {
+    EXPECT_FALSE(ShapeOf(result).object) << result;
+  }
+}
+
+}  // namespace
+}  // namespace las::tools

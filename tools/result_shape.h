@@ -1,0 +1,30 @@
+// What the gateway reads of a child's tools/call result before passing it on.
+//
+// A result must be one JSON object with no key repeated anywhere (readers would disagree
+// about it: one that keeps the last `isError` sees a success where the ledger records a
+// tool error, and the result's checks — credentials, special policies — read only one of
+// the two). Its top-level `isError: true` marks a tool error (nested objects may carry the
+// same key and do not count).
+//
+// It must also be readable by MCP clients, which refuse the whole answer otherwise (the
+// official SDK throws: probe CU4): `content`, when present, an array of objects each with
+// a string `type`, a "text" item with a string `text`; `isError`, when present, a boolean;
+// `structuredContent`, when present, an object. Content types Las does not know are passed
+// on (a newer client may know them); so are members it does not know.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <string_view>
+
+namespace las::tools {
+
+struct ResultShape {
+  bool object = false;      // one JSON object, no key repeated
+  bool readable = false;    // and of the shape above
+  bool tool_error = false;  // top-level isError: true
+};
+
+ResultShape ShapeOf(std::string_view result_json);
+
+}  // namespace las::tools
