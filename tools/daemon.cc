@@ -18,6 +18,7 @@
 #include "tools/federation.h"
 #include "tools/operator_listener.h"
 #include "tools/answer_budget.h"
+#include "tools/gateway.h"
 #include "tools/partial_line_budget.h"
 #include "tools/refusal_tally.h"
 #include "tools/server_core.h"
@@ -34,6 +35,11 @@ class Daemon {
       : io_(io), core_(core), options_(options), socket_path_(socket.path),
         operator_path_(socket.operator_path),
         signals_(io, options.third_signal_line) {}
+  ~Daemon() {
+    if (answers_shared_) core_.gateway().held_answers().ShareBudget(nullptr);
+  }
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
 
   void Run() {
     WaitForSignal();
@@ -85,6 +91,9 @@ class Daemon {
       Finish();
       return;
     }
+    // Answers held for the log count in the budget with the unwritten ones (probe CV1).
+    core_.gateway().held_answers().ShareBudget(&answers_);
+    answers_shared_ = true;
     auto listener = UnixListener::Bind(io_, socket_path_);
     if (!listener.ok()) {
       status_ = listener.status();
@@ -194,6 +203,7 @@ class Daemon {
                                    options_.partial_line_floor_bytes};  // outlives connections_
   AnswerBudget answers_{options_.max_unwritten_answer_bytes,
                         options_.unwritten_answer_floor_bytes};  // outlives connections_
+  bool answers_shared_ = false;  // with the gateway's HeldAnswers
   std::map<uint64_t, std::shared_ptr<DaemonConnection>> connections_;
   std::set<uint64_t> detached_;  // of connections_: their client hung up, their calls run
   uint64_t next_id_ = 1;

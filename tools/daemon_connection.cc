@@ -87,6 +87,7 @@ class Connection final : public DaemonConnection,
              ConnectionBudgets budgets, std::function<void()> on_closed, bool operator_only,
              std::function<bool()> on_detach)
       : io_(io), stream_(io, fd.Release()), core_(core), budget_(budgets.partial_lines),
+        answer_budget_(budgets.answers),
         lines_(max_line,
                [this](const transport::LineEvent& event) {
                  if (event.kind == transport::LineEvent::Kind::kTooLong) {
@@ -146,16 +147,21 @@ class Connection final : public DaemonConnection,
     answers_.WhenDrained(std::move(done));
   }
 
-  // The answers unwritten, and those decided but held for the log (probe CS1).
+  // The answers unwritten, and those decided but held for the log, which count with them
+  // against the pause mark and the shared budget (probes CS1, CV1).
   bool Congested() const override {
-    return answers_.Congested() || (session_ && session_->AnswersHeld());
+    if (answers_.Congested()) return true;
+    const size_t held = session_ ? session_->HeldAnswerBytes() : 0;
+    return held > kPauseReadingAboveBytes ||
+           (held > 0 && answer_budget_ != nullptr &&
+            answer_budget_->Holds(answers_.queued_bytes() + held));
   }
   void ReadWhenAllowed(std::function<void()> read) override {
-    if (!answers_.Congested() && session_ && session_->AnswersHeld()) {
-      session_->ReadWhenAnswersAllowed(std::move(read));
+    if (answers_.Congested() || !session_ || session_->HeldAnswerBytes() == 0) {
+      answers_.ReadWhenAllowed(std::move(read));
       return;
     }
-    answers_.ReadWhenAllowed(std::move(read));
+    session_->ReadWhenAnswersReleased(std::move(read));  // then Congested() is asked again
   }
 
  private:
@@ -332,6 +338,7 @@ class Connection final : public DaemonConnection,
     idle_deadline_.cancel();
     Hold(0);
     answers_.ShareBudget(nullptr);  // the budgets must outlive only the Close
+    answer_budget_ = nullptr;
     boost::system::error_code ignored;
     stream_.close(ignored);
     boost::asio::post(io_, on_closed_);  // a copy: the daemon may destroy us in it
@@ -341,6 +348,7 @@ class Connection final : public DaemonConnection,
   boost::asio::posix::stream_descriptor stream_;
   ServerCore& core_;
   PartialLineBudget* budget_;
+  AnswerBudget* answer_budget_;  // null once closed
   size_t held_ = 0;  // this connection's share of budget_
   PacedLines lines_;
   std::function<void()> on_closed_;

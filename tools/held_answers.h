@@ -4,8 +4,10 @@
 // cannot see them: a client that sends many requests in one read while a write of the log
 // is queued had every answer decided and held at once (probe CS1: 400 las__handle_read
 // answers, 157 MB, and every other session waited for the loop). A session's input counts
-// them as it counts unwritten answers (tools/line_session.h): past kPauseReadingAboveBytes
-// it takes no further line until they are down to kResumeReadingBelowBytes.
+// them as unwritten answers (tools/line_session.h): past kPauseReadingAboveBytes of them it
+// takes no further line, and in a daemon they count in the connections' shared
+// AnswerBudget too (tools/answer_budget.h; probe CV1: without, each connection held 8 MB
+// whatever the budget said).
 //
 // Threading: loop thread only; waiters run posted on the loop, never inside Release.
 #pragma once
@@ -13,25 +15,33 @@
 #include <cstddef>
 #include <functional>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace las::tools {
+
+class AnswerBudget;
 
 class HeldAnswers {
  public:
   // Runs `task` on the loop later (never inside the caller).
   using Post = std::function<void(std::function<void()> task)>;
   explicit HeldAnswers(Post post);
+  ~HeldAnswers();
+  HeldAnswers(const HeldAnswers&) = delete;
+  HeldAnswers& operator=(const HeldAnswers&) = delete;
+
+  // Counts every held byte in `budget` (null: none) from now on; it must outlive this, or
+  // be replaced first.
+  void ShareBudget(AnswerBudget* budget);
 
   void Hold(const std::string& session_id, size_t bytes);
-  // `bytes` held by an earlier Hold for the session are no longer held.
+  // `bytes` held by an earlier Hold for the session are no longer held: its waiters run.
   void Release(const std::string& session_id, size_t bytes);
-  // More than kPauseReadingAboveBytes held for the session.
-  bool Over(const std::string& session_id) const;
-  // `read` at once unless Over, else posted once at most kResumeReadingBelowBytes are held.
-  void WhenAllowed(const std::string& session_id, std::function<void()> read);
+  size_t Bytes(const std::string& session_id) const;
+  // `read` at once when nothing is held for the session, else posted at its next Release
+  // (the reader looks again then).
+  void WhenReleased(const std::string& session_id, std::function<void()> read);
 
  private:
   struct Session {
@@ -40,6 +50,8 @@ class HeldAnswers {
   };
   Post post_;
   std::unordered_map<std::string, Session> sessions_;
+  size_t total_ = 0;  // of every session
+  AnswerBudget* budget_ = nullptr;
 };
 
 }  // namespace las::tools

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tools/line_session.h"
+#include "tools/line_write_queue.h"
 #include "tools/mcp_endpoint.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -66,12 +67,13 @@ void HeldInput::DeliverHeld() {
 }
 
 bool HeldInput::AnswersCongested() const {
-  return output_.Congested() || (session_ != nullptr && session_->AnswersHeld());
+  return output_.Congested() ||
+         (session_ != nullptr && session_->HeldAnswerBytes() > kPauseReadingAboveBytes);
 }
 
 void HeldInput::WhenAnswersAllow(std::function<void()> read) {
   if (output_.Congested() || session_ == nullptr) return output_.ReadWhenAllowed(std::move(read));
-  session_->ReadWhenAnswersAllowed(std::move(read));
+  session_->ReadWhenAnswersReleased(std::move(read));
 }
 
 bool HeldInput::Congested() const {

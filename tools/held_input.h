@@ -41,7 +41,7 @@ class HeldInput final : public LineOutput {
   LineInputHandlers Handlers();
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in
-  // the flow control (LineSession::AnswersHeld). Once; `session` must outlive the input.
+  // the flow control (LineSession::HeldAnswerBytes). Once; `session` must outlive the input.
   void Release(LineInputHandlers live, LineSession* session = nullptr);
 
   // LineOutput: `output`'s, with this bound added to its flow control.

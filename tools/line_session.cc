@@ -35,15 +35,15 @@ void LineSession::EndInput(std::function<std::string()> reason, std::function<vo
   MaybeFinish();
 }
 
-bool LineSession::AnswersHeld() const {
+size_t LineSession::HeldAnswerBytes() const {
   const auto& session = endpoint_->session();
-  return session && gateway_.held_answers().Over(session->session_id);
+  return session ? gateway_.held_answers().Bytes(session->session_id) : 0;
 }
 
-void LineSession::ReadWhenAnswersAllowed(std::function<void()> read) {
+void LineSession::ReadWhenAnswersReleased(std::function<void()> read) {
   const auto& session = endpoint_->session();
   if (!session) return read();
-  gateway_.held_answers().WhenAllowed(session->session_id, std::move(read));
+  gateway_.held_answers().WhenReleased(session->session_id, std::move(read));
 }
 
 void LineSession::MaybeFinish() {

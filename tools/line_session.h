@@ -45,11 +45,12 @@ class LineSession {
   void EndInput(std::function<std::string()> reason, std::function<void()> closed);
 
   bool input_ended() const { return input_ended_; }
-  // Flow control of the session's input beside its output's: whether its answers decided
-  // but held for the log pass the mark (tools/held_answers.h), and `read` at once or once
-  // they are down. The input's `answers` (tools/stdio_lines.h) asks both.
-  bool AnswersHeld() const;
-  void ReadWhenAnswersAllowed(std::function<void()> read);
+  // Flow control of the session's input beside its output's (tools/held_answers.h): the
+  // bytes of its answers decided but held for the log, which the input's `answers`
+  // (tools/stdio_lines.h) counts as unwritten; and `read` at once when none are held, else
+  // at their next release.
+  size_t HeldAnswerBytes() const;
+  void ReadWhenAnswersReleased(std::function<void()> read);
   size_t in_flight() const { return endpoint_->in_flight(); }
   size_t answers_owed() const { return endpoint_->answers_owed(); }
 

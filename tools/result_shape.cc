@@ -1,5 +1,8 @@
 #include "tools/result_shape.h"
 
+#include <initializer_list>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "transport/json_text.h"
@@ -11,7 +14,35 @@ using transport::JsonMember;
 using transport::JsonTextError;
 using transport::JsonType;
 
-// One `content` item: an object with a string `type`; a "text" item's `text` a string.
+const JsonMember* Find(const std::vector<JsonMember>& members, std::string_view key) {
+  for (const JsonMember& member : members) {
+    if (member.key == key) return &member;
+  }
+  return nullptr;
+}
+
+bool Is(const JsonMember* member, JsonType type) { return member != nullptr && member->type == type; }
+// Absent, or of `type`.
+bool AbsentOr(const JsonMember* member, JsonType type) { return member == nullptr || member->type == type; }
+
+std::vector<JsonMember> MembersOf(std::string_view object) {
+  std::vector<JsonMember> members;
+  (void)transport::ObjectMembers(object, &members);
+  return members;
+}
+
+// An embedded resource's `resource`: an object with a string `uri` and a string `text` or
+// `blob`.
+bool ReadableResource(const JsonMember* resource) {
+  if (!Is(resource, JsonType::kObject)) return false;
+  const std::vector<JsonMember> members = MembersOf(resource->raw);
+  return Is(Find(members, "uri"), JsonType::kString) &&
+         (Is(Find(members, "text"), JsonType::kString) ||
+          Is(Find(members, "blob"), JsonType::kString));
+}
+
+// One `content` item: an object with a string `type`, the members its type requires, and
+// `annotations` and `_meta`, when present, objects.
 bool ReadableItem(std::string_view item) {
   std::vector<JsonMember> members;
   bool is_object = false;
@@ -20,15 +51,24 @@ bool ReadableItem(std::string_view item) {
       !is_object) {
     return false;
   }
-  const JsonMember* type = nullptr;
-  const JsonMember* text = nullptr;
-  for (const JsonMember& member : members) {
-    if (member.key == "type") type = &member;
-    if (member.key == "text") text = &member;
+  const JsonMember* type = Find(members, "type");
+  if (!Is(type, JsonType::kString)) return false;
+  if (!AbsentOr(Find(members, "annotations"), JsonType::kObject) ||
+      !AbsentOr(Find(members, "_meta"), JsonType::kObject)) {
+    return false;
   }
-  if (type == nullptr || type->type != JsonType::kString) return false;
-  if (transport::DecodeJsonString(type->raw) != "text") return true;
-  return text != nullptr && text->type == JsonType::kString;
+  const auto strings = [&](std::initializer_list<std::string_view> keys) {
+    for (std::string_view key : keys) {
+      if (!Is(Find(members, key), JsonType::kString)) return false;
+    }
+    return true;
+  };
+  const std::optional<std::string> name = transport::DecodeJsonString(type->raw);
+  if (name == "text") return strings({"text"});
+  if (name == "image" || name == "audio") return strings({"data", "mimeType"});
+  if (name == "resource_link") return strings({"uri", "name"});
+  if (name == "resource") return ReadableResource(Find(members, "resource"));
+  return true;  // a type Las does not know: a newer client may
 }
 
 bool ReadableContent(std::string_view content) {
@@ -54,7 +94,9 @@ ResultShape ShapeOf(std::string_view result_json) {
   shape.object = true;
   shape.readable = true;
   for (const JsonMember& member : members) {
-    if (member.key == "isError") {
+    if (member.key == "_meta") {
+      shape.readable &= member.type == JsonType::kObject;
+    } else if (member.key == "isError") {
       shape.tool_error = member.raw == "true";
       shape.readable &= member.type == JsonType::kBool;
     } else if (member.key == "content") {

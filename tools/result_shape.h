@@ -7,10 +7,15 @@
 // same key and do not count).
 //
 // It must also be readable by MCP clients, which refuse the whole answer otherwise (the
-// official SDK throws: probe CU4): `content`, when present, an array of objects each with
-// a string `type`, a "text" item with a string `text`; `isError`, when present, a boolean;
-// `structuredContent`, when present, an object. Content types Las does not know are passed
-// on (a newer client may know them); so are members it does not know.
+// official SDK throws, or for a `_meta` that is no object never settles the call: probes
+// CU4, CV3): `content`, when present, an array of objects each with a string `type` and the
+// string members its type requires — "text": `text`; "image", "audio": `data`, `mimeType`;
+// "resource_link": `uri`, `name`; "resource": a `resource` object with a string `uri` and
+// a string `text` or `blob` — and `annotations` and `_meta`, when present, objects;
+// `isError`, when present, a boolean; `structuredContent` and `_meta`, when present,
+// objects. Not checked: what is inside annotations, and whether `data`/`blob` is valid
+// base64. Content types Las does not know are passed on (a newer client may know them);
+// so are members it does not know.
 //
 // Thread safety: pure functions.
 #pragma once

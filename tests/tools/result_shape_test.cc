@@ -12,6 +12,10 @@ TEST(ResultShapeTest, ResultsClientsReadAreReadable) {
        {R"({"content":[{"type":"text","text":"hi"}]})", R"({})",
         R"({"content":[],"isError":false})",
         R"({"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]})",
+        R"({"content":[{"type":"audio","data":"AA==","mimeType":"audio/wav","_meta":{}}]})",
+        R"({"content":[{"type":"resource_link","uri":"file:///a","name":"a","annotations":{}}]})",
+        R"({"content":[{"type":"resource","resource":{"uri":"file:///a","text":"t"}}]})",
+        R"({"content":[{"type":"resource","resource":{"uri":"file:///a","blob":"AA=="}}],"_meta":{"k":1}})",
         R"({"content":[{"type":"a-type-from-later","anything":1}],"extra":[1]})",
         R"({"content":[{"type":"\u0074ext","text":"escaped"}],"structuredContent":{"n":1}})",
         R"({"toolResult":{"any":"thing"}})"}) {
@@ -30,7 +34,15 @@ TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
         R"({"content":[{"text":"no type"}]})", R"({"content":[{"type":7}]})",
         R"({"content":["text"]})", R"({"content":{"type":"text","text":"x"}})",
         R"({"content":[],"isError":"true"})", R"({"structuredContent":[1,2]})",
-        R"({"content":[],"structuredContent":null})"}) {
+        R"({"content":[],"structuredContent":null})",
+        // Probe CV3: the SDK never settled the first two, and threw on the rest.
+        R"({"content":[],"_meta":"x"})", R"({"content":[],"_meta":null})",
+        R"({"content":[{"type":"image","mimeType":"image/png"}]})",
+        R"({"content":[{"type":"audio","data":"AA=="}]})",
+        R"({"content":[{"type":"resource"}]})",
+        R"({"content":[{"type":"resource","resource":{"uri":"file:///a"}}]})",
+        R"({"content":[{"type":"resource_link","name":"a"}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":"high"}]})"}) {
     const ResultShape shape = ShapeOf(result);
     EXPECT_TRUE(shape.object) << result;
     EXPECT_FALSE(shape.readable) << result;
