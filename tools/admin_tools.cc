@@ -1,6 +1,9 @@
 #include "tools/admin_tools.h"
 #include "tools/count_arg.h"
 
+#include <map>
+#include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "log/event_json.h"
@@ -47,14 +50,32 @@ const char* RefusalCode(const Status& status, std::string_view id) {
   return IsProtectedSource(id) ? "source-protected" : "invalid-reason";
 }
 
+// Toggles being appended, by source id: the state the last of them asks for, and how many
+// are in flight. The inventory shows a toggle only once it is folded, so a toggle sent
+// right after another of the same source plans against this instead (probe CV4: three
+// pipelined disables were each recorded and answered changed).
+struct PendingToggle {
+  bool enabled = true;
+  int in_flight = 0;
+};
+using PendingToggles = std::map<std::string, PendingToggle, std::less<>>;
+
 // Appends `draft` durably, folds it into the live projections, answers on the loop.
-void AppendToggle(const LasToolContext& context, log::EventDraft draft, std::string id,
-                  bool enabled, std::function<void(ToolCallReply)> done) {
+void AppendToggle(const LasToolContext& context, std::shared_ptr<PendingToggles> pending,
+                  log::EventDraft draft, std::string id, bool enabled,
+                  std::function<void(ToolCallReply)> done) {
+  PendingToggle& mine = (*pending)[id];
+  mine.enabled = enabled;
+  ++mine.in_flight;
   context.appender.Append(
       {std::move(draft)}, log::Durability::kSynced,
-      [context, id = std::move(id), enabled,
+      [context, pending, id = std::move(id), enabled,
        done = std::move(done)](Result<log::AppendedRange> appended) mutable {
-        if (!appended.ok() || !context.live.CatchUp().ok()) {
+        const bool folded = appended.ok() && context.live.CatchUp().ok();
+        if (auto it = pending->find(id); it != pending->end() && --it->second.in_flight == 0) {
+          pending->erase(it);
+        }
+        if (!folded) {
           done(ToolCallReply::Error(-32603, "Tool call failed"));
           return;
         }
@@ -67,14 +88,22 @@ void AppendToggle(const LasToolContext& context, log::EventDraft draft, std::str
 }
 
 // las__enable_source (`enable`) or las__disable_source: a source already in the asked
-// state is answered "changed": false and nothing is recorded.
-BuiltinHandler ToggleHandler(const LasToolContext& context, bool enable) {
-  return [context, enable](const SessionInfo& session, const std::string& arguments,
-                           std::function<void(ToolCallReply)> done) {
+// state — as the toggles in flight leave it — is answered "changed": false and nothing is
+// recorded.
+BuiltinHandler ToggleHandler(const LasToolContext& context, bool enable,
+                             std::shared_ptr<PendingToggles> pending) {
+  return [context, enable, pending](const SessionInfo& session, const std::string& arguments,
+                                    std::function<void(ToolCallReply)> done) {
     const Json args = Json::parse(arguments, nullptr, false);
     const std::string id = args.value("id", "");
     const std::string reason = enable ? "" : args.value("reason", "admin");
-    auto plan = PlanSourceToggle(Inventory(context), id, enable, reason, session.agent_id,
+    std::vector<Source> inventory = Inventory(context);
+    for (Source& source : inventory) {
+      if (auto it = pending->find(source.id); it != pending->end()) {
+        source.enabled = it->second.enabled;
+      }
+    }
+    auto plan = PlanSourceToggle(inventory, id, enable, reason, session.agent_id,
                                  session.session_id);
     if (!plan.ok()) {
       done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(plan.status(), id)}})));
@@ -82,7 +111,7 @@ BuiltinHandler ToggleHandler(const LasToolContext& context, bool enable) {
       done(ToolCallReply::Result(
           JsonResult(Json{{"id", id}, {"enabled", enable}, {"changed", false}}.dump())));
     } else {
-      AppendToggle(context, std::move(**plan), id, enable, std::move(done));
+      AppendToggle(context, pending, std::move(**plan), id, enable, std::move(done));
     }
   };
 }
@@ -131,6 +160,7 @@ void InspectEvents(const LasToolContext& context, const std::string& arguments,
 }  // namespace
 
 void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
+  auto pending = std::make_shared<PendingToggles>();
   tools.Add(
       "list_sources",
       "Every source (system and connection): visibility, permissions, counts per capability "
@@ -169,7 +199,7 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
             "Enable a source: its tools return to tools/list and may be called.",
             R"({"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128}},)"
             R"("required":["id"],"additionalProperties":false})",
-            ToggleHandler(context, /*enable=*/true));
+            ToggleHandler(context, /*enable=*/true, pending));
 
   tools.Add(
       "disable_source",
@@ -179,7 +209,7 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
       // No maxLength: it counts characters; the bound is 256 bytes (invalid-reason).
       R"("reason":{"type":"string"}},"required":["id"],)"
       R"("additionalProperties":false})",
-      ToggleHandler(context, /*enable=*/false));
+      ToggleHandler(context, /*enable=*/false, pending));
 
   tools.Add(
       "inspect_events",

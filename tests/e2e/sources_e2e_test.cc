@@ -10,8 +10,10 @@
 
 #include "tests/e2e/e2e_fixture.h"
 #include "tests/e2e/signed_release.h"
+#include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
+#include "tools/daemon_client.h"
 
 namespace las {
 namespace {
@@ -237,6 +239,39 @@ TEST_F(SourcesE2eTest, ASourceAlreadyInTheAskedStateRecordsNothing) {
   const auto disabled = Replay({"--kind", "SourceDisabled"});
   ASSERT_EQ(disabled.size(), 1u);
   EXPECT_EQ(disabled[0]["payload"]["reason"], "first");
+}
+
+// Probe CV4: toggles of one source sent in one write were each planned against an
+// inventory that did not show the ones still being appended: three disables were recorded.
+TEST_F(SourcesE2eTest, PipelinedTogglesOfOneSourcePlanAgainstThoseInFlight) {
+  testing::ChildProcess las(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--admin", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path()}));
+  las.WriteLine(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})");
+  ASSERT_TRUE(las.ReadLine(std::chrono::seconds(60)).has_value());
+  std::string batch;
+  int id = 1;
+  for (const char* reason : {"one", "two", "three"}) {
+    batch += tools::ToolCallRequestLine(id++, "las__disable_source",
+                                        json{{"id", "echo"}, {"reason", reason}}.dump()) + "\n";
+  }
+  batch += tools::ToolCallRequestLine(id++, "las__enable_source", R"({"id":"echo"})") + "\n";
+  batch += tools::ToolCallRequestLine(id++, "las__enable_source", R"({"id":"echo"})");
+  las.WriteLine(batch);
+  std::map<int, bool> changed;
+  for (int i = 0; i < 5; ++i) {
+    auto line = las.ReadLine();
+    ASSERT_TRUE(line.has_value());
+    const json answer = json::parse(*line);
+    changed[answer["id"].get<int>()] = answer["result"]["structuredContent"]["changed"];
+  }
+  EXPECT_EQ(changed, (std::map<int, bool>{{1, true}, {2, false}, {3, false}, {4, true}, {5, false}}));
+  las.CloseStdin();
+  EXPECT_EQ(las.Wait(), 0);
+  const auto disabled = Replay({"--kind", "SourceDisabled"});
+  ASSERT_EQ(disabled.size(), 1u);
+  EXPECT_EQ(disabled[0]["payload"]["reason"], "one");
+  EXPECT_EQ(Replay({"--kind", "SourceEnabled"}).size(), 1u);
 }
 
 // Probe CQ2: las__inspect_events pages by bytes as well as by count, and its pages, followed
