@@ -106,12 +106,15 @@ class ServeSignalsTest : public ::testing::Test {
     return std::make_unique<testing::ChildProcess>(WithStderrTo(err_, argv), requests);
   }
 
-  // A file of requests: initialize, then `calls` las__state_set of keys k1, k2, ... (ids 1,
-  // 2, ...), each value 1,000 characters.
-  std::string StateSetRequests(int calls) {
+  // A file of requests: initialize, `lists` tools/list (ids from 100000), then `calls`
+  // las__state_set of keys k1, k2, ... (ids 1, 2, ...), each value 1,000 characters.
+  std::string StateSetRequests(int calls, int lists = 0) {
     const std::string path = tmp_.Sub("requests.jsonl");
     std::ofstream out(path);
     out << kInitialize << "\n" << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << "\n";
+    for (int i = 0; i < lists; ++i) {
+      out << R"({"jsonrpc":"2.0","id":)" << 100000 + i << R"(,"method":"tools/list"})" << "\n";
+    }
     for (int id = 1; id <= calls; ++id) {
       out << tools::ToolCallRequestLine(
                  id, "las__state_set",
@@ -570,7 +573,9 @@ TEST_F(ServeSignalsTest, ADiskThatFillsLosesNoCompletionOfAResultTheClientGot) {
 // after the failure, as after a signal, instead of holding the server (and the log's lock)
 // for as long as the client lives.
 TEST_F(ServeSignalsTest, AFailedLogDoesNotWaitForeverForAClientThatDoesNotRead) {
-  auto serve = StartServeOnADiskThatFills(256 * 1024, StateSetRequests(3000));
+  // Listings first: their answers (~3 KB each) fill the unread pipe whatever the number of
+  // sets that pass before the disk fills, so answers are due when it does.
+  auto serve = StartServeOnADiskThatFills(256 * 1024, StateSetRequests(3000, 100));
   const std::optional<int> status = AwaitExit(*serve);  // stdout is never read
   ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
   EXPECT_EQ(WEXITSTATUS(*status), 9);
