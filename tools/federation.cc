@@ -338,7 +338,12 @@ void Federation::Settle() {
   // left out — refused, unconfigured, or subtracted by LAS_ONLY/LAS_SKIP for this run — does
   // not use up its sequence (probe BW3).
   if (release_ && status_.ok() && (admitted_ > 0 || release_->manifest.surfaces.empty())) {
-    const uint64_t before = release_->watermark_before;
+    // WatermarkAdvanced records the move of this log's watermark, not the file's: another
+    // Las on the same file (another log directory) may have moved the file already, and
+    // this log must still learn that the release superseded what it recorded, or deleting
+    // the file would re-open rollback here (probe CX1).
+    const trust::WatermarkEntry* recorded = options_.recorded_watermarks.Find(release_->key_id);
+    const uint64_t before = recorded != nullptr ? recorded->sequence : 0;
     trust::Verdict committed = trust::ReleaseVerifier(*options_.clock, options_.secure)
                                    .Commit(*release_);
     if (!committed.ok()) {

@@ -1009,6 +1009,31 @@ TEST_F(FederationTest, TheLogsWatermarkRefusesARollbackAfterTheFileIsDeleted) {
   EXPECT_EQ(Replay({"--kind", "WatermarkAdvanced"}).size(), 1u) << "nothing moved back";
 }
 
+// A release that another log's server already moved the shared watermark file to still
+// moves this log's own watermark, so deleting the file does not re-open rollback here
+// either (probe CX1: only the file's move was recorded, and this log then served release 1).
+TEST_F(FederationTest, ALogRecordsItsWatermarkEvenWhenTheFileHeldItAlready) {
+  release_->Sign(2);
+  auto other = testing::RunServe(tmp_.Sub("other-log"), release_->registry_path(),
+                                 testing::EnvObject(release_->Environment(), json::object()),
+                                 {{{"op", "ping"}}});
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  auto advanced = Replay({"--kind", "WatermarkAdvanced"});
+  ASSERT_EQ(advanced.size(), 1u) << "the file held 2 already, this log nothing";
+  EXPECT_EQ(advanced[0]["payload"]["from_sequence"], 0);
+  EXPECT_EQ(advanced[0]["payload"]["to_sequence"], 2);
+
+  release_->Sign(1);
+  ASSERT_TRUE(std::filesystem::remove(release_->watermark_path()));
+  auto run = Serve({{{"op", "listTools"}}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("release rejected (rollback)"), std::string::npos) << run.err;
+  for (const auto& tool : run.steps[0]["result"]["tools"]) {
+    EXPECT_EQ(tool["name"].get<std::string>().rfind("las__", 0), 0u) << tool["name"];
+  }
+}
+
 // A watermark that cannot move refuses the release before anything is served: otherwise a
 // replayed older release would be served too, with the log saying "rejected". Refusals after
 // the signature verified name the release (key, sequence, digest).
