@@ -129,6 +129,7 @@ bool StateProjection::Restore(std::string_view state) {
     RestoreSpace(in, store_.private_by_agent[agent]);
   }
   in.Uint(store_.skipped);
+  reducers::RecountHeldBytes(store_);
   return in.done();
 }
 

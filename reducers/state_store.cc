@@ -5,6 +5,25 @@
 #include "reducers/strings.h"
 
 namespace las::reducers {
+namespace {
+
+void Hold(StateStore& store, std::string_view key, const StateVersion& version) {
+  auto it = store.held_bytes.find(version.author_agent_id);
+  if (it == store.held_bytes.end()) {
+    it = store.held_bytes.emplace(version.author_agent_id, 0).first;
+  }
+  it->second += HeldBytesOf(key, version.value);
+}
+
+void Release(StateStore& store, std::string_view key, const StateVersion& version) {
+  auto it = store.held_bytes.find(version.author_agent_id);
+  if (it == store.held_bytes.end()) return;
+  const uint64_t bytes = HeldBytesOf(key, version.value);
+  it->second -= std::min(it->second, bytes);
+  if (it->second == 0) store.held_bytes.erase(it);
+}
+
+}  // namespace
 
 void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
   if (event.payload_type() != fb::EventPayload::StateWritten) return;
@@ -19,9 +38,28 @@ void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
     ++store.skipped;
     return;
   }
-  if (it == space.end()) it = space.emplace(std::string(key), StateKey{}).first;
+  if (it == space.end()) {
+    it = space.emplace(std::string(key), StateKey{}).first;
+  } else {
+    Release(store, it->first, it->second.current);
+  }
   ReadVersion(sequence, event, it->second.current);
   it->second.sequences.push_back(sequence);
+  Hold(store, it->first, it->second.current);
+}
+
+void RecountHeldBytes(StateStore& store) {
+  store.held_bytes.clear();
+  auto count = [&](const KeySpace& space) {
+    for (const auto& [key, state] : space) Hold(store, key, state.current);
+  };
+  count(store.blackboard);
+  for (const auto& [agent, space] : store.private_by_agent) count(space);
+}
+
+uint64_t HeldBytes(const StateStore& store, std::string_view agent_id) {
+  auto it = store.held_bytes.find(agent_id);
+  return it == store.held_bytes.end() ? 0 : it->second;
 }
 
 void ReadVersion(uint64_t sequence, const fb::Envelope& event, StateVersion& into) {

@@ -46,13 +46,29 @@ struct StateKey {
 
 using KeySpace = std::map<std::string, StateKey, std::less<>>;
 
+// What one key costs the agent that wrote its current version: the key's bytes, the value's,
+// and a fixed share for the bookkeeping around them, so that many tiny keys count too.
+inline constexpr uint64_t kStateKeyOverheadBytes = 128;
+inline uint64_t HeldBytesOf(std::string_view key, std::string_view value) {
+  return key.size() + value.size() + kStateKeyOverheadBytes;
+}
+
 struct StateStore {
   std::map<std::string, KeySpace, std::less<>> private_by_agent;
   KeySpace blackboard;
   uint64_t skipped = 0;  // StateWritten events whose version did not follow
+  // Per agent, HeldBytesOf every key (private or blackboard) whose current version it
+  // wrote; agents holding nothing are absent. Derived from the keys (RecountHeldBytes), so
+  // neither saved in snapshots nor part of the digest.
+  std::map<std::string, uint64_t, std::less<>> held_bytes;
 };
 
 void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event);
+
+// Recomputes store.held_bytes from the keys (after a snapshot is restored).
+void RecountHeldBytes(StateStore& store);
+// What `agent_id` holds now (0 when nothing).
+uint64_t HeldBytes(const StateStore& store, std::string_view agent_id);
 
 // Sets `into` to the version that `event`, a StateWritten at `sequence`, makes (reusing
 // `into`'s storage). The caller checked the payload's kind.

@@ -141,16 +141,28 @@ const Coordination::PendingWrite* Coordination::Pending(const std::string& slot)
   return it == pending_.end() ? nullptr : &it->second;
 }
 
-void Coordination::BeginWrite(const std::string& slot, uint64_t version, std::string value) {
+void Coordination::BeginWrite(const std::string& slot, PendingWrite write) {
   PendingWrite& p = pending_[slot];
-  p.version = version;
-  p.value = std::move(value);
-  ++p.in_flight;
+  write.in_flight = p.in_flight + 1;
+  p = std::move(write);
 }
 
 void Coordination::EndWrite(const std::string& slot) {
   auto it = pending_.find(slot);
   if (it != pending_.end() && --it->second.in_flight == 0) pending_.erase(it);
+}
+
+uint64_t Coordination::HeldBytes(std::string_view agent_id) const {
+  uint64_t held = reducers::HeldBytes(state(), agent_id);
+  for (const auto& [slot, write] : pending_) {
+    const auto* folded = reducers::FindKey(state(), write.blackboard, write.owner, write.key);
+    if (folded != nullptr && folded->current.version >= write.version) continue;
+    if (folded != nullptr && folded->current.author_agent_id == agent_id) {
+      held -= std::min(held, reducers::HeldBytesOf(write.key, folded->current.value));
+    }
+    if (write.author_agent_id == agent_id) held += reducers::HeldBytesOf(write.key, write.value);
+  }
+  return held;
 }
 
 void Coordination::Batch::Add(Batch other) {

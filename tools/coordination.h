@@ -39,6 +39,10 @@ inline constexpr size_t kRecentHandleBytes = 16 << 20;
 struct CoordinationOptions {
   const WallClock* clock = &SystemWallClock();  // message deferral and listing
   std::function<std::string()> new_message_id;   // default RandomId("msg-")
+  // The most state one agent may hold (reducers::HeldBytes: the keys, private or
+  // blackboard, whose current version it wrote); a write that would leave it holding more,
+  // and more than before, is refused. 0 = no bound.
+  uint64_t max_state_bytes_per_agent = 0;
 };
 
 class Coordination {
@@ -67,16 +71,25 @@ class Coordination {
                                                 std::string_view key,
                                                 reducers::VersionAt at) const;
 
-  // Writes decided but not yet folded, per slot (scope, owner, key).
+  // Writes decided but not yet folded, per slot (scope, owner, key): the newest one.
   struct PendingWrite {
+    bool blackboard = false;
+    std::string owner;
+    std::string key;
     uint64_t version = 0;
     std::string value;
-    size_t in_flight = 0;
+    std::string author_agent_id;
+    size_t in_flight = 0;  // writes of the slot not yet folded
   };
   static std::string SlotOf(bool blackboard, std::string_view owner, std::string_view key);
   const PendingWrite* Pending(const std::string& slot) const;
-  void BeginWrite(const std::string& slot, uint64_t version, std::string value);
+  // `write` (in_flight ignored) is the slot's newest until EndWrite of the last one.
+  void BeginWrite(const std::string& slot, PendingWrite write);
   void EndWrite(const std::string& slot);
+
+  // What `agent_id` holds (reducers::HeldBytes) once the pending writes are folded too.
+  uint64_t HeldBytes(std::string_view agent_id) const;
+  uint64_t max_state_bytes_per_agent() const { return options_.max_state_bytes_per_agent; }
 
   // Events to append together; handle_ids names the handles their HandleCreated create.
   // awaited_handles names handles the batch refers to that another call's append is

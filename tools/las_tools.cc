@@ -20,7 +20,9 @@ void AddLasTools(BuiltinTools& tools, const LasToolContext& context) {
   if (context.options.admin) AddAdminTools(tools, context);
   AddGrantTools(tools, context, GrantPolicyFor(context.options.environment),
                 [] { return RandomId(kGrantIdPrefix); });
-  AddCoordinationTools(tools, context);
+  CoordinationOptions coordination;
+  coordination.max_state_bytes_per_agent = context.options.max_state_bytes_per_agent;
+  AddCoordinationTools(tools, context, std::move(coordination));
 }
 
 std::vector<std::unique_ptr<CallGuard>> MakeCallGuards(const LasToolContext& context) {

@@ -22,6 +22,8 @@ struct ServerOptions {
   // The first wait before a stopped surface is started again (FederationOptions); 0 = never.
   int64_t restart_delay_ms = 1'000;
   bool relaxed_durability = false;  // see GatewayOptions::request_durability
+  // CoordinationOptions::max_state_bytes_per_agent; 0 = no bound.
+  uint64_t max_state_bytes_per_agent = uint64_t{64} << 20;
   std::string node_executable;
   // Write a projection snapshot every this many events, and not before the events since the
   // last one carry as many bytes as its states (tools/live_projections.h); 0 = never.

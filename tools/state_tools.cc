@@ -136,13 +136,16 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   const std::string slot = Coordination::SlotOf(target.blackboard, target.owner, target.key);
   uint64_t current_version = 0;
   std::string_view current_text;
+  std::string_view current_author;
   if (const auto* key = reducers::FindKey(c.state(), target.blackboard, target.owner, target.key)) {
     current_version = key->current.version;
     current_text = key->current.value;
+    current_author = key->current.author_agent_id;
   }
   if (const auto* pending = c.Pending(slot); pending != nullptr && pending->version > current_version) {
     current_version = pending->version;
     current_text = pending->value;
+    current_author = pending->author_agent_id;
   }
   if (expected && *expected != current_version) {
     return Refuse(done, "version-conflict", "the key's version is not the expected one",
@@ -168,6 +171,18 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   if (value.size() > kMaxValueBytes) {
     return Refuse(done, "value-too-large", "the value is larger than 1 MiB of canonical JSON");
   }
+  if (const uint64_t quota = c.max_state_bytes_per_agent(); quota != 0) {
+    const uint64_t held = c.HeldBytes(session.agent_id);
+    const uint64_t released =
+        current_author == session.agent_id ? reducers::HeldBytesOf(target.key, current_text) : 0;
+    const uint64_t after = held - std::min(held, released) + reducers::HeldBytesOf(target.key, value);
+    if (after > quota && after > held) {
+      return Refuse(done, "state-quota-exceeded",
+                    "this agent's state would exceed its quota (keys and values it wrote last)",
+                    ",\"held_bytes\":" + std::to_string(held) +
+                        ",\"quota_bytes\":" + std::to_string(quota));
+    }
+  }
   const uint64_t version = current_version + 1;
   const std::string_view reducer_name = reducers::StdReducerName(reducer);
   JsonObjectText answer;
@@ -180,7 +195,12 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   Coordination::Batch drafts;
   drafts.drafts.push_back(StateWrittenEvent(ActorOf(session), target.blackboard, target.owner,
                                      target.key, version, reducer_name, value));
-  c.BeginWrite(slot, version, std::move(value));
+  c.BeginWrite(slot, {.blackboard = target.blackboard,
+                      .owner = target.owner,
+                      .key = target.key,
+                      .version = version,
+                      .value = std::move(value),
+                      .author_agent_id = session.agent_id});
   c.Commit(std::move(drafts), [&c, slot, done = std::move(done), json = answer.Take()](bool ok) {
     c.EndWrite(slot);
     if (!ok) return Failed(done);

@@ -133,6 +133,35 @@ TEST_F(StateE2eTest, StateSurvivesARestartAndHandlesStayWithTheirOwner) {
   EXPECT_TRUE(Structured(fifth.steps[0])["next"].is_null());
 }
 
+// --max-state-bytes-per-agent through the real binary: what an agent holds is counted from
+// the log, so a restart refuses the same write; 0 lifts the bound.
+TEST_F(StateE2eTest, TheStateQuotaFlagHoldsAcrossARestart) {
+  auto set = [](const std::string& key, size_t length) {
+    return CallStep("las__state_set", {{"key", key}, {"value", std::string(length, 'q')}});
+  };
+  auto quota = [&](const std::string& bytes, const json& steps) {
+    auto run = testing::RunServe(tmp_.Sub("log"), "", {{"LAS_AGENT_ID", "alice"}}, steps,
+                                 {"--max-state-bytes-per-agent", bytes});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return run;
+  };
+  auto first = quota("2000", json::array({set("k", 1500), set("k2", 600)}));
+  ASSERT_EQ(first.steps.size(), 2u);
+  EXPECT_EQ(Structured(first.steps[0])["version"], 1);
+  const json refused = Structured(first.steps[1])["error"];
+  EXPECT_EQ(refused["code"], "state-quota-exceeded") << first.steps[1].dump();
+  EXPECT_EQ(refused["quota_bytes"], 2000);
+  const uint64_t held = refused["held_bytes"];
+  EXPECT_EQ(held, 1 + 1502 + 128u);
+
+  auto second = quota("2000", json::array({set("k2", 600)}));
+  ASSERT_EQ(second.steps.size(), 1u);
+  EXPECT_EQ(Structured(second.steps[0])["error"]["held_bytes"], held) << second.steps[0].dump();
+  auto unbounded = quota("0", json::array({set("k2", 600)}));
+  ASSERT_EQ(unbounded.steps.size(), 1u);
+  EXPECT_EQ(Structured(unbounded.steps[0])["version"], 1) << unbounded.steps[0].dump();
+}
+
 TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
   ASSERT_NO_FATAL_FAILURE(SignFlakyRelease());
   const json env = testing::EnvObject(release_->Environment());

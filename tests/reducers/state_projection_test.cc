@@ -48,6 +48,16 @@ TEST_F(StateProjectionTest, CanonicalJsonHasTheCurrentVersionWholeAndEverySequen
   EXPECT_EQ(json["skipped"], 0);
 }
 
+TEST_F(StateProjectionTest, ARestoredStateHoldsWhatTheFoldedOneHeld) {
+  Write(true, "k", 1, "[1,2,3]", 1);
+  Write(false, "p", 1, "\"private\"", 2);
+  StateProjection restored;
+  ASSERT_TRUE(restored.Restore(Saved()));
+  EXPECT_EQ(restored.store().held_bytes, state_.store().held_bytes);
+  EXPECT_EQ(reducers::HeldBytes(restored.store(), "alice"),
+            reducers::HeldBytesOf("k", "[1,2,3]") + reducers::HeldBytesOf("p", "\"private\""));
+}
+
 // A thousand writes to one key cost a thousand small integers, not a thousand records.
 TEST_F(StateProjectionTest, AnOlderVersionCostsOneSmallIntegerInTheSavedState) {
   Write(false, "k", 1, "\"a value of some length, written again and again\"", 1);

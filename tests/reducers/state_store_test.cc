@@ -73,6 +73,25 @@ TEST_F(StateStoreTest, HistoryPages) {
   EXPECT_TRUE(History(key, 9, 2).versions.empty());
 }
 
+TEST_F(StateStoreTest, EachAgentHoldsTheKeysWhoseCurrentVersionItWrote) {
+  Write("alice", false, "mine", 1, "\"abc\"");
+  Write("alice", true, "shared", 1, "12345");
+  EXPECT_EQ(HeldBytes(store_, "alice"), HeldBytesOf("mine", "\"abc\"") + HeldBytesOf("shared", "12345"));
+  EXPECT_EQ(HeldBytes(store_, "bob"), 0u);
+  // bob overwrites the shared key: it is his now, and no longer alice's.
+  Write("bob", true, "shared", 2, "1");
+  EXPECT_EQ(HeldBytes(store_, "alice"), HeldBytesOf("mine", "\"abc\""));
+  EXPECT_EQ(HeldBytes(store_, "bob"), HeldBytesOf("shared", "1"));
+  // A smaller value holds less; a skipped write changes nothing.
+  Write("alice", false, "mine", 2, "1");
+  Write("alice", false, "mine", 9, "\"a much longer value than before\"");
+  EXPECT_EQ(HeldBytes(store_, "alice"), HeldBytesOf("mine", "1"));
+  const auto held = store_.held_bytes;
+  RecountHeldBytes(store_);
+  EXPECT_EQ(store_.held_bytes, held);
+  EXPECT_EQ(held.size(), 2u);
+}
+
 class MailboxTest : public ::testing::Test {
  protected:
   void Fold(const log::EventDraft& draft) { Apply(mail_, ++sequence_, Env(draft)); }

@@ -41,6 +41,8 @@ class CoordinationHarness {
   // (tests/support/held_syncs_log.h), every sync made off the loop.
   void HoldSyncs() { hold_syncs_ = true; }
   testing::HeldSyncsLog& held_syncs() { return *held_syncs_; }
+  // Before Open: CoordinationOptions::max_state_bytes_per_agent (none by default).
+  void SetStateQuota(uint64_t bytes) { state_quota_ = bytes; }
 
   void Open() {
     auto log = log::EventLog::Open(log_dir_);
@@ -62,6 +64,7 @@ class CoordinationHarness {
     CoordinationOptions coordination;
     coordination.clock = &clock_;
     coordination.new_message_id = [this] { return "msg-" + std::to_string(++ids_); };
+    coordination.max_state_bytes_per_agent = state_quota_;
     AddCoordinationTools(*builtins_, *context_, coordination);
     AddGrantTools(*builtins_, *context_, GrantPolicy{},
                   [this] { return "grant-" + std::to_string(++ids_); });
@@ -175,6 +178,7 @@ class CoordinationHarness {
   ServerLinks links_;
   int ids_ = 0;
   bool hold_syncs_ = false;
+  uint64_t state_quota_ = 0;
   testing::HeldSyncsLog* held_syncs_ = nullptr;
   std::unique_ptr<log::EventLog> log_;
   std::unique_ptr<LiveProjections> live_;

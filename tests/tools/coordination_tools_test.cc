@@ -160,6 +160,76 @@ TEST(CoordinationDurabilityTest, AnswersFromAnEventQueuedThisTurnWaitForItsSync)
   EXPECT_EQ(server.Await("alice", open_only)["structuredContent"]["messages"], json::array());
 }
 
+// One agent cannot fill the server's memory with state (probe CS5: 200 keys of 1 MB each
+// held 194 MB): past its quota a write that would hold more is refused and recorded nothing;
+// one that holds less goes through; each agent has its own quota.
+TEST(CoordinationQuotaTest, AWritePastTheAgentsQuotaIsRefusedAndOneThatHoldsLessIsNot) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  const uint64_t a600 = reducers::HeldBytesOf("a", "\"" + std::string(600, 'x') + "\"");
+  server.SetStateQuota(a600 + 200);
+  server.Open();
+  auto set = [&](const std::string& agent, const std::string& scope, const std::string& key,
+                 size_t length) {
+    return server.Call(agent, "las__state_set",
+                       json{{"scope", scope}, {"key", key}, {"value", std::string(length, 'x')}}
+                           .dump())["structuredContent"];
+  };
+  EXPECT_EQ(set("alice", "private", "a", 600)["version"], 1);
+  const json refused = set("alice", "private", "b", 200)["error"];
+  EXPECT_EQ(refused["code"], "state-quota-exceeded");
+  EXPECT_EQ(refused["held_bytes"], a600);
+  EXPECT_EQ(refused["quota_bytes"], a600 + 200);
+  EXPECT_EQ(server.Call("alice", "las__state_get", R"({"key":"b"})")["structuredContent"]["found"],
+            false);
+  EXPECT_EQ(set("bob", "private", "b", 600)["version"], 1) << "bob has a quota of his own";
+  // Overwriting holds the new value instead of the old: smaller fits, and then "b" does.
+  EXPECT_EQ(set("alice", "private", "a", 100)["version"], 2);
+  EXPECT_EQ(set("alice", "private", "b", 200)["version"], 1);
+  // A blackboard key belongs to whoever wrote it last: bob taking it over frees alice.
+  EXPECT_EQ(set("alice", "blackboard", "shared", 400)["error"]["code"], "state-quota-exceeded");
+  EXPECT_EQ(set("bob", "blackboard", "shared", 10)["version"], 1);
+  EXPECT_EQ(set("alice", "private", "b", 10)["version"], 2);
+  EXPECT_EQ(set("alice", "blackboard", "shared", 400)["version"], 2);
+  EXPECT_EQ(set("bob", "private", "c", 50)["version"], 1) << "the shared key is no longer bob's";
+}
+
+// Writes decided before any of them is folded count as if they were: three pipelined writes
+// of which only two fit leave exactly two recorded.
+TEST(CoordinationQuotaTest, WritesNotYetFoldedCountTowardTheQuota) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  server.HoldSyncs();
+  const uint64_t each = reducers::HeldBytesOf("k1", "\"" + std::string(300, 'x') + "\"");
+  server.SetStateQuota(2 * each + 100);
+  server.Open();
+  auto settle = [&](const std::string& agent, int id) {
+    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
+      server.RunReady();
+      server.held_syncs().Release();
+    }
+    return server.Await(agent, id)["structuredContent"];
+  };
+  settle("alice", server.Send("alice", "las__state_get", R"({"key":"k1"})"));  // session opened
+  std::vector<int> ids;
+  for (const char* key : {"k1", "k2", "k3"}) {
+    ids.push_back(server.Send("alice", "las__state_set",
+                              json{{"key", key}, {"value", std::string(300, 'x')}}.dump()));
+  }
+  server.RunReady();
+  ASSERT_GE(server.held_syncs().held(), 1u) << "all three decided before their sync";
+  EXPECT_EQ(settle("alice", ids[0])["version"], 1);
+  EXPECT_EQ(settle("alice", ids[1])["version"], 1);
+  const json third = settle("alice", ids[2]);
+  ASSERT_TRUE(third.contains("error")) << "the third write was let through: " << third.dump();
+  EXPECT_EQ(third["error"]["code"], "state-quota-exceeded");
+  EXPECT_EQ(third["error"]["held_bytes"], 2 * each);
+  ASSERT_TRUE(server.live().CatchUp().ok());
+  EXPECT_EQ(reducers::HeldBytes(server.live().Get<projections::StateProjection>("state")->store(),
+                                "alice"),
+            2 * each);
+}
+
 // A page that leaves out a message being completed still holds `limit` messages when there
 // are more (probe CN7: an empty page with `next` came back).
 TEST_F(CoordinationToolsTest, AListingSentWithACompletionStillFillsItsPage) {
