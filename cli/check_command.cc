@@ -171,7 +171,7 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
                       flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
-      ->check(TimeoutMs(1))
+      ->transform(TimeoutMs(1))
       ->capture_default_str();
   cmd->callback([flags, &exit_code] { exit_code = RunCheck(*flags); });
 }

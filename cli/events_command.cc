@@ -173,7 +173,7 @@ void RegisterEvents(CLI::App& app, int& exit_code) {
               "works while a server holds the log; SIGINT/SIGTERM end it, exit 0)");
   AddLogFlag(*tail, flags->log_dir);
   tail->add_option("-n,--lines", flags->count, "How many of the last events")
-      ->check(WholeUint64())
+      ->transform(WholeUint64())
       ->capture_default_str();
   tail->add_flag("-f,--follow", flags->follow, "Keep printing new events");
   tail->add_flag("--json", flags->json, "One JSON object per line (log/FORMAT.md §JSON)");

@@ -63,6 +63,19 @@ struct GrantFlags {
   std::string digest;
 };
 
+// --digest given "": refused like an empty path (cli/path_flag.h), not read as "no digest",
+// which pins whatever the log's catalog holds now (probe CY3: `--digest "$REVIEWED"` with
+// the variable unset pinned an unreviewed definition).
+CLI::Validator NonEmptyDigest() {
+  return CLI::Validator(
+      [](const std::string& digest) {
+        return digest.empty() ? std::string("the digest is empty; leave the flag out to pin the "
+                                            "digest in the log's recorded catalog")
+                              : std::string();
+      },
+      "DIGEST");
+}
+
 // `--digest` for a tool named without one. A tool that names its digest (@DIGEST) and a
 // --digest as well is refused, not decided for one of them (probe AV4).
 Status ApplyDigestFlag(tools::ToolArg& tool, const std::string& digest) {
@@ -73,6 +86,26 @@ Status ApplyDigestFlag(tools::ToolArg& tool, const std::string& digest) {
   }
   tool.digest = digest;
   return Status::Ok();
+}
+
+// The log of `rules add` / `rules forget`: `rules --log DIR add ...` names it as well as
+// `rules add --log DIR ...` (probe CY1: the parent's --log was read by the listing only, so
+// the rule went to the default log). The parent's listing flags do not go with them.
+Result<std::string> RulesLogDir(const CLI::App& rules, const std::string& rules_log,
+                                const CLI::App& verb, const std::string& verb_log) {
+  for (const char* listing : {"--agent", "--all", "--json"}) {
+    if (rules.get_option(listing)->count() > 0) {
+      return InvalidArgument(std::string(listing) + " selects what `las rules` lists; it does not go with `rules " +
+                             verb.get_name() + "`");
+    }
+  }
+  const bool on_rules = rules.get_option("--log")->count() > 0;
+  const bool on_verb = verb.get_option("--log")->count() > 0;
+  if (on_rules && on_verb && rules_log != verb_log) {
+    return InvalidArgument("--log names two logs (before and after `" + verb.get_name() +
+                           "`): give it once");
+  }
+  return on_rules ? rules_log : verb_log;
 }
 
 int Grant(const GrantFlags& flags) {
@@ -229,7 +262,8 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
                     "surface__tool or surface__tool@DIGEST (repeatable); without a digest, the "
                     "tool's definition digest in the log's recorded catalog")
       ->allow_extra_args(false);  // one name per --tool: `--tool a AGENT` leaves AGENT alone
-  grant->add_option("--digest", grant_flags->digest, "The definition digest of the one --tool");
+  grant->add_option("--digest", grant_flags->digest, "The definition digest of the one --tool")
+      ->check(NonEmptyDigest());
   AddLogFlag(*grant, grant_flags->log_dir);
   grant->callback([grant_flags, &exit_code] { exit_code = Grant(*grant_flags); });
 
@@ -297,18 +331,23 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
              "(default: its digest in the log's recorded catalog). Prints the rule id");
   add->add_option("agent", add_flags->agent, "The agent id")->required();
   add->add_option("tool", add_flags->tool, "surface__tool")->required();
-  add->add_option("--digest", add_flags->digest, "The definition digest");
+  add->add_option("--digest", add_flags->digest, "The definition digest")->check(NonEmptyDigest());
   AddLogFlag(*add, add_flags->log_dir);
-  add->callback([add_flags, &exit_code] {
+  add->callback([rules, add, rule_list_flags, add_flags, &exit_code] {
+    auto log_dir = RulesLogDir(*rules, rule_list_flags->log_dir, *add, add_flags->log_dir);
+    if (!log_dir.ok()) {
+      exit_code = Fail(log_dir.status());
+      return;
+    }
     tools::ToolArg tool = tools::ParseToolArg(add_flags->tool);
     if (Status applied = ApplyDigestFlag(tool, add_flags->digest); !applied.ok()) {
       exit_code = Fail(applied);
       return;
     }
     const std::string id = tools::RandomId(tools::kRuleIdPrefix);
-    auto selector = tools::AddRule(Writable(add_flags->log_dir), add_flags->agent, tool, id);
+    auto selector = tools::AddRule(Writable(*log_dir), add_flags->agent, tool, id);
     if (!selector.ok() && selector.status().code() == Code::kLocked) {
-      auto answer = ViaServer(add_flags->log_dir, selector.status(), "las/rules.add",
+      auto answer = ViaServer(*log_dir, selector.status(), "las/rules.add",
                               {{"rule_id", id}, {"agent_id", add_flags->agent},
                                {"tool", ToolJson(tool)}});
       if (answer.ok()) {
@@ -329,10 +368,15 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto* forget = rules->add_subcommand("forget", "Forget a rule");
   forget->add_option("rule", forget_flags->second, "The rule id")->required()->check(IdArgument());
   AddLogFlag(*forget, forget_flags->first);
-  forget->callback([forget_flags, &exit_code] {
-    Status forgotten = tools::ForgetRule(Writable(forget_flags->first), forget_flags->second);
+  forget->callback([rules, forget, rule_list_flags, forget_flags, &exit_code] {
+    auto log_dir = RulesLogDir(*rules, rule_list_flags->log_dir, *forget, forget_flags->first);
+    if (!log_dir.ok()) {
+      exit_code = Fail(log_dir.status());
+      return;
+    }
+    Status forgotten = tools::ForgetRule(Writable(*log_dir), forget_flags->second);
     if (forgotten.code() == Code::kLocked) {
-      auto answer = ViaServer(forget_flags->first, forgotten, "las/rules.forget",
+      auto answer = ViaServer(*log_dir, forgotten, "las/rules.forget",
                               {{"rule_id", forget_flags->second}});
       forgotten = answer.ok() ? Status::Ok() : answer.status();
     }

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "base/printable_text.h"
+#include "cli/agent_flag.h"
 #include "cli/commands.h"
 #include "cli/path_flag.h"
 #include "cli/exit_codes.h"
@@ -257,7 +258,8 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
       ->needs(state_json);
   view("messages", "Every message between agents: sender, recipient, subject, state (no bodies)",
        InspectMessages)
-      ->add_option("--agent", flags->agent, "Only this recipient's mailbox");
+      ->add_option("--agent", flags->agent, "Only this recipient's mailbox")
+      ->check(AgentIdFlag());
   view("handles", "Every handle: owner, media type, size, digest (no contents)", InspectHandles);
 }
 

@@ -12,7 +12,7 @@ CLI::Validator WholeNumber(uint64_t min, uint64_t max) {
       [min, max, range](std::string& text) -> std::string {
         const std::string refusal =
             "must be a whole number from " + range + ", not \"" + EscapeForTerminal(text) + "\"";
-        if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos) {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
           return refusal;
         }
         uint64_t value = 0;
@@ -21,7 +21,10 @@ CLI::Validator WholeNumber(uint64_t min, uint64_t max) {
           if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return refusal;
           value = value * 10 + digit;
         }
-        return value >= min && value <= max ? std::string() : refusal;
+        if (value < min || value > max) return refusal;
+        // CLI11 converts with base 0: "010" would be 8 and "08" an error (probe CY2).
+        text = std::to_string(value);
+        return std::string();
       },
       "UINT", "WholeNumber");
 }

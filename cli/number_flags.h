@@ -9,7 +9,9 @@
 
 namespace las::cli {
 
-// The text of a whole number from `min` to `max`; the error names the range.
+// The text of a whole number from `min` to `max`; the error names the range. Add it with
+// ->transform(), not ->check(): it rewrites the text without leading zeros, which CLI11's
+// conversion would otherwise read as octal ("010" is 8, "08" an error).
 CLI::Validator WholeNumber(uint64_t min, uint64_t max);
 
 // Milliseconds of a timeout: `min` .. a year. A timer counts in nanoseconds, so a larger

@@ -315,7 +315,7 @@ void RegisterOnboarding(CLI::App& app, int& exit_code) {
   AddRegistryFlag(*check, flags->registry);
   check->add_option("--timeout-ms", flags->timeout_ms,
                     "Time allowed per child for initialize and tools/list (the surfaces check)")
-      ->check(TimeoutMs(1))
+      ->transform(TimeoutMs(1))
       ->capture_default_str();
   AddCommonFlags(check, *flags);
   auto* mark = cmd->add_subcommand("mark", "Record STEP as done by hand (detail \"marked\")");

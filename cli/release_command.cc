@@ -598,7 +598,7 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   d->add_option("--workspace", draft->workspace, "Workspace root (default: LAS_WORKSPACE)")
       ->check(NonEmptyPathOr("LAS_WORKSPACE"));
   d->add_option("--timeout-ms", draft->timeout_ms, "Time allowed for initialize and tools/list")
-      ->check(TimeoutMs(1))
+      ->transform(TimeoutMs(1))
       ->capture_default_str();
   d->add_option("command", draft->command, "-- COMMAND ARGS...: the absolute command and its arguments")
       ->required();
@@ -613,7 +613,7 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   s->add_option("--secret-key", sign->secret_key, "Secret key file (las release keygen)")
       ->check(NonEmptyPath());
   s->add_option("--sequence", sign->sequence, "The release's sequence number (1 to 2^53-1)")
-      ->check(WholeNumber(1, trust::kMaxManifestSequence));
+      ->transform(WholeNumber(1, trust::kMaxManifestSequence));
   s->add_flag("--bump", sign->bump, "Use the manifest's sequence + 1");
   s->add_option("--expires-in", sign->expires_in, "Validity from now: 30d, 12h, 2w (at most 366d)")
       ->capture_default_str();

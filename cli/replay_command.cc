@@ -212,8 +212,8 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
       "Verify the log's hash chain from the first event, print events as JSON lines, rebuild "
       "every projection and print its digest. Works while a server holds the log.");
   AddLogFlag(*cmd, options->log_dir);
-  cmd->add_option("--from", options->filter.from, "Print events from this sequence")->check(WholeUint64());
-  cmd->add_option("--to", options->filter.to, "Print events up to this sequence")->check(WholeUint64());
+  cmd->add_option("--from", options->filter.from, "Print events from this sequence")->transform(WholeUint64());
+  cmd->add_option("--to", options->filter.to, "Print events up to this sequence")->transform(WholeUint64());
   cmd->add_option("--kind", options->filter.kinds, "Print only this kind (repeatable)");
   cmd->add_option("--agent", options->filter.agent, "Print only events this agent acted in (the envelope's agent: not a grant's grantee or a message's recipient)")->check(AgentIdFlag());
   // The operator and Las itself act with no agent: the empty actor, which --agent cannot

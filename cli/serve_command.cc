@@ -61,7 +61,7 @@ void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
                  "left out; the catalog, and so the first client's initialize, waits at most this "
                  "long for the slowest child")
       ->capture_default_str()
-      ->check(TimeoutMs(1));
+      ->transform(TimeoutMs(1));
 }
 
 // Resolves flags and the environment into server options; an error is printed.
@@ -121,25 +121,25 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
   cmd->add_option("--call-timeout", flags->call_timeout_ms,
                   "Milliseconds before a child call is answered with a generic timeout error "
                   "and left uncertain (default: no timeout)")
-      ->check(TimeoutMs());
+      ->transform(TimeoutMs());
   cmd->add_option("--max-calls-per-surface", flags->max_calls_per_surface,
                   "Calls of one surface in flight at once, every client's together; a call "
                   "beyond them is refused at once, recorded ToolCallDenied too-many-calls "
                   "(0: no bound)")
       ->capture_default_str()
-      ->check(WholeNumber(0, 1'000'000));
+      ->transform(WholeNumber(0, 1'000'000));
   cmd->add_option("--max-state-bytes-per-agent", flags->max_state_bytes_per_agent,
                   "The most private-state and blackboard data one agent may hold: the keys "
                   "whose current version it wrote, each counted as its key and value bytes "
                   "plus 128; a write past it is refused state-quota-exceeded (0: no bound)")
       ->capture_default_str()
-      ->check(WholeUint64());
+      ->transform(WholeUint64());
   cmd->add_option("--restart-delay", flags->restart_delay_ms,
                   "Milliseconds before a surface whose child exited is started again, through "
                   "the same checks; doubled while it keeps stopping, up to a minute (0: never, "
                   "its tools fail until las restarts)")
       ->capture_default_str()
-      ->check(TimeoutMs());
+      ->transform(TimeoutMs());
   cmd->add_option("--durability", flags->durability,
                   "strict: every ToolCallRequested is fsynced before the child sees the call "
                   "(default); relaxed: fsynced within milliseconds (loses the last moments of "
@@ -158,7 +158,7 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "not before the events since the last snapshot are as big as it), so a "
                   "restart folds only the events after the newest snapshot (0: never)")
       ->capture_default_str()
-      ->check(WholeUint64());
+      ->transform(WholeUint64());
   cmd->add_option("--snapshot-key", flags->snapshot_key_file,
                   "File with the secret key that seals snapshots, created (0600) by the first "
                   "snapshot; kept outside the log directory so that a snapshot written into "
@@ -194,7 +194,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
                   "Milliseconds --bridge-only waits for the daemon to answer (longer than the "
                   "daemon's default --start-timeout, so that its federation fits)")
       ->capture_default_str()
-      ->check(TimeoutMs())
+      ->transform(TimeoutMs())
       ->needs(bridge_only);
   cmd->callback([cmd, flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);

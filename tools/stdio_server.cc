@@ -42,7 +42,7 @@ std::unique_ptr<OperatorListener> BindOperatorSocket(boost::asio::io_context& io
   auto note = [&stdio](const Status& status) {
     if (stdio.on_note) {
       stdio.on_note("no operator socket (" + status.ToString() +
-                    "); the operator's `las` changes exit 7 while this server holds the log");
+                    "); the operator's `las` changes cannot reach this server while it holds the log");
     }
   };
   auto socket = DaemonSocketFor(options.log_dir, stdio.xdg_runtime_dir, /*create=*/true);

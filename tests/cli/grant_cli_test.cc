@@ -276,6 +276,39 @@ TEST_F(GrantCliTest, RulesAreAddedListedAndForgotten) {
   EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo"}).exit_code, 0) << "once forgotten, again";
 }
 
+// `rules --log DIR add|forget` acts on DIR (probe CY1: the parent's --log reached only the
+// listing, and the rule went to the default log, perhaps a production server's).
+TEST_F(GrantCliTest, TheLogGivenToRulesIsTheLogItsAddAndForgetChange) {
+  const std::string state_home = "XDG_STATE_HOME=" + tmp_.Sub("state");
+  auto rules = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {LAS_EXECUTABLE, "rules"});
+    return testing::RunCommand(args, {state_home});
+  };
+  auto added = rules({"--log", dir_, "add", "worker", "echo__echo"});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  const std::string id = Lines(added.out).at(0);
+  ASSERT_EQ(Json({"rules"}).size(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(tmp_.Sub("state") + "/las/log")) << "the default log";
+  auto twice = rules({"--log", dir_, "forget", id, "--log", tmp_.Sub("other")});
+  EXPECT_EQ(twice.exit_code, 2) << twice.err;
+  EXPECT_NE(twice.err.find("--log names two logs"), std::string::npos) << twice.err;
+  auto listing_flag = rules({"--json", "--log", dir_, "forget", id});
+  EXPECT_EQ(listing_flag.exit_code, 2) << listing_flag.err;
+  auto forgotten = rules({"--log", dir_, "forget", id});
+  EXPECT_EQ(forgotten.exit_code, 0) << forgotten.err;
+  EXPECT_TRUE(Json({"rules"}).empty());
+  // An empty --digest is refused, not read as "the digest the catalog holds now" (CY3).
+  for (std::vector<std::string> empty_digest :
+       {std::vector<std::string>{"rules", "add", "worker", "echo__echo", "--digest", ""},
+        {"grant", "worker", "--tool", "echo__echo", "--digest", ""}}) {
+    auto refused = Las(empty_digest);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("the digest is empty"), std::string::npos) << refused.err;
+  }
+  EXPECT_TRUE(Json({"rules"}).empty());
+  EXPECT_TRUE(Json({"grants"}).empty());
+}
+
 TEST_F(GrantCliTest, ALogHeldByARunningServerIsLockedAndReadsStillWork) {
   auto held = log::EventLog::Open(dir_);  // what a running `las serve` holds
   ASSERT_TRUE(held.ok());

@@ -139,6 +139,11 @@ TEST_F(InspectCoordinationCliTest, MessagesShowStateNowAndHandlesTheirOwners) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_EQ(table.out.find('\x1b'), std::string::npos) << "a subject cannot move the cursor";
   EXPECT_EQ(Las({"inspect", "messages", "--log", log_dir(), "--agent", ""}).exit_code, 2);
+  // Ids no session can bind are refused as the other --agent filters refuse them (CY6).
+  for (const std::string& impossible : std::vector<std::string>{" bob", std::string(300, 'a'), "\u200bbob"}) {
+    EXPECT_EQ(Las({"inspect", "messages", "--log", log_dir(), "--agent", impossible}).exit_code, 2)
+        << impossible;
+  }
   // A deferral shows while it holds, and not on the message completed after it (CA3).
   const std::string second_id = answers_[2]["result"]["structuredContent"]["message_id"];
   Session("carol", {Call("las__message_defer", {{"message_id", second_id}, {"seconds", 600}})});

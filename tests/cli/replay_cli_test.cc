@@ -563,6 +563,13 @@ TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
     EXPECT_NE(r.err.find("must be a whole number"), std::string::npos) << r.err;
   }
   EXPECT_EQ(Las({"events", "tail", "--log", dir_, "-n", "-1"}).exit_code, 2);
+  // Leading zeros are decimal: CLI11 alone read "010" as 8 and refused "08" (probe CY2).
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--from", "010"}).out, "") << "the log ends at 9";
+  CommandResult leading = Las({"replay", "--log", dir_, "--from", "08", "--to", "0000000000000000000009"});
+  ASSERT_EQ(leading.exit_code, 0) << leading.err;
+  const auto lines = Lines(leading.out);
+  ASSERT_EQ(lines.size(), 2u) << leading.out;
+  EXPECT_EQ(json::parse(lines[0])["seq"], 8);
   // Every exit-2 line names the same code, from CLI11's checks or the verb's own.
   EXPECT_EQ(Las({"replay", "--log", dir_, "--from", "-1"}).err.rfind("las replay: invalid_argument: --from: ", 0), 0u);
   EXPECT_EQ(Las({"events", "tail", "--log", dir_ + "/nolog"}).err.rfind("las events tail: not_found: ", 0), 0u);
