@@ -29,7 +29,9 @@
 #include "log/event_log.h"
 #include "log/log_reader.h"
 #include "projections/onboarding_projection.h"
+#include "projections/releases_projection.h"
 #include "tools/onboarding_journey.h"
+#include "tools/recorded_watermarks.h"
 #include "tools/registry.h"
 #include "transport/child_process.h"
 
@@ -50,6 +52,7 @@ struct OnboardingFlags {
 struct Folded {
   reducers::Onboarding state;
   uint64_t sequence = 0;
+  trust::Watermarks watermarks;  // the log's, which the release check applies too
 };
 Result<Folded> Fold(log::LogView& log, uint64_t head) {
   projections::ProjectionSet set;
@@ -57,7 +60,10 @@ Result<Folded> Fold(log::LogView& log, uint64_t head) {
   if (!folded.ok()) return folded.status();
   const auto* onboarding =
       dynamic_cast<const projections::OnboardingProjection*>(set.Find("onboarding"));
-  return Folded{onboarding->state(), set.sequence()};
+  const auto* releases = dynamic_cast<const projections::ReleasesProjection*>(set.Find("releases"));
+  return Folded{onboarding->state(), set.sequence(),
+                releases != nullptr ? tools::RecordedWatermarks(releases->releases())
+                                    : trust::Watermarks{}};
 }
 
 Result<Folded> FoldFollower(log::LogReader& reader) {
@@ -158,14 +164,15 @@ int ShowStatus(const OnboardingFlags& flags) {
 // results are then recorded directly or through the server.
 Result<std::vector<tools::StepResult>> RunChecks(const OnboardingFlags& flags,
                                                  const tools::Registry& registry,
-                                                 const reducers::Onboarding& state) {
+                                                 const Folded& folded) {
   tools::OnboardingCheckOptions options;
+  options.recorded_watermarks = folded.watermarks;
   options.environment = trust::EnvironmentFromProcess();
   options.node_executable = NodeExecutable(options.environment);
   options.start_timeout_ms = flags.timeout_ms;
   options.registry = registry;
   LAS_RETURN_IF_ERROR(transport::BecomeChildSubreaper());
-  return tools::CheckOnboardingSteps(flags.step, options, state);
+  return tools::CheckOnboardingSteps(flags.step, options, folded.state);
 }
 
 // The journey as the log holds it now, read as a follower.
@@ -204,7 +211,7 @@ int MutateThroughServer(const OnboardingFlags& flags, const tools::Registry& reg
   if (flags.action == "check") {
     auto before = FoldAsFollower(flags.log_dir);
     if (!before.ok()) return Fail(before.status());
-    auto checked = RunChecks(flags, registry, before->state);
+    auto checked = RunChecks(flags, registry, *before);
     if (!checked.ok()) return Fail(checked.status());
     results = std::move(*checked);
   }
@@ -262,7 +269,7 @@ int Mutate(const OnboardingFlags& flags) {
   const tools::Actor operator_actor;  // the CLI acts as the operator: no agent, no session
   std::vector<tools::StepResult> results;
   if (flags.action == "check") {
-    auto checked = RunChecks(flags, registry, folded->state);
+    auto checked = RunChecks(flags, registry, *folded);
     if (!checked.ok()) return Fail(checked.status());
     results = std::move(*checked);
   }

@@ -81,7 +81,14 @@ StepResult CheckRelease(const OnboardingCheckOptions& options) {
   const int64_t now = options.clock->NowMicros();
   auto release = verifier.VerifyAt(*paths, now);
   if (!release.ok()) return Fail(kStepRelease, release.verdict());
-  // As admission decides: a watermark that cannot move refuses the release.
+  // As admission decides: the log's watermark refuses a release the file lets through
+  // (probe CX3), and a watermark that cannot move refuses the release.
+  auto recorded = trust::DecideWatermark(options.recorded_watermarks, release->key_id,
+                                         release->manifest.sequence, release->manifest_sha256);
+  if (!recorded.ok()) {
+    return Fail(kStepRelease, trust::Reject(recorded.verdict().reason(),
+                                            recorded.verdict().detail() + " (as the log recorded it)"));
+  }
   if (trust::Verdict can = trust::ReleaseVerifier::CheckCanAdvance(*release); !can.ok()) {
     return Fail(kStepRelease, can);
   }

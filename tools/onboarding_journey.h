@@ -41,6 +41,7 @@
 #include "tools/registry.h"
 #include "trust/environment.h"
 #include "trust/secure_file.h"
+#include "trust/watermark.h"
 
 namespace las::tools {
 
@@ -77,6 +78,9 @@ struct OnboardingCheckOptions {
   std::string node_executable;     // LAS_NODE as the server reads it
   const WallClock* clock = &SystemWallClock();
   trust::SecureFileOptions secure;
+  // The log's recorded watermarks (tools/recorded_watermarks.h): the release check refuses
+  // what admission on that log would refuse, not only what the watermark file does.
+  trust::Watermarks recorded_watermarks;
   int64_t start_timeout_ms = 15'000;  // per child, the surfaces check
   CheckCancellation* cancellation = nullptr;  // optional: ends the surfaces check early
 };

@@ -15,12 +15,14 @@
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
 #include "projections/onboarding_projection.h"
+#include "projections/releases_projection.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/grant_policy.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/onboarding_journey.h"
+#include "tools/recorded_watermarks.h"
 #include "tools/source_guard.h"
 
 namespace las::tools {
@@ -147,6 +149,9 @@ class OnboardingTool {
       options.registry = context_.options.registry;
       options.node_executable = context_.options.node_executable;
       options.start_timeout_ms = context_.options.start_timeout_ms;
+      if (const auto* releases = context_.live.Get<projections::ReleasesProjection>("releases")) {
+        options.recorded_watermarks = RecordedWatermarks(releases->releases());
+      }
       options.cancellation = cancellation.get();
       // Shared with the worker, so it is still here if no worker can be started.
       auto reply = std::make_shared<std::function<void(ToolCallReply)>>(std::move(done));

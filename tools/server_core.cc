@@ -20,6 +20,7 @@
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
 #include "tools/random_id.h"
+#include "tools/recorded_watermarks.h"
 #include "tools/special_policies.h"
 #include "tools/worker_thread.h"
 #include "transport/child_process.h"
@@ -45,16 +46,9 @@ FederationOptions FederationOptionsFor(const ServerOptions& options,
   return federation;
 }
 
-trust::Watermarks RecordedWatermarks(const LiveProjections& live) {
-  trust::Watermarks recorded;
+trust::Watermarks RecordedWatermarksOf(const LiveProjections& live) {
   const auto* releases = live.Get<projections::ReleasesProjection>("releases");
-  if (releases == nullptr) return recorded;
-  for (const auto& [key_id, record] : releases->releases().keys) {
-    const std::optional<trust::Sha256Digest> digest = trust::Sha256FromHex(record.manifest_sha256);
-    if (record.watermark == 0 || !digest) continue;
-    recorded.by_key.emplace(key_id, trust::WatermarkEntry{record.watermark, *digest});
-  }
-  return recorded;
+  return releases == nullptr ? trust::Watermarks{} : RecordedWatermarks(releases->releases());
 }
 
 // The surfaces the log's catalog counts as served: admitted, or stopped with its tools.
@@ -165,7 +159,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   AddLasTools(parts->builtins, parts->context);
   parts->guards = MakeCallGuards(parts->context);
   FederationOptions federation = FederationOptionsFor(parts->options, parts->builtins);
-  federation.recorded_watermarks = RecordedWatermarks(parts->live);
+  federation.recorded_watermarks = RecordedWatermarksOf(parts->live);
   federation.recorded_served = RecordedServedSurfaces(parts->live);
   federation.on_log_failure_while_serving = [p = parts.get()](const Status& failure) {
     p->appender.NoteFailure(failure);

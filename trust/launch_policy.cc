@@ -8,12 +8,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "base/path_error.h"
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
 #include "trust/release_paths.h"
 #include "trust/secure_file.h"
+#include "trust/shebang.h"
 
 namespace las::trust {
 namespace {
@@ -53,9 +55,11 @@ Verdict CheckDigest(int fd, const Sha256Digest& signed_digest, const std::string
   return Verdict::Accept();
 }
 
-bool StartsWithShebang(int fd) {
-  char head[2] = {0, 0};
-  return ::pread(fd, head, 2, 0) == 2 && head[0] == '#' && head[1] == '!';
+// The `#!` line of the file open at `fd`, if it has one (Linux reads at most 256 bytes).
+std::optional<Shebang> ShebangOf(int fd) {
+  char head[256];
+  const ssize_t n = ::pread(fd, head, sizeof head, 0);
+  return n > 0 ? ParseShebang(std::string_view(head, static_cast<size_t>(n))) : std::nullopt;
 }
 
 }  // namespace
@@ -119,8 +123,12 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
   LAS_RETURN_IF_REJECTED(CheckDigest(binary->get(), surface.binary_sha256, name + "command", surface.command));
   plan.binary = std::move(binary).value();
   plan.binary_path = std::move(binary_path).value();
-  plan.binary_is_script = StartsWithShebang(plan.binary.get());
-  if (plan.binary_is_script) plan.inherit_fds.push_back(plan.binary.get());
+  const std::optional<Shebang> shebang = ShebangOf(plan.binary.get());
+  plan.binary_is_script = shebang.has_value();
+  if (shebang) {
+    LAS_RETURN_IF_REJECTED(CheckShebang(*shebang, workspace, policy.node_executable, name));
+    plan.inherit_fds.push_back(plan.binary.get());
+  }
 
   // Code file: an interpreter's script must be pinned, and be the file it runs.
   plan.argv = surface.argv;

@@ -11,6 +11,9 @@
 //     workspace                                                -> kCommandNotAllowed
 //   - the command's bytes, hashed through the open descriptor (Sha256OfFile), equal
 //     binary_sha256                                            -> kDigestMismatch
+//   - a script command's `#!` line runs nothing the release does not pin: no workspace
+//     interpreter, no code-loading options or env assignments (trust/shebang.h)
+//                                                              -> kCodeNotPinned
 //   - the code path (the script an interpreter runs): resolved inside the workspace
 //     (kWorkspaceEscape), hashed through its open descriptor, equal to code_sha256
 //     (kDigestMismatch)

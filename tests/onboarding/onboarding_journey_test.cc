@@ -246,6 +246,23 @@ TEST_F(OnboardingChecks, ReleaseVerifiesAndExpiresByTheInjectedClock) {
   EXPECT_EQ(Check("release")[0].reason, "not-configured");
 }
 
+// The release step decides as admission on the log would: the log's recorded watermark
+// refuses a release the watermark file lets through (probe CX3: recorded done, then `las
+// serve` refused it as a rollback).
+TEST_F(OnboardingChecks, ReleaseBelowTheLogsRecordedWatermarkFails) {
+  const std::string detail = Check("release")[0].detail;
+  const size_t at = detail.find("signed by key ");
+  ASSERT_NE(at, std::string::npos) << detail;
+  const std::string key_id = detail.substr(at + 14, detail.find(',', at) - at - 14);
+  options_.recorded_watermarks.by_key[key_id] = trust::WatermarkEntry{2, trust::Sha256Digest{}};
+  auto results = Check("release");
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_EQ(results[0].reason, "rollback") << results[0].detail;
+  EXPECT_NE(results[0].detail.find("as the log recorded it"), std::string::npos) << results[0].detail;
+  options_.recorded_watermarks.by_key[key_id] = trust::WatermarkEntry{1, trust::Sha256Digest{}};
+  EXPECT_EQ(Check("release")[0].reason, "conflict") << "sequence 1 recorded with other bytes";
+}
+
 TEST_F(OnboardingChecks, SurfacesLaunchTheRealChildrenAndRecordEachSurface) {
   auto results = Check("surfaces");
   const StepResult* echo = Find(results, "surface:echo");

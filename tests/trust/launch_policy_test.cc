@@ -13,6 +13,7 @@
 
 #include "tests/trust/trust_test_util.h"
 #include "trust/digest.h"
+#include "trust/shebang.h"
 
 namespace las::trust {
 namespace {
@@ -114,6 +115,51 @@ TEST_F(LaunchPolicyTest, SignedScriptRunsWithOnlyPathAndDeclaredEnv) {
   EXPECT_EQ(plan->missing_env, (std::vector<std::string>{"MOST_ABSENT"}));
   EXPECT_TRUE(plan->binary_is_script);
   EXPECT_EQ(RunPlan(*plan), "t0ken::/usr/local/bin:/usr/bin:/bin:" + ws_ + "/srv\n");
+}
+
+// A script command runs with the program its #! line names: that line may not run code the
+// release does not pin (probe CX2: `-mmod` ran an unpinned module of the workspace, `env -S
+// PYTHONPATH=...` imported from elsewhere, a workspace interpreter was edited after signing).
+TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
+  WriteFile(ws_ + "/srv/interp", "#!/bin/sh\nexec /bin/sh \"$@\"\n", 0700);
+  auto with_line = [&](const std::string& line, const std::string& body = "print('ran')") {
+    SurfaceBinding s = ScriptSurface();
+    WriteFile(s.command, line + "\n" + body + "\n", 0700);
+    s.binary_sha256 = DigestOfPath(s.command);
+    return s;
+  };
+  for (const std::string& line : {std::string("#!/usr/bin/python3 -mevilmod"),
+                                  std::string("#!/usr/bin/python3 other.py"),
+                                  std::string("#!/usr/bin/env -S PYTHONPATH=/tmp /usr/bin/python3"),
+                                  std::string("#!/usr/bin/env -S python3 -c print(1)"),
+                                  std::string("#!/usr/bin/env -C / python3"),
+                                  "#!" + ws_ + "/srv/interp",
+                                  std::string("#!/usr/bin/env -S ") + ws_ + "/srv/interp",
+                                  std::string("#!./interp")}) {
+    VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line), policy_);
+    ASSERT_FALSE(plan.ok()) << line;
+    EXPECT_EQ(plan.verdict().reason(), Reason::kCodeNotPinned) << line << ": " << plan.verdict().ToString();
+    EXPECT_NE(plan.verdict().detail().find("#! line"), std::string::npos) << plan.verdict().detail();
+  }
+  for (const char* line : {"#!/bin/sh", "#!/usr/bin/python3 -u", "#!/usr/bin/env python3",
+                           "#!/usr/bin/env -S python3 -u",
+                           "#!/usr/bin/env -S PYTHONUNBUFFERED=1 python3"}) {
+    VerdictOr<LaunchPlan> plan =
+        PlanLaunch(with_line(line, std::string_view(line) == "#!/bin/sh" ? "echo ran" : "print('ran')"), policy_);
+    ASSERT_TRUE(plan.ok()) << line << ": " << plan.verdict().ToString();
+    EXPECT_EQ(RunPlan(*plan), "ran\n") << line;
+  }
+}
+
+TEST(ShebangTest, TheLineIsReadAsLinuxReadsIt) {
+  EXPECT_FALSE(ParseShebang("print(1)\n#!/bin/sh").has_value());
+  std::optional<Shebang> line = ParseShebang("#!  /bin/sh  -e -x \t\nrest");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->program, "/bin/sh");
+  EXPECT_EQ(line->arguments, std::vector<std::string>{"-e -x"}) << "one argument, blanks trimmed";
+  line = ParseShebang("#!/usr/bin/env");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_TRUE(line->arguments.empty());
 }
 
 TEST_F(LaunchPolicyTest, BinaryChangedAfterSigningIsDigestMismatch) {

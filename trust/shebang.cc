@@ -1,0 +1,143 @@
+#include "trust/shebang.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "trust/digest.h"
+#include "trust/interpreter_argv.h"
+#include "trust/launch_policy.h"
+
+namespace las::trust {
+namespace {
+
+constexpr std::string_view kBlanks = " \t";
+
+std::string_view Trim(std::string_view text) {
+  const size_t first = text.find_first_not_of(kBlanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
+}
+
+std::vector<std::string> SplitAtBlanks(std::string_view text) {
+  std::vector<std::string> words;
+  while (!(text = Trim(text)).empty()) {
+    const size_t end = std::min(text.find_first_of(kBlanks), text.size());
+    words.emplace_back(text.substr(0, end));
+    text.remove_prefix(end);
+  }
+  return words;
+}
+
+std::string FileName(std::string_view path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+Verdict NotPinned(std::string_view who, const std::string& what) {
+  return Reject(Reason::kCodeNotPinned,
+                std::string(who) + "the script's #! line " + what +
+                    ": Las pins the script's bytes, not what its #! line runs "
+                    "(docs/RELEASES.md)");
+}
+
+// `program` as exec finds it: a path as written, else the first executable in kChildPath.
+std::optional<std::string> Locate(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  std::string_view dirs = kChildPath;
+  while (!dirs.empty()) {
+    const size_t end = std::min(dirs.find(':'), dirs.size());
+    const std::string candidate = std::string(dirs.substr(0, end)) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    dirs.remove_prefix(std::min(end + 1, dirs.size()));
+  }
+  return std::nullopt;
+}
+
+// env's words: the program they run and its arguments (program "" when none), or a refusal.
+VerdictOr<Shebang> ThroughEnv(const std::vector<std::string>& arguments, std::string_view who) {
+  std::vector<std::string> words = arguments;
+  if (words.size() == 1 && (words[0].starts_with("-S") || words[0].starts_with("--split-string"))) {
+    const std::string line = words[0];
+    words = SplitAtBlanks(line);
+    if (words[0].starts_with("-S") && words[0] != "-S") words[0] = words[0].substr(2);  // -Sprog
+  }
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if (word == "-S" || word == "--split-string" || word == "-i" ||
+        word == "--ignore-environment" || word == "-" || word.starts_with("--unset=")) {
+      continue;
+    }
+    if (word == "-u" || word == "--unset") {
+      ++i;
+      continue;
+    }
+    if (word.starts_with("-")) {
+      return NotPinned(who, "gives env the option " + word + ", which Las does not read");
+    }
+    if (const size_t eq = word.find('='); eq != std::string::npos) {
+      if (EnvironmentLoadsCode(std::string_view(word).substr(0, eq))) {
+        return NotPinned(who, "sets " + word.substr(0, eq) + ", which makes the child load code");
+      }
+      continue;
+    }
+    return Shebang{word, std::vector<std::string>(words.begin() + static_cast<long>(i) + 1, words.end())};
+  }
+  return Shebang{};
+}
+
+}  // namespace
+
+std::optional<Shebang> ParseShebang(std::string_view head) {
+  if (!head.starts_with("#!")) return std::nullopt;
+  head.remove_prefix(2);
+  head = Trim(head.substr(0, head.find('\n')));
+  Shebang shebang;
+  const size_t end = std::min(head.find_first_of(kBlanks), head.size());
+  shebang.program = std::string(head.substr(0, end));
+  if (const std::string_view rest = Trim(head.substr(end)); !rest.empty()) {
+    shebang.arguments.emplace_back(rest);
+  }
+  return shebang;
+}
+
+Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
+                     std::string_view node_executable, std::string_view who) {
+  Shebang run = shebang;
+  if (FileName(run.program) == "env") {
+    VerdictOr<Shebang> through = ThroughEnv(run.arguments, who);
+    if (!through.ok()) return through.verdict();
+    run = std::move(through).value();
+    if (run.program.empty()) return Verdict::Accept();  // env alone prints its environment
+  } else if (!run.program.empty() && run.program.front() != '/') {
+    return NotPinned(who, "names the relative interpreter " + run.program);
+  }
+  const std::optional<std::string> located = Locate(run.program);
+  if (!located) return Verdict::Accept();  // nothing to run: the child fails to start
+  char resolved[PATH_MAX];
+  if (::realpath(located->c_str(), resolved) == nullptr) return Verdict::Accept();
+  if (IsInsideDirectory(workspace, resolved)) {
+    return NotPinned(who, "runs " + run.program + ", which resolves to " + resolved +
+                              " inside the workspace");
+  }
+  const Interpreter interpreter = InterpreterOf(run.program, 0, Sha256Digest{}, node_executable);
+  if (interpreter == Interpreter::kNone) return Verdict::Accept();
+  std::vector<std::string> argv{run.program};
+  argv.insert(argv.end(), run.arguments.begin(), run.arguments.end());
+  argv.push_back("SCRIPT");  // where the kernel puts the script's path
+  VerdictOr<size_t> script = ScriptOperandIndex(interpreter, argv, "");
+  if (!script.ok()) {
+    // Its detail, past the "surface : " it begins with for the empty surface name.
+    const std::string& detail = script.verdict().detail();
+    return Reject(Reason::kCodeNotPinned,
+                  std::string(who) + "the script's #! line: " +
+                      detail.substr(std::min(detail.size(), std::string_view("surface : ").size())));
+  }
+  if (*script != argv.size() - 1) {
+    return NotPinned(who, "makes " + run.program + " run " + argv[*script] + ", not the script");
+  }
+  return Verdict::Accept();
+}
+
+}  // namespace las::trust

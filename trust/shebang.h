@@ -1,0 +1,48 @@
+// The `#!` line of a script command, held to the rules of a command line.
+//
+// A script command's bytes are pinned, its `#!` line included, but the program that line
+// names runs it, with the line's arguments: an interpreter inside the workspace is code the
+// release does not pin (only the script is hashed), and an interpreter's options or `env`
+// assignments can load other code — `#!/usr/bin/python3 -mmod` runs a module of the
+// workspace, `#!/usr/bin/env -S PYTHONPATH=dir python3` imports from `dir` (probe CX2).
+//
+// ParseShebang reads the line as Linux does: the program, then everything after it (blanks
+// trimmed) as one argument. CheckShebang then refuses, as kCodeNotPinned:
+//   - `env` (by file name) given an option other than -S/--split-string (which splits that
+//     one argument at blanks; env's own quoting is not read), -i/--ignore-environment, `-`
+//     and -u/--unset NAME; or an assignment of a variable that loads code
+//     (EnvironmentLoadsCode). env's program is the first other word, found in kChildPath
+//     when it names no directory, and the words after it are its arguments;
+//   - a relative interpreter path (it resolves against whatever the cwd is);
+//   - an interpreter whose resolved path is inside the workspace;
+//   - a Python or Node interpreter (by file name: python, python3, python3.11, node,
+//     nodejs, or the configured Node) whose arguments run anything but the script itself:
+//     the script must be the operand ScriptOperandIndex finds after them.
+// A program that does not exist is accepted here: the child fails to start, running nothing.
+// Shells pass (their scripts are noted at draft: tools/unpinned_code.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trust/reason.h"
+
+namespace las::trust {
+
+struct Shebang {
+  std::string program;                 // as written
+  std::vector<std::string> arguments;  // as the program receives them (at most one)
+};
+
+// The `#!` line at the start of `head` (a file's first bytes), or nullopt when there is none.
+std::optional<Shebang> ParseShebang(std::string_view head);
+
+// Accept, or kCodeNotPinned naming what the line would run that the release does not pin.
+// `workspace` is resolved (realpath); `node_executable` the configured Node ("" for none);
+// `who` prefixes the detail ("surface x: ").
+Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
+                     std::string_view node_executable, std::string_view who);
+
+}  // namespace las::trust
