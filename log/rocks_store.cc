@@ -5,6 +5,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sodium.h>
 #include <unistd.h>
@@ -197,7 +198,18 @@ bool HasTableFiles(const std::string& dir) {
 
 // Classifies `dir` before RocksDB touches it, so that a foreign directory is never
 // written to and every failure has its own clear message.
-enum class DirState { kMissing, kEmpty, kRocks, kForeign };
+// kUnfinished: a creation began here (kCreatingMarker) and did not say it ended — it may
+// still be under way, it may have been killed, or it may have finished all but removing the
+// marker; Open tells which.
+enum class DirState { kMissing, kEmpty, kRocks, kUnfinished, kForeign };
+
+// Written (and the directory synced) before RocksDB makes its first file in a new log, and
+// removed once the format marker is durable: a creation killed in between leaves it beside
+// RocksDB's first files, so that the next open knows them for its own unfinished work and
+// starts over, instead of calling the log damaged or foreign for good (probe CW1).
+constexpr std::string_view kCreatingMarker = "LAS-CREATING";
+
+bool IsRocksFileName(const std::string& name);
 
 Result<DirState> Inspect(const std::string& dir) {
   std::error_code ec;
@@ -227,6 +239,14 @@ Result<DirState> Inspect(const std::string& dir) {
     }
   }
   if (bare) return DirState::kEmpty;
+  if (fs::exists(fs::path(dir) / kCreatingMarker, ec)) {
+    bool ours = true;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name != kCreatingMarker && !IsRocksFileName(name)) ours = false;
+    }
+    if (ours) return DirState::kUnfinished;
+  }
   if (fs::exists(fs::path(dir) / "CURRENT", ec)) return DirState::kRocks;
   // A RocksDB that lost its CURRENT file is a damaged log, not someone else's directory.
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -375,19 +395,42 @@ bool IsRocksFileName(const std::string& name) {
                      [&](auto x) { return name.ends_with(x); });
 }
 
+// Leaves kCreatingMarker in `dir`, durably, before anything else is made there, and holds
+// it locked (flock) until the creation ends: kLocked when another creation holds it.
+Result<UniqueFd> MarkCreating(const std::string& dir) {
+  const std::string path = (fs::path(dir) / kCreatingMarker).string();
+  UniqueFd marker(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+  if (!marker.valid()) return IoError(dir + ": cannot create the log (" + std::strerror(errno) + ")");
+  if (::flock(marker.get(), LOCK_EX | LOCK_NB) != 0) return LockedStatus(dir);
+  UniqueFd directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!directory.valid() || ::fsync(directory.get()) != 0) {
+    return IoError(dir + ": cannot create the log (" + std::strerror(errno) + ")");
+  }
+  return marker;
+}
+
+// Whether a live creation holds `dir`'s kCreatingMarker (MarkCreating).
+bool CreationUnderWay(const std::string& dir) {
+  UniqueFd marker(::open((fs::path(dir) / kCreatingMarker).c_str(), O_RDONLY | O_CLOEXEC));
+  return marker.valid() && ::flock(marker.get(), LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+}
+
 // A log whose making failed (a full disk, too few descriptors) holds RocksDB's first files
 // and no format marker, and every later open would call it damaged or foreign though no
 // event was ever written (probe AU3). What the failed open made goes, so the next starts
 // afresh — unless another writer holds the log by now, or has made it whole meanwhile.
 // `remove_directory`: the open made the directory itself (it goes too, if empty).
 void RemoveUnfinishedLog(const std::string& dir, bool remove_directory) {
-  if (LockHeldByAnotherProcess(dir) || CheckFormatWithoutWriting(dir).ok()) return;
+  if (LockHeldByAnotherProcess(dir) || CreationUnderWay(dir) || CheckFormatWithoutWriting(dir).ok()) {
+    return;
+  }
   std::error_code ignored;
   std::vector<fs::path> made;
   for (const auto& entry : fs::directory_iterator(dir, ignored)) {
     if (IsRocksFileName(entry.path().filename().string())) made.push_back(entry.path());
   }
   for (const fs::path& path : made) fs::remove(path, ignored);
+  fs::remove(fs::path(dir) / kCreatingMarker, ignored);  // last: the rest is gone
   if (remove_directory) fs::remove(dir, ignored);  // only when empty
 }
 
@@ -416,6 +459,24 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   };
   auto state = Inspect(dir);
   if (!state.ok()) return refused(state.status());
+  if (*state == DirState::kUnfinished) {
+    if (CreationUnderWay(dir)) {
+      if (mode == Mode::kWriter) return LockedStatus(dir);
+      return NotFound(dir + ": no Las log here yet (another las process is creating it)");
+    }
+    if (CheckFormatWithoutWriting(dir).ok()) {
+      *state = DirState::kRocks;  // made whole; only the marker's removal was lost
+    } else if (LockHeldByAnotherProcess(dir)) {
+      if (mode == Mode::kWriter) return LockedStatus(dir);
+      return NotFound(dir + ": no Las log here yet (another las process is creating it)");
+    } else if (mode == Mode::kWriter && create_if_missing) {
+      RemoveUnfinishedLog(dir, /*remove_directory=*/false);  // a killed creation: again
+      *state = DirState::kEmpty;
+    } else {
+      return NotFound(dir + ": no Las log here (a creation was interrupted; the next server "
+                            "to open it creates it again)");
+    }
+  }
   const bool fresh = *state == DirState::kMissing || *state == DirState::kEmpty;
   if (*state == DirState::kForeign) {
     return refused(Status(Code::kNotALog, dir + ": not a Las log (the directory has other files)"));
@@ -464,6 +525,13 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     }
     return refused(marked);
   }
+  if (mode == Mode::kWriter) {
+    // The format marker is durable: the log is whole (also after a kill that left only
+    // this removal undone). Not synced: if it comes back, the next open removes it again.
+    std::error_code ignored;
+    fs::remove(fs::path(dir) / kCreatingMarker, ignored);
+    store->creating_ = UniqueFd();
+  }
   // A secondary skips what it cannot find; a writer's open would refuse the log.
   if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->CheckFiles(FileCheck::kPresent));
   return store;
@@ -492,6 +560,12 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
       made_directory = *made;
       // Made here (0700) or found empty, or made by someone else in between.
       if (auto access = CheckLogDirectory(dir_); !access.ok()) return access.status();
+      auto marked = MarkCreating(dir_);
+      if (!marked.ok()) {
+        if (marked.status().code() != Code::kLocked) RemoveUnfinishedLog(dir_, made_directory);
+        return marked.status();
+      }
+      creating_ = std::move(marked).value();
     }
     // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
     options.info_log = OpenWriterInfoLog(dir_);

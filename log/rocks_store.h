@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 #include "log/event.h"
 
 namespace las::log {
@@ -110,6 +111,7 @@ class RocksStore {
   dev_t dir_device_ = 0;  // the directory opened (NoteDirectory)
   ino_t dir_inode_ = 0;
   std::string view_manifest_;  // follower: the MANIFEST its view was opened on
+  UniqueFd creating_;          // writer making a new log: its locked creation marker
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* events_ = nullptr;
   rocksdb::ColumnFamilyHandle* meta_ = nullptr;

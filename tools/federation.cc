@@ -342,10 +342,19 @@ void Federation::Settle() {
     // Las on the same file (another log directory) may have moved the file already, and
     // this log must still learn that the release superseded what it recorded, or deleting
     // the file would re-open rollback here (probe CX1).
+    // It is appended (synced) before the file moves: a crash in between then leaves the
+    // log ahead of the file, which refuses more, never less (probe CW2: the file said 2,
+    // the log 1, and with the file deleted release 1 was served again). The log's record
+    // stays if the file cannot move: this log did admit the release.
     const trust::WatermarkEntry* recorded = options_.recorded_watermarks.Find(release_->key_id);
     const uint64_t before = recorded != nullptr ? recorded->sequence : 0;
-    trust::Verdict committed = trust::ReleaseVerifier(*options_.clock, options_.secure)
-                                   .Commit(*release_);
+    if (release_->manifest.sequence > before) {
+      Record({WatermarkAdvancedEvent(release_->key_id, before, release_->manifest.sequence,
+                                     trust::Sha256Hex(release_->manifest_sha256))});
+    }
+    trust::Verdict committed =
+        status_.ok() ? trust::ReleaseVerifier(*options_.clock, options_.secure).Commit(*release_)
+                     : trust::Verdict::Accept();  // the log failed: the file stays with it
     if (!committed.ok()) {
       Record({ReleaseRejectedEvent(release_->key_id, release_->manifest.sequence,
                                    trust::Sha256Hex(release_->manifest_sha256),
@@ -360,9 +369,6 @@ void Federation::Settle() {
           committed.reason() == trust::Reason::kConflict) {
         Supersede(committed.reason_name());
       }
-    } else if (release_->manifest.sequence > before) {
-      Record({WatermarkAdvancedEvent(release_->key_id, before, release_->manifest.sequence,
-                                     trust::Sha256Hex(release_->manifest_sha256))});
     }
   }
   settled_ = true;

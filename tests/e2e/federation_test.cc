@@ -1156,6 +1156,13 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   ASSERT_EQ(rejected.size(), 1u);
   EXPECT_EQ(rejected[0]["payload"]["reason"], "rollback");
   EXPECT_EQ(rejected[0]["payload"]["release_sequence"], 2);
+  // This log's watermark is appended before the file moves (probe CW2: a crash in between
+  // left the file ahead of the log), so it records release 2, which this log admitted,
+  // though the file's move then failed.
+  auto advanced = Replay({"--kind", "WatermarkAdvanced"});
+  ASSERT_EQ(advanced.size(), 1u);
+  EXPECT_EQ(advanced[0]["payload"]["to_sequence"], 2);
+  EXPECT_LT(advanced[0]["seq"], rejected[0]["seq"]);
   std::set<std::string> admitted, stopped;
   for (const json& e : Replay({"--kind", "SurfaceAdmitted"})) admitted.insert(e["payload"]["surface"]);
   for (const json& e : Replay({"--kind", "SurfaceStopped"})) {

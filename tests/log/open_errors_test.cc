@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -77,6 +79,68 @@ TEST(OpenErrorsTest, AFileIsNotALog) {
   testing::TempDir tmp;
   std::ofstream(tmp.Sub("file")) << "x";
   EXPECT_EQ(EventLog::Open(tmp.Sub("file")).status().code(), Code::kNotALog);
+}
+
+// A new log's creation killed before its format marker was written leaves LAS-CREATING
+// beside RocksDB's first files: the next writer starts it over, instead of calling it
+// damaged (exit 3) or foreign (exit 5) for good (probe CW1). Without the marker the same
+// files stay someone else's; a creation still under way (the marker locked) is "locked".
+TEST(OpenErrorsTest, ACreationKilledBeforeItsMarkerIsStartedOver) {
+  auto plain_rocksdb = [](const std::string& dir) {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* db = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir, &db).ok());
+    delete db;
+  };
+  const std::map<std::string, std::function<void(const std::string&)>> killed_at = {
+      {"MANIFEST written, no CURRENT",
+       [&](const std::string& dir) {
+         plain_rocksdb(dir);
+         fs::remove(fs::path(dir) / "CURRENT");
+       }},
+      {"CURRENT written, no families", plain_rocksdb},
+      {"a temporary file", [](const std::string& dir) {
+         fs::create_directories(dir);
+         std::ofstream(fs::path(dir) / "000000.dbtmp") << "";
+       }}};
+  for (const auto& [moment, leave] : killed_at) {
+    testing::TempDir tmp;
+    const std::string dir = tmp.Sub("log");
+    ASSERT_NO_FATAL_FAILURE(leave(dir));
+    std::ofstream(fs::path(dir) / "LAS-CREATING") << "";
+    EXPECT_EQ(LogReader::Open(dir).status().code(), Code::kNotFound) << moment;
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << moment << ": " << log.status().ToString();
+    EXPECT_EQ((*log)->head().sequence, 0u);
+    EXPECT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok()) << moment;
+    EXPECT_FALSE(fs::exists(fs::path(dir) / "LAS-CREATING")) << moment;
+  }
+  // Made whole, but killed before the marker went: the log is kept, the marker removed.
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  const size_t events = testing::OneOfEveryKind(0).size();
+  std::ofstream(fs::path(dir) / "LAS-CREATING") << "";
+  ASSERT_TRUE(LogReader::Open(dir).ok());
+  {
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    EXPECT_EQ((*log)->head().sequence, events);
+  }
+  EXPECT_FALSE(fs::exists(fs::path(dir) / "LAS-CREATING"));
+  // A creation under way holds the marker locked: another writer waits its turn.
+  testing::TempDir busy;
+  const std::string under_way = busy.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(plain_rocksdb(under_way));
+  const std::string marker = (fs::path(under_way) / "LAS-CREATING").string();
+  const int held = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  EXPECT_EQ(EventLog::Open(under_way).status().code(), Code::kLocked);
+  EXPECT_EQ(LogReader::Open(under_way).status().code(), Code::kNotFound);
+  EXPECT_TRUE(fs::exists(fs::path(under_way) / "CURRENT")) << "nothing of it was removed";
+  ::close(held);
 }
 
 TEST(OpenErrorsTest, AnotherRocksDbIsNotALog) {
