@@ -571,7 +571,10 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     options.info_log = OpenWriterInfoLog(dir_);
     SetWalRecovery(options);
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
-    if (!s.ok() && fresh) RemoveUnfinishedLog(dir_, made_directory);
+    if (!s.ok() && fresh) {
+      creating_ = UniqueFd();  // its lock would keep RemoveUnfinishedLog off our own files
+      RemoveUnfinishedLog(dir_, made_directory);
+    }
   }
   return Adopt(s, raw, handles);
 }
