@@ -164,7 +164,9 @@ std::optional<std::string> FormatRfc3339Micros(int64_t micros) {
   return buffer;
 }
 
-std::string EventToJson(const StoredEvent& event) {
+std::string EventToJson(const StoredEvent& event) { return EventToJson(event, {}); }
+
+std::string EventToJson(const StoredEvent& event, const std::vector<std::string_view>& withheld) {
   const fb::Envelope& envelope = EnvelopeOf(event);
   json out = json::object();
   out["seq"] = event.sequence;
@@ -180,6 +182,13 @@ std::string EventToJson(const StoredEvent& event) {
   out["prev_hash"] = ToHex({envelope.prev_hash()->bytes()->data(), 32});
   out["hash"] = ToHex(event.hash);
   out["payload"] = PayloadJson(envelope);
+  if (!withheld.empty()) {
+    json names = json::array();
+    for (std::string_view name : withheld) {
+      if (out["payload"].erase(std::string(name)) != 0) names.push_back(name);
+    }
+    out["withheld"] = std::move(names);
+  }
   return EscapeUnsafeInJson(out.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "log/event.h"
 
@@ -23,6 +25,10 @@ namespace las::log {
 // terminal reads as it is stored. "time" is null when the time is outside the years
 // 0000-9999, which RFC 3339 cannot write ("time_micros" holds it all the same).
 std::string EventToJson(const StoredEvent& event);
+// The same with the payload members named in `withheld` left out and named instead in a
+// "withheld" array after "payload" (what an agent may not see of another's event: a
+// policy of the caller's, tools/event_privacy.h). Names the payload lacks are ignored.
+std::string EventToJson(const StoredEvent& event, const std::vector<std::string_view>& withheld);
 
 // "2026-11-30T06:27:24.123456Z"; nullopt outside the years 0000-9999.
 std::optional<std::string> FormatRfc3339Micros(int64_t micros_since_epoch);

@@ -8,6 +8,7 @@
 
 #include "log/event_json.h"
 #include "log/event_log.h"
+#include "tools/event_privacy.h"
 #include "tools/exact_json_result.h"
 #include "projections/sources_projection.h"
 #include "tools/federation.h"
@@ -119,8 +120,9 @@ BuiltinHandler ToggleHandler(const LasToolContext& context, bool enable,
 // las__inspect_events: events from `from`, at most `limit` and kMaxPageBytes of response
 // (at least one). "next_from" is the sequence to ask for next (null on an empty page);
 // "truncated" says the byte bound, not `limit` or the log's end, ended the page.
-void InspectEvents(const LasToolContext& context, const std::string& arguments,
-                   const std::function<void(ToolCallReply)>& done) {
+// Other agents' private payload members are withheld (tools/event_privacy.h).
+void InspectEvents(const LasToolContext& context, const SessionInfo& session,
+                   const std::string& arguments, const std::function<void(ToolCallReply)>& done) {
   const Json args = Json::parse(arguments, nullptr, false);
   const size_t limit = CountArg(args, "limit", 50);
   auto cursor = context.log.Read(CountArg(args, "from", 1));
@@ -135,7 +137,8 @@ void InspectEvents(const LasToolContext& context, const std::string& arguments,
     // A page that ends at an unreadable or tampered event must not look like the log's end.
     if (!more.ok()) return done(ToolCallReply::Error(-32603, "Tool call failed"));
     if (!*more) break;
-    const std::string event = log::EventToJson((*cursor)->current());
+    const log::StoredEvent& stored = (*cursor)->current();
+    const std::string event = log::EventToJson(stored, WithheldFrom(stored, session.agent_id));
     // Room is kept for the largest "next_from" and "truncated".
     if (!budget.TryTake(event, R"("next_from":18446744073709551615,"truncated":true)")) {
       truncated = true;
@@ -214,11 +217,14 @@ void AddAdminTools(BuiltinTools& tools, const LasToolContext& context) {
   tools.Add(
       "inspect_events",
       "Events of the log from a sequence, as JSON: at most `limit` (200) and 64 KiB a page; "
-      "next_from continues.",
+      "next_from continues. Other agents' private state, messages, handle contents and call "
+      "arguments and results are withheld (named in each event's `withheld`).",
       R"({"type":"object","properties":{"from":{"type":"integer","minimum":1},)"
       R"("limit":{"type":"integer","minimum":1,"maximum":200}},"additionalProperties":false})",
-      [context](const SessionInfo&, const std::string& arguments,
-                std::function<void(ToolCallReply)> done) { InspectEvents(context, arguments, done); });
+      [context](const SessionInfo& session, const std::string& arguments,
+                std::function<void(ToolCallReply)> done) {
+        InspectEvents(context, session, arguments, done);
+      });
 }
 
 }  // namespace las::tools

@@ -7,11 +7,12 @@ namespace las::tools {
 
 namespace {
 
-// Unicode's space separators (Zs), line and paragraph separators: at either end of an id
-// they display as nothing, so "bob" and "bob " would be two agents that look alike.
+// Unicode's space separators (Zs), line and paragraph separators, and U+2800 BRAILLE
+// PATTERN BLANK (a symbol, but drawn as nothing: probe DA3): at either end of an id they
+// display as nothing, so "bob" and "bob " would be two agents that look alike.
 bool IsSpace(char32_t c) {
   return c == U' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x2800 || c == 0x3000;
 }
 
 char32_t LastCodePoint(std::string_view text) {

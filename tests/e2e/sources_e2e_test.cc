@@ -312,6 +312,57 @@ TEST_F(SourcesE2eTest, InspectEventsPagesStayWithin64KiBAndCoverTheLog) {
   EXPECT_TRUE(any_truncated) << "about 200 KiB of events cannot fit one page";
 }
 
+// Probe DA1: las__inspect_events shows a root holder every event, but not what belongs to
+// other agents: their private state, messages between others, their handles' contents,
+// their call arguments and results. The operator's `las replay` shows everything.
+TEST_F(SourcesE2eTest, InspectEventsWithholdsOtherAgentsPrivateData) {
+  auto as = [&](const std::string& agent, json steps, std::vector<std::string> args = {}) {
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
+                             testing::EnvObject(release_->Environment(), {{"LAS_AGENT_ID", agent}}),
+                             steps, args);
+  };
+  auto bob = as("bob", {CallStep("las__state_set", {{"key", "api-token"}, {"value", "bob-SECRET-123"}}),
+                        CallStep("las__message_send",
+                                 {{"to", "carol"}, {"subject", "pin"}, {"body", "PIN 4711"}}),
+                        CallStep("echo__echo", {{"message", "merger with ACME"}})});
+  ASSERT_EQ(bob.exit_code, 0) << bob.err;
+  ASSERT_EQ(as("default", {CallStep("las__state_set", {{"key", "mine"}, {"value", "visible"}})})
+                .exit_code, 0);
+  const size_t logged = Replay({}).size();
+  json events = json::array();
+  json from = 1;
+  for (int page = 0; page < 100 && events.size() < logged; ++page) {
+    auto root = as("default", {CallStep("las__inspect_events", {{"from", from}, {"limit", 200}})},
+                   {"--admin"});
+    ASSERT_EQ(root.exit_code, 0) << root.err;
+    const json answer = root.steps[0]["result"]["structuredContent"];
+    ASSERT_TRUE(answer["events"].is_array()) << root.steps[0].dump();
+    for (const json& event : answer["events"]) events.push_back(event);
+    from = answer["next_from"];
+  }
+  ASSERT_GE(events.size(), logged);
+  const std::string page = events.dump();
+  EXPECT_EQ(page.find("bob-SECRET-123"), std::string::npos);
+  EXPECT_EQ(page.find("api-token"), std::string::npos);
+  EXPECT_EQ(page.find("PIN 4711"), std::string::npos);
+  EXPECT_EQ(page.find("merger with ACME"), std::string::npos);
+  EXPECT_NE(page.find("visible"), std::string::npos) << "the caller's own state is shown";
+  std::set<std::string> withheld_kinds;
+  for (const json& event : events) {
+    if (!event.contains("withheld")) continue;
+    withheld_kinds.insert(event["kind"].get<std::string>());
+    EXPECT_EQ(event["agent"], "bob") << event.dump();
+    for (const json& name : event["withheld"]) EXPECT_FALSE(event["payload"].contains(name)) << event.dump();
+  }
+  EXPECT_EQ(withheld_kinds, (std::set<std::string>{"StateWritten", "MessageSent",
+                                                   "ToolCallRequested", "ToolCallCompleted"}));
+  bool replayed = false;
+  for (const json& event : Replay({"--kind", "StateWritten"})) {
+    replayed = replayed || event["payload"]["value"] == "\"bob-SECRET-123\"";
+  }
+  EXPECT_TRUE(replayed) << "the operator's replay shows it whole";
+}
+
 TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGuards) {
   auto run = Serve(
       {{{"op", "listTools"}},

@@ -140,7 +140,8 @@ TEST(GrantPolicyTest, AgentIdsAreBoundedAndPrintable) {
   EXPECT_FALSE(IsValidAgentId("a\nb"));
   EXPECT_FALSE(IsValidAgentId(std::string("a\x7f", 2)));
   // Probe K7: "bob" and "bob " were two agents shown alike in `las grants`; " " showed blank.
-  for (const char* look_alike : {"bob ", " bob", " ", "   ", "bob\u3000", "\u3000", "\u00a0bob", "bob\u2003"}) {
+  for (const char* look_alike : {"bob ", " bob", " ", "   ", "bob\u3000", "\u3000", "\u00a0bob", "bob\u2003",
+                                 "bob\u2800", "\u2800"}) {
     EXPECT_FALSE(IsValidAgentId(look_alike)) << look_alike;
   }
   EXPECT_TRUE(IsValidAgentId("bob smith")) << "a space inside shows";
