@@ -1,11 +1,14 @@
 #include "trust/shebang.h"
 
+#include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
 
+#include "base/unique_fd.h"
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
 #include "trust/launch_policy.h"
@@ -53,6 +56,22 @@ std::optional<std::string> Locate(const std::string& program) {
     dirs.remove_prefix(std::min(end + 1, dirs.size()));
   }
   return std::nullopt;
+}
+
+// What `program`, resolved to `resolved`, is: by the name written, by the name it resolves
+// to (a symlink), or by its bytes (a renamed copy of an interpreter).
+Interpreter InterpreterAt(const std::string& program, const std::string& resolved,
+                          std::string_view node_executable) {
+  for (const std::string& name : {program, resolved}) {
+    const Interpreter named = InterpreterOf(name, 0, Sha256Digest{}, node_executable);
+    if (named != Interpreter::kNone) return named;
+  }
+  UniqueFd file(::open(resolved.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat st {};
+  if (!file.valid() || ::fstat(file.get(), &st) != 0) return Interpreter::kNone;
+  Result<Sha256Digest> digest = Sha256OfFile(file.get());
+  if (!digest.ok()) return Interpreter::kNone;
+  return InterpreterOf(resolved, static_cast<uint64_t>(st.st_size), *digest, node_executable);
 }
 
 // env's words: the program they run and its arguments (program "" when none), or a refusal.
@@ -121,7 +140,7 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     return NotPinned(who, "runs " + run.program + ", which resolves to " + resolved +
                               " inside the workspace");
   }
-  const Interpreter interpreter = InterpreterOf(run.program, 0, Sha256Digest{}, node_executable);
+  const Interpreter interpreter = InterpreterAt(run.program, resolved, node_executable);
   if (interpreter == Interpreter::kNone) return Verdict::Accept();
   std::vector<std::string> argv{run.program};
   argv.insert(argv.end(), run.arguments.begin(), run.arguments.end());

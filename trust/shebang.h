@@ -15,9 +15,11 @@
 //     when it names no directory, and the words after it are its arguments;
 //   - a relative interpreter path (it resolves against whatever the cwd is);
 //   - an interpreter whose resolved path is inside the workspace;
-//   - a Python or Node interpreter (by file name: python, python3, python3.11, node,
-//     nodejs, or the configured Node) whose arguments run anything but the script itself:
-//     the script must be the operand ScriptOperandIndex finds after them.
+//   - a Python or Node interpreter (by the file name written or resolved to: python,
+//     python3, python3.11, node, nodejs, the configured Node; or by the bytes of
+//     /usr/bin/python3 or the configured Node, for a renamed copy) whose arguments run
+//     anything but the script itself: the script must be the operand ScriptOperandIndex
+//     finds after them.
 // A program that does not exist is accepted here: the child fails to start, running nothing.
 // Shells pass (their scripts are noted at draft: tools/unpinned_code.h).
 #pragma once

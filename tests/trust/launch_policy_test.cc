@@ -122,6 +122,10 @@ TEST_F(LaunchPolicyTest, SignedScriptRunsWithOnlyPathAndDeclaredEnv) {
 // PYTHONPATH=...` imported from elsewhere, a workspace interpreter was edited after signing).
 TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
   WriteFile(ws_ + "/srv/interp", "#!/bin/sh\nexec /bin/sh \"$@\"\n", 0700);
+  // Python outside the workspace under other names: a symlink, and a renamed copy.
+  std::filesystem::create_symlink("/usr/bin/python3", outside_ + "/py");
+  std::filesystem::copy_file(std::filesystem::canonical("/usr/bin/python3"), outside_ + "/runner");
+  std::filesystem::permissions(outside_ + "/runner", std::filesystem::perms::owner_all);
   auto with_line = [&](const std::string& line, const std::string& body = "print('ran')") {
     SurfaceBinding s = ScriptSurface();
     WriteFile(s.command, line + "\n" + body + "\n", 0700);
@@ -135,7 +139,9 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                                   std::string("#!/usr/bin/env -C / python3"),
                                   "#!" + ws_ + "/srv/interp",
                                   std::string("#!/usr/bin/env -S ") + ws_ + "/srv/interp",
-                                  std::string("#!./interp")}) {
+                                  std::string("#!./interp"),
+                                  "#!" + outside_ + "/py -mevilmod",
+                                  "#!" + outside_ + "/runner -c print(1)"}) {
     VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line), policy_);
     ASSERT_FALSE(plan.ok()) << line;
     EXPECT_EQ(plan.verdict().reason(), Reason::kCodeNotPinned) << line << ": " << plan.verdict().ToString();
