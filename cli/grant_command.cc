@@ -15,6 +15,7 @@
 #include "cli/id_argument.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "cli/same_file.h"
 #include "cli/table.h"
 #include "projections/grants_projection.h"
 #include "tools/grant_admin.h"
@@ -101,7 +102,7 @@ Result<std::string> RulesLogDir(const CLI::App& rules, const std::string& rules_
   }
   const bool on_rules = rules.get_option("--log")->count() > 0;
   const bool on_verb = verb.get_option("--log")->count() > 0;
-  if (on_rules && on_verb && rules_log != verb_log) {
+  if (on_rules && on_verb && !SameFile(rules_log, verb_log)) {
     return InvalidArgument("--log names two logs (before and after `" + verb.get_name() +
                            "`): give it once");
   }

@@ -209,7 +209,7 @@ enum class DirState { kMissing, kEmpty, kRocks, kUnfinished, kForeign };
 // starts over, instead of calling the log damaged or foreign for good (probe CW1).
 constexpr std::string_view kCreatingMarker = "LAS-CREATING";
 
-bool IsRocksFileName(const std::string& name);
+bool NothingWrittenYet(const std::string& dir);
 
 Result<DirState> Inspect(const std::string& dir) {
   std::error_code ec;
@@ -239,13 +239,8 @@ Result<DirState> Inspect(const std::string& dir) {
     }
   }
   if (bare) return DirState::kEmpty;
-  if (fs::exists(fs::path(dir) / kCreatingMarker, ec)) {
-    bool ours = true;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name != kCreatingMarker && !IsRocksFileName(name)) ours = false;
-    }
-    if (ours) return DirState::kUnfinished;
+  if (fs::exists(fs::path(dir) / kCreatingMarker, ec) && NothingWrittenYet(dir)) {
+    return DirState::kUnfinished;
   }
   if (fs::exists(fs::path(dir) / "CURRENT", ec)) return DirState::kRocks;
   // A RocksDB that lost its CURRENT file is a damaged log, not someone else's directory.
@@ -395,11 +390,42 @@ bool IsRocksFileName(const std::string& name) {
                      [&](auto x) { return name.ends_with(x); });
 }
 
+// Whether `dir` holds only what a creation makes before it writes anything: the marker and
+// RocksDB's files by their exact names (001234.log, MANIFEST-000001, ...), no table file,
+// and every write-ahead log empty. Anything else is not ours to remove (probe CZ F3: a
+// planted marker made a writer delete foreign files, or a damaged log's events).
+bool NothingWrittenYet(const std::string& dir) {
+  auto numbered = [](std::string_view digits) {
+    return !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const std::string_view view = name;
+    const size_t dot = view.find('.');
+    const std::string_view stem = view.substr(0, dot);
+    const std::string_view suffix = dot == std::string_view::npos ? "" : view.substr(dot);
+    if (name == kCreatingMarker || name == "CURRENT" || name == "IDENTITY" || name == "LOCK" ||
+        name == "LOG" || name.starts_with("LOG.old")) {
+      continue;
+    }
+    if ((stem.starts_with("MANIFEST-") || stem.starts_with("OPTIONS-")) &&
+        numbered(stem.substr(stem.find('-') + 1)) && (suffix.empty() || suffix == ".dbtmp")) {
+      continue;
+    }
+    if (numbered(stem) && suffix == ".dbtmp") continue;
+    if (numbered(stem) && suffix == ".log" && entry.file_size(ec) == 0 && !ec) continue;
+    return false;  // a table file, a written WAL, or a file RocksDB would not make
+  }
+  return !ec;
+}
+
 // Leaves kCreatingMarker in `dir`, durably, before anything else is made there, and holds
-// it locked (flock) until the creation ends: kLocked when another creation holds it.
+// it locked (flock) until the creation ends: kLocked when another creation made it first.
 Result<UniqueFd> MarkCreating(const std::string& dir) {
   const std::string path = (fs::path(dir) / kCreatingMarker).string();
-  UniqueFd marker(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+  UniqueFd marker(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  if (!marker.valid() && errno == EEXIST) return LockedStatus(dir);
   if (!marker.valid()) return IoError(dir + ": cannot create the log (" + std::strerror(errno) + ")");
   if (::flock(marker.get(), LOCK_EX | LOCK_NB) != 0) return LockedStatus(dir);
   UniqueFd directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -526,15 +552,20 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     return refused(marked);
   }
   if (mode == Mode::kWriter) {
-    // The format marker is durable: the log is whole (also after a kill that left only
-    // this removal undone). Not synced: if it comes back, the next open removes it again.
-    std::error_code ignored;
-    fs::remove(fs::path(dir) / kCreatingMarker, ignored);
-    store->creating_ = UniqueFd();
+    // The format marker is durable: the log is whole. Not synced: if the removal is lost,
+    // the next writer's open removes it again (a log with anything written is never taken
+    // for an unfinished creation).
+    store->DropCreatingMarker();
   }
   // A secondary skips what it cannot find; a writer's open would refuse the log.
   if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->CheckFiles(FileCheck::kPresent));
   return store;
+}
+
+void RocksStore::DropCreatingMarker() {
+  std::error_code ignored;
+  fs::remove(fs::path(dir_) / kCreatingMarker, ignored);
+  creating_ = UniqueFd();
 }
 
 Status RocksStore::OpenDb(Mode mode, bool fresh) {
@@ -566,13 +597,18 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
         return marked.status();
       }
       creating_ = std::move(marked).value();
+      // Another writer made the log whole between our look and our marker: it is not new.
+      if (std::error_code ec; fs::exists(fs::path(dir_) / "CURRENT", ec)) {
+        DropCreatingMarker();
+        return LockedStatus(dir_);
+      }
     }
     // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
     options.info_log = OpenWriterInfoLog(dir_);
     SetWalRecovery(options);
     s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
     if (!s.ok() && fresh) {
-      creating_ = UniqueFd();  // its lock would keep RemoveUnfinishedLog off our own files
+      DropCreatingMarker();  // ours (O_EXCL); its lock would keep RemoveUnfinishedLog off
       RemoveUnfinishedLog(dir_, made_directory);
     }
   }

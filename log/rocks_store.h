@@ -103,6 +103,8 @@ class RocksStore {
   Status Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
                const std::vector<rocksdb::ColumnFamilyHandle*>& handles);
   void CloseDb();
+  // Removes the kCreatingMarker file and releases its lock (a writer's own creation).
+  void DropCreatingMarker();
 
   static constexpr int kSettleAttempts = 50;
 

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "base/unique_fd.h"
 #include "trust/digest.h"
@@ -74,36 +76,94 @@ Interpreter InterpreterAt(const std::string& program, const std::string& resolve
   return InterpreterOf(resolved, static_cast<uint64_t>(st.st_size), *digest, node_executable);
 }
 
+// Whether `program`, resolved to `resolved`, is env: by either name, or by the bytes of
+// /usr/bin/env (a symlink or copy of it under another name).
+bool IsEnv(const std::string& program, const std::string& resolved) {
+  if (FileName(program) == "env" || FileName(resolved) == "env") return true;
+  struct stat env {}, other {};
+  if (::stat("/usr/bin/env", &env) != 0 || ::stat(resolved.c_str(), &other) != 0 ||
+      env.st_size != other.st_size) {
+    return false;  // hashed only when the sizes agree
+  }
+  auto digest = [](const char* path) -> std::optional<Sha256Digest> {
+    UniqueFd file(::open(path, O_RDONLY | O_CLOEXEC));
+    if (!file.valid()) return std::nullopt;
+    Result<Sha256Digest> sha = Sha256OfFile(file.get());
+    return sha.ok() ? std::optional(*sha) : std::nullopt;
+  };
+  const std::optional<Sha256Digest> env_digest = digest("/usr/bin/env");
+  return env_digest.has_value() && digest(resolved.c_str()) == env_digest;
+}
+
 // env's words: the program they run and its arguments (program "" when none), or a refusal.
+// Only what reads the same to GNU env and to this reading passes: no quoting, escapes or
+// `${VAR}` in an -S string (env would remove or expand them; probe CZ F2), no nested -S, no
+// PATH (env would search it for the program), no option but -i, -u NAME and `--`.
 VerdictOr<Shebang> ThroughEnv(const std::vector<std::string>& arguments, std::string_view who) {
   std::vector<std::string> words = arguments;
   if (words.size() == 1 && (words[0].starts_with("-S") || words[0].starts_with("--split-string"))) {
     const std::string line = words[0];
+    if (line.find_first_of("\"'\\$") != std::string::npos) {
+      return NotPinned(who, "gives env -S quoting, escapes or variables, which Las does not read");
+    }
     words = SplitAtBlanks(line);
-    if (words[0].starts_with("-S") && words[0] != "-S") words[0] = words[0].substr(2);  // -Sprog
+    if (words[0] == "-S" || words[0] == "--split-string") {
+      words.erase(words.begin());
+    } else if (words[0].starts_with("-S")) {
+      words[0] = words[0].substr(2);  // -Sprog
+    } else {
+      words[0] = words[0].substr(words[0].find('=') + 1);  // --split-string=prog
+    }
   }
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
-    if (word == "-S" || word == "--split-string" || word == "-i" ||
-        word == "--ignore-environment" || word == "-" || word.starts_with("--unset=")) {
+    if (word == "-i" || word == "--ignore-environment" || word == "-" ||
+        (word.starts_with("--unset=") && word.size() > 8)) {
       continue;
     }
-    if (word == "-u" || word == "--unset") {
+    if ((word == "-u" || word == "--unset") && i + 1 < words.size()) {
       ++i;
       continue;
     }
-    if (word.starts_with("-")) {
-      return NotPinned(who, "gives env the option " + word + ", which Las does not read");
+    const bool end_of_options = word == "--";
+    if (end_of_options && ++i == words.size()) break;
+    const std::string& program = words[i];
+    if (!end_of_options && program.starts_with("-")) {
+      return NotPinned(who, "gives env the option " + program + ", which Las does not read");
     }
-    if (const size_t eq = word.find('='); eq != std::string::npos) {
-      if (EnvironmentLoadsCode(std::string_view(word).substr(0, eq))) {
-        return NotPinned(who, "sets " + word.substr(0, eq) + ", which makes the child load code");
+    if (const size_t eq = program.find('='); !end_of_options && eq != std::string::npos) {
+      const std::string_view name = std::string_view(program).substr(0, eq);
+      if (name == "PATH") return NotPinned(who, "sets PATH, which changes what env runs");
+      if (EnvironmentLoadsCode(name)) {
+        return NotPinned(who, "sets " + std::string(name) + ", which makes the child load code");
       }
       continue;
     }
-    return Shebang{word, std::vector<std::string>(words.begin() + static_cast<long>(i) + 1, words.end())};
+    return Shebang{program, std::vector<std::string>(words.begin() + static_cast<long>(i) + 1, words.end())};
   }
   return Shebang{};
+}
+
+// `program` as exec finds it with every symlink followed, or a refusal: relative (to
+// whatever the cwd is), not found (`required`: else nullopt, the exec fails and runs
+// nothing), or inside the workspace.
+VerdictOr<std::optional<std::string>> Resolve(const std::string& program, bool search_path,
+                                              bool required, std::string_view workspace,
+                                              std::string_view who) {
+  if (program.front() != '/' && (!search_path || program.find('/') != std::string::npos)) {
+    return NotPinned(who, "names the relative program " + program);
+  }
+  const std::optional<std::string> located = search_path ? Locate(program) : program;
+  char resolved[PATH_MAX];
+  if (!located || ::realpath(located->c_str(), resolved) == nullptr) {
+    if (required) return NotPinned(who, "has env run " + program + ", which is not found");
+    return std::optional<std::string>();
+  }
+  if (IsInsideDirectory(workspace, resolved)) {
+    return NotPinned(who, "runs " + program + ", which resolves to " + resolved +
+                              " inside the workspace");
+  }
+  return std::optional<std::string>(resolved);
 }
 
 }  // namespace
@@ -123,22 +183,28 @@ std::optional<Shebang> ParseShebang(std::string_view head) {
 
 Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
                      std::string_view node_executable, std::string_view who) {
+  for (const std::string& text : {shebang.program, shebang.arguments.empty() ? "" : shebang.arguments[0]}) {
+    if (std::any_of(text.begin(), text.end(), [](char c) {
+          return (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f;
+        })) {
+      return NotPinned(who, "holds a control character (a CR line end?)");
+    }
+  }
+  if (shebang.program.empty()) return Verdict::Accept();  // no program: the exec fails
   Shebang run = shebang;
-  if (FileName(run.program) == "env") {
+  auto where = Resolve(run.program, /*search_path=*/false, /*required=*/false, workspace, who);
+  if (!where.ok()) return where.verdict();
+  if (!where->has_value()) return Verdict::Accept();
+  std::string resolved = **where;
+  if (IsEnv(run.program, resolved)) {
     VerdictOr<Shebang> through = ThroughEnv(run.arguments, who);
     if (!through.ok()) return through.verdict();
     run = std::move(through).value();
     if (run.program.empty()) return Verdict::Accept();  // env alone prints its environment
-  } else if (!run.program.empty() && run.program.front() != '/') {
-    return NotPinned(who, "names the relative interpreter " + run.program);
-  }
-  const std::optional<std::string> located = Locate(run.program);
-  if (!located) return Verdict::Accept();  // nothing to run: the child fails to start
-  char resolved[PATH_MAX];
-  if (::realpath(located->c_str(), resolved) == nullptr) return Verdict::Accept();
-  if (IsInsideDirectory(workspace, resolved)) {
-    return NotPinned(who, "runs " + run.program + ", which resolves to " + resolved +
-                              " inside the workspace");
+    where = Resolve(run.program, /*search_path=*/true, /*required=*/true, workspace, who);
+    if (!where.ok()) return where.verdict();
+    resolved = **where;
+    if (IsEnv(run.program, resolved)) return NotPinned(who, "has env run env");
   }
   const Interpreter interpreter = InterpreterAt(run.program, resolved, node_executable);
   if (interpreter == Interpreter::kNone) return Verdict::Accept();

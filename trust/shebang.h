@@ -8,19 +8,22 @@
 //
 // ParseShebang reads the line as Linux does: the program, then everything after it (blanks
 // trimmed) as one argument. CheckShebang then refuses, as kCodeNotPinned:
-//   - `env` (by file name) given an option other than -S/--split-string (which splits that
-//     one argument at blanks; env's own quoting is not read), -i/--ignore-environment, `-`
-//     and -u/--unset NAME; or an assignment of a variable that loads code
-//     (EnvironmentLoadsCode). env's program is the first other word, found in kChildPath
-//     when it names no directory, and the words after it are its arguments;
-//   - a relative interpreter path (it resolves against whatever the cwd is);
-//   - an interpreter whose resolved path is inside the workspace;
+//   - a line holding a control character other than tab (a CR line end: what runs then
+//     depends on readings that differ);
+//   - a relative program (it resolves against whatever the cwd is), and one whose resolved
+//     path is inside the workspace;
+//   - for env (known by the name written or resolved to, or by /usr/bin/env's bytes): an -S
+//     string holding quotes, backslashes or `$` (GNU env would unquote, unescape or expand
+//     them, and read another program or option than this reading: probe CZ F2), an option
+//     other than -S/--split-string (first), -i/--ignore-environment, `-`, -u/--unset NAME
+//     and `--`, an assignment of PATH or of a variable that loads code (EnvironmentLoadsCode),
+//     a program not found in kChildPath, a program inside the workspace, or env again;
 //   - a Python or Node interpreter (by the file name written or resolved to: python,
 //     python3, python3.11, node, nodejs, the configured Node; or by the bytes of
 //     /usr/bin/python3 or the configured Node, for a renamed copy) whose arguments run
 //     anything but the script itself: the script must be the operand ScriptOperandIndex
 //     finds after them.
-// A program that does not exist is accepted here: the child fails to start, running nothing.
+// A `#!` program that does not exist is accepted here: the exec fails, running nothing.
 // Shells pass (their scripts are noted at draft: tools/unpinned_code.h).
 #pragma once
 

@@ -292,6 +292,8 @@ TEST_F(GrantCliTest, TheLogGivenToRulesIsTheLogItsAddAndForgetChange) {
   auto twice = rules({"--log", dir_, "forget", id, "--log", tmp_.Sub("other")});
   EXPECT_EQ(twice.exit_code, 2) << twice.err;
   EXPECT_NE(twice.err.find("--log names two logs"), std::string::npos) << twice.err;
+  auto same_twice = rules({"--log", dir_, "forget", "rule-nosuch", "--log", dir_ + "/"});
+  EXPECT_EQ(same_twice.exit_code, 4) << "one log, written two ways: " << same_twice.err;
   auto listing_flag = rules({"--json", "--log", dir_, "forget", id});
   EXPECT_EQ(listing_flag.exit_code, 2) << listing_flag.err;
   auto forgotten = rules({"--log", dir_, "forget", id});

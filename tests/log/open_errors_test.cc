@@ -143,6 +143,32 @@ TEST(OpenErrorsTest, ACreationKilledBeforeItsMarkerIsStartedOver) {
   ::close(held);
 }
 
+// A marker beside anything a creation does not make before its first write — files named
+// like RocksDB's but not made by it, a damaged log's written files — removes nothing: the
+// directory reads as it would without the marker (probe CZ F3: foreign files, and a log
+// whose CURRENT was lost, were deleted).
+TEST(OpenErrorsTest, AMarkerBesideWrittenOrForeignFilesRemovesNothing) {
+  testing::TempDir foreign;
+  for (const char* name : {"app.log", "notes.sst", "photo.blob", "LAS-CREATING"}) {
+    std::ofstream(foreign.Sub(name)) << "mine";
+  }
+  EXPECT_EQ(EventLog::Open(foreign.path().string()).status().code(), Code::kNotALog);
+  EXPECT_EQ(EntriesIn(foreign.path()), 4u);
+
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  fs::rename(fs::path(dir) / "CURRENT", tmp.Sub("CURRENT.saved"));
+  std::ofstream(fs::path(dir) / "LAS-CREATING") << "";
+  const size_t files = EntriesIn(dir);
+  EXPECT_EQ(EventLog::Open(dir).status().code(), Code::kCorruption);
+  EXPECT_EQ(EntriesIn(dir), files) << "the damaged log's files are all there";
+  fs::rename(tmp.Sub("CURRENT.saved"), fs::path(dir) / "CURRENT");
+  auto log = EventLog::Open(dir);
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  EXPECT_EQ((*log)->head().sequence, testing::OneOfEveryKind(0).size());
+}
+
 TEST(OpenErrorsTest, AnotherRocksDbIsNotALog) {
   testing::TempDir tmp;
   {

@@ -124,6 +124,8 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
   WriteFile(ws_ + "/srv/interp", "#!/bin/sh\nexec /bin/sh \"$@\"\n", 0700);
   // Python outside the workspace under other names: a symlink, and a renamed copy.
   std::filesystem::create_symlink("/usr/bin/python3", outside_ + "/py");
+  std::filesystem::create_symlink("/usr/bin/env", outside_ + "/e");
+  WriteFile(ws_ + "/srv/env", "#!/bin/sh\nexec /usr/bin/env \"$@\"\n", 0700);
   std::filesystem::copy_file(std::filesystem::canonical("/usr/bin/python3"), outside_ + "/runner");
   std::filesystem::permissions(outside_ + "/runner", std::filesystem::perms::owner_all);
   auto with_line = [&](const std::string& line, const std::string& body = "print('ran')") {
@@ -141,7 +143,20 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                                   std::string("#!/usr/bin/env -S ") + ws_ + "/srv/interp",
                                   std::string("#!./interp"),
                                   "#!" + outside_ + "/py -mevilmod",
-                                  "#!" + outside_ + "/runner -c print(1)"}) {
+                                  "#!" + outside_ + "/runner -c print(1)",
+                                  // Probe CZ F1: env known by its bytes and where it is.
+                                  "#!" + ws_ + "/srv/env python3",
+                                  std::string("#!env python3"),
+                                  "#!" + outside_ + "/e -S python3 -mevilmod",
+                                  // Probe CZ F2: what GNU env -S reads otherwise.
+                                  std::string("#!/usr/bin/env -S \"python3\" -mevilmod"),
+                                  std::string("#!/usr/bin/env -S python3\\_-mevilmod"),
+                                  std::string("#!/usr/bin/env -S python3\v-mevilmod"),
+                                  std::string("#!/usr/bin/env -S ${NOPE}python3 -mevilmod"),
+                                  std::string("#!/usr/bin/env -S python3\r"),
+                                  std::string("#!/usr/bin/env -S PATH=bin:/usr/bin python3"),
+                                  std::string("#!/usr/bin/env -S no-such-program"),
+                                  std::string("#!/usr/bin/env -S env python3")}) {
     VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line), policy_);
     ASSERT_FALSE(plan.ok()) << line;
     EXPECT_EQ(plan.verdict().reason(), Reason::kCodeNotPinned) << line << ": " << plan.verdict().ToString();
@@ -149,7 +164,9 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
   }
   for (const char* line : {"#!/bin/sh", "#!/usr/bin/python3 -u", "#!/usr/bin/env python3",
                            "#!/usr/bin/env -S python3 -u",
-                           "#!/usr/bin/env -S PYTHONUNBUFFERED=1 python3"}) {
+                           "#!/usr/bin/env -S PYTHONUNBUFFERED=1 python3",
+                           "#!/usr/bin/env -S -i python3", "#!/usr/bin/env -S -- python3",
+                           "#!/usr/bin/env --split-string=python3 -u"}) {
     VerdictOr<LaunchPlan> plan =
         PlanLaunch(with_line(line, std::string_view(line) == "#!/bin/sh" ? "echo ran" : "print('ran')"), policy_);
     ASSERT_TRUE(plan.ok()) << line << ": " << plan.verdict().ToString();
