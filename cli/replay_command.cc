@@ -6,7 +6,11 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <string_view>
 #include <utility>
 #include <nlohmann/json.hpp>
 
@@ -45,6 +49,44 @@ extern "C" void LeaveTheTerminalClean(int signal_number) {
   }
   std::signal(signal_number, SIG_DFL);
   std::raise(signal_number);
+}
+
+// `--anchor SEQ:HASH`: the sequence and chain hash of an event the log must still hold, as
+// an earlier replay's summary named its head. The chain has no secret: whoever can write
+// the log directory can rewrite its tail and head consistently, or cut it (probe DC1);
+// only a head kept elsewhere tells. nullopt for a malformed anchor.
+struct Anchor {
+  uint64_t sequence = 0;
+  log::Hash hash{};
+};
+std::optional<Anchor> ParseAnchor(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 20) return std::nullopt;
+  Anchor anchor;
+  for (char c : text.substr(0, colon)) {
+    if (c < '0' || c > '9' || anchor.sequence > (UINT64_MAX - 9) / 10) return std::nullopt;
+    anchor.sequence = anchor.sequence * 10 + static_cast<uint64_t>(c - '0');
+  }
+  const std::string_view hex = text.substr(colon + 1);
+  if (anchor.sequence == 0 || hex.size() != 64 ||
+      hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  auto bytes = FromHex(hex);
+  if (!bytes) return std::nullopt;
+  std::copy(bytes->begin(), bytes->end(), anchor.hash.begin());
+  return anchor;
+}
+
+CLI::Validator AnchorFlag() {
+  return CLI::Validator(
+      [](std::string& text) {
+        return ParseAnchor(text) ? std::string()
+                                 : "must be SEQ:HASH, a sequence from 1 and 64 lowercase hex "
+                                   "digits (the head a `las replay --summary` reported), not \"" +
+                                       EscapeForTerminal(text) + "\"";
+      },
+      "SEQ:HASH");
 }
 
 void PrintLine(const std::string& line) {
@@ -87,7 +129,16 @@ int RunReplay(const ReplayOptions& options) {
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
   projections::ReplayCallbacks callbacks;
   uint64_t releases_verified = 0;
-  callbacks.audit = [&releases_verified](const log::StoredEvent& event) {
+  std::vector<Anchor> anchors;
+  for (const std::string& text : options.anchors) anchors.push_back(*ParseAnchor(text));
+  callbacks.audit = [&releases_verified, &anchors](const log::StoredEvent& event) {
+    for (const Anchor& anchor : anchors) {
+      if (anchor.sequence == event.sequence && anchor.hash != event.hash) {
+        return Corruption("event " + std::to_string(event.sequence) + " is not the anchored one " +
+                          "(hash " + ToHex(event.hash) + ", anchored " + ToHex(anchor.hash) +
+                          "): the log was rewritten from there or before");
+      }
+    }
     Status audited = tools::AuditRecordedRelease(event);
     if (audited.ok() &&
         log::EnvelopeOf(event).payload_type() == fb::EventPayload::ReleaseAccepted) {
@@ -139,6 +190,14 @@ int RunReplay(const ReplayOptions& options) {
   }
   projections::ProjectionSet set;
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
+  for (const Anchor& anchor : anchors) {
+    if (outcome.status.ok() && anchor.sequence > outcome.verified) {
+      outcome.status = Corruption("the log ends at event " + std::to_string(outcome.verified) +
+                                  ", before the anchored event " + std::to_string(anchor.sequence) +
+                                  ": it was cut");
+      outcome.first_bad_sequence = outcome.verified + 1;
+    }
+  }
   // The last progress count shown is older than the end: the line is cleared, not left.
   if (progress_shown != 0) {
     std::fputs("\r\033[K", stderr);
@@ -224,6 +283,11 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
       "sources changed from the CLI) and Las's own (releases, catalogs, surfaces)");
   no_agent->excludes(cmd->get_option("--agent"));
   cmd->add_option("--surface", options->filter.surface, "Print only events about this surface");
+  cmd->add_option("--anchor", options->anchors,
+                  "SEQ:HASH of an event the log must still hold, as an earlier `las replay "
+                  "--summary` named its head (repeatable): a rewritten or cut log fails (exit 3) "
+                  "even when its chain and head were rewritten to match")
+      ->check(AnchorFlag());
   cmd->add_flag("--summary", options->summary,
                 "End with a JSON summary line on stdout instead of digests on stderr");
   cmd->callback([options, &exit_code] { exit_code = RunReplay(*options); });

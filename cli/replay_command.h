@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "projections/replay.h"
 
@@ -12,6 +13,8 @@ struct ReplayOptions {
   std::string log_dir;
   projections::ReplayFilter filter;
   bool summary = false;  // final JSON summary line on stdout instead of digests on stderr
+  // --anchor SEQ:HASH, each: event SEQ must be in the log with this chain hash (in hex).
+  std::vector<std::string> anchors;
 };
 
 // Returns the exit code; writes JSON lines to stdout, diagnostics to stderr.

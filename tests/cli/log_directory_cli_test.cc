@@ -159,6 +159,17 @@ TEST_F(LogDirectoryCliTest, ALogWhoseMakingFailedIsNotLeftHalfMade) {
   EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
 }
 
+// A snapshot key that whoever writes the log directory can replace seals nothing (probe DC3:
+// a swapped key and a snapshot sealed with it were restored): it is not used, nor made.
+TEST_F(LogDirectoryCliTest, ASnapshotKeyInsideTheLogDirectoryIsNotUsed) {
+  ASSERT_EQ(Serve().exit_code, 0);  // the log exists
+  const std::string key = dir_ + "/snapshot.key";
+  const CommandResult served = Las({"serve", "--snapshot-every", "1", "--snapshot-key", key});
+  EXPECT_EQ(served.exit_code, 0) << served.err;
+  EXPECT_TRUE(Has(served.err, "snapshots disabled: the snapshot key")) << served.err;
+  EXPECT_FALSE(std::filesystem::exists(key)) << "no key was made there";
+}
+
 // With no home directory (no HOME, no passwd entry) and no XDG_STATE_HOME there is no
 // default log: not /.local/state/las/log at the root of the file system (probe AU9).
 TEST_F(LogDirectoryCliTest, WithNoHomeThereIsNoDefaultLog) {

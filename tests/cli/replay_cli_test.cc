@@ -600,6 +600,30 @@ TEST_F(ReplayCliTest, IntegerFlagsTakeOnlyWholeNumbersInRange) {
   EXPECT_EQ(Las({"replay", "--log", dir_, "--surface", "las"}).exit_code, 0);
 }
 
+// Probe DC1: the chain has no secret, so a log whose tail and head were rewritten together
+// verifies; a head kept elsewhere (--anchor SEQ:HASH, from an earlier summary) does not.
+TEST_F(ReplayCliTest, AnAnchorKeptElsewhereCatchesARewrittenOrCutLog) {
+  const auto lines = Lines(Las({"replay", "--log", dir_, "--summary"}).out);
+  ASSERT_FALSE(lines.empty());
+  const json head = json::parse(lines.back())["summary"]["head"];
+  const std::string anchor = std::to_string(head["seq"].get<uint64_t>()) + ":" + head["hash"].get<std::string>();
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--anchor", anchor, "--anchor", "1:" + json::parse(lines[0])["hash"].get<std::string>()}).exit_code, 0);
+  std::string other = head["hash"];
+  other[0] = other[0] == '0' ? '1' : '0';
+  CommandResult rewritten = Las({"replay", "--log", dir_, "--summary", "--anchor", "9:" + other});
+  EXPECT_EQ(rewritten.exit_code, 3) << rewritten.err;
+  EXPECT_NE(rewritten.err.find("verification fails at event 9"), std::string::npos) << rewritten.err;
+  EXPECT_EQ(json::parse(Lines(rewritten.out).back())["summary"]["anchored"], false);
+  CommandResult cut = Las({"replay", "--log", dir_, "--anchor", "12:" + head["hash"].get<std::string>()});
+  EXPECT_EQ(cut.exit_code, 3) << cut.err;
+  EXPECT_NE(cut.err.find("before the anchored event 12"), std::string::npos) << cut.err;
+  for (const std::string& bad : {std::string("9"), "0:" + other, "9:" + other.substr(1), "x:" + other,
+                                "9:" + std::string(64, 'A')}) {
+    CommandResult refused = Las({"replay", "--log", dir_, "--anchor", bad});
+    EXPECT_EQ(refused.exit_code, 2) << bad << ": " << refused.err;
+  }
+}
+
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
 TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
   CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});
