@@ -31,14 +31,70 @@ std::vector<JsonMember> MembersOf(std::string_view object) {
   return members;
 }
 
+// Each of `keys` in `members`, absent or of `type`.
+bool EachAbsentOr(const std::vector<JsonMember>& members,
+                  std::initializer_list<std::string_view> keys, JsonType type) {
+  for (std::string_view key : keys) {
+    if (!AbsentOr(Find(members, key), type)) return false;
+  }
+  return true;
+}
+
 // An embedded resource's `resource`: an object with a string `uri` and a string `text` or
-// `blob`.
+// `blob`; `mimeType` a string and `_meta` an object when present.
 bool ReadableResource(const JsonMember* resource) {
   if (!Is(resource, JsonType::kObject)) return false;
   const std::vector<JsonMember> members = MembersOf(resource->raw);
   return Is(Find(members, "uri"), JsonType::kString) &&
          (Is(Find(members, "text"), JsonType::kString) ||
-          Is(Find(members, "blob"), JsonType::kString));
+          Is(Find(members, "blob"), JsonType::kString)) &&
+         EachAbsentOr(members, {"mimeType"}, JsonType::kString) &&
+         EachAbsentOr(members, {"_meta"}, JsonType::kObject);
+}
+
+// A resource link's optional members: strings, a number `size`, and `icons` an array of
+// objects each with a string `src`.
+bool ReadableLinkExtras(const std::vector<JsonMember>& members) {
+  if (!EachAbsentOr(members, {"mimeType", "description", "title"}, JsonType::kString) ||
+      !EachAbsentOr(members, {"size"}, JsonType::kNumber)) {
+    return false;
+  }
+  const JsonMember* icons = Find(members, "icons");
+  if (icons == nullptr) return true;
+  std::vector<std::string_view> items;
+  if (icons->type != JsonType::kArray ||
+      transport::ArrayElements(icons->raw, &items) != JsonTextError::kNone) {
+    return false;
+  }
+  for (std::string_view icon : items) {
+    std::vector<JsonMember> fields;
+    bool is_object = false;
+    if (transport::ObjectMembers(icon, &fields, transport::kDefaultMaxDepth, &is_object) !=
+            JsonTextError::kNone ||
+        !is_object || !Is(Find(fields, "src"), JsonType::kString)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The result's `_meta`: an object whose `progressToken`, when present, is a string or an
+// integer, and whose related-task member, when present, is an object with a string `taskId`.
+bool ReadableResultMeta(const JsonMember& meta) {
+  if (meta.type != JsonType::kObject) return false;
+  const std::vector<JsonMember> members = MembersOf(meta.raw);
+  if (const JsonMember* token = Find(members, "progressToken")) {
+    const bool integer = token->type == JsonType::kNumber &&
+                         token->raw.find_first_of(".eE") == std::string::npos;
+    if (token->type != JsonType::kString && !integer) return false;
+  }
+  if (const JsonMember* task = Find(members, "io.modelcontextprotocol/related-task")) {
+    if (task->type != JsonType::kObject ||
+        !Is(Find(MembersOf(task->raw), "taskId"), JsonType::kString)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // One `content` item: an object with a string `type`, the members its type requires, and
@@ -66,9 +122,9 @@ bool ReadableItem(std::string_view item) {
   const std::optional<std::string> name = transport::DecodeJsonString(type->raw);
   if (name == "text") return strings({"text"});
   if (name == "image" || name == "audio") return strings({"data", "mimeType"});
-  if (name == "resource_link") return strings({"uri", "name"});
+  if (name == "resource_link") return strings({"uri", "name"}) && ReadableLinkExtras(members);
   if (name == "resource") return ReadableResource(Find(members, "resource"));
-  return true;  // a type Las does not know: a newer client may
+  return false;  // a type Las does not know: the official client refuses the whole result
 }
 
 bool ReadableContent(std::string_view content) {
@@ -95,7 +151,7 @@ ResultShape ShapeOf(std::string_view result_json) {
   shape.readable = true;
   for (const JsonMember& member : members) {
     if (member.key == "_meta") {
-      shape.readable &= member.type == JsonType::kObject;
+      shape.readable &= ReadableResultMeta(member);
     } else if (member.key == "isError") {
       shape.tool_error = member.raw == "true";
       shape.readable &= member.type == JsonType::kBool;

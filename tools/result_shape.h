@@ -10,12 +10,16 @@
 // official SDK throws, or for a `_meta` that is no object never settles the call: probes
 // CU4, CV3): `content`, when present, an array of objects each with a string `type` and the
 // string members its type requires — "text": `text`; "image", "audio": `data`, `mimeType`;
-// "resource_link": `uri`, `name`; "resource": a `resource` object with a string `uri` and
-// a string `text` or `blob` — and `annotations` and `_meta`, when present, objects;
-// `isError`, when present, a boolean; `structuredContent` and `_meta`, when present,
-// objects. Not checked: what is inside annotations, and whether `data`/`blob` is valid
-// base64. Content types Las does not know are passed on (a newer client may know them);
-// so are members it does not know.
+// "resource_link": `uri`, `name`, and when present `mimeType`, `description`, `title`
+// strings, `size` a number, `icons` objects with a string `src`; "resource": a `resource`
+// object with a string `uri` and a string `text` or `blob`, and when present a string
+// `mimeType` and an object `_meta` — and `annotations` and `_meta`, when present, objects;
+// `isError`, when present, a boolean; `structuredContent`, when present, an object; `_meta`,
+// when present, an object whose `progressToken` is a string or an integer and whose
+// `io.modelcontextprotocol/related-task` is an object with a string `taskId` (probe DB1).
+// A content type Las does not know is not readable: the official client refuses the whole
+// result for one. Not checked: what is inside annotations, and whether `data`/`blob` is
+// valid base64; members Las does not know are passed on.
 //
 // Thread safety: pure functions.
 #pragma once

@@ -16,7 +16,12 @@ TEST(ResultShapeTest, ResultsClientsReadAreReadable) {
         R"({"content":[{"type":"resource_link","uri":"file:///a","name":"a","annotations":{}}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"file:///a","text":"t"}}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"file:///a","blob":"AA=="}}],"_meta":{"k":1}})",
-        R"({"content":[{"type":"a-type-from-later","anything":1}],"extra":[1]})",
+        R"({"content":[{"type":"text","text":"t","anything":1}],"extra":[1]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","mimeType":"m","title":"t",)"
+        R"("description":"d","size":5,"icons":[{"src":"https://x/i.png"}]}]})",
+        R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","mimeType":"m","_meta":{}}}]})",
+        R"({"content":[],"_meta":{"progressToken":7,"io.modelcontextprotocol/related-task":{"taskId":"t"}}})",
+        R"({"content":[],"_meta":{"progressToken":"p"}})",
         R"({"content":[{"type":"\u0074ext","text":"escaped"}],"structuredContent":{"n":1}})",
         R"({"toolResult":{"any":"thing"}})"}) {
     const ResultShape shape = ShapeOf(result);
@@ -42,7 +47,18 @@ TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
         R"({"content":[{"type":"resource"}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"file:///a"}}]})",
         R"({"content":[{"type":"resource_link","name":"a"}]})",
-        R"({"content":[{"type":"text","text":"t","annotations":"high"}]})"}) {
+        R"({"content":[{"type":"text","text":"t","annotations":"high"}]})",
+        // Probe DB1: the SDK threw on these, or (the _meta ones) never settled the call.
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","mimeType":5}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":"big"}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":"x"}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"alt":"no src"}]}]})",
+        R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","mimeType":5}}]})",
+        R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","_meta":"x"}}]})",
+        R"({"content":[],"_meta":{"progressToken":1.5}})",
+        R"({"content":[],"_meta":{"progressToken":{}}})",
+        R"({"content":[],"_meta":{"io.modelcontextprotocol/related-task":5}})",
+        R"({"content":[{"type":"a-type-from-later","anything":1}]})"}) {
     const ResultShape shape = ShapeOf(result);
     EXPECT_TRUE(shape.object) << result;
     EXPECT_FALSE(shape.readable) << result;
