@@ -16,15 +16,15 @@ int FoldLog(const std::string& dir, projections::ProjectionSet& set) {
   if (!reader.ok()) return Fail(reader.status());
   auto head = (*reader)->head();
   if (!head.ok()) return Fail(head.status());
-  auto folded = FoldFromUsersSnapshot(**reader, head->sequence, set);
+  auto folded = FoldFromUsersSnapshot(**reader, head->sequence, set, dir);
   if (!folded.ok()) return Fail(folded.status());
   return kExitOk;
 }
 
 Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,
-                                       projections::ProjectionSet& set) {
-  return projections::FoldFromNewestSnapshot(log, head,
-                                             tools::UsableSnapshotKey(DefaultSnapshotKeyFile()), set);
+                                       projections::ProjectionSet& set, const std::string& dir) {
+  return projections::FoldFromNewestSnapshot(
+      log, head, tools::UsableSnapshotKey(DefaultSnapshotKeyFile(), dir), set);
 }
 
 int FoldEvents(const std::string& dir,

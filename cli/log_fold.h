@@ -23,9 +23,10 @@ namespace las::cli {
 int FoldLog(const std::string& dir, projections::ProjectionSet& set);
 
 // The fold FoldLog makes, for a reader already open — a follower or the writer — of a log
-// whose head is `head`: projections::FoldFromNewestSnapshot with this user's snapshot key.
+// in `dir` whose head is `head`: projections::FoldFromNewestSnapshot with this user's
+// snapshot key (none when it lies in `dir`: tools::KeyFileInsideLog).
 Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,
-                                       projections::ProjectionSet& set);
+                                       projections::ProjectionSet& set, const std::string& dir);
 
 // The same for a fold that is no projection of the set (the call ledger, every session):
 // each verified event, in order, goes to `apply`.

@@ -54,9 +54,9 @@ struct Folded {
   uint64_t sequence = 0;
   trust::Watermarks watermarks;  // the log's, which the release check applies too
 };
-Result<Folded> Fold(log::LogView& log, uint64_t head) {
+Result<Folded> Fold(log::LogView& log, uint64_t head, const std::string& dir) {
   projections::ProjectionSet set;
-  auto folded = FoldFromUsersSnapshot(log, head, set);
+  auto folded = FoldFromUsersSnapshot(log, head, set, dir);
   if (!folded.ok()) return folded.status();
   const auto* onboarding =
       dynamic_cast<const projections::OnboardingProjection*>(set.Find("onboarding"));
@@ -66,10 +66,10 @@ Result<Folded> Fold(log::LogView& log, uint64_t head) {
                                     : trust::Watermarks{}};
 }
 
-Result<Folded> FoldFollower(log::LogReader& reader) {
+Result<Folded> FoldFollower(log::LogReader& reader, const std::string& dir) {
   auto head = reader.head();
   if (!head.ok()) return head.status();
-  return Fold(reader, head->sequence);
+  return Fold(reader, head->sequence, dir);
 }
 
 std::string ByText(const std::string& by, uint64_t sequence) {
@@ -153,7 +153,7 @@ int ShowStatus(const OnboardingFlags& flags) {
     Print(flags, Folded{}, nullptr);
     return kExitOk;
   }
-  auto folded = FoldFollower(**reader);
+  auto folded = FoldFollower(**reader, flags.log_dir);
   if (!folded.ok()) return Fail(folded.status());
   Print(flags, *folded, nullptr);
   return kExitOk;
@@ -179,7 +179,7 @@ Result<std::vector<tools::StepResult>> RunChecks(const OnboardingFlags& flags,
 Result<Folded> FoldAsFollower(const std::string& log_dir) {
   auto reader = log::LogReader::Open(log_dir);
   if (!reader.ok()) return reader.status();
-  return FoldFollower(**reader);
+  return FoldFollower(**reader, log_dir);
 }
 
 // `reported` is the direct path's lock, or ServerAnswers' (which adds, in parentheses at
@@ -263,7 +263,7 @@ int Mutate(const OnboardingFlags& flags) {
     if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, registry, log.status());
     return Fail(log.status());
   }
-  auto folded = Fold(**log, (*log)->head().sequence);
+  auto folded = Fold(**log, (*log)->head().sequence, flags.log_dir);
   if (!folded.ok()) return Fail(folded.status());
 
   const tools::Actor operator_actor;  // the CLI acts as the operator: no agent, no session
@@ -279,7 +279,7 @@ int Mutate(const OnboardingFlags& flags) {
     auto appended = (*log)->Append(std::move(*events), log::Durability::kSynced);
     if (!appended.ok()) return Fail(appended.status());
   }
-  auto refolded = Fold(**log, (*log)->head().sequence);
+  auto refolded = Fold(**log, (*log)->head().sequence, flags.log_dir);
   if (!refolded.ok()) return Fail(refolded.status());
   const bool checking = flags.action == "check";
   Print(flags, *refolded, checking ? &results : nullptr);

@@ -239,7 +239,10 @@ Result<DirState> Inspect(const std::string& dir) {
     }
   }
   if (bare) return DirState::kEmpty;
-  if (fs::exists(fs::path(dir) / kCreatingMarker, ec) && NothingWrittenYet(dir)) {
+  // Only a regular file: a FIFO would hang the lock's open, a directory never goes away
+  // (probe DD7); either makes the directory someone else's, as any other file does.
+  if (fs::is_regular_file(fs::symlink_status(fs::path(dir) / kCreatingMarker, ec)) &&
+      NothingWrittenYet(dir)) {
     return DirState::kUnfinished;
   }
   if (fs::exists(fs::path(dir) / "CURRENT", ec)) return DirState::kRocks;
@@ -437,7 +440,8 @@ Result<UniqueFd> MarkCreating(const std::string& dir) {
 
 // Whether a live creation holds `dir`'s kCreatingMarker (MarkCreating).
 bool CreationUnderWay(const std::string& dir) {
-  UniqueFd marker(::open((fs::path(dir) / kCreatingMarker).c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd marker(::open((fs::path(dir) / kCreatingMarker).c_str(),
+                         O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
   return marker.valid() && ::flock(marker.get(), LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
 }
 

@@ -29,11 +29,13 @@ std::vector<std::string_view> WithheldFrom(const log::StoredEvent& event,
       return {"subject", "body"};
     case fb::EventPayload::HandleCreated:
       if (View(envelope.payload_as_HandleCreated()->owner_agent_id()) == agent_id) return {};
-      return {"content", "content_sha256"};
+      return {"handle_id", "content", "content_sha256"};
     case fb::EventPayload::ToolCallRequested:
       return own ? std::vector<std::string_view>{} : std::vector<std::string_view>{"arguments"};
     case fb::EventPayload::ToolCallCompleted:
       return own ? std::vector<std::string_view>{} : std::vector<std::string_view>{"result"};
+    case fb::EventPayload::ToolCallDenied:
+      return own ? std::vector<std::string_view>{} : std::vector<std::string_view>{"detail"};
     default:
       return {};
   }

@@ -7,12 +7,14 @@
 //
 //   StateWritten of private state another agent owns   key, value, value_sha256
 //   MessageSent the agent neither sent nor receives    subject, body
-//   HandleCreated another agent owns                   content, content_sha256
+//   HandleCreated another agent owns                   handle_id, content, content_sha256
 //   ToolCallRequested of another agent's call          arguments
 //   ToolCallCompleted of another agent's call          result
+//   ToolCallDenied of another agent's call             detail (it names argument keys)
 //
-// A SHA-256 goes too: it would confirm a guess of a short value (a PIN). Everything else of
-// an event — kind, actor, session, sequence, sizes, ids, the chain hashes — stays.
+// A SHA-256 goes too, and a handle id (a SHA-256 over its owner and content): either would
+// confirm a guess of a short value, a PIN (probe DD5). Everything else of an event — kind,
+// actor, session, sequence, sizes, other ids, the chain hashes — stays.
 #pragma once
 
 #include <string_view>

@@ -41,7 +41,7 @@ Result<Opened> OpenAndFold(const OperatorLog& where, bool create) {
   }
   Opened opened;
   auto folded = projections::FoldFromNewestSnapshot(
-      **log, (*log)->head().sequence, UsableSnapshotKey(where.snapshot_key_file), opened.set);
+      **log, (*log)->head().sequence, UsableSnapshotKey(where.snapshot_key_file, where.dir), opened.set);
   if (!folded.ok()) return folded.status();
   opened.log = std::move(*log);
   return opened;

@@ -3,7 +3,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <set>
 #include <vector>
@@ -23,10 +22,10 @@
 #include "tools/loop_appender.h"
 #include "tools/random_id.h"
 #include "tools/recorded_watermarks.h"
+#include "tools/snapshot_key_file.h"
 #include "tools/special_policies.h"
 #include "tools/worker_thread.h"
 #include "transport/child_process.h"
-#include "trust/launch_policy.h"
 
 namespace las::tools {
 namespace {
@@ -80,15 +79,6 @@ GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTool
   return gateway;
 }
 
-// Whether `path` (a file, made or not) resolves into the directory `dir`.
-bool ResolvesInto(const std::string& path, const std::string& dir) {
-  std::error_code ec;
-  const auto file = std::filesystem::weakly_canonical(path, ec);
-  if (ec) return false;
-  const auto root = std::filesystem::weakly_canonical(dir, ec);
-  return !ec && trust::IsInsideDirectory(root.string(), file.string());
-}
-
 LiveOptions LiveFor(const ServerOptions& options) {
   LiveOptions live;
   live.snapshot_every = options.snapshot_every;
@@ -96,7 +86,7 @@ LiveOptions LiveFor(const ServerOptions& options) {
   live.snapshot_key_file = options.snapshot_key_file;
   // A key that whoever writes the log directory can replace seals nothing (probe DC3: a
   // swapped key and a snapshot sealed with it made the server serve a forged state).
-  if (!live.snapshot_key_file.empty() && ResolvesInto(live.snapshot_key_file, options.log_dir)) {
+  if (!live.snapshot_key_file.empty() && KeyFileInsideLog(live.snapshot_key_file, options.log_dir)) {
     Note("snapshots disabled: the snapshot key %s is inside the log directory; keep it "
          "outside (log/FORMAT.md, Snapshots)\n",
          EscapeForTerminal(live.snapshot_key_file).c_str());

@@ -12,6 +12,7 @@
 
 #include "base/private_directories.h"
 #include "base/unique_fd.h"
+#include "trust/launch_policy.h"
 #include "trust/secure_file.h"
 
 namespace las::tools {
@@ -95,11 +96,22 @@ Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
   return ReadSnapshotKey(path);  // another process made the key first: use that one
 }
 
-std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path) {
-  if (path.empty()) return std::nullopt;
+std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path,
+                                                  const std::string& log_dir) {
+  if (path.empty() || KeyFileInsideLog(path, log_dir)) return std::nullopt;
   auto key = ReadSnapshotKey(path);
   if (!key.ok()) return std::nullopt;
   return *key;
+}
+
+bool KeyFileInsideLog(const std::string& path, const std::string& log_dir) {
+  std::error_code ec;
+  const auto file = std::filesystem::absolute(path, ec);
+  if (ec) return false;
+  const auto key = std::filesystem::weakly_canonical(file, ec);
+  if (ec) return false;
+  const auto root = std::filesystem::weakly_canonical(std::filesystem::absolute(log_dir, ec), ec);
+  return !ec && trust::IsInsideDirectory(root.string(), key.string());
 }
 
 std::string DefaultSnapshotKeyFile(const std::string& xdg_config_home, const std::string& home) {

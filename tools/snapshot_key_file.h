@@ -35,11 +35,18 @@ Result<log::SnapshotKey> ReadSnapshotKey(const std::string& path);
 Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
                                                  const RandomFill& fill = {});
 
-// The key in `path` when ReadSnapshotKey gives one; nullopt for "" and for any failure. For
-// a reader that may start from a snapshot (projections::FoldFromNewestSnapshot) and folds
-// the whole log without one: the result is the same either way, so a missing or unusable
-// key is no error there.
-std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path);
+// The key in `path` when ReadSnapshotKey gives one and `path` does not resolve into the log
+// directory `log_dir` (KeyFileInsideLog); nullopt for "" and for any failure. For a reader
+// that may start from a snapshot (projections::FoldFromNewestSnapshot) and folds the whole
+// log without one: the result is the same either way, so a missing or unusable key is no
+// error there.
+std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path,
+                                                  const std::string& log_dir);
+
+// Whether the key file `path` (made or not; relative to the working directory) resolves
+// into the log directory `log_dir`: whoever may write the log could replace it, and a
+// snapshot sealed with their key would be restored (probe DC3). Such a key is not used.
+bool KeyFileInsideLog(const std::string& path, const std::string& log_dir);
 
 // $XDG_CONFIG_HOME/las/snapshot.key when XDG_CONFIG_HOME is absolute, else
 // `home`/.config/las/snapshot.key; "" when `home` is not absolute either.

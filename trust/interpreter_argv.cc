@@ -15,7 +15,7 @@
 namespace las::trust {
 namespace {
 
-constexpr std::string_view kPythonFlags = "bBdEIOqsSuv";
+constexpr std::string_view kPythonFlags = "bBdEIOPqsSuv";
 constexpr std::array<std::string_view, 7> kNodeFlags = {
     "--no-warnings",     "--no-deprecation",   "--enable-source-maps", "--trace-warnings",
     "--trace-uncaught",  "--trace-deprecation", "--preserve-symlinks"};
@@ -195,6 +195,7 @@ VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<
   const std::string who = "surface " + std::string(surface) + ": ";
   const std::string language = interpreter == Interpreter::kPython ? "Python" : "Node";
   size_t at = 1;
+  std::string python_flags;  // every single-letter flag given, for -E below
   while (at < argv.size()) {
     const std::string_view arg = argv[at];
     if (arg == "--") {
@@ -210,7 +211,16 @@ VerdictOr<size_t> ScriptOperandIndex(Interpreter interpreter, const std::vector<
                         " before the script: Las pins the script an interpreter runs and "
                         "allows only options that load no other code (docs/RELEASES.md)");
     }
+    if (arg[1] != 'W' && arg[1] != 'X') python_flags += arg.substr(1);
     at += length;
+  }
+  // -E ignores PYTHONNOUSERSITE, which Las sets so that no child imports the user's
+  // site-packages (probe DD3): only with -s, -I or -S, which keep them out themselves.
+  if (interpreter == Interpreter::kPython && python_flags.find('E') != std::string::npos &&
+      python_flags.find_first_of("sIS") == std::string::npos) {
+    return Reject(Reason::kCodeNotPinned,
+                  who + "Python option -E without -s, -I or -S: it ignores PYTHONNOUSERSITE, "
+                        "and the user's site-packages would run before the script");
   }
   if (at >= argv.size()) {
     return Reject(Reason::kCodeNotPinned, who + "the " + language +

@@ -9,8 +9,9 @@
 // line: only options known to load no code are allowed before it, and anything else is
 // refused rather than guessed.
 //
-//   Python: clusters of the flags b B d E I O q s S u v (`-u`, `-OO`, `-uB`); `-W` and `-X`
-//           with their value (attached, `-Wignore`, or as the next argument); `--`.
+//   Python: clusters of the flags b B d E I O P q s S u v (`-u`, `-OO`, `-uB`; -E only with
+//           -s, -I or -S: alone it ignores PYTHONNOUSERSITE); `-W` and `-X` with their value
+//           (attached, `-Wignore`, or as the next argument); `--`.
 //   Node:   --no-warnings, --no-deprecation, --enable-source-maps, --trace-warnings,
 //           --trace-uncaught, --trace-deprecation, --preserve-symlinks,
 //           --preserve-symlinks-main, --max-old-space-size=N, --stack-size=N,

@@ -57,7 +57,7 @@ Verdict CheckDigest(int fd, const Sha256Digest& signed_digest, const std::string
 
 // The `#!` line of the file open at `fd`, if it has one (Linux reads at most 256 bytes).
 std::optional<Shebang> ShebangOf(int fd) {
-  char head[256];
+  char head[kShebangBytes];
   const ssize_t n = ::pread(fd, head, sizeof head, 0);
   return n > 0 ? ParseShebang(std::string_view(head, static_cast<size_t>(n))) : std::nullopt;
 }

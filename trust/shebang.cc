@@ -76,6 +76,16 @@ Interpreter InterpreterAt(const std::string& program, const std::string& resolve
   return InterpreterOf(resolved, static_cast<uint64_t>(st.st_size), *digest, node_executable);
 }
 
+// Whether `program`, resolved to `resolved`, is a shell, by either name.
+bool IsShell(const std::string& program, const std::string& resolved) {
+  for (const std::string& name : {FileName(program), FileName(resolved)}) {
+    for (std::string_view shell : {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"}) {
+      if (name == shell) return true;
+    }
+  }
+  return false;
+}
+
 // Whether `program`, resolved to `resolved`, is env: by either name, or by the bytes of
 // /usr/bin/env (a symlink or copy of it under another name).
 bool IsEnv(const std::string& program, const std::string& resolved) {
@@ -96,15 +106,17 @@ bool IsEnv(const std::string& program, const std::string& resolved) {
 }
 
 // env's words: the program they run and its arguments (program "" when none), or a refusal.
-// Only what reads the same to GNU env and to this reading passes: no quoting, escapes or
-// `${VAR}` in an -S string (env would remove or expand them; probe CZ F2), no nested -S, no
-// PATH (env would search it for the program), no option but -i, -u NAME and `--`.
+// Only what reads the same to GNU env and to this reading passes: no quoting, escapes,
+// `${VAR}` or `#` in an -S string (env would remove, expand or end there; probes CZ F2,
+// DD4), no nested -S, no option but `--` (-i and -u would drop PYTHONNOUSERSITE: probe DD3),
+// no PATH (env would search it), HOME or PYTHONNOUSERSITE.
 VerdictOr<Shebang> ThroughEnv(const std::vector<std::string>& arguments, std::string_view who) {
   std::vector<std::string> words = arguments;
   if (words.size() == 1 && (words[0].starts_with("-S") || words[0].starts_with("--split-string"))) {
     const std::string line = words[0];
-    if (line.find_first_of("\"'\\$") != std::string::npos) {
-      return NotPinned(who, "gives env -S quoting, escapes or variables, which Las does not read");
+    if (line.find_first_of("\"'\\$#") != std::string::npos) {
+      return NotPinned(who, "gives env -S quoting, escapes, variables or a comment, which Las "
+                            "does not read");
     }
     words = SplitAtBlanks(line);
     if (words[0] == "-S" || words[0] == "--split-string") {
@@ -117,14 +129,6 @@ VerdictOr<Shebang> ThroughEnv(const std::vector<std::string>& arguments, std::st
   }
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
-    if (word == "-i" || word == "--ignore-environment" || word == "-" ||
-        (word.starts_with("--unset=") && word.size() > 8)) {
-      continue;
-    }
-    if ((word == "-u" || word == "--unset") && i + 1 < words.size()) {
-      ++i;
-      continue;
-    }
     const bool end_of_options = word == "--";
     if (end_of_options && ++i == words.size()) break;
     const std::string& program = words[i];
@@ -133,7 +137,9 @@ VerdictOr<Shebang> ThroughEnv(const std::vector<std::string>& arguments, std::st
     }
     if (const size_t eq = program.find('='); !end_of_options && eq != std::string::npos) {
       const std::string_view name = std::string_view(program).substr(0, eq);
-      if (name == "PATH") return NotPinned(who, "sets PATH, which changes what env runs");
+      if (name == "PATH" || name == "HOME" || name == "PYTHONNOUSERSITE") {
+        return NotPinned(who, "sets " + std::string(name) + ", which changes what runs");
+      }
       if (EnvironmentLoadsCode(name)) {
         return NotPinned(who, "sets " + std::string(name) + ", which makes the child load code");
       }
@@ -170,9 +176,12 @@ VerdictOr<std::optional<std::string>> Resolve(const std::string& program, bool s
 
 std::optional<Shebang> ParseShebang(std::string_view head) {
   if (!head.starts_with("#!")) return std::nullopt;
-  head.remove_prefix(2);
-  head = Trim(head.substr(0, head.find('\n')));
   Shebang shebang;
+  // Linux reads 256 bytes and ends the line by the 255th: a longer one reads otherwise there
+  // (probe DD4: one byte more here, and an option became `-`, the program from stdin).
+  const size_t newline = head.substr(0, kShebangBytes - 1).find('\n');
+  shebang.cut = newline == std::string_view::npos && head.size() >= kShebangBytes;
+  head = Trim(head.substr(2, newline == std::string_view::npos ? std::string_view::npos : newline - 2));
   const size_t end = std::min(head.find_first_of(kBlanks), head.size());
   shebang.program = std::string(head.substr(0, end));
   if (const std::string_view rest = Trim(head.substr(end)); !rest.empty()) {
@@ -183,6 +192,7 @@ std::optional<Shebang> ParseShebang(std::string_view head) {
 
 Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
                      std::string_view node_executable, std::string_view who) {
+  if (shebang.cut) return NotPinned(who, "is longer than the 255 bytes Linux reads of it");
   for (const std::string& text : {shebang.program, shebang.arguments.empty() ? "" : shebang.arguments[0]}) {
     if (std::any_of(text.begin(), text.end(), [](char c) {
           return (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f;
@@ -207,7 +217,14 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     if (IsEnv(run.program, resolved)) return NotPinned(who, "has env run env");
   }
   const Interpreter interpreter = InterpreterAt(run.program, resolved, node_executable);
-  if (interpreter == Interpreter::kNone) return Verdict::Accept();
+  if (interpreter == Interpreter::kNone) {
+    // Any other program's options and what it runs cannot be read: a wrapper (`nice
+    // ./x`) runs an unchecked program, a script-interpreter (`pdb3`) its own files (probe
+    // DD1, DD2). Shells run other files too, which draft notes (tools/unpinned_code.h).
+    if (IsShell(run.program, resolved)) return Verdict::Accept();
+    return NotPinned(who, "runs " + run.program + ", which is not env, a shell, Python or "
+                                                  "Node: Las cannot read what it would run");
+  }
   std::vector<std::string> argv{run.program};
   argv.insert(argv.end(), run.arguments.begin(), run.arguments.end());
   argv.push_back("SCRIPT");  // where the kernel puts the script's path

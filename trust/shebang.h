@@ -8,16 +8,20 @@
 //
 // ParseShebang reads the line as Linux does: the program, then everything after it (blanks
 // trimmed) as one argument. CheckShebang then refuses, as kCodeNotPinned:
-//   - a line holding a control character other than tab (a CR line end: what runs then
-//     depends on readings that differ);
+//   - a line with no end in the 255 bytes Linux reads, or holding a control character
+//     other than tab (a CR line end: what runs then depends on readings that differ);
 //   - a relative program (it resolves against whatever the cwd is), and one whose resolved
 //     path is inside the workspace;
 //   - for env (known by the name written or resolved to, or by /usr/bin/env's bytes): an -S
-//     string holding quotes, backslashes or `$` (GNU env would unquote, unescape or expand
-//     them, and read another program or option than this reading: probe CZ F2), an option
-//     other than -S/--split-string (first), -i/--ignore-environment, `-`, -u/--unset NAME
-//     and `--`, an assignment of PATH or of a variable that loads code (EnvironmentLoadsCode),
-//     a program not found in kChildPath, a program inside the workspace, or env again;
+//     string holding quotes, backslashes, `$` or `#` (GNU env would unquote, unescape,
+//     expand or end there, and read another program or option than this reading: probes CZ
+//     F2, DD4), an option other than -S/--split-string (first) and `--` (-i and -u would
+//     drop PYTHONNOUSERSITE: probe DD3), an assignment of PATH, HOME, PYTHONNOUSERSITE or a
+//     variable that loads code (EnvironmentLoadsCode), a program not found in kChildPath or
+//     inside the workspace, or env again;
+//   - a program that is not a shell (sh, bash, dash, zsh, ksh, mksh, ash by name), Python or
+//     Node: a wrapper (`nice ./x`) or a script-interpreter (`pdb3`) runs what Las cannot read
+//     (probe DD1, DD2);
 //   - a Python or Node interpreter (by the file name written or resolved to: python,
 //     python3, python3.11, node, nodejs, the configured Node; or by the bytes of
 //     /usr/bin/python3 or the configured Node, for a renamed copy) whose arguments run
@@ -27,6 +31,7 @@
 // Shells pass (their scripts are noted at draft: tools/unpinned_code.h).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,12 +41,17 @@
 
 namespace las::trust {
 
+// How many bytes of a file Linux reads for its `#!` line.
+inline constexpr size_t kShebangBytes = 256;
+
 struct Shebang {
   std::string program;                 // as written
   std::vector<std::string> arguments;  // as the program receives them (at most one)
+  bool cut = false;                    // no line end in the bytes Linux reads
 };
 
-// The `#!` line at the start of `head` (a file's first bytes), or nullopt when there is none.
+// The `#!` line at the start of `head` (a file's first kShebangBytes bytes, or all of a
+// shorter file), or nullopt when there is none.
 std::optional<Shebang> ParseShebang(std::string_view head);
 
 // Accept, or kCodeNotPinned naming what the line would run that the release does not pin.

@@ -324,7 +324,10 @@ TEST_F(SourcesE2eTest, InspectEventsWithholdsOtherAgentsPrivateData) {
   auto bob = as("bob", {CallStep("las__state_set", {{"key", "api-token"}, {"value", "bob-SECRET-123"}}),
                         CallStep("las__message_send",
                                  {{"to", "carol"}, {"subject", "pin"}, {"body", "PIN 4711"}}),
-                        CallStep("echo__echo", {{"message", "merger with ACME"}})});
+                        CallStep("echo__echo", {{"message", "merger with ACME"}}),
+                        CallStep("las__state_set", {{"key", "big"}, {"value", "PIN=4711" + std::string(20000, 'p')}}),
+                        CallStep("las__state_get", {{"key", "big"}}),  // a handle (DD5)
+                        CallStep("las__state_list", {{"my-password-is-hunter2", 1}})});  // DD8
   ASSERT_EQ(bob.exit_code, 0) << bob.err;
   ASSERT_EQ(as("default", {CallStep("las__state_set", {{"key", "mine"}, {"value", "visible"}})})
                 .exit_code, 0);
@@ -346,6 +349,9 @@ TEST_F(SourcesE2eTest, InspectEventsWithholdsOtherAgentsPrivateData) {
   EXPECT_EQ(page.find("api-token"), std::string::npos);
   EXPECT_EQ(page.find("PIN 4711"), std::string::npos);
   EXPECT_EQ(page.find("merger with ACME"), std::string::npos);
+  EXPECT_EQ(page.find("hunter2"), std::string::npos) << "a denial's detail names argument keys";
+  const std::string handle_id = bob.steps[4]["result"]["structuredContent"]["record"]["handle"]["handle_id"];
+  EXPECT_EQ(page.find(handle_id), std::string::npos) << "a handle id confirms a guessed content";
   EXPECT_NE(page.find("visible"), std::string::npos) << "the caller's own state is shown";
   std::set<std::string> withheld_kinds;
   for (const json& event : events) {
@@ -354,8 +360,9 @@ TEST_F(SourcesE2eTest, InspectEventsWithholdsOtherAgentsPrivateData) {
     EXPECT_EQ(event["agent"], "bob") << event.dump();
     for (const json& name : event["withheld"]) EXPECT_FALSE(event["payload"].contains(name)) << event.dump();
   }
-  EXPECT_EQ(withheld_kinds, (std::set<std::string>{"StateWritten", "MessageSent",
-                                                   "ToolCallRequested", "ToolCallCompleted"}));
+  EXPECT_EQ(withheld_kinds, (std::set<std::string>{"StateWritten", "MessageSent", "HandleCreated",
+                                                   "ToolCallRequested", "ToolCallCompleted",
+                                                   "ToolCallDenied"}));
   bool replayed = false;
   for (const json& event : Replay({"--kind", "StateWritten"})) {
     replayed = replayed || event["payload"]["value"] == "\"bob-SECRET-123\"";

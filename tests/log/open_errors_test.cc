@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -167,6 +168,18 @@ TEST(OpenErrorsTest, AMarkerBesideWrittenOrForeignFilesRemovesNothing) {
   auto log = EventLog::Open(dir);
   ASSERT_TRUE(log.ok()) << log.status().ToString();
   EXPECT_EQ((*log)->head().sequence, testing::OneOfEveryKind(0).size());
+}
+
+// A marker that is no regular file is just another file (probe DD7: a FIFO hung every open,
+// a directory made the log "locked" for good).
+TEST(OpenErrorsTest, AMarkerThatIsNoRegularFileIsAnotherFile) {
+  testing::TempDir fifo;
+  ASSERT_EQ(::mkfifo(fifo.Sub("LAS-CREATING").c_str(), 0600), 0);
+  EXPECT_EQ(EventLog::Open(fifo.path().string()).status().code(), Code::kNotALog);
+  EXPECT_EQ(LogReader::Open(fifo.path().string()).status().code(), Code::kNotALog);
+  testing::TempDir directory;
+  fs::create_directory(directory.Sub("LAS-CREATING"));
+  EXPECT_EQ(EventLog::Open(directory.path().string()).status().code(), Code::kNotALog);
 }
 
 TEST(OpenErrorsTest, AnotherRocksDbIsNotALog) {

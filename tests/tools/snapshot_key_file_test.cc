@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -87,6 +88,27 @@ TEST(SnapshotKeyFile, UnsafeOrMalformedFilesAreRefused) {
 
   // A directory named as the key is the operator's slip: a bad argument (probe X6).
   EXPECT_EQ(ReadSnapshotKey(dir.path()).status().code(), Code::kInvalidArgument);
+}
+
+// Probes DC3, DD6: a key whoever writes the log can replace is not used, however its path
+// is written (relative, `..`, through a symlink), by the server or by the CLI's folds.
+TEST(SnapshotKeyFile, AKeyInsideTheLogDirectoryIsNotUsed) {
+  testing::TempDir tmp;
+  const std::string log = tmp.Sub("log");
+  std::filesystem::create_directories(log);
+  std::filesystem::create_symlink(log, tmp.Sub("link"));
+  for (const std::string& inside :
+       {log + "/k", log + "/sub/../k", tmp.Sub("link") + "/k",
+        std::filesystem::relative(log + "/k").string()}) {
+    EXPECT_TRUE(KeyFileInsideLog(inside, log)) << inside;
+  }
+  for (const std::string& outside : {tmp.Sub("k"), log + "/../k", tmp.Sub("logx") + "/k"}) {
+    EXPECT_FALSE(KeyFileInsideLog(outside, log)) << outside;
+  }
+  auto key = ReadOrCreateSnapshotKey(log + "/k");
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_FALSE(UsableSnapshotKey(log + "/k", log).has_value());
+  EXPECT_TRUE(UsableSnapshotKey(log + "/k", tmp.Sub("other")).has_value());
 }
 
 }  // namespace

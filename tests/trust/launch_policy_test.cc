@@ -156,7 +156,19 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                                   std::string("#!/usr/bin/env -S python3\r"),
                                   std::string("#!/usr/bin/env -S PATH=bin:/usr/bin python3"),
                                   std::string("#!/usr/bin/env -S no-such-program"),
-                                  std::string("#!/usr/bin/env -S env python3")}) {
+                                  std::string("#!/usr/bin/env -S env python3"),
+                                  // Probe DD: wrappers and script-interpreters run what Las
+                                  // cannot read; -i, -u, -E and these assignments bring the
+                                  // user's site-packages back; `#` ends env's -S string.
+                                  std::string("#!/usr/bin/nice ./evil"),
+                                  std::string("#!/usr/bin/pdb3"),
+                                  std::string("#!/usr/bin/env -S -i python3"),
+                                  std::string("#!/usr/bin/env -S -u PYTHONNOUSERSITE python3"),
+                                  std::string("#!/usr/bin/env -S PYTHONNOUSERSITE= python3"),
+                                  std::string("#!/usr/bin/env -S HOME=/tmp python3"),
+                                  std::string("#!/usr/bin/env -S python3 -W #"),
+                                  std::string("#!/usr/bin/python3 -E"),
+                                  "#!/usr/bin/python3 -u" + std::string(240, ' ') + "-E"}) {
     VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line), policy_);
     ASSERT_FALSE(plan.ok()) << line;
     EXPECT_EQ(plan.verdict().reason(), Reason::kCodeNotPinned) << line << ": " << plan.verdict().ToString();
@@ -165,10 +177,11 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
   for (const char* line : {"#!/bin/sh", "#!/usr/bin/python3 -u", "#!/usr/bin/env python3",
                            "#!/usr/bin/env -S python3 -u",
                            "#!/usr/bin/env -S PYTHONUNBUFFERED=1 python3",
-                           "#!/usr/bin/env -S -i python3", "#!/usr/bin/env -S -- python3",
-                           "#!/usr/bin/env --split-string=python3 -u"}) {
-    VerdictOr<LaunchPlan> plan =
-        PlanLaunch(with_line(line, std::string_view(line) == "#!/bin/sh" ? "echo ran" : "print('ran')"), policy_);
+                           "#!/usr/bin/env -S -- python3",
+                           "#!/usr/bin/env --split-string=python3 -u", "#!/usr/bin/python3 -Es",
+                           "#!/usr/bin/python3 -P", "#!/bin/bash -e"}) {
+    const bool shell = std::string_view(line).starts_with("#!/bin/");
+    VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line, shell ? "echo ran" : "print('ran')"), policy_);
     ASSERT_TRUE(plan.ok()) << line << ": " << plan.verdict().ToString();
     EXPECT_EQ(RunPlan(*plan), "ran\n") << line;
   }
