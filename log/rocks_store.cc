@@ -198,9 +198,9 @@ bool HasTableFiles(const std::string& dir) {
 
 // Classifies `dir` before RocksDB touches it, so that a foreign directory is never
 // written to and every failure has its own clear message.
-// kUnfinished: a creation began here (kCreatingMarker) and did not say it ended — it may
-// still be under way, it may have been killed, or it may have finished all but removing the
-// marker; Open tells which.
+// kUnfinished: a creation's marker (kCreatingMarker) beside only what a creation makes
+// before its first write (NothingWrittenYet): the creation is still under way, or was
+// killed; Open tells which.
 enum class DirState { kMissing, kEmpty, kRocks, kUnfinished, kForeign };
 
 // Written (and the directory synced) before RocksDB makes its first file in a new log, and
@@ -490,16 +490,11 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   auto state = Inspect(dir);
   if (!state.ok()) return refused(state.status());
   if (*state == DirState::kUnfinished) {
-    if (CreationUnderWay(dir)) {
+    if (CreationUnderWay(dir) || LockHeldByAnotherProcess(dir)) {
       if (mode == Mode::kWriter) return LockedStatus(dir);
       return NotFound(dir + ": no Las log here yet (another las process is creating it)");
     }
-    if (CheckFormatWithoutWriting(dir).ok()) {
-      *state = DirState::kRocks;  // made whole; only the marker's removal was lost
-    } else if (LockHeldByAnotherProcess(dir)) {
-      if (mode == Mode::kWriter) return LockedStatus(dir);
-      return NotFound(dir + ": no Las log here yet (another las process is creating it)");
-    } else if (mode == Mode::kWriter && create_if_missing) {
+    if (mode == Mode::kWriter && create_if_missing) {
       RemoveUnfinishedLog(dir, /*remove_directory=*/false);  // a killed creation: again
       *state = DirState::kEmpty;
     } else {
