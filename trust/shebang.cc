@@ -36,10 +36,6 @@ std::vector<std::string> SplitAtBlanks(std::string_view text) {
   return words;
 }
 
-std::string FileName(std::string_view path) {
-  return std::filesystem::path(path).filename().string();
-}
-
 Verdict NotPinned(std::string_view who, const std::string& what) {
   return Reject(Reason::kCodeNotPinned,
                 std::string(who) + "the script's #! line " + what +
@@ -60,39 +56,16 @@ std::optional<std::string> Locate(const std::string& program) {
   return std::nullopt;
 }
 
-// What `program`, resolved to `resolved`, is: by the name written, by the name it resolves
-// to (a symlink), or by its bytes (a renamed copy of an interpreter).
-Interpreter InterpreterAt(const std::string& program, const std::string& resolved,
-                          std::string_view node_executable) {
-  for (const std::string& name : {program, resolved}) {
-    const Interpreter named = InterpreterOf(name, 0, Sha256Digest{}, node_executable);
-    if (named != Interpreter::kNone) return named;
-  }
-  UniqueFd file(::open(resolved.c_str(), O_RDONLY | O_CLOEXEC));
-  struct stat st {};
-  if (!file.valid() || ::fstat(file.get(), &st) != 0) return Interpreter::kNone;
-  Result<Sha256Digest> digest = Sha256OfFile(file.get());
-  if (!digest.ok()) return Interpreter::kNone;
-  return InterpreterOf(resolved, static_cast<uint64_t>(st.st_size), *digest, node_executable);
-}
-
-// Whether `program`, resolved to `resolved`, is a shell, by either name.
-bool IsShell(const std::string& program, const std::string& resolved) {
-  for (const std::string& name : {FileName(program), FileName(resolved)}) {
-    for (std::string_view shell : {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"}) {
-      if (name == shell) return true;
-    }
-  }
-  return false;
-}
-
-// Whether `program`, resolved to `resolved`, is env: by either name, or by the bytes of
-// /usr/bin/env (a symlink or copy of it under another name).
-bool IsEnv(const std::string& program, const std::string& resolved) {
-  if (FileName(program) == "env" || FileName(resolved) == "env") return true;
-  struct stat env {}, other {};
-  if (::stat("/usr/bin/env", &env) != 0 || ::stat(resolved.c_str(), &other) != 0 ||
-      env.st_size != other.st_size) {
+// Whether the file at `resolved` (a resolved path) is `reference`: the same resolved path,
+// or the same bytes (a copy or a hard link). Never by name: a pyenv shim, or pdb3 or nice
+// under an interpreter's or a shell's name, is another program (probe DE1).
+bool IsFile(const std::string& resolved, const std::string& reference) {
+  char real[PATH_MAX];
+  if (reference.empty() || ::realpath(reference.c_str(), real) == nullptr) return false;
+  if (resolved == real) return true;
+  struct stat mine {}, theirs {};
+  if (::stat(resolved.c_str(), &mine) != 0 || ::stat(real, &theirs) != 0 ||
+      mine.st_size != theirs.st_size) {
     return false;  // hashed only when the sizes agree
   }
   auto digest = [](const char* path) -> std::optional<Sha256Digest> {
@@ -101,8 +74,50 @@ bool IsEnv(const std::string& program, const std::string& resolved) {
     Result<Sha256Digest> sha = Sha256OfFile(file.get());
     return sha.ok() ? std::optional(*sha) : std::nullopt;
   };
-  const std::optional<Sha256Digest> env_digest = digest("/usr/bin/env");
-  return env_digest.has_value() && digest(resolved.c_str()) == env_digest;
+  const std::optional<Sha256Digest> expected = digest(real);
+  return expected.has_value() && digest(resolved.c_str()) == expected;
+}
+
+// The system Python or the configured Node, by the file `resolved` is.
+Interpreter InterpreterAt(const std::string& resolved, std::string_view node_executable) {
+  if (IsFile(resolved, std::string(kSystemPython))) return Interpreter::kPython;
+  if (IsFile(resolved, std::string(node_executable))) return Interpreter::kNode;
+  return Interpreter::kNone;
+}
+
+// A shell of the system: a file of /usr/bin or /bin, resolved, under a shell's name.
+bool IsShell(const std::string& resolved) {
+  const std::filesystem::path path(resolved);
+  const std::string dir = path.parent_path().string();
+  if (dir != "/usr/bin" && dir != "/bin") return false;
+  const std::string name = path.filename().string();
+  for (std::string_view shell : {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"}) {
+    if (name == shell) return true;
+  }
+  return false;
+}
+
+// A shell's `#!` arguments: none, or flags that change no input — -e, -f, -u, -v, -x, and
+// -o with pipefail, errexit, nounset, noglob, xtrace. A shell given an operand (a file), -s
+// (stdin: the MCP channel), -c, -i or -l (startup files) runs something else (probe DE2).
+bool ReadableShellArguments(const std::vector<std::string>& words) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if (word.size() < 2 || word[0] != '-' ||
+        word.find_first_not_of("efuvxo", 1) != std::string::npos) {
+      return false;
+    }
+    if (word.find('o') == std::string::npos) continue;
+    if (word.back() != 'o' || word.find('o') != word.size() - 1 || ++i == words.size()) {
+      return false;
+    }
+    const std::string& option = words[i];
+    if (option != "pipefail" && option != "errexit" && option != "nounset" &&
+        option != "noglob" && option != "xtrace") {
+      return false;
+    }
+  }
+  return true;
 }
 
 // env's words: the program they run and its arguments (program "" when none), or a refusal.
@@ -177,9 +192,9 @@ VerdictOr<std::optional<std::string>> Resolve(const std::string& program, bool s
 std::optional<Shebang> ParseShebang(std::string_view head) {
   if (!head.starts_with("#!")) return std::nullopt;
   Shebang shebang;
-  // Linux reads 256 bytes and ends the line by the 255th: a longer one reads otherwise there
-  // (probe DD4: one byte more here, and an option became `-`, the program from stdin).
-  const size_t newline = head.substr(0, kShebangBytes - 1).find('\n');
+  // Linux reads 256 bytes and needs the line's end among them: a longer line reads otherwise
+  // there (probe DD4: a byte more here, and an option became `-`, the program from stdin).
+  const size_t newline = head.substr(0, kShebangBytes).find('\n');
   shebang.cut = newline == std::string_view::npos && head.size() >= kShebangBytes;
   head = Trim(head.substr(2, newline == std::string_view::npos ? std::string_view::npos : newline - 2));
   const size_t end = std::min(head.find_first_of(kBlanks), head.size());
@@ -192,7 +207,7 @@ std::optional<Shebang> ParseShebang(std::string_view head) {
 
 Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
                      std::string_view node_executable, std::string_view who) {
-  if (shebang.cut) return NotPinned(who, "is longer than the 255 bytes Linux reads of it");
+  if (shebang.cut) return NotPinned(who, "has no end in the 256 bytes Linux reads of it");
   for (const std::string& text : {shebang.program, shebang.arguments.empty() ? "" : shebang.arguments[0]}) {
     if (std::any_of(text.begin(), text.end(), [](char c) {
           return (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f;
@@ -206,7 +221,7 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
   if (!where.ok()) return where.verdict();
   if (!where->has_value()) return Verdict::Accept();
   std::string resolved = **where;
-  if (IsEnv(run.program, resolved)) {
+  if (IsFile(resolved, "/usr/bin/env")) {
     VerdictOr<Shebang> through = ThroughEnv(run.arguments, who);
     if (!through.ok()) return through.verdict();
     run = std::move(through).value();
@@ -214,16 +229,23 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     where = Resolve(run.program, /*search_path=*/true, /*required=*/true, workspace, who);
     if (!where.ok()) return where.verdict();
     resolved = **where;
-    if (IsEnv(run.program, resolved)) return NotPinned(who, "has env run env");
+    if (IsFile(resolved, "/usr/bin/env")) return NotPinned(who, "has env run env");
   }
-  const Interpreter interpreter = InterpreterAt(run.program, resolved, node_executable);
+  const Interpreter interpreter = InterpreterAt(resolved, node_executable);
   if (interpreter == Interpreter::kNone) {
     // Any other program's options and what it runs cannot be read: a wrapper (`nice
     // ./x`) runs an unchecked program, a script-interpreter (`pdb3`) its own files (probe
     // DD1, DD2). Shells run other files too, which draft notes (tools/unpinned_code.h).
-    if (IsShell(run.program, resolved)) return Verdict::Accept();
-    return NotPinned(who, "runs " + run.program + ", which is not env, a shell, Python or "
-                                                  "Node: Las cannot read what it would run");
+    if (!IsShell(resolved)) {
+      return NotPinned(who, "runs " + run.program + ", which is not env, a shell of the system, "
+                                                    "/usr/bin/python3 or the configured Node");
+    }
+    // Without env, Linux hands the shell one argument, blanks and all.
+    if (!ReadableShellArguments(run.arguments)) {
+      return NotPinned(who, "gives the shell arguments other than -e, -f, -u, -v, -x or -o "
+                            "OPTION, which would run something else than the script");
+    }
+    return Verdict::Accept();
   }
   std::vector<std::string> argv{run.program};
   argv.insert(argv.end(), run.arguments.begin(), run.arguments.end());

@@ -8,25 +8,26 @@
 //
 // ParseShebang reads the line as Linux does: the program, then everything after it (blanks
 // trimmed) as one argument. CheckShebang then refuses, as kCodeNotPinned:
-//   - a line with no end in the 255 bytes Linux reads, or holding a control character
+//   - a line with no end in the 256 bytes Linux reads, or holding a control character
 //     other than tab (a CR line end: what runs then depends on readings that differ);
 //   - a relative program (it resolves against whatever the cwd is), and one whose resolved
 //     path is inside the workspace;
-//   - for env (known by the name written or resolved to, or by /usr/bin/env's bytes): an -S
-//     string holding quotes, backslashes, `$` or `#` (GNU env would unquote, unescape,
-//     expand or end there, and read another program or option than this reading: probes CZ
-//     F2, DD4), an option other than -S/--split-string (first) and `--` (-i and -u would
-//     drop PYTHONNOUSERSITE: probe DD3), an assignment of PATH, HOME, PYTHONNOUSERSITE or a
-//     variable that loads code (EnvironmentLoadsCode), a program not found in kChildPath or
-//     inside the workspace, or env again;
-//   - a program that is not a shell (sh, bash, dash, zsh, ksh, mksh, ash by name), Python or
-//     Node: a wrapper (`nice ./x`) or a script-interpreter (`pdb3`) runs what Las cannot read
-//     (probe DD1, DD2);
-//   - a Python or Node interpreter (by the file name written or resolved to: python,
-//     python3, python3.11, node, nodejs, the configured Node; or by the bytes of
-//     /usr/bin/python3 or the configured Node, for a renamed copy) whose arguments run
-//     anything but the script itself: the script must be the operand ScriptOperandIndex
-//     finds after them.
+//   - for env (/usr/bin/env or a copy of it): an -S string holding quotes, backslashes, `$`
+//     or `#` (GNU env would unquote, unescape, expand or end there, and read another
+//     program or option than this reading: probes CZ F2, DD4), an option other than
+//     -S/--split-string (first) and `--` (-i and -u would drop PYTHONNOUSERSITE: probe DD3),
+//     an assignment of PATH, HOME, PYTHONNOUSERSITE or a variable that loads code
+//     (EnvironmentLoadsCode), a program not found in kChildPath or inside the workspace, or
+//     env again;
+//   - a program that is not a shell of the system (a file of /usr/bin or /bin named sh,
+//     bash, dash, zsh, ksh, mksh or ash), /usr/bin/python3 or the configured Node (resolved,
+//     or a copy by its bytes) — known by the file, never by name: a wrapper (`nice ./x`), a
+//     script-interpreter (`pdb3`) or a pyenv shim runs what Las cannot read (probes DD1,
+//     DD2, DE1);
+//   - a shell given anything but -e, -f, -u, -v, -x and `-o OPTION` (an operand, -s, -c, -i,
+//     -l: probe DE2);
+//   - Python or Node given arguments that run anything but the script itself: the script
+//     must be the operand ScriptOperandIndex finds after them.
 // A `#!` program that does not exist is accepted here: the exec fails, running nothing.
 // Shells pass (their scripts are noted at draft: tools/unpinned_code.h).
 #pragma once

@@ -125,6 +125,8 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
   // Python outside the workspace under other names: a symlink, and a renamed copy.
   std::filesystem::create_symlink("/usr/bin/python3", outside_ + "/py");
   std::filesystem::create_symlink("/usr/bin/env", outside_ + "/e");
+  std::filesystem::create_symlink("/usr/bin/pdb3", outside_ + "/python3");
+  std::filesystem::create_symlink("/usr/bin/nice", outside_ + "/sh");
   WriteFile(ws_ + "/srv/env", "#!/bin/sh\nexec /usr/bin/env \"$@\"\n", 0700);
   std::filesystem::copy_file(std::filesystem::canonical("/usr/bin/python3"), outside_ + "/runner");
   std::filesystem::permissions(outside_ + "/runner", std::filesystem::perms::owner_all);
@@ -168,7 +170,14 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                                   std::string("#!/usr/bin/env -S HOME=/tmp python3"),
                                   std::string("#!/usr/bin/env -S python3 -W #"),
                                   std::string("#!/usr/bin/python3 -E"),
-                                  "#!/usr/bin/python3 -u" + std::string(240, ' ') + "-E"}) {
+                                  "#!/usr/bin/python3 -u" + std::string(240, ' ') + "-E",
+                                  // Probe DE: programs known by their file, never by name;
+                                  // a shell given an operand, stdin or its startup files.
+                                  "#!" + outside_ + "/python3",
+                                  "#!" + outside_ + "/sh ./evil",
+                                  std::string("#!/bin/sh ./evil"), std::string("#!/bin/sh -s"),
+                                  std::string("#!/bin/bash -l"), std::string("#!/bin/bash -i"),
+                                  std::string("#!/usr/bin/env -S sh ./evil")}) {
     VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line), policy_);
     ASSERT_FALSE(plan.ok()) << line;
     EXPECT_EQ(plan.verdict().reason(), Reason::kCodeNotPinned) << line << ": " << plan.verdict().ToString();
@@ -179,12 +188,19 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                            "#!/usr/bin/env -S PYTHONUNBUFFERED=1 python3",
                            "#!/usr/bin/env -S -- python3",
                            "#!/usr/bin/env --split-string=python3 -u", "#!/usr/bin/python3 -Es",
-                           "#!/usr/bin/python3 -P", "#!/bin/bash -e"}) {
-    const bool shell = std::string_view(line).starts_with("#!/bin/");
+                           "#!/usr/bin/python3 -P", "#!/bin/bash -e", "#!/bin/sh -eu",
+                           "#!/usr/bin/env -S bash -euo pipefail", "#!/usr/bin/python3.11"}) {
+    const bool shell = std::string_view(line).find("sh") != std::string_view::npos &&
+                       std::string_view(line).find("python") == std::string_view::npos;
     VerdictOr<LaunchPlan> plan = PlanLaunch(with_line(line, shell ? "echo ran" : "print('ran')"), policy_);
     ASSERT_TRUE(plan.ok()) << line << ": " << plan.verdict().ToString();
     EXPECT_EQ(RunPlan(*plan), "ran\n") << line;
   }
+  // Linux reads 256 bytes: a line ending at byte 255 is whole, one ending past it is not.
+  std::string longest = "#!/usr/bin/python3 -u";
+  longest.resize(255, ' ');
+  EXPECT_TRUE(PlanLaunch(with_line(longest), policy_).ok());
+  EXPECT_EQ(ReasonOf(with_line(longest + " ")), Reason::kCodeNotPinned);
 }
 
 TEST(ShebangTest, TheLineIsReadAsLinuxReadsIt) {
