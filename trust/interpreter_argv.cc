@@ -117,9 +117,32 @@ constexpr std::array<std::string_view, 9> kInertPythonVariables = {
     "PYTHONHASHSEED", "PYTHONFAULTHANDLER", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
     "PYTHONINTMAXSTRDIGITS"};
 
-// Whether the file at `path` holds bytes `size` long that hash to `digest`. Only a file of
-// that size is hashed, once per process while it keeps its inode, size and modification
-// time (Node is ~100 MB).
+
+}  // namespace
+
+bool EnvironmentLoadsCode(std::string_view name) {
+  const auto listed = [name](const auto& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  if (name.substr(0, 3) == "LD_") return true;
+  // Bash imports an exported function from BASH_FUNC_<name>%%: it overrides a command.
+  if (name.substr(0, 10) == "BASH_FUNC_") return true;
+  // OpenSSL's configuration names provider and engine modules that libcrypto loads — in
+  // Node at every start, in Python at `import hashlib` (OPENSSL_CONF, OPENSSL_MODULES,
+  // OPENSSL_ENGINES, OPENSSL_CONF_INCLUDE; probe BW2); none of its variables is needed to
+  // serve. CORECLR_PROFILER_PATH* loads a native library into a .NET process, and
+  // DOTNET_ROOT* names the runtime a .NET host loads (probe CA2).
+  if (name.substr(0, 8) == "OPENSSL_" || name.substr(0, 16) == "CORECLR_PROFILER" ||
+      name.substr(0, 11) == "DOTNET_ROOT" ||
+      // Lua runs LUA_INIT* (code, or @file) at start and loads modules from LUA_[C]PATH*.
+      name.substr(0, 8) == "LUA_INIT" || name.substr(0, 8) == "LUA_PATH" ||
+      name.substr(0, 9) == "LUA_CPATH") {
+    return true;
+  }
+  if (name.substr(0, 6) == "PYTHON") return !listed(kInertPythonVariables);
+  return listed(kCodeLoadingVariables);
+}
+
 bool SameBytesAs(const std::string& path, uint64_t size, const Sha256Digest& digest) {
   struct Known {
     dev_t device = 0;
@@ -146,31 +169,6 @@ bool SameBytesAs(const std::string& path, uint64_t size, const Sha256Digest& dig
     entry = Known{st.st_dev, st.st_ino, st.st_size, st.st_mtim, *hashed};
   }
   return *entry.sha256 == digest;
-}
-
-}  // namespace
-
-bool EnvironmentLoadsCode(std::string_view name) {
-  const auto listed = [name](const auto& names) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  };
-  if (name.substr(0, 3) == "LD_") return true;
-  // Bash imports an exported function from BASH_FUNC_<name>%%: it overrides a command.
-  if (name.substr(0, 10) == "BASH_FUNC_") return true;
-  // OpenSSL's configuration names provider and engine modules that libcrypto loads — in
-  // Node at every start, in Python at `import hashlib` (OPENSSL_CONF, OPENSSL_MODULES,
-  // OPENSSL_ENGINES, OPENSSL_CONF_INCLUDE; probe BW2); none of its variables is needed to
-  // serve. CORECLR_PROFILER_PATH* loads a native library into a .NET process, and
-  // DOTNET_ROOT* names the runtime a .NET host loads (probe CA2).
-  if (name.substr(0, 8) == "OPENSSL_" || name.substr(0, 16) == "CORECLR_PROFILER" ||
-      name.substr(0, 11) == "DOTNET_ROOT" ||
-      // Lua runs LUA_INIT* (code, or @file) at start and loads modules from LUA_[C]PATH*.
-      name.substr(0, 8) == "LUA_INIT" || name.substr(0, 8) == "LUA_PATH" ||
-      name.substr(0, 9) == "LUA_CPATH") {
-    return true;
-  }
-  if (name.substr(0, 6) == "PYTHON") return !listed(kInertPythonVariables);
-  return listed(kCodeLoadingVariables);
 }
 
 Interpreter InterpreterOf(std::string_view command, uint64_t command_size,

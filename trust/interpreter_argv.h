@@ -45,6 +45,11 @@ enum class Interpreter { kNone, kPython, kNode };
 Interpreter InterpreterOf(std::string_view command, uint64_t command_size,
                           const Sha256Digest& command_sha256, std::string_view node_executable);
 
+// Whether the file at `path` holds bytes `size` long that hash to `digest`. Only a file of
+// that size is hashed, once per process while it keeps its inode, size and modification
+// time (Node is ~100 MB). Thread-safe.
+bool SameBytesAs(const std::string& path, uint64_t size, const Sha256Digest& digest);
+
 // The index in `argv` (argv[0] being the command) of the script `interpreter` runs, or
 // kCodeNotPinned naming the first argument that stops the reading. `surface` prefixes the
 // detail ("surface x: ").

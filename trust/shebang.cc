@@ -68,14 +68,10 @@ bool IsFile(const std::string& resolved, const std::string& reference) {
       mine.st_size != theirs.st_size) {
     return false;  // hashed only when the sizes agree
   }
-  auto digest = [](const char* path) -> std::optional<Sha256Digest> {
-    UniqueFd file(::open(path, O_RDONLY | O_CLOEXEC));
-    if (!file.valid()) return std::nullopt;
-    Result<Sha256Digest> sha = Sha256OfFile(file.get());
-    return sha.ok() ? std::optional(*sha) : std::nullopt;
-  };
-  const std::optional<Sha256Digest> expected = digest(real);
-  return expected.has_value() && digest(resolved.c_str()) == expected;
+  UniqueFd file(::open(resolved.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!file.valid()) return false;
+  Result<Sha256Digest> digest = Sha256OfFile(file.get());
+  return digest.ok() && SameBytesAs(real, static_cast<uint64_t>(mine.st_size), *digest);
 }
 
 // The system Python or the configured Node, by the file `resolved` is.
