@@ -258,7 +258,7 @@ int Mutate(const OnboardingFlags& flags) {
     if (!loaded.ok()) return Fail(loaded.status());
     registry = std::move(loaded).value();
   }
-  auto log = log::EventLog::Open(flags.log_dir);
+  auto log = log::EventLog::Open(flags.log_dir, SealedLogOptions(flags.log_dir));
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, registry, log.status());
     return Fail(log.status());

@@ -27,6 +27,7 @@
 #include "log/log_reader.h"
 #include "tools/builtin_tools.h"
 #include "tools/release_audit.h"
+#include "tools/snapshot_key_file.h"
 #include "trust/manifest.h"
 
 namespace las::cli {
@@ -92,6 +93,36 @@ CLI::Validator AnchorFlag() {
 void PrintLine(const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), stdout);
   std::fputc('\n', stdout);
+}
+
+const char* SealStateName(log::SealState state) {
+  switch (state) {
+    case log::SealState::kAbsent: return "absent";
+    case log::SealState::kOtherKey: return "other-key";
+    case log::SealState::kSealed: return "sealed";
+    case log::SealState::kNoKey: break;
+  }
+  return "no-key";
+}
+
+// docs/CLI.md: null when not judged (no usable key, or a broken chain).
+nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal) {
+  if (!seal) return nullptr;
+  nlohmann::ordered_json spans = nlohmann::ordered_json::array();
+  for (const log::SequenceSpan& span : seal->unvouched) spans.push_back({span.first, span.last});
+  return {{"state", SealStateName(seal->state)}, {"through", seal->through}, {"unvouched", spans}};
+}
+
+std::string SealLine(const std::optional<log::SealVerdict>& seal) {
+  if (!seal) return "head seal not judged (no usable snapshot key)";
+  std::string line = std::string("head seal ") + SealStateName(seal->state);
+  if (seal->state == log::SealState::kSealed) line += " through event " + std::to_string(seal->through);
+  if (seal->unvouched.empty()) return line + "; every event vouched for";
+  line += "; events no seal vouches for:";
+  for (const log::SequenceSpan& span : seal->unvouched) {
+    line += " " + std::to_string(span.first) + "-" + std::to_string(span.last);
+  }
+  return line;
 }
 
 // With --summary, a log that cannot be read still ends stdout with its summary line, so a
@@ -189,7 +220,19 @@ int RunReplay(const ReplayOptions& options) {
     };
   }
   projections::ProjectionSet set;
+  const log::Head head = (*cursor)->head();
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
+  // Judged only on an intact chain (a break names its own first bad sequence).
+  std::optional<log::SealVerdict> seal;
+  const auto key = tools::UsableSnapshotKey(options.snapshot_key_file, options.log_dir);
+  if (outcome.status.ok() && key) {
+    auto judged = (*reader)->JudgeSeal(*key, head);
+    if (judged.ok()) {
+      seal = std::move(*judged);
+    } else {
+      outcome.status = judged.status();
+    }
+  }
   for (const Anchor& anchor : anchors) {
     if (outcome.status.ok() && anchor.sequence > outcome.verified) {
       outcome.status = Corruption("the log ends at event " + std::to_string(outcome.verified) +
@@ -224,7 +267,8 @@ int RunReplay(const ReplayOptions& options) {
         {"digests_through", outcome.verified},
         // Whether the head vouches for the verified events: only a chain that reaches it
         // intact does (a forger may rewrite a prefix consistently and break it on purpose).
-        {"anchored", outcome.status.ok()}};
+        {"anchored", outcome.status.ok()},
+        {"seal", SealJson(seal)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
   }
@@ -258,6 +302,7 @@ int RunReplay(const ReplayOptions& options) {
       std::fprintf(stderr, "las %s: projection %-10s sha256 %s\n", CommandWords(), name.c_str(),
                    digest.c_str());
     }
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), SealLine(seal).c_str());
     if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
   }
   return kExitOk;
@@ -288,6 +333,12 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
                   "--summary` named its head (repeatable): a rewritten or cut log fails (exit 3) "
                   "even when its chain and head were rewritten to match")
       ->check(AnchorFlag());
+  options->snapshot_key_file = DefaultSnapshotKeyFile();
+  cmd->add_option("--snapshot-key", options->snapshot_key_file,
+                  "File with the key that sealed the log's head (as las serve's): a seal of "
+                  "this key that the log contradicts fails (exit 3); the summary's \"seal\" "
+                  "lists the events no seal vouches for. \"\" or unreadable: not judged")
+      ->capture_default_str();
   cmd->add_flag("--summary", options->summary,
                 "End with a JSON summary line on stdout instead of digests on stderr");
   cmd->callback([options, &exit_code] { exit_code = RunReplay(*options); });

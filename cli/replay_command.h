@@ -15,6 +15,8 @@ struct ReplayOptions {
   bool summary = false;  // final JSON summary line on stdout instead of digests on stderr
   // --anchor SEQ:HASH, each: event SEQ must be in the log with this chain hash (in hex).
   std::vector<std::string> anchors;
+  // The key that judges the head seal (log/head_seal.h); "" or unusable: not judged.
+  std::string snapshot_key_file;
 };
 
 // Returns the exit code; writes JSON lines to stdout, diagnostics to stderr.

@@ -160,11 +160,11 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
       ->capture_default_str()
       ->transform(WholeUint64());
   cmd->add_option("--snapshot-key", flags->snapshot_key_file,
-                  "File with the secret key that seals snapshots, created (0600) by the first "
-                  "snapshot; kept outside the log directory so that a snapshot written into "
-                  "the log directory by anyone else is ignored. Snapshots are off with "
-                  "--snapshot-every 0, or with --snapshot-key \"\" (the empty path as its own "
-                  "word: --snapshot-key= is refused)")
+                  "File with the secret key that seals snapshots and the log's head, created "
+                  "(0600) at start when missing; kept outside the log directory so that a "
+                  "snapshot or log rewritten by anyone else is told. Snapshots are off with "
+                  "--snapshot-every 0; snapshots and the seal with --snapshot-key \"\" (the "
+                  "empty path as its own word: --snapshot-key= is refused)")
       ->capture_default_str();
 }
 

@@ -125,7 +125,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   };
   if (!plan->has_value()) return unchanged();
   uint64_t sequence = 0;
-  auto log = log::EventLog::Open(flags.log_dir);
+  auto log = log::EventLog::Open(flags.log_dir, SealedLogOptions(flags.log_dir));
   if (log.ok()) {  // the log is free: append directly
     auto appended = (*log)->Append({std::move(**plan)});
     if (!appended.ok()) {

@@ -82,6 +82,7 @@ class RocksEventLog final : public EventLog {
   RocksEventLog(std::unique_ptr<RocksStore> store, const LogOptions& options)
       : store_(std::move(store)),
         clock_(options.clock),
+        seal_key_(options.seal_key),
         deferred_sync_interval_(std::chrono::microseconds(options.deferred_sync_micros)),
         snapshot_free_reserve_(options.snapshot_free_reserve_bytes),
         writer_([this] { AsyncWriterLoop(); }),
@@ -103,9 +104,10 @@ class RocksEventLog final : public EventLog {
   }
 
   Status LoadHead() {
-    auto checked = store_->CheckHead();
+    auto checked = store_->CheckHead(seal_key_ ? &*seal_key_ : nullptr);
     if (!checked.ok()) return checked.status();
     head_ = checked->head;
+    seal_at_open_ = std::move(checked->seal);
     last_time_ = checked->last_time_micros;
     // What recovery found is on disk: RocksDB flushes recovered WAL data to synced files.
     written_sequence_ = durable_sequence_ = head_.sequence;
@@ -435,6 +437,8 @@ class RocksEventLog final : public EventLog {
   }
 
  public:
+  const SealVerdict& seal_at_open() const override { return seal_at_open_; }
+
   Head head() const override {
     std::lock_guard lock(mu_);
     return head_;
@@ -520,12 +524,20 @@ class RocksEventLog final : public EventLog {
     time = now;
     auto s = batch.Put(store_->meta(), std::string(layout::kHeadKey), layout::EncodeHead(head));
     if (!s.ok()) return FromRocks(s, "building the write batch");
+    if (seal_key_) {
+      // Every event this writer appends is vouched for; what it found unvouched stays so.
+      s = batch.Put(store_->meta(), std::string(layout::kHeadSealKey),
+                    EncodeHeadSeal({head, seal_at_open_.unvouched}, *seal_key_));
+      if (!s.ok()) return FromRocks(s, "building the write batch");
+    }
     return store_->WriteResult(store_->db().Write(rocksdb::WriteOptions(), &batch),
                                "appending to the log");
   }
 
   std::unique_ptr<RocksStore> store_;
   const WallClock* clock_;
+  const std::optional<SnapshotKey> seal_key_;
+  SealVerdict seal_at_open_;  // set before the first append; read-only after
 
   mutable std::mutex mu_;
   std::deque<Request*> queue_;  // batches not yet written; the front leads the next write
@@ -562,7 +574,8 @@ class RocksEventLog final : public EventLog {
 Result<std::unique_ptr<EventLog>> EventLog::Open(const std::string& dir,
                                                  const LogOptions& options) {
   if (options.clock == nullptr) return InvalidArgument("LogOptions.clock must be set");
-  auto store = RocksStore::Open(dir, RocksStore::Mode::kWriter, options.create_if_missing);
+  auto store = RocksStore::Open(dir, RocksStore::Mode::kWriter, options.create_if_missing,
+                                options.seal_key ? &*options.seal_key : nullptr);
   if (!store.ok()) return store.status();
   auto log = std::make_unique<RocksEventLog>(std::move(*store), options);
   LAS_RETURN_IF_ERROR(log->LoadHead());

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "base/result.h"
 #include "log/event.h"
 #include "log/event_cursor.h"
+#include "log/head_seal.h"
 #include "log/log_view.h"
 
 namespace las::log {
@@ -39,6 +41,11 @@ struct LogOptions {
   // flushes of every family's full memtable (16 MiB each) and their compaction. Tests lower
   // or raise it.
   uint64_t snapshot_free_reserve_bytes = 64ull << 20;
+  // The key of the head seal (log/head_seal.h; FORMAT.md §The head seal): with it, Open
+  // judges the stored seal (a seal of this key that contradicts the log refuses it,
+  // kCorruption) and every write stores a new seal beside the head. Without it the log
+  // is written unsealed, and a later keyed writer lists those events as unvouched.
+  std::optional<SnapshotKey> seal_key = std::nullopt;
 };
 
 // How durable an append is when it returns.
@@ -117,6 +124,9 @@ class EventLog : public LogView {
   // The last sequence known to be on disk (a WAL sync covered it): ≤ head().sequence.
   virtual uint64_t durable_sequence() const = 0;
   virtual LogStats stats() const = 0;
+  // The head seal as Open judged it (kNoKey without LogOptions::seal_key); the seals this
+  // log writes carry its `unvouched` spans on.
+  virtual const SealVerdict& seal_at_open() const = 0;
 
   // Writes what the memtables hold to table files, as closing does, and says whether that
   // worked: kIo (a full disk, say) leaves the events in the WAL, which the next open

@@ -25,6 +25,12 @@ class FollowerReader final : public LogReader {
     return OpenChainCursor(*store_, from, /*use_snapshot=*/false);
   }
   Result<Hash> EventHash(uint64_t sequence) override { return store_->EventHash(sequence); }
+  Result<SealVerdict> JudgeSeal(const SnapshotKey& key, const Head& head) override {
+    auto record = store_->ReadHeadSeal(rocksdb::ReadOptions());
+    if (!record.ok()) return record.status();
+    return JudgeHeadSeal(*record, &key, head,
+                         [this](uint64_t sequence) { return store_->EventHash(sequence); });
+  }
   Result<std::vector<uint64_t>> SnapshotSequences() override {
     return store_->SnapshotSequences();
   }

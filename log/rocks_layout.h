@@ -22,6 +22,8 @@ inline constexpr std::string_view kMagicKey = "magic";
 inline constexpr std::string_view kMagicValue = "las.event-log";
 inline constexpr std::string_view kFormatVersionKey = "format_version";
 inline constexpr std::string_view kHeadKey = "head";
+// FORMAT.md §The head seal (log/head_seal.h); written only by a writer with a key.
+inline constexpr std::string_view kHeadSealKey = "head_seal";
 inline constexpr uint32_t kFormatVersion = 1;
 
 // FORMAT.md §Events: key = 8-byte big-endian sequence; value = 32-byte hash || envelope.

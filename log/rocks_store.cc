@@ -298,12 +298,50 @@ Result<Head> ReadHeadRecord(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta,
   return *head;
 }
 
+Result<std::optional<std::string>> ReadHeadSealRecord(rocksdb::DB& db,
+                                                      rocksdb::ColumnFamilyHandle* meta,
+                                                      const rocksdb::ReadOptions& read) {
+  std::string value;
+  auto s = db.Get(read, meta, std::string(layout::kHeadSealKey), &value);
+  if (s.IsNotFound()) return std::optional<std::string>();
+  LAS_RETURN_IF_ERROR(FromRocks(s, "reading the head seal"));
+  return std::optional<std::string>(std::move(value));
+}
+
+Result<SealVerdict> JudgeSealOf(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events,
+                                rocksdb::ColumnFamilyHandle* meta, const Head& head,
+                                const SnapshotKey* seal_key, const std::string& dir) {
+  if (seal_key == nullptr) return SealVerdict{};
+  auto record = ReadHeadSealRecord(db, meta, rocksdb::ReadOptions());
+  if (!record.ok()) return record.status();
+  auto hash_at = [&](uint64_t sequence) -> Result<Hash> {
+    std::string value;
+    auto s = db.Get(rocksdb::ReadOptions(), events, layout::EncodeSequenceKey(sequence), &value);
+    if (s.IsNotFound() || (s.ok() && value.size() < layout::kHashSize)) {
+      return NotFound("event " + std::to_string(sequence));
+    }
+    LAS_RETURN_IF_ERROR(FromRocks(s, dir + ": reading a sealed event"));
+    Hash hash;
+    std::memcpy(hash.data(), value.data(), hash.size());
+    return hash;
+  };
+  auto verdict = JudgeHeadSeal(*record, seal_key, head, hash_at);
+  if (!verdict.ok() && verdict.status().code() == Code::kCorruption) {
+    return Corruption(dir + ": " + verdict.status().message());
+  }
+  return verdict;
+}
+
 Result<RocksStore::CheckedHead> CheckHeadOf(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events,
                                             rocksdb::ColumnFamilyHandle* meta,
-                                            const std::string& dir) {
+                                            const std::string& dir, const SnapshotKey* seal_key) {
   auto head = ReadHeadRecord(db, meta, rocksdb::ReadOptions(), dir);
   if (!head.ok()) return head.status();
-  RocksStore::CheckedHead checked{.head = *head};
+  RocksStore::CheckedHead checked;
+  checked.head = *head;
+  auto seal = JudgeSealOf(db, events, meta, checked.head, seal_key, dir);
+  if (!seal.ok()) return seal.status();
+  checked.seal = std::move(*seal);
   if (checked.head.sequence == 0) return checked;
   const std::string head_name = std::to_string(checked.head.sequence);
   std::string value;
@@ -356,12 +394,12 @@ rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
 // can be read, and a log this Las refuses (newer, foreign, damaged — an event planted
 // beyond the head in the WAL, say) must be left exactly as it was, evidence included; a
 // read-only instance recovers the WAL in memory only.
-Status CheckFormatWithoutWriting(const std::string& dir) {
+Status CheckFormatWithoutWriting(const std::string& dir, const SnapshotKey* seal_key) {
   ReadOnlyDb read_only;
   if (auto opened = OpenReadOnly(dir, read_only); !opened.ok()) return FromRocks(opened, dir);
   rocksdb::DB& db = *read_only.db;
   LAS_RETURN_IF_ERROR(CheckFormat(db, read_only.handles[2], dir));
-  return CheckHeadOf(db, read_only.handles[1], read_only.handles[2], dir).status();
+  return CheckHeadOf(db, read_only.handles[1], read_only.handles[2], dir, seal_key).status();
 }
 
 // Whether RocksDB's newest OPTIONS file in `dir` names every family of a Las log: a
@@ -451,7 +489,7 @@ bool CreationUnderWay(const std::string& dir) {
 // afresh — unless another writer holds the log by now, or has made it whole meanwhile.
 // `remove_directory`: the open made the directory itself (it goes too, if empty).
 void RemoveUnfinishedLog(const std::string& dir, bool remove_directory) {
-  if (LockHeldByAnotherProcess(dir) || CreationUnderWay(dir) || CheckFormatWithoutWriting(dir).ok()) {
+  if (LockHeldByAnotherProcess(dir) || CreationUnderWay(dir) || CheckFormatWithoutWriting(dir, nullptr).ok()) {
     return;
   }
   std::error_code ignored;
@@ -467,7 +505,8 @@ void RemoveUnfinishedLog(const std::string& dir, bool remove_directory) {
 }  // namespace
 
 Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mode mode,
-                                                     bool create_if_missing) {
+                                                     bool create_if_missing,
+                                                     const SnapshotKey* seal_key) {
   // Every event read or written through this store is chain-hashed (log/chain_hash.cc).
   // libsodium selects its vectorized BLAKE2b (AVX2/SSE4.1) only in sodium_init(); without
   // it the chain hash runs the portable reference code (~20% slower here). Thread-safe
@@ -534,7 +573,9 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
     return LockedStatus(dir);
   }
   if (mode == Mode::kWriter && *state == DirState::kRocks) {
-    if (Status format = CheckFormatWithoutWriting(dir); !format.ok()) return refused(format);
+    if (Status format = CheckFormatWithoutWriting(dir, seal_key); !format.ok()) {
+      return refused(format);
+    }
   }
   std::unique_ptr<RocksStore> store(new RocksStore());
   store->dir_ = dir;
@@ -659,8 +700,12 @@ Result<Head> RocksStore::ReadHead(const rocksdb::ReadOptions& read) {
   return ReadHeadRecord(*db_, meta_, read, dir_);
 }
 
-Result<RocksStore::CheckedHead> RocksStore::CheckHead() {
-  return CheckHeadOf(*db_, events_, meta_, dir_);
+Result<RocksStore::CheckedHead> RocksStore::CheckHead(const SnapshotKey* seal_key) {
+  return CheckHeadOf(*db_, events_, meta_, dir_, seal_key);
+}
+
+Result<std::optional<std::string>> RocksStore::ReadHeadSeal(const rocksdb::ReadOptions& read) {
+  return ReadHeadSealRecord(*db_, meta_, read);
 }
 
 Status RocksStore::NoteDirectory() {

@@ -7,12 +7,14 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "log/event.h"
+#include "log/head_seal.h"
 
 namespace las::log {
 
@@ -26,8 +28,11 @@ class RocksStore {
   // format), kLocked (another process, or another store of this one, holds the lock),
   // kDenied (permissions), kIo (also a lock that cannot be taken for any other reason: a
   // read-only file system, no space, LOCK a directory), kCorruption.
+  // A writer's `seal_key` (may be null) judges the head seal (log/head_seal.h) before the
+  // open writes anything: a seal that contradicts the log refuses it (kCorruption).
   static Result<std::unique_ptr<RocksStore>> Open(const std::string& dir, Mode mode,
-                                                  bool create_if_missing);
+                                                  bool create_if_missing,
+                                                  const SnapshotKey* seal_key = nullptr);
   // A writer flushes every family before it closes: the events then live in table files
   // the MANIFEST lists (a missing one refuses the next open), not only in a WAL, which
   // RocksDB tracks only once it has been closed. A writer whose directory is no longer in
@@ -63,10 +68,14 @@ class RocksStore {
   // kCorruption naming which. Open() has checked a writer's log this way on a read-only
   // instance before its own open could recover the WAL into new files (probe AY1).
   struct CheckedHead {
+    SealVerdict seal;  // kNoKey without a key
     Head head;
     int64_t last_time_micros = 0;  // the head event's; 0 for an empty log
   };
-  Result<CheckedHead> CheckHead();
+  // With `seal_key`, also the head seal, judged: kCorruption when it contradicts the log.
+  Result<CheckedHead> CheckHead(const SnapshotKey* seal_key = nullptr);
+  // The stored head seal record (nullopt: none), as of `read`. kIo.
+  Result<std::optional<std::string>> ReadHeadSeal(const rocksdb::ReadOptions& read);
   // Follower only: see everything the writer has made durable so far. The view is
   // settled: built while the writer's MANIFEST did not move (see SettleView in the .cc);
   // kIo if it kept moving for kSettleAttempts catch-ups. Open() settles its view too.

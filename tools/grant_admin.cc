@@ -29,6 +29,9 @@ struct Opened {
 Result<Opened> OpenAndFold(const OperatorLog& where, bool create) {
   log::LogOptions options;
   options.create_if_missing = create;
+  // Sealed as a server seals it; without a usable key the log is appended to unsealed, and
+  // the next keyed writer lists the events as unvouched (log/head_seal.h).
+  if (auto key = WriterSealKey(where.snapshot_key_file, where.dir); key.ok()) options.seal_key = *key;
   auto log = log::EventLog::Open(where.dir, options);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) {

@@ -104,6 +104,15 @@ std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path,
   return *key;
 }
 
+Result<log::SnapshotKey> WriterSealKey(const std::string& path, const std::string& log_dir,
+                                       const RandomFill& fill) {
+  if (path.empty()) return NotFound("no snapshot key file");
+  if (KeyFileInsideLog(path, log_dir)) {
+    return Denied(path + " is inside the log directory; keep the key outside");
+  }
+  return ReadOrCreateSnapshotKey(path, fill);
+}
+
 bool KeyFileInsideLog(const std::string& path, const std::string& log_dir) {
   std::error_code ec;
   const auto file = std::filesystem::absolute(path, ec);

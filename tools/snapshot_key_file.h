@@ -43,6 +43,14 @@ Result<log::SnapshotKey> ReadOrCreateSnapshotKey(const std::string& path,
 std::optional<log::SnapshotKey> UsableSnapshotKey(const std::string& path,
                                                   const std::string& log_dir);
 
+// The key a writer of the log in `log_dir` seals its head with (log/head_seal.h): the key
+// in `path`, made when there is none yet (ReadOrCreateSnapshotKey), so that a log is sealed
+// from its first event. kNotFound for "" (no key file: snapshots and seals are off);
+// kDenied when `path` resolves into the log directory (KeyFileInsideLog); otherwise
+// ReadOrCreateSnapshotKey's errors.
+Result<log::SnapshotKey> WriterSealKey(const std::string& path, const std::string& log_dir,
+                                       const RandomFill& fill = {});
+
 // Whether the key file `path` (made or not; relative to the working directory) resolves
 // into the log directory `log_dir`: whoever may write the log could replace it, and a
 // snapshot sealed with their key would be restored (probe DC3). Such a key is not used.

@@ -624,6 +624,50 @@ TEST_F(ReplayCliTest, AnAnchorKeptElsewhereCatchesARewrittenOrCutLog) {
   }
 }
 
+// Probe DC1 without an anchor: a writer with the snapshot key seals the head; events it
+// did not write stay listed as unvouched, and a log cut before its sealed head fails.
+TEST_F(ReplayCliTest, TheHeadSealListsUnvouchedEventsAndCatchesACut) {
+  const std::string config = tmp_.Sub("config");
+  const std::string key = config + "/las/snapshot.key";
+  auto seal_of = [&](const std::string& key_file) {
+    CommandResult replay = Las({"replay", "--log", dir_, "--snapshot-key", key_file, "--summary"});
+    EXPECT_EQ(replay.exit_code, 0) << replay.err;
+    return json::parse(Lines(replay.out).back())["summary"]["seal"];
+  };
+  // The sample session was appended without a key; `las grant` makes the user's key.
+  CommandResult grant = RunCommand({LAS_EXECUTABLE, "grant", "bob", "--all", "--log", dir_},
+                                   {"XDG_CONFIG_HOME=" + config});
+  ASSERT_EQ(grant.exit_code, 0) << grant.err;
+  EXPECT_EQ(seal_of(key), json::parse(R"({"state":"sealed","through":10,"unvouched":[[1,9]]})"));
+  EXPECT_EQ(seal_of(""), nullptr) << "no key: not judged";
+  const std::string other = tmp_.Sub("other.key");
+  {
+    std::ofstream(other) << std::string(32, 'k');
+    std::filesystem::permissions(other, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  }
+  EXPECT_EQ(seal_of(other), json::parse(R"({"state":"other-key","through":0,"unvouched":[[1,10]]})"));
+  CommandResult plain = Las({"replay", "--log", dir_, "--snapshot-key", key});
+  EXPECT_NE(plain.err.find("head seal sealed through event 10; events no seal vouches for: 1-9"),
+            std::string::npos) << plain.err;
+  {  // cut the last event, head and chain kept consistent
+    testing::RawDb db(dir_);
+    const std::string event9 = db.Get("events", testing::SequenceKey(9));
+    db.Delete("events", testing::SequenceKey(10));
+    log::Hash hash;
+    std::memcpy(hash.data(), event9.data(), hash.size());
+    db.Put("meta", "head", log::layout::EncodeHead(log::Head{9, hash}));
+  }
+  EXPECT_EQ(Las({"replay", "--log", dir_, "--snapshot-key", ""}).exit_code, 0) << "the chain cannot tell";
+  CommandResult cut = Las({"replay", "--log", dir_, "--snapshot-key", key, "--summary"});
+  EXPECT_EQ(cut.exit_code, 3) << cut.err;
+  EXPECT_NE(cut.err.find("the log ends at event 9, but its seal vouches for event 10: it was cut"),
+            std::string::npos) << cut.err;
+  EXPECT_EQ(json::parse(Lines(cut.out).back())["summary"]["ok"], false);
+  CommandResult refused = RunCommand({LAS_EXECUTABLE, "grant", "carol", "--all", "--log", dir_},
+                                     {"XDG_CONFIG_HOME=" + config});
+  EXPECT_EQ(refused.exit_code, 3) << "a keyed writer refuses the cut log: " << refused.err;
+}
+
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
 TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
   CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});

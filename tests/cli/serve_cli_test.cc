@@ -229,7 +229,8 @@ TEST_F(ServeCliTest, TheHelpSaysHowToTurnSnapshotsOffAndBothWaysWork) {
     std::string text;  // the help's words, whatever its line wrapping
     std::istringstream words(help.out);
     for (std::string word; words >> word;) text += (text.empty() ? "" : " ") + word;
-    EXPECT_NE(text.find("Snapshots are off with --snapshot-every 0, or with --snapshot-key \"\""),
+    EXPECT_NE(text.find("Snapshots are off with --snapshot-every 0; snapshots and the seal with "
+                        "--snapshot-key \"\""),
               std::string::npos)
         << help.out;
   }
@@ -243,10 +244,11 @@ TEST_F(ServeCliTest, TheHelpSaysHowToTurnSnapshotsOffAndBothWaysWork) {
   EXPECT_EQ(Las({"serve", "--embedded", "--log", tmp_.Sub("log"), "--snapshot-key="}).exit_code, 2);
 }
 
-// A new --snapshot-key path is no fault: its file is made by the next snapshot. The
-// snapshots sealed with the old key are ignored, and the warning said "no usable snapshot
-// key" as if the key were broken (probe AF3); it says why now.
-TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheKeyFileIsNotThereYet) {
+// A new --snapshot-key path is no fault: its file is made at start. The snapshots sealed
+// with the old key are ignored, and the warning said "no usable snapshot key" as if the key
+// were broken (probe AF3); it says why now, and that the log's events so far carry no seal
+// of the new key.
+TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheyWereSealedWithAnotherKey) {
   const std::string input = tmp_.Sub("input");
   std::ofstream(input)
       << R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
@@ -266,8 +268,12 @@ TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheKeyFileIsNotThereYet) {
 
   const CommandResult second = serve(tmp_.Sub("keys/second.key"));
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_NE(second.err.find("ignored: the snapshot key file does not exist yet (the next "
-                            "snapshot creates a new key)"),
+  EXPECT_NE(second.err.find("snapshot at sequence 3 ignored: corruption: snapshot record: seal "
+                            "mismatch (damaged, or sealed with another key)"),
+            std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("events 1 to 3 of the log carry no seal of this snapshot key "
+                            "(sealed with another key)"),
             std::string::npos)
       << second.err;
   EXPECT_EQ(second.err.find("no usable snapshot key"), std::string::npos) << second.err;

@@ -1,0 +1,159 @@
+#include "log/head_seal.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "base/hex.h"
+#include "log/rocks_layout.h"
+
+namespace las::log {
+namespace {
+
+// FORMAT.md §The head seal. The trailing NULs are part of the labels, as in the chain's.
+constexpr std::string_view kMagic = "las.seal";
+constexpr uint32_t kVersion = 1;
+constexpr std::string_view kMacLabel{"las.head-seal.v1\0", 17};
+constexpr std::string_view kKeyIdLabel{"las.seal-key-id.v1\0", 19};
+constexpr size_t kKeyIdSize = 8;
+constexpr size_t kMacSize = 32;
+// magic, version, key id, head sequence, head hash, span count
+constexpr size_t kFixedSize = 8 + 4 + kKeyIdSize + 8 + 32 + 4;
+constexpr size_t kSpanSize = 16;
+
+std::array<uint8_t, kMacSize> KeyedHash(const SnapshotKey& key, std::string_view label,
+                                        std::string_view bytes) {
+  crypto_generichash_state state;
+  crypto_generichash_init(&state, key.data(), key.size(), kMacSize);
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(label.data()),
+                            label.size());
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(bytes.data()),
+                            bytes.size());
+  std::array<uint8_t, kMacSize> out{};
+  crypto_generichash_final(&state, out.data(), out.size());
+  return out;
+}
+
+// Names the key without revealing it, so that a seal of another key is told from a forged one.
+std::string KeyId(const SnapshotKey& key) {
+  const auto hash = KeyedHash(key, kKeyIdLabel, {});
+  return std::string(reinterpret_cast<const char*>(hash.data()), kKeyIdSize);
+}
+
+uint64_t U64At(std::string_view bytes, size_t at) {
+  return *layout::DecodeSequenceKey(bytes.substr(at, 8));
+}
+
+struct Parsed {
+  std::string key_id;
+  HeadSeal seal;
+  std::string_view body;  // everything the MAC covers
+  std::string_view mac;
+};
+
+// nullopt for bytes that are not a seal record of this version.
+std::optional<Parsed> Parse(std::string_view record) {
+  if (record.size() < kFixedSize + kMacSize || !record.starts_with(kMagic)) return std::nullopt;
+  if (layout::DecodeU32(record.substr(8, 4)) != kVersion) return std::nullopt;
+  const uint32_t count = *layout::DecodeU32(record.substr(kFixedSize - 4, 4));
+  if (count > kMaxUnvouchedSpans ||
+      record.size() != kFixedSize + size_t{count} * kSpanSize + kMacSize) {
+    return std::nullopt;
+  }
+  Parsed parsed;
+  parsed.key_id = std::string(record.substr(12, kKeyIdSize));
+  parsed.seal.head.sequence = U64At(record, 12 + kKeyIdSize);
+  std::memcpy(parsed.seal.head.hash.data(), record.data() + 28, 32);
+  for (uint32_t i = 0; i < count; ++i) {
+    const size_t at = kFixedSize + size_t{i} * kSpanSize;
+    parsed.seal.unvouched.push_back({U64At(record, at), U64At(record, at + 8)});
+  }
+  parsed.body = record.substr(0, record.size() - kMacSize);
+  parsed.mac = record.substr(record.size() - kMacSize);
+  return parsed;
+}
+
+// Spans as a writer of this key stores them: ascending, disjoint, non-empty, within the head.
+bool WellFormed(const HeadSeal& seal) {
+  uint64_t after = 0;
+  for (const SequenceSpan& span : seal.unvouched) {
+    if (span.first <= after || span.last < span.first || span.last > seal.head.sequence) {
+      return false;
+    }
+    after = span.last;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string EncodeHeadSeal(const HeadSeal& seal, const SnapshotKey& key) {
+  std::string out(kMagic);
+  out += layout::EncodeU32(kVersion);
+  out += KeyId(key);
+  out += layout::EncodeSequenceKey(seal.head.sequence);
+  out.append(reinterpret_cast<const char*>(seal.head.hash.data()), seal.head.hash.size());
+  out += layout::EncodeU32(static_cast<uint32_t>(seal.unvouched.size()));
+  for (const SequenceSpan& span : seal.unvouched) {
+    out += layout::EncodeSequenceKey(span.first);
+    out += layout::EncodeSequenceKey(span.last);
+  }
+  const auto mac = KeyedHash(key, kMacLabel, out);
+  out.append(reinterpret_cast<const char*>(mac.data()), mac.size());
+  return out;
+}
+
+void AddUnvouched(std::vector<SequenceSpan>& spans, SequenceSpan added) {
+  if (!spans.empty() && added.first <= spans.back().last + 1) {
+    spans.back().last = std::max(spans.back().last, added.last);
+  } else {
+    spans.push_back(added);
+  }
+  while (spans.size() > kMaxUnvouchedSpans) {
+    spans[1].first = spans[0].first;
+    spans.erase(spans.begin());
+  }
+}
+
+Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const SnapshotKey* key,
+                                  const Head& head, const HashAt& hash_at) {
+  SealVerdict verdict;
+  if (key == nullptr) return verdict;
+  const std::optional<Parsed> parsed = record ? Parse(*record) : std::nullopt;
+  const bool ours = parsed && parsed->key_id == KeyId(*key);
+  if (!ours) {
+    verdict.state = record ? SealState::kOtherKey : SealState::kAbsent;
+    if (head.sequence > 0) verdict.unvouched.push_back({1, head.sequence});
+    return verdict;
+  }
+  const auto mac = KeyedHash(*key, kMacLabel, parsed->body);
+  if (sodium_memcmp(mac.data(), parsed->mac.data(), kMacSize) != 0 || !WellFormed(parsed->seal)) {
+    return Corruption("the head seal record was altered (its MAC does not match this key)");
+  }
+  const Head& sealed = parsed->seal.head;
+  const std::string named = "event " + std::to_string(sealed.sequence);
+  if (sealed.sequence > head.sequence) {
+    return Corruption("the log ends at event " + std::to_string(head.sequence) +
+                      ", but its seal vouches for " + named + ": it was cut");
+  }
+  if (sealed.sequence > 0) {
+    auto stored = hash_at(sealed.sequence);
+    if (!stored.ok() && stored.status().code() != Code::kNotFound) return stored.status();
+    if (!stored.ok() || *stored != sealed.hash) {
+      return Corruption(named + " is not the one sealed (hash " +
+                        (stored.ok() ? ToHex(*stored) : std::string("missing")) + ", sealed " +
+                        ToHex(sealed.hash) + "): the log was rewritten from there or before");
+    }
+  }
+  verdict.state = SealState::kSealed;
+  verdict.through = sealed.sequence;
+  verdict.unvouched = parsed->seal.unvouched;
+  if (sealed.sequence < head.sequence) {
+    AddUnvouched(verdict.unvouched, {sealed.sequence + 1, head.sequence});
+  }
+  return verdict;
+}
+
+}  // namespace las::log
