@@ -1,6 +1,6 @@
 // "mailbox": every message between agents and its state (reducers/mailbox.h).
 //
-// Canonical JSON: {"messages":{ID:{"body","completed","completed_micros",
+// Canonical JSON: {"messages":{ID:{"body_bytes","completed","completed_micros",
 // "deferred_until_micros","from_agent_id","read","read_micros","sent_micros",
 // "sent_sequence","subject","to_agent_id"}},"skipped":N}. Time-dependent states
 // (deferred or not) are not part of it: they depend on the reader's clock, not the log.

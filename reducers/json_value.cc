@@ -231,6 +231,31 @@ class Parser {
     return pos_ > start;
   }
 
+  // Whether `text`, a JSON number out of a double's range, is tiny rather than huge: by the
+  // decimal place of its first significant digit, not by the exponent's sign alone (probe
+  // DF1: 1000…0e-5 is huge, 0.000…01 tiny).
+  static bool Underflows(std::string_view text) {
+    if (text.starts_with('-')) text.remove_prefix(1);
+    const size_t e = text.find_first_of("eE");
+    const std::string_view mantissa = text.substr(0, e);
+    const size_t point = mantissa.find('.');
+    const size_t first = mantissa.find_first_of("123456789");
+    if (first == std::string_view::npos) return true;  // zero
+    const size_t units = point == std::string_view::npos ? mantissa.size() : point;
+    // The power of ten of the first significant digit, before the exponent.
+    int64_t place = static_cast<int64_t>(units) - static_cast<int64_t>(first) - 1;
+    if (first > units) ++place;  // the '.' lies between
+    int64_t exponent = 0;
+    if (e != std::string_view::npos) {
+      std::string_view digits = text.substr(e + 1);
+      const bool negative = !digits.empty() && digits[0] == '-';
+      if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+      for (char digit : digits) exponent = std::min<int64_t>(exponent * 10 + (digit - '0'), 1'000'000'000);
+      if (negative) exponent = -exponent;
+    }
+    return place + exponent < 0;
+  }
+
   bool Number(JsonValue& out) {
     const size_t start = pos_;
     out.kind = JsonValue::Kind::kNumber;
@@ -264,10 +289,7 @@ class Parser {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec == std::errc::result_out_of_range || !std::isfinite(value)) {
       // from_chars reports underflow as out of range too; a tiny number is zero.
-      bool underflow = false;
-      const size_t e = text.find_first_of("eE");
-      if (e != std::string_view::npos && text.substr(e + 1, 1) == "-") underflow = true;
-      if (!underflow) {
+      if (!Underflows(text)) {
         pos_ = start;
         return Fail("number is out of the range of a double");
       }

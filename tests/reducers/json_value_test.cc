@@ -31,6 +31,11 @@ TEST(JsonValueTest, OtherNumbersAreShortestRoundTripDoubles) {
   EXPECT_EQ(Canon("1e3"), "1000");
   EXPECT_EQ(Canon("-0.0"), "0");
   EXPECT_EQ(Canon("1e-400"), "0") << "underflow is zero";
+  // Tiny or huge by the place of the first digit, not the exponent's sign (probe DF1).
+  EXPECT_EQ(Canon("0." + std::string(330, '0') + "1"), "0");
+  EXPECT_EQ(Canon("-0." + std::string(330, '0') + "1e2"), "0");
+  EXPECT_EQ(Canon("0." + std::string(400, '0') + "1e400"), "0.1");
+  EXPECT_EQ(Canon("1" + std::string(400, '0') + "e-400"), "1");
   const std::string once = Canon("6.02214076e23");
   EXPECT_EQ(Canon(once), once) << "canonical text is a fixpoint";
 }
@@ -69,6 +74,9 @@ TEST(JsonValueTest, AnythingElseIsRefusedWithAClearError) {
   EXPECT_NE(Refusal("-Infinity").find("Infinity"), std::string::npos);
   EXPECT_NE(Refusal("Infinity").find("Infinity"), std::string::npos);
   EXPECT_NE(Refusal("1e400").find("range"), std::string::npos);
+  EXPECT_NE(Refusal("1" + std::string(400, '0') + "e-5").find("range"), std::string::npos);
+  EXPECT_NE(Refusal("-1" + std::string(400, '0') + ".5e-5").find("range"), std::string::npos);
+  EXPECT_NE(Refusal("0.00" + std::string(400, '1') + "e400").find("range"), std::string::npos);
   EXPECT_NE(Refusal(R"({"a":1,"a":2})").find("duplicate"), std::string::npos);
   EXPECT_NE(Refusal("\"\xC0\xAF\"").find("UTF-8"), std::string::npos) << "overlong";
   EXPECT_NE(Refusal("\"\xED\xA0\x80\"").find("UTF-8"), std::string::npos) << "encoded surrogate";
