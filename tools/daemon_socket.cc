@@ -96,7 +96,10 @@ Result<DaemonSocket> DaemonSocketFor(const std::string& log_dir,
     // XDG_RUNTIME_DIR missing, a file, under a file, a loop: the environment is wrong, not
     // the disk, and the message names the variable to fix (probe AU8).
     const std::string shown = EscapeForTerminal(xdg_runtime_dir);
-    if (err == ENOENT || err == ENOTDIR) {
+    struct stat runtime {};
+    // ENOENT from a directory that is there (/proc): a place where nothing can be made.
+    const bool is_directory = ::stat(xdg_runtime_dir.c_str(), &runtime) == 0 && S_ISDIR(runtime.st_mode);
+    if ((err == ENOENT || err == ENOTDIR) && !is_directory) {
       return InvalidArgument("XDG_RUNTIME_DIR " + shown + " is not a directory" +
                              (err == ENOENT ? " (it does not exist)" : "") +
                              ", so the daemon's socket directory " + EscapeForTerminal(socket.dir) +

@@ -17,6 +17,7 @@ void PacedLines::Feed(std::string_view data, LineOutput* answers,
       deliver_(event);
     } else {
       pending_.push_back({event.kind, std::string(event.bytes)});
+      pending_bytes_ += event.bytes.size();
     }
   });
   Pump(answers, std::move(read_more));
@@ -32,6 +33,7 @@ void PacedLines::Pump(LineOutput* answers, std::function<void()> read_more) {
     }
     const Pending line = std::move(pending_.front());
     pending_.pop_front();
+    pending_bytes_ -= line.bytes.size();
     deliver_({line.kind, line.bytes});
   }
   read_more();

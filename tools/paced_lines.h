@@ -41,6 +41,9 @@ class PacedLines {
 
   // The partial line held between Feeds, and its bound (transport::LineFramer).
   size_t buffered_bytes() const { return framer_.buffered_bytes(); }
+  // Everything held: the partial line and the whole lines waiting to be handed over (a
+  // shared memory budget counts both: probe DG1, 4 MiB lines parked on every connection).
+  size_t held_bytes() const { return framer_.buffered_bytes() + pending_bytes_; }
   void set_partial_limit(size_t bytes) { framer_.set_partial_limit(bytes); }
 
  private:
@@ -53,6 +56,7 @@ class PacedLines {
   transport::LineFramer framer_;
   std::function<void(const transport::LineEvent&)> deliver_;
   std::deque<Pending> pending_;
+  size_t pending_bytes_ = 0;
 };
 
 }  // namespace las::tools
