@@ -238,8 +238,9 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     }
     // Without env, Linux hands the shell one argument, blanks and all.
     if (!ReadableShellArguments(run.arguments)) {
-      return NotPinned(who, "gives the shell arguments other than -e, -f, -u, -v, -x or -o "
-                            "OPTION, which would run something else than the script");
+      return NotPinned(who, "gives the shell arguments other than -e, -f, -u, -v, -x or (through "
+                            "env -S) -o pipefail|errexit|nounset|noglob|xtrace, which would "
+                            "run something else than the script");
     }
     return Verdict::Accept();
   }
