@@ -220,13 +220,12 @@ int RunReplay(const ReplayOptions& options) {
     };
   }
   projections::ProjectionSet set;
-  const log::Head head = (*cursor)->head();
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   // Judged only on an intact chain (a break names its own first bad sequence).
   std::optional<log::SealVerdict> seal;
   const auto key = tools::UsableSnapshotKey(options.snapshot_key_file, options.log_dir);
   if (outcome.status.ok() && key) {
-    auto judged = (*reader)->JudgeSeal(*key, head);
+    auto judged = (*reader)->JudgeSeal(*key, **cursor);
     if (judged.ok()) {
       seal = std::move(*judged);
     } else {

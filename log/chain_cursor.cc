@@ -32,6 +32,9 @@ class ChainCursor final : public EventCursor {
     auto head = store_.ReadHead(read_);
     if (!head.ok()) return head.status();
     head_ = *head;
+    auto seal = store_.ReadHeadSeal(read_);
+    if (!seal.ok()) return seal.status();
+    head_seal_ = std::move(*seal);
     expected_ = from;
     iter_.reset(store_.db().NewIterator(read_, store_.events()));
     if (from == 1) {
@@ -89,6 +92,7 @@ class ChainCursor final : public EventCursor {
   const StoredEvent& current() const override { return current_; }
   std::optional<uint64_t> first_bad_sequence() const override { return bad_; }
   Head head() const override { return head_; }
+  const std::optional<std::string>& head_seal_record() const override { return head_seal_; }
 
  private:
   // Once after catching up, once after reopening; each view is settled (RocksStore).
@@ -207,6 +211,7 @@ class ChainCursor final : public EventCursor {
   rocksdb::ReadOptions read_;
   std::unique_ptr<rocksdb::Iterator> iter_;
   Head head_;
+  std::optional<std::string> head_seal_;
   Hash previous_ = kGenesisHash;
   uint64_t expected_ = 1;
   uint64_t last_seen_ = 0;

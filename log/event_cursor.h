@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "base/result.h"
 #include "log/event.h"
@@ -36,6 +37,9 @@ class EventCursor {
 
   // The head of the view this cursor reads.
   virtual Head head() const = 0;
+  // The head seal record stored beside that head (log/head_seal.h; nullopt: none), read
+  // with it: a follower's later reads may see a later head.
+  virtual const std::optional<std::string>& head_seal_record() const = 0;
 };
 
 }  // namespace las::log

@@ -25,10 +25,8 @@ class FollowerReader final : public LogReader {
     return OpenChainCursor(*store_, from, /*use_snapshot=*/false);
   }
   Result<Hash> EventHash(uint64_t sequence) override { return store_->EventHash(sequence); }
-  Result<SealVerdict> JudgeSeal(const SnapshotKey& key, const Head& head) override {
-    auto record = store_->ReadHeadSeal(rocksdb::ReadOptions());
-    if (!record.ok()) return record.status();
-    return JudgeHeadSeal(*record, &key, head,
+  Result<SealVerdict> JudgeSeal(const SnapshotKey& key, const EventCursor& cursor) override {
+    return JudgeHeadSeal(cursor.head_seal_record(), &key, cursor.head(),
                          [this](uint64_t sequence) { return store_->EventHash(sequence); });
   }
   Result<std::vector<uint64_t>> SnapshotSequences() override {

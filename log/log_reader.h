@@ -27,10 +27,10 @@ class LogReader : public LogView {
   // Sees the writer's later appends.
   virtual Status CatchUp() = 0;
   virtual Result<Head> head() = 0;
-  // The head seal as this view holds it (log/head_seal.h), judged with `key` against
-  // `head` (a cursor's, read from this view without a CatchUp since). kCorruption when a
-  // seal of this key contradicts the log (altered, the log cut or rewritten).
-  virtual Result<SealVerdict> JudgeSeal(const SnapshotKey& key, const Head& head) = 0;
+  // The head seal that `cursor` (one of this reader's) read with its head, judged with
+  // `key` (log/head_seal.h). kCorruption when a seal of this key contradicts the log
+  // (altered, the log cut or rewritten).
+  virtual Result<SealVerdict> JudgeSeal(const SnapshotKey& key, const EventCursor& cursor) = 0;
   // Read(): a cursor must not outlive this reader, and CatchUp() must not be called while
   // it is in use. The snapshot reads see what Read() sees.
   virtual Status Verify() = 0;

@@ -314,18 +314,9 @@ Result<SealVerdict> JudgeSealOf(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* ev
   if (seal_key == nullptr) return SealVerdict{};
   auto record = ReadHeadSealRecord(db, meta, rocksdb::ReadOptions());
   if (!record.ok()) return record.status();
-  auto hash_at = [&](uint64_t sequence) -> Result<Hash> {
-    std::string value;
-    auto s = db.Get(rocksdb::ReadOptions(), events, layout::EncodeSequenceKey(sequence), &value);
-    if (s.IsNotFound() || (s.ok() && value.size() < layout::kHashSize)) {
-      return NotFound("event " + std::to_string(sequence));
-    }
-    LAS_RETURN_IF_ERROR(FromRocks(s, dir + ": reading a sealed event"));
-    Hash hash;
-    std::memcpy(hash.data(), value.data(), hash.size());
-    return hash;
-  };
-  auto verdict = JudgeHeadSeal(*record, seal_key, head, hash_at);
+  auto verdict = JudgeHeadSeal(*record, seal_key, head, [&](uint64_t sequence) {
+    return StoredEventHash(db, events, sequence);
+  });
   if (!verdict.ok() && verdict.status().code() == Code::kCorruption) {
     return Corruption(dir + ": " + verdict.status().message());
   }

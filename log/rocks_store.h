@@ -18,6 +18,10 @@
 
 namespace las::log {
 
+// The chain hash stored with event `sequence` in `events` (LogView::EventHash's contract).
+Result<Hash> StoredEventHash(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events,
+                             uint64_t sequence);
+
 class RocksStore {
  public:
   enum class Mode { kWriter, kFollower };

@@ -11,9 +11,14 @@
 namespace las::log {
 
 Result<Hash> RocksStore::EventHash(uint64_t sequence) {
+  return StoredEventHash(*db_, events_, sequence);
+}
+
+Result<Hash> StoredEventHash(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* events,
+                             uint64_t sequence) {
   if (sequence == 0) return NotFound("event 0 does not exist");
   std::string value;
-  auto s = db_->Get(rocksdb::ReadOptions(), events_, layout::EncodeSequenceKey(sequence), &value);
+  auto s = db.Get(rocksdb::ReadOptions(), events, layout::EncodeSequenceKey(sequence), &value);
   if (s.IsNotFound()) return NotFound("event " + std::to_string(sequence) + " does not exist");
   LAS_RETURN_IF_ERROR(FromRocks(s, "reading event " + std::to_string(sequence)));
   if (value.size() < layout::kHashSize) {

@@ -52,9 +52,9 @@ Result<SealVerdict> SealAtOpen(const std::string& dir, uint8_t key) {
 Result<SealVerdict> FollowerJudges(const std::string& dir, uint8_t key) {
   auto reader = LogReader::Open(dir);
   if (!reader.ok()) return reader.status();
-  auto head = (*reader)->head();
-  if (!head.ok()) return head.status();
-  return (*reader)->JudgeSeal(KeyOf(key), *head);
+  auto cursor = (*reader)->Read(1);
+  if (!cursor.ok()) return cursor.status();
+  return (*reader)->JudgeSeal(KeyOf(key), **cursor);
 }
 
 class HeadSealTest : public ::testing::Test {
