@@ -27,14 +27,6 @@ Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,
       log, head, tools::UsableSnapshotKey(DefaultSnapshotKeyFile(), dir), set);
 }
 
-log::LogOptions SealedLogOptions(const std::string& dir) {
-  log::LogOptions options;
-  if (auto key = tools::WriterSealKey(DefaultSnapshotKeyFile(), dir); key.ok()) {
-    options.seal_key = *key;
-  }
-  return options;
-}
-
 int FoldEvents(const std::string& dir,
                const std::function<void(uint64_t sequence, const fb::Envelope& event)>& apply) {
   auto reader = log::LogReader::Open(dir);

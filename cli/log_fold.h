@@ -10,7 +10,6 @@
 
 #include "base/result.h"
 #include "log/envelope.h"
-#include "log/event_log.h"
 #include "log/log_view.h"
 #include "projections/projection_set.h"
 
@@ -28,11 +27,6 @@ int FoldLog(const std::string& dir, projections::ProjectionSet& set);
 // snapshot key (none when it lies in `dir`: tools::KeyFileInsideLog).
 Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,
                                        projections::ProjectionSet& set, const std::string& dir);
-
-// Options for a CLI command that appends to the log in `dir` itself (no server holds it):
-// its head sealed with this user's snapshot key, made if missing, as a server seals it
-// (tools::WriterSealKey); unsealed without a usable key.
-log::LogOptions SealedLogOptions(const std::string& dir);
 
 // The same for a fold that is no projection of the set (the call ledger, every session):
 // each verified event, in order, goes to `apply`.

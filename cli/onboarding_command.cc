@@ -24,6 +24,7 @@
 #include "cli/number_flags.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "tools/sealed_log.h"
 #include "cli/registry_flag.h"
 #include "cli/release_settings.h"
 #include "log/event_log.h"
@@ -258,7 +259,7 @@ int Mutate(const OnboardingFlags& flags) {
     if (!loaded.ok()) return Fail(loaded.status());
     registry = std::move(loaded).value();
   }
-  auto log = log::EventLog::Open(flags.log_dir, SealedLogOptions(flags.log_dir));
+  auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, /*operator_verb=*/true);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, registry, log.status());
     return Fail(log.status());

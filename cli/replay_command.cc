@@ -113,8 +113,16 @@ nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal) {
   return {{"state", SealStateName(seal->state)}, {"through", seal->through}, {"unvouched", spans}};
 }
 
-std::string SealLine(const std::optional<log::SealVerdict>& seal) {
-  if (!seal) return "head seal not judged (no usable snapshot key)";
+// Why the seal cannot be judged with the key in `path` (of the log in `log_dir`).
+std::string NoKeyReason(const std::string& path, const std::string& log_dir) {
+  if (path.empty()) return "no snapshot key file";
+  if (tools::KeyFileInsideLog(path, log_dir)) return "the snapshot key file is inside the log directory";
+  auto key = tools::ReadSnapshotKey(path);
+  return key.ok() ? "" : EscapeForTerminal(key.status().message());
+}
+
+std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::string& no_key) {
+  if (!seal) return "head seal not judged: " + (no_key.empty() ? "the chain broke first" : no_key);
   std::string line = std::string("head seal ") + SealStateName(seal->state);
   if (seal->state == log::SealState::kSealed) line += " through event " + std::to_string(seal->through);
   if (seal->unvouched.empty()) return line + "; every event vouched for";
@@ -301,7 +309,8 @@ int RunReplay(const ReplayOptions& options) {
       std::fprintf(stderr, "las %s: projection %-10s sha256 %s\n", CommandWords(), name.c_str(),
                    digest.c_str());
     }
-    std::fprintf(stderr, "las %s: %s\n", CommandWords(), SealLine(seal).c_str());
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(),
+                 SealLine(seal, NoKeyReason(options.snapshot_key_file, options.log_dir)).c_str());
     if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
   }
   return kExitOk;

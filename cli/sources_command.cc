@@ -15,6 +15,7 @@
 #include "cli/log_fold.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "tools/sealed_log.h"
 #include "cli/registry_flag.h"
 #include "cli/table.h"
 #include "log/event_log.h"
@@ -125,7 +126,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   };
   if (!plan->has_value()) return unchanged();
   uint64_t sequence = 0;
-  auto log = log::EventLog::Open(flags.log_dir, SealedLogOptions(flags.log_dir));
+  auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, /*operator_verb=*/true);
   if (log.ok()) {  // the log is free: append directly
     auto appended = (*log)->Append({std::move(**plan)});
     if (!appended.ok()) {

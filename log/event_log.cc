@@ -83,6 +83,7 @@ class RocksEventLog final : public EventLog {
       : store_(std::move(store)),
         clock_(options.clock),
         seal_key_(options.seal_key),
+        keep_another_keys_seal_(options.keep_another_keys_seal),
         deferred_sync_interval_(std::chrono::microseconds(options.deferred_sync_micros)),
         snapshot_free_reserve_(options.snapshot_free_reserve_bytes),
         writer_([this] { AsyncWriterLoop(); }),
@@ -108,6 +109,9 @@ class RocksEventLog final : public EventLog {
     if (!checked.ok()) return checked.status();
     head_ = checked->head;
     seal_at_open_ = std::move(checked->seal);
+    if (seal_at_open_.state == SealState::kOtherKey && keep_another_keys_seal_) {
+      seal_key_.reset();  // write unsealed; the other key's seal stays
+    }
     last_time_ = checked->last_time_micros;
     // What recovery found is on disk: RocksDB flushes recovered WAL data to synced files.
     written_sequence_ = durable_sequence_ = head_.sequence;
@@ -536,7 +540,8 @@ class RocksEventLog final : public EventLog {
 
   std::unique_ptr<RocksStore> store_;
   const WallClock* clock_;
-  const std::optional<SnapshotKey> seal_key_;
+  std::optional<SnapshotKey> seal_key_;  // reset only by LoadHead, before any append
+  const bool keep_another_keys_seal_;
   SealVerdict seal_at_open_;  // set before the first append; read-only after
 
   mutable std::mutex mu_;

@@ -105,6 +105,28 @@ std::string EncodeHeadSeal(const HeadSeal& seal, const SnapshotKey& key) {
   return out;
 }
 
+std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head) {
+  if (verdict.state == SealState::kNoKey || verdict.unvouched.empty()) return "";
+  const std::string all = std::to_string(head) + (head == 1 ? " event" : " events");
+  if (verdict.state == SealState::kAbsent) {
+    return "the log has no head seal (never sealed, or its seal was removed): none of its " +
+           all + " is vouched for";
+  }
+  if (verdict.state == SealState::kOtherKey) {
+    return "the log's head seal is not this snapshot key's (another key's, or damaged): none "
+           "of its " + all + " is vouched for";
+  }
+  std::string listed;
+  for (const SequenceSpan& span : verdict.unvouched) {
+    listed += (listed.empty() ? "" : ", ") + std::to_string(span.first);
+    if (span.last != span.first) listed += "-" + std::to_string(span.last);
+  }
+  const bool one = verdict.unvouched.size() == 1 && verdict.unvouched[0].first == verdict.unvouched[0].last;
+  return (one ? "event " : "events ") + listed + " of the log " + (one ? "carries" : "carry") +
+         " no seal of this snapshot key (appended by a writer without it, or forged); las "
+         "replay --summary lists them";
+}
+
 void AddUnvouched(std::vector<SequenceSpan>& spans, SequenceSpan added) {
   if (!spans.empty() && added.first <= spans.back().last + 1) {
     spans.back().last = std::max(spans.back().last, added.last);

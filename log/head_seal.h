@@ -70,6 +70,11 @@ using HashAt = std::function<Result<Hash>(uint64_t sequence)>;
 Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const SnapshotKey* key,
                                   const Head& head, const HashAt& hash_at);
 
+// What an operator is told while `verdict` leaves events unvouched (every start of a writer:
+// the CLI verbs too), naming them; "" when every event of the log (head `head`) is vouched
+// for, or there is no key.
+std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head);
+
 // `spans` with first..last added (merged into the last span when they touch), then cut
 // to kMaxUnvouchedSpans.
 void AddUnvouched(std::vector<SequenceSpan>& spans, SequenceSpan added);

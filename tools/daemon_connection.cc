@@ -150,20 +150,13 @@ class Connection final : public DaemonConnection,
   // The answers unwritten, and those decided but held for the log, which count with them
   // against the pause mark and the shared budget (probes CS1, CV1).
   bool Congested() const override {
-    if (operator_turn_taken_ || answers_.Congested()) return true;
+    if (answers_.Congested()) return true;
     const size_t held = session_ ? session_->HeldAnswerBytes() : 0;
     return held > kPauseReadingAboveBytes ||
            (held > 0 && answer_budget_ != nullptr &&
             answer_budget_->Holds(answers_.queued_bytes() + held));
   }
   void ReadWhenAllowed(std::function<void()> read) override {
-    if (operator_turn_taken_) {  // the next operator line waits for the loop's next turn
-      boost::asio::post(io_, [self = shared_from_this(), read = std::move(read)]() mutable {
-        self->operator_turn_taken_ = false;
-        self->ReadWhenAllowed(std::move(read));
-      });
-      return;
-    }
     if (answers_.Congested() || !session_ || session_->HeldAnswerBytes() == 0) {
       answers_.ReadWhenAllowed(std::move(read));
       return;
@@ -189,7 +182,6 @@ class Connection final : public DaemonConnection,
           if (self->budget_ != nullptr) {
             self->lines_.set_partial_limit(self->budget_->LimitFor(self->held_));
           }
-          self->operator_turn_taken_ = false;  // a read completes in a turn of its own
           // A client that does not read its answers is not read (tools/paced_lines.h).
           self->lines_.Feed(std::string_view(self->buffer_, n), self.get(), [self] {
             self->Hold(self->lines_.held_bytes());  // what waited has been handed over
@@ -208,14 +200,6 @@ class Connection final : public DaemonConnection,
   }
 
   // Operator-only mode, and the first line is not the operator hello: refuse, read no more.
-  // An operator request may append and fsync on the loop (tools/operator_channel.h): one
-  // per turn of the loop, so that a batch of them from one connection does not hold every
-  // other client for seconds (probe DG2: 1,000 changes in one read delayed a ping 3.1 s).
-  void OperatorLine(std::string_view line) {
-    operator_->OnLine(line);
-    operator_turn_taken_ = true;
-  }
-
   void RefuseNonOperator() {
     if (refused_) return;
     refused_ = true;
@@ -292,7 +276,7 @@ class Connection final : public DaemonConnection,
       return;
     }
     if (operator_) {
-      OperatorLine(line);
+      operator_->OnLine(line);
       return;
     }
     if (!session_) {
@@ -300,7 +284,7 @@ class Connection final : public DaemonConnection,
         operator_ = std::make_unique<OperatorSession>(core_, *this);
         // Held to the operator socket's deadlines from now on (probe CH5).
         ArmIdleDeadline();
-        OperatorLine(line);
+        operator_->OnLine(line);
         return;
       }
       if (auto hello = BridgeHello(line)) {
@@ -355,6 +339,9 @@ class Connection final : public DaemonConnection,
   void Close() {
     idle_deadline_.cancel();
     Hold(0);
+    // A paused read resumed after this (Abandon posts the Close first) must not hold any
+    // of the shared budget again: it would be lost to every connection for good (probe DI1).
+    budget_ = nullptr;
     answers_.ShareBudget(nullptr);  // the budgets must outlive only the Close
     answer_budget_ = nullptr;
     boost::system::error_code ignored;
@@ -368,7 +355,6 @@ class Connection final : public DaemonConnection,
   PartialLineBudget* budget_;
   AnswerBudget* answer_budget_;  // null once closed
   size_t held_ = 0;  // this connection's share of budget_
-  bool operator_turn_taken_ = false;  // an operator line was handled this turn
   PacedLines lines_;
   std::function<void()> on_closed_;
   std::function<bool()> on_detach_;

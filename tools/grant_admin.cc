@@ -14,6 +14,7 @@
 #include "tools/grant_events.h"
 #include "tools/grant_policy.h"
 #include "tools/random_id.h"
+#include "tools/sealed_log.h"
 #include "tools/snapshot_key_file.h"
 #include "trust/manifest.h"
 
@@ -29,10 +30,7 @@ struct Opened {
 Result<Opened> OpenAndFold(const OperatorLog& where, bool create) {
   log::LogOptions options;
   options.create_if_missing = create;
-  // Sealed as a server seals it; without a usable key the log is appended to unsealed, and
-  // the next keyed writer lists the events as unvouched (log/head_seal.h).
-  if (auto key = WriterSealKey(where.snapshot_key_file, where.dir); key.ok()) options.seal_key = *key;
-  auto log = log::EventLog::Open(where.dir, options);
+  auto log = OpenSealedLog(where.dir, where.snapshot_key_file, options, /*operator_verb=*/true);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) {
       // Named like the other verbs' lock refusals (probe BI6).

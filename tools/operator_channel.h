@@ -30,9 +30,9 @@
 // -32602 (data.status "invalid_argument").
 //
 // Validation and append happen in one turn of the loop (the append is synchronous), so no
-// other operator request or las__ mutation is decided between them. A daemon connection
-// gets one operator request per turn (tools/daemon_connection.cc), so that a batch of them
-// holds the other clients for one fsync at a time, not for the whole batch.
+// other operator request or las__ mutation is decided between them. The loop does nothing
+// else meanwhile: a batch of operator requests in one read holds every other client for
+// one fsync each (probe DG2; docs/DAEMON.md).
 //
 // Threading: the server's loop thread only. The core and the output must outlive the
 // session.

@@ -1,5 +1,6 @@
 // PartialLineBudget: the bytes that all of a daemon's connections may hold at once in
-// partial lines (lines whose '\n' has not come yet). Each connection may hold up to the
+// partial lines (lines whose '\n' has not come yet) and in whole lines that wait behind a
+// connection's unwritten answers (tools/paced_lines.h held_bytes). Each connection may hold up to the
 // line limit (4 MiB), and a client that sends most of a line and stalls keeps it held: a
 // thousand such connections would hold gigabytes. Under the budget each connection's
 // partial line is bounded (transport::LineFramer::set_partial_limit) by what it holds plus

@@ -22,6 +22,7 @@
 #include "tools/loop_appender.h"
 #include "tools/random_id.h"
 #include "tools/recorded_watermarks.h"
+#include "tools/sealed_log.h"
 #include "tools/snapshot_key_file.h"
 #include "tools/special_policies.h"
 #include "tools/worker_thread.h"
@@ -87,42 +88,12 @@ LiveOptions LiveFor(const ServerOptions& options) {
   // A key that whoever writes the log directory can replace seals nothing (probe DC3: a
   // swapped key and a snapshot sealed with it made the server serve a forged state).
   if (!live.snapshot_key_file.empty() && KeyFileInsideLog(live.snapshot_key_file, options.log_dir)) {
-    Note("snapshots disabled: the snapshot key %s is inside the log directory; keep it "
-         "outside (log/FORMAT.md, Snapshots)\n",
+    Note("snapshots and the head seal disabled: the snapshot key %s is inside the log "
+         "directory; keep it outside (log/FORMAT.md, Snapshots)\n",
          EscapeForTerminal(live.snapshot_key_file).c_str());
     live.snapshot_key_file.clear();
   }
   return live;
-}
-
-// The head seal's key (log/head_seal.h): the snapshot key, made if missing. No key file
-// ("") means no seal, as it means no snapshots; a key inside the log was noted by LiveFor.
-std::optional<log::SnapshotKey> SealKeyFor(const ServerOptions& options) {
-  auto key = WriterSealKey(options.snapshot_key_file, options.log_dir);
-  if (key.ok()) return *key;
-  const Code code = key.status().code();
-  if (code != Code::kNotFound || !options.snapshot_key_file.empty()) {
-    if (code != Code::kDenied || !KeyFileInsideLog(options.snapshot_key_file, options.log_dir)) {
-      Note("the log's head is not sealed: %s\n",
-           EscapeForTerminal(key.status().message()).c_str());
-    }
-  }
-  return std::nullopt;
-}
-
-// Events this writer found that no seal of its key vouches for: they stay listed as
-// unvouched (las replay shows them); said once here, when they are first found.
-void NoteUnvouched(const log::EventLog& log) {
-  const log::SealVerdict& seal = log.seal_at_open();
-  const uint64_t head = log.head().sequence;
-  if (seal.state == log::SealState::kNoKey || head == 0 || seal.through == head) return;
-  const uint64_t from = seal.state == log::SealState::kSealed ? seal.through + 1 : 1;
-  Note("events %llu to %llu of the log carry no seal of this snapshot key (%s): they stay "
-       "listed as unvouched (las replay --summary, \"seal\")\n",
-       static_cast<unsigned long long>(from), static_cast<unsigned long long>(head),
-       seal.state == log::SealState::kSealed ? "appended by a writer without the key"
-       : seal.state == log::SealState::kAbsent ? "the log was never sealed"
-                                                : "sealed with another key");
 }
 
 }  // namespace
@@ -184,11 +155,8 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
                                                      const ServerOptions& options) {
   (void)transport::BecomeChildSubreaper();
   transport::IgnoreWriteSignals();
-  log::LogOptions log_options;
-  log_options.seal_key = SealKeyFor(options);
-  auto log = log::EventLog::Open(options.log_dir, log_options);
+  auto log = OpenSealedLog(options.log_dir, options.snapshot_key_file, {}, /*operator_verb=*/false);
   if (!log.ok()) return log.status();
-  NoteUnvouched(**log);
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
   // A call timeout is a promise about time: no sync may hold the loop past a deadline.
   if (options.call_timeout_ms > 0) parts->appender.SyncOffLoopAlways();

@@ -166,7 +166,7 @@ TEST_F(LogDirectoryCliTest, ASnapshotKeyInsideTheLogDirectoryIsNotUsed) {
   const std::string key = dir_ + "/snapshot.key";
   const CommandResult served = Las({"serve", "--snapshot-every", "1", "--snapshot-key", key});
   EXPECT_EQ(served.exit_code, 0) << served.err;
-  EXPECT_TRUE(Has(served.err, "snapshots disabled: the snapshot key")) << served.err;
+  EXPECT_TRUE(Has(served.err, "snapshots and the head seal disabled: the snapshot key")) << served.err;
   EXPECT_FALSE(std::filesystem::exists(key)) << "no key was made there";
 }
 

@@ -668,6 +668,38 @@ TEST_F(ReplayCliTest, TheHeadSealListsUnvouchedEventsAndCatchesACut) {
   EXPECT_EQ(refused.exit_code, 3) << "a keyed writer refuses the cut log: " << refused.err;
 }
 
+// A CLI verb with the user's default key leaves the seal of the server's own key in place
+// (probe DJ4: it replaced it, and every event that key vouched for became unvouched), and
+// every keyed writer says which events no seal vouches for, at every open (DJ3).
+TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedEvents) {
+  const std::string server_config = tmp_.Sub("server");
+  const std::string user_config = tmp_.Sub("user");
+  auto grant = [&](const std::string& config, const std::string& agent) {
+    return RunCommand({LAS_EXECUTABLE, "grant", agent, "--all", "--log", dir_},
+                      {"XDG_CONFIG_HOME=" + config});
+  };
+  CommandResult first = grant(server_config, "bob");  // event 10, sealed with the server's key
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.err.find("the log has no head seal (never sealed, or its seal was removed): "
+                           "none of its 9 events is vouched for"),
+            std::string::npos) << first.err;
+  CommandResult other = grant(user_config, "carol");  // event 11, another key
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_NE(other.err.find("sealed with another snapshot key"), std::string::npos) << other.err;
+  CommandResult again = grant(server_config, "dave");  // event 12
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("events 1-9, 11 of the log carry no seal of this snapshot key"),
+            std::string::npos) << again.err;
+  CommandResult replay = Las({"replay", "--log", dir_, "--summary", "--snapshot-key",
+                              server_config + "/las/snapshot.key"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(json::parse(Lines(replay.out).back())["summary"]["seal"],
+            json::parse(R"({"state":"sealed","through":12,"unvouched":[[1,9],[11,11]]})"));
+  CommandResult unjudged = Las({"replay", "--log", dir_, "--snapshot-key", tmp_.Sub("nokey")});
+  EXPECT_NE(unjudged.err.find("head seal not judged: "), std::string::npos) << unjudged.err;
+  EXPECT_NE(unjudged.err.find("nokey"), std::string::npos) << "names why: " << unjudged.err;
+}
+
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
 TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
   CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});

@@ -272,8 +272,8 @@ TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheyWereSealedWithAnotherK
                             "mismatch (damaged, or sealed with another key)"),
             std::string::npos)
       << second.err;
-  EXPECT_NE(second.err.find("events 1 to 3 of the log carry no seal of this snapshot key "
-                            "(sealed with another key)"),
+  EXPECT_NE(second.err.find("the log's head seal is not this snapshot key's (another key's, or "
+                            "damaged): none of its 3 events is vouched for"),
             std::string::npos)
       << second.err;
   EXPECT_EQ(second.err.find("no usable snapshot key"), std::string::npos) << second.err;

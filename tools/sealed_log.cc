@@ -1,0 +1,38 @@
+#include "tools/sealed_log.h"
+
+#include "base/note.h"
+#include "base/printable_text.h"
+#include "tools/snapshot_key_file.h"
+
+namespace las::tools {
+
+std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
+                                              const std::string& log_dir) {
+  auto key = WriterSealKey(key_file, log_dir);
+  if (key.ok()) return *key;
+  const bool said_elsewhere = key_file.empty() || KeyFileInsideLog(key_file, log_dir);
+  if (!said_elsewhere) {
+    Note("the log's head is not sealed: %s\n", EscapeForTerminal(key.status().message()).c_str());
+  }
+  return std::nullopt;
+}
+
+Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
+                                                     const std::string& key_file,
+                                                     log::LogOptions options, bool operator_verb) {
+  options.seal_key = SealKeyOrNote(key_file, dir);
+  options.keep_another_keys_seal = operator_verb;
+  auto log = log::EventLog::Open(dir, options);
+  if (!log.ok()) return log.status();
+  const log::SealVerdict& seal = (*log)->seal_at_open();
+  if (operator_verb && seal.state == log::SealState::kOtherKey) {
+    Note("the log's head is sealed with another snapshot key (its server's --snapshot-key?): "
+         "this change is appended unsealed, and that key's server will list it as unvouched\n");
+    return log;
+  }
+  const std::string note = log::UnvouchedNote(seal, (*log)->head().sequence);
+  if (!note.empty()) Note("%s\n", note.c_str());
+  return log;
+}
+
+}  // namespace las::tools
