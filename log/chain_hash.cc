@@ -23,6 +23,19 @@ Hash DomainHash(std::string_view label, const Hash& previous, std::span<const ui
   return out;
 }
 
+Hash KeyedDomainHash(const std::array<uint8_t, 32>& key, std::string_view label,
+                     std::string_view bytes) {
+  crypto_generichash_state state;
+  crypto_generichash_init(&state, key.data(), key.size(), crypto_generichash_BYTES);
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(label.data()),
+                            label.size());
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(bytes.data()),
+                            bytes.size());
+  Hash out;
+  crypto_generichash_final(&state, out.data(), out.size());
+  return out;
+}
+
 Hash ChainHash(const Hash& previous, std::span<const uint8_t> envelope_bytes) {
   return DomainHash(kLabel, previous, envelope_bytes);
 }

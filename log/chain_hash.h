@@ -28,4 +28,10 @@ Hash ChainHash(const Hash& previous, std::span<const uint8_t> envelope_bytes);
 // Pure function; safe from any thread.
 Hash DomainHash(std::string_view label, const Hash& previous, std::span<const uint8_t> bytes);
 
+// A MAC under a 32-byte secret key (the snapshot key's seals: log/snapshot.h,
+// log/head_seal.h): BLAKE2b-256 keyed with `key` over `label || bytes`, where `label` ends in
+// its separating NUL byte. Pure function; safe from any thread.
+Hash KeyedDomainHash(const std::array<uint8_t, 32>& key, std::string_view label,
+                     std::string_view bytes);
+
 }  // namespace las::log

@@ -23,22 +23,9 @@ constexpr size_t kMacSize = 32;
 constexpr size_t kFixedSize = 8 + 4 + kKeyIdSize + 8 + 32 + 4;
 constexpr size_t kSpanSize = 16;
 
-std::array<uint8_t, kMacSize> KeyedHash(const SnapshotKey& key, std::string_view label,
-                                        std::string_view bytes) {
-  crypto_generichash_state state;
-  crypto_generichash_init(&state, key.data(), key.size(), kMacSize);
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(label.data()),
-                            label.size());
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(bytes.data()),
-                            bytes.size());
-  std::array<uint8_t, kMacSize> out{};
-  crypto_generichash_final(&state, out.data(), out.size());
-  return out;
-}
-
 // Names the key without revealing it, so that a seal of another key is told from a forged one.
 std::string KeyId(const SnapshotKey& key) {
-  const auto hash = KeyedHash(key, kKeyIdLabel, {});
+  const auto hash = KeyedDomainHash(key, kKeyIdLabel, {});
   return std::string(reinterpret_cast<const char*>(hash.data()), kKeyIdSize);
 }
 
@@ -100,7 +87,7 @@ std::string EncodeHeadSeal(const HeadSeal& seal, const SnapshotKey& key) {
     out += layout::EncodeSequenceKey(span.first);
     out += layout::EncodeSequenceKey(span.last);
   }
-  const auto mac = KeyedHash(key, kMacLabel, out);
+  const auto mac = KeyedDomainHash(key, kMacLabel, out);
   out.append(reinterpret_cast<const char*>(mac.data()), mac.size());
   return out;
 }
@@ -150,7 +137,7 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
     if (head.sequence > 0) verdict.unvouched.push_back({1, head.sequence});
     return verdict;
   }
-  const auto mac = KeyedHash(*key, kMacLabel, parsed->body);
+  const auto mac = KeyedDomainHash(*key, kMacLabel, parsed->body);
   if (sodium_memcmp(mac.data(), parsed->mac.data(), kMacSize) != 0 || !WellFormed(parsed->seal)) {
     return Corruption("the head seal record was altered (its MAC does not match this key)");
   }

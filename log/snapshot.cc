@@ -24,15 +24,7 @@ void PutBE(std::string& out, uint64_t value, int bytes) {
 }
 
 std::array<uint8_t, kSealSize> Seal(std::string_view bytes, const SnapshotKey& key) {
-  crypto_generichash_state state;
-  crypto_generichash_init(&state, key.data(), key.size(), kSealSize);
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(kSealLabel.data()),
-                            kSealLabel.size());
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(bytes.data()),
-                            bytes.size());
-  std::array<uint8_t, kSealSize> out{};
-  crypto_generichash_final(&state, out.data(), out.size());
-  return out;
+  return KeyedDomainHash(key, kSealLabel, bytes);
 }
 
 // Bounded reads from the record; every Take* fails instead of reading past the end.
