@@ -113,12 +113,20 @@ nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal) {
   return {{"state", SealStateName(seal->state)}, {"through", seal->through}, {"unvouched", spans}};
 }
 
-// Why the seal cannot be judged with the key in `path` (of the log in `log_dir`).
-std::string NoKeyReason(const std::string& path, const std::string& log_dir) {
-  if (path.empty()) return "no snapshot key file";
-  if (tools::KeyFileInsideLog(path, log_dir)) return "the snapshot key file is inside the log directory";
-  auto key = tools::ReadSnapshotKey(path);
-  return key.ok() ? "" : EscapeForTerminal(key.status().message());
+// The key in `path` that judges the seal of the log in `log_dir`, or why there is none (the
+// checks of tools::UsableSnapshotKey, the file read once).
+std::optional<log::SnapshotKey> SealJudgeKey(const std::string& path, const std::string& log_dir,
+                                             std::string& no_key) {
+  if (path.empty()) {
+    no_key = "no snapshot key file";
+  } else if (tools::KeyFileInsideLog(path, log_dir)) {
+    no_key = "the snapshot key file is inside the log directory";
+  } else if (auto key = tools::ReadSnapshotKey(path); key.ok()) {
+    return *key;
+  } else {
+    no_key = EscapeForTerminal(key.status().message());
+  }
+  return std::nullopt;
 }
 
 std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::string& no_key) {
@@ -126,11 +134,7 @@ std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::str
   std::string line = std::string("head seal ") + SealStateName(seal->state);
   if (seal->state == log::SealState::kSealed) line += " through event " + std::to_string(seal->through);
   if (seal->unvouched.empty()) return line + "; every event vouched for";
-  line += "; events no seal vouches for:";
-  for (const log::SequenceSpan& span : seal->unvouched) {
-    line += " " + std::to_string(span.first) + "-" + std::to_string(span.last);
-  }
-  return line;
+  return line + "; events no seal vouches for: " + log::SpansText(seal->unvouched);
 }
 
 // With --summary, a log that cannot be read still ends stdout with its summary line, so a
@@ -231,7 +235,8 @@ int RunReplay(const ReplayOptions& options) {
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   // Judged only on an intact chain (a break names its own first bad sequence).
   std::optional<log::SealVerdict> seal;
-  const auto key = tools::UsableSnapshotKey(options.snapshot_key_file, options.log_dir);
+  std::string no_key;
+  const auto key = SealJudgeKey(options.snapshot_key_file, options.log_dir, no_key);
   if (outcome.status.ok() && key) {
     auto judged = (*reader)->JudgeSeal(*key, **cursor);
     if (judged.ok()) {
@@ -310,7 +315,7 @@ int RunReplay(const ReplayOptions& options) {
                    digest.c_str());
     }
     std::fprintf(stderr, "las %s: %s\n", CommandWords(),
-                 SealLine(seal, NoKeyReason(options.snapshot_key_file, options.log_dir)).c_str());
+                 SealLine(seal, no_key).c_str());
     if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
   }
   return kExitOk;

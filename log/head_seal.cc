@@ -103,15 +103,20 @@ std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head) {
     return "the log's head seal is not this snapshot key's (another key's, or damaged): none "
            "of its " + all + " is vouched for";
   }
-  std::string listed;
-  for (const SequenceSpan& span : verdict.unvouched) {
-    listed += (listed.empty() ? "" : ", ") + std::to_string(span.first);
-    if (span.last != span.first) listed += "-" + std::to_string(span.last);
-  }
+  const std::string listed = SpansText(verdict.unvouched);
   const bool one = verdict.unvouched.size() == 1 && verdict.unvouched[0].first == verdict.unvouched[0].last;
   return (one ? "event " : "events ") + listed + " of the log " + (one ? "carries" : "carry") +
          " no seal of this snapshot key (appended by a writer without it, or forged); las "
          "replay --summary lists them";
+}
+
+std::string SpansText(const std::vector<SequenceSpan>& spans) {
+  std::string listed;
+  for (const SequenceSpan& span : spans) {
+    listed += (listed.empty() ? "" : ", ") + std::to_string(span.first);
+    if (span.last != span.first) listed += "-" + std::to_string(span.last);
+  }
+  return listed;
 }
 
 void AddUnvouched(std::vector<SequenceSpan>& spans, SequenceSpan added) {

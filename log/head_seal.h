@@ -75,6 +75,9 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
 // for, or there is no key.
 std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head);
 
+// "1-9, 12": each span, a single event by its sequence alone.
+std::string SpansText(const std::vector<SequenceSpan>& spans);
+
 // `spans` with first..last added (merged into the last span when they touch), then cut
 // to kMaxUnvouchedSpans.
 void AddUnvouched(std::vector<SequenceSpan>& spans, SequenceSpan added);
