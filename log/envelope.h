@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "log/event.h"
@@ -15,6 +16,15 @@ namespace las::log {
 // verified the buffer) and must outlive the returned pointer.
 inline const fb::Envelope& EnvelopeOf(const StoredEvent& event) {
   return *fb::GetEnvelope(event.envelope.data());
+}
+
+// The prev_hash of a draft the log has stored (EventLog::AppendInPlace filled it in): the
+// chain hash of the event before it.
+inline Hash PrevHashOf(const EventDraft& stored) {
+  Hash hash;
+  const auto* bytes = fb::GetEnvelope(stored.envelope.data())->prev_hash()->bytes();
+  std::memcpy(hash.data(), bytes->data(), hash.size());
+  return hash;
 }
 
 // Whether `size` bytes at `bytes` (aligned as a heap allocation) hold an envelope every

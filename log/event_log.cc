@@ -523,6 +523,7 @@ class RocksEventLog final : public EventLog {
         auto s = batch.Put(store_->events(), layout::EncodeSequenceKey(head.sequence), value);
         if (!s.ok()) return FromRocks(s, "building the write batch");
       }
+      range.last_hash = head.hash;
       member->result = range;
     }
     time = now;

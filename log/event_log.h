@@ -65,10 +65,13 @@ enum class Durability {
   kDeferred,
 };
 
-// The sequences given to one Append() call: first..last inclusive, dense.
+// The sequences given to one Append() call: first..last inclusive, dense; and the chain
+// hash of `last` (each earlier event's hash is the prev_hash of the one after it), so a
+// writer folding what it appended need not hash the events again.
 struct AppendedRange {
   uint64_t first = 0;
   uint64_t last = 0;
+  Hash last_hash{};
 };
 
 // Counters since Open(); synced_groups < appends shows group commit at work.

@@ -19,7 +19,8 @@ namespace las::projections {
 class CallsProjection final : public Projection {
  public:
   std::string_view name() const override { return "calls"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+  void Apply(uint64_t sequence, const log::Hash& /*chain_hash*/,
+             const fb::Envelope& event) override {
     reducers::Apply(summary_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;

@@ -9,7 +9,8 @@ namespace las::projections {
 class CatalogProjection final : public Projection {
  public:
   std::string_view name() const override { return "catalog"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+  void Apply(uint64_t sequence, const log::Hash& /*chain_hash*/,
+             const fb::Envelope& event) override {
     reducers::Apply(catalog_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;

@@ -20,7 +20,8 @@ struct Allowance {
 class GrantsProjection final : public Projection {
  public:
   std::string_view name() const override { return "grants"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+  void Apply(uint64_t sequence, const log::Hash& /*chain_hash*/,
+             const fb::Envelope& event) override {
     reducers::Apply(grants_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;

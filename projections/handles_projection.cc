@@ -45,6 +45,7 @@ bool HandlesProjection::Save(std::string& out) const {
     w.Uint(h.size);
     w.String(h.content_sha256);
     w.Uint(h.sequence);
+    w.Fixed(h.event_hash);
     w.Int(h.created_micros);
   }
   w.Uint(handles_.skipped);
@@ -63,6 +64,7 @@ bool HandlesProjection::Restore(std::string_view state) {
     in.Uint(h.size);
     in.String(h.content_sha256);
     in.Uint(h.sequence);
+    in.Fixed(h.event_hash);
     in.Int(h.created_micros);
     if (in.ok()) handles_.by_id[h.handle_id] = std::move(h);
   }

@@ -60,6 +60,7 @@ bool MailboxProjection::Save(std::string& out) const {
     w.String(m.subject);
     w.Uint(m.body_bytes);
     w.Uint(m.sent_sequence);
+    w.Fixed(m.sent_hash);
     w.Int(m.sent_micros);
     w.Bool(m.read);
     w.Int(m.read_micros);
@@ -84,6 +85,7 @@ bool MailboxProjection::Restore(std::string_view state) {
     in.String(m.subject);
     in.Uint(m.body_bytes);
     in.Uint(m.sent_sequence);
+    in.Fixed(m.sent_hash);
     in.Int(m.sent_micros);
     in.Bool(m.read);
     in.Int(m.read_micros);

@@ -14,8 +14,9 @@ namespace las::projections {
 class MailboxProjection final : public Projection {
  public:
   std::string_view name() const override { return "mailbox"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
-    reducers::Apply(mailboxes_, sequence, event);
+  void Apply(uint64_t sequence, const log::Hash& chain_hash,
+             const fb::Envelope& event) override {
+    reducers::Apply(mailboxes_, sequence, chain_hash, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;
   bool Save(std::string& out) const override;

@@ -11,7 +11,8 @@ namespace las::projections {
 class OnboardingProjection final : public Projection {
  public:
   std::string_view name() const override { return "onboarding"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+  void Apply(uint64_t sequence, const log::Hash& /*chain_hash*/,
+             const fb::Envelope& event) override {
     reducers::Apply(state_, sequence, event);
   }
   // {"ok_calls":N,"open_calls":{call id: "surface__tool"},

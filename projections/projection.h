@@ -27,7 +27,11 @@ class Projection {
   virtual ~Projection() = default;
   // Stable name, e.g. "calls"; used by `las inspect NAME` and in digests.
   virtual std::string_view name() const = 0;
-  virtual void Apply(uint64_t sequence, const fb::Envelope& event) = 0;
+  // `chain_hash` is the event's hash in the log's chain: a projection whose records point
+  // back at events (to be read again later) keeps it, and a read-back that finds another
+  // hash there refuses the event (tools/coordination.cc). The others ignore it.
+  virtual void Apply(uint64_t sequence, const log::Hash& chain_hash,
+                     const fb::Envelope& event) = 0;
   // Writes the canonical JSON of the current state (one top-level object) into `out`.
   virtual void WriteCanonical(CanonicalWriter& out) const = 0;
 

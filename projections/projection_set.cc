@@ -37,7 +37,7 @@ ProjectionSet& ProjectionSet::operator=(ProjectionSet&&) noexcept = default;
 
 void ProjectionSet::Apply(const log::StoredEvent& event) {
   const fb::Envelope& envelope = log::EnvelopeOf(event);
-  for (auto& projection : projections_) projection->Apply(event.sequence, envelope);
+  for (auto& projection : projections_) projection->Apply(event.sequence, event.hash, envelope);
   sequence_ = event.sequence;
 }
 

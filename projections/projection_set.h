@@ -30,8 +30,9 @@ class ProjectionSet {
   // 5: "mailbox" keeps message bodies' sizes, not the bodies (they are in the log);
   // 6: "state" keeps the current version whole and only a sequence per older version;
   // 7: "onboarding" completes steps from ReleaseAccepted and SurfaceAdmitted;
-  // 8: "sessions" keeps the open sessions and a count of the closed ones.
-  static constexpr uint32_t kVersion = 8;
+  // 8: "sessions" keeps the open sessions and a count of the closed ones;
+  // 9: "handles", "mailbox" and "state" keep the chain hash of each event they read back.
+  static constexpr uint32_t kVersion = 9;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

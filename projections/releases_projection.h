@@ -10,7 +10,8 @@ namespace las::projections {
 class ReleasesProjection final : public Projection {
  public:
   std::string_view name() const override { return "releases"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
+  void Apply(uint64_t sequence, const log::Hash& /*chain_hash*/,
+             const fb::Envelope& event) override {
     reducers::Apply(releases_, sequence, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;

@@ -1,6 +1,6 @@
 // StateWriter / StateReader: the small binary codec projections use for their snapshot
 // state (Projection::Save / Restore). Integers are unsigned LEB128 varints (signed ones
-// zig-zag encoded), strings a varint length and the bytes. The reader is bounded: every
+// zig-zag encoded), strings a varint length and the bytes, fixed-size bytes (hashes) as they are. The reader is bounded: every
 // Read* returns false instead of reading past the end, and a reader that failed once
 // stays failed, so a projection may read a whole record and check ok() at the end.
 //
@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -32,6 +34,10 @@ class StateWriter {
   void String(std::string_view value) {
     Uint(value.size());
     out_->append(value);
+  }
+  // A fixed number of raw bytes (a hash), no length: the reader knows how many.
+  void Fixed(std::span<const uint8_t> bytes) {
+    out_->append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   }
 
  private:
@@ -68,6 +74,12 @@ class StateReader {
     if (!Uint(size) || size > bytes_.size() - pos_) return ok_ = false;
     value.assign(bytes_.substr(pos_, size));
     pos_ += size;
+    return true;
+  }
+  bool Fixed(std::span<uint8_t> bytes) {
+    if (!ok_ || bytes.size() > bytes_.size() - pos_) return ok_ = false;
+    std::memcpy(bytes.data(), bytes_.data() + pos_, bytes.size());
+    pos_ += bytes.size();
     return true;
   }
   // Marks the record as bad (a value the codec read but the projection refuses).

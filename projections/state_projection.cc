@@ -54,7 +54,7 @@ namespace las::projections {
 namespace {
 
 // Per key: the current version whole, then every version's sequence as the difference
-// from the one before (they ascend, so the varints stay short).
+// from the one before (they ascend, so the varints stay short) and its chain hash.
 void SaveSpace(StateWriter& w, const reducers::KeySpace& space) {
   w.Uint(space.size());
   for (const auto& [key, record] : space) {
@@ -67,9 +67,10 @@ void SaveSpace(StateWriter& w, const reducers::KeySpace& space) {
     w.String(v.value_sha256);
     w.Uint(record.sequences.size());
     uint64_t previous = 0;
-    for (uint64_t sequence : record.sequences) {
-      w.Uint(sequence - previous);
-      previous = sequence;
+    for (size_t i = 0; i < record.sequences.size(); ++i) {
+      w.Uint(record.sequences[i] - previous);
+      w.Fixed(record.hashes[i]);
+      previous = record.sequences[i];
     }
   }
 }
@@ -88,15 +89,20 @@ void RestoreSpace(StateReader& in, reducers::KeySpace& space) {
     in.String(v.value);
     in.String(v.value_sha256);
     uint64_t versions = 0;
-    // Each sequence takes at least one byte: a count beyond the bytes left is damage.
-    if (!in.Uint(versions) || versions == 0 || versions > in.remaining()) return in.Fail();
+    // Each version takes at least a byte and a hash: a count beyond the bytes left is damage.
+    if (!in.Uint(versions) || versions == 0 ||
+        versions > in.remaining() / (1 + sizeof(log::Hash))) {
+      return in.Fail();
+    }
     record.sequences.reserve(versions);
+    record.hashes.reserve(versions);
     uint64_t sequence = 0;
     for (uint64_t j = 0; j < versions && in.ok(); ++j) {
       uint64_t delta = 0;
       if (!in.Uint(delta) || delta == 0) return in.Fail();  // sequences strictly ascend
       sequence += delta;
       record.sequences.push_back(sequence);
+      in.Fixed(record.hashes.emplace_back());
     }
     v.version = versions;
     v.sequence = sequence;

@@ -16,8 +16,9 @@ namespace las::projections {
 class StateProjection final : public Projection {
  public:
   std::string_view name() const override { return "state"; }
-  void Apply(uint64_t sequence, const fb::Envelope& event) override {
-    reducers::Apply(store_, sequence, event);
+  void Apply(uint64_t sequence, const log::Hash& chain_hash,
+             const fb::Envelope& event) override {
+    reducers::Apply(store_, sequence, chain_hash, event);
   }
   void WriteCanonical(CanonicalWriter& out) const override;
   bool Save(std::string& out) const override;

@@ -4,7 +4,8 @@
 
 namespace las::reducers {
 
-void Apply(Handles& handles, uint64_t sequence, const fb::Envelope& event) {
+void Apply(Handles& handles, uint64_t sequence, const log::Hash& chain_hash,
+           const fb::Envelope& event) {
   if (event.payload_type() != fb::EventPayload::HandleCreated) return;
   const auto* p = event.payload_as_HandleCreated();
   const std::string_view id = View(p->handle_id());
@@ -21,6 +22,7 @@ void Apply(Handles& handles, uint64_t sequence, const fb::Envelope& event) {
   r.size = p->size();
   r.content_sha256 = Str(p->content_sha256());
   r.sequence = sequence;
+  r.event_hash = chain_hash;
   r.created_micros = event.time_micros();
   handles.by_id.emplace(r.handle_id, std::move(r));
 }

@@ -5,8 +5,8 @@
 // second HandleCreated with an id already known carries the same content and is skipped.
 // Only the owner may read a handle; the reducer records the owner, the query enforces it.
 //
-// A record keeps the handle's metadata and the sequence of its HandleCreated event, not
-// its content: the content stays in the log, where a reader fetches it
+// A record keeps the handle's metadata and the sequence and chain hash of its HandleCreated
+// event, not its content: the content stays in the log, where a reader fetches it
 // (Coordination::HandleContent), so memory grows with the number of handles, not with
 // their bytes (docs/STATE.md). Pure; not thread-safe.
 #pragma once
@@ -27,6 +27,7 @@ struct HandleRecord {
   uint64_t size = 0;
   std::string content_sha256;  // hex, as recorded
   uint64_t sequence = 0;       // the HandleCreated event, which carries the content
+  log::Hash event_hash{};      // that event's chain hash, which its read-back must find
   int64_t created_micros = 0;
 };
 
@@ -35,7 +36,8 @@ struct Handles {
   uint64_t skipped = 0;  // repeated ids, or size not matching the content
 };
 
-void Apply(Handles& handles, uint64_t sequence, const fb::Envelope& event);
+void Apply(Handles& handles, uint64_t sequence, const log::Hash& chain_hash,
+           const fb::Envelope& event);
 
 // The handle if it exists and `agent_id` owns it; nullptr otherwise (the caller cannot
 // tell "not yours" from "no such handle").

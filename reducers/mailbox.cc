@@ -49,7 +49,8 @@ bool IsMailCursor(std::string_view text) {
   return state >= 0 && MailCursor(static_cast<MailState>(state), sequence) == text;
 }
 
-void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event) {
+void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
+           const fb::Envelope& event) {
   switch (event.payload_type()) {
     case fb::EventPayload::MessageSent: {
       const auto* p = event.payload_as_MessageSent();
@@ -65,6 +66,7 @@ void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event) {
       m.subject = Str(p->subject());
       m.body_bytes = p->body() != nullptr ? p->body()->size() : 0;
       m.sent_sequence = sequence;
+      m.sent_hash = chain_hash;
       m.sent_micros = event.time_micros();
       mailboxes.by_recipient[m.to_agent_id].push_back(id);
       mailboxes.by_id.emplace(id, std::move(m));

@@ -11,7 +11,8 @@
 //                                   marks it unread again, so it comes back on its own).
 // Sender and times come from the envelopes (agent_id, time_micros). A message keeps its
 // body's size, not the body: that stays in the MessageSent event, where a reader fetches
-// it (Coordination::MessageBody), so memory does not grow with the bytes sent.
+// it (Coordination::MessageBody), so memory does not grow with the bytes sent. The
+// event's chain hash is kept, so that a read-back finds that event and no other.
 //
 // Pure: no I/O, no clock (the query takes `now` from its caller). Not thread-safe.
 #pragma once
@@ -34,6 +35,7 @@ struct MailMessage {
   std::string subject;
   uint64_t body_bytes = 0;       // the body (canonical JSON) stays in the MessageSent event
   uint64_t sent_sequence = 0;    // that event
+  log::Hash sent_hash{};         // its chain hash, which the body's read-back must find
   int64_t sent_micros = 0;
   bool read = false;
   int64_t read_micros = 0;
@@ -49,7 +51,8 @@ struct Mailboxes {
   uint64_t skipped = 0;  // events about unknown messages, or not by the recipient
 };
 
-void Apply(Mailboxes& mailboxes, uint64_t sequence, const fb::Envelope& event);
+void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
+           const fb::Envelope& event);
 
 enum class MailState { kUnread = 0, kRead = 1, kDeferred = 2, kCompleted = 3 };
 MailState StateAt(const MailMessage& message, int64_t now_micros);

@@ -25,7 +25,8 @@ void Release(StateStore& store, std::string_view key, const StateVersion& versio
 
 }  // namespace
 
-void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
+void Apply(StateStore& store, uint64_t sequence, const log::Hash& chain_hash,
+           const fb::Envelope& event) {
   if (event.payload_type() != fb::EventPayload::StateWritten) return;
   const auto* p = event.payload_as_StateWritten();
   KeySpace& space = p->scope() == fb::StateScope::Blackboard
@@ -45,6 +46,7 @@ void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event) {
   }
   ReadVersion(sequence, event, it->second.current);
   it->second.sequences.push_back(sequence);
+  it->second.hashes.push_back(chain_hash);
   Hold(store, it->first, it->second.current);
 }
 
@@ -93,7 +95,7 @@ HistoryPage History(const StateKey& key, uint64_t after_version, size_t limit) {
   const size_t count = key.sequences.size();
   size_t index = static_cast<size_t>(std::min<uint64_t>(after_version, count));
   for (; index < count && page.versions.size() < limit; ++index) {
-    page.versions.push_back({index + 1, key.sequences[index]});
+    page.versions.push_back({index + 1, key.sequences[index], key.hashes[index]});
   }
   page.more = index < count;
   return page;

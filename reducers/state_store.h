@@ -9,10 +9,10 @@
 // fold stays deterministic even over a hand-made log.
 //
 // Memory holds each key's current version whole and, for every version, only the sequence
-// of its StateWritten event (8 bytes): a reader of an older version (history) reads that
-// event back from the log for its author, time, reducer and value (tools/coordination.h,
-// StateVersionAt). So memory grows by one integer per write, not by what was written
-// (docs/STATE.md).
+// and chain hash of its StateWritten event (40 bytes): a reader of an older version
+// (history) reads that event back from the log for its author, time, reducer and value
+// (tools/coordination.h, StateVersionAt), and refuses it unless its hash is the one kept.
+// So memory grows by a fixed amount per write, not by what was written (docs/STATE.md).
 //
 // Pure: no I/O, no clock; time comes from the event envelope. Not thread-safe.
 #pragma once
@@ -42,6 +42,7 @@ struct StateVersion {
 struct StateKey {
   StateVersion current;             // the newest version
   std::vector<uint64_t> sequences;  // sequences[v - 1]: the StateWritten of version v
+  std::vector<log::Hash> hashes;    // hashes[v - 1]: that event's chain hash
 };
 
 using KeySpace = std::map<std::string, StateKey, std::less<>>;
@@ -63,7 +64,8 @@ struct StateStore {
   std::map<std::string, uint64_t, std::less<>> held_bytes;
 };
 
-void Apply(StateStore& store, uint64_t sequence, const fb::Envelope& event);
+void Apply(StateStore& store, uint64_t sequence, const log::Hash& chain_hash,
+           const fb::Envelope& event);
 
 // Recomputes store.held_bytes from the keys (after a snapshot is restored).
 void RecountHeldBytes(StateStore& store);
@@ -81,10 +83,11 @@ const KeySpace* SpaceOf(const StateStore& store, bool blackboard, std::string_vi
 const StateKey* FindKey(const StateStore& store, bool blackboard, std::string_view agent_id,
                         std::string_view key);
 
-// Where one version's StateWritten is in the log.
+// Where one version's StateWritten is in the log, and the chain hash it had when folded.
 struct VersionAt {
   uint64_t version = 0;
   uint64_t sequence = 0;
+  log::Hash hash{};
 };
 
 // Versions of one key after `after_version`, at most `limit` (ascending), and whether

@@ -53,19 +53,24 @@ Status ReportDamage(Status status) {
 
 // What `take` finds in the event at `sequence`, read through a verifying cursor: what a
 // record left in the log. `take` answers nullopt when the event is not the one the record
-// names (kCorruption, "... is not <what>").
+// names (kCorruption, "... is not <what>"). The event must also still have the chain hash
+// it had when the record was folded, `folded_hash`: the cursor checks an event against its
+// own stored hash only, so an event edited in place with that hash recomputed (the chain
+// broken after it, where a server started from a snapshot does not look) would pass.
 template <typename Take,
           typename T = typename std::invoke_result_t<Take, const fb::Envelope&>::value_type>
-Result<T> ReadBack(log::EventLog& log, uint64_t sequence, const std::string& what, Take take) {
+Result<T> ReadBack(log::EventLog& log, uint64_t sequence, const log::Hash& folded_hash,
+                   const std::string& what, Take take) {
   auto cursor = log.Read(sequence);
   if (!cursor.ok()) return ReportDamage(cursor.status());
   auto found = (*cursor)->Next();
   if (!found.ok()) return ReportDamage(found.status());
   if (!*found) return NotFound("no event at sequence " + std::to_string(sequence));
+  const std::string at = "the event at sequence " + std::to_string(sequence);
   std::optional<T> taken = take(log::EnvelopeOf((*cursor)->current()));
-  if (!taken) {
-    return ReportDamage(
-        Corruption("the event at sequence " + std::to_string(sequence) + " is not " + what));
+  if (!taken) return ReportDamage(Corruption(at + " is not " + what));
+  if ((*cursor)->current().hash != folded_hash) {
+    return ReportDamage(Corruption(at + " is not the one folded: its chain hash changed"));
   }
   return std::move(*taken);
 }
@@ -80,7 +85,8 @@ Result<std::shared_ptr<const std::string>> Coordination::HandleContent(
     const reducers::HandleRecord& handle) const {
   if (auto kept = recent_handles_.Find(handle.handle_id, handle.sequence)) return kept;
   auto read = ReadBack(
-      context_.log, handle.sequence, "the HandleCreated of handle " + handle.handle_id,
+      context_.log, handle.sequence, handle.event_hash,
+      "the HandleCreated of handle " + handle.handle_id,
       [&](const fb::Envelope& event) -> std::optional<std::string> {
         const auto* created = event.payload_as_HandleCreated();
         if (created == nullptr || !Is(created->handle_id(), handle.handle_id) ||
@@ -101,7 +107,7 @@ Result<reducers::StateVersion> Coordination::StateVersionAt(bool blackboard,
                                                             std::string_view key,
                                                             reducers::VersionAt at) const {
   return ReadBack(
-      context_.log, at.sequence, "the write of version " + std::to_string(at.version),
+      context_.log, at.sequence, at.hash, "the write of version " + std::to_string(at.version),
       [&](const fb::Envelope& event) -> std::optional<reducers::StateVersion> {
         const auto* written = event.payload_as_StateWritten();
         if (written == nullptr || !Is(written->key(), key) || written->version() != at.version ||
@@ -117,7 +123,7 @@ Result<reducers::StateVersion> Coordination::StateVersionAt(bool blackboard,
 }
 
 Result<std::string> Coordination::MessageBody(const reducers::MailMessage& message) const {
-  return ReadBack(context_.log, message.sent_sequence,
+  return ReadBack(context_.log, message.sent_sequence, message.sent_hash,
                   "the MessageSent of message " + message.message_id,
                   [&](const fb::Envelope& event) -> std::optional<std::string> {
                     const auto* sent = event.payload_as_MessageSent();

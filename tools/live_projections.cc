@@ -11,6 +11,7 @@
 #endif
 
 #include "base/note.h"
+#include "log/envelope.h"
 #include "projections/snapshots.h"
 
 namespace las::tools {
@@ -25,15 +26,17 @@ Status LiveProjections::CatchUp() {
   return Status::Ok();
 }
 
-Status LiveProjections::FoldStored(uint64_t first, const std::vector<log::EventDraft>& stored) {
-  if (!started_ || first != set_.sequence() + 1) return CatchUp();
+Status LiveProjections::FoldStored(const log::AppendedRange& range,
+                                   const std::vector<log::EventDraft>& stored) {
+  if (!started_ || range.first != set_.sequence() + 1) return CatchUp();
   log::StoredEvent event;
-  for (const auto& draft : stored) {
-    event.sequence = first++;
-    event.envelope.assign(reinterpret_cast<const char*>(draft.envelope.data()),
-                          draft.envelope.size());
+  for (size_t i = 0; i < stored.size(); ++i) {
+    event.sequence = range.first + i;
+    event.hash = i + 1 < stored.size() ? log::PrevHashOf(stored[i + 1]) : range.last_hash;
+    event.envelope.assign(reinterpret_cast<const char*>(stored[i].envelope.data()),
+                          stored[i].envelope.size());
     set_.Apply(event);
-    bytes_since_snapshot_ += draft.envelope.size();
+    bytes_since_snapshot_ += stored[i].envelope.size();
   }
   MaybeSnapshot();
   return Status::Ok();

@@ -96,12 +96,13 @@ class LiveProjections {
   // snapshot write is only a warning.
   Status CatchUp();
 
-  // For the thread that just appended `stored` (EventLog::AppendInPlace) at sequences
-  // first..: folds those exact bytes without reading them back when they directly follow
-  // sequence(); otherwise (another writer's events came between, or start-up has not run)
-  // it is CatchUp(). Either way the state is the one `las replay` rebuilds: the bytes are
-  // what the log stored and hashed.
-  Status FoldStored(uint64_t first, const std::vector<log::EventDraft>& stored);
+  // For the thread that just appended `stored` (EventLog::AppendInPlace) at `range`: folds
+  // those exact bytes without reading them back when they directly follow sequence(), each
+  // with its chain hash (the next one's prev_hash; the range's last_hash for the last);
+  // otherwise (another writer's events came between, or start-up has not run) it is
+  // CatchUp(). Either way the state is the one `las replay` rebuilds: the bytes are what
+  // the log stored and hashed.
+  Status FoldStored(const log::AppendedRange& range, const std::vector<log::EventDraft>& stored);
 
   const projections::ProjectionSet& set() const { return set_; }
   uint64_t sequence() const { return set_.sequence(); }

@@ -56,7 +56,7 @@ void LoopAppender::Flush() {
                                        std::make_move_iterator(drafts.begin() + at + member.count));
       at += member.count;
       auto written = log_.AppendInPlace(own, member.durability);
-      if (written.ok() && live_ != nullptr) (void)live_->FoldStored(written->first, own);
+      if (written.ok() && live_ != nullptr) (void)live_->FoldStored(*written, own);
       if (!written.ok()) NoteFailure(written.status());
       member.done(std::move(written));
     }
@@ -64,7 +64,7 @@ void LoopAppender::Flush() {
     Written(id, failure_.ok() ? Result<uint64_t>(log_.head().sequence) : Result<uint64_t>(failure_));
     return;
   }
-  if (range.ok() && live_ != nullptr) (void)live_->FoldStored(range->first, drafts);
+  if (range.ok() && live_ != nullptr) (void)live_->FoldStored(*range, drafts);
   Written(id, range.ok() ? Result<uint64_t>(range->last) : Result<uint64_t>(range.status()));
   Complete(std::move(range), std::move(queued), !synced || sync_inline);
 }

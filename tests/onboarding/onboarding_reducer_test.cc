@@ -175,7 +175,7 @@ TEST(OnboardingProjection, CanonicalJsonIsFixed) {
   events.push_back(Requested("c1", "echo", "echo"));
   uint64_t sequence = 0;
   for (const auto& draft : events) {
-    p.Apply(++sequence, *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data()));
+    p.Apply(++sequence, log::Hash{}, *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data()));
   }
   EXPECT_EQ(p.CanonicalJson(),
             R"({"ok_calls":0,"open_calls":{"c1":"echo__echo"},"steps":{"key":{"by":"a",)"
@@ -193,7 +193,7 @@ TEST(OnboardingProjection, SnapshotStateRoundTripsAndATruncatedOneIsRefused) {
   events.push_back(Finished("c2", fb::CallOutcome::Ok));
   uint64_t sequence = 0;
   for (const auto& draft : events) {
-    p.Apply(++sequence, *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data()));
+    p.Apply(++sequence, log::Hash{}, *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data()));
   }
   std::string saved;
   ASSERT_TRUE(p.Save(saved));

@@ -62,7 +62,7 @@ log::EventDraft RuleRemoved(const std::string& actor, const std::string& id) {
 class GrantsTest : public ::testing::Test {
  protected:
   void Fold(const log::EventDraft& draft) {
-    projection_.Apply(++sequence_, *fb::GetEnvelope(draft.envelope.data()));
+    projection_.Apply(++sequence_, log::Hash{}, *fb::GetEnvelope(draft.envelope.data()));
   }
   bool Allows(const std::string& agent, const Sel& s) const {
     return projection_.Allows(agent, s.surface, s.tool, s.digest).has_value();

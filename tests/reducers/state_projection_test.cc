@@ -17,13 +17,21 @@
 namespace las::projections {
 namespace {
 
+// A stand-in chain hash, distinct per sequence.
+log::Hash HashOf(uint64_t sequence) {
+  log::Hash hash;
+  hash.fill(static_cast<uint8_t>(sequence));
+  hash[0] = static_cast<uint8_t>(sequence >> 8);
+  return hash;
+}
+
 class StateProjectionTest : public ::testing::Test {
  protected:
   void Write(bool blackboard, const std::string& key, uint64_t version, const std::string& value,
              uint64_t sequence) {
     auto draft = tools::StateWrittenEvent({"alice", "s"}, blackboard, "alice", key, version,
                                           "replace", value);
-    state_.Apply(sequence, *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data()));
+    state_.Apply(sequence, HashOf(sequence), *flatbuffers::GetRoot<fb::Envelope>(draft.envelope.data()));
   }
   std::string Saved() const {
     std::string out;
@@ -58,15 +66,17 @@ TEST_F(StateProjectionTest, ARestoredStateHoldsWhatTheFoldedOneHeld) {
             reducers::HeldBytesOf("k", "[1,2,3]") + reducers::HeldBytesOf("p", "\"private\""));
 }
 
-// A thousand writes to one key cost a thousand small integers, not a thousand records.
-TEST_F(StateProjectionTest, AnOlderVersionCostsOneSmallIntegerInTheSavedState) {
+// A thousand writes to one key cost a thousand small integers and chain hashes, not a
+// thousand records.
+TEST_F(StateProjectionTest, AnOlderVersionCostsASmallIntegerAndAHashInTheSavedState) {
   Write(false, "k", 1, "\"a value of some length, written again and again\"", 1);
   const size_t one = Saved().size();
   for (uint64_t v = 2; v <= 1000; ++v) {
     Write(false, "k", v, "\"a value of some length, written again and again\"", v * 3);
   }
   const std::string saved = Saved();
-  EXPECT_LE(saved.size(), one + 2 * 999);  // sequences 3 apart: one byte each, the count two
+  // Sequences 3 apart: one byte each and a 32-byte hash; the count two.
+  EXPECT_LE(saved.size(), one + 1 + 33 * 999);
   StateProjection restored;
   ASSERT_TRUE(restored.Restore(saved));
   EXPECT_EQ(restored.CanonicalJson(), state_.CanonicalJson());
@@ -75,11 +85,13 @@ TEST_F(StateProjectionTest, AnOlderVersionCostsOneSmallIntegerInTheSavedState) {
   EXPECT_EQ(key->current.version, 1000u);
   EXPECT_EQ(key->current.sequence, 3000u);
   EXPECT_EQ(key->sequences.size(), 1000u);
+  EXPECT_EQ(key->hashes, reducers::FindKey(state_.store(), false, "alice", "k")->hashes);
+  EXPECT_EQ(key->hashes[1], HashOf(6)) << "each version keeps the chain hash it was folded with";
 }
 
-// Hand-made states: one key of the blackboard whose sequence list is `sequences` (count,
-// then deltas), no private state.
-std::string OneKeyState(const std::vector<uint64_t>& count_and_deltas) {
+// Hand-made states: one key of the blackboard with `count` versions whose sequences are
+// `deltas` (each followed by a hash), no private state.
+std::string OneKeyState(uint64_t count, const std::vector<uint64_t>& deltas) {
   std::string out;
   StateWriter w(&out);
   w.Uint(1);  // keys
@@ -89,7 +101,11 @@ std::string OneKeyState(const std::vector<uint64_t>& count_and_deltas) {
   w.String("replace");
   w.String("1");
   w.String(std::string(64, 'a'));
-  for (uint64_t n : count_and_deltas) w.Uint(n);
+  w.Uint(count);
+  for (uint64_t delta : deltas) {
+    w.Uint(delta);
+    w.Fixed(HashOf(delta));
+  }
   w.Uint(0);  // agents with private state
   w.Uint(0);  // skipped
   return out;
@@ -97,15 +113,25 @@ std::string OneKeyState(const std::vector<uint64_t>& count_and_deltas) {
 
 TEST_F(StateProjectionTest, RestoreRefusesSequenceListsNoFoldProduces) {
   StateProjection good;
-  ASSERT_TRUE(good.Restore(OneKeyState({2, 4, 5})));
+  ASSERT_TRUE(good.Restore(OneKeyState(2, {4, 5})));
   EXPECT_EQ(reducers::FindKey(good.store(), true, "", "k")->sequences,
             (std::vector<uint64_t>{4, 9}));
-  for (const auto& bad : {std::vector<uint64_t>{0},             // a key with no version
-                          std::vector<uint64_t>{2, 4, 0},       // a sequence repeated
-                          std::vector<uint64_t>{1000000, 1}}) {  // more than the bytes hold
+  EXPECT_EQ(reducers::FindKey(good.store(), true, "", "k")->hashes,
+            (std::vector<log::Hash>{HashOf(4), HashOf(5)}));
+  const std::pair<uint64_t, std::vector<uint64_t>> bad_states[] = {
+      {0, {}},         // a key with no version
+      {2, {4, 0}},     // a sequence repeated
+      {1000000, {1}},  // more than the bytes hold
+  };
+  for (const auto& [count, deltas] : bad_states) {
     StateProjection restored;
-    EXPECT_FALSE(restored.Restore(OneKeyState(bad))) << ::testing::PrintToString(bad);
+    EXPECT_FALSE(restored.Restore(OneKeyState(count, deltas)))
+        << count << " " << ::testing::PrintToString(deltas);
   }
+  std::string cut = OneKeyState(2, {4, 5});
+  cut.resize(cut.size() - 3);  // the last hash short (and the trailing counts gone)
+  StateProjection restored;
+  EXPECT_FALSE(restored.Restore(cut));
 }
 
 }  // namespace

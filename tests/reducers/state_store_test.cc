@@ -19,7 +19,7 @@ class StateStoreTest : public ::testing::Test {
              const std::string& value) {
     auto draft = tools::StateWrittenEvent({agent, "s"}, blackboard, agent, key, version,
                                           "replace", value);
-    Apply(store_, ++sequence_, Env(draft));
+    Apply(store_, ++sequence_, log::Hash{}, Env(draft));
   }
   StateStore store_;
   uint64_t sequence_ = 0;
@@ -94,7 +94,7 @@ TEST_F(StateStoreTest, EachAgentHoldsTheKeysWhoseCurrentVersionItWrote) {
 
 class MailboxTest : public ::testing::Test {
  protected:
-  void Fold(const log::EventDraft& draft) { Apply(mail_, ++sequence_, Env(draft)); }
+  void Fold(const log::EventDraft& draft) { Apply(mail_, ++sequence_, log::Hash{}, Env(draft)); }
   void Send(const std::string& id, const std::string& from, const std::string& to) {
     Fold(tools::MessageSentEvent({from, "s"}, id, to, "subject " + id, "{}"));
   }

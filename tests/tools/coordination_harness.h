@@ -43,6 +43,8 @@ class CoordinationHarness {
   testing::HeldSyncsLog& held_syncs() { return *held_syncs_; }
   // Before Open: CoordinationOptions::max_state_bytes_per_agent (none by default).
   void SetStateQuota(uint64_t bytes) { state_quota_ = bytes; }
+  // Before Open: the live projections' options (snapshots; none by default).
+  void SetLiveOptions(LiveOptions options) { live_options_ = std::move(options); }
 
   void Open() {
     auto log = log::EventLog::Open(log_dir_);
@@ -53,7 +55,7 @@ class CoordinationHarness {
       held_syncs_ = held.get();
       log_ = std::move(held);
     }
-    live_ = std::make_unique<LiveProjections>(*log_);
+    live_ = std::make_unique<LiveProjections>(*log_, live_options_);
     ASSERT_TRUE(live_->CatchUp().ok());
     appender_ = std::make_unique<LoopAppender>(io_, *log_, live_.get());
     if (hold_syncs_) appender_->SyncOffLoopAlways();
@@ -178,6 +180,7 @@ class CoordinationHarness {
   ServerLinks links_;
   int ids_ = 0;
   bool hold_syncs_ = false;
+  LiveOptions live_options_;
   uint64_t state_quota_ = 0;
   testing::HeldSyncsLog* held_syncs_ = nullptr;
   std::unique_ptr<log::EventLog> log_;

@@ -5,12 +5,17 @@
 
 #include <set>
 
+#include <cstring>
+#include <tuple>
+
+#include "log/chain_hash.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
 #include "projections/handles_projection.h"
 #include "projections/mailbox_projection.h"
 #include "projections/state_projection.h"
 #include "projections/replay.h"
+#include "tests/log/raw_db.h"
 #include "tests/tools/coordination_harness.h"
 #include "tools/coordination.h"
 
@@ -792,7 +797,7 @@ TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOn
   Coordination c(server_.context(), {});
   const reducers::StateKey* key = reducers::FindKey(c.state(), false, "alice", "h");
   ASSERT_NE(key, nullptr);
-  const reducers::VersionAt first{1, key->sequences.front()};
+  const reducers::VersionAt first{1, key->sequences.front(), key->hashes.front()};
   auto read = c.StateVersionAt(false, "alice", "h", first);
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_EQ(read->value, "1");
@@ -824,7 +829,106 @@ TEST_F(CoordinationToolsTest, ReadingBackFromTheLogChecksTheEventIsTheRecordedOn
                       std::to_string(message.sent_sequence) + " is not the HandleCreated"),
             std::string::npos)
       << "the operator is told, not only the caller: " << told;
-  EXPECT_FALSE(c.StateVersionAt(false, "alice", "h", {1, 1'000'000}).ok());
+  EXPECT_FALSE(c.StateVersionAt(false, "alice", "h", {1, 1'000'000, {}}).ok());
+  // The right event, but not with the chain hash the record kept.
+  reducers::VersionAt rehashed = first;
+  rehashed.hash[0] ^= 1;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(c.StateVersionAt(false, "alice", "h", rehashed).status().code(), Code::kCorruption);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find(
+                "the event at sequence " + std::to_string(first.sequence) +
+                " is not the one folded: its chain hash changed"),
+            std::string::npos);
+}
+
+// Rewrites the event at `sequence` in a closed log as one who can write the store would:
+// `from` replaced by `to` (as long) inside its envelope and the event's own stored hash
+// recomputed, the events after it (whose prev_hash no longer matches) left alone.
+void EditInPlace(const std::string& dir, uint64_t sequence, std::string_view from,
+                 std::string_view to) {
+  ASSERT_EQ(from.size(), to.size());
+  testing::RawDb db(dir);
+  std::string stored = db.Get("events", testing::SequenceKey(sequence));
+  const size_t at = stored.find(from, sizeof(log::Hash));
+  ASSERT_NE(at, std::string::npos) << "sequence " << sequence;
+  stored.replace(at, to.size(), to);
+  const std::string before = db.Get("events", testing::SequenceKey(sequence - 1));
+  log::Hash previous;
+  std::memcpy(previous.data(), before.data(), previous.size());
+  const std::string_view envelope = std::string_view(stored).substr(sizeof(log::Hash));
+  const log::Hash hash = log::ChainHash(
+      previous, {reinterpret_cast<const uint8_t*>(envelope.data()), envelope.size()});
+  stored.replace(0, hash.size(), reinterpret_cast<const char*>(hash.data()), hash.size());
+  db.Put("events", testing::SequenceKey(sequence), stored);
+}
+
+// Probe DJ1: a server started from a snapshot folds only the events after it, and a
+// cursor checks an event against its own stored hash, so an older event edited in place
+// with that hash recomputed (the chain broken only after it, where such a start does not
+// look) was served as edited: an old state version, a message body, a handle's content.
+// Each record now keeps the chain hash its event had when folded, and a read-back that
+// finds another refuses the event, telling the operator.
+TEST(CoordinationReadBackTest, AnOlderEventEditedInPlaceBehindASnapshotIsRefused) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  LiveOptions snapshots;
+  snapshots.snapshot_every = 1;
+  snapshots.snapshot_key_file = tmp.Sub("config/las/snapshot.key");
+  snapshots.warn = [](std::string_view) {};
+  CoordinationHarness server(dir);
+  server.SetLiveOptions(snapshots);
+  server.Open();
+  auto ok = [&](const std::string& agent, const std::string& tool, const json& arguments) {
+    json result = server.Call(agent, tool, arguments.dump());
+    EXPECT_FALSE(result.value("isError", false)) << tool << " " << result.dump();
+    return result["structuredContent"];
+  };
+  ok("alice", "las__state_set", {{"key", "h"}, {"value", "original-v1"}});
+  ok("alice", "las__state_set", {{"key", "h"}, {"value", "second"}});
+  const std::string message =
+      ok("alice", "las__message_send", {{"to", "bob"}, {"body", "original-body"}})["message_id"];
+  ok("alice", "las__state_set", {{"key", "large"}, {"value", std::string(20000, 'q')}});
+  const std::string handle =
+      ok("alice", "las__state_get", {{"key", "large"}})["record"]["handle"]["handle_id"];
+  ok("alice", "las__state_set", {{"key", "after"}, {"value", 1}});  // none of them is the head
+  ASSERT_TRUE(server.live().CatchUp().ok());
+  uint64_t version_one = 0, sent = 0, created = 0;
+  {
+    Coordination c(server.context(), {});
+    version_one = reducers::FindKey(c.state(), false, "alice", "h")->sequences.front();
+    sent = c.mailboxes().by_id.at(message).sent_sequence;
+    created = c.handles().by_id.at(handle).sequence;
+  }
+  server.Close();
+
+  EditInPlace(dir, version_one, "original-v1", "forged---v1");
+  EditInPlace(dir, sent, "original-body", "forged---body");
+  EditInPlace(dir, created, "qqqqqqqq", "forged!!");
+
+  server.Open();
+  ASSERT_GT(server.live().startup().snapshot_sequence, std::max({version_one, sent, created}))
+      << "the server started from a snapshot taken after the edited events";
+  ::testing::internal::CaptureStderr();
+  std::string raw;
+  for (const auto& [agent, tool, arguments] :
+       std::initializer_list<std::tuple<const char*, const char*, json>>{
+           {"alice", "las__state_history", {{"key", "h"}}},
+           {"bob", "las__message_read", {{"message_id", message}}},
+           {"alice", "las__handle_read", {{"handle_id", handle}}}}) {
+    json result = server.Call(agent, tool, arguments.dump(), &raw);
+    // Refused: a tool error, or a JSON-RPC error (a null result).
+    EXPECT_TRUE(result.is_null() || result.value("isError", false)) << tool << " " << raw;
+    EXPECT_EQ(raw.find("forged"), std::string::npos) << tool << " " << raw;
+  }
+  const std::string told = ::testing::internal::GetCapturedStderr();
+  for (uint64_t sequence : {version_one, sent, created}) {
+    EXPECT_NE(told.find("the event at sequence " + std::to_string(sequence) +
+                        " is not the one folded: its chain hash changed"),
+              std::string::npos)
+        << told;
+  }
+  // What the records themselves hold is still served.
+  EXPECT_EQ(ok("alice", "las__state_get", {{"key", "h"}})["record"]["value"], "second");
 }
 
 // A handle read span by span is read from the log once: later spans reuse the content
@@ -891,6 +995,10 @@ TEST_F(CoordinationToolsTest, DigestsAreIdenticalAfterARestartAndInAReplay) {
       ASSERT_TRUE(fresh->Restore(bytes)) << fresh->name();
       EXPECT_EQ(projections::Digest(*fresh), projections::Digest(*live.set().Find(fresh->name())))
           << fresh->name();
+      // The chain hashes the records keep are not in the digest: saved again, the same bytes.
+      std::string again;
+      ASSERT_TRUE(fresh->Save(again));
+      EXPECT_EQ(again, bytes) << fresh->name();
     }
   }
   server_.Open();
