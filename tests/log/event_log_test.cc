@@ -369,6 +369,10 @@ TEST(EventLogTest, AppendInPlaceLeavesTheEventsAsStoredInTheCallersVector) {
     EXPECT_EQ(std::string(draft.envelope.begin(), draft.envelope.end()), stored)
         << "sequence, time and prev_hash are patched into the caller's own bytes";
   }
+  // The range carries the last event's chain hash; the one before is the last's prev_hash.
+  EXPECT_EQ(range->last_hash, *log->EventHash(2));
+  EXPECT_EQ(range->last_hash, log->head().hash);
+  EXPECT_EQ(PrevHashOf(drafts[1]), *log->EventHash(1));
 }
 
 // durable_sequence() moves with the syncs, not the writes; a wait for an event not written
