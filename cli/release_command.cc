@@ -21,7 +21,7 @@
 #include "cli/fail.h"
 #include "cli/number_flags.h"
 #include "cli/path_flag.h"
-#include "cli/release_files.h"
+#include "base/durable_files.h"
 #include "cli/release_keys.h"
 #include "cli/release_settings.h"
 #include "cli/same_file.h"

@@ -25,7 +25,9 @@
 #include "log/envelope.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
+#include "log/kept_head.h"
 #include "tools/builtin_tools.h"
+#include "tools/kept_head_file.h"
 #include "tools/release_audit.h"
 #include "tools/snapshot_key_file.h"
 #include "trust/manifest.h"
@@ -137,6 +139,48 @@ std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::str
   return line + "; events no seal vouches for: " + log::SpansText(seal->unvouched);
 }
 
+std::string KeptFile(const ReplayOptions& options) {
+  return tools::KeptHeadFile(options.snapshot_key_file, options.log_dir);
+}
+
+const char* KeptStateName(log::KeptState state) {
+  switch (state) {
+    case log::KeptState::kOtherKey: return "other-key";
+    case log::KeptState::kOtherLog: return "other-log";
+    case log::KeptState::kHolds: return "holds";
+    case log::KeptState::kNone: break;
+  }
+  return "none";
+}
+
+// docs/CLI.md: null when not judged (no usable key, a kept file that cannot be read, or a
+// broken chain).
+nlohmann::ordered_json KeptJson(const std::optional<log::KeptVerdict>& kept) {
+  if (!kept) return nullptr;
+  return {{"state", KeptStateName(kept->state)}, {"sequence", kept->kept.head.sequence}};
+}
+
+std::string KeptLine(const std::optional<log::KeptVerdict>& kept,
+                     const Result<std::optional<std::string>>& record, const std::string& no_key) {
+  if (!kept) {
+    return "head kept outside the log not judged: " +
+           (!no_key.empty()      ? no_key
+            : !record.ok()       ? EscapeForTerminal(record.status().message())
+                                 : std::string("the chain broke first"));
+  }
+  switch (kept->state) {
+    case log::KeptState::kHolds:
+      return "head kept outside the log: event " + std::to_string(kept->kept.head.sequence) +
+             ", which the log holds";
+    case log::KeptState::kOtherLog:
+      return "head kept outside the log: another log's (made anew in this place?)";
+    case log::KeptState::kOtherKey:
+      return "head kept outside the log: another snapshot key's, not judged";
+    case log::KeptState::kNone: break;
+  }
+  return "no head kept outside the log for this key";
+}
+
 // With --summary, a log that cannot be read still ends stdout with its summary line, so a
 // script reading the last line always finds one.
 int CannotRead(const ReplayOptions& options, const Status& status) {
@@ -163,6 +207,12 @@ int RunReplay(const ReplayOptions& options) {
                             "64 of a-z, 0-9, '_' and '-', without \"__\")");
   }
   if (!valid.ok()) return Fail(valid);
+  std::string no_key;
+  const auto key = SealJudgeKey(options.snapshot_key_file, options.log_dir, no_key);
+  // Read before the log: a server keeps its head while this replay runs, and a head kept
+  // after the reader opened could lie beyond what the reader sees.
+  Result<std::optional<std::string>> kept_record = std::optional<std::string>();
+  if (key) kept_record = tools::ReadKeptHead(KeptFile(options));
   auto reader = log::LogReader::Open(options.log_dir);
   if (!reader.ok()) return CannotRead(options, reader.status());
   auto cursor = (*reader)->Read(1);
@@ -235,14 +285,26 @@ int RunReplay(const ReplayOptions& options) {
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   // Judged only on an intact chain (a break names its own first bad sequence).
   std::optional<log::SealVerdict> seal;
-  std::string no_key;
-  const auto key = SealJudgeKey(options.snapshot_key_file, options.log_dir, no_key);
   if (outcome.status.ok() && key) {
     auto judged = (*reader)->JudgeSeal(*key, **cursor);
     if (judged.ok()) {
       seal = std::move(*judged);
     } else {
       outcome.status = judged.status();
+    }
+  }
+  std::optional<log::KeptVerdict> kept;
+  if (outcome.status.ok() && key && kept_record.ok()) {
+    std::optional<std::string_view> record;
+    if (*kept_record) record = **kept_record;
+    auto judged = log::JudgeKeptHead(record, *key, (*cursor)->head(), [&](uint64_t sequence) {
+      return (*reader)->EventHash(sequence);
+    });
+    if (judged.ok()) {
+      kept = std::move(*judged);
+    } else {
+      outcome.status = Status(judged.status().code(),
+                              judged.status().message() + " (the head kept in " + KeptFile(options) + ")");
     }
   }
   for (const Anchor& anchor : anchors) {
@@ -280,7 +342,8 @@ int RunReplay(const ReplayOptions& options) {
         // Whether the head vouches for the verified events: only a chain that reaches it
         // intact does (a forger may rewrite a prefix consistently and break it on purpose).
         {"anchored", outcome.status.ok()},
-        {"seal", SealJson(seal)}};
+        {"seal", SealJson(seal)},
+        {"kept_head", KeptJson(kept)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
   }
@@ -314,8 +377,9 @@ int RunReplay(const ReplayOptions& options) {
       std::fprintf(stderr, "las %s: projection %-10s sha256 %s\n", CommandWords(), name.c_str(),
                    digest.c_str());
     }
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), SealLine(seal, no_key).c_str());
     std::fprintf(stderr, "las %s: %s\n", CommandWords(),
-                 SealLine(seal, no_key).c_str());
+                 KeptLine(kept, kept_record, no_key).c_str());
     if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
   }
   return kExitOk;

@@ -102,6 +102,17 @@ class RocksEventLog final : public EventLog {
     }
     background_wake_.notify_one();
     syncer_.join();  // completes their syncs and syncs deferred writes
+    KeepDurableHead();
+  }
+
+  void KeepHead(KeepHeadCallback keep, int64_t every_micros) override {
+    {
+      std::lock_guard lock(background_mu_);
+      keep_head_ = std::move(keep);
+      keep_every_ = std::chrono::microseconds(std::max<int64_t>(every_micros, 1));
+      next_keep_ = std::chrono::steady_clock::now();
+    }
+    background_wake_.notify_one();
   }
 
   Status LoadHead() {
@@ -391,6 +402,13 @@ class RocksEventLog final : public EventLog {
     std::unique_lock lock(background_mu_);
     bool armed = true;
     while (true) {
+      if (keep_head_ && !stopping_ && std::chrono::steady_clock::now() >= next_keep_) {
+        next_keep_ = std::chrono::steady_clock::now() + keep_every_;
+        lock.unlock();
+        KeepDurableHead();
+        lock.lock();
+        continue;
+      }
       if (!sync_waiters_.empty()) {
         std::vector<SyncWaiter> waiters;
         waiters.swap(sync_waiters_);
@@ -422,10 +440,32 @@ class RocksEventLog final : public EventLog {
         continue;
       }
       syncer_asleep_ = true;
-      background_wake_.wait(lock);
+      if (keep_head_) {
+        background_wake_.wait_until(lock, next_keep_);  // the durable head may have moved
+      } else {
+        background_wake_.wait(lock);
+      }
       syncer_asleep_ = false;
       armed = true;
     }
+  }
+
+  // Hands the durable head to the keeper when it moved since the last one kept. On the
+  // syncer thread, or on the closing thread once the syncer has ended.
+  void KeepDurableHead() {
+    if (!keep_head_) return;
+    uint64_t durable = 0;
+    {
+      std::lock_guard lock(mu_);
+      if (!failure_.ok()) return;
+      durable = durable_sequence_;
+    }
+    if (durable == 0 || durable == kept_sequence_) return;
+    auto first = EventHash(1);
+    auto hash = EventHash(durable);
+    if (!first.ok() || !hash.ok()) return;  // an unreadable event: the open or a read says so
+    keep_head_(KeptHead{*first, Head{durable, *hash}});
+    kept_sequence_ = durable;
   }
 
   void SyncWal() {
@@ -570,6 +610,12 @@ class RocksEventLog final : public EventLog {
   bool stopping_ = false;
   bool writer_done_ = false;
   bool syncer_asleep_ = false;  // on its untimed wait: a deferred write must wake it
+  // KeepHead: set once under background_mu_; kept_sequence_ only on the syncer thread (then
+  // the closing thread).
+  KeepHeadCallback keep_head_;
+  std::chrono::microseconds keep_every_{0};
+  std::chrono::steady_clock::time_point next_keep_;
+  uint64_t kept_sequence_ = 0;
   // Last: they start after everything above is initialized.
   std::thread writer_;
   std::thread syncer_;

@@ -23,6 +23,7 @@
 #include "log/event.h"
 #include "log/event_cursor.h"
 #include "log/head_seal.h"
+#include "log/kept_head.h"
 #include "log/log_view.h"
 
 namespace las::log {
@@ -65,9 +66,9 @@ enum class Durability {
   kDeferred,
 };
 
-// The sequences given to one Append() call: first..last inclusive, dense; and the chain
-// hash of `last` (each earlier event's hash is the prev_hash of the one after it), so a
-// writer folding what it appended need not hash the events again.
+// The sequences given to one Append() call: first..last inclusive, dense; and (from Append
+// and AppendInPlace) the chain hash of `last` — each earlier event's hash is the prev_hash
+// of the one after it — so a writer folding what it appended need not hash them again.
 struct AppendedRange {
   uint64_t first = 0;
   uint64_t last = 0;
@@ -135,6 +136,14 @@ class EventLog : public LogView {
   // The head seal as Open judged it (kNoKey without LogOptions::seal_key); the seals this
   // log writes carry its `unvouched` spans on.
   virtual const SealVerdict& seal_at_open() const = 0;
+
+  // Keeping the head outside the log (log/kept_head.h): from this call on, `keep` runs on
+  // the log's background thread with a durable head (every event up to it synced) and the
+  // log's first event's hash — soon after this call, then, while the durable head moves, at
+  // most once per `every_micros`, and once at close after the last sync; never for an empty
+  // log, nor after the log failed. `keep` must not call into the log. Call at most once.
+  using KeepHeadCallback = std::function<void(const KeptHead&)>;
+  virtual void KeepHead(KeepHeadCallback keep, int64_t every_micros) = 0;
 
   // Writes what the memtables hold to table files, as closing does, and says whether that
   // worked: kIo (a full disk, say) leaves the events in the WAL, which the next open

@@ -23,12 +23,6 @@ constexpr size_t kMacSize = 32;
 constexpr size_t kFixedSize = 8 + 4 + kKeyIdSize + 8 + 32 + 4;
 constexpr size_t kSpanSize = 16;
 
-// Names the key without revealing it, so that a seal of another key is told from a forged one.
-std::string KeyId(const SnapshotKey& key) {
-  const auto hash = KeyedDomainHash(key, kKeyIdLabel, {});
-  return std::string(reinterpret_cast<const char*>(hash.data()), kKeyIdSize);
-}
-
 uint64_t U64At(std::string_view bytes, size_t at) {
   return *layout::DecodeSequenceKey(bytes.substr(at, 8));
 }
@@ -76,10 +70,22 @@ bool WellFormed(const HeadSeal& seal) {
 
 }  // namespace
 
+Result<std::optional<Hash>> HeldHash(const HashAt& hash_at, uint64_t sequence) {
+  auto stored = hash_at(sequence);
+  if (stored.ok()) return std::optional<Hash>(*stored);
+  if (stored.status().code() == Code::kNotFound) return std::optional<Hash>();
+  return stored.status();
+}
+
+std::string SealKeyId(const SnapshotKey& key) {
+  const auto hash = KeyedDomainHash(key, kKeyIdLabel, {});
+  return std::string(reinterpret_cast<const char*>(hash.data()), kKeyIdSize);
+}
+
 std::string EncodeHeadSeal(const HeadSeal& seal, const SnapshotKey& key) {
   std::string out(kMagic);
   out += layout::EncodeU32(kVersion);
-  out += KeyId(key);
+  out += SealKeyId(key);
   out += layout::EncodeSequenceKey(seal.head.sequence);
   out.append(reinterpret_cast<const char*>(seal.head.hash.data()), seal.head.hash.size());
   out += layout::EncodeU32(static_cast<uint32_t>(seal.unvouched.size()));
@@ -136,7 +142,7 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
   SealVerdict verdict;
   if (key == nullptr) return verdict;
   const std::optional<Parsed> parsed = record ? Parse(*record) : std::nullopt;
-  const bool ours = parsed && parsed->key_id == KeyId(*key);
+  const bool ours = parsed && parsed->key_id == SealKeyId(*key);
   if (!ours) {
     verdict.state = record ? SealState::kOtherKey : SealState::kAbsent;
     if (head.sequence > 0) verdict.unvouched.push_back({1, head.sequence});
@@ -153,11 +159,11 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
                       ", but its seal vouches for " + named + ": it was cut");
   }
   if (sealed.sequence > 0) {
-    auto stored = hash_at(sealed.sequence);
-    if (!stored.ok() && stored.status().code() != Code::kNotFound) return stored.status();
-    if (!stored.ok() || *stored != sealed.hash) {
+    auto stored = HeldHash(hash_at, sealed.sequence);
+    if (!stored.ok()) return stored.status();
+    if (*stored != sealed.hash) {
       return Corruption(named + " is not the one sealed (hash " +
-                        (stored.ok() ? ToHex(*stored) : std::string("missing")) + ", sealed " +
+                        (*stored ? ToHex(**stored) : std::string("missing")) + ", sealed " +
                         ToHex(sealed.hash) + "): the log was rewritten from there or before");
     }
   }

@@ -7,8 +7,9 @@
 // unvouched in every later seal, so they can never come to look vouched.
 //
 // What a seal cannot tell: a log rolled back to an earlier state whose seal was copied then
-// (the directory swapped for an old copy); a seal removed together with the events (that log
-// reads "unsealed", which an auditor must not take for "sealed").
+// (the directory swapped for an old copy: the head kept outside the log tells, log/kept_head.h);
+// a seal removed together with the events (that log reads "unsealed", which an auditor must
+// not take for "sealed").
 //
 // Thread safety: free functions over values; no shared state.
 #pragma once
@@ -42,6 +43,10 @@ struct HeadSeal {
   std::vector<SequenceSpan> unvouched;  // ascending, disjoint, all ≤ head.sequence
 };
 
+// The 8 bytes that name `key` in the records it MACs (this seal, log/kept_head.h) without
+// revealing it, so that a record of another key is told from a forged one.
+std::string SealKeyId(const SnapshotKey& key);
+
 // The record: magic, version, key id, head, spans, and the MAC over all of it.
 std::string EncodeHeadSeal(const HeadSeal& seal, const SnapshotKey& key);
 
@@ -62,6 +67,9 @@ struct SealVerdict {
 
 // The stored hash of event `sequence` (kNotFound when the log does not hold it).
 using HashAt = std::function<Result<Hash>(uint64_t sequence)>;
+
+// The hash the log holds for event `sequence`: nullopt when it holds none; kIo from `hash_at`.
+Result<std::optional<Hash>> HeldHash(const HashAt& hash_at, uint64_t sequence);
 
 // Judges `record` (nullopt: none stored) for a log whose head is `head`, with `key` (null:
 // kNoKey). kCorruption when a seal this key made says otherwise than the log: its MAC fails

@@ -2,6 +2,7 @@
 
 #include "base/note.h"
 #include "base/printable_text.h"
+#include "tools/kept_head_file.h"
 #include "tools/snapshot_key_file.h"
 
 namespace las::tools {
@@ -24,6 +25,9 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   options.keep_another_keys_seal = operator_verb;
   auto log = log::EventLog::Open(dir, options);
   if (!log.ok()) return log.status();
+  if (options.seal_key) {
+    LAS_RETURN_IF_ERROR(KeepHeadOutside(**log, *options.seal_key, KeptHeadFile(key_file, dir), dir));
+  }
   const log::SealVerdict& seal = (*log)->seal_at_open();
   if (operator_verb && seal.state == log::SealState::kOtherKey) {
     Note("the log's head is sealed with another snapshot key (its server's --snapshot-key?): "

@@ -21,9 +21,10 @@ namespace las::tools {
 std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
                                               const std::string& log_dir);
 
-// EventLog::Open(dir, options) sealed with SealKeyOrNote(key_file, dir), then a note naming
-// the events no seal of that key vouches for (log::UnvouchedNote), at every open while
-// there are any. `operator_verb`: a CLI verb, which leaves another key's seal in place
+// EventLog::Open(dir, options) sealed with SealKeyOrNote(key_file, dir); with that key, the
+// head kept outside the log judged and kept from then on (KeepHeadOutside: kCorruption for a
+// log rolled back below it); then a note naming the events no seal of that key vouches for
+// (log::UnvouchedNote), at every open while there are any. `operator_verb`: a CLI verb, which leaves another key's seal in place
 // (LogOptions::keep_another_keys_seal).
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,

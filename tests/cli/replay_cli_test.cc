@@ -700,6 +700,63 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
   EXPECT_NE(unjudged.err.find("nokey"), std::string::npos) << "names why: " << unjudged.err;
 }
 
+// Probe DJ2: a log put back to an earlier state (the directory swapped for an old copy)
+// carries that state's seal, which verifies. The head a keyed writer keeps beside its key
+// does not roll back with it: the writer and `las replay` refuse the log, saying what to do
+// if it was restored on purpose. A log made anew in the same place is told, not refused.
+TEST_F(ReplayCliTest, ALogRolledBackBelowTheHeadKeptBesideTheKeyIsRefused) {
+  const std::string config = tmp_.Sub("config");
+  const std::string key = config + "/las/snapshot.key";
+  auto grant = [&](const std::string& agent) {
+    return RunCommand({LAS_EXECUTABLE, "grant", agent, "--all", "--log", dir_},
+                      {"XDG_CONFIG_HOME=" + config});
+  };
+  auto summary = [&](const CommandResult& replay) {
+    return json::parse(Lines(replay.out).back())["summary"];
+  };
+  ASSERT_EQ(grant("bob").exit_code, 0);  // event 10
+  const std::string copy = tmp_.Sub("copy");
+  std::filesystem::copy(dir_, copy, std::filesystem::copy_options::recursive);
+  ASSERT_EQ(grant("carol").exit_code, 0);  // 11
+  ASSERT_EQ(grant("dave").exit_code, 0);   // 12
+  CommandResult held = Las({"replay", "--log", dir_, "--snapshot-key", key, "--summary"});
+  ASSERT_EQ(held.exit_code, 0) << held.err;
+  EXPECT_EQ(summary(held)["kept_head"], json::parse(R"({"state":"holds","sequence":12})"));
+  EXPECT_EQ(summary(Las({"replay", "--log", dir_, "--snapshot-key", "", "--summary"}))["kept_head"],
+            nullptr) << "no key: not judged";
+
+  std::filesystem::remove_all(dir_);
+  std::filesystem::rename(copy, dir_);
+  CommandResult rolled_back = Las({"replay", "--log", dir_, "--snapshot-key", key, "--summary"});
+  EXPECT_EQ(rolled_back.exit_code, 3) << rolled_back.err;
+  EXPECT_NE(rolled_back.err.find("the log ends at event 10, but this key's writer left it at "
+                                 "event 12: it was rolled back or cut"),
+            std::string::npos) << rolled_back.err;
+  EXPECT_EQ(summary(rolled_back)["ok"], false);
+  EXPECT_EQ(summary(rolled_back)["seal"]["state"], "sealed") << "the old seal verifies";
+  CommandResult writer = grant("erin");
+  EXPECT_EQ(writer.exit_code, 3) << writer.err;
+  EXPECT_NE(writer.err.find("rolled back or cut"), std::string::npos) << writer.err;
+  EXPECT_NE(writer.err.find("if the log was restored from an older copy on purpose, remove that file"),
+            std::string::npos) << writer.err;
+  EXPECT_EQ(Lines(Las({"replay", "--log", dir_, "--snapshot-key", ""}).out).size(), 10u)
+      << "the writer refused it before appending";
+
+  std::filesystem::remove_all(dir_);
+  ASSERT_EQ(AppendSession(dir_).exit_code, 0);
+  CommandResult anew = grant("frank");
+  EXPECT_EQ(anew.exit_code, 0) << anew.err;
+  EXPECT_NE(anew.err.find("is not the one this snapshot key's writer left there (that one held "
+                          "events through 12"),
+            std::string::npos) << anew.err;
+  CommandResult replay = Las({"replay", "--log", dir_, "--snapshot-key", key, "--summary"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(summary(replay)["kept_head"], json::parse(R"({"state":"holds","sequence":10})"));
+  CommandResult plain = Las({"replay", "--log", dir_, "--snapshot-key", key});
+  EXPECT_NE(plain.err.find("head kept outside the log: event 10, which the log holds"),
+            std::string::npos) << plain.err;
+}
+
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
 TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
   CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});

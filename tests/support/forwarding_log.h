@@ -37,6 +37,9 @@ class ForwardingLog : public log::EventLog {
   uint64_t durable_sequence() const override { return log_->durable_sequence(); }
   log::LogStats stats() const override { return log_->stats(); }
   const log::SealVerdict& seal_at_open() const override { return log_->seal_at_open(); }
+  void KeepHead(KeepHeadCallback keep, int64_t every_micros) override {
+    log_->KeepHead(std::move(keep), every_micros);
+  }
   Result<std::unique_ptr<log::EventCursor>> Read(uint64_t from) override { return log_->Read(from); }
   Status Flush() override { return log_->Flush(); }
   Status Verify() override { return log_->Verify(); }

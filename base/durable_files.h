@@ -1,5 +1,6 @@
-// Writing the operator's release files (`las release`): keys, trust stores, manifests,
-// signatures. Every write is durable (fsync of the file and of its directory) and either
+// Writing Las's own files outside the log — the operator's release files (`las release`:
+// keys, trust stores, manifests, signatures), the kept heads (tools/kept_head_file.h).
+// Every write is durable (fsync of the file and of its directory) and either
 // creates a new file without ever replacing one, or replaces a file atomically.
 //
 // Errors (Status): Conflict if CreateNewFile finds the path taken (also a dangling
@@ -17,7 +18,7 @@
 
 #include "base/result.h"
 
-namespace las::cli {
+namespace las {
 
 // Creates `path` with O_CREAT|O_EXCL|O_NOFOLLOW and exactly `mode`, writes `bytes`,
 // fsyncs it and its directory. On any failure after creating it, removes it again.
@@ -62,4 +63,4 @@ Status EnsureParentDirectory(const std::string& path);
 // True if something (a file, a directory, a dangling symlink) exists at `path`.
 bool PathExists(const std::string& path);
 
-}  // namespace las::cli
+}  // namespace las

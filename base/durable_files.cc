@@ -1,4 +1,4 @@
-#include "cli/release_files.h"
+#include "base/durable_files.h"
 
 #include "base/path_error.h"
 #include "base/private_directories.h"
@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <utility>
 
-namespace las::cli {
+namespace las {
 namespace {
 
 Status Failure(const std::string& what, const std::string& path) {
@@ -119,4 +119,4 @@ Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, 
   return staged->Commit();
 }
 
-}  // namespace las::cli
+}  // namespace las

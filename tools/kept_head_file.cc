@@ -1,0 +1,79 @@
+#include "tools/kept_head_file.h"
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "base/durable_files.h"
+#include "base/hex.h"
+#include "base/note.h"
+#include "base/printable_text.h"
+#include "base/sha256.h"
+#include "trust/secure_file.h"
+
+namespace las::tools {
+namespace {
+
+constexpr size_t kNameHexDigits = 32;
+
+}  // namespace
+
+std::string KeptHeadFile(const std::string& key_file, const std::string& log_dir) {
+  std::error_code error;
+  std::filesystem::path place = std::filesystem::weakly_canonical(log_dir, error);
+  if (error) place = std::filesystem::absolute(log_dir, error).lexically_normal();
+  const std::string name = ToHex(Sha256Hasher::Of(place.string())).substr(0, kNameHexDigits);
+  const std::filesystem::path dir = std::filesystem::path(key_file).parent_path();
+  return ((dir.empty() ? std::filesystem::path(".") : dir) / "heads" / name).string();
+}
+
+Result<std::optional<std::string>> ReadKeptHead(const std::string& path) {
+  trust::SecureFileOptions options;
+  options.max_bytes = 1024;
+  auto bytes = trust::ReadSecureFile(path, "kept head", options);
+  if (bytes.ok()) return std::optional<std::string>(std::move(*bytes));
+  if (bytes.verdict().reason() == trust::Reason::kFileMissing) return std::optional<std::string>();
+  return Status(Code::kDenied, bytes.verdict().detail());
+}
+
+std::string OtherLogNote(const log::KeptVerdict& verdict, const std::string& log_dir) {
+  return "the log in " + EscapeForTerminal(log_dir) + " is not the one this snapshot key's " +
+         "writer left there (that one held events through " +
+         std::to_string(verdict.kept.head.sequence) + "; this one's first event differs" +
+         " or it is empty): removed and made anew? Its head is kept from now on";
+}
+
+Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const std::string& file,
+                       const std::string& log_dir) {
+  auto record = ReadKeptHead(file);
+  if (!record.ok()) {
+    Note("the log's head is not kept outside it: %s\n",
+         EscapeForTerminal(record.status().message()).c_str());
+    return Status::Ok();
+  }
+  std::optional<std::string_view> stored;
+  if (*record) stored = **record;
+  auto verdict = log::JudgeKeptHead(stored, key, log.head(),
+                                    [&log](uint64_t sequence) { return log.EventHash(sequence); });
+  if (!verdict.ok()) {
+    if (verdict.status().code() != Code::kCorruption) return verdict.status();
+    return Corruption(verdict.status().message() + " (the head kept in " + file +
+                      "; if the log was restored from an older copy on purpose, remove that file)");
+  }
+  if (verdict->state == log::KeptState::kOtherLog) Note("%s\n", OtherLogNote(*verdict, log_dir).c_str());
+  auto failed_once = std::make_shared<std::atomic<bool>>(false);
+  log.KeepHead(
+      [file, key, failed_once](const log::KeptHead& kept) {
+        Status made = EnsureParentDirectory(file);
+        if (made.ok()) made = ReplaceFileAtomically(file, log::EncodeKeptHead(kept, key), 0600);
+        if (!made.ok() && !failed_once->exchange(true)) {
+          Note("the log's head cannot be kept outside it: %s\n",
+               EscapeForTerminal(made.message()).c_str());
+        }
+      },
+      kKeepHeadEveryMicros);
+  return Status::Ok();
+}
+
+}  // namespace las::tools
