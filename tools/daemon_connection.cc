@@ -151,17 +151,22 @@ class Connection final : public DaemonConnection,
   // against the pause mark and the shared budget (probes CS1, CV1).
   bool Congested() const override {
     if (answers_.Congested()) return true;
-    const size_t held = session_ ? session_->HeldAnswerBytes() : 0;
+    const size_t held = session_     ? session_->HeldAnswerBytes()
+                        : operator_ ? operator_->HeldAnswerBytes()
+                                    : 0;
     return held > kPauseReadingAboveBytes ||
            (held > 0 && answer_budget_ != nullptr &&
             answer_budget_->Holds(answers_.queued_bytes() + held));
   }
   void ReadWhenAllowed(std::function<void()> read) override {
-    if (answers_.Congested() || !session_ || session_->HeldAnswerBytes() == 0) {
+    // Then Congested() is asked again.
+    if (!answers_.Congested() && session_ && session_->HeldAnswerBytes() > 0) {
+      session_->ReadWhenAnswersReleased(std::move(read));
+    } else if (!answers_.Congested() && operator_ && operator_->HeldAnswerBytes() > 0) {
+      operator_->ReadWhenReleased(std::move(read));
+    } else {
       answers_.ReadWhenAllowed(std::move(read));
-      return;
     }
-    session_->ReadWhenAnswersReleased(std::move(read));  // then Congested() is asked again
   }
 
  private:
@@ -281,7 +286,10 @@ class Connection final : public DaemonConnection,
     }
     if (!session_) {
       if (IsOperatorHello(line)) {  // an operator connection, not an MCP session
-        operator_ = std::make_unique<OperatorSession>(core_, *this);
+        operator_ = std::make_unique<OperatorSession>(
+            core_, *this, [&io = io_](std::function<void()> task) {
+              boost::asio::post(io, std::move(task));
+            });
         // Held to the operator socket's deadlines from now on (probe CH5).
         ArmIdleDeadline();
         operator_->OnLine(line);
@@ -301,10 +309,16 @@ class Connection final : public DaemonConnection,
   void EndInput() {
     if (input_ended_) return;
     input_ended_ = true;
-    if (operator_ || operator_only_) {  // every request was answered synchronously (or
-                                        // refused): close once written
+    if (operator_ || operator_only_) {  // close once every request is answered and written
       ArmDrainDeadline();
-      WhenDrained([self = shared_from_this()] { self->Close(); });
+      auto close_when_written = [self = shared_from_this()] {
+        self->WhenDrained([self] { self->Close(); });
+      };
+      if (operator_) {
+        operator_->WhenSettled(std::move(close_when_written));
+      } else {
+        close_when_written();
+      }
       return;
     }
     // A client gone entirely while its calls run: they finish and are logged without it,

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "log/event_log.h"
@@ -208,61 +209,118 @@ bool IsOperatorHello(std::string_view line) {
 }
 
 void OperatorSession::OnTooLong() {
-  output_.Write(Refusal(nullptr, kInvalidRequest, InvalidArgument("line too long")));
+  Emit(Refusal(nullptr, kInvalidRequest, InvalidArgument("line too long")));
 }
 
 void OperatorSession::OnLine(std::string_view line) {
   const auto message = ParseOperatorLine(line);
   if (!message.is_object() || !message.contains("id") || !message.contains("method") ||
       !message["method"].is_string()) {
-    output_.Write(Refusal(message.is_object() ? message.value("id", Json(nullptr)) : Json(nullptr),
+    Emit(Refusal(message.is_object() ? message.value("id", Json(nullptr)) : Json(nullptr),
                           kInvalidRequest,
                           InvalidArgument("an operator line is a JSON-RPC request")));
     return;
   }
   const Json& id = message["id"];
   if (RepeatsAKey(line)) {
-    output_.Write(Refusal(id, kInvalidRequest,
+    Emit(Refusal(id, kInvalidRequest,
                           InvalidArgument("an object in the operator line repeats a key")));
     return;
   }
   const std::string method = message["method"].get<std::string>();
   const Json params = message.value("params", Json::object());
   if (Status caught_up = core_.live().CatchUp(); !caught_up.ok()) {
-    output_.Write(Refusal(id, kRefused, caught_up));
+    Emit(Refusal(id, kRefused, caught_up));
     return;
   }
   if (method == kOperatorHello) {
-    output_.Write(Answer(id, {{"operator", true}, {"sequence", core_.live().sequence()}}));
+    Emit(Answer(id, {{"operator", true}, {"sequence", core_.live().sequence()}}));
     return;
   }
   if (!params.is_object()) {
-    output_.Write(Refusal(id, kInvalidParams, BadParams()));
+    Emit(Refusal(id, kInvalidParams, BadParams()));
     return;
   }
   int code = kRefused;
   auto decision = Decide(core_, method, params, code);
   if (!decision.ok()) {
-    output_.Write(Refusal(id, code, decision.status()));
+    Emit(Refusal(id, code, decision.status()));
     return;
   }
   Json result = std::move(decision->extra);
   if (decision->drafts.empty()) {
     result["first_sequence"] = 0;
     result["last_sequence"] = 0;
-    output_.Write(Answer(id, std::move(result)));
+    Emit(Answer(id, std::move(result)));
     return;
   }
-  auto appended = core_.log().Append(std::move(decision->drafts), log::Durability::kSynced);
+  auto appended = core_.log().Append(std::move(decision->drafts), log::Durability::kDeferred);
   if (!appended.ok()) {
-    output_.Write(Refusal(id, kRefused, appended.status()));
+    Emit(Refusal(id, kRefused, appended.status()));
     core_.NoteLogFailure(appended.status());  // the server ends, as on a call's failed write
     return;
   }
-  (void)core_.live().CatchUp();  // the next tools/list and call see the change
+  (void)core_.live().CatchUp();  // the next decision, tools/list and call see the change
   result["first_sequence"] = appended->first;
   result["last_sequence"] = appended->last;
-  output_.Write(Answer(id, std::move(result)));
+  // Answered once on disk, by a sync off the loop that the changes written meanwhile share.
+  const uint64_t serial = next_serial_++;
+  held_.push_back({serial, Answer(id, std::move(result)), false});
+  held_bytes_ += held_.back().answer.size();
+  core_.log().AwaitDurableAsync(
+      appended->last, [this, serial, post = post_, alive = std::weak_ptr<bool>(alive_),
+                       refusal_id = id](Status durable) {
+        post([this, serial, alive, refusal_id, durable = std::move(durable)] {
+          if (alive.expired()) return;  // the connection is gone; the change is made
+          Settle(serial, durable,
+                 durable.ok() ? std::string() : Refusal(refusal_id, kRefused, durable));
+        });
+      });
+}
+
+void OperatorSession::Emit(std::string answer) {
+  if (held_.empty()) {
+    output_.Write(std::move(answer));
+    return;
+  }
+  held_bytes_ += answer.size();
+  held_.push_back({next_serial_++, std::move(answer), true});
+}
+
+void OperatorSession::Settle(uint64_t serial, const Status& durable, const std::string& refusal) {
+  for (Held& held : held_) {
+    if (held.serial != serial) continue;
+    if (!durable.ok()) {
+      held_bytes_ = held_bytes_ - held.answer.size() + refusal.size();
+      held.answer = refusal;
+      core_.NoteLogFailure(durable);
+    }
+    held.ready = true;
+    break;
+  }
+  Release();
+}
+
+void OperatorSession::Release() {
+  bool wrote = false;
+  while (!held_.empty() && held_.front().ready) {
+    held_bytes_ -= held_.front().answer.size();
+    output_.Write(std::move(held_.front().answer));
+    held_.pop_front();
+    wrote = true;
+  }
+  if ((wrote || held_.empty()) && released_) std::exchange(released_, nullptr)();
+  if (held_.empty() && settled_) std::exchange(settled_, nullptr)();
+}
+
+void OperatorSession::ReadWhenReleased(std::function<void()> read) {
+  released_ = std::move(read);
+  Release();
+}
+
+void OperatorSession::WhenSettled(std::function<void()> settled) {
+  settled_ = std::move(settled);
+  Release();
 }
 
 }  // namespace las::tools

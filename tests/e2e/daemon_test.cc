@@ -1542,6 +1542,64 @@ TEST_F(DaemonTest, AnOperatorRequestThatRepeatsAKeyIsRefusedAndChangesNothing) {
   EXPECT_TRUE(Replay({"--kind", "OnboardingStepCompleted"}).empty());
 }
 
+// Probe DG2: each operator change was appended and fsynced on the server's loop, so a batch
+// of them held every client for one fsync each. The write is now made on the loop and its
+// fsync off it, shared by the changes written meanwhile: with the disk's syncs stalled, a
+// client's ping is answered while the batch waits; then the batch is answered in order, all
+// of it recorded, though the operator closed its input at once (probe DI2).
+TEST_F(DaemonTest, AnOperatorBatchWaitsForItsSyncOffTheLoopAndIsAnsweredInOrder) {
+  if (testing::kSanitizedBuild) GTEST_SKIP() << testing::kStalledSyncNeedsPreload;
+  const std::string stall = tmp_.Sub("stall");
+  extra_env_ = testing::StalledSyncEnvironment(stall);
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  RawClient client = Connect(socket_path);
+  client.Initialize("");
+  ASSERT_FALSE(HasFailure());
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  RawClient op = Connect(paths->operator_path);
+  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+  ASSERT_TRUE(op.ReadLine().has_value());
+
+  std::ofstream(stall).put('x');
+  constexpr int kChanges = 20;
+  std::string batch;
+  for (int i = 1; i <= kChanges; ++i) {
+    const std::string hex = std::to_string(1000 + i);
+    batch += R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+             R"(,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
+             std::string(32 - hex.size(), '0') + hex + R"(","agent_id":"agent-)" +
+             std::to_string(i) + R"(","all":true,"tools":[]}})" "\n";
+  }
+  op.SendRawAndAwaitRead(batch);
+  ASSERT_EQ(::shutdown(op.fd(), SHUT_WR), 0);  // no more requests: the answers are still due
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(stall + ".reached"); }))
+      << "the batch's sync never started";
+  client.Send(R"({"jsonrpc":"2.0","id":9,"method":"ping"})");
+  auto pong = client.ReadLine(std::chrono::seconds(30));
+  ASSERT_TRUE(pong.has_value()) << "the loop waited for the operator's sync";
+  EXPECT_EQ(json::parse(*pong)["id"], 9) << *pong;
+  pollfd unanswered{op.fd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&unanswered, 1, 0), 0) << "a change was answered before it was on disk";
+
+  fs::remove(stall);
+  uint64_t last = 0;
+  for (int i = 1; i <= kChanges; ++i) {
+    auto answer = op.ReadLine();
+    ASSERT_TRUE(answer.has_value()) << "answer " << i;
+    const json parsed = json::parse(*answer);
+    EXPECT_EQ(parsed["id"], i) << *answer;
+    ASSERT_TRUE(parsed.contains("result")) << *answer;
+    EXPECT_GT(parsed["result"]["first_sequence"].get<uint64_t>(), last) << *answer;
+    last = parsed["result"]["last_sequence"].get<uint64_t>();
+  }
+  EXPECT_FALSE(op.ReadLine(std::chrono::seconds(30)).has_value()) << "then the connection closes";
+  extra_env_.clear();
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_EQ(Replay({"--kind", "GrantIssued"}).size(), static_cast<size_t>(kChanges));
+}
+
 // Another process of the user fills the operator socket (64 connections kept alive): an
 // operator command is refused there before anything is read, says so, and goes through
 // the clients' socket instead (probe F2).
