@@ -77,6 +77,24 @@ Result<std::optional<Hash>> HeldHash(const HashAt& hash_at, uint64_t sequence) {
   return stored.status();
 }
 
+Status CheckLogHolds(const Head& claimed, const Head& head, const HashAt& hash_at,
+                     const HeadClaim& words) {
+  const std::string named = "event " + std::to_string(claimed.sequence);
+  if (claimed.sequence > head.sequence) {
+    return Corruption("the log ends at event " + std::to_string(head.sequence) + ", but " +
+                      std::string(words.claims) + " " + named + ": " + std::string(words.cut));
+  }
+  auto stored = HeldHash(hash_at, claimed.sequence);
+  if (!stored.ok()) return stored.status();
+  if (*stored != claimed.hash) {
+    return Corruption(named + " is not " + std::string(words.the_one) + " (hash " +
+                      (*stored ? ToHex(**stored) : std::string("missing")) + ", " +
+                      std::string(words.label) + " " + ToHex(claimed.hash) +
+                      "): the log was rewritten from there or before");
+  }
+  return Status::Ok();
+}
+
 std::string SealKeyId(const SnapshotKey& key) {
   const auto hash = KeyedDomainHash(key, kKeyIdLabel, {});
   return std::string(reinterpret_cast<const char*>(hash.data()), kKeyIdSize);
@@ -153,19 +171,10 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
     return Corruption("the head seal record was altered (its MAC does not match this key)");
   }
   const Head& sealed = parsed->seal.head;
-  const std::string named = "event " + std::to_string(sealed.sequence);
-  if (sealed.sequence > head.sequence) {
-    return Corruption("the log ends at event " + std::to_string(head.sequence) +
-                      ", but its seal vouches for " + named + ": it was cut");
-  }
-  if (sealed.sequence > 0) {
-    auto stored = HeldHash(hash_at, sealed.sequence);
-    if (!stored.ok()) return stored.status();
-    if (*stored != sealed.hash) {
-      return Corruption(named + " is not the one sealed (hash " +
-                        (*stored ? ToHex(**stored) : std::string("missing")) + ", sealed " +
-                        ToHex(sealed.hash) + "): the log was rewritten from there or before");
-    }
+  if (sealed.sequence > 0) {  // a seal of no event claims nothing
+    LAS_RETURN_IF_ERROR(CheckLogHolds(sealed, head, hash_at,
+                                      {"its seal vouches for", "it was cut", "the one sealed",
+                                       "sealed"}));
   }
   verdict.state = SealState::kSealed;
   verdict.through = sealed.sequence;

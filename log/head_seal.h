@@ -71,6 +71,21 @@ using HashAt = std::function<Result<Hash>(uint64_t sequence)>;
 // The hash the log holds for event `sequence`: nullopt when it holds none; kIo from `hash_at`.
 Result<std::optional<Hash>> HeldHash(const HashAt& hash_at, uint64_t sequence);
 
+// How a record that names a head of the log (a seal, a kept head) says so, for the messages
+// of CheckLogHolds: "the log ends at event H, but <claims> event N: <cut>" and "event N is
+// not <the_one> (hash X, <label> Y): the log was rewritten from there or before".
+struct HeadClaim {
+  std::string_view claims;
+  std::string_view cut;
+  std::string_view the_one;
+  std::string_view label;
+};
+
+// kCorruption unless the log, whose head is `head`, still holds `claimed` (an event with
+// that sequence and hash); kIo from `hash_at`.
+Status CheckLogHolds(const Head& claimed, const Head& head, const HashAt& hash_at,
+                     const HeadClaim& words);
+
 // Judges `record` (nullopt: none stored) for a log whose head is `head`, with `key` (null:
 // kNoKey). kCorruption when a seal this key made says otherwise than the log: its MAC fails
 // (the record was altered), it seals an event beyond the head (the log was cut) or one the

@@ -4,7 +4,6 @@
 
 #include <cstring>
 
-#include "base/hex.h"
 #include "log/rocks_layout.h"
 
 namespace las::log {
@@ -62,20 +61,9 @@ Result<KeptVerdict> JudgeKeptHead(std::optional<std::string_view> record, const 
     verdict.state = KeptState::kOtherLog;
     return verdict;
   }
-  const Head& kept = verdict.kept.head;
-  const std::string named = "event " + std::to_string(kept.sequence);
-  if (kept.sequence > head.sequence) {
-    return Corruption("the log ends at event " + std::to_string(head.sequence) +
-                      ", but this key's writer left it at " + named +
-                      ": it was rolled back or cut");
-  }
-  auto stored = HeldHash(hash_at, kept.sequence);
-  if (!stored.ok()) return stored.status();
-  if (*stored != kept.hash) {
-    return Corruption(named + " is not the one this key's writer left at the head (hash " +
-                      (*stored ? ToHex(**stored) : std::string("missing")) + ", kept " +
-                      ToHex(kept.hash) + "): the log was rewritten from there or before");
-  }
+  LAS_RETURN_IF_ERROR(CheckLogHolds(verdict.kept.head, head, hash_at,
+                                    {"this key's writer left it at", "it was rolled back or cut",
+                                     "the one this key's writer left at the head", "kept"}));
   verdict.state = KeptState::kHolds;
   return verdict;
 }
