@@ -286,10 +286,7 @@ class Connection final : public DaemonConnection,
     }
     if (!session_) {
       if (IsOperatorHello(line)) {  // an operator connection, not an MCP session
-        operator_ = std::make_unique<OperatorSession>(
-            core_, *this, [&io = io_](std::function<void()> task) {
-              boost::asio::post(io, std::move(task));
-            });
+        operator_ = std::make_unique<OperatorSession>(core_, *this);
         // Held to the operator socket's deadlines from now on (probe CH5).
         ArmIdleDeadline();
         operator_->OnLine(line);
@@ -309,9 +306,13 @@ class Connection final : public DaemonConnection,
   void EndInput() {
     if (input_ended_) return;
     input_ended_ = true;
-    if (operator_ || operator_only_) {  // close once every request is answered and written
-      ArmDrainDeadline();
+    if (operator_ || operator_only_) {
+      // Close once every request is answered and written. The peer's time to read its
+      // answers starts when the last is due, not while a sync holds them (probe DL2: a
+      // slow disk made the CLI exit 9 though its change was made).
+      idle_deadline_.cancel();
       auto close_when_written = [self = shared_from_this()] {
+        self->ArmDrainDeadline();
         self->WhenDrained([self] { self->Close(); });
       };
       if (operator_) {

@@ -27,11 +27,15 @@ void LoopAppender::Append(std::vector<log::EventDraft> drafts, log::Durability d
   }
   if (queued_.empty()) {
     boost::asio::post(io_, [self = std::weak_ptr<LoopAppender*>(self_)] {
-      if (auto alive = self.lock(); alive && *alive != nullptr) (*alive)->Flush();
+      if (auto alive = self.lock(); alive && *alive != nullptr) (*alive)->WriteQueued();
     });
   }
   queued_.push_back({drafts.size(), durability, std::move(done)});
   for (auto& draft : drafts) drafts_.push_back(std::move(draft));
+}
+
+void LoopAppender::WriteQueued() {
+  if (!queued_.empty()) Flush();  // a flush posted for a queue written since finds none
 }
 
 void LoopAppender::Flush() {

@@ -58,6 +58,12 @@ class LoopAppender {
   // alone, on the loop, without holding up the others.
   void Append(std::vector<log::EventDraft> drafts, log::Durability durability, Done done);
 
+  // Writes (and folds) what is queued now instead of at the end of the turn: for a decision
+  // that must see, and be logged after, everything decided before it — an operator change
+  // made on this loop without the appender (tools/operator_channel.h; probe DL1: a revoke
+  // written ahead of a call's ToolCallRequested decided before it).
+  void WriteQueued();
+
   // The log's first failure seen here (ok while there was none), and who hears of it.
   const Status& failure() const { return failure_; }
   void OnFailure(std::function<void(const Status&)> on_failure) {

@@ -11,6 +11,7 @@
 #include "tools/federation.h"
 #include "tools/grant_admin.h"
 #include "tools/live_projections.h"
+#include "tools/loop_appender.h"
 #include "tools/onboarding_journey.h"
 #include "tools/server_core.h"
 #include "tools/source_events.h"
@@ -229,12 +230,20 @@ void OperatorSession::OnLine(std::string_view line) {
   }
   const std::string method = message["method"].get<std::string>();
   const Json params = message.value("params", Json::object());
+  // What the calls and las__ tools decided before this line is written first: the decision
+  // sees it, and the log shows it before this change (probe DL1).
+  LoopAppender& appender = core_.appender();
+  appender.WriteQueued();
   if (Status caught_up = core_.live().CatchUp(); !caught_up.ok()) {
     Emit(Refusal(id, kRefused, caught_up));
     return;
   }
+  // From here every answer reflects the live projections: it waits until what they hold
+  // is on disk, as the las__ tools' answers do (probe DL3).
+  const uint64_t seen = appender.visible_sequence();
   if (method == kOperatorHello) {
-    Emit(Answer(id, {{"operator", true}, {"sequence", core_.live().sequence()}}));
+    EmitWhenDurable(Answer(id, {{"operator", true}, {"sequence", core_.live().sequence()}}), id,
+                    seen, /*changed=*/false);
     return;
   }
   if (!params.is_object()) {
@@ -244,16 +253,18 @@ void OperatorSession::OnLine(std::string_view line) {
   int code = kRefused;
   auto decision = Decide(core_, method, params, code);
   if (!decision.ok()) {
-    Emit(Refusal(id, code, decision.status()));
+    EmitWhenDurable(Refusal(id, code, decision.status()), id, seen, /*changed=*/false);
     return;
   }
   Json result = std::move(decision->extra);
   if (decision->drafts.empty()) {
     result["first_sequence"] = 0;
     result["last_sequence"] = 0;
-    Emit(Answer(id, std::move(result)));
+    EmitWhenDurable(Answer(id, std::move(result)), id, seen, /*changed=*/false);
     return;
   }
+  // Written on the loop, so that the next decision sees it; its fsync is made off the loop
+  // and shared with the changes written meanwhile (probe DG2).
   auto appended = core_.log().Append(std::move(decision->drafts), log::Durability::kDeferred);
   if (!appended.ok()) {
     Emit(Refusal(id, kRefused, appended.status()));
@@ -263,19 +274,7 @@ void OperatorSession::OnLine(std::string_view line) {
   (void)core_.live().CatchUp();  // the next decision, tools/list and call see the change
   result["first_sequence"] = appended->first;
   result["last_sequence"] = appended->last;
-  // Answered once on disk, by a sync off the loop that the changes written meanwhile share.
-  const uint64_t serial = next_serial_++;
-  held_.push_back({serial, Answer(id, std::move(result)), false});
-  held_bytes_ += held_.back().answer.size();
-  core_.log().AwaitDurableAsync(
-      appended->last, [this, serial, post = post_, alive = std::weak_ptr<bool>(alive_),
-                       refusal_id = id](Status durable) {
-        post([this, serial, alive, refusal_id, durable = std::move(durable)] {
-          if (alive.expired()) return;  // the connection is gone; the change is made
-          Settle(serial, durable,
-                 durable.ok() ? std::string() : Refusal(refusal_id, kRefused, durable));
-        });
-      });
+  EmitWhenDurable(Answer(id, std::move(result)), id, appended->last, /*changed=*/true);
 }
 
 void OperatorSession::Emit(std::string answer) {
@@ -287,13 +286,33 @@ void OperatorSession::Emit(std::string answer) {
   held_.push_back({next_serial_++, std::move(answer), true});
 }
 
-void OperatorSession::Settle(uint64_t serial, const Status& durable, const std::string& refusal) {
+void OperatorSession::EmitWhenDurable(std::string answer, const Json& id, uint64_t sequence,
+                                      bool changed) {
+  const uint64_t serial = next_serial_++;
+  held_bytes_ += answer.size();
+  held_.push_back({serial, std::move(answer), false});
+  // At once (inside this call) when it is on disk already; else on the loop after a sync.
+  core_.appender().AfterDurable(
+      sequence, [this, serial, id, changed, alive = std::weak_ptr<bool>(alive_)](Status durable) {
+        if (alive.expired()) return;  // the connection is gone; a change made stays made
+        if (!durable.ok()) {
+          core_.NoteLogFailure(durable);
+          durable = Status(durable.code(),
+                           (changed ? "the log failed before this change was on disk (it may "
+                                      "be recorded or not: check before retrying): "
+                                    : "the log failed: ") +
+                               durable.message());
+        }
+        Settle(serial, durable.ok() ? std::string() : Refusal(id, kRefused, durable));
+      });
+}
+
+void OperatorSession::Settle(uint64_t serial, std::string refusal) {
   for (Held& held : held_) {
     if (held.serial != serial) continue;
-    if (!durable.ok()) {
+    if (!refusal.empty()) {
       held_bytes_ = held_bytes_ - held.answer.size() + refusal.size();
-      held.answer = refusal;
-      core_.NoteLogFailure(durable);
+      held.answer = std::move(refusal);
     }
     held.ready = true;
     break;

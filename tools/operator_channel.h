@@ -7,7 +7,7 @@
 //   {"jsonrpc":"2.0","id":ID,"method":"las/operator","params":{}}
 // becomes an operator connection instead of an MCP session: no SessionOpened, no MCP
 // methods. The hello is answered {"operator":true,"sequence":HEAD}; then each request line
-// is one of the fixed operator methods below, answered in order, one at a time:
+// is one of the fixed operator methods below, decided one at a time and answered in order:
 //   las/sources.enable     {"id"}
 //   las/sources.disable    {"id","reason"}
 //   las/grant.issue        {"grant_id","agent_id","all","tools":[{"name","digest"?}]}
@@ -19,7 +19,7 @@
 // Each is validated against the server's live projections (caught up first) by the same
 // library function the CLI's direct path uses (tools/grant_admin.h Plan*,
 // tools/source_events.h PlanSourceToggle, tools/onboarding_journey.h
-// PlanOnboardingChange), appended synced with the operator as actor (empty agent and
+// PlanOnboardingChange), appended with the operator as actor (empty agent and
 // session), folded into the live projections (so the next tools/list and call see it),
 // and answered {"first_sequence","last_sequence", ...} (grant.issue adds "selectors",
 // grant.revoke "revoked", rules.add "selector", sources.* "changed"; a request that
@@ -29,16 +29,21 @@
 // same user as the server: the operator). Unknown methods: -32601; malformed params:
 // -32602 (data.status "invalid_argument").
 //
-// Validation and the append happen in one turn of the loop (the write is synchronous, its
-// fsync is not), so no other operator request or las__ mutation is decided between them.
-// The answer waits for the fsync, made off the loop and shared by every change written
-// meanwhile (EventLog::AwaitDurableAsync): a batch of requests costs the loop no fsync
-// (probe DG2: 1,000 changes held every client 3.1 s, one fsync each). Answers go out in the
-// order of the requests; a change is visible to the next decision at once, and a crash
-// before its fsync loses it unanswered (a later synced event would carry it to disk).
+// Each request first has the loop appender write what calls and las__ tools decided before
+// it (LoopAppender::WriteQueued), so that it is decided on, and logged after, all of that
+// (probe DL1). Validation and the write happen in one turn of the loop, so no other
+// operator request or las__ mutation is decided between them; the write has no fsync, so
+// the next request sees the change at once. Every answer that reflects the live state — a
+// change, no change, a refusal, the hello's sequence — waits until what it reflects is on
+// disk (LoopAppender::AfterDurable; probe DL3), by a sync off the loop that every change
+// written meanwhile shares: a batch costs the loop no fsync (probe DG2: 1,000 changes held
+// every client 3.1 s, one fsync each). Answers go out in the order of the requests. A crash
+// before a change's sync loses it unanswered; a call that relied on it synced it with its
+// own record, as the log's writes reach the disk in order. A sync that fails is answered
+// as such, saying that the change may or may not be recorded.
 //
-// Threading: the server's loop thread only; `post` runs a task on it. The core and the
-// output must outlive the session.
+// Threading: the server's loop thread only. The core and the output must outlive the
+// session.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +52,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "base/status.h"
 
@@ -71,9 +78,7 @@ bool IsOperatorHello(std::string_view line);
 
 class OperatorSession {
  public:
-  using Post = std::function<void(std::function<void()>)>;
-  OperatorSession(ServerCore& core, LineOutput& output, Post post)
-      : core_(core), output_(output), post_(std::move(post)) {}
+  OperatorSession(ServerCore& core, LineOutput& output) : core_(core), output_(output) {}
   ~OperatorSession() { *alive_ = false; }
   OperatorSession(const OperatorSession&) = delete;
   OperatorSession& operator=(const OperatorSession&) = delete;
@@ -98,14 +103,17 @@ class OperatorSession {
   };
   // Writes `answer` now, or after the answers held before it.
   void Emit(std::string answer);
-  // The sync of held answer `serial` ended with `durable`.
-  void Settle(uint64_t serial, const Status& durable, const std::string& refusal);
+  // Holds `answer` (to request `id`) until every event up to `sequence` is on disk; a
+  // failed sync answers a refusal instead, saying whether a change (`changed`) was made.
+  void EmitWhenDurable(std::string answer, const nlohmann::json& id, uint64_t sequence,
+                       bool changed);
+  // Held answer `serial` may go out: as it is, or replaced by `refusal` when not empty.
+  void Settle(uint64_t serial, std::string refusal);
   // Writes the ready answers at the front; runs settled_ once none is held.
   void Release();
 
   ServerCore& core_;
   LineOutput& output_;
-  Post post_;
   std::deque<Held> held_;
   size_t held_bytes_ = 0;
   uint64_t next_serial_ = 0;

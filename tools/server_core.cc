@@ -236,6 +236,7 @@ Federation& ServerCore::federation() { return *parts_->federation; }
 Gateway& ServerCore::gateway() { return *parts_->gateway; }
 log::EventLog& ServerCore::log() { return *parts_->log; }
 LiveProjections& ServerCore::live() { return parts_->live; }
+LoopAppender& ServerCore::appender() { return parts_->appender; }
 const ServerOptions& ServerCore::options() const { return parts_->options; }
 
 EndpointOptions ServerCore::NewEndpointOptions(std::string transport) const {

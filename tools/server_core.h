@@ -39,6 +39,7 @@ namespace las::tools {
 class Federation;
 class Gateway;
 class LiveProjections;
+class LoopAppender;
 
 class ServerCore {
  public:
@@ -74,6 +75,7 @@ class ServerCore {
   Gateway& gateway();
   log::EventLog& log();
   LiveProjections& live();  // the server's live projections (loop thread only)
+  LoopAppender& appender();  // how the loop appends (loop thread only)
   const ServerOptions& options() const;
 
   // Options for one new client session, after Start's `ready`: default agent id from

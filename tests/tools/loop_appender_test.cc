@@ -179,6 +179,31 @@ TEST(LoopAppenderTest, AHorizonCoversWhatIsQueuedUntilItIsOnDisk) {
   EXPECT_TRUE(durable_now.has_value() && durable_now->ok()) << "on disk: at once";
 }
 
+// WriteQueued writes (and folds) what is queued at once, so that a write made next on the
+// loop without the appender — an operator change — is logged after what was decided
+// before it (probe DL1); the flush posted for that queue then finds nothing to write.
+TEST(LoopAppenderTest, WriteQueuedWritesTheQueueNowAndThePostedFlushFindsNone) {
+  Fixture f;
+  LoopAppender appender(f.io, *f.log, f.live.get());
+  std::optional<Result<AppendedRange>> a;
+  appender.Append({SampleToolCallRequested(1)}, Durability::kDeferred, Keep(a));
+  EXPECT_EQ(f.log->head().sequence, 0u) << "queued for the turn's flush";
+  appender.WriteQueued();
+  EXPECT_EQ(f.log->head().sequence, 1u);
+  EXPECT_EQ(f.live->sequence(), 1u) << "folded";
+  ASSERT_TRUE(a.has_value() && a->ok());
+  auto direct = f.log->Append({SampleToolCallCompleted(1)}, Durability::kDeferred);
+  ASSERT_TRUE(direct.ok()) << direct.status().ToString();
+  EXPECT_EQ(direct->first, 2u) << "after what was decided before it";
+  std::optional<Result<AppendedRange>> b;
+  appender.Append({SampleToolCallRequested(2)}, Durability::kSynced, Keep(b));
+  f.RunUntil([&] { return b.has_value(); });
+  ASSERT_TRUE(b.has_value() && b->ok()) << (b ? b->status().ToString() : "unanswered");
+  EXPECT_EQ((*b)->first, 3u);
+  EXPECT_TRUE(appender.failure().ok()) << appender.failure().ToString();
+  EXPECT_EQ(f.log->head().sequence, 3u);
+}
+
 TEST(LoopAppenderTest, DestroyingItWritesWhatIsStillQueued) {
   Fixture f;
   bool called = false;
