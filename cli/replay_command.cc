@@ -139,8 +139,8 @@ std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::str
   return line + "; events no seal vouches for: " + log::SpansText(seal->unvouched);
 }
 
-std::string KeptFile(const ReplayOptions& options) {
-  return tools::KeptHeadFile(options.snapshot_key_file, options.log_dir);
+std::string KeptFile(const ReplayOptions& options, const log::SnapshotKey& key) {
+  return tools::KeptHeadFile(options.snapshot_key_file, key, options.log_dir);
 }
 
 const char* KeptStateName(log::KeptState state) {
@@ -212,7 +212,7 @@ int RunReplay(const ReplayOptions& options) {
   // Read before the log: a server keeps its head while this replay runs, and a head kept
   // after the reader opened could lie beyond what the reader sees.
   Result<std::optional<std::string>> kept_record = std::optional<std::string>();
-  if (key) kept_record = tools::ReadKeptHead(KeptFile(options));
+  if (key) kept_record = tools::ReadKeptHead(KeptFile(options, *key));
   auto reader = log::LogReader::Open(options.log_dir);
   if (!reader.ok()) return CannotRead(options, reader.status());
   auto cursor = (*reader)->Read(1);
@@ -304,7 +304,7 @@ int RunReplay(const ReplayOptions& options) {
       kept = std::move(*judged);
     } else {
       outcome.status = Status(judged.status().code(),
-                              judged.status().message() + " (the head kept in " + KeptFile(options) + ")");
+                              judged.status().message() + tools::KeptHeadAdvice(KeptFile(options, *key)));
     }
   }
   for (const Anchor& anchor : anchors) {

@@ -102,17 +102,20 @@ class RocksEventLog final : public EventLog {
     }
     background_wake_.notify_one();
     syncer_.join();  // completes their syncs and syncs deferred writes
-    KeepDurableHead();
+    if (keeper_.joinable()) {
+      {
+        std::lock_guard lock(keeper_mu_);
+        keeper_stopping_ = true;
+      }
+      keeper_wake_.notify_one();
+      keeper_.join();  // keeps the final head first
+    }
   }
 
   void KeepHead(KeepHeadCallback keep, int64_t every_micros) override {
-    {
-      std::lock_guard lock(background_mu_);
-      keep_head_ = std::move(keep);
-      keep_every_ = std::chrono::microseconds(std::max<int64_t>(every_micros, 1));
-      next_keep_ = std::chrono::steady_clock::now();
-    }
-    background_wake_.notify_one();
+    keep_head_ = std::move(keep);
+    keep_every_ = std::chrono::microseconds(std::max<int64_t>(every_micros, 1));
+    keeper_ = std::thread([this] { KeeperLoop(); });
   }
 
   Status LoadHead() {
@@ -402,13 +405,6 @@ class RocksEventLog final : public EventLog {
     std::unique_lock lock(background_mu_);
     bool armed = true;
     while (true) {
-      if (keep_head_ && !stopping_ && std::chrono::steady_clock::now() >= next_keep_) {
-        next_keep_ = std::chrono::steady_clock::now() + keep_every_;
-        lock.unlock();
-        KeepDurableHead();
-        lock.lock();
-        continue;
-      }
       if (!sync_waiters_.empty()) {
         std::vector<SyncWaiter> waiters;
         waiters.swap(sync_waiters_);
@@ -440,20 +436,29 @@ class RocksEventLog final : public EventLog {
         continue;
       }
       syncer_asleep_ = true;
-      if (keep_head_) {
-        background_wake_.wait_until(lock, next_keep_);  // the durable head may have moved
-      } else {
-        background_wake_.wait(lock);
-      }
+      background_wake_.wait(lock);
       syncer_asleep_ = false;
       armed = true;
     }
   }
 
-  // Hands the durable head to the keeper when it moved since the last one kept. On the
-  // syncer thread, or on the closing thread once the syncer has ended.
+  // The keeper's own thread: a key directory on a stalled disk must not hold up the syncs
+  // (probe DK3). Keeps the durable head once per interval while it moves, and once more
+  // when the log closes (after the syncer's last sync).
+  void KeeperLoop() {
+    std::unique_lock lock(keeper_mu_);
+    bool last = false;
+    while (!last) {
+      last = keeper_stopping_;  // a keep begun before the close asked is not the last one
+      lock.unlock();
+      KeepDurableHead();
+      lock.lock();
+      if (!last) keeper_wake_.wait_for(lock, keep_every_, [this] { return keeper_stopping_; });
+    }
+  }
+
+  // Hands the durable head to the keeper when it moved since the last one kept.
   void KeepDurableHead() {
-    if (!keep_head_) return;
     uint64_t durable = 0;
     {
       std::lock_guard lock(mu_);
@@ -610,12 +615,14 @@ class RocksEventLog final : public EventLog {
   bool stopping_ = false;
   bool writer_done_ = false;
   bool syncer_asleep_ = false;  // on its untimed wait: a deferred write must wake it
-  // KeepHead: set once under background_mu_; kept_sequence_ only on the syncer thread (then
-  // the closing thread).
+  // KeepHead: set once, before the keeper thread starts; kept_sequence_ on that thread only.
   KeepHeadCallback keep_head_;
   std::chrono::microseconds keep_every_{0};
-  std::chrono::steady_clock::time_point next_keep_;
   uint64_t kept_sequence_ = 0;
+  std::mutex keeper_mu_;
+  std::condition_variable keeper_wake_;
+  bool keeper_stopping_ = false;  // guarded by keeper_mu_
+  std::thread keeper_;  // started by KeepHead
   // Last: they start after everything above is initialized.
   std::thread writer_;
   std::thread syncer_;

@@ -19,11 +19,15 @@ constexpr size_t kNameHexDigits = 32;
 
 }  // namespace
 
-std::string KeptHeadFile(const std::string& key_file, const std::string& log_dir) {
+std::string KeptHeadFile(const std::string& key_file, const log::SnapshotKey& key,
+                         const std::string& log_dir) {
   std::error_code error;
   std::filesystem::path place = std::filesystem::weakly_canonical(log_dir, error);
   if (error) place = std::filesystem::absolute(log_dir, error).lexically_normal();
-  const std::string name = ToHex(Sha256Hasher::Of(place.string())).substr(0, kNameHexDigits);
+  const std::string key_id = log::SealKeyId(key);
+  const std::string name =
+      ToHex(Sha256Hasher::Of(place.string())).substr(0, kNameHexDigits) + "-" +
+      ToHex({reinterpret_cast<const uint8_t*>(key_id.data()), key_id.size()});
   const std::filesystem::path dir = std::filesystem::path(key_file).parent_path();
   return ((dir.empty() ? std::filesystem::path(".") : dir) / "heads" / name).string();
 }
@@ -35,6 +39,11 @@ Result<std::optional<std::string>> ReadKeptHead(const std::string& path) {
   if (bytes.ok()) return std::optional<std::string>(std::move(*bytes));
   if (bytes.verdict().reason() == trust::Reason::kFileMissing) return std::optional<std::string>();
   return Status(Code::kDenied, bytes.verdict().detail());
+}
+
+std::string KeptHeadAdvice(const std::string& file) {
+  return " (the head kept in " + file +
+         "; if the log was restored from an older copy on purpose, remove that file)";
 }
 
 std::string OtherLogNote(const log::KeptVerdict& verdict, const std::string& log_dir) {
@@ -58,10 +67,25 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
                                     [&log](uint64_t sequence) { return log.EventHash(sequence); });
   if (!verdict.ok()) {
     if (verdict.status().code() != Code::kCorruption) return verdict.status();
-    return Corruption(verdict.status().message() + " (the head kept in " + file +
-                      "; if the log was restored from an older copy on purpose, remove that file)");
+    return Corruption(verdict.status().message() + KeptHeadAdvice(file));
   }
-  if (verdict->state == log::KeptState::kOtherLog) Note("%s\n", OtherLogNote(*verdict, log_dir).c_str());
+  if (verdict->state == log::KeptState::kOtherLog) {
+    // Event 1 differs: made anew, or rewritten so as to look so. Only a chain that verifies
+    // from its first event to its head is another log.
+    if (log.head().sequence > 0) {
+      if (Status verified = log.Verify(); !verified.ok()) {
+        if (verified.code() != Code::kCorruption) return verified;
+        return Corruption("the log's first event is not the one this key's writer left here, "
+                          "and the log fails verification (" + verified.message() +
+                          "): it was rewritten or rolled back" + KeptHeadAdvice(file));
+      }
+    }
+    Note("%s\n", OtherLogNote(*verdict, log_dir).c_str());
+  } else if (verdict->state == log::KeptState::kOtherKey) {
+    // The file's name carries this key's id: another key's record there is damage.
+    Note("the head kept in %s is not this snapshot key's record (damaged?): it is replaced\n",
+         EscapeForTerminal(file).c_str());
+  }
   auto failed_once = std::make_shared<std::atomic<bool>>(false);
   log.KeepHead(
       [file, key, failed_once](const log::KeptHead& kept) {

@@ -26,7 +26,7 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   auto log = log::EventLog::Open(dir, options);
   if (!log.ok()) return log.status();
   if (options.seal_key) {
-    LAS_RETURN_IF_ERROR(KeepHeadOutside(**log, *options.seal_key, KeptHeadFile(key_file, dir), dir));
+    LAS_RETURN_IF_ERROR(KeepHeadOutside(**log, *options.seal_key, KeptHeadFile(key_file, *options.seal_key, dir), dir));
   }
   const log::SealVerdict& seal = (*log)->seal_at_open();
   if (operator_verb && seal.state == log::SealState::kOtherKey) {

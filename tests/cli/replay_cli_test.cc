@@ -741,6 +741,14 @@ TEST_F(ReplayCliTest, ALogRolledBackBelowTheHeadKeptBesideTheKeyIsRefused) {
             std::string::npos) << writer.err;
   EXPECT_EQ(Lines(Las({"replay", "--log", dir_, "--snapshot-key", ""}).out).size(), 10u)
       << "the writer refused it before appending";
+  // Probe DK1: the same rollback with event 1 removed looks like another log by its first
+  // event; its chain does not verify, so it is refused all the same.
+  testing::RawDb(dir_).Delete("events", testing::SequenceKey(1));
+  CommandResult headless = grant("erin");
+  EXPECT_EQ(headless.exit_code, 3) << headless.err;
+  EXPECT_NE(headless.err.find("the log's first event is not the one this key's writer left "
+                              "here, and the log fails verification"),
+            std::string::npos) << headless.err;
 
   std::filesystem::remove_all(dir_);
   ASSERT_EQ(AppendSession(dir_).exit_code, 0);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/support/temp_dir.h"
+#include "tools/kept_head_file.h"
 
 namespace las::tools {
 namespace {
@@ -20,6 +21,25 @@ namespace {
 void WriteFile(const std::string& path, const std::string& bytes, mode_t mode) {
   std::ofstream(path, std::ios::binary) << bytes;
   ASSERT_EQ(::chmod(path.c_str(), mode), 0);
+}
+
+// One kept-head file per log directory and key: two keys in one directory do not share one
+// (probe DK2: the second key's writer overwrote the first's record unjudged); the names
+// of one directory agree.
+TEST(KeptHeadFile, OneFilePerLogDirectoryAndKey) {
+  testing::TempDir tmp;
+  std::filesystem::create_directories(tmp.Sub("logs/a"));
+  log::SnapshotKey one;
+  one.fill(1);
+  log::SnapshotKey two;
+  two.fill(2);
+  const std::string key_file = tmp.Sub("config/las/snapshot.key");
+  const std::string a = KeptHeadFile(key_file, one, tmp.Sub("logs/a"));
+  EXPECT_EQ(a.rfind(tmp.Sub("config/las/heads/"), 0), 0u) << a;
+  EXPECT_NE(a, KeptHeadFile(key_file, two, tmp.Sub("logs/a")));
+  EXPECT_NE(a, KeptHeadFile(key_file, one, tmp.Sub("logs/b")));
+  EXPECT_EQ(a, KeptHeadFile(key_file, one, tmp.Sub("logs/a/")));
+  EXPECT_EQ(a, KeptHeadFile(key_file, one, tmp.Sub("logs/b/../a")));
 }
 
 TEST(SnapshotKeyFile, DefaultPlace) {
