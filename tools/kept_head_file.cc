@@ -1,9 +1,8 @@
 #include "tools/kept_head_file.h"
 
-#include <atomic>
 #include <filesystem>
-#include <memory>
 #include <system_error>
+#include <utility>
 
 #include "base/durable_files.h"
 #include "base/hex.h"
@@ -86,12 +85,11 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
     Note("the head kept in %s is not this snapshot key's record (damaged?): it is replaced\n",
          EscapeForTerminal(file).c_str());
   }
-  auto failed_once = std::make_shared<std::atomic<bool>>(false);
   log.KeepHead(
-      [file, key, failed_once](const log::KeptHead& kept) {
+      [file, key, told = false](const log::KeptHead& kept) mutable {  // the keeper's thread only
         Status made = EnsureParentDirectory(file);
         if (made.ok()) made = ReplaceFileAtomically(file, log::EncodeKeptHead(kept, key), 0600);
-        if (!made.ok() && !failed_once->exchange(true)) {
+        if (!made.ok() && !std::exchange(told, true)) {
           Note("the log's head cannot be kept outside it: %s\n",
                EscapeForTerminal(made.message()).c_str());
         }
