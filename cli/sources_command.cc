@@ -124,10 +124,12 @@ int Toggle(const SourcesFlags& flags, bool enable) {
                 enable ? "enabled" : "disabled");
     return kExitOk;
   };
-  if (!plan->has_value()) return unchanged();
   uint64_t sequence = 0;
   auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, /*operator_verb=*/true);
   if (log.ok()) {  // the log is free: append directly
+    // Decided here only when no server holds the log: this process's view of a held log
+    // includes events not on disk yet, which its server must not be told of (probe DM3).
+    if (!plan->has_value()) return unchanged();
     auto appended = (*log)->Append({std::move(**plan)});
     if (!appended.ok()) {
       return Fail(appended.status());

@@ -131,6 +131,10 @@ class Connection final : public DaemonConnection,
     if (!read_in_flight_) EndInput();
   }
 
+  bool AwaitsTheLog() const override {
+    return operator_ && operator_->HeldAnswerBytes() > 0;
+  }
+
   void Abandon() override {
     StopReading();
     if (!stream_.is_open()) return;
@@ -220,9 +224,13 @@ class Connection final : public DaemonConnection,
   // kClientFirstLineDeadline before their first line only.
   void ArmIdleDeadline(std::chrono::seconds deadline = kOperatorIdleDeadline) {
     idle_deadline_.expires_after(deadline);  // cancels the previous wait
-    idle_deadline_.async_wait([weak = weak_from_this()](const boost::system::error_code& error) {
+    idle_deadline_.async_wait([weak = weak_from_this(), deadline](
+                                  const boost::system::error_code& error) {
       auto self = weak.lock();
-      if (!error && self) self->StopReading();
+      if (error || !self) return;
+      // Waiting for answers held for the log is not idleness (probe DM1).
+      if (self->AwaitsTheLog()) return self->ArmIdleDeadline(deadline);
+      self->StopReading();
     });
   }
 

@@ -72,6 +72,9 @@ class DaemonConnection {
   // The daemon must end now (a second signal): StopReading, and answers not yet written
   // are dropped, so a client that does not read cannot keep the daemon up.
   virtual void Abandon() = 0;
+  // Whether it holds operator answers until the log has their changes on disk: a peer
+  // waiting for those is not idle, nor failing to read (probes DM1, DM2).
+  virtual bool AwaitsTheLog() const = 0;
 };
 
 }  // namespace las::tools

@@ -91,4 +91,11 @@ void OperatorListener::MaybeDone() {
   }
 }
 
+bool OperatorListener::awaits_the_log() const {
+  for (const auto& [id, connection] : connections_) {
+    if (connection->AwaitsTheLog()) return true;
+  }
+  return false;
+}
+
 }  // namespace las::tools

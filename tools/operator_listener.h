@@ -54,6 +54,8 @@ class OperatorListener {
   void Stop(std::function<void()> done);
   void Abandon();
   bool has_connections() const { return !connections_.empty(); }
+  // Whether a connection holds answers until their changes are on disk.
+  bool awaits_the_log() const;
   const std::string& path() const;
 
  private:

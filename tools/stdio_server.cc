@@ -137,11 +137,15 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // From a first signal or the log's failure on, answers still due get
   // signal_drain_limit to reach the client.
   bool drain_limited = false;
-  auto limit_drain = [&](const std::string& since) {
-    if (!session || std::exchange(drain_limited, true)) return;
+  std::function<void(const std::string&)> arm_drain_limit = [&](const std::string& since) {
     drain_limit.expires_after(stdio.signal_drain_limit);
     drain_limit.async_wait([&, since](const boost::system::error_code& waited) {
       if (waited) return;  // cancelled: the session closed in time
+      // Operator answers held for the disk are due, not unread: their limit starts once
+      // they are written (probe DM2).
+      if (output->unwritten_bytes() == 0 && operators && operators->awaits_the_log()) {
+        return arm_drain_limit(since);
+      }
       const std::string unread = output->unwritten_bytes() > 0 ? "standard output is not read"
                                  : operators && operators->has_connections()
                                      ? "an operator connection does not read its answers"
@@ -149,6 +153,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       abandon("answers still unwritten " + std::to_string(stdio.signal_drain_limit.count()) +
               " ms after " + since + " (" + unread + "): dropping them");
     });
+  };
+  auto limit_drain = [&](const std::string& since) {
+    if (!session || std::exchange(drain_limited, true)) return;
+    arm_drain_limit(since);
   };
   std::function<void()> await_signal = [&] {
     signals.AsyncWait([&](int signal) {

@@ -1582,8 +1582,23 @@ TEST_F(DaemonTest, AnOperatorBatchWaitsForItsSyncOffTheLoopAndIsAnsweredInOrder)
   EXPECT_EQ(json::parse(*pong)["id"], 9) << *pong;
   pollfd unanswered{op.fd(), POLLIN, 0};
   EXPECT_EQ(::poll(&unanswered, 1, 0), 0) << "a change was answered before it was on disk";
+  // Another operator's hello reflects those changes: held for the disk too (probe DL3), and
+  // its connection not taken for idle while it waits past the idle deadline (probe DM1).
+  RawClient waiting = Connect(paths->operator_path);
+  waiting.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+  EXPECT_FALSE(waiting.ReadLine(std::chrono::seconds(1)).has_value()) << "held for the disk";
+  // Past the operator socket's 5 s idle deadline: time itself is what is awaited here.
+  std::this_thread::sleep_for(std::chrono::seconds(6));
 
   fs::remove(stall);
+  auto hello = waiting.ReadLine();
+  ASSERT_TRUE(hello.has_value());
+  EXPECT_EQ(json::parse(*hello)["result"]["sequence"].get<uint64_t>() >= kChanges, true) << *hello;
+  waiting.Send(R"({"jsonrpc":"2.0","id":1,"method":"las/grant.revoke","params":{"grant_id":"grant-)" +
+               std::string(28, '0') + R"(1001"}})");
+  auto revoked = waiting.ReadLine();
+  ASSERT_TRUE(revoked.has_value()) << "the connection that waited is still read";
+  EXPECT_TRUE(json::parse(*revoked).contains("result")) << *revoked;
   uint64_t last = 0;
   for (int i = 1; i <= kChanges; ++i) {
     auto answer = op.ReadLine();
