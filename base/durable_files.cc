@@ -3,6 +3,7 @@
 #include "base/path_error.h"
 #include "base/private_directories.h"
 #include "base/result.h"
+#include "base/write_fully.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -29,19 +30,6 @@ std::string DirectoryOf(const std::string& path) {
   return parent.empty() ? "." : parent.string();
 }
 
-Status WriteAll(int fd, const std::string& bytes, const std::string& path) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Failure("writing", path);
-    }
-    done += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
 Status SyncDirectory(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return Failure("opening directory", dir);
@@ -54,7 +42,7 @@ Status SyncDirectory(const std::string& dir) {
 // Writes, sets the mode exactly (independent of the umask), fsyncs and closes `fd`.
 Status FillAndClose(int fd, const std::string& bytes, mode_t mode, const std::string& path) {
   Status status = ::fchmod(fd, mode) == 0 ? Status::Ok() : Failure("chmod", path);
-  if (status.ok()) status = WriteAll(fd, bytes, path);
+  if (status.ok() && WriteFully(fd, bytes) != 0) status = Failure("writing", path);
   if (status.ok() && ::fsync(fd) != 0) status = Failure("fsync", path);
   if (::close(fd) != 0 && status.ok()) status = Failure("closing", path);
   return status;

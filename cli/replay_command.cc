@@ -139,10 +139,6 @@ std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::str
   return line + "; events no seal vouches for: " + log::SpansText(seal->unvouched);
 }
 
-std::string KeptFile(const ReplayOptions& options, const log::SnapshotKey& key) {
-  return tools::KeptHeadFile(options.snapshot_key_file, key, options.log_dir);
-}
-
 const char* KeptStateName(log::KeptState state) {
   switch (state) {
     case log::KeptState::kOtherKey: return "other-key";
@@ -211,8 +207,10 @@ int RunReplay(const ReplayOptions& options) {
   const auto key = SealJudgeKey(options.snapshot_key_file, options.log_dir, no_key);
   // Read before the log: a server keeps its head while this replay runs, and a head kept
   // after the reader opened could lie beyond what the reader sees.
+  const std::string kept_file =
+      key ? tools::KeptHeadFile(options.snapshot_key_file, *key, options.log_dir) : "";
   Result<std::optional<std::string>> kept_record = std::optional<std::string>();
-  if (key) kept_record = tools::ReadKeptHead(KeptFile(options, *key));
+  if (key) kept_record = tools::ReadKeptHead(kept_file);
   auto reader = log::LogReader::Open(options.log_dir);
   if (!reader.ok()) return CannotRead(options, reader.status());
   auto cursor = (*reader)->Read(1);
@@ -304,7 +302,7 @@ int RunReplay(const ReplayOptions& options) {
       kept = std::move(*judged);
     } else {
       outcome.status = Status(judged.status().code(),
-                              judged.status().message() + tools::KeptHeadAdvice(KeptFile(options, *key)));
+                              judged.status().message() + tools::KeptHeadAdvice(kept_file));
     }
   }
   for (const Anchor& anchor : anchors) {

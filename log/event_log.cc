@@ -466,10 +466,14 @@ class RocksEventLog final : public EventLog {
       durable = durable_sequence_;
     }
     if (durable == 0 || durable == kept_sequence_) return;
-    auto first = EventHash(1);
+    if (!kept_first_) {  // event 1 never changes under a writer: read once
+      auto first = EventHash(1);
+      if (!first.ok()) return;  // an unreadable event: the open or a read says so
+      kept_first_ = *first;
+    }
     auto hash = EventHash(durable);
-    if (!first.ok() || !hash.ok()) return;  // an unreadable event: the open or a read says so
-    keep_head_(KeptHead{*first, Head{durable, *hash}});
+    if (!hash.ok()) return;
+    keep_head_(KeptHead{*kept_first_, Head{durable, *hash}});
     kept_sequence_ = durable;
   }
 
@@ -615,10 +619,11 @@ class RocksEventLog final : public EventLog {
   bool stopping_ = false;
   bool writer_done_ = false;
   bool syncer_asleep_ = false;  // on its untimed wait: a deferred write must wake it
-  // KeepHead: set once, before the keeper thread starts; kept_sequence_ on that thread only.
+  // KeepHead: set once, before the keeper thread starts; kept_* on that thread only.
   KeepHeadCallback keep_head_;
   std::chrono::microseconds keep_every_{0};
   uint64_t kept_sequence_ = 0;
+  std::optional<Hash> kept_first_;
   std::mutex keeper_mu_;
   std::condition_variable keeper_wake_;
   bool keeper_stopping_ = false;  // guarded by keeper_mu_

@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "base/path_error.h"
+#include "base/write_fully.h"
 #include "trust/signature.h"
 #include "trust/strict_json_internal.h"
 
@@ -74,19 +75,6 @@ VerdictOr<Watermarks> ParseValue(const Json& root) {
     out.by_key.emplace(it.key(), WatermarkEntry{seq->get<uint64_t>(), *digest});
   }
   return out;
-}
-
-Verdict WriteAll(int fd, const std::string& bytes, const std::string& path) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return IoFailure("writing", path);
-    }
-    done += static_cast<size_t>(n);
-  }
-  return Verdict::Accept();
 }
 
 }  // namespace
@@ -182,7 +170,7 @@ Verdict ReplaceWatermark(const std::string& path, const Watermarks& watermarks,
 
   // mkostemp already uses 0600; fchmod makes it independent of the libc's choice.
   if (::fchmod(fd.get(), 0600) != 0) return IoFailure("chmod", temp);
-  LAS_RETURN_IF_REJECTED(WriteAll(fd.get(), SerializeWatermarks(watermarks), temp));
+  if (WriteFully(fd.get(), SerializeWatermarks(watermarks)) != 0) return IoFailure("writing", temp);
   if (::fsync(fd.get()) != 0) return IoFailure("fsync", temp);
   if (::close(fd.Release()) != 0) return IoFailure("close", temp);
   if (::rename(temp.c_str(), path.c_str()) != 0) return IoFailure("renaming the new watermark onto", path);

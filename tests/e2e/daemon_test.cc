@@ -33,6 +33,7 @@
 #include <thread>
 
 #include "tests/e2e/e2e_fixture.h"
+#include "tests/e2e/raw_client.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
@@ -52,68 +53,10 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 using testing::AwaitCondition;
 using testing::ChildrenOf;
-
+using testing::RawClient;
 
 // True while `pid` exists at all (running, or a zombie nobody reaped yet).
 bool Exists(pid_t pid) { return fs::exists("/proc/" + std::to_string(pid)); }
-
-// A raw client on the daemon's socket: lines in, lines out.
-class RawClient {
- public:
-  explicit RawClient(UniqueFd fd) : fd_(std::move(fd)) {}
-  void Send(const std::string& line) {
-    const std::string data = line + "\n";
-    ASSERT_EQ(::send(fd_.get(), data.data(), data.size(), MSG_NOSIGNAL),
-              static_cast<ssize_t>(data.size()));
-  }
-  // The next line; nullopt at EOF or after the limit.
-  std::optional<std::string> ReadLine(std::chrono::seconds limit = std::chrono::seconds(60)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (true) {
-      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-        std::string line = buffer_.substr(0, nl);
-        buffer_.erase(0, nl + 1);
-        return line;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return std::nullopt;
-      pollfd pfd{fd_.get(), POLLIN, 0};
-      if (::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
-      char chunk[4096];
-      ssize_t n = ::read(fd_.get(), chunk, sizeof chunk);
-      if (n <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-  // The bridge hello for `agent` and an initialize; the answer ("" if none came).
-  std::string AskToInitialize(const std::string& agent) {
-    Send(tools::BridgeHelloLine(agent));
-    Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})");
-    return ReadLine().value_or("");
-  }
-  void Initialize(const std::string& agent) {
-    const std::string answer = AskToInitialize(agent);
-    Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-    ASSERT_NE(answer.find("\"result\""), std::string::npos) << answer;
-  }
-  // Sends `data` as it is (no newline added), then waits until the daemon has read all
-  // of it (SIOCOUTQ: what the peer has not read yet).
-  void SendRawAndAwaitRead(const std::string& data) {
-    ASSERT_EQ(::send(fd_.get(), data.data(), data.size(), MSG_NOSIGNAL),
-              static_cast<ssize_t>(data.size()));
-    ASSERT_TRUE(AwaitCondition([&] {
-      int unread = -1;
-      return ::ioctl(fd_.get(), SIOCOUTQ, &unread) == 0 && unread == 0;
-    }));
-  }
-  void Close() { fd_.Reset(); }
-  int fd() const { return fd_.get(); }
-
- private:
-  UniqueFd fd_;
-  std::string buffer_;
-};
 
 class DaemonTest : public ::testing::Test {
  protected:
@@ -217,11 +160,7 @@ class DaemonTest : public ::testing::Test {
     return testing::RunCommand(argv);
   }
 
-  RawClient Connect(const std::string& socket_path) {
-    auto fd = tools::ConnectToDaemon(socket_path);
-    EXPECT_TRUE(fd.ok()) << fd.status().ToString();
-    return RawClient(fd.ok() ? std::move(*fd) : UniqueFd());
-  }
+  RawClient Connect(const std::string& socket_path) { return testing::ConnectRaw(socket_path); }
 
   std::vector<json> Replay(std::vector<std::string> filter = {}) {
     return testing::ReplayEvents(tmp_.Sub("log"), filter);
@@ -1613,6 +1552,46 @@ TEST_F(DaemonTest, AnOperatorBatchWaitsForItsSyncOffTheLoopAndIsAnsweredInOrder)
   extra_env_.clear();
   EXPECT_EQ(StopDaemon(), 0);
   EXPECT_EQ(Replay({"--kind", "GrantIssued"}).size(), static_cast<size_t>(kChanges));
+}
+
+// Probe DM3: `las sources disable` read a held log itself and said "already disabled" for a
+// change still waiting for the disk (a reader sees what is written before it is synced),
+// so an operator learned of a change that a crash could still lose. Only the server may
+// say so: it answers once the change is durable.
+TEST_F(DaemonTest, SourcesSaysAlreadyDisabledOnlyOnceTheChangeIsOnDisk) {
+  if (testing::kSanitizedBuild) GTEST_SKIP() << testing::kStalledSyncNeedsPreload;
+  const std::string stall = tmp_.Sub("stall");
+  extra_env_ = testing::StalledSyncEnvironment(stall);
+  ASSERT_FALSE(StartDaemon().empty());
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  RawClient op = Connect(paths->operator_path);
+  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+  ASSERT_TRUE(op.ReadLine().has_value());
+
+  std::ofstream(stall).put('x');
+  op.Send(R"({"jsonrpc":"2.0","id":1,"method":"las/sources.disable","params":{"id":"echo"}})");
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(stall + ".reached"); }))
+      << "the change's sync never started";
+  std::vector<std::string> env = Environment();
+  env.push_back("LAS_TEST_STALL_SYNC_FILE=");  // the verb's own process: no stalled syncs
+  testing::ChildProcess verb(testing::LasArgvWithEnv(
+      env, {"sources", "disable", "echo", "--log", tmp_.Sub("log")}));
+  EXPECT_FALSE(verb.ReadLine(std::chrono::seconds(2)).has_value())
+      << "answered before the change was on disk";
+
+  fs::remove(stall);
+  auto said = verb.ReadLine();
+  ASSERT_TRUE(said.has_value());
+  EXPECT_EQ(*said, "echo is already disabled; nothing recorded");
+  const int status = verb.Wait();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  auto answer = op.ReadLine();
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(json::parse(*answer)["result"]["changed"], true) << *answer;
+  extra_env_.clear();
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_EQ(Replay({"--kind", "SourceDisabled"}).size(), 1u);
 }
 
 // Another process of the user fills the operator socket (64 connections kept alive): an

@@ -27,10 +27,13 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const script = JSON.parse(readFileSync(process.argv[2], "utf8"));
+// The SDK hands the server only the variables given (and a few of its own): the test
+// suite's config home (tests/CMakeLists.txt) goes too, unless the script sets another.
+const inherited = process.env.XDG_CONFIG_HOME ? { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME } : {};
 const transport = new StdioClientTransport({
   command: script.command,
   args: script.args ?? [],
-  env: script.env ?? {},
+  env: { ...inherited, ...(script.env ?? {}) },
   stderr: "inherit",
 });
 const client = new Client({ name: script.clientName ?? "las-e2e", version: "1.0.0" },

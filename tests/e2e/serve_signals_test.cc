@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/e2e_fixture.h"
+#include "tests/e2e/raw_client.h"
 #include "tests/e2e/signed_release.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_command.h"
@@ -302,6 +303,43 @@ TEST_F(ServeSignalsTest, AThirdSignalExitsWhileASyncNeverReturns) {
   auto replay = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"),
                                      "--summary"});
   EXPECT_EQ(replay.exit_code, 0) << replay.err;
+}
+
+// Probe DM2: an operator's change still waiting for a stalled disk when the first signal
+// came had its answer dropped by the drain limit (5 s after the signal), as if nobody read
+// it. It is due, not unread: the limit starts once it is written, so the operator learns
+// the change is recorded, and Las exits 0 with every answer delivered.
+TEST_F(ServeSignalsTest, AnOperatorAnswerWaitingForTheDiskOutlastsTheDrainLimit) {
+  if (testing::kSanitizedBuild) GTEST_SKIP() << testing::kStalledSyncNeedsPreload;
+  const std::string stall = tmp_.Sub("stall");
+  extra_env_ = testing::StalledSyncEnvironment(stall);
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
+  ASSERT_TRUE(paths.ok()) << paths.status().ToString();
+  testing::RawClient op = testing::ConnectRaw(paths->operator_path);
+  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+  ASSERT_TRUE(op.ReadLine().has_value());
+
+  std::ofstream(stall).put('x');
+  op.Send(R"({"jsonrpc":"2.0","id":1,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
+          std::string(28, '0') + R"(1001","agent_id":"helper","all":true,"tools":[]}})");
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(stall + ".reached"); }))
+      << "the change's sync never started";
+  serve->Kill(SIGTERM);
+  // Past the drain limit: time itself is what is awaited here.
+  std::this_thread::sleep_for(std::chrono::seconds(6));
+  fs::remove(stall);
+
+  auto answer = op.ReadLine();
+  ASSERT_TRUE(answer.has_value()) << "the answer was dropped; " << ReadFile(err_);
+  EXPECT_TRUE(json::parse(*answer).contains("result")) << *answer;
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+  EXPECT_EQ(ReadFile(err_).find("dropping them"), std::string::npos) << ReadFile(err_);
+  EXPECT_EQ(Replay({"--kind", "GrantIssued"}).size(), 1u);
+  EXPECT_EQ(ClosedReason(), "shutdown");
 }
 
 // AA2: the client is gone for good (stdin at EOF, stdout's reader closed) while a call waits

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "tests/support/temp_dir.h"
 
@@ -43,8 +44,18 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // An extra entry replaces the inherited one of its name (getenv finds the first).
+  auto overridden = [&extra_env](std::string_view entry) {
+    const std::string_view name = entry.substr(0, entry.find('=') + 1);
+    for (const std::string& extra : extra_env) {
+      if (std::string_view(extra).substr(0, extra.find('=') + 1) == name) return true;
+    }
+    return false;
+  };
   std::vector<std::string> env_storage;
-  for (char** e = environ; *e != nullptr; ++e) env_storage.emplace_back(*e);
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!overridden(*e)) env_storage.emplace_back(*e);
+  }
   env_storage.insert(env_storage.end(), extra_env.begin(), extra_env.end());
   std::vector<char*> env;
   for (auto& e : env_storage) env.push_back(e.data());

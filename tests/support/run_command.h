@@ -13,7 +13,8 @@ struct CommandResult {
   std::string err;
 };
 
-// argv[0] must be an absolute path. Extra environment entries ("NAME=value") are added.
+// argv[0] must be an absolute path. Extra environment entries ("NAME=value") are added,
+// each in place of an inherited entry of its name.
 CommandResult RunCommand(const std::vector<std::string>& argv,
                          const std::vector<std::string>& extra_env = {});
 
