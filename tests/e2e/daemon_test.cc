@@ -358,7 +358,7 @@ TEST_F(DaemonTest, SocketIsOwnerOnlyInAnOwnerOnlyDirectory) {
   {
     RawClient idle = Connect(same->operator_path);
     RawClient idle_after_hello = Connect(same->operator_path);
-    idle_after_hello.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+    idle_after_hello.Send(testing::kOperatorHello);
     const auto start = std::chrono::steady_clock::now();
     auto hello = idle_after_hello.ReadLine(std::chrono::seconds(30));
     ASSERT_TRUE(hello.has_value());
@@ -565,7 +565,7 @@ TEST_F(DaemonTest, AnOperatorConnectionThatReadsNoAnswersIsClosedAfterItsDeadlin
   ASSERT_FALSE(socket_path.empty());
   auto socket = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, /*create=*/false);
   ASSERT_TRUE(socket.ok()) << socket.status().ToString();
-  const std::string hello = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})" "\n";
+  const std::string hello = std::string(testing::kOperatorHello) + "\n";
   std::string burst;
   while (burst.size() < 4 * 1024 * 1024) burst += hello;
   // On the operator socket, and on the clients' socket after an operator hello (probe CH5).
@@ -1397,7 +1397,7 @@ TEST_F(DaemonTest, AnOperatorLineNestedTooDeepIsRefusedAndTheDaemonServesOn) {
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
   const std::string deep = R"({"jsonrpc":"2.0","id":7,"method":"las/operator","params":)" +
                            std::string(200000, '[') + std::string(200000, ']') + "}";
-  const std::string hello = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})";
+  const std::string hello = testing::kOperatorHello;
   auto refused_with = [](RawClient& client, int code) {
     auto answer = client.ReadLine();
     ASSERT_TRUE(answer.has_value()) << "an answer, not a dropped connection";
@@ -1432,9 +1432,8 @@ TEST_F(DaemonTest, AnOperatorRequestThatRepeatsAKeyIsRefusedAndChangesNothing) {
   ASSERT_FALSE(socket_path.empty());
   auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
-  RawClient op = Connect(paths->operator_path);
-  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
-  ASSERT_TRUE(op.ReadLine().has_value());
+  RawClient op = testing::ConnectOperator(paths->operator_path);
+  ASSERT_FALSE(HasFailure());
   const std::string issue =
       R"({"jsonrpc":"2.0","id":1,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
       std::string(32, 'a') + R"(","agent_id":"helper","agent_id":"default","all":true,"tools":[]}})";
@@ -1497,9 +1496,8 @@ TEST_F(DaemonTest, AnOperatorBatchWaitsForItsSyncOffTheLoopAndIsAnsweredInOrder)
   ASSERT_FALSE(HasFailure());
   auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
-  RawClient op = Connect(paths->operator_path);
-  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
-  ASSERT_TRUE(op.ReadLine().has_value());
+  RawClient op = testing::ConnectOperator(paths->operator_path);
+  ASSERT_FALSE(HasFailure());
 
   std::ofstream(stall).put('x');
   constexpr int kChanges = 20;
@@ -1524,7 +1522,7 @@ TEST_F(DaemonTest, AnOperatorBatchWaitsForItsSyncOffTheLoopAndIsAnsweredInOrder)
   // Another operator's hello reflects those changes: held for the disk too (probe DL3), and
   // its connection not taken for idle while it waits past the idle deadline (probe DM1).
   RawClient waiting = Connect(paths->operator_path);
-  waiting.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
+  waiting.Send(testing::kOperatorHello);
   EXPECT_FALSE(waiting.ReadLine(std::chrono::seconds(1)).has_value()) << "held for the disk";
   // Past the operator socket's 5 s idle deadline: time itself is what is awaited here.
   std::this_thread::sleep_for(std::chrono::seconds(6));
@@ -1565,9 +1563,8 @@ TEST_F(DaemonTest, SourcesSaysAlreadyDisabledOnlyOnceTheChangeIsOnDisk) {
   ASSERT_FALSE(StartDaemon().empty());
   auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
-  RawClient op = Connect(paths->operator_path);
-  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
-  ASSERT_TRUE(op.ReadLine().has_value());
+  RawClient op = testing::ConnectOperator(paths->operator_path);
+  ASSERT_FALSE(HasFailure());
 
   std::ofstream(stall).put('x');
   op.Send(R"({"jsonrpc":"2.0","id":1,"method":"las/sources.disable","params":{"id":"echo"}})");
@@ -1602,7 +1599,7 @@ TEST_F(DaemonTest, AFullOperatorSocketSendsTheOperatorToTheClientsSocket) {
   ASSERT_FALSE(socket_path.empty());
   auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
-  const std::string hello = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})";
+  const std::string hello = testing::kOperatorHello;
   std::vector<RawClient> crowd;
   for (int i = 0; i < 64; ++i) {
     crowd.push_back(Connect(paths->operator_path));

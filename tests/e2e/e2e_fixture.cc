@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "tests/e2e/raw_client.h"
 #include "tests/support/run_command.h"
 #include "tools/daemon_client.h"
 #include "tools/daemon_socket.h"
@@ -249,7 +250,7 @@ UniqueFd FloodOperatorSocketUnread(const std::string& operator_path, int request
   auto fd = tools::ConnectToDaemon(operator_path);
   EXPECT_TRUE(fd.ok()) << fd.status().ToString();
   if (!fd.ok()) return UniqueFd();
-  std::string lines = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})" "\n";
+  std::string lines = std::string(kOperatorHello) + "\n";
   for (int id = 1; id <= requests; ++id) {
     lines += R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"las/nope"})" "\n";
   }

@@ -67,4 +67,11 @@ RawClient ConnectRaw(const std::string& socket_path) {
   return RawClient(fd.ok() ? std::move(*fd) : UniqueFd());
 }
 
+RawClient ConnectOperator(const std::string& operator_path) {
+  RawClient client = ConnectRaw(operator_path);
+  client.Send(kOperatorHello);
+  EXPECT_TRUE(client.ReadLine().has_value()) << "the operator hello was not answered";
+  return client;
+}
+
 }  // namespace las::testing

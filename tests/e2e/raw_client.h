@@ -39,4 +39,11 @@ class RawClient {
 // connection, if it cannot connect).
 RawClient ConnectRaw(const std::string& socket_path);
 
+// The operator socket's hello (docs/DAEMON.md), each connection's first line there.
+inline constexpr char kOperatorHello[] = R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})";
+
+// ConnectRaw to the operator socket at `operator_path`, then the hello and its answer (a
+// test failure if none came).
+RawClient ConnectOperator(const std::string& operator_path);
+
 }  // namespace las::testing

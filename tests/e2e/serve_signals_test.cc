@@ -317,9 +317,8 @@ TEST_F(ServeSignalsTest, AnOperatorAnswerWaitingForTheDiskOutlastsTheDrainLimit)
   ASSERT_TRUE(Open(*serve));
   auto paths = tools::DaemonSocketFor(tmp_.Sub("log"), run_dir_, false);
   ASSERT_TRUE(paths.ok()) << paths.status().ToString();
-  testing::RawClient op = testing::ConnectRaw(paths->operator_path);
-  op.Send(R"({"jsonrpc":"2.0","id":0,"method":"las/operator","params":{}})");
-  ASSERT_TRUE(op.ReadLine().has_value());
+  testing::RawClient op = testing::ConnectOperator(paths->operator_path);
+  ASSERT_FALSE(HasFailure());
 
   std::ofstream(stall).put('x');
   op.Send(R"({"jsonrpc":"2.0","id":1,"method":"las/grant.issue","params":{"grant_id":"grant-)" +
