@@ -13,8 +13,11 @@
 #include "cli/path_flag.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/log_fold.h"
 #include "cli/registry_flag.h"
 #include "cli/release_settings.h"
+#include "projections/releases_projection.h"
+#include "tools/recorded_watermarks.h"
 #include "tools/registry.h"
 #include "tools/surface_check.h"
 #include "transport/child_process.h"
@@ -38,6 +41,7 @@ struct CheckFlags {
   std::string signature;
   std::string trust_store;
   std::string watermark;
+  std::string log_dir;  // "": no log-watermark row
   std::optional<std::string> at;
   int64_t timeout_ms = 15'000;
 };
@@ -127,6 +131,15 @@ int RunCheck(const CheckFlags& flags) {
     return Fail(at.status());
   }
   release.now_micros = *at;
+  if (!flags.log_dir.empty()) {
+    int folded = kExitOk;
+    projections::ProjectionSet set;
+    const auto* releases =
+        FoldProjection<projections::ReleasesProjection>(flags.log_dir, "releases", set, folded);
+    if (releases == nullptr) return folded;
+    release.recorded = tools::RecordedWatermarks(releases->releases());
+    release.recorded_log = flags.log_dir;
+  }
   options.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
   options.policy.node_executable = NodeExecutable(env);
   options.policy.environment = env;
@@ -169,6 +182,10 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
       ->check(NonEmptyPathOr("LAS_WORKSPACE"));
   AddReleaseFileFlags(*cmd, flags->manifest, flags->signature, flags->trust_store,
                       flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
+  cmd->add_option("--log", flags->log_dir,
+                  "Also check the release against the watermark this log recorded, which "
+                  "`las serve` on it applies (read-only; works while a server holds it)")
+      ->check(NonEmptyPath("leave the flag out to check against the watermark file only"));
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
       ->transform(TimeoutMs(1))

@@ -143,6 +143,33 @@ size_t CheckReport::Count(CheckResult result) const {
                                            [&](const CheckRow& r) { return r.result == result; }));
 }
 
+namespace {
+
+// The `log-watermark` row: the release against the watermark `log_dir` recorded, as
+// admission on that log decides (a watermark file deleted or restored does not lower it).
+CheckRow CheckRecordedWatermark(const ReleaseCheck& release, const trust::Watermarks& recorded,
+                                const std::string& log_dir) {
+  if (!release.manifest) return Skip("", "log-watermark", kReasonNotChecked, "needs a verified manifest");
+  const std::string log = "the log in " + log_dir;
+  trust::VerdictOr<trust::WatermarkStep> step = trust::DecideWatermark(
+      recorded, release.key_id, release.manifest->sequence, release.manifest_sha256);
+  if (!step.ok()) {
+    return Fail("", "log-watermark", trust::Reject(step.verdict().reason(),
+                                                   step.verdict().detail() + " (as " + log + " recorded it)"));
+  }
+  const trust::WatermarkEntry* at = recorded.Find(release.key_id);
+  if (at == nullptr) {
+    return Ok("", "log-watermark", log + " recorded no watermark of key " + release.key_id);
+  }
+  return Ok("", "log-watermark",
+            "sequence " + std::to_string(release.manifest->sequence) +
+                (*step == trust::WatermarkStep::kUnchanged ? " is " : " is above ") +
+                "the watermark " + std::to_string(at->sequence) + " of key " + release.key_id +
+                " that " + log + " recorded");
+}
+
+}  // namespace
+
 ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
   ReleaseCheck out;
   const trust::ReleasePaths& paths = options.paths;
@@ -231,6 +258,7 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
                                 out.key_id + " (the next admission advances it)"));
     }
   }
+  if (options.recorded) out.rows.push_back(CheckRecordedWatermark(out, *options.recorded, options.recorded_log));
   return out;
 }
 

@@ -14,6 +14,9 @@
 //   expiry          now < expires_at                              -> expired
 //   watermark-file  LoadWatermarks (missing = first admission)    -> file / watermark reasons
 //   sequence        DecideWatermark for the verified release      -> rollback, conflict
+//   log-watermark   (with ReleaseCheckOptions::recorded) DecideWatermark against the
+//                   watermarks a log recorded, which admission on that log applies
+//                   whatever the file says                        -> rollback, conflict
 //   surfaces        (no surface named) the release binds a surface the registry
 //                   configures                                    -> no-surfaces
 //
@@ -65,6 +68,7 @@
 #include "trust/manifest.h"
 #include "trust/release_paths.h"
 #include "trust/secure_file.h"
+#include "trust/watermark.h"
 
 namespace las::tools {
 
@@ -80,6 +84,7 @@ std::string_view CheckResultName(CheckResult result);
 struct CheckRow {
   std::string surface;  // empty for a release-wide check
   std::string check;    // "trust-store", "signature", "expiry", "watermark-file", "sequence",
+                        // "log-watermark",
                         // "release" (is the surface bound/configured), "launch", "tools"
   CheckResult result = CheckResult::kOk;
   std::string reason;   // "accepted" when ok; see the header comment
@@ -94,6 +99,10 @@ struct ReleaseCheckOptions {
   std::string trust_store_name = trust::kEnvTrustStore;
   std::string watermark_name = trust::kEnvReleaseWatermark;
   bool check_watermark = true;
+  // The watermarks a log recorded (tools/recorded_watermarks.h) and that log's directory,
+  // for the `log-watermark` row; none: no such row.
+  std::optional<trust::Watermarks> recorded;
+  std::string recorded_log;
   int64_t now_micros = 0;  // the one check time (expiry)
   trust::SecureFileOptions secure;
 };

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "log/event_log.h"
 #include "tests/cli/release_cli_fixture.h"
+#include "tools/decision_events.h"
 #include "trust/manifest.h"
 #include "trust/manifest_writer.h"
 #include "trust/trust_store.h"
@@ -179,6 +181,38 @@ TEST_F(CheckCliTest, ReportsRollbackAndConflictAgainstTheWatermark) {
   watermark_at(1);  // same sequence, other bytes
   EXPECT_EQ(Row(CheckJson({}, 1), "", "sequence")["reason"], "conflict");
   EXPECT_NE(Slurp(r_.watermark()).find(std::string(64, '0')), std::string::npos) << "untouched";
+}
+
+// A log keeps the watermark it recorded when the file is deleted or restored (probe CX3),
+// and `las serve` on that log applies it: `las check --log` applies it too, in a row of
+// its own; without --log the file alone decides, as before.
+TEST_F(CheckCliTest, WithALogItAlsoChecksTheWatermarkThatLogRecorded) {
+  const std::string key_id = trust::LoadTrustStore(r_.trust_store())->selected_key_id;
+  const std::string log_dir = r_.Sub("log");
+  {
+    auto log = log::EventLog::Open(log_dir);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append({tools::WatermarkAdvancedEvent(key_id, 0, 5, std::string(64, 'a'))}).ok());
+  }
+  EXPECT_TRUE(Row(CheckJson(), "", "log-watermark").is_null()) << "no row without --log";
+
+  const json below = CheckJson({"--log", log_dir}, 1);
+  EXPECT_EQ(Row(below, "", "sequence")["result"], "ok") << "the file holds no watermark";
+  const json refused = Row(below, "", "log-watermark");
+  EXPECT_EQ(refused["result"], "fail") << below.dump();
+  EXPECT_EQ(refused["reason"], "rollback") << below.dump();
+  EXPECT_NE(refused["detail"].get<std::string>().find("(as the log in " + log_dir + " recorded it)"),
+            std::string::npos) << below.dump();
+
+  ASSERT_EQ(r_.Sign({"--sequence", "6"}).exit_code, 0);
+  const json above = Row(CheckJson({"--log", log_dir}), "", "log-watermark");
+  EXPECT_EQ(above["result"], "ok") << above.dump();
+  EXPECT_NE(above["detail"].get<std::string>().find("sequence 6 is above the watermark 5 of key " + key_id),
+            std::string::npos) << above.dump();
+
+  auto missing = r_.Check({"--log", r_.Sub("no-log"), "--registry", registry_});
+  EXPECT_EQ(missing.exit_code, 4) << missing.err;
+  EXPECT_TRUE(missing.out.empty()) << "no report: " << missing.out;
 }
 
 // A release that binds nothing the registry configures serves nothing: the check fails,
