@@ -8,6 +8,7 @@
 
 #include "log/event_log.h"
 #include "projections/sources_projection.h"
+#include "tools/catalog.h"
 #include "tools/federation.h"
 #include "tools/grant_admin.h"
 #include "tools/live_projections.h"
@@ -67,10 +68,13 @@ std::optional<ToolArg> ToolOf(const Json& value) {
   return tool;
 }
 
+// The sources a toggle is decided against. PlanSourceToggle reads only each source's id
+// and state, so the catalog's tools are left out: listing them renders every tool's schema,
+// which made a batch of toggles hold the loop for seconds (probe DL4).
 std::vector<Source> Inventory(ServerCore& core) {
   const auto* toggles = core.live().Get<projections::SourcesProjection>("sources");
-  Federation& federation = core.federation();
-  return BuildInventory(FactsFromFederation(federation.catalog(), federation.surfaces(),
+  const Catalog no_tools;
+  return BuildInventory(FactsFromFederation(no_tools, core.federation().surfaces(),
                                             /*admin=*/true,
                                             toggles ? &toggles->toggles() : nullptr));
 }
