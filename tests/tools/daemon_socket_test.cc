@@ -182,6 +182,19 @@ TEST_F(DaemonSocketTest, ARuntimeDirThroughALoopOfLinksIsAUsageErrorForAClientTo
   EXPECT_EQ(ConnectToDaemonOf(tmp_.Sub("log"), a).status().code(), Code::kInvalidArgument);
 }
 
+// A runtime directory in which nothing can be made (/proc answers mkdir with ENOENT) is
+// there: the error says what failed there, not that XDG_RUNTIME_DIR does not exist
+// (probe DG4).
+TEST_F(DaemonSocketTest, ARuntimeDirWhereNothingCanBeMadeIsNotCalledMissing) {
+  auto socket = DaemonSocketFor(tmp_.Sub("log"), "/proc", true);
+  ASSERT_FALSE(socket.ok());
+  const std::string message = socket.status().message();
+  EXPECT_EQ(message.find("does not exist"), std::string::npos) << message;
+  EXPECT_EQ(message.find("is not a directory"), std::string::npos) << message;
+  EXPECT_NE(message.find("XDG_RUNTIME_DIR /proc: making the daemon's socket directory /proc/las"),
+            std::string::npos) << message;
+}
+
 // A runtime directory too long for the socket paths is refused when the paths are made,
 // before anything is created (probe AU4); a bind of a path that long refuses it too.
 TEST_F(DaemonSocketTest, APathTooLongForASocketIsRefused) {
