@@ -258,9 +258,12 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
     if (reason == "rollback" || reason == "conflict") {
       // --bump adds one to the manifest's sequence, which may still be at or below the
       // watermark; the number must clear the watermark itself.
-      return "sign again with a sequence above the key's watermark (las release verify and "
-             "las inspect watermarks show it): las release sign --secret-key " +
-             std::string(kSelectedSecretKey) + " --sequence N, then: las onboarding check release";
+      // The log's watermark outlives the file's (a deleted or restored file): the higher
+      // one decides, and each verb shows only one of them (probe DO3).
+      return "sign again with a sequence above the key's watermark, the higher of the file's "
+             "(las release verify) and the log's (las inspect watermarks): las release sign "
+             "--secret-key " + std::string(kSelectedSecretKey) +
+             " --sequence N, then: las onboarding check release";
     }
     if (reason == "io-error") {
       return "the release files must be readable and the watermark's directory must exist "

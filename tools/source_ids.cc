@@ -16,11 +16,14 @@ bool IsDiscoveryTool(std::string_view name) {
          name == kCallTool;
 }
 
-std::string SourceIdOf(const CatalogTool& tool) {
-  if (!tool.builtin) return tool.surface;
+std::string_view BuiltinSourceOf(std::string_view qualified_name) {
   // The docs as a tool belong to the docs' source: off with it (probe CQ1).
-  if (tool.qualified_name == kReadDocTool) return std::string(kSourceDocs);
-  return std::string(IsAdminTool(tool.qualified_name) ? kSourceAdmin : kSourceLas);
+  if (qualified_name == kReadDocTool) return kSourceDocs;
+  return IsAdminTool(qualified_name) ? kSourceAdmin : kSourceLas;
+}
+
+std::string SourceIdOf(const CatalogTool& tool) {
+  return tool.builtin ? std::string(BuiltinSourceOf(tool.qualified_name)) : tool.surface;
 }
 
 }  // namespace las::tools

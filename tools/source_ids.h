@@ -45,8 +45,11 @@ bool IsSystemSource(std::string_view id);
 bool IsAdminTool(std::string_view qualified_name);
 // las__search, las__describe, las__list_tools, las__call.
 bool IsDiscoveryTool(std::string_view qualified_name);
-// The id of the source that owns `tool`: its surface, or for Las's own tools `las` or
-// `las.admin`.
+// The source that owns Las's own tool `qualified_name`: `las.docs` for las__read_doc,
+// `las.admin` for the admin tools, else `las`. The inventory files each tool under it, and
+// the source guard decides by it, so what is listed is what is switched (probe DO1).
+std::string_view BuiltinSourceOf(std::string_view qualified_name);
+// The id of the source that owns `tool`: its surface, or BuiltinSourceOf for Las's own.
 std::string SourceIdOf(const CatalogTool& tool);
 
 }  // namespace las::tools

@@ -32,7 +32,7 @@ std::vector<Source> BuildInventory(const InventoryFacts& facts) {
   Source las = System(kSourceLas,
                       facts.las_tools_known
                           ? "Las's own tools: discovery (las__search, las__describe, "
-                            "las__list_tools, las__call), onboarding, docs"
+                            "las__list_tools, las__call), onboarding"
                           : "Las's own tools (listed by a running server; the log does not "
                             "record them)",
                       {true, true, true}, {true, true, false, false});
@@ -41,19 +41,22 @@ std::vector<Source> BuildInventory(const InventoryFacts& facts) {
                                       "sources; inspect events"
                                     : "Privileged tools, served only by `las serve --admin`",
                         {false, facts.admin, true}, {false, false, true, false});
+  Source docs = System(kSourceDocs,
+                       "Operator manual, troubleshooting and authoring guides (read with "
+                       "las__read_doc)",
+                       {true, true, true}, {true, false, false, false});
+  docs.resources = DocResourceItems();
+  docs.prompts = DocPromptItems();
   for (const auto& tool : facts.las_tools) {
-    if (IsAdminTool(tool.name)) {
+    const std::string_view owner = BuiltinSourceOf(tool.name);
+    if (owner == kSourceAdmin) {
       if (facts.admin) admin.tools.push_back(tool);
     } else {
-      las.tools.push_back(tool);
+      (owner == kSourceDocs ? docs : las).tools.push_back(tool);
     }
   }
   out.push_back(std::move(las));
   out.push_back(std::move(admin));
-  Source docs = System(kSourceDocs, "Operator manual, troubleshooting and authoring guides",
-                       {true, true, true}, {true, false, false, false});
-  docs.resources = DocResourceItems();
-  docs.prompts = DocPromptItems();
   out.push_back(std::move(docs));
   Source std_source = System(kSourceStd, "The standard state reducers",
                              {true, false, true}, {true, false, false, false});

@@ -55,7 +55,7 @@ struct Federated {
   Catalog catalog;
   std::vector<SurfaceState> surfaces;
   Federated() {
-    for (const char* name : {"las__search", "las__call", "las__list_sources"}) {
+    for (const char* name : {"las__search", "las__call", "las__list_sources", "las__read_doc"}) {
       catalog.AddBuiltin(Builtin(name));
     }
     for (const char* name : {"g", "f", "e", "d", "c", "b", "a"}) {
@@ -108,6 +108,11 @@ TEST(InventoryTest, EverySourceWithItsCapabilitiesAndAFailedSurfaceSaysWhy) {
   EXPECT_EQ(std_source->reducers[0].name, "append");
   EXPECT_FALSE(std_source->visibility.mcp_client);
   EXPECT_EQ(FindSource(sources, "las.docs")->resources.size(), 3u);
+  // The docs' tool is filed under the docs' source, which the guard switches it with
+  // (probe DO1: listed under las, switched with las.docs).
+  ASSERT_EQ(FindSource(sources, "las.docs")->tools.size(), 1u);
+  EXPECT_EQ(FindSource(sources, "las.docs")->tools[0].name, "las__read_doc");
+  for (const auto& tool : FindSource(sources, "las")->tools) EXPECT_NE(tool.name, "las__read_doc");
   // Without --admin the admin tool is not las.admin's (nor las's) and las.admin is not
   // visible to MCP clients.
   const Source* admin = FindSource(sources, "las.admin");
@@ -287,6 +292,7 @@ TEST(SourceIdsTest, OwnersOfTools) {
   EXPECT_EQ(SourceIdOf(SurfaceTool("echo", "echo")), "echo");
   EXPECT_EQ(SourceIdOf(Builtin("las__search")), "las");
   EXPECT_EQ(SourceIdOf(Builtin("las__disable_source")), "las.admin");
+  EXPECT_EQ(SourceIdOf(Builtin("las__read_doc")), "las.docs");
   EXPECT_TRUE(IsDiscoveryTool("las__call"));
   EXPECT_FALSE(IsDiscoveryTool("las__onboarding"));
 }
