@@ -86,11 +86,11 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
          EscapeForTerminal(file).c_str());
   }
   log.KeepHead(
-      [file, key, told = false, directory_made = false](const log::KeptHead& kept) mutable {
-        // The keeper's thread only. The directory is made again after a failure (removed?).
-        Status made = directory_made ? Status::Ok() : EnsureParentDirectory(file);
+      [file, key, told = false](const log::KeptHead& kept) mutable {
+        // The keeper's thread only, at most once a second: the directory is made (or found)
+        // each time, so that one removed meanwhile is made again before a keep fails.
+        Status made = EnsureParentDirectory(file);
         if (made.ok()) made = ReplaceFileAtomically(file, log::EncodeKeptHead(kept, key), 0600);
-        directory_made = made.ok();
         if (!made.ok() && !std::exchange(told, true)) {
           Note("the log's head cannot be kept outside it: %s\n",
                EscapeForTerminal(made.message()).c_str());
