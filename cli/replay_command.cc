@@ -150,8 +150,10 @@ const char* KeptStateName(log::KeptState state) {
 }
 
 // docs/CLI.md: null when not judged (no usable key, a kept file that cannot be read, or a
-// broken chain).
-nlohmann::ordered_json KeptJson(const std::optional<log::KeptVerdict>& kept) {
+// broken chain); "contradicted" when the log or the kept file fails it (probe DN4: that read
+// as null, not judged, to a script).
+nlohmann::ordered_json KeptJson(const std::optional<log::KeptVerdict>& kept, bool contradicted) {
+  if (contradicted) return {{"state", "contradicted"}};
   if (!kept) return nullptr;
   return {{"state", KeptStateName(kept->state)}, {"sequence", kept->kept.head.sequence}};
 }
@@ -171,7 +173,8 @@ std::string KeptLine(const std::optional<log::KeptVerdict>& kept,
     case log::KeptState::kOtherLog:
       return "head kept outside the log: another log's (made anew in this place?)";
     case log::KeptState::kOtherKey:
-      return "head kept outside the log: another snapshot key's, not judged";
+      return "head kept outside the log: another snapshot key's record where this key's "
+             "belongs (damaged?), not judged";
     case log::KeptState::kNone: break;
   }
   return "no head kept outside the log for this key";
@@ -292,6 +295,7 @@ int RunReplay(const ReplayOptions& options) {
     }
   }
   std::optional<log::KeptVerdict> kept;
+  bool kept_contradicted = false;
   if (outcome.status.ok() && key && kept_record.ok()) {
     std::optional<std::string_view> record;
     if (*kept_record) record = **kept_record;
@@ -301,6 +305,7 @@ int RunReplay(const ReplayOptions& options) {
     if (judged.ok()) {
       kept = std::move(*judged);
     } else {
+      kept_contradicted = judged.status().code() == Code::kCorruption;
       outcome.status = Status(judged.status().code(),
                               judged.status().message() + tools::KeptHeadAdvice(kept_file));
     }
@@ -341,7 +346,7 @@ int RunReplay(const ReplayOptions& options) {
         // intact does (a forger may rewrite a prefix consistently and break it on purpose).
         {"anchored", outcome.status.ok()},
         {"seal", SealJson(seal)},
-        {"kept_head", KeptJson(kept)}};
+        {"kept_head", KeptJson(kept, kept_contradicted)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
   }

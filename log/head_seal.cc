@@ -117,21 +117,20 @@ std::string EncodeHeadSeal(const HeadSeal& seal, const SnapshotKey& key) {
 }
 
 std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head) {
-  if (verdict.state == SealState::kNoKey || verdict.unvouched.empty()) return "";
+  if (verdict.state == SealState::kNoKey || verdict.state == SealState::kOtherKey ||
+      verdict.unvouched.empty()) {
+    return "";
+  }
   const std::string all = std::to_string(head) + (head == 1 ? " event" : " events");
   if (verdict.state == SealState::kAbsent) {
     return "the log has no head seal (never sealed, or its seal was removed): none of its " +
            all + " is vouched for";
   }
-  if (verdict.state == SealState::kOtherKey) {
-    return "the log's head seal is not this snapshot key's (another key's, or damaged): none "
-           "of its " + all + " is vouched for";
-  }
   const std::string listed = SpansText(verdict.unvouched);
   const bool one = verdict.unvouched.size() == 1 && verdict.unvouched[0].first == verdict.unvouched[0].last;
   return (one ? "event " : "events ") + listed + " of the log " + (one ? "carries" : "carry") +
-         " no seal of this snapshot key (appended by a writer without it, or forged); las "
-         "replay --summary lists them";
+         " no seal of this snapshot key (appended by a writer without it — one with another "
+         "key, or with the seal off — or forged); las replay --summary lists them";
 }
 
 std::string SpansText(const std::vector<SequenceSpan>& spans) {

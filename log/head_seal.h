@@ -95,7 +95,8 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
 
 // What an operator is told while `verdict` leaves events unvouched (every start of a writer:
 // the CLI verbs too), naming them; "" when every event of the log (head `head`) is vouched
-// for, or there is no key.
+// for, or there is no key, or the seal is another key's (what the writer does about that
+// decides what to say: tools/sealed_log.h).
 std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head);
 
 // "1-9, 12": each span, a single event by its sequence alone.

@@ -16,6 +16,22 @@ namespace {
 
 constexpr size_t kNameHexDigits = 32;
 
+// Removes what a writer killed while keeping left beside `file` (StagedFile's ".NAME.tmp-*",
+// base/durable_files.h): they piled up in heads/ (probe DN5). Only this log's writer keeps
+// `file`, and it holds the log's lock, so none of them is being written.
+void RemoveStaleTemporaries(const std::string& file) {
+  const std::filesystem::path path(file);
+  const std::string prefix = "." + path.filename().string() + ".tmp-";
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(path.parent_path(), error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().filename().string().starts_with(prefix)) {
+      std::error_code ignored;
+      std::filesystem::remove(it->path(), ignored);
+    }
+  }
+}
+
 }  // namespace
 
 std::string KeptHeadFile(const std::string& key_file, const log::SnapshotKey& key,
@@ -80,20 +96,32 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
       }
     }
     Note("%s\n", OtherLogNote(*verdict, log_dir).c_str());
+  } else if (verdict->state == log::KeptState::kNone &&
+             log.seal_at_open().state == log::SealState::kSealed) {
+    // This key sealed the log, yet no head of it was kept for this path: nothing says it
+    // is not an older copy (probe DN2).
+    Note("no head of the log in %s was kept beside this snapshot key (the first start since "
+         "heads are kept, %s removed, or the log moved, copied or restored there from "
+         "elsewhere): a rollback before now cannot be told; its head is kept from now on\n",
+         EscapeForTerminal(log_dir).c_str(), EscapeForTerminal(file).c_str());
   } else if (verdict->state == log::KeptState::kOtherKey) {
     // The file's name carries this key's id: another key's record there is damage.
     Note("the head kept in %s is not this snapshot key's record (damaged?): it is replaced\n",
          EscapeForTerminal(file).c_str());
   }
+  RemoveStaleTemporaries(file);
   log.KeepHead(
-      [file, key, told = false](const log::KeptHead& kept) mutable {
+      [file, key, failing = false](const log::KeptHead& kept) mutable {
         // The keeper's thread only, at most once a second: the directory is made (or found)
         // each time, so that one removed meanwhile is made again before a keep fails.
         Status made = EnsureParentDirectory(file);
         if (made.ok()) made = ReplaceFileAtomically(file, log::EncodeKeptHead(kept, key), 0600);
-        if (!made.ok() && !std::exchange(told, true)) {
-          Note("the log's head cannot be kept outside it: %s\n",
-               EscapeForTerminal(made.message()).c_str());
+        // Told when keeping stops and when it works again, not at every failed keep.
+        if (!made.ok() && !std::exchange(failing, true)) {
+          Note("the log's head cannot be kept outside it in %s: %s\n",
+               EscapeForTerminal(file).c_str(), EscapeForTerminal(made.message()).c_str());
+        } else if (made.ok() && std::exchange(failing, false)) {
+          Note("the log's head is kept outside it again, in %s\n", EscapeForTerminal(file).c_str());
         }
       },
       kKeepHeadEveryMicros);

@@ -38,8 +38,10 @@ Result<std::optional<std::string>> ReadKeptHead(const std::string& path);
 // one and the log fails verification (a rollback with event 1 edited or removed is not
 // another log: probe DK1; the whole chain is walked, once, only then). Otherwise starts
 // keeping the log's durable head in `file` (log.KeepHead), with a note on stderr when the
-// kept head was another log's, and one when the file cannot be read (then nothing is kept,
-// so that it is not overwritten).
+// kept head was another log's, when this key sealed the log but no head of it was kept
+// here (moved, copied or restored from elsewhere?), and when the file cannot be read (then
+// nothing is kept, so that it is not overwritten). Temporaries a killed keeper left beside
+// `file` are removed first; keeping that fails, and keeping that works again, is noted.
 Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const std::string& file,
                        const std::string& log_dir);
 

@@ -34,6 +34,20 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
          "this change is appended unsealed, and that key's server will list it as unvouched\n");
     return log;
   }
+  if (seal.state == log::SealState::kOtherKey) {
+    // A server replaces another key's seal for good: which key this is, what that costs and
+    // what to do (probe DN1: a key made anew under another HOME was taken silently).
+    const uint64_t head = (*log)->head().sequence;
+    Note("the log's head is sealed with another snapshot key than %s (another --snapshot-key, "
+         "or the key that sealed it was lost, moved, or is looked for under another HOME or "
+         "XDG_CONFIG_HOME): none of its %llu event%s is vouched for by this key, which seals "
+         "the log from its first write on, replacing that seal for good: the other key will "
+         "find every event unvouched. If this is not the key you meant, stop at once: "
+         "give every server of this log the same key (--snapshot-key FILE)\n",
+         EscapeForTerminal(key_file).c_str(), static_cast<unsigned long long>(head),
+         head == 1 ? "" : "s");
+    return log;
+  }
   const std::string note = log::UnvouchedNote(seal, (*log)->head().sequence);
   if (!note.empty()) Note("%s\n", note.c_str());
   return log;

@@ -734,6 +734,8 @@ TEST_F(ReplayCliTest, ALogRolledBackBelowTheHeadKeptBesideTheKeyIsRefused) {
             std::string::npos) << rolled_back.err;
   EXPECT_EQ(summary(rolled_back)["ok"], false);
   EXPECT_EQ(summary(rolled_back)["seal"]["state"], "sealed") << "the old seal verifies";
+  EXPECT_EQ(summary(rolled_back)["kept_head"], json::parse(R"({"state":"contradicted"})"))
+      << "judged, not null (probe DN4)";
   CommandResult writer = grant("erin");
   EXPECT_EQ(writer.exit_code, 3) << writer.err;
   EXPECT_NE(writer.err.find("rolled back or cut"), std::string::npos) << writer.err;
@@ -763,6 +765,48 @@ TEST_F(ReplayCliTest, ALogRolledBackBelowTheHeadKeptBesideTheKeyIsRefused) {
   CommandResult plain = Las({"replay", "--log", dir_, "--snapshot-key", key});
   EXPECT_NE(plain.err.find("head kept outside the log: event 10, which the log holds"),
             std::string::npos) << plain.err;
+}
+
+// Probe DN2: the kept head is named after the log's path, so a log this key sealed, found
+// at a path with no head kept (moved, copied or restored there), could be an older copy
+// and nothing said so. The writer now says it once; from then on the head is kept there.
+// Probe DN5: temporaries a writer killed while keeping left in heads/ are removed.
+TEST_F(ReplayCliTest, ASealedLogAtAPathWithNoKeptHeadIsToldAndStaleTemporariesGo) {
+  const std::string config = tmp_.Sub("config");
+  auto grant = [&](const std::string& log, const std::string& agent) {
+    return RunCommand({LAS_EXECUTABLE, "grant", agent, "--all", "--log", log},
+                      {"XDG_CONFIG_HOME=" + config});
+  };
+  CommandResult first = grant(dir_, "bob");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.err.find("no head of the log"), std::string::npos)
+      << "never sealed by this key: nothing to miss: " << first.err;
+  const std::string moved = tmp_.Sub("moved");
+  std::filesystem::rename(dir_, moved);
+  const std::string heads = config + "/las/heads";
+  std::string kept_name;
+  for (const auto& entry : std::filesystem::directory_iterator(heads)) {
+    kept_name = entry.path().filename().string();
+  }
+  ASSERT_FALSE(kept_name.empty());
+  const std::string stale = heads + "/." + kept_name + ".tmp-AbC123";
+  std::ofstream(stale) << "left by a killed keeper";
+
+  CommandResult there = grant(moved, "carol");
+  ASSERT_EQ(there.exit_code, 0) << there.err;
+  EXPECT_NE(there.err.find("no head of the log in " + moved + " was kept beside this snapshot key"),
+            std::string::npos) << there.err;
+  EXPECT_TRUE(std::filesystem::exists(stale)) << "another path's file: not this writer's";
+  CommandResult again = grant(moved, "dave");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("no head of the log"), std::string::npos) << "kept now: " << again.err;
+  std::filesystem::rename(moved, dir_);
+  // Back at its first path, whose kept head (event 10) it still holds: no note, and the
+  // writer of that path's kept file removes what a killed one left.
+  CommandResult home = grant(dir_, "erin");
+  ASSERT_EQ(home.exit_code, 0) << home.err;
+  EXPECT_EQ(home.err.find("no head of the log"), std::string::npos) << home.err;
+  EXPECT_FALSE(std::filesystem::exists(stale));
 }
 
 // An empty --call selected nothing and so printed the whole ledger (exit 0).

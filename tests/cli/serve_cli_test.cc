@@ -272,8 +272,13 @@ TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheyWereSealedWithAnotherK
                             "mismatch (damaged, or sealed with another key)"),
             std::string::npos)
       << second.err;
-  EXPECT_NE(second.err.find("the log's head seal is not this snapshot key's (another key's, or "
-                            "damaged): none of its 3 events is vouched for"),
+  // A server replaces the other key's seal: it says so, and how to keep it (probe DN1).
+  EXPECT_NE(second.err.find("the log's head is sealed with another snapshot key than " +
+                            tmp_.Sub("keys/second.key")),
+            std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("none of its 3 events is vouched for by this key, which seals the "
+                            "log from its first write on, replacing that seal for good"),
             std::string::npos)
       << second.err;
   EXPECT_EQ(second.err.find("no usable snapshot key"), std::string::npos) << second.err;
