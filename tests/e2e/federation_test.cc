@@ -21,6 +21,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/processes.h"
 #include "tests/support/run_command.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 #include "trust/tool_binding_check.h"
 
@@ -727,7 +728,9 @@ TEST_F(SurfaceRestartTest, AFailedStartIsRetriedLaterAndChangedBytesAreNever) {
 // children are ended and their calls fail until las restarts with a release that has not
 // expired, whether or not a child ever stops by itself.
 TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
-  constexpr int kExpiresInSeconds = 4;
+  // Long enough for the start to finish first: a sanitized start on a loaded machine took
+  // more than 4 s, and its surfaces were left out as expired before the first call.
+  constexpr int kExpiresInSeconds = testing::kSanitizedBuild ? 20 : 4;
   release_->Sign(1, kExpiresInSeconds);
   StartServer();
   ASSERT_TRUE(Call("gated__echo", {{"text", "before"}}).contains("result"));
@@ -777,7 +780,9 @@ TEST_F(SurfaceRestartTest, AFarExpiryIsWatchedWithoutBurningACore) {
 // The release is checked again at the restart itself: one that expired while the restart
 // waited admits nothing.
 TEST_F(SurfaceRestartTest, AReleaseThatExpiresDuringTheWaitStartsNothing) {
-  constexpr int kExpiresInSeconds = 4;
+  // Long enough for the start to finish first: a sanitized start on a loaded machine took
+  // more than 4 s, and its surfaces were left out as expired before the first call.
+  constexpr int kExpiresInSeconds = testing::kSanitizedBuild ? 20 : 4;
   release_->Sign(1, kExpiresInSeconds);
   StartServer(kExpiresInSeconds * 1000 + 500);
   EXPECT_TRUE(Call("gated__crash").contains("error"));
