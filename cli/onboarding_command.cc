@@ -259,7 +259,7 @@ int Mutate(const OnboardingFlags& flags) {
     if (!loaded.ok()) return Fail(loaded.status());
     registry = std::move(loaded).value();
   }
-  auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, /*operator_verb=*/true);
+  auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, tools::SealWriter::kOperatorVerb);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) return MutateThroughServer(flags, registry, log.status());
     return Fail(log.status());

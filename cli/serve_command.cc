@@ -46,6 +46,7 @@ struct GatewayFlags {
   bool json = false;
   uint64_t snapshot_every = 10000;
   std::string snapshot_key_file = DefaultSnapshotKeyFile();
+  bool adopt_seal = false;
   bool embedded = false;
   bool bridge_only = false;
   int64_t daemon_wait_ms = 60'000;
@@ -78,6 +79,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
   options.relaxed_durability = flags.durability == "relaxed";
   options.snapshot_every = flags.snapshot_every;
   options.snapshot_key_file = flags.snapshot_key_file;
+  options.adopt_another_keys_seal = flags.adopt_seal;
   options.lazy = flags.lazy;
   options.admin = flags.admin;
   options.reap_adopted_orphans = true;  // every child of the las program is a spawned surface
@@ -166,6 +168,9 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "--snapshot-every 0; snapshots and the seal with --snapshot-key \"\" (the "
                   "empty path as its own word: --snapshot-key= is refused)")
       ->capture_default_str();
+  cmd->add_flag("--adopt-seal", flags->adopt_seal,
+                "Seal the log's head with this --snapshot-key though another key sealed it (a "
+                "key rotation); without it, that seal stays and this server appends unsealed");
 }
 
 }  // namespace

@@ -125,7 +125,7 @@ int Toggle(const SourcesFlags& flags, bool enable) {
     return kExitOk;
   };
   uint64_t sequence = 0;
-  auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, /*operator_verb=*/true);
+  auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, tools::SealWriter::kOperatorVerb);
   if (log.ok()) {  // the log is free: append directly
     // Decided here only when no server holds the log: this process's view of a held log
     // includes events not on disk yet, which its server must not be told of (probe DM3).

@@ -47,10 +47,10 @@ struct LogOptions {
   // kCorruption) and every write stores a new seal beside the head. Without it the log
   // is written unsealed, and a later keyed writer lists those events as unvouched.
   std::optional<SnapshotKey> seal_key = std::nullopt;
-  // For a writer that is not the log's server (a CLI verb, with the user's default key): a
-  // seal of another key is left in place and this writer appends unsealed, so that the
-  // server's key later lists only these events as unvouched, not every event it vouched for
-  // (probe DJ4). A server's configured key replaces another key's seal.
+  // A seal of another key is left in place and this writer appends unsealed, so that that
+  // key later lists only these events as unvouched, not every event it vouched for (probe
+  // DJ4: a CLI verb with the user's default key; DN1: a server whose key was lost or looked
+  // for under another HOME). False only to replace that seal (`las serve --adopt-seal`).
   bool keep_another_keys_seal = false;
 };
 

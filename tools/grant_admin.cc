@@ -30,7 +30,7 @@ struct Opened {
 Result<Opened> OpenAndFold(const OperatorLog& where, bool create) {
   log::LogOptions options;
   options.create_if_missing = create;
-  auto log = OpenSealedLog(where.dir, where.snapshot_key_file, options, /*operator_verb=*/true);
+  auto log = OpenSealedLog(where.dir, where.snapshot_key_file, options, SealWriter::kOperatorVerb);
   if (!log.ok()) {
     if (log.status().code() == Code::kLocked) {
       // Named like the other verbs' lock refusals (probe BI6).

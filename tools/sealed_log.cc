@@ -20,32 +20,34 @@ std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
 
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,
-                                                     log::LogOptions options, bool operator_verb) {
+                                                     log::LogOptions options, SealWriter writer) {
   options.seal_key = SealKeyOrNote(key_file, dir);
-  options.keep_another_keys_seal = operator_verb;
+  options.keep_another_keys_seal = writer != SealWriter::kAdoptingServer;
   auto log = log::EventLog::Open(dir, options);
   if (!log.ok()) return log.status();
   if (options.seal_key) {
     LAS_RETURN_IF_ERROR(KeepHeadOutside(**log, *options.seal_key, KeptHeadFile(key_file, *options.seal_key, dir), dir));
   }
   const log::SealVerdict& seal = (*log)->seal_at_open();
-  if (operator_verb && seal.state == log::SealState::kOtherKey) {
-    Note("the log's head is sealed with another snapshot key (its server's --snapshot-key?): "
-         "this change is appended unsealed, and that key's server will list it as unvouched\n");
-    return log;
-  }
   if (seal.state == log::SealState::kOtherKey) {
-    // A server replaces another key's seal for good: which key this is, what that costs and
-    // what to do (probe DN1: a key made anew under another HOME was taken silently).
     const uint64_t head = (*log)->head().sequence;
-    Note("the log's head is sealed with another snapshot key than %s (another --snapshot-key, "
-         "or the key that sealed it was lost, moved, or is looked for under another HOME or "
-         "XDG_CONFIG_HOME): none of its %llu event%s is vouched for by this key, which seals "
-         "the log from its first write on, replacing that seal for good: the other key will "
-         "find every event unvouched. If this is not the key you meant, stop at once: "
-         "give every server of this log the same key (--snapshot-key FILE)\n",
-         EscapeForTerminal(key_file).c_str(), static_cast<unsigned long long>(head),
-         head == 1 ? "" : "s");
+    const std::string which =
+        "the log's head is sealed with another snapshot key than " + EscapeForTerminal(key_file);
+    if (writer == SealWriter::kOperatorVerb) {
+      Note("%s (its server's --snapshot-key?): this change is appended unsealed, and that key's "
+           "server will list it as unvouched\n", which.c_str());
+    } else if (writer == SealWriter::kServer) {
+      Note("%s (another --snapshot-key, or the key that sealed it was lost, moved, or is looked "
+           "for under another HOME or XDG_CONFIG_HOME): this server appends unsealed and leaves "
+           "that seal in place, so that key still vouches for the events it sealed and will "
+           "list this server's as unvouched. Start with that key (--snapshot-key FILE), or, to "
+           "seal with this one from now on, once with --adopt-seal\n",
+           which.c_str());
+    } else {
+      Note("%s: --adopt-seal: this server seals the log with its key from its first write on, "
+           "replacing that seal; none of the log's %llu event%s is vouched for by this key\n",
+           which.c_str(), static_cast<unsigned long long>(head), head == 1 ? "" : "s");
+    }
     return log;
   }
   const std::string note = log::UnvouchedNote(seal, (*log)->head().sequence);

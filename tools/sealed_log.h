@@ -21,13 +21,22 @@ namespace las::tools {
 std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
                                               const std::string& log_dir);
 
+// Who writes, for what is done with a head sealed with another key than the writer's.
+enum class SealWriter {
+  kOperatorVerb,    // a CLI verb: leaves that seal in place and appends unsealed
+  kServer,          // the same, saying how to seal with this key instead (probe DN1: a
+                    // server whose key was lost or looked for under another HOME replaced
+                    // the seal for good, and the old key then vouched for nothing)
+  kAdoptingServer,  // `--adopt-seal`: replaces that seal with this key's (a rotation)
+};
+
 // EventLog::Open(dir, options) sealed with SealKeyOrNote(key_file, dir); with that key, the
 // head kept outside the log judged and kept from then on (KeepHeadOutside: kCorruption for a
 // log rolled back below it); then a note naming the events no seal of that key vouches for
-// (log::UnvouchedNote), at every open while there are any. `operator_verb`: a CLI verb, which leaves another key's seal in place
-// (LogOptions::keep_another_keys_seal).
+// (log::UnvouchedNote), at every open while there are any, or saying what `writer` does
+// with another key's seal (LogOptions::keep_another_keys_seal unless kAdoptingServer).
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,
-                                                     log::LogOptions options, bool operator_verb);
+                                                     log::LogOptions options, SealWriter writer);
 
 }  // namespace las::tools

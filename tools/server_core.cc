@@ -155,7 +155,9 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
                                                      const ServerOptions& options) {
   (void)transport::BecomeChildSubreaper();
   transport::IgnoreWriteSignals();
-  auto log = OpenSealedLog(options.log_dir, options.snapshot_key_file, {}, /*operator_verb=*/false);
+  auto log = OpenSealedLog(options.log_dir, options.snapshot_key_file, {},
+                           options.adopt_another_keys_seal ? SealWriter::kAdoptingServer
+                                                           : SealWriter::kServer);
   if (!log.ok()) return log.status();
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
   // A call timeout is a promise about time: no sync may hold the loop past a deadline.

@@ -30,6 +30,9 @@ struct ServerOptions {
   uint64_t snapshot_every = 10000;
   // The key sealing those snapshots (tools/snapshot_key_file.h); "" = no snapshots.
   std::string snapshot_key_file;
+  // Seal the log's head with that key though another key sealed it (a rotation:
+  // OpenSealedLog). Without it another key's seal stays and this server appends unsealed.
+  bool adopt_another_keys_seal = false;
   bool lazy = false;   // tools/list shows only the discovery tools (docs/SOURCES.md)
   bool admin = false;  // the las.admin tools are served (docs/SOURCES.md)
   // Reap, as they exit, the processes this server adopts as child subreaper

@@ -256,11 +256,20 @@ TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheyWereSealedWithAnotherK
       << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << "\n"
       << R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"las__onboarding","arguments":{"action":"status"}}})"
       << "\n";
-  auto serve = [&](const std::string& key) {
-    return Las({"/bin/sh", "-c", "exec \"$@\" < \"$0\"", input, LAS_EXECUTABLE, "serve",
-                "--embedded", "--log", tmp_.Sub("log"), "--snapshot-every", "1",
-                "--snapshot-key", key},
-               run_dir_, /*through_shell=*/true);
+  auto serve = [&](const std::string& key, bool adopt = false) {
+    std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\" < \"$0\"", input,
+                                     LAS_EXECUTABLE, "serve", "--embedded", "--log",
+                                     tmp_.Sub("log"), "--snapshot-every", "1", "--snapshot-key", key};
+    if (adopt) argv.push_back("--adopt-seal");
+    return Las(argv, run_dir_, /*through_shell=*/true);
+  };
+  // The seal as `las replay` judges it with `key`.
+  auto seal_with = [&](const std::string& key) {
+    const CommandResult replay = RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log"),
+                                             "--snapshot-key", key, "--summary"});
+    EXPECT_EQ(replay.exit_code, 0) << replay.err;
+    const std::vector<std::string> lines = Lines(replay.out);
+    return lines.empty() ? std::string() : lines.back();
   };
   const CommandResult first = serve(tmp_.Sub("keys/first.key"));
   ASSERT_EQ(first.exit_code, 0) << first.err;
@@ -272,17 +281,30 @@ TEST_F(ServeCliTest, SnapshotsIgnoredForANewKeyPathSayTheyWereSealedWithAnotherK
                             "mismatch (damaged, or sealed with another key)"),
             std::string::npos)
       << second.err;
-  // A server replaces the other key's seal: it says so, and how to keep it (probe DN1).
+  // Probe DN1: a server with another key (here a new path; a lost key, another HOME) replaced
+  // the seal for good and the first key then vouched for nothing. It leaves that seal in
+  // place now, appends unsealed, and says how to adopt it.
   EXPECT_NE(second.err.find("the log's head is sealed with another snapshot key than " +
                             tmp_.Sub("keys/second.key")),
             std::string::npos)
       << second.err;
-  EXPECT_NE(second.err.find("none of its 3 events is vouched for by this key, which seals the "
-                            "log from its first write on, replacing that seal for good"),
+  EXPECT_NE(second.err.find("this server appends unsealed and leaves that seal in place"),
             std::string::npos)
       << second.err;
   EXPECT_EQ(second.err.find("no usable snapshot key"), std::string::npos) << second.err;
   EXPECT_TRUE(fs::exists(tmp_.Sub("keys/second.key")));
+  EXPECT_NE(seal_with(tmp_.Sub("keys/first.key")).find(R"("seal":{"state":"sealed","through":3,"unvouched":[[4,)"),
+            std::string::npos)
+      << "the first key still vouches for its events: " << seal_with(tmp_.Sub("keys/first.key"));
+  const CommandResult adopted = serve(tmp_.Sub("keys/second.key"), /*adopt=*/true);
+  ASSERT_EQ(adopted.exit_code, 0) << adopted.err;
+  EXPECT_NE(adopted.err.find("--adopt-seal: this server seals the log with its key from its "
+                             "first write on, replacing that seal"),
+            std::string::npos)
+      << adopted.err;
+  EXPECT_NE(seal_with(tmp_.Sub("keys/second.key")).find(R"("seal":{"state":"sealed")"),
+            std::string::npos)
+      << seal_with(tmp_.Sub("keys/second.key"));
 
   const CommandResult off = serve("");
   ASSERT_EQ(off.exit_code, 0) << off.err;
