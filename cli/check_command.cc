@@ -14,6 +14,8 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/log_fold.h"
+#include "cli/paths.h"
+#include "cli/writer_refusal.h"
 #include "cli/registry_flag.h"
 #include "cli/release_settings.h"
 #include "projections/releases_projection.h"
@@ -42,6 +44,7 @@ struct CheckFlags {
   std::string trust_store;
   std::string watermark;
   std::string log_dir;  // "": no log-watermark row
+  std::string snapshot_key_file = DefaultSnapshotKeyFile();
   std::optional<std::string> at;
   int64_t timeout_ms = 15'000;
 };
@@ -139,6 +142,10 @@ int RunCheck(const CheckFlags& flags) {
     if (releases == nullptr) return folded;
     release.recorded = tools::RecordedWatermarks(releases->releases());
     release.recorded_log = flags.log_dir;
+    if (Status refusal = WriterRefusal(flags.log_dir, flags.snapshot_key_file); !refusal.ok()) {
+      if (refusal.code() != Code::kCorruption) return Fail(refusal);
+      release.recorded_log_refusal = refusal.message();
+    }
   }
   options.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
   options.policy.node_executable = NodeExecutable(env);
@@ -186,6 +193,10 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
                   "Also check the release against the watermark this log recorded, which "
                   "`las serve` on it applies (read-only; works while a server holds it)")
       ->check(NonEmptyPath("leave the flag out to check against the watermark file only"));
+  cmd->add_option("--snapshot-key", flags->snapshot_key_file,
+                  "With --log: the snapshot key whose head seal and kept head judge that log, "
+                  "as `las serve --snapshot-key` on it does")
+      ->capture_default_str();
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
       ->transform(TimeoutMs(1))

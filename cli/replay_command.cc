@@ -135,6 +135,7 @@ std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::str
   if (!seal) return "head seal not judged: " + (no_key.empty() ? "the chain broke first" : no_key);
   std::string line = std::string("head seal ") + SealStateName(seal->state);
   if (seal->state == log::SealState::kSealed) line += " through event " + std::to_string(seal->through);
+  if (!seal->other_key_id.empty()) line += " (key id " + seal->other_key_id + ")";
   if (seal->unvouched.empty()) return line + "; every event vouched for";
   return line + "; events no seal vouches for: " + log::SpansText(seal->unvouched);
 }

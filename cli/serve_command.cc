@@ -65,6 +65,21 @@ void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
       ->transform(TimeoutMs(1));
 }
 
+// Every command that writes the log as a server — `las list` too, which records the
+// catalog (probe DP2: it sealed with the default key only, and its note named these flags).
+void AddSealFlags(CLI::App& cmd, GatewayFlags& flags) {
+  cmd.add_option("--snapshot-key", flags.snapshot_key_file,
+                 "File with the secret key that seals snapshots and the log's head, created "
+                 "(0600) at start when missing; kept outside the log directory so that a "
+                 "snapshot or log rewritten by anyone else is told. Snapshots are off with "
+                 "--snapshot-every 0; snapshots and the seal with --snapshot-key \"\" (the "
+                 "empty path as its own word: --snapshot-key= is refused)")
+      ->capture_default_str();
+  cmd.add_flag("--adopt-seal", flags.adopt_seal,
+               "Seal the log's head with this --snapshot-key though another key sealed it (a "
+               "key rotation); without it, that seal stays and this server appends unsealed");
+}
+
 // Resolves flags and the environment into server options; an error is printed.
 std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
                                             int& exit_code) {
@@ -161,16 +176,7 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "restart folds only the events after the newest snapshot (0: never)")
       ->capture_default_str()
       ->transform(WholeUint64());
-  cmd->add_option("--snapshot-key", flags->snapshot_key_file,
-                  "File with the secret key that seals snapshots and the log's head, created "
-                  "(0600) at start when missing; kept outside the log directory so that a "
-                  "snapshot or log rewritten by anyone else is told. Snapshots are off with "
-                  "--snapshot-every 0; snapshots and the seal with --snapshot-key \"\" (the "
-                  "empty path as its own word: --snapshot-key= is refused)")
-      ->capture_default_str();
-  cmd->add_flag("--adopt-seal", flags->adopt_seal,
-                "Seal the log's head with this --snapshot-key though another key sealed it (a "
-                "key rotation); without it, that seal stays and this server appends unsealed");
+  AddSealFlags(*cmd, *flags);
 }
 
 }  // namespace
@@ -348,6 +354,7 @@ void RegisterList(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "list", "Run the same federation as `las serve`, print the catalog, and exit");
   AddCommonFlags(*cmd, *flags);
+  AddSealFlags(*cmd, *flags);
   cmd->add_flag("--json", flags->json, "Full entries and each configured surface's state");
   cmd->callback([cmd, flags, &exit_code] {
     auto options = Resolve(*flags, exit_code);

@@ -115,10 +115,9 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   int exit_code = kExitOk;
   auto sources = Inventory(flags, exit_code);  // also: the log exists
   if (!sources) return exit_code;
+  // Decided here only when no server holds the log; else its server decides (the same
+  // rule, over its own registry's surfaces too).
   auto plan = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
-  if (!plan.ok()) {
-    return Fail(plan.status());
-  }
   const auto unchanged = [&] {
     std::printf("%s is already %s; nothing recorded\n", flags.id.c_str(),
                 enable ? "enabled" : "disabled");
@@ -127,8 +126,9 @@ int Toggle(const SourcesFlags& flags, bool enable) {
   uint64_t sequence = 0;
   auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, tools::SealWriter::kOperatorVerb);
   if (log.ok()) {  // the log is free: append directly
-    // Decided here only when no server holds the log: this process's view of a held log
-    // includes events not on disk yet, which its server must not be told of (probe DM3).
+    // Not for a held log: this process's view of it includes events not on disk yet,
+    // which its server must not be told of (probe DM3).
+    if (!plan.ok()) return Fail(plan.status());
     if (!plan->has_value()) return unchanged();
     auto appended = (*log)->Append({std::move(**plan)});
     if (!appended.ok()) {

@@ -28,11 +28,16 @@ uint64_t U64At(std::string_view bytes, size_t at) {
 }
 
 struct Parsed {
-  std::string key_id;
   HeadSeal seal;
   std::string_view body;  // everything the MAC covers
   std::string_view mac;
 };
+
+// The key id a record names, readable as a seal or not; nullopt when it names none.
+std::optional<std::string_view> NamedKeyId(std::string_view record) {
+  if (record.size() < 12 + kKeyIdSize || !record.starts_with(kMagic)) return std::nullopt;
+  return record.substr(12, kKeyIdSize);
+}
 
 // nullopt for bytes that are not a seal record of this version.
 std::optional<Parsed> Parse(std::string_view record) {
@@ -44,7 +49,6 @@ std::optional<Parsed> Parse(std::string_view record) {
     return std::nullopt;
   }
   Parsed parsed;
-  parsed.key_id = std::string(record.substr(12, kKeyIdSize));
   parsed.seal.head.sequence = U64At(record, 12 + kKeyIdSize);
   std::memcpy(parsed.seal.head.hash.data(), record.data() + 28, 32);
   for (uint32_t i = 0; i < count; ++i) {
@@ -130,7 +134,7 @@ std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head) {
   const bool one = verdict.unvouched.size() == 1 && verdict.unvouched[0].first == verdict.unvouched[0].last;
   return (one ? "event " : "events ") + listed + " of the log " + (one ? "carries" : "carry") +
          " no seal of this snapshot key (appended by a writer without it — one with another "
-         "key, or with the seal off — or forged); las replay --summary lists them";
+         "key, or with the seal off — or forged)";
 }
 
 std::string SpansText(const std::vector<SequenceSpan>& spans) {
@@ -158,12 +162,18 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
                                   const Head& head, const HashAt& hash_at) {
   SealVerdict verdict;
   if (key == nullptr) return verdict;
-  const std::optional<Parsed> parsed = record ? Parse(*record) : std::nullopt;
-  const bool ours = parsed && parsed->key_id == SealKeyId(*key);
-  if (!ours) {
+  const std::optional<std::string_view> named = record ? NamedKeyId(*record) : std::nullopt;
+  if (!named || *named != SealKeyId(*key)) {
     verdict.state = record ? SealState::kOtherKey : SealState::kAbsent;
+    if (named) {
+      verdict.other_key_id = ToHex({reinterpret_cast<const uint8_t*>(named->data()), named->size()});
+    }
     if (head.sequence > 0) verdict.unvouched.push_back({1, head.sequence});
     return verdict;
+  }
+  const std::optional<Parsed> parsed = Parse(*record);
+  if (!parsed) {
+    return Corruption("the head seal record of this key cannot be read (altered or damaged)");
   }
   const auto mac = KeyedDomainHash(*key, kMacLabel, parsed->body);
   if (sodium_memcmp(mac.data(), parsed->mac.data(), kMacSize) != 0 || !WellFormed(parsed->seal)) {

@@ -63,6 +63,9 @@ struct SealVerdict {
   // The log's events that no seal of this key vouches for, as the log stands: the seal's
   // own list and the events after its head; every event (1..head) unless kSealed.
   std::vector<SequenceSpan> unvouched;
+  // kOtherKey: the id (hex, as in the kept-head files' names) of the key the seal names;
+  // "" when the record cannot be read as a seal at all.
+  std::string other_key_id;
 };
 
 // The stored hash of event `sequence` (kNotFound when the log does not hold it).
@@ -87,14 +90,15 @@ Status CheckLogHolds(const Head& claimed, const Head& head, const HashAt& hash_a
                      const HeadClaim& words);
 
 // Judges `record` (nullopt: none stored) for a log whose head is `head`, with `key` (null:
-// kNoKey). kCorruption when a seal this key made says otherwise than the log: its MAC fails
-// (the record was altered), it seals an event beyond the head (the log was cut) or one the
-// log holds with another hash (rewritten). kIo from `hash_at`.
+// kNoKey). kCorruption when a seal naming this key says otherwise than the log: it cannot
+// be read or its MAC fails (the record was altered: never taken for another key's, probe
+// DP1), it seals an event beyond the head (the log was cut) or one the log holds with
+// another hash (rewritten). kIo from `hash_at`.
 Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const SnapshotKey* key,
                                   const Head& head, const HashAt& hash_at);
 
 // What an operator is told while `verdict` leaves events unvouched (every start of a writer:
-// the CLI verbs too), naming them; "" when every event of the log (head `head`) is vouched
+// the CLI verbs too), naming them (the caller adds how to list them with its key); "" when every event of the log (head `head`) is vouched
 // for, or there is no key, or the seal is another key's (what the writer does about that
 // decides what to say: tools/sealed_log.h).
 std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head);

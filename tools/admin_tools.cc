@@ -10,6 +10,7 @@
 #include "log/event_log.h"
 #include "tools/event_privacy.h"
 #include "tools/exact_json_result.h"
+#include "projections/catalog_projection.h"
 #include "projections/sources_projection.h"
 #include "tools/federation.h"
 #include "tools/live_projections.h"
@@ -35,12 +36,14 @@ std::string ErrorResult(const Json& body) {
 std::vector<Source> Inventory(const LasToolContext& context) {
   static const Catalog kEmpty;
   const auto* sources = context.live.Get<projections::SourcesProjection>("sources");
+  const auto* recorded = context.live.Get<projections::CatalogProjection>("catalog");
   const Federation* federation = context.links.federation;
   static const std::vector<SurfaceState> kNone;
   return BuildInventory(FactsFromFederation(federation ? federation->catalog() : kEmpty,
                                             federation ? federation->surfaces() : kNone,
                                             /*admin=*/true,
-                                            sources ? &sources->toggles() : nullptr));
+                                            sources ? &sources->toggles() : nullptr,
+                                            recorded ? &recorded->catalog() : nullptr));
 }
 
 // The stable refusal code of a PlanSourceToggle error.

@@ -61,6 +61,15 @@ std::string KeptHeadAdvice(const std::string& file) {
          "; if the log was restored from an older copy on purpose, remove that file)";
 }
 
+Status AnotherLogOrRollback(const Status& verified, const std::string& file) {
+  // Event 1 differs: made anew, or rewritten so as to look so. Only a chain that verifies
+  // from its first event to its head is another log.
+  if (verified.ok() || verified.code() != Code::kCorruption) return verified;
+  return Corruption("the log's first event is not the one this key's writer left here, and "
+                    "the log fails verification (" + verified.message() +
+                    "): it was rewritten or rolled back" + KeptHeadAdvice(file));
+}
+
 std::string OtherLogNote(const log::KeptVerdict& verdict, const std::string& log_dir) {
   return "the log in " + EscapeForTerminal(log_dir) + " is not the one this snapshot key's " +
          "writer left there (that one held events through " +
@@ -85,16 +94,8 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
     return Corruption(verdict.status().message() + KeptHeadAdvice(file));
   }
   if (verdict->state == log::KeptState::kOtherLog) {
-    // Event 1 differs: made anew, or rewritten so as to look so. Only a chain that verifies
-    // from its first event to its head is another log.
-    if (log.head().sequence > 0) {
-      if (Status verified = log.Verify(); !verified.ok()) {
-        if (verified.code() != Code::kCorruption) return verified;
-        return Corruption("the log's first event is not the one this key's writer left here, "
-                          "and the log fails verification (" + verified.message() +
-                          "): it was rewritten or rolled back" + KeptHeadAdvice(file));
-      }
-    }
+    LAS_RETURN_IF_ERROR(
+        AnotherLogOrRollback(log.head().sequence > 0 ? log.Verify() : Status::Ok(), file));
     Note("%s\n", OtherLogNote(*verdict, log_dir).c_str());
   } else if (verdict->state == log::KeptState::kNone &&
              log.seal_at_open().state == log::SealState::kSealed) {

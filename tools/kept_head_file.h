@@ -45,6 +45,12 @@ Result<std::optional<std::string>> ReadKeptHead(const std::string& path);
 Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const std::string& file,
                        const std::string& log_dir);
 
+// For a log whose first event is not the kept one (log::KeptState::kOtherLog), given its
+// chain's verification (`verified`: Verify() from event 1 to its head; ok for an empty log):
+// ok when the chain holds — another log, made anew there — else kCorruption with advice: a
+// rollback with event 1 edited or removed (probe DK1). Other errors as they are.
+Status AnotherLogOrRollback(const Status& verified, const std::string& file);
+
 // What the message of a refused log adds: the file, and what to do when the log was
 // restored from an older copy on purpose.
 std::string KeptHeadAdvice(const std::string& file);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "log/event_log.h"
+#include "projections/catalog_projection.h"
 #include "projections/sources_projection.h"
 #include "tools/catalog.h"
 #include "tools/federation.h"
@@ -73,10 +74,12 @@ std::optional<ToolArg> ToolOf(const Json& value) {
 // which made a batch of toggles hold the loop for seconds (probe DL4).
 std::vector<Source> Inventory(ServerCore& core) {
   const auto* toggles = core.live().Get<projections::SourcesProjection>("sources");
+  const auto* recorded = core.live().Get<projections::CatalogProjection>("catalog");
   const Catalog no_tools;
   return BuildInventory(FactsFromFederation(no_tools, core.federation().surfaces(),
                                             /*admin=*/true,
-                                            toggles ? &toggles->toggles() : nullptr));
+                                            toggles ? &toggles->toggles() : nullptr,
+                                            recorded ? &recorded->catalog() : nullptr));
 }
 
 // What one request decided: drafts to append and the answer's own members; or a refusal.

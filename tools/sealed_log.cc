@@ -23,6 +23,11 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      log::LogOptions options, SealWriter writer) {
   options.seal_key = SealKeyOrNote(key_file, dir);
   options.keep_another_keys_seal = writer != SealWriter::kAdoptingServer;
+  if (writer == SealWriter::kAdoptingServer && !options.seal_key) {
+    // Asked for a rotation that cannot happen: said, not left to be assumed (probe DP4).
+    Note("--adopt-seal: nothing is adopted: this server has no snapshot key to seal with%s\n",
+         key_file.empty() ? " (--snapshot-key \"\")" : "");
+  }
   auto log = log::EventLog::Open(dir, options);
   if (!log.ok()) return log.status();
   if (options.seal_key) {
@@ -32,7 +37,10 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   if (seal.state == log::SealState::kOtherKey) {
     const uint64_t head = (*log)->head().sequence;
     const std::string which =
-        "the log's head is sealed with another snapshot key than " + EscapeForTerminal(key_file);
+        "the log's head is sealed with another snapshot key" +
+        (seal.other_key_id.empty() ? std::string(" (its record cannot be read as a seal)")
+                                   : " (key id " + seal.other_key_id + ")") +
+        " than " + EscapeForTerminal(key_file);
     if (writer == SealWriter::kOperatorVerb) {
       Note("%s (its server's --snapshot-key?): this change is appended unsealed, and that key's "
            "server will list it as unvouched\n", which.c_str());
@@ -51,7 +59,11 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
     return log;
   }
   const std::string note = log::UnvouchedNote(seal, (*log)->head().sequence);
-  if (!note.empty()) Note("%s\n", note.c_str());
+  if (!note.empty()) {
+    // With this writer's key: replay's default key may be another (probe DP3).
+    Note("%s; las replay --snapshot-key %s --summary lists them\n", note.c_str(),
+         EscapeForTerminal(key_file).c_str());
+  }
   return log;
 }
 

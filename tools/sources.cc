@@ -4,6 +4,7 @@
 #include <set>
 
 #include "tools/docs_source.h"
+#include "tools/registry.h"
 #include "tools/source_ids.h"
 
 namespace las::tools {
@@ -23,6 +24,21 @@ Source System(std::string_view id, std::string description, SourceVisibility vis
   source.visibility = visibility;
   source.permissions = permissions;
   return source;
+}
+
+// The surfaces the log names — recorded in a catalog or named by a toggle — that are not
+// Las's own sources.
+std::set<std::string> SurfacesTheLogNames(const reducers::RecordedCatalog* recorded,
+                                          const reducers::SourceToggles* toggles) {
+  std::set<std::string> ids;
+  if (recorded != nullptr) {
+    for (const auto& [name, surface] : recorded->surfaces) ids.insert(name);
+  }
+  if (toggles != nullptr) {
+    for (const auto& [id, toggle] : toggles->by_id) ids.insert(id);
+  }
+  std::erase_if(ids, [](const std::string& id) { return IsSystemSource(id); });
+  return ids;
 }
 
 }  // namespace
@@ -108,11 +124,14 @@ const Source* FindSource(const std::vector<Source>& sources, std::string_view id
 
 InventoryFacts FactsFromFederation(const Catalog& catalog,
                                    const std::vector<SurfaceState>& surfaces, bool admin,
-                                   const reducers::SourceToggles* toggles) {
+                                   const reducers::SourceToggles* toggles,
+                                   const reducers::RecordedCatalog* recorded) {
   InventoryFacts facts;
   facts.admin = admin;
   facts.toggles = toggles;
+  std::set<std::string> unlisted = SurfacesTheLogNames(recorded, toggles);
   for (const auto& state : surfaces) {
+    unlisted.erase(state.name);
     ConnectionFacts connection;
     connection.id = state.name;
     connection.loaded = state.admitted;
@@ -122,6 +141,9 @@ InventoryFacts FactsFromFederation(const Catalog& catalog,
       connection.resources = catalog.ResourcesOf(state.name);
     }
     facts.connections.push_back(std::move(connection));
+  }
+  for (const auto& id : unlisted) {
+    facts.connections.push_back({id, false, std::string(kReasonNotInRegistry), {}, {}, {}});
   }
   for (const auto& tool : catalog.tools()) {
     // The schema as tools/list shows it: without the arguments Las fills with credentials.
@@ -144,10 +166,8 @@ InventoryFacts FactsFromLog(const reducers::RecordedCatalog& catalog,
   InventoryFacts facts;
   facts.las_tools_known = false;
   facts.toggles = toggles;
-  std::set<std::string> ids(configured.begin(), configured.end());
-  for (const auto& [name, surface] : catalog.surfaces) {
-    if (!IsSystemSource(name)) ids.insert(name);
-  }
+  std::set<std::string> ids = SurfacesTheLogNames(&catalog, toggles);
+  ids.insert(configured.begin(), configured.end());
   for (const auto& id : ids) {
     ConnectionFacts connection;
     connection.id = id;

@@ -80,14 +80,20 @@ std::vector<Source> BuildInventory(const InventoryFacts& facts);
 // The source with that id, or nullptr.
 const Source* FindSource(const std::vector<Source>& sources, std::string_view id);
 
+// Both sets of facts list the same sources: the configured surfaces, every surface the log
+// recorded and every source a toggle names — so that the CLI and a server agree on whether
+// there is such a source, and a source disabled under another registry can be enabled
+// again (probe DQ1).
+
 // Facts from a running federation: the catalog (tools with schemas, prompts, resources)
-// and every configured surface's state.
+// and every configured surface's state; the other surfaces have reason "not-in-registry".
 InventoryFacts FactsFromFederation(const Catalog& catalog,
                                    const std::vector<SurfaceState>& surfaces, bool admin,
-                                   const reducers::SourceToggles* toggles);
+                                   const reducers::SourceToggles* toggles,
+                                   const reducers::RecordedCatalog* recorded);
 // Facts from the log: the configured surfaces plus every recorded one, their latest
 // verdicts and recorded tool names (no schemas, no prompts or resources: the log does not
-// record them). A configured surface never recorded has reason "not-recorded".
+// record them). A surface never recorded has reason "not-recorded".
 InventoryFacts FactsFromLog(const reducers::RecordedCatalog& catalog,
                             const std::vector<std::string>& configured,
                             const reducers::SourceToggles* toggles);

@@ -148,9 +148,14 @@ namespace {
 // The `log-watermark` row: the release against the watermark `log_dir` recorded, as
 // admission on that log decides (a watermark file deleted or restored does not lower it).
 CheckRow CheckRecordedWatermark(const ReleaseCheck& release, const trust::Watermarks& recorded,
-                                const std::string& log_dir) {
-  if (!release.manifest) return Skip("", "log-watermark", kReasonNotChecked, "needs a verified manifest");
+                                const std::string& log_dir, const std::string& refusal) {
   const std::string log = "the log in " + log_dir;
+  if (!refusal.empty()) {
+    return Fail("", "log-watermark", kReasonLogRefused,
+                log + " is refused by its writers, so the watermark it recorded is not to be "
+                      "trusted: " + refusal);
+  }
+  if (!release.manifest) return Skip("", "log-watermark", kReasonNotChecked, "needs a verified manifest");
   trust::VerdictOr<trust::WatermarkStep> step = trust::DecideWatermark(
       recorded, release.key_id, release.manifest->sequence, release.manifest_sha256);
   if (!step.ok()) {
@@ -258,7 +263,10 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
                                 out.key_id + " (the next admission advances it)"));
     }
   }
-  if (options.recorded) out.rows.push_back(CheckRecordedWatermark(out, *options.recorded, options.recorded_log));
+  if (options.recorded) {
+    out.rows.push_back(CheckRecordedWatermark(out, *options.recorded, options.recorded_log,
+                                              options.recorded_log_refusal));
+  }
   return out;
 }
 

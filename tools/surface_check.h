@@ -16,7 +16,9 @@
 //   sequence        DecideWatermark for the verified release      -> rollback, conflict
 //   log-watermark   (with ReleaseCheckOptions::recorded) DecideWatermark against the
 //                   watermarks a log recorded, which admission on that log applies
-//                   whatever the file says                        -> rollback, conflict
+//                   whatever the file says                        -> rollback, conflict;
+//                   a log its writers refuse (rolled back below its
+//                   kept head, a contradicted seal)               -> log-refused
 //   surfaces        (no surface named) the release binds a surface the registry
 //                   configures                                    -> no-surfaces
 //
@@ -76,6 +78,8 @@ namespace las::tools {
 // no surface the registry configures, so nothing would be served.
 inline constexpr std::string_view kReasonNoSurfaces = "no-surfaces";
 inline constexpr std::string_view kReasonNotChecked = "not-checked";
+// The `log-watermark` row of a log whose writers refuse it (ReleaseCheckOptions).
+inline constexpr std::string_view kReasonLogRefused = "log-refused";
 
 enum class CheckResult { kOk, kFail, kSkip };
 // "ok", "fail", "skip".
@@ -103,6 +107,9 @@ struct ReleaseCheckOptions {
   // for the `log-watermark` row; none: no such row.
   std::optional<trust::Watermarks> recorded;
   std::string recorded_log;
+  // Why a writer refuses that log (cli/writer_refusal.h), "" when it does not: the row then
+  // fails with reason "log-refused", since `las serve` on it would not start.
+  std::string recorded_log_refusal;
   int64_t now_micros = 0;  // the one check time (expiry)
   trust::SecureFileOptions secure;
 };

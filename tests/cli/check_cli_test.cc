@@ -3,11 +3,13 @@
 // other checks still run, and nothing moves the watermark.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "log/event_log.h"
 #include "tests/cli/release_cli_fixture.h"
 #include "tools/decision_events.h"
+#include "tools/sealed_log.h"
 #include "trust/manifest.h"
 #include "trust/manifest_writer.h"
 #include "trust/trust_store.h"
@@ -213,6 +215,39 @@ TEST_F(CheckCliTest, WithALogItAlsoChecksTheWatermarkThatLogRecorded) {
   auto missing = r_.Check({"--log", r_.Sub("no-log"), "--registry", registry_});
   EXPECT_EQ(missing.exit_code, 4) << missing.err;
   EXPECT_TRUE(missing.out.empty()) << "no report: " << missing.out;
+}
+
+// A log restored from an older copy (its watermark file too) is refused by `las serve`,
+// which keeps its head outside the log: the check says so rather than trust the watermark
+// that copy recorded (probe DQ2).
+TEST_F(CheckCliTest, ALogRolledBackBelowItsKeptHeadFailsTheLogWatermarkRow) {
+  const std::string key_id = trust::LoadTrustStore(r_.trust_store())->selected_key_id;
+  const std::string log_dir = r_.Sub("log");
+  const std::string key_file = r_.Sub("keys") + "/snapshot.key";
+  const auto append_watermark = [&](uint64_t sequence) {
+    auto log = tools::OpenSealedLog(log_dir, key_file, {}, tools::SealWriter::kOperatorVerb);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append({tools::WatermarkAdvancedEvent(key_id, sequence - 1, sequence,
+                                                              std::string(64, 'a'))}).ok());
+  };
+  ASSERT_EQ(r_.Sign({"--sequence", "5"}).exit_code, 0);
+  append_watermark(4);  // the release is above it
+  const std::vector<std::string> flags = {"--log", log_dir, "--snapshot-key", key_file};
+  EXPECT_EQ(Row(CheckJson(flags), "", "log-watermark")["result"], "ok");
+  std::filesystem::copy(log_dir, r_.Sub("backup"), std::filesystem::copy_options::recursive);
+  append_watermark(6);  // the release is below it: what restoring the copy would hide
+  std::filesystem::remove_all(log_dir);
+  std::filesystem::rename(r_.Sub("backup"), log_dir);
+
+  const json report = CheckJson(flags, 1);
+  const json row = Row(report, "", "log-watermark");
+  EXPECT_EQ(row["result"], "fail") << report.dump();
+  EXPECT_EQ(row["reason"], "log-refused") << report.dump();
+  EXPECT_NE(row["detail"].get<std::string>().find("rolled back"), std::string::npos) << row.dump();
+  // Without this key nothing judges the copy: the watermark it recorded decides.
+  const json other = Row(CheckJson({"--log", log_dir, "--snapshot-key", r_.Sub("other.key")}),
+                         "", "log-watermark");
+  EXPECT_EQ(other["result"], "ok") << other.dump();
 }
 
 // A release that binds nothing the registry configures serves nothing: the check fails,

@@ -690,6 +690,10 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.err.find("events 1-9, 11 of the log carry no seal of this snapshot key"),
             std::string::npos) << again.err;
+  // How to list them, with this writer's key: replay's default one may be another (DP3).
+  EXPECT_NE(again.err.find("las replay --snapshot-key " + server_config +
+                           "/las/snapshot.key --summary lists them"),
+            std::string::npos) << again.err;
   CommandResult replay = Las({"replay", "--log", dir_, "--summary", "--snapshot-key",
                               server_config + "/las/snapshot.key"});
   ASSERT_EQ(replay.exit_code, 0) << replay.err;

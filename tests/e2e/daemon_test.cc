@@ -1175,6 +1175,44 @@ TEST_F(DaemonTest, SourcesDisableWhileTheDaemonRunsGoesThroughItAndToolsListLose
   EXPECT_EQ(Replay({"--kind", "SourceEnabled"}).size(), 1u);
 }
 
+// A source the log recorded but the daemon's registry no longer configures, and one only a
+// toggle names, are switched through the daemon as the CLI lists them: the CLI leaves the
+// decision to the daemon, and both decide from the same ids (probe DQ1: the daemon refused
+// not_found what `las sources` listed).
+TEST_F(DaemonTest, SourcesTheLogNamesButTheDaemonDoesNotConfigureCanBeSwitchedThroughIt) {
+  ASSERT_FALSE(StartDaemon().empty());  // records echo and gate
+  ASSERT_EQ(StopDaemon(), 0);
+  json registry = json::parse(std::ifstream(release_->registry_path()));
+  json kept = json::array();
+  for (const json& surface : registry["surfaces"]) {
+    if (surface["name"] == "echo") kept.push_back(surface);
+  }
+  ASSERT_EQ(kept.size(), 1u) << registry.dump();
+  registry["surfaces"] = kept;
+  std::ofstream(release_->registry_path(), std::ios::trunc) << registry.dump();
+  ASSERT_FALSE(StartDaemon().empty());
+  const auto verb = [&](const std::vector<std::string>& words) {
+    std::vector<std::string> args = {"sources"};
+    args.insert(args.end(), words.begin(), words.end());
+    args.insert(args.end(), {"--log", tmp_.Sub("log")});
+    return LasVerb(args, Environment());
+  };
+  auto disabled = verb({"disable", "gate"});
+  EXPECT_EQ(disabled.exit_code, 0) << disabled.err;
+  EXPECT_NE(disabled.out.find("disabled gate (event "), std::string::npos) << disabled.out;
+  // Only the daemon's toggle names this one: no registry of the CLI's, no recorded catalog.
+  EXPECT_EQ(verb({"disable", "zeta"}).exit_code, 4) << "no such source anywhere";
+  auto enabled = verb({"enable", "gate"});
+  EXPECT_EQ(enabled.exit_code, 0) << enabled.err;
+  EXPECT_NE(enabled.out.find("enabled gate (event "), std::string::npos) << enabled.out;
+  auto listed = verb({"--json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("\"gate\""), std::string::npos) << listed.out;
+  EXPECT_EQ(StopDaemon(), 0);
+  EXPECT_EQ(Replay({"--kind", "SourceDisabled"}).size(), 1u);
+  EXPECT_EQ(Replay({"--kind", "SourceEnabled"}).size(), 1u);
+}
+
 TEST_F(DaemonTest, GrantWhileTheDaemonRunsLetsAPreviouslyDeniedAgentCall) {
   const std::string socket_path = StartDaemon();
   ASSERT_FALSE(socket_path.empty());

@@ -180,7 +180,9 @@ TEST(JudgeHeadSeal, NoAlteredByteMakesASealVouchForMore) {
     std::string altered = seal;
     altered[i] = static_cast<char>(altered[i] ^ 0x01);
     auto judged = JudgeHeadSeal(altered, &key, head, hash_at);
-    if (judged.ok()) {  // the magic, version or key id: no seal of this key
+    const bool names_another_key = i < 8 || (i >= 12 && i < 20);  // the magic or the key id
+    EXPECT_EQ(judged.ok(), names_another_key) << "byte " << i;
+    if (judged.ok()) {
       EXPECT_EQ(judged->state, SealState::kOtherKey) << "byte " << i;
       EXPECT_EQ(judged->unvouched, (std::vector<SequenceSpan>{{1, 5}})) << "byte " << i;
     } else {
@@ -188,6 +190,42 @@ TEST(JudgeHeadSeal, NoAlteredByteMakesASealVouchForMore) {
     }
   }
   EXPECT_EQ(JudgeHeadSeal(seal, nullptr, head, hash_at)->state, SealState::kNoKey);
+}
+
+// A record naming this key that does not read as a seal (a byte appended or cut, a count
+// or version changed) is this key's seal altered, never another key's: taken for another
+// key's, it defeated the seal's checks and the right server stopped sealing (probe DP1).
+TEST(JudgeHeadSeal, ARecordNamingThisKeyThatDoesNotReadAsASealIsAltered) {
+  const SnapshotKey key = KeyOf(1);
+  const Head head{5, Hash{7}};
+  const std::string seal = EncodeHeadSeal({head, {}}, key);
+  const HashAt hash_at = [&](uint64_t) -> Result<Hash> { return head.hash; };
+  for (const std::string& damaged : {seal + '\0', seal.substr(0, seal.size() - 1),
+                                     seal.substr(0, 20), seal.substr(0, 21)}) {
+    auto judged = JudgeHeadSeal(damaged, &key, head, hash_at);
+    ASSERT_FALSE(judged.ok()) << damaged.size() << " bytes";
+    EXPECT_EQ(judged.status().code(), Code::kCorruption);
+  }
+  // Another key's seal, readable or not, is named by its id; bytes naming none are not.
+  const SnapshotKey other = KeyOf(2);
+  const std::string other_id = SealKeyId(other);
+  std::string expected_hex;
+  for (unsigned char c : other_id) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    expected_hex += kDigits[c >> 4];
+    expected_hex += kDigits[c & 15];
+  }
+  for (const std::string& record : {EncodeHeadSeal({head, {}}, other),
+                                    EncodeHeadSeal({head, {}}, other) + '\0'}) {
+    auto judged = JudgeHeadSeal(record, &key, head, hash_at);
+    ASSERT_TRUE(judged.ok()) << judged.status().ToString();
+    EXPECT_EQ(judged->state, SealState::kOtherKey);
+    EXPECT_EQ(judged->other_key_id, expected_hex);
+  }
+  auto garbage = JudgeHeadSeal(std::string("not a seal"), &key, head, hash_at);
+  ASSERT_TRUE(garbage.ok());
+  EXPECT_EQ(garbage->state, SealState::kOtherKey);
+  EXPECT_EQ(garbage->other_key_id, "");
 }
 
 TEST(UnvouchedSpans, TouchingSpansMergeAndTheOldestMergePastTheBound) {

@@ -2,6 +2,8 @@
 // (tools/source_guard.h) over a real log in a temp dir.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "log/event_log.h"
@@ -69,7 +71,7 @@ struct Federated {
 
 InventoryFacts Facts(const Catalog& catalog, const std::vector<SurfaceState>& surfaces,
                      bool admin) {
-  InventoryFacts facts = FactsFromFederation(catalog, surfaces, admin, nullptr);
+  InventoryFacts facts = FactsFromFederation(catalog, surfaces, admin, nullptr, nullptr);
   // AddBuiltin marks every entry builtin; move the surface tools back to their source.
   std::vector<SourceTool> las;
   for (auto& tool : facts.las_tools) {
@@ -246,7 +248,7 @@ TEST(InventoryTest, DetailLeavesOutArgumentsLasFillsWithCredentials) {
       R"("required":["text","token"]})";
   tool.credential_templates = {{"token", "NOTES_TOKEN"}};
   catalog.AddBuiltin(tool);
-  InventoryFacts facts = FactsFromFederation(catalog, {}, false, nullptr);
+  InventoryFacts facts = FactsFromFederation(catalog, {}, false, nullptr, nullptr);
   ASSERT_EQ(facts.las_tools.size(), 1u);  // AddBuiltin: listed under las here
   const json schema = json::parse(facts.las_tools[0].input_schema_json);
   EXPECT_TRUE(schema["properties"].contains("text"));
@@ -269,6 +271,45 @@ TEST(InventoryTest, FromTheLogConfiguredButUnrecordedAndRejectedSurfaces) {
   EXPECT_EQ(echo->tools[0].name, "echo__echo");
   EXPECT_FALSE(echo->enabled);
   EXPECT_EQ(echo->disabled_reason, "maintenance");
+}
+
+// The CLI (from the log) and a server (from its federation) list the same sources: a
+// surface the log recorded that this registry does not configure, and one only a toggle
+// names (disabled under another registry), so either can be switched back (probe DQ1).
+TEST(InventoryTest, TheLogsSurfacesAndToggledOnesAreListedFromTheLogAndFromAServer) {
+  reducers::RecordedCatalog recorded;
+  recorded.surfaces["most"] = {true, 1, "", "", 5, {{"ask", "aa", "bb"}}};
+  reducers::SourceToggles toggles;
+  toggles.by_id["zeta"] = {false, "maintenance", "", 9};
+  toggles.by_id["las.docs"] = {false, "quiet", "", 10};
+  const std::vector<SurfaceState> configured = {{"echo", true, "", "", 7}};
+  const auto ids = [](const std::vector<Source>& sources) {
+    std::vector<std::string> out;
+    for (const auto& s : sources) out.push_back(s.id);
+    return out;
+  };
+  const auto from_log = BuildInventory(FactsFromLog(recorded, {"echo"}, &toggles));
+  const auto from_server =
+      BuildInventory(FactsFromFederation(Catalog(), configured, true, &toggles, &recorded));
+  EXPECT_EQ(ids(from_log), ids(from_server));
+  for (const auto* sources : {&from_log, &from_server}) {
+    ASSERT_NE(FindSource(*sources, "most"), nullptr);
+    const Source* zeta = FindSource(*sources, "zeta");
+    ASSERT_NE(zeta, nullptr);
+    EXPECT_FALSE(zeta->enabled);
+    EXPECT_EQ(zeta->disabled_reason, "maintenance");
+    const std::vector<std::string> listed = ids(*sources);
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), "las.docs"), 1);
+    auto plan = PlanSourceToggle(*sources, "zeta", true, "", "", "");
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    EXPECT_TRUE(plan->has_value());
+  }
+  EXPECT_EQ(FindSource(from_server, "most")->description,
+            "No catalog loaded for most: not-in-registry");
+  EXPECT_EQ(FindSource(from_server, "zeta")->description,
+            "No catalog loaded for zeta: not-in-registry");
+  EXPECT_EQ(FindSource(from_log, "zeta")->description, "No catalog loaded for zeta: not-recorded");
+  EXPECT_EQ(FindSource(from_log, "most")->tools.size(), 1u);
 }
 
 // A child's tools/list with a repeated key could be read two ways (nlohmann keeps the last):
