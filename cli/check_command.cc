@@ -21,6 +21,7 @@
 #include "projections/releases_projection.h"
 #include "tools/recorded_watermarks.h"
 #include "tools/registry.h"
+#include "tools/snapshot_key_file.h"
 #include "tools/surface_check.h"
 #include "transport/child_process.h"
 #include "trust/manifest.h"
@@ -138,13 +139,19 @@ int RunCheck(const CheckFlags& flags) {
     int folded = kExitOk;
     projections::ProjectionSet set;
     const auto* releases =
-        FoldProjection<projections::ReleasesProjection>(flags.log_dir, "releases", set, folded);
+        FoldProjection<projections::ReleasesProjection>(flags.log_dir, "releases", set, folded,
+                                                        flags.snapshot_key_file);
     if (releases == nullptr) return folded;
     release.recorded = tools::RecordedWatermarks(releases->releases());
     release.recorded_log = flags.log_dir;
     if (Status refusal = WriterRefusal(flags.log_dir, flags.snapshot_key_file); !refusal.ok()) {
       if (refusal.code() != Code::kCorruption) return Fail(refusal);
       release.recorded_log_refusal = refusal.message();
+    }
+    if (!tools::UsableSnapshotKey(flags.snapshot_key_file, flags.log_dir)) {
+      release.recorded_log_unjudged = "not judged against the head kept for it nor its seal: no "
+                                      "usable snapshot key in '" +
+                                      flags.snapshot_key_file + "'";
     }
   }
   options.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
@@ -189,14 +196,15 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
       ->check(NonEmptyPathOr("LAS_WORKSPACE"));
   AddReleaseFileFlags(*cmd, flags->manifest, flags->signature, flags->trust_store,
                       flags->watermark, "Watermark (default: LAS_RELEASE_WATERMARK)");
-  cmd->add_option("--log", flags->log_dir,
+  auto* log_option = cmd->add_option("--log", flags->log_dir,
                   "Also check the release against the watermark this log recorded, which "
                   "`las serve` on it applies (read-only; works while a server holds it)")
       ->check(NonEmptyPath("leave the flag out to check against the watermark file only"));
   cmd->add_option("--snapshot-key", flags->snapshot_key_file,
                   "With --log: the snapshot key whose head seal and kept head judge that log, "
                   "as `las serve --snapshot-key` on it does")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(log_option);
   cmd->add_option("--at", flags->at, "Check expiry as of this instant (RFC 3339 UTC) instead of now");
   cmd->add_option("--timeout-ms", flags->timeout_ms, "Time allowed per child for initialize and tools/list")
       ->transform(TimeoutMs(1))

@@ -11,20 +11,21 @@
 
 namespace las::cli {
 
-int FoldLog(const std::string& dir, projections::ProjectionSet& set) {
+int FoldLog(const std::string& dir, projections::ProjectionSet& set, const std::string& key_file) {
   auto reader = log::LogReader::Open(dir);
   if (!reader.ok()) return Fail(reader.status());
   auto head = (*reader)->head();
   if (!head.ok()) return Fail(head.status());
-  auto folded = FoldFromUsersSnapshot(**reader, head->sequence, set, dir);
+  auto folded = FoldFromUsersSnapshot(**reader, head->sequence, set, dir, key_file);
   if (!folded.ok()) return Fail(folded.status());
   return kExitOk;
 }
 
 Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,
-                                       projections::ProjectionSet& set, const std::string& dir) {
-  return projections::FoldFromNewestSnapshot(
-      log, head, tools::UsableSnapshotKey(DefaultSnapshotKeyFile(), dir), set);
+                                       projections::ProjectionSet& set, const std::string& dir,
+                                       const std::string& key_file) {
+  return projections::FoldFromNewestSnapshot(log, head, tools::UsableSnapshotKey(key_file, dir),
+                                             set);
 }
 
 int FoldEvents(const std::string& dir,

@@ -111,54 +111,74 @@ int Inspect(const SourcesFlags& flags) {
   return kExitOk;
 }
 
+int PrintUnchanged(const SourcesFlags& flags, bool enable) {
+  std::printf("%s is already %s; nothing recorded\n", flags.id.c_str(),
+              enable ? "enabled" : "disabled");
+  return kExitOk;
+}
+
+int PrintChanged(const SourcesFlags& flags, bool enable, uint64_t sequence) {
+  std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),
+              static_cast<unsigned long long>(sequence));
+  return kExitOk;
+}
+
+// Sends the toggle to the server that holds the log (`locked`: why it could not be opened)
+// and prints its outcome; the exit code.
+int ToggleThroughServer(const SourcesFlags& flags, bool enable, const Status& locked) {
+  const nlohmann::json params = {{"id", flags.id}, {"reason", flags.reason}};
+  auto answer = ThroughServer(flags.log_dir, locked,
+                              enable ? "las/sources.enable" : "las/sources.disable",
+                              params.dump());
+  if (!answer.ok()) {
+    std::string shown = Shown(answer.status());
+    if (answer.status().code() == Code::kLocked) {
+      shown += std::string("; if a server holds the log, change the source through it: the "
+                           "las__") +
+               (enable ? "enable" : "disable") + "_source tool of `las serve --admin`";
+    } else if (answer.status().code() == Code::kNotFound) {
+      // Its registry may differ from this command's (probe DR2).
+      shown += " (decided by the server that holds the log: its registry does not configure "
+               "it, and the log never named it)";
+    }
+    std::fprintf(stderr, "las %s: %s\n", CommandWords(), shown.c_str());
+    return ExitCodeFor(answer.status());
+  }
+  const auto answered = nlohmann::json::parse(*answer);
+  if (!answered.value("changed", true)) return PrintUnchanged(flags, enable);
+  return PrintChanged(flags, enable, answered.value("first_sequence", uint64_t{0}));
+}
+
 int Toggle(const SourcesFlags& flags, bool enable) {
   int exit_code = kExitOk;
   auto sources = Inventory(flags, exit_code);  // also: the log exists
   if (!sources) return exit_code;
-  // Decided here only when no server holds the log; else its server decides (the same
-  // rule, over its own registry's surfaces too).
   auto plan = tools::PlanSourceToggle(*sources, flags.id, enable, flags.reason, "", "");
-  const auto unchanged = [&] {
-    std::printf("%s is already %s; nothing recorded\n", flags.id.c_str(),
-                enable ? "enabled" : "disabled");
-    return kExitOk;
-  };
-  uint64_t sequence = 0;
+  if (!plan.ok()) {
+    // A protected source or a bad reason is refused by every server alike: here, before
+    // the log is touched. An id this command does not know may be a source of the
+    // registry of a server that holds the log: that server decides, if one answers
+    // (probe DR3: asked only once the writer lock was tried, which a server starting
+    // then found taken).
+    if (plan.status().code() != Code::kNotFound ||
+        !ServerAnswers(flags.log_dir, plan.status()).ok()) {
+      return Fail(plan.status());
+    }
+    return ToggleThroughServer(flags, enable, plan.status());
+  }
   auto log = tools::OpenSealedLog(flags.log_dir, DefaultSnapshotKeyFile(), {}, tools::SealWriter::kOperatorVerb);
   if (log.ok()) {  // the log is free: append directly
-    // Not for a held log: this process's view of it includes events not on disk yet,
-    // which its server must not be told of (probe DM3).
-    if (!plan.ok()) return Fail(plan.status());
-    if (!plan->has_value()) return unchanged();
+    // Decided here only when no server holds the log: this process's view of a held log
+    // includes events not on disk yet, which its server must not be told of (probe DM3).
+    if (!plan->has_value()) return PrintUnchanged(flags, enable);
     auto appended = (*log)->Append({std::move(**plan)});
     if (!appended.ok()) {
       return Fail(appended.status());
     }
-    sequence = appended->first;
-  } else if (log.status().code() == Code::kLocked) {  // through the running server
-    const nlohmann::json params = {{"id", flags.id}, {"reason", flags.reason}};
-    auto answer = ThroughServer(flags.log_dir, log.status(),
-                                enable ? "las/sources.enable" : "las/sources.disable",
-                                params.dump());
-    if (!answer.ok()) {
-      std::string shown = Shown(answer.status());
-      if (answer.status().code() == Code::kLocked) {
-        shown += std::string("; if a server holds the log, change the source through it: the "
-                             "las__") +
-                 (enable ? "enable" : "disable") + "_source tool of `las serve --admin`";
-      }
-      std::fprintf(stderr, "las %s: %s\n", CommandWords(), shown.c_str());
-      return ExitCodeFor(answer.status());
-    }
-    const auto answered = nlohmann::json::parse(*answer);
-    if (!answered.value("changed", true)) return unchanged();
-    sequence = answered.value("first_sequence", uint64_t{0});
-  } else {
-    return Fail(log.status());
+    return PrintChanged(flags, enable, appended->first);
   }
-  std::printf("%s %s (event %llu)\n", enable ? "enabled" : "disabled", flags.id.c_str(),
-              static_cast<unsigned long long>(sequence));
-  return kExitOk;
+  if (log.status().code() == Code::kLocked) return ToggleThroughServer(flags, enable, log.status());
+  return Fail(log.status());
 }
 
 void AddLogFlags(CLI::App& cmd, SourcesFlags& flags) {

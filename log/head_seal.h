@@ -98,9 +98,9 @@ Result<SealVerdict> JudgeHeadSeal(std::optional<std::string_view> record, const 
                                   const Head& head, const HashAt& hash_at);
 
 // What an operator is told while `verdict` leaves events unvouched (every start of a writer:
-// the CLI verbs too), naming them (the caller adds how to list them with its key); "" when every event of the log (head `head`) is vouched
-// for, or there is no key, or the seal is another key's (what the writer does about that
-// decides what to say: tools/sealed_log.h).
+// the CLI verbs too), naming them (the caller adds how to list them with its key); "" when
+// every event of the log (head `head`) is vouched for, or there is no key, or the seal is
+// another key's (what the writer does about that decides what to say: tools/sealed_log.h).
 std::string UnvouchedNote(const SealVerdict& verdict, uint64_t head);
 
 // "1-9, 12": each span, a single event by its sequence alone.

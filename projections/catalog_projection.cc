@@ -32,6 +32,11 @@ void CatalogProjection::WriteCanonical(CanonicalWriter& out) const {
       if (i > 0 && tools[i - 1]->name == tool->name) continue;  // keys must be unique
       out.Key(tool->name);
       out.BeginObject();
+      // Only for a tool with templates: a log without any keeps its digest.
+      if (!tool->credential_templates_sha256.empty()) {
+        out.Key("credential_templates_sha256");
+        out.String(tool->credential_templates_sha256);
+      }
       out.Key("description_sha256");
       out.String(tool->description_sha256);
       out.Key("input_schema_sha256");
@@ -59,6 +64,7 @@ bool CatalogProjection::Save(std::string& out) const {
       w.String(tool.name);
       w.String(tool.input_schema_sha256);
       w.String(tool.description_sha256);
+      w.String(tool.credential_templates_sha256);
     }
   }
   return true;
@@ -84,6 +90,7 @@ bool CatalogProjection::Restore(std::string_view state) {
       in.String(tool.name);
       in.String(tool.input_schema_sha256);
       in.String(tool.description_sha256);
+      in.String(tool.credential_templates_sha256);
       if (in.ok()) s.tools.push_back(std::move(tool));
     }
     if (in.ok()) catalog_.surfaces[name] = std::move(s);

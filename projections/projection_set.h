@@ -31,8 +31,9 @@ class ProjectionSet {
   // 6: "state" keeps the current version whole and only a sequence per older version;
   // 7: "onboarding" completes steps from ReleaseAccepted and SurfaceAdmitted;
   // 8: "sessions" keeps the open sessions and a count of the closed ones;
-  // 9: "handles", "mailbox" and "state" keep the chain hash of each event they read back.
-  static constexpr uint32_t kVersion = 9;
+  // 9: "handles", "mailbox" and "state" keep the chain hash of each event they read back;
+  // 10: "catalog" keeps each tool's credential templates digest.
+  static constexpr uint32_t kVersion = 10;
 
   ProjectionSet();  // all known projections, empty
   ~ProjectionSet();

@@ -36,7 +36,8 @@ void Apply(RecordedCatalog& catalog, uint64_t sequence, const fb::Envelope& even
       if (p->tools() != nullptr) {
         for (const auto* tool : *p->tools()) {
           surface.tools.push_back({Str(tool->name()), Str(tool->input_schema_sha256()),
-                                   Str(tool->description_sha256())});
+                                   Str(tool->description_sha256()),
+                                   Str(tool->credential_templates_sha256())});
         }
       }
       break;

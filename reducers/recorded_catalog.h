@@ -23,6 +23,7 @@ struct RecordedTool {
   std::string name;
   std::string input_schema_sha256;
   std::string description_sha256;
+  std::string credential_templates_sha256;  // "" when none (or not recorded)
 };
 
 struct RecordedSurface {

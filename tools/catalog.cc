@@ -98,7 +98,8 @@ std::string QualifiedName(std::string_view surface, std::string_view tool) {
 
 std::string DefinitionDigest(const trust::ToolBinding& binding) {
   return DefinitionDigestFromHex(trust::Sha256Hex(binding.input_schema_sha256),
-                                 trust::Sha256Hex(binding.description_sha256));
+                                 trust::Sha256Hex(binding.description_sha256),
+                                 CredentialTemplatesDigestHex(binding.credential_templates));
 }
 
 std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& binding,

@@ -1,5 +1,6 @@
 #include "tools/decision_events.h"
 
+#include "tools/definition_digest.h"
 #include "tools/event_fields.h"
 #include "trust/digest.h"
 #include "trust/rfc3339.h"
@@ -14,15 +15,23 @@ namespace {
 
 using flatbuffers::FlatBufferBuilder;
 
+// The credential templates' digest of `tool` as `binding` signs them ("" for none).
+std::string TemplatesDigest(const trust::SurfaceBinding* binding, const std::string& tool) {
+  const trust::ToolBinding* signed_tool = binding ? binding->FindTool(tool) : nullptr;
+  return signed_tool ? CredentialTemplatesDigestHex(signed_tool->credential_templates) : "";
+}
+
 std::vector<flatbuffers::Offset<fb::ToolDigest>> Digests(FlatBufferBuilder& f,
-                                                         const std::vector<trust::LiveTool>& live) {
+                                                         const std::vector<trust::LiveTool>& live,
+                                                         const trust::SurfaceBinding* binding) {
   std::vector<flatbuffers::Offset<fb::ToolDigest>> out;
   for (const auto& tool : live) {
     auto schema = trust::InputSchemaDigest(tool.input_schema_json);
     auto description = trust::DescriptionDigest(tool.description);
     out.push_back(fb::CreateToolDigest(
         f, Str(f, tool.name), Str(f, schema.ok() ? trust::Sha256Hex(*schema) : ""),
-        Str(f, description.ok() ? trust::Sha256Hex(*description) : "")));
+        Str(f, description.ok() ? trust::Sha256Hex(*description) : ""),
+        Str(f, TemplatesDigest(binding, tool.name))));
   }
   return out;
 }
@@ -85,7 +94,9 @@ log::EventDraft SurfaceAdmittedEvent(const trust::AcceptedRelease& release,
   for (const auto& tool : surface.tools) {
     tools.push_back(fb::CreateToolDigest(f, Str(f, tool.name),
                                          Str(f, trust::Sha256Hex(tool.input_schema_sha256)),
-                                         Str(f, trust::Sha256Hex(tool.description_sha256))));
+                                         Str(f, trust::Sha256Hex(tool.description_sha256)),
+                                         Str(f, CredentialTemplatesDigestHex(
+                                                    tool.credential_templates))));
   }
   auto payload = fb::CreateSurfaceAdmitted(
       f, Str(f, surface.name), Str(f, release.key_id), release.manifest.sequence,
@@ -104,10 +115,11 @@ log::EventDraft SurfaceRejectedEvent(std::string_view surface, uint64_t release_
 }
 
 log::EventDraft CatalogLoadedEvent(std::string_view surface,
-                                   const std::vector<trust::LiveTool>& live) {
+                                   const std::vector<trust::LiveTool>& live,
+                                   const trust::SurfaceBinding* binding) {
   log::EventBuilder b;
   auto& f = b.fbb();
-  auto tools = Digests(f, live);
+  auto tools = Digests(f, live, binding);
   auto payload = fb::CreateCatalogLoaded(f, Str(f, surface), f.CreateVector(tools));
   return b.Finish(payload, "", "");
 }

@@ -40,8 +40,11 @@ log::EventDraft SurfaceAdmittedEvent(const trust::AcceptedRelease& release,
                                      const trust::SurfaceBinding& surface);
 log::EventDraft SurfaceRejectedEvent(std::string_view surface, uint64_t release_sequence,
                                      std::string_view reason, std::string_view detail);
+// Each tool's digests, its credential templates' as `binding` (its signed surface; null:
+// none) signs them, so that `las grant` from the log names the definition a server serves.
 log::EventDraft CatalogLoadedEvent(std::string_view surface,
-                                   const std::vector<trust::LiveTool>& live);
+                                   const std::vector<trust::LiveTool>& live,
+                                   const trust::SurfaceBinding* binding);
 log::EventDraft ToolWithheldEvent(std::string_view surface, std::string_view tool,
                                   std::string_view reason);
 // `restart_after_ms` < 0: Las will not start the surface again.

@@ -235,8 +235,9 @@ void Federation::RecordAdmission(const std::string& surface,
                                  const std::vector<trust::LiveTool>& live,
                                  const std::vector<std::pair<std::string, std::string>>& withheld) {
   std::vector<log::EventDraft> drafts;
-  drafts.push_back(SurfaceAdmittedEvent(*release_, *release_->manifest.FindSurface(surface)));
-  drafts.push_back(CatalogLoadedEvent(surface, live));
+  const trust::SurfaceBinding* binding = release_->manifest.FindSurface(surface);
+  drafts.push_back(SurfaceAdmittedEvent(*release_, *binding));
+  drafts.push_back(CatalogLoadedEvent(surface, live, binding));
   for (const auto& [tool, reason] : withheld) {
     drafts.push_back(ToolWithheldEvent(surface, tool, reason));
   }

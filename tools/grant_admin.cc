@@ -93,7 +93,8 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
         for (const auto& recorded : surface->second.tools) {
           if (recorded.name != selector.tool) continue;
           selector.definition_sha256 =
-              DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256);
+              DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256,
+                                      recorded.credential_templates_sha256);
         }
       }
     }

@@ -29,6 +29,11 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
          key_file.empty() ? " (--snapshot-key \"\")" : "");
   }
   auto log = log::EventLog::Open(dir, options);
+  if (!log.ok() && log.status().code() == Code::kCorruption) {
+    return Corruption(log.status().message() +
+                      "; if the log was damaged or tampered with, restore the last copy that "
+                      "verifies (docs/CLI.md, \"Backups, restores, moves and the snapshot key\")");
+  }
   if (!log.ok()) return log.status();
   if (options.seal_key) {
     LAS_RETURN_IF_ERROR(KeepHeadOutside(**log, *options.seal_key, KeptHeadFile(key_file, *options.seal_key, dir), dir));
@@ -36,9 +41,18 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   const log::SealVerdict& seal = (*log)->seal_at_open();
   if (seal.state == log::SealState::kOtherKey) {
     const uint64_t head = (*log)->head().sequence;
+    if (seal.other_key_id.empty() && writer != SealWriter::kAdoptingServer) {
+      // No key made it, so none vouches for anything: no key to start with (probe DR5).
+      Note("the log's head seal record names no snapshot key (damaged, or not written by Las): "
+           "no key vouches for the log's events; this %s appends unsealed and leaves the record "
+           "in place; to seal with %s from now on, start a server on the log once with "
+           "--adopt-seal\n",
+           writer == SealWriter::kServer ? "server" : "change", EscapeForTerminal(key_file).c_str());
+      return log;
+    }
     const std::string which =
         "the log's head is sealed with another snapshot key" +
-        (seal.other_key_id.empty() ? std::string(" (its record cannot be read as a seal)")
+        (seal.other_key_id.empty() ? std::string(" (its record names none)")
                                    : " (key id " + seal.other_key_id + ")") +
         " than " + EscapeForTerminal(key_file);
     if (writer == SealWriter::kOperatorVerb) {
@@ -61,8 +75,8 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   const std::string note = log::UnvouchedNote(seal, (*log)->head().sequence);
   if (!note.empty()) {
     // With this writer's key: replay's default key may be another (probe DP3).
-    Note("%s; las replay --snapshot-key %s --summary lists them\n", note.c_str(),
-         EscapeForTerminal(key_file).c_str());
+    Note("%s; las replay --log %s --snapshot-key %s --summary lists them\n", note.c_str(),
+         EscapeForTerminal(dir).c_str(), EscapeForTerminal(key_file).c_str());
   }
   return log;
 }

@@ -145,16 +145,10 @@ size_t CheckReport::Count(CheckResult result) const {
 
 namespace {
 
-// The `log-watermark` row: the release against the watermark `log_dir` recorded, as
-// admission on that log decides (a watermark file deleted or restored does not lower it).
-CheckRow CheckRecordedWatermark(const ReleaseCheck& release, const trust::Watermarks& recorded,
-                                const std::string& log_dir, const std::string& refusal) {
-  const std::string log = "the log in " + log_dir;
-  if (!refusal.empty()) {
-    return Fail("", "log-watermark", kReasonLogRefused,
-                log + " is refused by its writers, so the watermark it recorded is not to be "
-                      "trusted: " + refusal);
-  }
+// The release against the watermark `log` (named for the detail) recorded, as admission on
+// that log decides (a watermark file deleted or restored does not lower it).
+CheckRow DecideRecordedWatermark(const ReleaseCheck& release, const trust::Watermarks& recorded,
+                                 const std::string& log) {
   if (!release.manifest) return Skip("", "log-watermark", kReasonNotChecked, "needs a verified manifest");
   trust::VerdictOr<trust::WatermarkStep> step = trust::DecideWatermark(
       recorded, release.key_id, release.manifest->sequence, release.manifest_sha256);
@@ -171,6 +165,22 @@ CheckRow CheckRecordedWatermark(const ReleaseCheck& release, const trust::Waterm
                 (*step == trust::WatermarkStep::kUnchanged ? " is " : " is above ") +
                 "the watermark " + std::to_string(at->sequence) + " of key " + release.key_id +
                 " that " + log + " recorded");
+}
+
+// The `log-watermark` row: a log its writers refuse fails it; else DecideRecordedWatermark.
+CheckRow CheckRecordedWatermark(const ReleaseCheck& release, const trust::Watermarks& recorded,
+                                const ReleaseCheckOptions& options) {
+  const std::string log = "the log in " + options.recorded_log;
+  if (!options.recorded_log_refusal.empty()) {
+    return Fail("", "log-watermark", kReasonLogRefused,
+                log + " is refused by its writers, so the watermark it recorded is not to be "
+                      "trusted: " + options.recorded_log_refusal);
+  }
+  CheckRow row = DecideRecordedWatermark(release, recorded, log);
+  if (row.result == CheckResult::kOk && !options.recorded_log_unjudged.empty()) {
+    row.detail += " (" + options.recorded_log_unjudged + ")";
+  }
+  return row;
 }
 
 }  // namespace
@@ -264,8 +274,7 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
     }
   }
   if (options.recorded) {
-    out.rows.push_back(CheckRecordedWatermark(out, *options.recorded, options.recorded_log,
-                                              options.recorded_log_refusal));
+    out.rows.push_back(CheckRecordedWatermark(out, *options.recorded, options));
   }
   return out;
 }

@@ -110,6 +110,8 @@ struct ReleaseCheckOptions {
   // Why a writer refuses that log (cli/writer_refusal.h), "" when it does not: the row then
   // fails with reason "log-refused", since `las serve` on it would not start.
   std::string recorded_log_refusal;
+  // What an ok row adds when that could not be judged (no usable snapshot key), or "".
+  std::string recorded_log_unjudged;
   int64_t now_micros = 0;  // the one check time (expiry)
   trust::SecureFileOptions secure;
 };

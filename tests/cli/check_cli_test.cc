@@ -8,7 +8,11 @@
 
 #include "log/event_log.h"
 #include "tests/cli/release_cli_fixture.h"
+#include "projections/projection_set.h"
+#include "projections/snapshots.h"
+#include "tests/log/raw_db.h"
 #include "tools/decision_events.h"
+#include "tools/snapshot_key_file.h"
 #include "tools/sealed_log.h"
 #include "trust/manifest.h"
 #include "trust/manifest_writer.h"
@@ -248,6 +252,48 @@ TEST_F(CheckCliTest, ALogRolledBackBelowItsKeptHeadFailsTheLogWatermarkRow) {
   const json other = Row(CheckJson({"--log", log_dir, "--snapshot-key", r_.Sub("other.key")}),
                          "", "log-watermark");
   EXPECT_EQ(other["result"], "ok") << other.dump();
+  EXPECT_NE(other["detail"].get<std::string>().find("not judged against the head kept for it"),
+            std::string::npos) << "says so (probe DR7): " << other.dump();
+  EXPECT_EQ(r_.Check({"--snapshot-key", key_file, "--registry", registry_}).exit_code, 2)
+      << "--snapshot-key judges only a --log";
+}
+
+// A log whose first event is not the kept one is another log only when its chain verifies:
+// one with event 1 rewritten is refused, as its writers refuse it — judged after the fold,
+// which a snapshot lets pass event 1 (probe DR1: the check then aborted in RocksDB).
+TEST_F(CheckCliTest, ALogWithItsFirstEventRewrittenUnderASnapshotFailsTheLogWatermarkRow) {
+  const std::string key_id = trust::LoadTrustStore(r_.trust_store())->selected_key_id;
+  const std::string log_dir = r_.Sub("log");
+  const std::string key_file = r_.Sub("keys") + "/snapshot.key";
+  {
+    auto log = tools::OpenSealedLog(log_dir, key_file, {}, tools::SealWriter::kOperatorVerb);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append({tools::WatermarkAdvancedEvent(key_id, 0, 1, std::string(64, 'a')),
+                                tools::WatermarkAdvancedEvent(key_id, 1, 2, std::string(64, 'b'))})
+                    .ok());
+    projections::ProjectionSet set;
+    ASSERT_TRUE(projections::FoldFromNewestSnapshot(**log, (*log)->head().sequence, std::nullopt,
+                                                    set).ok());
+    auto key = tools::ReadSnapshotKey(key_file);
+    ASSERT_TRUE(key.ok()) << key.status().ToString();
+    auto written = projections::WriteSnapshot(**log, set, *key);
+    if (!written.ok() && written.status().code() == Code::kUnsupported) {
+      GTEST_SKIP() << "this build's projections do not all save: " << written.status().ToString();
+    }
+    ASSERT_TRUE(written.ok()) << written.status().ToString();
+  }
+  {
+    testing::RawDb db(log_dir);
+    std::string first = db.Get("events", testing::SequenceKey(1));
+    first[0] = static_cast<char>(first[0] ^ 0x01);  // its chain hash
+    db.Put("events", testing::SequenceKey(1), first);
+  }
+  ASSERT_EQ(r_.Sign({"--sequence", "3"}).exit_code, 0);
+  const json report = CheckJson({"--log", log_dir, "--snapshot-key", key_file}, 1);
+  const json row = Row(report, "", "log-watermark");
+  EXPECT_EQ(row["reason"], "log-refused") << report.dump();
+  EXPECT_NE(row["detail"].get<std::string>().find("fails verification"), std::string::npos)
+      << row.dump();
 }
 
 // A release that binds nothing the registry configures serves nothing: the check fails,

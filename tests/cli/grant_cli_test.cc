@@ -37,11 +37,11 @@ class GrantCliTest : public ::testing::Test {
     echo.input_schema_json = R"({"type":"object"})";
     echo.description = "Echo a message";
     std::vector<log::EventDraft> drafts;
-    drafts.push_back(tools::CatalogLoadedEvent("echo", {echo}));
+    drafts.push_back(tools::CatalogLoadedEvent("echo", {echo}, nullptr));
     ASSERT_TRUE((*log)->Append(std::move(drafts)).ok());
     echo_digest_ = tools::DefinitionDigestFromHex(
         trust::Sha256Hex(*trust::InputSchemaDigest(echo.input_schema_json)),
-        trust::Sha256Hex(*trust::DescriptionDigest(echo.description)));
+        trust::Sha256Hex(*trust::DescriptionDigest(echo.description)), "");
   }
   CommandResult Las(std::vector<std::string> args) {
     args.insert(args.begin(), LAS_EXECUTABLE);

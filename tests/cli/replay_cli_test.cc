@@ -691,7 +691,7 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
   EXPECT_NE(again.err.find("events 1-9, 11 of the log carry no seal of this snapshot key"),
             std::string::npos) << again.err;
   // How to list them, with this writer's key: replay's default one may be another (DP3).
-  EXPECT_NE(again.err.find("las replay --snapshot-key " + server_config +
+  EXPECT_NE(again.err.find("las replay --log " + dir_ + " --snapshot-key " + server_config +
                            "/las/snapshot.key --summary lists them"),
             std::string::npos) << again.err;
   CommandResult replay = Las({"replay", "--log", dir_, "--summary", "--snapshot-key",
@@ -702,6 +702,16 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
   CommandResult unjudged = Las({"replay", "--log", dir_, "--snapshot-key", tmp_.Sub("nokey")});
   EXPECT_NE(unjudged.err.find("head seal not judged: "), std::string::npos) << unjudged.err;
   EXPECT_NE(unjudged.err.find("nokey"), std::string::npos) << "names why: " << unjudged.err;
+  // The other key's seal is named by its id; a record naming no key is not taken for some
+  // key's seal that "still vouches" (probe DR5).
+  EXPECT_NE(other.err.find("another snapshot key (key id "), std::string::npos) << other.err;
+  testing::RawDb(dir_).Put("meta", std::string(log::layout::kHeadSealKey),
+                           std::string("las.seal") + std::string("\0\0\0\1", 4));
+  CommandResult nameless = grant(server_config, "erin");
+  ASSERT_EQ(nameless.exit_code, 0) << nameless.err;
+  EXPECT_NE(nameless.err.find("the log's head seal record names no snapshot key"),
+            std::string::npos) << nameless.err;
+  EXPECT_EQ(nameless.err.find("still vouches"), std::string::npos) << nameless.err;
 }
 
 // Probe DJ2: a log put back to an earlier state (the directory swapped for an old copy)

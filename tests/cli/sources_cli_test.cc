@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <sstream>
 #include <signal.h>
 #include <sys/stat.h>
@@ -38,7 +39,7 @@ class SourcesCliTest : public ::testing::Test {
     live[0].input_schema_json = R"({"type":"object"})";
     live[1].name = "dashboard";
     live[1].input_schema_json = R"({"type":"object"})";
-    ASSERT_TRUE((*log)->Append({tools::CatalogLoadedEvent("echo", live),
+    ASSERT_TRUE((*log)->Append({tools::CatalogLoadedEvent("echo", live, nullptr),
                                 tools::SurfaceRejectedEvent("dead", 1, "start-failed", "exit 3")})
                     .ok());
   }
@@ -131,7 +132,11 @@ TEST_F(SourcesCliTest, DisableAndEnableAppendEventsWhileTheLogIsFree) {
   auto reducers = Las({"sources", "disable", "las.std", "--log", log_dir()});
   EXPECT_EQ(reducers.exit_code, 2) << "the state tools' reducers cannot be switched off";
   EXPECT_NE(reducers.err.find("las.std cannot be disabled"), std::string::npos) << reducers.err;
-  EXPECT_EQ(Las({"sources", "disable", "nope", "--log", log_dir()}).exit_code, 4);
+  // An unknown id is refused before the log is opened for writing: no seal note, no lock
+  // taken that a server starting then would find (probe DR3).
+  auto unknown = Las({"sources", "disable", "nope", "--log", log_dir()});
+  EXPECT_EQ(unknown.exit_code, 4) << unknown.err;
+  EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1) << unknown.err;
   EXPECT_EQ(Las({"sources", "disable", "echo", "--log", tmp_.Sub("none")}).exit_code, 4)
       << "no log: nothing is created";
 }
@@ -162,6 +167,13 @@ TEST_F(SourcesCliTest, DisableWhileAServerHoldsTheLogIsLockedAndNamesTheWayThrou
   EXPECT_EQ(locked.exit_code, 7) << locked.err;
   EXPECT_NE(locked.err.find("las__disable_source"), std::string::npos) << locked.err;
   EXPECT_EQ(std::count(locked.err.begin(), locked.err.end(), '\n'), 1) << "one line: " << locked.err;
+  // What every server refuses alike is refused at once, with its own code, not "locked"
+  // (probe DR3); so is an id no server answers for.
+  for (const auto& [id, code] : {std::pair<std::string, int>{"las", 2}, {"nope", 4}}) {
+    auto refused = testing::RunCommand(
+        {LAS_EXECUTABLE, "sources", "disable", id, "--log", log_dir()}, {runtime});
+    EXPECT_EQ(refused.exit_code, code) << id << ": " << refused.err;
+  }
   // Reading works meanwhile.
   EXPECT_EQ(Las({"sources", "--log", log_dir()}).exit_code, 0);
   server.CloseStdin();

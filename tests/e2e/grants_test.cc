@@ -248,5 +248,49 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   EXPECT_EQ(grants[0]["grant_id"], id) << "the old grant stays, for the old definition only";
 }
 
+// A release that makes a tool take an argument from a secret is a new definition: a grant
+// made before does not cover it (probe DS1: templates were outside the digest, so the old
+// grant let its agent call the tool with the secret filled in). `las grant` from the log
+// names the definition the server serves, templates included.
+TEST_F(GrantsE2eTest, AToolThatNowTakesASecretIsNotCoveredByTheOldGrant) {
+  release_->Sign(1);
+  ASSERT_EQ(Serve("", {{{"op", "ping"}}}).exit_code, 0);
+  Grant({"worker", "--tool", "echo__echo"});
+  auto before = Serve("worker", {CallStep("echo__echo", {{"message", "hi"}})});
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  EXPECT_EQ(StepText(before.steps[0]), "Echo: hi");
+
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "echo") continue;
+    for (auto& tool : surface.tools) {
+      if (tool.name == "echo") tool.credential_templates["message"] = "echo.api-key";
+    }
+  }
+  release_->Sign(2);
+  const auto serve = [&](const std::string& agent) {
+    json env = testing::EnvObject(release_->Environment());
+    env["LAS_AGENT_ID"] = agent;
+    env["LAS_DEFAULT_AGENT_GRANT"] = "none";
+    env["LAS_CREDENTIAL_ECHO_API_KEY"] = "s3cr3t-value";
+    return testing::RunServe(tmp_.Sub("log"), release_->registry_path(), env,
+                             json::array({CallStep("echo__echo", json::object())}));
+  };
+  auto after = serve("worker");
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_EQ(after.steps[0]["error"]["code"], -32602) << after.steps[0].dump();
+  auto denied = Replay({"--kind", "ToolCallDenied"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "no-grant");
+  EXPECT_TRUE(Replay({"--kind", "ToolCallRequested", "--agent", "worker"}).size() == 1u)
+      << "only the call made before the release";
+
+  // The digest `las grant` reads from the log is the one served: this grant covers it.
+  Grant({"reviewer", "--tool", "echo__echo"});
+  auto granted = serve("reviewer");
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  EXPECT_EQ(Replay({"--kind", "ToolCallDenied"}).size(), 1u) << granted.steps[0].dump();
+  EXPECT_EQ(Replay({"--kind", "ToolCallRequested", "--agent", "reviewer"}).size(), 1u);
+}
+
 }  // namespace
 }  // namespace las

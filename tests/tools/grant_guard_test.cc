@@ -3,9 +3,15 @@
 // covers the exact definition, Las's own tools, and the las.admin tools needing root.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "log/event_log.h"
 #include "tests/support/temp_dir.h"
+#include "tools/definition_digest.h"
 #include "tools/grant_admin.h"
+#include "trust/digest.h"
 #include "tools/grant_events.h"
 #include "tools/grant_guard.h"
 #include "tools/grant_policy.h"
@@ -146,6 +152,31 @@ TEST(GrantPolicyTest, AgentIdsAreBoundedAndPrintable) {
   }
   EXPECT_TRUE(IsValidAgentId("bob smith")) << "a space inside shows";
   EXPECT_TRUE(IsValidAgentId("\u00e9\u00e9")) << "non-ASCII at both ends";
+}
+
+// A tool's credential templates are part of its definition (probe DS1); a tool without
+// any keeps the digest it had before they counted, so existing grants stay valid for it.
+TEST(DefinitionDigestTest, CredentialTemplatesArePartOfTheDefinition) {
+  const std::string schema(64, 'a');
+  const std::string description(64, 'b');
+  const std::string plain = DefinitionDigestFromHex(schema, description, "");
+  EXPECT_EQ(plain, trust::Sha256Hex(trust::Sha256("las.tool-definition.v1:" + schema + ":" +
+                                                  description)));
+  EXPECT_EQ(CredentialTemplatesDigestHex({}), "");
+  const std::vector<std::string> templates = {
+      CredentialTemplatesDigestHex({{"token", "svc.key"}}),
+      CredentialTemplatesDigestHex({{"token", "svc.other"}}),    // another secret
+      CredentialTemplatesDigestHex({{"token2", "svc.key"}}),     // another argument
+      CredentialTemplatesDigestHex({{"tok", "en5:svc.key"}}),    // no run-together
+      CredentialTemplatesDigestHex({{"token", "svc.key"}, {"user", "svc.user"}}),
+  };
+  std::set<std::string> definitions = {plain};
+  for (const std::string& digest : templates) {
+    EXPECT_EQ(digest.size(), 64u);
+    definitions.insert(DefinitionDigestFromHex(schema, description, digest));
+  }
+  EXPECT_EQ(definitions.size(), templates.size() + 1) << "every definition differs";
+  EXPECT_EQ(CredentialTemplatesDigestHex({{"token", "svc.key"}}), templates[0]) << "stable";
 }
 
 }  // namespace
