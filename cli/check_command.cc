@@ -149,9 +149,11 @@ int RunCheck(const CheckFlags& flags) {
       release.recorded_log_refusal = refusal.message();
     }
     if (!tools::UsableSnapshotKey(flags.snapshot_key_file, flags.log_dir)) {
-      release.recorded_log_unjudged = "not judged against the head kept for it nor its seal: no "
-                                      "usable snapshot key in '" +
-                                      flags.snapshot_key_file + "'";
+      release.recorded_log_unjudged =
+          "not judged against the head kept for it nor its seal: " +
+          (flags.snapshot_key_file.empty()
+               ? std::string("--snapshot-key \"\" turns the seal off")
+               : "no usable snapshot key in '" + flags.snapshot_key_file + "'");
     }
   }
   options.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");

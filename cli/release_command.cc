@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "base/printable_text.h"
+#include "base/shell_word.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
@@ -195,18 +196,6 @@ Result<trust::Manifest> ManifestToEdit(const std::string& path, int64_t now_micr
                       parsed.status().message());
   }
   return parsed;
-}
-
-// `text` as one word a POSIX shell reads back unchanged: a printed command pasted into a
-// shell must not split a path at a space or run its `$(...)` (probe CI7).
-std::string ShellWord(const std::string& text) {
-  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:@%=", c) != nullptr;
-  });
-  if (plain) return text;
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 // A release path taken from its variable must be absolute, as `verify` and `serve` require

@@ -32,7 +32,8 @@ void CatalogProjection::WriteCanonical(CanonicalWriter& out) const {
       if (i > 0 && tools[i - 1]->name == tool->name) continue;  // keys must be unique
       out.Key(tool->name);
       out.BeginObject();
-      // Only for a tool with templates: a log without any keeps its digest.
+      // Only for a tool with templates: a log without any keeps its digest. Whether the
+      // field was recorded at all says only which Las wrote the event: not in the digest.
       if (!tool->credential_templates_sha256.empty()) {
         out.Key("credential_templates_sha256");
         out.String(tool->credential_templates_sha256);
@@ -65,6 +66,7 @@ bool CatalogProjection::Save(std::string& out) const {
       w.String(tool.input_schema_sha256);
       w.String(tool.description_sha256);
       w.String(tool.credential_templates_sha256);
+      w.Bool(tool.credential_templates_recorded);
     }
   }
   return true;
@@ -91,6 +93,7 @@ bool CatalogProjection::Restore(std::string_view state) {
       in.String(tool.input_schema_sha256);
       in.String(tool.description_sha256);
       in.String(tool.credential_templates_sha256);
+      in.Bool(tool.credential_templates_recorded);
       if (in.ok()) s.tools.push_back(std::move(tool));
     }
     if (in.ok()) catalog_.surfaces[name] = std::move(s);

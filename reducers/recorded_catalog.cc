@@ -37,7 +37,8 @@ void Apply(RecordedCatalog& catalog, uint64_t sequence, const fb::Envelope& even
         for (const auto* tool : *p->tools()) {
           surface.tools.push_back({Str(tool->name()), Str(tool->input_schema_sha256()),
                                    Str(tool->description_sha256()),
-                                   Str(tool->credential_templates_sha256())});
+                                   Str(tool->credential_templates_sha256()),
+                                   tool->credential_templates_sha256() != nullptr});
         }
       }
       break;

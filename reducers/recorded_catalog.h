@@ -24,6 +24,9 @@ struct RecordedTool {
   std::string input_schema_sha256;
   std::string description_sha256;
   std::string credential_templates_sha256;  // "" when none (or not recorded)
+  // False for a CatalogLoaded of a Las before templates were recorded: the tool's
+  // definition digest cannot be told from the log then (probe DT1).
+  bool credential_templates_recorded = true;
 };
 
 struct RecordedSurface {

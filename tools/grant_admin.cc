@@ -92,6 +92,13 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
       if (surface != catalog->catalog().surfaces.end()) {
         for (const auto& recorded : surface->second.tools) {
           if (recorded.name != selector.tool) continue;
+          if (!recorded.credential_templates_recorded) {
+            return NotFound("the log's catalog of " + EscapeForTerminal(selector.surface) +
+                            " was recorded by an earlier Las, which did not record the tool's "
+                            "credential templates, so its definition cannot be told from the "
+                            "log: run las list or las serve once, or give its digest (las list "
+                            "--json)");
+          }
           selector.definition_sha256 =
               DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256,
                                       recorded.credential_templates_sha256);

@@ -1,11 +1,23 @@
 #include "tools/sealed_log.h"
 
+#include <filesystem>
+
 #include "base/note.h"
 #include "base/printable_text.h"
+#include "base/shell_word.h"
 #include "tools/kept_head_file.h"
 #include "tools/snapshot_key_file.h"
 
 namespace las::tools {
+namespace {
+
+std::string AbsolutePath(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.lexically_normal().string();
+}
+
+}  // namespace
 
 std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
                                               const std::string& log_dir) {
@@ -74,9 +86,11 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   }
   const std::string note = log::UnvouchedNote(seal, (*log)->head().sequence);
   if (!note.empty()) {
-    // With this writer's key: replay's default key may be another (probe DP3).
+    // With this writer's key: replay's default key may be another (probe DP3); a command
+    // to paste, from any directory (DT2).
     Note("%s; las replay --log %s --snapshot-key %s --summary lists them\n", note.c_str(),
-         EscapeForTerminal(dir).c_str(), EscapeForTerminal(key_file).c_str());
+         EscapeForTerminal(ShellWord(AbsolutePath(dir))).c_str(),
+         EscapeForTerminal(ShellWord(AbsolutePath(key_file))).c_str());
   }
   return log;
 }

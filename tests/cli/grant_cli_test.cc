@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "log/event_builder.h"
 #include "log/event_log.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
@@ -87,6 +88,29 @@ TEST_F(GrantCliTest, AGrantNamesTheToolsCurrentDefinitionDigestFromTheLog) {
   json boss = Json({"grants", "--agent", "boss"});
   ASSERT_EQ(boss.size(), 1u);
   EXPECT_EQ(boss[0]["root"], true);
+}
+
+// A catalog recorded by a Las that did not record credential templates cannot tell a
+// tool's definition digest (a server now serves another one for a tool with templates):
+// `las grant` says so rather than name a digest that may match nothing (probe DT1); a
+// digest given is taken as before.
+TEST_F(GrantCliTest, ACatalogRecordedBeforeTemplatesWereRecordedNamesNoDigest) {
+  {
+    auto log = log::EventLog::Open(dir_);
+    ASSERT_TRUE(log.ok());
+    log::EventBuilder b;
+    auto& f = b.fbb();
+    const std::vector<flatbuffers::Offset<fb::ToolDigest>> tools = {fb::CreateToolDigest(
+        f, f.CreateString("echo"), f.CreateString(std::string(64, 'a')),
+        f.CreateString(std::string(64, 'b')))};  // no credential_templates_sha256
+    auto payload = fb::CreateCatalogLoaded(f, f.CreateString("echo"), f.CreateVector(tools));
+    ASSERT_TRUE((*log)->Append({b.Finish(payload, "", "")}).ok());
+  }
+  auto refused = Las({"grant", "worker", "--tool", "echo__echo"});
+  EXPECT_EQ(refused.exit_code, 4) << refused.err;
+  EXPECT_NE(refused.err.find("recorded by an earlier Las"), std::string::npos) << refused.err;
+  auto given = Las({"grant", "worker", "--tool", "echo__echo@" + echo_digest_});
+  EXPECT_EQ(given.exit_code, 0) << given.err;
 }
 
 TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {

@@ -258,7 +258,7 @@ TEST(InventoryTest, DetailLeavesOutArgumentsLasFillsWithCredentials) {
 
 TEST(InventoryTest, FromTheLogConfiguredButUnrecordedAndRejectedSurfaces) {
   reducers::RecordedCatalog catalog;
-  catalog.surfaces["echo"] = {true, 1, "", "", 5, {{"echo", "aa", "bb", ""}}};
+  catalog.surfaces["echo"] = {true, 1, "", "", 5, {{"echo", "aa", "bb", "", true}}};
   catalog.surfaces["flaky"] = {false, 1, "digest-mismatch", "", 6, {}};
   reducers::SourceToggles toggles;
   toggles.by_id["echo"] = {false, "maintenance", "", 9};
@@ -278,7 +278,7 @@ TEST(InventoryTest, FromTheLogConfiguredButUnrecordedAndRejectedSurfaces) {
 // names (disabled under another registry), so either can be switched back (probe DQ1).
 TEST(InventoryTest, TheLogsSurfacesAndToggledOnesAreListedFromTheLogAndFromAServer) {
   reducers::RecordedCatalog recorded;
-  recorded.surfaces["most"] = {true, 1, "", "", 5, {{"ask", "aa", "bb", ""}}};
+  recorded.surfaces["most"] = {true, 1, "", "", 5, {{"ask", "aa", "bb", "", true}}};
   reducers::SourceToggles toggles;
   toggles.by_id["zeta"] = {false, "maintenance", "", 9};
   toggles.by_id["las.docs"] = {false, "quiet", "", 10};
