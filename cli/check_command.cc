@@ -144,11 +144,11 @@ int RunCheck(const CheckFlags& flags) {
     if (releases == nullptr) return folded;
     release.recorded = tools::RecordedWatermarks(releases->releases());
     release.recorded_log = flags.log_dir;
-    if (Status refusal = WriterRefusal(flags.log_dir, flags.snapshot_key_file); !refusal.ok()) {
-      if (refusal.code() != Code::kCorruption) return Fail(refusal);
-      release.recorded_log_refusal = refusal.message();
-    }
-    if (!tools::UsableSnapshotKey(flags.snapshot_key_file, flags.log_dir)) {
+    if (const auto key = tools::UsableSnapshotKey(flags.snapshot_key_file, flags.log_dir)) {
+      Status refusal = WriterRefusal(flags.log_dir, flags.snapshot_key_file, *key);
+      if (!refusal.ok() && refusal.code() != Code::kCorruption) return Fail(refusal);
+      if (!refusal.ok()) release.recorded_log_refusal = refusal.message();
+    } else {
       release.recorded_log_unjudged =
           "not judged against the head kept for it nor its seal: " +
           (flags.snapshot_key_file.empty()

@@ -1,7 +1,6 @@
 #include "cli/release_settings.h"
 
-#include <filesystem>
-
+#include "base/absolute_path.h"
 #include "trust/rfc3339.h"
 
 namespace las::cli {
@@ -14,9 +13,7 @@ std::string FlagOrEnv(const std::string& flag, const trust::Environment& env, co
 
 std::string PathFlagOrEnv(const std::string& flag, const trust::Environment& env, const char* variable) {
   if (flag.empty()) return FlagOrEnv(flag, env, variable);
-  std::error_code error;
-  const std::filesystem::path absolute = std::filesystem::absolute(flag, error);
-  return error ? flag : absolute.lexically_normal().string();
+  return AbsolutePath(flag);
 }
 
 std::string NodeExecutable(const trust::Environment& env) {

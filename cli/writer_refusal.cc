@@ -6,15 +6,13 @@
 #include "log/kept_head.h"
 #include "log/log_reader.h"
 #include "tools/kept_head_file.h"
-#include "tools/snapshot_key_file.h"
 
 namespace las::cli {
 
-Status WriterRefusal(const std::string& log_dir, const std::string& key_file) {
-  const auto key = tools::UsableSnapshotKey(key_file, log_dir);
-  if (!key) return Status::Ok();
+Status WriterRefusal(const std::string& log_dir, const std::string& key_file,
+                     const log::SnapshotKey& key) {
   // Read before the log, as `las replay` does: a server keeps its head meanwhile.
-  const std::string kept_file = tools::KeptHeadFile(key_file, *key, log_dir);
+  const std::string kept_file = tools::KeptHeadFile(key_file, key, log_dir);
   const Result<std::optional<std::string>> kept_record = tools::ReadKeptHead(kept_file);
   auto reader = log::LogReader::Open(log_dir);
   if (!reader.ok()) return reader.status();
@@ -25,12 +23,12 @@ Status WriterRefusal(const std::string& log_dir, const std::string& key_file) {
     // RocksDB aborted on a column family still referenced).
     auto cursor = (*reader)->Read(1);
     if (!cursor.ok()) return cursor.status();
-    if (auto seal = (*reader)->JudgeSeal(*key, **cursor); !seal.ok()) return seal.status();
+    if (auto seal = (*reader)->JudgeSeal(key, **cursor); !seal.ok()) return seal.status();
     if (!kept_record.ok()) return Status::Ok();
     std::optional<std::string_view> record;
     if (*kept_record) record = **kept_record;
     head = (*cursor)->head().sequence;
-    kept = log::JudgeKeptHead(record, *key, (*cursor)->head(), [&](uint64_t sequence) {
+    kept = log::JudgeKeptHead(record, key, (*cursor)->head(), [&](uint64_t sequence) {
       return (*reader)->EventHash(sequence);
     });
   }

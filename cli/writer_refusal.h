@@ -6,16 +6,18 @@
 #include <string>
 
 #include "base/result.h"
+#include "log/snapshot.h"
 
 namespace las::cli {
 
 // What a writer's open of the log in `log_dir` (tools::OpenSealedLog) refuses it for,
-// judged as `las replay` judges, with the snapshot key in `key_file`: a head seal of that
-// key the log contradicts (altered, cut, rewritten), or a head kept outside the log for
-// that key that the log no longer holds (rolled back, cut, rewritten) — or whose first event
-// differs while the chain fails verification (tools::AnotherLogOrRollback). Ok when neither, or
-// when there is no usable key (nothing to judge with) or its kept head cannot be read (a
+// judged as `las replay` judges, with `key` (read from `key_file`, beside which its heads are
+// kept): a head seal of that key the log contradicts (altered, cut, rewritten), or a head
+// kept outside the log for that key that the log no longer holds (rolled back, cut,
+// rewritten) — or whose first event differs while the chain fails verification
+// (tools::AnotherLogOrRollback). Ok when neither, or when its kept head cannot be read (a
 // writer notes that and goes on). kCorruption with the writer's message; the reader's errors.
-Status WriterRefusal(const std::string& log_dir, const std::string& key_file);
+Status WriterRefusal(const std::string& log_dir, const std::string& key_file,
+                     const log::SnapshotKey& key);
 
 }  // namespace las::cli

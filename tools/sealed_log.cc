@@ -1,7 +1,6 @@
 #include "tools/sealed_log.h"
 
-#include <filesystem>
-
+#include "base/absolute_path.h"
 #include "base/note.h"
 #include "base/printable_text.h"
 #include "base/shell_word.h"
@@ -9,15 +8,6 @@
 #include "tools/snapshot_key_file.h"
 
 namespace las::tools {
-namespace {
-
-std::string AbsolutePath(const std::string& path) {
-  std::error_code error;
-  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
-  return error ? path : absolute.lexically_normal().string();
-}
-
-}  // namespace
 
 std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
                                               const std::string& log_dir) {
