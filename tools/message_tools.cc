@@ -62,8 +62,8 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
     return Refuse(done, "invalid-arguments", "subject is longer than 1024 bytes");
   }
   auto body = args->TakeValue("body");
-  if (!body.ok()) return Refuse(done, "invalid-value", body.status().message());
-  const std::string body_text = body->has_value() ? reducers::CanonicalText(**body) : "null";
+  if (!body.ok()) return Refuse(done, body.refusal_code, body.refusal_message);
+  const std::string body_text = body.value ? reducers::CanonicalText(*body.value) : "null";
   if (body_text.size() > kMaxValueBytes) {
     return Refuse(done, "value-too-large", "the body is larger than 1 MiB of canonical JSON");
   }

@@ -116,8 +116,8 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
   Target target;
   if (!ReadTarget(*args, session, true, target, done)) return;
   auto operand = args->TakeValue("value");
-  if (!operand.ok()) return Refuse(done, "invalid-value", operand.status().message());
-  if (!operand->has_value()) return Refuse(done, "invalid-arguments", "value or value_json is required");
+  if (!operand.ok()) return Refuse(done, operand.refusal_code, operand.refusal_message);
+  if (!operand.value) return Refuse(done, "invalid-arguments", "value or value_json is required");
   reducers::StdReducer reducer = reducers::StdReducer::kReplace;
   if (mode == WriteMode::kAppend) {
     reducer = reducers::StdReducer::kAppend;
@@ -159,7 +159,7 @@ void Write(Coordination& c, WriteMode mode, const SessionInfo& session,
     if (!parsed.ok()) return Failed(done);  // Las wrote it canonical: cannot happen
     current = std::move(*parsed);
   }
-  auto next = reducers::ApplyStdReducer(reducer, std::move(current), std::move(**operand));
+  auto next = reducers::ApplyStdReducer(reducer, std::move(current), std::move(*operand.value));
   if (!next.ok()) {
     return Refuse(done, next.status().message(), "the reducer does not apply to these values");
   }

@@ -58,24 +58,37 @@ bool ToolArgs::Bool(std::string_view name, bool fallback) const {
   return v->boolean;
 }
 
-Result<std::optional<reducers::JsonValue>> ToolArgs::TakeValue(std::string_view name) {
+ToolArgs::TakenValue ToolArgs::TakeValue(std::string_view name) {
+  auto refused = [](std::string_view code, std::string message) {
+    TakenValue taken;
+    taken.refusal_code = code;
+    taken.refusal_message = std::move(message);
+    return taken;
+  };
   reducers::JsonValue::Members& members = root_.object();
   auto found = members.find(name);
   reducers::JsonValue* direct = found == members.end() ? nullptr : &found->second;
   const reducers::JsonValue* text = root_.Find(std::string(name) + "_json");
   if (direct != nullptr && text != nullptr) {
-    return InvalidArgument("give " + std::string(name) + " or " + std::string(name) +
-                           "_json, not both");
+    return refused("invalid-arguments",
+                   "give " + std::string(name) + " or " + std::string(name) + "_json, not both");
   }
-  if (direct != nullptr) return std::optional<reducers::JsonValue>(std::exchange(*direct, {}));
-  if (text == nullptr) return std::optional<reducers::JsonValue>();
-  if (!text->is_string()) return InvalidArgument(std::string(name) + "_json must be a string");
+  TakenValue taken;
+  if (direct != nullptr) {
+    taken.value = std::exchange(*direct, {});
+    return taken;
+  }
+  if (text == nullptr) return taken;
+  if (!text->is_string()) {
+    return refused("invalid-arguments", std::string(name) + "_json must be a string");
+  }
   reducers::JsonLimits limits;
   limits.max_bytes = 2 * kMaxValueBytes;
   limits.max_depth = kMaxValueDepth;
   auto parsed = reducers::ParseJsonValue(text->text, limits);
-  if (!parsed.ok()) return parsed.status();
-  return std::optional<reducers::JsonValue>(std::move(*parsed));
+  if (!parsed.ok()) return refused("invalid-value", parsed.status().message());
+  taken.value = std::move(*parsed);
+  return taken;
 }
 
 }  // namespace las::tools

@@ -31,12 +31,22 @@ class ToolArgs {
   std::optional<uint64_t> Uint(std::string_view name) const;
   bool Bool(std::string_view name, bool fallback) const;
 
+  // What TakeValue found. On refusal, `refusal_code` is the stable code the tool answers
+  // with (docs/STATE.md): "invalid-arguments" when the arguments are shaped wrong (both
+  // forms given, `name`_json not a string), "invalid-value" (with the parser's message)
+  // when the text is not a JSON value.
+  struct TakenValue {
+    std::optional<reducers::JsonValue> value;  // nullopt when neither form is given
+    std::string_view refusal_code;             // empty unless refused
+    std::string refusal_message;
+    bool ok() const { return refusal_code.empty(); }
+  };
+
   // The JSON value given as `name` (any JSON) or as `name`_json (a string holding JSON
-  // text, parsed strictly). nullopt when neither is given; InvalidArgument (with the
-  // parser's message) when the text is not a JSON value; InvalidArgument when both are.
-  // Moves the value out rather than copying it (a 1 MiB value of small elements is a tree
-  // of ~100 MiB): a second call for the same name finds a null `name`.
-  Result<std::optional<reducers::JsonValue>> TakeValue(std::string_view name);
+  // text, parsed strictly). Moves the value out rather than copying it (a 1 MiB value of
+  // small elements is a tree of ~100 MiB): a second call for the same name finds a null
+  // `name`.
+  TakenValue TakeValue(std::string_view name);
 
  private:
   reducers::JsonValue root_;

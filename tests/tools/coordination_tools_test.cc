@@ -317,6 +317,16 @@ TEST_F(CoordinationToolsTest, NonJsonValuesAreRefusedWithAClearError) {
     EXPECT_EQ(result["structuredContent"]["error"]["code"], "invalid-value") << bad;
     EXPECT_FALSE(result["structuredContent"]["error"]["message"].get<std::string>().empty());
   }
+  // Both forms at once is a mistake in the arguments, not in the value.
+  for (const std::string tool : {"las__state_set", "las__message_send"}) {
+    const std::string field = tool == "las__state_set" ? "value" : "body";
+    json both = tool == "las__state_set" ? json{{"key", "k"}} : json{{"to", "bob"}};
+    both[field] = 1;
+    both[field + "_json"] = "2";
+    json result = Call("alice", tool, both);
+    ASSERT_TRUE(result.value("isError", false)) << tool;
+    EXPECT_EQ(result["structuredContent"]["error"]["code"], "invalid-arguments") << tool;
+  }
   // Duplicate keys in the arguments themselves are refused too (by the gateway's strict
   // schema check, before the tool runs).
   std::string raw;

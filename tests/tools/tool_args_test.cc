@@ -34,23 +34,31 @@ TEST(ToolArgsTest, TakeValueReadsEitherFormAndMovesTheValueOut) {
   auto args = ToolArgs::Parse(R"({"value":[1,{"a":"b"}],"body_json":"{\"x\": 2}","key":"k"})");
   ASSERT_TRUE(args.ok());
   auto value = args->TakeValue("value");
-  ASSERT_TRUE(value.ok() && value->has_value());
-  EXPECT_EQ(reducers::CanonicalText(**value), R"([1,{"a":"b"}])");
+  ASSERT_TRUE(value.ok() && value.value);
+  EXPECT_EQ(reducers::CanonicalText(*value.value), R"([1,{"a":"b"}])");
   auto again = args->TakeValue("value");
-  ASSERT_TRUE(again.ok() && again->has_value());
-  EXPECT_TRUE((*again)->is_null()) << "moved out, not copied";
+  ASSERT_TRUE(again.ok() && again.value);
+  EXPECT_TRUE(again.value->is_null()) << "moved out, not copied";
   EXPECT_EQ(args->String("key"), "k") << "the other arguments stay";
 
   auto body = args->TakeValue("body");
-  ASSERT_TRUE(body.ok() && body->has_value());
-  EXPECT_EQ(reducers::CanonicalText(**body), R"({"x":2})");
+  ASSERT_TRUE(body.ok() && body.value);
+  EXPECT_EQ(reducers::CanonicalText(*body.value), R"({"x":2})");
   auto absent = args->TakeValue("other");
   ASSERT_TRUE(absent.ok());
-  EXPECT_FALSE(absent->has_value());
+  EXPECT_FALSE(absent.value);
 
   auto both = ToolArgs::Parse(R"({"value":1,"value_json":"1"})");
   ASSERT_TRUE(both.ok());
-  EXPECT_FALSE(both->TakeValue("value").ok());
+  EXPECT_EQ(both->TakeValue("value").refusal_code, "invalid-arguments");
+  auto not_text = ToolArgs::Parse(R"({"value_json":1})");
+  ASSERT_TRUE(not_text.ok());
+  EXPECT_EQ(not_text->TakeValue("value").refusal_code, "invalid-arguments");
+  auto not_json = ToolArgs::Parse(R"({"value_json":"[1,"})");
+  ASSERT_TRUE(not_json.ok());
+  auto refused = not_json->TakeValue("value");
+  EXPECT_EQ(refused.refusal_code, "invalid-value");
+  EXPECT_FALSE(refused.refusal_message.empty());
 }
 
 TEST(CountArgTest, ReadsWholeNumbersHoweverWrittenAndFallsBackOtherwise) {
