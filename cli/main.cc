@@ -32,6 +32,17 @@ namespace {
 // typed, and words some cases for its own developers.
 // `separated`: the command line holds a `--` (what follows it is a child's command line);
 // `before_separator`: the words before it (all of them without one).
+// Whether a command under `app` (at any depth) takes the flag `flag` ("--log", "-v").
+bool SomeCommandBelowTakes(const CLI::App* app, const std::string& flag) {
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
+    for (const CLI::Option* option : sub->get_options()) {
+      if (option->check_name(flag)) return true;
+    }
+    if (SomeCommandBelowTakes(sub, flag)) return true;
+  }
+  return false;
+}
+
 std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated,
                       const std::vector<std::string>& before_separator) {
   const std::string words = las::cli::ParsedCommandWords(*app);
@@ -45,7 +56,10 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
   if (error.get_name() == "RequiredError" && what.find("subcommand") != std::string::npos &&
       !innermost->remaining().empty()) {
     const std::string word = innermost->remaining().front();
-    if (word.starts_with("-")) {
+    if (word.starts_with("-") && !SomeCommandBelowTakes(innermost, word.substr(0, word.find('=')))) {
+      // `las --verison`: no command takes it, so naming one would not help (probe DX4).
+      what = "unknown option '" + word + "'";
+    } else if (word.starts_with("-")) {
       // `las inspect --log X`: the flag belongs to a command not yet named.
       std::string commands;
       for (const CLI::App* sub : innermost->get_subcommands([](const CLI::App*) { return true; })) {

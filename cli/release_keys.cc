@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include <fstream>
 #include <vector>
 
 #include "base/hex.h"
@@ -40,6 +41,20 @@ void WipeBytes(std::vector<uint8_t>& bytes) {
   if (!bytes.empty()) ::explicit_bzero(bytes.data(), bytes.size());
 }
 
+// Whether `path` starts with a public key file's tag: only that much of it is read.
+bool IsPublicKeyFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string head(kPublicKeyTag.size() + 1, '\0');
+  file.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return file.gcount() == static_cast<std::streamsize>(head.size()) &&
+         head == std::string(kPublicKeyTag) + " ";
+}
+
+std::string PublicKeyGiven(const std::string& path) {
+  return "secret key " + path + " is a public key file (" + std::string(kPublicKeyTag) +
+         "); give the .key file that keygen wrote beside it";
+}
+
 }  // namespace
 
 void Wipe(std::string& secret) {
@@ -68,14 +83,19 @@ Result<trust::SecretKey> ReadSecretKeyFile(const std::string& path) {
   trust::VerdictOr<std::string> text = trust::ReadSecureFile(path, "secret key", options);
   if (!text.ok()) {
     Status status = text.verdict().ToStatus();
-    if (text.verdict().reason() == trust::Reason::kFilePermissions) {
-      return Denied(status.message() + " (a secret key must be mode 0600: chmod 600 " + path + ")");
+    if (text.verdict().reason() == trust::Reason::kFilePermissions && IsPublicKeyFile(path)) {
+      // keygen writes the pair side by side: "chmod 600" would be the wrong advice.
+      return InvalidArgument(PublicKeyGiven(path));
     }
     return status;
   }
   std::string_view fields[4];
   const std::string bad = "secret key " + path + ": not a Las secret key file (" +
                           std::string(kSecretKeyTag) + " ed25519 <key id> <128 hex>)";
+  if (SplitKeyLine(*text, fields) && fields[0] == kPublicKeyTag) {
+    Wipe(*text);
+    return InvalidArgument(PublicKeyGiven(path));
+  }
   if (!SplitKeyLine(*text, fields) || fields[0] != kSecretKeyTag || fields[1] != "ed25519" ||
       fields[3].size() != 2 * trust::kEd25519SecretKeyBytes || !IsLowerHex(fields[3])) {
     Wipe(*text);

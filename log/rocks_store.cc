@@ -534,7 +534,13 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   }
   const bool fresh = *state == DirState::kMissing || *state == DirState::kEmpty;
   if (*state == DirState::kForeign) {
-    return refused(Status(Code::kNotALog, dir + ": not a Las log (the directory has other files)"));
+    std::string why = dir + ": not a Las log (the directory has other files";
+    // The directory that holds the log, as a demo or a backup lays it out (probe DX5).
+    const std::string below = (std::filesystem::path(dir) / "log").string();
+    if (auto inner = Inspect(below); inner.ok() && *inner == DirState::kRocks) {
+      why += "; is the log " + below + "?";
+    }
+    return refused(Status(Code::kNotALog, why + ")"));
   }
   if (fresh && (mode == Mode::kFollower || !create_if_missing)) {
     return NotFound(dir + ": no Las log here");

@@ -677,8 +677,15 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     reply = result.error == transport::CallError::kCancelled
                 ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
                 : ToolCallReply::Error(kCallFailed, "Tool call failed");
+  } else if (result.error == transport::CallError::kResponseTooLarge) {
+    // The child ran the tool and answered (its answer names the call): certain, and not a
+    // failure to retry blindly — the answer was over what Las reads, so it is not relayed.
+    outcome = fb::CallOutcome::Refused;
+    error_code = std::string(transport::CallErrorName(result.error));
+    reply = ToolCallReply::Error(kCallFailed, "Tool call failed: the tool's answer was larger "
+                                              "than Las relays");
   } else {
-    // The child answered badly (remote_error, malformed_response, response_too_large), or
+    // The child answered badly (remote_error, malformed_response), or
     // never got the request: child_not_reading (what Las had queued for it passed
     // McpClientOptions::max_write_backlog_bytes), not_ready. Certain either way.
     outcome = fb::CallOutcome::Failed;

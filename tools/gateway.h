@@ -60,6 +60,7 @@
 #include "tools/loop_appender.h"
 #include "tools/mcp_endpoint.h"
 #include "tools/tools_list_cache.h"
+#include "transport/mcp_client.h"
 
 namespace las::transport {
 struct CallResult;
@@ -101,7 +102,9 @@ struct GatewayOptions {
   // call. kDeferred (relaxed, opt-in): it is written but fsynced within milliseconds, for
   // users who accept losing the last moments of audit on power loss.
   log::Durability request_durability = log::Durability::kSynced;
-  size_t max_result_bytes = 4 * 1024 * 1024;
+  // A result up to this is read whole (its shape, credentials); a child's answer is
+  // never longer.
+  size_t max_result_bytes = transport::kMaxChildLineBytes;
   size_t recorded_bytes = 4096;  // arguments/results kept in the log per call
   // A child's result larger than this becomes a handle owned by the calling agent
   // (HandleCreated, synced with ToolCallCompleted); the client gets a small result naming

@@ -58,7 +58,14 @@ bool LiveProjections::EnsureKey(bool create) {
   // No key yet: nothing stored can be restored, and the first snapshot makes one.
   if (!create && key.status().code() == Code::kNotFound) return false;
   snapshots_disabled_ = true;
-  Warn("snapshots disabled: " + key.status().ToString());
+  // The code's name would read as the log's state ("corruption" is a broken chain); the
+  // fault is the key file's. A denial's message says how to fix the file already.
+  std::string why = key.status().message();
+  if (key.status().code() == Code::kCorruption) {
+    why += "; give the right --snapshot-key, or move the file away so that a new key is made "
+           "(what the old key sealed then shows as unvouched)";
+  }
+  Warn("snapshots disabled: " + why);
   return false;
 }
 

@@ -96,11 +96,16 @@ struct CallResult {
 
 using CallCallback = std::function<void(CallResult)>;
 
+// A child's stdout line at most: a tool's whole answer is one line, and answers of a few
+// MiB (a screenshot in base64) are ordinary — a client reads them from the child directly,
+// so Las must relay them (as a handle). A longer line is kResponseTooLarge.
+inline constexpr size_t kMaxChildLineBytes = 16 * 1024 * 1024;
+
 struct McpClientOptions {
   SpawnOptions spawn;  // stderr_mode is set from on_stderr_line
   std::string client_name = "las";
   std::string client_version = "0.1.0";
-  size_t max_line_bytes = 4 * 1024 * 1024;  // per stdout line from the child
+  size_t max_line_bytes = kMaxChildLineBytes;  // per stdout line from the child
   size_t max_depth = 64;
   // If set, stderr is read on the loop and each line (at most max_stderr_line_bytes;
   // longer lines are cut, `truncated` is true) is passed here. If unset, stderr goes

@@ -398,6 +398,22 @@ TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
   EXPECT_FALSE(std::filesystem::exists(r.signature()));
 }
 
+TEST(ReleaseSignVerifyTest, SignGivenThePublicKeySaysSoWhateverItsMode) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  for (const mode_t mode : {mode_t{0644}, mode_t{0600}}) {
+    ASSERT_EQ(::chmod(r.public_key().c_str(), mode), 0);
+    auto sign = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key",
+                     r.public_key(), "--out", r.signature(), "--bump"});
+    EXPECT_EQ(sign.exit_code, 2) << sign.err;
+    EXPECT_NE(sign.err.find(r.public_key() + " is a public key file"), std::string::npos)
+        << sign.err;
+    EXPECT_EQ(sign.err.find("chmod"), std::string::npos) << "not the fix: " << sign.err;
+    EXPECT_FALSE(std::filesystem::exists(r.signature()));
+  }
+}
+
 // What keygen reports names the operator's paths: shown escaped, one line each.
 TEST(ReleaseKeygenTest, PathsInTheReportAreEscaped) {
   ReleaseScratch r;

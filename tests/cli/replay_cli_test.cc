@@ -544,6 +544,14 @@ TEST(ReplayCliErrorsTest, AnUnknownCommandIsNamed) {
   EXPECT_EQ(early.err, "las inspect: invalid_argument: name a command before '--log' (one of: calls, catalog, "
                        "watermarks, sources, sessions, state, messages, handles) (see `las inspect "
                        "--help`)\n");
+  // A flag no command takes is called unknown: naming a command would not help (probe DX4).
+  CommandResult typo = Las({"--verison"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(typo.err, "las: invalid_argument: unknown option '--verison' (see `las --help`)\n");
+  CommandResult inner_typo = Las({"inspect", "--lgo", "x"});
+  EXPECT_EQ(inner_typo.exit_code, 2);
+  EXPECT_EQ(inner_typo.err, "las inspect: invalid_argument: unknown option '--lgo' (see `las "
+                            "inspect --help`)\n");
   // A missing required flag is named as such, not as an unknown command.
   CommandResult flag = Las({"release", "draft", "--", "/usr/bin/python3", "x.py"});
   EXPECT_EQ(flag.exit_code, 2);

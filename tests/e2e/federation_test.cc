@@ -849,8 +849,29 @@ TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn
                    {"--call-timeout", "3000"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[0]["ok"], false);
+  // The child ran the tool and answered: the agent is told its answer was not relayed (not
+  // that the call failed somewhere), and the ledger says refused, not failed (probe DY1).
+  EXPECT_NE(run.steps[0]["error"]["message"].get<std::string>().find("larger than Las relays"),
+            std::string::npos)
+      << run.steps[0];
   EXPECT_EQ(StepText(run.steps[1]), "after huge");
   EXPECT_EQ(StepText(run.steps[3]), "after garbage");
+  auto completed = Replay({"--kind", "ToolCallCompleted", "--surface", "flaky"});
+  ASSERT_GE(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Refused");
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "response_too_large");
+}
+
+// An answer of several MiB — a screenshot in base64 — reaches the agent as a handle, as it
+// would reach a client that called the child directly (probe DY1: over 4 MiB it failed).
+TEST_F(FederationTest, AnAnswerOfTenMiBBecomesAHandle) {
+  release_->Sign(1);
+  auto run = Serve({CallStep("flaky__huge", {{"mib", 10}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps[0]["ok"], true) << run.steps[0].dump().substr(0, 400);
+  const json handle = run.steps[0]["result"]["structuredContent"]["handle"];
+  EXPECT_GT(handle["size"].get<uint64_t>(), 10u * 1024 * 1024) << handle;
+  EXPECT_EQ(Replay({"--kind", "HandleCreated"}).size(), 1u);
 }
 
 TEST_F(FederationTest, CallTimeoutAnswersGenericallyAndLeavesTheCallTimedOut) {

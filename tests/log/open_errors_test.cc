@@ -40,6 +40,24 @@ TEST(OpenErrorsTest, ADirectoryWithOtherFilesIsNotALogAndIsLeftAlone) {
   EXPECT_EQ(LogReader::Open(tmp.path().string()).status().code(), Code::kNotALog);
 }
 
+// The directory that holds a log, given for the log: the message names the log within
+// (probe DX5); a directory with other files and no log within gets no such guess.
+TEST(OpenErrorsTest, TheDirectoryHoldingALogIsNotALogAndNamesTheLogWithin) {
+  testing::TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(tmp.Sub("log")));
+  std::ofstream(tmp.Sub("release.json")) << "{}";
+  auto log = EventLog::Open(tmp.path().string());
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), Code::kNotALog);
+  EXPECT_NE(log.status().message().find("is the log " + tmp.Sub("log") + "?"), std::string::npos)
+      << log.status().message();
+  testing::TempDir other;
+  std::ofstream(other.Sub("notes.txt")) << "mine";
+  auto plain = LogReader::Open(other.path().string());
+  ASSERT_FALSE(plain.ok());
+  EXPECT_EQ(plain.status().message().find("is the log"), std::string::npos);
+}
+
 // A log that lost RocksDB's CURRENT or MANIFEST is damaged (exit 3), not foreign (5) or an
 // I/O failure (9).
 TEST(OpenErrorsTest, ALogMissingItsCurrentOrManifestIsCorrupt) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -554,6 +555,34 @@ TEST(LiveSnapshots, AKeyFileOpenToOthersDisablesSnapshots) {
   EXPECT_NE(warnings.lines[0].find("snapshots disabled"), std::string::npos) << warnings.lines[0];
   EXPECT_NE(warnings.lines[0].find(KeyFile()), std::string::npos) << warnings.lines[0];
   EXPECT_EQ(*log->SnapshotSequences(), std::vector<uint64_t>{at});
+}
+
+TEST(LiveSnapshots, AKeyFileOfTheWrongSizeIsCalledTheKeysFaultNotTheLogs) {
+  testing::TempDir dir;
+  const std::string key_file = dir.Sub("short.key");
+  {
+    std::FILE* file = std::fopen(key_file.c_str(), "w");
+    ASSERT_NE(file, nullptr);
+    std::fputs("sixteen bytes...", file);
+    std::fclose(file);
+  }
+  ASSERT_EQ(::chmod(key_file.c_str(), 0600), 0);
+  Warnings warnings;
+  auto log = OpenLog(dir.Sub("log"));
+  LiveOptions options = warnings.Options(1);
+  options.snapshot_key_file = key_file;
+  LiveProjections live(*log, options);
+  ASSERT_TRUE(live.CatchUp().ok());
+  AppendRound(*log, 1);
+  ASSERT_TRUE(live.CatchUp().ok());  // a snapshot falls due, and is not taken
+  EXPECT_TRUE(log->SnapshotSequences()->empty());
+  ASSERT_FALSE(warnings.lines.empty());
+  const std::string& line = warnings.lines[0];
+  EXPECT_NE(line.find("snapshots disabled: the snapshot key " + key_file + " is not exactly 32"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("corruption"), std::string::npos) << "read as a broken chain: " << line;
+  EXPECT_NE(line.find("give the right --snapshot-key"), std::string::npos) << line;
 }
 
 TEST(LiveSnapshots, NoKeyFileMeansNoSnapshots) {

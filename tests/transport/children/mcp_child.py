@@ -128,15 +128,16 @@ def handle_call(rid, params):
         send_bytes(b"")
         send({"jsonrpc": "2.0", "id": rid, "result": text_result("after garbage")})
     elif name == "huge":
-        # 10 MiB line with the id first.
+        # A line of {"mib": N} MiB (default 20: over Las's 16 MiB bound) with the id first.
+        mib = args.get("mib", 20)
         send_bytes(b'{"jsonrpc":"2.0","id":' + raw_id + b',"result":{"content":[{"type":"text","text":"'
-                   + b"x" * (10 * 1024 * 1024) + b'"}]}}')
+                   + b"x" * (mib * 1024 * 1024) + b'"}]}}')
     elif name == "huge_noid" and args.get("as_request"):
-        # A 10 MiB request of the child's own whose id equals the call's — last after its
+        # A 20 MiB request of the child's own whose id equals the call's — last after its
         # method (default), first ({"order": "id_first"}), or last after the bulk of its
         # params, its method after them ({"order": "params_first"}); then the real answer.
         method = b'"method":"sampling/createMessage"'
-        params = b'"params":{"text":"' + b"x" * (10 * 1024 * 1024) + b'"}'
+        params = b'"params":{"text":"' + b"x" * (20 * 1024 * 1024) + b'"}'
         id_member = b'"id":' + raw_id
         members = {"id_first": [id_member, method, params],
                    "params_first": [params, method, id_member]}.get(
@@ -144,10 +145,10 @@ def handle_call(rid, params):
         send_bytes(b'{"jsonrpc":"2.0",' + b",".join(members) + b'}')
         send({"jsonrpc": "2.0", "id": rid, "result": text_result("after request")})
     elif name == "huge_noid":
-        # 10 MiB line with the id last ({"id_last": true}) or not at all (then no answer).
+        # 20 MiB line with the id last ({"id_last": true}) or not at all (then no answer).
         tail = b',"id":' + raw_id if args.get("id_last") else b''
         send_bytes(b'{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"'
-                   + b"x" * (10 * 1024 * 1024) + b'"}]}' + tail + b'}')
+                   + b"x" * (20 * 1024 * 1024) + b'"}]}' + tail + b'}')
     elif name == "hang":
         return
     elif name == "error":
