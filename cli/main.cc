@@ -32,15 +32,26 @@ namespace {
 // typed, and words some cases for its own developers.
 // `separated`: the command line holds a `--` (what follows it is a child's command line);
 // `before_separator`: the words before it (all of them without one).
-// Whether a command under `app` (at any depth) takes the flag `flag` ("--log", "-v").
-bool SomeCommandBelowTakes(const CLI::App* app, const std::string& flag) {
+// Whether `app` or a command under it (at any depth) takes the flag `flag` ("--log", "-v").
+bool TakesFlag(const CLI::App* app, const std::string& flag) {
+  for (const CLI::Option* option : app->get_options()) {
+    if (option->check_name(flag)) return true;
+  }
   for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
-    for (const CLI::Option* option : sub->get_options()) {
-      if (option->check_name(flag)) return true;
-    }
-    if (SomeCommandBelowTakes(sub, flag)) return true;
+    if (TakesFlag(sub, flag)) return true;
   }
   return false;
+}
+
+// The names of `app`'s commands that take `flag` (at any depth); every command for "".
+std::string CommandsTaking(const CLI::App* app, const std::string& flag) {
+  std::string commands;
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
+    if (flag.empty() || TakesFlag(sub, flag)) {
+      commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    }
+  }
+  return commands;
 }
 
 std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated,
@@ -56,16 +67,16 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
   if (error.get_name() == "RequiredError" && what.find("subcommand") != std::string::npos &&
       !innermost->remaining().empty()) {
     const std::string word = innermost->remaining().front();
-    if (word.starts_with("-") && !SomeCommandBelowTakes(innermost, word.substr(0, word.find('=')))) {
+    const std::string flag = word.substr(0, word.find('='));
+    if (word == "--") {
+      what = "name a command before '--' (one of: " + CommandsTaking(innermost, "") + ")";
+    } else if (word.starts_with("-") && CommandsTaking(innermost, flag).empty()) {
       // `las --verison`: no command takes it, so naming one would not help (probe DX4).
       what = "unknown option '" + word + "'";
     } else if (word.starts_with("-")) {
-      // `las inspect --log X`: the flag belongs to a command not yet named.
-      std::string commands;
-      for (const CLI::App* sub : innermost->get_subcommands([](const CLI::App*) { return true; })) {
-        commands += (commands.empty() ? "" : ", ") + sub->get_name();
-      }
-      what = "name a command before '" + word + "' (one of: " + commands + ")";
+      // `las inspect --log X`: the flag belongs to a command not yet named — one of these.
+      what = "name a command before '" + word + "' (one of: " + CommandsTaking(innermost, flag) +
+             ")";
     } else {
       // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
       what = "unknown command '" + word + "'";

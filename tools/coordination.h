@@ -30,11 +30,15 @@
 #include "tools/decision_events.h"
 #include "tools/las_tools.h"
 #include "tools/recent_contents.h"
+#include "transport/mcp_client.h"
 
 namespace las::tools {
 
-// How many bytes of handle contents read back are kept for the next span's read.
-inline constexpr size_t kRecentHandleBytes = 16 << 20;
+// How many bytes of handle contents read back are kept for the next span's read: room for
+// four of the largest (a child's answer line), so that agents reading large handles at once
+// do not evict each other's span by span (probe DZ1: two 16 MiB handles read in turn
+// re-read and re-verified their events at every span, and every session waited).
+inline constexpr size_t kRecentHandleBytes = 4 * transport::kMaxChildLineBytes;
 
 struct CoordinationOptions {
   const WallClock* clock = &SystemWallClock();  // message deferral and listing

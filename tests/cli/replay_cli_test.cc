@@ -552,6 +552,16 @@ TEST(ReplayCliErrorsTest, AnUnknownCommandIsNamed) {
   EXPECT_EQ(inner_typo.exit_code, 2);
   EXPECT_EQ(inner_typo.err, "las inspect: invalid_argument: unknown option '--lgo' (see `las "
                             "inspect --help`)\n");
+  // The commands named are those that take the flag; a bare `--` is no option (probe DZ2).
+  CommandResult json_first = Las({"--json"});
+  EXPECT_EQ(json_first.exit_code, 2);
+  EXPECT_NE(json_first.err.find("name a command before '--json' (one of: "), std::string::npos)
+      << json_first.err;
+  EXPECT_NE(json_first.err.find("inspect"), std::string::npos) << json_first.err;
+  EXPECT_EQ(json_first.err.find("serve"), std::string::npos) << json_first.err;
+  CommandResult separator = Las({"--", "serve"});
+  EXPECT_EQ(separator.exit_code, 2);
+  EXPECT_EQ(separator.err.find("unknown option"), std::string::npos) << separator.err;
   // A missing required flag is named as such, not as an unknown command.
   CommandResult flag = Las({"release", "draft", "--", "/usr/bin/python3", "x.py"});
   EXPECT_EQ(flag.exit_code, 2);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tools/coordination.h"
+
 namespace las::tools {
 namespace {
 
@@ -21,6 +23,18 @@ TEST(RecentContents, FindsByIdAndSequence) {
   recent.Keep("h-a", 7, Bytes(10, 'x'));  // kept already: the first stays
   EXPECT_EQ(recent.Find("h-a", 7), a);
   EXPECT_EQ(recent.bytes(), 10u);
+}
+
+// Agents reading the largest handles at once, span by span in turn, keep theirs (probe
+// DZ1: with room for one, each span evicted the other and re-read its event).
+TEST(RecentContents, TheServersBudgetHoldsFourOfTheLargestHandles) {
+  RecentContents recent(kRecentHandleBytes);
+  for (uint64_t i = 1; i <= 4; ++i) {
+    recent.Keep("h-" + std::to_string(i), i, Bytes(transport::kMaxChildLineBytes, 'x'));
+  }
+  for (uint64_t i = 1; i <= 4; ++i) {
+    EXPECT_NE(recent.Find("h-" + std::to_string(i), i), nullptr) << i;
+  }
 }
 
 TEST(RecentContents, EvictsTheLeastRecentlyUsedWithinTheBudget) {
