@@ -196,6 +196,12 @@ std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_de
   return id;
 }
 
+// Whether `line` begins with '[': a batch, however broken further on.
+bool ShowsArray(std::string_view line) {
+  const size_t first = line.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && line[first] == '[';
+}
+
 }  // namespace
 
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {
@@ -236,7 +242,7 @@ void McpEndpoint::OnLine(std::string_view line) {
     if (error.reason == rpc::ParseFailure::kIdTooLong) return;
     // Nor a response, broken as it is (as at OnOversizedLine).
     if (rpc::ShownKind(line) == rpc::MessageKind::kResponse) return;
-    if (error.reason == rpc::ParseFailure::kNotAnObject) return RefuseBatch(line);
+    if (error.reason == rpc::ParseFailure::kNotAnObject || ShowsArray(line)) return RefuseBatch(line);
     if (!error.id) error.id = SalvageRequestId(line, options_.max_depth);
     if (error.id) write_(rpc::ErrorResponse(error));
     return;
@@ -259,17 +265,28 @@ void McpEndpoint::OnLine(std::string_view line) {
 void McpEndpoint::RefuseBatch(std::string_view line) {
   std::vector<std::string_view> elements;
   if (transport::ArrayElements(line, &elements, options_.max_depth) != transport::JsonTextError::kNone) {
-    return;  // not a batch: a string, a number, ... has no id to answer
+    // One element too deep or holding a lone surrogate escape makes the whole line invalid
+    // JSON: the requests beside it are still refused by their ids (probe EA1: none was
+    // answered). A string, a number, ... yields no elements: it has no id to answer.
+    elements = transport::SalvageArrayElements(line);
   }
   // MCP 2024-11-05 has no batches. Each request in one is refused by its own id, so that a
   // client that batches is not left waiting (probe BC4); never with a null id, nor as an
-  // array (see OnLine). What is not a well-formed request gets nothing, as on a line.
+  // array (see OnLine). An element that is no valid request is answered as such a line
+  // would be by itself: by the id read from it, if any, unless it shows itself a response.
   for (const std::string_view element : elements) {
     rpc::ParsedLine one = rpc::ParseMessage(element, {.max_line_bytes = options_.max_line_bytes,
                                                       .max_depth = options_.max_depth,
                                                       .max_id_bytes = kMaxRequestIdBytes});
-    if (one.ok() && one.message->kind == rpc::MessageKind::kRequest) {
-      write_(rpc::MakeErrorResponse(one.message->id, rpc::kInvalidRequest,
+    std::optional<std::string> id;
+    if (one.ok()) {
+      if (one.message->kind == rpc::MessageKind::kRequest) id = one.message->id;
+    } else if (one.error.reason != rpc::ParseFailure::kIdTooLong &&
+               rpc::ShownKind(element) != rpc::MessageKind::kResponse) {
+      id = one.error.id ? one.error.id : SalvageRequestId(element, options_.max_depth);
+    }
+    if (id) {
+      write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest,
                                     "Batches are not supported: send one message per line"));
     }
   }

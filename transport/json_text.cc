@@ -385,6 +385,22 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
   return found;
 }
 
+std::vector<std::string_view> SalvageArrayElements(std::string_view text) {
+  std::vector<std::string_view> elements;
+  size_t pos = SkipWsFrom(text, 0);
+  if (pos >= text.size() || text[pos] != '[') return elements;
+  pos = SkipWsFrom(text, pos + 1);
+  while (pos < text.size()) {
+    const std::optional<size_t> end = SkipValueLeniently(text, pos);
+    if (!end || *end == pos) break;
+    elements.push_back(text.substr(pos, *end - pos));
+    pos = SkipWsFrom(text, *end);
+    if (pos >= text.size() || text[pos] != ',') break;
+    pos = SkipWsFrom(text, pos + 1);
+  }
+  return elements;
+}
+
 bool ShowsTopLevelMember(std::string_view prefix, std::string_view key) {
   bool shown = false;
   WalkTopLevelMembers(prefix, [&](const std::string* name, size_t) {

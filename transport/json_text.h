@@ -85,6 +85,13 @@ JsonType JsonTypeOf(std::string_view raw);
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth = kDefaultMaxDepth);
 
+// The raw text of each element of the array `text` begins with, as far as their shape can
+// be read (SalvageTopLevelMember's walk, for an array): for a batch line that is invalid
+// JSON because one element nests too deep or holds a lone surrogate escape, so that the
+// requests beside it can still be answered. An element cut off or broken in its shape ends
+// the list. Empty when `text` does not begin with '['.
+std::vector<std::string_view> SalvageArrayElements(std::string_view text);
+
 // Whether the object `prefix` begins with shows a top-level member named `key` (its value
 // complete or not), walking its members as SalvageTopLevelMember does: for telling what a
 // line that cannot be parsed is (a response has `result` or `error`; a request or

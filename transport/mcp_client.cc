@@ -117,6 +117,14 @@ bool IntegralNumber(std::string_view raw, int64_t* value) {
   return ParseOurId(digits, value);  // from_chars reports an int64 overflow
 }
 
+// A JSON string whose content is such a number ("12", "12.0"): an answer's id written as a
+// string by a child that keeps ids as text.
+bool IntegralNumberInString(std::string_view raw, int64_t* value) {
+  if (JsonTypeOf(raw) != JsonType::kString) return false;
+  const std::optional<std::string> text = DecodeJsonString(raw);
+  return text && IntegralNumber(*text, value);
+}
+
 // The member `key` of an object, null when absent; false when it is repeated (readers would
 // disagree about which one counts).
 bool OnlyMember(const std::vector<JsonMember>& members, std::string_view key, const JsonMember** found) {
@@ -664,10 +672,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     int64_t id = 0;
     std::optional<Pending> done;
     if (ParseOurId(m.id, &id)) done = TakePending(id);
-    if (!done && IntegralNumber(m.id, &id)) {
-      // Our id written another way (12.0): the answer is meant for that call, but an id is
-      // echoed exactly or not at all, so it is not taken as the result; the call must not
-      // wait for an answer that already came.
+    if (!done && (IntegralNumber(m.id, &id) || IntegralNumberInString(m.id, &id))) {
+      // Our id written another way (12.0, "12"): the answer is meant for that call — Las
+      // sends the child no request of another id — but an id is echoed exactly or not at
+      // all, so it is not taken as the result; the call must not wait for an answer that
+      // already came.
       if (auto call = TakePending(id)) {
         call->done(Failed(CallError::kMalformedResponse));
         return;

@@ -335,6 +335,36 @@ TEST_F(EndpointTest, EachRequestInABatchIsRefusedByItsOwnId) {
   EXPECT_TRUE(Send("[]").is_null());
 }
 
+// One element that makes the line invalid JSON (a lone surrogate escape, nesting past the
+// bound) does not silence the requests beside it, nor its own id (probe EA1: the client
+// waited forever for all of them). A broken response in a batch is still never answered.
+TEST_F(EndpointTest, ABatchThatIsInvalidJsonStillRefusesEachRequestByItsId) {
+  Init();
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += '[';
+  for (int i = 0; i < 200; ++i) deep += ']';
+  const size_t before = out_.size();
+  endpoint_->OnLine(R"([{"jsonrpc":"2.0","id":5,"method":"ping"},)"
+                    R"({"jsonrpc":"2.0","method":"n","params":{"a":"\ud800"}},)"
+                    R"({"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":"\ud800"}},)"
+                    R"({"jsonrpc":"2.0","id":8,"result":{"a":"\ud800"}},)"
+                    R"({"jsonrpc":"2.0","method":"n","params":)" + deep + "},"
+                    R"({"jsonrpc":"2.0","id":"s","method":"ping"}])");
+  std::vector<json> ids;
+  for (size_t i = before; i < out_.size(); ++i) {
+    const json answer = json::parse(out_[i]);
+    EXPECT_EQ(answer["error"]["code"], -32600) << out_[i];
+    ids.push_back(answer["id"]);
+  }
+  EXPECT_EQ(ids, (std::vector<json>{5, 6, "s"}));
+  EXPECT_TRUE(backend_.calls.empty()) << "nothing in a batch runs";
+  // A line that only begins like a batch, cut off: the element it shows is still answered.
+  const size_t cut = out_.size();
+  endpoint_->OnLine(R"([{"jsonrpc":"2.0","id":9,"method":"ping"},{"jsonrpc":"2.0","id":1)");
+  ASSERT_EQ(out_.size(), cut + 1);
+  EXPECT_EQ(json::parse(out_[cut])["id"], 9);
+}
+
 TEST_F(EndpointTest, ManyCallsInFlightAnswerInCompletionOrderWithTheirOwnIds) {
   Init();
   EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"a__x"}})").is_null());

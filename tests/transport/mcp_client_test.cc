@@ -342,7 +342,9 @@ TEST_F(McpClientTest, AnAnswerBehindAByteOrderMarkFailsThatCall) {
 
 TEST_F(McpClientTest, OurIdWrittenAsAnIntegralFloatFailsThatCall) {
   auto client = StartedClient(ChildOptions());
-  for (const char* shape : {"float_id", "exp_id", "bad_version_float_id"}) {
+  // Or as a string: "7" for 7 (probe EA3: the call waited, forever without a timeout).
+  for (const char* shape :
+       {"float_id", "exp_id", "bad_version_float_id", "string_id", "string_float_id"}) {
     const std::string args = std::string(R"({"shape":")") + shape + "\"}";
     EXPECT_EQ(Call(*client, "odd_answer", args).error, CallError::kMalformedResponse) << shape;
   }
@@ -372,7 +374,8 @@ TEST_F(McpClientTest, StrayResponsesDoNotMatchOtherCalls) {
   CallResult r = Call(*client, "stray", "{}");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(ResultText(r), "after stray");
-  EXPECT_EQ(client->stats().stray_responses, 2u);  // an unknown id and a string id
+  // An unknown id and a string id that is no number ("7" for 7 names call 7: below).
+  EXPECT_EQ(client->stats().stray_responses, 2u);
   ShutdownAndCheckReaped(*client);
 }
 

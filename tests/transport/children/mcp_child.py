@@ -156,7 +156,7 @@ def handle_call(rid, params):
               "error": {"code": -32000, "message": "CHILD-CONTROLLED secret text"}})
     elif name == "stray":
         send({"jsonrpc": "2.0", "id": 987654321, "result": {}})
-        send({"jsonrpc": "2.0", "id": str(rid), "result": {}})
+        send({"jsonrpc": "2.0", "id": "x" + str(rid), "result": {}})
         send({"jsonrpc": "2.0", "id": rid, "result": text_result("after stray")})
     elif name == "long_stderr":
         sys.stderr.write("y" * 10000 + "\nshort line\n")
@@ -175,7 +175,8 @@ def handle_call(rid, params):
         digits = str(rid)
         ids = {"float_id": digits + ".0", "bad_version_float_id": digits + ".0",
                "exp_id": digits[0] + "." + (digits[1:] or "0") + "e" + str(len(digits) - 1),
-               "half_id": digits + ".5"}
+               "half_id": digits + ".5", "string_id": '"' + digits + '"',
+               "string_float_id": '"' + digits + '.0"'}
         answer = b'{"jsonrpc":"2.0","id":' + ids.get(shape, digits).encode() + \
             b',"result":{"content":[{"type":"text","text":"odd"}]}}'
         if shape == "bom":
