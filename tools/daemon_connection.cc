@@ -47,10 +47,32 @@ struct BridgeHelloLine {
   bool waive_implicit_root = false;  // "defaultAgentGrant": "none"
 };
 
+// The terms of a hello too broken to read: its agent "" (initialize refuses it) and no
+// implicit root.
+BridgeHelloLine MalformedHello() {
+  BridgeHelloLine hello{std::string()};
+  hello.waive_implicit_root = true;
+  return hello;
+}
+
+// Whether `text` (a whole line or an over-long line's start) shows itself a bridge hello by
+// its shape alone: a top-level "method" of "las/bridge" and no "id". For a hello that is no
+// valid JSON — a lone surrogate escape or a byte that is not UTF-8 in its agentId, nesting
+// past the bound, over the line bound — which must not fall back to the default agent
+// (probe EB1: it got the default agent's implicit root though it asked for none).
+bool ShowsBridgeHello(std::string_view text) {
+  const auto method = transport::SalvageTopLevelMember(text, "method");
+  return method && *method == "\"" + std::string(kBridgeHello) + "\"" &&
+         !transport::ShowsTopLevelMember(text, "id");
+}
+
 std::optional<BridgeHelloLine> BridgeHello(std::string_view line) {
   if (line.find(kBridgeHello) == std::string_view::npos) return std::nullopt;
   // Within the transport's bounds first: no tree is built from a line nested too deep.
-  if (transport::ValidateJson(line) != transport::JsonTextError::kNone) return std::nullopt;
+  if (transport::ValidateJson(line) != transport::JsonTextError::kNone) {
+    if (ShowsBridgeHello(line)) return MalformedHello();
+    return std::nullopt;
+  }
   const auto parsed = nlohmann::json::parse(line, nullptr, false);
   if (!parsed.is_object() || parsed.contains("id")) return std::nullopt;
   auto method = parsed.find("method");
@@ -200,6 +222,13 @@ class Connection final : public DaemonConnection,
         });
   }
 
+  void StartSession(const BridgeHelloLine& hello) {
+    EndpointOptions options = core_.NewEndpointOptions("daemon");
+    if (hello.agent) options.default_agent_id = *hello.agent;
+    options.waive_implicit_root = hello.waive_implicit_root;
+    session_ = std::make_unique<LineSession>(core_.gateway(), std::move(options), *this);
+  }
+
   LineSession& Session() {
     if (!session_) {
       session_ = std::make_unique<LineSession>(core_.gateway(),
@@ -267,6 +296,8 @@ class Connection final : public DaemonConnection,
     }
     if (operator_) {
       operator_->OnTooLong();
+    } else if (!session_ && ShowsBridgeHello(prefix)) {
+      StartSession(MalformedHello());  // a hello is a notification: nothing to answer
     } else {
       Session().OnTooLong(prefix);
     }
@@ -301,10 +332,7 @@ class Connection final : public DaemonConnection,
         return;
       }
       if (auto hello = BridgeHello(line)) {
-        EndpointOptions options = core_.NewEndpointOptions("daemon");
-        if (hello->agent) options.default_agent_id = *hello->agent;
-        options.waive_implicit_root = hello->waive_implicit_root;
-        session_ = std::make_unique<LineSession>(core_.gateway(), std::move(options), *this);
+        StartSession(*hello);
         return;
       }
     }

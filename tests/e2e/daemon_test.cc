@@ -1392,16 +1392,27 @@ TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
   ASSERT_FALSE(socket_path.empty());
   const std::string initialize =
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})";
-  for (const char* params : {R"({"agentId":5})", R"({"agentId":null})", R"({"agentId":""})",
-                             R"({"agentId":"bob","agentId":"default"})", R"([])", R"("x")",
-                             R"({"defaultAgentGrant":"all"})", R"({"defaultAgentGrant":1})"}) {
+  // A hello that is no valid JSON, or over the line bound, is a malformed hello too, not no
+  // hello (probe EB1: it fell back to the default agent).
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += '[';
+  for (int i = 0; i < 200; ++i) deep += ']';
+  const std::string oversized = R"({"agentId":"bob","pad":")" + std::string(5 << 20, 'x') + R"("})";
+  for (const std::string& params :
+       {std::string(R"({"agentId":5})"), std::string(R"({"agentId":null})"),
+        std::string(R"({"agentId":""})"), std::string(R"({"agentId":"bob","agentId":"default"})"),
+        std::string(R"([])"), std::string(R"("x")"), std::string(R"({"defaultAgentGrant":"all"})"),
+        std::string(R"({"defaultAgentGrant":1})"), std::string(R"({"agentId":"\ud800"})"),
+        std::string("{\"agentId\":\"a\xff\"}"), R"({"agentId":"bob","x":)" + deep + "}",
+        oversized}) {
     RawClient client = Connect(socket_path);
     client.Send(std::string(R"({"jsonrpc":"2.0","method":"las/bridge","params":)") + params + "}");
     client.Send(initialize);
     auto answer = client.ReadLine();
-    ASSERT_TRUE(answer.has_value()) << params;
+    ASSERT_TRUE(answer.has_value()) << params.substr(0, 80);
     const json reply = json::parse(*answer);
-    EXPECT_EQ(reply["error"]["code"], -32602) << params << " -> " << *answer;
+    ASSERT_TRUE(reply.contains("error")) << params.substr(0, 80) << " -> " << *answer;
+    EXPECT_EQ(reply["error"]["code"], -32602) << params.substr(0, 80) << " -> " << *answer;
     // Said as it is, not as a bad id the client never sent (probe AX4).
     EXPECT_NE(reply["error"]["message"].get<std::string>().find("bridge hello was malformed"),
               std::string::npos) << *answer;
