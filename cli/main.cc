@@ -26,12 +26,6 @@
 
 namespace {
 
-// A usage error on one line, like every other error (docs/CLI.md): "las VERB:
-// invalid_argument: what (see `las VERB --help`)" — the code of exit 2, as the verbs' own
-// argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
-// typed, and words some cases for its own developers.
-// `separated`: the command line holds a `--` (what follows it is a child's command line);
-// `before_separator`: the words before it (all of them without one).
 // Whether `app` or a command under it (at any depth) takes the flag `flag` ("--log", "-v").
 bool TakesFlag(const CLI::App* app, const std::string& flag) {
   for (const CLI::Option* option : app->get_options()) {
@@ -54,6 +48,12 @@ std::string CommandsTaking(const CLI::App* app, const std::string& flag) {
   return commands;
 }
 
+// A usage error on one line, like every other error (docs/CLI.md): "las VERB:
+// invalid_argument: what (see `las VERB --help`)" — the code of exit 2, as the verbs' own
+// argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
+// typed, and words some cases for its own developers.
+// `separated`: the command line holds a `--` (what follows it is a child's command line);
+// `before_separator`: the words before it (all of them without one).
 std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated,
                       const std::vector<std::string>& before_separator) {
   const std::string words = las::cli::ParsedCommandWords(*app);

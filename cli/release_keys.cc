@@ -92,11 +92,12 @@ Result<trust::SecretKey> ReadSecretKeyFile(const std::string& path) {
   std::string_view fields[4];
   const std::string bad = "secret key " + path + ": not a Las secret key file (" +
                           std::string(kSecretKeyTag) + " ed25519 <key id> <128 hex>)";
-  if (SplitKeyLine(*text, fields) && fields[0] == kPublicKeyTag) {
+  const bool split = SplitKeyLine(*text, fields);
+  if (split && fields[0] == kPublicKeyTag) {
     Wipe(*text);
     return InvalidArgument(PublicKeyGiven(path));
   }
-  if (!SplitKeyLine(*text, fields) || fields[0] != kSecretKeyTag || fields[1] != "ed25519" ||
+  if (!split || fields[0] != kSecretKeyTag || fields[1] != "ed25519" ||
       fields[3].size() != 2 * trust::kEd25519SecretKeyBytes || !IsLowerHex(fields[3])) {
     Wipe(*text);
     return InvalidArgument(bad);

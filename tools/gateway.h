@@ -62,9 +62,6 @@
 #include "tools/tools_list_cache.h"
 #include "transport/mcp_client.h"
 
-namespace las::transport {
-struct CallResult;
-}
 namespace las::trust {
 class ArgumentSchema;
 class Verdict;
