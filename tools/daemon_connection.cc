@@ -60,31 +60,26 @@ BridgeHelloLine MalformedHello() {
 // valid JSON — a lone surrogate escape or a byte that is not UTF-8 in its agentId, nesting
 // past the bound, over the line bound — which must not fall back to the default agent
 // (probe EB1: it got the default agent's implicit root though it asked for none).
+// The method is compared decoded ("las\/bridge" is the same), and it is the first
+// "method" member: a line that repeats it is then malformed (probe ED4: the last one, as a
+// JSON tree keeps it, made such a line no hello at all).
 bool ShowsBridgeHello(std::string_view text) {
   const auto method = transport::SalvageTopLevelMember(text, "method");
-  return method && *method == "\"" + std::string(kBridgeHello) + "\"" &&
-         !transport::ShowsTopLevelMember(text, "id");
+  const auto decoded = method ? transport::DecodeJsonString(*method) : std::nullopt;
+  return decoded && *decoded == kBridgeHello && !transport::ShowsTopLevelMember(text, "id");
 }
 
 std::optional<BridgeHelloLine> BridgeHello(std::string_view line) {
-  if (line.find(kBridgeHello) == std::string_view::npos) return std::nullopt;
+  if (!ShowsBridgeHello(line)) return std::nullopt;
   // Within the transport's bounds first: no tree is built from a line nested too deep.
-  if (transport::ValidateJson(line) != transport::JsonTextError::kNone) {
-    if (ShowsBridgeHello(line)) return MalformedHello();
-    return std::nullopt;
-  }
-  const auto parsed = nlohmann::json::parse(line, nullptr, false);
-  if (!parsed.is_object() || parsed.contains("id")) return std::nullopt;
-  auto method = parsed.find("method");
-  if (method == parsed.end() || !method->is_string() || *method != kBridgeHello) {
-    return std::nullopt;
-  }
-  const BridgeHelloLine malformed{std::string()};
+  if (transport::ValidateJson(line) != transport::JsonTextError::kNone) return MalformedHello();
+  const BridgeHelloLine malformed = MalformedHello();
   std::vector<transport::JsonMember> members;
   if (transport::ObjectMembers(line, &members, transport::kDefaultMaxDepth, nullptr,
                                transport::DuplicateKeys::kRejected) != transport::JsonTextError::kNone) {
     return malformed;
   }
+  const auto parsed = nlohmann::json::parse(line, nullptr, false);
   auto params = parsed.find("params");
   if (params == parsed.end()) return BridgeHelloLine{};
   if (!params->is_object()) return malformed;
@@ -289,6 +284,9 @@ class Connection final : public DaemonConnection,
 
   void OnTooLong(std::string_view prefix) {
     SawLine();
+    // As OnLine reads a line: an over-long hello behind a byte order mark is still the hello
+    // (probe ED2: it fell back to the default agent).
+    prefix = transport::WithoutByteOrderMark(prefix);
     if (refused_ || stopping_ || answers_.broken()) return;
     if (operator_only_ && !operator_) {
       RefuseNonOperator();

@@ -151,6 +151,9 @@ class EndpointBackend {
 // list page's 64 KiB (tools/page_budget.h) keeps room for it. A request with a longer one
 // is not run and not answered (docs/CLI.md).
 inline constexpr size_t kMaxRequestIdBytes = 256;
+// A batch line (which Las refuses element by element) is read this many elements deep; the
+// rest get no answer.
+inline constexpr size_t kMaxBatchElementsRead = 1000;
 
 struct EndpointOptions {
   std::string default_agent_id = "default";           // LAS_AGENT_ID, else "default"

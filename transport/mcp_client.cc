@@ -768,7 +768,10 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void FailCallNamedIn(std::string_view line, const ParseError& error) {
     const std::string_view body = WithoutByteOrderMark(line);
     std::vector<std::string_view> batch;
-    if (ArrayElements(body, &batch, opts_.max_depth) == JsonTextError::kNone) {
+    if (ArrayElements(body, &batch, opts_.max_depth) != JsonTextError::kNone) {
+      batch = SalvageArrayElements(body);  // a batch broken in one element: the others
+    }
+    if (!batch.empty()) {
       for (std::string_view element : batch) FailCallAnsweredBy(element, std::nullopt);
       return;
     }
@@ -780,8 +783,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (ShownKind(text) == MessageKind::kRequest) return;  // a request of its own
     if (!id) id = SalvageTopLevelMember(text, "id", opts_.max_depth);
     int64_t n = 0;
-    // 12.0 for our 12 too: a line this broken is no exact echo anyway.
-    if (!id || !IntegralNumber(*id, &n)) return;
+    // 12.0 or "12" for our 12 too: a line this broken is no exact echo anyway.
+    if (!id || !(IntegralNumber(*id, &n) || IntegralNumberInString(*id, &n))) return;
     if (auto call = TakePending(n)) call->done(Failed(CallError::kMalformedResponse));
   }
 

@@ -1417,6 +1417,19 @@ TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
     EXPECT_NE(reply["error"]["message"].get<std::string>().find("bridge hello was malformed"),
               std::string::npos) << *answer;
   }
+  // Whole lines: an over-long hello behind a byte order mark (probe ED2), a hello that
+  // repeats its method (probe ED4).
+  for (const std::string& line :
+       {"\xEF\xBB\xBF" R"({"jsonrpc":"2.0","method":"las/bridge","params":)" + oversized + "}",
+        std::string(R"({"jsonrpc":"2.0","method":"las/bridge","method":"n/y","params":{"agentId":"bob"}})")}) {
+    RawClient client = Connect(socket_path);
+    client.Send(line);
+    client.Send(initialize);
+    auto answer = client.ReadLine();
+    ASSERT_TRUE(answer.has_value()) << line.substr(0, 80);
+    EXPECT_NE(answer->find("bridge hello was malformed"), std::string::npos)
+        << line.substr(0, 80) << " -> " << *answer;
+  }
   // A hello behind a UTF-8 byte order mark is the same hello: its agent, never the
   // default agent (probe G2). The session's agent shows in las__grants' answer.
   RawClient marked = Connect(socket_path);
@@ -1427,6 +1440,16 @@ TEST_F(DaemonTest, AMalformedBridgeHelloNeverFallsBackToTheDefaultAgent) {
   auto grants = marked.ReadLine();
   ASSERT_TRUE(grants.has_value());
   EXPECT_EQ(json::parse(*grants)["result"]["structuredContent"]["agent_id"], "agent-b") << *grants;
+  // So is one whose method escapes its slash (probe ED4: it was no hello).
+  RawClient escaped = Connect(socket_path);
+  escaped.Send(R"({"jsonrpc":"2.0","method":"las\/bridge","params":{"agentId":"agent-c"}})");
+  escaped.Send(initialize);
+  ASSERT_TRUE(escaped.ReadLine().has_value());
+  escaped.Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"las__grants","arguments":{}}})");
+  auto escaped_grants = escaped.ReadLine();
+  ASSERT_TRUE(escaped_grants.has_value());
+  EXPECT_EQ(json::parse(*escaped_grants)["result"]["structuredContent"]["agent_id"], "agent-c")
+      << *escaped_grants;
   // A hello without an agentId is the bridge of a client that named none: the default.
   RawClient plain = Connect(socket_path);
   plain.Send(R"({"jsonrpc":"2.0","method":"las/bridge","params":{}})");

@@ -365,6 +365,21 @@ TEST_F(EndpointTest, ABatchThatIsInvalidJsonStillRefusesEachRequestByItsId) {
   EXPECT_EQ(json::parse(out_[cut])["id"], 9);
 }
 
+// A batch is read only so far: a 4 MiB line of tiny elements would otherwise draw an answer
+// each, all written at once past the answer budget (probe ED3).
+TEST_F(EndpointTest, ABatchIsReadOnlyItsFirstThousandElementsDeep) {
+  Init();
+  std::string line = "[";
+  for (size_t i = 0; i < kMaxBatchElementsRead + 500; ++i) {
+    line += (i == 0 ? "" : ",") + std::string(R"({"id":)") + std::to_string(i) + "}";
+  }
+  line += "]";
+  const size_t before = out_.size();
+  endpoint_->OnLine(line);
+  ASSERT_EQ(out_.size(), before + kMaxBatchElementsRead);
+  EXPECT_EQ(json::parse(out_.back())["id"], kMaxBatchElementsRead - 1);
+}
+
 TEST_F(EndpointTest, ManyCallsInFlightAnswerInCompletionOrderWithTheirOwnIds) {
   Init();
   EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"a__x"}})").is_null());

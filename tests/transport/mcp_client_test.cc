@@ -348,6 +348,15 @@ TEST_F(McpClientTest, OurIdWrittenAsAnIntegralFloatFailsThatCall) {
     const std::string args = std::string(R"({"shape":")") + shape + "\"}";
     EXPECT_EQ(Call(*client, "odd_answer", args).error, CallError::kMalformedResponse) << shape;
   }
+  // However the line around it is broken (probe ED1: a broken or batched answer with a
+  // string id left the call waiting).
+  for (const char* wrap : {"bom", "batch", "broken", "broken_batch"}) {
+    for (const char* shape : {"string_id", "float_id", "plain"}) {
+      const std::string args =
+          std::string(R"({"shape":")") + shape + R"(","wrap":")" + wrap + "\"}";
+      EXPECT_EQ(Call(*client, "odd_answer", args).error, CallError::kMalformedResponse) << args;
+    }
+  }
   EXPECT_EQ(client->stats().stray_responses, 0u);
   StillServesThenEnds(*client, "still");
 }

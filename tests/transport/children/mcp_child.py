@@ -52,7 +52,10 @@ for notifications/cancelled the id is the requestId), odd_answer (answers its ca
 `shape` given: "bom" a UTF-8 byte order mark before the line, "float_id" the id as N.0,
 "exp_id" the id as a mantissa and exponent (1.2e1 for 12), "half_id" the id as N.5 followed
 by the real answer, "batch" the answer inside a one-element array, "bad_version_float_id"
-jsonrpc "1.0" and the id as N.0).
+jsonrpc "1.0" and the id as N.0, "string_id" / "string_float_id" the id as "N" / "N.0"),
+then wrapped as `wrap` says: "bom" behind a byte order mark, "batch" in a one-element
+array, "broken" with a member holding a lone surrogate escape (no valid JSON), "broken_batch"
+in an array beside an element holding one.
 echo with "twin": true answers its text as \\u escapes in the first of two "text" keys.
 Each tools/call runs in its own thread, so calls overlap.
 """
@@ -185,6 +188,15 @@ def handle_call(rid, params):
             answer = b"[" + answer + b"]"
         elif shape == "bad_version_float_id":
             answer = answer.replace(b'"2.0"', b'"1.0"')
+        wrap = args.get("wrap")
+        if wrap == "bom":
+            answer = b"\xef\xbb\xbf" + answer
+        elif wrap == "batch":
+            answer = b"[" + answer + b"]"
+        elif wrap == "broken":
+            answer = answer[:-1] + b',"x":"\\ud800"}'
+        elif wrap == "broken_batch":
+            answer = b"[" + answer + b',{"x":"\\ud800"}]'
         send_bytes(answer)
         if shape == "half_id":
             send({"jsonrpc": "2.0", "id": rid, "result": text_result("after half")})
