@@ -296,6 +296,7 @@ class Connection final : public DaemonConnection,
       operator_->OnTooLong();
     } else if (!session_ && ShowsBridgeHello(prefix)) {
       StartSession(MalformedHello());  // a hello is a notification: nothing to answer
+      hello_cut_ = true;
     } else {
       Session().OnTooLong(prefix);
     }
@@ -303,6 +304,9 @@ class Connection final : public DaemonConnection,
 
   // The end of the over-long line OnTooLong saw: a session's, where its id may be.
   void OnTooLongEnd(std::string_view tail) {
+    // A line taken for a hello by its start is not also a request by an id at its end
+    // (probe EF2).
+    if (std::exchange(hello_cut_, false)) return;
     if (refused_ || stopping_ || answers_.broken() || operator_ || !session_) return;
     session_->OnTooLongEnd(tail);
   }
@@ -417,6 +421,7 @@ class Connection final : public DaemonConnection,
   boost::asio::steady_timer idle_deadline_;  // see ArmIdleDeadline
   bool spoken_ = false;                      // a client connection sent a line
   bool refused_ = false;
+  bool hello_cut_ = false;  // the over-long line being read was taken for a hello
   char buffer_[1 << 16];
 };
 
