@@ -1161,9 +1161,12 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   const std::string gate = AddSlowSurface();
   ASSERT_FALSE(HasFailure());
   release_->Sign(2);
+  // The slow surface waits for the gate, which opens only after the newer server has run:
+  // under a sanitizer on a loaded machine that took over the default 30 s start timeout,
+  // and the slow surface was left out (ASan run, session 46).
   testing::ChildProcess older(testing::LasArgvWithEnv(
-      release_->Environment(),
-      {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
+      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--start-timeout", "300000"}));
   ASSERT_TRUE(testing::AwaitCondition([&] { return std::filesystem::exists(gate + ".asleep"); }))
       << "release 2 is starting";
 
