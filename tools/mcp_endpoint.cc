@@ -196,6 +196,17 @@ std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_de
   return id;
 }
 
+// The id to answer a line (or a batch's element) that is no valid message by: the parser's,
+// else one read from its start. None for an id too long to echo — a null id would settle the
+// TypeScript SDK's request 0 (it reads null as Number(null)), as for a line with no readable
+// id — nor for a response, broken as it is (as at OnOversizedLine).
+std::optional<std::string> IdOfInvalid(std::string_view text, const rpc::ParseError& error,
+                                       size_t max_depth) {
+  if (error.reason == rpc::ParseFailure::kIdTooLong) return std::nullopt;
+  if (rpc::ShownKind(text) == rpc::MessageKind::kResponse) return std::nullopt;
+  return error.id ? error.id : SalvageRequestId(text, max_depth);
+}
+
 // Whether `line` begins with '[': a batch, however broken further on.
 bool ShowsArray(std::string_view line) {
   const size_t first = line.find_first_not_of(" \t\r\n");
@@ -237,13 +248,8 @@ void McpEndpoint::OnLine(std::string_view line) {
     // A line that is not valid JSON may still begin with a readable id: answer that id,
     // so the client's request does not hang. With no id at all the line is dropped.
     rpc::ParseError error = parsed.error;
-    // An id too long to echo gets no answer: a null id would settle the TypeScript SDK's
-    // request 0 (it reads null as Number(null)), as for a line with no readable id.
-    if (error.reason == rpc::ParseFailure::kIdTooLong) return;
-    // Nor a response, broken as it is (as at OnOversizedLine).
-    if (rpc::ShownKind(line) == rpc::MessageKind::kResponse) return;
     if (error.reason == rpc::ParseFailure::kNotAnObject || ShowsArray(line)) return RefuseBatch(line);
-    if (!error.id) error.id = SalvageRequestId(line, options_.max_depth);
+    error.id = IdOfInvalid(line, error, options_.max_depth);
     if (error.id) write_(rpc::ErrorResponse(error));
     return;
   }
@@ -285,9 +291,8 @@ void McpEndpoint::RefuseBatch(std::string_view line) {
     std::optional<std::string> id;
     if (one.ok()) {
       if (one.message->kind == rpc::MessageKind::kRequest) id = one.message->id;
-    } else if (one.error.reason != rpc::ParseFailure::kIdTooLong &&
-               rpc::ShownKind(element) != rpc::MessageKind::kResponse) {
-      id = one.error.id ? one.error.id : SalvageRequestId(element, options_.max_depth);
+    } else {
+      id = IdOfInvalid(element, one.error, options_.max_depth);
     }
     if (id) {
       write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest,

@@ -117,10 +117,11 @@ bool IntegralNumber(std::string_view raw, int64_t* value) {
   return ParseOurId(digits, value);  // from_chars reports an int64 overflow
 }
 
-// A JSON string whose content is such a number ("12", "12.0"): an answer's id written as a
-// string by a child that keeps ids as text.
-bool IntegralNumberInString(std::string_view raw, int64_t* value) {
-  if (JsonTypeOf(raw) != JsonType::kString) return false;
+// An id that names an int64 however it is written: such a number, or a JSON string whose
+// content is one ("12", "12.0": a child that keeps ids as text). Only to name the call a
+// malformed answer was meant for.
+bool IntegralId(std::string_view raw, int64_t* value) {
+  if (JsonTypeOf(raw) != JsonType::kString) return IntegralNumber(raw, value);
   const std::optional<std::string> text = DecodeJsonString(raw);
   return text && IntegralNumber(*text, value);
 }
@@ -672,7 +673,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     int64_t id = 0;
     std::optional<Pending> done;
     if (ParseOurId(m.id, &id)) done = TakePending(id);
-    if (!done && (IntegralNumber(m.id, &id) || IntegralNumberInString(m.id, &id))) {
+    if (!done && IntegralId(m.id, &id)) {
       // Our id written another way (12.0, "12"): the answer is meant for that call — Las
       // sends the child no request of another id — but an id is echoed exactly or not at
       // all, so it is not taken as the result; the call must not wait for an answer that
@@ -784,7 +785,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (!id) id = SalvageTopLevelMember(text, "id", opts_.max_depth);
     int64_t n = 0;
     // 12.0 or "12" for our 12 too: a line this broken is no exact echo anyway.
-    if (!id || !(IntegralNumber(*id, &n) || IntegralNumberInString(*id, &n))) return;
+    if (!id || !IntegralId(*id, &n)) return;
     if (auto call = TakePending(n)) call->done(Failed(CallError::kMalformedResponse));
   }
 
