@@ -20,6 +20,7 @@
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_socket.h"
 #include "tools/grant_policy.h"
+#include "tools/registry.h"
 #include "tools/stdio_server.h"
 #include "transport/child_process.h"
 #include "trust/environment.h"
@@ -222,8 +223,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
         // over: a default grant turned off here stays off (probe AX1).
         for (const char* catalog_setting : {"LAS_ONLY", "LAS_SKIP"}) {
           // A blank list is unset (docs/REGISTRY.md): nothing ignored (probe CO4).
-          if (Value(options->environment, catalog_setting).find_first_not_of(" \t") !=
-              std::string::npos) {
+          if (!tools::IsBlankList(Value(options->environment, catalog_setting))) {
             PrintNote(std::string(catalog_setting) +
                       " is ignored by a bridge: the daemon's catalog applies (set it for "
                       "`las daemon`)");

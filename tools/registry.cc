@@ -147,22 +147,31 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
            " which signed surfaces run: chmod go-w, and own it";
   }
   // Whoever may write its directory replaces the file by a rename, whatever its mode,
-  // unless the directory is sticky (probe CO6).
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
-  struct stat dir_st {};
-  if (::stat(dir.c_str(), &dir_st) != 0) return std::nullopt;
-  const bool dir_others_write = (dir_st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-  if ((dir_st.st_uid == ::geteuid() || dir_st.st_uid == 0) &&
-      (!dir_others_write || (dir_st.st_mode & S_ISVTX) != 0)) {
-    return std::nullopt;
+  // unless the directory is sticky (probe CO6). Through a symbolic link, both the link's
+  // directory and the file's own can replace what is read (probe EH1).
+  std::vector<std::string> dirs = {std::filesystem::path(path).parent_path().string()};
+  std::error_code error;
+  if (std::filesystem::is_symlink(path, error)) {
+    const std::filesystem::path target = std::filesystem::canonical(path, error);
+    if (!error) dirs.push_back(target.parent_path().string());
   }
-  return "the registry " + path + " is in a directory others may write (" + dir + ", mode " +
-         FileModeText(dir_st.st_mode) + (dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0
-                                              ? ", owned by another user"
-                                              : "") +
-         "): they can replace it and decide which signed surfaces run: keep it in a directory "
-         "only you may write";
+  for (std::string& dir : dirs) {
+    if (dir.empty()) dir = ".";
+    struct stat dir_st {};
+    if (::stat(dir.c_str(), &dir_st) != 0) continue;
+    const bool dir_others_write = (dir_st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+    if ((dir_st.st_uid == ::geteuid() || dir_st.st_uid == 0) &&
+        (!dir_others_write || (dir_st.st_mode & S_ISVTX) != 0)) {
+      continue;
+    }
+    return "the registry " + path + " is in a directory others may write (" + dir + ", mode " +
+           FileModeText(dir_st.st_mode) + (dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0
+                                                ? ", owned by another user"
+                                                : "") +
+           "): they can replace it and decide which signed surfaces run: keep it in a "
+           "directory only you may write";
+  }
+  return std::nullopt;
 }
 
 Result<Registry> LoadRegistry(const std::string& path) {
@@ -217,6 +226,8 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
 }
 
 bool NamesNothing(std::string_view list) { return !IsBlank(list) && SplitNames(list).empty(); }
+
+bool IsBlankList(std::string_view list) { return IsBlank(list); }
 
 std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,
                                         std::string_view list) {

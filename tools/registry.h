@@ -57,7 +57,8 @@ Result<Registry> ParseRegistry(std::string_view bytes);
 Result<Registry> LoadRegistry(const std::string& path);
 // For a server's start: one line when others than this process's user may write the
 // registry file at `path` (group or other write bits, another owner), or its directory
-// (writable by others and not sticky, or owned by another user than this one or root) —
+// (writable by others and not sticky, or owned by another user than this one or root; for
+// a symbolic link, the directory of the link and that of the file it leads to) —
 // whoever can write or replace it decides which signed surfaces run; nullopt otherwise. It is a note, not a refusal: the
 // registry only ever chooses among surfaces the signed release binds (probe AU11).
 std::optional<std::string> RegistryFileNote(const std::string& path);
@@ -71,6 +72,8 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
                                         std::optional<std::string_view> skip);
 // Whether `list` is not blank yet names nothing (","): as LAS_ONLY it keeps every surface out.
 bool NamesNothing(std::string_view list);
+// Whether a LAS_ONLY / LAS_SKIP value is blank (only spaces, tabs, line ends, \v, \f): unset.
+bool IsBlankList(std::string_view list);
 // The names in `list` (as FilterEligible reads it) that are not in `eligible`: a typo in
 // LAS_ONLY would otherwise leave every surface out without a word.
 std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,

@@ -59,8 +59,9 @@ VerdictOr<SignatureFile> ParseSignatureFile(std::string_view text) {
   if (fields[2].size() != kKeyIdHexChars || !IsLowerHex(fields[2])) {
     return Bad("key id must be 16 lowercase hex characters");
   }
-  if (fields[3].size() % 2 != 0 || !IsLowerHex(fields[3])) {
-    return Bad("signature must be lowercase hex");
+  if (!IsLowerHex(fields[3])) return Bad("signature must be lowercase hex");
+  if (fields[3].size() % 2 != 0) {
+    return Bad("signature has an odd number of hex digits (two per byte)");
   }
   const size_t length = fields[3].size() / 2;
   if (length != kEd25519SignatureBytes) {

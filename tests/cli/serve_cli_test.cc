@@ -217,6 +217,19 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
                                        ", mode 0777)") != std::string::npos;
     EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
   }
+  // Through a symbolic link in a private directory, the open directory of the file it leads
+  // to still lets others replace what is read (probe EH1).
+  fs::permissions(open_dir, fs::perms::all, fs::perm_options::replace);
+  const std::string private_dir = tmp_.Sub("private");
+  fs::create_directory(private_dir);
+  fs::permissions(private_dir, fs::perms::owner_all, fs::perm_options::replace);
+  const std::string link = private_dir + "/registry.json";
+  fs::create_symlink(inside, link);
+  const CommandResult through_link = serve("root", link);
+  EXPECT_EQ(through_link.exit_code, 0) << through_link.err;
+  EXPECT_NE(through_link.err.find("is in a directory others may write (" + open_dir + ", mode 0777)"),
+            std::string::npos)
+      << through_link.err;
 }
 
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads

@@ -116,6 +116,12 @@ TEST(RegistryTest, OnlyAndSkipOnlySubtract) {
   EXPECT_EQ(UnmatchedNames(eligible, "ECHO, lem,,nosuch"),
             (std::vector<std::string>{"ECHO", "nosuch"}));
   EXPECT_TRUE(UnmatchedNames(eligible, "echo,").empty());
+  // What a bridge asks before it says a list it ignores was set (probe EH3).
+  for (const char* blank : {"", " ", "\t", "\n", "\r\n", "\v", "\f"}) {
+    EXPECT_TRUE(IsBlankList(blank)) << "[" << blank << "]";
+  }
+  EXPECT_FALSE(IsBlankList(","));
+  EXPECT_FALSE(IsBlankList("\necho"));
 }
 
 }  // namespace

@@ -172,6 +172,15 @@ TEST(Manifest, RejectsUnsupportedSchemaVersion) {
   ExpectRejected(j, "$.schema_version: 2 is not supported", Code::kUnsupported);
 }
 
+// Only a later version is "not supported"; 0 or one past 2^32-1 is no version (MANIFEST.md).
+TEST(Manifest, SchemaVersionZeroOrTooLargeIsInvalid) {
+  for (const uint64_t version : {uint64_t{0}, uint64_t{1} << 32}) {
+    json j = ValidManifest();
+    j["schema_version"] = version;
+    ExpectRejected(j, "$.schema_version: must be between 1 and 4294967295");
+  }
+}
+
 TEST(Manifest, RejectsSchemaVersionOfWrongType) {
   json j = ValidManifest();
   j["schema_version"] = "1";

@@ -121,5 +121,21 @@ TEST(ReleaseSignatureFile, MalformedFilesAreSignatureFormat) {
   }
 }
 
+// An odd count of lowercase hex digits is told as such, not as hex that is not lowercase
+// (probe EH5).
+TEST(ReleaseSignatureFile, AnOddNumberOfHexDigitsIsToldAsSuch) {
+  VerdictOr<SignatureFile> odd =
+      ParseSignatureFile("las-release-signature-v1 ed25519 " + kId + " " + std::string(127, 'a'));
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.verdict().reason(), Reason::kSignatureFormat);
+  EXPECT_NE(odd.verdict().detail().find("odd number of hex digits"), std::string::npos)
+      << odd.verdict().detail();
+  VerdictOr<SignatureFile> upper =
+      ParseSignatureFile("las-release-signature-v1 ed25519 " + kId + " " + std::string(128, 'A'));
+  ASSERT_FALSE(upper.ok());
+  EXPECT_NE(upper.verdict().detail().find("lowercase hex"), std::string::npos)
+      << upper.verdict().detail();
+}
+
 }  // namespace
 }  // namespace las::trust
