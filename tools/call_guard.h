@@ -48,12 +48,17 @@ class CallGuard {
     return std::nullopt;
   }
   // On the child's result, a JSON object of at most the gateway's size bound. nullopt:
-  // passed to the client.
+  // passed to the client — as `result_json` holds it after every guard: a guard may put an
+  // equivalent form of its own in its place (Skarbiec's exact envelopes), which is then also
+  // what the log records.
   virtual std::optional<Refusal> OnResult(const SessionInfo& /*session*/,
                                           const CatalogTool& /*tool*/,
-                                          std::string_view /*result_json*/) {
+                                          std::string& /*result_json*/) {
     return std::nullopt;
   }
+  // Whether the child's progress notifications for a call of `tool` reach the client. A
+  // surface whose results are checked whole cannot have its numbers relayed unchecked.
+  virtual bool RelaysProgress(const CatalogTool& /*tool*/) const { return true; }
 };
 
 }  // namespace las::tools

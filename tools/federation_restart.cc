@@ -181,10 +181,10 @@ std::optional<Federation::Refusal> Federation::AdmissionRefusal(const std::strin
                        std::to_string(release->manifest.sequence) + "; this process serves " +
                        std::to_string(release_->manifest.sequence)};
   }
-  SpecialAdmission admission = AdmitSpecial(
-      options_.registry.Find(surface)->policy, *release_->manifest.FindSurface(surface),
-      LoadSpecialPolicies(options_.environment, options_.secure), options_.environment,
-      options_.secure);
+  const SurfacePolicy policy = options_.registry.Find(surface)->policy;
+  const SpecialPolicies now = LoadSpecialPolicies(options_.environment, options_.secure);
+  SpecialAdmission admission = AdmitSpecial(policy, *release_->manifest.FindSurface(surface), now,
+                                            options_.environment, options_.secure);
   if (admission.absent) {
     return Refusal{std::string(kReasonFinanceAbsent), "no LAS_FINANCE_* variable is set"};
   }
@@ -195,6 +195,13 @@ std::optional<Federation::Refusal> Federation::AdmissionRefusal(const std::strin
                                                    : ToolNames(admitted_left_out->second))) {
     return Refusal{std::string(kReasonPolicyChanged),
                    "the local allowlist now keeps other tools out than at the admission"};
+  }
+  // The calls are judged by the taxonomy read at the admission (SpecialPolicyGuard): a
+  // surface restarted under another file would be served under rules `las check` no
+  // longer shows (probe EJ3).
+  if (policy == SurfacePolicy::kSkarbiec && now.taxonomy != policies_.taxonomy) {
+    return Refusal{std::string(kReasonPolicyChanged),
+                   "the Skarbiec taxonomy file now differs from the one read at the admission"};
   }
   launch.extra_env = std::move(admission.child_env);
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <algorithm>
 #include <chrono>
 #include <string_view>
 
@@ -342,7 +343,10 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   call->definition_sha256 = tool->definition_sha256;
   call->recorded_arguments = Bound(arguments_json, options_.recorded_bytes);
   call->arguments = arguments_json;
-  call->progress = std::move(progress);
+  if (std::all_of(options_.guards.begin(), options_.guards.end(),
+                  [&](const CallGuard* guard) { return guard->RelaysProgress(*tool); })) {
+    call->progress = std::move(progress);
+  }
   call->done = std::move(done);
   if (options_.call_timeout_ms > 0) {
     call->deadline_nanos = options_.clock->NowNanos() + options_.call_timeout_ms * 1'000'000;
@@ -809,7 +813,7 @@ void Gateway::CallBuiltin(const SessionInfo& session, const std::string& request
 std::optional<Refusal> Gateway::CheckResult(const SessionInfo& session,
                                             const std::string& surface,
                                             const std::string& tool_name,
-                                            const std::string& result_json) {
+                                            std::string& result_json) {
   if (options_.guards.empty()) return std::nullopt;
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(surface, tool_name));
   if (tool == nullptr) return Refusal{"unknown-tool", kCallFailed, "Tool call failed"};

@@ -161,7 +161,8 @@ class Gateway final : public EndpointBackend {
   // Records SessionRefused (not synced: no answer waits for it).
   void OnSessionRefused(const SessionInfo& attempted, std::string_view reason) override;
   std::string ListTools(const SessionInfo& session) override;
-  // A child's call passes `progress` on (transport::CallOptions::on_progress); a las__ tool
+  // A child's call passes `progress` on (transport::CallOptions::on_progress) unless a guard
+  // says its surface's progress is not relayed (CallGuard::RelaysProgress); a las__ tool
   // gets it in BuiltinCall (las__call hands it to the call it makes; the others report none).
   void CallTool(const SessionInfo& session, const std::string& request_id_json,
                 const std::string& name, const std::string& arguments_json,
@@ -200,7 +201,7 @@ class Gateway final : public EndpointBackend {
                    const std::string& arguments_json, ProgressSink progress,
                    std::function<void(ToolCallReply)> done);
   std::optional<Refusal> CheckResult(const SessionInfo& session, const std::string& surface,
-                                     const std::string& tool_name, const std::string& result_json);
+                                     const std::string& tool_name, std::string& result_json);
   bool DocsEnabled() const;
   // What a refusal records: ToolCallDenied for the client's request `request_id_json`
   // (JSON text).

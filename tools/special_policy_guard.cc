@@ -47,12 +47,18 @@ std::optional<Refusal> SpecialPolicyGuard::BeforeCall(const SessionInfo& /*sessi
 
 std::optional<Refusal> SpecialPolicyGuard::OnResult(const SessionInfo& /*session*/,
                                                     const CatalogTool& tool,
-                                                    std::string_view result_json) {
+                                                    std::string& result_json) {
   if (PolicyOf(tool) != SurfacePolicy::kSkarbiec) return std::nullopt;
-  if (trust::Verdict v = trust::CheckSkarbiecResult(tool.tool, result_json); !v.ok()) {
+  std::string relayed;
+  if (trust::Verdict v = trust::CheckSkarbiecResult(tool.tool, result_json, &relayed); !v.ok()) {
     return Refuse(v, kFailedCode, "Tool call failed");
   }
+  result_json = std::move(relayed);
   return std::nullopt;
+}
+
+bool SpecialPolicyGuard::RelaysProgress(const CatalogTool& tool) const {
+  return PolicyOf(tool) != SurfacePolicy::kSkarbiec;
 }
 
 }  // namespace las::tools

@@ -5,7 +5,9 @@
 //               rule. Tama/Warsztat: the local allowlist. (Admission already kept every
 //               such tool out of the catalog; this is defense in depth.)
 //   OnResult    Skarbiec: the exact result envelopes; a refused result reaches the client
-//               only as a generic error, and the gateway records no part of it.
+//               only as a generic error, and the gateway records no part of it; an
+//               accepted one is relayed and recorded as Las writes it, not as the child did.
+//               A Skarbiec child's progress notifications are not relayed.
 //
 // Refusals carry the trust reason names (skarbiec-ttl, policy-tool-not-allowed, ...) and
 // static client text. The policies are the federation's (loaded once, at Start); until a
@@ -31,7 +33,9 @@ class SpecialPolicyGuard final : public CallGuard {
   std::optional<Refusal> BeforeCall(const SessionInfo& session, const CatalogTool& tool,
                                     std::string_view arguments_json) override;
   std::optional<Refusal> OnResult(const SessionInfo& session, const CatalogTool& tool,
-                                  std::string_view result_json) override;
+                                  std::string& result_json) override;
+  // Not for Skarbiec: a child's progress numbers are no exact envelope (probe EJ2).
+  bool RelaysProgress(const CatalogTool& tool) const override;
   // Lists every tool (the default Listed()), so the listing never changes.
   std::optional<uint64_t> ListingGeneration(const SessionInfo&) const override { return 0; }
 

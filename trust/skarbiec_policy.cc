@@ -342,7 +342,8 @@ Verdict CheckSkarbiecArguments(std::string_view tool, std::string_view arguments
   return Verdict::Accept();
 }
 
-Verdict CheckSkarbiecResult(std::string_view tool, std::string_view result_json) {
+Verdict CheckSkarbiecResult(std::string_view tool, std::string_view result_json,
+                            std::string* relayed) {
   Result<Json> parsed = internal::ParseStrictJson(result_json);
   if (!parsed.ok()) {
     return Reject(Reason::kSkarbiecResultEnvelope, "skarbiec: the result is not strict JSON");
@@ -374,6 +375,10 @@ Verdict CheckSkarbiecResult(std::string_view tool, std::string_view result_json)
   if (!envelope.ok()) return refuse("the text item is not strict JSON");
   if (std::string problem = EnvelopeProblem(tool, *envelope); !problem.empty()) {
     return refuse(problem);
+  }
+  if (relayed != nullptr) {
+    const Json text_item = {{"type", "text"}, {"text", envelope->dump()}};
+    *relayed = Json{{"content", Json::array({text_item})}}.dump();
   }
   return Verdict::Accept();
 }

@@ -71,6 +71,7 @@ struct SkarbiecTaxonomy {
   std::set<std::string, std::less<>> purposes;
   std::set<std::string, std::less<>> resources;
   std::set<std::string, std::less<>> targets;
+  bool operator==(const SkarbiecTaxonomy&) const = default;
 };
 
 // Parses a taxonomy file (strict JSON, at most kSkarbiecMaxPolicyBytes):
@@ -92,7 +93,11 @@ bool IsSkarbiecValue(std::string_view value);
 Verdict CheckSkarbiecArguments(std::string_view tool, std::string_view arguments_json,
                                const SkarbiecTaxonomy* taxonomy);
 
-// The result rules for `tool` (see above).
-Verdict CheckSkarbiecResult(std::string_view tool, std::string_view result_json);
+// The result rules for `tool` (see above). On acceptance, `relayed` (when given) is set to
+// the result Las relays and records instead of the child's bytes: the same values written
+// by Las — compact, keys sorted, its own escapes — so the whitespace and escapes the child
+// chose carry nothing to the client or the log (probe EJ1).
+Verdict CheckSkarbiecResult(std::string_view tool, std::string_view result_json,
+                            std::string* relayed = nullptr);
 
 }  // namespace las::trust

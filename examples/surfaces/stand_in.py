@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A stand-in MCP server (stdio, protocol 2024-11-05) for one of Las's twelve surfaces.
 
-Usage: stand_in.py SURFACE [--misbehave]
+Usage: stand_in.py SURFACE [--misbehave | --spaced]
 
 Stdlib only and self-contained, so that a release manifest binds every line of code the
 child runs (the script's SHA-256 is the manifest's code digest). Each surface offers a few
@@ -12,6 +12,9 @@ Skarbiec's three tools list exactly the descriptions and input schemas Las pins
 (trust/skarbiec_policy.cc, docs/POLICIES.md), and answer in its exact result envelopes.
 `--misbehave` (for tests) makes Skarbiec answer outside them: capability_available adds a
 field, capability_request adds something that looks like a redeemed credential.
+`--spaced` (for tests) keeps Skarbiec's values but spells its answers its own way — spaces
+around every separator, a key written with an escape — and sends a progress notification
+first when the client asked for progress: what Las must not relay as the child wrote it.
 """
 import json
 import sys
@@ -34,10 +37,12 @@ INTEGER = {"type": "integer"}
 # Skarbiec's bounded taxonomy value, as Las pins it.
 TAXON = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z0-9][a-z0-9._:-]{0,63}$"}
 MISBEHAVE = "--misbehave" in sys.argv[2:]
+SPACED = "--spaced" in sys.argv[2:]
+SEPARATORS = (" , ", " : ") if SPACED else (",", ":")
 
 
 def envelope(value):
-    return {"content": [{"type": "text", "text": json.dumps(value, separators=(",", ":"))}]}
+    return {"content": [{"type": "text", "text": json.dumps(value, separators=SEPARATORS)}]}
 
 
 def capability_available(a):
@@ -166,8 +171,18 @@ def respond(message_id, result=None, error=None):
         reply["error"] = error
     else:
         reply["result"] = result
-    sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+    line = json.dumps(reply, separators=SEPARATORS)
+    if SPACED:
+        line = line.replace('"content"', '"\\u0063ontent"')
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def notify_progress(message):
+    token = ((message.get("params") or {}).get("_meta") or {}).get("progressToken")
+    if SPACED and message.get("method") == "tools/call" and token is not None:
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
+                                     "params": {"progressToken": token, "progress": 7}}) + "\n")
 
 
 def handle(surface, tools, message):
@@ -196,8 +211,8 @@ def handle(surface, tools, message):
 
 
 def main():
-    if len(sys.argv) not in (2, 3) or sys.argv[1] not in SURFACES or sys.argv[2:] not in ([], ["--misbehave"]):
-        sys.stderr.write("usage: stand_in.py " + "|".join(sorted(SURFACES)) + " [--misbehave]\n")
+    if len(sys.argv) not in (2, 3) or sys.argv[1] not in SURFACES or sys.argv[2:] not in ([], ["--misbehave"], ["--spaced"]):
+        sys.stderr.write("usage: stand_in.py " + "|".join(sorted(SURFACES)) + " [--misbehave | --spaced]\n")
         return 2
     surface = sys.argv[1]
     tools = SURFACES[surface]
@@ -210,6 +225,7 @@ def main():
         if "id" not in message:
             continue  # notification
         try:
+            notify_progress(message)
             respond(message["id"], result=handle(surface, tools, message))
         except NotImplementedError:
             respond(message["id"], error={"code": -32601, "message": "Method not found"})

@@ -299,6 +299,31 @@ TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeve
       << "a refused result never reaches the log";
 }
 
+// A Skarbiec answer inside its envelope reaches the client and the log as Las writes those
+// values, not as the child spelled them (spaces, an escaped key: a channel of the child's
+// choosing, probe EJ1), and the child's progress notifications are not relayed (EJ2).
+TEST_F(SpecialPoliciesTest, AnAcceptedSkarbiecAnswerIsRelayedInLassOwnSpellingWithoutProgress) {
+  if (auto why = testing::SdkUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  AddStandIn("skarbiec", {"--spaced"});
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  auto run = Serve(json::array(
+      {{{"op", "callToolWithProgress"},
+        {"name", "skarbiec__capability_available"},
+        {"arguments", {{"purpose", "deploy"}, {"resource", "github:repo"}, {"target", "las"}}}}}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps[0]["ok"], true) << run.steps[0];
+  EXPECT_EQ(run.steps[0]["result"]["result"]["content"][0]["text"], R"({"available":true})")
+      << run.steps[0];
+  EXPECT_EQ(run.steps[0]["result"]["progress"], json::array()) << run.steps[0];
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok");
+  EXPECT_EQ(completed[0]["payload"]["result"],
+            R"({"content":[{"text":"{\"available\":true}","type":"text"}]})")
+      << completed[0].dump();
+}
+
 TEST_F(SpecialPoliciesTest, ASkarbiecManifestThatAddsAToolFailsThatSurfaceClosed) {
   AddStandIn("skarbiec");
   AddStandIn("echo");
@@ -427,6 +452,40 @@ TEST_F(SpecialPoliciesTest, ARestartedFinanceChildPassesItsPolicyChecksAgain) {
   server.CloseStdin();
   EXPECT_EQ(server.Wait(), 0);
   EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted"}).size(), 1u) << "never admitted again";
+}
+
+// Skarbiec's calls are judged by the taxonomy read at its admission: a file changed before
+// its child restarts keeps it stopped, as for the other policy files (probe EJ3).
+TEST_F(SpecialPoliciesTest, AChangedSkarbiecTaxonomyKeepsARestartedSkarbiecStopped) {
+  AddStandIn("skarbiec");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  std::vector<std::string> env;
+  const json vars = Env();
+  for (const auto& [name, value] : vars.items()) env.push_back(name + "=" + value.get<std::string>());
+  testing::ChildProcess server(testing::LasArgvWithEnv(
+      env, {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path(),
+            "--restart-delay", "20"}));
+  server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(server.ReadLine().has_value());
+  const pid_t skarbiec = ChildServing(server.pid(), "skarbiec");
+  ASSERT_NE(skarbiec, 0) << "no skarbiec child running";
+  Write(tmp_.Sub("skarbiec.json"),
+        R"({"schema_version":1,"purposes":["deploy","evil"],"resources":["github:repo"],"targets":["las"]})",
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  ASSERT_EQ(::kill(skarbiec, SIGKILL), 0);
+  std::vector<json> stops;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (stops.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stops = Replay({"--kind", "SurfaceStopped"});
+  }
+  ASSERT_EQ(stops.size(), 2u);
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stops[1]["payload"]["reason"], "policy-changed") << stops[1].dump();
+  EXPECT_EQ(stops[1]["payload"]["restart_after_ms"], -1);
+  server.CloseStdin();
+  EXPECT_EQ(server.Wait(), 0);
 }
 
 TEST_F(SpecialPoliciesTest, AFinanceReleaseNamingAnExecutionToolFailsClosed) {

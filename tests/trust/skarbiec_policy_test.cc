@@ -186,6 +186,21 @@ TEST(SkarbiecPolicy, ExactEnvelopesPass) {
                   .ok());
 }
 
+// What Las relays for an accepted result is its own spelling of the same values: the
+// child's spaces and escapes are gone (probe EJ1).
+TEST(SkarbiecPolicy, AnAcceptedResultIsRelayedInLassOwnSpelling) {
+  const std::string padded = std::string(R"({ "\u0063ontent" :[ {"text": "{ \"capability_id\" : \"cap-0001\",)") +
+                             R"(\t \"expires_in_\u0073econds\":60 }" , "type":"text"}]   })" +
+                             std::string(5000, ' ');
+  std::string relayed = "untouched";
+  ASSERT_TRUE(CheckSkarbiecResult(kSkarbiecRequest, padded, &relayed).ok()) << padded;
+  EXPECT_EQ(relayed,
+            R"({"content":[{"text":"{\"capability_id\":\"cap-0001\",\"expires_in_seconds\":60}","type":"text"}]})");
+  std::string refused_relay = "untouched";
+  EXPECT_FALSE(CheckSkarbiecResult(kSkarbiecHealth, Envelope(R"({"status":"great"})"), &refused_relay).ok());
+  EXPECT_EQ(refused_relay, "untouched") << "a refused result sets nothing";
+}
+
 // An escaped NUL in the text ends nlohmann's reading of the inner JSON; what follows it
 // must not ride through.
 TEST(SkarbiecPolicy, AResultWithANulBeforeMoreTextIsRefused) {
