@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -135,6 +136,50 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
 
 constexpr size_t kMaxRegistryBytes = 1024 * 1024;
 
+namespace {
+
+// Every directory whose entries the resolution of `path` reads, links followed as the
+// kernel does (at most 40), in order; where resolution fails, those read up to there.
+std::vector<std::string> DirectoriesReadResolving(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::path start = fs::path(path).is_absolute() ? fs::path(path) : fs::current_path(error) / path;
+  std::deque<std::string> pending;
+  for (const fs::path& part : start.relative_path()) pending.push_back(part.string());
+  fs::path resolved = "/";
+  std::vector<std::string> dirs;
+  int links = 0;
+  while (!pending.empty()) {
+    const std::string part = std::move(pending.front());
+    pending.pop_front();
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      resolved = resolved.parent_path();
+      continue;
+    }
+    if (std::find(dirs.begin(), dirs.end(), resolved.string()) == dirs.end()) {
+      dirs.push_back(resolved.string());
+    }
+    const fs::path next = resolved / part;
+    struct stat st {};
+    if (::lstat(next.c_str(), &st) != 0) break;
+    if (!S_ISLNK(st.st_mode)) {
+      resolved = next;
+      continue;
+    }
+    if (++links > 40) break;
+    const fs::path target = fs::read_symlink(next, error);
+    if (error) break;
+    if (target.is_absolute()) resolved = "/";
+    std::vector<std::string> parts;
+    for (const fs::path& piece : target.relative_path()) parts.push_back(piece.string());
+    pending.insert(pending.begin(), parts.begin(), parts.end());
+  }
+  return dirs;
+}
+
+}  // namespace
+
 std::optional<std::string> RegistryFileNote(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // LoadRegistry says what matters
@@ -146,17 +191,10 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
                                            "), who then decide") +
            " which signed surfaces run: chmod go-w, and own it";
   }
-  // Whoever may write its directory replaces the file by a rename, whatever its mode,
-  // unless the directory is sticky (probe CO6). Through a symbolic link, both the link's
-  // directory and the file's own can replace what is read (probe EH1).
-  std::vector<std::string> dirs = {std::filesystem::path(path).parent_path().string()};
-  std::error_code error;
-  if (std::filesystem::is_symlink(path, error)) {
-    const std::filesystem::path target = std::filesystem::canonical(path, error);
-    if (!error) dirs.push_back(target.parent_path().string());
-  }
-  for (std::string& dir : dirs) {
-    if (dir.empty()) dir = ".";
+  // Whoever may write a directory the path goes through replaces what is read by a
+  // rename, whatever the file's mode, unless the directory is sticky (probe CO6) — the
+  // file's own, and each one holding a link on the way (probes EH1, EL1).
+  for (const std::string& dir : DirectoriesReadResolving(path)) {
     struct stat dir_st {};
     if (::stat(dir.c_str(), &dir_st) != 0) continue;
     const bool dir_others_write = (dir_st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
@@ -164,7 +202,7 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
         (!dir_others_write || (dir_st.st_mode & S_ISVTX) != 0)) {
       continue;
     }
-    return "the registry " + path + " is in a directory others may write (" + dir + ", mode " +
+    return "the registry " + path + " is read through a directory others may write (" + dir + ", mode " +
            FileModeText(dir_st.st_mode) + (dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0
                                                 ? ", owned by another user"
                                                 : "") +

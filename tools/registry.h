@@ -56,9 +56,9 @@ Result<Registry> ParseRegistry(std::string_view bytes);
 // Reads and parses a file. kNotFound, kIo, or ParseRegistry's errors.
 Result<Registry> LoadRegistry(const std::string& path);
 // For a server's start: one line when others than this process's user may write the
-// registry file at `path` (group or other write bits, another owner), or its directory
-// (writable by others and not sticky, or owned by another user than this one or root; for
-// a symbolic link, the directory of the link and that of the file it leads to) —
+// registry file at `path` (group or other write bits, another owner), or a directory its
+// resolution reads (writable by others and not sticky, or owned by another user than this
+// one or root): its own, those above it, and each holding a symbolic link on the way —
 // whoever can write or replace it decides which signed surfaces run; nullopt otherwise. It is a note, not a refusal: the
 // registry only ever chooses among surfaces the signed release binds (probe AU11).
 std::optional<std::string> RegistryFileNote(const std::string& path);

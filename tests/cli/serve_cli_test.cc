@@ -213,7 +213,7 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
     fs::permissions(open_dir, mode, fs::perm_options::replace);
     const CommandResult served = serve("root", inside);
     EXPECT_EQ(served.exit_code, 0) << served.err;
-    const bool noted = served.err.find("is in a directory others may write (" + open_dir +
+    const bool noted = served.err.find("is read through a directory others may write (" + open_dir +
                                        ", mode 0777)") != std::string::npos;
     EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
   }
@@ -227,9 +227,24 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   fs::create_symlink(inside, link);
   const CommandResult through_link = serve("root", link);
   EXPECT_EQ(through_link.exit_code, 0) << through_link.err;
-  EXPECT_NE(through_link.err.find("is in a directory others may write (" + open_dir + ", mode 0777)"),
+  EXPECT_NE(through_link.err.find("is read through a directory others may write (" + open_dir + ", mode 0777)"),
             std::string::npos)
-      << through_link.err;
+      << through_link.err;  // A link one step removed, and a linked directory, in the open directory (probe EL1).
+  fs::remove(link);
+  fs::copy_file(inside, private_dir + "/target.json");
+  fs::create_symlink(private_dir + "/target.json", open_dir + "/hop.json");
+  fs::create_symlink(open_dir + "/hop.json", link);
+  fs::create_symlink(private_dir, open_dir + "/dirlink");
+  for (const std::string& chained : {link, open_dir + "/dirlink/target.json"}) {
+    const CommandResult served = serve("root", chained);
+    EXPECT_EQ(served.exit_code, 0) << served.err;
+    EXPECT_NE(served.err.find("is read through a directory others may write (" + open_dir +
+                              ", mode 0777)"),
+              std::string::npos)
+        << chained << ": " << served.err;
+  }
+  const CommandResult direct = serve("root", private_dir + "/target.json");
+  EXPECT_EQ(direct.err.find("others may write"), std::string::npos) << direct.err;
 }
 
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads
