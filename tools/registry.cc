@@ -202,10 +202,9 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
         (!dir_others_write || (dir_st.st_mode & S_ISVTX) != 0)) {
       continue;
     }
-    return "the registry " + path + " is read through a directory others may write (" + dir + ", mode " +
-           FileModeText(dir_st.st_mode) + (dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0
-                                                ? ", owned by another user"
-                                                : "") +
+    const bool other_owner = dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0;
+    return "the registry " + path + " is read through a directory others may write (" + dir +
+           ", mode " + FileModeText(dir_st.st_mode) + (other_owner ? ", owned by another user" : "") +
            "): they can replace it and decide which signed surfaces run: keep it in a "
            "directory only you may write";
   }

@@ -213,8 +213,8 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
     fs::permissions(open_dir, mode, fs::perm_options::replace);
     const CommandResult served = serve("root", inside);
     EXPECT_EQ(served.exit_code, 0) << served.err;
-    const bool noted = served.err.find("is read through a directory others may write (" + open_dir +
-                                       ", mode 0777)") != std::string::npos;
+    const bool noted = served.err.find("is read through a directory others may write (" +
+                                       open_dir + ", mode 0777)") != std::string::npos;
     EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
   }
   // Through a symbolic link in a private directory, the open directory of the file it leads
@@ -227,9 +227,11 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   fs::create_symlink(inside, link);
   const CommandResult through_link = serve("root", link);
   EXPECT_EQ(through_link.exit_code, 0) << through_link.err;
-  EXPECT_NE(through_link.err.find("is read through a directory others may write (" + open_dir + ", mode 0777)"),
+  EXPECT_NE(through_link.err.find("is read through a directory others may write (" + open_dir +
+                                 ", mode 0777)"),
             std::string::npos)
-      << through_link.err;  // A link one step removed, and a linked directory, in the open directory (probe EL1).
+      << through_link.err;
+  // A link one step removed, and a linked directory, in the open directory (probe EL1).
   fs::remove(link);
   fs::copy_file(inside, private_dir + "/target.json");
   fs::create_symlink(private_dir + "/target.json", open_dir + "/hop.json");
