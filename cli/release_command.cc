@@ -569,7 +569,8 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
       ->check(NonEmptyPath());
   k->add_option("--trust-store", keygen->trust_store,
                 "Also create this trust store, or add the key to it, and select the key (mode 0600)")
-      ->check(NonEmptyPath());
+      ->check(NonEmptyPath("if you gave \"$LAS_TRUST_STORE\", that variable is not set: "
+                           "export LAS_TRUST_STORE=$HOME/.config/las/trust.json"));
   k->callback([keygen, &exit_code] { exit_code = RunKeygen(*keygen); });
 
   auto draft = std::make_shared<DraftFlags>();

@@ -325,9 +325,10 @@ nlohmann::ordered_json RowJson(const JourneyRow& row) {
 const std::vector<OnboardingStepInfo>& OnboardingSteps() {
   static const std::vector<OnboardingStepInfo> steps = {
       {kStepTrustStore, "the trust store is present and safe (LAS_TRUST_STORE)",
-       "create the trust store with a key: las release keygen --out-dir ~/.config/las/keys "
-       "--trust-store \"$LAS_TRUST_STORE\" (LAS_TRUST_STORE must be an absolute path; the file "
-       "is created yours, mode 0600), then: las onboarding check trust-store"},
+       "export LAS_TRUST_STORE=$HOME/.config/las/trust.json if it is not set (an absolute "
+       "path), create the trust store with a key: las release keygen --out-dir "
+       "~/.config/las/keys --trust-store \"$LAS_TRUST_STORE\" (the file is created yours, mode "
+       "0600), then: las onboarding check trust-store"},
       {kStepKey, "the trust store selects a release key",
        "add and select a key: las release keygen --out-dir ~/.config/las/keys --trust-store "
        "\"$LAS_TRUST_STORE\", then: las onboarding check key"},

@@ -45,8 +45,10 @@ std::string InputSchema() {
          R"("action":{"type":"string","enum":["status","check","mark","reset"]},)"
          R"("step":{"type":"string","enum":[)" + steps + R"(]}},)"
          R"("additionalProperties":false,)"
-         R"("anyOf":[{"properties":{"action":{"enum":["status","check"]}}},)"
-         R"({"required":["action","step"]}]})";
+         // mark and reset need a step; said as a condition, a refusal names what is wrong
+         // (an anyOf named every branch's failure: probe EN3).
+         R"("if":{"properties":{"action":{"enum":["mark","reset"]}},"required":["action"]},)"
+         R"("then":{"required":["step"]}})";
 }
 
 // Check threads, joined when the tool table (and with it this object) goes away.
