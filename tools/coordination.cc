@@ -186,8 +186,10 @@ void Coordination::Batch::Add(Batch other) {
   for (auto& id : other.awaited_handles) awaited_handles.push_back(std::move(id));
 }
 
-std::string Coordination::HandleRef(const Actor& actor, std::string_view content, Batch& batch) {
-  std::string id = HandleIdFor(actor.agent_id, content);
+std::string Coordination::HandleRef(const Actor& actor, std::string_view content, Batch& batch,
+                                    std::string_view content_sha256) {
+  std::string id = content_sha256.size() == 64 ? HandleIdForDigest(actor.agent_id, content_sha256)
+                                               : HandleIdFor(actor.agent_id, content);
   HandlesInCreation& in_creation = context_.handles_in_creation;
   const bool in_batch =
       std::find(batch.handle_ids.begin(), batch.handle_ids.end(), id) != batch.handle_ids.end();

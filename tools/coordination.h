@@ -107,8 +107,11 @@ class Coordination {
 
   // A handle reference for `content` owned by `actor`: adds a HandleCreated draft to
   // `batch` unless the handle exists, is being created (then the batch awaits it), or is
-  // in `batch` already.
-  std::string HandleRef(const Actor& actor, std::string_view content, Batch& batch);
+  // in `batch` already. `content_sha256`, when given, is the content's SHA-256 in hex as the
+  // log recorded it (a state value's): a read of a large value then does not hash it again
+  // (probe EQ2: every read of a 900 KiB value hashed it on the loop).
+  std::string HandleRef(const Actor& actor, std::string_view content, Batch& batch,
+                        std::string_view content_sha256 = {});
 
   // Appends the batch (synced) and calls `then(ok)` on the loop when durable. With no
   // drafts, calls `then(true)` once every handle it awaits is durable: at once when none.

@@ -7,12 +7,16 @@
 namespace las::tools {
 
 std::string HandleIdFor(std::string_view owner_agent_id, std::string_view content) {
+  return HandleIdForDigest(owner_agent_id, trust::Sha256Hex(trust::Sha256(content)));
+}
+
+std::string HandleIdForDigest(std::string_view owner_agent_id, std::string_view content_sha256_hex) {
   std::string input = "las-handle-v1";
   input.push_back('\0');
   input += std::to_string(owner_agent_id.size());
   input.push_back(':');
   input += owner_agent_id;
-  input += trust::Sha256Hex(trust::Sha256(content));
+  input += content_sha256_hex;
   return "h-" + trust::Sha256Hex(trust::Sha256(input)).substr(0, 32);
 }
 

@@ -28,6 +28,8 @@ inline constexpr size_t kMaxHandleSpan = 64 * 1024;
 inline constexpr std::string_view kJsonMediaType = "application/json";
 
 std::string HandleIdFor(std::string_view owner_agent_id, std::string_view content);
+// The same id from the content's SHA-256 in lowercase hex, known already.
+std::string HandleIdForDigest(std::string_view owner_agent_id, std::string_view content_sha256_hex);
 
 // `{"handle_id":...,"media_type":...,"size":N}`: how a record or result names a handle.
 std::string HandleRefJson(std::string_view handle_id, std::string_view media_type, size_t size);

@@ -93,7 +93,7 @@ std::string RecordJson(Coordination& c, const Actor& reader, std::string_view ke
   if (v.value.size() <= kInlineValueBytes) {
     record.Raw("value", v.value);
   } else {
-    record.Raw("handle", c.HandleRef(reader, v.value, drafts));
+    record.Raw("handle", c.HandleRef(reader, v.value, drafts, v.value_sha256));
   }
   return record.Take();
 }

@@ -18,6 +18,7 @@
 #include "tests/log/raw_db.h"
 #include "tests/tools/coordination_harness.h"
 #include "tools/coordination.h"
+#include "tools/handle_refs.h"
 
 namespace las::tools {
 namespace {
@@ -555,6 +556,9 @@ TEST_F(CoordinationToolsTest, LargeValuesComeBackAsHandlesOnlyTheirOwnerCanRead)
   const std::string canonical = json(text).dump();
   EXPECT_EQ(handle["size"], canonical.size());
   EXPECT_EQ(handle["media_type"], "application/json");
+  // Named from the digest the log recorded (no hash of the value per read, probe EQ2): the
+  // same id its content gives anywhere else.
+  EXPECT_EQ(handle["handle_id"], tools::HandleIdFor("alice", canonical));
 
   // The owner reads it back in bounded spans, cut at character boundaries.
   std::string back;
