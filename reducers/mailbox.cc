@@ -122,29 +122,42 @@ MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t
   if (limit == 0) limit = 1;
   auto box = mailboxes.by_recipient.find(agent_id);
   if (box == mailboxes.by_recipient.end()) return page;
-  std::vector<std::tuple<int, uint64_t, const MailMessage*>> order;
-  order.reserve(box->second.size());
-  for (const auto& id : box->second) {
-    const MailMessage& m = mailboxes.by_id.find(id)->second;
-    const MailState state = StateAt(m, now_micros);
-    if (state == MailState::kCompleted && !include_completed) continue;
-    order.emplace_back(static_cast<int>(state), m.sent_sequence, &m);
-  }
-  std::sort(order.begin(), order.end());
-  auto start = order.begin();
-  if (!after.empty()) {
-    start = std::upper_bound(order.begin(), order.end(), ParseCursor(after),
-                             [](const std::pair<int, uint64_t>& c, const auto& row) {
-                               return c < std::make_pair(std::get<0>(row), std::get<1>(row));
-                             });
-  }
-  for (auto it = start; it != order.end(); ++it) {
-    if (page.messages.size() == limit) {
-      const auto& last = *(it - 1);
-      page.next = MailCursor(static_cast<MailState>(std::get<0>(last)), std::get<1>(last));
-      break;
+  // The recipient's ids are in the order sent, so each state's group is read in place
+  // from the cursor on and the walk stops once the page is full: a page costs what it
+  // passes over, not a sort of the whole mailbox (probe EQ1: 1.5 s a page, on the loop,
+  // at 500,000 messages).
+  const std::vector<std::string>& ids = box->second;
+  const auto message = [&](size_t i) -> const MailMessage& {
+    return mailboxes.by_id.find(ids[i])->second;
+  };
+  const auto [after_state, after_sequence] = after.empty() ? std::pair<int, uint64_t>{-1, 0}
+                                                           : ParseCursor(after);
+  const int last_group = static_cast<int>(include_completed ? MailState::kCompleted
+                                                            : MailState::kDeferred);
+  const MailMessage* last = nullptr;
+  for (int group = std::max(after_state, 0); group <= last_group; ++group) {
+    size_t i = 0;
+    if (group == after_state) {  // the first sent after the cursor's message
+      size_t high = ids.size();
+      while (i < high) {
+        const size_t mid = i + (high - i) / 2;
+        if (message(mid).sent_sequence <= after_sequence) {
+          i = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
     }
-    page.messages.push_back(std::get<2>(*it));
+    for (; i < ids.size(); ++i) {
+      const MailMessage& m = message(i);
+      if (static_cast<int>(StateAt(m, now_micros)) != group) continue;
+      if (page.messages.size() == limit) {
+        page.next = MailCursor(StateAt(*last, now_micros), last->sent_sequence);
+        return page;
+      }
+      page.messages.push_back(&m);
+      last = &m;
+    }
   }
   return page;
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "reducers/mailbox.h"
 #include "tools/coordination_events.h"
 
@@ -125,6 +127,51 @@ TEST_F(MailboxTest, UnreadFirstThenReadThenDeferredPaged) {
   EXPECT_EQ(Ids(ListMail(mail_, "bob", 1000, "", 10, false)),
             (std::vector<std::string>{"m2", "m3", "m4", "m1"}));
   EXPECT_EQ(Ids(ListMail(mail_, "alice", 0, "", 10, false)), (std::vector<std::string>{"x"}));
+}
+
+// Pages read in place (no sort of the whole mailbox, probe EQ1) give exactly the order of
+// sorting every message by (state, sent): walked page by page, for every page size, with
+// and without completed ones, in a mailbox of every state mixed (seeded, reproducible).
+TEST_F(MailboxTest, PagesFollowTheSortedOrderOfTheWholeMailbox) {
+  uint32_t seed = 12345;
+  const auto next_random = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 16) % 4; };
+  for (int i = 0; i < 120; ++i) {
+    const std::string id = "m" + std::to_string(i);
+    Send(id, i % 7 == 0 ? "carol" : "alice", "bob");
+    switch (next_random()) {
+      case 1: Fold(tools::MessageReadEvent({"bob", "s"}, id)); break;
+      case 2: Fold(tools::MessageDeferredEvent({"bob", "s"}, id, i % 2 == 0 ? 1000 : 10)); break;
+      case 3: Fold(tools::MessageCompletedEvent({"bob", "s"}, id)); break;
+      default: break;
+    }
+    if (i % 5 == 0) Send("x" + std::to_string(i), "bob", "alice");
+  }
+  const int64_t now = 500;  // half the deferrals have run out
+  for (const bool completed : {false, true}) {
+    std::vector<std::pair<std::pair<int, uint64_t>, std::string>> sorted;
+    for (const auto& [id, m] : mail_.by_id) {
+      if (m.to_agent_id != "bob") continue;
+      const MailState state = StateAt(m, now);
+      if (state == MailState::kCompleted && !completed) continue;
+      sorted.push_back({{static_cast<int>(state), m.sent_sequence}, id});
+    }
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::string> expected;
+    for (const auto& row : sorted) expected.push_back(row.second);
+    ASSERT_GT(expected.size(), 40u);
+    for (const size_t limit : {1, 3, 7, 50, 500}) {
+      std::vector<std::string> walked;
+      std::string after;
+      for (int pages = 0; pages < 200; ++pages) {
+        MailPage page = ListMail(mail_, "bob", now, after, limit, completed);
+        EXPECT_LE(page.messages.size(), limit);
+        for (const auto& id : Ids(page)) walked.push_back(id);
+        if (!page.next) break;
+        after = *page.next;
+      }
+      EXPECT_EQ(walked, expected) << "limit " << limit << ", completed " << completed;
+    }
+  }
 }
 
 TEST_F(MailboxTest, CompletedIsHiddenUnlessAskedAndOnlyTheRecipientActs) {
