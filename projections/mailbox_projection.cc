@@ -51,7 +51,7 @@ namespace las::projections {
 
 bool MailboxProjection::Save(std::string& out) const {
   StateWriter w(&out);
-  // by_recipient is rebuilt from the messages in sent order.
+  // by_recipient is rebuilt from the messages (reducers::FileMessage).
   w.Uint(mailboxes_.by_id.size());
   for (const auto& [id, m] : mailboxes_.by_id) {
     w.String(m.message_id);
@@ -76,7 +76,6 @@ bool MailboxProjection::Restore(std::string_view state) {
   StateReader in(state);
   uint64_t count = 0;
   in.Uint(count);
-  std::vector<std::pair<uint64_t, const reducers::MailMessage*>> order;
   for (uint64_t i = 0; i < count && in.ok(); ++i) {
     reducers::MailMessage m;
     in.String(m.message_id);
@@ -94,13 +93,9 @@ bool MailboxProjection::Restore(std::string_view state) {
     in.Int(m.deferred_until_micros);
     if (!in.ok()) break;
     auto [it, inserted] = mailboxes_.by_id.emplace(m.message_id, std::move(m));
-    if (inserted) order.emplace_back(it->second.sent_sequence, &it->second);
+    if (inserted) reducers::FileMessage(mailboxes_, it->second);
   }
   in.Uint(mailboxes_.skipped);
-  std::sort(order.begin(), order.end());
-  for (const auto& [sequence, m] : order) {
-    mailboxes_.by_recipient[m->to_agent_id].push_back(m->message_id);
-  }
   return in.done();
 }
 

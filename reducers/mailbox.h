@@ -44,12 +44,20 @@ struct MailMessage {
   int64_t deferred_until_micros = 0;  // 0: not deferred
 };
 
+// One recipient's messages by sent sequence, the completed ones apart: a listing of the
+// others never passes over them.
+struct RecipientMail {
+  std::map<uint64_t, std::string> open;       // sent sequence -> message id
+  std::map<uint64_t, std::string> completed;  // sent sequence -> message id
+};
+
 struct Mailboxes {
   std::map<std::string, MailMessage, std::less<>> by_id;
-  // Per recipient: message ids in the order they were sent.
-  std::map<std::string, std::vector<std::string>, std::less<>> by_recipient;
+  std::map<std::string, RecipientMail, std::less<>> by_recipient;
   uint64_t skipped = 0;  // events about unknown messages, or not by the recipient
 };
+// Files `message` (already in by_id) under its recipient: what a restore does per message.
+void FileMessage(Mailboxes& mailboxes, const MailMessage& message);
 
 void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
            const fb::Envelope& event);
@@ -62,7 +70,11 @@ std::string_view MailStateName(MailState state);
 // (then completed, when asked for), each group in the order sent. `after` is the `next`
 // of the previous page ("" for the first; callers refuse text that is not IsMailCursor);
 // `limit` below 1 counts as 1. State changes between pages may move a message across
-// the cursor (it is then seen twice or not at all on that pass).
+// the cursor (it is then seen twice or not at all on that pass). A page passes over at
+// most kMaxMailScanned messages of other states: past that it ends early, fewer than
+// `limit` (even none), with a `next` where it stopped, so that no page costs the whole
+// mailbox (probe EQ1).
+inline constexpr size_t kMaxMailScanned = 10'000;
 struct MailPage {
   std::vector<const MailMessage*> messages;
   std::optional<std::string> next;  // set when more follow

@@ -252,7 +252,8 @@ void AddMessageTools(BuiltinTools& tools, std::shared_ptr<Coordination> c) {
   tools.Add("message_list",
             "This agent's mailbox: unread first, then read, then deferred, each oldest "
             "first; completed only with include_completed. Paged: at most `limit` (<= 100); "
-            "pass `next` as `after` for the next page.",
+            "pass `next` as `after` for the next page, until `next` is null (a page may hold "
+            "fewer, even none, before the end).",
             R"({"type":"object","properties":{"after":{"type":"string"},)"
             R"("limit":{"type":"integer","minimum":1,"maximum":100},)"
             R"("include_completed":{"type":"boolean"}},"additionalProperties":false})",

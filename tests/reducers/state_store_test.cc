@@ -174,6 +174,36 @@ TEST_F(MailboxTest, PagesFollowTheSortedOrderOfTheWholeMailbox) {
   }
 }
 
+// A page passes over at most kMaxMailScanned messages of other states, then ends early with
+// a `next` where it stopped; following `next` still walks every message once, in order.
+TEST_F(MailboxTest, APageEndsEarlyAfterPassingOverTheScanBound) {
+  const size_t read = kMaxMailScanned + 5;
+  for (size_t i = 0; i < read + 3; ++i) {
+    const std::string id = "m" + std::to_string(i);
+    Send(id, "alice", "bob");
+    if (i < read) Fold(tools::MessageReadEvent({"bob", "s"}, id));
+  }
+  MailPage first = ListMail(mail_, "bob", 0, "", 10, false);
+  EXPECT_TRUE(first.messages.empty()) << "the unread come after the bound's worth of read ones";
+  ASSERT_TRUE(first.next.has_value());
+  MailPage second = ListMail(mail_, "bob", 0, *first.next, 10, false);
+  EXPECT_EQ(Ids(second), (std::vector<std::string>{"m" + std::to_string(read), "m" + std::to_string(read + 1),
+                                                   "m" + std::to_string(read + 2), "m0", "m1", "m2", "m3",
+                                                   "m4", "m5", "m6"}));
+  size_t walked = second.messages.size();
+  for (std::optional<std::string> after = second.next; after;) {
+    MailPage page = ListMail(mail_, "bob", 0, *after, 100, false);
+    walked += page.messages.size();
+    after = page.next;
+  }
+  EXPECT_EQ(walked, read + 3);
+  // Completed ones are not passed over at all: completing the read ones makes the first
+  // page hold the unread ones at once.
+  for (size_t i = 0; i < read; ++i) Fold(tools::MessageCompletedEvent({"bob", "s"}, "m" + std::to_string(i)));
+  EXPECT_EQ(ListMail(mail_, "bob", 0, "", 10, false).messages.size(), 3u);
+  EXPECT_EQ(ListMail(mail_, "bob", 0, "", 10, true).messages.size(), 10u);
+}
+
 TEST_F(MailboxTest, CompletedIsHiddenUnlessAskedAndOnlyTheRecipientActs) {
   Send("m1", "alice", "bob");
   Send("m2", "alice", "bob");
