@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 #include <set>
 
@@ -119,6 +120,12 @@ class SpecialPoliciesTest : public ::testing::Test {
   std::vector<json> Replay(std::vector<std::string> filter = {}) {
     return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
+
+  // Serves the signed release, makes `change` to a policy file, kills `surface`'s child and
+  // returns the SurfaceStopped events that follow (the crash's, then the restart's verdict);
+  // the server is then ended, and must exit 0.
+  std::vector<json> StopsAfterAChangeAndACrash(const std::string& surface,
+                                               const std::function<void()>& change);
 
   std::string RejectionOf(const std::string& surface) {
     for (const json& e : Replay({"--kind", "SurfaceRejected"})) {
@@ -418,12 +425,8 @@ pid_t ChildServing(pid_t parent, const std::string& surface) {
   return 0;
 }
 
-// A restart passes the special policy's checks again, on the files as they are then: a
-// finance policy rewritten to execute payments after the admission keeps finance stopped.
-TEST_F(SpecialPoliciesTest, ARestartedFinanceChildPassesItsPolicyChecksAgain) {
-  AddStandIn("finance");
-  ASSERT_FALSE(HasFailure());
-  release_->Sign(1);
+std::vector<json> SpecialPoliciesTest::StopsAfterAChangeAndACrash(
+    const std::string& surface, const std::function<void()>& change) {
   std::vector<std::string> env;
   const json vars = Env();
   for (const auto& [name, value] : vars.items()) env.push_back(name + "=" + value.get<std::string>());
@@ -431,26 +434,41 @@ TEST_F(SpecialPoliciesTest, ARestartedFinanceChildPassesItsPolicyChecksAgain) {
       env, {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path(),
             "--restart-delay", "20"}));
   server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  ASSERT_TRUE(server.ReadLine().has_value());
-  const pid_t finance = ChildServing(server.pid(), "finance");
-  ASSERT_NE(finance, 0) << "no finance child running";
-  std::filesystem::permissions(tmp_.Sub("finance-policy.json"), std::filesystem::perms::owner_write,
-                               std::filesystem::perm_options::add);
-  std::ofstream(tmp_.Sub("finance-policy.json"), std::ios::trunc)
-      << R"({"mode":"execute","max_amount":"999999.00"})";
-  ASSERT_EQ(::kill(finance, SIGKILL), 0);
   std::vector<json> stops;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (stops.size() < 2 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    stops = Replay({"--kind", "SurfaceStopped"});
+  const pid_t child = server.ReadLine().has_value() ? ChildServing(server.pid(), surface) : 0;
+  if (child == 0) {
+    ADD_FAILURE() << "no " << surface << " child running";
+  } else {
+    change();
+    EXPECT_EQ(::kill(child, SIGKILL), 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (stops.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      stops = Replay({"--kind", "SurfaceStopped"});
+    }
   }
+  server.CloseStdin();
+  EXPECT_EQ(server.Wait(), 0);
+  return stops;
+}
+
+// A restart passes the special policy's checks again, on the files as they are then: a
+// finance policy rewritten to execute payments after the admission keeps finance stopped.
+TEST_F(SpecialPoliciesTest, ARestartedFinanceChildPassesItsPolicyChecksAgain) {
+  AddStandIn("finance");
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  const std::vector<json> stops = StopsAfterAChangeAndACrash("finance", [&] {
+    std::filesystem::permissions(tmp_.Sub("finance-policy.json"),
+                                 std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::add);
+    std::ofstream(tmp_.Sub("finance-policy.json"), std::ios::trunc)
+        << R"({"mode":"execute","max_amount":"999999.00"})";
+  });
   ASSERT_EQ(stops.size(), 2u);
   EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
   EXPECT_EQ(stops[1]["payload"]["reason"], "finance-policy-fingerprint") << stops[1].dump();
   EXPECT_EQ(stops[1]["payload"]["restart_after_ms"], -1);
-  server.CloseStdin();
-  EXPECT_EQ(server.Wait(), 0);
   EXPECT_EQ(Replay({"--kind", "SurfaceAdmitted"}).size(), 1u) << "never admitted again";
 }
 
@@ -460,32 +478,15 @@ TEST_F(SpecialPoliciesTest, AChangedSkarbiecTaxonomyKeepsARestartedSkarbiecStopp
   AddStandIn("skarbiec");
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
-  std::vector<std::string> env;
-  const json vars = Env();
-  for (const auto& [name, value] : vars.items()) env.push_back(name + "=" + value.get<std::string>());
-  testing::ChildProcess server(testing::LasArgvWithEnv(
-      env, {"serve", "--log", tmp_.Sub("log"), "--registry", release_->registry_path(),
-            "--restart-delay", "20"}));
-  server.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  ASSERT_TRUE(server.ReadLine().has_value());
-  const pid_t skarbiec = ChildServing(server.pid(), "skarbiec");
-  ASSERT_NE(skarbiec, 0) << "no skarbiec child running";
-  Write(tmp_.Sub("skarbiec.json"),
-        R"({"schema_version":1,"purposes":["deploy","evil"],"resources":["github:repo"],"targets":["las"]})",
-        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-  ASSERT_EQ(::kill(skarbiec, SIGKILL), 0);
-  std::vector<json> stops;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (stops.size() < 2 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    stops = Replay({"--kind", "SurfaceStopped"});
-  }
+  const std::vector<json> stops = StopsAfterAChangeAndACrash("skarbiec", [&] {
+    Write(tmp_.Sub("skarbiec.json"),
+          R"({"schema_version":1,"purposes":["deploy","evil"],"resources":["github:repo"],"targets":["las"]})",
+          std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  });
   ASSERT_EQ(stops.size(), 2u);
   EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
   EXPECT_EQ(stops[1]["payload"]["reason"], "policy-changed") << stops[1].dump();
   EXPECT_EQ(stops[1]["payload"]["restart_after_ms"], -1);
-  server.CloseStdin();
-  EXPECT_EQ(server.Wait(), 0);
 }
 
 TEST_F(SpecialPoliciesTest, AFinanceReleaseNamingAnExecutionToolFailsClosed) {
