@@ -83,7 +83,7 @@ void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
         if (!m->completed) {
           RecipientMail& box = mailboxes.by_recipient[m->to_agent_id];
           box.open.erase(m->sent_sequence);
-          box.completed.emplace(m->sent_sequence, m->message_id);
+          box.completed.emplace(m->sent_sequence, m);
         }
         m->completed = true;
         m->completed_micros = event.time_micros();
@@ -122,7 +122,7 @@ std::string_view MailStateName(MailState state) {
 
 void FileMessage(Mailboxes& mailboxes, const MailMessage& message) {
   RecipientMail& box = mailboxes.by_recipient[message.to_agent_id];
-  (message.completed ? box.completed : box.open).emplace(message.sent_sequence, message.message_id);
+  (message.completed ? box.completed : box.open).emplace(message.sent_sequence, &message);
 }
 
 MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t now_micros,
@@ -140,11 +140,11 @@ MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t
   const int last_group = include_completed ? completed : completed - 1;
   size_t scanned = 0;
   for (int group = std::max(after_state, 0); group <= last_group; ++group) {
-    const std::map<uint64_t, std::string>& ids = group == completed ? box->second.completed
-                                                                    : box->second.open;
-    auto it = group == after_state ? ids.upper_bound(after_sequence) : ids.begin();
-    for (; it != ids.end(); ++it) {
-      const MailMessage& m = mailboxes.by_id.find(it->second)->second;
+    const std::map<uint64_t, const MailMessage*>& filed =
+        group == completed ? box->second.completed : box->second.open;
+    auto it = group == after_state ? filed.upper_bound(after_sequence) : filed.begin();
+    for (; it != filed.end(); ++it) {
+      const MailMessage& m = *it->second;
       if (static_cast<int>(StateAt(m, now_micros)) != group) {
         if (++scanned < kMaxMailScanned) continue;
         page.next = MailCursor(static_cast<MailState>(group), m.sent_sequence);

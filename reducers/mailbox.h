@@ -45,13 +45,20 @@ struct MailMessage {
 };
 
 // One recipient's messages by sent sequence, the completed ones apart: a listing of the
-// others never passes over them.
+// others never passes over them. The messages are by_id's (its nodes never move).
 struct RecipientMail {
-  std::map<uint64_t, std::string> open;       // sent sequence -> message id
-  std::map<uint64_t, std::string> completed;  // sent sequence -> message id
+  std::map<uint64_t, const MailMessage*> open;
+  std::map<uint64_t, const MailMessage*> completed;
 };
 
 struct Mailboxes {
+  Mailboxes() = default;
+  // by_recipient points into by_id: a copy would point into the original.
+  Mailboxes(const Mailboxes&) = delete;
+  Mailboxes& operator=(const Mailboxes&) = delete;
+  Mailboxes(Mailboxes&&) = default;
+  Mailboxes& operator=(Mailboxes&&) = default;
+
   std::map<std::string, MailMessage, std::less<>> by_id;
   std::map<std::string, RecipientMail, std::less<>> by_recipient;
   uint64_t skipped = 0;  // events about unknown messages, or not by the recipient
