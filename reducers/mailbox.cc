@@ -80,13 +80,10 @@ void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
       return;
     case fb::EventPayload::MessageCompleted:
       if (auto* m = Owned(mailboxes, event, event.payload_as_MessageCompleted()->message_id())) {
-        if (!m->completed) {
-          RecipientMail& box = mailboxes.by_recipient[m->to_agent_id];
-          box.open.erase(m->sent_sequence);
-          box.completed.emplace(m->sent_sequence, m);
-        }
+        mailboxes.by_recipient[m->to_agent_id].open.erase(m->sent_sequence);
         m->completed = true;
         m->completed_micros = event.time_micros();
+        FileMessage(mailboxes, *m);  // among the completed (again: no change)
       }
       return;
     case fb::EventPayload::MessageDeferred: {
@@ -134,8 +131,7 @@ MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t
   // Each state's group is read in place, in the order sent, from the cursor on; the walk
   // stops once the page is full (probe EQ1: a sort of the whole mailbox per page took
   // 1.5 s on the loop at 500,000 messages).
-  const auto [after_state, after_sequence] = after.empty() ? std::pair<int, uint64_t>{-1, 0}
-                                                           : ParseCursor(after);
+  const auto [after_state, after_sequence] = ParseCursor(after);  // "": {-1, 0}
   const int completed = static_cast<int>(MailState::kCompleted);
   const int last_group = include_completed ? completed : completed - 1;
   size_t scanned = 0;

@@ -228,7 +228,6 @@ namespace {
 
 constexpr std::string_view kBlank = " \t\n\r\v\f";  // a value read from a file ends in \n
 
-bool IsBlank(std::string_view text) { return text.find_first_not_of(kBlank) == std::string_view::npos; }
 
 std::set<std::string> SplitNames(std::string_view list) {
   std::set<std::string> names;
@@ -247,12 +246,16 @@ std::set<std::string> SplitNames(std::string_view list) {
 
 }  // namespace
 
+bool IsBlankList(std::string_view list) {
+  return list.find_first_not_of(kBlank) == std::string_view::npos;
+}
+
 std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible,
                                         std::optional<std::string_view> only,
                                         std::optional<std::string_view> skip) {
   const std::set<std::string> only_names = only ? SplitNames(*only) : std::set<std::string>{};
   const std::set<std::string> skip_names = skip ? SplitNames(*skip) : std::set<std::string>{};
-  const bool only_given = only && !IsBlank(*only);
+  const bool only_given = only && !IsBlankList(*only);
   std::vector<std::string> out;
   for (const auto& name : eligible) {
     if (only_given && only_names.count(name) == 0) continue;
@@ -262,9 +265,7 @@ std::vector<std::string> FilterEligible(const std::vector<std::string>& eligible
   return out;
 }
 
-bool NamesNothing(std::string_view list) { return !IsBlank(list) && SplitNames(list).empty(); }
-
-bool IsBlankList(std::string_view list) { return IsBlank(list); }
+bool NamesNothing(std::string_view list) { return !IsBlankList(list) && SplitNames(list).empty(); }
 
 std::vector<std::string> UnmatchedNames(const std::vector<std::string>& eligible,
                                         std::string_view list) {
