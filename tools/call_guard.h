@@ -1,7 +1,11 @@
 // CallGuard: one local rule a tools/call passes before Las logs it as requested, and that
 // the child's result passes before the client sees it. Source state, grants and the special
 // surface policies (Skarbiec, Finance, Tama, Warsztat) are guards; the gateway runs them in
-// the order it was given them, and the first refusal wins.
+// the order it was given them, and the first refusal wins: its reason is what the log
+// records. What the client hears is that refusal's text — unless a later guard that
+// ConcealsEarlierRefusals() refuses the call too: then that guard's text, so a caller not
+// permitted a tool learns nothing of the tool's other rules (probe DS2: Skarbiec's argument
+// policy told an agent without a grant which arguments its taxonomy admits).
 //
 // A refusal carries a stable reason code (recorded in ToolCallDenied, or as the error code
 // of a ToolCallCompleted with outcome Refused) and static client text: nothing the client
@@ -56,6 +60,10 @@ class CallGuard {
                                           std::string& /*result_json*/) {
     return std::nullopt;
   }
+  // Whether this guard's refusal, when an earlier guard refused the call first, replaces
+  // that refusal's client text (not its recorded reason). Asked only after an earlier
+  // refusal, so BeforeCall must have no effects a refused call should not have.
+  virtual bool ConcealsEarlierRefusals() const { return false; }
   // Whether the child's progress notifications for a call of `tool` reach the client. A
   // surface whose results are checked whole cannot have its numbers relayed unchecked.
   virtual bool RelaysProgress(const CatalogTool& /*tool*/) const { return true; }

@@ -5,6 +5,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <string_view>
 
 #include "tools/argument_check_queue.h"
@@ -286,12 +287,10 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     }
     return;
   }
-  for (CallGuard* guard : options_.guards) {
-    if (auto refusal = guard->BeforeCall(session, *tool, arguments_json)) {
-      Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, refusal->reason, {}},
-             ToolCallReply::Error(refusal->error_code, refusal->message), std::move(done));
-      return;
-    }
+  if (auto refusal = RefusalBeforeCall(session, *tool, arguments_json)) {
+    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, refusal->reason, {}},
+           std::move(refusal->reply), std::move(done));
+    return;
   }
   if (tool->builtin) {
     CallBuiltin(session, request_id_json, call_id, *tool, arguments_json, std::move(progress),
@@ -445,14 +444,31 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                     ToolCallReply::Error(kCallFailed, "Tool call failed"));
     return false;
   }
-  for (CallGuard* guard : options_.guards) {
-    if (auto refusal = guard->BeforeCall(call->session, *tool, client_arguments)) {
-      RefuseChildCall(*call, refusal->reason,
-                 ToolCallReply::Error(refusal->error_code, refusal->message));
-      return false;
-    }
+  if (auto refusal = RefusalBeforeCall(call->session, *tool, client_arguments)) {
+    RefuseChildCall(*call, refusal->reason, std::move(refusal->reply));
+    return false;
   }
   return true;
+}
+
+std::optional<Gateway::GuardRefusal> Gateway::RefusalBeforeCall(
+    const SessionInfo& session, const CatalogTool& tool,
+    std::string_view client_arguments) const {
+  const auto& guards = options_.guards;
+  for (auto first = guards.begin(); first != guards.end(); ++first) {
+    auto refusal = (*first)->BeforeCall(session, tool, client_arguments);
+    if (!refusal) continue;
+    GuardRefusal out{std::move(refusal->reason),
+                     ToolCallReply::Error(refusal->error_code, refusal->message)};
+    for (auto later = std::next(first); later != guards.end(); ++later) {
+      if (!(*later)->ConcealsEarlierRefusals()) continue;
+      if (auto concealing = (*later)->BeforeCall(session, tool, client_arguments)) {
+        out.reply = ToolCallReply::Error(concealing->error_code, concealing->message);
+      }
+    }
+    return out;
+  }
+  return std::nullopt;
 }
 
 void Gateway::EndDuringCheck(ChildCall& call, CheckEnd why) {

@@ -230,6 +230,15 @@ class Gateway final : public EndpointBackend {
   void CheckOffLoop(std::shared_ptr<ChildCall> call,
                     std::shared_ptr<const trust::ArgumentSchema> schema,
                     std::shared_ptr<const CredentialInjection> injection);
+  // The guards' verdict on a call before it is logged (tools/call_guard.h): the first
+  // refusal's reason, answered with the text of the last concealing guard that refuses too.
+  struct GuardRefusal {
+    std::string reason;
+    ToolCallReply reply;
+  };
+  std::optional<GuardRefusal> RefusalBeforeCall(const SessionInfo& session,
+                                                const CatalogTool& tool,
+                                                std::string_view client_arguments) const;
   // False when a guard now refuses the call (it is then denied and answered).
   bool RecheckGuards(const std::shared_ptr<ChildCall>& call, std::string_view client_arguments);
   // Why a call ends while its check waits or runs.

@@ -35,6 +35,8 @@ class GrantGuard final : public CallGuard {
 
   std::optional<Refusal> BeforeCall(const SessionInfo& session, const CatalogTool& tool,
                                     std::string_view arguments_json) override;
+  // An agent not permitted a tool hears only that, whatever else refused the call.
+  bool ConcealsEarlierRefusals() const override { return true; }
   // Grants decide calls, not the listing: tools/list stays cacheable.
   std::optional<uint64_t> ListingGeneration(const SessionInfo&) const override { return 0; }
 

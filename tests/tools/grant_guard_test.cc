@@ -75,6 +75,7 @@ TEST_F(GrantGuardTest, TheDefaultAgentHoldsAnImplicitRootAndAnyOtherStartsWithNo
   EXPECT_EQ(Check(guard, "default", kEcho), "");
   EXPECT_EQ(Check(guard, "default", kEchoChanged), "");
   EXPECT_EQ(Check(guard, "worker", kEcho), "no-grant");
+  EXPECT_TRUE(guard.ConcealsEarlierRefusals()) << "an agent not permitted hears only that";
   GrantGuard named(*live_, GrantPolicyFor({{"LAS_AGENT_ID", "me"}}));
   EXPECT_EQ(Check(named, "me", kEcho), "");
   EXPECT_EQ(Check(named, "default", kEcho), "no-grant") << "only the configured default agent";

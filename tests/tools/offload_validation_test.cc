@@ -618,6 +618,51 @@ TEST_F(OffloadValidationTest, AGuardThatRefusesDuringTheCheckStopsTheCall) {
   EXPECT_TRUE(Events("ToolCallRequested").empty());
 }
 
+// A guard with its own refusal, which may conceal earlier ones (tools/call_guard.h).
+struct WordedGuard final : CallGuard {
+  WordedGuard(std::string why, std::string_view text, bool conceals_earlier)
+      : reason(std::move(why)), message(text), conceals(conceals_earlier) {}
+  std::optional<Refusal> BeforeCall(const SessionInfo&, const CatalogTool&, std::string_view) override {
+    if (!refuse) return std::nullopt;
+    return Refusal{reason, kCallRefused, message};
+  }
+  bool ConcealsEarlierRefusals() const override { return conceals; }
+  std::string reason;
+  std::string_view message;
+  bool conceals;
+  bool refuse = true;
+};
+
+// The first refusal is what the log records; the client hears a later concealing guard's
+// text when that guard refuses too, so an agent not permitted a tool learns nothing of the
+// tool's other rules (probe DS2) — and a permitted one still hears why it was refused.
+TEST_F(OffloadValidationTest, AConcealingGuardThatAlsoRefusesIsWhatTheClientHears) {
+  WordedGuard policy("skarbiec-ttl", "Arguments refused by local policy", false);
+  WordedGuard quiet("source-disabled", "Source disabled", false);
+  WordedGuard grants("no-grant", "Tool call not permitted", true);
+  Open(nullptr, [&](GatewayOptions& options) { options.guards = {&policy, &quiet, &grants}; });
+  quiet.refuse = false;
+  const json not_permitted = Await("a", Send("a", "kid__echo", R"({"text":"x"})"));
+  EXPECT_EQ(ErrorOf(not_permitted)["message"], "Tool call not permitted");
+  EXPECT_EQ(ErrorOf(not_permitted)["code"], kCallRefused);
+  OnlyDenial("skarbiec-ttl");
+
+  grants.refuse = false;
+  const json refused = Await("a", Send("a", "kid__echo", R"({"text":"y"})"));
+  EXPECT_EQ(ErrorOf(refused)["message"], "Arguments refused by local policy");
+
+  policy.refuse = false;
+  quiet.refuse = true;  // refuses after the first guard, conceals nothing: its own text
+  const json disabled = Await("a", Send("a", "kid__echo", R"({"text":"z"})"));
+  EXPECT_EQ(ErrorOf(disabled)["message"], "Source disabled");
+  std::vector<std::string> reasons;
+  for (const json& event : AwaitEvents("ToolCallDenied", 3)) {
+    reasons.push_back(event["payload"]["reason"]);
+  }
+  EXPECT_EQ(reasons, (std::vector<std::string>{"skarbiec-ttl", "skarbiec-ttl", "source-disabled"}));
+  EXPECT_TRUE(Events("ToolCallRequested").empty());
+}
+
 // The call timeout counts the time a call waits for and undergoes its check.
 TEST_F(OffloadValidationTest, TheCallTimeoutCoversTheCheck) {
   Open(held_.Runner(), [](GatewayOptions& options) { options.call_timeout_ms = 100; });
