@@ -221,6 +221,28 @@ void Coordination::Commit(Batch batch, std::function<void(bool)> then) {
       });
 }
 
+const Coordination::MailChange* Coordination::PendingMailChange(
+    std::string_view message_id) const {
+  const auto it = mail_changes_.find(message_id);
+  return it == mail_changes_.end() ? nullptr : &it->second.change;
+}
+
+uint64_t Coordination::BeginMailChange(const std::string& message_id, MailChange change) {
+  auto [it, fresh] = mail_changes_.try_emplace(message_id);
+  const bool completion = change.state == reducers::MailState::kCompleted;
+  if (!fresh && it->second.change.state == reducers::MailState::kCompleted) return 0;
+  if (completion) ++completing_count_;
+  it->second = {change, ++last_mail_ticket_};
+  return it->second.ticket;
+}
+
+void Coordination::EndMailChange(const std::string& message_id, uint64_t ticket) {
+  const auto it = mail_changes_.find(message_id);
+  if (it == mail_changes_.end() || it->second.ticket != ticket) return;
+  if (it->second.change.state == reducers::MailState::kCompleted) --completing_count_;
+  mail_changes_.erase(it);
+}
+
 std::string Coordination::NewMessageId() {
   return options_.new_message_id ? options_.new_message_id() : RandomId("msg-");
 }

@@ -16,7 +16,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,14 +116,22 @@ class Coordination {
   // drafts, calls `then(true)` once every handle it awaits is durable: at once when none.
   void Commit(Batch batch, std::function<void(bool)> then);
 
-  // Messages whose MessageCompleted is decided and not yet durable: a call sent right after
-  // it (pipelined) must see the message completed before the fold does.
-  bool Completing(const std::string& message_id) const {
-    return completing_messages_.count(message_id) != 0;
-  }
-  size_t completing_count() const { return completing_messages_.size(); }
-  void BeginCompleting(const std::string& message_id) { completing_messages_.insert(message_id); }
-  void EndCompleting(const std::string& message_id) { completing_messages_.erase(message_id); }
+  // A mailbox change decided and not yet folded (MessageRead, MessageDeferred or
+  // MessageCompleted): a call sent right after it (pipelined) must see it before the fold
+  // does (probes CM2, EU1: a listing sent with a deferral showed the message unread).
+  struct MailChange {
+    reducers::MailState state = reducers::MailState::kRead;  // read, deferred or completed
+    int64_t deferred_until_micros = 0;                        // for kDeferred
+  };
+  // The latest change decided for `message_id` and not yet folded, or nullptr.
+  const MailChange* PendingMailChange(std::string_view message_id) const;
+  // How many of the pending changes are completions.
+  size_t completing_count() const { return completing_count_; }
+  // Makes `change` the message's pending change — but a pending completion stays: it is
+  // final. Returns the ticket EndMailChange takes once the change's event is folded (or
+  // failed), which forgets the change unless a later one replaced it.
+  uint64_t BeginMailChange(const std::string& message_id, MailChange change);
+  void EndMailChange(const std::string& message_id, uint64_t ticket);
 
   int64_t NowMicros() const { return options_.clock->NowMicros(); }
   std::string NewMessageId();
@@ -133,7 +140,13 @@ class Coordination {
   LasToolContext context_;  // a copy: its members are references that outlive us
   CoordinationOptions options_;
   std::map<std::string, PendingWrite, std::less<>> pending_;
-  std::set<std::string, std::less<>> completing_messages_;
+  struct TicketedMailChange {
+    MailChange change;
+    uint64_t ticket = 0;
+  };
+  std::map<std::string, TicketedMailChange, std::less<>> mail_changes_;
+  uint64_t last_mail_ticket_ = 0;
+  size_t completing_count_ = 0;
   mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 

@@ -35,20 +35,45 @@ void AnswerAfter(Coordination& c, Coordination::Batch batch, std::string object_
   });
 }
 
+// A message's state as the calls decided so far leave it: the fold's, or the change
+// decided and not yet folded (Coordination::PendingMailChange).
+Coordination::MailChange StateNow(const Coordination& c, const reducers::MailMessage& m,
+                                  int64_t now) {
+  Coordination::MailChange view{reducers::StateAt(m, now), m.deferred_until_micros};
+  const auto* pending = m.completed ? nullptr : c.PendingMailChange(m.message_id);
+  if (pending != nullptr) view = *pending;
+  if (view.state == reducers::MailState::kDeferred && now >= view.deferred_until_micros) {
+    view.state = reducers::MailState::kUnread;  // as StateAt reads a deferral that ran out
+  }
+  return view;
+}
+
 // The summary every listing shows.
-JsonObjectText Summary(const reducers::MailMessage& m, reducers::MailState state) {
+JsonObjectText Summary(const reducers::MailMessage& m, const Coordination::MailChange& view) {
   JsonObjectText out;
   out.String("message_id", m.message_id)
       .String("from_agent_id", m.from_agent_id)
       .String("subject", m.subject)
       .Int("sent_micros", m.sent_micros)
-      .String("state", reducers::MailStateName(state));
+      .String("state", reducers::MailStateName(view.state));
   // Only while it holds: a past deferral on a completed or unread-again message read as if
   // the message were still put aside (probe BX3).
-  if (state == reducers::MailState::kDeferred) {
-    out.Int("deferred_until_micros", m.deferred_until_micros);
+  if (view.state == reducers::MailState::kDeferred) {
+    out.Int("deferred_until_micros", view.deferred_until_micros);
   }
   return out;
+}
+
+// Answers `object_json` once `batch` is durable, and forgets the mailbox change it decided
+// (`ticket`) once it is folded or failed.
+void AnswerAfterMailChange(Coordination& c, Coordination::Batch batch, std::string object_json,
+                           const std::string& message_id, uint64_t ticket,
+                           std::function<void(ToolCallReply)> done) {
+  AnswerAfter(c, std::move(batch), std::move(object_json),
+              [&c, message_id, ticket, done = std::move(done)](ToolCallReply reply) {
+                c.EndMailChange(message_id, ticket);
+                done(std::move(reply));
+              });
 }
 
 void Send(Coordination& c, const SessionInfo& session, const std::string& arguments,
@@ -91,11 +116,12 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (!c.CatchUp().ok()) return Failed(done);
   const int64_t now = c.NowMicros();
   const bool include_completed = args->Bool("include_completed", false);
-  // A completion decided earlier (a call sent with this one) shows as read, complete and
-  // defer see it (probe CM2): such a message is listed completed, or left out without
+  // A change decided earlier (a call sent with this one) shows as read, complete and defer
+  // see it (probes CM2, EU1): a completed message is listed completed, or left out without
   // include_completed — for which the page reads as many more as could be left out, so
-  // that it still holds `limit` messages when there are (probe CN7). A message keeps its
-  // place in the order, which the cursor follows, until the fold moves it.
+  // that it still holds `limit` messages when there are (probe CN7); a read or deferred one
+  // is listed so. A message keeps its place in the order, which the cursor follows, until
+  // the fold moves it.
   const size_t extra = include_completed ? 0 : c.completing_count();
   const reducers::MailPage page = reducers::ListMail(c.mailboxes(), session.agent_id, now, after,
                                                      limit + extra, include_completed);
@@ -115,11 +141,9 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
       next = cursor_after(i - 1);
       break;
     }
-    const bool completing = c.Completing(message->message_id);
-    if (completing && !include_completed) continue;
-    const reducers::MailState state =
-        completing ? reducers::MailState::kCompleted : reducers::StateAt(*message, now);
-    std::string item = Summary(*message, state).Take();
+    const Coordination::MailChange view = StateNow(c, *message, now);
+    if (view.state == reducers::MailState::kCompleted && !include_completed) continue;
+    std::string item = Summary(*message, view).Take();
     if (!budget.TryTake(item, kLongestCursorJson)) {
       truncated = true;
       next = cursor_after(i - 1);
@@ -161,13 +185,12 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
   const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
-  const int64_t now = c.NowMicros();
-  const reducers::MailState state =
-      c.Completing(m->message_id) ? reducers::MailState::kCompleted : reducers::StateAt(*m, now);
-  const bool marks_read = state == reducers::MailState::kUnread || state == reducers::MailState::kDeferred;
+  const Coordination::MailChange view = StateNow(c, *m, c.NowMicros());
+  const bool marks_read =
+      view.state == reducers::MailState::kUnread || view.state == reducers::MailState::kDeferred;
   Coordination::Batch batch;
   // The state after this read: reading marks the message read and ends a deferral.
-  JsonObjectText answer = Summary(*m, marks_read ? reducers::MailState::kRead : state);
+  JsonObjectText answer = Summary(*m, marks_read ? Coordination::MailChange{} : view);
   answer.String("to_agent_id", m->to_agent_id);
   Result<std::string> body = c.MessageBody(*m);
   if (!body.ok()) return done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
@@ -179,7 +202,10 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
   // The body is handed out: the trail records it, also for a message completed before it
   // was ever read, whose state stays completed (probe BN4: the body went out unrecorded).
   if (marks_read || !m->read) batch.drafts.push_back(MessageReadEvent(ActorOf(session), m->message_id));
-  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+  if (!marks_read) return AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+  const uint64_t ticket = c.BeginMailChange(m->message_id, {});
+  AnswerAfterMailChange(c, std::move(batch), answer.Take(), m->message_id, ticket,
+                        std::move(done));
 }
 
 void Complete(Coordination& c, const SessionInfo& session, const std::string& arguments,
@@ -191,16 +217,14 @@ void Complete(Coordination& c, const SessionInfo& session, const std::string& ar
   Coordination::Batch batch;
   JsonObjectText answer;
   answer.String("message_id", m->message_id).String("state", "completed");
-  if (m->completed || c.Completing(m->message_id)) {
+  if (StateNow(c, *m, c.NowMicros()).state == reducers::MailState::kCompleted) {
     return AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
   }
   batch.drafts.push_back(MessageCompletedEvent(ActorOf(session), m->message_id));
-  c.BeginCompleting(m->message_id);
-  AnswerAfter(c, std::move(batch), answer.Take(),
-              [&c, id = m->message_id, done = std::move(done)](ToolCallReply reply) {
-                c.EndCompleting(id);
-                done(std::move(reply));
-              });
+  const uint64_t ticket =
+      c.BeginMailChange(m->message_id, {reducers::MailState::kCompleted, 0});
+  AnswerAfterMailChange(c, std::move(batch), answer.Take(), m->message_id, ticket,
+                        std::move(done));
 }
 
 void Defer(Coordination& c, const SessionInfo& session, const std::string& arguments,
@@ -213,17 +237,21 @@ void Defer(Coordination& c, const SessionInfo& session, const std::string& argum
   }
   const reducers::MailMessage* m = CaughtUpOwnMessage(c, session, *args, done);
   if (m == nullptr) return;
-  if (m->completed || c.Completing(m->message_id)) {
+  const int64_t now = c.NowMicros();
+  if (StateNow(c, *m, now).state == reducers::MailState::kCompleted) {
     return Refuse(done, "message-completed", "the message is completed");
   }
-  const int64_t until = c.NowMicros() + static_cast<int64_t>(*seconds) * 1'000'000;
+  const int64_t until = now + static_cast<int64_t>(*seconds) * 1'000'000;
   Coordination::Batch batch;
   batch.drafts.push_back(MessageDeferredEvent(ActorOf(session), m->message_id, until));
   JsonObjectText answer;
   answer.String("message_id", m->message_id)
       .String("state", "deferred")
       .Int("deferred_until_micros", until);
-  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+  const uint64_t ticket =
+      c.BeginMailChange(m->message_id, {reducers::MailState::kDeferred, until});
+  AnswerAfterMailChange(c, std::move(batch), answer.Take(), m->message_id, ticket,
+                        std::move(done));
 }
 
 template <typename F>

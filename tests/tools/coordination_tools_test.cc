@@ -254,6 +254,35 @@ TEST_F(CoordinationToolsTest, AListingSentWithACompletionStillFillsItsPage) {
   EXPECT_EQ(rest["messages"][0]["subject"], "m3");
 }
 
+// A listing sent with a deferral and a read shows the states they decided, as one sent
+// with a completion does (probe EU1: it showed both messages unread until the fold).
+TEST_F(CoordinationToolsTest, AListingSentWithADeferralAndAReadShowsTheirStates) {
+  const std::string first = Ok("bob", "las__message_send", {{"to", "alice"}, {"subject", "m1"}})["message_id"];
+  const std::string second = Ok("bob", "las__message_send", {{"to", "alice"}, {"subject", "m2"}})["message_id"];
+  Ok("bob", "las__message_send", {{"to", "alice"}, {"subject", "m3"}});
+  const int deferred = server_.Send("alice", "las__message_defer",
+                                    json{{"message_id", first}, {"seconds", 600}}.dump());
+  const int read = server_.Send("alice", "las__message_read", json{{"message_id", second}}.dump());
+  const int listed = server_.Send("alice", "las__message_list", "{}");
+  const json deferral = server_.Await("alice", deferred)["structuredContent"];
+  EXPECT_EQ(deferral["state"], "deferred");
+  EXPECT_EQ(server_.Await("alice", read)["structuredContent"]["state"], "read");
+  const json page = server_.Await("alice", listed)["structuredContent"]["messages"];
+  ASSERT_EQ(page.size(), 3u) << page.dump();
+  std::map<std::string, json> by_subject;
+  for (const json& m : page) by_subject[m["subject"]] = m;
+  EXPECT_EQ(by_subject["m1"]["state"], "deferred") << page.dump();
+  EXPECT_EQ(by_subject["m1"]["deferred_until_micros"], deferral["deferred_until_micros"]);
+  EXPECT_EQ(by_subject["m2"]["state"], "read") << page.dump();
+  EXPECT_EQ(by_subject["m3"]["state"], "unread");
+  // Once folded, the order moves them: unread, then read, then deferred.
+  const json after = Ok("alice", "las__message_list", json::object())["messages"];
+  ASSERT_EQ(after.size(), 3u) << after.dump();
+  EXPECT_EQ(after[0]["subject"], "m3");
+  EXPECT_EQ(after[1]["subject"], "m2");
+  EXPECT_EQ(after[2]["subject"], "m1");
+}
+
 TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
   Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
   const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},
