@@ -7,6 +7,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "base/clock.h"
 #include "base/printable_text.h"
 #include "cli/number_flags.h"
@@ -110,7 +111,7 @@ void PrintJson(const tools::CheckReport& report) {
                   {"fail", report.Count(tools::CheckResult::kFail)},
                   {"skip", report.Count(tools::CheckResult::kSkip)}}},
       {"checks", checks}};
-  std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  std::printf("%s\n", DumpJson(out, 2).c_str());
 }
 
 int RunCheck(const CheckFlags& flags) {

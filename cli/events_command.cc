@@ -15,6 +15,7 @@
 #include <string>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "base/printable_text.h"
 #include "cli/number_flags.h"
 #include "cli/path_flag.h"
@@ -58,7 +59,7 @@ void PrintHuman(const std::string& event_json, const std::string& agent_cell,
   const std::string payload =
       event.contains("payload")
           ? EscapeForTerminal(
-                event["payload"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                DumpJson(event["payload"]))
           : "{}";
   // A time RFC 3339 cannot write is null in the JSON (log/event_json.h).
   const std::string time = event["time"].is_string() ? event["time"].get<std::string>() : "-";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "cli/agent_flag.h"
 #include "cli/path_flag.h"
 #include "cli/commands.h"
@@ -51,7 +52,7 @@ ordered_json ToolJson(const tools::ToolArg& tool) {
 // result object), or the status to report.
 Result<nlohmann::json> ViaServer(const std::string& log_dir, const Status& locked,
                                  const std::string& method, const ordered_json& params) {
-  auto answer = ThroughServer(log_dir, locked, method, params.dump());
+  auto answer = ThroughServer(log_dir, locked, method, DumpJson(params));
   if (!answer.ok()) return answer.status();
   return nlohmann::json::parse(*answer);
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "base/json_text_dump.h"
 #include "base/clock.h"
 #include "base/printable_text.h"
 #include "cli/exit_codes.h"
@@ -33,7 +34,7 @@ std::string U(uint64_t n) { return std::to_string(n); }
 constexpr std::string_view kValueSlot = "\"value\": <discarded>";
 
 std::string DumpWithValues(const Json& document, const std::vector<std::string_view>& values) {
-  std::string text = document.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::string text = DumpJson(document, 2);
   size_t at = 0;
   for (std::string_view value : values) {
     at = text.find(kValueSlot, at);

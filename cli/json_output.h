@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/json_text_dump.h"
+
 namespace las::cli {
 
 // The default lets a braced object literal (`PrintJson({{"keys", keys}})`) be an ordered_json.
 template <typename Json = nlohmann::ordered_json>
 void PrintJson(const Json& json) {
-  std::printf("%s\n", json.dump(2, ' ', false, Json::error_handler_t::replace).c_str());
+  std::printf("%s\n", DumpJson(json, 2).c_str());
 }
 
 }  // namespace las::cli

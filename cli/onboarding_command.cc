@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "base/clock.h"
 #include "base/printable_text.h"
 #include "cli/commands.h"
@@ -224,7 +225,7 @@ int MutateThroughServer(const OnboardingFlags& flags, const tools::Registry& reg
   }
   params["results"] = std::move(list);
   auto answer = ThroughServer(flags.log_dir, locked, "las/onboarding.change",
-                              params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+                              DumpJson(params));
   if (!answer.ok()) {
     if (answer.status().code() == Code::kLocked) {
       return ReportLocked(flags, locked, answer.status());

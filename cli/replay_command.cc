@@ -1,3 +1,4 @@
+#include "base/json_text_dump.h"
 #include "cli/number_flags.h"
 #include "cli/path_flag.h"
 #include "cli/replay_command.h"
@@ -349,7 +350,7 @@ int RunReplay(const ReplayOptions& options) {
         {"seal", SealJson(seal)},
         {"kept_head", KeptJson(kept, kept_contradicted)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
-    PrintLine(nlohmann::ordered_json{{"summary", summary}}.dump());
+    PrintLine(DumpJson(nlohmann::ordered_json{{"summary", summary}}));
   }
   const bool delivered = StdoutDelivered();
   if (!outcome.status.ok()) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "base/printable_text.h"
 #include "cli/commands.h"
 #include "cli/path_flag.h"
@@ -129,7 +130,7 @@ int ToggleThroughServer(const SourcesFlags& flags, bool enable, const Status& lo
   const nlohmann::json params = {{"id", flags.id}, {"reason", flags.reason}};
   auto answer = ThroughServer(flags.log_dir, locked,
                               enable ? "las/sources.enable" : "las/sources.disable",
-                              params.dump());
+                              DumpJson(params));
   if (!answer.ok()) {
     std::string shown = Shown(answer.status());
     if (answer.status().code() == Code::kLocked) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "base/json_text_dump.h"
 #include "base/hex.h"
 #include "base/printable_text.h"
 #include "log/envelope.h"
@@ -189,7 +190,7 @@ std::string EventToJson(const StoredEvent& event, const std::vector<std::string_
     }
     out["withheld"] = std::move(names);
   }
-  return EscapeUnsafeInJson(out.dump(-1, ' ', false, json::error_handler_t::replace));
+  return EscapeUnsafeInJson(DumpJson(out));
 }
 
 }  // namespace las::log

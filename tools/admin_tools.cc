@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "log/event_json.h"
 #include "log/event_log.h"
 #include "tools/event_privacy.h"
@@ -27,10 +28,10 @@ namespace {
 using Json = nlohmann::json;
 
 std::string ErrorResult(const Json& body) {
-  Json result{{"content", {{{"type", "text"}, {"text", body.dump()}}}},
+  Json result{{"content", {{{"type", "text"}, {"text", DumpJson(body)}}}},
               {"structuredContent", body},
               {"isError", true}};
-  return result.dump();
+  return DumpJson(result);
 }
 
 std::vector<Source> Inventory(const LasToolContext& context) {
@@ -83,11 +84,10 @@ void AppendToggle(const LasToolContext& context, std::shared_ptr<PendingToggles>
           done(ToolCallReply::Error(-32603, "Tool call failed"));
           return;
         }
-        done(ToolCallReply::Result(JsonResult(Json{{"id", id},
-                                                   {"enabled", enabled},
-                                                   {"changed", true},
-                                                   {"sequence", appended->first}}
-                                                  .dump())));
+        done(ToolCallReply::Result(JsonResult(DumpJson(Json{{"id", id},
+                                                            {"enabled", enabled},
+                                                            {"changed", true},
+                                                            {"sequence", appended->first}}))));
       });
 }
 
@@ -113,7 +113,7 @@ BuiltinHandler ToggleHandler(const LasToolContext& context, bool enable,
       done(ToolCallReply::Result(ErrorResult({{"error", RefusalCode(plan.status(), id)}})));
     } else if (!plan->has_value()) {
       done(ToolCallReply::Result(
-          JsonResult(Json{{"id", id}, {"enabled", enable}, {"changed", false}}.dump())));
+          JsonResult(DumpJson(Json{{"id", id}, {"enabled", enable}, {"changed", false}}))));
     } else {
       AppendToggle(context, pending, std::move(**plan), id, enable, std::move(done));
     }

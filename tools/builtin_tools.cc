@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "trust/argument_schema.h"
 
 namespace las::tools {
@@ -57,7 +58,7 @@ const BuiltinTools::Handler* BuiltinTools::Find(std::string_view qualified_name)
 std::string TextResult(std::string_view text, bool is_error) {
   nlohmann::json result{{"content", {{{"type", "text"}, {"text", text}}}}};
   if (is_error) result["isError"] = true;
-  return result.dump();
+  return DumpJson(result);
 }
 
 ToolCallReply Refused(std::string_view reason) {
@@ -72,7 +73,7 @@ std::string JsonResult(const std::string& json_text) {
   nlohmann::json result{{"content", {{{"type", "text"}, {"text", json_text}}}}};
   auto parsed = nlohmann::json::parse(json_text, nullptr, false);
   if (parsed.is_object()) result["structuredContent"] = std::move(parsed);
-  return result.dump();
+  return DumpJson(result);
 }
 
 }  // namespace las::tools

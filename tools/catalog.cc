@@ -4,6 +4,7 @@
 #include <atomic>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "tools/definition_digest.h"
 #include "tools/tool_search.h"
 #include "trust/digest.h"
@@ -78,7 +79,7 @@ nlohmann::ordered_json ListedInputSchema(const CatalogTool& tool) {
 }  // namespace
 
 std::string ListedInputSchemaJson(const CatalogTool& tool) {
-  return ListedInputSchema(tool).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return DumpJson(ListedInputSchema(tool));
 }
 
 std::string ToolsListEntryJson(const CatalogTool& tool) {
@@ -86,7 +87,7 @@ std::string ToolsListEntryJson(const CatalogTool& tool) {
   entry["name"] = tool.qualified_name;
   if (tool.description) entry["description"] = *tool.description;
   entry["inputSchema"] = ListedInputSchema(tool);
-  return entry.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return DumpJson(entry);
 }
 
 std::string QualifiedName(std::string_view surface, std::string_view tool) {

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "tools/docs_source.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
@@ -19,14 +20,14 @@ namespace {
 using Json = nlohmann::json;
 
 std::string ErrorResult(const Json& body) {
-  const std::string text = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  const std::string text = DumpJson(body);
   Json result{{"content", {{{"type", "text"}, {"text", text}}}}, {"structuredContent", body},
               {"isError", true}};
-  return result.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return DumpJson(result);
 }
 
 std::string Ok(const Json& body) {
-  return JsonResult(body.dump(-1, ' ', false, Json::error_handler_t::replace));
+  return JsonResult(DumpJson(body));
 }
 
 // The catalog's tools whose source is enabled, sorted by name. A surface's tools are

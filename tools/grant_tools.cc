@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/json_text_dump.h"
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
 #include "tools/grant_events.h"
@@ -93,7 +94,7 @@ void ListGrants(const LasToolContext& context, const GrantPolicy& policy,
               {"grants", held},
               {"issued", issued},
               {"rules", rules}};
-  done(ToolCallReply::Result(JsonResult(out.dump())));
+  done(ToolCallReply::Result(JsonResult(DumpJson(out))));
 }
 
 // Delegations appended and not yet answered, by what they give (EqualDelegationKey): an
@@ -104,7 +105,7 @@ using PendingDelegations = std::set<std::string>;
 std::string EqualDelegationKey(std::string_view to_agent, std::string_view issuer,
                                std::string_view parent, bool all,
                                const std::set<std::string>& selector_keys) {
-  std::string key = json::array({to_agent, issuer, parent, all}).dump();
+  std::string key = DumpJson(json::array({to_agent, issuer, parent, all}));
   for (const std::string& selector : selector_keys) key += "\n" + selector;
   return key;
 }
@@ -171,7 +172,7 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
       context,
       GrantIssuedEvent({session.agent_id, session.session_id}, grant_id, to_agent, from, all,
                        selectors),
-      [grant_id, reply = reply.dump()](const reducers::Grants& folded, uint64_t) {
+      [grant_id, reply = DumpJson(reply)](const reducers::Grants& folded, uint64_t) {
         auto issued = folded.grants.find(grant_id);
         if (issued == folded.grants.end()) return ToolCallReply::Error(-32603, "Tool call failed");
         if (issued->second.status == reducers::kGrantVoid) {
@@ -211,7 +212,7 @@ void Revoke(const LasToolContext& context, const SessionInfo& session,
           if (g.revoked_sequence == sequence && grant_id != id) revoked.push_back(grant_id);
         }
         return ToolCallReply::Result(
-            JsonResult(json{{"grant_id", id}, {"revoked", revoked}}.dump()));
+            JsonResult(DumpJson(json{{"grant_id", id}, {"revoked", revoked}})));
       },
       std::move(done));
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "tools/decision_events.h"
 #include "tools/grant_policy.h"
 #include "transport/json_text.h"
@@ -436,7 +437,7 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
         {"prompts", {{"listChanged", false}}}}},
       {"serverInfo", {{"name", "las"}, {"version", options_.server_version}}},
   };
-  write_(rpc::MakeResultResponse(id, result.dump()));
+  write_(rpc::MakeResultResponse(id, DumpJson(result)));
 }
 
 void McpEndpoint::CallTool(const std::string& id, const ParamsView& params) {
@@ -571,7 +572,7 @@ void McpEndpoint::GetPrompt(const std::string& id, const std::string& params) {
       write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams));
       return;
     }
-    arguments = args->dump(-1, ' ', false, json::error_handler_t::replace);
+    arguments = DumpJson(*args);
   }
   auto result = backend_.GetPrompt(*session_, name->get<std::string>(), arguments);
   if (!result) {

@@ -3,6 +3,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "base/printable_text.h"
 #include "log/event_builder.h"
 #include "tools/surface_check.h"
@@ -497,7 +498,7 @@ std::string JourneyJson(const JourneyView& view, std::string_view action,
     }
     out["checked"] = std::move(results);
   }
-  return out.dump();
+  return DumpJson(out);
 }
 
 }  // namespace las::tools

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_text_dump.h"
 #include "log/event_log.h"
 #include "projections/catalog_projection.h"
 #include "projections/sources_projection.h"
@@ -32,17 +33,16 @@ constexpr int kInvalidParams = -32602;
 constexpr int kInvalidRequest = -32600;
 
 std::string Answer(const Json& id, Json result) {
-  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump();
+  return DumpJson(Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
 std::string Refusal(const Json& id, int code, const Status& status) {
-  return Json{{"jsonrpc", "2.0"},
-              {"id", id},
-              {"error",
-               {{"code", code},
-                {"message", status.message()},
-                {"data", {{"status", std::string(CodeName(status.code()))}}}}}}
-      .dump(-1, ' ', false, Json::error_handler_t::replace);
+  return DumpJson(Json{{"jsonrpc", "2.0"},
+                       {"id", id},
+                       {"error",
+                        {{"code", code},
+                         {"message", status.message()},
+                         {"data", {{"status", std::string(CodeName(status.code()))}}}}}});
 }
 
 Json SelectorJson(const reducers::Selector& s) {

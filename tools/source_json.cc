@@ -5,6 +5,7 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "tools/page_budget.h"
 
 namespace las::tools {
@@ -41,7 +42,7 @@ Json Preview(const std::vector<T>& items, size_t preview) {
 }
 
 std::string Dump(const Json& json, int indent) {
-  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+  return DumpJson(json, indent);
 }
 
 Json ToolEntry(const SourceTool& tool) {

@@ -151,6 +151,18 @@ TEST_F(OnboardingCliTest, OddPathsInDetailsAreEscapedOnTheTerminal) {
   EXPECT_NE(status.out.find("\\u{001B}"), std::string::npos) << "the recorded detail: " << status.out;
 }
 
+// A path that is not UTF-8 is replaced in --json, not an abort (probe EW2: exit 134 after
+// the check's event was written).
+TEST_F(OnboardingCliTest, APathThatIsNotUtf8IsReplacedInJson) {
+  const std::string odd = "LAS_TRUST_STORE=" + tmp_.Sub("x\xffy/trust.json");
+  auto check = Las({"onboarding", "check", "trust-store", "--json"}, {odd});
+  EXPECT_EQ(check.exit_code, 1) << check.err;
+  const auto doc = nlohmann::json::parse(check.out, nullptr, false);
+  ASSERT_TRUE(doc.is_object()) << check.out;
+  EXPECT_NE(doc["checked"][0]["detail"].get<std::string>().find("x\xEF\xBF\xBDy"), std::string::npos)
+      << check.out;
+}
+
 TEST_F(OnboardingCliTest, MutationsWhileAWriterHoldsTheLogExitLockedAndStatusStillWorks) {
   auto writer = log::EventLog::Open(log_dir());
   ASSERT_TRUE(writer.ok()) << writer.status().ToString();

@@ -1202,6 +1202,10 @@ TEST_F(DaemonTest, SourcesTheLogNamesButTheDaemonDoesNotConfigureCanBeSwitchedTh
   EXPECT_NE(disabled.out.find("disabled gate (event "), std::string::npos) << disabled.out;
   // Only the daemon's toggle names this one: no registry of the CLI's, no recorded catalog.
   EXPECT_EQ(verb({"disable", "zeta"}).exit_code, 4) << "no such source anywhere";
+  // An id that is not UTF-8 is no source either: one line, not an abort (probe EW1).
+  const auto not_utf8 = verb({"disable", "\xff"});
+  EXPECT_EQ(not_utf8.exit_code, 4) << not_utf8.err;
+  EXPECT_EQ(testing::Lines(not_utf8.err).size(), 1u) << not_utf8.err;
   auto enabled = verb({"enable", "gate"});
   EXPECT_EQ(enabled.exit_code, 0) << enabled.err;
   EXPECT_NE(enabled.out.find("enabled gate (event "), std::string::npos) << enabled.out;
@@ -1235,6 +1239,13 @@ TEST_F(DaemonTest, GrantWhileTheDaemonRunsLetsAPreviouslyDeniedAgentCall) {
   EXPECT_EQ(LasVerb({"revoke", "grant-nosuch", "--log", tmp_.Sub("log")}, Environment())
                 .exit_code,
             4);
+  for (const char* verb : {"revoke", "forget"}) {  // not UTF-8: not found, not an abort (probe EW1)
+    std::vector<std::string> words = {verb, "\xff", "--log", tmp_.Sub("log")};
+    if (words[0] == "forget") words.insert(words.begin(), "rules");
+    const auto refused = LasVerb(words, Environment());
+    EXPECT_EQ(refused.exit_code, 4) << verb << ": " << refused.err;
+    EXPECT_EQ(testing::Lines(refused.err).size(), 1u) << refused.err;
+  }
   auto revoked = LasVerb({"revoke", grant_id, "--log", tmp_.Sub("log")}, Environment());
   ASSERT_EQ(revoked.exit_code, 0) << revoked.err;
   EXPECT_EQ(testing::Lines(revoked.out), std::vector<std::string>{grant_id});

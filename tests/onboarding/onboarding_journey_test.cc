@@ -169,6 +169,16 @@ TEST(OnboardingJourney, JsonHasTheStableFields) {
                    .contains("checked"));
 }
 
+// A checked path from the environment need not be UTF-8: the document replaces what is
+// not, instead of throwing — which aborted a server answering las__onboarding (probe EW2).
+TEST(OnboardingJourney, JsonReplacesTextThatIsNotUtf8) {
+  std::vector<StepResult> checked = {{"trust-store", false, "file-missing", "/tmp/x\xffy/trust.json"}};
+  std::string text;
+  ASSERT_NO_THROW(text = JourneyJson(ViewJourney({}), "check", 1, &checked));
+  const auto doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["checked"][0]["detail"], "/tmp/x\xEF\xBF\xBDy/trust.json");
+}
+
 class OnboardingChecks : public ::testing::Test {
  protected:
   void SetUp() override {
