@@ -79,6 +79,11 @@ Result<StagedFile> StagedFile::Stage(const std::string& path, const std::string&
   if (std::filesystem::is_symlink(status)) {
     return InvalidArgument(path + " is a symbolic link; give the path of the file it names");
   }
+  // A FIFO, socket or device node is not a file to replace (probe EW3: `las release sign
+  // --out` turned a FIFO and a device node into regular files; run as root, /dev/null).
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    return InvalidArgument(path + " is not a regular file; give the path of a file to write");
+  }
   const std::string dir = DirectoryOf(path);
   std::string temp = dir + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);  // O_EXCL, in the target's directory

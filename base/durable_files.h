@@ -5,7 +5,7 @@
 //
 // Errors (Status): Conflict if CreateNewFile finds the path taken (also a dangling
 // symlink: O_EXCL never follows one); InvalidArgument if a file to replace is a
-// directory, or for a path that names no file (a part of it a file, a loop, too long:
+// directory, a symbolic link or anything else but a regular file, or for a path that names no file (a part of it a file, a loop, too long:
 // base/path_error.h); NotFound if the directory does not exist; Denied for EACCES/EPERM;
 // Io otherwise. Messages name the path and errno text, never content.
 // Thread safety: free functions; StagedFile as below.
@@ -32,8 +32,9 @@ Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t m
 class StagedFile {
  public:
   // Writes `bytes` with exactly `mode` to a new temporary file in `path`'s directory.
-  // Fails before writing anything if `path` is a directory or a symbolic link
-  // (InvalidArgument: the rename would replace the link, not write its target); NotFound
+  // Fails before writing anything if `path` is a directory, a symbolic link or another
+  // non-regular file such as a FIFO or a device node (InvalidArgument: the rename would
+  // replace that entry, not write through it); NotFound
   // if the directory does not exist, Denied if it may not be written.
   static Result<StagedFile> Stage(const std::string& path, const std::string& bytes, mode_t mode);
 

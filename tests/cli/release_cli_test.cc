@@ -689,6 +689,23 @@ TEST(ReleaseSignVerifyTest, SignAndDraftRefuseAManifestThatIsASymbolicLink) {
   EXPECT_FALSE(std::filesystem::exists(r.signature()));
 }
 
+// A FIFO where the signature goes is refused, not replaced by a regular file (probe EW3:
+// exit 0 and the FIFO gone; as root, `--out /dev/null` would have replaced /dev/null).
+TEST(ReleaseSignVerifyTest, SignRefusesToReplaceAFifo) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  ASSERT_EQ(r.Draft().exit_code, 0);
+  const std::string fifo = r.Sub("release/release.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string before = Slurp(r.manifest());
+  auto sign = Las({"release", "sign", "--manifest", r.manifest(), "--secret-key", r.secret_key(),
+                   "--out", fifo, "--bump"});
+  EXPECT_EQ(sign.exit_code, 2) << sign.err;
+  EXPECT_NE(sign.err.find("is not a regular file"), std::string::npos) << sign.err;
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << "the FIFO is still a FIFO";
+  EXPECT_EQ(Slurp(r.manifest()), before) << "nothing replaced";
+}
+
 TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {
   ReleaseScratch r;
   ASSERT_EQ(r.Keygen().exit_code, 0);
