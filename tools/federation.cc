@@ -212,6 +212,7 @@ void Federation::LaunchEligible() {
     launch.policy.workspace = workspace->second;
   }
   launch.start_timeout_ms = options_.start_timeout_ms;
+  launch.plan_off_loop = options_.plan_off_loop;
   launch.other_credentials = CrossSurfaceCredentialValues(release_->manifest.surfaces, options_.environment);
   launching_ = to_launch.size();
   for (auto& [name, extra_env] : to_launch) {

@@ -73,6 +73,8 @@ struct FederationOptions {
   const WallClock* clock = &SystemWallClock();
   trust::SecureFileOptions secure;
   int64_t start_timeout_ms = 30'000;
+  // Where each launch's checks run (LaunchOptions::plan_off_loop); null: on the loop.
+  std::function<void(std::function<void()> job)> plan_off_loop;
   bool quiet = false;  // no stderr notes (tests)
   std::vector<CatalogTool> builtin_tools;  // Las's own tools (tools/builtin_tools.h)
   // Restarting a stopped surface (tools/restart_backoff.h): the first wait; 0 = never.
@@ -134,6 +136,12 @@ class Federation {
   const std::vector<trust::SurfaceBinding>& release_surfaces() const {
     static const std::vector<trust::SurfaceBinding> kNone;
     return release_ ? release_->manifest.surfaces : kNone;
+  }
+  // Why every surface was stopped while serving ("expired", "release-superseded"), or
+  // nullopt while the release stands: the error code of the calls that stop cut off.
+  std::optional<std::string_view> ReleaseEndReason() const {
+    if (!release_ended_) return std::nullopt;
+    return release_ended_->reason;
   }
   // The local special policies, loaded once by Start().
   const SpecialPolicies& policies() const { return policies_; }

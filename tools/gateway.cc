@@ -694,6 +694,12 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     // was ended: uncertain, as after a timeout — unless it was never written to the child.
     outcome = result.never_sent ? fb::CallOutcome::Failed : fb::CallOutcome::TimedOut;
     error_code = std::string(transport::CallErrorName(result.error));
+    // Ended because its release expired or was superseded, not because Las is ending: the
+    // record says which (probe EX2: it read "shutdown" while the server went on serving).
+    if (const auto ended = federation_.ReleaseEndReason();
+        ended && result.error == transport::CallError::kShutdown) {
+      error_code = std::string(*ended);
+    }
     reply = result.error == transport::CallError::kCancelled
                 ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
                 : ToolCallReply::Error(kCallFailed, "Tool call failed");

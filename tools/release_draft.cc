@@ -38,6 +38,10 @@ Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string&
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return IoError("cannot stat " + what + " " + path);
   if (!S_ISREG(st.st_mode)) return InvalidArgument(what + " " + path + " is not a regular file");
+  if (static_cast<uint64_t>(st.st_size) > trust::kMaxLaunchedFileBytes) {
+    return InvalidArgument(
+        trust::LaunchedFileTooLarge(what, path, static_cast<uint64_t>(st.st_size)));
+  }
   if (size != nullptr) *size = static_cast<uint64_t>(st.st_size);
   return trust::Sha256OfFile(fd.get());
 }

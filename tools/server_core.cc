@@ -116,6 +116,9 @@ struct ServerCore::Parts {
   LasToolContext context;
   BuiltinTools builtins;
   std::vector<std::unique_ptr<CallGuard>> guards;
+  // Runs the federation's launch checks, hashing the children's files, off the loop
+  // (LaunchOptions::plan_off_loop). Joined after the federation is gone: a job owns copies.
+  WorkerThread launch_checks;
   std::unique_ptr<Federation> federation;
   // Checks the gateway's large arguments off the loop (GatewayOptions::run_off_loop).
   WorkerThread validation;
@@ -172,6 +175,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   AddLasTools(parts->builtins, parts->context);
   parts->guards = MakeCallGuards(parts->context);
   FederationOptions federation = FederationOptionsFor(parts->options, parts->builtins);
+  federation.plan_off_loop = parts->launch_checks.Runner();
   federation.recorded_watermarks = RecordedWatermarksOf(parts->live);
   federation.recorded_served = RecordedServedSurfaces(parts->live);
   federation.on_log_failure_while_serving = [p = parts.get()](const Status& failure) {

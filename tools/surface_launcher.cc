@@ -130,8 +130,6 @@ constexpr int64_t kExtraListTimeoutMs = 5'000;
 struct LaunchState : std::enable_shared_from_this<LaunchState> {
   boost::asio::io_context* io = nullptr;
   const trust::SurfaceBinding* surface = nullptr;
-  bool probe_only = false;
-  int64_t timeout_ms = 0;
   bool declares_resources = false;
   bool declares_prompts = false;
   int extras_left = 0;
@@ -191,6 +189,11 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   }
 
   bool aborted = false;
+  bool planning = false;  // the checks run off the loop (LaunchOptions::plan_off_loop)
+  LaunchOptions launch;  // as LaunchSurface was given it
+
+  // With the launch checks' verdict, on the loop: starts the child from the plan.
+  void Planned(trust::VerdictOr<trust::LaunchPlan> checked);
 
   void Finish(bool ok, std::string_view reason, std::string detail) {
     if (ok) KeepSafeExtras();
@@ -228,8 +231,9 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   void ListExtra(const char* method, const char* key, std::vector<CapabilityItem>* items) {
     auto self = shared_from_this();
     transport::CallOptions options;
+    const int64_t start_ms = launch.start_timeout_ms;
     options.timeout = std::chrono::milliseconds(
-        timeout_ms > 0 ? std::min(timeout_ms, kExtraListTimeoutMs) : kExtraListTimeoutMs);
+        start_ms > 0 ? std::min(start_ms, kExtraListTimeoutMs) : kExtraListTimeoutMs);
     result.client->Request(method, "", options, [self, key, items](transport::CallResult r) {
       if (r.ok()) *items = ParseCapabilityList(r.result, key);
       if (--self->extras_left == 0) self->Finish(true, "", "");
@@ -251,44 +255,24 @@ struct LaunchState : std::enable_shared_from_this<LaunchState> {
   }
 };
 
-}  // namespace
-
-std::function<void()> LaunchSurface(boost::asio::io_context& io,
-                                    const trust::SurfaceBinding& surface,
-                                    const LaunchOptions& options,
-                                    std::function<void(SurfaceLaunch)> done) {
-  auto state = std::make_shared<LaunchState>();
-  state->io = &io;
-  state->surface = &surface;
-  state->probe_only = options.probe_only;
-  state->timeout_ms = options.start_timeout_ms;
-  state->result.surface = surface.name;
-  state->done = std::move(done);
-  std::vector<std::string> values =
-      options.probe_only ? std::vector<std::string>{}
-                         : CredentialValuesOf(surface, options.policy.environment);
-  values.insert(values.end(), options.other_credentials.begin(), options.other_credentials.end());
-  state->credentials = CredentialSpellings(values);
-  std::erase_if(values, [](const std::string& value) {
-    return value.size() < kMinCrossSurfaceCredentialBytes;
-  });
-  state->definition_credentials = CredentialSpellings(values);
-
-  auto plan = trust::PlanLaunch(surface, options.policy);
-  if (!plan.ok()) {
-    const trust::Verdict& verdict = plan.verdict();
-    boost::asio::post(io, [state, reason = std::string(verdict.reason_name()),
-                           detail = verdict.detail()] { state->Finish(false, reason, detail); });
-    return [] {};
+void LaunchState::Planned(trust::VerdictOr<trust::LaunchPlan> checked) {
+  planning = false;
+  if (aborted) return;  // reported already; the plan's descriptors close with it
+  if (!checked.ok()) {
+    const trust::Verdict& verdict = checked.verdict();
+    boost::asio::post(*io, [self = shared_from_this(), reason = std::string(verdict.reason_name()),
+                            detail = verdict.detail()] { self->Finish(false, reason, detail); });
+    return;
   }
-  state->plan = std::move(*plan);
+  plan = std::move(*checked);
+  auto state = shared_from_this();
 
   transport::McpClientOptions client_options;
   client_options.spawn.argv = state->plan.argv;
   // The checked directory itself, not its path: a swap after the check changes nothing.
   client_options.spawn.cwd = "/proc/self/fd/" + std::to_string(state->plan.cwd.get());
   client_options.spawn.env = state->plan.env;
-  for (const std::string& entry : options.extra_env) {
+  for (const std::string& entry : launch.extra_env) {
     const std::string name = entry.substr(0, entry.find('=') + 1);
     bool present = false;
     for (const std::string& have : client_options.spawn.env) present |= have.rfind(name, 0) == 0;
@@ -296,10 +280,10 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
   }
   client_options.spawn.exec_fd = state->plan.binary.get();
   client_options.spawn.keep_fds = state->plan.inherit_fds;
-  client_options.start_timeout = std::chrono::milliseconds(options.start_timeout_ms);
-  client_options.on_child_gone = options.on_child_gone;
-  client_options.spawner = options.spawner;
-  state->result.client = std::make_unique<transport::McpClient>(io, std::move(client_options));
+  client_options.start_timeout = std::chrono::milliseconds(launch.start_timeout_ms);
+  client_options.on_child_gone = launch.on_child_gone;
+  client_options.spawner = launch.spawner;
+  state->result.client = std::make_unique<transport::McpClient>(*io, std::move(client_options));
 
   state->result.client->Start([state](transport::CallResult started) {
     state->plan = trust::LaunchPlan{};  // the child runs; our copies of the fds can go
@@ -330,7 +314,7 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
       }
       state->result.live_tools = std::move(*live);
       state->result.titles = ParseToolTitles(listed.result);
-      if (!state->probe_only) {
+      if (!state->launch.probe_only) {
         trust::Verdict verdict = trust::CheckToolList(*state->surface, state->result.live_tools);
         if (!verdict.ok()) {
           state->Fail(verdict.reason_name(), verdict.detail());
@@ -350,9 +334,53 @@ std::function<void()> LaunchSurface(boost::asio::io_context& io,
       state->Finish(true, "", "");
     });
   });
-  // The pending initialize or list fails with kShutdown, and the launch reports that.
+}
+
+}  // namespace
+
+std::function<void()> LaunchSurface(boost::asio::io_context& io,
+                                    const trust::SurfaceBinding& surface,
+                                    const LaunchOptions& options,
+                                    std::function<void(SurfaceLaunch)> done) {
+  auto state = std::make_shared<LaunchState>();
+  state->io = &io;
+  state->surface = &surface;
+  state->launch = options;
+  state->result.surface = surface.name;
+  state->done = std::move(done);
+  std::vector<std::string> values =
+      options.probe_only ? std::vector<std::string>{}
+                         : CredentialValuesOf(surface, options.policy.environment);
+  values.insert(values.end(), options.other_credentials.begin(), options.other_credentials.end());
+  state->credentials = CredentialSpellings(values);
+  std::erase_if(values, [](const std::string& value) {
+    return value.size() < kMinCrossSurfaceCredentialBytes;
+  });
+  state->definition_credentials = CredentialSpellings(values);
+
+  if (!options.plan_off_loop) {
+    state->Planned(trust::PlanLaunch(surface, options.policy));
+  } else {
+    state->planning = true;
+    // The job owns copies of what it reads; it hands its reference to the state over to
+    // the loop, so that the state (and the client it may come to hold) ends on the loop.
+    options.plan_off_loop([io = &io, state, surface, policy = options.policy]() mutable {
+      auto plan = std::make_shared<trust::VerdictOr<trust::LaunchPlan>>(
+          trust::PlanLaunch(surface, policy));
+      boost::asio::post(*io, [state = std::move(state), plan] { state->Planned(std::move(*plan)); });
+    });
+  }
+  // While the checks run off the loop, the launch ends at once; after, the pending
+  // initialize or list fails with kShutdown, and the launch reports that.
   return [weak = std::weak_ptr<LaunchState>(state)] {
-    if (auto launching = weak.lock(); launching && launching->result.client) {
+    auto launching = weak.lock();
+    if (!launching || launching->aborted) return;
+    if (launching->planning) {
+      launching->aborted = true;
+      boost::asio::post(*launching->io, [launching] {
+        launching->Finish(false, kReasonStartFailed, "the launch was aborted");
+      });
+    } else if (launching->result.client) {
       launching->aborted = true;
       launching->result.client->Shutdown([] {});
     }

@@ -8,8 +8,9 @@
 //   ListTools                           -> every page
 //   CheckToolList (unless probing)      -> names, schema and description digests
 //
-// Threading: call on the io_context's thread; `done` runs on it. The McpClient in the
-// result lives on that io_context and must be destroyed before it.
+// Threading: call on the io_context's thread; `done` runs on it (also when the checks ran
+// off the loop: LaunchOptions::plan_off_loop). The McpClient in the result lives on that
+// io_context and must be destroyed before it.
 #pragma once
 
 #include <functional>
@@ -87,6 +88,13 @@ struct LaunchOptions {
   std::function<void()> on_child_gone;
   // Starts the child from the plan's descriptors. Not owned; null: the real spawner.
   transport::ProcessSpawner* spawner = nullptr;
+  // Runs a job on another thread (an OffLoopRunner, tools/worker_thread.h): the launch
+  // checks (PlanLaunch: opening and hashing the child's files, about a second per GiB) run
+  // there and the launch goes on back on the loop, so a server's sessions are served
+  // meanwhile (probe EX1: hashing a swapped-in 16 GiB file held every session 47 s). The
+  // start timeout counts from the checks' end. Null: the checks run at once, on the
+  // caller's thread (one-shot commands).
+  std::function<void(std::function<void()> job)> plan_off_loop;
 };
 
 // Returns the launch's abort: while the launch is under way it ends the child (as

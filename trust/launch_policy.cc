@@ -46,6 +46,14 @@ VerdictOr<UniqueFd> OpenRegular(const std::string& path, const std::string& what
 
 Verdict CheckDigest(int fd, const Sha256Digest& signed_digest, const std::string& what,
                     const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    return Reject(Reason::kIoError, "cannot stat " + what + " " + path + ": " + Errno());
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMaxLaunchedFileBytes) {
+    return Reject(Reason::kFileTooLarge,
+                  LaunchedFileTooLarge(what, path, static_cast<uint64_t>(st.st_size)));
+  }
   Result<Sha256Digest> actual = Sha256OfFile(fd);
   if (!actual.ok()) return Reject(Reason::kIoError, "hashing " + what + " " + path + ": " + actual.status().message());
   if (*actual != signed_digest) {
@@ -68,6 +76,12 @@ bool IsInsideDirectory(std::string_view root, std::string_view path) {
   if (root == "/") return !path.empty() && path.front() == '/';
   if (path.size() < root.size() || path.substr(0, root.size()) != root) return false;
   return path.size() == root.size() || path[root.size()] == '/';
+}
+
+std::string LaunchedFileTooLarge(const std::string& what, const std::string& path, uint64_t size) {
+  return what + " " + path + " is " + std::to_string(size) +
+         " bytes; a child's command or code file may have at most " +
+         std::to_string(kMaxLaunchedFileBytes);
 }
 
 VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPolicy& policy) {

@@ -11,12 +11,13 @@
 //     workspace                                                -> kCommandNotAllowed
 //   - the command's bytes, hashed through the open descriptor (Sha256OfFile), equal
 //     binary_sha256                                            -> kDigestMismatch
+//     — a file over kMaxLaunchedFileBytes is not hashed at all -> kFileTooLarge
 //   - a script command's `#!` line runs nothing the release does not pin: no workspace
 //     interpreter, no code-loading options or env assignments (trust/shebang.h)
 //                                                              -> kCodeNotPinned
 //   - the code path (the script an interpreter runs): resolved inside the workspace
 //     (kWorkspaceEscape), hashed through its open descriptor, equal to code_sha256
-//     (kDigestMismatch)
+//     (kDigestMismatch; over kMaxLaunchedFileBytes: kFileTooLarge)
 //
 // The plan keeps those descriptors open. The launcher must execute `binary` itself
 // (fexecve(3) / execveat(fd, "", ..., AT_EMPTY_PATH)), never the path, and fchdir(2) to
@@ -38,7 +39,9 @@
 // is present in LaunchPolicy::environment, nothing else. Declared names that are absent are
 // listed in missing_env (names only) and simply not set.
 //
-// Thread safety: PlanLaunch is a free function; a LaunchPlan is move-only (it owns fds).
+// Thread safety: PlanLaunch is a free function, safe on any thread (the launcher runs it
+// off the server's loop: hashing takes about a second per GiB); a LaunchPlan is move-only
+// (it owns fds).
 #pragma once
 
 #include <string>
@@ -81,6 +84,13 @@ struct LaunchPlan {
   std::vector<int> inherit_fds;
   bool binary_is_script = false;
 };
+
+// The largest command or code file a release may bind: a child is a program, not a disk
+// image, and a file swapped for a huge one must not keep a launch hashing for minutes
+// (probe EX1: 16 GiB held `las serve` 47 s). `las release draft` refuses larger files too.
+inline constexpr uint64_t kMaxLaunchedFileBytes = 1ull << 30;
+// The message for `what` (e.g. "command") at `path`, of `size` bytes, over that bound.
+std::string LaunchedFileTooLarge(const std::string& what, const std::string& path, uint64_t size);
 
 // Checks `surface` under `policy` as described above. On success the caller owns the
 // plan's descriptors.

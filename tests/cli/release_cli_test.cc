@@ -10,6 +10,7 @@
 
 #include "tests/cli/release_cli_fixture.h"
 #include "trust/digest.h"
+#include "trust/launch_policy.h"
 #include "trust/manifest.h"
 #include "trust/manifest_writer.h"
 #include "trust/signature_file.h"
@@ -704,6 +705,17 @@ TEST(ReleaseSignVerifyTest, SignRefusesToReplaceAFifo) {
   EXPECT_NE(sign.err.find("is not a regular file"), std::string::npos) << sign.err;
   EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << "the FIFO is still a FIFO";
   EXPECT_EQ(Slurp(r.manifest()), before) << "nothing replaced";
+}
+
+// A draft does not sign what no launch would admit: a code file over the launch bound.
+TEST(ReleaseSignVerifyTest, DraftRefusesACodeFileOverTheLaunchBound) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  std::filesystem::resize_file(r.script(), trust::kMaxLaunchedFileBytes + 1);  // sparse
+  auto draft = r.Draft();
+  EXPECT_EQ(draft.exit_code, 2) << draft.err;
+  EXPECT_NE(draft.err.find("may have at most 1073741824"), std::string::npos) << draft.err;
+  EXPECT_FALSE(std::filesystem::exists(r.manifest()));
 }
 
 TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {

@@ -734,7 +734,17 @@ TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
   release_->Sign(1, kExpiresInSeconds);
   StartServer();
   ASSERT_TRUE(Call("gated__echo", {{"text", "before"}}).contains("result"));
+  // A call the child holds when the release expires is cut off: recorded with the reason,
+  // not as a shutdown of Las, which goes on serving (probe EX2).
+  const int hung_id = ++id_;
+  server_->WriteLine(json{{"jsonrpc", "2.0"}, {"id", hung_id}, {"method", "tools/call"},
+                          {"params", {{"name", "gated__hang"}, {"arguments", json::object()}}}}
+                         .dump());
   auto stops = AwaitStops(1);  // the expiry itself, no call needed
+  const auto hung = server_->ReadLine();
+  ASSERT_TRUE(hung.has_value());
+  EXPECT_EQ(json::parse(*hung)["id"], hung_id) << *hung;
+  EXPECT_TRUE(json::parse(*hung).contains("error")) << *hung;
   ASSERT_EQ(stops.size(), 1u);
   EXPECT_EQ(stops[0]["payload"]["surface"], "gated");
   EXPECT_EQ(stops[0]["payload"]["reason"], "expired") << stops[0].dump();
@@ -750,6 +760,10 @@ TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
   auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 1u) << "the call after the expiry never reached a child";
   EXPECT_EQ(denied[0]["payload"]["reason"], "surface-unavailable");
+  auto cut_off = Replay({"--kind", "ToolCallCompleted", "--surface", "gated"});
+  ASSERT_EQ(cut_off.size(), 2u);
+  EXPECT_EQ(cut_off[1]["payload"]["outcome"], "TimedOut") << cut_off[1].dump();
+  EXPECT_EQ(cut_off[1]["payload"]["error_code"], "expired") << cut_off[1].dump();
   EXPECT_EQ(LeftBehind(), "") << "the child was ended";
 }
 

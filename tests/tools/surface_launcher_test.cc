@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
+#include <thread>
 
 #include "tests/e2e/signed_release.h"
 #include "tests/support/temp_dir.h"
@@ -99,8 +101,10 @@ TEST_F(SurfaceLauncherTest, ACommandReplacedBetweenTheCheckAndTheSpawnRunsTheChe
 class OutOfDescriptors final : public transport::ProcessSpawner {
  public:
   Result<std::unique_ptr<transport::ChildProcess>> Spawn(const transport::SpawnOptions&) override {
+    ++spawns;
     return IoError("pipe: Too many open files");
   }
+  int spawns = 0;
 };
 
 TEST_F(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
@@ -112,6 +116,89 @@ TEST_F(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
   EXPECT_EQ(launched->reason, "start-failed");
   EXPECT_EQ(launched->detail,
             "the child did not start or initialize (spawn_failed: pipe: Too many open files)");
+}
+
+// The launch checks run where LaunchOptions::plan_off_loop puts them — here a held job,
+// then another thread — and the launch goes on from their verdict back on the loop
+// (probe EX1: hashing a huge file held every session of the server).
+class OffLoopLaunchTest : public SurfaceLauncherTest {
+ protected:
+  // Starts the launch with its checks held in `held_`; nothing of it runs yet.
+  std::function<void()> Start() {
+    LaunchOptions options;
+    options.policy.workspace = release_.workspace();
+    options.spawner = &spawner_;
+    options.plan_off_loop = [this](std::function<void()> job) { held_ = std::move(job); };
+    return LaunchSurface(io_, *release_.manifest().FindSurface("lem"), options,
+                         [this](SurfaceLaunch launch) {
+                           ++reports_;
+                           launched_ = std::move(launch);
+                         });
+  }
+  void RunHeldJobOnAnotherThread() {
+    ASSERT_TRUE(held_) << "the checks were handed over";
+    std::thread worker(std::move(held_));
+    worker.join();
+  }
+  // Runs what is ready; the loop may run again after (poll stops an idle io_context).
+  void RunReady() {
+    io_.poll();
+    io_.restart();
+  }
+  void RunLoopUntil(const std::function<bool()>& done) {
+    while (!done() && io_.run_one_for(std::chrono::seconds(30)) > 0) {
+    }
+  }
+
+  OutOfDescriptors spawner_;
+  std::function<void()> held_;
+  std::optional<SurfaceLaunch> launched_;
+  int reports_ = 0;
+};
+
+TEST_F(OffLoopLaunchTest, TheLaunchGoesOnFromTheChecksVerdictBackOnTheLoop) {
+  ASSERT_FALSE(HasFailure());
+  Start();
+  RunReady();
+  EXPECT_EQ(spawner_.spawns, 0) << "nothing spawned before the checks ran";
+  EXPECT_FALSE(launched_.has_value());
+  RunHeldJobOnAnotherThread();
+  EXPECT_EQ(spawner_.spawns, 0) << "the spawn is the loop's";
+  RunLoopUntil([&] { return launched_.has_value(); });
+  ASSERT_TRUE(launched_.has_value());
+  EXPECT_EQ(spawner_.spawns, 1);
+  EXPECT_EQ(launched_->reason, "start-failed") << launched_->detail;
+  EXPECT_NE(launched_->detail.find("Too many open files"), std::string::npos) << launched_->detail;
+}
+
+TEST_F(OffLoopLaunchTest, AnAbortWhileTheChecksRunEndsTheLaunchAtOnce) {
+  ASSERT_FALSE(HasFailure());
+  std::function<void()> abort = Start();
+  abort();
+  RunLoopUntil([&] { return launched_.has_value(); });
+  ASSERT_TRUE(launched_.has_value());
+  EXPECT_FALSE(launched_->ok);
+  EXPECT_EQ(launched_->reason, "start-failed");
+  EXPECT_EQ(launched_->detail, "the launch was aborted");
+  RunHeldJobOnAnotherThread();  // its verdict comes back to a launch already reported
+  RunReady();
+  EXPECT_EQ(spawner_.spawns, 0) << "no child started for an aborted launch";
+  EXPECT_EQ(reports_, 1);
+}
+
+// A command grown past kMaxLaunchedFileBytes is refused without being hashed: a swapped-in
+// huge file cannot keep a launch reading for minutes.
+TEST_F(SurfaceLauncherTest, ACommandOverTheLaunchBoundIsRefusedUnhashed) {
+  ASSERT_FALSE(HasFailure());
+  std::filesystem::resize_file(command_, trust::kMaxLaunchedFileBytes + 1);  // sparse
+  OutOfDescriptors spawner;
+  std::optional<SurfaceLaunch> launched = LaunchAndWait(spawner);
+  ASSERT_TRUE(launched.has_value());
+  EXPECT_FALSE(launched->ok);
+  EXPECT_EQ(launched->reason, "file-too-large") << launched->detail;
+  EXPECT_NE(launched->detail.find("may have at most 1073741824"), std::string::npos)
+      << launched->detail;
+  EXPECT_EQ(spawner.spawns, 0);
 }
 
 }  // namespace
