@@ -42,9 +42,21 @@ bool GivenJoined(const CLI::Option& option, const std::string& value, const Join
   });
 }
 
+// CLI11 reads `--name=` (nothing after the '=') as `--name` and gives it the next word:
+// `las replay --from= 5` read from event 5 (probe EW4). A value is never taken that way.
+std::string AfterEmptyJoined(const std::string& flag, const CLI::Option& option,
+                             const std::string& value, const JoinedWords& joined) {
+  if (!GivenJoined(option, "", joined) || GivenJoined(option, value, joined)) return "";
+  return "'" + value + "' follows an empty " + flag + "=, which gives no value: write " + flag +
+         "=" + value + " or " + flag + " " + value;
+}
+
 CLI::Validator PathNotAFlag(std::string flag, const CLI::Option* option, JoinedWords joined) {
   return CLI::Validator(
       [flag = std::move(flag), option, joined](const std::string& path) {
+        if (std::string refused = AfterEmptyJoined(flag, *option, path, joined); !refused.empty()) {
+          return refused;
+        }
         if (!path.starts_with("-") || GivenJoined(*option, path, joined)) return std::string();
         return "'" + path + "' is taken for the path, and a flag or '--' is never one: give " +
                flag + " its path right after it (a path that begins with '-' as ./" + path + " or " +
@@ -56,6 +68,9 @@ CLI::Validator PathNotAFlag(std::string flag, const CLI::Option* option, JoinedW
 CLI::Validator ValueNotAFlag(std::string flag, const CLI::Option* option, JoinedWords joined) {
   return CLI::Validator(
       [flag = std::move(flag), option, joined](const std::string& value) {
+        if (std::string refused = AfterEmptyJoined(flag, *option, value, joined); !refused.empty()) {
+          return refused;
+        }
         if (!LooksLikeFlag(value) || GivenJoined(*option, value, joined)) return std::string();
         return "'" + value + "' is taken for the value, and a flag or '--' is never one: give " +
                flag + " its value right after it (one that begins with '-' joined by '=': " + flag +

@@ -23,7 +23,8 @@ namespace las::cli {
 // takes "-1" (whose number check then speaks) or "-x y" as text. An empty path is each
 // path flag's own check (cli/path_flag.h). A value joined to its flag by '=' in one word
 // of `words` (the command line: `--reason=--weird`, `--log=-x`) was given on purpose and
-// is taken, whatever it looks like.
+// is taken, whatever it looks like; `--name=` with nothing after the '=' gives no value,
+// and the next word, which CLI11 would take instead, is refused.
 void RefuseFlagsAsValues(CLI::App& app, const std::vector<std::string>& words);
 
 }  // namespace las::cli

@@ -125,7 +125,8 @@ Status LiveProjections::Start() {
 bool LiveProjections::SnapshotsUnreadable(const Status& listing) {
   if (listing.code() != Code::kCorruption) return false;
   Warn("the stored snapshots cannot be read (" + listing.message() +
-       "): folding the log from sequence 1, and taking no snapshot until the next start");
+       "): folding the log from sequence 1 and taking no snapshot; every start does the same "
+       "while the damaged snapshot data is there (log/FORMAT.md, Snapshots)");
   snapshots_disabled_ = true;
   return true;
 }

@@ -138,16 +138,24 @@ constexpr size_t kMaxRegistryBytes = 1024 * 1024;
 
 namespace {
 
-// Every directory whose entries the resolution of `path` reads, links followed as the
-// kernel does (at most 40), in order; where resolution fails, those read up to there.
-std::vector<std::string> DirectoriesReadResolving(const std::string& path) {
+// What the resolution of `path` reads, links followed as the kernel does (at most 40), in
+// order; where resolution fails, what it read up to there.
+struct PathWalk {
+  std::vector<std::string> directories;  // each directory whose entries it reads
+  // Each symbolic link on the way that neither this user nor root owns: its owner may
+  // point it elsewhere, even in a sticky directory (probe EU2).
+  std::vector<std::string> foreign_links;
+};
+
+PathWalk WalkResolving(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code error;
   fs::path start = fs::path(path).is_absolute() ? fs::path(path) : fs::current_path(error) / path;
   std::deque<std::string> pending;
   for (const fs::path& part : start.relative_path()) pending.push_back(part.string());
   fs::path resolved = "/";
-  std::vector<std::string> dirs;
+  PathWalk walk;
+  std::vector<std::string>& dirs = walk.directories;
   int links = 0;
   while (!pending.empty()) {
     const std::string part = std::move(pending.front());
@@ -168,6 +176,7 @@ std::vector<std::string> DirectoriesReadResolving(const std::string& path) {
       continue;
     }
     if (++links > 40) break;
+    if (st.st_uid != ::geteuid() && st.st_uid != 0) walk.foreign_links.push_back(next.string());
     const fs::path target = fs::read_symlink(next, error);
     if (error) break;
     if (target.is_absolute()) resolved = "/";
@@ -175,7 +184,7 @@ std::vector<std::string> DirectoriesReadResolving(const std::string& path) {
     for (const fs::path& piece : target.relative_path()) parts.push_back(piece.string());
     pending.insert(pending.begin(), parts.begin(), parts.end());
   }
-  return dirs;
+  return walk;
 }
 
 }  // namespace
@@ -193,8 +202,16 @@ std::optional<std::string> RegistryFileNote(const std::string& path) {
   }
   // Whoever may write a directory the path goes through replaces what is read by a
   // rename, whatever the file's mode, unless the directory is sticky (probe CO6) — the
-  // file's own, and each one holding a link on the way (probes EH1, EL1).
-  for (const std::string& dir : DirectoriesReadResolving(path)) {
+  // file's own, and each one holding a link on the way (probes EH1, EL1); and a link's
+  // owner retargets it at will.
+  const PathWalk walk = WalkResolving(path);
+  if (!walk.foreign_links.empty()) {
+    return "the registry " + path + " is read through a symbolic link another user owns (" +
+           walk.foreign_links.front() +
+           "): they can point it elsewhere and decide which signed surfaces run: name the "
+           "file by a path only you control";
+  }
+  for (const std::string& dir : walk.directories) {
     struct stat dir_st {};
     if (::stat(dir.c_str(), &dir_st) != 0) continue;
     const bool dir_others_write = (dir_st.st_mode & (S_IWGRP | S_IWOTH)) != 0;

@@ -133,6 +133,24 @@ TEST_F(FlagValuesCliTest, AValueJoinedToItsFlagByAnEqualsSignIsTakenWhateverItLo
   EXPECT_NE(apart.err.find("joined by '=': --surface=--summary"), std::string::npos) << apart.err;
 }
 
+// `--from=` with nothing after the '=' gives no value: CLI11 gave the flag the next word
+// (`replay --from= 5` read from event 5, `grant --log= bob` took bob for the log: probe EW4).
+TEST_F(FlagValuesCliTest, AnEmptyJoinedValueDoesNotTakeTheNextWord) {
+  const std::string log = tmp_.Sub("log");
+  const CommandResult from = Las({"replay", "--log", log, "--from=", "5"});
+  EXPECT_EQ(from.exit_code, 2) << from.err;
+  EXPECT_NE(from.err.find("'5' follows an empty --from=, which gives no value: write --from=5 "
+                          "or --from 5"),
+            std::string::npos)
+      << from.err;
+  const CommandResult grant = Las({"grant", "--log=", "bob", "--all"});
+  EXPECT_EQ(grant.exit_code, 2) << grant.err;
+  EXPECT_NE(grant.err.find("follows an empty --log="), std::string::npos) << grant.err;
+  EXPECT_FALSE(fs::exists(tmp_.Sub("bob"))) << "no log made of the next word";
+  const CommandResult alone = Las({"replay", "--log", log, "--snapshot-key="});
+  EXPECT_EQ(alone.exit_code, 2) << "an empty joined value is still a usage error: " << alone.err;
+}
+
 // `--log ""` said "(with no HOME or XDG_STATE_HOME there is no default)": about another
 // case, and untrue with a HOME. It says what to do with the flag given empty (probe BI6).
 TEST_F(FlagValuesCliTest, AnEmptyLogFlagSaysToLeaveItOut) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -247,6 +248,19 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   }
   const CommandResult direct = serve("root", private_dir + "/target.json");
   EXPECT_EQ(direct.err.find("others may write"), std::string::npos) << direct.err;
+  // A link another user owns is theirs to point elsewhere, in a sticky directory too
+  // (probe EU2). Only root can give a link away.
+  if (::geteuid() != 0) return;
+  fs::permissions(open_dir, fs::perms::all | fs::perms::sticky_bit, fs::perm_options::replace);
+  const std::string theirs = open_dir + "/theirs.json";
+  fs::create_symlink(private_dir + "/target.json", theirs);
+  ASSERT_EQ(::lchown(theirs.c_str(), 65534, 65534), 0);
+  const CommandResult through_theirs = serve("root", theirs);
+  EXPECT_EQ(through_theirs.exit_code, 0) << through_theirs.err;
+  EXPECT_NE(through_theirs.err.find("is read through a symbolic link another user owns (" + theirs +
+                                    ")"),
+            std::string::npos)
+      << through_theirs.err;
 }
 
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads
