@@ -97,9 +97,11 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
                        "and a flag takes one value (--env A --env B)"
                      : "the child's command goes after '--', or las reads its flags: " + what;
   }
-  // `draft --bogus -- CMD`: CLI11 lists the `--` among the words not expected ("-- --bogus").
+  // CLI11 lists the words not expected last first (`sources enable echo --reason x`: "x
+  // --reason", probe EW5), and with a `--` among them (`draft --bogus -- CMD`: "-- --bogus"):
+  // in the order given, without the separator.
   if (const CLI::ExtrasError* extras = dynamic_cast<const CLI::ExtrasError*>(&error);
-      extras != nullptr && separated && what.starts_with("The following argument")) {
+      extras != nullptr && what.starts_with("The following argument")) {
     std::vector<std::string> unexpected;
     for (const std::string& word : innermost->remaining()) {
       if (word != "--") unexpected.push_back(word);

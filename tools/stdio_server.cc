@@ -15,6 +15,7 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text_dump.h"
 #include "log/log_directory.h"
 #include "tools/daemon_socket.h"
 #include "tools/stop_signals.h"
@@ -276,9 +277,10 @@ Status RunList(const ServerOptions& options, bool json,
                          {"inputSchema", nlohmann::ordered_json::parse(tool.input_schema_json,
                                                                        nullptr, false)}});
       }
-      std::printf("%s\n", nlohmann::ordered_json{{"surfaces", surfaces}, {"tools", tools}}
-                              .dump(2)
-                              .c_str());
+      // A refusal's detail may quote a path from the environment that is not UTF-8.
+      std::printf("%s\n",
+                  DumpJson(nlohmann::ordered_json{{"surfaces", surfaces}, {"tools", tools}}, 2)
+                      .c_str());
     } else {
       std::set<std::string> left_out;
       for (const auto& tool : federation.catalog().tools()) {

@@ -176,6 +176,16 @@ TEST_F(FlagValuesCliTest, AnEmptyDisableReasonIsRefused) {
   EXPECT_FALSE(fs::exists(log));
 }
 
+// The words not expected are named in the order given (probe EW5: "x --reason").
+TEST_F(FlagValuesCliTest, WordsNotExpectedAreNamedInTheirOrder) {
+  const CommandResult run =
+      Las({"sources", "enable", "echo", "--reason", "x", "--log", tmp_.Sub("log")});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("The following arguments were not expected: --reason x ("),
+            std::string::npos)
+      << run.err;
+}
+
 // `release draft ... --bogus -- CMD` said "'CMD' came before '--'", which was false, and
 // never named --bogus (probe BI5).
 TEST_F(FlagValuesCliTest, AnUnknownDraftFlagIsNamed) {

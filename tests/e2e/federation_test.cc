@@ -581,6 +581,21 @@ TEST_F(StuckCheckTest, ACancelledOnboardingCheckEndsAndFreesItsPlace) {
   EXPECT_EQ(recorded, 1u) << "only the check that ran to its end recorded";
 }
 
+// A refusal's detail that quotes a path that is not UTF-8 is printed with U+FFFD by
+// `las list --json` (probe FA1: it aborted, exit 134).
+TEST_F(FederationTest, ListJsonReplacesADetailThatIsNotUtf8) {
+  release_->Sign(1);
+  std::vector<std::string> env = release_->Environment();
+  for (std::string& entry : env) {
+    if (entry.rfind("LAS_WORKSPACE=", 0) == 0) entry = "LAS_WORKSPACE=" + tmp_.Sub("x\xff/missing");
+  }
+  auto list = testing::RunCommand(testing::LasArgvWithEnv(
+      env, {"list", "--json", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()}));
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(json::parse(list.out, nullptr, false).is_object()) << list.out;
+  EXPECT_NE(list.out.find("x\xEF\xBF\xBD/missing"), std::string::npos) << list.out;
+}
+
 // A served surface whose child exits is started again through the whole launch path: the
 // launch checks on the bytes, the handshake and the signed tools. A start that fails is
 // retried later (backoff); one whose bytes changed is never retried.
