@@ -46,6 +46,9 @@ bool GivenJoined(const CLI::Option& option, const std::string& value, const Join
 // `las replay --from= 5` read from event 5 (probe EW4). A value is never taken that way.
 std::string AfterEmptyJoined(const std::string& flag, const CLI::Option& option,
                              const std::string& value, const JoinedWords& joined) {
+  // A flag without a value (`--summary`) takes no next word: CLI11 reads `--summary=` as
+  // its own "true" (probe EZ3: the message named a word never typed).
+  if (option.get_expected_min() == 0) return "";
   if (!GivenJoined(option, "", joined) || GivenJoined(option, value, joined)) return "";
   return "'" + value + "' follows an empty " + flag + "=, which gives no value: write " + flag +
          "=" + value + " or " + flag + " " + value;

@@ -179,6 +179,10 @@ class Connection final : public DaemonConnection,
            (held > 0 && answer_budget_ != nullptr &&
             answer_budget_->Holds(answers_.queued_bytes() + held));
   }
+  // A connection's lines yield to the others' (tools/paced_lines.h, kLinesPerTurn).
+  void Later(std::function<void()> next) override {
+    boost::asio::post(stream_.get_executor(), std::move(next));
+  }
   void ReadWhenAllowed(std::function<void()> read) override {
     // Then Congested() is asked again.
     if (!answers_.Congested() && session_ && session_->HeldAnswerBytes() > 0) {

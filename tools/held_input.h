@@ -49,6 +49,7 @@ class HeldInput final : public LineOutput {
   void WhenDrained(std::function<void()> done) override { output_.WhenDrained(std::move(done)); }
   bool Congested() const override;
   void ReadWhenAllowed(std::function<void()> read) override;
+  void Later(std::function<void()> next) override { output_.Later(std::move(next)); }
   bool Broken() const override { return output_.Broken(); }
   void WhenBroken(std::function<void()> lost) override { output_.WhenBroken(std::move(lost)); }
   void Abandon() override { output_.Abandon(); }

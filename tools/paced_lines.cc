@@ -10,10 +10,13 @@ PacedLines::PacedLines(size_t max_line_bytes,
 
 void PacedLines::Feed(std::string_view data, LineOutput* answers,
                       std::function<void()> read_more) {
+  handed_this_turn_ = 0;
   framer_.Feed(data, [&](const transport::LineEvent& event) {
-    // Handed over at once while nothing waits and the answers allow; kept (a copy) only
-    // from the first line that must wait.
-    if (pending_.empty() && (answers == nullptr || !answers->Congested())) {
+    // Handed over at once while nothing waits, the answers allow and the turn lasts; kept
+    // (a copy) only from the first line that must wait.
+    if (pending_.empty() &&
+        (answers == nullptr || (!answers->Congested() && handed_this_turn_ < kLinesPerTurn))) {
+      ++handed_this_turn_;
       deliver_(event);
     } else {
       pending_.push_back({event.kind, std::string(event.bytes)});
@@ -31,6 +34,14 @@ void PacedLines::Pump(LineOutput* answers, std::function<void()> read_more) {
       });
       return;
     }
+    if (answers != nullptr && handed_this_turn_ >= kLinesPerTurn) {
+      answers->Later([this, answers, read_more = std::move(read_more)]() mutable {
+        handed_this_turn_ = 0;
+        Pump(answers, std::move(read_more));
+      });
+      return;
+    }
+    ++handed_this_turn_;
     const Pending line = std::move(pending_.front());
     pending_.pop_front();
     pending_bytes_ -= line.bytes.size();

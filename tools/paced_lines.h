@@ -3,7 +3,9 @@
 // can hold a thousand small requests whose answers are large (tools/list); handing them
 // over all at once would let the backlog pass the pause mark by all their answers. Paced,
 // it passes the mark by at most one answer, and the next read is made only once every line
-// read so far has been handed over.
+// read so far has been handed over. And at most kLinesPerTurn lines go at once: then the
+// rest waits for LineOutput::Later, so that one peer's 64 KiB of small requests (1,500
+// pings, ~30 ms of the loop) does not hold every other connection of a daemon meanwhile.
 //
 // Threading: loop thread only. `resume` (Feed) must keep the owner alive while the pause
 // lasts; it is called on the loop.
@@ -23,6 +25,9 @@ namespace las::tools {
 // Enough for a request id of kMaxRequestIdBytes (tools/mcp_endpoint.h) with its member
 // name, separators and some whitespace after it.
 inline constexpr size_t kOverlongLineTailBytes = 1024;
+
+// How many lines one peer hands over before the loop serves what else waits.
+inline constexpr size_t kLinesPerTurn = 64;
 
 class PacedLines {
  public:
@@ -57,6 +62,7 @@ class PacedLines {
   std::function<void(const transport::LineEvent&)> deliver_;
   std::deque<Pending> pending_;
   size_t pending_bytes_ = 0;
+  size_t handed_this_turn_ = 0;
 };
 
 }  // namespace las::tools

@@ -43,7 +43,9 @@ Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string&
         trust::LaunchedFileTooLarge(what, path, static_cast<uint64_t>(st.st_size)));
   }
   if (size != nullptr) *size = static_cast<uint64_t>(st.st_size);
-  return trust::Sha256OfFile(fd.get());
+  Result<trust::Sha256Digest> digest = trust::Sha256OfFile(fd.get(), trust::kMaxLaunchedFileBytes);
+  if (!digest.ok()) return Status(digest.status().code(), what + " " + path + ": " + digest.status().message());
+  return digest;
 }
 
 Status CheckRequest(const DraftRequest& request) {

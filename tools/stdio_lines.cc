@@ -56,8 +56,11 @@ void Deliver(const LineInputHandlers& handlers, const transport::LineEvent& even
 class QueuedOutput : public LineOutput {
  public:
   QueuedOutput(boost::asio::io_context& io, LineWriteQueue::AsyncWrite write)
-      : queue_(std::move(write),
+      : io_(io),
+        queue_(std::move(write),
                [&io](std::function<void()> task) { boost::asio::post(io, std::move(task)); }) {}
+  // Stdin's lines yield to the operator socket's connections (tools/paced_lines.h).
+  void Later(std::function<void()> next) override { boost::asio::post(io_, std::move(next)); }
   void Write(std::string line) override { queue_.Write(std::move(line)); }
   void WhenDrained(std::function<void()> done) override { queue_.WhenDrained(std::move(done)); }
   bool Congested() const override { return queue_.Congested(); }
@@ -70,6 +73,7 @@ class QueuedOutput : public LineOutput {
   void Abandon() override { queue_.Abandon(); }
 
  private:
+  boost::asio::io_context& io_;
   LineWriteQueue queue_;
 };
 

@@ -33,6 +33,10 @@ class LineOutput {
   // loop. Outputs without a backlog limit are never congested.
   virtual bool Congested() const { return false; }
   virtual void ReadWhenAllowed(std::function<void()> read) { read(); }
+  // Runs `next` on the loop after what already waits there (the other connections' reads
+  // and answers): how a peer's input yields its turn (tools/paced_lines.h). Outputs of a
+  // server with one peer run it at once.
+  virtual void Later(std::function<void()> next) { next(); }
   // Bytes of answers queued or being written, not yet written.
   virtual size_t unwritten_bytes() const { return 0; }
   // Whether a write failed (the peer is gone or the output is full): answers from then on

@@ -16,7 +16,7 @@ Sha256Digest Sha256(std::span<const uint8_t> bytes) { return Sha256Hasher::Of(by
 
 Sha256Digest Sha256(std::string_view bytes) { return Sha256Hasher::Of(bytes); }
 
-Result<Sha256Digest> Sha256OfFile(int fd) {
+Result<Sha256Digest> Sha256OfFile(int fd, uint64_t max_bytes) {
   Sha256Hasher hasher;
   std::vector<uint8_t> buffer(256 * 1024);
   off_t offset = 0;
@@ -29,6 +29,10 @@ Result<Sha256Digest> Sha256OfFile(int fd) {
     if (n == 0) break;
     hasher.Update(std::span<const uint8_t>(buffer.data(), static_cast<size_t>(n)));
     offset += n;
+    if (static_cast<uint64_t>(offset) > max_bytes) {
+      return InvalidArgument("the file holds more than " + std::to_string(max_bytes) +
+                             " bytes (it grew while it was hashed)");
+    }
   }
   return hasher.Finish();
 }

@@ -26,8 +26,10 @@ Sha256Digest Sha256(std::string_view bytes);
 // SHA-256 of the whole file open as `fd`, read from offset 0 to end of file with
 // pread(2): the descriptor's own offset is left untouched, so the same descriptor can be
 // executed afterwards (hash what you launch). The caller keeps ownership of `fd`.
-// IoError if a read fails (e.g. `fd` is a pipe or not open for reading).
-Result<Sha256Digest> Sha256OfFile(int fd);
+// IoError if a read fails (e.g. `fd` is a pipe or not open for reading); InvalidArgument
+// once more than `max_bytes` were read: a file checked for its size may still grow while
+// it is hashed (probe EZ1: one grown to 16 GiB kept a launch reading 85 s).
+Result<Sha256Digest> Sha256OfFile(int fd, uint64_t max_bytes = UINT64_MAX);
 
 // SHA-256 of the JCS form of `json_text` (trust/canonical_json.h): two texts that differ
 // only in whitespace, key order, escapes or number spelling share this digest.

@@ -54,8 +54,12 @@ Verdict CheckDigest(int fd, const Sha256Digest& signed_digest, const std::string
     return Reject(Reason::kFileTooLarge,
                   LaunchedFileTooLarge(what, path, static_cast<uint64_t>(st.st_size)));
   }
-  Result<Sha256Digest> actual = Sha256OfFile(fd);
-  if (!actual.ok()) return Reject(Reason::kIoError, "hashing " + what + " " + path + ": " + actual.status().message());
+  Result<Sha256Digest> actual = Sha256OfFile(fd, kMaxLaunchedFileBytes);
+  if (!actual.ok()) {
+    const Reason reason = actual.status().code() == Code::kInvalidArgument ? Reason::kFileTooLarge
+                                                                            : Reason::kIoError;
+    return Reject(reason, "hashing " + what + " " + path + ": " + actual.status().message());
+  }
   if (*actual != signed_digest) {
     return Reject(Reason::kDigestMismatch, what + " " + path + " has sha256 " + Sha256Hex(*actual) +
                                                "; the release signed " + Sha256Hex(signed_digest));

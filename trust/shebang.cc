@@ -70,7 +70,8 @@ bool IsFile(const std::string& resolved, const std::string& reference) {
   }
   UniqueFd file(::open(resolved.c_str(), O_RDONLY | O_CLOEXEC));
   if (!file.valid()) return false;
-  Result<Sha256Digest> digest = Sha256OfFile(file.get());
+  // No more than the size compared: a file that grows while it is hashed is not that one.
+  Result<Sha256Digest> digest = Sha256OfFile(file.get(), static_cast<uint64_t>(mine.st_size));
   return digest.ok() && SameBytesAs(real, static_cast<uint64_t>(mine.st_size), *digest);
 }
 

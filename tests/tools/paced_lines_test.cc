@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,8 +25,10 @@ class HeldOutput final : public LineOutput {
     auto read = std::move(resume);
     read();
   }
+  void Later(std::function<void()> next) override { later.push_back(std::move(next)); }
   bool congested = false;
   std::function<void()> resume;
+  std::vector<std::function<void()>> later;
 };
 
 TEST(PacedLinesTest, LinesKeptWhileCongestedCountAsHeldUntilHandedOver) {
@@ -47,6 +51,33 @@ TEST(PacedLinesTest, LinesKeptWhileCongestedCountAsHeldUntilHandedOver) {
   EXPECT_EQ(delivered, (std::vector<std::string>{big, "{}"}));
   EXPECT_EQ(lines.held_bytes(), 0u);
   EXPECT_EQ(reads, 2);
+}
+
+// One read's lines go at most kLinesPerTurn at a time; the rest waits for Later, so one
+// peer's flood of small requests takes turns with the other connections (probe DG3).
+TEST(PacedLinesTest, AReadHandsOverAtMostATurnsLinesBeforeYielding) {
+  std::vector<std::string> delivered;
+  PacedLines lines(1 << 20, [&](const transport::LineEvent& event) {
+    delivered.emplace_back(event.bytes);
+  });
+  HeldOutput answers;
+  int reads = 0;
+  std::string data;
+  for (size_t i = 0; i < 2 * kLinesPerTurn + 10; ++i) data += std::to_string(i) + "\n";
+  lines.Feed(data, &answers, [&] { ++reads; });
+  EXPECT_EQ(delivered.size(), kLinesPerTurn);
+  EXPECT_EQ(reads, 0) << "no read while lines wait";
+  for (size_t turn = 2; turn <= 3; ++turn) {
+    ASSERT_EQ(answers.later.size(), 1u);
+    auto next = std::move(answers.later.front());
+    answers.later.clear();
+    next();
+    EXPECT_EQ(delivered.size(), std::min(turn * kLinesPerTurn, 2 * kLinesPerTurn + 10));
+  }
+  EXPECT_TRUE(answers.later.empty());
+  EXPECT_EQ(reads, 1) << "the next read once every line was handed over";
+  EXPECT_EQ(delivered.back(), std::to_string(2 * kLinesPerTurn + 9)) << "in order";
+  EXPECT_EQ(lines.held_bytes(), 0u);
 }
 
 }  // namespace

@@ -52,6 +52,20 @@ TEST(Digest, Sha256OfFileMatchesSha256OfBytesAndKeepsOffset) {
   EXPECT_EQ(::lseek(file.fd(), 0, SEEK_CUR), before);
 }
 
+// A bound stops the read: a file checked for its size may grow while it is hashed
+// (probe EZ1). Exactly the bound is still hashed.
+TEST(Digest, Sha256OfFileStopsPastItsBound) {
+  const std::string contents(300 * 1024, 'x');  // more than one read
+  TempFile file(contents);
+  Result<Sha256Digest> whole = Sha256OfFile(file.fd(), contents.size());
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_EQ(*whole, Sha256(contents));
+  Result<Sha256Digest> over = Sha256OfFile(file.fd(), contents.size() - 1);
+  EXPECT_EQ(over.status().code(), Code::kInvalidArgument);
+  EXPECT_NE(over.status().message().find("more than 307199 bytes"), std::string::npos)
+      << over.status().message();
+}
+
 TEST(Digest, Sha256OfEmptyFile) {
   TempFile file("");
   Result<Sha256Digest> digest = Sha256OfFile(file.fd());
