@@ -89,6 +89,10 @@ void AppendToggle(const LasToolContext& context, std::shared_ptr<PendingToggles>
                                                             {"changed", true},
                                                             {"sequence", appended->first}}))));
       });
+  // Written and folded now, not at the turn's end: a call decided after this one in the
+  // same turn is checked against the toggle, and logged after it (probe FC1: a call sent
+  // right after a disable went through, its request recorded after SourceDisabled).
+  context.appender.WriteQueued();
 }
 
 // las__enable_source (`enable`) or las__disable_source: a source already in the asked

@@ -25,6 +25,11 @@ Coordination::Coordination(const LasToolContext& context, CoordinationOptions op
 
 Status Coordination::CatchUp() { return context_.live.CatchUp(); }
 
+Status Coordination::CatchUpForRead() {
+  context_.appender.WriteQueued();
+  return CatchUp();
+}
+
 const reducers::StateStore& Coordination::state() const {
   return context_.live.Get<projections::StateProjection>("state")->store();
 }

@@ -133,6 +133,13 @@ class Coordination {
   uint64_t BeginMailChange(const std::string& message_id, MailChange change);
   void EndMailChange(const std::string& message_id, uint64_t ticket);
 
+  // CatchUp() for a read: first writes and folds what this loop turn has queued (the
+  // appender's WriteQueued), so a read decided after a write — the same session's set then
+  // get sent together — sees it (probe FB1: it read the version before). Its answer waits,
+  // as every builtin's, until what it reflects is on disk. Writes keep CatchUp(): they see
+  // queued writes through the pending-writes overlay, and their turn's group commit stays.
+  Status CatchUpForRead();
+
   int64_t NowMicros() const { return options_.clock->NowMicros(); }
   std::string NewMessageId();
 

@@ -60,6 +60,9 @@ void AppendThenAnswer(
         done(grants != nullptr ? decide(*grants, appended->first)
                                : ToolCallReply::Error(-32603, "Tool call failed"));
       });
+  // Written and folded now: a call decided later in the same turn is checked against the
+  // grants this event leaves, and logged after it (as las__disable_source: probe FC1).
+  context.appender.WriteQueued();
 }
 
 // The refusal for a delegation the reducer voided.

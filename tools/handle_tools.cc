@@ -20,7 +20,7 @@ void Read(Coordination& c, const SessionInfo& session, const std::string& argume
     return done(ToolCallReply::Result(
         ErrorJsonResult("invalid-arguments", args.status().message())));
   }
-  if (!c.CatchUp().ok()) return done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
+  if (!c.CatchUpForRead().ok()) return done(ToolCallReply::Error(kCallFailed, "Tool call failed"));
   const reducers::HandleRecord* h =
       reducers::FindOwnedHandle(c.handles(), args->String("handle_id").value_or(""),
                                 session.agent_id);

@@ -113,7 +113,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (!after.empty() && !reducers::IsMailCursor(after)) {
     return Refuse(done, "invalid-arguments", "after is not a `next` from las__message_list");
   }
-  if (!c.CatchUp().ok()) return Failed(done);
+  if (!c.CatchUpForRead().ok()) return Failed(done);
   const int64_t now = c.NowMicros();
   const bool include_completed = args->Bool("include_completed", false);
   // A change decided earlier (a call sent with this one) shows as read, complete and defer
@@ -165,7 +165,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
 const reducers::MailMessage* CaughtUpOwnMessage(Coordination& c, const SessionInfo& session,
                                                 const ToolArgs& args,
                                                 const std::function<void(ToolCallReply)>& done) {
-  if (!c.CatchUp().ok()) {
+  if (!c.CatchUpForRead().ok()) {
     Failed(done);
     return nullptr;
   }

@@ -214,7 +214,7 @@ void Get(Coordination& c, const SessionInfo& session, const std::string& argumen
   if (!args.ok()) return Refuse(done, "invalid-arguments", args.status().message());
   Target target;
   if (!ReadTarget(*args, session, true, target, done)) return;
-  if (!c.CatchUp().ok()) return Failed(done);
+  if (!c.CatchUpForRead().ok()) return Failed(done);
   const auto* key = reducers::FindKey(c.state(), target.blackboard, target.owner, target.key);
   if (key == nullptr) {
     JsonObjectText missing;
@@ -264,7 +264,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   if (!ReadTarget(*args, session, false, target, done)) return;
   const size_t limit = LimitOf(*args);
   const std::string after = args->String("after_key").value_or("");
-  if (!c.CatchUp().ok()) return Failed(done);
+  if (!c.CatchUpForRead().ok()) return Failed(done);
   PageBuilder page;
   Coordination::Batch drafts;
   bool truncated = false;
@@ -306,7 +306,7 @@ void History(Coordination& c, const SessionInfo& session, const std::string& arg
   if (!ReadTarget(*args, session, true, target, done)) return;
   const size_t limit = LimitOf(*args);
   const uint64_t after = args->Uint("after_version").value_or(0);
-  if (!c.CatchUp().ok()) return Failed(done);
+  if (!c.CatchUpForRead().ok()) return Failed(done);
   PageBuilder page;
   Coordination::Batch drafts;
   bool truncated = false;

@@ -211,6 +211,25 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
   EXPECT_EQ(toggles[0]["payload"]["source_id"], "echo");
 }
 
+// A call sent with a disable of its source is refused, and no request of it is recorded
+// after the SourceDisabled (probe FC1: it went through, logged after the disable).
+TEST_F(SourcesE2eTest, ACallSentWithADisableOfItsSourceIsRefused) {
+  auto run = Serve({{{"op", "concurrentCalls"},
+                     {"calls", json::array({{{"name", "las__disable_source"}, {"arguments", {{"id", "echo"}}}},
+                                            {{"name", "echo__echo"}, {"arguments", {{"message", "late"}}}}})}}},
+                   {"--admin"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(run.steps.size(), 1u);
+  const json& settled = run.steps[0]["result"];
+  ASSERT_EQ(settled.size(), 2u) << settled.dump();
+  EXPECT_EQ(settled[0]["result"]["structuredContent"]["changed"], true) << settled.dump();
+  EXPECT_EQ(settled[1]["ok"], false) << "the call after the disable ran: " << settled.dump();
+  EXPECT_TRUE(Replay({"--kind", "ToolCallRequested", "--surface", "echo"}).empty());
+  const auto denied = Replay({"--kind", "ToolCallDenied", "--surface", "echo"});
+  ASSERT_EQ(denied.size(), 1u);
+  EXPECT_EQ(denied[0]["payload"]["reason"], "source-disabled");
+}
+
 // Probe CQ3: a source already in the asked state records nothing, on every path.
 TEST_F(SourcesE2eTest, ASourceAlreadyInTheAskedStateRecordsNothing) {
   auto run = Serve({CallStep("las__enable_source", {{"id", "echo"}}),

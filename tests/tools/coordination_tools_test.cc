@@ -283,6 +283,29 @@ TEST_F(CoordinationToolsTest, AListingSentWithADeferralAndAReadShowsTheirStates)
   EXPECT_EQ(after[2]["subject"], "m1");
 }
 
+// Reads sent together with writes see them: a set then a get of one key, an append then
+// the key's history, a message sent then the mailbox listed (probe FB1: each read what the
+// log held before the write, and a get after a successful CAS showed the older version).
+TEST_F(CoordinationToolsTest, AReadSentWithAWriteSeesIt) {
+  const int set = server_.Send("alice", "las__state_set", R"({"key":"k","value":1})");
+  const int cas =
+      server_.Send("alice", "las__state_cas", R"({"key":"k","expected_version":1,"value":2})");
+  const int got = server_.Send("alice", "las__state_get", R"({"key":"k"})");
+  const int history = server_.Send("alice", "las__state_history", R"({"key":"k"})");
+  const int sent = server_.Send("alice", "las__message_send", R"({"to":"alice","subject":"s"})");
+  const int listed = server_.Send("alice", "las__message_list", "{}");
+  EXPECT_EQ(server_.Await("alice", set)["structuredContent"]["version"], 1);
+  EXPECT_EQ(server_.Await("alice", cas)["structuredContent"]["version"], 2);
+  const json record = server_.Await("alice", got)["structuredContent"];
+  EXPECT_EQ(record["found"], true) << record.dump();
+  EXPECT_EQ(record["record"]["version"], 2) << record.dump();
+  EXPECT_EQ(server_.Await("alice", history)["structuredContent"]["records"].size(), 2u);
+  const std::string id = server_.Await("alice", sent)["structuredContent"]["message_id"];
+  const json mail = server_.Await("alice", listed)["structuredContent"]["messages"];
+  ASSERT_EQ(mail.size(), 1u) << mail.dump();
+  EXPECT_EQ(mail[0]["message_id"], id);
+}
+
 TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
   Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
   const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},
