@@ -236,6 +236,8 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
              std::string(info.name);
     }
     if (reason == "not-configured" || reason == "not-absolute") {
+      // The trust store step's own advice begins with the export (probe FC5: said twice).
+      if (info.name == kStepTrustStore) return std::string(info.next);
       return "export LAS_TRUST_STORE=$HOME/.config/las/trust.json (an absolute path), then: " +
              std::string(info.next);
     }
@@ -326,8 +328,8 @@ nlohmann::ordered_json RowJson(const JourneyRow& row) {
 const std::vector<OnboardingStepInfo>& OnboardingSteps() {
   static const std::vector<OnboardingStepInfo> steps = {
       {kStepTrustStore, "the trust store is present and safe (LAS_TRUST_STORE)",
-       "export LAS_TRUST_STORE=$HOME/.config/las/trust.json if it is not set (an absolute "
-       "path), create the trust store with a key: las release keygen --out-dir "
+       "export LAS_TRUST_STORE=$HOME/.config/las/trust.json unless it already names an "
+       "absolute path, create the trust store with a key: las release keygen --out-dir "
        "~/.config/las/keys --trust-store \"$LAS_TRUST_STORE\" (the file is created yours, mode "
        "0600), then: las onboarding check trust-store"},
       {kStepKey, "the trust store selects a release key",

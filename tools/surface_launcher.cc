@@ -1,6 +1,7 @@
 #include "tools/surface_launcher.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
 #include <boost/asio/io_context.hpp>
@@ -87,6 +88,19 @@ bool DeclaresCapability(std::string_view initialize_result_json, std::string_vie
          capabilities->contains(std::string(capability));
 }
 
+namespace {
+
+bool IsLasUri(std::string_view uri) {
+  constexpr std::string_view kScheme = "las:";
+  if (uri.size() < kScheme.size()) return false;
+  for (size_t i = 0; i < kScheme.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(uri[i])) != kScheme[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
                                                 std::string_view key) {
   std::vector<CapabilityItem> items;
@@ -108,6 +122,9 @@ std::vector<CapabilityItem> ParseCapabilityList(std::string_view result_json,
                         text(entry, "mimeType")};
     if (item.name.empty() && !item.uri.empty()) item.name = item.uri;
     if (item.name.empty() || (key == "resources" && item.uri.empty())) continue;
+    // `las:` is Las's own scheme (its docs, las://docs/...): a child's entry cannot claim an
+    // address that reads Las's document, not the child's (probe FC4).
+    if (IsLasUri(item.uri)) continue;
     if (!shown(item.name, kMaxItemNameBytes) || !shown(item.uri, kMaxItemUriBytes) ||
         !shown(item.mime_type, kMaxItemNameBytes)) {
       continue;

@@ -115,7 +115,8 @@ Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json)
 // text is the child's own and reaches models and terminals (probe BQ1): an entry whose
 // name, uri or mimeType is not printable (base/printable_text.h) or longer than
 // kMaxItemNameBytes (a uri: kMaxItemUriBytes) is skipped; a description that is not
-// printable text (line breaks and tabs allowed) is dropped. Descriptions are kept whole
+// printable text (line breaks and tabs allowed) is dropped. An entry whose uri is in Las's
+// own scheme (`las:`, any case) is skipped. Descriptions are kept whole
 // here: a launch cuts them to kMaxItemDescriptionBytes after its credential check.
 inline constexpr size_t kMaxItemNameBytes = 256;
 inline constexpr size_t kMaxItemUriBytes = 2048;

@@ -77,8 +77,24 @@ std::vector<std::string> QueryTokens(std::string_view query) {
     }
   }
   if (!current.empty()) tokens.push_back(std::move(current));
-  return tokens;
+  std::vector<std::string> unique;
+  for (std::string& token : tokens) {
+    if (std::find(unique.begin(), unique.end(), token) == unique.end()) unique.push_back(std::move(token));
+  }
+  return unique;
 }
+
+namespace {
+
+// The query lower-cased without blanks around it: compared whole with tool names.
+std::string WholeQuery(std::string_view query) {
+  const size_t first = query.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return "";
+  const size_t last = query.find_last_not_of(" \t\r\n");
+  return Lower(query.substr(first, last - first + 1));
+}
+
+}  // namespace
 
 std::vector<std::string> SchemaPropertyNames(std::string_view input_schema_json) {
   std::vector<std::string> names;
@@ -110,6 +126,7 @@ std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
   const std::vector<std::string> tokens = QueryTokens(query);
   std::vector<SearchHit> hits;
   if (tokens.empty()) return hits;
+  const std::string whole = WholeQuery(query);
   SearchKeys computed;
   for (const CatalogTool* tool : tools) {
     const SearchKeys* keys = &tool->search;
@@ -137,6 +154,7 @@ std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
       }
       score += best;
     }
+    if (keys->name == whole) score += kExactNameHit;
     if (all_hit) hits.push_back({tool, score});
   }
   Rank(hits, limit);
@@ -195,8 +213,11 @@ std::vector<SearchHit> SearchIndex::Search(
     }
     if (!any) return hits;
   }
+  const std::string whole = WholeQuery(query);
   for (size_t i = 0; i < tools.size(); ++i) {
-    if (alive[i] != 0 && visible(tools[i])) hits.push_back({&tools[i], score[i]});
+    if (alive[i] == 0 || !visible(tools[i])) continue;
+    const bool exact = Lower(tools[i].qualified_name) == whole;
+    hits.push_back({&tools[i], score[i] + (exact ? kExactNameHit : 0)});
   }
   Rank(hits, limit);
   return hits;

@@ -35,12 +35,17 @@ inline constexpr int kNameHit = 1000;
 inline constexpr int kDescriptionHit = 100;
 inline constexpr int kPropertyHit = 10;
 inline constexpr int kTitleHit = 1;
+// A query that is exactly a tool's qualified name (any case, blanks around it) ranks that
+// tool first (probe FC3: `echo__echo` split into two "echo" words and tied with every
+// echo__ tool, the tie going to another).
+inline constexpr int kExactNameHit = 1'000'000;
 
 struct SearchHit {
   const CatalogTool* tool = nullptr;
   int score = 0;
 };
 
+// The query's words, lower-cased, each once (a word said twice does not count twice).
 std::vector<std::string> QueryTokens(std::string_view query);
 
 // The inverted index of a catalog's search keys (built by Catalog::search_index()).

@@ -411,6 +411,13 @@ TEST(CapabilityListTest, ParsesResourcesAndPromptsAndSkipsBadEntries) {
   EXPECT_EQ(prompts[0].description, "P");
   EXPECT_TRUE(ParseCapabilityList("[]", "prompts").empty());
   EXPECT_TRUE(ParseCapabilityList(R"({"prompts":{}})", "prompts").empty());
+  // Las's own scheme is not a child's to list (probe FC4: it shadowed las://docs/...).
+  auto shadowing = ParseCapabilityList(
+      R"({"resources":[{"uri":"las://docs/authoring","name":"authoring"},)"
+      R"({"uri":"LAS://docs/x","name":"x"},{"uri":"lasso://a","name":"kept"}]})",
+      "resources");
+  ASSERT_EQ(shadowing.size(), 1u);
+  EXPECT_EQ(shadowing[0].name, "kept");
 }
 
 // A child's prompt and resource text reaches models and terminals: an entry whose name,

@@ -86,6 +86,22 @@ TEST_F(SearchTest, TokensAreCaseInsensitiveAndSplitOnPunctuation) {
   EXPECT_EQ(hits[0].score, kNameHit + kDescriptionHit);
 }
 
+// A query that names a tool exactly ranks it first, and a word said twice counts once
+// (probe FC3: `echo__echo` tied with every echo__ tool and lost the tie).
+TEST(SearchExactNameTest, AnExactNameRanksFirstAndRepeatedWordsCountOnce) {
+  const std::vector<CatalogTool> tools = {Tool("echo__content_stats", "", "Stats"),
+                                          Tool("echo__echo", "", "Echo")};
+  const std::vector<const CatalogTool*> pointers = {&tools[0], &tools[1]};
+  EXPECT_EQ(QueryTokens("echo Echo echo"), std::vector<std::string>{"echo"});
+  EXPECT_EQ(Names(SearchTools(pointers, " ECHO__echo ", 1)), std::vector<std::string>{"echo__echo"});
+  const SearchIndex index(tools);
+  EXPECT_EQ(Names(index.Search(tools, "echo__echo", 1, [](const CatalogTool&) { return true; })),
+            std::vector<std::string>{"echo__echo"})
+      << "the index ranks alike";
+  EXPECT_EQ(Names(SearchTools(pointers, "echo", 1)), std::vector<std::string>{"echo__content_stats"})
+      << "a word alone still ties, by name";
+}
+
 TEST_F(SearchTest, LimitKeepsTheBest) {
   EXPECT_EQ(Names(SearchTools(pointers_, "weather", 2)),
             (std::vector<std::string>{"alpha__weather", "gamma__fetch"}));
