@@ -216,7 +216,9 @@ std::vector<SearchHit> SearchIndex::Search(
   const std::string whole = WholeQuery(query);
   for (size_t i = 0; i < tools.size(); ++i) {
     if (alive[i] == 0 || !visible(tools[i])) continue;
-    const bool exact = Lower(tools[i].qualified_name) == whole;
+    // The index's keys hold the name lower-cased already (SearchKeysOf).
+    const bool exact = tools[i].search.ready ? tools[i].search.name == whole
+                                             : Lower(tools[i].qualified_name) == whole;
     hits.push_back({&tools[i], score[i] + (exact ? kExactNameHit : 0)});
   }
   Rank(hits, limit);
