@@ -1,20 +1,13 @@
 #include "tools/tool_search.h"
 
 #include <algorithm>
-#include <cctype>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "base/search_text.h"
+
 namespace las::tools {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool WordByte(unsigned char u) { return std::isalnum(u) || u >= 0x80; }
 
 bool Better(const SearchHit& a, const SearchHit& b) {
   if (a.score != b.score) return a.score > b.score;
@@ -28,18 +21,6 @@ void Rank(std::vector<SearchHit>& hits, size_t limit) {
     hits.resize(limit);
   } else {
     std::sort(hits.begin(), hits.end(), Better);
-  }
-}
-
-// Calls `each` with every word of `text` (already lower-cased).
-template <typename F>
-void ForEachWord(std::string_view text, F&& each) {
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && !WordByte(static_cast<unsigned char>(text[i]))) ++i;
-    const size_t start = i;
-    while (i < text.size() && WordByte(static_cast<unsigned char>(text[i]))) ++i;
-    if (i > start) each(text.substr(start, i - start));
   }
 }
 
@@ -65,21 +46,10 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::vector<std::string> QueryTokens(std::string_view query) {
-  std::vector<std::string> tokens;
-  std::string current;
-  for (char c : query) {
-    const auto u = static_cast<unsigned char>(c);
-    if (WordByte(u)) {
-      current.push_back(static_cast<char>(std::tolower(u)));
-    } else if (!current.empty()) {
-      tokens.push_back(std::move(current));
-      current.clear();
-    }
-  }
-  if (!current.empty()) tokens.push_back(std::move(current));
+  const std::string folded = FoldCase(query);
   std::vector<std::string> unique;
-  for (std::string& token : tokens) {
-    if (std::find(unique.begin(), unique.end(), token) == unique.end()) unique.push_back(std::move(token));
+  for (std::string_view word : SearchWords(folded)) {
+    if (std::find(unique.begin(), unique.end(), word) == unique.end()) unique.emplace_back(word);
   }
   return unique;
 }
@@ -91,7 +61,7 @@ std::string WholeQuery(std::string_view query) {
   const size_t first = query.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return "";
   const size_t last = query.find_last_not_of(" \t\r\n");
-  return Lower(query.substr(first, last - first + 1));
+  return FoldCase(query.substr(first, last - first + 1));
 }
 
 }  // namespace
@@ -109,14 +79,14 @@ std::vector<std::string> SchemaPropertyNames(std::string_view input_schema_json)
 SearchKeys SearchKeysOf(const CatalogTool& tool) {
   SearchKeys keys;
   keys.ready = true;
-  keys.name = Lower(tool.qualified_name);
-  keys.title = Lower(tool.title);
-  keys.description = Lower(tool.description.value_or(""));
+  keys.name = FoldCase(tool.qualified_name);
+  keys.title = FoldCase(tool.title);
+  keys.description = FoldCase(tool.description.value_or(""));
   for (const auto& p : SchemaPropertyNames(tool.input_schema_json)) {
     // Las fills a credential argument; the client may not send it (docs/MANIFEST.md), so
     // it is no more searchable than tools/list shows it.
     if (tool.credential_templates.count(p) != 0) continue;
-    keys.properties.push_back(Lower(p));
+    keys.properties.push_back(FoldCase(p));
   }
   return keys;
 }
@@ -179,11 +149,11 @@ SearchIndex::SearchIndex(const std::vector<CatalogTool>& tools) {
   for (uint32_t i = 0; i < tools.size(); ++i) {
     const SearchKeys computed = tools[i].search.ready ? SearchKeys{} : SearchKeysOf(tools[i]);
     const SearchKeys& keys = tools[i].search.ready ? tools[i].search : computed;
-    ForEachWord(keys.name, [&](std::string_view w) { add(i, w, kNameHit); });
-    ForEachWord(keys.title, [&](std::string_view w) { add(i, w, kTitleHit); });
-    ForEachWord(keys.description, [&](std::string_view w) { add(i, w, kDescriptionHit); });
+    for (std::string_view w : SearchWords(keys.name)) add(i, w, kNameHit);
+    for (std::string_view w : SearchWords(keys.title)) add(i, w, kTitleHit);
+    for (std::string_view w : SearchWords(keys.description)) add(i, w, kDescriptionHit);
     for (const auto& p : keys.properties) {
-      ForEachWord(p, [&](std::string_view w) { add(i, w, kPropertyHit); });
+      for (std::string_view w : SearchWords(p)) add(i, w, kPropertyHit);
     }
   }
 }
@@ -218,7 +188,7 @@ std::vector<SearchHit> SearchIndex::Search(
     if (alive[i] == 0 || !visible(tools[i])) continue;
     // The index's keys hold the name lower-cased already (SearchKeysOf).
     const bool exact = tools[i].search.ready ? tools[i].search.name == whole
-                                             : Lower(tools[i].qualified_name) == whole;
+                                             : FoldCase(tools[i].qualified_name) == whole;
     hits.push_back({&tools[i], score[i] + (exact ? kExactNameHit : 0)});
   }
   Rank(hits, limit);
@@ -232,11 +202,11 @@ std::vector<SearchHit> SearchCatalog(const Catalog& catalog, std::string_view qu
 
 std::vector<std::string> NearestNames(const std::vector<const CatalogTool*>& tools,
                                       std::string_view name, size_t limit) {
-  const std::string wanted = Lower(name.substr(0, 256));
+  const std::string wanted = FoldCase(name.substr(0, 256));
   std::vector<std::pair<size_t, std::string>> scored;
   for (const CatalogTool* tool : tools) {
-    const size_t distance = std::min(EditDistance(wanted, Lower(tool->qualified_name)),
-                                     EditDistance(wanted, Lower(tool->tool)));
+    const size_t distance = std::min(EditDistance(wanted, FoldCase(tool->qualified_name)),
+                                     EditDistance(wanted, FoldCase(tool->tool)));
     scored.emplace_back(distance, tool->qualified_name);
   }
   std::sort(scored.begin(), scored.end());

@@ -1,18 +1,19 @@
 // Ranking and lookup over the catalog for the discovery tools (las__search, las__describe).
 //
-// Search: the query is split into lowercase tokens (runs of letters and digits; '_' and
-// punctuation separate). EVERY token must occur (case-insensitive substring) in one of a
-// tool's fields, else the tool is not a result. A token scores by the best field it hits:
-// the qualified name (1000) > the title (100) > the description (10) > a property name of
-// the input schema (1). A tool's score is the sum over tokens; results come by score
-// descending, then name ascending. An empty query matches nothing.
+// Search: the query is split into lower-cased tokens (runs of letters and digits of any
+// script; '_', punctuation, symbols and spaces separate: base/search_text.h). EVERY token
+// must occur (case-insensitive substring) in one of a tool's fields, else the tool is not a
+// result. A token scores by the best field it hits: the qualified name (1000) > the
+// description (100) > a property name of the input schema (10) > the title (1). A tool's
+// score is the sum over tokens; results come by score descending, then name ascending. An
+// empty query matches nothing.
 //
 // Cost: a tool's lower-cased fields and property names are its SearchKeys, computed once
 // when it enters the Catalog. SearchCatalog goes further: a token has no separators, so it
-// can only occur inside one word (run of letters, digits and non-ASCII bytes) of a field;
-// the catalog's SearchIndex maps each distinct word to the tools and best field it occurs
-// in, and a query scans the distinct words instead of every tool's text. SearchTools (a
-// plain list of tools, keys computed per query when not ready) gives the same results.
+// can only occur inside one word (SearchWords) of a field; the catalog's SearchIndex maps
+// each distinct word to the tools and best field it occurs in, and a query scans the
+// distinct words instead of every tool's text. SearchTools (a plain list of tools, keys
+// computed per query when not ready) gives the same results.
 //
 // Pure functions; the pointers must stay valid while the results are used.
 #pragma once

@@ -102,6 +102,24 @@ TEST(SearchExactNameTest, AnExactNameRanksFirstAndRepeatedWordsCountOnce) {
       << "a word alone still ties, by name";
 }
 
+// Words of every script are split and case-folded alike (probe FC2: "CAFÉ" missed "café" and
+// "forecast—daily" was one word), in the index and in the plain search.
+TEST(SearchUnicodeTest, FoldsAndSplitsEveryScript) {
+  const std::vector<CatalogTool> tools = {
+      Tool("menu__list", "", "Liste des plats du café—menu du jour"),
+      Tool("weather__now", "", "天气，预报"), Tool("other__tool", "", "Nothing")};
+  const std::vector<const CatalogTool*> pointers = {&tools[0], &tools[1], &tools[2]};
+  EXPECT_EQ(QueryTokens("CAFÉ—MENU"), (std::vector<std::string>{"café", "menu"}));
+  const SearchIndex index(tools);
+  const auto all = [](const CatalogTool&) { return true; };
+  for (std::string_view query : {"CAFÉ", "jour", "预报", "天气 预报"}) {
+    const std::string want = query == "CAFÉ" || query == "jour" ? "menu__list" : "weather__now";
+    EXPECT_EQ(Names(SearchTools(pointers, query, 5)), std::vector<std::string>{want}) << query;
+    EXPECT_EQ(Names(index.Search(tools, query, 5, all)), std::vector<std::string>{want}) << query;
+  }
+  EXPECT_TRUE(index.Search(tools, "café—menu—soir", 5, all).empty()) << "every token must hit";
+}
+
 TEST_F(SearchTest, LimitKeepsTheBest) {
   EXPECT_EQ(Names(SearchTools(pointers_, "weather", 2)),
             (std::vector<std::string>{"alpha__weather", "gamma__fetch"}));
