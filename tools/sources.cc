@@ -48,7 +48,10 @@ std::vector<Source> BuildInventory(const InventoryFacts& facts) {
   Source las = System(kSourceLas,
                       facts.las_tools_known
                           ? "Las's own tools: discovery (las__search, las__describe, "
-                            "las__list_tools, las__call), onboarding"
+                            "las__list_tools, las__call), onboarding (las__onboarding), "
+                            "state and blackboard (las__state_*), messages (las__message_*), "
+                            "handles (las__handle_read), grants (las__grants, "
+                            "las__grant_delegate, las__grant_revoke)"
                           : "Las's own tools (listed by a running server; the log does not "
                             "record them)",
                       {true, true, true}, {true, true, false, false});
@@ -57,9 +60,14 @@ std::vector<Source> BuildInventory(const InventoryFacts& facts) {
                                       "sources; inspect events"
                                     : "Privileged tools, served only by `las serve --admin`",
                         {false, facts.admin, true}, {false, false, true, false});
+  // Offline the tool count is 0 like las's: say why rather than look empty (probe FC5).
   Source docs = System(kSourceDocs,
-                       "Operator manual, troubleshooting and authoring guides (read with "
-                       "las__read_doc)",
+                       facts.las_tools_known
+                           ? "Operator manual, troubleshooting and authoring guides (read "
+                             "with las__read_doc)"
+                           : "Operator manual, troubleshooting and authoring guides (read "
+                             "with las__read_doc, which a running server lists; the log "
+                             "does not record it)",
                        {true, true, true}, {true, false, false, false});
   docs.resources = DocResourceItems();
   docs.prompts = DocPromptItems();

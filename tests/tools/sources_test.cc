@@ -310,6 +310,15 @@ TEST(InventoryTest, TheLogsSurfacesAndToggledOnesAreListedFromTheLogAndFromAServ
             "No catalog loaded for zeta: not-in-registry");
   EXPECT_EQ(FindSource(from_log, "zeta")->description, "No catalog loaded for zeta: not-recorded");
   EXPECT_EQ(FindSource(from_log, "most")->tools.size(), 1u);
+  // Las's own tools are not in the log: offline, las and las.docs say so beside their 0
+  // (probe FC5: las.docs looked toolless offline and owned las__read_doc when served).
+  for (std::string_view id : {"las", "las.docs"}) {
+    EXPECT_TRUE(FindSource(from_log, id)->tools.empty()) << id;
+    EXPECT_NE(FindSource(from_log, id)->description.find("the log does not record"),
+              std::string::npos) << id;
+    EXPECT_EQ(FindSource(from_server, id)->description.find("the log does not record"),
+              std::string::npos) << id;
+  }
 }
 
 // A child's tools/list with a repeated key could be read two ways (nlohmann keeps the last):
