@@ -46,9 +46,6 @@ bool GivenJoined(const CLI::Option& option, const std::string& value, const Join
 // `las replay --from= 5` read from event 5 (probe EW4). A value is never taken that way.
 std::string AfterEmptyJoined(const std::string& flag, const CLI::Option& option,
                              const std::string& value, const JoinedWords& joined) {
-  // A flag without a value (`--summary`) takes no next word: CLI11 reads `--summary=` as
-  // its own "true" (probe EZ3: the message named a word never typed).
-  if (option.get_expected_min() == 0) return "";
   if (!GivenJoined(option, "", joined) || GivenJoined(option, value, joined)) return "";
   return "'" + value + "' follows an empty " + flag + "=, which gives no value: write " + flag +
          "=" + value + " or " + flag + " " + value;
@@ -82,13 +79,30 @@ CLI::Validator ValueNotAFlag(std::string flag, const CLI::Option* option, Joined
       "");
 }
 
+// CLI11 reads an on/off flag's `--all=` as `--all`: `las grant x --all=` (an unset
+// `--all=$ROOT` in a script) issued a root grant, `las serve --admin=` served the admin
+// tools (probe FD1). Nothing after the '=' says neither on nor off, so it is refused.
+CLI::Validator SwitchNotEmpty(std::string flag, const CLI::Option* option, JoinedWords joined) {
+  return CLI::Validator(
+      [flag = std::move(flag), option, joined](const std::string&) {
+        if (!GivenJoined(*option, "", joined)) return std::string();
+        return "nothing after the '=' says on or off: write " + flag + " alone, " + flag +
+               "=true or " + flag + "=false";
+      },
+      "");
+}
+
 void RefuseFlagsAsValues(CLI::App& app, const JoinedWords& joined) {
   for (CLI::Option* option : app.get_options()) {
-    if (!option->nonpositional() || option->get_type_size() == 0) continue;
+    if (!option->nonpositional()) continue;
     const std::string flag = option->get_lnames().empty() ? "-" + option->get_snames().front()
                                                           : "--" + option->get_lnames().front();
-    option->check(IsPathFlag(*option) ? PathNotAFlag(flag, option, joined)
-                                      : ValueNotAFlag(flag, option, joined));
+    if (option->get_expected_max() == 0) {  // an on/off flag: it takes no word
+      option->check(SwitchNotEmpty(flag, option, joined));
+    } else {
+      option->check(IsPathFlag(*option) ? PathNotAFlag(flag, option, joined)
+                                        : ValueNotAFlag(flag, option, joined));
+    }
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) RefuseFlagsAsValues(*sub, joined);
 }

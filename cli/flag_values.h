@@ -24,7 +24,8 @@ namespace las::cli {
 // path flag's own check (cli/path_flag.h). A value joined to its flag by '=' in one word
 // of `words` (the command line: `--reason=--weird`, `--log=-x`) was given on purpose and
 // is taken, whatever it looks like; `--name=` with nothing after the '=' gives no value,
-// and the next word, which CLI11 would take instead, is refused.
+// and the next word, which CLI11 would take instead, is refused. An on/off flag given as
+// `--name=` (nothing after the '=') is refused too: CLI11 would read it as on.
 void RefuseFlagsAsValues(CLI::App& app, const std::vector<std::string>& words);
 
 }  // namespace las::cli

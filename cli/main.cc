@@ -15,111 +15,16 @@
 #include <system_error>
 #include <vector>
 
-#include "base/printable_text.h"
 #include "cli/command_words.h"
 #include "cli/commands.h"
 #include "cli/stdout_check.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/flag_values.h"
+#include "cli/usage_line.h"
 #include "transport/child_process.h"
 
 namespace {
-
-// Whether `app` or a command under it (at any depth) takes the flag `flag` ("--log", "-v").
-bool TakesFlag(const CLI::App* app, const std::string& flag) {
-  for (const CLI::Option* option : app->get_options()) {
-    if (option->check_name(flag)) return true;
-  }
-  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
-    if (TakesFlag(sub, flag)) return true;
-  }
-  return false;
-}
-
-// The names of `app`'s commands that take `flag` (at any depth); every command for "".
-std::string CommandsTaking(const CLI::App* app, const std::string& flag) {
-  std::string commands;
-  for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
-    if (flag.empty() || TakesFlag(sub, flag)) {
-      commands += (commands.empty() ? "" : ", ") + sub->get_name();
-    }
-  }
-  return commands;
-}
-
-// A usage error on one line, like every other error (docs/CLI.md): "las VERB:
-// invalid_argument: what (see `las VERB --help`)" — the code of exit 2, as the verbs' own
-// argument checks print it. CLI11's own is two lines without the verb, quotes the flags as
-// typed, and words some cases for its own developers.
-// `separated`: the command line holds a `--` (what follows it is a child's command line);
-// `before_separator`: the words before it (all of them without one).
-std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separated,
-                      const std::vector<std::string>& before_separator) {
-  const std::string words = las::cli::ParsedCommandWords(*app);
-  const std::string verb = words.empty() ? "las" : "las " + words;
-  const CLI::App* innermost = app;
-  for (std::vector<CLI::App*> parsed = app->get_subcommands(); !parsed.empty();
-       parsed = parsed.front()->get_subcommands()) {
-    innermost = parsed.front();
-  }
-  std::string what = error.what();
-  if (error.get_name() == "RequiredError" && what.find("subcommand") != std::string::npos &&
-      !innermost->remaining().empty()) {
-    const std::string word = innermost->remaining().front();
-    const std::string flag = word.substr(0, word.find('='));
-    if (word == "--") {
-      what = "name a command before '--' (one of: " + CommandsTaking(innermost, "") + ")";
-    } else if (word.starts_with("-") && CommandsTaking(innermost, flag).empty()) {
-      // `las --verison`: no command takes it, so naming one would not help (probe DX4).
-      what = "unknown option '" + word + "'";
-    } else if (word.starts_with("-")) {
-      // `las inspect --log X`: the flag belongs to a command not yet named — one of these.
-      what = "name a command before '" + word + "' (one of: " + CommandsTaking(innermost, flag) +
-             ")";
-    } else {
-      // `las bogus`: CLI11 says a subcommand is required; the word it did not know is the news.
-      what = "unknown command '" + word + "'";
-    }
-  }
-  // `draft --env HOME LANG -- CMD ARGS`: CLI11 takes LANG as the child's command, then
-  // names the words after `--` (reversed) as not expected (its error named after the
-  // command). The stray word is the news. Only then: with the command rightly after `--`,
-  // the extra is an unknown flag (`--bogus -- CMD`), which CLI11's own line names (probe BI5).
-  if (const CLI::Option* command = innermost->get_option_no_throw("command");
-      dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && command != nullptr &&
-      command->count() > 0 &&
-      (!separated || std::find(before_separator.begin(), before_separator.end(),
-                               command->results().front()) != before_separator.end())) {
-    std::string taken;
-    for (const std::string& word : command->results()) taken += (taken.empty() ? "" : " ") + word;
-    what = separated ? "'" + taken + "' came before '--': the child's command goes after '--', "
-                       "and a flag takes one value (--env A --env B)"
-                     : "the child's command goes after '--', or las reads its flags: " + what;
-  }
-  // CLI11 lists the words not expected last first (`sources enable echo --reason x`: "x
-  // --reason", probe EW5), and with a `--` among them (`draft --bogus -- CMD`: "-- --bogus"):
-  // in the order given, without the separator.
-  if (const CLI::ExtrasError* extras = dynamic_cast<const CLI::ExtrasError*>(&error);
-      extras != nullptr && what.starts_with("The following argument")) {
-    std::vector<std::string> unexpected;
-    for (const std::string& word : innermost->remaining()) {
-      if (word != "--") unexpected.push_back(word);
-    }
-    if (!unexpected.empty()) {
-      what = unexpected.size() == 1 ? "The following argument was not expected:"
-                                    : "The following arguments were not expected:";
-      for (const std::string& word : unexpected) what += " " + word;
-    }
-  }
-  // `--from 1 --from 2`: CLI11 says "--from: At Most 1 required but received 2".
-  if (const size_t at_most = what.find(": At Most 1 required but received ");
-      error.get_name() == "ArgumentMismatch" && at_most != std::string::npos) {
-    what = what.substr(0, at_most) + " given more than once; give it once";
-  }
-  return verb + ": invalid_argument: " + las::EscapeForTerminal(what) + " (see `" + verb +
-         " --help`)\n";
-}
 
 // A standard descriptor closed at start (`las list >&-`) would be the next file opened —
 // the log's info log — and the answers would go there. Each gets a stand-in: stdin reads
@@ -177,7 +82,7 @@ int main(int argc, char** argv) {
   const bool separated = separator != argv + argc;
   const std::vector<std::string> before_separator(argv + 1, separator);
   app.failure_message([separated, before_separator](const CLI::App* parsed, const CLI::Error& error) {
-    return UsageLine(parsed, error, separated, before_separator);
+    return las::cli::UsageLine(parsed, error, separated, before_separator);
   });
   app.require_subcommand(1);
   app.set_version_flag("--version", "las 0.1.0");

@@ -293,12 +293,44 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
 
 }  // namespace
 
+namespace {
+
+// A value that is not UTF-8 never appears whole in JSON: a child that hands it back must
+// spell its stray bytes some other way ("\udcff" from Python), and the rest comes through
+// as it is (probe FE1). So its well-formed stretches are looked for too, those long enough
+// not to match by chance.
+std::vector<std::string_view> WellFormedStretches(std::string_view value) {
+  std::vector<std::string_view> stretches;
+  size_t start = 0;
+  size_t pos = 0;
+  auto end_stretch = [&](size_t end) {
+    if (end - start >= kMinCrossSurfaceCredentialBytes) {
+      stretches.push_back(value.substr(start, end - start));
+    }
+  };
+  while (pos < value.size()) {
+    const size_t at = pos;
+    if (DecodeUtf8(value, &pos)) continue;
+    end_stretch(at);
+    pos = at + 1;
+    start = pos;
+  }
+  if (start != 0) end_stretch(value.size());  // start == 0: the value is well-formed
+  return stretches;
+}
+
+}  // namespace
+
 CredentialSpellings::CredentialSpellings(const std::vector<std::string>& values) {
   std::vector<std::string> encoded;
-  for (const std::string& value : values) {
-    if (value.size() < kMinCheckedCredentialBytes) continue;
+  auto look_for = [&](std::string_view value) {
     credentials_.push_back(AsciiLower(value));
     for (std::string& form : EncodedForms(value)) encoded.push_back(AsciiLower(form));
+  };
+  for (const std::string& value : values) {
+    if (value.size() < kMinCheckedCredentialBytes) continue;
+    look_for(value);
+    for (std::string_view stretch : WellFormedStretches(value)) look_for(stretch);
   }
   needles_.spaced_credential = std::any_of(credentials_.begin(), credentials_.end(), [](const std::string& value) {
     return value.find(' ') != std::string::npos;

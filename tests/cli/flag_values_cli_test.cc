@@ -149,6 +149,32 @@ TEST_F(FlagValuesCliTest, AnEmptyJoinedValueDoesNotTakeTheNextWord) {
   EXPECT_FALSE(fs::exists(tmp_.Sub("bob"))) << "no log made of the next word";
   const CommandResult alone = Las({"replay", "--log", log, "--snapshot-key="});
   EXPECT_EQ(alone.exit_code, 2) << "an empty joined value is still a usage error: " << alone.err;
+  // Last on the line, it says so, not CLI11's "1 required UINT:UINT missing" (probe FE2).
+  const CommandResult last = Las({"replay", "--log", log, "--from="});
+  EXPECT_EQ(last.exit_code, 2) << last.err;
+  EXPECT_NE(last.err.find("--from: its value is missing (see"), std::string::npos) << last.err;
+}
+
+// An on/off flag given as `--all=` was read as on: `grant x --all=` (an unset `--all=$ROOT`)
+// issued a root grant, `serve --admin=` served the admin tools (probe FD1). Refused now.
+TEST_F(FlagValuesCliTest, AnEmptyJoinedValueOfAnOnOffFlagIsRefused) {
+  const std::string log = tmp_.Sub("log");
+  const CommandResult grant = Las({"grant", "bob", "--all=", "--log", log});
+  EXPECT_EQ(grant.exit_code, 2) << grant.err;
+  EXPECT_NE(grant.err.find("--all: nothing after the '=' says on or off: write --all alone, "
+                           "--all=true or --all=false"),
+            std::string::npos)
+      << grant.err;
+  EXPECT_FALSE(fs::exists(log)) << "no grant issued";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"serve", "--admin=", "--log", log},
+        std::vector<std::string>{"replay", "--log", log, "--summary="}}) {
+    const CommandResult run = Las(args);
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find("says on or off"), std::string::npos) << run.err;
+  }
+  const CommandResult on = Las({"grant", "bob", "--all=true", "--log", log});
+  EXPECT_EQ(on.exit_code, 0) << "a value after the '=' is taken: " << on.err;
 }
 
 // `--log ""` said "(with no HOME or XDG_STATE_HOME there is no default)": about another
@@ -176,7 +202,8 @@ TEST_F(FlagValuesCliTest, AnEmptyDisableReasonIsRefused) {
   EXPECT_FALSE(fs::exists(log));
 }
 
-// The words not expected are named in the order given (probe EW5: "x --reason").
+// The words not expected are named in the order given (probe EW5: "x --reason"), also
+// those given before the command's name (probe FD3: "/tmp/x --log"), with a hint for a flag.
 TEST_F(FlagValuesCliTest, WordsNotExpectedAreNamedInTheirOrder) {
   const CommandResult run =
       Las({"sources", "enable", "echo", "--reason", "x", "--log", tmp_.Sub("log")});
@@ -184,6 +211,15 @@ TEST_F(FlagValuesCliTest, WordsNotExpectedAreNamedInTheirOrder) {
   EXPECT_NE(run.err.find("The following arguments were not expected: --reason x ("),
             std::string::npos)
       << run.err;
+  const CommandResult before = Las({"inspect", "--log", tmp_.Sub("log"), "state"});
+  EXPECT_EQ(before.exit_code, 2) << before.err;
+  EXPECT_NE(before.err.find("not expected: --log " + tmp_.Sub("log") +
+                            " (a command's flags go after its name: las inspect state --log ...)"),
+            std::string::npos)
+      << before.err;
+  const CommandResult words = Las({"inspect", "a", "b", "state"});
+  EXPECT_EQ(words.exit_code, 2) << words.err;
+  EXPECT_NE(words.err.find("not expected: a b (see"), std::string::npos) << words.err;
 }
 
 // `release draft ... --bogus -- CMD` said "'CMD' came before '--'", which was false, and

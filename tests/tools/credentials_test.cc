@@ -28,6 +28,20 @@ TEST(CredentialsTest, EveryJsonSpellingOfAnInjectedValueIsRecognized) {
                                accented));
 }
 
+// A value with stray bytes cannot come back whole in JSON; its well-formed stretches of 8
+// bytes or more are looked for instead (probe FE1: Python echoed "bin\udcff\udcfeSECRET..."
+// and 16 of its 18 bytes reached the client).
+TEST(CredentialsTest, TheWellFormedStretchesOfAValueThatIsNotUtf8AreRecognized) {
+  const std::vector<std::string> odd = {std::string("bin\xFF\xFE") + "SECRETVALUE12345"};
+  EXPECT_TRUE(EchoesCredential(
+      R"({"content":[{"type":"text","text":"bin\udcff\udcfeSECRETVALUE12345"}]})", odd));
+  EXPECT_TRUE(EchoesCredential(R"({"content":[{"type":"text","text":"secretvalue12345"}]})", odd))
+      << "in another case too";
+  EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"bin and more"}]})", odd))
+      << "a stretch under 8 bytes is not looked for";
+  EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"SECRETVALUE1234"}]})", odd));
+}
+
 // A client reads a JSON number by its value: 7.3918264e7 is the credential 73918264 as much
 // as 73918264 is. A number token equal to a credential of decimal digits (an optional
 // '-' first) counts in every spelling, decided exactly on the digits.
