@@ -132,6 +132,9 @@ void InspectEvents(const LasToolContext& context, const SessionInfo& session,
                    const std::string& arguments, const std::function<void(ToolCallReply)>& done) {
   const Json args = Json::parse(arguments, nullptr, false);
   const size_t limit = CountArg(args, "limit", 50);
+  // Shows what was decided before it in its loop turn, as the state reads do (probe FD2);
+  // its answer waits for that to be on disk, as every builtin's.
+  context.appender.WriteQueued();
   auto cursor = context.log.Read(CountArg(args, "from", 1));
   if (!cursor.ok()) return done(ToolCallReply::Error(-32603, "Tool call failed"));
   std::string events = "[";

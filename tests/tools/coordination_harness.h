@@ -21,6 +21,7 @@
 #include "log/event_log.h"
 #include "tests/support/held_syncs_log.h"
 #include "tests/support/temp_dir.h"
+#include "tools/admin_tools.h"
 #include "tools/coordination_tools.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
@@ -43,6 +44,8 @@ class CoordinationHarness {
   testing::HeldSyncsLog& held_syncs() { return *held_syncs_; }
   // Before Open: CoordinationOptions::max_state_bytes_per_agent (none by default).
   void SetStateQuota(uint64_t bytes) { state_quota_ = bytes; }
+  // Before Open: the las.admin tools too (`las serve --admin`).
+  void AddAdmin() { admin_ = true; }
   // Before Open: the live projections' options (snapshots; none by default).
   void SetLiveOptions(LiveOptions options) { live_options_ = std::move(options); }
 
@@ -70,6 +73,7 @@ class CoordinationHarness {
     AddCoordinationTools(*builtins_, *context_, coordination);
     AddGrantTools(*builtins_, *context_, GrantPolicy{},
                   [this] { return "grant-" + std::to_string(++ids_); });
+    if (admin_) AddAdminTools(*builtins_, *context_);
     FederationOptions federation;
     federation.builtin_tools = builtins_->Definitions();
     federation.quiet = true;
@@ -182,6 +186,7 @@ class CoordinationHarness {
   bool hold_syncs_ = false;
   LiveOptions live_options_;
   uint64_t state_quota_ = 0;
+  bool admin_ = false;
   testing::HeldSyncsLog* held_syncs_ = nullptr;
   std::unique_ptr<log::EventLog> log_;
   std::unique_ptr<LiveProjections> live_;

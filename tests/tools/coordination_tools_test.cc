@@ -306,6 +306,23 @@ TEST_F(CoordinationToolsTest, AReadSentWithAWriteSeesIt) {
   EXPECT_EQ(mail[0]["message_id"], id);
 }
 
+// las__inspect_events sent with a write shows it, as the state reads do (probe FD2: its
+// page ended before the StateWritten decided ahead of it in the same turn).
+TEST(CoordinationAdminReadTest, InspectEventsSentWithAWriteShowsIt) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  server.AddAdmin();
+  server.Open();
+  const int set = server.Send("alice", "las__state_set", R"({"key":"k","value":1})");
+  const int inspected = server.Send("alice", "las__inspect_events", R"({"limit":200})");
+  EXPECT_EQ(server.Await("alice", set)["structuredContent"]["version"], 1);
+  const json page = server.Await("alice", inspected)["structuredContent"];
+  ASSERT_TRUE(page["events"].is_array()) << page.dump();
+  EXPECT_TRUE(std::any_of(page["events"].begin(), page["events"].end(),
+                          [](const json& e) { return e["kind"] == "StateWritten"; }))
+      << page.dump();
+}
+
 TEST_F(CoordinationToolsTest, TwoCasDecidedBeforeEitherIsFoldedCannotBothWin) {
   Ok("alice", "las__state_set", {{"scope", "blackboard"}, {"key", "c"}, {"value", 0}});
   const std::string cas = json{{"scope", "blackboard"}, {"key", "c"}, {"expected_version", 1},
