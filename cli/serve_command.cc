@@ -41,6 +41,7 @@ struct GatewayFlags {
   int64_t call_timeout_ms = 0;
   size_t max_calls_per_surface = 1024;
   uint64_t max_state_bytes_per_agent = tools::ServerOptions{}.max_state_bytes_per_agent;
+  uint64_t max_open_messages_per_agent = tools::ServerOptions{}.max_open_messages_per_agent;
   int64_t start_timeout_ms = 30'000;
   int64_t restart_delay_ms = 1'000;
   std::string durability = "strict";
@@ -90,6 +91,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
   options.call_timeout_ms = flags.call_timeout_ms;
   options.calls_in_flight_per_surface = flags.max_calls_per_surface;
   options.max_state_bytes_per_agent = flags.max_state_bytes_per_agent;
+  options.max_open_messages_per_agent = flags.max_open_messages_per_agent;
   options.start_timeout_ms = flags.start_timeout_ms;
   options.restart_delay_ms = flags.restart_delay_ms;
   options.relaxed_durability = flags.durability == "relaxed";
@@ -150,6 +152,12 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
                   "The most private-state and blackboard data one agent may hold: the keys "
                   "whose current version it wrote, each counted as its key and value bytes "
                   "plus 128; a write past it is refused state-quota-exceeded (0: no bound)")
+      ->capture_default_str()
+      ->transform(WholeUint64());
+  cmd->add_option("--max-open-messages-per-agent", flags->max_open_messages_per_agent,
+                  "The most messages one agent's mailbox may hold open (not completed); a "
+                  "message sent to an agent holding that many is refused mailbox-full until "
+                  "it completes some (0: no bound)")
       ->capture_default_str()
       ->transform(WholeUint64());
   cmd->add_option("--restart-delay", flags->restart_delay_ms,

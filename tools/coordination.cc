@@ -248,6 +248,21 @@ void Coordination::EndMailChange(const std::string& message_id, uint64_t ticket)
   mail_changes_.erase(it);
 }
 
+uint64_t Coordination::OpenMessages(std::string_view agent_id) const {
+  uint64_t open = 0;
+  const auto& recipients = mailboxes().by_recipient;
+  if (const auto it = recipients.find(agent_id); it != recipients.end()) open = it->second.open.size();
+  if (const auto it = sends_in_flight_.find(agent_id); it != sends_in_flight_.end()) open += it->second;
+  return open;
+}
+
+void Coordination::BeginSend(const std::string& to_agent_id) { ++sends_in_flight_[to_agent_id]; }
+
+void Coordination::EndSend(const std::string& to_agent_id) {
+  const auto it = sends_in_flight_.find(to_agent_id);
+  if (it != sends_in_flight_.end() && --it->second == 0) sends_in_flight_.erase(it);
+}
+
 std::string Coordination::NewMessageId() {
   return options_.new_message_id ? options_.new_message_id() : RandomId("msg-");
 }

@@ -46,6 +46,10 @@ struct CoordinationOptions {
   // blackboard, whose current version it wrote); a write that would leave it holding more,
   // and more than before, is refused. 0 = no bound.
   uint64_t max_state_bytes_per_agent = 0;
+  // The most messages one agent's mailbox may hold open (not completed: unread, read or
+  // deferred); a message_send to a recipient holding that many is refused mailbox-full
+  // until it completes some. 0 = no bound.
+  uint64_t max_open_messages_per_agent = 0;
 };
 
 class Coordination {
@@ -125,6 +129,13 @@ class Coordination {
   };
   // The latest change decided for `message_id` and not yet folded, or nullptr.
   const MailChange* PendingMailChange(std::string_view message_id) const;
+  // The messages `agent_id` holds open: the fold's, and those sent to it and not yet folded
+  // (between BeginSend and EndSend; a completion not yet folded still counts).
+  uint64_t OpenMessages(std::string_view agent_id) const;
+  void BeginSend(const std::string& to_agent_id);
+  void EndSend(const std::string& to_agent_id);
+  uint64_t max_open_messages_per_agent() const { return options_.max_open_messages_per_agent; }
+
   // How many of the pending changes are completions.
   size_t completing_count() const { return completing_count_; }
   // Makes `change` the message's pending change — but a pending completion stays: it is
@@ -154,6 +165,7 @@ class Coordination {
   std::map<std::string, TicketedMailChange, std::less<>> mail_changes_;
   uint64_t last_mail_ticket_ = 0;
   size_t completing_count_ = 0;
+  std::map<std::string, uint64_t, std::less<>> sends_in_flight_;  // by recipient
   mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 

@@ -22,6 +22,7 @@ void AddLasTools(BuiltinTools& tools, const LasToolContext& context) {
                 [] { return RandomId(kGrantIdPrefix); });
   CoordinationOptions coordination;
   coordination.max_state_bytes_per_agent = context.options.max_state_bytes_per_agent;
+  coordination.max_open_messages_per_agent = context.options.max_open_messages_per_agent;
   AddCoordinationTools(tools, context, std::move(coordination));
 }
 

@@ -19,8 +19,8 @@ constexpr uint64_t kMaxDeferSeconds = 366ull * 24 * 3600;
 Actor ActorOf(const SessionInfo& session) { return {session.agent_id, session.session_id}; }
 
 void Refuse(const std::function<void(ToolCallReply)>& done, std::string_view code,
-            std::string_view message) {
-  done(ToolCallReply::Result(ErrorJsonResult(code, message)));
+            std::string_view message, std::string_view extra = {}) {
+  done(ToolCallReply::Result(ErrorJsonResult(code, message, extra)));
 }
 
 void Failed(const std::function<void(ToolCallReply)>& done) {
@@ -92,12 +92,26 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
   if (body_text.size() > kMaxValueBytes) {
     return Refuse(done, "value-too-large", "the body is larger than 1 MiB of canonical JSON");
   }
+  if (const uint64_t limit = c.max_open_messages_per_agent(); limit != 0) {
+    if (const uint64_t open = c.OpenMessages(to); open >= limit) {
+      return Refuse(done, "mailbox-full",
+                    "the recipient holds as many open messages as it may; it must complete "
+                    "some first",
+                    ",\"open_messages\":" + std::to_string(open) +
+                        ",\"limit\":" + std::to_string(limit));
+    }
+  }
   const std::string id = c.NewMessageId();
   Coordination::Batch batch;
   batch.drafts.push_back(MessageSentEvent(ActorOf(session), id, to, subject, body_text));
   JsonObjectText answer;
   answer.String("message_id", id).String("to_agent_id", to);
-  AnswerAfter(c, std::move(batch), answer.Take(), std::move(done));
+  c.BeginSend(to);
+  AnswerAfter(c, std::move(batch), answer.Take(),
+              [&c, to, done = std::move(done)](ToolCallReply reply) {
+                c.EndSend(to);
+                done(std::move(reply));
+              });
 }
 
 // Room for any `next` a mailbox page writes (reducers::MailCursor: state, colon, sequence).

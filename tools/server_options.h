@@ -24,6 +24,8 @@ struct ServerOptions {
   bool relaxed_durability = false;  // see GatewayOptions::request_durability
   // CoordinationOptions::max_state_bytes_per_agent; 0 = no bound.
   uint64_t max_state_bytes_per_agent = uint64_t{64} << 20;
+  // CoordinationOptions::max_open_messages_per_agent; 0 = no bound.
+  uint64_t max_open_messages_per_agent = 10'000;
   std::string node_executable;
   // Write a projection snapshot every this many events, and not before the events since the
   // last one carry as many bytes as its states (tools/live_projections.h); 0 = never.

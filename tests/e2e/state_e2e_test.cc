@@ -162,6 +162,31 @@ TEST_F(StateE2eTest, TheStateQuotaFlagHoldsAcrossARestart) {
   EXPECT_EQ(Structured(unbounded.steps[0])["version"], 1) << unbounded.steps[0].dump();
 }
 
+// --max-open-messages-per-agent through the real binary: the open messages are counted
+// from the log, so a restart refuses the same send; 0 lifts the bound.
+TEST_F(StateE2eTest, TheMailboxBoundFlagHoldsAcrossARestart) {
+  const json send = CallStep("las__message_send", {{"to", "bob"}, {"subject", "s"}});
+  auto bounded = [&](const std::string& limit, const json& steps) {
+    auto run = testing::RunServe(tmp_.Sub("log"), "", {{"LAS_AGENT_ID", "alice"}}, steps,
+                                 {"--max-open-messages-per-agent", limit});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return run;
+  };
+  auto first = bounded("1", json::array({send, send}));
+  ASSERT_EQ(first.steps.size(), 2u);
+  EXPECT_TRUE(Structured(first.steps[0]).contains("message_id")) << first.steps[0].dump();
+  const json refused = Structured(first.steps[1])["error"];
+  EXPECT_EQ(refused["code"], "mailbox-full") << first.steps[1].dump();
+  EXPECT_EQ(refused["open_messages"], 1);
+  EXPECT_EQ(refused["limit"], 1);
+  auto second = bounded("1", json::array({send}));
+  ASSERT_EQ(second.steps.size(), 1u);
+  EXPECT_EQ(Structured(second.steps[0])["error"]["code"], "mailbox-full") << second.steps[0].dump();
+  auto unbounded = bounded("0", json::array({send}));
+  ASSERT_EQ(unbounded.steps.size(), 1u);
+  EXPECT_TRUE(Structured(unbounded.steps[0]).contains("message_id")) << unbounded.steps[0].dump();
+}
+
 TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {
   ASSERT_NO_FATAL_FAILURE(SignFlakyRelease());
   const json env = testing::EnvObject(release_->Environment());

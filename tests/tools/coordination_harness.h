@@ -44,6 +44,8 @@ class CoordinationHarness {
   testing::HeldSyncsLog& held_syncs() { return *held_syncs_; }
   // Before Open: CoordinationOptions::max_state_bytes_per_agent (none by default).
   void SetStateQuota(uint64_t bytes) { state_quota_ = bytes; }
+  // Before Open: CoordinationOptions::max_open_messages_per_agent (none by default).
+  void SetMailboxBound(uint64_t messages) { mailbox_bound_ = messages; }
   // Before Open: the las.admin tools too (`las serve --admin`).
   void AddAdmin() { admin_ = true; }
   // Before Open: the live projections' options (snapshots; none by default).
@@ -70,6 +72,7 @@ class CoordinationHarness {
     coordination.clock = &clock_;
     coordination.new_message_id = [this] { return "msg-" + std::to_string(++ids_); };
     coordination.max_state_bytes_per_agent = state_quota_;
+    coordination.max_open_messages_per_agent = mailbox_bound_;
     AddCoordinationTools(*builtins_, *context_, coordination);
     AddGrantTools(*builtins_, *context_, GrantPolicy{},
                   [this] { return "grant-" + std::to_string(++ids_); });
@@ -186,6 +189,7 @@ class CoordinationHarness {
   bool hold_syncs_ = false;
   LiveOptions live_options_;
   uint64_t state_quota_ = 0;
+  uint64_t mailbox_bound_ = 0;
   bool admin_ = false;
   testing::HeldSyncsLog* held_syncs_ = nullptr;
   std::unique_ptr<log::EventLog> log_;

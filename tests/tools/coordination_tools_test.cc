@@ -236,6 +236,47 @@ TEST(CoordinationQuotaTest, WritesNotYetFoldedCountTowardTheQuota) {
             2 * each);
 }
 
+// One agent cannot flood another's mailbox without end: at the bound a send is refused
+// mailbox-full and records nothing, sends decided before their fold count, a completion
+// makes room, and each recipient has a bound of its own.
+TEST(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipientCompletesOne) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  server.HoldSyncs();
+  server.SetMailboxBound(2);
+  server.Open();
+  auto settle = [&](const std::string& agent, int id) {
+    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
+      server.RunReady();
+      server.held_syncs().Release();
+    }
+    return server.Await(agent, id)["structuredContent"];
+  };
+  auto send = [&](const std::string& to) {
+    return server.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
+  };
+  settle("alice", server.Send("alice", "las__state_get", R"({"key":"k"})"));  // session opened
+  const std::vector<int> ids = {send("bob"), send("bob"), send("bob")};
+  server.RunReady();
+  ASSERT_GE(server.held_syncs().held(), 1u) << "all three decided before their sync";
+  const std::string first = settle("alice", ids[0])["message_id"];
+  EXPECT_FALSE(first.empty());
+  EXPECT_TRUE(settle("alice", ids[1]).contains("message_id"));
+  const json refused = settle("alice", ids[2]);
+  ASSERT_TRUE(refused.contains("error")) << "the third send was let through: " << refused.dump();
+  EXPECT_EQ(refused["error"]["code"], "mailbox-full");
+  EXPECT_EQ(refused["error"]["open_messages"], 2);
+  EXPECT_EQ(refused["error"]["limit"], 2);
+  EXPECT_TRUE(settle("alice", send("carol")).contains("message_id")) << "carol's is her own";
+  // Reading does not make room; completing does.
+  settle("bob", server.Send("bob", "las__message_read", json{{"message_id", first}}.dump()));
+  EXPECT_EQ(settle("alice", send("bob"))["error"]["code"], "mailbox-full");
+  settle("bob", server.Send("bob", "las__message_complete", json{{"message_id", first}}.dump()));
+  EXPECT_TRUE(settle("alice", send("bob")).contains("message_id"));
+  const json listed = settle("bob", server.Send("bob", "las__message_list", "{}"));
+  EXPECT_EQ(listed["messages"].size(), 2u) << listed.dump();
+}
+
 // A page that leaves out a message being completed still holds `limit` messages when there
 // are more (probe CN7: an empty page with `next` came back).
 TEST_F(CoordinationToolsTest, AListingSentWithACompletionStillFillsItsPage) {
