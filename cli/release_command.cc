@@ -411,6 +411,25 @@ int RunSign(const SignFlags& flags) {
   if (Status verified = trust::VerifyRelease(public_key, signed_bytes, *signature); !verified.ok()) {
     return Fail(Corruption("the new signature does not verify; nothing was written"));
   }
+  // A key the trust store does not select would likewise replace a working release with
+  // one every start refuses (unknown-key): refused before anything is written, as a
+  // rollback is (probe FI1: it was a warning after the served release was replaced). A
+  // store that cannot be loaded is a warning: serve refuses every release until it can.
+  std::string store_warning;
+  if (!store_path.empty()) {
+    trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
+    if (!store.ok()) {
+      // What serve and verify refuse (mode, missing, malformed) is said here too (probe CI8).
+      store_warning = "the trust store " + store_path + " could not be loaded (" +
+                      store.verdict().ToString() + "): las serve will refuse every release until it can";
+    } else if (store->selected_key_id != key_id) {
+      return Fail(Conflict("the trust store " + store_path + " selects key " + store->selected_key_id +
+                           ", not " + key_id + " (the key of --secret-key): las serve would refuse "
+                           "this release (unknown-key) and admit no surface; nothing was written. "
+                           "Sign with the selected key, or select " + key_id + " in the trust store "
+                           "first (a new key: las release keygen --trust-store; docs/RELEASES.md)"));
+    }
+  }
   // A sequence the watermark already passed would replace a working release with one
   // `las serve` refuses (rollback, or conflict at the same sequence): no surface admitted.
   std::string watermark_warning;
@@ -456,21 +475,7 @@ int RunSign(const SignFlags& flags) {
   std::printf("surfaces  %s\n", SurfaceList(*manifest).c_str());
   std::printf("signature %s (verified before writing)\n", EscapeForTerminal(out_path).c_str());
 
-  // A friendly warning if the configured trust store would not accept this key.
-  if (!store_path.empty()) {
-    trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
-    if (!store.ok()) {
-      // What serve and verify refuse (mode, missing, malformed) is said here too (probe CI8).
-      std::printf("warning   the trust store %s could not be loaded (%s): las serve will refuse "
-                  "every release until it can\n",
-                  EscapeForTerminal(store_path).c_str(),
-                  EscapeForTerminal(store.verdict().ToString()).c_str());
-    } else if (store->selected_key_id != key_id) {
-      std::printf("warning   the trust store %s selects key %s, not %s: las serve will refuse "
-                  "this release (unknown-key)\n",
-                  EscapeForTerminal(store_path).c_str(), store->selected_key_id.c_str(), key_id.c_str());
-    }
-  }
+  if (!store_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(store_warning).c_str());
   if (!watermark_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(watermark_warning).c_str());
   return kExitOk;
 }

@@ -162,12 +162,23 @@ TEST_F(CheckCliTest, ReportsInsecureFilesAndAWrongKeyAndRecoversAfterTheFix) {
   ::chmod(r_.watermark().c_str(), 0600);  // the fix; re-running is the recovery path
   EXPECT_EQ(CheckJson()["ok"], true);
 
-  // A release signed by a key the trust store does not select.
+  // A release signed by a key the trust store does not select. Against the served store,
+  // sign refuses it and writes nothing (probe FI1); without a store named, it signs.
   ASSERT_EQ(testing::Las({"release", "keygen", "--out-dir", r_.Sub("other")}).exit_code, 0);
-  ASSERT_EQ(testing::Las({"release", "sign", "--manifest", r_.manifest(), "--secret-key",
-                          r_.Sub("other/release.key"), "--bump", "--out", r_.signature()})
-                .exit_code,
-            0);
+  const std::vector<std::string> sign = {"release", "sign", "--manifest", r_.manifest(), "--secret-key",
+                                         r_.Sub("other/release.key"), "--bump", "--out", r_.signature()};
+  std::vector<std::string> against_store = sign;
+  against_store.insert(against_store.end(), {"--trust-store", r_.trust_store()});
+  const std::string signature_before = Slurp(r_.signature());
+  const testing::CommandResult refused = testing::Las(against_store);
+  EXPECT_EQ(refused.exit_code, 10) << refused.err;
+  EXPECT_NE(refused.err.find("las serve would refuse this release (unknown-key) and admit no "
+                             "surface; nothing was written"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_EQ(Slurp(r_.signature()), signature_before) << "the served release was replaced";
+  EXPECT_EQ(CheckJson()["ok"], true);
+  ASSERT_EQ(testing::Las(sign).exit_code, 0);
   json wrong = CheckJson({}, 1);
   EXPECT_EQ(Row(wrong, "", "signature")["reason"], "unknown-key");
   EXPECT_EQ(Row(wrong, "echo", "release")["result"], "skip") << "an unverified manifest is never acted on";
