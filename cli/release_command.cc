@@ -209,6 +209,37 @@ Status RefuseRelativeVariable(const std::string& flag, const trust::Environment&
   return trust::CheckAbsolutePath(variable, value->second).ToStatus();
 }
 
+// The lowest sequence the watermark admits for the key the trust store selects (both from
+// the environment, as serve finds them): its entry + 1, or nullopt when either cannot be
+// read or the key has no entry. What draft's `next` line suggests signing with (probe FI2:
+// it said --sequence 1 to a key already at 3, which sign then refused).
+std::optional<uint64_t> LowestAdmittedSequence(const trust::Environment& env) {
+  const std::string store_path = FlagOrEnv("", env, trust::kEnvTrustStore);
+  const std::string watermark_path = FlagOrEnv("", env, trust::kEnvReleaseWatermark);
+  if (store_path.empty() || watermark_path.empty()) return std::nullopt;
+  trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
+  if (!store.ok()) return std::nullopt;
+  trust::VerdictOr<trust::Watermarks> watermarks = trust::LoadWatermarks(watermark_path);
+  if (!watermarks.ok()) return std::nullopt;
+  const trust::WatermarkEntry* entry = watermarks->Find(store->selected_key_id);
+  if (entry == nullptr) return std::nullopt;
+  return entry->sequence + 1;
+}
+
+// What an operator drafting needs beside a refusal that names no way out: a child run in
+// the current directory by default (probe FI8), a child whose stderr Las keeps to itself
+// (probe FI9).
+Status WithDraftHint(const Status& failed, bool cwd_given) {
+  const std::string& message = failed.message();
+  std::string hint;
+  if (!cwd_given && message.find("workspace-escape: cwd ") != std::string::npos) {
+    hint = " (draft runs the child in the current directory: cd into the workspace, or give --cwd DIR)";
+  } else if (message.find("start-failed: ") != std::string::npos) {
+    hint = " (Las shows no child's stderr: run the command by hand to see why it stopped)";
+  }
+  return hint.empty() ? failed : Status(failed.code(), message + hint);
+}
+
 int RunDraft(const DraftFlags& flags) {
   const trust::Environment env = trust::EnvironmentFromProcess();
   const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
@@ -247,7 +278,7 @@ int RunDraft(const DraftFlags& flags) {
 
   if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(reaper);
   Result<tools::DraftedSurface> drafted = tools::DraftSurface(request);
-  if (!drafted.ok()) return Fail(drafted.status());
+  if (!drafted.ok()) return Fail(WithDraftHint(drafted.status(), !flags.cwd.empty()));
 
   const trust::SurfaceBinding binding = drafted->binding;
   std::vector<std::string> notes = drafted->notes;
@@ -287,7 +318,13 @@ int RunDraft(const DraftFlags& flags) {
   std::string next = "las release sign";
   if (!flags.manifest.empty()) next += " --manifest " + ShellWord(manifest_path);
   next += " --secret-key KEY";
-  next += existed ? " --bump" : " --sequence 1";
+  const uint64_t proposed = existed ? manifest->sequence + 1 : 1;
+  const std::optional<uint64_t> lowest = LowestAdmittedSequence(env);
+  if (lowest.has_value() && *lowest > proposed) {
+    next += " --sequence " + std::to_string(*lowest);
+  } else {
+    next += existed ? " --bump" : " --sequence 1";
+  }
   if (!flags.manifest.empty() || env.find(trust::kEnvReleaseSignature) == env.end()) {
     next += " --out SIGNATURE";
   }

@@ -73,9 +73,10 @@ void AddSealFlags(CLI::App& cmd, GatewayFlags& flags) {
   cmd.add_option("--snapshot-key", flags.snapshot_key_file,
                  "File with the secret key that seals snapshots and the log's head, created "
                  "(0600) at start when missing; kept outside the log directory so that a "
-                 "snapshot or log rewritten by anyone else is told. Snapshots are off with "
-                 "--snapshot-every 0; snapshots and the seal with --snapshot-key \"\" (the "
-                 "empty path as its own word: --snapshot-key= is refused)")
+                 "snapshot or log rewritten by anyone else is told. Snapshots and the seal "
+                 "are off with --snapshot-key \"\" (the empty path as its own word: "
+                 "--snapshot-key= is refused); a server's snapshots alone with "
+                 "--snapshot-every 0")
       ->capture_default_str();
   cmd.add_flag("--adopt-seal", flags.adopt_seal,
                "Seal the log's head with this --snapshot-key though another key sealed it (a "

@@ -292,6 +292,7 @@ class RocksEventLog final : public EventLog {
     if (status.ok()) status = store_->CheckInPlace();  // synced into a directory still there
     lock.lock();
     syncing_ = false;
+    const bool first_durable = status.ok() && durable_sequence_ == 0 && target > 0;
     if (status.ok()) {
       durable_sequence_ = std::max(durable_sequence_, target);
       if (durable_sequence_ == written_sequence_) ClearUnsynced();
@@ -301,6 +302,15 @@ class RocksEventLog final : public EventLog {
     // Woken outside mu_, or each waiter would wake only to block on it.
     lock.unlock();
     synced_.notify_all();
+    if (first_durable) {
+      // A new log's first head is kept now, not up to an interval later: a server killed in
+      // its first second left none, and the next start said one had been lost (probe FG3).
+      {
+        std::lock_guard keeper_lock(keeper_mu_);
+        first_keep_due_ = true;
+      }
+      keeper_wake_.notify_one();
+    }
     lock.lock();
   }
 
@@ -453,7 +463,10 @@ class RocksEventLog final : public EventLog {
       lock.unlock();
       KeepDurableHead();
       lock.lock();
-      if (!last) keeper_wake_.wait_for(lock, keep_every_, [this] { return keeper_stopping_; });
+      if (!last) {
+        keeper_wake_.wait_for(lock, keep_every_, [this] { return keeper_stopping_ || first_keep_due_; });
+        first_keep_due_ = false;
+      }
     }
   }
 
@@ -627,6 +640,7 @@ class RocksEventLog final : public EventLog {
   std::mutex keeper_mu_;
   std::condition_variable keeper_wake_;
   bool keeper_stopping_ = false;  // guarded by keeper_mu_
+  bool first_keep_due_ = false;   // guarded by keeper_mu_: a new log's first sync is done
   std::thread keeper_;  // started by KeepHead
   // Last: they start after everything above is initialized.
   std::thread writer_;

@@ -139,9 +139,10 @@ class EventLog : public LogView {
 
   // Keeping the head outside the log (log/kept_head.h): from this call on, `keep` runs on a
   // thread of its own (a slow disk there holds up no sync) with a durable head (every event
-  // up to it synced) and the log's first event's hash — soon after this call, then, while
-  // the durable head moves, at most once per `every_micros`, and once at close after the
-  // last sync; never for an empty log, nor after the log failed. `keep` must not call into
+  // up to it synced) and the log's first event's hash — soon after this call, at once when
+  // an empty log's first events are synced, then, while the durable head moves, at most
+  // once per `every_micros`, and once at close after the last sync; never for an empty log,
+  // nor after the log failed. `keep` must not call into
   // the log. Call at most once.
   using KeepHeadCallback = std::function<void(const KeptHead&)>;
   virtual void KeepHead(KeepHeadCallback keep, int64_t every_micros) = 0;

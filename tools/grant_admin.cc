@@ -77,6 +77,41 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
 }
 
 // The exact selector for `tool`: its digest as given or as the recorded catalog has it.
+// Why the log's catalog gives no digest for `name`, and what to do (probe FI3: a typo was
+// told to run las list, which changes nothing, or to give a digest for a tool that does
+// not exist).
+std::string NoRecordedTool(const projections::ProjectionSet& set, const reducers::Selector& selector,
+                           const std::string& name) {
+  const auto* catalog = dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
+  const reducers::RecordedSurface* surface = nullptr;
+  if (catalog != nullptr) {
+    auto found = catalog->catalog().surfaces.find(selector.surface);
+    if (found != catalog->catalog().surfaces.end()) surface = &found->second;
+  }
+  if (surface == nullptr) {
+    return "the log's recorded catalog has no surface " + EscapeForTerminal(selector.surface) +
+           " (run las list or las serve once with it configured and admitted, or give the "
+           "tool's digest)";
+  }
+  if (surface->tools.empty()) {
+    return "the log records no tools of surface " + EscapeForTerminal(selector.surface) +
+           " now: its latest record is " + (surface->admitted ? "admitted" : "rejected") +
+           (surface->reason.empty() ? "" : " (" + EscapeForTerminal(surface->reason) + ")") +
+           "; run las list or las serve once with it admitted, or give the tool's digest";
+  }
+  constexpr size_t kNamesShown = 20;
+  std::string tools;
+  for (size_t i = 0; i < surface->tools.size() && i < kNamesShown; ++i) {
+    tools += (i == 0 ? "" : ", ") + EscapeForTerminal(surface->tools[i].name);
+  }
+  if (surface->tools.size() > kNamesShown) {
+    tools += ", and " + std::to_string(surface->tools.size() - kNamesShown) + " more";
+  }
+  return "surface " + EscapeForTerminal(selector.surface) + " has no tool " +
+         EscapeForTerminal(selector.tool) + " in the log's recorded catalog (" +
+         EscapeForTerminal(name) + "); its tools: " + tools;
+}
+
 Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const ToolArg& tool) {
   const std::string& name = tool.qualified_name;
   Result<reducers::Selector> named = SelectorNamed(tool);
@@ -105,10 +140,7 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
         }
       }
     }
-    if (selector.definition_sha256.empty()) {
-      return NotFound("the log's recorded catalog has no tool " + EscapeForTerminal(name) +
-                      " (run las list or las serve once, or give its digest)");
-    }
+    if (selector.definition_sha256.empty()) return NotFound(NoRecordedTool(set, selector, name));
   }
   if (!reducers::IsWellFormedSelector(selector.surface, selector.tool, selector.definition_sha256)) {
     return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name));

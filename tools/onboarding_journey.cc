@@ -228,7 +228,8 @@ log::EventDraft ResetEventFor(std::string_view step, std::string_view reason,
 }
 
 // A more precise instruction for some failures.
-std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
+std::string NextFor(const OnboardingStepInfo& info, std::string_view reason,
+                    std::string_view detail) {
   if (info.name == kStepTrustStore || info.name == kStepKey) {
     if (reason == "file-permissions" || reason == "file-owner" || reason == "file-access-denied") {
       return "make the trust store yours with mode 0600: chmod 600 \"$LAS_TRUST_STORE\" "
@@ -253,6 +254,13 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason) {
     }
   }
   if (info.name == kStepRelease) {
+    // The detail names the variable ("LAS_TRUST_STORE is not set"): its export is the fix,
+    // not the list of every release variable (probe FI4).
+    if ((reason == "not-configured" || reason == "not-absolute") && detail.starts_with("LAS_")) {
+      const std::string variable(detail.substr(0, detail.find_first_of(" :")));
+      return "export " + variable + "=/an/absolute/path (docs/FIRST-RELEASE.md, step 1), "
+             "then: las onboarding check release";
+    }
     if (reason == "expired") {
       return "sign again with a new expiry: las release sign --secret-key " +
              std::string(kSelectedSecretKey) + " --bump --expires-in 30d, then: las onboarding "
@@ -338,8 +346,9 @@ const std::vector<OnboardingStepInfo>& OnboardingSteps() {
       {kStepRelease, "the release verifies (signature, key, expiry, watermark)",
        "set LAS_RELEASE_MANIFEST, LAS_RELEASE_SIGNATURE, LAS_RELEASE_WATERMARK (absolute) and "
        "LAS_WORKSPACE, draft and sign: las release draft --surface NAME -- COMMAND ARGS..., "
-       "las release sign --secret-key ~/.config/las/keys/release.key --sequence 1; check with "
-       "las release verify, then: las onboarding check release (docs/FIRST-RELEASE.md)"},
+       "las release sign --secret-key ~/.config/las/keys/release.key --sequence N (1 for a "
+       "new key, else above its watermark: the sequence draft's next line gives); check "
+       "with las release verify, then: las onboarding check release (docs/FIRST-RELEASE.md)"},
       {kStepSurfaces, "every surface of the release passes its launch and tools checks",
        "run las check and fix each FAIL row it names (re-draft and sign with --bump after a "
        "change), then: las onboarding check surfaces"},
@@ -455,7 +464,7 @@ JourneyView ViewJourney(const reducers::Onboarding& state) {
     JourneyRow row = RowFor(std::string(info.name), state);
     row.title = std::string(info.title);
     if (row.status != "done") {
-      row.next = NextFor(info, row.reason);
+      row.next = NextFor(info, row.reason, row.detail);
       if (view.current.empty()) {
         view.current = row.step;
         view.next = row.next;

@@ -114,8 +114,16 @@ TEST_F(GrantCliTest, ACatalogRecordedBeforeTemplatesWereRecordedNamesNoDigest) {
 }
 
 TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
-  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search"}).exit_code, 4)
-      << "not in the recorded catalog and no digest";
+  const CommandResult no_surface = Las({"grant", "worker", "--tool", "lem__search"});
+  EXPECT_EQ(no_surface.exit_code, 4) << "not in the recorded catalog and no digest";
+  EXPECT_NE(no_surface.err.find("has no surface lem"), std::string::npos) << no_surface.err;
+  // A typo in a tool's name names the surface's tools (probe FI3: it said to run las list).
+  const CommandResult typo = Las({"grant", "worker", "--tool", "echo__ecoh"});
+  EXPECT_EQ(typo.exit_code, 4) << typo.err;
+  EXPECT_NE(typo.err.find("surface echo has no tool ecoh in the log's recorded catalog "
+                          "(echo__ecoh); its tools: echo"),
+            std::string::npos)
+      << typo.err;
   EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--digest", "ABC"}).exit_code, 2);
   EXPECT_EQ(Las({"grant", "worker", "--tool", "noseparator"}).exit_code, 2);
   EXPECT_EQ(Las({"grant", "worker", "--tool", "las__onboarding"}).exit_code, 2);

@@ -123,6 +123,21 @@ TEST_F(OnboardingCliTest, CheckMarkAndResetAreRecordedAsEvents) {
   EXPECT_EQ(testing::Lines(replay.out).size(), 6u) << replay.out;
 }
 
+// A release variable not set: the advice is that variable's export, not the list of every
+// release variable (probe FI4: it named four that were set and not the missing one).
+TEST_F(OnboardingCliTest, AnUnsetReleaseVariableIsTheOneTheAdviceExports) {
+  auto failed = Las({"onboarding", "check", "release", "--json"});
+  EXPECT_EQ(failed.exit_code, 1) << failed.err;
+  const json doc = json::parse(failed.out);
+  const json release = Step(doc, "release");
+  EXPECT_EQ(release["reason"], "not-configured") << release.dump();
+  const std::string detail = release["detail"];
+  ASSERT_EQ(detail.rfind("LAS_", 0), 0u) << detail;
+  const std::string variable = detail.substr(0, detail.find(' '));
+  EXPECT_EQ(release["next"].get<std::string>().rfind("export " + variable + "=", 0), 0u)
+      << release["next"];
+}
+
 TEST_F(OnboardingCliTest, UnknownStepsAndMissingStepsAreUsageErrors) {
   auto unknown = Las({"onboarding", "mark", "bogus"});
   EXPECT_EQ(unknown.exit_code, 2);

@@ -808,6 +808,32 @@ TEST(ReleaseSignVerifyTest, SignRefusesASequenceTheWatermarkPassed) {
   EXPECT_NE(unchecked.out.find("warning   the watermark"), std::string::npos) << unchecked.out;
 }
 
+// draft's `next` line proposes a sequence the watermark admits for the selected key (probe
+// FI2: a new manifest file got --sequence 1 with the key at 4, which sign then refused).
+TEST(ReleaseDraftTest, TheNextCommandProposesASequenceTheWatermarkAdmits) {
+  ReleaseScratch r;
+  ASSERT_EQ(r.Keygen().exit_code, 0);
+  const std::string key_id = trust::LoadTrustStore(r.trust_store())->selected_key_id;
+  Spit(r.watermark(), "{\"schema_version\": 1, \"keys\": {\"" + key_id +
+                          "\": {\"sequence\": 4, \"manifest_sha256\": \"" + std::string(64, 'a') + "\"}}}");
+  ::chmod(r.watermark().c_str(), 0600);
+  const std::vector<std::string> env = {"LAS_TRUST_STORE=" + r.trust_store(),
+                                        "LAS_RELEASE_WATERMARK=" + r.watermark()};
+  auto draft = [&](const std::vector<std::string>& environment) {
+    return Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                r.workspace(), "--manifest", r.Sub("other.json"), "--", "/usr/bin/python3",
+                r.script(), "echo"},
+               environment);
+  };
+  const auto first = draft(env);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find(" --sequence 5 --out SIGNATURE"), std::string::npos) << first.out;
+  const auto unknown = draft({});
+  ASSERT_EQ(unknown.exit_code, 0) << unknown.err;
+  EXPECT_NE(unknown.out.find(" --bump --out SIGNATURE"), std::string::npos)
+      << "no watermark to read: the manifest's own next sequence; " << unknown.out;
+}
+
 // A sequence written as an integer too large for 64 bits is out of range, not "a fraction"
 // (probe T7).
 TEST(ReleaseSignVerifyTest, AnIntegerSequenceBeyond64BitsIsOutOfRange) {

@@ -172,5 +172,32 @@ TEST(KeepHead, TheLogHandsOverEachDurableHeadAndItsFirstEventsHash) {
   for (const KeptHead& head : kept) EXPECT_GT(head.head.sequence, 0u) << "never an empty log's";
 }
 
+// A new log's first head is kept as soon as its first events are synced, not an interval
+// later: a server killed in its first second left no head, and the next start said one
+// had been lost (probe FG3). The interval here is a minute; the keep comes at once.
+TEST(KeepHead, ANewLogsFirstHeadIsKeptWithoutWaitingForTheInterval) {
+  testing::TempDir tmp;
+  std::mutex mu;
+  std::condition_variable changed;
+  std::vector<KeptHead> kept;
+  auto log = EventLog::Open(tmp.Sub("log"));
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  (*log)->KeepHead(
+      [&](const KeptHead& head) {
+        std::lock_guard lock(mu);
+        kept.push_back(head);
+        changed.notify_all();
+      },
+      /*every_micros=*/60'000'000);
+  std::vector<EventDraft> one = {testing::SampleToolCallRequested(1)};
+  ASSERT_TRUE((*log)->Append(std::move(one)).ok());
+  std::unique_lock lock(mu);
+  EXPECT_TRUE(changed.wait_for(lock, std::chrono::seconds(20), [&] { return !kept.empty(); }))
+      << "no head kept within 20 s of the first synced append";
+  if (!kept.empty()) {
+    EXPECT_EQ(kept.front().head.sequence, 1u);
+  }
+}
+
 }  // namespace
 }  // namespace las::log
