@@ -72,7 +72,9 @@ CheckRow CheckSignature(const ReleaseCheckOptions& options, const trust::TrustSt
                 "release is signed by key " + signature->key_id +
                     (store.Find(signature->key_id) != nullptr ? " (listed, but not selected)"
                                                               : " (not in the trust store)") +
-                    "; the trust store selects key " + key.key_id);
+                    "; the trust store selects key " + key.key_id +
+                    ": sign again with that key's secret key, or select " + signature->key_id +
+                    " in the trust store");
   }
   trust::VerdictOr<std::string> bytes =
       trust::ReadBoundedFile(paths.manifest, "manifest", trust::kMaxManifestBytes);
@@ -205,8 +207,14 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
   }
 
   // Signature, then the manifest parsed from exactly the verified bytes.
+  // Without a store the signature cannot be verified, but its files not being configured is
+  // a problem of its own, shown in the same run (probe FI5: one fix at a time).
   if (store) {
     out.rows.push_back(CheckSignature(options, *store, out));
+  } else if (trust::Verdict v = trust::CheckAbsolutePath(options.signature_name, paths.signature); !v.ok()) {
+    out.rows.push_back(Fail("", "signature", v));
+  } else if (trust::Verdict m = trust::CheckAbsolutePath(options.manifest_name, paths.manifest); !m.ok()) {
+    out.rows.push_back(Fail("", "signature", m));
   } else {
     out.rows.push_back(Skip("", "signature", kReasonNotChecked, "needs a valid trust store"));
   }

@@ -151,6 +151,21 @@ TEST_F(CheckCliTest, ReportsExpiredAndStillChecksTheSurfaces) {
   EXPECT_EQ(Row(report, "echo", "tools")["result"], "ok") << "independent checks still run";
 }
 
+// Nothing configured: the release files' variables are named in the same run as the trust
+// store's, not one fix at a time (probe FI5).
+TEST_F(CheckCliTest, EveryUnsetReleaseVariableIsNamedInOneRun) {
+  auto result = testing::Las({"check", "--json", "--registry", registry_});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  const json report = json::parse(result.out);
+  EXPECT_EQ(Row(report, "", "trust-store")["reason"], "not-configured");
+  const json signature = Row(report, "", "signature");
+  EXPECT_EQ(signature["result"], "fail") << signature.dump();
+  EXPECT_EQ(signature["reason"], "not-configured") << signature.dump();
+  EXPECT_NE(signature["detail"].get<std::string>().find("LAS_RELEASE_SIGNATURE"), std::string::npos)
+      << signature.dump();
+  EXPECT_EQ(Row(report, "", "watermark-file")["reason"], "not-configured");
+}
+
 TEST_F(CheckCliTest, ReportsInsecureFilesAndAWrongKeyAndRecoversAfterTheFix) {
   Spit(r_.watermark(), R"({"schema_version": 1, "keys": {}})");
   ::chmod(r_.watermark().c_str(), 0640);
