@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <new>
 #include <system_error>
 #include <vector>
 
@@ -59,6 +60,17 @@ void OccupyClosedStandardDescriptors() {
 // thread starting): one error line and exit 9 instead of an abort (probe AE3).
 int FailForWantOf(const std::exception& e) {
   return las::cli::Fail(las::IoError(e.what()));
+}
+// A thread or process that could not start says "Resource temporarily unavailable" alone
+// (probe FH2): the limit that refused it is named.
+int FailForWantOf(const std::system_error& e) {
+  if (e.code() == std::errc::resource_unavailable_try_again) {
+    return las::cli::Fail(las::IoError(std::string(e.what()) +
+                                       " (a thread or process could not start: a limit on "
+                                       "processes and threads — ulimit -u, a cgroup's pids.max — "
+                                       "or on memory, ulimit -v?)"));
+  }
+  return FailForWantOf(static_cast<const std::exception&>(e));
 }
 
 }  // namespace
@@ -115,6 +127,9 @@ int main(int argc, char** argv) {
     return FailForWantOf(e);
   } catch (const boost::system::system_error& e) {
     return FailForWantOf(e);
+  } catch (const std::bad_alloc&) {
+    // A memory limit (ulimit -v, an MCP host's RLIMIT_AS) met on this thread (probe FH1).
+    return las::cli::Fail(las::IoError("out of memory (a memory limit such as ulimit -v?)"));
   }
   // A child's leftovers that escaped its process group (setsid) and outlived it were
   // adopted here (child subreaper); none outlives this command.

@@ -118,6 +118,10 @@ rocksdb::Options BaseOptions() {
   options.max_manifest_file_size = 64 << 20;
   options.recycle_log_file_num = 0;
   options.IncreaseParallelism(2);
+  // With max_open_files -1 every table is loaded at open, by default on 16 threads of the
+  // open's own; one that cannot start (a low process limit, a cgroup's pids.max) aborted the
+  // process from inside RocksDB (probe FH1). One loads them inline: a log has few tables.
+  options.max_file_opening_threads = 1;
   // Every write batch touches the tiny `meta` family (the head), whose memtable almost never
   // fills; without a cap RocksDB keeps every WAL file alive until it does (by default up to
   // 4 x the sum of all write buffers, ~2 GiB), and replays all of it at the next open. The
