@@ -23,6 +23,13 @@ bool CombiningMark(char32_t c) {
          (c >= 0xFE20 && c <= 0xFE2F);
 }
 
+// Lower case, and the final sigma as the other sigma, as Unicode's case folding has it
+// (probe FJ8: "οδος" missed "ΟΔΟΣ"); towlower leaves ς as it is.
+char32_t FoldedCodePoint(char32_t c, locale_t tables) {
+  if (c == U'\u03C2') return U'\u03C3';
+  return static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), tables));
+}
+
 bool WordCodePoint(char32_t c, locale_t tables) {
   if (c < 0x80) return std::isalnum(static_cast<int>(c)) != 0;
   if (tables == nullptr) return true;
@@ -53,7 +60,7 @@ std::string FoldCase(std::string_view text) {
       if (!c || tables == nullptr) {
         out.append(text.substr(start, end - start));
       } else {
-        AppendUtf8(static_cast<char32_t>(towlower_l(static_cast<wint_t>(*c), tables)), out);
+        AppendUtf8(FoldedCodePoint(*c, tables), out);
       }
       return;
     }

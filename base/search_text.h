@@ -17,7 +17,9 @@
 namespace las {
 
 // `text` with every letter lower-cased (one code point to one, e.g. 'É' → 'é', 'İ' → 'i';
-// 'ß' stays). Bytes that are not well-formed UTF-8 are copied as they are.
+// 'ß' stays; the final 'ς' becomes 'σ'). No normalization: a precomposed 'é' and 'e' with
+// U+0301 stay different, as do fullwidth and ASCII letters. Bytes that are not well-formed
+// UTF-8 are copied as they are.
 std::string FoldCase(std::string_view text);
 
 // The words of `text`: maximal runs of letters and digits of any script, combining marks

@@ -47,6 +47,8 @@ bool GivenJoined(const CLI::Option& option, const std::string& value, const Join
 std::string AfterEmptyJoined(const std::string& flag, const CLI::Option& option,
                              const std::string& value, const JoinedWords& joined) {
   if (!GivenJoined(option, "", joined) || GivenJoined(option, value, joined)) return "";
+  // A flag after it was not meant as the value (probe FJ8: "write --snapshot-key=--log").
+  if (LooksLikeFlag(value)) return flag + "= gives no value: write the value right after the '='";
   return "'" + value + "' follows an empty " + flag + "=, which gives no value: write " + flag +
          "=" + value + " or " + flag + " " + value;
 }
@@ -86,8 +88,8 @@ CLI::Validator SwitchNotEmpty(std::string flag, const CLI::Option* option, Joine
   return CLI::Validator(
       [flag = std::move(flag), option, joined](const std::string&) {
         if (!GivenJoined(*option, "", joined)) return std::string();
-        return "nothing after the '=' says on or off: write " + flag + " alone, " + flag +
-               "=true or " + flag + "=false";
+        return "nothing after the '=' says on or off: write " + flag + " alone for on, or leave "
+               "it out";
       },
       "");
 }

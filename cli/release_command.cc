@@ -322,6 +322,10 @@ int RunDraft(const DraftFlags& flags) {
   const std::optional<uint64_t> lowest = LowestAdmittedSequence(env);
   if (lowest.has_value() && *lowest > proposed) {
     next += " --sequence " + std::to_string(*lowest);
+  } else if (proposed > trust::kMaxManifestSequence) {
+    // The far-future recovery: a new key, whose watermark starts at 0 (probe FJ4: --bump
+    // went past the maximum).
+    next += " --sequence " + std::to_string(lowest.value_or(1));
   } else {
     next += existed ? " --bump" : " --sequence 1";
   }
@@ -652,7 +656,8 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   s->add_option("--out", sign->out, "Signature file to write (default: LAS_RELEASE_SIGNATURE)")
       ->check(NonEmptyPathOr(trust::kEnvReleaseSignature));
   s->add_option("--trust-store", sign->trust_store,
-                "Warn if this trust store (default: LAS_TRUST_STORE) does not select the key")
+                "Refuse the key when this trust store (default: LAS_TRUST_STORE) selects "
+                "another (exit 10, nothing written); a store that cannot be loaded is a warning")
       ->check(NonEmptyPathOr(trust::kEnvTrustStore));
   s->add_option("--watermark", sign->watermark,
                 "Refuse a sequence this watermark (default: LAS_RELEASE_WATERMARK) already passed "

@@ -316,7 +316,8 @@ size_t FitConnectionsToOpenFileLimit(size_t connections) {
   const size_t cap = std::max<size_t>(1, static_cast<size_t>(fits));
   std::fprintf(stderr,
                "las %s: the open-file limit (%llu) leaves room for %zu client connections, "
-               "not %zu; raise it (ulimit -n %llu) for more\n",
+               "not %zu, and fewer as the log and the surfaces' children take descriptors "
+               "(about 4 each); raise it (ulimit -n %llu) for more\n",
                CommandWords(),
                static_cast<unsigned long long>(*now), cap, connections,
                static_cast<unsigned long long>(wanted));

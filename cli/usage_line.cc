@@ -132,6 +132,20 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
       }
     }
   }
+  // `las release --surface x draft`: the flag was typed, before the command's name, where no
+  // command reads it (probe FJ6).
+  if (error.get_name() == "RequiredError" && what.starts_with("--") &&
+      what.ends_with(" is required")) {
+    const std::string flag = what.substr(0, what.find(' '));
+    const auto typed = std::find_if(before_separator.begin(), before_separator.end(),
+                                    [&](const std::string& word) {
+                                      return word == flag || word.starts_with(flag + "=");
+                                    });
+    if (typed != before_separator.end() &&
+        GivenBeforeTheCommand(*typed, innermost->get_name(), before_separator)) {
+      what += " (a command's flags go after its name: " + verb + " " + flag + " ...)";
+    }
+  }
   // `--from 1 --from 2`: CLI11 says "--from: At Most 1 required but received 2".
   if (const size_t at_most = what.find(": At Most 1 required but received ");
       error.get_name() == "ArgumentMismatch" && at_most != std::string::npos) {

@@ -85,9 +85,23 @@ class RocksEventLog final : public EventLog {
         seal_key_(options.seal_key),
         keep_another_keys_seal_(options.keep_another_keys_seal),
         deferred_sync_interval_(std::chrono::microseconds(options.deferred_sync_micros)),
-        snapshot_free_reserve_(options.snapshot_free_reserve_bytes),
-        writer_([this] { AsyncWriterLoop(); }),
-        syncer_([this] { SyncerLoop(); }) {}
+        snapshot_free_reserve_(options.snapshot_free_reserve_bytes) {
+    // Started here, not as members: a second thread that cannot start (a low process or
+    // memory limit) throws, and the first, joinable, must be stopped and joined before
+    // unwinding destroys it — destroying it running ended the process (probe FJ1).
+    writer_ = std::thread([this] { AsyncWriterLoop(); });
+    try {
+      syncer_ = std::thread([this] { SyncerLoop(); });
+    } catch (...) {
+      {
+        std::lock_guard lock(background_mu_);
+        stopping_ = true;
+      }
+      async_wake_.notify_one();
+      writer_.join();
+      throw;
+    }
+  }
 
   ~RocksEventLog() override {
     {
@@ -642,7 +656,7 @@ class RocksEventLog final : public EventLog {
   bool keeper_stopping_ = false;  // guarded by keeper_mu_
   bool first_keep_due_ = false;   // guarded by keeper_mu_: a new log's first sync is done
   std::thread keeper_;  // started by KeepHead
-  // Last: they start after everything above is initialized.
+  // Last: they start (in the constructor's body) after everything above is initialized.
   std::thread writer_;
   std::thread syncer_;
 };

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_decimal.h"
+#include "base/hex.h"
 #include "base/json_string.h"
 #include "base/utf8.h"
 #include "tools/credential_encodings.h"
@@ -296,27 +297,47 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
 namespace {
 
 // A value that is not UTF-8 never appears whole in JSON: a child that hands it back must
-// spell its stray bytes some other way ("\udcff" from Python), and the rest comes through
-// as it is (probe FE1). So its well-formed stretches are looked for too, those long enough
-// not to match by chance.
-std::vector<std::string_view> WellFormedStretches(std::string_view value) {
-  std::vector<std::string_view> stretches;
+// spell its stray bytes some other way, or drop them. So these are looked for too (probes
+// FE1, FJ2): the value with each stray byte dropped, replaced by U+FFFD (a lossy decoder's
+// choice: Python errors="replace", Rust, JavaScript), written as Python's surrogate escape
+// "\udcXX" or its backslash escape "\xXX" (as JSON text shows them), and each well-formed
+// stretch long enough not to match by chance.
+std::vector<std::string> SpellingsOfStrayBytes(std::string_view value) {
+  std::vector<std::string> spellings;
+  std::string dropped, replaced, surrogate_escaped, backslash_escaped;
   size_t start = 0;
   size_t pos = 0;
+  bool stray = false;
   auto end_stretch = [&](size_t end) {
     if (end - start >= kMinCrossSurfaceCredentialBytes) {
-      stretches.push_back(value.substr(start, end - start));
+      spellings.emplace_back(value.substr(start, end - start));
     }
   };
   while (pos < value.size()) {
     const size_t at = pos;
-    if (DecodeUtf8(value, &pos)) continue;
+    if (DecodeUtf8(value, &pos)) {
+      const std::string_view character = value.substr(at, pos - at);
+      for (std::string* out : {&dropped, &replaced, &surrogate_escaped, &backslash_escaped}) {
+        out->append(character);
+      }
+      continue;
+    }
+    stray = true;
     end_stretch(at);
+    const uint8_t byte = static_cast<uint8_t>(value[at]);
+    const std::string hex = ToHex(std::span<const uint8_t>(&byte, 1));
+    replaced += "\xEF\xBF\xBD";
+    surrogate_escaped += "\\udc" + hex;
+    backslash_escaped += "\\x" + hex;
     pos = at + 1;
     start = pos;
   }
-  if (start != 0) end_stretch(value.size());  // start == 0: the value is well-formed
-  return stretches;
+  if (!stray) return spellings;
+  end_stretch(value.size());
+  for (std::string* whole : {&dropped, &replaced, &surrogate_escaped, &backslash_escaped}) {
+    if (whole->size() >= kMinCheckedCredentialBytes) spellings.push_back(std::move(*whole));
+  }
+  return spellings;
 }
 
 }  // namespace
@@ -330,7 +351,7 @@ CredentialSpellings::CredentialSpellings(const std::vector<std::string>& values)
   for (const std::string& value : values) {
     if (value.size() < kMinCheckedCredentialBytes) continue;
     look_for(value);
-    for (std::string_view stretch : WellFormedStretches(value)) look_for(stretch);
+    for (const std::string& spelling : SpellingsOfStrayBytes(value)) look_for(spelling);
   }
   needles_.spaced_credential = std::any_of(credentials_.begin(), credentials_.end(), [](const std::string& value) {
     return value.find(' ') != std::string::npos;

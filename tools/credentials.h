@@ -36,9 +36,10 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // nor the log. Its hex and base64 spellings count too, also inside the encoding of longer
 // data (tools/credential_encodings.h) and across the line breaks of a wrapped encoding, and
 // its percent-encoded (URL) spellings, up to three levels, a form's '+' and JSON escapes
-// inside them included. A value that is not UTF-8 is looked for also as each of its
-// well-formed stretches of kMinCrossSurfaceCredentialBytes or more, since its stray bytes
-// cannot come back in JSON as they are. Values shorter than kMinCheckedCredentialBytes are
+// inside them included. A value that is not UTF-8 cannot come back in JSON as it is, so it
+// is looked for also with its stray bytes dropped, replaced by U+FFFD, or written "\udcXX"
+// or "\xXX", and as each of its well-formed stretches of kMinCrossSurfaceCredentialBytes or
+// more. Values shorter than kMinCheckedCredentialBytes are
 // not looked for (they would match by chance); other encodings (split across strings,
 // reversed, a number that merely contains the digits) are not recognized. Text that is not
 // JSON is looked at up to where it stops being JSON.

@@ -101,9 +101,12 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
              log.seal_at_open().state == log::SealState::kSealed) {
     // This key sealed the log, yet no head of it was kept for this path: nothing says it
     // is not an older copy (probe DN2).
+    // A new log's first head is kept right after its first sync (probe FG3); a server
+    // killed in that moment leaves none too (probe FJ3).
     Note("no head of the log in %s was kept beside this snapshot key (the first start since "
-         "heads are kept, %s removed, or the log moved, copied or restored there from "
-         "elsewhere): a rollback before now cannot be told; its head is kept from now on\n",
+         "heads are kept, %s removed, the log moved, copied or restored there from "
+         "elsewhere, or the server that made it ended within moments of its first events): a "
+         "rollback before now cannot be told; its head is kept from now on\n",
          EscapeForTerminal(log_dir).c_str(), EscapeForTerminal(file).c_str());
   } else if (verdict->state == log::KeptState::kOtherKey) {
     // The file's name carries this key's id: another key's record there is damage.

@@ -52,16 +52,24 @@ std::string JoinNames(const std::vector<std::string>& names) {
 
 // The signature row: signature file, key, manifest bytes, Ed25519, then parsing exactly
 // the verified bytes. Fills `out.manifest` on success.
+// The signature row's failure when the signature's or the manifest's path is not configured
+// (not set, or relative): both named in one row (probe FJ7: one fix at a time).
+std::optional<CheckRow> ReleaseFilesUnconfigured(const ReleaseCheckOptions& options) {
+  const trust::ReleasePaths& paths = options.paths;
+  const trust::Verdict signature = trust::CheckAbsolutePath(options.signature_name, paths.signature);
+  const trust::Verdict manifest = trust::CheckAbsolutePath(options.manifest_name, paths.manifest);
+  if (signature.ok() && manifest.ok()) return std::nullopt;
+  const trust::Verdict& first = signature.ok() ? manifest : signature;
+  std::string detail = first.detail();
+  if (!signature.ok() && !manifest.ok()) detail += "; " + manifest.detail();
+  return Fail("", "signature", first.reason_name(), detail);
+}
+
 CheckRow CheckSignature(const ReleaseCheckOptions& options, const trust::TrustStore& store,
                         ReleaseCheck& out) {
   const trust::ReleasePaths& paths = options.paths;
   const trust::TrustedKey& key = store.selected();
-  if (trust::Verdict v = trust::CheckAbsolutePath(options.signature_name, paths.signature); !v.ok()) {
-    return Fail("", "signature", v);
-  }
-  if (trust::Verdict v = trust::CheckAbsolutePath(options.manifest_name, paths.manifest); !v.ok()) {
-    return Fail("", "signature", v);
-  }
+  if (std::optional<CheckRow> unconfigured = ReleaseFilesUnconfigured(options)) return *unconfigured;
   trust::VerdictOr<std::string> text =
       trust::ReadBoundedFile(paths.signature, "signature file", trust::kMaxSignatureFileBytes);
   if (!text.ok()) return Fail("", "signature", text.verdict());
@@ -211,10 +219,8 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
   // a problem of its own, shown in the same run (probe FI5: one fix at a time).
   if (store) {
     out.rows.push_back(CheckSignature(options, *store, out));
-  } else if (trust::Verdict v = trust::CheckAbsolutePath(options.signature_name, paths.signature); !v.ok()) {
-    out.rows.push_back(Fail("", "signature", v));
-  } else if (trust::Verdict m = trust::CheckAbsolutePath(options.manifest_name, paths.manifest); !m.ok()) {
-    out.rows.push_back(Fail("", "signature", m));
+  } else if (std::optional<CheckRow> unconfigured = ReleaseFilesUnconfigured(options)) {
+    out.rows.push_back(*unconfigured);
   } else {
     out.rows.push_back(Skip("", "signature", kReasonNotChecked, "needs a valid trust store"));
   }

@@ -19,6 +19,7 @@ TEST(FoldCaseTest, LowerCasesEveryScriptOneToOne) {
   EXPECT_EQ(FoldCase("ＡＢＣ"), "ａｂｃ") << "fullwidth Latin";
   EXPECT_EQ(FoldCase("Straße"), "straße") << "no one-to-many folding";
   EXPECT_EQ(FoldCase("中文"), "中文");
+  EXPECT_EQ(FoldCase("ΟΔΟΣ οδος"), "οδοσ οδοσ") << "the final sigma folds as the other";
 }
 
 TEST(FoldCaseTest, KeepsBytesThatAreNotUtf8) {

@@ -161,8 +161,10 @@ TEST_F(CheckCliTest, EveryUnsetReleaseVariableIsNamedInOneRun) {
   const json signature = Row(report, "", "signature");
   EXPECT_EQ(signature["result"], "fail") << signature.dump();
   EXPECT_EQ(signature["reason"], "not-configured") << signature.dump();
-  EXPECT_NE(signature["detail"].get<std::string>().find("LAS_RELEASE_SIGNATURE"), std::string::npos)
-      << signature.dump();
+  for (const char* variable : {"LAS_RELEASE_SIGNATURE", "LAS_RELEASE_MANIFEST"}) {
+    EXPECT_NE(signature["detail"].get<std::string>().find(variable), std::string::npos)
+        << variable << ": " << signature.dump();
+  }
   EXPECT_EQ(Row(report, "", "watermark-file")["reason"], "not-configured");
 }
 

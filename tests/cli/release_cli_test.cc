@@ -832,6 +832,17 @@ TEST(ReleaseDraftTest, TheNextCommandProposesASequenceTheWatermarkAdmits) {
   ASSERT_EQ(unknown.exit_code, 0) << unknown.err;
   EXPECT_NE(unknown.out.find(" --bump --out SIGNATURE"), std::string::npos)
       << "no watermark to read: the manifest's own next sequence; " << unknown.out;
+  // At the largest sequence (a far-future release, before a key rotation) --bump cannot
+  // work: a new key starts over (probe FJ4).
+  std::string text = Slurp(r.Sub("other.json"));
+  const size_t at = text.find("\"sequence\": ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const size_t end = text.find_first_of(",\n", at);
+  text.replace(at, end - at, "\"sequence\": 9007199254740991");
+  Spit(r.Sub("other.json"), text);
+  const auto at_max = draft({});
+  ASSERT_EQ(at_max.exit_code, 0) << at_max.err;
+  EXPECT_NE(at_max.out.find(" --sequence 1 --out SIGNATURE"), std::string::npos) << at_max.out;
 }
 
 // A sequence written as an integer too large for 64 bits is out of range, not "a fraction"

@@ -29,9 +29,10 @@ TEST(CredentialsTest, EveryJsonSpellingOfAnInjectedValueIsRecognized) {
 }
 
 // A value with stray bytes cannot come back whole in JSON; its well-formed stretches of 8
-// bytes or more are looked for instead (probe FE1: Python echoed "bin\udcff\udcfeSECRET..."
-// and 16 of its 18 bytes reached the client).
-TEST(CredentialsTest, TheWellFormedStretchesOfAValueThatIsNotUtf8AreRecognized) {
+// bytes or more, and the whole with its stray bytes dropped, replaced or escaped, are looked
+// for instead (probe FE1: Python echoed "bin\udcff\udcfeSECRET..." and 16 of its 18 bytes
+// reached the client).
+TEST(CredentialsTest, TheSpellingsOfAValueThatIsNotUtf8AreRecognized) {
   const std::vector<std::string> odd = {std::string("bin\xFF\xFE") + "SECRETVALUE12345"};
   EXPECT_TRUE(EchoesCredential(
       R"({"content":[{"type":"text","text":"bin\udcff\udcfeSECRETVALUE12345"}]})", odd));
@@ -40,6 +41,21 @@ TEST(CredentialsTest, TheWellFormedStretchesOfAValueThatIsNotUtf8AreRecognized) 
   EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"bin and more"}]})", odd))
       << "a stretch under 8 bytes is not looked for";
   EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"SECRETVALUE1234"}]})", odd));
+  // Every well-formed piece under 8 bytes: the lossy decodings of the whole are looked for
+  // (probe FJ2: dropped or U+FFFD stray bytes came through).
+  const std::vector<std::string> short_pieces = {std::string("SKprod7\xFF") + "A9xQ2zK\xFE" +
+                                                 "M3nB8vR\xFF" + "Tq5Lw0"};
+  for (const char* result : {
+           R"({"content":[{"type":"text","text":"SKprod7A9xQ2zKM3nB8vRTq5Lw0"}]})",
+           R"({"content":[{"type":"text","text":"SKprod7\ufffdA9xQ2zK\ufffdM3nB8vR\ufffdTq5Lw0"}]})",
+           "{\"content\":[{\"type\":\"text\",\"text\":\"SKprod7\xEF\xBF\xBD" "A9xQ2zK\xEF\xBF\xBD"
+           "M3nB8vR\xEF\xBF\xBD" "Tq5Lw0\"}]}",
+           R"({"content":[{"type":"text","text":"SKprod7\udcffA9xQ2zK\udcfeM3nB8vR\udcffTq5Lw0"}]})",
+           R"({"content":[{"type":"text","text":"SKprod7\\xffA9xQ2zK\\xfeM3nB8vR\\xffTq5Lw0"}]})",
+       }) {
+    EXPECT_TRUE(EchoesCredential(result, short_pieces)) << result;
+  }
+  EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"SKprod7 A9xQ2zK"}]})", short_pieces));
 }
 
 // A client reads a JSON number by its value: 7.3918264e7 is the credential 73918264 as much
