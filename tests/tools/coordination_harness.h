@@ -134,6 +134,16 @@ class CoordinationHarness {
     return response.contains("result") ? response["result"] : nlohmann::json();
   }
 
+  // With HoldSyncs: runs the loop, letting through each sync it waits for, until request
+  // `id` of `agent` is answered; its result, as Await gives it.
+  nlohmann::json Settle(const std::string& agent, int id) {
+    for (int i = 0; i < 100 && !Answered(agent, id); ++i) {
+      RunReady();
+      held_syncs().Release();
+    }
+    return Await(agent, id);
+  }
+
   // Runs what the loop has ready, without waiting for anything more.
   void RunReady() { io_.poll(); }
   // Whether request `id` has been answered yet (without running the loop).

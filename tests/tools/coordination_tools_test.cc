@@ -76,13 +76,7 @@ TEST(CoordinationDurabilityTest, AReadOfAWriteWhoseSyncIsOutWaitsForIt) {
   server.Open();
   const std::string get = R"({"scope":"blackboard","key":"k"})";
   // Until `agent`'s request `id` is answered, lets every sync the loop waits for through.
-  auto settle = [&](const std::string& agent, int id) {
-    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
-      server.RunReady();
-      server.held_syncs().Release();
-    }
-    return server.Await(agent, id);
-  };
+  auto settle = [&](const std::string& agent, int id) { return server.Settle(agent, id); };
   // Each session opened (its SessionOpened made durable) and reading nothing yet.
   EXPECT_EQ(settle("alice", server.Send("alice", "las__state_get", get))["structuredContent"]["found"],
             false);
@@ -121,13 +115,7 @@ TEST(CoordinationDurabilityTest, AnswersFromAnEventQueuedThisTurnWaitForItsSync)
   CoordinationHarness server(tmp.Sub("log"));
   server.HoldSyncs();
   server.Open();
-  auto settle = [&](const std::string& agent, int id) {
-    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
-      server.RunReady();
-      server.held_syncs().Release();
-    }
-    return server.Await(agent, id);
-  };
+  auto settle = [&](const std::string& agent, int id) { return server.Settle(agent, id); };
   const json sent =
       settle("bob", server.Send("bob", "las__message_send", R"({"to":"alice","subject":"s"})"));
   const std::string message = sent["structuredContent"]["message_id"];
@@ -210,11 +198,7 @@ TEST(CoordinationQuotaTest, WritesNotYetFoldedCountTowardTheQuota) {
   server.SetStateQuota(2 * each + 100);
   server.Open();
   auto settle = [&](const std::string& agent, int id) {
-    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
-      server.RunReady();
-      server.held_syncs().Release();
-    }
-    return server.Await(agent, id)["structuredContent"];
+    return server.Settle(agent, id)["structuredContent"];
   };
   settle("alice", server.Send("alice", "las__state_get", R"({"key":"k1"})"));  // session opened
   std::vector<int> ids;
@@ -246,11 +230,7 @@ TEST(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipient
   server.SetMailboxBound(2);
   server.Open();
   auto settle = [&](const std::string& agent, int id) {
-    for (int i = 0; i < 100 && !server.Answered(agent, id); ++i) {
-      server.RunReady();
-      server.held_syncs().Release();
-    }
-    return server.Await(agent, id)["structuredContent"];
+    return server.Settle(agent, id)["structuredContent"];
   };
   auto send = [&](const std::string& to) {
     return server.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
