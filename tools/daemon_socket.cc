@@ -19,7 +19,10 @@
 namespace las::tools {
 namespace {
 
-constexpr std::string_view kStaleSocket = " (stale socket)";
+// Nothing accepts there: a daemon killed outright left the file, or one is stopping (it
+// no longer accepts while it drains its calls in flight; probe FK1 called that stale).
+constexpr std::string_view kStaleSocket =
+    " (stale socket, or its daemon is stopping: nothing accepts there)";
 
 namespace fs = std::filesystem;
 
