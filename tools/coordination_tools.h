@@ -6,7 +6,7 @@
 // Refusals answer a tool error (isError true) whose structuredContent.error.code is a
 // stable code: invalid-arguments, invalid-value, value-too-large, version-conflict (with
 // current_version), state-quota-exceeded (with held_bytes and quota_bytes), not-an-array,
-// not-a-number, not-an-object, mailbox-full (with open_messages and limit),
+// not-a-number, not-an-object, mailbox-full (with limit),
 // message-not-found, message-completed, handle-not-found. A log failure is the generic
 // JSON-RPC error "Tool call failed".
 #pragma once

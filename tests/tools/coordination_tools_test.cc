@@ -245,7 +245,7 @@ TEST(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipient
   const json refused = settle("alice", ids[2]);
   ASSERT_TRUE(refused.contains("error")) << "the third send was let through: " << refused.dump();
   EXPECT_EQ(refused["error"]["code"], "mailbox-full");
-  EXPECT_EQ(refused["error"]["open_messages"], 2);
+  EXPECT_FALSE(refused["error"].contains("open_messages")) << "another agent's count is not told";
   EXPECT_EQ(refused["error"]["limit"], 2);
   EXPECT_TRUE(settle("alice", send("carol")).contains("message_id")) << "carol's is her own";
   // Reading does not make room; completing does.
