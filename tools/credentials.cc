@@ -334,8 +334,11 @@ std::vector<std::string> SpellingsOfStrayBytes(std::string_view value) {
   }
   if (!stray) return spellings;
   end_stretch(value.size());
-  for (std::string* whole : {&dropped, &replaced, &surrogate_escaped, &backslash_escaped}) {
-    if (whole->size() >= kMinCheckedCredentialBytes) spellings.push_back(std::move(*whole));
+  // Dropped, the stray bytes leave plain text, which must be long enough not to match by
+  // chance; the other spellings carry their replacement or escape.
+  if (dropped.size() >= kMinCrossSurfaceCredentialBytes) spellings.push_back(std::move(dropped));
+  for (std::string* whole : {&replaced, &surrogate_escaped, &backslash_escaped}) {
+    spellings.push_back(std::move(*whole));
   }
   return spellings;
 }

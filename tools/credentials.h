@@ -37,9 +37,9 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // data (tools/credential_encodings.h) and across the line breaks of a wrapped encoding, and
 // its percent-encoded (URL) spellings, up to three levels, a form's '+' and JSON escapes
 // inside them included. A value that is not UTF-8 cannot come back in JSON as it is, so it
-// is looked for also with its stray bytes dropped, replaced by U+FFFD, or written "\udcXX"
-// or "\xXX", and as each of its well-formed stretches of kMinCrossSurfaceCredentialBytes or
-// more. Values shorter than kMinCheckedCredentialBytes are
+// is looked for also with its stray bytes replaced by U+FFFD or written "\udcXX" or "\xXX",
+// and — when what is left has kMinCrossSurfaceCredentialBytes or more — dropped, and as each
+// of its well-formed stretches of that length or more. Values shorter than kMinCheckedCredentialBytes are
 // not looked for (they would match by chance); other encodings (split across strings,
 // reversed, a number that merely contains the digits) are not recognized. Text that is not
 // JSON is looked at up to where it stops being JSON.

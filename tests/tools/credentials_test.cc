@@ -56,6 +56,9 @@ TEST(CredentialsTest, TheSpellingsOfAValueThatIsNotUtf8AreRecognized) {
     EXPECT_TRUE(EchoesCredential(result, short_pieces)) << result;
   }
   EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"SKprod7 A9xQ2zK"}]})", short_pieces));
+  const std::vector<std::string> mostly_stray = {std::string("\xFF\xFE") + "abcd"};
+  EXPECT_FALSE(EchoesCredential(R"({"content":[{"type":"text","text":"abcd efgh"}]})", mostly_stray))
+      << "what is left without the stray bytes is too short to look for";
 }
 
 // A client reads a JSON number by its value: 7.3918264e7 is the credential 73918264 as much
