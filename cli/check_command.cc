@@ -146,9 +146,14 @@ int RunCheck(const CheckFlags& flags) {
     release.recorded = tools::RecordedWatermarks(releases->releases());
     release.recorded_log = flags.log_dir;
     if (const auto key = tools::UsableSnapshotKey(flags.snapshot_key_file, flags.log_dir)) {
-      Status refusal = WriterRefusal(flags.log_dir, flags.snapshot_key_file, *key);
+      std::string unjudged;
+      Status refusal = WriterRefusal(flags.log_dir, flags.snapshot_key_file, *key, &unjudged);
       if (!refusal.ok() && refusal.code() != Code::kCorruption) return Fail(refusal);
       if (!refusal.ok()) release.recorded_log_refusal = refusal.message();
+      // A copy, say: what the key could not vouch for is said beside the row (probe FM3).
+      if (refusal.ok() && !unjudged.empty()) {
+        release.recorded_log_unjudged = "judged with the snapshot key, but " + unjudged;
+      }
     } else {
       release.recorded_log_unjudged =
           "not judged against the head kept for it nor its seal: " +

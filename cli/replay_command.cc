@@ -63,6 +63,22 @@ struct Anchor {
   uint64_t sequence = 0;
   log::Hash hash{};
 };
+// `message` without a leading "event N: " for the event the line names already (probe FM7:
+// "verification fails at event 7088: event 7088: ...").
+std::string WithoutEventPrefix(const std::string& message, uint64_t sequence) {
+  const std::string prefix = "event " + std::to_string(sequence) + ": ";
+  return message.starts_with(prefix) ? message.substr(prefix.size()) : message;
+}
+
+// The anchors as given, "SEQ:HASH" each, for the summary.
+nlohmann::ordered_json AnchorsJson(const std::vector<Anchor>& anchors) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const Anchor& anchor : anchors) {
+    out.push_back(std::to_string(anchor.sequence) + ":" + ToHex(anchor.hash));
+  }
+  return out;
+}
+
 std::optional<Anchor> ParseAnchor(std::string_view text) {
   const size_t colon = text.find(':');
   if (colon == std::string_view::npos || colon == 0 || colon > 20) return std::nullopt;
@@ -108,8 +124,10 @@ const char* SealStateName(log::SealState state) {
   return "no-key";
 }
 
-// docs/CLI.md: null when not judged (no usable key, or a broken chain).
-nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal) {
+// docs/CLI.md: null when not judged (no usable key, or a broken chain); `contradicted` when
+// the log contradicts a seal of this key (probe FM1: that too was null, as for no key).
+nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal, bool contradicted) {
+  if (contradicted) return {{"state", "contradicted"}};
   if (!seal) return nullptr;
   nlohmann::ordered_json spans = nlohmann::ordered_json::array();
   for (const log::SequenceSpan& span : seal->unvouched) spans.push_back({span.first, span.last});
@@ -230,9 +248,10 @@ int RunReplay(const ReplayOptions& options) {
   callbacks.audit = [&releases_verified, &anchors](const log::StoredEvent& event) {
     for (const Anchor& anchor : anchors) {
       if (anchor.sequence == event.sequence && anchor.hash != event.hash) {
-        return Corruption("event " + std::to_string(event.sequence) + " is not the anchored one " +
-                          "(hash " + ToHex(event.hash) + ", anchored " + ToHex(anchor.hash) +
-                          "): the log was rewritten from there or before");
+        return Corruption("it is not the anchored event (hash " + ToHex(event.hash) +
+                          ", anchored " + ToHex(anchor.hash) +
+                          "): the log was rewritten from there or before, or the anchor was "
+                          "mistyped");
       }
     }
     Status audited = tools::AuditRecordedRelease(event);
@@ -287,18 +306,22 @@ int RunReplay(const ReplayOptions& options) {
   projections::ProjectionSet set;
   projections::ReplayOutcome outcome = projections::Replay(**cursor, options.filter, callbacks, set);
   // Judged only on an intact chain (a break names its own first bad sequence).
+  // The seal and the kept head are judged each on its own, so that both verdicts show.
+  const bool chain_intact = outcome.status.ok();
   std::optional<log::SealVerdict> seal;
-  if (outcome.status.ok() && key) {
+  bool seal_contradicted = false;
+  if (chain_intact && key) {
     auto judged = (*reader)->JudgeSeal(*key, **cursor);
     if (judged.ok()) {
       seal = std::move(*judged);
     } else {
+      seal_contradicted = judged.status().code() == Code::kCorruption;
       outcome.status = judged.status();
     }
   }
   std::optional<log::KeptVerdict> kept;
   bool kept_contradicted = false;
-  if (outcome.status.ok() && key && kept_record.ok()) {
+  if (chain_intact && key && kept_record.ok()) {
     std::optional<std::string_view> record;
     if (*kept_record) record = **kept_record;
     auto judged = log::JudgeKeptHead(record, *key, (*cursor)->head(), [&](uint64_t sequence) {
@@ -308,8 +331,10 @@ int RunReplay(const ReplayOptions& options) {
       kept = std::move(*judged);
     } else {
       kept_contradicted = judged.status().code() == Code::kCorruption;
-      outcome.status = Status(judged.status().code(),
-                              judged.status().message() + tools::KeptHeadAdvice(kept_file));
+      if (outcome.status.ok()) {  // else the seal's contradiction is said first
+        outcome.status = Status(judged.status().code(),
+                                judged.status().message() + tools::KeptHeadAdvice(kept_file));
+      }
     }
   }
   for (const Anchor& anchor : anchors) {
@@ -347,8 +372,11 @@ int RunReplay(const ReplayOptions& options) {
         // Whether the head vouches for the verified events: only a chain that reaches it
         // intact does (a forger may rewrite a prefix consistently and break it on purpose).
         {"anchored", outcome.status.ok()},
-        {"seal", SealJson(seal)},
-        {"kept_head", KeptJson(kept, kept_contradicted)}};
+        {"seal", SealJson(seal, seal_contradicted)},
+        {"kept_head", KeptJson(kept, kept_contradicted)},
+        // The anchors given, each checked: with "ok" true every one holds (probe FM2: a
+        // saved summary did not show that an anchor was checked at all).
+        {"anchors", AnchorsJson(anchors)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
     PrintLine(DumpJson(nlohmann::ordered_json{{"summary", summary}}));
   }
@@ -362,7 +390,9 @@ int RunReplay(const ReplayOptions& options) {
                    "it, printed, verified from the first one, but with verification failing the "
                    "head no longer vouches for them)\n",
                    CommandWords(), static_cast<unsigned long long>(*outcome.first_bad_sequence),
-                   EscapeForTerminal(outcome.status.message()).c_str());
+                   EscapeForTerminal(WithoutEventPrefix(outcome.status.message(),
+                                                        *outcome.first_bad_sequence))
+                       .c_str());
       return ExitCodeFor(outcome.status);
     }
     return Fail(outcome.status);

@@ -17,7 +17,10 @@ namespace las::cli {
 // rewritten) — or whose first event differs while the chain fails verification
 // (tools::AnotherLogOrRollback). Ok when neither, or when its kept head cannot be read (a
 // writer notes that and goes on). kCorruption with the writer's message; the reader's errors.
+// When ok, `*unjudged` (if given) says what the key could not vouch for: a seal absent or of
+// another key, no head kept for this log and key — "" when the seal and kept head hold (probe
+// FM3: a copy with no seal passed as judged).
 Status WriterRefusal(const std::string& log_dir, const std::string& key_file,
-                     const log::SnapshotKey& key);
+                     const log::SnapshotKey& key, std::string* unjudged = nullptr);
 
 }  // namespace las::cli

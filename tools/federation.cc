@@ -165,16 +165,27 @@ void Federation::LaunchEligible() {
   };
   const std::vector<std::string> eligible =
       FilterEligible(signed_and_configured, lookup("LAS_ONLY"), lookup("LAS_SKIP"));
-  if (const auto only = lookup("LAS_ONLY"); only && !options_.quiet && NamesNothing(*only)) {
+  const bool only_names_nothing = lookup("LAS_ONLY") && NamesNothing(*lookup("LAS_ONLY"));
+  if (only_names_nothing && !options_.quiet) {
     Note("LAS_ONLY is set but names no surface: none is served\n");
   }
   for (const char* variable : {"LAS_ONLY", "LAS_SKIP"}) {
     const auto list = lookup(variable);
     if (!list || options_.quiet) continue;
     for (const auto& name : UnmatchedNames(signed_and_configured, *list)) {
-      Note("%s names '%s', which is not a signed and configured surface\n",
-           variable, EscapeForTerminal(name).c_str());
+      // Cut: the variable is the operator's, but a line stays a line (probe FN3).
+      constexpr size_t kMostNameBytes = 256;
+      Note("%s names '%s%s', which is not a signed and configured surface\n", variable,
+           EscapeForTerminal(name.substr(0, kMostNameBytes)).c_str(),
+           name.size() > kMostNameBytes ? "..." : "");
     }
+  }
+  // Every surface subtracted, by names that did name some (probe FN2: nothing said so).
+  if (eligible.empty() && !signed_and_configured.empty() && !only_names_nothing &&
+      !options_.quiet && (lookup("LAS_ONLY") || lookup("LAS_SKIP"))) {
+    Note("LAS_ONLY and LAS_SKIP leave none of the %zu signed and configured surfaces: none is "
+         "served\n",
+         signed_and_configured.size());
   }
   for (const auto& name : signed_and_configured) StateOf(name).reason = "skipped";
   if (eligible.empty()) return Settle();

@@ -36,7 +36,11 @@ LineInputHandlers HeldInput::Handlers() {
     Take(Kind::kEof, {});
   };
   handlers.on_closed = [this] {
-    if (!Live()) return Take(Kind::kClosed, {});
+    if (!Live()) {
+      Take(Kind::kClosed, {});
+      if (!released_ && closed_while_held_) closed_while_held_();
+      return;
+    }
     if (live_.on_closed) live_.on_closed();
   };
   handlers.answers = this;

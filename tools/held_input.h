@@ -39,6 +39,9 @@ class HeldInput final : public LineOutput {
   // The handlers to start the input with; their `answers` is this object, which passes
   // `output`'s flow control on and adds its own bound while lines are held.
   LineInputHandlers Handlers();
+  // Calls `closed` if stdin closes while its lines are still held (before Release): with no
+  // reader on stdout either, the client is gone and the start need not be waited for.
+  void WhenClosedWhileHeld(std::function<void()> closed) { closed_while_held_ = std::move(closed); }
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in
   // the flow control (LineSession::HeldAnswerBytes). Once; `session` must outlive the input.
@@ -81,6 +84,7 @@ class HeldInput final : public LineOutput {
   LineSession* session_ = nullptr;
   LineInputHandlers live_;
   std::function<void()> read_when_released_;
+  std::function<void()> closed_while_held_;
 };
 
 }  // namespace las::tools

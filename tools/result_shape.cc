@@ -52,8 +52,38 @@ bool ReadableResource(const JsonMember* resource) {
          EachAbsentOr(members, {"_meta"}, JsonType::kObject);
 }
 
+// An icon as the SDK's IconSchema reads it: a string `src`; `mimeType` a string, `sizes` an
+// array of strings and `theme` "light" or "dark" when present (probe FL1: a `theme` of
+// "blue" or `sizes` "48x48" made the SDK client throw on a result the ledger called ok).
+bool ReadableIcon(std::string_view icon) {
+  std::vector<JsonMember> fields;
+  bool is_object = false;
+  if (transport::ObjectMembers(icon, &fields, transport::kDefaultMaxDepth, &is_object) !=
+          JsonTextError::kNone ||
+      !is_object || !Is(Find(fields, "src"), JsonType::kString) ||
+      !AbsentOr(Find(fields, "mimeType"), JsonType::kString)) {
+    return false;
+  }
+  if (const JsonMember* sizes = Find(fields, "sizes")) {
+    std::vector<std::string_view> each;
+    if (sizes->type != JsonType::kArray ||
+        transport::ArrayElements(sizes->raw, &each) != JsonTextError::kNone) {
+      return false;
+    }
+    for (std::string_view size : each) {
+      if (transport::JsonTypeOf(size) != JsonType::kString) return false;
+    }
+  }
+  if (const JsonMember* theme = Find(fields, "theme")) {
+    const std::optional<std::string> value =
+        theme->type == JsonType::kString ? transport::DecodeJsonString(theme->raw) : std::nullopt;
+    if (!value || (*value != "light" && *value != "dark")) return false;
+  }
+  return true;
+}
+
 // A resource link's optional members: strings, a number `size`, and `icons` an array of
-// objects each with a string `src`.
+// icons (ReadableIcon).
 bool ReadableLinkExtras(const std::vector<JsonMember>& members) {
   if (!EachAbsentOr(members, {"mimeType", "description", "title"}, JsonType::kString) ||
       !EachAbsentOr(members, {"size"}, JsonType::kNumber)) {
@@ -67,13 +97,7 @@ bool ReadableLinkExtras(const std::vector<JsonMember>& members) {
     return false;
   }
   for (std::string_view icon : items) {
-    std::vector<JsonMember> fields;
-    bool is_object = false;
-    if (transport::ObjectMembers(icon, &fields, transport::kDefaultMaxDepth, &is_object) !=
-            JsonTextError::kNone ||
-        !is_object || !Is(Find(fields, "src"), JsonType::kString)) {
-      return false;
-    }
+    if (!ReadableIcon(icon)) return false;
   }
   return true;
 }

@@ -11,8 +11,9 @@
 // CU4, CV3): `content`, when present, an array of objects each with a string `type` and the
 // string members its type requires — "text": `text`; "image", "audio": `data`, `mimeType`;
 // "resource_link": `uri`, `name`, and when present `mimeType`, `description`, `title`
-// strings, `size` a number, `icons` objects with a string `src`; "resource": a `resource`
-// object with a string `uri` and a string `text` or `blob`, and when present a string
+// strings, `size` a number, `icons` objects with a string `src` (and, when present, a
+// string `mimeType`, `sizes` an array of strings, `theme` "light" or "dark"); "resource": a
+// `resource` object with a string `uri` and a string `text` or `blob`, and when present a string
 // `mimeType` and an object `_meta` — and `annotations` and `_meta`, when present, objects;
 // `isError`, when present, a boolean; `structuredContent`, when present, an object; `_meta`,
 // when present, an object whose `progressToken` is a string or an integer and whose

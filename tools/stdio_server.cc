@@ -190,6 +190,15 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   bool reader_gone = false;
   auto end_if_no_one_listens = [&] {
     if (!stdin_closed || !(reader_gone || output->Broken())) return;
+    if (!session && !stopping) {
+      // Gone while the surfaces start: no one is left to serve, so the start is not waited
+      // for — it held the log, and a restarted client's `las serve` with it, for up to
+      // --start-timeout (probe FN1). The children starting are ended as at a signal.
+      note("standard input ended and standard output has no reader while the surfaces "
+           "start: ending them");
+      stop_serving();
+      return;
+    }
     if (stopping || !session || session->in_flight() == 0) return;  // ending anyway
     cut_short = true;
     owed_when_cut = session->answers_owed() > 0;
@@ -205,6 +214,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
 
   // Stdin is read while the children start: a ping is answered then, the rest waits for the
   // session (tools/held_input.h). A client that does not read its answers is not read.
+  held.WhenClosedWhileHeld([&] {
+    stdin_closed = true;
+    end_if_no_one_listens();
+  });
   input = StartStdinInput(io, kMaxClientLine, held.Handlers());
   server.Start([&] {
     if (stopping) return;

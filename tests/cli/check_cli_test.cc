@@ -265,7 +265,18 @@ TEST_F(CheckCliTest, ALogRolledBackBelowItsKeptHeadFailsTheLogWatermarkRow) {
   ASSERT_EQ(r_.Sign({"--sequence", "5"}).exit_code, 0);
   append_watermark(4);  // the release is above it
   const std::vector<std::string> flags = {"--log", log_dir, "--snapshot-key", key_file};
-  EXPECT_EQ(Row(CheckJson(flags), "", "log-watermark")["result"], "ok");
+  const json judged = Row(CheckJson(flags), "", "log-watermark");
+  EXPECT_EQ(judged["result"], "ok");
+  EXPECT_EQ(judged["detail"].get<std::string>().find("but"), std::string::npos) << judged.dump();
+  // A copy elsewhere: the key judged it, yet no head was kept for that path (probe FM3).
+  std::filesystem::copy(log_dir, r_.Sub("copy"), std::filesystem::copy_options::recursive);
+  const json copy = Row(CheckJson({"--log", r_.Sub("copy"), "--snapshot-key", key_file}), "",
+                        "log-watermark");
+  EXPECT_EQ(copy["result"], "ok") << copy.dump();
+  EXPECT_NE(copy["detail"].get<std::string>().find(
+                "judged with the snapshot key, but no head of it was kept for this key here"),
+            std::string::npos)
+      << copy.dump();
   std::filesystem::copy(log_dir, r_.Sub("backup"), std::filesystem::copy_options::recursive);
   append_watermark(6);  // the release is below it: what restoring the copy would hide
   std::filesystem::remove_all(log_dir);

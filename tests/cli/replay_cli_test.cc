@@ -163,7 +163,7 @@ TEST_F(ReplayCliTest, AChainThatEndsElsewhereThanItsHeadVouchesForNoEvent) {
   }
   auto result = Las({"replay", "--log", dir_, "--summary"});
   EXPECT_EQ(result.exit_code, 3);
-  EXPECT_NE(result.err.find("verification fails at event 9: event 9: the events up to this one chain "
+  EXPECT_NE(result.err.find("verification fails at event 9: the events up to this one chain "
                             "consistently but end at another hash than the recorded head"),
             std::string::npos)
       << result.err;
@@ -625,12 +625,19 @@ TEST_F(ReplayCliTest, AnAnchorKeptElsewhereCatchesARewrittenOrCutLog) {
   ASSERT_FALSE(lines.empty());
   const json head = json::parse(lines.back())["summary"]["head"];
   const std::string anchor = std::to_string(head["seq"].get<uint64_t>()) + ":" + head["hash"].get<std::string>();
-  EXPECT_EQ(Las({"replay", "--log", dir_, "--anchor", anchor, "--anchor", "1:" + json::parse(lines[0])["hash"].get<std::string>()}).exit_code, 0);
+  const std::string first = "1:" + json::parse(lines[0])["hash"].get<std::string>();
+  const CommandResult anchored = Las({"replay", "--log", dir_, "--summary", "--anchor", anchor, "--anchor", first});
+  EXPECT_EQ(anchored.exit_code, 0) << anchored.err;
+  // The summary names the anchors it checked (probe FM2).
+  EXPECT_EQ(json::parse(Lines(anchored.out).back())["summary"]["anchors"], json::array({anchor, first}));
+  EXPECT_EQ(json::parse(lines.back())["summary"]["anchors"], json::array()) << "none given";
   std::string other = head["hash"];
   other[0] = other[0] == '0' ? '1' : '0';
   CommandResult rewritten = Las({"replay", "--log", dir_, "--summary", "--anchor", "9:" + other});
   EXPECT_EQ(rewritten.exit_code, 3) << rewritten.err;
-  EXPECT_NE(rewritten.err.find("verification fails at event 9"), std::string::npos) << rewritten.err;
+  EXPECT_NE(rewritten.err.find("verification fails at event 9: it is not the anchored event"),
+            std::string::npos)
+      << rewritten.err;
   EXPECT_EQ(json::parse(Lines(rewritten.out).back())["summary"]["anchored"], false);
   CommandResult cut = Las({"replay", "--log", dir_, "--anchor", "12:" + head["hash"].get<std::string>()});
   EXPECT_EQ(cut.exit_code, 3) << cut.err;
@@ -680,7 +687,10 @@ TEST_F(ReplayCliTest, TheHeadSealListsUnvouchedEventsAndCatchesACut) {
   EXPECT_EQ(cut.exit_code, 3) << cut.err;
   EXPECT_NE(cut.err.find("the log ends at event 9, but its seal vouches for event 10: it was cut"),
             std::string::npos) << cut.err;
-  EXPECT_EQ(json::parse(Lines(cut.out).back())["summary"]["ok"], false);
+  const json cut_summary = json::parse(Lines(cut.out).back())["summary"];
+  EXPECT_EQ(cut_summary["ok"], false);
+  // Not null, as for no key (probe FM1); the kept head is judged all the same.
+  EXPECT_EQ(cut_summary["seal"], json::parse(R"({"state":"contradicted"})")) << cut_summary.dump();
   CommandResult refused = RunCommand({LAS_EXECUTABLE, "grant", "carol", "--all", "--log", dir_},
                                      {"XDG_CONFIG_HOME=" + config});
   EXPECT_EQ(refused.exit_code, 3) << "a keyed writer refuses the cut log: " << refused.err;

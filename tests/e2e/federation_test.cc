@@ -1170,6 +1170,34 @@ TEST_F(FederationTest, APingIsAnsweredWhileTheChildrenStillStart) {
   EXPECT_EQ(serve.Wait(), 0);
 }
 
+// A client gone for good while a child still starts (stdin at its end, stdout's reader
+// closed) does not keep `las serve`, and the log's lock, until --start-timeout: the start
+// is ended then (probe FN1: a restarted client's `las serve` found the log held for 30 s).
+TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
+  const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  testing::ChildProcess serve(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--start-timeout", "600000"}));
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
+  ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "stdin is read meanwhile";
+  serve.CloseStdin();
+  serve.CloseStdout();
+  const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
+  if (!status) serve.Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "still waiting for the slow child with no client left";
+  EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
+  testing::ChildProcess again(testing::LasArgvWithEnv(
+      release_->Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",
+                                release_->registry_path(), "--start-timeout", "1"}));
+  again.CloseStdin();
+  const std::optional<int> next = again.WaitFor(std::chrono::seconds(60));
+  if (!next) again.Kill(SIGKILL);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_TRUE(WIFEXITED(*next) && WEXITSTATUS(*next) != 7) << "the log's lock was still held";
+}
+
 // Initializes `serve`'s session, expects a call of `tool` refused, and ends the session.
 void ExpectRefusedThenEnd(testing::ChildProcess& serve, const std::string& tool,
                           const json& arguments) {

@@ -19,6 +19,8 @@ TEST(ResultShapeTest, ResultsClientsReadAreReadable) {
         R"({"content":[{"type":"text","text":"t","anything":1}],"extra":[1]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","mimeType":"m","title":"t",)"
         R"("description":"d","size":5,"icons":[{"src":"https://x/i.png"}]}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s",)"
+        R"("mimeType":"image/png","sizes":["48x48","any"],"theme":"d\u0061rk"}]}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","mimeType":"m","_meta":{}}}]})",
         R"({"content":[],"_meta":{"progressToken":7,"io.modelcontextprotocol/related-task":{"taskId":"t"}}})",
         R"({"content":[],"_meta":{"progressToken":"p"}})",
@@ -53,6 +55,11 @@ TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":"big"}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":"x"}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"alt":"no src"}]}]})",
+        // Probe FL1: the SDK's IconSchema threw on these.
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s","theme":"blue"}]}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s","sizes":"48x48"}]}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s","sizes":[48]}]}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s","mimeType":5}]}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","mimeType":5}}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","_meta":"x"}}]})",
         R"({"content":[],"_meta":{"progressToken":1.5}})",
