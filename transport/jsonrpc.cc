@@ -110,8 +110,9 @@ ParsedLine ParseMessage(std::string_view line, const JsonRpcLimits& limits) {
   }
   if (duplicate) return Fail(ParseFailure::kDuplicateMember, kInvalidRequest, id);
 
-  if (k.jsonrpc == nullptr || k.jsonrpc->raw != "\"2.0\"") {
-    // "2.0" has no other spelling worth accepting (an escaped form would be perverse).
+  // "2.0" as JSON reads it: an escaped spelling ("2\u002e0") is the same string (probe FL5).
+  if (k.jsonrpc == nullptr || k.jsonrpc->type != JsonType::kString ||
+      (k.jsonrpc->raw != "\"2.0\"" && DecodeJsonString(k.jsonrpc->raw) != "2.0")) {
     return Fail(ParseFailure::kBadVersion, kInvalidRequest, id);
   }
 

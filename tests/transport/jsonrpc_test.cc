@@ -81,11 +81,16 @@ TEST(JsonRpc, MissingJsonrpcIsInvalidRequestWithId) {
 }
 
 TEST(JsonRpc, WrongVersion) {
-  for (const char* v : {"\"1.0\"", "2.0", "\"2.00\"", "null"}) {
+  for (const char* v : {"\"1.0\"", "2.0", "\"2.00\"", "null", "\"2\\u002e00\""}) {
     ParseError e = MustFail(std::string(R"({"jsonrpc":)") + v + R"(,"id":"a","method":"m"})");
     EXPECT_EQ(e.reason, ParseFailure::kBadVersion) << v;
     EXPECT_EQ(e.id, std::optional<std::string>("\"a\""));
   }
+}
+
+// "2.0" escaped is "2.0" as JSON reads it (probe FL5: it was refused).
+TEST(JsonRpc, AnEscapedVersionIsTheSameString) {
+  EXPECT_EQ(MustParse(R"({"jsonrpc":"2\u002e0","id":1,"method":"ping"})").method, "ping");
 }
 
 TEST(JsonRpc, NonObjectsAreInvalidRequestsWithoutId) {
