@@ -35,6 +35,14 @@ ToolCallReply FailedInstead(const ToolCallReply& reply) {
                          : ToolCallReply::Error(kCallFailed, "Tool call failed");
 }
 
+// A call refused because its surface is not running (stopped, starting again, expired): the
+// child never had it, so the client may try again — told apart, in Las's own words, from a
+// call that failed at the child (probe FN5: both were "Tool call failed").
+ToolCallReply SurfaceUnavailable() {
+  return ToolCallReply::Error(kCallFailed,
+                              "Tool unavailable: its surface is not running (it may be starting again)");
+}
+
 // The client's answer to arguments their schema refuses: the generic message, and in the
 // error's `data` where they failed — pointers and keywords from the signed schema and the
 // client's own keys, never a value (trust/argument_schema.h) — so a model can fix its call.
@@ -301,7 +309,7 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   if (client == nullptr) {  // stopped (its child exited; a restart may bring it back)
     Refuse(session,
            {call_id, request_id_json, tool->surface, tool->tool, "surface-unavailable", {}},
-           ToolCallReply::Error(kCallFailed, "Tool call failed"), std::move(done));
+           SurfaceUnavailable(), std::move(done));
     return;
   }
   const auto taken = surface_calls_.find(tool->surface);
@@ -440,8 +448,7 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
                             std::string_view client_arguments) {
   const CatalogTool* tool = federation_.catalog().Find(QualifiedName(call->surface, call->tool));
   if (tool == nullptr) {
-    RefuseChildCall(*call, "surface-unavailable",
-                    ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    RefuseChildCall(*call, "surface-unavailable", SurfaceUnavailable());
     return false;
   }
   if (auto refusal = RefusalBeforeCall(call->session, *tool, client_arguments)) {
@@ -516,8 +523,7 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
   }
   // The surface may have stopped while the check ran off the loop.
   if (federation_.ServingClientFor(call->surface) == nullptr) {
-    RefuseChildCall(*call, "surface-unavailable",
-                    ToolCallReply::Error(kCallFailed, "Tool call failed"));
+    RefuseChildCall(*call, "surface-unavailable", SurfaceUnavailable());
     return;
   }
   auto requested = ToolCallRequestedEvent(ActorOf(call->session), call->call_id, call->surface,
@@ -561,7 +567,7 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
     if (call->finished) return;
     Finish(*call, out_of_time       ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
                   : call->cancelled ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
-                                    : ToolCallReply::Error(kCallFailed, "Tool call failed"));
+                                    : SurfaceUnavailable());
     return;
   }
   call->started_nanos = now;

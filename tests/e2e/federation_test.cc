@@ -771,7 +771,12 @@ TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
   EXPECT_NE(stops[0]["payload"]["detail"].get<std::string>().find("release 1 expired at "),
             std::string::npos)
       << stops[0].dump();
-  EXPECT_FALSE(Call("gated__echo", {{"text", "served after expiry"}}).contains("result"));
+  const json after = Call("gated__echo", {{"text", "served after expiry"}});
+  EXPECT_FALSE(after.contains("result"));
+  // Told apart from a call that failed at a child: this one never reached one (probe FN5).
+  EXPECT_EQ(after["error"]["message"],
+            "Tool unavailable: its surface is not running (it may be starting again)")
+      << after.dump();
   EXPECT_TRUE(Call("las__onboarding").contains("result")) << "Las's own tools keep serving";
   server_->CloseStdin();
   EXPECT_EQ(server_->Wait(), 0);
