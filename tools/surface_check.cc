@@ -340,6 +340,22 @@ std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
   return Ok(surface.name, "credentials", detail);
 }
 
+// The `environment` row of a surface that declares variables (`draft --env`): which of them
+// are not set here — the child then runs without them, as `las release draft` warns; a
+// note, not a failure, since a variable may be optional (probe FN4: nothing said so).
+std::optional<CheckRow> EnvironmentRow(const trust::SurfaceBinding& surface,
+                                       const trust::Environment& environment) {
+  if (surface.env.empty()) return std::nullopt;
+  std::vector<std::string> unset;
+  for (const std::string& name : surface.env) {
+    if (environment.find(name) == environment.end()) unset.push_back(name);
+  }
+  std::string detail = Plural(surface.env.size(), "declared variable");
+  if (unset.empty()) return Ok(surface.name, "environment", detail + " set");
+  return Ok(surface.name, "environment",
+            detail + "; not set here, so the child runs without them: " + JoinNames(unset));
+}
+
 void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& launch,
                    const trust::LaunchPolicy& policy, std::vector<CheckRow>& rows) {
   const bool launched = launch.ok || launch.reason == ReasonName(trust::Reason::kToolsMismatch) ||
@@ -517,6 +533,9 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
   });
   for (const trust::SurfaceBinding* bound : to_launch) {
     if (auto row = CredentialsRow(*bound, options.policy.environment)) {
+      verdicts[bound->name].push_back(std::move(*row));
+    }
+    if (auto row = EnvironmentRow(*bound, options.policy.environment)) {
       verdicts[bound->name].push_back(std::move(*row));
     }
   }

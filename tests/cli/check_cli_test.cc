@@ -151,6 +151,23 @@ TEST_F(CheckCliTest, ReportsExpiredAndStillChecksTheSurfaces) {
   EXPECT_EQ(Row(report, "echo", "tools")["result"], "ok") << "independent checks still run";
 }
 
+// A variable the surface declares (`draft --env`) and this environment lacks is named: the
+// child runs without it (probe FN4: nothing said so). A note, not a failure.
+TEST_F(CheckCliTest, ADeclaredVariableThatIsNotSetIsNamed) {
+  const auto drafted = testing::Las({"release", "draft", "--surface", "echo", "--cwd", r_.workspace(),
+                                     "--workspace", r_.workspace(), "--manifest", r_.manifest(),
+                                     "--env", "LAS_TEST_OPTIONAL_SETTING", "--", "/usr/bin/python3",
+                                     r_.script(), "echo"});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  ASSERT_EQ(r_.Sign().exit_code, 0);
+  const json row = Row(CheckJson(), "echo", "environment");
+  EXPECT_EQ(row["result"], "ok") << row.dump();
+  EXPECT_NE(row["detail"].get<std::string>().find(
+                "not set here, so the child runs without them: LAS_TEST_OPTIONAL_SETTING"),
+            std::string::npos)
+      << row.dump();
+}
+
 // Nothing configured: the release files' variables are named in the same run as the trust
 // store's, not one fix at a time (probe FI5).
 TEST_F(CheckCliTest, EveryUnsetReleaseVariableIsNamedInOneRun) {
