@@ -172,12 +172,20 @@ void Federation::LaunchEligible() {
   for (const char* variable : {"LAS_ONLY", "LAS_SKIP"}) {
     const auto list = lookup(variable);
     if (!list || options_.quiet) continue;
-    for (const auto& name : UnmatchedNames(signed_and_configured, *list)) {
-      // Cut: the variable is the operator's, but a line stays a line (probe FN3).
-      constexpr size_t kMostNameBytes = 256;
+    // Cut: the variable is the operator's, but a line stays a line and a note a few lines
+    // (probes FN3, FO5).
+    constexpr size_t kMostNameBytes = 256;
+    constexpr size_t kMostNamesNamed = 10;
+    const std::vector<std::string> unmatched = UnmatchedNames(signed_and_configured, *list);
+    for (size_t i = 0; i < unmatched.size() && i < kMostNamesNamed; ++i) {
+      const std::string& name = unmatched[i];
       Note("%s names '%s%s', which is not a signed and configured surface\n", variable,
            EscapeForTerminal(name.substr(0, kMostNameBytes)).c_str(),
            name.size() > kMostNameBytes ? "..." : "");
+    }
+    if (unmatched.size() > kMostNamesNamed) {
+      Note("%s names %zu more that are not signed and configured surfaces\n", variable,
+           unmatched.size() - kMostNamesNamed);
     }
   }
   // Every surface subtracted, by names that did name some (probe FN2: nothing said so).

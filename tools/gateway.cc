@@ -36,11 +36,11 @@ ToolCallReply FailedInstead(const ToolCallReply& reply) {
 }
 
 // A call refused because its surface is not running (stopped, starting again, expired): the
-// child never had it, so the client may try again — told apart, in Las's own words, from a
-// call that failed at the child (probe FN5: both were "Tool call failed").
+// child never had it — told apart, in Las's own words, from a call that failed at the child
+// (probe FN5: both were "Tool call failed"). Whether it will run again is the operator's to
+// read on stderr (probe FO2: "it may be starting again" was said of a surface that never would).
 ToolCallReply SurfaceUnavailable() {
-  return ToolCallReply::Error(kCallFailed,
-                              "Tool unavailable: its surface is not running (it may be starting again)");
+  return ToolCallReply::Error(kCallFailed, "Tool unavailable: its surface is not running");
 }
 
 // The client's answer to arguments their schema refuses: the generic message, and in the

@@ -1,5 +1,7 @@
 #include "tools/held_input.h"
 
+#include <algorithm>
+
 #include <utility>
 #include <vector>
 
@@ -45,6 +47,12 @@ LineInputHandlers HeldInput::Handlers() {
   };
   handlers.answers = this;
   return handlers;
+}
+
+bool HeldInput::HoldsLines() const {
+  return std::any_of(held_.begin(), held_.end(), [](const Held& event) {
+    return event.kind == Kind::kLine || event.kind == Kind::kTooLong;
+  });
 }
 
 void HeldInput::Release(LineInputHandlers live, LineSession* session) {

@@ -42,6 +42,8 @@ class HeldInput final : public LineOutput {
   // Calls `closed` if stdin closes while its lines are still held (before Release): with no
   // reader on stdout either, the client is gone and the start need not be waited for.
   void WhenClosedWhileHeld(std::function<void()> closed) { closed_while_held_ = std::move(closed); }
+  // Whether lines (requests or notifications) wait to be handed over.
+  bool HoldsLines() const;
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in
   // the flow control (LineSession::HeldAnswerBytes). Once; `session` must outlive the input.

@@ -1,11 +1,13 @@
 #include "tools/result_shape.h"
 
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "transport/json_text.h"
+#include "trust/date_time_format.h"
 
 namespace las::tools {
 namespace {
@@ -121,8 +123,48 @@ bool ReadableResultMeta(const JsonMember& meta) {
   return true;
 }
 
-// One `content` item: an object with a string `type`, the members its type requires, and
-// `annotations` and `_meta`, when present, objects.
+// A date-time as the SDK's `z.iso.datetime({offset: true})` reads it: RFC 3339 with an
+// upper-case T and Z and no leap second.
+bool SdkDateTime(std::string_view text) {
+  return trust::IsRfc3339DateTime(text) && text.size() >= 19 && text[10] == 'T' &&
+         text.back() != 'z' && text.substr(17, 2) != "60";
+}
+
+// Annotations as the SDK's AnnotationsSchema reads them, when present: an object whose
+// `audience` is an array of "user" and "assistant", `priority` a number from 0 to 1 and
+// `lastModified` a date-time (probe FO1: the SDK threw on results the ledger called ok).
+bool ReadableAnnotations(const JsonMember* annotations) {
+  if (annotations == nullptr) return true;
+  if (annotations->type != JsonType::kObject) return false;
+  const std::vector<JsonMember> members = MembersOf(annotations->raw);
+  if (const JsonMember* audience = Find(members, "audience")) {
+    std::vector<std::string_view> roles;
+    if (audience->type != JsonType::kArray ||
+        transport::ArrayElements(audience->raw, &roles) != JsonTextError::kNone) {
+      return false;
+    }
+    for (std::string_view role : roles) {
+      const std::optional<std::string> value = transport::JsonTypeOf(role) == JsonType::kString
+                                                   ? transport::DecodeJsonString(role)
+                                                   : std::nullopt;
+      if (!value || (*value != "user" && *value != "assistant")) return false;
+    }
+  }
+  if (const JsonMember* priority = Find(members, "priority")) {
+    if (priority->type != JsonType::kNumber) return false;
+    const double value = std::strtod(std::string(priority->raw).c_str(), nullptr);
+    if (!(value >= 0.0 && value <= 1.0)) return false;
+  }
+  if (const JsonMember* modified = Find(members, "lastModified")) {
+    const std::optional<std::string> value =
+        modified->type == JsonType::kString ? transport::DecodeJsonString(modified->raw) : std::nullopt;
+    if (!value || !SdkDateTime(*value)) return false;
+  }
+  return true;
+}
+
+// One `content` item: an object with a string `type`, the members its type requires,
+// readable `annotations` (ReadableAnnotations), and `_meta`, when present, an object.
 bool ReadableItem(std::string_view item) {
   std::vector<JsonMember> members;
   bool is_object = false;
@@ -133,7 +175,7 @@ bool ReadableItem(std::string_view item) {
   }
   const JsonMember* type = Find(members, "type");
   if (!Is(type, JsonType::kString)) return false;
-  if (!AbsentOr(Find(members, "annotations"), JsonType::kObject) ||
+  if (!ReadableAnnotations(Find(members, "annotations")) ||
       !AbsentOr(Find(members, "_meta"), JsonType::kObject)) {
     return false;
   }

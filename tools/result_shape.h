@@ -14,13 +14,15 @@
 // strings, `size` a number, `icons` objects with a string `src` (and, when present, a
 // string `mimeType`, `sizes` an array of strings, `theme` "light" or "dark"); "resource": a
 // `resource` object with a string `uri` and a string `text` or `blob`, and when present a string
-// `mimeType` and an object `_meta` — and `annotations` and `_meta`, when present, objects;
+// `mimeType` and an object `_meta` — and `annotations` (an object: `audience` an array of
+// "user"/"assistant", `priority` a number from 0 to 1, `lastModified` an RFC 3339 date-time
+// with upper-case T and Z and no leap second, each when present) and `_meta` (an object);
 // `isError`, when present, a boolean; `structuredContent`, when present, an object; `_meta`,
 // when present, an object whose `progressToken` is a string or an integer and whose
 // `io.modelcontextprotocol/related-task` is an object with a string `taskId` (probe DB1).
 // A content type Las does not know is not readable: the official client refuses the whole
-// result for one. Not checked: what is inside annotations, and whether `data`/`blob` is
-// valid base64; members Las does not know are passed on.
+// result for one. Not checked: whether `data`/`blob` is valid base64; members Las does not
+// know are passed on.
 //
 // Thread safety: pure functions.
 #pragma once

@@ -196,6 +196,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       // --start-timeout (probe FN1). The children starting are ended as at a signal.
       note("standard input ended and standard output has no reader while the surfaces "
            "start: ending them");
+      owed_when_cut = held.HoldsLines();  // its requests go unrun: exit 9 (probe FO3)
       stop_serving();
       return;
     }
@@ -245,6 +246,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   operators.reset();
   if (server.status().ok() && (output->Broken() || owed_when_cut)) {
     // The calls ran and are in the log; the client did not get every answer.
+    if (owed_when_cut && !session) {
+      return IoError("the client is gone (standard input ended, standard output has no "
+                     "reader) while the surfaces started: its requests were not run");
+    }
     if (owed_when_cut) {
       return IoError("the client is gone (standard input ended, standard output has no "
                      "reader): the calls in flight were ended, and recorded, unanswered");

@@ -774,8 +774,7 @@ TEST_F(SurfaceRestartTest, AReleaseThatExpiresWhileServedStopsItsSurfaces) {
   const json after = Call("gated__echo", {{"text", "served after expiry"}});
   EXPECT_FALSE(after.contains("result"));
   // Told apart from a call that failed at a child: this one never reached one (probe FN5).
-  EXPECT_EQ(after["error"]["message"],
-            "Tool unavailable: its surface is not running (it may be starting again)")
+  EXPECT_EQ(after["error"]["message"], "Tool unavailable: its surface is not running")
       << after.dump();
   EXPECT_TRUE(Call("las__onboarding").contains("result")) << "Las's own tools keep serving";
   server_->CloseStdin();
@@ -1187,11 +1186,14 @@ TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
                                 release_->registry_path(), "--start-timeout", "600000"}));
   serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
   ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "stdin is read meanwhile";
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");  // held
   serve.CloseStdin();
   serve.CloseStdout();
   const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
   if (!status) serve.Kill(SIGKILL);
   ASSERT_TRUE(status.has_value()) << "still waiting for the slow child with no client left";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9)
+      << "a request went unrun (probe FO3): " << *status;
   EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
   testing::ChildProcess again(testing::LasArgvWithEnv(
       release_->Environment(), {"serve", "--embedded", "--log", tmp_.Sub("log"), "--registry",

@@ -21,6 +21,9 @@ TEST(ResultShapeTest, ResultsClientsReadAreReadable) {
         R"("description":"d","size":5,"icons":[{"src":"https://x/i.png"}]}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s",)"
         R"("mimeType":"image/png","sizes":["48x48","any"],"theme":"d\u0061rk"}]}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"audience":["user","assistant"],)"
+        R"("priority":0.5,"lastModified":"2025-01-01T10:00:00.5+01:00","other":1}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"priority":1,"lastModified":"2024-02-29T00:00:00Z"}}]})",
         R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","mimeType":"m","_meta":{}}}]})",
         R"({"content":[],"_meta":{"progressToken":7,"io.modelcontextprotocol/related-task":{"taskId":"t"}}})",
         R"({"content":[],"_meta":{"progressToken":"p"}})",
@@ -55,6 +58,14 @@ TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":"big"}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":"x"}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"alt":"no src"}]}]})",
+        // Probe FO1: the SDK's AnnotationsSchema threw on these.
+        R"({"content":[{"type":"text","text":"t","annotations":{"audience":["robot"]}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"audience":"user"}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"priority":7}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"priority":-1}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"lastModified":5}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"lastModified":"yesterday"}}]})",
+        R"({"content":[{"type":"text","text":"t","annotations":{"lastModified":"2025-01-01t10:00:00z"}}]})",
         // Probe FL1: the SDK's IconSchema threw on these.
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s","theme":"blue"}]}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"src":"s","sizes":"48x48"}]}]})",
