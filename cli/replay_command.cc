@@ -337,11 +337,16 @@ int RunReplay(const ReplayOptions& options) {
       }
     }
   }
+  // Checked on an intact chain whatever the seal said, so that a failed anchor shows beside a
+  // contradicted seal (probe FO4: the seal's failure hid it).
   for (const Anchor& anchor : anchors) {
-    if (outcome.status.ok() && anchor.sequence > outcome.verified) {
-      outcome.status = Corruption("the log ends at event " + std::to_string(outcome.verified) +
-                                  ", before the anchored event " + std::to_string(anchor.sequence) +
-                                  ": it was cut");
+    if (chain_intact && anchor.sequence > outcome.verified && !outcome.first_bad_sequence) {
+      const std::string cut = "the log ends at event " + std::to_string(outcome.verified) +
+                              ", before the anchored event " + std::to_string(anchor.sequence) +
+                              ": it was cut";
+      outcome.status = outcome.status.ok()
+                           ? Corruption(cut)
+                           : Status(outcome.status.code(), outcome.status.message() + "; " + cut);
       outcome.first_bad_sequence = outcome.verified + 1;
     }
   }

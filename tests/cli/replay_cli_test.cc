@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
 
+#include "base/hex.h"
 #include "log/chain_hash.h"
 #include "base/printable_text.h"
 #include "log/event_log.h"
@@ -674,8 +676,12 @@ TEST_F(ReplayCliTest, TheHeadSealListsUnvouchedEventsAndCatchesACut) {
   CommandResult plain = Las({"replay", "--log", dir_, "--snapshot-key", key});
   EXPECT_NE(plain.err.find("head seal sealed through event 10; events no seal vouches for: 1-9"),
             std::string::npos) << plain.err;
+  std::string anchor10;  // the head before the cut, as an earlier summary gave it
   {  // cut the last event, head and chain kept consistent
     testing::RawDb db(dir_);
+    const std::string event10 = db.Get("events", testing::SequenceKey(10));
+    anchor10 = "10:" + ToHex(std::span<const uint8_t>(
+                           reinterpret_cast<const uint8_t*>(event10.data()), 32));
     const std::string event9 = db.Get("events", testing::SequenceKey(9));
     db.Delete("events", testing::SequenceKey(10));
     log::Hash hash;
@@ -691,6 +697,13 @@ TEST_F(ReplayCliTest, TheHeadSealListsUnvouchedEventsAndCatchesACut) {
   EXPECT_EQ(cut_summary["ok"], false);
   // Not null, as for no key (probe FM1); the kept head is judged all the same.
   EXPECT_EQ(cut_summary["seal"], json::parse(R"({"state":"contradicted"})")) << cut_summary.dump();
+  // An anchor past the cut is named beside the seal (probe FO4: the seal's failure hid it).
+  CommandResult anchored = Las({"replay", "--log", dir_, "--snapshot-key", key, "--summary",
+                                "--anchor", anchor10});
+  EXPECT_EQ(anchored.exit_code, 3) << anchored.err;
+  EXPECT_NE(anchored.err.find("before the anchored event 10: it was cut"), std::string::npos)
+      << anchored.err;
+  EXPECT_EQ(json::parse(Lines(anchored.out).back())["summary"]["first_bad_sequence"], 10);
   CommandResult refused = RunCommand({LAS_EXECUTABLE, "grant", "carol", "--all", "--log", dir_},
                                      {"XDG_CONFIG_HOME=" + config});
   EXPECT_EQ(refused.exit_code, 3) << "a keyed writer refuses the cut log: " << refused.err;
