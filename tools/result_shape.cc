@@ -33,6 +33,22 @@ std::vector<JsonMember> MembersOf(std::string_view object) {
   return members;
 }
 
+// The elements of `member` when it is an array, else nullopt.
+std::optional<std::vector<std::string_view>> ArrayOf(const JsonMember& member) {
+  std::vector<std::string_view> elements;
+  if (member.type != JsonType::kArray ||
+      transport::ArrayElements(member.raw, &elements) != JsonTextError::kNone) {
+    return std::nullopt;
+  }
+  return elements;
+}
+
+// The value of `raw` when it is a JSON string, else nullopt.
+std::optional<std::string> StringValue(std::string_view raw) {
+  if (transport::JsonTypeOf(raw) != JsonType::kString) return std::nullopt;
+  return transport::DecodeJsonString(raw);
+}
+
 // Each of `keys` in `members`, absent or of `type`.
 bool EachAbsentOr(const std::vector<JsonMember>& members,
                   std::initializer_list<std::string_view> keys, JsonType type) {
@@ -67,18 +83,14 @@ bool ReadableIcon(std::string_view icon) {
     return false;
   }
   if (const JsonMember* sizes = Find(fields, "sizes")) {
-    std::vector<std::string_view> each;
-    if (sizes->type != JsonType::kArray ||
-        transport::ArrayElements(sizes->raw, &each) != JsonTextError::kNone) {
-      return false;
-    }
-    for (std::string_view size : each) {
-      if (transport::JsonTypeOf(size) != JsonType::kString) return false;
+    const auto each = ArrayOf(*sizes);
+    if (!each) return false;
+    for (std::string_view size : *each) {
+      if (!StringValue(size)) return false;
     }
   }
   if (const JsonMember* theme = Find(fields, "theme")) {
-    const std::optional<std::string> value =
-        theme->type == JsonType::kString ? transport::DecodeJsonString(theme->raw) : std::nullopt;
+    const std::optional<std::string> value = StringValue(theme->raw);
     if (!value || (*value != "light" && *value != "dark")) return false;
   }
   return true;
@@ -93,12 +105,9 @@ bool ReadableLinkExtras(const std::vector<JsonMember>& members) {
   }
   const JsonMember* icons = Find(members, "icons");
   if (icons == nullptr) return true;
-  std::vector<std::string_view> items;
-  if (icons->type != JsonType::kArray ||
-      transport::ArrayElements(icons->raw, &items) != JsonTextError::kNone) {
-    return false;
-  }
-  for (std::string_view icon : items) {
+  const auto items = ArrayOf(*icons);
+  if (!items) return false;
+  for (std::string_view icon : *items) {
     if (!ReadableIcon(icon)) return false;
   }
   return true;
@@ -138,15 +147,10 @@ bool ReadableAnnotations(const JsonMember* annotations) {
   if (annotations->type != JsonType::kObject) return false;
   const std::vector<JsonMember> members = MembersOf(annotations->raw);
   if (const JsonMember* audience = Find(members, "audience")) {
-    std::vector<std::string_view> roles;
-    if (audience->type != JsonType::kArray ||
-        transport::ArrayElements(audience->raw, &roles) != JsonTextError::kNone) {
-      return false;
-    }
-    for (std::string_view role : roles) {
-      const std::optional<std::string> value = transport::JsonTypeOf(role) == JsonType::kString
-                                                   ? transport::DecodeJsonString(role)
-                                                   : std::nullopt;
+    const auto roles = ArrayOf(*audience);
+    if (!roles) return false;
+    for (std::string_view role : *roles) {
+      const std::optional<std::string> value = StringValue(role);
       if (!value || (*value != "user" && *value != "assistant")) return false;
     }
   }
@@ -156,8 +160,7 @@ bool ReadableAnnotations(const JsonMember* annotations) {
     if (!(value >= 0.0 && value <= 1.0)) return false;
   }
   if (const JsonMember* modified = Find(members, "lastModified")) {
-    const std::optional<std::string> value =
-        modified->type == JsonType::kString ? transport::DecodeJsonString(modified->raw) : std::nullopt;
+    const std::optional<std::string> value = StringValue(modified->raw);
     if (!value || !SdkDateTime(*value)) return false;
   }
   return true;
