@@ -292,10 +292,6 @@ class DecodedScan final : public nlohmann::json_sax<nlohmann::json> {
   bool found_ = false;
 };
 
-}  // namespace
-
-namespace {
-
 // A value that is not UTF-8 never appears whole in JSON: a child that hands it back must
 // spell its stray bytes some other way, or drop them. So these are looked for too (probes
 // FE1, FJ2): the value with each stray byte dropped, replaced by U+FFFD (a lossy decoder's

@@ -165,7 +165,8 @@ void Federation::LaunchEligible() {
   };
   const std::vector<std::string> eligible =
       FilterEligible(signed_and_configured, lookup("LAS_ONLY"), lookup("LAS_SKIP"));
-  const bool only_names_nothing = lookup("LAS_ONLY") && NamesNothing(*lookup("LAS_ONLY"));
+  const std::optional<std::string_view> only = lookup("LAS_ONLY");
+  const bool only_names_nothing = only && NamesNothing(*only);
   if (only_names_nothing && !options_.quiet) {
     Note("LAS_ONLY is set but names no surface: none is served\n");
   }
@@ -188,9 +189,10 @@ void Federation::LaunchEligible() {
            unmatched.size() - kMostNamesNamed);
     }
   }
-  // Every surface subtracted, by names that did name some (probe FN2: nothing said so).
+  // Every surface subtracted, by names that did name some (probe FN2: nothing said so):
+  // eligible is what the two leave of signed_and_configured.
   if (eligible.empty() && !signed_and_configured.empty() && !only_names_nothing &&
-      !options_.quiet && (lookup("LAS_ONLY") || lookup("LAS_SKIP"))) {
+      !options_.quiet) {
     Note("LAS_ONLY and LAS_SKIP leave none of the %zu signed and configured surfaces: none is "
          "served\n",
          signed_and_configured.size());

@@ -76,18 +76,11 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
   return selector;
 }
 
-// The exact selector for `tool`: its digest as given or as the recorded catalog has it.
 // Why the log's catalog gives no digest for `name`, and what to do (probe FI3: a typo was
 // told to run las list, which changes nothing, or to give a digest for a tool that does
-// not exist).
-std::string NoRecordedTool(const projections::ProjectionSet& set, const reducers::Selector& selector,
-                           const std::string& name) {
-  const auto* catalog = dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
-  const reducers::RecordedSurface* surface = nullptr;
-  if (catalog != nullptr) {
-    auto found = catalog->catalog().surfaces.find(selector.surface);
-    if (found != catalog->catalog().surfaces.end()) surface = &found->second;
-  }
+// not exist). `surface`: the selector's surface as the catalog records it, or null.
+std::string NoRecordedTool(const reducers::RecordedSurface* surface,
+                           const reducers::Selector& selector, const std::string& name) {
   if (surface == nullptr) {
     return "the log's recorded catalog has no surface " + EscapeForTerminal(selector.surface) +
            " (run las list or las serve once with it configured and admitted, or give the "
@@ -112,6 +105,7 @@ std::string NoRecordedTool(const projections::ProjectionSet& set, const reducers
          EscapeForTerminal(name) + "); its tools: " + tools;
 }
 
+// The exact selector for `tool`: its digest as given or as the recorded catalog has it.
 Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const ToolArg& tool) {
   const std::string& name = tool.qualified_name;
   Result<reducers::Selector> named = SelectorNamed(tool);
@@ -122,25 +116,27 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
   } else {
     const auto* catalog =
         dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
+    const reducers::RecordedSurface* surface = nullptr;
     if (catalog != nullptr) {
-      auto surface = catalog->catalog().surfaces.find(selector.surface);
-      if (surface != catalog->catalog().surfaces.end()) {
-        for (const auto& recorded : surface->second.tools) {
-          if (recorded.name != selector.tool) continue;
-          if (!recorded.credential_templates_recorded) {
-            return NotFound("the log's catalog of " + EscapeForTerminal(selector.surface) +
-                            " was recorded by an earlier Las, which did not record the tool's "
-                            "credential templates, so its definition cannot be told from the "
-                            "log: run las list or las serve once, or give its digest (las list "
-                            "--json)");
-          }
-          selector.definition_sha256 =
-              DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256,
-                                      recorded.credential_templates_sha256);
+      auto found = catalog->catalog().surfaces.find(selector.surface);
+      if (found != catalog->catalog().surfaces.end()) surface = &found->second;
+    }
+    if (surface != nullptr) {
+      for (const auto& recorded : surface->tools) {
+        if (recorded.name != selector.tool) continue;
+        if (!recorded.credential_templates_recorded) {
+          return NotFound("the log's catalog of " + EscapeForTerminal(selector.surface) +
+                          " was recorded by an earlier Las, which did not record the tool's "
+                          "credential templates, so its definition cannot be told from the "
+                          "log: run las list or las serve once, or give its digest (las list "
+                          "--json)");
         }
+        selector.definition_sha256 =
+            DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256,
+                                    recorded.credential_templates_sha256);
       }
     }
-    if (selector.definition_sha256.empty()) return NotFound(NoRecordedTool(set, selector, name));
+    if (selector.definition_sha256.empty()) return NotFound(NoRecordedTool(surface, selector, name));
   }
   if (!reducers::IsWellFormedSelector(selector.surface, selector.tool, selector.definition_sha256)) {
     return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name));

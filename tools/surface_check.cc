@@ -50,8 +50,6 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return out;
 }
 
-// The signature row: signature file, key, manifest bytes, Ed25519, then parsing exactly
-// the verified bytes. Fills `out.manifest` on success.
 // The signature row's failure when the signature's or the manifest's path is not configured
 // (not set, or relative): both named in one row (probe FJ7: one fix at a time).
 std::optional<CheckRow> ReleaseFilesUnconfigured(const ReleaseCheckOptions& options) {
@@ -65,6 +63,8 @@ std::optional<CheckRow> ReleaseFilesUnconfigured(const ReleaseCheckOptions& opti
   return Fail("", "signature", first.reason_name(), detail);
 }
 
+// The signature row: signature file, key, manifest bytes, Ed25519, then parsing exactly
+// the verified bytes. Fills `out.manifest` on success.
 CheckRow CheckSignature(const ReleaseCheckOptions& options, const trust::TrustStore& store,
                         ReleaseCheck& out) {
   const trust::ReleasePaths& paths = options.paths;
