@@ -58,14 +58,43 @@ bool EachAbsentOr(const std::vector<JsonMember>& members,
   return true;
 }
 
+// Whether `text` decodes as the SDK's Base64Schema reads it: through `atob`, the WHATWG
+// "forgiving-base64 decode" — ASCII whitespace ignored; only A-Z a-z 0-9 + /; at most two
+// `=`, only at the end and only where they complete a group of four; never one character
+// left over from a group (probe FL2: the SDK threw on results the ledger called ok).
+bool SdkBase64(std::string_view text) {
+  size_t characters = 0;  // all but whitespace
+  size_t padding = 0;
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r') continue;
+    ++characters;
+    if (c == '=') {
+      if (++padding > 2) return false;
+      continue;
+    }
+    const bool alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                          (c >= '0' && c <= '9') || c == '+' || c == '/';
+    if (!alphabet || padding > 0) return false;
+  }
+  if (padding > 0 && characters % 4 != 0) return false;
+  return (characters - padding) % 4 != 1;
+}
+
+// A member that is a JSON string holding base64 as the SDK reads it (SdkBase64).
+bool IsBase64String(const JsonMember* member) {
+  if (!Is(member, JsonType::kString)) return false;
+  const std::optional<std::string> value = transport::DecodeJsonString(member->raw);
+  return value && SdkBase64(*value);
+}
+
 // An embedded resource's `resource`: an object with a string `uri` and a string `text` or
-// `blob`; `mimeType` a string and `_meta` an object when present.
+// a base64 `blob`; `mimeType` a string and `_meta` an object when present.
 bool ReadableResource(const JsonMember* resource) {
   if (!Is(resource, JsonType::kObject)) return false;
   const std::vector<JsonMember> members = MembersOf(resource->raw);
   return Is(Find(members, "uri"), JsonType::kString) &&
          (Is(Find(members, "text"), JsonType::kString) ||
-          Is(Find(members, "blob"), JsonType::kString)) &&
+          IsBase64String(Find(members, "blob"))) &&
          EachAbsentOr(members, {"mimeType"}, JsonType::kString) &&
          EachAbsentOr(members, {"_meta"}, JsonType::kObject);
 }
@@ -190,7 +219,9 @@ bool ReadableItem(std::string_view item) {
   };
   const std::optional<std::string> name = transport::DecodeJsonString(type->raw);
   if (name == "text") return strings({"text"});
-  if (name == "image" || name == "audio") return strings({"data", "mimeType"});
+  if (name == "image" || name == "audio") {
+    return strings({"mimeType"}) && IsBase64String(Find(members, "data"));
+  }
   if (name == "resource_link") return strings({"uri", "name"}) && ReadableLinkExtras(members);
   if (name == "resource") return ReadableResource(Find(members, "resource"));
   return false;  // a type Las does not know: the official client refuses the whole result

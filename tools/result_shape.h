@@ -9,11 +9,12 @@
 // It must also be readable by MCP clients, which refuse the whole answer otherwise (the
 // official SDK throws, or for a `_meta` that is no object never settles the call: probes
 // CU4, CV3): `content`, when present, an array of objects each with a string `type` and the
-// string members its type requires — "text": `text`; "image", "audio": `data`, `mimeType`;
-// "resource_link": `uri`, `name`, and when present `mimeType`, `description`, `title`
-// strings, `size` a number, `icons` objects with a string `src` (and, when present, a
-// string `mimeType`, `sizes` an array of strings, `theme` "light" or "dark"); "resource": a
-// `resource` object with a string `uri` and a string `text` or `blob`, and when present a string
+// string members its type requires — "text": `text`; "image", "audio": `data` (base64 as
+// the SDK's `atob` reads it: probe FL2), `mimeType`; "resource_link": `uri`, `name`, and
+// when present `mimeType`, `description`, `title` strings, `size` a number, `icons` objects
+// with a string `src` (and, when present, a string `mimeType`, `sizes` an array of strings,
+// `theme` "light" or "dark"); "resource": a `resource` object with a string `uri` and a
+// string `text` or a base64 `blob`, and when present a string
 // `mimeType` and an object `_meta` — and `annotations` (an object: `audience` an array of
 // "user"/"assistant", `priority` a number from 0 to 1, `lastModified` an RFC 3339 date-time
 // with upper-case T and Z and no leap second, each when present) and `_meta` (an object);
@@ -21,8 +22,7 @@
 // when present, an object whose `progressToken` is a string or an integer and whose
 // `io.modelcontextprotocol/related-task` is an object with a string `taskId` (probe DB1).
 // A content type Las does not know is not readable: the official client refuses the whole
-// result for one. Not checked: whether `data`/`blob` is valid base64; members Las does not
-// know are passed on.
+// result for one. Members Las does not know are passed on.
 //
 // Thread safety: pure functions.
 #pragma once

@@ -1518,22 +1518,26 @@ TEST_F(FederationTest, AResultNoClientCanReadIsRefused) {
   release_->Sign(1);
   const json no_text = json::parse(R"({"result":{"content":[{"type":"text"}]}})");
   const json array_structured = json::parse(R"({"result":{"structuredContent":[1,2]}})");
+  // Probe FL2: the SDK's atob refuses a lone `=` after two characters.
+  const json bad_base64 = json::parse(
+      R"({"result":{"content":[{"type":"image","mimeType":"image/png","data":"AA="}]}})");
   const json unknown_member = json::parse(R"({"result":{"content":[],"later":{"type":"x"}}})");
   auto run = Serve({CallStep("flaky__echo", no_text), CallStep("flaky__echo", array_structured),
-                    CallStep("flaky__echo", unknown_member),
+                    CallStep("flaky__echo", bad_base64), CallStep("flaky__echo", unknown_member),
                     CallStep("flaky__echo", {{"text", "next"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(run.steps[0]["error"]["code"], -32603) << run.steps[0].dump();
-  EXPECT_EQ(run.steps[1]["error"]["code"], -32603) << run.steps[1].dump();
-  EXPECT_EQ(run.steps[2]["ok"], true) << "members Las does not know pass";
-  EXPECT_EQ(StepText(run.steps[3]), "next");
+  for (int i : {0, 1, 2}) {
+    EXPECT_EQ(run.steps[i]["error"]["code"], -32603) << run.steps[i].dump();
+  }
+  EXPECT_EQ(run.steps[3]["ok"], true) << "members Las does not know pass";
+  EXPECT_EQ(StepText(run.steps[4]), "next");
   auto completed = Replay({"--kind", "ToolCallCompleted"});
-  ASSERT_EQ(completed.size(), 4u);
-  for (int i : {0, 1}) {
+  ASSERT_EQ(completed.size(), 5u);
+  for (int i : {0, 1, 2}) {
     EXPECT_EQ(completed[i]["payload"]["outcome"], "Refused");
     EXPECT_EQ(completed[i]["payload"]["error_code"], "result-malformed");
   }
-  EXPECT_EQ(completed[2]["payload"]["outcome"], "Ok");
+  EXPECT_EQ(completed[3]["payload"]["outcome"], "Ok");
 }
 
 // A child that sends back the credential Las injected: the result is refused, so the

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace las::tools {
 namespace {
 
@@ -81,6 +83,33 @@ TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
     EXPECT_TRUE(shape.object) << result;
     EXPECT_FALSE(shape.readable) << result;
   }
+}
+
+// Probe FL2: the SDK reads `data` and `blob` through `atob`; these are what Node 20's atob
+// accepted and refused (checked with node -e).
+TEST(ResultShapeTest, BinaryDataIsBase64AsTheSdkReadsIt) {
+  const auto image = [](const std::string& data) {
+    return R"({"content":[{"type":"image","mimeType":"image/png","data":")" + data + R"("}]})";
+  };
+  const auto blob = [](const std::string& data) {
+    return R"({"content":[{"type":"resource","resource":{"uri":"u","blob":")" + data + R"("}}]})";
+  };
+  for (const char* accepted : {"", "AA==", "AAAAAA==", "AB", "ABC", "Zm9v", "AAA=", "QQ",
+                               R"(AB C\n=)", R"(A B\tC\fD\r)", R"(AB==\n)", "AB = =",
+                               R"(Zm\u0039v)", R"(a\/b+)"}) {
+    EXPECT_TRUE(ShapeOf(image(accepted)).readable) << accepted;
+    EXPECT_TRUE(ShapeOf(blob(accepted)).readable) << accepted;
+  }
+  for (const char* refused : {"A===", "====", "AA=", "=AAA", "AAAA==", "AAAAA===", "AAAAA",
+                              "A", "AB=C", R"(AB\u000b)", "QQ=", "-_", "é", "AAA=A",
+                              "data:image/png;base64,AA=="}) {
+    EXPECT_FALSE(ShapeOf(image(refused)).readable) << refused;
+    EXPECT_FALSE(ShapeOf(blob(refused)).readable) << refused;
+  }
+  EXPECT_FALSE(ShapeOf(R"({"content":[{"type":"audio","mimeType":"audio/wav","data":5}]})").readable);
+  EXPECT_TRUE(ShapeOf(R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","blob":"!"}}]})")
+                  .readable)
+      << "the SDK reads a resource with a string text as text, whatever its blob";
 }
 
 TEST(ResultShapeTest, AResultThatIsNoObjectOrRepeatsAKeyIsNone) {
