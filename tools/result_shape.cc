@@ -1,5 +1,6 @@
 #include "tools/result_shape.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <initializer_list>
 #include <optional>
@@ -125,12 +126,23 @@ bool ReadableIcon(std::string_view icon) {
   return true;
 }
 
-// A resource link's optional members: strings, a number `size`, and `icons` an array of
-// icons (ReadableIcon).
+// The value of `member` when it is a JSON number, else nullopt; one too large for a double
+// (1e400) is infinite, as JavaScript's JSON.parse reads it.
+std::optional<double> NumberValue(const JsonMember& member) {
+  if (member.type != JsonType::kNumber) return std::nullopt;
+  return std::strtod(std::string(member.raw).c_str(), nullptr);
+}
+
+// A resource link's optional members: strings, a finite number `size` (the SDK's z.number()
+// refuses the Infinity that 1e400 parses to: probe FA2), and `icons` an array of icons
+// (ReadableIcon).
 bool ReadableLinkExtras(const std::vector<JsonMember>& members) {
-  if (!EachAbsentOr(members, {"mimeType", "description", "title"}, JsonType::kString) ||
-      !EachAbsentOr(members, {"size"}, JsonType::kNumber)) {
+  if (!EachAbsentOr(members, {"mimeType", "description", "title"}, JsonType::kString)) {
     return false;
+  }
+  if (const JsonMember* size = Find(members, "size")) {
+    const std::optional<double> value = NumberValue(*size);
+    if (!value || !std::isfinite(*value)) return false;
   }
   const JsonMember* icons = Find(members, "icons");
   if (icons == nullptr) return true;
@@ -184,9 +196,8 @@ bool ReadableAnnotations(const JsonMember* annotations) {
     }
   }
   if (const JsonMember* priority = Find(members, "priority")) {
-    if (priority->type != JsonType::kNumber) return false;
-    const double value = std::strtod(std::string(priority->raw).c_str(), nullptr);
-    if (!(value >= 0.0 && value <= 1.0)) return false;
+    const std::optional<double> value = NumberValue(*priority);
+    if (!value || !(*value >= 0.0 && *value <= 1.0)) return false;
   }
   if (const JsonMember* modified = Find(members, "lastModified")) {
     const std::optional<std::string> value = StringValue(modified->raw);

@@ -11,7 +11,7 @@
 // CU4, CV3): `content`, when present, an array of objects each with a string `type` and the
 // string members its type requires — "text": `text`; "image", "audio": `data` (base64 as
 // the SDK's `atob` reads it: probe FL2), `mimeType`; "resource_link": `uri`, `name`, and
-// when present `mimeType`, `description`, `title` strings, `size` a number, `icons` objects
+// when present `mimeType`, `description`, `title` strings, `size` a finite number, `icons` objects
 // with a string `src` (and, when present, a string `mimeType`, `sizes` an array of strings,
 // `theme` "light" or "dark"); "resource": a `resource` object with a string `uri` and a
 // string `text` or a base64 `blob`, and when present a string

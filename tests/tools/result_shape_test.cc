@@ -29,6 +29,7 @@ TEST(ResultShapeTest, ResultsClientsReadAreReadable) {
         R"({"content":[{"type":"resource","resource":{"uri":"u","text":"t","mimeType":"m","_meta":{}}}]})",
         R"({"content":[],"_meta":{"progressToken":7,"io.modelcontextprotocol/related-task":{"taskId":"t"}}})",
         R"({"content":[],"_meta":{"progressToken":"p"}})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":1e300}],"structuredContent":{"n":1e400}})",
         R"({"content":[{"type":"\u0074ext","text":"escaped"}],"structuredContent":{"n":1}})",
         R"({"toolResult":{"any":"thing"}})"}) {
     const ResultShape shape = ShapeOf(result);
@@ -58,6 +59,9 @@ TEST(ResultShapeTest, ResultsNoClientCanReadAreNotReadable) {
         // Probe DB1: the SDK threw on these, or (the _meta ones) never settled the call.
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","mimeType":5}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":"big"}]})",
+        // Probe FA2: JSON.parse reads 1e400 as Infinity, which the SDK's z.number() refuses.
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":1e400}]})",
+        R"({"content":[{"type":"resource_link","uri":"u","name":"n","size":-1E+999}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":"x"}]})",
         R"({"content":[{"type":"resource_link","uri":"u","name":"n","icons":[{"alt":"no src"}]}]})",
         // Probe FO1: the SDK's AnnotationsSchema threw on these.
