@@ -136,18 +136,13 @@ nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal, boo
 
 // The key in `path` that judges the seal of the log in `log_dir`, or why there is none (the
 // checks of tools::UsableSnapshotKey, the file read once).
-std::optional<log::SnapshotKey> SealJudgeKey(const std::string& path, const std::string& log_dir,
-                                             std::string& no_key) {
-  if (path.empty()) {
-    no_key = "no snapshot key file";
-  } else if (tools::KeyFileInsideLog(path, log_dir)) {
-    no_key = "the snapshot key file is inside the log directory";
-  } else if (auto key = tools::ReadSnapshotKey(path); key.ok()) {
-    return *key;
-  } else {
-    no_key = EscapeForTerminal(key.status().message());
+// The key that judges the head seal, or why there is none.
+Result<log::SnapshotKey> SealJudgeKey(const std::string& path, const std::string& log_dir) {
+  if (path.empty()) return NotFound("no snapshot key file");
+  if (tools::KeyFileInsideLog(path, log_dir)) {
+    return InvalidArgument("the snapshot key file is inside the log directory");
   }
-  return std::nullopt;
+  return tools::ReadSnapshotKey(path);
 }
 
 std::string SealLine(const std::optional<log::SealVerdict>& seal, const std::string& no_key) {
@@ -226,8 +221,20 @@ int RunReplay(const ReplayOptions& options) {
                             "64 of a-z, 0-9, '_' and '-', without \"__\")");
   }
   if (!valid.ok()) return Fail(valid);
-  std::string no_key;
-  const auto key = SealJudgeKey(options.snapshot_key_file, options.log_dir, no_key);
+  const Result<log::SnapshotKey> judge = SealJudgeKey(options.snapshot_key_file, options.log_dir);
+  // A key the auditor named is meant to judge the log: one that cannot do so fails the
+  // replay rather than pass it unjudged with exit 0 (probe FM6). A key file that is not a
+  // key is a bad flag value here, not a damaged log (exit 3 reads as tamper).
+  if (!judge.ok() && options.snapshot_key_given && !options.snapshot_key_file.empty()) {
+    const Code code = judge.status().code() == Code::kCorruption ? Code::kInvalidArgument
+                                                                  : judge.status().code();
+    return CannotRead(options, Status(code, "--snapshot-key: " + judge.status().message() +
+                                                " (--snapshot-key \"\" replays without judging "
+                                                "the seal)"));
+  }
+  const std::string no_key = judge.ok() ? "" : EscapeForTerminal(judge.status().message());
+  const std::optional<log::SnapshotKey> key =
+      judge.ok() ? std::optional<log::SnapshotKey>(*judge) : std::nullopt;
   // Read before the log: a server keeps its head while this replay runs, and a head kept
   // after the reader opened could lie beyond what the reader sees.
   const std::string kept_file =
@@ -454,11 +461,15 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
   cmd->add_option("--snapshot-key", options->snapshot_key_file,
                   "File with the key that sealed the log's head (as las serve's): a seal of "
                   "this key that the log contradicts fails (exit 3); the summary's \"seal\" "
-                  "lists the events no seal vouches for. \"\" or unreadable: not judged")
+                  "lists the events no seal vouches for. \"\": not judged; a key given here that "
+                  "cannot be used fails the replay; the default one absent: not judged")
       ->capture_default_str();
   cmd->add_flag("--summary", options->summary,
                 "End with a JSON summary line on stdout instead of digests on stderr");
-  cmd->callback([options, &exit_code] { exit_code = RunReplay(*options); });
+  cmd->callback([cmd, options, &exit_code] {
+    options->snapshot_key_given = cmd->get_option("--snapshot-key")->count() > 0;
+    exit_code = RunReplay(*options);
+  });
 }
 
 }  // namespace las::cli

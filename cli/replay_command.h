@@ -15,8 +15,10 @@ struct ReplayOptions {
   bool summary = false;  // final JSON summary line on stdout instead of digests on stderr
   // --anchor SEQ:HASH, each: event SEQ must be in the log with this chain hash (in hex).
   std::vector<std::string> anchors;
-  // The key that judges the head seal (log/head_seal.h); "" or unusable: not judged.
+  // The key that judges the head seal (log/head_seal.h); "" or unusable: not judged —
+  // unless given on the command line, where an unusable one fails the replay.
   std::string snapshot_key_file;
+  bool snapshot_key_given = false;
 };
 
 // Returns the exit code; writes JSON lines to stdout, diagnostics to stderr.

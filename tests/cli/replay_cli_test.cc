@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -740,9 +741,28 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   EXPECT_EQ(json::parse(Lines(replay.out).back())["summary"]["seal"],
             json::parse(R"({"state":"sealed","through":12,"unvouched":[[1,9],[11,11]]})"));
-  CommandResult unjudged = Las({"replay", "--log", dir_, "--snapshot-key", tmp_.Sub("nokey")});
+  // This user's default key, absent, leaves the seal unjudged and says why.
+  CommandResult unjudged = RunCommand({LAS_EXECUTABLE, "replay", "--log", dir_},
+                                      {"XDG_CONFIG_HOME=" + tmp_.Sub("nokey")});
+  EXPECT_EQ(unjudged.exit_code, 0) << unjudged.err;
   EXPECT_NE(unjudged.err.find("head seal not judged: "), std::string::npos) << unjudged.err;
   EXPECT_NE(unjudged.err.find("nokey"), std::string::npos) << "names why: " << unjudged.err;
+  // A key named on the command line is meant to judge: one that cannot fails the replay,
+  // naming the key, rather than exit 0 with nothing judged (probe FM6).
+  CommandResult missing = Las({"replay", "--log", dir_, "--snapshot-key", tmp_.Sub("nokey"),
+                               "--summary"});
+  EXPECT_EQ(missing.exit_code, 4) << missing.err;
+  EXPECT_NE(missing.err.find("las replay: not_found: --snapshot-key: "), std::string::npos)
+      << missing.err;
+  EXPECT_NE(missing.err.find("nokey"), std::string::npos) << missing.err;
+  EXPECT_EQ(json::parse(Lines(missing.out).back())["summary"]["ok"], false) << missing.out;
+  const std::string short_key = tmp_.Sub("short.key");
+  std::ofstream(short_key) << "seven b";
+  ASSERT_EQ(::chmod(short_key.c_str(), 0600), 0);
+  CommandResult malformed = Las({"replay", "--log", dir_, "--snapshot-key", short_key});
+  EXPECT_EQ(malformed.exit_code, 2) << "a bad key file is a bad flag, not tamper (exit 3): "
+                                    << malformed.err;
+  EXPECT_NE(malformed.err.find("is not exactly 32 bytes"), std::string::npos) << malformed.err;
   // The other key's seal is named by its id; a record naming no key is not taken for some
   // key's seal that "still vouches" (probe DR5).
   EXPECT_NE(other.err.find("another snapshot key (key id "), std::string::npos) << other.err;
