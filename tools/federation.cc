@@ -153,9 +153,9 @@ void Federation::LaunchEligible() {
     if (options_.registry.Find(surface.name) != nullptr) {
       signed_and_configured.push_back(surface.name);
     } else if (!options_.quiet) {
-      Note("surface %s left out (%s: signed, but the registry does not "
-           "configure it)\n", EscapeForTerminal(surface.name).c_str(),
-           std::string(kReasonNotInRegistry).c_str());
+      Note("surface %s left out (%s: signed, but %s does not configure it)\n",
+           EscapeForTerminal(surface.name).c_str(), std::string(kReasonNotInRegistry).c_str(),
+           RegistryName(options_.registry).c_str());
     }
   }
   auto lookup = [&](const char* name) -> std::optional<std::string_view> {

@@ -63,10 +63,17 @@ const ConfiguredSurface* Registry::Find(std::string_view name) const {
 
 Registry DefaultRegistry() {
   Registry registry;
+  registry.built_in = true;
   for (const auto& known : KnownSurfaces()) {
     registry.surfaces.push_back({std::string(known.name), std::string(known.role), known.policy});
   }
   return registry;
+}
+
+std::string RegistryName(const Registry& registry) {
+  if (!registry.built_in) return "the registry";
+  return "the built-in registry (no --registry file given: the seed's twelve surfaces; a "
+         "registry file configures others, docs/REGISTRY.md)";
 }
 
 namespace {

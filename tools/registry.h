@@ -44,8 +44,14 @@ struct ConfiguredSurface {
 
 struct Registry {
   std::vector<ConfiguredSurface> surfaces;  // sorted by name, unique
+  bool built_in = false;                    // DefaultRegistry(): no registry file given
   const ConfiguredSurface* Find(std::string_view name) const;
 };
+
+// How messages name `registry`: "the registry", or for the built-in one, that it is the
+// built-in one of the seed's twelve names and how to configure others (probe FN7: a
+// surface left out "not configured in the registry" where the user had given no registry).
+std::string RegistryName(const Registry& registry);
 
 // The registry used when no file is given: all twelve known surfaces.
 Registry DefaultRegistry();

@@ -438,7 +438,7 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     if (!release.manifest) {
       if (named && !configured) {
         verdicts[name].push_back(Fail(name, "release", kReasonNotInRegistry,
-                                   "not configured in the registry"));
+                                   "not configured in " + RegistryName(options.registry)));
       } else {
         verdicts[name].push_back(Skip(name, "release", kReasonNotChecked,
                                    "the release did not verify: no surface is checked"));
@@ -447,9 +447,11 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     }
     const trust::SurfaceBinding* bound = release.manifest->FindSurface(name);
     if (!configured) {
-      const std::string detail = bound ? "bound by the release, but not configured in the "
-                                         "registry: it will not be served"
-                                       : "neither configured in the registry nor bound by the release";
+      const std::string registry = RegistryName(options.registry);
+      const std::string detail =
+          bound ? "bound by the release, but not configured in " + registry +
+                      ": it will not be served"
+                : "neither configured in " + registry + " nor bound by the release";
       if (named) {
         verdicts[name].push_back(Fail(name, "release", kReasonNotInRegistry, detail));
       } else {

@@ -362,6 +362,18 @@ TEST_F(CheckCliTest, AReleaseThatBindsNoConfiguredSurfaceFails) {
   EXPECT_EQ(Row(report, "", "surfaces")["reason"], "no-surfaces");
 }
 
+// Probe FN7: with no --registry, "not configured in the registry" named a registry the user
+// had never given; the built-in one is named as such, with how to configure others.
+TEST_F(CheckCliTest, ASurfaceTheBuiltInRegistryLacksSaysItIsTheBuiltInOne) {
+  auto result = r_.Check({"--json", "mytool"});
+  ASSERT_EQ(result.exit_code, 1) << result.out << result.err;
+  const std::string detail = Row(json::parse(result.out), "mytool", "release")["detail"];
+  EXPECT_NE(detail.find("neither configured in the built-in registry (no --registry file given"),
+            std::string::npos) << detail;
+  const std::string given = Row(CheckJson({"mytool"}, 1), "mytool", "release")["detail"];
+  EXPECT_NE(given.find("neither configured in the registry nor"), std::string::npos) << given;
+}
+
 TEST_F(CheckCliTest, NamedSurfacesMustBeConfiguredAndBound) {
   json report = CheckJson({"most"}, 1);
   EXPECT_EQ(Row(report, "most", "release")["reason"], "not-in-registry");

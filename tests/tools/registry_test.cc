@@ -23,6 +23,8 @@ TEST(RegistryTest, DefaultKnowsTheTwelveSeedSurfacesWithTheirPolicies) {
   EXPECT_TRUE(std::is_sorted(registry.surfaces.begin(), registry.surfaces.end(),
                              [](const auto& a, const auto& b) { return a.name < b.name; }));
   for (const char* absent : {"", "a", "bramaa", "zz", "wele"}) EXPECT_EQ(registry.Find(absent), nullptr);
+  EXPECT_TRUE(registry.built_in);
+  EXPECT_NE(RegistryName(registry).find("the built-in registry"), std::string::npos);
   EXPECT_EQ(registry.Find("skarbiec")->policy, SurfacePolicy::kSkarbiec);
   EXPECT_EQ(registry.Find("finance")->policy, SurfacePolicy::kFinance);
   EXPECT_EQ(registry.Find("tama")->policy, SurfacePolicy::kTama);
@@ -40,6 +42,8 @@ TEST(RegistryTest, ParsesAFileAndDerivesPolicyFromTheName) {
   EXPECT_EQ(registry->Find("everything")->policy, SurfacePolicy::kOrdinary);
   EXPECT_EQ(registry->Find("skarbiec")->policy, SurfacePolicy::kSkarbiec);
   EXPECT_EQ(registry->Find("weles")->description, "browser executor");
+  EXPECT_FALSE(registry->built_in);
+  EXPECT_EQ(RegistryName(*registry), "the registry");
 }
 
 TEST(RegistryTest, RejectsMalformedFilesWithThePath) {
