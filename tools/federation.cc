@@ -35,6 +35,20 @@ std::string WhichVariable(std::string_view reason, std::string_view detail,
   return ": " + EscapeForTerminal(detail);
 }
 
+// The variables `surface` declares (`release draft --env`) that `environment` lacks, as
+// ", "-joined names; empty when none. The child starts without them — `las check`'s
+// `environment` row says the same — and nothing else would tell the operator why it then
+// misbehaves.
+std::string UnsetDeclaredVariables(const trust::SurfaceBinding& surface,
+                                   const trust::Environment& environment) {
+  std::string unset;
+  for (const std::string& name : surface.env) {
+    if (environment.count(name) != 0) continue;
+    unset += (unset.empty() ? "" : ", ") + EscapeForTerminal(name);
+  }
+  return unset;
+}
+
 }  // namespace
 
 Federation::Federation(boost::asio::io_context& io, log::EventLog& log, FederationOptions options)
@@ -221,6 +235,13 @@ void Federation::LaunchEligible() {
       continue;
     }
     if (!admission.left_out.empty()) policy_left_out_[name] = std::move(admission.left_out);
+    const std::string unset =
+        UnsetDeclaredVariables(*release_->manifest.FindSurface(name), options_.environment);
+    if (!unset.empty() && !options_.quiet) {
+      Note("surface %s starts without the variables its release declares but this environment "
+           "does not set: %s\n",
+           name.c_str(), unset.c_str());
+    }
     to_launch.emplace_back(name, std::move(admission.child_env));
   }
   if (to_launch.empty()) return Settle();

@@ -166,6 +166,28 @@ TEST_F(CheckCliTest, ADeclaredVariableThatIsNotSetIsNamed) {
                 "not set here, so the child runs without them: LAS_TEST_OPTIONAL_SETTING"),
             std::string::npos)
       << row.dump();
+  // A server says so too when it starts the surface; set, nothing is said.
+  const std::string runtime_dir = r_.Sub("run");
+  std::filesystem::create_directories(runtime_dir);
+  std::filesystem::permissions(runtime_dir, std::filesystem::perms::owner_all);
+  std::vector<std::string> env = {"LAS_RELEASE_MANIFEST=" + r_.manifest(),
+                                  "LAS_RELEASE_SIGNATURE=" + r_.signature(),
+                                  "LAS_TRUST_STORE=" + r_.trust_store(),
+                                  "LAS_RELEASE_WATERMARK=" + r_.watermark(),
+                                  "LAS_WORKSPACE=" + r_.workspace(),
+                                  "XDG_CONFIG_HOME=" + r_.Sub("config"),
+                                  "XDG_RUNTIME_DIR=" + runtime_dir};
+  const auto unset = testing::Las({"list", "--log", r_.Sub("log")}, env);
+  ASSERT_EQ(unset.exit_code, 0) << unset.err;
+  EXPECT_NE(unset.out.find("echo__echo"), std::string::npos) << unset.out;
+  EXPECT_NE(unset.err.find("surface echo starts without the variables its release declares but "
+                           "this environment does not set: LAS_TEST_OPTIONAL_SETTING"),
+            std::string::npos)
+      << unset.err;
+  env.push_back("LAS_TEST_OPTIONAL_SETTING=on");
+  const auto set = testing::Las({"list", "--log", r_.Sub("log")}, env);
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_EQ(set.err.find("starts without"), std::string::npos) << set.err;
 }
 
 // Nothing configured: the release files' variables are named in the same run as the trust
