@@ -173,6 +173,7 @@ int RunCheck(const CheckFlags& flags) {
       return Fail(registry.status());
     }
     options.registry = std::move(registry).value();
+    options.registry_file = flags.registry;
   }
   if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) {
     return Fail(reaper);

@@ -475,8 +475,15 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
   // skip row per surface alone would read as a pass (probe AB1).
   if (!named && release.manifest && to_launch.empty()) {
     report.rows.push_back(Fail("", "surfaces", kReasonNoSurfaces,
-                               "the release binds no surface the registry configures: nothing "
-                               "would be served"));
+                               "the release binds no surface " + RegistryName(options.registry) +
+                                   " configures: nothing would be served"));
+  }
+  // A registry file others may write decides which signed surfaces run: `las serve` notes
+  // it at every start, and this row says the same (ok: it keeps nothing out).
+  if (!options.registry_file.empty()) {
+    if (std::optional<std::string> note = RegistryFileNote(options.registry_file)) {
+      report.rows.push_back(Ok("", "registry", std::move(*note)));
+    }
   }
 
   // Special surface policies (docs/POLICIES.md), decided before any launch, as in serve.

@@ -21,6 +21,8 @@
 //                   kept head, a contradicted seal)               -> log-refused
 //   surfaces        (no surface named) the release binds a surface the registry
 //                   configures                                    -> no-surfaces
+//   registry        (a registry file others may write, or read through a path others
+//                   control) ok, with the note `las serve` prints at every start
 //
 // The watermark rows are present only when ReleaseCheckOptions::check_watermark. Nothing
 // here writes: the watermark never moves (CommitWatermark is only ever called by the
@@ -129,6 +131,7 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options);
 struct SurfaceCheckOptions {
   ReleaseCheckOptions release;
   Registry registry;
+  std::string registry_file;  // where `registry` was read; empty for the built-in one
   std::vector<std::string> surfaces;  // empty: all (see the header comment)
   trust::LaunchPolicy policy;
   int64_t start_timeout_ms = 15'000;

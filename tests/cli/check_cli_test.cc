@@ -382,6 +382,20 @@ TEST_F(CheckCliTest, AReleaseThatBindsNoConfiguredSurfaceFails) {
   EXPECT_EQ(Row(report, "echo", "release")["result"], "skip");
   EXPECT_EQ(Row(report, "", "surfaces")["result"], "fail");
   EXPECT_EQ(Row(report, "", "surfaces")["reason"], "no-surfaces");
+  EXPECT_EQ(report.dump().find("\"registry\""), std::string::npos)
+      << "a registry only its owner may write gets no row";
+}
+
+// A registry file others may write decides which signed surfaces run: `las serve` notes it
+// at every start, and `las check` said nothing of it.
+TEST_F(CheckCliTest, ARegistryOthersMayWriteGetsTheNoteServePrints) {
+  Spit(registry_, R"({"schema_version": 1, "surfaces": [{"name": "echo"}]})");
+  ASSERT_EQ(::chmod(registry_.c_str(), 0666), 0);
+  const json row = Row(CheckJson(), "", "registry");
+  EXPECT_EQ(row["result"], "ok") << row.dump();
+  EXPECT_NE(row["detail"].get<std::string>().find("may be written by others (mode 0666)"),
+            std::string::npos)
+      << row.dump();
 }
 
 // Probe FN7: with no --registry, "not configured in the registry" named a registry the user
