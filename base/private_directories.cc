@@ -18,7 +18,15 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
     auto above = MakePrivateDirectories(parent.string());
     if (!above.ok()) return above.status();
   }
-  if (::mkdir(dir.c_str(), 0700) == 0) return true;
+  if (::mkdir(dir.c_str(), 0700) == 0) {
+    // Exactly 0700: a umask that clears owner bits too (0177, say) would leave a directory
+    // its owner cannot enter (probe FP1: heads/ made 0600 turned the kept head off). Never
+    // wider in between: a umask only takes bits away from the 0700 asked for.
+    if (::chmod(dir.c_str(), 0700) != 0) {
+      return PathErrorStatus(errno, "setting mode 0700 on directory " + dir);
+    }
+    return true;
+  }
   const int failure = errno;
   if (failure == EEXIST && std::filesystem::is_directory(dir, error)) return false;
   if (failure == EEXIST) {

@@ -1,5 +1,6 @@
 // Directories for Las's private files (the log, release files, keys): every directory that
-// has to be made on the way is made mode 0700, whatever the umask. Made with the umask
+// has to be made on the way is made mode 0700, whatever the umask (exactly 0700: also
+// under a umask that clears owner bits, such as 0177). Made with the umask
 // instead (0777 under `umask 000`), a missing ~/.local/state/las could be replaced by
 // another local user, who would then own what Las writes inside (probe AU1). Directories
 // that already exist are left as they are: the checks of the files inside decide about them.

@@ -60,14 +60,11 @@ Result<std::unique_ptr<UnixListener>> UnixListener::Bind(boost::asio::io_context
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
   UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd.valid()) return IoError(Errno("socket"));
-  // The socket file is created by bind(2) with the umask applied: 0600 from the start,
-  // never briefly wider. (umask is process-wide; nothing else creates files at this point.)
-  const mode_t old_mask = ::umask(0177);
-  const int bound = ::bind(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address);
-  const int bind_errno = errno;
-  ::umask(old_mask);
-  if (bound != 0) {
-    errno = bind_errno;
+  // bind(2) makes the socket file with the process's umask applied; it is set to 0600
+  // before listen(2), and until then nobody can connect to it (ECONNREFUSED), whatever its
+  // mode. The umask is not narrowed around bind: it is process-wide, and another thread
+  // making a directory meanwhile got it too (probe FP1: heads/ made 0600).
+  if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
     return IoError(Errno("bind " + path));
   }
   if (::chmod(path.c_str(), 0600) != 0) return IoError(Errno("chmod " + path));
