@@ -1,5 +1,6 @@
 #include "tools/onboarding_journey.h"
 
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -227,6 +228,19 @@ log::EventDraft ResetEventFor(std::string_view step, std::string_view reason,
   return b.Finish(payload, actor.agent_id, actor.session_id);
 }
 
+// The first LAS_* variable a detail names ("launch: LAS_WORKSPACE is not set"), else "".
+std::string VariableNamedIn(std::string_view detail) {
+  const size_t start = detail.find("LAS_");
+  if (start == std::string_view::npos) return "";
+  size_t end = start;
+  while (end < detail.size() && (std::isupper(static_cast<unsigned char>(detail[end])) ||
+                                 std::isdigit(static_cast<unsigned char>(detail[end])) ||
+                                 detail[end] == '_')) {
+    ++end;
+  }
+  return std::string(detail.substr(start, end - start));
+}
+
 // A more precise instruction for some failures.
 std::string NextFor(const OnboardingStepInfo& info, std::string_view reason,
                     std::string_view detail) {
@@ -257,9 +271,8 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason,
     // The detail names the variable ("LAS_TRUST_STORE is not set"): its export is the fix,
     // not the list of every release variable (probe FI4).
     if ((reason == "not-configured" || reason == "not-absolute") && detail.starts_with("LAS_")) {
-      const std::string variable(detail.substr(0, detail.find_first_of(" :")));
-      return "export " + variable + "=/an/absolute/path (docs/FIRST-RELEASE.md, step 1), "
-             "then: las onboarding check release";
+      return "export " + VariableNamedIn(detail) + "=/an/absolute/path (docs/FIRST-RELEASE.md, "
+             "step 1), then: las onboarding check release";
     }
     if (reason == "expired") {
       return "sign again with a new expiry: las release sign --secret-key " +
@@ -290,6 +303,13 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason,
              "regular file, not a link or anything else (export "
              "LAS_RELEASE_WATERMARK=\"$(readlink -f \"$LAS_RELEASE_WATERMARK\")\" if it "
              "links to your watermark), then: las onboarding check release";
+    }
+  }
+  // A launch's variable ("launch: LAS_WORKSPACE is not set"): its export is the fix (probe
+  // FP3: the generic advice did not name it).
+  if (info.name == kStepSurfaces && (reason == "not-configured" || reason == "not-absolute")) {
+    if (const std::string variable = VariableNamedIn(detail); !variable.empty()) {
+      return "export " + variable + "=/an/absolute/path, then: las onboarding check surfaces";
     }
   }
   if (info.name == kStepSurfaces && reason == kReasonNoSurfaces) {

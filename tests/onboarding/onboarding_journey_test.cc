@@ -119,6 +119,16 @@ TEST(OnboardingJourney, ReleaseAndSurfacesFailuresGetAdviceThatFixesThem) {
   const JourneyView view = ViewJourney(state);
   ASSERT_EQ(view.current, "surfaces");
   EXPECT_NE(view.next.find("--registry"), std::string::npos) << view.next;
+  // A launch's unset variable: its export (probe FP3: the generic advice named none).
+  state = Fold(CheckEvents({{"surfaces", false, "not-configured", "launch: LAS_WORKSPACE is not set"}}, op),
+               state, sequence++);
+  EXPECT_EQ(ViewJourney(state).next,
+            "export LAS_WORKSPACE=/an/absolute/path, then: las onboarding check surfaces");
+  state = Fold(CheckEvents({{"release", false, "not-configured", "LAS_RELEASE_WATERMARK is not set"}}, op),
+               state, sequence++);
+  EXPECT_NE(ViewJourney(state).next.find("export LAS_RELEASE_WATERMARK=/an/absolute/path"),
+            std::string::npos)
+      << ViewJourney(state).next;
 }
 
 // A check's results come from the CLI over the operator channel, whose peer could send
