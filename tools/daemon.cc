@@ -42,6 +42,13 @@ class Daemon {
   Daemon& operator=(const Daemon&) = delete;
 
   void Run() {
+    // Probe FQ1: a daemon started by a script's `las daemon &` ignored SIGINT without a word,
+    // and a script waiting for it to drain waited for ever.
+    for (const int signal : signals_.IgnoredStops()) {
+      Note(StopSignalFd::Name(signal) + " was ignored when the daemon started (as a "
+           "non-interactive shell's `cmd &` starts commands ignoring SIGINT): it stays ignored "
+           "and does not stop the daemon");
+    }
     WaitForSignal();
     // A failed log refuses every call from then on: end, so that a supervisor sees the
     // exit (9) and a restart reopens the log (probe N6). The children are ended at once, as

@@ -251,11 +251,18 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
                          "at its connection limit or out of file descriptors: its stderr says "
                          "so; or it was stopping)");
         }
-        if (stdin_open || refused_input) return IoError("the daemon closed the connection");
-        if (const size_t left = unanswered.count(); left != 0) {
+        // Whether the client was owed anything is what it needs to know next (probe FQ1:
+        // "closed the connection" alone read the same with every request answered).
+        const size_t left = unanswered.count();
+        if (left != 0) {
           return IoError("the daemon closed the connection with " + std::to_string(left) +
                          " request(s) unanswered (it stopped or died, or dropped a line too "
-                         "large to answer whose id it could not read)");
+                         "large to answer whose id it could not read): whether each ran, las "
+                         "inspect calls or the log says");
+        }
+        if (stdin_open || refused_input) {
+          return IoError("the daemon closed the connection (it stopped or died) with every "
+                         "request sent so far answered; later ones cannot reach it");
         }
         return Status::Ok();
       }

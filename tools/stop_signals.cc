@@ -104,6 +104,16 @@ void StopSignals::UnlinkAtThirdSignal(const std::string& path) {
   unlink_count = at + 1;  // published after the path is whole
 }
 
+std::vector<int> StopSignals::IgnoredStops() const {
+  std::vector<int> ignored;
+  for (size_t i = 0; i < 3; ++i) {
+    if (kStopSignals[i] != SIGHUP && impl_->previous[i].sa_handler == SIG_IGN) {
+      ignored.push_back(kStopSignals[i]);
+    }
+  }
+  return ignored;
+}
+
 void StopSignals::Cancel() {
   boost::system::error_code ignored;
   impl_->reader.cancel(ignored);

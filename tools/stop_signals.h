@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace boost::asio {
 class io_context;
@@ -46,6 +47,11 @@ class StopSignals {
   // bytes, as a Unix socket address is): left behind, it would look like a crashed daemon's
   // to the next client (probe BV3).
   void UnlinkAtThirdSignal(const std::string& path);
+
+  // SIGTERM and SIGINT when the process started ignoring them (a non-interactive shell's
+  // `cmd &` starts it ignoring SIGINT): they stay ignored, so they do not stop it. SIGHUP is
+  // left out: ignoring it is what `nohup` is asked for.
+  std::vector<int> IgnoredStops() const;
 
   // The line a third signal writes: `prefix` followed by what it means.
   static std::string ThirdSignalLine(const std::string& prefix);

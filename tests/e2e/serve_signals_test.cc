@@ -242,6 +242,44 @@ TEST_F(ServeSignalsTest, SighupUnderNohupIsNotAStop) {
   EXPECT_EQ(daemon_->Wait(), 0);
 }
 
+// Probe FQ1: a daemon started by a script's `las daemon &` ignores SIGINT (shells without job
+// control start it so), which stays ignored: it says so at start instead of leaving a script
+// waiting for a drain. A bridge whose daemon then goes away says it was owed nothing.
+TEST_F(ServeSignalsTest, ADaemonStartedIgnoringSigintSaysSoAndABridgeItLeavesSaysNothingWasOwed) {
+  const std::string daemon_err = tmp_.Sub("daemon.err");
+  std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' INT; exec \"$@\"", "sh"};
+  for (const std::string& arg : testing::LasArgvWithEnv(
+           Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry", release_->registry_path()})) {
+    argv.push_back(arg);
+  }
+  daemon_ = std::make_unique<testing::ChildProcess>(WithStderrTo(daemon_err, argv));
+  ASSERT_TRUE(daemon_->ReadLine(std::chrono::seconds(120)).has_value())
+      << "the daemon never said it listens: " << ReadFile(daemon_err);
+  EXPECT_NE(ReadFile(daemon_err).find("SIGINT was ignored when the daemon started"),
+            std::string::npos)
+      << ReadFile(daemon_err);
+  EXPECT_EQ(ReadFile(daemon_err).find("SIGTERM was ignored"), std::string::npos);
+  auto serve = StartServe({"--bridge-only"});
+  ASSERT_TRUE(Open(*serve));
+  serve->WriteLine(tools::ToolCallRequestLine(1, "las__state_set", R"({"key":"k","value":1})"));
+  ASSERT_TRUE(serve->ReadLine(std::chrono::seconds(60)).has_value());
+  daemon_->Kill(SIGINT);  // ignored: the bridge is still served
+  serve->WriteLine(tools::ToolCallRequestLine(2, "las__state_get", R"({"key":"k"})"));
+  auto answer = serve->ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_NE(answer->find("\"id\":2"), std::string::npos) << *answer;
+  daemon_->Kill(SIGTERM);
+  EXPECT_EQ(daemon_->Wait(), 0) << ReadFile(daemon_err);
+  EXPECT_EQ(ReadFile(daemon_err).find("SIGINT: draining"), std::string::npos) << ReadFile(daemon_err);
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  EXPECT_NE(ReadFile(err_).find("the daemon closed the connection (it stopped or died) with "
+                                "every request sent so far answered"),
+            std::string::npos)
+      << ReadFile(err_);
+}
+
 // AA1: one signal is enough. Answers a client does not read get 5 s from the signal
 // (StdioServerOptions::signal_drain_limit), then are dropped as at a second signal, so a
 // supervisor that sends one SIGTERM does not wait forever.
