@@ -85,7 +85,7 @@ tools::Catalog BuildCatalog(int sources, int tools_per_source) {
     auto left_out = catalog.AddSurface(binding, live);
     catalog.SetSurfaceExtras(binding.name, {}, {}, titles);
     if (!left_out.empty()) {
-      std::fprintf(stderr, "las_catalog_bench: a schema did not compile: %s\n", left_out[0].c_str());
+      std::fprintf(stderr, "las_catalog_bench: a schema did not compile: %s\n", left_out[0].first.c_str());
       std::exit(1);
     }
   }

@@ -16,6 +16,7 @@
 #include <system_error>
 #include <vector>
 
+#include "base/out_of_memory.h"
 #include "cli/command_words.h"
 #include "cli/commands.h"
 #include "cli/stdout_check.h"
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
   // 1 MB state value raised the peak by ~55 MiB (docs/PERFORMANCE.md, "Large values"). A
   // fixed threshold keeps large blocks mapped and returned whole.
   (void)::mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  // Checks watched for running out of memory make it no verdict (base/out_of_memory.h).
+  las::CountAllocationFailures();
   OccupyClosedStandardDescriptors();
   // Before anything reads a credential: the environment holds every LAS_CREDENTIAL_*, and
   // a child surface of the same user must not read another's from /proc (probe AE7).

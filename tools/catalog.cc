@@ -103,15 +103,17 @@ std::string DefinitionDigest(const trust::ToolBinding& binding) {
                                  CredentialTemplatesDigestHex(binding.credential_templates));
 }
 
-std::vector<std::string> Catalog::AddSurface(const trust::SurfaceBinding& binding,
-                                             const std::vector<trust::LiveTool>& live) {
-  std::vector<std::string> left_out;
+std::vector<std::pair<std::string, std::string>> Catalog::AddSurface(
+    const trust::SurfaceBinding& binding, const std::vector<trust::LiveTool>& live) {
+  std::vector<std::pair<std::string, std::string>> left_out;
   for (const auto& tool : live) {
     const trust::ToolBinding* signed_tool = binding.FindTool(tool.name);
     if (signed_tool == nullptr) continue;  // impossible after CheckToolList; never widen
     auto schema = trust::CompileToolInputSchema(tool.input_schema_json);
     if (!schema.ok()) {
-      left_out.push_back(tool.name);
+      left_out.emplace_back(tool.name, schema.status().code() == Code::kIo
+                                           ? std::string(trust::ReasonName(trust::Reason::kIoError))
+                                           : std::string(trust::kSchemaUnsupported));
       continue;
     }
     CatalogTool entry;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/capability_item.h"
@@ -62,8 +63,9 @@ class Catalog {
  public:
   // Adds an admitted surface's tools. `live` must have passed CheckToolList(binding).
   // A tool whose signed schema cannot be compiled for validation is left out (a call
-  // could never be checked); its name is returned.
-  std::vector<std::string> AddSurface(const trust::SurfaceBinding& binding,
+  // could never be checked); its name is returned with why: trust::kSchemaUnsupported, or
+  // "io-error" when memory ran out compiling it (no verdict on the schema).
+  std::vector<std::pair<std::string, std::string>> AddSurface(const trust::SurfaceBinding& binding,
                                       const std::vector<trust::LiveTool>& live);
   void AddBuiltin(CatalogTool tool);
   // Records an admitted surface's prompts, resources and tool titles (tool name -> title),

@@ -341,20 +341,19 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
          std::string(policies_.taxonomy_verdict.reason_name()).c_str());
   }
   if (launch.ok) {
-    const std::vector<std::string> uncompiled = catalog_.AddSurface(*binding, launch.live_tools);
-    for (const auto& tool : uncompiled) {
-      withheld.emplace_back(tool, kSchemaUnsupported);
-      left_out_reasons_[QualifiedName(launch.surface, tool)] = kSchemaUnsupported;
+    const auto uncompiled = catalog_.AddSurface(*binding, launch.live_tools);
+    for (const auto& [tool, reason] : uncompiled) {
+      withheld.emplace_back(tool, reason);
+      left_out_reasons_[QualifiedName(launch.surface, tool)] = reason;
     }
     KeepOut(launch.surface, launch.live_tools);
     // SurfaceAdmitted names every signed tool, CatalogLoaded the tools served, ToolWithheld
     // each one Las keeps out and why.
     RecordAdmission(launch.surface, launch.live_tools, withheld);
     FirstAdmitted(launch.surface, std::move(withheld));
-    for (const auto& tool : uncompiled) {
+    for (const auto& [tool, reason] : uncompiled) {
       if (!options_.quiet) {
-        Note("tool %s__%s left out (%s)\n", launch.surface.c_str(),
-             tool.c_str(), std::string(kSchemaUnsupported).c_str());
+        Note("tool %s__%s left out (%s)\n", launch.surface.c_str(), tool.c_str(), reason.c_str());
       }
     }
     catalog_.SetSurfaceExtras(launch.surface, std::move(launch.prompts),

@@ -95,10 +95,8 @@ CheckRow CheckSignature(const ReleaseCheckOptions& options, const trust::TrustSt
   }
   Result<trust::Manifest> manifest = trust::ParseManifest(raw);
   if (!manifest.ok()) {
-    const trust::Reason reason = manifest.status().code() == Code::kUnsupported
-                                     ? trust::Reason::kManifestUnsupported
-                                     : trust::Reason::kManifestInvalid;
-    return Fail("", "signature", trust::ReasonName(reason), manifest.status().message());
+    return Fail("", "signature", trust::ReasonName(trust::ManifestRefusalReason(manifest.status())),
+                manifest.status().message());
   }
   out.key_id = key.key_id;
   out.manifest_sha256 = trust::Sha256(raw);

@@ -36,6 +36,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validation_visitor.hpp>
 
+#include "base/out_of_memory.h"
 #include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
 #include "trust/date_time_format.h"
@@ -1361,7 +1362,38 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
 
 }  // namespace
 
-Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
+namespace {
+
+// `check`'s verdict, unless memory ran out while it ran (base/out_of_memory.h): then the
+// arguments were not checked, and are refused as io-error, not as their fault — nor
+// accepted on a check that may have been cut short (fail closed).
+template <typename Check>
+Verdict UnlessMemoryRanOut(Check check) {
+  const AllocationWatch watch;
+  try {
+    Verdict verdict = check();
+    if (!watch.RanOut()) return verdict;
+  } catch (...) {  // valijson turns std::bad_alloc into other exceptions
+    if (!watch.RanOut()) throw;
+  }
+  return Reject(Reason::kIoError, OutOfMemory("checking the arguments").message());
+}
+
+// The compiled schema, unless memory ran out while compiling: then OutOfMemory, not a
+// verdict on the schema.
+template <typename Compile>
+Result<ArgumentSchema> CompiledUnlessMemoryRanOut(Compile compile) {
+  const AllocationWatch watch;
+  try {
+    Result<ArgumentSchema> compiled = compile();
+    if (!watch.RanOut()) return compiled;
+  } catch (...) {  // valijson turns std::bad_alloc into other exceptions
+    if (!watch.RanOut()) throw;
+  }
+  return OutOfMemory("compiling the input schema");
+}
+
+Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
   Result<Json> parsed = ParseBindableSchema(schema_json, limits);
   if (!parsed.ok()) return parsed.status();
 
@@ -1421,6 +1453,12 @@ Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const
   return ArgumentSchema(std::move(impl));
 }
 
+}  // namespace
+
+Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
+  return CompiledUnlessMemoryRanOut([&] { return CompileUnwatched(schema_json, limits); });
+}
+
 Result<ArgumentSchema> CompileToolInputSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
   Result<ArgumentSchema> compiled = CompileArgumentSchema(schema_json, limits);
   if (!compiled.ok()) return compiled;
@@ -1448,7 +1486,7 @@ Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLim
 }
 
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json) {
-  return Validate(schema, arguments_json, /*arguments=*/true);
+  return UnlessMemoryRanOut([&] { return Validate(schema, arguments_json, /*arguments=*/true); });
 }
 
 uint64_t ValidationCostBound(const ArgumentSchema& schema, std::string_view arguments_json) {
@@ -1474,7 +1512,8 @@ Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view
                                   size_t client_bytes, const std::vector<std::string>& filled) {
   if (Verdict size = CheckArgumentsSize(schema, client_bytes); !size.ok()) return size;
   const size_t injected = arguments_json.size() > client_bytes ? arguments_json.size() - client_bytes : 0;
-  return Validate(schema, arguments_json, /*arguments=*/true, injected, filled);
+  return UnlessMemoryRanOut(
+      [&] { return Validate(schema, arguments_json, /*arguments=*/true, injected, filled); });
 }
 
 bool RefusesFilledValues(const ArgumentSchema& schema, std::string_view arguments_json,
@@ -1490,7 +1529,7 @@ bool RefusesFilledValues(const ArgumentSchema& schema, std::string_view argument
 }
 
 Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {
-  return Validate(schema, instance_json, /*arguments=*/false);
+  return UnlessMemoryRanOut([&] { return Validate(schema, instance_json, /*arguments=*/false); });
 }
 
 }  // namespace las::trust

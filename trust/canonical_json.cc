@@ -6,11 +6,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <new>
 #include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "base/out_of_memory.h"
 #include "trust/canonical_json_internal.h"
 
 namespace las::trust {
@@ -177,6 +179,8 @@ Result<std::string> CanonicalJsonOf(const Json& value) {
   std::string out;
   try {
     LAS_RETURN_IF_ERROR(AppendValue(value, out));
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory("canonicalizing JSON");
   } catch (const std::exception& ex) {
     return InvalidArgument(std::string("cannot canonicalize JSON: ") + ex.what());
   }

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <exception>
 #include <initializer_list>
+#include <new>
 #include <set>
 #include <utility>
 
+#include "base/out_of_memory.h"
 #include "trust/rfc3339.h"
 #include "trust/strict_json_internal.h"
 
@@ -335,14 +337,24 @@ const SurfaceBinding* Manifest::FindSurface(std::string_view surface_name) const
   return nullptr;
 }
 
+Reason ManifestRefusalReason(const Status& failure) {
+  switch (failure.code()) {
+    case Code::kUnsupported: return Reason::kManifestUnsupported;
+    case Code::kIo: return Reason::kIoError;
+    default: return Reason::kManifestInvalid;
+  }
+}
+
 Result<Manifest> ParseManifest(std::string_view bytes) {
   StrictJsonLimits limits;
   limits.max_bytes = kMaxManifestBytes;
   limits.max_depth = kMaxManifestDepth;
   Result<Json> root = internal::ParseStrictJson(bytes, limits);
-  if (!root.ok()) return InvalidArgument("manifest: " + root.status().message());
+  if (!root.ok()) return Status(root.status().code(), "manifest: " + root.status().message());
   try {
     return ParseManifestValue(*root);
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory("manifest");
   } catch (const std::exception& ex) {
     // Only reachable through a bug in the checks above (a get<> on an unchecked type).
     return InvalidArgument(std::string("manifest: ") + ex.what());

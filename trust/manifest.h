@@ -7,7 +7,7 @@
 //
 // Errors: InvalidArgument for anything malformed, with the JSON path of the offending
 // value ("$.surfaces[0].tools[1].name: ..."); Unsupported for a schema_version this build
-// does not know. Thread safety: value types and free functions, no shared state.
+// does not know; kIo when memory ran out (base/out_of_memory.h): no verdict on the bytes. Thread safety: value types and free functions, no shared state.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,7 @@
 
 #include "base/result.h"
 #include "trust/digest.h"
+#include "trust/reason.h"
 
 namespace las::trust {
 
@@ -78,6 +79,10 @@ struct Manifest {
 // kMaxManifestDepth) against the schema_version 1 format. See the header comment.
 Result<Manifest> ParseManifest(std::span<const uint8_t> bytes);
 Result<Manifest> ParseManifest(std::string_view bytes);
+
+// The trust reason of a ParseManifest failure: manifest-unsupported, manifest-invalid, or
+// io-error when memory ran out (not the manifest's fault).
+Reason ManifestRefusalReason(const Status& failure);
 
 // Ok while now_micros < manifest.expires_at_micros; Denied ("release expired at ...")
 // from the expiry instant on. `now_micros` comes from the admission's one injected clock

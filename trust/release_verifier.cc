@@ -1,7 +1,9 @@
 #include "trust/release_verifier.h"
 
+#include <new>
 #include <span>
 
+#include "base/out_of_memory.h"
 #include "trust/signature_file.h"
 #include "trust/trust_store.h"
 
@@ -15,6 +17,18 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::Verify(const ReleasePaths& paths,
 VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
                                                      int64_t now_micros,
                                                      RefusedRelease* refused) const {
+  const AllocationWatch watch;
+  try {
+    VerdictOr<AcceptedRelease> verdict = VerifyUnwatched(paths, now_micros, refused);
+    if (!watch.RanOut()) return verdict;
+  } catch (const std::bad_alloc&) {
+  }
+  return Reject(Reason::kIoError, OutOfMemory("verifying the release").message());
+}
+
+VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyUnwatched(const ReleasePaths& paths,
+                                                            int64_t now_micros,
+                                                            RefusedRelease* refused) const {
   VerdictOr<TrustStore> store = LoadTrustStore(paths.trust_store, secure_options_);
   if (!store.ok()) return store.verdict();
   const TrustedKey& key = store->selected();
@@ -50,10 +64,7 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
   // Only now, with the bytes authenticated, parse exactly those bytes.
   Result<Manifest> manifest = ParseManifest(raw);
   if (!manifest.ok()) {
-    const Reason reason = manifest.status().code() == Code::kUnsupported
-                              ? Reason::kManifestUnsupported
-                              : Reason::kManifestInvalid;
-    return Reject(reason, manifest.status().message());
+    return Reject(ManifestRefusalReason(manifest.status()), manifest.status().message());
   }
   if (refused != nullptr) refused->sequence = manifest->sequence;
   Status fresh = CheckExpiry(*manifest, now_micros);

@@ -69,7 +69,8 @@ class ReleaseVerifier {
                                     RefusedRelease* refused = nullptr) const;
 
   // Verify at an explicit check time (for callers that already took the admission's
-  // clock reading, and for `las release verify --at`).
+  // clock reading, and for `las release verify --at`). Memory that ran out while verifying
+  // (base/out_of_memory.h) makes the verdict io-error, never one about the release.
   VerdictOr<AcceptedRelease> VerifyAt(const ReleasePaths& paths, int64_t now_micros,
                                       RefusedRelease* refused = nullptr) const;
 
@@ -83,6 +84,9 @@ class ReleaseVerifier {
   Verdict Commit(const AcceptedRelease& release) const;
 
  private:
+  VerdictOr<AcceptedRelease> VerifyUnwatched(const ReleasePaths& paths, int64_t now_micros,
+                                             RefusedRelease* refused) const;
+
   const WallClock& clock_;
   SecureFileOptions secure_options_;
 };

@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/json_decimal.h"
+#include "base/out_of_memory.h"
 #include "trust/strict_json_internal.h"
 
 namespace las::trust {
@@ -282,6 +284,8 @@ Result<Json> ParseStrictJson(std::string_view text, const StrictJsonLimits& limi
     if (!ok) {
       return InvalidArgument(builder.error().empty() ? "invalid JSON" : builder.error());
     }
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory("parsing JSON");
   } catch (const std::exception& ex) {
     return InvalidArgument("invalid JSON: " + WithoutInput(ex.what()));
   }
