@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <utility>
 
+#include "base/out_of_memory.h"
 #include "log/chain_cursor.h"
 #include "log/envelope.h"
 #include "log/events_generated.h"
@@ -57,11 +59,16 @@ struct Request {
   size_t bytes = 0;
   Durability durability = Durability::kSynced;
   Result<AppendedRange> result = Status(Code::kIo, "not committed");
-  std::shared_ptr<Wakeup> wakeup = std::make_shared<Wakeup>();
+  std::shared_ptr<Wakeup> wakeup;  // made by Commit, where running out of memory is an error
 };
 
 // A group stops growing at this size so one huge batch cannot stall everyone forever.
 constexpr size_t kMaxGroupBytes = 8 << 20;
+// A write batch's bytes beyond its events' envelopes: per event its record's tag, family,
+// key and lengths and the chain hash stored before the envelope; per batch its header and
+// the head record (and the seal's, counted apart).
+constexpr size_t kRecordOverheadBytes = 64;
+constexpr size_t kBatchOverheadBytes = 256;
 
 Status CheckDraft(const EventDraft& draft) {
   if (!IsUsableEnvelope(draft.envelope.data(), draft.envelope.size())) {
@@ -220,8 +227,14 @@ class RocksEventLog final : public EventLog {
     request.durability = durability;
     for (const auto& draft : drafts) request.bytes += draft.envelope.size();
 
-    std::unique_lock lock(mu_);
-    queue_.push_back(&request);
+    std::unique_lock lock(mu_, std::defer_lock);
+    try {
+      request.wakeup = std::make_shared<Wakeup>();
+      lock.lock();
+      queue_.push_back(&request);
+    } catch (const std::bad_alloc&) {
+      return OutOfMemory("appending to the log");  // nothing queued
+    }
     if (writing_ || queue_.front() != &request) {
       lock.unlock();
       // Posted kLead by the writer before us once it is done, or kDone by a leader that
@@ -231,6 +244,16 @@ class RocksEventLog final : public EventLog {
     }
 
     std::vector<Request*> group;
+    try {
+      group.reserve(queue_.size());  // so that taking requests from the queue never throws
+    } catch (const std::bad_alloc&) {
+      // Nothing taken: this request leaves the queue (its front: it leads), the next leads.
+      queue_.pop_front();
+      Request* next = queue_.empty() ? nullptr : queue_.front();
+      lock.unlock();
+      if (next != nullptr) Wakeup::Post(next->wakeup, Wakeup::Reason::kLead);
+      return OutOfMemory("appending to the log");
+    }
     size_t group_bytes = 0;
     while (!queue_.empty() &&
            (group.empty() || group_bytes + queue_.front()->bytes <= kMaxGroupBytes)) {
@@ -248,7 +271,7 @@ class RocksEventLog final : public EventLog {
     writing_ = true;
     lock.unlock();
 
-    if (status.ok()) status = WriteGroup(group, end, time);
+    if (status.ok()) status = WriteGroupOrAbandon(group, end, time);
 
     lock.lock();
     writing_ = false;
@@ -302,7 +325,13 @@ class RocksEventLog final : public EventLog {
     syncing_ = true;
     const uint64_t target = written_sequence_;
     lock.unlock();
-    Status status = store_->WriteResult(store_->db().SyncWAL(), "syncing the log");
+    Status status;
+    try {
+      status = store_->WriteResult(store_->db().SyncWAL(), "syncing the log");
+    } catch (const std::bad_alloc&) {
+      store_->Abandon();  // RocksDB's state after that is not to be trusted (probe FR4)
+      status = OutOfMemory("syncing the log");
+    }
     if (status.ok()) status = store_->CheckInPlace();  // synced into a directory still there
     lock.lock();
     syncing_ = false;
@@ -369,11 +398,22 @@ class RocksEventLog final : public EventLog {
 
   void WriteAsync(std::deque<AsyncAppend>& work) {
     std::vector<EventDraft> merged;
+    std::vector<SyncWaiter> waiters;
+    try {
+      size_t drafts = 0;
+      for (const auto& item : work) drafts += item.drafts.size();
+      merged.reserve(drafts);
+      waiters.reserve(work.size());
+    } catch (const std::bad_alloc&) {
+      // Out of memory on this thread, before anything was written: each append fails (an
+      // exception leaving the thread would end the process: probe FR2).
+      for (auto& item : work) item.done(OutOfMemory("appending to the log"));
+      return;
+    }
     for (auto& item : work) {
       for (auto& draft : item.drafts) merged.push_back(std::move(draft));
     }
     Result<AppendedRange> range = Commit(merged, Durability::kDeferred);
-    std::vector<SyncWaiter> waiters;
     uint64_t next = range.ok() ? range->first : 0;
     for (auto& item : work) {
       if (!range.ok()) {
@@ -475,7 +515,12 @@ class RocksEventLog final : public EventLog {
     while (!last) {
       last = keeper_stopping_;  // a keep begun before the close asked is not the last one
       lock.unlock();
-      KeepDurableHead();
+      try {
+        KeepDurableHead();
+      } catch (const std::bad_alloc&) {
+        // Out of memory (a memory limit): this head is not kept now, the next one is
+        // tried; an exception leaving the thread ended the process (probe FR2).
+      }
       lock.lock();
       if (!last) {
         keeper_wake_.wait_for(lock, keep_every_, [this] { return keeper_stopping_ || first_keep_due_; });
@@ -578,10 +623,32 @@ class RocksEventLog final : public EventLog {
   }
 
  private:
+  // WriteGroup, or the log's failure when memory ran out during it: RocksDB's write path is
+  // not exception-safe (a write cut short left its writer queue waiting for ever, and the
+  // close with it: probe FR4), so the store is abandoned, never flushed nor closed.
+  Status WriteGroupOrAbandon(const std::vector<Request*>& group, Head& head, int64_t& time) {
+    try {
+      return WriteGroup(group, head, time);
+    } catch (const std::bad_alloc&) {
+      store_->Abandon();
+      return OutOfMemory("appending to the log");
+    }
+  }
+
   // Sequences, stamps, hashes and writes one group, without fsync. Runs without the mutex;
   // only the write leader runs it, so `head` and `time` are its own.
   Status WriteGroup(const std::vector<Request*>& group, Head& head, int64_t& time) {
-    rocksdb::WriteBatch batch;
+    // Room for every record up front: a Put that runs out of memory inside RocksDB's
+    // WriteBatch aborts the process (an assertion of its save point, probe FR3); the
+    // reservation itself fails before any record is begun.
+    if (seal_key_ && seal_record_bytes_ == 0) {
+      seal_record_bytes_ = EncodeHeadSeal({head, seal_at_open_.unvouched}, *seal_key_).size();
+    }
+    size_t reserve = kBatchOverheadBytes + seal_record_bytes_;
+    for (const Request* member : group) {
+      reserve += member->bytes + member->drafts->size() * kRecordOverheadBytes;
+    }
+    rocksdb::WriteBatch batch(reserve);
     std::string value;
     const int64_t now = std::max(clock_->NowMicros(), time);
     for (Request* member : group) {
@@ -620,6 +687,7 @@ class RocksEventLog final : public EventLog {
   std::optional<SnapshotKey> seal_key_;  // reset only by LoadHead, before any append
   const bool keep_another_keys_seal_;
   SealVerdict seal_at_open_;  // set before the first append; read-only after
+  size_t seal_record_bytes_ = 0;  // the head seal record's size; the write leader's (WriteGroup)
 
   mutable std::mutex mu_;
   std::deque<Request*> queue_;  // batches not yet written; the front leads the next write

@@ -122,6 +122,10 @@ rocksdb::Options BaseOptions() {
   // open's own; one that cannot start (a low process limit, a cgroup's pids.max) aborted the
   // process from inside RocksDB (probe FH1). One loads them inline: a log has few tables.
   options.max_file_opening_threads = 1;
+  // RocksDB's periodic statistics dump (to its info log, which Las keeps at WARN) runs on
+  // its timer thread, where running out of memory ended the process (probe FR3).
+  options.stats_dump_period_sec = 0;
+  options.stats_persist_period_sec = 0;
   // Every write batch touches the tiny `meta` family (the head), whose memtable almost never
   // fills; without a cap RocksDB keeps every WAL file alive until it does (by default up to
   // 4 x the sum of all write buffers, ~2 GiB), and replays all of it at the next open. The
@@ -817,7 +821,7 @@ Status RocksStore::CheckInPlace() const {
 }
 
 RocksStore::~RocksStore() {
-  if (db_ && writer_ && !CheckInPlace().ok()) {
+  if (db_ && writer_ && (abandoned_ || !CheckInPlace().ok())) {
     // Abandoned, not closed (see the header): the process's exit releases it. Kept
     // reachable, so leak checkers do not report what is left on purpose.
     for (auto* handle : {events_, meta_, snapshots_, default_}) {
@@ -832,6 +836,7 @@ RocksStore::~RocksStore() {
 }
 
 Status RocksStore::FlushFamilies() {
+  if (abandoned_) return IoError("the log is not flushed: memory ran out inside RocksDB");
   LAS_RETURN_IF_ERROR(CheckInPlace());
   rocksdb::FlushOptions flush;
   flush.wait = true;

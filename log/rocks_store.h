@@ -6,6 +6,7 @@
 #include <rocksdb/db.h>
 #include <sys/types.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +57,11 @@ class RocksStore {
   // fails (a full disk, say: the events stay in the WAL, and the next open recovers them),
   // or if the directory is no longer in place (CheckInPlace: nothing is written then).
   Status FlushFamilies();
+  // Memory ran out inside one of this writer's RocksDB calls, which RocksDB's write path
+  // does not survive (a write cut short left its writer queue waiting for ever, and the
+  // close's flush with it: probe FR4). The store is then abandoned at destruction as a
+  // moved one is, and FlushFamilies fails at once.
+  void Abandon() { abandoned_ = true; }
   // kIo unless the log's path still names the directory opened (moved, replaced or removed
   // while open, it does not; the open files then belong to another path). One stat(2); a
   // writer's log calls it after every WAL sync, before anything is acknowledged, and a
@@ -123,6 +129,7 @@ class RocksStore {
 
   std::string dir_;
   bool writer_ = false;
+  std::atomic<bool> abandoned_{false};  // Abandon()
   dev_t dir_device_ = 0;  // the directory opened (NoteDirectory)
   ino_t dir_inode_ = 0;
   std::string view_manifest_;  // follower: the MANIFEST its view was opened on

@@ -6,6 +6,8 @@
 //                                and print "head HEAD"; exit 0 at EOF
 //   las_log_appender session DIR append one SampleSession (9 events), print
 //                                "appended FIRST LAST", exit 0
+//   las_log_appender verify DIR  walk the whole chain; print "verified HEAD", exit 0, or
+//                                the error, exit 1
 // When the log cannot be opened: exit 7 if another process holds it, else 1.
 #include <unistd.h>
 
@@ -34,7 +36,7 @@ std::vector<las::log::EventDraft> Batch(uint64_t n, uint64_t size) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::cerr << "usage: las_log_appender loop|serve|session DIR\n";
+    std::cerr << "usage: las_log_appender loop|serve|session|verify DIR\n";
     return 2;
   }
   const std::string mode = argv[1];
@@ -61,6 +63,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     Say("appended " + std::to_string(range->first) + " " + std::to_string(range->last));
+    return 0;
+  }
+  if (mode == "verify") {
+    if (las::Status verified = (*log)->Verify(); !verified.ok()) {
+      std::cerr << verified.ToString() << "\n";
+      return 1;
+    }
+    Say("verified " + std::to_string((*log)->head().sequence));
     return 0;
   }
   if (mode == "serve") {
