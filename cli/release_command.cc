@@ -457,7 +457,12 @@ int RunSign(const SignFlags& flags) {
   // rollback is (probe FI1: it was a warning after the served release was replaced). A
   // store that cannot be loaded is a warning: serve refuses every release until it can.
   std::string store_warning;
-  if (!store_path.empty()) {
+  if (store_path.empty()) {
+    // Nothing to check the key against: said, as a store that cannot be loaded is (probe
+    // FR5: a release signed with an unselected key replaced the served one without a word).
+    store_warning = "no trust store (--trust-store, or LAS_TRUST_STORE): the key was not "
+                    "checked against the one las serve's trust store selects";
+  } else {
     trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(store_path);
     if (!store.ok()) {
       // What serve and verify refuse (mode, missing, malformed) is said here too (probe CI8).

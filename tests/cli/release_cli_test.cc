@@ -384,6 +384,16 @@ TEST(ReleaseSignVerifyTest, SignWarnsOfATrustStoreServeWouldRefuse) {
   auto missing = r.Sign({"--bump", "--trust-store", r.Sub("no-store.json")});
   EXPECT_EQ(missing.exit_code, 0) << missing.err;
   EXPECT_NE(missing.out.find("could not be loaded (file-missing"), std::string::npos) << missing.out;
+
+  // No store at all: the key was checked against nothing, and that is said (probe FR5).
+  auto none = testing::Las({"release", "sign", "--manifest", r.manifest(), "--secret-key",
+                            r.secret_key(), "--out", r.signature(), "--bump"},
+                           {"LAS_TRUST_STORE="});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("warning   no trust store (--trust-store, or LAS_TRUST_STORE): the key "
+                          "was not checked"),
+            std::string::npos)
+      << none.out;
 }
 
 TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
