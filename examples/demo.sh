@@ -8,7 +8,8 @@
 #   5. the gateway (`las serve`) answering a scripted MCP session over stdio,
 #   6. the audit: `las replay` verifies the hash chain and rebuilds every projection.
 # Everything lives in $LAS_DEMO_DIR (default: $XDG_STATE_HOME/las/demo, else
-# ~/.local/state/las/demo), made anew on each run.
+# ~/.local/state/las/demo), made anew on each run — its snapshot key too — and only a
+# directory the demo made is ever removed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAS=${LAS:-$PWD/build/release/cli/las}
@@ -17,8 +18,20 @@ SURFACES=(brama byk echo finance lem most probierz skarbiec stado tama warsztat 
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# Made anew, but only a directory this script made: LAS_DEMO_DIR=$HOME must not empty a home.
+if [ -e "$DEMO" ] && [ -n "$(ls -A "$DEMO" 2>/dev/null)" ] && [ ! -e "$DEMO/.las-demo" ] &&
+  ! { [ -e "$DEMO/keys/trust.json" ] && [ -d "$DEMO/log" ]; }; then
+  printf 'demo: %s is not empty and not a Las demo directory; set LAS_DEMO_DIR to another path\n' \
+    "$DEMO" >&2
+  exit 2
+fi
 rm -rf "$DEMO"
-mkdir -p -m 700 "$DEMO" "$DEMO/keys" "$DEMO/release" "$DEMO/workspace" "$DEMO/state" "$DEMO/policy"
+mkdir -p -m 700 "$DEMO"
+touch "$DEMO/.las-demo"
+mkdir -m 700 "$DEMO/keys" "$DEMO/release" "$DEMO/workspace" "$DEMO/state" "$DEMO/policy" "$DEMO/config"
+# The demo's own snapshot key and kept heads: a rerun's new log is not taken for this
+# user's log "removed and made anew", and nothing of the demo is left in ~/.config/las.
+export XDG_CONFIG_HOME="$DEMO/config"
 cp examples/surfaces/stand_in.py "$DEMO/workspace/stand_in.py"
 export LAS_WORKSPACE="$DEMO/workspace"
 export LAS_RELEASE_MANIFEST="$DEMO/release/manifest.json"
@@ -86,7 +99,8 @@ session() {
 JSON
 }
 session | "$LAS" serve --log "$DEMO/log" | /usr/bin/python3 -c '
-import json, sys
+import json, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the demo without a traceback
 for line in sys.stdin:
     message = json.loads(line)
     if "error" in message:
@@ -103,11 +117,13 @@ for line in sys.stdin:
 say "6. The audit: las replay verifies the chain and rebuilds the projections"
 "$LAS" replay --log "$DEMO/log" --kind ToolCallRequested --kind ToolCallCompleted \
   --kind ToolCallDenied | /usr/bin/python3 -c '
-import json, sys
+import json, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 for line in sys.stdin:
     e = json.loads(line)
     p = e["payload"]
     print("#%-3d %-18s %s" % (e["seq"], e["kind"], p.get("surface", "") + " " + p.get("tool", "") +
           " " + p.get("outcome", "") + p.get("reason", "")))
 '
-printf '\nThe log is in %s; replay it any time with: %s replay --log %s\n' "$DEMO/log" "$LAS" "$DEMO/log"
+printf '\nThe log is in %s; replay it any time with: XDG_CONFIG_HOME=%s %s replay --log %s\n' \
+  "$DEMO/log" "$XDG_CONFIG_HOME" "$LAS" "$DEMO/log"
