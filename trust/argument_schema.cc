@@ -1360,10 +1360,6 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   return DescribeRefusal(impl, *refusal);
 }
 
-}  // namespace
-
-namespace {
-
 // `check`'s verdict, unless memory ran out while it ran (base/out_of_memory.h): then the
 // arguments were not checked, and are refused as io-error, not as their fault — nor
 // accepted on a check that may have been cut short (fail closed).
