@@ -225,6 +225,33 @@ std::string MatchingRule(const Grants& grants, std::string_view agent_id,
   return {};
 }
 
+OtherDefinition HeldAtOtherDefinition(const Grants& grants, std::string_view agent_id,
+                                      std::string_view surface, std::string_view tool,
+                                      std::string_view definition_sha256) {
+  const auto names_another = [&](const Selector& selector) {
+    return selector.surface == surface && selector.tool == tool &&
+           selector.definition_sha256 != definition_sha256;
+  };
+  if (auto ids = grants.grants_by_agent.find(agent_id); ids != grants.grants_by_agent.end()) {
+    for (const auto& id : ids->second) {
+      const GrantRecord* grant = Find(grants, id);
+      if (grant == nullptr || grant->status != kGrantLive) continue;
+      for (const auto& [key, selector] : grant->selectors) {
+        if (names_another(selector)) return {id, selector.definition_sha256};
+      }
+    }
+  }
+  if (auto ids = grants.rules_by_agent.find(agent_id); ids != grants.rules_by_agent.end()) {
+    for (const auto& id : ids->second) {
+      const RuleRecord& rule = grants.rules.at(id);
+      if (rule.removed_sequence == 0 && names_another(rule.selector)) {
+        return {id, rule.selector.definition_sha256};
+      }
+    }
+  }
+  return {};
+}
+
 bool HoldsRoot(const Grants& grants, std::string_view agent_id) {
   auto ids = grants.grants_by_agent.find(agent_id);
   if (ids == grants.grants_by_agent.end()) return false;

@@ -28,6 +28,7 @@ struct Refusal {
   std::string reason;            // stable code, e.g. "source-disabled", "no-grant"
   int error_code = -32602;       // JSON-RPC error code for the client
   std::string_view message;      // static text for the client
+  std::string detail = {};       // for the log's ToolCallDenied only, never the client
 };
 
 class CallGuard {

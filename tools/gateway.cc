@@ -296,7 +296,8 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
     return;
   }
   if (auto refusal = RefusalBeforeCall(session, *tool, arguments_json)) {
-    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, refusal->reason, {}},
+    Refuse(session,
+           {call_id, request_id_json, tool->surface, tool->tool, refusal->reason, refusal->detail},
            std::move(refusal->reply), std::move(done));
     return;
   }
@@ -452,7 +453,7 @@ bool Gateway::RecheckGuards(const std::shared_ptr<ChildCall>& call,
     return false;
   }
   if (auto refusal = RefusalBeforeCall(call->session, *tool, client_arguments)) {
-    RefuseChildCall(*call, refusal->reason, std::move(refusal->reply));
+    RefuseChildCall(*call, refusal->reason, std::move(refusal->reply), refusal->detail);
     return false;
   }
   return true;
@@ -466,7 +467,8 @@ std::optional<Gateway::GuardRefusal> Gateway::RefusalBeforeCall(
     auto refusal = (*first)->BeforeCall(session, tool, client_arguments);
     if (!refusal) continue;
     GuardRefusal out{std::move(refusal->reason),
-                     ToolCallReply::Error(refusal->error_code, refusal->message)};
+                     ToolCallReply::Error(refusal->error_code, refusal->message),
+                     std::move(refusal->detail)};
     for (auto later = std::next(first); later != guards.end(); ++later) {
       if (!(*later)->ConcealsEarlierRefusals()) continue;
       if (auto concealing = (*later)->BeforeCall(session, tool, client_arguments)) {

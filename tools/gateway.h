@@ -235,6 +235,7 @@ class Gateway final : public EndpointBackend {
   struct GuardRefusal {
     std::string reason;
     ToolCallReply reply;
+    std::string detail;  // the log's
   };
   std::optional<GuardRefusal> RefusalBeforeCall(const SessionInfo& session,
                                                 const CatalogTool& tool,

@@ -21,7 +21,15 @@ std::optional<Refusal> GrantGuard::BeforeCall(const SessionInfo& session, const 
   if (grants->Allows(session.agent_id, tool.surface, tool.tool, tool.definition_sha256)) {
     return std::nullopt;
   }
-  return Refusal{"no-grant", -32602, kNotPermitted};
+  // Held, but for the tool as it was: the operator needs to know why a granted tool is
+  // refused (probe FT2: "no-grant" with no detail, the grant still listed live).
+  const reducers::OtherDefinition held = reducers::HeldAtOtherDefinition(
+      grants->grants(), session.agent_id, tool.surface, tool.tool, tool.definition_sha256);
+  if (held.id.empty()) return Refusal{"no-grant", -32602, kNotPermitted};
+  return Refusal{"no-grant", -32602, kNotPermitted,
+                 held.id + " names this tool at definition " + held.definition_sha256 +
+                     ", not the one served (" + tool.definition_sha256 +
+                     "): the tool changed since; grant it again to allow it"};
 }
 
 }  // namespace las::tools

@@ -4,7 +4,9 @@
 // (tools/grant_policy.h), or a live grant covering (surface, raw tool name, definition
 // digest) — root, or naming exactly that definition, through its whole delegation chain —
 // or an "always allow" rule for exactly that triple (reducers/grants.h). Otherwise the
-// call is refused at once with reason "no-grant": nothing ever waits for a human.
+// call is refused at once with reason "no-grant": nothing ever waits for a human. When a
+// live grant or rule of the agent names the tool at another definition (it changed since
+// it was granted), the refusal's detail says which and both digests.
 //
 // Las's own tools: every las__ tool is per-agent and allowed to every agent, except the
 // las.admin tools (tools/source_ids.h IsAdminTool; they exist only under --admin), which

@@ -246,6 +246,13 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   auto grants = json::parse(Las({"grants", "--json", "--agent", "worker"}).out);
   ASSERT_EQ(grants.size(), 1u);
   EXPECT_EQ(grants[0]["grant_id"], id) << "the old grant stays, for the old definition only";
+  // The log says why a granted tool was refused (probe FT2: no detail at all).
+  const std::string detail = denied[0]["payload"]["detail"];
+  const std::string old_digest = grants[0]["selectors"][0]["definition_sha256"];
+  EXPECT_NE(detail.find(id + " names this tool at definition " + old_digest + ", not the one served ("),
+            std::string::npos)
+      << detail;
+  EXPECT_NE(detail.find("grant it again"), std::string::npos) << detail;
 }
 
 // A release that makes a tool take an argument from a secret is a new definition: a grant

@@ -93,6 +93,18 @@ TEST_F(GrantsTest, AChangedDefinitionIsNotCoveredByAGrantForTheOldOne) {
   Fold(Issued("", "g1", "alice", "", false, {kEchoV1}));
   EXPECT_TRUE(Allows("alice", kEchoV1));
   EXPECT_FALSE(Allows("alice", kEchoV2)) << "a new digest never widens an existing grant";
+  // What the refusal of the new definition names (probe FT2).
+  const reducers::OtherDefinition held = reducers::HeldAtOtherDefinition(
+      projection_.grants(), "alice", kEchoV2.surface, kEchoV2.tool, kEchoV2.digest);
+  EXPECT_EQ(held.id, "g1");
+  EXPECT_EQ(held.definition_sha256, kEchoV1.digest);
+  EXPECT_TRUE(reducers::HeldAtOtherDefinition(projection_.grants(), "alice", kEchoV1.surface,
+                                              kEchoV1.tool, kEchoV1.digest)
+                  .id.empty())
+      << "the definition held is no other";
+  EXPECT_TRUE(reducers::HeldAtOtherDefinition(projection_.grants(), "bob", kEchoV2.surface,
+                                              kEchoV2.tool, kEchoV2.digest)
+                  .id.empty());
 }
 
 TEST_F(GrantsTest, ARootGrantCoversEveryTool) {
