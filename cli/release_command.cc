@@ -290,10 +290,20 @@ int RunDraft(const DraftFlags& flags) {
     return Fail(wrote);
   }
 
+  // Whether the manifest was ever signed: for the served one, whether its signature file
+  // (LAS_RELEASE_SIGNATURE) exists; another that existed is taken as signed. A manifest
+  // drafted twice before its first signing is not "changed since its signature", nor
+  // signed with --bump: that would make the first release number 2 (probe FT6).
+  const auto served = env.find(trust::kEnvReleaseManifest);
+  const bool served_manifest = served != env.end() && SameFile(manifest_path, served->second);
+  const auto signature = env.find(trust::kEnvReleaseSignature);
+  std::error_code no_signature;
+  const bool signed_before =
+      existed && (!served_manifest ||
+                  (signature != env.end() && std::filesystem::exists(signature->second, no_signature)));
   // A served release's manifest changed in place no longer matches its signature: said,
   // since a server that starts or restarts a child meanwhile admits nothing (probe CI3).
-  if (const auto served = env.find(trust::kEnvReleaseManifest);
-      existed && served != env.end() && SameFile(manifest_path, served->second)) {
+  if (signed_before && served_manifest) {
     notes.push_back("LAS_RELEASE_MANIFEST no longer matches its signature until it is signed "
                     "again: a las serve that starts, or restarts a child, before then admits "
                     "nothing from it");
@@ -318,7 +328,7 @@ int RunDraft(const DraftFlags& flags) {
   std::string next = "las release sign";
   if (!flags.manifest.empty()) next += " --manifest " + ShellWord(manifest_path);
   next += " --secret-key KEY";
-  const uint64_t proposed = existed ? manifest->sequence + 1 : 1;
+  const uint64_t proposed = signed_before ? manifest->sequence + 1 : manifest->sequence;
   const std::optional<uint64_t> lowest = LowestAdmittedSequence(env);
   if (lowest.has_value() && *lowest > proposed) {
     next += " --sequence " + std::to_string(*lowest);
@@ -327,7 +337,7 @@ int RunDraft(const DraftFlags& flags) {
     // went past the maximum).
     next += " --sequence " + std::to_string(lowest.value_or(1));
   } else {
-    next += existed ? " --bump" : " --sequence 1";
+    next += signed_before ? " --bump" : " --sequence " + std::to_string(proposed);
   }
   if (!flags.manifest.empty() || env.find(trust::kEnvReleaseSignature) == env.end()) {
     next += " --out SIGNATURE";

@@ -623,6 +623,24 @@ TEST(ReleaseSignVerifyTest, AnotherManifestsSignatureNeverReplacesTheServedOne) 
       << "its next command names the output: " << elsewhere.out;
 }
 
+// A served manifest drafted twice before its first signing: no signature it "no longer
+// matches", and the first release is still number 1, not --bump's 2 (probe FT6).
+TEST(ReleaseDraftTest, AManifestNeverSignedIsNotSaidToDifferFromItsSignatureNorBumped) {
+  ReleaseScratch r;
+  const std::vector<std::string> served = {"LAS_RELEASE_MANIFEST=" + r.manifest(),
+                                           "LAS_RELEASE_SIGNATURE=" + r.signature()};
+  for (int draft = 0; draft < 2; ++draft) {
+    auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(),
+                        "--workspace", r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
+                       served);
+    ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+    EXPECT_EQ(drafted.out.find("no longer matches"), std::string::npos) << drafted.out;
+    EXPECT_NE(drafted.out.find("sign it: las release sign --secret-key KEY --sequence 1\n"),
+              std::string::npos)
+        << draft << ": " << drafted.out;
+  }
+}
+
 // A relative path in a release variable: verify and serve refuse it, and draft and sign
 // wrote beside the current directory (probe CI6). Draft's printed next command quotes a
 // path a shell would split or run (probe CI7).
