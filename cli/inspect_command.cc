@@ -60,6 +60,7 @@ int InspectCalls(const InspectFlags& flags) {
       out.push_back({{"call_id", id},
                      {"status", r.status},
                      {"reason", r.reason},
+                     {"detail", r.detail},
                      {"surface", r.surface},
                      {"tool", r.tool},
                      {"agent_id", r.agent_id},
@@ -71,13 +72,20 @@ int InspectCalls(const InspectFlags& flags) {
     PrintJson(out);
     return kExitOk;
   }
+  // A denied call was never requested: no event number to show (probe FT8: "0" read as one).
+  auto event_number = [](uint64_t sequence) { return sequence == 0 ? std::string("-") : std::to_string(sequence); };
   Table table({"CALL", "STATUS", "REASON", "TOOL", "AGENT", "REQ#", "DONE#"});
   for (const auto& [id, r] : rows) {
     table.Add({id, r.status, r.reason.empty() ? "-" : r.reason,
                r.surface.empty() ? r.tool : r.surface + "__" + r.tool, r.agent_id,
-               std::to_string(r.requested_sequence), std::to_string(r.finished_sequence)});
+               event_number(r.requested_sequence), event_number(r.finished_sequence)});
   }
   table.Print();
+  // One call: why it was denied, which the table has no room for (probe FT8: only `las
+  // replay` showed the failing fields).
+  if (flags.call_id && !rows.front().second.detail.empty()) {
+    std::printf("detail  %s\n", EscapeForTerminal(rows.front().second.detail).c_str());
+  }
   return kExitOk;
 }
 

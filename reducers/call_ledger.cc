@@ -61,6 +61,7 @@ void Apply(CallLedger& ledger, uint64_t sequence, const fb::Envelope& event) {
       Assign(record.session_id, event.session_id());
       record.status = "denied";
       Assign(record.reason, p->reason());
+      Assign(record.detail, p->detail());
       record.finished_sequence = sequence;
       ++ledger.denied;
       break;

@@ -253,6 +253,15 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
             std::string::npos)
       << detail;
   EXPECT_NE(detail.find("grant it again"), std::string::npos) << detail;
+  // The ledger shows it too (probe FT8: only `las replay` did), and no request event number.
+  const std::string call_id = denied[0]["payload"]["call_id"];
+  auto inspected = Las({"inspect", "calls", "--call", call_id});
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+  EXPECT_NE(inspected.out.find("detail  " + id + " names this tool at definition"), std::string::npos)
+      << inspected.out;
+  EXPECT_NE(inspected.out.find(" -  "), std::string::npos) << "REQ# of a denied call: " << inspected.out;
+  auto as_json = json::parse(Las({"inspect", "calls", "--call", call_id, "--json"}).out);
+  EXPECT_EQ(as_json[0]["detail"], detail);
 }
 
 // A release that makes a tool take an argument from a secret is a new definition: a grant
