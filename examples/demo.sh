@@ -19,10 +19,9 @@ SURFACES=(brama byk echo finance lem most probierz skarbiec stado tama warsztat 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 # Made anew, but only a directory this script made: LAS_DEMO_DIR=$HOME must not empty a home.
-if [ -e "$DEMO" ] && [ -n "$(ls -A "$DEMO" 2>/dev/null)" ] && [ ! -e "$DEMO/.las-demo" ] &&
-  ! { [ -e "$DEMO/keys/trust.json" ] && [ -d "$DEMO/log" ]; }; then
-  printf 'demo: %s is not empty and not a Las demo directory; set LAS_DEMO_DIR to another path\n' \
-    "$DEMO" >&2
+if [ -e "$DEMO" ] && [ -n "$(ls -A "$DEMO" 2>/dev/null)" ] && [ ! -e "$DEMO/.las-demo" ]; then
+  printf 'demo: %s is not empty and not marked as a Las demo directory (%s); set LAS_DEMO_DIR to another path, or remove it\n' \
+    "$DEMO" "$DEMO/.las-demo" >&2
   exit 2
 fi
 rm -rf "$DEMO"
@@ -125,5 +124,5 @@ for line in sys.stdin:
     print("#%-3d %-18s %s" % (e["seq"], e["kind"], p.get("surface", "") + " " + p.get("tool", "") +
           " " + p.get("outcome", "") + p.get("reason", "")))
 '
-printf '\nThe log is in %s; replay it any time with: XDG_CONFIG_HOME=%s %s replay --log %s\n' \
+printf '\nThe log is in %s; replay it any time with: XDG_CONFIG_HOME=%q %q replay --log %q\n' \
   "$DEMO/log" "$XDG_CONFIG_HOME" "$LAS" "$DEMO/log"

@@ -241,6 +241,15 @@ std::string VariableNamedIn(std::string_view detail) {
   return std::string(detail.substr(start, end - start));
 }
 
+// For a launch refused for its variable ("launch: LAS_WORKSPACE is not set"): its export,
+// the fix (probe FP3: the generic advice did not name it); else "".
+std::string ExportFor(std::string_view reason, std::string_view detail) {
+  if (reason != "not-configured" && reason != "not-absolute") return "";
+  const std::string variable = VariableNamedIn(detail);
+  if (variable.empty()) return "";
+  return "export " + variable + "=/an/absolute/path, then: las onboarding check surfaces";
+}
+
 // A more precise instruction for some failures.
 std::string NextFor(const OnboardingStepInfo& info, std::string_view reason,
                     std::string_view detail) {
@@ -305,12 +314,8 @@ std::string NextFor(const OnboardingStepInfo& info, std::string_view reason,
              "links to your watermark), then: las onboarding check release";
     }
   }
-  // A launch's variable ("launch: LAS_WORKSPACE is not set"): its export is the fix (probe
-  // FP3: the generic advice did not name it).
-  if (info.name == kStepSurfaces && (reason == "not-configured" || reason == "not-absolute")) {
-    if (const std::string variable = VariableNamedIn(detail); !variable.empty()) {
-      return "export " + variable + "=/an/absolute/path, then: las onboarding check surfaces";
-    }
+  if (info.name == kStepSurfaces) {
+    if (std::string fix = ExportFor(reason, detail); !fix.empty()) return fix;
   }
   if (info.name == kStepSurfaces && reason == kReasonNoSurfaces) {
     return "the release binds no surface the registry configures (las check lists each as "
@@ -496,8 +501,11 @@ JourneyView ViewJourney(const reducers::Onboarding& state) {
        it != state.steps.end() && it->first.starts_with(kSurfaceStepPrefix); ++it) {
     JourneyRow row = RowFor(it->first, state);
     if (row.status != "done") {
-      row.next = "run las check " + it->first.substr(kSurfaceStepPrefix.size()) +
-                 " and fix what it names, then: las onboarding check surfaces";
+      row.next = ExportFor(row.reason, row.detail);  // a surface's row as the step's (FS7)
+      if (row.next.empty()) {
+        row.next = "run las check " + it->first.substr(kSurfaceStepPrefix.size()) +
+                   " and fix what it names, then: las onboarding check surfaces";
+      }
     }
     view.surfaces.push_back(std::move(row));
   }

@@ -124,6 +124,13 @@ TEST(OnboardingJourney, ReleaseAndSurfacesFailuresGetAdviceThatFixesThem) {
                state, sequence++);
   EXPECT_EQ(ViewJourney(state).next,
             "export LAS_WORKSPACE=/an/absolute/path, then: las onboarding check surfaces");
+  state = Fold(CheckEvents({{"surface:envy", false, "not-configured", "launch: LAS_WORKSPACE is not set"}}, op),
+               state, sequence++);
+  const JourneyView with_surface = ViewJourney(state);
+  ASSERT_FALSE(with_surface.surfaces.empty());
+  EXPECT_EQ(with_surface.surfaces.back().next,
+            "export LAS_WORKSPACE=/an/absolute/path, then: las onboarding check surfaces")
+      << "a surface's row as the step's (probe FS7)";
   state = Fold(CheckEvents({{"release", false, "not-configured", "LAS_RELEASE_WATERMARK is not set"}}, op),
                state, sequence++);
   EXPECT_NE(ViewJourney(state).next.find("export LAS_RELEASE_WATERMARK=/an/absolute/path"),
