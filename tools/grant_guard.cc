@@ -1,16 +1,32 @@
 #include "tools/grant_guard.h"
 
+#include "base/note.h"
+#include "base/printable_text.h"
 #include "projections/grants_projection.h"
 #include "tools/live_projections.h"
 #include "tools/source_ids.h"
 
 namespace las::tools {
 
+void GrantGuard::NoteRootOverGrants(const std::string& agent_id) {
+  if (!live_.CatchUp().ok()) return;  // asked again at the next call
+  noted_root_agents_.insert(agent_id);
+  const auto* grants = live_.Get<projections::GrantsProjection>("grants");
+  if (grants == nullptr || !grants->grants().grants_by_agent.contains(agent_id)) return;
+  Note("agent %s is the default agent (LAS_AGENT_ID, else \"default\") and holds the implicit "
+       "root grant: the grants issued to it do not narrow what it may call "
+       "(LAS_DEFAULT_AGENT_GRANT=none withdraws the root; docs/GRANTS.md)\n",
+       EscapeForTerminal(agent_id).c_str());
+}
+
 std::optional<Refusal> GrantGuard::BeforeCall(const SessionInfo& session, const CatalogTool& tool,
                                               std::string_view /*arguments_json*/) {
   const bool admin = tool.builtin && IsAdminTool(tool.qualified_name);
   if (tool.builtin && !admin) return std::nullopt;
-  if (policy_.ImplicitRoot(session.agent_id, session.implicit_root_waived)) return std::nullopt;
+  if (policy_.ImplicitRoot(session.agent_id, session.implicit_root_waived)) {
+    if (!noted_root_agents_.contains(session.agent_id)) NoteRootOverGrants(session.agent_id);
+    return std::nullopt;
+  }
   if (!live_.CatchUp().ok()) return Refusal{"grants-unavailable", -32602, kNotPermitted};
   const auto* grants = live_.Get<projections::GrantsProjection>("grants");
   if (grants == nullptr) return Refusal{"grants-unavailable", -32602, kNotPermitted};

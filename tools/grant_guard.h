@@ -21,6 +21,9 @@
 // gateway's loop thread only (as LiveProjections).
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "tools/call_guard.h"
 #include "tools/grant_policy.h"
 
@@ -43,8 +46,14 @@ class GrantGuard final : public CallGuard {
   std::optional<uint64_t> ListingGeneration(const SessionInfo&) const override { return 0; }
 
  private:
+  // Once per agent: a note on stderr when the default agent, whose implicit root allows
+  // everything, holds grants too — the operator who issued them meant to narrow it (probe
+  // FT4: LAS_AGENT_ID=alice gave alice every tool whatever `las grants` listed).
+  void NoteRootOverGrants(const std::string& agent_id);
+
   LiveProjections& live_;
   GrantPolicy policy_;
+  std::set<std::string, std::less<>> noted_root_agents_;
 };
 
 }  // namespace las::tools

@@ -215,6 +215,30 @@ TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
   EXPECT_EQ(denied[1]["payload"]["reason"], "no-grant");
 }
 
+// Probe FT4: LAS_AGENT_ID names the default agent, whose implicit root allows every tool
+// whatever its grants: said on stderr, once, when that agent holds grants (an operator who
+// issued them meant to narrow it); not said for a default agent without any.
+TEST_F(GrantsE2eTest, TheDefaultAgentsRootOverItsOwnGrantsIsNoted) {
+  release_->Sign(1);
+  auto plain = Serve("", {CallStep("echo__echo", {{"message", "hi"}})});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("implicit root grant"), std::string::npos) << plain.err;
+  Grant({"alice", "--tool", "echo__echo"});
+  json env = testing::EnvObject(release_->Environment());
+  env["LAS_AGENT_ID"] = "alice";
+  auto rooted = testing::RunServe(tmp_.Sub("log"), release_->registry_path(), env,
+                                  {CallStep("lem__search", {{"query", "q"}}),
+                                   CallStep("echo__echo", {{"message", "hi"}})});
+  ASSERT_EQ(rooted.exit_code, 0) << rooted.err;
+  EXPECT_EQ(rooted.steps[0]["ok"], true) << "the root allows what the grant does not: " << rooted.steps[0].dump();
+  const std::string note = "agent alice is the default agent (LAS_AGENT_ID, else \"default\") "
+                           "and holds the implicit root grant: the grants issued to it do not "
+                           "narrow what it may call";
+  const size_t at = rooted.err.find(note);
+  EXPECT_NE(at, std::string::npos) << rooted.err;
+  EXPECT_EQ(rooted.err.find(note, at + 1), std::string::npos) << "once: " << rooted.err;
+}
+
 TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   {
     std::ofstream(tmp_.Sub("versioned.py")) << VersionedChild("Say hello (v1).");
