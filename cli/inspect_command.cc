@@ -73,7 +73,9 @@ int InspectCalls(const InspectFlags& flags) {
     return kExitOk;
   }
   // A denied call was never requested: no event number to show (probe FT8: "0" read as one).
-  auto event_number = [](uint64_t sequence) { return sequence == 0 ? std::string("-") : std::to_string(sequence); };
+  auto event_number = [](uint64_t sequence) {
+    return sequence == 0 ? std::string("-") : std::to_string(sequence);
+  };
   Table table({"CALL", "STATUS", "REASON", "TOOL", "AGENT", "REQ#", "DONE#"});
   for (const auto& [id, r] : rows) {
     table.Add({id, r.status, r.reason.empty() ? "-" : r.reason,

@@ -297,10 +297,12 @@ int RunDraft(const DraftFlags& flags) {
   const auto served = env.find(trust::kEnvReleaseManifest);
   const bool served_manifest = served != env.end() && SameFile(manifest_path, served->second);
   const auto signature = env.find(trust::kEnvReleaseSignature);
+  const bool signature_path = signature != env.end() && !signature->second.empty();
   std::error_code no_signature;
   const bool signed_before =
       existed && (!served_manifest ||
-                  (signature != env.end() && std::filesystem::exists(signature->second, no_signature)));
+                  (signature_path &&
+                   std::filesystem::is_regular_file(signature->second, no_signature)));
   // A served release's manifest changed in place no longer matches its signature: said,
   // since a server that starts or restarts a child meanwhile admits nothing (probe CI3).
   if (signed_before && served_manifest) {
@@ -339,9 +341,7 @@ int RunDraft(const DraftFlags& flags) {
   } else {
     next += signed_before ? " --bump" : " --sequence " + std::to_string(proposed);
   }
-  if (!flags.manifest.empty() || env.find(trust::kEnvReleaseSignature) == env.end()) {
-    next += " --out SIGNATURE";
-  }
+  if (!flags.manifest.empty() || !signature_path) next += " --out SIGNATURE";
   std::printf("next      review the file, then sign it: %s\n", EscapeForTerminal(next).c_str());
   return kExitOk;
 }

@@ -136,7 +136,6 @@ nlohmann::ordered_json SealJson(const std::optional<log::SealVerdict>& seal, boo
 
 // The key in `path` that judges the seal of the log in `log_dir`, or why there is none (the
 // checks of tools::UsableSnapshotKey, the file read once).
-// The key that judges the head seal, or why there is none.
 Result<log::SnapshotKey> SealJudgeKey(const std::string& path, const std::string& log_dir) {
   if (path.empty()) return NotFound("no snapshot key file");
   if (tools::KeyFileInsideLog(path, log_dir)) {

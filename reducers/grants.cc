@@ -232,24 +232,34 @@ OtherDefinition HeldAtOtherDefinition(const Grants& grants, std::string_view age
     return selector.surface == surface && selector.tool == tool &&
            selector.definition_sha256 != definition_sha256;
   };
+  OtherDefinition latest;  // the one issued last: ids are random, their order says nothing
+  uint64_t latest_sequence = 0;
   if (auto ids = grants.grants_by_agent.find(agent_id); ids != grants.grants_by_agent.end()) {
     for (const auto& id : ids->second) {
       const GrantRecord* grant = Find(grants, id);
-      if (grant == nullptr || grant->status != kGrantLive) continue;
+      if (grant == nullptr || grant->status != kGrantLive || grant->issued_sequence <= latest_sequence) {
+        continue;
+      }
       for (const auto& [key, selector] : grant->selectors) {
-        if (names_another(selector)) return {id, selector.definition_sha256};
+        if (!names_another(selector)) continue;
+        latest = {id, selector.definition_sha256};
+        latest_sequence = grant->issued_sequence;
+        break;
       }
     }
   }
+  if (!latest.id.empty()) return latest;
   if (auto ids = grants.rules_by_agent.find(agent_id); ids != grants.rules_by_agent.end()) {
     for (const auto& id : ids->second) {
       const RuleRecord& rule = grants.rules.at(id);
-      if (rule.removed_sequence == 0 && names_another(rule.selector)) {
-        return {id, rule.selector.definition_sha256};
+      if (rule.removed_sequence == 0 && rule.added_sequence > latest_sequence &&
+          names_another(rule.selector)) {
+        latest = {id, rule.selector.definition_sha256};
+        latest_sequence = rule.added_sequence;
       }
     }
   }
-  return {};
+  return latest;
 }
 
 bool HoldsRoot(const Grants& grants, std::string_view agent_id) {

@@ -96,9 +96,9 @@ std::string CoveringGrant(const Grants& grants, std::string_view agent_id,
 std::string MatchingRule(const Grants& grants, std::string_view agent_id,
                          std::string_view surface, std::string_view tool,
                          std::string_view definition_sha256);
-// A live grant or rule of `agent_id` (the first grant, else the first rule, in id order)
-// that names (surface, tool) at another definition than `definition_sha256`: what a call of
-// a tool changed since it was granted is refused despite (probe FT2). Empty id when none.
+// A live grant or rule of `agent_id` (the grant issued last, else the rule added last) that
+// names (surface, tool) at another definition than `definition_sha256`: what a call of a
+// tool changed since it was granted is refused despite (probe FT2). Empty id when none.
 struct OtherDefinition {
   std::string id;                 // the grant's or rule's
   std::string definition_sha256;  // the definition it names

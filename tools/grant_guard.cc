@@ -1,5 +1,7 @@
 #include "tools/grant_guard.h"
 
+#include <algorithm>
+
 #include "base/note.h"
 #include "base/printable_text.h"
 #include "projections/grants_projection.h"
@@ -8,11 +10,28 @@
 
 namespace las::tools {
 
-void GrantGuard::NoteRootOverGrants(const std::string& agent_id) {
-  if (!live_.CatchUp().ok()) return;  // asked again at the next call
-  noted_root_agents_.insert(agent_id);
+void GrantGuard::NoteRootOverGrants(const SessionInfo& session) {
+  // Asked once per session of the agent (not at each call: the default agent's calls need
+  // no read of the grants), until the agent holds a live grant, which may be issued while
+  // the server runs.
+  std::string& checked = root_checked_session_[session.agent_id];
+  if (checked == session.session_id) return;
+  checked = session.session_id;
+  const std::string& agent_id = session.agent_id;
+  if (!live_.CatchUp().ok()) return;
   const auto* grants = live_.Get<projections::GrantsProjection>("grants");
-  if (grants == nullptr || !grants->grants().grants_by_agent.contains(agent_id)) return;
+  if (grants == nullptr) return;
+  const reducers::Grants& all = grants->grants();
+  const auto ids = all.grants_by_agent.find(agent_id);
+  if (ids == all.grants_by_agent.end() ||
+      std::none_of(ids->second.begin(), ids->second.end(), [&](const std::string& id) {
+        const auto grant = all.grants.find(id);
+        return grant != all.grants.end() && grant->second.status == reducers::kGrantLive;
+      })) {
+    return;
+  }
+  noted_root_agents_.insert(agent_id);
+  root_checked_session_.erase(agent_id);
   Note("agent %s is the default agent (LAS_AGENT_ID, else \"default\") and holds the implicit "
        "root grant: the grants issued to it do not narrow what it may call "
        "(LAS_DEFAULT_AGENT_GRANT=none withdraws the root; docs/GRANTS.md)\n",
@@ -24,7 +43,7 @@ std::optional<Refusal> GrantGuard::BeforeCall(const SessionInfo& session, const 
   const bool admin = tool.builtin && IsAdminTool(tool.qualified_name);
   if (tool.builtin && !admin) return std::nullopt;
   if (policy_.ImplicitRoot(session.agent_id, session.implicit_root_waived)) {
-    if (!noted_root_agents_.contains(session.agent_id)) NoteRootOverGrants(session.agent_id);
+    if (!noted_root_agents_.contains(session.agent_id)) NoteRootOverGrants(session);
     return std::nullopt;
   }
   if (!live_.CatchUp().ok()) return Refusal{"grants-unavailable", -32602, kNotPermitted};

@@ -21,6 +21,7 @@
 // gateway's loop thread only (as LiveProjections).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -47,13 +48,16 @@ class GrantGuard final : public CallGuard {
 
  private:
   // Once per agent: a note on stderr when the default agent, whose implicit root allows
-  // everything, holds grants too — the operator who issued them meant to narrow it (probe
-  // FT4: LAS_AGENT_ID=alice gave alice every tool whatever `las grants` listed).
-  void NoteRootOverGrants(const std::string& agent_id);
+  // everything, holds live grants too — the operator who issued them meant to narrow it
+  // (probe FT4: LAS_AGENT_ID=alice gave alice every tool whatever `las grants` listed).
+  // Until it does, asked once per session of the agent (one catch-up of the live
+  // projections).
+  void NoteRootOverGrants(const SessionInfo& session);
 
   LiveProjections& live_;
   GrantPolicy policy_;
   std::set<std::string, std::less<>> noted_root_agents_;
+  std::map<std::string, std::string, std::less<>> root_checked_session_;  // agent -> session
 };
 
 }  // namespace las::tools

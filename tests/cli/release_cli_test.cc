@@ -639,6 +639,18 @@ TEST(ReleaseDraftTest, AManifestNeverSignedIsNotSaidToDifferFromItsSignatureNorB
               std::string::npos)
         << draft << ": " << drafted.out;
   }
+  // A directory where the signature belongs is no signature; an empty path is none: the
+  // next line names --out (probe FU4).
+  std::filesystem::create_directories(r.Sub("sigdir"));
+  auto beside_directory = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(),
+                               "--workspace", r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
+                              {"LAS_RELEASE_MANIFEST=" + r.manifest(), "LAS_RELEASE_SIGNATURE=" + r.Sub("sigdir")});
+  EXPECT_EQ(beside_directory.out.find("no longer matches"), std::string::npos) << beside_directory.out;
+  EXPECT_NE(beside_directory.out.find("--sequence 1\n"), std::string::npos) << beside_directory.out;
+  auto empty = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                    r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
+                   {"LAS_RELEASE_MANIFEST=" + r.manifest(), "LAS_RELEASE_SIGNATURE="});
+  EXPECT_NE(empty.out.find("--sequence 1 --out SIGNATURE\n"), std::string::npos) << empty.out;
 }
 
 // A relative path in a release variable: verify and serve refuse it, and draft and sign

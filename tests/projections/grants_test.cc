@@ -102,6 +102,14 @@ TEST_F(GrantsTest, AChangedDefinitionIsNotCoveredByAGrantForTheOldOne) {
                                               kEchoV1.tool, kEchoV1.digest)
                   .id.empty())
       << "the definition held is no other";
+  // With several, the grant issued last is named, whatever the order of the random ids
+  // (probe FU5).
+  const Sel echo_v3{"echo", "echo", std::string(64, 'c')};
+  Fold(Issued("", "g2", "alice", "", false, {kEchoV2}));  // after g1, which is first by id
+  EXPECT_EQ(reducers::HeldAtOtherDefinition(projection_.grants(), "alice", echo_v3.surface,
+                                            echo_v3.tool, echo_v3.digest)
+                .definition_sha256,
+            kEchoV2.digest);
   EXPECT_TRUE(reducers::HeldAtOtherDefinition(projection_.grants(), "bob", kEchoV2.surface,
                                               kEchoV2.tool, kEchoV2.digest)
                   .id.empty());

@@ -105,6 +105,28 @@ TEST_F(GrantGuardTest, AGrantOrRuleAppendedLaterCountsFromTheNextCall) {
   EXPECT_EQ(Check(guard, "worker", kEchoChanged), "no-grant");
 }
 
+// Probe FT4, FU1, FU2: the default agent's root makes its grants narrow nothing; said once,
+// when it holds a live grant — also one issued while the server runs (asked once per
+// session of the agent), never for revoked grants only.
+TEST_F(GrantGuardTest, TheDefaultAgentsRootOverItsLiveGrantsIsNotedOnce) {
+  GrantGuard guard(*live_, GrantPolicyFor({{"LAS_AGENT_ID", "alice"}}));
+  const auto stderr_of_call = [&](const std::string& session_id) {
+    SessionInfo session = Agent("alice");
+    session.session_id = session_id;
+    ::testing::internal::CaptureStderr();
+    EXPECT_FALSE(guard.BeforeCall(session, kEcho, "{}").has_value());
+    return ::testing::internal::GetCapturedStderr();
+  };
+  EXPECT_EQ(stderr_of_call("s1"), "") << "no grants: nothing to say";
+  Append(GrantIssuedEvent({}, "g1", "alice", "", false, {{"echo", "echo", kD1}}));
+  Append(GrantRevokedEvent({}, "g1", "test"));
+  EXPECT_EQ(stderr_of_call("s2"), "") << "a revoked grant narrows nothing either";
+  Append(GrantIssuedEvent({}, "g2", "alice", "", false, {{"echo", "echo", kD1}}));
+  EXPECT_EQ(stderr_of_call("s2"), "") << "asked once per session";
+  EXPECT_NE(stderr_of_call("s3").find("agent alice is the default agent"), std::string::npos);
+  EXPECT_EQ(stderr_of_call("s4"), "") << "once per agent";
+}
+
 TEST_F(GrantGuardTest, LasOwnToolsAreForEveryAgentAndAdminToolsNeedRoot) {
   GrantGuard guard(*live_, GrantPolicyFor({}));
   const CatalogTool onboarding = Tool("las", "onboarding", "", /*builtin=*/true);
