@@ -192,7 +192,14 @@ int ListGrants(const ListFlags& flags) {
     if (!flags.all && g.status != reducers::kGrantLive) continue;
     if (flags.json) {
       ordered_json selectors = ordered_json::array();
-      for (const auto& [key, s] : g.selectors) selectors.push_back(SelectorJson(s));
+      // Selectors whose tool the log's catalog records at another definition: they cover
+      // nothing of the tool as served (probe FT2). Apart, so a selector stays copyable into
+      // las__grant_delegate as it is.
+      ordered_json changed = ordered_json::array();
+      for (const auto& [key, s] : g.selectors) {
+        selectors.push_back(SelectorJson(s));
+        if (tools::DefinitionChanged(set, s)) changed.push_back(SelectorJson(s));
+      }
       out.push_back({{"grant_id", id},
                      {"agent_id", g.agent_id},
                      {"status", g.status},
@@ -201,6 +208,7 @@ int ListGrants(const ListFlags& flags) {
                      {"parent_grant_id", g.parent_id},
                      {"root", g.root},
                      {"selectors", selectors},
+                     {"definitions_changed", changed},
                      {"issued_sequence", g.issued_sequence},
                      {"revoked_by", g.revoked_by},
                      {"revoked_sequence", g.revoked_sequence}});
@@ -210,6 +218,8 @@ int ListGrants(const ListFlags& flags) {
     for (const auto& [key, s] : g.selectors) {
       if (!what.empty()) what += ", ";
       what += ToolName(s) + "@" + s.definition_sha256.substr(0, 12);
+      // A grant for a definition no longer served covers nothing of the tool (probe FT2).
+      if (tools::DefinitionChanged(set, s)) what += " (changed since)";
     }
     table.Add({id, g.agent_id, g.status, g.issuer.empty() ? "(operator)" : g.issuer,
                g.parent_id.empty() ? "-" : g.parent_id, what});

@@ -297,12 +297,19 @@ int RunDraft(const DraftFlags& flags) {
   const auto served = env.find(trust::kEnvReleaseManifest);
   const bool served_manifest = served != env.end() && SameFile(manifest_path, served->second);
   const auto signature = env.find(trust::kEnvReleaseSignature);
-  const bool signature_path = signature != env.end() && !signature->second.empty();
   std::error_code no_signature;
   const bool signed_before =
       existed && (!served_manifest ||
-                  (signature_path &&
+                  (signature != env.end() && !signature->second.empty() &&
                    std::filesystem::is_regular_file(signature->second, no_signature)));
+  // Whether `sign` writes the signature where LAS_RELEASE_SIGNATURE says: set, and not a
+  // directory or a symbolic link, which it refuses (probe FV1); else the next line names --out.
+  bool signature_path = signature != env.end() && !signature->second.empty();
+  if (signature_path) {
+    const std::filesystem::file_status there =
+        std::filesystem::symlink_status(signature->second, no_signature);
+    signature_path = !std::filesystem::is_directory(there) && !std::filesystem::is_symlink(there);
+  }
   // A served release's manifest changed in place no longer matches its signature: said,
   // since a server that starts or restarts a child meanwhile admits nothing (probe CI3).
   if (signed_before && served_manifest) {

@@ -1,7 +1,9 @@
 #include "tools/grant_admin.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string>
 
 #include "base/printable_text.h"
 #include "log/event_log.h"
@@ -105,6 +107,28 @@ std::string NoRecordedTool(const reducers::RecordedSurface* surface,
          EscapeForTerminal(name) + "); its tools: " + tools;
 }
 
+// The recorded surface of `surface_name` in `set`'s catalog, or nullptr.
+const reducers::RecordedSurface* RecordedSurfaceOf(const projections::ProjectionSet& set,
+                                                   const std::string& surface_name) {
+  const auto* catalog = dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
+  if (catalog == nullptr) return nullptr;
+  auto found = catalog->catalog().surfaces.find(surface_name);
+  return found == catalog->catalog().surfaces.end() ? nullptr : &found->second;
+}
+
+// The definition digest `surface` records for `tool`: nullopt when it records no such tool,
+// "" when its definition cannot be told from the log (an earlier Las's catalog).
+std::optional<std::string> RecordedDefinition(const reducers::RecordedSurface& surface,
+                                              const std::string& tool) {
+  for (const auto& recorded : surface.tools) {
+    if (recorded.name != tool) continue;
+    if (!recorded.credential_templates_recorded) return std::string();
+    return DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256,
+                                   recorded.credential_templates_sha256);
+  }
+  return std::nullopt;
+}
+
 // The exact selector for `tool`: its digest as given or as the recorded catalog has it.
 Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const ToolArg& tool) {
   const std::string& name = tool.qualified_name;
@@ -114,29 +138,18 @@ Result<reducers::Selector> Resolve(const projections::ProjectionSet& set, const 
   if (tool.digest) {
     selector.definition_sha256 = *tool.digest;
   } else {
-    const auto* catalog =
-        dynamic_cast<const projections::CatalogProjection*>(set.Find("catalog"));
-    const reducers::RecordedSurface* surface = nullptr;
-    if (catalog != nullptr) {
-      auto found = catalog->catalog().surfaces.find(selector.surface);
-      if (found != catalog->catalog().surfaces.end()) surface = &found->second;
+    const reducers::RecordedSurface* surface = RecordedSurfaceOf(set, selector.surface);
+    const std::optional<std::string> recorded =
+        surface == nullptr ? std::nullopt : RecordedDefinition(*surface, selector.tool);
+    if (recorded && recorded->empty()) {
+      return NotFound("the log's catalog of " + EscapeForTerminal(selector.surface) +
+                      " was recorded by an earlier Las, which did not record the tool's "
+                      "credential templates, so its definition cannot be told from the "
+                      "log: run las list or las serve once, or give its digest (las list "
+                      "--json)");
     }
-    if (surface != nullptr) {
-      for (const auto& recorded : surface->tools) {
-        if (recorded.name != selector.tool) continue;
-        if (!recorded.credential_templates_recorded) {
-          return NotFound("the log's catalog of " + EscapeForTerminal(selector.surface) +
-                          " was recorded by an earlier Las, which did not record the tool's "
-                          "credential templates, so its definition cannot be told from the "
-                          "log: run las list or las serve once, or give its digest (las list "
-                          "--json)");
-        }
-        selector.definition_sha256 =
-            DefinitionDigestFromHex(recorded.input_schema_sha256, recorded.description_sha256,
-                                    recorded.credential_templates_sha256);
-      }
-    }
-    if (selector.definition_sha256.empty()) return NotFound(NoRecordedTool(surface, selector, name));
+    if (!recorded) return NotFound(NoRecordedTool(surface, selector, name));
+    selector.definition_sha256 = *recorded;
   }
   if (!reducers::IsWellFormedSelector(selector.surface, selector.tool, selector.definition_sha256)) {
     return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name));
@@ -154,6 +167,13 @@ Status AppendOne(log::EventLog& log, log::EventDraft draft) {
 const Actor kOperator{"", ""};
 
 }  // namespace
+
+bool DefinitionChanged(const projections::ProjectionSet& set, const reducers::Selector& selector) {
+  const reducers::RecordedSurface* surface = RecordedSurfaceOf(set, selector.surface);
+  const std::optional<std::string> recorded =
+      surface == nullptr ? std::nullopt : RecordedDefinition(*surface, selector.tool);
+  return recorded && !recorded->empty() && *recorded != selector.definition_sha256;
+}
 
 ToolArg ParseToolArg(const std::string& text) {
   const size_t at = text.rfind('@');

@@ -98,4 +98,10 @@ Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::s
 Result<log::EventDraft> PlanForgetRule(const projections::ProjectionSet& set,
                                        const std::string& rule_id);
 
+// Whether the log's recorded catalog (`set`'s "catalog") has the selector's tool at another
+// definition: the selector then covers nothing of the tool as served (probe FT2). False
+// when the tool is recorded at that definition, not recorded, or its definition cannot be
+// told from the log.
+bool DefinitionChanged(const projections::ProjectionSet& set, const reducers::Selector& selector);
+
 }  // namespace las::tools

@@ -270,6 +270,9 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   auto grants = json::parse(Las({"grants", "--json", "--agent", "worker"}).out);
   ASSERT_EQ(grants.size(), 1u);
   EXPECT_EQ(grants[0]["grant_id"], id) << "the old grant stays, for the old definition only";
+  EXPECT_EQ(grants[0]["definitions_changed"], grants[0]["selectors"])
+      << "and says it no longer covers the tool as served (probe FT2)";
+  EXPECT_NE(Las({"grants", "--agent", "worker"}).out.find("(changed since)"), std::string::npos);
   // The log says why a granted tool was refused (probe FT2: no detail at all).
   const std::string detail = denied[0]["payload"]["detail"];
   const std::string old_digest = grants[0]["selectors"][0]["definition_sha256"];
