@@ -302,13 +302,19 @@ int RunDraft(const DraftFlags& flags) {
       existed && (!served_manifest ||
                   (signature != env.end() && !signature->second.empty() &&
                    std::filesystem::is_regular_file(signature->second, no_signature)));
-  // Whether `sign` writes the signature where LAS_RELEASE_SIGNATURE says: set, and not a
-  // directory or a symbolic link, which it refuses (probe FV1); else the next line names --out.
-  bool signature_path = signature != env.end() && !signature->second.empty();
-  if (signature_path) {
-    const std::filesystem::file_status there =
-        std::filesystem::symlink_status(signature->second, no_signature);
-    signature_path = !std::filesystem::is_directory(there) && !std::filesystem::is_symlink(there);
+  // Whether `sign` can write the signature where LAS_RELEASE_SIGNATURE says: an absolute
+  // path without a trailing slash, naming a regular file (not through a link) or nothing yet
+  // in an existing directory; else the next line names --out (probes FV1, FW1: a directory,
+  // a link, a FIFO, a relative path or a missing directory made a line sign refused).
+  bool signature_path = false;
+  if (signature != env.end() && !signature->second.empty() &&
+      trust::CheckAbsolutePath(trust::kEnvReleaseSignature, signature->second).ok() &&
+      signature->second.back() != '/') {
+    const std::filesystem::path where(signature->second);
+    const std::filesystem::file_status there = std::filesystem::symlink_status(where, no_signature);
+    signature_path = std::filesystem::is_regular_file(there) ||
+                     (!std::filesystem::exists(there) &&
+                      std::filesystem::is_directory(where.parent_path(), no_signature));
   }
   // A served release's manifest changed in place no longer matches its signature: said,
   // since a server that starts or restarts a child meanwhile admits nothing (probe CI3).

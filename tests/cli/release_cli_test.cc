@@ -648,10 +648,14 @@ TEST(ReleaseDraftTest, AManifestNeverSignedIsNotSaidToDifferFromItsSignatureNorB
   EXPECT_EQ(beside_directory.out.find("no longer matches"), std::string::npos) << beside_directory.out;
   EXPECT_NE(beside_directory.out.find("--sequence 1 --out SIGNATURE\n"), std::string::npos)
       << "sign refuses to write a directory (probe FV1): " << beside_directory.out;
-  auto empty = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
-                    r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
-                   {"LAS_RELEASE_MANIFEST=" + r.manifest(), "LAS_RELEASE_SIGNATURE="});
-  EXPECT_NE(empty.out.find("--sequence 1 --out SIGNATURE\n"), std::string::npos) << empty.out;
+  for (const std::string& unusable : {std::string(), std::string("relative.sig"),
+                                      r.Sub("no-such-dir/manifest.sig"), r.signature() + "/"}) {
+    auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
+                        r.workspace(), "--", "/usr/bin/python3", r.script(), "echo"},
+                       {"LAS_RELEASE_MANIFEST=" + r.manifest(), "LAS_RELEASE_SIGNATURE=" + unusable});
+    EXPECT_NE(drafted.out.find("--sequence 1 --out SIGNATURE\n"), std::string::npos)
+        << "'" << unusable << "' (probe FW1): " << drafted.out;
+  }
 }
 
 // A relative path in a release variable: verify and serve refuse it, and draft and sign
