@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <string>
 
 #include "base/status.h"
@@ -33,5 +34,21 @@ class AllocationWatch {
 
 // "WHAT: out of memory (...)", kIo.
 Status OutOfMemory(const std::string& what);
+
+// `work()`'s result, unless memory ran out while it ran (an allocation failed, or it threw
+// std::bad_alloc): then `ran_out()`'s. Any other exception passes on — unless memory ran
+// out meanwhile, as libraries turn std::bad_alloc into exceptions of their own (valijson).
+template <typename Work, typename RanOut>
+auto UnlessMemoryRanOut(Work work, RanOut ran_out) -> decltype(work()) {
+  const AllocationWatch watch;
+  try {
+    auto result = work();
+    if (!watch.RanOut()) return result;
+  } catch (const std::bad_alloc&) {
+  } catch (...) {
+    if (!watch.RanOut()) throw;
+  }
+  return ran_out();
+}
 
 }  // namespace las

@@ -11,6 +11,7 @@
 #include "tools/decision_events.h"
 #include "tools/expiry_watch.h"
 #include "tools/surface_launcher.h"
+#include "trust/launch_policy.h"
 #include "tools/surface_restarts.h"
 #include "transport/mcp_client.h"
 #include "trust/digest.h"
@@ -42,8 +43,7 @@ std::string WhichVariable(std::string_view reason, std::string_view detail,
 std::string UnsetDeclaredVariables(const trust::SurfaceBinding& surface,
                                    const trust::Environment& environment) {
   std::string unset;
-  for (const std::string& name : surface.env) {
-    if (environment.count(name) != 0) continue;
+  for (const std::string& name : trust::DeclaredVariablesMissing(surface, environment)) {
     unset += (unset.empty() ? "" : ", ") + EscapeForTerminal(name);
   }
   return unset;

@@ -344,10 +344,7 @@ std::optional<CheckRow> CredentialsRow(const trust::SurfaceBinding& surface,
 std::optional<CheckRow> EnvironmentRow(const trust::SurfaceBinding& surface,
                                        const trust::Environment& environment) {
   if (surface.env.empty()) return std::nullopt;
-  std::vector<std::string> unset;
-  for (const std::string& name : surface.env) {
-    if (environment.find(name) == environment.end()) unset.push_back(name);
-  }
+  const std::vector<std::string> unset = trust::DeclaredVariablesMissing(surface, environment);
   std::string detail = Plural(surface.env.size(), "declared variable");
   if (unset.empty()) return Ok(surface.name, "environment", detail + " set");
   return Ok(surface.name, "environment",

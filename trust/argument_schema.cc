@@ -1364,29 +1364,10 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
 // arguments were not checked, and are refused as io-error, not as their fault — nor
 // accepted on a check that may have been cut short (fail closed).
 template <typename Check>
-Verdict UnlessMemoryRanOut(Check check) {
-  const AllocationWatch watch;
-  try {
-    Verdict verdict = check();
-    if (!watch.RanOut()) return verdict;
-  } catch (...) {  // valijson turns std::bad_alloc into other exceptions
-    if (!watch.RanOut()) throw;
-  }
-  return Reject(Reason::kIoError, OutOfMemory("checking the arguments").message());
-}
-
-// The compiled schema, unless memory ran out while compiling: then OutOfMemory, not a
-// verdict on the schema.
-template <typename Compile>
-Result<ArgumentSchema> CompiledUnlessMemoryRanOut(Compile compile) {
-  const AllocationWatch watch;
-  try {
-    Result<ArgumentSchema> compiled = compile();
-    if (!watch.RanOut()) return compiled;
-  } catch (...) {  // valijson turns std::bad_alloc into other exceptions
-    if (!watch.RanOut()) throw;
-  }
-  return OutOfMemory("compiling the input schema");
+Verdict CheckedUnlessMemoryRanOut(Check check) {
+  return UnlessMemoryRanOut(check, [] {
+    return Reject(Reason::kIoError, OutOfMemory("checking the arguments").message());
+  });
 }
 
 Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
@@ -1452,7 +1433,10 @@ Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const Argu
 }  // namespace
 
 Result<ArgumentSchema> CompileArgumentSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
-  return CompiledUnlessMemoryRanOut([&] { return CompileUnwatched(schema_json, limits); });
+  // Memory that ran out while compiling is no verdict on the schema.
+  return UnlessMemoryRanOut(
+      [&] { return CompileUnwatched(schema_json, limits); },
+      [] { return Result<ArgumentSchema>(OutOfMemory("compiling the input schema")); });
 }
 
 Result<ArgumentSchema> CompileToolInputSchema(std::string_view schema_json, const ArgumentSchemaLimits& limits) {
@@ -1482,7 +1466,7 @@ Status CheckSchemaIntegers(std::string_view schema_json, const ArgumentSchemaLim
 }
 
 Verdict ValidateArguments(const ArgumentSchema& schema, std::string_view arguments_json) {
-  return UnlessMemoryRanOut([&] { return Validate(schema, arguments_json, /*arguments=*/true); });
+  return CheckedUnlessMemoryRanOut([&] { return Validate(schema, arguments_json, /*arguments=*/true); });
 }
 
 uint64_t ValidationCostBound(const ArgumentSchema& schema, std::string_view arguments_json) {
@@ -1508,7 +1492,7 @@ Verdict ValidateInjectedArguments(const ArgumentSchema& schema, std::string_view
                                   size_t client_bytes, const std::vector<std::string>& filled) {
   if (Verdict size = CheckArgumentsSize(schema, client_bytes); !size.ok()) return size;
   const size_t injected = arguments_json.size() > client_bytes ? arguments_json.size() - client_bytes : 0;
-  return UnlessMemoryRanOut(
+  return CheckedUnlessMemoryRanOut(
       [&] { return Validate(schema, arguments_json, /*arguments=*/true, injected, filled); });
 }
 
@@ -1525,7 +1509,7 @@ bool RefusesFilledValues(const ArgumentSchema& schema, std::string_view argument
 }
 
 Verdict ValidateInstance(const ArgumentSchema& schema, std::string_view instance_json) {
-  return UnlessMemoryRanOut([&] { return Validate(schema, instance_json, /*arguments=*/false); });
+  return CheckedUnlessMemoryRanOut([&] { return Validate(schema, instance_json, /*arguments=*/false); });
 }
 
 }  // namespace las::trust

@@ -211,13 +211,19 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
     }
     if (var == "PYTHONNOUSERSITE") continue;  // set above, whatever Las's own says
     auto it = policy.environment.find(var);
-    if (it == policy.environment.end()) {
-      plan.missing_env.push_back(var);
-    } else {
-      plan.env.push_back(var + "=" + it->second);
-    }
+    if (it != policy.environment.end()) plan.env.push_back(var + "=" + it->second);
   }
+  plan.missing_env = DeclaredVariablesMissing(surface, policy.environment);
   return plan;
+}
+
+std::vector<std::string> DeclaredVariablesMissing(const SurfaceBinding& surface,
+                                                  const Environment& environment) {
+  std::vector<std::string> missing;
+  for (const std::string& var : surface.env) {
+    if (var != "PYTHONNOUSERSITE" && environment.count(var) == 0) missing.push_back(var);
+  }
+  return missing;
 }
 
 }  // namespace las::trust

@@ -96,6 +96,11 @@ std::string LaunchedFileTooLarge(const std::string& what, const std::string& pat
 // plan's descriptors.
 VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPolicy& policy);
 
+// The variables `surface` declares that `environment` does not set (PYTHONNOUSERSITE
+// aside: Las sets it for every child), in declared order: the child starts without them.
+std::vector<std::string> DeclaredVariablesMissing(const SurfaceBinding& surface,
+                                                  const Environment& environment);
+
 // True if `path` equals `root` or lies below it; both must be resolved absolute paths.
 bool IsInsideDirectory(std::string_view root, std::string_view path);
 

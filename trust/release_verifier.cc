@@ -17,13 +17,12 @@ VerdictOr<AcceptedRelease> ReleaseVerifier::Verify(const ReleasePaths& paths,
 VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyAt(const ReleasePaths& paths,
                                                      int64_t now_micros,
                                                      RefusedRelease* refused) const {
-  const AllocationWatch watch;
-  try {
-    VerdictOr<AcceptedRelease> verdict = VerifyUnwatched(paths, now_micros, refused);
-    if (!watch.RanOut()) return verdict;
-  } catch (const std::bad_alloc&) {
-  }
-  return Reject(Reason::kIoError, OutOfMemory("verifying the release").message());
+  return UnlessMemoryRanOut(
+      [&] { return VerifyUnwatched(paths, now_micros, refused); },
+      [] {
+        return VerdictOr<AcceptedRelease>(
+            Reject(Reason::kIoError, OutOfMemory("verifying the release").message()));
+      });
 }
 
 VerdictOr<AcceptedRelease> ReleaseVerifier::VerifyUnwatched(const ReleasePaths& paths,

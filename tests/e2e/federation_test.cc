@@ -142,6 +142,14 @@ class FederationTest : public ::testing::Test {
     return gate;
   }
 
+  // `las serve` of the fixture's log with --start-timeout `timeout_ms`, a child process whose
+  // stdin and stdout the test drives line by line.
+  std::unique_ptr<testing::ChildProcess> StartServe(const std::string& timeout_ms) {
+    return std::make_unique<testing::ChildProcess>(testing::LasArgvWithEnv(
+        release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                  release_->registry_path(), "--start-timeout", timeout_ms}));
+  }
+
   testing::TempDir tmp_;
   std::unique_ptr<testing::SignedRelease> release_;
 };
@@ -1136,9 +1144,8 @@ TEST_F(FederationTest, APingIsAnsweredWhileTheChildrenStillStart) {
   const std::string gate = AddSlowSurface();
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
-  testing::ChildProcess serve(testing::LasArgvWithEnv(
-      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                release_->registry_path(), "--start-timeout", "120000"}));
+  auto serve_process = StartServe("120000");
+  testing::ChildProcess& serve = *serve_process;
   serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
   serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
   serve.WriteLine(R"({"jsonrpc":"2.0","id":"p1","method":"ping","params":{}})");
@@ -1181,9 +1188,8 @@ TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
   const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
-  testing::ChildProcess serve(testing::LasArgvWithEnv(
-      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                release_->registry_path(), "--start-timeout", "600000"}));
+  auto serve_process = StartServe("600000");
+  testing::ChildProcess& serve = *serve_process;
   serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
   ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "stdin is read meanwhile";
   serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");  // held
@@ -1232,9 +1238,8 @@ TEST_F(FederationTest, AReleaseSupersededWhileItStartsStopsEverySurfaceItAdmitte
   // The slow surface waits for the gate, which opens only after the newer server has run:
   // under a sanitizer on a loaded machine that took over the default 30 s start timeout,
   // and the slow surface was left out (ASan run, session 46).
-  testing::ChildProcess older(testing::LasArgvWithEnv(
-      release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
-                                release_->registry_path(), "--start-timeout", "300000"}));
+  auto older_process = StartServe("300000");
+  testing::ChildProcess& older = *older_process;
   ASSERT_TRUE(testing::AwaitCondition([&] { return std::filesystem::exists(gate + ".asleep"); }))
       << "release 2 is starting";
 
