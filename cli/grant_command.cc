@@ -192,13 +192,16 @@ int ListGrants(const ListFlags& flags) {
     if (!flags.all && g.status != reducers::kGrantLive) continue;
     if (flags.json) {
       ordered_json selectors = ordered_json::array();
-      // Selectors whose tool the log's catalog records at another definition: they cover
-      // nothing of the tool as served (probe FT2). Apart, so a selector stays copyable into
+      // Selectors that cover nothing served: their tool is recorded at another definition
+      // (probe FT2) or not at all (probe FW2). Apart, so a selector stays copyable into
       // las__grant_delegate as it is.
       ordered_json changed = ordered_json::array();
+      ordered_json not_in_catalog = ordered_json::array();
       for (const auto& [key, s] : g.selectors) {
         selectors.push_back(SelectorJson(s));
-        if (tools::DefinitionChanged(set, s)) changed.push_back(SelectorJson(s));
+        const tools::RecordedStanding standing = tools::StandingOf(set, s);
+        if (standing == tools::RecordedStanding::kDefinitionChanged) changed.push_back(SelectorJson(s));
+        if (standing == tools::RecordedStanding::kNotInCatalog) not_in_catalog.push_back(SelectorJson(s));
       }
       out.push_back({{"grant_id", id},
                      {"agent_id", g.agent_id},
@@ -209,6 +212,7 @@ int ListGrants(const ListFlags& flags) {
                      {"root", g.root},
                      {"selectors", selectors},
                      {"definitions_changed", changed},
+                     {"not_in_catalog", not_in_catalog},
                      {"issued_sequence", g.issued_sequence},
                      {"revoked_by", g.revoked_by},
                      {"revoked_sequence", g.revoked_sequence}});
@@ -218,8 +222,8 @@ int ListGrants(const ListFlags& flags) {
     for (const auto& [key, s] : g.selectors) {
       if (!what.empty()) what += ", ";
       what += ToolName(s) + "@" + s.definition_sha256.substr(0, 12);
-      // A grant for a definition no longer served covers nothing of the tool (probe FT2).
-      if (tools::DefinitionChanged(set, s)) what += " (changed since)";
+      // A grant for a definition not served covers nothing of the tool (probes FT2, FW2).
+      what += tools::StandingMarker(tools::StandingOf(set, s));
     }
     table.Add({id, g.agent_id, g.status, g.issuer.empty() ? "(operator)" : g.issuer,
                g.parent_id.empty() ? "-" : g.parent_id, what});
@@ -246,13 +250,16 @@ int ListRules(const ListFlags& flags) {
       ordered_json rule = {{"rule_id", id}, {"agent_id", r.agent_id}};
       const ordered_json selector = SelectorJson(r.selector);
       for (const auto& [k, v] : selector.items()) rule[k] = v;
+      rule["standing"] = tools::StandingName(tools::StandingOf(set, r.selector));
       rule["added_sequence"] = r.added_sequence;
       rule["removed_sequence"] = r.removed_sequence;
       out.push_back(std::move(rule));
       continue;
     }
     table.Add({id, r.agent_id, r.removed_sequence == 0 ? "live" : "forgotten",
-               ToolName(r.selector), r.selector.definition_sha256});
+               ToolName(r.selector),
+               r.selector.definition_sha256 +
+                   std::string(tools::StandingMarker(tools::StandingOf(set, r.selector)))});
   }
   PrintListing(flags, out, table);
   return kExitOk;

@@ -168,11 +168,34 @@ const Actor kOperator{"", ""};
 
 }  // namespace
 
-bool DefinitionChanged(const projections::ProjectionSet& set, const reducers::Selector& selector) {
+RecordedStanding StandingOf(const projections::ProjectionSet& set, const reducers::Selector& selector) {
   const reducers::RecordedSurface* surface = RecordedSurfaceOf(set, selector.surface);
   const std::optional<std::string> recorded =
       surface == nullptr ? std::nullopt : RecordedDefinition(*surface, selector.tool);
-  return recorded && !recorded->empty() && *recorded != selector.definition_sha256;
+  if (!recorded) return RecordedStanding::kNotInCatalog;
+  if (recorded->empty()) return RecordedStanding::kUntold;
+  return *recorded == selector.definition_sha256 ? RecordedStanding::kAsGranted
+                                                 : RecordedStanding::kDefinitionChanged;
+}
+
+std::string_view StandingMarker(RecordedStanding standing) {
+  switch (standing) {
+    case RecordedStanding::kDefinitionChanged: return " (changed since)";
+    case RecordedStanding::kNotInCatalog: return " (not in the catalog)";
+    case RecordedStanding::kAsGranted:
+    case RecordedStanding::kUntold: return "";
+  }
+  return "";
+}
+
+std::string_view StandingName(RecordedStanding standing) {
+  switch (standing) {
+    case RecordedStanding::kAsGranted: return "as-granted";
+    case RecordedStanding::kDefinitionChanged: return "definition-changed";
+    case RecordedStanding::kNotInCatalog: return "not-in-catalog";
+    case RecordedStanding::kUntold: return "untold";
+  }
+  return "untold";
 }
 
 ToolArg ParseToolArg(const std::string& text) {

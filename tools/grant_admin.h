@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -98,10 +99,19 @@ Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::s
 Result<log::EventDraft> PlanForgetRule(const projections::ProjectionSet& set,
                                        const std::string& rule_id);
 
-// Whether the log's recorded catalog (`set`'s "catalog") has the selector's tool at another
-// definition: the selector then covers nothing of the tool as served (probe FT2). False
-// when the tool is recorded at that definition, not recorded, or its definition cannot be
-// told from the log.
-bool DefinitionChanged(const projections::ProjectionSet& set, const reducers::Selector& selector);
+// What the log's recorded catalog (`set`'s "catalog") says of a selector's tool.
+enum class RecordedStanding {
+  kAsGranted,          // recorded at the selector's definition
+  kDefinitionChanged,  // recorded at another definition: the selector covers nothing of it (probe FT2)
+  kNotInCatalog,       // not recorded: its surface is not admitted (dropped from the release,
+                       // refused) or lists no such tool, so nothing is served to cover (probe FW2)
+  kUntold,             // recorded by an earlier Las, whose catalog does not tell definitions
+};
+RecordedStanding StandingOf(const projections::ProjectionSet& set, const reducers::Selector& selector);
+
+// The listing's marker for a standing: " (changed since)", " (not in the catalog)" or "".
+std::string_view StandingMarker(RecordedStanding standing);
+// Its stable name in JSON: "as-granted", "definition-changed", "not-in-catalog", "untold".
+std::string_view StandingName(RecordedStanding standing);
 
 }  // namespace las::tools

@@ -9,6 +9,7 @@
 #include "base/json_text_dump.h"
 #include "log/event_log.h"
 #include "projections/grants_projection.h"
+#include "tools/grant_admin.h"
 #include "tools/grant_events.h"
 #include "tools/live_projections.h"
 #include "tools/loop_appender.h"
@@ -29,12 +30,34 @@ json SelectorJson(const reducers::Selector& s) {
   return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
 }
 
-json GrantJson(const std::string& id, const reducers::GrantRecord& g) {
+// The selectors that cover nothing served, as `las grants --json` names them: their tool is
+// recorded at another definition, or not at all (probe FW2).
+void AddUnservedSelectors(const projections::ProjectionSet& set,
+                          const std::vector<reducers::Selector>& selectors, json& out) {
+  json changed = json::array();
+  json not_in_catalog = json::array();
+  for (const reducers::Selector& s : selectors) {
+    const RecordedStanding standing = StandingOf(set, s);
+    if (standing == RecordedStanding::kDefinitionChanged) changed.push_back(SelectorJson(s));
+    if (standing == RecordedStanding::kNotInCatalog) not_in_catalog.push_back(SelectorJson(s));
+  }
+  out["definitions_changed"] = std::move(changed);
+  out["not_in_catalog"] = std::move(not_in_catalog);
+}
+
+json GrantJson(const projections::ProjectionSet& set, const std::string& id,
+               const reducers::GrantRecord& g) {
   json selectors = json::array();
-  for (const auto& [key, s] : g.selectors) selectors.push_back(SelectorJson(s));
-  return {{"grant_id", id},         {"agent_id", g.agent_id}, {"issuer", g.issuer},
-          {"parent_grant_id", g.parent_id}, {"root", g.root}, {"selectors", selectors},
-          {"status", g.status}};
+  std::vector<reducers::Selector> listed;
+  for (const auto& [key, s] : g.selectors) {
+    selectors.push_back(SelectorJson(s));
+    listed.push_back(s);
+  }
+  json out = {{"grant_id", id},         {"agent_id", g.agent_id}, {"issuer", g.issuer},
+              {"parent_grant_id", g.parent_id}, {"root", g.root}, {"selectors", selectors},
+              {"status", g.status}};
+  AddUnservedSelectors(set, listed, out);
+  return out;
 }
 
 const reducers::Grants* CurrentGrants(LiveProjections& live) {
@@ -81,15 +104,16 @@ void ListGrants(const LasToolContext& context, const GrantPolicy& policy,
   json issued = json::array();
   for (const auto& [id, g] : grants->grants) {
     if (g.agent_id == session.agent_id && g.status == reducers::kGrantLive) {
-      held.push_back(GrantJson(id, g));
+      held.push_back(GrantJson(context.live.set(), id, g));
     }
-    if (g.issuer == session.agent_id) issued.push_back(GrantJson(id, g));
+    if (g.issuer == session.agent_id) issued.push_back(GrantJson(context.live.set(), id, g));
   }
   json rules = json::array();
   for (const auto& [id, r] : grants->rules) {
     if (r.agent_id != session.agent_id || r.removed_sequence != 0) continue;
     json rule = SelectorJson(r.selector);
     rule["rule_id"] = id;
+    rule["standing"] = StandingName(StandingOf(context.live.set(), r.selector));
     rules.push_back(std::move(rule));
   }
   json out = {{"agent_id", session.agent_id},
@@ -171,6 +195,9 @@ void Delegate(const LasToolContext& context, const std::function<std::string()>&
   const std::string grant_id = new_id();
   json reply = {{"grant_id", grant_id}, {"agent_id", to_agent}, {"parent_grant_id", from},
                 {"root", all}};
+  // Delegating a selector the served catalog does not match narrows as asked, and gives
+  // nothing callable: said, so the issuer can delegate the current definition (probe FW2).
+  AddUnservedSelectors(context.live.set(), selectors, reply);
   AppendThenAnswer(
       context,
       GrantIssuedEvent({session.agent_id, session.session_id}, grant_id, to_agent, from, all,

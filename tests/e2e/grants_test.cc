@@ -291,6 +291,63 @@ TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {
   EXPECT_EQ(as_json[0]["detail"], detail);
 }
 
+// Probe FW2: a grant whose surface a newer release dropped covers nothing served, and said
+// nothing of it — not in `las grants`, not in las__grants, not when delegated. Each names
+// such selectors now; `las rules` gives a rule's standing.
+TEST_F(GrantsE2eTest, ASelectorForASurfaceTheReleaseDroppedIsMarkedNotInTheCatalog) {
+  release_->Sign(1);
+  ASSERT_EQ(Serve("", {{{"op", "ping"}}}).exit_code, 0);  // records the catalog
+  const std::string id = Grant({"worker", "--tool", "echo__echo", "--tool", "lem__search"});
+  ASSERT_EQ(Las({"rules", "add", "worker", "lem__search"}).exit_code, 0);
+  auto rules = json::parse(Las({"rules", "--json"}).out);
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0]["standing"], "as-granted");
+  auto before = json::parse(Las({"grants", "--json", "--agent", "worker"}).out);
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_EQ(before[0]["not_in_catalog"], json::array());
+  json lem_selector;
+  for (const auto& s : before[0]["selectors"]) {
+    if (s["surface"] == "lem") lem_selector = s;
+  }
+  ASSERT_FALSE(lem_selector.is_null()) << before.dump();
+
+  auto& surfaces = release_->manifest().surfaces;
+  std::erase_if(surfaces, [](const trust::SurfaceBinding& b) { return b.name == "lem"; });
+  release_->Sign(2);
+  auto worker = Serve("worker", {CallStep("echo__echo", {{"message", "still"}}),
+                                 CallStep("las__grants"),
+                                 CallStep("las__grant_delegate",
+                                          {{"to_agent", "helper"}, {"from_grant", id},
+                                           {"selectors", {lem_selector}}})});
+  ASSERT_EQ(worker.exit_code, 0) << worker.err;
+  EXPECT_EQ(StepText(worker.steps[0]), "Echo: still");
+  const json held = worker.steps[1]["result"]["structuredContent"]["grants"];
+  ASSERT_EQ(held.size(), 1u) << worker.steps[1].dump();
+  EXPECT_EQ(held[0]["not_in_catalog"], json::array({lem_selector}));
+  EXPECT_EQ(held[0]["definitions_changed"], json::array());
+  EXPECT_EQ(worker.steps[1]["result"]["structuredContent"]["rules"][0]["standing"], "not-in-catalog");
+  const json delegated = worker.steps[2]["result"]["structuredContent"];
+  EXPECT_FALSE(delegated.value("grant_id", "").empty()) << worker.steps[2].dump();
+  EXPECT_EQ(delegated["not_in_catalog"], json::array({lem_selector}))
+      << "delegated as asked, and said to give nothing callable";
+
+  auto after = json::parse(Las({"grants", "--json", "--agent", "worker"}).out);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0]["not_in_catalog"], json::array({lem_selector}));
+  EXPECT_EQ(after[0]["definitions_changed"], json::array());
+  const std::string listing = Las({"grants", "--agent", "worker"}).out;
+  EXPECT_NE(listing.find("lem__search@" + lem_selector["definition_sha256"].get<std::string>().substr(0, 12) +
+                         " (not in the catalog)"),
+            std::string::npos)
+      << listing;
+  EXPECT_EQ(listing.find("echo__echo@" + before[0]["selectors"][0]["definition_sha256"].get<std::string>().substr(0, 12) +
+                         " ("),
+            std::string::npos)
+      << "the selector still served is not marked: " << listing;
+  EXPECT_EQ(json::parse(Las({"rules", "--json"}).out)[0]["standing"], "not-in-catalog");
+  EXPECT_NE(Las({"rules"}).out.find(" (not in the catalog)"), std::string::npos);
+}
+
 // A release that makes a tool take an argument from a secret is a new definition: a grant
 // made before does not cover it (probe DS1: templates were outside the digest, so the old
 // grant let its agent call the tool with the secret filled in). `las grant` from the log
