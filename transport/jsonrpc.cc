@@ -279,6 +279,12 @@ std::string ErrorResponse(const ParseError& error) {
   switch (error.reason) {
     case ParseFailure::kTooDeep:
       return MakeErrorResponse(id, error.code, "Parse error: the message nests too deep");
+    case ParseFailure::kInvalidUtf8:
+      // JSON's grammar admits a lone surrogate escape, so a client would not know what
+      // "Parse error" alone refers to (probe FY1).
+      return MakeErrorResponse(id, error.code,
+                               "Parse error: the message is not valid UTF-8, or escapes a "
+                               "lone surrogate (\\ud800-\\udfff without its pair)");
     case ParseFailure::kIdTooLong:
       return MakeErrorResponse(id, error.code, "Invalid Request: the id is too long");
     default:

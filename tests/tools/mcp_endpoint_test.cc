@@ -295,6 +295,10 @@ TEST_F(EndpointTest, AnUnparsableRequestIsAnsweredByAnIdWrittenLast) {
   json surrogate = Send(R"({"method":"tools/call","params":{"name":"a","arguments":{"text":"abc\ud800"}},"jsonrpc":"2.0","id":3})");
   EXPECT_EQ(surrogate["id"], 3) << surrogate.dump();
   EXPECT_EQ(surrogate["error"]["code"], -32700);
+  EXPECT_EQ(surrogate["error"]["message"],
+            "Parse error: the message is not valid UTF-8, or escapes a lone surrogate "
+            "(\\ud800-\\udfff without its pair)")
+      << "names what was wrong (probe FY1)";
   EXPECT_TRUE(backend_.calls.empty());
 }
 
