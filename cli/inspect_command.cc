@@ -197,7 +197,7 @@ int InspectSessions(const InspectFlags& flags) {
     return exit_code;
   }
   // In the order they opened, as the log has them, not by id (random; probe BH9).
-  using Entry = std::pair<const std::string, reducers::SessionRecord>;
+  using Entry = std::pair<const std::string, reducers::SessionHistoryRecord>;
   std::vector<const Entry*> in_order;
   for (const auto& entry : history.by_id) in_order.push_back(&entry);
   std::sort(in_order.begin(), in_order.end(), [](const Entry* a, const Entry* b) {
@@ -212,20 +212,41 @@ int InspectSessions(const InspectFlags& flags) {
                      {"client_name", r.client_name},
                      {"client_version", r.client_version},
                      {"transport", r.transport},
+                     {"implicit_root", r.implicit_root},
                      {"opened_sequence", r.opened_sequence},
                      {"closed_sequence", r.closed_sequence},
                      {"close_reason", r.close_reason}});
     }
-    PrintJson({{"sessions", std::move(out)}});
+    nlohmann::ordered_json refused = nlohmann::ordered_json::array();
+    for (const reducers::RefusedSession& r : history.refused) {
+      refused.push_back({{"sequence", r.sequence},
+                         {"agent_id", r.agent_id},
+                         {"reason", r.reason},
+                         {"client_name", r.client_name},
+                         {"client_version", r.client_version},
+                         {"transport", r.transport}});
+    }
+    PrintJson({{"sessions", std::move(out)}, {"refused", std::move(refused)}});
     return kExitOk;
   }
-  Table table({"SESSION", "AGENT", "CLIENT", "OPENED#", "CLOSED#", "REASON"});
+  // Refused initializes interleave by sequence: no session id, CLOSED# "refused", and the
+  // policy's reason (probe FV3: they were in no view).
+  Table table({"SESSION", "AGENT", "ROOT", "CLIENT", "OPENED#", "CLOSED#", "REASON"});
+  auto refused = history.refused.begin();
+  auto add_refused_before = [&](uint64_t sequence) {
+    for (; refused != history.refused.end() && refused->sequence < sequence; ++refused) {
+      table.Add({"-", refused->agent_id, "-", refused->client_name, U(refused->sequence), "refused",
+                 refused->reason});
+    }
+  };
   for (const auto* entry : in_order) {
     const auto& [id, r] = *entry;
-    table.Add({id, r.agent_id, r.client_name, U(r.opened_sequence),
+    add_refused_before(r.opened_sequence);
+    table.Add({id, r.agent_id, r.implicit_root ? "yes" : "-", r.client_name, U(r.opened_sequence),
                r.closed_sequence == 0 ? "open" : U(r.closed_sequence),
                r.close_reason.empty() ? "-" : r.close_reason});
   }
+  add_refused_before(UINT64_MAX);
   table.Print();
   return kExitOk;
 }

@@ -27,11 +27,18 @@ void Apply(Sessions& sessions, uint64_t sequence, const fb::Envelope& event) {
 
 void Apply(SessionHistory& history, uint64_t sequence, const fb::Envelope& event) {
   if (event.payload_type() == fb::EventPayload::SessionOpened) {
-    Open(history.by_id[Str(event.session_id())], sequence, event);
+    SessionHistoryRecord& record = history.by_id[Str(event.session_id())];
+    Open(record, sequence, event);
+    record.implicit_root = event.payload_as_SessionOpened()->implicit_root();
   } else if (event.payload_type() == fb::EventPayload::SessionClosed) {
     SessionRecord& record = history.by_id[Str(event.session_id())];
     record.closed_sequence = sequence;
     record.close_reason = Str(event.payload_as_SessionClosed()->reason());
+  } else if (event.payload_type() == fb::EventPayload::SessionRefused) {
+    const auto* p = event.payload_as_SessionRefused();
+    history.refused.push_back({sequence, event.time_micros(), Str(event.agent_id()),
+                               Str(p->reason()), Str(p->client_name()), Str(p->client_version()),
+                               Str(p->transport())});
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "log/envelope.h"
 
@@ -32,10 +33,28 @@ struct Sessions {
 
 void Apply(Sessions& sessions, uint64_t sequence, const fb::Envelope& event);
 
-// Every session the log names, open or closed: `las inspect sessions` folds it from the
-// log, as `las inspect calls` folds the call ledger; no server keeps it.
+// A session in the history: what a server keeps, and on what authority its agent called.
+struct SessionHistoryRecord : SessionRecord {
+  bool implicit_root = false;  // SessionOpened's implicit_root: the default agent's root
+};
+
+// An `initialize` a local policy refused (SessionRefused): no session was opened.
+struct RefusedSession {
+  uint64_t sequence = 0;
+  int64_t micros = 0;
+  std::string agent_id;  // the agent the client named
+  std::string reason;
+  std::string client_name;
+  std::string client_version;
+  std::string transport;
+};
+
+// Every session the log names, open or closed, and every refused one: `las inspect
+// sessions` folds it from the log, as `las inspect calls` folds the call ledger; no server
+// keeps it (so it can grow without touching the projections' snapshots).
 struct SessionHistory {
-  std::map<std::string, SessionRecord> by_id;
+  std::map<std::string, SessionHistoryRecord> by_id;
+  std::vector<RefusedSession> refused;  // in log order
 };
 
 void Apply(SessionHistory& history, uint64_t sequence, const fb::Envelope& event);

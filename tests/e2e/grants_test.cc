@@ -237,6 +237,15 @@ TEST_F(GrantsE2eTest, TheDefaultAgentsRootOverItsOwnGrantsIsNoted) {
   const size_t at = rooted.err.find(note);
   EXPECT_NE(at, std::string::npos) << rooted.err;
   EXPECT_EQ(rooted.err.find(note, at + 1), std::string::npos) << "once: " << rooted.err;
+  // On what authority each session called: `las inspect sessions` says (probe FV3).
+  ASSERT_EQ(Serve("worker", {{{"op", "ping"}}}).exit_code, 0);
+  auto sessions = json::parse(Las({"inspect", "sessions", "--json"}).out)["sessions"];
+  ASSERT_EQ(sessions.size(), 3u) << sessions.dump();
+  EXPECT_EQ(sessions[0]["implicit_root"], true) << "the default agent";
+  EXPECT_EQ(sessions[1]["agent_id"], "alice");
+  EXPECT_EQ(sessions[1]["implicit_root"], true);
+  EXPECT_EQ(sessions[2]["agent_id"], "worker");
+  EXPECT_EQ(sessions[2]["implicit_root"], false);
 }
 
 TEST_F(GrantsE2eTest, AChangedDefinitionIsNotCoveredByTheOldGrant) {

@@ -279,6 +279,19 @@ TEST_F(SpecialPoliciesTest, ASessionOfAnotherAgentThanSkarbiecsIsRefusedAndRecor
   std::vector<std::string> opened;
   for (const json& e : Replay({"--kind", "SessionOpened"})) opened.push_back(e["agent"]);
   EXPECT_EQ(opened, std::vector<std::string>{kAgent});
+  // `las inspect sessions` shows the refusal too (probe FV3: it was in no view).
+  auto inspected = testing::RunCommand(
+      {LAS_EXECUTABLE, "inspect", "sessions", "--json", "--log", tmp_.Sub("log")});
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+  const json view = json::parse(inspected.out);
+  ASSERT_EQ(view["refused"].size(), 1u) << inspected.out;
+  EXPECT_EQ(view["refused"][0]["agent_id"], "intruder");
+  EXPECT_EQ(view["refused"][0]["reason"], "skarbiec-agent-id");
+  EXPECT_EQ(view["refused"][0]["sequence"], refused[0]["seq"]);
+  ASSERT_EQ(view["sessions"].size(), 1u);
+  auto table = testing::RunCommand({LAS_EXECUTABLE, "inspect", "sessions", "--log", tmp_.Sub("log")});
+  EXPECT_NE(table.out.find("intruder"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("refused  skarbiec-agent-id"), std::string::npos) << table.out;
 }
 
 TEST_F(SpecialPoliciesTest, AResultOutsideItsEnvelopeIsRefusedGenericallyAndNeverLogged) {
