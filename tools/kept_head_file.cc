@@ -7,6 +7,7 @@
 #include "base/durable_files.h"
 #include "base/hex.h"
 #include "base/note.h"
+#include "base/path_exposure.h"
 #include "base/printable_text.h"
 #include "base/sha256.h"
 #include "trust/secure_file.h"
@@ -30,6 +31,20 @@ void RemoveStaleTemporaries(const std::string& file) {
       std::filesystem::remove(it->path(), ignored);
     }
   }
+}
+
+// Makes the kept head's directory (0700) when missing, after making sure no one but this
+// user (or root) can change it or what leads to it: a `heads` link another user planted in
+// a directory they could write took the head, and Las's writes, where they chose (probe
+// FZ1). kDenied with the note otherwise.
+Status PrepareHeadsDirectory(const std::string& file) {
+  const std::string dir = std::filesystem::path(file).parent_path().string();
+  if (auto exposed = PathExposureNote(dir, "the directory of kept heads " + dir,
+                                      "put back an older head, so that a rollback of the log "
+                                      "goes unseen, or choose where Las writes")) {
+    return Status(Code::kDenied, *exposed);
+  }
+  return EnsureParentDirectory(file);
 }
 
 }  // namespace
@@ -79,7 +94,8 @@ std::string OtherLogNote(const log::KeptVerdict& verdict, const std::string& log
 
 Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const std::string& file,
                        const std::string& log_dir) {
-  auto record = ReadKeptHead(file);
+  const Status prepared = PrepareHeadsDirectory(file);
+  auto record = prepared.ok() ? ReadKeptHead(file) : Result<std::optional<std::string>>(prepared);
   if (!record.ok()) {
     Note("the log's head is not kept outside it: %s\n",
          EscapeForTerminal(record.status().message()).c_str());
@@ -118,7 +134,7 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
       [file, key, failing = false](const log::KeptHead& kept) mutable {
         // The keeper's thread only, at most once a second: the directory is made (or found)
         // each time, so that one removed meanwhile is made again before a keep fails.
-        Status made = EnsureParentDirectory(file);
+        Status made = PrepareHeadsDirectory(file);
         if (made.ok()) made = ReplaceFileAtomically(file, log::EncodeKeptHead(kept, key), 0600);
         // Told when keeping stops and when it works again, not at every failed keep.
         if (!made.ok() && !std::exchange(failing, true)) {

@@ -6,7 +6,9 @@
 // (log::SealKeyId, 16 hex digits) — so that only who may change the key may change it:
 // write access to the log directory is not enough. One file per log directory and key (two
 // keys in one directory keep two: probe DK2); a directory of 0700 made when missing, files 0600, each write
-// durable and atomic (base/durable_files.h).
+// durable and atomic (base/durable_files.h). Nothing is kept, with a note, when anyone but
+// this user (or root) could change that directory or what leads to it (base/path_exposure.h;
+// probe FZ1: a planted `heads` link chose where Las wrote).
 //
 // Thread safety: free functions; the keeper KeepHeadOutside installs runs on the log's
 // background thread and writes only its own file.

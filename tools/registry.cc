@@ -4,12 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <deque>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "base/file_mode.h"
+#include "base/path_exposure.h"
 #include "base/printable_text.h"
 #include "trust/manifest.h"
 #include "trust/secure_file.h"
@@ -143,96 +141,10 @@ Result<Registry> ParseRegistry(std::string_view bytes) {
 
 constexpr size_t kMaxRegistryBytes = 1024 * 1024;
 
-namespace {
-
-// What the resolution of `path` reads, links followed as the kernel does (at most 40), in
-// order; where resolution fails, what it read up to there.
-struct PathWalk {
-  std::vector<std::string> directories;  // each directory whose entries it reads
-  // Each symbolic link on the way that neither this user nor root owns: its owner may
-  // point it elsewhere, even in a sticky directory (probe EU2).
-  std::vector<std::string> foreign_links;
-};
-
-PathWalk WalkResolving(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  fs::path start = fs::path(path).is_absolute() ? fs::path(path) : fs::current_path(error) / path;
-  std::deque<std::string> pending;
-  for (const fs::path& part : start.relative_path()) pending.push_back(part.string());
-  fs::path resolved = "/";
-  PathWalk walk;
-  std::vector<std::string>& dirs = walk.directories;
-  int links = 0;
-  while (!pending.empty()) {
-    const std::string part = std::move(pending.front());
-    pending.pop_front();
-    if (part.empty() || part == ".") continue;
-    if (part == "..") {
-      resolved = resolved.parent_path();
-      continue;
-    }
-    if (std::find(dirs.begin(), dirs.end(), resolved.string()) == dirs.end()) {
-      dirs.push_back(resolved.string());
-    }
-    const fs::path next = resolved / part;
-    struct stat st {};
-    if (::lstat(next.c_str(), &st) != 0) break;
-    if (!S_ISLNK(st.st_mode)) {
-      resolved = next;
-      continue;
-    }
-    if (++links > 40) break;
-    if (st.st_uid != ::geteuid() && st.st_uid != 0) walk.foreign_links.push_back(next.string());
-    const fs::path target = fs::read_symlink(next, error);
-    if (error) break;
-    if (target.is_absolute()) resolved = "/";
-    std::vector<std::string> parts;
-    for (const fs::path& piece : target.relative_path()) parts.push_back(piece.string());
-    pending.insert(pending.begin(), parts.begin(), parts.end());
-  }
-  return walk;
-}
-
-}  // namespace
-
 std::optional<std::string> RegistryFileNote(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // LoadRegistry says what matters
-  const bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-  if (st.st_uid != ::geteuid() || others_write) {
-    return "the registry " + path + " may be written by " +
-           (st.st_uid != ::geteuid() ? std::string("another user (its owner), who then decides")
-                                     : "others (mode " + FileModeText(st.st_mode) +
-                                           "), who then decide") +
-           " which signed surfaces run: chmod go-w, and own it";
-  }
-  // Whoever may write a directory the path goes through replaces what is read by a
-  // rename, whatever the file's mode, unless the directory is sticky (probe CO6) — the
-  // file's own, and each one holding a link on the way (probes EH1, EL1); and a link's
-  // owner retargets it at will.
-  const PathWalk walk = WalkResolving(path);
-  if (!walk.foreign_links.empty()) {
-    return "the registry " + path + " is read through a symbolic link another user owns (" +
-           walk.foreign_links.front() +
-           "): they can point it elsewhere and decide which signed surfaces run: name the "
-           "file by a path only you control";
-  }
-  for (const std::string& dir : walk.directories) {
-    struct stat dir_st {};
-    if (::stat(dir.c_str(), &dir_st) != 0) continue;
-    const bool dir_others_write = (dir_st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-    if ((dir_st.st_uid == ::geteuid() || dir_st.st_uid == 0) &&
-        (!dir_others_write || (dir_st.st_mode & S_ISVTX) != 0)) {
-      continue;
-    }
-    const bool other_owner = dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0;
-    return "the registry " + path + " is read through a directory others may write (" + dir +
-           ", mode " + FileModeText(dir_st.st_mode) + (other_owner ? ", owned by another user" : "") +
-           "): they can replace it and decide which signed surfaces run: keep it in a "
-           "directory only you may write";
-  }
-  return std::nullopt;
+  return PathExposureNote(path, "the registry " + path, "decide which signed surfaces run");
 }
 
 Result<Registry> LoadRegistry(const std::string& path) {

@@ -61,12 +61,11 @@ Registry DefaultRegistry();
 Result<Registry> ParseRegistry(std::string_view bytes);
 // Reads and parses a file. kNotFound, kIo, or ParseRegistry's errors.
 Result<Registry> LoadRegistry(const std::string& path);
-// For a server's start: one line when others than this process's user may write the
-// registry file at `path` (group or other write bits, another owner), or a directory its
-// resolution reads (writable by others and not sticky, or owned by another user than this
-// one or root): its own, those above it, and each holding a symbolic link on the way —
-// whoever can write or replace it decides which signed surfaces run; nullopt otherwise. It is a note, not a refusal: the
-// registry only ever chooses among surfaces the signed release binds (probe AU11).
+// For a server's start: one line when others than this process's user (and root) may
+// change the registry file at `path` (base/path_exposure.h) — whoever can write or replace
+// it decides which signed surfaces run; nullopt otherwise, and for a missing file. It is a
+// note, not a refusal: the registry only ever chooses among surfaces the signed release
+// binds (probe AU11).
 std::optional<std::string> RegistryFileNote(const std::string& path);
 
 // Applies LAS_ONLY / LAS_SKIP (comma-separated surface names, whitespace around each

@@ -2,6 +2,7 @@
 
 #include "base/absolute_path.h"
 #include "base/note.h"
+#include "base/path_exposure.h"
 #include "base/printable_text.h"
 #include "base/shell_word.h"
 #include "tools/kept_head_file.h"
@@ -12,7 +13,15 @@ namespace las::tools {
 std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
                                               const std::string& log_dir) {
   auto key = WriterSealKey(key_file, log_dir);
-  if (key.ok()) return *key;
+  if (key.ok()) {
+    // The key's own file is read only when private (trust/secure_file.h); a directory on
+    // its way others may write lets them put another key in its place (probe FZ1).
+    if (auto exposed = PathExposureNote(key_file, "the snapshot key " + key_file,
+                                        "seal a rewritten log as if this writer had")) {
+      Note("%s\n", EscapeForTerminal(*exposed).c_str());
+    }
+    return *key;
+  }
   const bool said_elsewhere = key_file.empty() || KeyFileInsideLog(key_file, log_dir);
   if (!said_elsewhere) {
     Note("the log's head is not sealed: %s\n", EscapeForTerminal(key.status().message()).c_str());

@@ -884,6 +884,36 @@ TEST_F(ReplayCliTest, ASealedLogAtAPathWithNoKeptHeadIsToldAndStaleTemporariesGo
   EXPECT_FALSE(std::filesystem::exists(stale));
 }
 
+// Probe FZ1: with the snapshot key's directory open to others, another user planted
+// `heads` as a link to a directory of theirs, and the writer kept the log's head there —
+// their choice of where Las writes. Now nothing is kept, and both the key and the heads
+// directory are noted.
+TEST_F(ReplayCliTest, AHeadsDirectoryOthersControlKeepsNothing) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  const std::string config = tmp_.Sub("config");
+  const std::string key_dir = config + "/las";
+  std::filesystem::create_directories(key_dir);
+  ASSERT_EQ(::chmod(key_dir.c_str(), 0777), 0);
+  const std::string theirs = tmp_.Sub("theirs");
+  std::filesystem::create_directories(theirs);
+  ASSERT_EQ(::chown(theirs.c_str(), 65534, 65534), 0);
+  std::filesystem::create_directory_symlink(theirs, key_dir + "/heads");
+  ASSERT_EQ(::lchown((key_dir + "/heads").c_str(), 65534, 65534), 0);
+
+  CommandResult granted = RunCommand({LAS_EXECUTABLE, "grant", "bob", "--all", "--log", dir_},
+                                     {"XDG_CONFIG_HOME=" + config});
+  ASSERT_EQ(granted.exit_code, 0) << granted.err;
+  EXPECT_TRUE(std::filesystem::is_empty(theirs)) << "nothing written where they chose";
+  EXPECT_NE(granted.err.find("the log's head is not kept outside it: the directory of kept heads " +
+                             key_dir + "/heads"),
+            std::string::npos)
+      << granted.err;
+  EXPECT_NE(granted.err.find("the snapshot key " + key_dir + "/snapshot.key is reached through a "
+                             "directory others may write (" + key_dir + ", mode 0777)"),
+            std::string::npos)
+      << granted.err;
+}
+
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
 TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
   CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});

@@ -214,7 +214,7 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
     fs::permissions(open_dir, mode, fs::perm_options::replace);
     const CommandResult served = serve("root", inside);
     EXPECT_EQ(served.exit_code, 0) << served.err;
-    const bool noted = served.err.find("is read through a directory others may write (" +
+    const bool noted = served.err.find("is reached through a directory others may write (" +
                                        open_dir + ", mode 0777)") != std::string::npos;
     EXPECT_EQ(noted, mode == fs::perms::all) << served.err;
   }
@@ -228,7 +228,7 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   fs::create_symlink(inside, link);
   const CommandResult through_link = serve("root", link);
   EXPECT_EQ(through_link.exit_code, 0) << through_link.err;
-  EXPECT_NE(through_link.err.find("is read through a directory others may write (" + open_dir +
+  EXPECT_NE(through_link.err.find("is reached through a directory others may write (" + open_dir +
                                  ", mode 0777)"),
             std::string::npos)
       << through_link.err;
@@ -241,7 +241,7 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   for (const std::string& chained : {link, open_dir + "/dirlink/target.json"}) {
     const CommandResult served = serve("root", chained);
     EXPECT_EQ(served.exit_code, 0) << served.err;
-    EXPECT_NE(served.err.find("is read through a directory others may write (" + open_dir +
+    EXPECT_NE(served.err.find("is reached through a directory others may write (" + open_dir +
                               ", mode 0777)"),
               std::string::npos)
         << chained << ": " << served.err;
@@ -257,7 +257,7 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   ASSERT_EQ(::lchown(theirs.c_str(), 65534, 65534), 0);
   const CommandResult through_theirs = serve("root", theirs);
   EXPECT_EQ(through_theirs.exit_code, 0) << through_theirs.err;
-  EXPECT_NE(through_theirs.err.find("is read through a symbolic link another user owns (" + theirs +
+  EXPECT_NE(through_theirs.err.find("is reached through a symbolic link another user owns (" + theirs +
                                     ")"),
             std::string::npos)
       << through_theirs.err;
