@@ -24,8 +24,23 @@ if [ -e "$DEMO" ] && [ -n "$(ls -A "$DEMO" 2>/dev/null)" ] && [ ! -e "$DEMO/.las
     "$DEMO" "$DEMO/.las-demo" >&2
   exit 2
 fi
+# Made here by this user, never adopted: `mkdir -p` took a directory another user made in
+# the moment after the rm, and then ran their workspace's code (probe FZ2). Its parent must
+# be one no one else can rename it out of (theirs, or open to others and not sticky).
+PARENT=$(dirname "$DEMO")
+mkdir -p "$PARENT"
+read -r parent_mode parent_owner < <(stat -L -c '%a %u' "$PARENT")
+if [ "$parent_owner" != "$(id -u)" ] && [ "$parent_owner" != 0 ] ||
+   { (( 8#$parent_mode & 8#022 )) && ! (( 8#$parent_mode & 8#1000 )); }; then
+  printf 'demo: %s may be changed by other users (mode %s, owner uid %s): they could put their own demo directory in its place; set LAS_DEMO_DIR under a directory only you may write\n' \
+    "$PARENT" "$parent_mode" "$parent_owner" >&2
+  exit 2
+fi
 rm -rf "$DEMO"
-mkdir -p -m 700 "$DEMO"
+if ! mkdir -m 700 "$DEMO"; then
+  printf 'demo: could not make %s afresh (another process made it first?)\n' "$DEMO" >&2
+  exit 2
+fi
 touch "$DEMO/.las-demo"
 mkdir -m 700 "$DEMO/keys" "$DEMO/release" "$DEMO/workspace" "$DEMO/state" "$DEMO/policy" "$DEMO/config"
 # The demo's own snapshot key and kept heads: a rerun's new log is not taken for this

@@ -1,5 +1,8 @@
 // `las serve` driven by the official MCP TypeScript SDK client over stdio.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include "tests/e2e/sdk_driver.h"
 #include "tests/support/run_command.h"
@@ -124,6 +127,24 @@ TEST(MainJobTest, TheDemoSignsServesAndReplays) {
   EXPECT_NE(result.out.find("most health no-grant"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("arguments-schema-violation"), std::string::npos) << result.out;
   EXPECT_NE(result.err.find("las replay: verified"), std::string::npos) << result.err;
+}
+
+// Probe FZ2: the demo's `mkdir -p` adopted a directory another user made under an open
+// parent in the moment after its rm, and then ran their workspace's code. A parent others
+// may change is refused before anything is made.
+TEST(MainJobTest, TheDemoRefusesADirectoryUnderAParentOthersMayChange) {
+  testing::TempDir tmp;
+  const std::string open = tmp.Sub("open");
+  ASSERT_EQ(::mkdir(open.c_str(), 0700), 0);
+  ASSERT_EQ(::chmod(open.c_str(), 0777), 0);
+  auto result = testing::RunCommand({"/bin/bash", std::string(LAS_SOURCE_DIR) + "/examples/demo.sh"},
+                                    {std::string("LAS=") + LAS_EXECUTABLE,
+                                     "LAS_DEMO_DIR=" + open + "/demo"});
+  EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
+  EXPECT_NE(result.err.find("demo: " + open + " may be changed by other users (mode 777"),
+            std::string::npos)
+      << result.err;
+  EXPECT_FALSE(std::filesystem::exists(open + "/demo")) << "nothing made";
 }
 
 }  // namespace
