@@ -26,6 +26,7 @@
 #include "cli/release_keys.h"
 #include "cli/release_settings.h"
 #include "cli/same_file.h"
+#include "tools/file_exposure_notes.h"
 #include "tools/release_draft.h"
 #include "tools/surface_check.h"
 #include "transport/child_process.h"
@@ -161,6 +162,13 @@ int RunKeygen(const KeygenFlags& flags) {
                                : ("; " + std::to_string(kept_keys) +
                                   " earlier key(s) stay listed for replay").c_str());
   }
+  // Made where others could replace them: said at once (probe FZ4).
+  for (const auto& [file, path] : {std::pair{tools::TrustedFile::kSecretKey, secret_path},
+                                   std::pair{tools::TrustedFile::kTrustStore, flags.trust_store}}) {
+    if (auto note = tools::TrustedFileNote(file, path)) {
+      std::printf("warning      %s\n", EscapeForTerminal(*note).c_str());
+    }
+  }
   return kExitOk;
 }
 
@@ -284,6 +292,11 @@ int RunDraft(const DraftFlags& flags) {
   std::vector<std::string> notes = drafted->notes;
   const bool replaced = manifest->FindSurface(binding.name) != nullptr;
   tools::MergeSurface(*manifest, drafted->binding, &notes);
+  // The code pinned is what was in the workspace just now (probe FZ2: another user's).
+  for (const auto& [file, path] : {std::pair{tools::TrustedFile::kWorkspace, request.policy.workspace},
+                                   std::pair{tools::TrustedFile::kManifest, manifest_path}}) {
+    if (auto note = tools::TrustedFileNote(file, path)) notes.push_back(std::move(*note));
+  }
   if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
   if (Status wrote = ReplaceFileAtomically(manifest_path, trust::SerializeManifest(*manifest), kPublicMode);
       !wrote.ok()) {
@@ -446,6 +459,14 @@ int RunSign(const SignFlags& flags) {
     return Fail(InvalidArgument("--expires-in: " + expires_in.status().message()));
   }
 
+  // What is signed is what is on disk now: whoever else could write it chose it too (probe
+  // FZ3). Judged before reading, since signing rewrites the manifest (mode 0644).
+  std::vector<std::string> exposed;
+  for (const auto& [file, path] : {std::pair{tools::TrustedFile::kManifest, manifest_path},
+                                   std::pair{tools::TrustedFile::kSecretKey, flags.secret_key},
+                                   std::pair{tools::TrustedFile::kTrustStore, store_path}}) {
+    if (auto note = tools::TrustedFileNote(file, path)) exposed.push_back(std::move(*note));
+  }
   trust::VerdictOr<std::string> bytes =
       trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
   if (!bytes.ok()) return Fail(bytes.verdict().ToStatus());
@@ -546,6 +567,7 @@ int RunSign(const SignFlags& flags) {
 
   if (!store_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(store_warning).c_str());
   if (!watermark_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(watermark_warning).c_str());
+  for (const std::string& note : exposed) std::printf("warning   %s\n", EscapeForTerminal(note).c_str());
   return kExitOk;
 }
 

@@ -20,6 +20,7 @@
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_socket.h"
 #include "tools/grant_policy.h"
+#include "tools/file_exposure_notes.h"
 #include "tools/registry.h"
 #include "tools/stdio_server.h"
 #include "transport/child_process.h"
@@ -127,6 +128,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
     options.registry = std::move(*registry);
     if (auto note = tools::RegistryFileNote(flags.registry_file)) PrintNote(*note);
   }
+  for (const std::string& note : tools::ServingFileNotes(options.environment)) PrintNote(note);
   return options;
 }
 

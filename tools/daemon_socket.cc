@@ -37,9 +37,16 @@ Status CheckPrivateDir(const std::string& dir) {
     // daemon` says when it makes the directory, not a failing disk.
     return PathErrorStatus(errno, "the daemon's socket directory " + EscapeForTerminal(dir));
   }
-  if (!S_ISDIR(st.st_mode)) return Denied(dir + " is not a directory (a symlink?)");
-  if (st.st_uid != ::geteuid()) return Denied(dir + " is owned by another user");
-  if ((st.st_mode & 077) != 0) return Denied(dir + " is accessible to group or others");
+  // Under /tmp anyone may make it first (probe FZ5: a planted one said only "owned by
+  // another user"): what to do is said.
+  const std::string remedy = "; another user may have made it there: set XDG_RUNTIME_DIR to "
+                             "a directory only you may write (such as /run/user/" +
+                             std::to_string(::geteuid()) + ")";
+  if (!S_ISDIR(st.st_mode)) return Denied(dir + " is not a directory (a symlink?)" + remedy);
+  if (st.st_uid != ::geteuid()) return Denied(dir + " is owned by another user" + remedy);
+  if ((st.st_mode & 077) != 0) {
+    return Denied(dir + " is accessible to group or others: chmod 700 it");
+  }
   return Status::Ok();
 }
 

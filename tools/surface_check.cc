@@ -8,6 +8,7 @@
 #include <span>
 
 #include "tools/credentials.h"
+#include "tools/file_exposure_notes.h"
 #include "tools/special_policies.h"
 #include "tools/surface_launcher.h"
 #include "transport/mcp_client.h"
@@ -193,6 +194,17 @@ CheckRow CheckRecordedWatermark(const ReleaseCheck& release, const trust::Waterm
 
 }  // namespace
 
+namespace {
+
+// An ok row's detail, with the note when others could change the file it is about (probes
+// FZ3, FZ4), as the registry row has it.
+std::string WithExposure(std::string detail, TrustedFile file, const std::string& path) {
+  if (auto note = TrustedFileNote(file, path)) detail += "; " + *note;
+  return detail;
+}
+
+}  // namespace
+
 ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
   ReleaseCheck out;
   const trust::ReleasePaths& paths = options.paths;
@@ -208,8 +220,9 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
   } else {
     store = std::move(loaded).value();
     out.rows.push_back(Ok("", "trust-store",
-                          paths.trust_store + " selects key " + store->selected_key_id + " (" +
-                              Plural(store->keys.size(), "key") + " listed)"));
+                          WithExposure(paths.trust_store + " selects key " + store->selected_key_id +
+                                           " (" + Plural(store->keys.size(), "key") + " listed)",
+                                       TrustedFile::kTrustStore, paths.trust_store)));
   }
 
   // Signature, then the manifest parsed from exactly the verified bytes.
@@ -255,9 +268,12 @@ ReleaseCheck CheckRelease(const ReleaseCheckOptions& options) {
   } else {
     watermarks = std::move(loaded).value();
     out.rows.push_back(Ok("", "watermark-file",
-                          watermarks->file_existed
-                              ? paths.watermark + " holds " + Plural(watermarks->by_key.size(), "key")
-                              : paths.watermark + " does not exist yet (the first admission creates it)"));
+                          WithExposure(watermarks->file_existed
+                                           ? paths.watermark + " holds " +
+                                                 Plural(watermarks->by_key.size(), "key")
+                                           : paths.watermark +
+                                                 " does not exist yet (the first admission creates it)",
+                                       TrustedFile::kWatermark, paths.watermark)));
   }
   if (!out.manifest) {
     out.rows.push_back(Skip("", "sequence", kReasonNotChecked, "needs a verified manifest"));
@@ -363,7 +379,8 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   std::string detail = "command " + surface.command;
   if (surface.code) detail += " and code " + surface.code->path;
   detail += " match their signed sha256; cwd inside " + policy.workspace + "; child initialized";
-  rows.push_back(Ok(surface.name, "launch", std::move(detail)));
+  rows.push_back(Ok(surface.name, "launch",
+                    WithExposure(std::move(detail), TrustedFile::kWorkspace, policy.workspace)));
   if (!launch.ok) {
     rows.push_back(Fail(surface.name, "tools", launch.reason, launch.detail));
     return;

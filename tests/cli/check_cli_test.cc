@@ -386,6 +386,38 @@ TEST_F(CheckCliTest, AReleaseThatBindsNoConfiguredSurfaceFails) {
       << "a registry only its owner may write gets no row";
 }
 
+// Probe FZ4: only the registry's path was checked; a trust store, watermark or workspace
+// others could change passed with no word, though whoever changes them chooses the trusted
+// key, rolls the watermark back, or swaps the code a draft pins.
+TEST_F(CheckCliTest, ATrustStoreWatermarkOrWorkspaceOthersMayChangeIsNoted) {
+  const std::string state = r_.Sub("state");
+  ASSERT_EQ(::chmod(state.c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(r_.workspace().c_str(), 0777), 0);
+  json report = CheckJson();
+  const std::string store = Row(report, "", "trust-store")["detail"];
+  EXPECT_NE(store.find("; the trust store " + r_.trust_store() +
+                       " is reached through a directory others may write (" + state +
+                       ", mode 0777): they can put another in its place and choose which "
+                       "release key is trusted"),
+            std::string::npos)
+      << store;
+  const std::string watermark = Row(report, "", "watermark-file")["detail"];
+  EXPECT_NE(watermark.find("the release watermark " + r_.watermark() +
+                           " is reached through a directory others may write"),
+            std::string::npos)
+      << "missing, it is judged where it would be made: " << watermark;
+  const std::string launch = Row(report, "echo", "launch")["detail"];
+  EXPECT_NE(launch.find("the workspace " + r_.workspace() + " may be written by others (mode 0777)"),
+            std::string::npos)
+      << launch;
+
+  ASSERT_EQ(::chmod(state.c_str(), 0700), 0);
+  ASSERT_EQ(::chmod(r_.workspace().c_str(), 0755), 0);
+  const std::string fixed = CheckJson().dump();
+  EXPECT_EQ(fixed.find("others may write"), std::string::npos) << fixed;
+  EXPECT_EQ(fixed.find("may be written by"), std::string::npos) << fixed;
+}
+
 // A registry file others may write decides which signed surfaces run: `las serve` notes it
 // at every start, and `las check` said nothing of it.
 TEST_F(CheckCliTest, ARegistryOthersMayWriteGetsTheNoteServePrints) {

@@ -396,6 +396,44 @@ TEST(ReleaseSignVerifyTest, SignWarnsOfATrustStoreServeWouldRefuse) {
       << none.out;
 }
 
+// Probe FZ3/FZ4: sign signed a manifest others could write with no word, keygen made a key
+// and trust store in a directory another user could empty, and draft pinned code from a
+// workspace anyone could change: each is said now.
+TEST(ReleaseSignVerifyTest, FilesOthersMayChangeAreWarnedOfWhereTheyAreMadeOrSigned) {
+  ReleaseScratch r;
+  ASSERT_EQ(::chmod(r.keys().c_str(), 0777), 0);
+  auto made = r.Keygen();
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_NE(made.out.find("warning      the release key " + r.secret_key() +
+                          " is reached through a directory others may write (" + r.keys() +
+                          ", mode 0777)"),
+            std::string::npos)
+      << made.out;
+  ASSERT_EQ(::chmod(r.workspace().c_str(), 0777), 0);
+  auto drafted = r.Draft();
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("the workspace " + r.workspace() +
+                             " may be written by others (mode 0777), who can then change the "
+                             "code a release drafted from it pins"),
+            std::string::npos)
+      << drafted.out;
+  ASSERT_EQ(::chmod(r.manifest().c_str(), 0666), 0);
+  auto signed_ = r.Sign({"--bump"});
+  ASSERT_EQ(signed_.exit_code, 0) << signed_.err;
+  EXPECT_NE(signed_.out.find("warning   the manifest " + r.manifest() +
+                             " may be written by others (mode 0666), who can then change what "
+                             "you sign"),
+            std::string::npos)
+      << signed_.out;
+
+  ASSERT_EQ(::chmod(r.keys().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(r.manifest().c_str(), 0644), 0);
+  auto clean = r.Sign({"--bump"});
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(clean.out.find("may be written by"), std::string::npos) << clean.out;
+  EXPECT_EQ(clean.out.find("others may write"), std::string::npos) << clean.out;
+}
+
 TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
   ReleaseScratch r;
   ASSERT_EQ(r.Keygen().exit_code, 0);

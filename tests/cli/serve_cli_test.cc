@@ -175,6 +175,29 @@ TEST_F(ServeCliTest, ARuntimeDirTooLongForItsSocketsIsRefusedBeforeTheLogOpens) 
 // Settings that are taken, with consequences, but look like mistakes get one note at the
 // start: an unknown LAS_DEFAULT_AGENT_GRANT fails closed (probe AU7), and a registry others
 // may write decides which signed surfaces run (AU11).
+// Probe FZ4: whoever may replace the trust store chooses the trusted key, and whoever may
+// replace the watermark rolls it back; only the registry was noted at start.
+TEST_F(ServeCliTest, ATrustStoreOrWatermarkOthersMayReplaceIsNoted) {
+  const std::string open_dir = tmp_.Sub("open");
+  fs::create_directory(open_dir);
+  fs::permissions(open_dir, fs::perms::all, fs::perm_options::replace);
+  const CommandResult served =
+      Las({"LAS_TRUST_STORE=" + open_dir + "/trust.json",
+           "LAS_RELEASE_WATERMARK=" + open_dir + "/watermark.json", LAS_EXECUTABLE, "serve",
+           "--embedded", "--log", tmp_.Sub("log")},
+          run_dir_, /*through_shell=*/true);
+  EXPECT_EQ(served.exit_code, 0) << served.err;
+  EXPECT_NE(served.err.find("las serve: the trust store " + open_dir +
+                            "/trust.json is reached through a directory others may write (" +
+                            open_dir + ", mode 0777)"),
+            std::string::npos)
+      << served.err;
+  EXPECT_NE(served.err.find("las serve: the release watermark " + open_dir +
+                            "/watermark.json is reached through a directory others may write"),
+            std::string::npos)
+      << served.err;
+}
+
 TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
   auto serve = [&](const std::string& grant, const std::string& registry) {
     std::vector<std::string> command = {"LAS_DEFAULT_AGENT_GRANT=" + grant, LAS_EXECUTABLE,
