@@ -7,7 +7,9 @@
 // the directory is sticky (probe CO6) — except the path's own last directory when the path
 // names a directory, whose entries Las makes: there sticky is not enough; and a link's
 // owner retargets it at will, even in a sticky directory (probe EU2). Root's own files and
-// directories count as this user's: root can change anything anyway.
+// directories count as this user's: root can change anything anyway. Group write counts
+// only when the group holds someone else: a user private group (Debian's one group per
+// user, with umask 002) is this user alone (probe GA1).
 //
 // Thread safety: free functions; they read the file system (stat, lstat, readlink).
 #pragma once
@@ -24,7 +26,7 @@ struct PathExposure {
   enum class Kind {
     kNone,           // only this user (or root) can change it
     kOwner,          // the file or directory itself is another user's
-    kMode,           // the file or directory itself may be written by group or others
+    kMode,           // the file or directory itself may be written by others (group or all)
     kForeignLink,    // resolved through a symbolic link another user owns (`where`)
     kOpenDirectory,  // resolved through a directory others may write (`where`, `mode`)
   };

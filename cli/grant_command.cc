@@ -36,6 +36,12 @@ ordered_json SelectorJson(const reducers::Selector& s) {
   return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
 }
 
+ordered_json SelectorsJson(const std::vector<reducers::Selector>& selectors) {
+  ordered_json out = ordered_json::array();
+  for (const reducers::Selector& s : selectors) out.push_back(SelectorJson(s));
+  return out;
+}
+
 std::string ToolName(const reducers::Selector& s) { return s.surface + "__" + s.tool; }
 
 reducers::Selector SelectorFrom(const nlohmann::json& j) {
@@ -191,18 +197,10 @@ int ListGrants(const ListFlags& flags) {
     if (!flags.agent.empty() && g.agent_id != flags.agent) continue;
     if (!flags.all && g.status != reducers::kGrantLive) continue;
     if (flags.json) {
-      ordered_json selectors = ordered_json::array();
       // Selectors that cover nothing served: their tool is recorded at another definition
-      // (probe FT2) or not at all (probe FW2). Apart, so a selector stays copyable into
-      // las__grant_delegate as it is.
-      ordered_json changed = ordered_json::array();
-      ordered_json not_in_catalog = ordered_json::array();
-      for (const auto& [key, s] : g.selectors) {
-        selectors.push_back(SelectorJson(s));
-        const tools::RecordedStanding standing = tools::StandingOf(set, s);
-        if (standing == tools::RecordedStanding::kDefinitionChanged) changed.push_back(SelectorJson(s));
-        if (standing == tools::RecordedStanding::kNotInCatalog) not_in_catalog.push_back(SelectorJson(s));
-      }
+      // (probe FT2) or not at all (probe FW2).
+      const std::vector<reducers::Selector> listed = tools::SelectorsOf(g);
+      const tools::UnservedSelectors unserved = tools::UnservedAmong(set, listed);
       out.push_back({{"grant_id", id},
                      {"agent_id", g.agent_id},
                      {"status", g.status},
@@ -210,9 +208,9 @@ int ListGrants(const ListFlags& flags) {
                      {"issuer", g.issuer},
                      {"parent_grant_id", g.parent_id},
                      {"root", g.root},
-                     {"selectors", selectors},
-                     {"definitions_changed", changed},
-                     {"not_in_catalog", not_in_catalog},
+                     {"selectors", SelectorsJson(listed)},
+                     {"definitions_changed", SelectorsJson(unserved.definitions_changed)},
+                     {"not_in_catalog", SelectorsJson(unserved.not_in_catalog)},
                      {"issued_sequence", g.issued_sequence},
                      {"revoked_by", g.revoked_by},
                      {"revoked_sequence", g.revoked_sequence}});

@@ -292,11 +292,12 @@ int RunDraft(const DraftFlags& flags) {
   std::vector<std::string> notes = drafted->notes;
   const bool replaced = manifest->FindSurface(binding.name) != nullptr;
   tools::MergeSurface(*manifest, drafted->binding, &notes);
-  // The code pinned is what was in the workspace just now (probe FZ2: another user's).
+  // The code pinned is what was in the workspace just now (probes FZ2, GA3: another user's).
   for (const auto& [file, path] : {std::pair{tools::TrustedFile::kWorkspace, request.policy.workspace},
                                    std::pair{tools::TrustedFile::kManifest, manifest_path}}) {
     if (auto note = tools::TrustedFileNote(file, path)) notes.push_back(std::move(*note));
   }
+  for (std::string& note : tools::SurfaceFileNotes(binding)) notes.push_back(std::move(note));
   if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
   if (Status wrote = ReplaceFileAtomically(manifest_path, trust::SerializeManifest(*manifest), kPublicMode);
       !wrote.ok()) {

@@ -27,11 +27,23 @@ fi
 # Made here by this user, never adopted: `mkdir -p` took a directory another user made in
 # the moment after the rm, and then ran their workspace's code (probe FZ2). Its parent must
 # be one no one else can rename it out of (theirs, or open to others and not sticky).
+# Group write counts only when the group holds someone else: Debian gives each user a group
+# of their own and umask 002 (probe GA2), as base/path_exposure.h judges it.
+group_holds_others() {
+  local gid=$1 members
+  [ "$gid" = "$(id -g)" ] || return 0
+  members=$(getent group "$gid" | cut -d: -f4)
+  [ -z "$members" ] || [ "$members" = "$(id -un)" ] || return 0
+  getent passwd | awk -F: -v g="$gid" -v me="$(id -u)" '$4 == g && $3 != me { found = 1 } END { exit !found }'
+}
 PARENT=$(dirname "$DEMO")
-mkdir -p "$PARENT"
-read -r parent_mode parent_owner < <(stat -L -c '%a %u' "$PARENT")
+(umask 077 && mkdir -p "$PARENT")
+read -r parent_mode parent_owner parent_group < <(stat -L -c '%a %u %g' "$PARENT")
+others_write=0
+if (( 8#$parent_mode & 8#002 )); then others_write=1; fi
+if (( 8#$parent_mode & 8#020 )) && group_holds_others "$parent_group"; then others_write=1; fi
 if [ "$parent_owner" != "$(id -u)" ] && [ "$parent_owner" != 0 ] ||
-   { (( 8#$parent_mode & 8#022 )) && ! (( 8#$parent_mode & 8#1000 )); }; then
+   { [ "$others_write" = 1 ] && ! (( 8#$parent_mode & 8#1000 )); }; then
   printf 'demo: %s may be changed by other users (mode %s, owner uid %s): they could put their own demo directory in its place; set LAS_DEMO_DIR under a directory only you may write\n' \
     "$PARENT" "$parent_mode" "$parent_owner" >&2
   exit 2

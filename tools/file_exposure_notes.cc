@@ -19,6 +19,8 @@ Stake StakeOf(TrustedFile file) {
       return {"the release watermark ", "roll it back, so that an older signed release is admitted again"};
     case TrustedFile::kWorkspace:
       return {"the workspace ", "change the code a release drafted from it pins, and so what runs"};
+    case TrustedFile::kCode:
+      return {"the code ", "change what a release drafted from it pins, and so what runs"};
     case TrustedFile::kManifest:
       return {"the manifest ", "change what you sign (commands, code, environment variables)"};
     case TrustedFile::kSecretKey:
@@ -33,6 +35,16 @@ std::optional<std::string> TrustedFileNote(TrustedFile file, const std::string& 
   if (path.empty()) return std::nullopt;
   const Stake stake = StakeOf(file);
   return PathExposureNote(path, stake.subject + path, stake.what);
+}
+
+std::vector<std::string> SurfaceFileNotes(const trust::SurfaceBinding& surface) {
+  std::vector<std::string> notes;
+  std::vector<std::string> files = {surface.command};
+  if (surface.code) files.push_back(surface.code->path);
+  for (const std::string& file : files) {
+    if (auto note = TrustedFileNote(TrustedFile::kCode, file)) notes.push_back(std::move(*note));
+  }
+  return notes;
 }
 
 std::vector<std::string> ServingFileNotes(const trust::Environment& environment) {

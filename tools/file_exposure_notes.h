@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "trust/environment.h"
+#include "trust/manifest.h"
 
 namespace las::tools {
 
@@ -22,12 +23,18 @@ enum class TrustedFile {
   kTrustStore,  // LAS_TRUST_STORE
   kWatermark,   // LAS_RELEASE_WATERMARK (judged where it would be made when missing)
   kWorkspace,   // LAS_WORKSPACE, a directory
+  kCode,        // a surface's command or the code its interpreter runs
   kManifest,    // the manifest being drafted or signed
   kSecretKey,   // a release signing key
 };
 
 // The note for `path` as `file`, or nullopt when only this user (or root) can change it.
 std::optional<std::string> TrustedFileNote(TrustedFile file, const std::string& path);
+
+// The notes on the files a surface runs (its command, its code), for a draft that pins them
+// and the check of a launch: a file someone else may write is theirs to change before the
+// next draft pins it, whatever the workspace's own mode (probe GA3).
+std::vector<std::string> SurfaceFileNotes(const trust::SurfaceBinding& surface);
 
 // The notes a server prints at start: the trust store and watermark `environment` names
 // (absolute paths only; the release's own checks refuse the others).

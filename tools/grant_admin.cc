@@ -170,6 +170,11 @@ const Actor kOperator{"", ""};
 
 RecordedStanding StandingOf(const projections::ProjectionSet& set, const reducers::Selector& selector) {
   const reducers::RecordedSurface* surface = RecordedSurfaceOf(set, selector.surface);
+  // Left out by one process's LAS_ONLY/LAS_SKIP: says nothing of what the release serves
+  // (probe GA5: a one-off `LAS_SKIP=echo las list` marked every echo grant).
+  if (surface != nullptr && !surface->admitted && surface->reason == "skipped") {
+    return RecordedStanding::kUntold;
+  }
   const std::optional<std::string> recorded =
       surface == nullptr ? std::nullopt : RecordedDefinition(*surface, selector.tool);
   if (!recorded) return RecordedStanding::kNotInCatalog;
@@ -186,6 +191,23 @@ std::string_view StandingMarker(RecordedStanding standing) {
     case RecordedStanding::kUntold: return "";
   }
   return "";
+}
+
+UnservedSelectors UnservedAmong(const projections::ProjectionSet& set,
+                                const std::vector<reducers::Selector>& selectors) {
+  UnservedSelectors unserved;
+  for (const reducers::Selector& s : selectors) {
+    const RecordedStanding standing = StandingOf(set, s);
+    if (standing == RecordedStanding::kDefinitionChanged) unserved.definitions_changed.push_back(s);
+    if (standing == RecordedStanding::kNotInCatalog) unserved.not_in_catalog.push_back(s);
+  }
+  return unserved;
+}
+
+std::vector<reducers::Selector> SelectorsOf(const reducers::GrantRecord& grant) {
+  std::vector<reducers::Selector> selectors;
+  for (const auto& [key, s] : grant.selectors) selectors.push_back(s);
+  return selectors;
 }
 
 std::string_view StandingName(RecordedStanding standing) {

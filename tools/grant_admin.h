@@ -105,7 +105,8 @@ enum class RecordedStanding {
   kDefinitionChanged,  // recorded at another definition: the selector covers nothing of it (probe FT2)
   kNotInCatalog,       // not recorded: its surface is not admitted (dropped from the release,
                        // refused) or lists no such tool, so nothing is served to cover (probe FW2)
-  kUntold,             // recorded by an earlier Las, whose catalog does not tell definitions
+  kUntold,             // recorded by an earlier Las, whose catalog does not tell definitions,
+                       // or last left out by a LAS_ONLY/LAS_SKIP (probe GA5)
 };
 RecordedStanding StandingOf(const projections::ProjectionSet& set, const reducers::Selector& selector);
 
@@ -113,5 +114,17 @@ RecordedStanding StandingOf(const projections::ProjectionSet& set, const reducer
 std::string_view StandingMarker(RecordedStanding standing);
 // Its stable name in JSON: "as-granted", "definition-changed", "not-in-catalog", "untold".
 std::string_view StandingName(RecordedStanding standing);
+
+// The selectors among `selectors` that cover nothing served, in their order: JSON views list
+// them apart (`definitions_changed`, `not_in_catalog`), so a selector stays copyable into
+// las__grant_delegate as it is.
+struct UnservedSelectors {
+  std::vector<reducers::Selector> definitions_changed;
+  std::vector<reducers::Selector> not_in_catalog;
+};
+UnservedSelectors UnservedAmong(const projections::ProjectionSet& set,
+                                const std::vector<reducers::Selector>& selectors);
+// A grant's selectors, in its order.
+std::vector<reducers::Selector> SelectorsOf(const reducers::GrantRecord& grant);
 
 }  // namespace las::tools

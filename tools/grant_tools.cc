@@ -30,31 +30,26 @@ json SelectorJson(const reducers::Selector& s) {
   return {{"surface", s.surface}, {"tool", s.tool}, {"definition_sha256", s.definition_sha256}};
 }
 
+json SelectorsJson(const std::vector<reducers::Selector>& selectors) {
+  json out = json::array();
+  for (const reducers::Selector& s : selectors) out.push_back(SelectorJson(s));
+  return out;
+}
+
 // The selectors that cover nothing served, as `las grants --json` names them: their tool is
 // recorded at another definition, or not at all (probe FW2).
 void AddUnservedSelectors(const projections::ProjectionSet& set,
                           const std::vector<reducers::Selector>& selectors, json& out) {
-  json changed = json::array();
-  json not_in_catalog = json::array();
-  for (const reducers::Selector& s : selectors) {
-    const RecordedStanding standing = StandingOf(set, s);
-    if (standing == RecordedStanding::kDefinitionChanged) changed.push_back(SelectorJson(s));
-    if (standing == RecordedStanding::kNotInCatalog) not_in_catalog.push_back(SelectorJson(s));
-  }
-  out["definitions_changed"] = std::move(changed);
-  out["not_in_catalog"] = std::move(not_in_catalog);
+  const UnservedSelectors unserved = UnservedAmong(set, selectors);
+  out["definitions_changed"] = SelectorsJson(unserved.definitions_changed);
+  out["not_in_catalog"] = SelectorsJson(unserved.not_in_catalog);
 }
 
 json GrantJson(const projections::ProjectionSet& set, const std::string& id,
                const reducers::GrantRecord& g) {
-  json selectors = json::array();
-  std::vector<reducers::Selector> listed;
-  for (const auto& [key, s] : g.selectors) {
-    selectors.push_back(SelectorJson(s));
-    listed.push_back(s);
-  }
+  const std::vector<reducers::Selector> listed = SelectorsOf(g);
   json out = {{"grant_id", id},         {"agent_id", g.agent_id}, {"issuer", g.issuer},
-              {"parent_grant_id", g.parent_id}, {"root", g.root}, {"selectors", selectors},
+              {"parent_grant_id", g.parent_id}, {"root", g.root}, {"selectors", SelectorsJson(listed)},
               {"status", g.status}};
   AddUnservedSelectors(set, listed, out);
   return out;

@@ -379,8 +379,9 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   std::string detail = "command " + surface.command;
   if (surface.code) detail += " and code " + surface.code->path;
   detail += " match their signed sha256; cwd inside " + policy.workspace + "; child initialized";
-  rows.push_back(Ok(surface.name, "launch",
-                    WithExposure(std::move(detail), TrustedFile::kWorkspace, policy.workspace)));
+  detail = WithExposure(std::move(detail), TrustedFile::kWorkspace, policy.workspace);
+  for (const std::string& note : SurfaceFileNotes(surface)) detail += "; " + note;
+  rows.push_back(Ok(surface.name, "launch", std::move(detail)));
   if (!launch.ok) {
     rows.push_back(Fail(surface.name, "tools", launch.reason, launch.detail));
     return;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -50,8 +51,7 @@ TEST_F(PathExposureTest, AFileOrDirectoryOthersMayWriteIsNamedWithItsMode) {
   const PathExposure file = ExposureOf(File("open", 0666));
   EXPECT_EQ(file.kind, Kind::kMode);
   EXPECT_EQ(ExposureNote("the file F", file, "do harm"),
-            "the file F may be written by others (mode 0666), who can then do harm: chmod go-w, "
-            "and own it");
+            "the file F may be written by others (mode 0666), who can then do harm: chmod go-w");
   EXPECT_EQ(ExposureOf(Dir("open-dir", 0777)).kind, Kind::kMode)
       << "a directory named itself: its entries are what Las makes";
   EXPECT_EQ(ExposureOf(Dir("sticky-dir", 01777)).kind, Kind::kMode)
@@ -86,6 +86,34 @@ TEST_F(PathExposureTest, AStickyDirectoryProtectsAnExistingFileButNotOneToBeMade
   EXPECT_EQ(ExposureOf(sticky + "/not-yet/deeper").kind, Kind::kOpenDirectory);
 }
 
+// Probe GA1: Debian gives each user a group of their own and a umask of 002, so their
+// directories are group-writable with no one else in the group: not open to others. A
+// group another account belongs to is.
+TEST_F(PathExposureTest, GroupWriteCountsOnlyWhenTheGroupHoldsSomeoneElse) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a directory to another group";
+  const std::string shared = Dir("shared-group", 0770);
+  ASSERT_EQ(::chown(shared.c_str(), static_cast<uid_t>(-1), 65534), 0);  // nogroup: nobody's
+  EXPECT_EQ(ExposureOf(shared).kind, Kind::kMode);
+  EXPECT_EQ(ExposureOf(shared + "/inside").kind, Kind::kOpenDirectory);
+  // Root's own group holds root alone on Debian (nothing else has gid 0 as its primary
+  // group, no member listed): checked with getent, independently of the code under test.
+  FILE* others = ::popen("getent group 0 | cut -d: -f4; getent passwd | awk -F: '$4==0 && $3!=0'", "r");
+  ASSERT_NE(others, nullptr);
+  char line[256];
+  std::string anyone;
+  while (std::fgets(line, sizeof line, others) != nullptr) anyone += line;
+  ::pclose(others);
+  if (anyone.find_first_not_of("\n") != std::string::npos) {
+    GTEST_SKIP() << "group 0 holds others here: " << anyone;
+  }
+  const std::string own_group = Dir("own-group", 0770);
+  ASSERT_EQ(::chown(own_group.c_str(), static_cast<uid_t>(-1), 0), 0);
+  EXPECT_EQ(ExposureOf(own_group).kind, Kind::kNone);
+  EXPECT_EQ(ExposureOf(own_group + "/inside").kind, Kind::kNone);
+  ASSERT_EQ(::chmod(own_group.c_str(), 0777), 0);
+  EXPECT_EQ(ExposureOf(own_group).kind, Kind::kMode) << "world write is always others'";
+}
+
 TEST_F(PathExposureTest, AnotherUsersFileDirectoryOrLinkIsNamed) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give files to another user";
   const std::string theirs = File("theirs", 0600);
@@ -93,6 +121,13 @@ TEST_F(PathExposureTest, AnotherUsersFileDirectoryOrLinkIsNamed) {
   EXPECT_EQ(ExposureOf(theirs).kind, Kind::kOwner);
   EXPECT_NE(PathExposureNote(theirs, "the file F", "do harm")->find("may be written by another user (its owner)"),
             std::string::npos);
+  // A link another user planted is named as such, not by where it leads (probe GA4).
+  const std::string planted = tmp_.Sub("planted");
+  std::filesystem::create_directory_symlink(tmp_.Sub("their-target"), planted);
+  std::filesystem::create_directory(tmp_.Sub("their-target"));
+  ASSERT_EQ(::chown(tmp_.Sub("their-target").c_str(), kNobody, static_cast<gid_t>(-1)), 0);
+  ASSERT_EQ(::lchown(planted.c_str(), kNobody, static_cast<gid_t>(-1)), 0);
+  EXPECT_EQ(ExposureOf(planted).kind, Kind::kForeignLink);
 
   const std::string their_dir = Dir("their-dir", 0755);
   ASSERT_EQ(::chown(their_dir.c_str(), kNobody, static_cast<gid_t>(-1)), 0);

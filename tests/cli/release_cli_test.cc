@@ -410,8 +410,12 @@ TEST(ReleaseSignVerifyTest, FilesOthersMayChangeAreWarnedOfWhereTheyAreMadeOrSig
             std::string::npos)
       << made.out;
   ASSERT_EQ(::chmod(r.workspace().c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(r.script().c_str(), 0666), 0);  // probe GA3: the code itself, whatever its directory
   auto drafted = r.Draft();
   ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("the code " + r.script() + " may be written by others (mode 0666)"),
+            std::string::npos)
+      << drafted.out;
   EXPECT_NE(drafted.out.find("the workspace " + r.workspace() +
                              " may be written by others (mode 0777), who can then change the "
                              "code a release drafted from it pins"),

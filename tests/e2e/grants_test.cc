@@ -355,6 +355,17 @@ TEST_F(GrantsE2eTest, ASelectorForASurfaceTheReleaseDroppedIsMarkedNotInTheCatal
       << "the selector still served is not marked: " << listing;
   EXPECT_EQ(json::parse(Las({"rules", "--json"}).out)[0]["standing"], "not-in-catalog");
   EXPECT_NE(Las({"rules"}).out.find(" (not in the catalog)"), std::string::npos);
+
+  // A surface one listing left out by LAS_SKIP is not marked: a skip says nothing of what
+  // the release serves (probe GA5).
+  std::vector<std::string> skipping = release_->Environment();
+  skipping.push_back("LAS_SKIP=echo");
+  auto skipped = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"), "--registry",
+                                      release_->registry_path()},
+                                     skipping);
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  auto after_skip = json::parse(Las({"grants", "--json", "--agent", "worker"}).out);
+  EXPECT_EQ(after_skip[0]["not_in_catalog"], json::array({lem_selector})) << "echo is not marked";
 }
 
 // A release that makes a tool take an argument from a secret is a new definition: a grant
