@@ -1,7 +1,9 @@
 // `las serve`, `las daemon` and `las list`: the gateway over stdio or a socket, and its
 // catalog.
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,8 +21,8 @@
 #include "tools/daemon.h"
 #include "tools/daemon_bridge.h"
 #include "tools/daemon_socket.h"
-#include "tools/grant_policy.h"
 #include "tools/file_exposure_notes.h"
+#include "tools/grant_policy.h"
 #include "tools/registry.h"
 #include "tools/stdio_server.h"
 #include "transport/child_process.h"
@@ -34,6 +36,23 @@ namespace {
 // log), which may hold line breaks or terminal escapes.
 void PrintNote(const std::string& note) {
   std::fprintf(stderr, "las %s: %s\n", CommandWords(), EscapeForTerminal(note).c_str());
+}
+
+// Stdin as `las serve` reads it: a directory, or a descriptor open only for writing, fails
+// every read, which the readers took for the client's end: exit 0 with nothing said (probe
+// GB1). kInvalidArgument (exit 2) for those; a closed one reads as empty (cli/main.cc).
+Status StandardInputReadable() {
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) == 0 && S_ISDIR(st.st_mode)) {
+    return InvalidArgument("standard input is a directory: las serve reads MCP messages from it, "
+                           "one JSON-RPC message per line");
+  }
+  const int flags = ::fcntl(STDIN_FILENO, F_GETFL);
+  if (flags != -1 && (flags & O_ACCMODE) == O_WRONLY) {
+    return InvalidArgument("standard input is open only for writing: las serve reads MCP "
+                           "messages from it, one JSON-RPC message per line");
+  }
+  return Status::Ok();
 }
 
 struct GatewayFlags {
@@ -220,6 +239,10 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->transform(TimeoutMs())
       ->needs(bridge_only);
   cmd->callback([cmd, flags, &exit_code] {
+    if (Status readable = StandardInputReadable(); !readable.ok()) {
+      exit_code = Fail(readable);
+      return;
+    }
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
     if (!flags->embedded) {

@@ -175,6 +175,22 @@ TEST_F(ServeCliTest, ARuntimeDirTooLongForItsSocketsIsRefusedBeforeTheLogOpens) 
 // Settings that are taken, with consequences, but look like mistakes get one note at the
 // start: an unknown LAS_DEFAULT_AGENT_GRANT fails closed (probe AU7), and a registry others
 // may write decides which signed surfaces run (AU11).
+// Probe GB1: a stdin every read of which fails (a directory, a descriptor open only for
+// writing) was taken for the client's end: exit 0, nothing said, nothing served.
+TEST_F(ServeCliTest, AStdinThatCannotBeReadIsAUsageError) {
+  const std::string written = tmp_.Sub("written");
+  for (const std::string redirect : {"< \"$2\"", "0> \"$3\""}) {
+    const CommandResult served =
+        Las({"/bin/sh", "-c", "exec \"$0\" serve --embedded --log \"$1\" " + redirect,
+             LAS_EXECUTABLE, tmp_.Sub("log"), tmp_.path().string(), written},
+            run_dir_, /*through_shell=*/true);
+    EXPECT_EQ(served.exit_code, 2) << redirect << ": " << served.err;
+    EXPECT_NE(served.err.find("standard input is "), std::string::npos) << served.err;
+    EXPECT_NE(served.err.find("las serve reads MCP messages from it"), std::string::npos) << served.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(tmp_.Sub("log"))) << "refused before the log is made";
+}
+
 // Probe FZ4: whoever may replace the trust store chooses the trusted key, and whoever may
 // replace the watermark rolls it back; only the registry was noted at start.
 TEST_F(ServeCliTest, ATrustStoreOrWatermarkOthersMayReplaceIsNoted) {
