@@ -367,8 +367,11 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
   } else {
     RecordRefusal(launch.surface, launch.reason, launch.detail);
     if (!options_.quiet) {
-      Note("surface %s left out (%s%s)\n", launch.surface.c_str(), launch.reason.c_str(),
-           WhichVariable(launch.reason, launch.detail, launch.surface).c_str());
+      // Why a child could not even be spawned is Las's own (a limit on descriptors or
+      // processes, say) and what the operator must fix: said (probe FH3).
+      Note("surface %s left out (%s%s%s)\n", launch.surface.c_str(), launch.reason.c_str(),
+           WhichVariable(launch.reason, launch.detail, launch.surface).c_str(),
+           launch.spawn_failure.empty() ? "" : (": " + EscapeForTerminal(launch.spawn_failure)).c_str());
     }
   }
   if (--launching_ == 0) Settle();

@@ -310,6 +310,9 @@ void LaunchState::Planned(trust::VerdictOr<trust::LaunchPlan> checked) {
       const std::string why = started.error == transport::CallError::kSpawnFailed
                                   ? ": " + started.spawn_status.message()
                                   : "";
+      if (started.error == transport::CallError::kSpawnFailed) {
+        state->result.spawn_failure = started.spawn_status.message();
+      }
       state->Fail(kReasonStartFailed,
                   "the child did not start or initialize (" +
                       std::string(transport::CallErrorName(started.error)) + why + ")");

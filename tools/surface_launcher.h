@@ -50,6 +50,9 @@ struct SurfaceLaunch {
   // kReasonStartFailed / kReasonListFailed; `detail` is for operators (no child text).
   std::string reason;
   std::string detail;
+  // When the child could not be spawned: Las's own step and errno ("pipe: Too many open
+  // files"), never the child's text, so a server's stderr may name it (probe FH3).
+  std::string spawn_failure;
   std::unique_ptr<transport::McpClient> client;  // ready when ok
   std::vector<trust::LiveTool> live_tools;       // as the child listed them
   // After tools/list passed: the child's resources/list and prompts/list (first page, at

@@ -343,7 +343,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   int64_t SendRequest(std::string_view method, std::string_view params,
                       std::chrono::milliseconds timeout, CallCallback done,
                       std::function<void(const CallProgress&)> on_progress = nullptr) {
-    if (child_gone_ || terminating_) {
+    if (child_gone_ || terminating_ || exited_) {
       PostResult(std::move(done), Failed(CallError::kChildExited));
       return 0;
     }
@@ -834,6 +834,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   // Answers already written are still in the stdout pipe; they are read until EOF, and
   // calls still pending then fail (ChildGone).
   void OnExited() {
+    exited_ = true;
     if (child_->reaped()) return;
     ErrorCode ignored;
     pidfd_.close(ignored);
@@ -948,6 +949,10 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   uint64_t unsent_from_seq_ = UINT64_MAX;
   bool writing_ = false;
   bool child_gone_ = false;
+  // The child's exit was seen: answers already written may still be read during the
+  // grace period, but nothing new is sent (probe GC1: a descendant that escaped the group
+  // held stdin open, and new calls went there for 2 s, to be recorded uncertain).
+  bool exited_ = false;
   bool report_gone_ = false;  // on_child_gone is due once the child is reaped
   bool terminating_ = false;
   bool sent_term_ = false;  // SIGTERM sent while the child was alive (EndedByLas)

@@ -116,6 +116,8 @@ TEST_F(SurfaceLauncherTest, ASpawnThatFailsSaysWhy) {
   EXPECT_EQ(launched->reason, "start-failed");
   EXPECT_EQ(launched->detail,
             "the child did not start or initialize (spawn_failed: pipe: Too many open files)");
+  // Las's own words, which a server's note on stderr may carry (probe FH3).
+  EXPECT_EQ(launched->spawn_failure, "pipe: Too many open files");
 }
 
 // The launch checks run where LaunchOptions::plan_off_loop puts them — here a held job,

@@ -897,6 +897,33 @@ TEST_F(AdoptedOrphanTest, OneStillRunningIsEndedWithTheChildThatLeftIt) {
   EXPECT_TRUE(ProcessGone(escapee));
 }
 
+// Probe GC1: a descendant that left the group without its LAS_SPAWN_ID held the child's
+// stdin and stdout, so after the child's exit was seen, new calls were still written to a
+// stdin no one reads, and failed uncertain only at the grace period's end. Once the exit
+// is seen nothing new is sent: a call fails at once, never sent.
+TEST_F(AdoptedOrphanTest, NoCallIsSentOnceTheChildsExitWasSeen) {
+  EXPECT_TRUE(BecomeChildSubreaper().ok());
+  auto client = StartedClient(ChildOptions());
+  const pid_t child = client->pid();
+  CallResult r = Call(*client, "escapee", R"({"seconds":60,"clean_env":true,"keep_pipes":true})");
+  ASSERT_TRUE(r.ok());
+  const pid_t escapee = std::stoi(ResultText(r));
+  std::optional<CallResult> crashed;
+  client->CallTool("crash", "{}", {}, [&](CallResult result) { crashed = std::move(result); });
+  RunUntil([&] { return ProcessGone(child); });  // its exit seen, and reaped
+  ASSERT_FALSE(crashed.has_value()) << "the escapee holds stdout: the grace period runs";
+  std::optional<CallResult> after;
+  client->CallTool("echo", EchoArgs("after"), {}, [&](CallResult result) { after = std::move(result); });
+  io_.restart();
+  io_.poll();
+  ASSERT_TRUE(after.has_value()) << "refused at once, not written to the held stdin";
+  EXPECT_EQ(after->error, CallError::kChildExited);
+  ::kill(escapee, SIGKILL);
+  RunUntil([&] { return crashed.has_value(); });
+  ShutdownAndCheckReaped(*client);
+  (void)ReapAdoptedOrphans(/*kill_living=*/true);
+}
+
 // With no LAS_SPAWN_ID nothing tells whose it is: it runs until the end of the command.
 TEST_F(AdoptedOrphanTest, OneThatDroppedItsSpawnIdIsLeftAloneUntilTheEnd) {
   const pid_t escapee = OrphanedEscapee("1000", /*clean_env=*/true);

@@ -40,8 +40,9 @@ Options:
                        admission); once PATH exists, serve as usual
 Tools: echo, add, slow, crash, garbage, huge, huge_noid, hang, error, stray, long_stderr,
 sleeper (starts /bin/sleep 1000 in the same process group; answers with its pid),
-escapee (starts /bin/sleep `seconds` in a new session, out of the group; answers with
-its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a result with
+escapee (starts /bin/sleep `seconds` in a new session, out of the group — without its
+environment with "clean_env", holding this child's stdin and stdout with "keep_pipes" —
+answers with its pid), cr_result (a result with CR bytes between its tokens), two_verdicts (a result with
 "isError" twice), malformed_answer (an answer with our id and "result" twice), ping_flood (sends `n` pings with
 ids of `id_kib` KiB and stops reading its stdin for `ms` ms before it answers),
 close_stdin (closes its stdin, answers, and lives on, reading nothing, for at most 60 s),
@@ -169,8 +170,10 @@ def handle_call(rid, params):
         p = subprocess.Popen(["/bin/sleep", "1000"])
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
     elif name == "escapee":
+        held = args.get("keep_pipes")  # the grandchild holds this child's stdin and stdout
         p = subprocess.Popen(["/bin/sleep", str(args.get("seconds", 1000))], start_new_session=True,
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stdin=None if held else subprocess.DEVNULL,
+                             stdout=None if held else subprocess.DEVNULL,
                              env={} if args.get("clean_env") else None)
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(str(p.pid))})
     elif name == "odd_answer":
