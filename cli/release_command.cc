@@ -420,6 +420,10 @@ Status WriteSignedRelease(const std::string& manifest_path, const std::string& p
                                                                    "back: " + restored.message()));
 }
 
+// How far above the last sequence (the manifest's, or the watermark's for the key) a new
+// one is noted.
+constexpr uint64_t kSequenceJumpNoted = 1000;
+
 int RunSign(const SignFlags& flags) {
   const trust::Environment env = trust::EnvironmentFromProcess();
   const std::string manifest_path = FlagOrEnv(flags.manifest, env, trust::kEnvReleaseManifest);
@@ -524,8 +528,12 @@ int RunSign(const SignFlags& flags) {
   // A sequence the watermark already passed would replace a working release with one
   // `las serve` refuses (rollback, or conflict at the same sequence): no surface admitted.
   std::string watermark_warning;
+  uint64_t watermark_sequence = 0;
   if (!watermark_path.empty()) {
     trust::VerdictOr<trust::Watermarks> watermarks = trust::LoadWatermarks(watermark_path);
+    if (watermarks.ok()) {
+      if (const trust::WatermarkEntry* entry = watermarks->Find(key_id)) watermark_sequence = entry->sequence;
+    }
     if (!watermarks.ok()) {
       watermark_warning = "the watermark " + watermark_path + " could not be read (" +
                           watermarks.verdict().ToString() + "): the sequence was not checked against it";
@@ -542,6 +550,22 @@ int RunSign(const SignFlags& flags) {
                            "written. Sign with --sequence " + std::to_string(entry->sequence + 1) +
                            " or higher"));
     }
+  }
+
+  // A sequence far ahead of the last uses up the key's room: at the highest no later
+  // release can be signed with it (probe GD2: a manifest edited to 2^53-2 took --bump
+  // there without a word). Said, not refused: a sequence may follow a date, say.
+  std::string sequence_warning;
+  const uint64_t last = std::max(previous, watermark_sequence);
+  if (manifest->sequence == trust::kMaxManifestSequence) {
+    sequence_warning = "sequence " + std::to_string(manifest->sequence) +
+                       " is the highest a release may have: once served, no later release can be "
+                       "signed with key " + key_id + " (a new key: las release keygen --trust-store)";
+  } else if (manifest->sequence > last + kSequenceJumpNoted) {
+    sequence_warning = "sequence " + std::to_string(manifest->sequence) + " is " +
+                       std::to_string(manifest->sequence - last) + " above the last (" +
+                       std::to_string(last) + "): once served, no release below it can be; was "
+                       "the manifest's sequence edited by someone else?";
   }
 
   const std::string signature_text = trust::FormatSignatureFile(key_id, *signature);
@@ -568,6 +592,7 @@ int RunSign(const SignFlags& flags) {
 
   if (!store_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(store_warning).c_str());
   if (!watermark_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(watermark_warning).c_str());
+  if (!sequence_warning.empty()) std::printf("warning   %s\n", EscapeForTerminal(sequence_warning).c_str());
   for (const std::string& note : exposed) std::printf("warning   %s\n", EscapeForTerminal(note).c_str());
   return kExitOk;
 }

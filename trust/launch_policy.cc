@@ -13,6 +13,7 @@
 #include "base/path_error.h"
 #include "trust/digest.h"
 #include "trust/interpreter_argv.h"
+#include "trust/python_stdlib.h"
 #include "trust/release_paths.h"
 #include "trust/secure_file.h"
 #include "trust/shebang.h"
@@ -167,6 +168,17 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
                                                 " that " + surface.command + " runs");
     }
     script_index = *index;
+    // A copy of Python runs the standard library it finds around itself before the pinned
+    // script; only the system's is the operator's (probe GD1).
+    if (interpreter == Interpreter::kPython) {
+      if (std::optional<std::string> foreign = ForeignPythonLibrary(surface.command, plan.binary_path)) {
+        return Reject(Reason::kCodeNotPinned,
+                      name + "the interpreter " + surface.command + " is a Python whose library " +
+                          "the release does not pin: " + *foreign +
+                          ", and that code runs before the script; run " +
+                          std::string(kSystemPython) + ", or a virtual environment made by it");
+      }
+    }
   }
   if (surface.code) {
     VerdictOr<UniqueFd> code = OpenRegular(surface.code->path, name + "code", &st);

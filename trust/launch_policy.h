@@ -18,6 +18,9 @@
 //   - the code path (the script an interpreter runs): resolved inside the workspace
 //     (kWorkspaceEscape), hashed through its open descriptor, equal to code_sha256
 //     (kDigestMismatch; over kMaxLaunchedFileBytes: kFileTooLarge)
+//   - a Python interpreter runs the system's standard library and native modules, not
+//     ones found around a copy of it or named by a virtual environment's `home`
+//     (trust/python_stdlib.h; probe GD1)                      -> kCodeNotPinned
 //
 // The plan keeps those descriptors open. The launcher must execute `binary` itself
 // (fexecve(3) / execveat(fd, "", ..., AT_EMPTY_PATH)), never the path, and fchdir(2) to

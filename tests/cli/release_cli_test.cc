@@ -812,9 +812,23 @@ TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {
   auto above = r.Sign({"--sequence", "9007199254740992"});
   EXPECT_EQ(above.exit_code, 2) << above.err;
   EXPECT_NE(above.err.find("from 1 to 9007199254740991"), std::string::npos) << above.err;
+  // Far above the last, and at the very top, the key's room is said to be used up (probe
+  // GD2: a manifest edited to the top took --bump there without a word).
+  auto jump = r.Sign({"--sequence", "5000"});
+  ASSERT_EQ(jump.exit_code, 0) << jump.err;
+  EXPECT_NE(jump.out.find("warning   sequence 5000 is 4999 above the last (1): once served, no "
+                          "release below it can be"),
+            std::string::npos)
+      << jump.out;
+  auto step = r.Sign({"--bump"});
+  ASSERT_EQ(step.exit_code, 0) << step.err;
+  EXPECT_EQ(step.out.find("above the last"), std::string::npos) << step.out;
   auto top = r.Sign({"--sequence", "9007199254740991"});
   ASSERT_EQ(top.exit_code, 0) << top.err;
   EXPECT_EQ(ReadManifest(r.manifest()).sequence, 9007199254740991u);
+  EXPECT_NE(top.out.find("warning   sequence 9007199254740991 is the highest a release may have"),
+            std::string::npos)
+      << top.out;
   auto bumped = r.Sign({"--bump"});
   EXPECT_EQ(bumped.exit_code, 2) << bumped.err;
   EXPECT_NE(bumped.err.find("9007199254740991"), std::string::npos) << bumped.err;

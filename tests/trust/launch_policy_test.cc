@@ -361,6 +361,40 @@ TEST_F(LaunchPolicyTest, AWorkspaceCopyOfAnInterpreterMustPinItsScript) {
   EXPECT_EQ(RunPlan(*plan), "original\n");
 }
 
+// Probe GD1: a copy of Python takes its standard library from the first directory at or
+// above it holding lib/pythonX.Y/os.py — one the release does not pin, and that runs before
+// the script; likewise a virtual environment whose pyvenv.cfg names another `home`.
+TEST_F(LaunchPolicyTest, APythonCopyRunsOnlyTheSystemsStandardLibrary) {
+  const std::string system = std::filesystem::canonical("/usr/bin/python3").filename().string();
+  if (!std::filesystem::exists("/usr/lib/" + system + "/os.py")) GTEST_SKIP() << "no system stdlib";
+  SurfaceBinding s = PythonSurface();
+  const std::string copy = ws_ + "/srv/py";
+  std::filesystem::copy_file("/usr/bin/python3", copy);
+  s.command = copy;
+  s.binary_sha256 = DigestOfPath(copy);
+  s.argv = {copy, s.code->path};
+  ASSERT_EQ(ReasonOf(s), Reason::kAccepted) << "nothing planted: the system's is found";
+
+  const std::string planted = ws_ + "/lib/" + system;  // above the copy's directory
+  std::filesystem::create_directories(planted);
+  WriteFile(planted + "/os.py", "raise SystemExit('planted')\n", 0600);
+  VerdictOr<LaunchPlan> refused = PlanLaunch(s, policy_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.verdict().reason(), Reason::kCodeNotPinned);
+  EXPECT_NE(refused.verdict().detail().find("it would take its standard library from " + planted),
+            std::string::npos)
+      << refused.verdict().detail();
+  std::filesystem::remove_all(ws_ + "/lib");
+
+  // A virtual environment's `home` decides where the search starts.
+  WriteFile(ws_ + "/pyvenv.cfg", "home = " + outside_ + "/bin\n", 0600);
+  std::filesystem::create_directories(outside_ + "/lib/" + system);
+  WriteFile(outside_ + "/lib/" + system + "/os.py", "\n", 0600);
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
+  WriteFile(ws_ + "/pyvenv.cfg", "home = /usr/bin\n", 0600);
+  EXPECT_EQ(ReasonOf(s), Reason::kAccepted);
+}
+
 TEST_F(LaunchPolicyTest, NodeRunsTheHashedScriptByItsResolvedPath) {
   if (!std::filesystem::exists("/usr/bin/node")) GTEST_SKIP() << "no /usr/bin/node";
   policy_.node_executable = "/usr/bin/node";
