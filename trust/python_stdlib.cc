@@ -30,11 +30,21 @@ std::string SystemPythonName() {
   return name.starts_with("python3.") ? name : std::string();
 }
 
-// The `home` a pyvenv.cfg beside `command` (or one directory up) names, if any.
-std::optional<fs::path> VirtualEnvHome(const fs::path& command) {
+struct VirtualEnv {
+  fs::path config;                // the pyvenv.cfg found; empty if none
+  bool regular = true;            // a FIFO there would hold the launch while read
+  std::optional<fs::path> home;   // its `home`, if it names one
+};
+
+// The pyvenv.cfg beside `command` (or one directory up), and the `home` it names.
+VirtualEnv VirtualEnvOf(const fs::path& command) {
   const fs::path bin = command.parent_path();
   for (const fs::path& dir : {bin, bin.parent_path()}) {
-    std::ifstream config(dir / "pyvenv.cfg");
+    std::error_code error;
+    if (!fs::exists(dir / "pyvenv.cfg", error)) continue;
+    VirtualEnv venv{dir / "pyvenv.cfg", fs::is_regular_file(dir / "pyvenv.cfg", error), {}};
+    if (!venv.regular) return venv;
+    std::ifstream config(venv.config);
     if (!config) continue;
     std::string line;
     while (std::getline(config, line)) {
@@ -47,12 +57,13 @@ std::optional<fs::path> VirtualEnvHome(const fs::path& command) {
                                                : std::string(text.substr(first, last - first + 1));
       };
       if (trim(std::string_view(line).substr(0, equals)) == "home") {
-        return fs::path(trim(std::string_view(line).substr(equals + 1)));
+        venv.home = fs::path(trim(std::string_view(line).substr(equals + 1)));
+        return venv;
       }
     }
-    return std::nullopt;  // a venv without `home`: CPython goes on from the executable
+    return venv;  // a venv without `home`: CPython goes on from the executable
   }
-  return std::nullopt;
+  return {};
 }
 
 // The first directory at or above `start` holding `landmark`, canonical; empty if none.
@@ -74,8 +85,10 @@ std::optional<std::string> ForeignPythonLibrary(const std::string& command, cons
   if (system_stdlib.empty()) return std::nullopt;
 
   std::vector<fs::path> starts;
-  if (std::optional<fs::path> home = VirtualEnvHome(command)) {
-    starts.push_back(*home);
+  const VirtualEnv venv = VirtualEnvOf(command);
+  if (!venv.regular) return venv.config.string() + " is not a regular file";
+  if (venv.home) {
+    starts.push_back(*venv.home);
   } else {
     starts.push_back(fs::path(resolved).parent_path());
     starts.push_back(fs::path(command).parent_path());  // as argv[0] names it, conservatively

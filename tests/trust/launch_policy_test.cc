@@ -393,6 +393,10 @@ TEST_F(LaunchPolicyTest, APythonCopyRunsOnlyTheSystemsStandardLibrary) {
   EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
   WriteFile(ws_ + "/pyvenv.cfg", "home = /usr/bin\n", 0600);
   EXPECT_EQ(ReasonOf(s), Reason::kAccepted);
+  // A FIFO there is refused, not read (it would hold the launch).
+  std::filesystem::remove(ws_ + "/pyvenv.cfg");
+  ASSERT_EQ(::mkfifo((ws_ + "/pyvenv.cfg").c_str(), 0600), 0);
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
 }
 
 TEST_F(LaunchPolicyTest, NodeRunsTheHashedScriptByItsResolvedPath) {
