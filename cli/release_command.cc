@@ -420,8 +420,7 @@ Status WriteSignedRelease(const std::string& manifest_path, const std::string& p
                                                                    "back: " + restored.message()));
 }
 
-// How far above the last sequence (the manifest's, or the watermark's for the key) a new
-// one is noted.
+// How far above the watermark's sequence for the key a --bump is noted.
 constexpr uint64_t kSequenceJumpNoted = 1000;
 
 int RunSign(const SignFlags& flags) {
@@ -552,18 +551,20 @@ int RunSign(const SignFlags& flags) {
     }
   }
 
-  // A sequence far ahead of the last uses up the key's room: at the highest no later
+  // A sequence far ahead of the last served uses up the key's room: at the highest no later
   // release can be signed with it (probe GD2: a manifest edited to 2^53-2 took --bump
-  // there without a word). Said, not refused: a sequence may follow a date, say.
+  // there without a word). A --bump is measured from the watermark, which the manifest's
+  // own number cannot move (probe GE5); a --sequence is the operator's choice (a date,
+  // say: probe GE6), said only at the highest.
   std::string sequence_warning;
-  const uint64_t last = std::max(previous, watermark_sequence);
+  const uint64_t last = watermark_sequence;
   if (manifest->sequence == trust::kMaxManifestSequence) {
     sequence_warning = "sequence " + std::to_string(manifest->sequence) +
                        " is the highest a release may have: once served, no later release can be "
                        "signed with key " + key_id + " (a new key: las release keygen --trust-store)";
-  } else if (manifest->sequence > last + kSequenceJumpNoted) {
+  } else if (flags.bump && last != 0 && manifest->sequence > last + kSequenceJumpNoted) {
     sequence_warning = "sequence " + std::to_string(manifest->sequence) + " is " +
-                       std::to_string(manifest->sequence - last) + " above the last (" +
+                       std::to_string(manifest->sequence - last) + " above the watermark (" +
                        std::to_string(last) + "): once served, no release below it can be; was "
                        "the manifest's sequence edited by someone else?";
   }

@@ -168,15 +168,21 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
                                                 " that " + surface.command + " runs");
     }
     script_index = *index;
-    // A copy of Python runs the standard library it finds around itself before the pinned
-    // script; only the system's is the operator's (probe GD1).
+    // A copy of Python runs code it finds around itself before the pinned script: its
+    // library is fixed by PYTHONHOME (below); what that does not fix is refused (probes
+    // GD1, GE1-GE4).
     if (interpreter == Interpreter::kPython) {
-      if (std::optional<std::string> foreign = ForeignPythonLibrary(surface.command, plan.binary_path)) {
+      std::optional<std::string> foreign = UnpinnedPythonStartup(surface.command, plan.binary_path);
+      if (!foreign && IgnoresPythonHome(surface.argv, script_index) && !IsSystemPython(plan.binary_path)) {
+        foreign = "-E or -I makes it ignore PYTHONHOME, and so take its library from around " +
+                  surface.command;
+      }
+      if (foreign) {
         return Reject(Reason::kCodeNotPinned,
-                      name + "the interpreter " + surface.command + " is a Python whose library " +
-                          "the release does not pin: " + *foreign +
-                          ", and that code runs before the script; run " +
-                          std::string(kSystemPython) + ", or a virtual environment made by it");
+                      name + "the interpreter " + surface.command + " would run code the release " +
+                          "does not pin before the script: " + *foreign + "; run " +
+                          std::string(kSystemPython) +
+                          ", or a virtual environment made by it with --copies");
       }
     }
   }
@@ -215,6 +221,11 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
   // pinned. Set for every child, not only a command that reads as Python: a `#!` script
   // that runs a Python, or any child that starts one, would import them too (probe BW1).
   plan.env.push_back(std::string(kNoUserSite));
+  // A Python child's standard library and native modules are the system's, whatever lies
+  // around a copy of it or a virtual environment's `home` names (trust/python_stdlib.h).
+  if (interpreter == Interpreter::kPython) {
+    if (const std::string home = SystemPythonHome(); !home.empty()) plan.env.push_back("PYTHONHOME=" + home);
+  }
   for (const std::string& var : surface.env) {
     if (EnvironmentLoadsCode(var)) {
       return Reject(Reason::kCodeNotPinned,

@@ -1,8 +1,6 @@
 #include "trust/python_stdlib.h"
 
 #include <filesystem>
-#include <fstream>
-#include <string_view>
 #include <vector>
 
 #include "trust/interpreter_argv.h"
@@ -12,106 +10,64 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path Canonical(const fs::path& path) {
-  std::error_code error;
-  fs::path canonical = fs::canonical(path, error);
-  return error ? fs::path() : canonical;
-}
-
-bool Exists(const fs::path& path) {
-  std::error_code error;
-  return fs::exists(path, error);
-}
-
-// "python3.11" for the system Python, from the file /usr/bin/python3 names; "" if none.
-std::string SystemPythonName() {
-  const fs::path system = Canonical(std::string(kSystemPython));
-  const std::string name = system.filename().string();
-  return name.starts_with("python3.") ? name : std::string();
-}
-
-struct VirtualEnv {
-  fs::path config;                // the pyvenv.cfg found; empty if none
-  bool regular = true;            // a FIFO there would hold the launch while read
-  std::optional<fs::path> home;   // its `home`, if it names one
-};
-
-// The pyvenv.cfg beside `command` (or one directory up), and the `home` it names.
-VirtualEnv VirtualEnvOf(const fs::path& command) {
-  const fs::path bin = command.parent_path();
-  for (const fs::path& dir : {bin, bin.parent_path()}) {
-    std::error_code error;
-    if (!fs::exists(dir / "pyvenv.cfg", error)) continue;
-    VirtualEnv venv{dir / "pyvenv.cfg", fs::is_regular_file(dir / "pyvenv.cfg", error), {}};
-    if (!venv.regular) return venv;
-    std::ifstream config(venv.config);
-    if (!config) continue;
-    std::string line;
-    while (std::getline(config, line)) {
-      const size_t equals = line.find('=');
-      if (equals == std::string::npos) continue;
-      auto trim = [](std::string_view text) {
-        const size_t first = text.find_first_not_of(" \t\r");
-        const size_t last = text.find_last_not_of(" \t\r");
-        return first == std::string_view::npos ? std::string()
-                                               : std::string(text.substr(first, last - first + 1));
-      };
-      if (trim(std::string_view(line).substr(0, equals)) == "home") {
-        venv.home = fs::path(trim(std::string_view(line).substr(equals + 1)));
-        return venv;
-      }
-    }
-    return venv;  // a venv without `home`: CPython goes on from the executable
-  }
-  return {};
-}
-
-// The first directory at or above `start` holding `landmark`, canonical; empty if none.
-fs::path SearchUp(fs::path start, const fs::path& landmark) {
-  for (fs::path dir = start;; dir = dir.parent_path()) {
-    if (Exists(dir / landmark)) return Canonical(dir / landmark);
-    if (dir == dir.root_path() || dir.empty()) return fs::path();
-  }
-}
-
 }  // namespace
 
-std::optional<std::string> ForeignPythonLibrary(const std::string& command, const std::string& resolved) {
-  const std::string name = SystemPythonName();
-  if (name.empty()) return std::nullopt;
-  const fs::path stdlib = fs::path("lib") / name;
-  const fs::path system_stdlib = Canonical(fs::path("/usr") / stdlib);
-  const fs::path system_dynload = Canonical(fs::path("/usr") / stdlib / "lib-dynload");
-  if (system_stdlib.empty()) return std::nullopt;
+std::string SystemPythonHome() {
+  std::error_code error;
+  const fs::path system = fs::canonical(std::string(kSystemPython), error);
+  if (error) return "";
+  return system.parent_path().parent_path().string();  // /usr/bin/python3.11 -> /usr
+}
 
-  std::vector<fs::path> starts;
-  const VirtualEnv venv = VirtualEnvOf(command);
-  if (!venv.regular) return venv.config.string() + " is not a regular file";
-  if (venv.home) {
-    starts.push_back(*venv.home);
-  } else {
-    starts.push_back(fs::path(resolved).parent_path());
-    starts.push_back(fs::path(command).parent_path());  // as argv[0] names it, conservatively
-  }
-  for (const fs::path& start : starts) {
-    if (Exists(start / "pybuilddir.txt")) {
-      return "it is a build tree's (" + (start / "pybuilddir.txt").string() +
-             "), whose standard library is that tree's";
+std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved) {
+  std::vector<fs::path> dirs = {fs::path(resolved).parent_path(), fs::path(command).parent_path()};
+  // pyvenv.cfg is read beside the executable or one directory up.
+  dirs.push_back(fs::path(command).parent_path().parent_path());
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    const fs::path& dir = dirs[i];
+    std::error_code error;
+    const fs::path venv = dir / "pyvenv.cfg";
+    if (fs::exists(venv, error) && !fs::is_regular_file(venv, error)) {
+      return venv.string() + " is not a regular file";
     }
-    const fs::path library = SearchUp(start, stdlib / "os.py").parent_path();
-    if (library != system_stdlib) {
-      return "it would take its standard library from " +
-             (library.empty() ? std::string("no directory found") : library.string()) +
-             ", not the system's " + system_stdlib.string();
+    if (i == 2) break;  // only pyvenv.cfg is read one directory up
+    if (fs::exists(dir / "pybuilddir.txt", error)) {
+      return (dir / "pybuilddir.txt").string() +
+             " makes it a build tree's, whose standard library is that tree's";
     }
-    const fs::path dynload = SearchUp(start, stdlib / "lib-dynload");
-    if (!system_dynload.empty() && dynload != system_dynload) {
-      return "it would take its native modules from " +
-             (dynload.empty() ? std::string("no directory found") : dynload.string()) +
-             ", not the system's " + system_dynload.string();
+    // `<executable name or stem>._pth` replaces sys.path; any such file beside it is
+    // refused rather than matched to CPython's naming.
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      if (name.size() > 5 && name.ends_with("._pth")) {
+        return it->path().string() + " would replace its module search path";
+      }
     }
   }
   return std::nullopt;
+}
+
+bool IsSystemPython(const std::string& resolved) {
+  std::error_code error;
+  const fs::path system = fs::canonical(std::string(kSystemPython), error);
+  if (error) return false;
+  const fs::path file = fs::canonical(resolved, error);
+  return !error && file == system;
+}
+
+bool IgnoresPythonHome(const std::vector<std::string>& argv, size_t script_index) {
+  for (size_t i = 1; i < script_index && i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (arg == "--" || arg.size() < 2 || arg[0] != '-') continue;
+    for (size_t c = 1; c < arg.size(); ++c) {
+      if (arg[c] == 'E' || arg[c] == 'I') return true;
+      if (arg[c] == 'W' || arg[c] == 'X') {  // the rest, or the next argument, is its value
+        if (c + 1 == arg.size()) ++i;
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace las::trust

@@ -1,27 +1,42 @@
-// Where a Python interpreter that is not the system's own file takes its standard library.
+// What a Python child runs before its pinned script, and how Las fixes it.
 //
-// CPython finds its prefix from where its executable is: a virtual environment's pyvenv.cfg
-// (beside the command, or one directory up) names the `home` to start from; otherwise it
-// starts in the directory of the executable, symbolic links chased, and walks up to `/`
-// until a directory holds `lib/pythonX.Y/os.py` (the standard library) — and, separately,
-// `lib/pythonX.Y/lib-dynload` (its native modules); a `pybuilddir.txt` there means a build
-// tree. A copy of /usr/bin/python3 in a workspace therefore runs whatever standard library
-// the first such directory above it holds, before the pinned script: none of it pinned, and
-// under /tmp any local user could make one (probe GD1). The system interpreter itself (a
-// root-owned /usr/bin) finds /usr/lib/pythonX.Y.
+// CPython finds its standard library and native modules from where its executable is: it
+// walks up from the executable's directory (links chased) for `lib/pythonX.Y/os.py` — or
+// `os.pyc`, or `lib/pythonXY.zip` — and `lib-dynload`, or starts from a virtual
+// environment's pyvenv.cfg `home` (its key in any case). A copy of /usr/bin/python3 in a
+// workspace would therefore run whatever library the first such directory above it holds
+// — none of it pinned, and under /tmp any local user could make one (probes GD1, GE1-GE4).
+// Rather than foresee every landmark, Las starts every Python child with PYTHONHOME set to
+// the system Python's prefix, which CPython takes over any search. What PYTHONHOME does
+// not override is refused: a `._pth` file beside the executable (it replaces sys.path), a
+// build tree's `pybuilddir.txt`, and a pyvenv.cfg that is no regular file (a FIFO would
+// hold the launch).
 //
-// Thread safety: a free function; it reads the file system.
+// Thread safety: free functions; they read the file system.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace las::trust {
 
+// The system Python's prefix ("/usr" for /usr/bin/python3 -> /usr/bin/python3.11), the
+// PYTHONHOME a Python child gets; "" when /usr/bin/python3 is missing.
+std::string SystemPythonHome();
+
 // Why the Python at `command` (as argv[0] names it; `resolved`: the file it is, links
-// chased) would not run the system's standard library and native modules — the directory
-// it would take them from instead, in a sentence — or nullopt when it runs the system's
-// (or no system Python is found to compare with).
-std::optional<std::string> ForeignPythonLibrary(const std::string& command, const std::string& resolved);
+// chased) would run code beside it that PYTHONHOME does not stop, in a sentence naming the
+// file; nullopt when nothing is there.
+std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved);
+
+// Whether `resolved` is the system Python's own file (/usr/bin/python3, links chased).
+bool IsSystemPython(const std::string& resolved);
+
+// Whether the options before the script (`argv[1..script_index)`, as ScriptOperandIndex
+// admitted them) hold -E or -I, with which CPython ignores PYTHONHOME: allowed for the
+// system Python, whose own search finds its own library, not for a copy (probe GE).
+bool IgnoresPythonHome(const std::vector<std::string>& argv, size_t script_index);
 
 }  // namespace las::trust

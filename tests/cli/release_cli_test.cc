@@ -814,15 +814,22 @@ TEST(ReleaseSignVerifyTest, SequenceFlagTakesWhatTheManifestHolds) {
   EXPECT_NE(above.err.find("from 1 to 9007199254740991"), std::string::npos) << above.err;
   // Far above the last, and at the very top, the key's room is said to be used up (probe
   // GD2: a manifest edited to the top took --bump there without a word).
-  auto jump = r.Sign({"--sequence", "5000"});
+  // A --bump is measured from the watermark, which an edited manifest cannot move (probe
+  // GE5); a --sequence the operator gives, such as a date, is theirs (probe GE6).
+  auto date = r.Sign({"--sequence", "20261207"});
+  ASSERT_EQ(date.exit_code, 0) << date.err;
+  EXPECT_EQ(date.out.find("warning   sequence"), std::string::npos) << date.out;
+  const std::string key_id = trust::LoadTrustStore(r.trust_store())->selected_key_id;
+  Spit(r.watermark(), "{\"schema_version\": 1, \"keys\": {\"" + key_id +
+                          "\": {\"sequence\": 3, \"manifest_sha256\": \"" + std::string(64, '0') +
+                          "\"}}}");
+  ::chmod(r.watermark().c_str(), 0600);
+  auto jump = r.Sign({"--bump", "--watermark", r.watermark()});
   ASSERT_EQ(jump.exit_code, 0) << jump.err;
-  EXPECT_NE(jump.out.find("warning   sequence 5000 is 4999 above the last (1): once served, no "
-                          "release below it can be"),
+  EXPECT_NE(jump.out.find("warning   sequence 20261208 is 20261205 above the watermark (3): once "
+                          "served, no release below it can be"),
             std::string::npos)
       << jump.out;
-  auto step = r.Sign({"--bump"});
-  ASSERT_EQ(step.exit_code, 0) << step.err;
-  EXPECT_EQ(step.out.find("above the last"), std::string::npos) << step.out;
   auto top = r.Sign({"--sequence", "9007199254740991"});
   ASSERT_EQ(top.exit_code, 0) << top.err;
   EXPECT_EQ(ReadManifest(r.manifest()).sequence, 9007199254740991u);

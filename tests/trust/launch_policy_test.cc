@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "tests/trust/trust_test_util.h"
@@ -361,9 +362,11 @@ TEST_F(LaunchPolicyTest, AWorkspaceCopyOfAnInterpreterMustPinItsScript) {
   EXPECT_EQ(RunPlan(*plan), "original\n");
 }
 
-// Probe GD1: a copy of Python takes its standard library from the first directory at or
-// above it holding lib/pythonX.Y/os.py — one the release does not pin, and that runs before
-// the script; likewise a virtual environment whose pyvenv.cfg names another `home`.
+// Probes GD1, GE1-GE4: a copy of Python takes its standard library from the first
+// directory at or above it holding lib/pythonX.Y/os.py (or os.pyc, or pythonXY.zip), or from
+// a virtual environment's `home` — code the release does not pin, run before the script.
+// Every Python child gets PYTHONHOME, the system's prefix: what is planted is never run.
+// What PYTHONHOME does not override is refused: a ._pth file, a build tree, a FIFO pyvenv.cfg.
 TEST_F(LaunchPolicyTest, APythonCopyRunsOnlyTheSystemsStandardLibrary) {
   const std::string system = std::filesystem::canonical("/usr/bin/python3").filename().string();
   if (!std::filesystem::exists("/usr/lib/" + system + "/os.py")) GTEST_SKIP() << "no system stdlib";
@@ -373,28 +376,40 @@ TEST_F(LaunchPolicyTest, APythonCopyRunsOnlyTheSystemsStandardLibrary) {
   s.command = copy;
   s.binary_sha256 = DigestOfPath(copy);
   s.argv = {copy, s.code->path};
-  ASSERT_EQ(ReasonOf(s), Reason::kAccepted) << "nothing planted: the system's is found";
 
-  const std::string planted = ws_ + "/lib/" + system;  // above the copy's directory
+  // Planted above the copy, as os.py, os.pyc and a zip: a library that refuses to start.
+  const std::string planted = ws_ + "/lib/" + system;
   std::filesystem::create_directories(planted);
   WriteFile(planted + "/os.py", "raise SystemExit('planted')\n", 0600);
-  VerdictOr<LaunchPlan> refused = PlanLaunch(s, policy_);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.verdict().reason(), Reason::kCodeNotPinned);
-  EXPECT_NE(refused.verdict().detail().find("it would take its standard library from " + planted),
-            std::string::npos)
-      << refused.verdict().detail();
-  std::filesystem::remove_all(ws_ + "/lib");
-
-  // A virtual environment's `home` decides where the search starts.
-  WriteFile(ws_ + "/pyvenv.cfg", "home = " + outside_ + "/bin\n", 0600);
-  std::filesystem::create_directories(outside_ + "/lib/" + system);
-  WriteFile(outside_ + "/lib/" + system + "/os.py", "\n", 0600);
-  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
-  WriteFile(ws_ + "/pyvenv.cfg", "home = /usr/bin\n", 0600);
-  EXPECT_EQ(ReasonOf(s), Reason::kAccepted);
-  // A FIFO there is refused, not read (it would hold the launch).
+  std::filesystem::copy_file(planted + "/os.py", planted + "/os.pyc");
+  WriteFile(ws_ + "/pyvenv.cfg", "HOME = " + ws_ + "\n", 0600);  // any case, as CPython reads it
+  VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
+  ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
+  const std::string home = "PYTHONHOME=" + std::filesystem::canonical("/usr/bin/python3")
+                                               .parent_path().parent_path().string();
+  EXPECT_NE(std::find(plan->env.begin(), plan->env.end(), home), plan->env.end());
+  EXPECT_EQ(RunPlan(*plan), "original\n") << "the system's library ran, not the planted one";
   std::filesystem::remove(ws_ + "/pyvenv.cfg");
+
+  // What PYTHONHOME does not override is refused, naming the file.
+  for (const std::string& file : {ws_ + "/srv/py._pth", ws_ + "/srv/pybuilddir.txt"}) {
+    WriteFile(file, ws_ + "\n", 0600);
+    VerdictOr<LaunchPlan> refused = PlanLaunch(s, policy_);
+    ASSERT_FALSE(refused.ok()) << file;
+    EXPECT_EQ(refused.verdict().reason(), Reason::kCodeNotPinned);
+    EXPECT_NE(refused.verdict().detail().find(file), std::string::npos) << refused.verdict().detail();
+    std::filesystem::remove(file);
+  }
+  // -E and -I make CPython ignore PYTHONHOME: refused for a copy, not for the system's own.
+  for (const std::string option : {"-I", "-sE", "-Bs"}) {
+    SurfaceBinding with = s;
+    with.argv = {copy, option, s.code->path};
+    EXPECT_EQ(ReasonOf(with), option == "-Bs" ? Reason::kAccepted : Reason::kCodeNotPinned) << option;
+  }
+  SurfaceBinding system_isolated = PythonSurface();
+  system_isolated.argv = {"/usr/bin/python3", "-I", system_isolated.code->path};
+  EXPECT_EQ(ReasonOf(system_isolated), Reason::kAccepted);
+  // A FIFO pyvenv.cfg is refused, not read (it would hold the launch).
   ASSERT_EQ(::mkfifo((ws_ + "/pyvenv.cfg").c_str(), 0600), 0);
   EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned);
 }
