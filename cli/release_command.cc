@@ -163,11 +163,9 @@ int RunKeygen(const KeygenFlags& flags) {
                                   " earlier key(s) stay listed for replay").c_str());
   }
   // Made where others could replace them: said at once (probe FZ4).
-  for (const auto& [file, path] : {std::pair{tools::TrustedFile::kSecretKey, secret_path},
-                                   std::pair{tools::TrustedFile::kTrustStore, flags.trust_store}}) {
-    if (auto note = tools::TrustedFileNote(file, path)) {
-      std::printf("warning      %s\n", EscapeForTerminal(*note).c_str());
-    }
+  for (const std::string& note : tools::TrustedFileNotes({{tools::TrustedFile::kSecretKey, secret_path},
+                                                          {tools::TrustedFile::kTrustStore, flags.trust_store}})) {
+    std::printf("warning      %s\n", EscapeForTerminal(note).c_str());
   }
   return kExitOk;
 }
@@ -293,9 +291,9 @@ int RunDraft(const DraftFlags& flags) {
   const bool replaced = manifest->FindSurface(binding.name) != nullptr;
   tools::MergeSurface(*manifest, drafted->binding, &notes);
   // The code pinned is what was in the workspace just now (probes FZ2, GA3: another user's).
-  for (const auto& [file, path] : {std::pair{tools::TrustedFile::kWorkspace, request.policy.workspace},
-                                   std::pair{tools::TrustedFile::kManifest, manifest_path}}) {
-    if (auto note = tools::TrustedFileNote(file, path)) notes.push_back(std::move(*note));
+  for (std::string& note : tools::TrustedFileNotes({{tools::TrustedFile::kWorkspace, request.policy.workspace},
+                                                    {tools::TrustedFile::kManifest, manifest_path}})) {
+    notes.push_back(std::move(note));
   }
   for (std::string& note : tools::SurfaceFileNotes(binding)) notes.push_back(std::move(note));
   if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
@@ -465,12 +463,10 @@ int RunSign(const SignFlags& flags) {
 
   // What is signed is what is on disk now: whoever else could write it chose it too (probe
   // FZ3). Judged before reading, since signing rewrites the manifest (mode 0644).
-  std::vector<std::string> exposed;
-  for (const auto& [file, path] : {std::pair{tools::TrustedFile::kManifest, manifest_path},
-                                   std::pair{tools::TrustedFile::kSecretKey, flags.secret_key},
-                                   std::pair{tools::TrustedFile::kTrustStore, store_path}}) {
-    if (auto note = tools::TrustedFileNote(file, path)) exposed.push_back(std::move(*note));
-  }
+  const std::vector<std::string> exposed =
+      tools::TrustedFileNotes({{tools::TrustedFile::kManifest, manifest_path},
+                               {tools::TrustedFile::kSecretKey, flags.secret_key},
+                               {tools::TrustedFile::kTrustStore, store_path}});
   trust::VerdictOr<std::string> bytes =
       trust::ReadBoundedFile(manifest_path, "manifest", trust::kMaxManifestBytes);
   if (!bytes.ok()) return Fail(bytes.verdict().ToStatus());

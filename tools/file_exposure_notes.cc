@@ -37,25 +37,28 @@ std::optional<std::string> TrustedFileNote(TrustedFile file, const std::string& 
   return PathExposureNote(path, stake.subject + path, stake.what);
 }
 
-std::vector<std::string> SurfaceFileNotes(const trust::SurfaceBinding& surface) {
+std::vector<std::string> TrustedFileNotes(
+    std::initializer_list<std::pair<TrustedFile, std::string>> files) {
   std::vector<std::string> notes;
-  std::vector<std::string> files = {surface.command};
-  if (surface.code) files.push_back(surface.code->path);
-  for (const std::string& file : files) {
-    if (auto note = TrustedFileNote(TrustedFile::kCode, file)) notes.push_back(std::move(*note));
+  for (const auto& [file, path] : files) {
+    if (auto note = TrustedFileNote(file, path)) notes.push_back(std::move(*note));
   }
   return notes;
 }
 
+std::vector<std::string> SurfaceFileNotes(const trust::SurfaceBinding& surface) {
+  return TrustedFileNotes({{TrustedFile::kCode, surface.command},
+                           {TrustedFile::kCode, surface.code ? surface.code->path : std::string()}});
+}
+
 std::vector<std::string> ServingFileNotes(const trust::Environment& environment) {
-  std::vector<std::string> notes;
-  for (const auto& [variable, file] : {std::pair{trust::kEnvTrustStore, TrustedFile::kTrustStore},
-                                       std::pair{trust::kEnvReleaseWatermark, TrustedFile::kWatermark}}) {
+  auto absolute = [&](const char* variable) {
     auto it = environment.find(variable);
-    if (it == environment.end() || it->second.empty() || it->second[0] != '/') continue;
-    if (auto note = TrustedFileNote(file, it->second)) notes.push_back(std::move(*note));
-  }
-  return notes;
+    return it == environment.end() || it->second.empty() || it->second[0] != '/' ? std::string()
+                                                                                 : it->second;
+  };
+  return TrustedFileNotes({{TrustedFile::kTrustStore, absolute(trust::kEnvTrustStore)},
+                           {TrustedFile::kWatermark, absolute(trust::kEnvReleaseWatermark)}});
 }
 
 }  // namespace las::tools

@@ -10,8 +10,10 @@
 // Thread safety: free functions; they read the file system.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trust/environment.h"
@@ -30,6 +32,10 @@ enum class TrustedFile {
 
 // The note for `path` as `file`, or nullopt when only this user (or root) can change it.
 std::optional<std::string> TrustedFileNote(TrustedFile file, const std::string& path);
+
+// The notes for each (file, path), in order; empty paths are skipped.
+std::vector<std::string> TrustedFileNotes(
+    std::initializer_list<std::pair<TrustedFile, std::string>> files);
 
 // The notes on the files a surface runs (its command, its code), for a draft that pins them
 // and the check of a launch: a file someone else may write is theirs to change before the
