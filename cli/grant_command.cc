@@ -223,7 +223,12 @@ int ListGrants(const ListFlags& flags) {
       // A grant for a definition not served covers nothing of the tool (probes FT2, FW2).
       what += tools::StandingMarker(tools::StandingOf(set, s));
     }
-    table.Add({id, g.agent_id, g.status, g.issuer.empty() ? "(operator)" : g.issuer,
+    // An agent may be named "(operator)" itself: quoted, it is not taken for the operator
+    // (probe GH1).
+    const std::string issuer = g.issuer.empty()          ? "(operator)"
+                               : g.issuer == "(operator)" ? "\"(operator)\""
+                                                          : g.issuer;
+    table.Add({id, g.agent_id, g.status, issuer,
                g.parent_id.empty() ? "-" : g.parent_id, what});
   }
   PrintListing(flags, out, table);

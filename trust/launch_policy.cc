@@ -172,7 +172,7 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
     // library is fixed by PYTHONHOME (below); what that does not fix is refused (probes
     // GD1, GE1-GE4).
     if (interpreter == Interpreter::kPython) {
-      std::optional<std::string> foreign = UnpinnedPythonStartup(surface.command, plan.binary_path);
+      std::optional<std::string> foreign = UnpinnedPythonStartup(surface.command, plan.binary_path, workspace);
       if (!foreign && IgnoresPythonHome(surface.argv, script_index) && !IsSystemPython(plan.binary_path)) {
         foreign = "-E or -I makes it ignore PYTHONHOME, and so take its library from around " +
                   surface.command;

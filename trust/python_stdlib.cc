@@ -1,14 +1,40 @@
 #include "trust/python_stdlib.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <string_view>
 #include <vector>
 
 #include "trust/interpreter_argv.h"
+#include "trust/launch_policy.h"
 
 namespace las::trust {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The `home` a pyvenv.cfg names, its key in any case as CPython reads it (probe GE4).
+std::optional<fs::path> VirtualEnvHome(const fs::path& config_file) {
+  std::ifstream config(config_file);
+  std::string line;
+  auto trim = [](std::string_view text) {
+    const size_t first = text.find_first_not_of(" \t\r");
+    const size_t last = text.find_last_not_of(" \t\r");
+    return first == std::string_view::npos ? std::string()
+                                           : std::string(text.substr(first, last - first + 1));
+  };
+  while (std::getline(config, line)) {
+    const size_t equals = line.find('=');
+    if (equals == std::string::npos) continue;
+    std::string key = trim(std::string_view(line).substr(0, equals));
+    std::transform(key.begin(), key.end(), key.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (key == "home") return fs::path(trim(std::string_view(line).substr(equals + 1)));
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -19,18 +45,31 @@ std::string SystemPythonHome() {
   return system.parent_path().parent_path().string();  // /usr/bin/python3.11 -> /usr
 }
 
-std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved) {
-  std::vector<fs::path> dirs = {fs::path(resolved).parent_path(), fs::path(command).parent_path()};
-  // pyvenv.cfg is read beside the executable or one directory up.
-  dirs.push_back(fs::path(command).parent_path().parent_path());
-  for (size_t i = 0; i < dirs.size(); ++i) {
-    const fs::path& dir = dirs[i];
+std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved,
+                                                 const std::string& workspace) {
+  const fs::path bin = fs::path(command).parent_path();
+  for (const fs::path& dir : {bin, bin.parent_path()}) {
     std::error_code error;
     const fs::path venv = dir / "pyvenv.cfg";
-    if (fs::exists(venv, error) && !fs::is_regular_file(venv, error)) {
-      return venv.string() + " is not a regular file";
+    if (!fs::exists(venv, error)) continue;
+    if (!fs::is_regular_file(venv, error)) return venv.string() + " is not a regular file";
+    const fs::path place = fs::canonical(dir, error);
+    if (error || !IsInsideDirectory(workspace, place.string())) {
+      return venv.string() + " makes it a virtual environment outside the workspace " + workspace +
+             ", whose site-packages run at its start";
     }
-    if (i == 2) break;  // only pyvenv.cfg is read one directory up
+    if (std::optional<fs::path> home = VirtualEnvHome(venv)) {
+      const fs::path system_bin = fs::canonical(std::string(kSystemPython), error).parent_path();
+      const fs::path named = fs::canonical(*home, error);
+      if (error || named != system_bin) {
+        return venv.string() + " names home " + home->string() +
+               ": the environment was made by another Python than " + std::string(kSystemPython);
+      }
+    }
+    break;  // CPython reads the first pyvenv.cfg it finds
+  }
+  for (const fs::path& dir : {fs::path(resolved).parent_path(), bin}) {
+    std::error_code error;
     if (fs::exists(dir / "pybuilddir.txt", error)) {
       return (dir / "pybuilddir.txt").string() +
              " makes it a build tree's, whose standard library is that tree's";

@@ -28,8 +28,13 @@ std::string SystemPythonHome();
 
 // Why the Python at `command` (as argv[0] names it; `resolved`: the file it is, links
 // chased) would run code beside it that PYTHONHOME does not stop, in a sentence naming the
-// file; nullopt when nothing is there.
-std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved);
+// file; nullopt when nothing is there. A pyvenv.cfg (beside the command or one directory
+// up) must be a regular file inside `workspace` (resolved), else the venv's site-packages
+// come from outside it (probe GG2), and name the system Python's directory as its `home`
+// (any case), else the venv was made by another Python, whose library PYTHONHOME replaces
+// (probe GG5).
+std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved,
+                                                 const std::string& workspace);
 
 // Whether `resolved` is the system Python's own file (/usr/bin/python3, links chased).
 bool IsSystemPython(const std::string& resolved);

@@ -229,6 +229,21 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     if (IsFile(resolved, "/usr/bin/env")) return NotPinned(who, "has env run env");
   }
   const Interpreter interpreter = InterpreterAt(resolved, node_executable);
+  if (interpreter == Interpreter::kPython) {
+    // Python finds its library, or a virtual environment's, around the program as named:
+    // only the system's own directory is the operator's. A copy or a venv elsewhere ran a
+    // library planted above it before the script (probe GG1).
+    const std::optional<std::string> found =
+        run.program.front() == '/' ? std::optional<std::string>(run.program) : Locate(run.program);
+    std::error_code error;
+    const std::filesystem::path dir =
+        std::filesystem::canonical(std::filesystem::path(found.value_or("/")).parent_path(), error);
+    if (error || dir != std::filesystem::canonical("/usr/bin", error)) {
+      return NotPinned(who, "runs Python as " + found.value_or(run.program) +
+                                ", not from the system's /usr/bin: its library, or a virtual "
+                                "environment's, would be found around it; name /usr/bin/python3");
+    }
+  }
   if (interpreter == Interpreter::kNone) {
     // Any other program's options and what it runs cannot be read: a wrapper (`nice
     // ./x`) runs an unchecked program, a script-interpreter (`pdb3`) its own files (probe

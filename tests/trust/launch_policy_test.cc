@@ -147,6 +147,9 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                                   std::string("#!./interp"),
                                   "#!" + outside_ + "/py -mevilmod",
                                   "#!" + outside_ + "/runner -c print(1)",
+                                  // Probe GG1: Python named outside /usr/bin finds its library
+                                  // (or a venv's) around that name, whatever its options.
+                                  "#!" + outside_ + "/py", "#!" + outside_ + "/runner -u",
                                   // Probe CZ F1: env known by its bytes and where it is.
                                   "#!" + ws_ + "/srv/env python3",
                                   std::string("#!env python3"),
@@ -382,14 +385,33 @@ TEST_F(LaunchPolicyTest, APythonCopyRunsOnlyTheSystemsStandardLibrary) {
   std::filesystem::create_directories(planted);
   WriteFile(planted + "/os.py", "raise SystemExit('planted')\n", 0600);
   std::filesystem::copy_file(planted + "/os.py", planted + "/os.pyc");
-  WriteFile(ws_ + "/pyvenv.cfg", "HOME = " + ws_ + "\n", 0600);  // any case, as CPython reads it
   VerdictOr<LaunchPlan> plan = PlanLaunch(s, policy_);
   ASSERT_TRUE(plan.ok()) << plan.verdict().ToString();
   const std::string home = "PYTHONHOME=" + std::filesystem::canonical("/usr/bin/python3")
                                                .parent_path().parent_path().string();
   EXPECT_NE(std::find(plan->env.begin(), plan->env.end(), home), plan->env.end());
   EXPECT_EQ(RunPlan(*plan), "original\n") << "the system's library ran, not the planted one";
+
+  // A virtual environment is the system Python's, inside the workspace (probes GE4, GG2, GG5).
+  WriteFile(ws_ + "/pyvenv.cfg", "home = /usr/bin\n", 0600);
+  EXPECT_EQ(ReasonOf(s), Reason::kAccepted);
+  WriteFile(ws_ + "/pyvenv.cfg", "HOME = " + outside_ + "\n", 0600);  // any case, as CPython reads it
+  EXPECT_EQ(ReasonOf(s), Reason::kCodeNotPinned) << "made by another Python";
   std::filesystem::remove(ws_ + "/pyvenv.cfg");
+  SurfaceBinding at_root = s;
+  const std::string root_copy = ws_ + "/py";
+  std::filesystem::copy_file("/usr/bin/python3", root_copy);
+  at_root.command = root_copy;
+  at_root.argv = {root_copy, s.code->path};
+  at_root.binary_sha256 = DigestOfPath(root_copy);
+  ASSERT_EQ(ReasonOf(at_root), Reason::kAccepted);
+  const std::string above = std::filesystem::path(ws_).parent_path().string() + "/pyvenv.cfg";
+  WriteFile(above, "home = /usr/bin\n", 0600);
+  VerdictOr<LaunchPlan> outside = PlanLaunch(at_root, policy_);
+  ASSERT_FALSE(outside.ok());
+  EXPECT_NE(outside.verdict().detail().find("a virtual environment outside the workspace"), std::string::npos)
+      << outside.verdict().detail();
+  std::filesystem::remove(above);
 
   // What PYTHONHOME does not override is refused, naming the file.
   for (const std::string& file : {ws_ + "/srv/py._pth", ws_ + "/srv/pybuilddir.txt"}) {
