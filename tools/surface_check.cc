@@ -575,6 +575,9 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
     }
     launch_options.start_timeout_ms = options.start_timeout_ms;
     std::vector<std::function<void()>> aborts;
+    // A check cancelled before its launches starts no child at all: one started and killed
+    // at once was a child alive after the cancel had been answered.
+    if (options.cancellation != nullptr && options.cancellation->cancelled()) to_launch.clear();
     for (const trust::SurfaceBinding* surface : to_launch) {
       launch_options.extra_env = extra_env[surface->name];
       aborts.push_back(LaunchSurface(io, *surface, launch_options, [&launches](SurfaceLaunch launch) {
