@@ -47,15 +47,21 @@ std::string SystemPythonHome() {
 
 std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved,
                                                  const std::string& workspace) {
-  const fs::path bin = fs::path(command).parent_path();
+  // As CPython's site.venv() reads argv[0]: made absolute and lexically normal (`./`, `..`:
+  // probe GI1), links not chased.
+  const fs::path bin = fs::path(command).lexically_normal().parent_path();
   for (const fs::path& dir : {bin, bin.parent_path()}) {
     std::error_code error;
     const fs::path venv = dir / "pyvenv.cfg";
     if (!fs::exists(venv, error)) continue;
     if (!fs::is_regular_file(venv, error)) return venv.string() + " is not a regular file";
-    const fs::path place = fs::canonical(dir, error);
-    if (error || !IsInsideDirectory(workspace, place.string())) {
-      return venv.string() + " makes it a virtual environment outside the workspace " + workspace +
+    // Wherever the pyvenv.cfg is, the environment's prefix — its site-packages — is the
+    // directory above the executable's (probe GI3: beside a copy at the workspace's root,
+    // it was the workspace's parent).
+    const fs::path prefix = fs::canonical(bin.parent_path(), error);
+    if (error || !IsInsideDirectory(workspace, prefix.string())) {
+      return venv.string() + " makes it a virtual environment rooted at " +
+             bin.parent_path().string() + ", outside the workspace " + workspace +
              ", whose site-packages run at its start";
     }
     if (std::optional<fs::path> home = VirtualEnvHome(venv)) {

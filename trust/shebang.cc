@@ -235,10 +235,11 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     // library planted above it before the script (probe GG1).
     const std::optional<std::string> found =
         run.program.front() == '/' ? std::optional<std::string>(run.program) : Locate(run.program);
-    std::error_code error;
+    // The directory as written: CPython searches from it, not from where its links lead
+    // (probe GI2: a link to /usr/bin inside the workspace found a library planted above).
     const std::filesystem::path dir =
-        std::filesystem::canonical(std::filesystem::path(found.value_or("/")).parent_path(), error);
-    if (error || dir != std::filesystem::canonical("/usr/bin", error)) {
+        std::filesystem::path(found.value_or("/")).lexically_normal().parent_path();
+    if (dir != "/usr/bin" && dir != "/bin") {
       return NotPinned(who, "runs Python as " + found.value_or(run.program) +
                                 ", not from the system's /usr/bin: its library, or a virtual "
                                 "environment's, would be found around it; name /usr/bin/python3");

@@ -125,6 +125,7 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
   WriteFile(ws_ + "/srv/interp", "#!/bin/sh\nexec /bin/sh \"$@\"\n", 0700);
   // Python outside the workspace under other names: a symlink, and a renamed copy.
   std::filesystem::create_symlink("/usr/bin/python3", outside_ + "/py");
+  std::filesystem::create_directory_symlink("/usr/bin", outside_ + "/usrbin");
   std::filesystem::create_symlink("/usr/bin/env", outside_ + "/e");
   std::filesystem::create_symlink("/usr/bin/pdb3", outside_ + "/python3");
   std::filesystem::create_symlink("/usr/bin/nice", outside_ + "/sh");
@@ -150,6 +151,9 @@ TEST_F(LaunchPolicyTest, AScriptsShebangLineRunsNothingTheReleaseDoesNotPin) {
                                   // Probe GG1: Python named outside /usr/bin finds its library
                                   // (or a venv's) around that name, whatever its options.
                                   "#!" + outside_ + "/py", "#!" + outside_ + "/runner -u",
+                                  // Probe GI2: /usr/bin reached through a link is not /usr/bin
+                                  // to CPython, which searches from the name as written.
+                                  "#!" + outside_ + "/usrbin/python3",
                                   // Probe CZ F1: env known by its bytes and where it is.
                                   "#!" + ws_ + "/srv/env python3",
                                   std::string("#!env python3"),
@@ -409,9 +413,21 @@ TEST_F(LaunchPolicyTest, APythonCopyRunsOnlyTheSystemsStandardLibrary) {
   WriteFile(above, "home = /usr/bin\n", 0600);
   VerdictOr<LaunchPlan> outside = PlanLaunch(at_root, policy_);
   ASSERT_FALSE(outside.ok());
-  EXPECT_NE(outside.verdict().detail().find("a virtual environment outside the workspace"), std::string::npos)
+  EXPECT_NE(outside.verdict().detail().find(", outside the workspace " + ws_), std::string::npos)
       << outside.verdict().detail();
+  // Named with `./` or `sub/..`, as CPython normalizes it (probe GI1).
+  for (const std::string& named : {ws_ + "/./py", ws_ + "/srv/../py"}) {
+    SurfaceBinding dotted = at_root;
+    dotted.command = named;
+    dotted.argv = {named, s.code->path};
+    EXPECT_EQ(ReasonOf(dotted), Reason::kCodeNotPinned) << named;
+  }
   std::filesystem::remove(above);
+  // Beside a copy at the workspace's root, the environment's prefix is the root's parent
+  // (probe GI3).
+  WriteFile(ws_ + "/pyvenv.cfg", "home = /usr/bin\n", 0600);
+  EXPECT_EQ(ReasonOf(at_root), Reason::kCodeNotPinned);
+  std::filesystem::remove(ws_ + "/pyvenv.cfg");
 
   // What PYTHONHOME does not override is refused, naming the file.
   for (const std::string& file : {ws_ + "/srv/py._pth", ws_ + "/srv/pybuilddir.txt"}) {
