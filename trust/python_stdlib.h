@@ -10,7 +10,8 @@
 // the system Python's prefix, which CPython takes over any search. What PYTHONHOME does
 // not override is refused: a `._pth` file beside the executable (it replaces sys.path), a
 // build tree's `pybuilddir.txt`, and a pyvenv.cfg that is no regular file (a FIFO would
-// hold the launch).
+// hold the launch). A `#!` line's Python is held to its own rule (trust/shebang.h: named
+// in /usr/bin or /bin as written).
 //
 // Thread safety: free functions; they read the file system.
 #pragma once
@@ -29,9 +30,11 @@ std::string SystemPythonHome();
 // Why the Python at `command` (as argv[0] names it; `resolved`: the file it is, links
 // chased) would run code beside it that PYTHONHOME does not stop, in a sentence naming the
 // file; nullopt when nothing is there. A pyvenv.cfg (beside the command or one directory
-// up) must be a regular file inside `workspace` (resolved), else the venv's site-packages
-// come from outside it (probe GG2), and name the system Python's directory as its `home`
-// (any case), else the venv was made by another Python, whose library PYTHONHOME replaces
+// up, the command read as CPython reads argv[0]: `./` and `..` resolved, links not chased)
+// must be a regular file; the environment it makes is rooted at the directory above the
+// command's, which must lie inside `workspace` (resolved), else its site-packages come from
+// outside it (probes GG2, GI1, GI3); and its `home` (any case) must be the system Python's
+// directory, else the venv was made by another Python, whose library PYTHONHOME replaces
 // (probe GG5).
 std::optional<std::string> UnpinnedPythonStartup(const std::string& command, const std::string& resolved,
                                                  const std::string& workspace);

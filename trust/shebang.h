@@ -26,6 +26,9 @@
 //     DD2, DE1);
 //   - a shell given anything but -e, -f, -u, -v, -x and `-o OPTION` (an operand, -s, -c, -i,
 //     -l: probe DE2);
+//   - Python named anywhere but /usr/bin or /bin as written (through env too): a copy, a
+//     venv's interpreter or a link to /usr/bin elsewhere finds its library, or a venv's,
+//     around that name (probes GG1, GI2);
 //   - Python or Node given arguments that run anything but the script itself: the script
 //     must be the operand ScriptOperandIndex finds after them.
 // A `#!` program that does not exist is accepted here: the exec fails, running nothing.
