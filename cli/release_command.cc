@@ -526,23 +526,21 @@ int RunSign(const SignFlags& flags) {
   uint64_t watermark_sequence = 0;
   if (!watermark_path.empty()) {
     trust::VerdictOr<trust::Watermarks> watermarks = trust::LoadWatermarks(watermark_path);
-    if (watermarks.ok()) {
-      if (const trust::WatermarkEntry* entry = watermarks->Find(key_id)) watermark_sequence = entry->sequence;
-    }
+    const trust::WatermarkEntry* held = watermarks.ok() ? watermarks->Find(key_id) : nullptr;
+    if (held != nullptr) watermark_sequence = held->sequence;
     if (!watermarks.ok()) {
       watermark_warning = "the watermark " + watermark_path + " could not be read (" +
                           watermarks.verdict().ToString() + "): the sequence was not checked against it";
     } else if (trust::VerdictOr<trust::WatermarkStep> step =
                    trust::DecideWatermark(*watermarks, key_id, manifest->sequence, trust::Sha256(signed_text));
                !step.ok()) {
-      const trust::WatermarkEntry* entry = watermarks->Find(key_id);
       // "conflict: rollback: ...", but not "conflict: conflict: ..." (probe BA3).
       const trust::Verdict& refusal = step.verdict();
       const std::string why =
           refusal.reason() == trust::Reason::kConflict ? refusal.detail() : refusal.ToString();
       return Fail(Conflict(why + " (watermark " + watermark_path +
                            "): las serve would refuse this release and admit no surface; nothing was "
-                           "written. Sign with --sequence " + std::to_string(entry->sequence + 1) +
+                           "written. Sign with --sequence " + std::to_string(held->sequence + 1) +
                            " or higher"));
     }
   }
@@ -553,15 +551,15 @@ int RunSign(const SignFlags& flags) {
   // own number cannot move (probe GE5); a --sequence is the operator's choice (a date,
   // say: probe GE6), said only at the highest.
   std::string sequence_warning;
-  const uint64_t last = watermark_sequence;
   if (manifest->sequence == trust::kMaxManifestSequence) {
     sequence_warning = "sequence " + std::to_string(manifest->sequence) +
                        " is the highest a release may have: once served, no later release can be "
                        "signed with key " + key_id + " (a new key: las release keygen --trust-store)";
-  } else if (flags.bump && last != 0 && manifest->sequence > last + kSequenceJumpNoted) {
+  } else if (flags.bump && watermark_sequence != 0 &&
+             manifest->sequence > watermark_sequence + kSequenceJumpNoted) {
     sequence_warning = "sequence " + std::to_string(manifest->sequence) + " is " +
-                       std::to_string(manifest->sequence - last) + " above the watermark (" +
-                       std::to_string(last) + "): once served, no release below it can be; was "
+                       std::to_string(manifest->sequence - watermark_sequence) +
+                       " above the watermark (" + std::to_string(watermark_sequence) + "): once served, no release below it can be; was "
                        "the manifest's sequence edited by someone else?";
   }
 

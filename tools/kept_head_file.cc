@@ -133,8 +133,9 @@ Status KeepHeadOutside(log::EventLog& log, const log::SnapshotKey& key, const st
   log.KeepHead(
       [file, key, failing = false](const log::KeptHead& kept) mutable {
         // The keeper's thread only, at most once a second: the directory is made (or found)
-        // each time, so that one removed meanwhile is made again before a keep fails.
-        Status made = PrepareHeadsDirectory(file);
+        // each time, so that one removed meanwhile is made again before a keep fails. Who
+        // may change it was judged once, above: only this user or root can since.
+        Status made = EnsureParentDirectory(file);
         if (made.ok()) made = ReplaceFileAtomically(file, log::EncodeKeptHead(kept, key), 0600);
         // Told when keeping stops and when it works again, not at every failed keep.
         if (!made.ok() && !std::exchange(failing, true)) {

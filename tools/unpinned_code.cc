@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "trust/python_stdlib.h"
+
 namespace las::tools {
 namespace {
 
@@ -122,12 +124,12 @@ std::vector<std::string> UnboundFileNotes(const std::vector<std::string>& argv,
 }
 
 std::optional<std::string> VirtualEnvNote(const std::string& command) {
-  const std::filesystem::path bin = std::filesystem::path(command).parent_path();
-  for (const std::filesystem::path& dir : {bin, bin.parent_path()}) {
+  // Found as CPython and the launch check find it (trust/python_stdlib.h).
+  if (const std::optional<std::string> config = trust::VirtualEnvConfig(command)) {
     std::error_code error;
-    const std::filesystem::path config = dir / "pyvenv.cfg";
-    if (!std::filesystem::is_regular_file(config, error)) continue;
-    return "the interpreter belongs to the virtual environment " + dir.string() +
+    if (!std::filesystem::is_regular_file(*config, error)) return std::nullopt;
+    return "the interpreter belongs to the virtual environment " +
+           std::filesystem::path(*config).parent_path().string() +
            " (pyvenv.cfg): its site-packages run at every start, before the script (.pth "
            "files, sitecustomize), and the release does not bind them, so an edit there is "
            "not caught at admission (/usr/bin/python3 runs no such directory of yours)";

@@ -38,6 +38,15 @@ std::optional<fs::path> VirtualEnvHome(const fs::path& config_file) {
 
 }  // namespace
 
+std::optional<std::string> VirtualEnvConfig(const std::string& command) {
+  const fs::path bin = fs::path(command).lexically_normal().parent_path();
+  for (const fs::path& dir : {bin, bin.parent_path()}) {
+    std::error_code error;
+    if (fs::exists(dir / "pyvenv.cfg", error)) return (dir / "pyvenv.cfg").string();
+  }
+  return std::nullopt;
+}
+
 std::string SystemPythonHome() {
   std::error_code error;
   const fs::path system = fs::canonical(std::string(kSystemPython), error);
@@ -50,10 +59,9 @@ std::optional<std::string> UnpinnedPythonStartup(const std::string& command, con
   // As CPython's site.venv() reads argv[0]: made absolute and lexically normal (`./`, `..`:
   // probe GI1), links not chased.
   const fs::path bin = fs::path(command).lexically_normal().parent_path();
-  for (const fs::path& dir : {bin, bin.parent_path()}) {
+  if (const std::optional<std::string> config = VirtualEnvConfig(command)) {
     std::error_code error;
-    const fs::path venv = dir / "pyvenv.cfg";
-    if (!fs::exists(venv, error)) continue;
+    const fs::path venv = *config;
     if (!fs::is_regular_file(venv, error)) return venv.string() + " is not a regular file";
     // Wherever the pyvenv.cfg is, the environment's prefix — its site-packages — is the
     // directory above the executable's (probe GI3: beside a copy at the workspace's root,
@@ -72,7 +80,6 @@ std::optional<std::string> UnpinnedPythonStartup(const std::string& command, con
                ": the environment was made by another Python than " + std::string(kSystemPython);
       }
     }
-    break;  // CPython reads the first pyvenv.cfg it finds
   }
   for (const fs::path& dir : {fs::path(resolved).parent_path(), bin}) {
     std::error_code error;

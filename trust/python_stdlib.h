@@ -23,6 +23,11 @@
 
 namespace las::trust {
 
+// The pyvenv.cfg CPython reads for the Python `command` (argv[0]): beside it or one
+// directory up, the command lexically normal (`./`, `..` resolved, links not chased); the
+// first that exists, of any kind; nullopt when there is none.
+std::optional<std::string> VirtualEnvConfig(const std::string& command);
+
 // The system Python's prefix ("/usr" for /usr/bin/python3 -> /usr/bin/python3.11), the
 // PYTHONHOME a Python child gets; "" when /usr/bin/python3 is missing.
 std::string SystemPythonHome();

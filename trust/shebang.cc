@@ -165,9 +165,16 @@ VerdictOr<Shebang> ThroughEnv(const std::vector<std::string>& arguments, std::st
 // `program` as exec finds it with every symlink followed, or a refusal: relative (to
 // whatever the cwd is), not found (`required`: else nullopt, the exec fails and runs
 // nothing), or inside the workspace.
-VerdictOr<std::optional<std::string>> Resolve(const std::string& program, bool search_path,
-                                              bool required, std::string_view workspace,
-                                              std::string_view who) {
+// A `#!` program as exec finds it (`located`: as written or found on kChildPath) and the
+// file that is (`resolved`: links chased).
+struct Found {
+  std::string located;
+  std::string resolved;
+};
+
+VerdictOr<std::optional<Found>> Resolve(const std::string& program, bool search_path,
+                                        bool required, std::string_view workspace,
+                                        std::string_view who) {
   if (program.front() != '/' && (!search_path || program.find('/') != std::string::npos)) {
     return NotPinned(who, "names the relative program " + program);
   }
@@ -175,13 +182,13 @@ VerdictOr<std::optional<std::string>> Resolve(const std::string& program, bool s
   char resolved[PATH_MAX];
   if (!located || ::realpath(located->c_str(), resolved) == nullptr) {
     if (required) return NotPinned(who, "has env run " + program + ", which is not found");
-    return std::optional<std::string>();
+    return std::optional<Found>();
   }
   if (IsInsideDirectory(workspace, resolved)) {
     return NotPinned(who, "runs " + program + ", which resolves to " + resolved +
                               " inside the workspace");
   }
-  return std::optional<std::string>(resolved);
+  return std::optional<Found>(Found{*located, resolved});
 }
 
 }  // namespace
@@ -217,7 +224,8 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
   auto where = Resolve(run.program, /*search_path=*/false, /*required=*/false, workspace, who);
   if (!where.ok()) return where.verdict();
   if (!where->has_value()) return Verdict::Accept();
-  std::string resolved = **where;
+  Found found = **where;
+  std::string& resolved = found.resolved;
   if (IsFile(resolved, "/usr/bin/env")) {
     VerdictOr<Shebang> through = ThroughEnv(run.arguments, who);
     if (!through.ok()) return through.verdict();
@@ -225,7 +233,7 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     if (run.program.empty()) return Verdict::Accept();  // env alone prints its environment
     where = Resolve(run.program, /*search_path=*/true, /*required=*/true, workspace, who);
     if (!where.ok()) return where.verdict();
-    resolved = **where;
+    found = **where;
     if (IsFile(resolved, "/usr/bin/env")) return NotPinned(who, "has env run env");
   }
   const Interpreter interpreter = InterpreterAt(resolved, node_executable);
@@ -233,14 +241,11 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     // Python finds its library, or a virtual environment's, around the program as named:
     // only the system's own directory is the operator's. A copy or a venv elsewhere ran a
     // library planted above it before the script (probe GG1).
-    const std::optional<std::string> found =
-        run.program.front() == '/' ? std::optional<std::string>(run.program) : Locate(run.program);
     // The directory as written: CPython searches from it, not from where its links lead
     // (probe GI2: a link to /usr/bin inside the workspace found a library planted above).
-    const std::filesystem::path dir =
-        std::filesystem::path(found.value_or("/")).lexically_normal().parent_path();
+    const std::filesystem::path dir = std::filesystem::path(found.located).lexically_normal().parent_path();
     if (dir != "/usr/bin" && dir != "/bin") {
-      return NotPinned(who, "runs Python as " + found.value_or(run.program) +
+      return NotPinned(who, "runs Python as " + found.located +
                                 ", not from the system's /usr/bin: its library, or a virtual "
                                 "environment's, would be found around it; name /usr/bin/python3");
     }
