@@ -29,6 +29,7 @@
 #include "tools/file_exposure_notes.h"
 #include "tools/release_draft.h"
 #include "tools/surface_check.h"
+#include "tools/unpinned_code.h"
 #include "transport/child_process.h"
 #include "trust/digest.h"
 #include "trust/manifest.h"
@@ -296,6 +297,7 @@ int RunDraft(const DraftFlags& flags) {
     notes.push_back(std::move(note));
   }
   for (std::string& note : tools::SurfaceFileNotes(binding)) notes.push_back(std::move(note));
+  for (std::string& note : tools::NodeSurfaceNotes(binding, request.policy)) notes.push_back(std::move(note));
   if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
   if (Status wrote = ReplaceFileAtomically(manifest_path, trust::SerializeManifest(*manifest), kPublicMode);
       !wrote.ok()) {

@@ -11,6 +11,7 @@
 #include "tools/file_exposure_notes.h"
 #include "tools/special_policies.h"
 #include "tools/surface_launcher.h"
+#include "tools/unpinned_code.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/digest.h"
@@ -381,6 +382,7 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   detail += " match their signed sha256; cwd inside " + policy.workspace + "; child initialized";
   detail = WithExposure(std::move(detail), TrustedFile::kWorkspace, policy.workspace);
   for (const std::string& note : SurfaceFileNotes(surface)) detail += "; " + note;
+  for (const std::string& note : NodeSurfaceNotes(surface, policy)) detail += "; " + note;
   rows.push_back(Ok(surface.name, "launch", std::move(detail)));
   if (!launch.ok) {
     rows.push_back(Fail(surface.name, "tools", launch.reason, launch.detail));

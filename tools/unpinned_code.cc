@@ -8,7 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/path_exposure.h"
+#include "trust/interpreter_argv.h"
 #include "trust/python_stdlib.h"
+#include "trust/shebang.h"
 
 namespace las::tools {
 namespace {
@@ -70,6 +73,17 @@ std::string ShebangProgram(const std::string& line) {
   return {};
 }
 
+// The text after `#!` on the first line of the file at `path`, or "" when it has none.
+std::string ShebangLine(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::array<char, trust::kShebangBytes> head{};
+  file.read(head.data(), head.size());
+  const std::string_view read(head.data(), static_cast<size_t>(file.gcount()));
+  if (read.substr(0, 2) != "#!") return {};
+  return std::string(read.substr(2, read.find('\n') == std::string_view::npos ? std::string_view::npos
+                                                                             : read.find('\n') - 2));
+}
+
 constexpr std::string_view kWhatToDo =
     ": the release binds its bytes, not what it runs, so an edit to those files is not "
     "caught at admission (bind the program itself where you can: python3 or node with its "
@@ -79,16 +93,8 @@ constexpr std::string_view kWhatToDo =
 
 std::optional<std::string> UnpinnedCodeNote(const std::string& command) {
   if (IsShell(command)) return "the command is a shell" + std::string(kWhatToDo);
-  std::ifstream file(command, std::ios::binary);
-  std::array<char, 256> head{};
-  file.read(head.data(), head.size());
-  const std::string_view read(head.data(), static_cast<size_t>(file.gcount()));
-  if (read.substr(0, 2) != "#!") return std::nullopt;
-  const std::string line(read.substr(2, read.find('\n') == std::string_view::npos
-                                            ? std::string_view::npos
-                                            : read.find('\n') - 2));
-  const std::string program = ShebangProgram(line);
-  if (!IsShell(program)) return std::nullopt;
+  const std::string program = ShebangProgram(ShebangLine(command));
+  if (program.empty() || !IsShell(program)) return std::nullopt;
   return "the command is a script run by " + program + std::string(kWhatToDo);
 }
 
@@ -135,6 +141,88 @@ std::optional<std::string> VirtualEnvNote(const std::string& command) {
            "not caught at admission (/usr/bin/python3 runs no such directory of yours)";
   }
   return std::nullopt;
+}
+
+std::vector<std::string> NodeModuleNotes(const std::string& script, const std::string& workspace,
+                                         const std::string& node) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path root = fs::weakly_canonical(workspace, error);
+  if (error || root.empty()) return {};
+  const fs::path code = fs::weakly_canonical(script, error);
+  auto inside = [&root](const fs::path& path) {
+    const fs::path relative = path.lexically_relative(root);
+    return !relative.empty() && *relative.begin() != "..";
+  };
+  if (error || !inside(code)) return {};  // the launch check refuses it
+  auto exists = [](const fs::path& path) {
+    std::error_code ignored;
+    return fs::symlink_status(path, ignored).type() != fs::file_type::not_found && !ignored;
+  };
+
+  // Where Node looks outside the workspace, nearest first.
+  std::vector<fs::path> module_dirs;
+  for (fs::path dir = root; dir != dir.root_path();) {
+    dir = dir.parent_path();
+    module_dirs.push_back(dir / "node_modules");
+  }
+  const fs::path prefix = fs::path(node).lexically_normal().parent_path().parent_path();
+  // The system Node's own lib/node is the system's, like the Node itself; a copy's inside
+  // the workspace is the workspace's.
+  if (!prefix.empty() && prefix != "/usr" && prefix != "/" && !inside(prefix / "lib")) {
+    module_dirs.push_back(prefix / "lib" / "node");
+  }
+  // The nearest package.json decides; one above the workspace only when none is inside.
+  std::optional<fs::path> package_json;
+  for (fs::path dir = code.parent_path();; dir = dir.parent_path()) {
+    if (exists(dir / "package.json")) {
+      if (!inside(dir)) package_json = dir / "package.json";
+      break;
+    }
+    if (dir == dir.root_path()) break;
+  }
+
+  std::vector<std::string> found;
+  std::optional<std::string> exposure_note;
+  for (const fs::path& dir : module_dirs) {
+    if (exists(dir)) found.push_back(dir.string());
+    if (!exposure_note) {
+      exposure_note = PathExposureNote(
+          dir.string(),
+          "the module directory " + dir.string() + " (Node looks there for a module imported by name)",
+          "give the child code of theirs to run");
+    }
+  }
+  if (package_json) found.push_back(package_json->string());
+  std::vector<std::string> notes;
+  if (!found.empty()) {
+    std::string list;
+    for (const std::string& path : found) list += (list.empty() ? "" : ", ") + path;
+    notes.push_back("Node reads module code from outside the workspace that the release does not "
+                    "bind, so an edit there is not caught at admission: " + list +
+                    " (keep what the child imports inside the workspace)");
+  }
+  if (exposure_note) notes.push_back(std::move(*exposure_note));
+  return notes;
+}
+
+std::vector<std::string> NodeSurfaceNotes(const trust::SurfaceBinding& surface,
+                                          const trust::LaunchPolicy& policy) {
+  if (surface.code) {
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(surface.command, error);
+    if (error || trust::InterpreterOf(surface.command, size, surface.binary_sha256,
+                                      policy.node_executable) != trust::Interpreter::kNode) {
+      return {};
+    }
+    return NodeModuleNotes(surface.code->path, policy.workspace, surface.command);
+  }
+  // A script run by a `#!` line naming Node, directly or through env.
+  const std::string program = ShebangProgram(ShebangLine(surface.command));
+  const std::string name = std::filesystem::path(program).filename().string();
+  if (name != "node" && name != "nodejs") return {};
+  return NodeModuleNotes(surface.command, policy.workspace,
+                         program.starts_with("/") ? program : policy.node_executable);
 }
 
 }  // namespace las::tools

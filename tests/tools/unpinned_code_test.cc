@@ -87,5 +87,93 @@ TEST_F(UnpinnedCodeTest, ProgramsAndOtherScriptsGetNoNote) {
   EXPECT_FALSE(UnpinnedCodeNote(tmp_.Sub("missing")).has_value());
 }
 
+// Probes GG3, GG4: Node found modules and the package.json that decides how a script is
+// read above the workspace, where the release binds nothing and, under /tmp, anyone could
+// put them.
+TEST_F(UnpinnedCodeTest, NodeModulesAboveTheWorkspaceAreNamed) {
+  namespace fs = std::filesystem;
+  const fs::path top = fs::canonical(tmp_.path());
+  const fs::path open = top / "a";  // a directory others may write, above the workspace
+  const fs::path workspace = open / "ws";
+  fs::create_directories(workspace / "srv");
+  fs::permissions(open, fs::perms::all);
+  const std::string script = (workspace / "srv" / "main.mjs").string();
+  std::ofstream(script) << "import 'x';\n";
+  fs::create_directory(top / "node_modules");
+  std::ofstream(top / "package.json") << "{\"type\": \"module\"}\n";
+
+  std::vector<std::string> notes = NodeModuleNotes(script, workspace.string(), "/usr/bin/node");
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("from outside the workspace that the release does not bind, so an edit "
+                          "there is not caught at admission: " +
+                          (top / "node_modules").string() + ", " + (top / "package.json").string() +
+                          " (keep"),
+            std::string::npos)
+      << notes[0];
+  EXPECT_EQ(notes[1].rfind("the module directory " + (open / "node_modules").string() +
+                               " (Node looks there for a module imported by name) is reached "
+                               "through a directory others may write (" + open.string(),
+                           0),
+            0u)
+      << notes[1];
+
+  // A package.json nearer the script decides instead; a Node copy's lib/node outside the
+  // workspace counts, one inside it does not.
+  std::ofstream(workspace / "package.json") << "{}\n";
+  fs::create_directories(top / "opt" / "lib" / "node");
+  notes = NodeModuleNotes(script, workspace.string(), (top / "opt" / "bin" / "node").string());
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find(": " + (top / "node_modules").string() + ", " +
+                          (top / "opt" / "lib" / "node").string() + " (keep"),
+            std::string::npos)
+      << notes[0];
+  notes = NodeModuleNotes(script, workspace.string(), (workspace / "bin" / "node").string());
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find(": " + (top / "node_modules").string() + " (keep"), std::string::npos)
+      << notes[0];
+
+  // Nothing above is found and no one else may write there: no note. (The walk reaches /,
+  // so this holds only where the temporary directory's ancestors are private.)
+  fs::permissions(open, fs::perms::owner_all);
+  fs::remove(top / "node_modules");
+  notes = NodeModuleNotes(script, workspace.string(), "/usr/bin/node");
+  for (const std::string& note : notes) {
+    EXPECT_EQ(note.find(open.string() + "/node_modules"), std::string::npos) << note;
+    EXPECT_EQ(note.find("from outside the workspace"), std::string::npos) << note;
+  }
+}
+
+TEST_F(UnpinnedCodeTest, NodeNotesFollowTheSurfaceThatRunsNode) {
+  namespace fs = std::filesystem;
+  const fs::path top = fs::canonical(tmp_.path());
+  fs::create_directories(top / "ws");
+  fs::create_directory(top / "node_modules");
+  trust::LaunchPolicy policy;
+  policy.workspace = (top / "ws").string();
+  policy.node_executable = "/usr/bin/node";
+  auto mentions_modules = [&](const trust::SurfaceBinding& surface) {
+    for (const std::string& note : NodeSurfaceNotes(surface, policy)) {
+      if (note.find((top / "node_modules").string()) != std::string::npos) return true;
+    }
+    return false;
+  };
+  trust::SurfaceBinding by_shebang;
+  by_shebang.command = (top / "ws" / "run").string();
+  std::ofstream(by_shebang.command) << "#!/usr/bin/env node\nrequire('x');\n";
+  EXPECT_TRUE(mentions_modules(by_shebang));
+
+  trust::SurfaceBinding with_code;
+  with_code.command = policy.node_executable;
+  with_code.code = trust::CodeBinding{(top / "ws" / "main.js").string(), {}};
+  if (fs::is_regular_file(with_code.command)) {
+    EXPECT_TRUE(mentions_modules(with_code));
+  }
+
+  trust::SurfaceBinding python;
+  python.command = (top / "ws" / "run.py").string();
+  std::ofstream(python.command) << "#!/usr/bin/python3\nprint()\n";
+  EXPECT_FALSE(mentions_modules(python));
+}
+
 }  // namespace
 }  // namespace las::tools
