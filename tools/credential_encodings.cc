@@ -2,6 +2,12 @@
 
 #include <sodium.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "base/utf8.h"
+
 namespace las::tools {
 namespace {
 
@@ -43,6 +49,64 @@ std::vector<std::string> EncodedForms(std::string_view value) {
       const size_t first = (shift * 8 + 5) / 6;
       const size_t end = data_bytes * 8 / 6;
       if (end > first) AddIfLongEnough(encoded.substr(first, end - first), forms);
+    }
+  }
+  return forms;
+}
+
+std::vector<std::string> JsonStringForms(std::string_view value) {
+  auto escaped = [value](bool slash, bool ascii) {
+    std::string out;
+    auto unit = [&out](char32_t code_unit) {
+      char text[7];
+      std::snprintf(text, sizeof text, "\\u%04x", static_cast<unsigned>(code_unit));
+      out += text;
+    };
+    for (size_t i = 0; i < value.size();) {
+      const unsigned char byte = static_cast<unsigned char>(value[i]);
+      if (byte >= 0x80 && ascii) {
+        size_t next = i;
+        if (const std::optional<char32_t> code_point = DecodeUtf8(value, &next)) {
+          if (*code_point >= 0x10000) {
+            unit(0xD800 + ((*code_point - 0x10000) >> 10));
+            unit(0xDC00 + ((*code_point - 0x10000) & 0x3FF));
+          } else {
+            unit(*code_point);
+          }
+          i = next;
+          continue;
+        }
+      }
+      ++i;
+      const char* short_escape = nullptr;
+      switch (byte) {
+        case '"': short_escape = "\\\""; break;
+        case '\\': short_escape = "\\\\"; break;
+        case '\b': short_escape = "\\b"; break;
+        case '\f': short_escape = "\\f"; break;
+        case '\n': short_escape = "\\n"; break;
+        case '\r': short_escape = "\\r"; break;
+        case '\t': short_escape = "\\t"; break;
+        case '/': short_escape = slash ? "\\/" : nullptr; break;
+        default: break;
+      }
+      if (short_escape != nullptr) {
+        out += short_escape;
+      } else if (byte < 0x20) {
+        unit(byte);
+      } else {
+        out.push_back(static_cast<char>(byte));
+      }
+    }
+    return out;
+  };
+  std::vector<std::string> forms;
+  for (const bool slash : {false, true}) {
+    for (const bool ascii : {false, true}) {
+      std::string form = escaped(slash, ascii);
+      if (form != value && std::find(forms.begin(), forms.end(), form) == forms.end()) {
+        forms.push_back(std::move(form));
+      }
     }
   }
   return forms;

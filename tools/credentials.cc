@@ -129,6 +129,19 @@ inline constexpr int kPercentLevels = 3;
 // bytes outside the unreserved ones as %XX, in either case, maybe more than once, and a
 // form writes a space as '+' (probes BD3, BE2); what it quotes may be JSON text, whose
 // escapes are undone too.
+// A credential or one of its spellings in `lower`; a spelling also across the line breaks
+// of a wrapped encoding: encoders wrap base64 and hex into lines (76 columns for MIME, 64
+// for PEM), and a break may fall inside the credential's spelling (probe AD1).
+bool CarriesAsWrittenOrWrapped(std::string lower, const Needles& needles) {
+  if (needles.either.FoundIn(lower)) return true;
+  if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
+  std::erase_if(lower, IsAsciiSpace);
+  return needles.spellings.FoundIn(lower);
+}
+
+// Each decoded text is looked at as the result itself is: the credential's base64 and hex
+// spellings count inside a URL too ("?auth=" and a Basic header's base64, whose '+' and
+// '/' a URL writes %2B and %2F: probe GK1).
 bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
   std::string encoded(lower);
   for (int level = 0; level < kPercentLevels; ++level) {
@@ -141,10 +154,10 @@ bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
     }
     if (!escapes) return false;
     encoded = PercentDecodedLower(encoded);
-    if (needles.credentials.FoundIn(encoded)) return true;
+    if (CarriesAsWrittenOrWrapped(encoded, needles)) return true;
     // JSON text quoted into a URL: its escapes ("\/", "\u002b") appear once decoded.
     if (encoded.find('\\') != std::string::npos &&
-        needles.credentials.FoundIn(UnescapeJsonOnce(encoded))) {
+        CarriesAsWrittenOrWrapped(UnescapeJsonOnce(encoded), needles)) {
       return true;
     }
   }
@@ -153,13 +166,7 @@ bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
 
 bool CarriesAny(std::string_view text, const Needles& needles) {
   std::string lower = AsciiLower(text);
-  if (needles.either.FoundIn(lower)) return true;
-  if (CarriesPercentEncoded(lower, needles)) return true;
-  // Encoders wrap base64 and hex into lines (76 columns for MIME, 64 for PEM): a line
-  // break may fall inside the credential's spelling (probe AD1).
-  if (std::none_of(lower.begin(), lower.end(), IsAsciiSpace)) return false;
-  std::erase_if(lower, IsAsciiSpace);
-  return needles.spellings.FoundIn(lower);
+  return CarriesPercentEncoded(lower, needles) || CarriesAsWrittenOrWrapped(std::move(lower), needles);
 }
 
 // JSON text inside a string may itself hold JSON text: each level is one more decode.
@@ -351,6 +358,11 @@ CredentialSpellings::CredentialSpellings(const std::vector<std::string>& values)
     if (value.size() < kMinCheckedCredentialBytes) continue;
     look_for(value);
     for (const std::string& spelling : SpellingsOfStrayBytes(value)) look_for(spelling);
+    // Base64 of JSON text that holds the value escaped (probe GK3); the escaped text
+    // itself is found by decoding the result's JSON.
+    for (const std::string& form : JsonStringForms(value)) {
+      for (std::string& spelling : EncodedForms(form)) encoded.push_back(AsciiLower(spelling));
+    }
   }
   needles_.spaced_credential = std::any_of(credentials_.begin(), credentials_.end(), [](const std::string& value) {
     return value.find(' ') != std::string::npos;

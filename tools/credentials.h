@@ -35,8 +35,9 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // then refuses the result (credential-in-result), so the secret reaches neither the client
 // nor the log. Its hex and base64 spellings count too, also inside the encoding of longer
 // data (tools/credential_encodings.h) and across the line breaks of a wrapped encoding, and
-// its percent-encoded (URL) spellings, up to three levels, a form's '+' and JSON escapes
-// inside them included. A value that is not UTF-8 cannot come back in JSON as it is, so it
+// the same spellings of JSON text that holds it escaped ("\/", "\u00e4":
+// JsonStringForms), and its percent-encoded (URL) spellings, up to three levels, a form's
+// '+', JSON escapes and the hex and base64 spellings inside them included. A value that is not UTF-8 cannot come back in JSON as it is, so it
 // is looked for also with its stray bytes replaced by U+FFFD or written "\udcXX" or "\xXX",
 // and — when what is left has kMinCrossSurfaceCredentialBytes or more — dropped, and as each
 // of its well-formed stretches of that length or more. Values shorter than kMinCheckedCredentialBytes are

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/credential_encodings.h"
+
 namespace las::tools {
 namespace {
 
@@ -199,6 +201,44 @@ TEST(CredentialsTest, PercentEncodedSpellingsAreRecognized) {
   // JSON text (a serializer that writes "\/") quoted into a URL.
   EXPECT_TRUE(EchoesCredential(
       text_result("state=%7B%22k%22%3A%22wJalr%5C%2FK7MDENG%2BbPxRfi%3DC%5Cu00fc%22%7D"), secret));
+}
+
+// Probe GK1: a Basic header's base64 put into a URL writes its '+', '/' and '=' as %XX;
+// the spelling was looked for in the decoded URL only as the credential itself.
+TEST(CredentialsTest, Base64SpellingsInsideAUrlAreRecognized) {
+  const std::vector<std::string> secret = {"a???b>>>c~~~dsecretvalue12"};
+  const auto text_result = [](const std::string& text) {
+    return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}}.dump();
+  };
+  // urllib.parse.quote(base64.b64encode(b"user:" + secret), safe=""), and the same of
+  // base64.encodebytes of 50 'x' and the secret (wrapped, its line breaks %0A).
+  EXPECT_TRUE(EchoesCredential(
+      text_result("GET https://x/?auth=dXNlcjphPz8%2FYj4%2BPmN%2Bfn5kc2VjcmV0dmFsdWUxMg%3D%3D"), secret));
+  EXPECT_TRUE(EchoesCredential(
+      text_result("d=eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHhhPz8%2FYj4%2B"
+                  "%0APmN%2Bfn5kc2VjcmV0dmFsdWUxMg%3D%3D%0A"),
+      secret));
+  EXPECT_FALSE(EchoesCredential(text_result("auth=dXNlcjphPz8%2FYj4%2BPmN%2B"), secret));
+}
+
+// Probe GK3: base64 of JSON text whose writer escaped the credential ('/' as "\/" by PHP's
+// json_encode, 'ä' as "\u00e4" by Python's json.dumps) holds none of its own spellings.
+TEST(CredentialsTest, Base64OfJsonTextThatEscapesTheCredentialIsRecognized) {
+  const auto text_result = [](const std::string& text) {
+    return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}}.dump();
+  };
+  // base64 of {"k": "Wq9\/zX+3kLm7pR2t\/vB8nY4u"} and of {"k": "p\u00e4sswort-geheim-123"}.
+  EXPECT_TRUE(EchoesCredential(text_result("eyJrIjogIldxOVwvelgrM2tMbTdwUjJ0XC92QjhuWTR1In0="),
+                               {"Wq9/zX+3kLm7pR2t/vB8nY4u"}));
+  EXPECT_TRUE(EchoesCredential(text_result("eyJrIjogInBcdTAwZTRzc3dvcnQtZ2VoZWltLTEyMyJ9"),
+                               {"p\xc3\xa4sswort-geheim-123"}));
+  // base64 of {"k": "other-value-entirely"}.
+  EXPECT_FALSE(EchoesCredential(text_result("eyJrIjogIm90aGVyLXZhbHVlLWVudGlyZWx5In0="),
+                                {"Wq9/zX+3kLm7pR2t/vB8nY4u"}));
+  EXPECT_EQ(JsonStringForms("plain-ascii-value"), std::vector<std::string>{});
+  EXPECT_EQ(JsonStringForms("q\"/\xc3\xa4\n"),
+            (std::vector<std::string>{"q\\\"/\xc3\xa4\\n", "q\\\"/\\u00e4\\n",
+                                      "q\\\"\\/\xc3\xa4\\n", "q\\\"\\/\\u00e4\\n"}));
 }
 
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {
