@@ -211,7 +211,7 @@ void Federation::LaunchEligible() {
          "served\n",
          signed_and_configured.size());
   }
-  for (const auto& name : signed_and_configured) StateOf(name).reason = "skipped";
+  for (const auto& name : signed_and_configured) StateOf(name).reason = std::string(kReasonSkipped);
   if (eligible.empty()) return Settle();
 
   // Special policies decide before anything is launched (docs/POLICIES.md).
@@ -306,6 +306,16 @@ void Federation::RecordNoLongerServed() {
     if (state == states_.end()) {  // not configured (any more)
       drafts.push_back(SurfaceRejectedEvent(surface, sequence, kReasonNotInRegistry, ""));
     } else {
+      drafts.push_back(SurfaceRejectedEvent(surface, sequence, state->reason, state->detail));
+    }
+  }
+  for (const std::string& surface : options_.recorded_skipped) {
+    if (decided_.contains(surface) || options_.recorded_served.contains(surface)) continue;
+    auto state = std::find_if(states_.begin(), states_.end(),
+                              [&](const SurfaceState& s) { return s.name == surface; });
+    if (state == states_.end()) {
+      drafts.push_back(SurfaceRejectedEvent(surface, sequence, kReasonNotInRegistry, ""));
+    } else if (state->reason != kReasonSkipped) {
       drafts.push_back(SurfaceRejectedEvent(surface, sequence, state->reason, state->detail));
     }
   }

@@ -91,6 +91,10 @@ struct FederationOptions {
   // configured, skipped, its release refused — gets a SurfaceRejected saying why, so the
   // log's view follows what is served (probe AF1).
   std::set<std::string> recorded_served;
+  // The surfaces whose latest record is kReasonSkipped: one this start finds no longer
+  // signed or configured gets a SurfaceRejected saying so; a skipped record marks none of
+  // its grants, so it stayed "skipped" for good once the release dropped it.
+  std::set<std::string> recorded_skipped;
   // Told of a failed append after the federation settled (a surface stopped or restarted
   // while serving), on the loop: the server must end as on any other failed write. Before
   // it settled, a failed append fails the federation itself (status()).
@@ -163,7 +167,8 @@ class Federation {
   void LaunchEligible();
   void OnLaunched(SurfaceLaunch launch);
   void Settle();
-  // SurfaceRejected for recorded_served surfaces this start decided nothing about.
+  // SurfaceRejected for recorded_served surfaces this start decided nothing about, and
+  // for recorded_skipped ones it no longer skips.
   void RecordNoLongerServed();
   void Record(std::vector<log::EventDraft> drafts);
   // SurfaceRejected for `surface` of the served release, in the log and in its state.

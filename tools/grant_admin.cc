@@ -16,6 +16,7 @@
 #include "tools/grant_events.h"
 #include "tools/grant_policy.h"
 #include "tools/random_id.h"
+#include "tools/registry.h"
 #include "tools/sealed_log.h"
 #include "tools/snapshot_key_file.h"
 #include "trust/manifest.h"
@@ -172,7 +173,7 @@ RecordedStanding StandingOf(const projections::ProjectionSet& set, const reducer
   const reducers::RecordedSurface* surface = RecordedSurfaceOf(set, selector.surface);
   // Left out by one process's LAS_ONLY/LAS_SKIP: says nothing of what the release serves
   // (probe GA5: a one-off `LAS_SKIP=echo las list` marked every echo grant).
-  if (surface != nullptr && !surface->admitted && surface->reason == "skipped") {
+  if (surface != nullptr && !surface->admitted && surface->reason == kReasonSkipped) {
     return RecordedStanding::kUntold;
   }
   const std::optional<std::string> recorded =

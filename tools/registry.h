@@ -21,6 +21,9 @@ namespace las::tools {
 
 // Why a surface the release binds is not served: the registry does not configure it.
 inline constexpr std::string_view kReasonNotInRegistry = "not-in-registry";
+// Why an eligible surface is not served by this process: LAS_ONLY or LAS_SKIP left it out.
+// It says nothing of what the release serves.
+inline constexpr std::string_view kReasonSkipped = "skipped";
 
 enum class SurfacePolicy { kOrdinary, kSkarbiec, kFinance, kTama, kWarsztat };
 

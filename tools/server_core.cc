@@ -54,15 +54,18 @@ trust::Watermarks RecordedWatermarksOf(const LiveProjections& live) {
   return releases == nullptr ? trust::Watermarks{} : RecordedWatermarks(releases->releases());
 }
 
-// The surfaces the log's catalog counts as served: admitted, or stopped with its tools.
-std::set<std::string> RecordedServedSurfaces(const LiveProjections& live) {
-  std::set<std::string> served;
+// The surfaces the log's catalog counts as served (admitted, or stopped with its tools),
+// and those it last recorded as skipped.
+void SetRecordedSurfaces(const LiveProjections& live, FederationOptions& federation) {
   const auto* catalog = live.Get<projections::CatalogProjection>("catalog");
-  if (catalog == nullptr) return served;
+  if (catalog == nullptr) return;
   for (const auto& [name, surface] : catalog->catalog().surfaces) {
-    if (surface.admitted || !surface.tools.empty()) served.insert(name);
+    if (surface.admitted || !surface.tools.empty()) {
+      federation.recorded_served.insert(name);
+    } else if (surface.reason == kReasonSkipped) {
+      federation.recorded_skipped.insert(name);
+    }
   }
-  return served;
 }
 
 GatewayOptions GatewayOptionsFor(const ServerOptions& options, const BuiltinTools& builtins,
@@ -177,7 +180,7 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   FederationOptions federation = FederationOptionsFor(parts->options, parts->builtins);
   federation.plan_off_loop = parts->launch_checks.Runner();
   federation.recorded_watermarks = RecordedWatermarksOf(parts->live);
-  federation.recorded_served = RecordedServedSurfaces(parts->live);
+  SetRecordedSurfaces(parts->live, federation);
   federation.on_log_failure_while_serving = [p = parts.get()](const Status& failure) {
     p->appender.NoteFailure(failure);
   };

@@ -1025,6 +1025,42 @@ TEST_F(FederationTest, TheLogsCatalogRecordsEverySurfaceALaterStartNoLongerServe
       << "a surface already recorded refused is not recorded again";
 }
 
+// A surface last recorded skipped, then dropped by a newer release, was recorded skipped
+// for good: a skip says nothing of what the release serves, so its grants stayed unmarked.
+TEST_F(FederationTest, ASkippedSurfaceALaterReleaseDropsIsRecordedAsDropped) {
+  auto list = [&](std::vector<std::string> extra_env = {}) {
+    std::vector<std::string> env = release_->Environment();
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
+    auto run = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"), "--registry",
+                                    release_->registry_path()},
+                                   env);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+  };
+  auto echo_rejections = [&] {
+    std::vector<json> echo;
+    for (const json& event : Replay({"--kind", "SurfaceRejected", "--surface", "echo"})) {
+      echo.push_back(event["payload"]);
+    }
+    return echo;
+  };
+  release_->Sign(2);
+  list();
+  list({"LAS_SKIP=echo"});
+  ASSERT_EQ(echo_rejections().size(), 1u);
+  EXPECT_EQ(echo_rejections()[0]["reason"], "skipped");
+  list({"LAS_SKIP=echo"});
+  EXPECT_EQ(echo_rejections().size(), 1u) << "skipped again: nothing new to record";
+
+  std::erase_if(release_->manifest().surfaces, [](const auto& s) { return s.name == "echo"; });
+  release_->Sign(3);  // also writes a registry without echo
+  list();
+  const std::vector<json> rejections = echo_rejections();
+  ASSERT_EQ(rejections.size(), 2u);
+  EXPECT_EQ(rejections[1]["reason"], "not-in-registry");
+  list();
+  EXPECT_EQ(echo_rejections().size(), 2u) << "recorded once";
+}
+
 TEST_F(FederationTest, TheWatermarkAdvancesOnceAndARestartKeepsIt) {
   release_->Sign(1);
   ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
