@@ -166,7 +166,8 @@ std::vector<std::string> NodeModuleNotes(const std::string& script, const std::s
     dir = dir.parent_path();
     module_dirs.push_back(dir / "node_modules");
   }
-  const fs::path prefix = fs::path(node).lexically_normal().parent_path().parent_path();
+  std::error_code unresolved;  // then no prefix: nothing judged
+  const fs::path prefix = fs::weakly_canonical(node, unresolved).parent_path().parent_path();
   // The system Node's own lib/node is the system's, like the Node itself; a copy's inside
   // the workspace is the workspace's.
   if (!prefix.empty() && prefix != "/usr" && prefix != "/" && !inside(prefix / "lib")) {
