@@ -196,6 +196,22 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Families() {
           {std::string(layout::kSnapshotsFamily), cf}};
 }
 
+// Families() and, after them, every other family the database at `dir` holds: a writer
+// must open them all. Something else's, beside the log (probe GJ1: the writer refused the
+// log as an I/O error while `las replay` verified it whole); a newer format's would be
+// refused by its format version first.
+std::vector<rocksdb::ColumnFamilyDescriptor> FamiliesToWrite(const std::string& dir) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = Families();
+  std::vector<std::string> names;
+  if (!rocksdb::DB::ListColumnFamilies(BaseOptions(), dir, &names).ok()) return families;
+  for (std::string& name : names) {
+    const bool known = std::any_of(families.begin(), families.end(),
+                                   [&](const auto& family) { return family.name == name; });
+    if (!known) families.push_back({std::move(name), FamilyOptions()});
+  }
+  return families;
+}
+
 bool HasTableFiles(const std::string& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -651,7 +667,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
     options.info_log = OpenWriterInfoLog(dir_);
     SetWalRecovery(options);
-    s = rocksdb::DB::Open(options, dir_, Families(), &handles, &raw);
+    s = rocksdb::DB::Open(options, dir_, fresh ? Families() : FamiliesToWrite(dir_), &handles, &raw);
     if (!s.ok() && fresh) {
       DropCreatingMarker();  // ours (O_EXCL); its lock would keep RemoveUnfinishedLog off
       RemoveUnfinishedLog(dir_, made_directory);
@@ -684,6 +700,7 @@ Status RocksStore::Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
   events_ = handles[1];
   meta_ = handles[2];
   snapshots_ = handles[3];
+  foreign_.assign(handles.begin() + 4, handles.end());
   return Status::Ok();
 }
 
@@ -779,12 +796,19 @@ Status RocksStore::Reopen() {
   return SettleView();
 }
 
-void RocksStore::CloseDb() {
-  if (!db_) return;
+std::vector<rocksdb::ColumnFamilyHandle*> RocksStore::TakeHandles() {
+  std::vector<rocksdb::ColumnFamilyHandle*> handles = std::move(foreign_);
+  foreign_.clear();
   for (auto* handle : {events_, meta_, snapshots_, default_}) {
-    if (handle != nullptr) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+    if (handle != nullptr) handles.push_back(handle);
   }
   events_ = meta_ = snapshots_ = default_ = nullptr;
+  return handles;
+}
+
+void RocksStore::CloseDb() {
+  if (!db_) return;
+  for (auto* handle : TakeHandles()) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
   db_->Close().PermitUncheckedError();
   db_.reset();
 }
@@ -824,9 +848,7 @@ RocksStore::~RocksStore() {
   if (db_ && writer_ && (abandoned_ || !CheckInPlace().ok())) {
     // Abandoned, not closed (see the header): the process's exit releases it. Kept
     // reachable, so leak checkers do not report what is left on purpose.
-    for (auto* handle : {events_, meta_, snapshots_, default_}) {
-      if (handle != nullptr) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
-    }
+    for (auto* handle : TakeHandles()) db_->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
     static auto* abandoned = new std::vector<std::unique_ptr<rocksdb::DB>>();
     abandoned->push_back(std::move(db_));
     return;

@@ -139,6 +139,11 @@ class RocksStore {
   rocksdb::ColumnFamilyHandle* meta_ = nullptr;
   rocksdb::ColumnFamilyHandle* snapshots_ = nullptr;
   rocksdb::ColumnFamilyHandle* default_ = nullptr;
+  // A writer's handles of column families no Las log has (log/FORMAT.md): RocksDB opens a
+  // database for writing only with every family it holds. Never read or written.
+  std::vector<rocksdb::ColumnFamilyHandle*> foreign_;
+  // Every handle above, to destroy before the database closes.
+  std::vector<rocksdb::ColumnFamilyHandle*> TakeHandles();
 };
 
 // Translates a RocksDB status (kOk -> ok) with `what` as context. kLocked only for a real

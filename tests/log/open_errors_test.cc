@@ -213,6 +213,30 @@ TEST(OpenErrorsTest, AnotherRocksDbIsNotALog) {
   EXPECT_EQ(log.status().code(), Code::kNotALog) << log.status().ToString();
 }
 
+// Probe GJ1: a column family no Las log has made the writer's open fail as an I/O error
+// (RocksDB opens for writing only with every family), while readers and `las replay`
+// took the log as whole. It is something else's, beside the log: never read or written.
+TEST(OpenErrorsTest, AForeignColumnFamilyBesideTheLogIsLeftAlone) {
+  testing::TempDir tmp;
+  {
+    auto log = EventLog::Open(tmp.Sub("log"));
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append({testing::SampleToolCallRequested(1)}).ok());
+  }
+  testing::RawDb(tmp.Sub("log")).AddFamily("zzz", "k", "v");
+  for (uint64_t call = 2; call <= 3; ++call) {
+    auto log = EventLog::Open(tmp.Sub("log"));
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    auto appended = (*log)->Append({testing::SampleToolCallRequested(call)});
+    ASSERT_TRUE(appended.ok()) << appended.status().ToString();
+    EXPECT_EQ(appended->first, call);
+  }
+  auto reader = LogReader::Open(tmp.Sub("log"));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_TRUE((*reader)->Verify().ok());
+  EXPECT_EQ(testing::RawDb(tmp.Sub("log")).Get("zzz", "k"), "v");
+}
+
 TEST(OpenErrorsTest, ANewerFormatVersionIsRefused) {
   testing::TempDir tmp;
   ASSERT_TRUE(EventLog::Open(tmp.Sub("log")).ok());

@@ -49,6 +49,15 @@ std::string RawDb::Get(const std::string& family, const std::string& key) {
   return value;
 }
 
+void RawDb::AddFamily(const std::string& family, const std::string& key, const std::string& value) {
+  rocksdb::ColumnFamilyHandle* handle = nullptr;
+  auto s = db_->CreateColumnFamily(rocksdb::ColumnFamilyOptions(), family, &handle);
+  if (!s.ok()) throw std::runtime_error(s.ToString());
+  handles_.push_back(handle);
+  names_.push_back(family);
+  Put(family, key, value);
+}
+
 std::string SequenceKey(uint64_t sequence) {
   std::string key(8, '\0');
   for (int i = 7; i >= 0; --i) {

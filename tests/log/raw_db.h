@@ -18,6 +18,8 @@ class RawDb {
   void Put(const std::string& family, const std::string& key, const std::string& value);
   void Delete(const std::string& family, const std::string& key);
   std::string Get(const std::string& family, const std::string& key);
+  // Creates the column family `family` (none of a Las log's) holding one key.
+  void AddFamily(const std::string& family, const std::string& key, const std::string& value);
 
  private:
   rocksdb::ColumnFamilyHandle* Family(const std::string& name);
