@@ -79,10 +79,16 @@ class ChainCursor final : public EventCursor {
     }
     if (started_) iter_->Next();
     started_ = true;
+    const Hash verified_link = previous_;  // the stored hash of the last event verified
     Result<bool> step = Step();
     for (int attempt = 1; !step.ok() && failed_ && follower_ && attempt <= kRereads; ++attempt) {
       LAS_RETURN_IF_ERROR(CatchUpForReread(attempt));
       Status restarted = Start(expected_);
+      // The re-read continues from the new view's stored hash of that event: it must be
+      // the one verified, or an event rewritten between the views would go unseen.
+      if (restarted.ok() && previous_ != verified_link) {
+        restarted = Fail(expected_ - 1, "its stored hash changed while the log was read");
+      }
       step = restarted.ok() ? Step() : Result<bool>(restarted);
     }
     if (step.ok()) return step;

@@ -108,10 +108,11 @@ Status ValidateFilter(const ReplayFilter& filter) {
   return Status::Ok();
 }
 
-ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
-                     const ReplayCallbacks& callbacks, ProjectionSet& projections) {
+namespace {
+
+ReplayOutcome VerifyAndFold(log::EventCursor& cursor, const ReplayFilter& filter,
+                            const ReplayCallbacks& callbacks, ProjectionSet& projections) {
   ReplayOutcome outcome;
-  outcome.head = cursor.head();
   std::vector<fb::EventPayload> kinds;
   for (const auto& name : filter.kinds) kinds.push_back(log::KindFromName(name));
   // The per-call ledger is folded here only when a surface filter needs it (the "calls"
@@ -149,9 +150,19 @@ ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
       }
     }
     if (callbacks.on_progress && outcome.verified % callbacks.progress_every == 0) {
-      callbacks.on_progress(outcome.verified, outcome.head.sequence);
+      callbacks.on_progress(outcome.verified, cursor.head().sequence);
     }
   }
+}
+
+}  // namespace
+
+ReplayOutcome Replay(log::EventCursor& cursor, const ReplayFilter& filter,
+                     const ReplayCallbacks& callbacks, ProjectionSet& projections) {
+  ReplayOutcome outcome = VerifyAndFold(cursor, filter, callbacks, projections);
+  // At the end: a follower that re-read a torn view read on to the head of its new view.
+  outcome.head = cursor.head();
+  return outcome;
 }
 
 }  // namespace las::projections
