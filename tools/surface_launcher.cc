@@ -37,9 +37,9 @@ Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json)
     if (name == tool.end() || !name->is_string()) {
       return InvalidArgument("a tools/list entry has no string name");
     }
-    if (schema == tool.end() || !schema->is_object()) {
-      return InvalidArgument("a tools/list entry has no inputSchema object");
-    }
+    // A schema that is no object schema leaves its tool out at admission
+    // (schema-unsupported), not the whole surface (probe GL5).
+    if (schema == tool.end()) return InvalidArgument("a tools/list entry has no inputSchema");
     trust::LiveTool entry;
     entry.name = name->get<std::string>();
     entry.input_schema_json = schema->dump();

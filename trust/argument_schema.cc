@@ -69,6 +69,8 @@ struct ArgumentSchema::Impl {
   std::map<std::string, const Json*, std::less<>> anchors;  // "#name" -> schema node
   bool has_regex = false;   // pattern, patternProperties, propertyNames, date/time format
   bool has_unique = false;  // uniqueItems: true
+  bool has_property_names = false;  // propertyNames anywhere
+  bool has_false_schema = false;    // a subschema `false` anywhere
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   // Every pattern as written (`pattern`, patternProperties keys) -> its compiled matcher.
   std::map<std::string, LinearRegex, std::less<>> regexes;
@@ -315,6 +317,7 @@ struct Walk {
   ArgumentSchema::Impl* impl;
   std::set<const Json*> schema_nodes;                        // every walked schema position
   std::vector<std::pair<const Json*, std::string>> refs;     // node holding $ref, its location
+  std::map<std::string, std::string> anchor_locations;       // "#name" -> where it is declared
 
   // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
@@ -498,7 +501,10 @@ struct Walk {
 
   Status Schema(const Json& node, const std::string& loc) {
     schema_nodes.insert(&node);
-    if (node.is_boolean()) return Status::Ok();
+    if (node.is_boolean()) {
+      if (!node.get<bool>()) impl->has_false_schema = true;
+      return Status::Ok();
+    }
     if (!node.is_object()) {
       return InvalidArgument("input schema: " + (loc == "#" ? std::string("the root") : loc) +
                              " is not a schema (an object or a boolean)");
@@ -557,6 +563,7 @@ struct Walk {
           return InvalidArgument("input schema: " + SchemaLoc(loc, id_keyword) +
                                  ": the anchor is declared twice");
         }
+        anchor_locations.emplace(value, loc);
       } else if (&node != root) {
         return Unsupported("input schema: " + SchemaLoc(loc, id_keyword) +
                            ": a subschema that opens another schema resource is not supported");
@@ -595,7 +602,7 @@ struct Walk {
         impl->pattern_sets.emplace(&node, std::move(set).value());
       }
     }
-    if (node.contains("propertyNames")) impl->has_regex = true;
+    if (node.contains("propertyNames")) impl->has_regex = impl->has_property_names = true;
     for (const char* data : {"enum", "const"}) {
       if (auto it = node.find(data); it != node.end()) MarkAll(*it, not_schemas);
     }
@@ -661,6 +668,16 @@ struct Walk {
         if (next == nullptr) {
           return InvalidArgument("input schema: " + loc + ": \"" + PrintableToken(target, false) +
                                  "\" resolves to nothing in this schema");
+        }
+        // valijson resolves JSON pointers only: it refused "#name" with a message of its
+        // own, which quoted the child's text (probe GL4).
+        if (target.size() > 1 && target[1] != '/') {
+          const auto declared = anchor_locations.find(target);
+          return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
+                             "\" names an anchor, which the validator does not resolve" +
+                             (declared == anchor_locations.end()
+                                  ? std::string()
+                                  : "; refer to it by its pointer \"" + declared->second + "\""));
         }
         if (not_schemas.contains(next)) {
           return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
@@ -949,12 +966,18 @@ Failure ToFailure(const valijson::ValidationResults::Error& error) {
   return f;
 }
 
+// What fails with no entry of its own in valijson's results: property names checked by
+// propertyNames (probe BY4), and a subschema `false` (probe GL3: it was called propertyNames).
+std::string SilentFailureKeyword(const ArgumentSchema::Impl& impl) {
+  if (impl.has_property_names && impl.has_false_schema) return "propertyNames or a false schema";
+  return impl.has_false_schema ? "a false schema" : "propertyNames";
+}
+
 // The failures a detail shows: each (pointer, keyword) once, and no "a child failed"
-// wrapper. valijson checks property names without recording why one fails (probe BY4), and
-// nothing else fails silently: a refusal of wrappers alone is a propertyNames failure, of
-// the object the deepest wrapper names, and one with no entry at all (DescribeRefusal) of
-// the arguments themselves.
-std::vector<Failure> ShownFailures(const valijson::ValidationResults& results) {
+// wrapper. A refusal of wrappers alone is a silent failure (SilentFailureKeyword) of the
+// place the deepest wrapper names, and one with no entry at all (DescribeRefusal) of the
+// arguments themselves.
+std::vector<Failure> ShownFailures(const ArgumentSchema::Impl& impl, const valijson::ValidationResults& results) {
   std::vector<Failure> all;
   bool any_specific = false;
   for (const auto& error : results) {
@@ -965,7 +988,7 @@ std::vector<Failure> ShownFailures(const valijson::ValidationResults& results) {
     const auto deepest = std::max_element(all.begin(), all.end(), [](const Failure& a, const Failure& b) {
       return a.pointer.size() < b.pointer.size();
     });
-    return {Failure{deepest->pointer, "propertyNames", false}};
+    return {Failure{deepest->pointer, SilentFailureKeyword(impl), false}};
   }
   std::vector<Failure> shown;
   std::set<std::pair<std::string, std::string>> seen;
@@ -1229,7 +1252,7 @@ std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instanc
     valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
         target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, no_regexes);
     if (visitor.validateSchema(*compiled)) return std::nullopt;
-    return Refusal{std::nullopt, ShownFailures(results)};
+    return Refusal{std::nullopt, ShownFailures(impl, results)};
   } catch (const std::exception&) {
     return Refusal{std::nullopt, {}, true};  // its message could quote the instance
   }
@@ -1247,9 +1270,8 @@ Verdict DescribeRefusal(const ArgumentSchema::Impl& impl, const Refusal& refusal
                   "the validator could not evaluate the arguments against the input schema");
   }
   if (refusal.failures.empty()) {
-    // valijson checks property names without recording why one fails (probe BY4).
     return Reject(Reason::kArgumentsSchemaViolation,
-                  "the arguments do not match the input schema: \"\" fails propertyNames");
+                  "the arguments do not match the input schema: \"\" fails " + SilentFailureKeyword(impl));
   }
   return Reject(Reason::kArgumentsSchemaViolation, DescribeFailures(refusal.failures, impl.limits.max_reported_errors));
 }
@@ -1314,26 +1336,50 @@ VerdictOr<Parsed> ParseInstance(const ArgumentSchema::Impl& impl, std::string_vi
   return out;
 }
 
-// Every value of `instance` and every member name, at any depth: what the validator may
-// evaluate a subschema against (propertyNames applies to names).
-uint64_t ValuesIn(const Json& instance) {
+struct InstanceSize {
+  // Every value and every member name, at any depth: what the validator may evaluate a
+  // subschema against (propertyNames applies to names).
   uint64_t values = 1;
+  // What uniqueItems may compare, were it applied to every array: each item with every
+  // other, a comparison costing up to the item's values — at most items x values per array
+  // (probe GL1: 512 near-equal items of 900 numbers held the check for seconds).
+  uint64_t item_comparisons = 0;
+};
+
+InstanceSize SizeOf(const Json& instance) {
+  InstanceSize size;
   if (instance.is_object()) {
-    for (const auto& [name, member] : instance.items()) values += 1 + ValuesIn(member);
+    for (const auto& [name, member] : instance.items()) {
+      const InstanceSize inner = SizeOf(member);
+      size.values += 1 + inner.values;
+      size.item_comparisons += inner.item_comparisons;
+    }
   } else if (instance.is_array()) {
-    for (const Json& item : instance) values += ValuesIn(item);
+    for (const Json& item : instance) {
+      const InstanceSize inner = SizeOf(item);
+      size.values += inner.values;
+      size.item_comparisons += inner.item_comparisons;
+    }
+    if (instance.size() > 1) size.item_comparisons += instance.size() * (size.values - 1);
   }
-  return values;
+  return size;
 }
 
-// The refusal of a call whose validation could cost more than max_call_evaluations.
+// The refusal of a call whose validation could cost more than max_call_evaluations: each of
+// its values may be evaluated cost_per_value times, and so may each array's uniqueItems,
+// kEnumEntriesPerEvaluation of whose value comparisons cost about one evaluation.
 std::optional<Verdict> TooCostly(const ArgumentSchema::Impl& impl, const Json& instance) {
-  const uint64_t values = ValuesIn(instance);
-  if (values * impl.cost_per_value <= impl.limits.max_call_evaluations) return std::nullopt;
+  const InstanceSize size = SizeOf(instance);
+  const uint64_t comparisons = impl.has_unique ? size.item_comparisons / kEnumEntriesPerEvaluation : 0;
+  if ((size.values + comparisons) * impl.cost_per_value <= impl.limits.max_call_evaluations) {
+    return std::nullopt;
+  }
   return Reject(Reason::kArgumentsSchemaViolation,
-                "arguments: " + std::to_string(values) +
-                    " values and member names, each checked by up to " +
-                    std::to_string(impl.cost_per_value) +
+                "arguments: " + std::to_string(size.values) + " values and member names" +
+                    (comparisons == 0 ? std::string()
+                                      : " and " + std::to_string(size.item_comparisons) +
+                                            " uniqueItems value comparisons") +
+                    ", each checked by up to " + std::to_string(impl.cost_per_value) +
                     " subschema evaluations and enum comparisons of this tool's schema: more "
                     "than the " +
                     std::to_string(impl.limits.max_call_evaluations) + " one call may cost");
@@ -1381,7 +1427,7 @@ Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const Argu
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
   // valijson evaluates a shared subschema once per path to it (trust/schema_cost_internal.h).

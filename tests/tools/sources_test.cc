@@ -18,6 +18,7 @@
 #include "tools/source_json.h"
 #include "tools/sources.h"
 #include "tools/surface_launcher.h"
+#include "trust/argument_schema.h"
 
 namespace las::tools {
 namespace {
@@ -336,6 +337,20 @@ TEST(LiveToolsTest, ARepeatedKeyInTheChildsListIsRefused) {
     EXPECT_NE(parsed.status().message().find("not strict JSON"), std::string::npos);
     EXPECT_EQ(parsed.status().message().find("Deletes"), std::string::npos);
   }
+}
+
+// Probe GL5: an inputSchema that is no object failed the whole list, so every tool of the
+// surface was left out; it is the tool's schema that admission leaves out.
+TEST(LiveToolsTest, AnInputSchemaThatIsNoObjectIsTheToolsToAnswerFor) {
+  auto parsed = ParseLiveTools(
+      R"([{"name":"a","inputSchema":true},{"name":"b","inputSchema":"x"},{"name":"c","inputSchema":{}}])");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->size(), 3u);
+  EXPECT_EQ((*parsed)[0].input_schema_json, "true");
+  EXPECT_EQ(trust::CompileToolInputSchema((*parsed)[0].input_schema_json).status().code(), Code::kUnsupported);
+  EXPECT_FALSE(trust::CompileToolInputSchema((*parsed)[1].input_schema_json).ok());
+  EXPECT_TRUE(trust::CompileToolInputSchema((*parsed)[2].input_schema_json).ok());
+  EXPECT_FALSE(ParseLiveTools(R"([{"name":"a"}])").ok()) << "no inputSchema at all";
 }
 
 TEST(SourceIdsTest, OwnersOfTools) {

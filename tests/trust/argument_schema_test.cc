@@ -332,6 +332,24 @@ TEST(ArgumentSchema, PydanticStyleDefsAndRecursiveRefsWork) {
                   "required");
 }
 
+// Probe GL4: valijson resolves JSON pointers only; a "#name" anchor failed compile with
+// its message, which quoted the child's text. Las names the anchor's pointer instead.
+TEST(ArgumentSchema, AnAnchorReferenceIsRefusedNamingItsPointer) {
+  for (const char* schema : {
+           R"({"definitions":{"s":{"$id":"#sx","type":"string"}},"properties":{"a":{"$ref":"#sx"}}})",
+           R"({"$schema":"http://json-schema.org/draft-04/schema#",)"
+           R"("definitions":{"s":{"id":"#sx","type":"string"}},"properties":{"a":{"$ref":"#sx"}}})"}) {
+    Result<ArgumentSchema> refused = CompileArgumentSchema(schema);
+    ASSERT_FALSE(refused.ok()) << schema;
+    EXPECT_EQ(refused.status().code(), Code::kUnsupported);
+    EXPECT_NE(refused.status().message().find(
+                  "\"#sx\" names an anchor, which the validator does not resolve; refer to it by "
+                  "its pointer \"#/definitions/s\""),
+              std::string::npos)
+        << refused.status().ToString();
+  }
+}
+
 TEST(ArgumentSchema, BooleanAndEmptySchemas) {
   EXPECT_TRUE(ValidateArguments(Compile("{}"), R"({"anything":[1,2]})").ok());
   EXPECT_TRUE(ValidateArguments(Compile("true"), R"({"a":1})").ok());
@@ -786,6 +804,14 @@ TEST(ArgumentSchema, BoundsAreNumbersAndPropertyNamesFailuresAreNamed) {
   ArgumentSchema nested = Compile(R"({"type":"object","properties":{"v":{"type":"object",
       "propertyNames":{"pattern":"^[a-z]+$"}}}})");
   ExpectViolation(nested, R"({"v":{"A":1}})", "/v", "propertyNames");
+  // A subschema `false` fails without an entry of its own too (probe GL3: it was named
+  // propertyNames in a schema that has none).
+  ArgumentSchema never = Compile(R"({"type":"object","properties":{"yes":true,"no":false}})");
+  ExpectViolation(never, R"({"no":1})", "/no", "a false schema");
+  EXPECT_TRUE(ValidateArguments(never, R"({"yes":1})").ok());
+  ArgumentSchema both = Compile(R"({"type":"object","properties":{"no":false,
+      "v":{"type":"object","propertyNames":{"maxLength":1}}}})");
+  ExpectViolation(both, R"({"no":null})", "/no", "propertyNames or a false schema");
 }
 
 // valijson counts a string's characters up to a NUL, and cut patterns at one.
@@ -1194,6 +1220,21 @@ TEST(ArgumentSchema, ACallWhoseValuesMultiplyTheSchemasCostBeyondTheBoundIsRefus
   const ArgumentSchema plain = Compile(R"({"type":"object","properties":{"v":{"type":"array"}}})");
   EXPECT_EQ(ValidationCostBound(unique, R"({"v":[1,2]})"),
             512 * ValidationCostBound(plain, R"({"v":[1,2]})"));
+  // Probe GL1: 512 near-equal items of 900 numbers each (within the byte limit and the
+  // uniqueItems bound) held the check for seconds; each item may be compared with every
+  // other at up to its size. 512 short strings stay well within the bound.
+  std::string long_item;
+  for (int i = 0; i < 900; ++i) long_item += "0,";
+  std::string near_equal;
+  for (int i = 0; i < 512; ++i) near_equal += (i == 0 ? "[" : ",[") + long_item + std::to_string(i) + "]";
+  const Verdict comparisons = ValidateArguments(unique, R"({"v":[)" + near_equal + "]}");
+  EXPECT_EQ(comparisons.reason(), Reason::kArgumentsSchemaViolation) << comparisons.ToString();
+  EXPECT_NE(comparisons.detail().find("uniqueItems value comparisons"), std::string::npos)
+      << comparisons.ToString();
+  EXPECT_TRUE(ValidateArguments(plain, R"({"v":[)" + near_equal + "]}").ok());
+  std::string strings;
+  for (int i = 0; i < 512; ++i) strings += (i == 0 ? "\"s" : ",\"s") + std::to_string(i) + "\"";
+  EXPECT_TRUE(ValidateArguments(unique, R"({"v":[)" + strings + "]}").ok());
 
   // The bound counts every value and member name of the call.
   ArgumentSchemaLimits limits;
