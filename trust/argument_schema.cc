@@ -318,6 +318,7 @@ struct Walk {
   std::set<const Json*> schema_nodes;                        // every walked schema position
   std::vector<std::pair<const Json*, std::string>> refs;     // node holding $ref, its location
   std::map<std::string, std::string> anchor_locations;       // "#name" -> where it is declared
+  uint64_t pattern_instructions = 0;  // of every pattern compiled (max_pattern_instructions)
 
   // Every pattern's translation (trust/utf8_pattern.h), and the schema nodes that hold a
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
@@ -374,6 +375,12 @@ struct Walk {
     if (!for_re2.ok()) return Status(for_re2.status().code(), "input schema: " + loc + ": " + for_re2.status().message());
     Result<LinearRegex> linear = LinearRegex::Compile(*for_re2);
     if (!linear.ok()) return Status(linear.status().code(), "input schema: " + loc + ": " + linear.status().message());
+    pattern_instructions += static_cast<uint64_t>(std::max(0, linear->ProgramSize()));
+    if (pattern_instructions > impl->limits.max_pattern_instructions) {
+      return Unsupported("input schema: " + loc + ": the schema's patterns together compile to more than " +
+                         std::to_string(impl->limits.max_pattern_instructions) +
+                         " matcher instructions, more than Las compiles for one schema");
+    }
     impl->regexes.emplace(pattern, std::move(linear).value());
     translated.emplace(pattern, std::move(for_re2).value());
     impl->has_regex = true;
@@ -1427,7 +1434,7 @@ Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const Argu
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
   // valijson evaluates a shared subschema once per path to it (trust/schema_cost_internal.h).

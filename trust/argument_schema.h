@@ -120,6 +120,13 @@ struct ArgumentSchemaLimits {
   // Compile.
   size_t max_schema_bytes = 256 * 1024;
   size_t max_schema_depth = 64;         // JSON nesting of the schema text
+  // The patterns of one schema together may compile to at most this many matcher
+  // instructions, or the schema fails compile with kUnsupported: each pattern alone is
+  // bounded, but 1,000 of `^.{1000}$` (24,007 instructions each: `.` is any UTF-8
+  // character) took 19 s and 220 MB to compile in a release build (probe GL2). Compiling
+  // costs ~4 us per instruction in a debug build, about a sixth of that in a release
+  // build. `^[a-z][a-z0-9_-]{0,63}$` takes 323, `^.{0,255}$` 6,382: 78 of those fit.
+  uint64_t max_pattern_instructions = 500'000;
   // Validate.
   size_t max_argument_bytes = 1024 * 1024;
   size_t max_argument_depth = 64;       // JSON nesting of the arguments text

@@ -54,6 +54,8 @@ Result<LinearRegex> LinearRegex::Compile(std::string_view translated_pattern) {
   }
 }
 
+int LinearRegex::ProgramSize() const { return re_->ProgramSize(); }
+
 bool LinearRegex::Search(std::string_view subject) const {
   return RE2::PartialMatch(re2::StringPiece(subject.data(), subject.size()), *re_);
 }

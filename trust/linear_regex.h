@@ -47,6 +47,9 @@ class LinearRegex {
   // Whether the pattern matches somewhere in `subject` (UTF-8).
   bool Search(std::string_view subject) const;
 
+  // The compiled program's instructions: a measure of what compiling it cost.
+  int ProgramSize() const;
+
  private:
   explicit LinearRegex(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}
   std::shared_ptr<const re2::RE2> re_;  // never null
