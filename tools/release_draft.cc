@@ -21,6 +21,7 @@
 #include "trust/strict_json.h"
 #include "trust/tool_binding_check.h"
 #include "base/path_error.h"
+#include "base/printable_text.h"
 #include "base/unique_fd.h"
 
 namespace las::tools {
@@ -237,6 +238,14 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
       out.notes.push_back("tool " + live.name + " will be left out by las serve (" +
                           std::string(trust::kSchemaUnsupported) +
                           "): its inputSchema cannot be checked: " + compiled.status().message());
+    } else if (!compiled->unknown_keywords().empty()) {
+      std::string keywords;
+      for (const std::string& keyword : compiled->unknown_keywords()) {
+        keywords += (keywords.empty() ? "\"" : ", \"") + EscapeForTerminal(keyword) + "\"";
+      }
+      out.notes.push_back("tool " + live.name + ": its inputSchema uses " + keywords +
+                          ", no JSON Schema keyword (misspelt? another dialect's?): no validator "
+                          "checks what it says, Las's neither");
     }
     Result<trust::Sha256Digest> description = trust::DescriptionDigest(live.description);
     if (!description.ok()) {

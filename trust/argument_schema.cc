@@ -71,6 +71,7 @@ struct ArgumentSchema::Impl {
   bool has_unique = false;  // uniqueItems: true
   bool has_property_names = false;  // propertyNames anywhere
   bool has_false_schema = false;    // a subschema `false` anywhere
+  std::vector<std::string> unknown_keywords;  // unknown_keywords()
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   // Every pattern as written (`pattern`, patternProperties keys) -> its compiled matcher.
   std::map<std::string, LinearRegex, std::less<>> regexes;
@@ -88,6 +89,7 @@ ArgumentSchema& ArgumentSchema::operator=(ArgumentSchema&&) noexcept = default;
 ArgumentSchema::~ArgumentSchema() = default;
 
 std::string_view ArgumentSchema::dialect() const { return impl_->dialect; }
+const std::vector<std::string>& ArgumentSchema::unknown_keywords() const { return impl_->unknown_keywords; }
 
 namespace {
 
@@ -297,6 +299,18 @@ constexpr size_t kEnumEntriesPerEvaluation = 16;
 constexpr std::array<std::string_view, 10> kNumericKeywords = {
     "maximum",   "minimum",  "exclusiveMaximum", "exclusiveMinimum", "maxLength",
     "minLength", "maxItems", "minItems",         "maxProperties",    "minProperties"};
+
+// Every keyword of drafts 04 to 2020-12 a schema node may hold that Las reads or passes over
+// knowingly (those it refuses, kUnsupportedKeywords, fail compile before this is asked).
+constexpr auto kKnownKeywords = std::to_array<std::string_view>({
+    "$schema", "$id", "id", "$ref", "$comment", "definitions", "$defs", "title", "description",
+    "default", "examples", "readOnly", "writeOnly", "deprecated", "type", "enum", "const",
+    "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
+    "minLength", "pattern", "format", "items", "additionalItems", "maxItems", "minItems",
+    "uniqueItems", "contains", "maxProperties", "minProperties", "required", "properties",
+    "patternProperties", "additionalProperties", "dependencies", "propertyNames", "if", "then",
+    "else", "allOf", "anyOf", "oneOf", "not", "contentEncoding", "contentMediaType",
+    "contentSchema"});
 
 // Keywords that may stand beside $ref besides annotations (internal::IsAnnotationKeyword):
 // identifiers and containers, nothing that asserts.
@@ -525,6 +539,11 @@ struct Walk {
         return Unsupported("input schema: " + SchemaLoc(loc, key) +
                            ": keyword is not supported by this policy (it would be ignored, "
                            "validating less than the schema says)");
+      }
+      std::vector<std::string>& unknown = impl->unknown_keywords;
+      if (!Contains(kKnownKeywords, key) && unknown.size() < kMostUnknownKeywords &&
+          std::find(unknown.begin(), unknown.end(), key) == unknown.end()) {
+        unknown.push_back(key);
       }
       // valijson reads a bound written as a string as the number it spells, "nan" too, and
       // every comparison with NaN passes (probe BY3): a bound is a number in every draft.

@@ -149,6 +149,8 @@ struct ArgumentSchemaLimits {
   bool fast_accept = true;
 };
 
+inline constexpr size_t kMostUnknownKeywords = 8;
+
 class ArgumentSchema {
  public:
   ArgumentSchema(ArgumentSchema&&) noexcept;
@@ -160,6 +162,12 @@ class ArgumentSchema {
   // The dialect the schema was compiled as: "draft-07", "draft-06", "draft-04",
   // "2019-09" or "2020-12" (the last two within the draft-07-compatible subset).
   std::string_view dialect() const;
+
+  // The keys of the schema's subschemas that are no keyword of JSON Schema draft-04 to
+  // 2020-12 (a misspelt `maxlength`, OpenAPI's `nullable`), each once, as written, at most
+  // kMostUnknownKeywords of them: every validator ignores them, so nothing checks what
+  // they say (probe GL6). `las release draft` notes them.
+  const std::vector<std::string>& unknown_keywords() const;
 
   // Internal: the compiled state, defined in argument_schema.cc only (it holds the
   // nlohmann and valijson types). Use CompileArgumentSchema.

@@ -375,6 +375,18 @@ TEST(ArgumentSchema, ASchemasPatternsTogetherAreBounded) {
   EXPECT_EQ(ArgumentSchemaLimits().max_pattern_instructions, 500'000u);
 }
 
+// Probe GL6: a misspelt `maxlength` or OpenAPI's `nullable` is ignored by every validator;
+// the schema names them so that `las release draft` can say nothing checks them.
+TEST(ArgumentSchema, KeysThatAreNoKeywordAreNamed) {
+  ArgumentSchema s = Compile(R"({"type":"object","nullable":true,"properties":{
+      "a":{"type":"string","maxlength":2,"title":"A","contentEncoding":"base64"},
+      "maxlength":{"type":"string","maxlength":3}}})");
+  EXPECT_EQ(s.unknown_keywords(), (std::vector<std::string>{"nullable", "maxlength"}));
+  EXPECT_TRUE(ValidateArguments(s, R"({"a":"abcdef"})").ok()) << "ignored, as every validator does";
+  EXPECT_TRUE(Compile(R"({"type":"object","properties":{"a":{"type":"string","maxLength":2,
+      "format":"email","examples":["x"],"$comment":"c"}}})").unknown_keywords().empty());
+}
+
 TEST(ArgumentSchema, BooleanAndEmptySchemas) {
   EXPECT_TRUE(ValidateArguments(Compile("{}"), R"({"anything":[1,2]})").ok());
   EXPECT_TRUE(ValidateArguments(Compile("true"), R"({"a":1})").ok());
