@@ -299,26 +299,20 @@ void Federation::RecordRefusal(const std::string& surface, std::string reason, s
 void Federation::RecordNoLongerServed() {
   std::vector<log::EventDraft> drafts;
   const uint64_t sequence = release_ ? release_->manifest.sequence : 0;
-  for (const std::string& surface : options_.recorded_served) {
-    if (decided_.contains(surface)) continue;
+  // `recorded_reason`: the reason the log holds for a surface it counts as not served; a
+  // state with the same reason is not recorded again.
+  auto record_why = [&](const std::string& surface, std::optional<std::string_view> recorded_reason) {
+    if (decided_.contains(surface)) return;
     auto state = std::find_if(states_.begin(), states_.end(),
                               [&](const SurfaceState& s) { return s.name == surface; });
     if (state == states_.end()) {  // not configured (any more)
       drafts.push_back(SurfaceRejectedEvent(surface, sequence, kReasonNotInRegistry, ""));
-    } else {
+    } else if (state->reason != recorded_reason) {
       drafts.push_back(SurfaceRejectedEvent(surface, sequence, state->reason, state->detail));
     }
-  }
-  for (const std::string& surface : options_.recorded_skipped) {
-    if (decided_.contains(surface) || options_.recorded_served.contains(surface)) continue;
-    auto state = std::find_if(states_.begin(), states_.end(),
-                              [&](const SurfaceState& s) { return s.name == surface; });
-    if (state == states_.end()) {
-      drafts.push_back(SurfaceRejectedEvent(surface, sequence, kReasonNotInRegistry, ""));
-    } else if (state->reason != kReasonSkipped) {
-      drafts.push_back(SurfaceRejectedEvent(surface, sequence, state->reason, state->detail));
-    }
-  }
+  };
+  for (const std::string& surface : options_.recorded_served) record_why(surface, std::nullopt);
+  for (const std::string& surface : options_.recorded_skipped) record_why(surface, kReasonSkipped);
   if (!drafts.empty()) Record(std::move(drafts));
 }
 
