@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <optional>
 
@@ -54,59 +55,85 @@ std::vector<std::string> EncodedForms(std::string_view value) {
   return forms;
 }
 
-std::vector<std::string> JsonStringForms(std::string_view value) {
-  auto escaped = [value](bool slash, bool ascii) {
-    std::string out;
-    auto unit = [&out](char32_t code_unit) {
-      char text[7];
-      std::snprintf(text, sizeof text, "\\u%04x", static_cast<unsigned>(code_unit));
-      out += text;
-    };
-    for (size_t i = 0; i < value.size();) {
-      const unsigned char byte = static_cast<unsigned char>(value[i]);
-      if (byte >= 0x80 && ascii) {
-        size_t next = i;
-        if (const std::optional<char32_t> code_point = DecodeUtf8(value, &next)) {
-          if (*code_point >= 0x10000) {
-            unit(0xD800 + ((*code_point - 0x10000) >> 10));
-            unit(0xDC00 + ((*code_point - 0x10000) & 0x3FF));
-          } else {
-            unit(*code_point);
-          }
-          i = next;
-          continue;
+namespace {
+
+// How a JSON writer escapes a string's characters beyond the escapes JSON requires.
+struct JsonWriterEscapes {
+  bool slash;                // '/' as "\/"
+  bool beyond_ascii;         // every character beyond ASCII as \uXXXX (a surrogate pair above U+FFFF)
+  std::string_view as_unit;  // these ASCII characters as \u00XX too
+  bool upper_hex;            // \u00E4, not \u00e4
+};
+
+constexpr std::array<JsonWriterEscapes, 7> kJsonWriters = {{
+    {false, false, "", false},               // most writers (JSON.stringify, nlohmann, serde)
+    {true, false, "", false},                // PHP json_encode with JSON_UNESCAPED_UNICODE
+    {false, true, "", false},                // Python json.dumps
+    {true, true, "", false},                 // PHP json_encode
+    {false, false, "<>&", false},            // Go encoding/json
+    {false, true, "", true},                 // Jackson with ESCAPE_NON_ASCII
+    {false, true, "<>&'+`\"", true},         // .NET System.Text.Json
+}};
+
+std::string Escaped(std::string_view value, const JsonWriterEscapes& writer) {
+  std::string out;
+  auto unit = [&out, &writer](char32_t code_unit) {
+    char text[16];
+    std::snprintf(text, sizeof text, writer.upper_hex ? "\\u%04X" : "\\u%04x",
+                  static_cast<unsigned>(code_unit));
+    out += text;
+  };
+  for (size_t i = 0; i < value.size();) {
+    const unsigned char byte = static_cast<unsigned char>(value[i]);
+    if (byte >= 0x80 && writer.beyond_ascii) {
+      size_t next = i;
+      if (const std::optional<char32_t> code_point = DecodeUtf8(value, &next)) {
+        if (*code_point >= 0x10000) {
+          unit(0xD800 + ((*code_point - 0x10000) >> 10));
+          unit(0xDC00 + ((*code_point - 0x10000) & 0x3FF));
+        } else {
+          unit(*code_point);
         }
-      }
-      ++i;
-      const char* short_escape = nullptr;
-      switch (byte) {
-        case '"': short_escape = "\\\""; break;
-        case '\\': short_escape = "\\\\"; break;
-        case '\b': short_escape = "\\b"; break;
-        case '\f': short_escape = "\\f"; break;
-        case '\n': short_escape = "\\n"; break;
-        case '\r': short_escape = "\\r"; break;
-        case '\t': short_escape = "\\t"; break;
-        case '/': short_escape = slash ? "\\/" : nullptr; break;
-        default: break;
-      }
-      if (short_escape != nullptr) {
-        out += short_escape;
-      } else if (byte < 0x20) {
-        unit(byte);
-      } else {
-        out.push_back(static_cast<char>(byte));
+        i = next;
+        continue;
       }
     }
-    return out;
-  };
+    ++i;
+    if (byte < 0x80 && writer.as_unit.find(static_cast<char>(byte)) != std::string_view::npos) {
+      unit(byte);
+      continue;
+    }
+    const char* short_escape = nullptr;
+    switch (byte) {
+      case '"': short_escape = "\\\""; break;
+      case '\\': short_escape = "\\\\"; break;
+      case '\b': short_escape = "\\b"; break;
+      case '\f': short_escape = "\\f"; break;
+      case '\n': short_escape = "\\n"; break;
+      case '\r': short_escape = "\\r"; break;
+      case '\t': short_escape = "\\t"; break;
+      case '/': short_escape = writer.slash ? "\\/" : nullptr; break;
+      default: break;
+    }
+    if (short_escape != nullptr) {
+      out += short_escape;
+    } else if (byte < 0x20) {
+      unit(byte);
+    } else {
+      out.push_back(static_cast<char>(byte));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> JsonStringForms(std::string_view value) {
   std::vector<std::string> forms;
-  for (const bool slash : {false, true}) {
-    for (const bool ascii : {false, true}) {
-      std::string form = escaped(slash, ascii);
-      if (form != value && std::find(forms.begin(), forms.end(), form) == forms.end()) {
-        forms.push_back(std::move(form));
-      }
+  for (const JsonWriterEscapes& writer : kJsonWriters) {
+    std::string form = Escaped(value, writer);
+    if (form != value && std::find(forms.begin(), forms.end(), form) == forms.end()) {
+      forms.push_back(std::move(form));
     }
   }
   return forms;

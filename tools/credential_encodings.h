@@ -18,10 +18,11 @@ inline constexpr size_t kMinEncodedFormChars = 10;
 std::vector<std::string> EncodedForms(std::string_view value);
 
 // The bytes `value` takes inside a JSON string as common writers write it, where they
-// differ from `value`: '"', '\' and control characters escaped; besides that,
-// '/' as "\/" (PHP's json_encode), characters beyond ASCII as \uXXXX (Python's
-// json.dumps), or both. Encoded in turn (base64 of JSON text), such bytes no longer hold
-// the value's own EncodedForms (probe GK3).
+// differ from `value`: '"', '\' and control characters escaped; besides that, '/' as "\/"
+// (PHP), characters beyond ASCII as \u00e4 (Python, PHP) or \u00E4 (Jackson), "<>&" as
+// \u003c (Go), and .NET's escapes (\u002B for '+', \u0022 for '"', ...). Encoded in turn
+// (base64 of JSON text), such bytes no longer hold the value's own EncodedForms (probes
+// GK3, GM2).
 std::vector<std::string> JsonStringForms(std::string_view value);
 
 }  // namespace las::tools

@@ -541,7 +541,10 @@ struct Walk {
                            "validating less than the schema says)");
       }
       std::vector<std::string>& unknown = impl->unknown_keywords;
-      if (!Contains(kKnownKeywords, key) && unknown.size() < kMostUnknownKeywords &&
+      // OpenAPI's discriminator names what oneOf and const decide (pydantic writes it for
+      // every tagged union: probe GM3); an x- key is a vendor's annotation.
+      const bool annotation = key == "discriminator" || key.starts_with("x-");
+      if (!annotation && !Contains(kKnownKeywords, key) && unknown.size() < kMostUnknownKeywords &&
           std::find(unknown.begin(), unknown.end(), key) == unknown.end()) {
         unknown.push_back(key);
       }
@@ -729,6 +732,43 @@ struct Walk {
 };
 
 // ---------------------------------------------------------------------------------------
+// What a call may cost.
+
+// Every value of `instance` and every member name, at any depth: what the validator may
+// evaluate a subschema against (propertyNames applies to names).
+uint64_t ValuesIn(const Json& instance) {
+  uint64_t values = 1;
+  if (instance.is_object()) {
+    for (const auto& [name, member] : instance.items()) values += 1 + ValuesIn(member);
+  } else if (instance.is_array()) {
+    for (const Json& item : instance) values += ValuesIn(item);
+  }
+  return values;
+}
+
+// The refusal of a call whose validation could cost more than max_call_evaluations: each of
+// its `values` may be evaluated cost_per_value times, and so may each uniqueItems that
+// applies to an array, whose `item_comparisons` (each item with every other, a comparison
+// costing up to the item's values) count kEnumEntriesPerEvaluation to an evaluation (probe
+// GL1: 512 near-equal items of 900 numbers held the check for seconds).
+std::optional<Verdict> TooCostly(const ArgumentSchema::Impl& impl, uint64_t values,
+                                 uint64_t item_comparisons) {
+  const uint64_t comparisons = item_comparisons / kEnumEntriesPerEvaluation;
+  if ((values + comparisons) * impl.cost_per_value <= impl.limits.max_call_evaluations) {
+    return std::nullopt;
+  }
+  return Reject(Reason::kArgumentsSchemaViolation,
+                "arguments: " + std::to_string(values) + " values and member names" +
+                    (comparisons == 0 ? std::string()
+                                      : " and " + std::to_string(item_comparisons) +
+                                            " uniqueItems value comparisons") +
+                    ", each checked by up to " + std::to_string(impl.cost_per_value) +
+                    " subschema evaluations and enum comparisons of this tool's schema: more "
+                    "than the " +
+                    std::to_string(impl.limits.max_call_evaluations) + " one call may cost");
+}
+
+// ---------------------------------------------------------------------------------------
 // What valijson must not be handed: a conservative walk of schema and instance finds work
 // without a bound (long regex subjects, long uniqueItems arrays) and values it would
 // misread (numbers: trust/argument_numbers_internal.h; strings holding NUL).
@@ -750,6 +790,8 @@ struct HazardScan {
   // The member names scanned as values under propertyNames, kept for the scan: `visited`
   // holds their addresses.
   std::deque<Json> names;
+  // What each uniqueItems that applies to an array may compare (TooCostly).
+  uint64_t item_comparisons = 0;
 
   static bool Has(const Json& s, const char* key) { return s.contains(key); }
 
@@ -829,11 +871,14 @@ struct HazardScan {
     if (v.is_string() && v.get_ref<const std::string&>().size() > limit) {
       if (Has(s, "pattern")) LongString(pointer, "pattern");
     }
-    if (v.is_array() && v.size() > impl.limits.max_unique_items) {
-      if (auto u = s.find("uniqueItems"); u != s.end() && u->is_boolean() && u->get<bool>() && !found) {
+    if (auto u = s.find("uniqueItems"); v.is_array() && v.size() > 1 && u != s.end() &&
+                                          u->is_boolean() && u->get<bool>() && !found) {
+      if (v.size() > impl.limits.max_unique_items) {
         found = Hazard{pointer, "uniqueItems",
                        "an array longer than the " + std::to_string(impl.limits.max_unique_items) +
                            "-item bound for uniqueItems"};
+      } else {
+        item_comparisons += v.size() * (ValuesIn(v) - 1);
       }
     }
     if (v.is_object()) {
@@ -1245,21 +1290,27 @@ struct Refusal {
   std::optional<Hazard> hazard;
   std::vector<Failure> failures;
   bool threw = false;  // valijson threw: nothing is known of why
+  std::optional<Verdict> too_costly;  // decided before valijson ran (TooCostly)
 };
 
 // Checks the parsed `instance` (prepared in place: trust/argument_numbers_internal.h):
 // nullopt when it validates. `lost_precision`: pointers of numbers whose text says more
 // than their double. `nul`: the text may hold a NUL (the hazard scan must run).
-std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instance,
+std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instance, uint64_t values,
                                  const std::set<std::string>& lost_precision, bool nul) {
   const bool inexact_numbers = internal::PrepareInstanceNumbers(instance, impl.dialect != "draft-04");
   PatternMatches pattern_matches;
   if (impl.has_regex || impl.has_unique || impl.needs_number_scan || inexact_numbers || nul ||
       !lost_precision.empty()) {
-    HazardScan scan{impl, lost_precision, {}, std::nullopt, {}, {}};
+    HazardScan scan{impl, lost_precision, {}, std::nullopt, {}, {}, 0};
     std::string pointer;
     scan.Scan(impl.document, instance, pointer);
-    if (scan.found) return Refusal{std::move(scan.found), {}};
+    if (scan.found) return Refusal{std::move(scan.found), {}, false, std::nullopt};
+    if (scan.item_comparisons > 0) {
+      if (std::optional<Verdict> costly = TooCostly(impl, values, scan.item_comparisons)) {
+        return Refusal{std::nullopt, {}, false, std::move(costly)};
+      }
+    }
     pattern_matches = std::move(scan.pattern_matches);
   }
   try {
@@ -1278,13 +1329,14 @@ std::optional<Refusal> CheckTree(const ArgumentSchema::Impl& impl, Json& instanc
     valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
         target, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, no_regexes);
     if (visitor.validateSchema(*compiled)) return std::nullopt;
-    return Refusal{std::nullopt, ShownFailures(impl, results)};
+    return Refusal{std::nullopt, ShownFailures(impl, results), false, std::nullopt};
   } catch (const std::exception&) {
-    return Refusal{std::nullopt, {}, true};  // its message could quote the instance
+    return Refusal{std::nullopt, {}, true, std::nullopt};  // its message could quote the instance
   }
 }
 
 Verdict DescribeRefusal(const ArgumentSchema::Impl& impl, const Refusal& refusal) {
+  if (refusal.too_costly) return *refusal.too_costly;
   if (refusal.hazard) {
     return Reject(Reason::kArgumentsSchemaViolation,
                   "the arguments are not checked against the input schema: \"" + refusal.hazard->pointer +
@@ -1323,9 +1375,10 @@ bool AtFilled(std::string_view pointer, const std::vector<std::string>& filled) 
 // only that the schema refuses what Las fills in, naming every filled argument.
 Verdict InjectedRefusal(const ArgumentSchema::Impl& impl, Json client, const std::set<std::string>& lost_precision,
                         const std::vector<std::string>& filled) {
-  if (std::optional<Refusal> own = CheckTree(impl, client, lost_precision, /*nul=*/true)) {
+  const uint64_t values = ValuesIn(client);
+  if (std::optional<Refusal> own = CheckTree(impl, client, values, lost_precision, /*nul=*/true)) {
     std::erase_if(own->failures, [&](const Failure& f) { return f.keyword == "required" && AtFilled(f.pointer, filled); });
-    if (own->hazard || !own->failures.empty()) return DescribeRefusal(impl, *own);
+    if (own->hazard || own->too_costly || !own->failures.empty()) return DescribeRefusal(impl, *own);
   }
   std::string names;
   for (const std::string& name : filled) names += (names.empty() ? "\"" : ", \"") + PrintableToken(name) + "\"";
@@ -1362,55 +1415,6 @@ VerdictOr<Parsed> ParseInstance(const ArgumentSchema::Impl& impl, std::string_vi
   return out;
 }
 
-struct InstanceSize {
-  // Every value and every member name, at any depth: what the validator may evaluate a
-  // subschema against (propertyNames applies to names).
-  uint64_t values = 1;
-  // What uniqueItems may compare, were it applied to every array: each item with every
-  // other, a comparison costing up to the item's values — at most items x values per array
-  // (probe GL1: 512 near-equal items of 900 numbers held the check for seconds).
-  uint64_t item_comparisons = 0;
-};
-
-InstanceSize SizeOf(const Json& instance) {
-  InstanceSize size;
-  if (instance.is_object()) {
-    for (const auto& [name, member] : instance.items()) {
-      const InstanceSize inner = SizeOf(member);
-      size.values += 1 + inner.values;
-      size.item_comparisons += inner.item_comparisons;
-    }
-  } else if (instance.is_array()) {
-    for (const Json& item : instance) {
-      const InstanceSize inner = SizeOf(item);
-      size.values += inner.values;
-      size.item_comparisons += inner.item_comparisons;
-    }
-    if (instance.size() > 1) size.item_comparisons += instance.size() * (size.values - 1);
-  }
-  return size;
-}
-
-// The refusal of a call whose validation could cost more than max_call_evaluations: each of
-// its values may be evaluated cost_per_value times, and so may each array's uniqueItems,
-// kEnumEntriesPerEvaluation of whose value comparisons cost about one evaluation.
-std::optional<Verdict> TooCostly(const ArgumentSchema::Impl& impl, const Json& instance) {
-  const InstanceSize size = SizeOf(instance);
-  const uint64_t comparisons = impl.has_unique ? size.item_comparisons / kEnumEntriesPerEvaluation : 0;
-  if ((size.values + comparisons) * impl.cost_per_value <= impl.limits.max_call_evaluations) {
-    return std::nullopt;
-  }
-  return Reject(Reason::kArgumentsSchemaViolation,
-                "arguments: " + std::to_string(size.values) + " values and member names" +
-                    (comparisons == 0 ? std::string()
-                                      : " and " + std::to_string(size.item_comparisons) +
-                                            " uniqueItems value comparisons") +
-                    ", each checked by up to " + std::to_string(impl.cost_per_value) +
-                    " subschema evaluations and enum comparisons of this tool's schema: more "
-                    "than the " +
-                    std::to_string(impl.limits.max_call_evaluations) + " one call may cost");
-}
-
 // `filled`: the members Las injected (ValidateInjectedArguments); empty for other callers.
 Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool arguments,
                  size_t allowance = 0, const std::vector<std::string>& filled = {}) {
@@ -1418,7 +1422,8 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   if (arguments && impl.flat && impl.flat->Accepts(text)) return Verdict::Accept();
   VerdictOr<Parsed> parsed = ParseInstance(impl, text, arguments, allowance);
   if (!parsed.ok()) return parsed.verdict();
-  if (std::optional<Verdict> costly = TooCostly(impl, parsed->instance)) return *costly;
+  const uint64_t values = ValuesIn(parsed->instance);
+  if (std::optional<Verdict> costly = TooCostly(impl, values, 0)) return *costly;
   Json client;
   if (!filled.empty()) {
     client = parsed->instance;  // before CheckTree prepares it
@@ -1426,7 +1431,7 @@ Verdict Validate(const ArgumentSchema& schema, std::string_view text, bool argum
   }
   // JSON can only spell NUL as an escape; a false positive ("\\u0000") only costs the scan.
   const bool nul = text.find("\\u0000") != std::string_view::npos;
-  const std::optional<Refusal> refusal = CheckTree(impl, parsed->instance, parsed->lost_precision, nul);
+  const std::optional<Refusal> refusal = CheckTree(impl, parsed->instance, values, parsed->lost_precision, nul);
   if (!refusal) return Verdict::Accept();
   if (!filled.empty()) return InjectedRefusal(impl, std::move(client), parsed->lost_precision, filled);
   return DescribeRefusal(impl, *refusal);
@@ -1573,7 +1578,9 @@ bool RefusesFilledValues(const ArgumentSchema& schema, std::string_view argument
   const ArgumentSchema::Impl& impl = schema.impl();
   VerdictOr<Parsed> parsed = ParseInstance(impl, arguments_json, /*arguments=*/true, arguments_json.size());
   if (!parsed.ok()) return false;
-  const std::optional<Refusal> refusal = CheckTree(impl, parsed->instance, parsed->lost_precision, /*nul=*/true);
+  const uint64_t values = ValuesIn(parsed->instance);
+  const std::optional<Refusal> refusal =
+      CheckTree(impl, parsed->instance, values, parsed->lost_precision, /*nul=*/true);
   if (!refusal) return false;
   if (refusal->hazard) return AtFilled(refusal->hazard->pointer, filled);
   return std::any_of(refusal->failures.begin(), refusal->failures.end(),

@@ -166,7 +166,8 @@ class ArgumentSchema {
   // The keys of the schema's subschemas that are no keyword of JSON Schema draft-04 to
   // 2020-12 (a misspelt `maxlength`, OpenAPI's `nullable`), each once, as written, at most
   // kMostUnknownKeywords of them: every validator ignores them, so nothing checks what
-  // they say (probe GL6). `las release draft` notes them.
+  // they say (probe GL6). `las release draft` notes them. OpenAPI's `discriminator` and
+  // vendor `x-` keys are annotations, not named.
   const std::vector<std::string>& unknown_keywords() const;
 
   // Internal: the compiled state, defined in argument_schema.cc only (it holds the

@@ -235,10 +235,13 @@ TEST(CredentialsTest, Base64OfJsonTextThatEscapesTheCredentialIsRecognized) {
   // base64 of {"k": "other-value-entirely"}.
   EXPECT_FALSE(EchoesCredential(text_result("eyJrIjogIm90aGVyLXZhbHVlLWVudGlyZWx5In0="),
                                 {"Wq9/zX+3kLm7pR2t/vB8nY4u"}));
+  // .NET's System.Text.Json writes '+' as \u002B: base64 of {"t":"Kx9\u002BqPz3/..."}.
+  EXPECT_TRUE(EchoesCredential(
+      text_result("eyJ0IjoiS3g5XHUwMDJCcVB6My9MbTd3UjJ0XHUwMDJCdkI4blk0dSJ9"), {"Kx9+qPz3/Lm7wR2t+vB8nY4u"}));
   EXPECT_EQ(JsonStringForms("plain-ascii-value"), std::vector<std::string>{});
   EXPECT_EQ(JsonStringForms("q\"/\xc3\xa4\n"),
-            (std::vector<std::string>{"q\\\"/\xc3\xa4\\n", "q\\\"/\\u00e4\\n",
-                                      "q\\\"\\/\xc3\xa4\\n", "q\\\"\\/\\u00e4\\n"}));
+            (std::vector<std::string>{"q\\\"/\xc3\xa4\\n", "q\\\"\\/\xc3\xa4\\n", "q\\\"/\\u00e4\\n",
+                                      "q\\\"\\/\\u00e4\\n", "q\\\"/\\u00E4\\n", "q\\u0022/\\u00E4\\n"}));
 }
 
 TEST(CredentialsTest, OtherTextAndTooShortValuesAreNotRefused) {

@@ -384,7 +384,12 @@ TEST(ArgumentSchema, KeysThatAreNoKeywordAreNamed) {
   EXPECT_EQ(s.unknown_keywords(), (std::vector<std::string>{"nullable", "maxlength"}));
   EXPECT_TRUE(ValidateArguments(s, R"({"a":"abcdef"})").ok()) << "ignored, as every validator does";
   EXPECT_TRUE(Compile(R"({"type":"object","properties":{"a":{"type":"string","maxLength":2,
-      "format":"email","examples":["x"],"$comment":"c"}}})").unknown_keywords().empty());
+      "format":"email","examples":["x"],"$comment":"c","x-order":1}}})").unknown_keywords().empty());
+  // pydantic's tagged union (probe GM3): oneOf and const decide what discriminator says.
+  EXPECT_TRUE(Compile(R"({"type":"object","properties":{"pet":{"discriminator":{"propertyName":"kind"},
+      "oneOf":[{"properties":{"kind":{"const":"cat"}}},{"properties":{"kind":{"const":"dog"}}}]}}})")
+                  .unknown_keywords()
+                  .empty());
 }
 
 TEST(ArgumentSchema, BooleanAndEmptySchemas) {
@@ -1272,6 +1277,18 @@ TEST(ArgumentSchema, ACallWhoseValuesMultiplyTheSchemasCostBeyondTheBoundIsRefus
   std::string strings;
   for (int i = 0; i < 512; ++i) strings += (i == 0 ? "\"s" : ",\"s") + std::to_string(i) + "\"";
   EXPECT_TRUE(ValidateArguments(unique, R"({"v":[)" + strings + "]}").ok());
+  // Probe GM1: only arrays a uniqueItems applies to count; a large array beside a short
+  // unique one is no costlier than without it. And an array over the 512-item bound is
+  // named by that bound, not the cost (GM4).
+  const ArgumentSchema tags = Compile(
+      R"({"type":"object","properties":{"tags":{"type":"array","uniqueItems":true}}})");
+  std::string data;
+  for (int i = 0; i < 4000; ++i) data += (i == 0 ? "" : ",") + std::to_string(i);
+  EXPECT_TRUE(ValidateArguments(tags, R"({"tags":["x","y"],"data":[)" + data + "]}").ok());
+  const Verdict long_tags = ValidateArguments(tags, R"({"tags":[)" + data + "]}");
+  EXPECT_NE(long_tags.detail().find("an array longer than the 512-item bound for uniqueItems"),
+            std::string::npos)
+      << long_tags.ToString();
 
   // The bound counts every value and member name of the call.
   ArgumentSchemaLimits limits;
