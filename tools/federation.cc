@@ -228,9 +228,11 @@ void Federation::LaunchEligible() {
     }
     if (!admission.verdict.ok()) {
       RecordRefusal(name, std::string(admission.verdict.reason_name()), admission.verdict.detail());
+      // Las's own words (digests, paths): what `las check` shows too (probe GN2).
       if (!options_.quiet) {
-        Note("surface %s left out (%s)\n", name.c_str(),
-             state.reason.c_str());
+        const std::string detail = EscapeForTerminal(admission.verdict.detail());
+        Note("surface %s left out (%s)%s%s\n", name.c_str(), state.reason.c_str(),
+             detail.empty() ? "" : ": ", detail.c_str());
       }
       continue;
     }

@@ -403,6 +403,14 @@ TEST_F(SpecialPoliciesTest, FinanceNeedsItsWholeLocalConfiguration) {
     if (c.reason == "finance-config-incomplete") {
       EXPECT_NE(listed.err.find("missing LAS_FINANCE_KEY"), std::string::npos) << listed.err;
     }
+    // Probe GN2: the checks after the configuration's said only the reason.
+    if (c.reason == "finance-binary-mismatch") {
+      EXPECT_NE(listed.err.find("left out (finance-binary-mismatch): finance: the release binds "),
+                std::string::npos)
+          << listed.err;
+      EXPECT_NE(listed.err.find("; LAS_FINANCE_BINARY_SHA256 is " + std::string(64, '0')), std::string::npos)
+          << listed.err;
+    }
   }
 
   // A policy that is not proposal-only, with a matching fingerprint.
