@@ -118,6 +118,16 @@ class FederationTest : public ::testing::Test {
                              extra_args);
   }
 
+  // One `las list` on the test's log, with `extra_env` ("NAME=value") added.
+  void ListOnce(const std::vector<std::string>& extra_env = {}) {
+    std::vector<std::string> env = release_->Environment();
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
+    auto run = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"), "--registry",
+                                    release_->registry_path()},
+                                   env);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+  }
+
   std::vector<json> Replay(std::vector<std::string> filter = {}) {
     return testing::ReplayEvents(tmp_.Sub("log"), filter);
   }
@@ -980,14 +990,6 @@ TEST_F(FederationTest, AChildFloodingStderrKeepsServingAndNothingOfItReachesLas)
 // recorded refused with the reason, once, instead of staying "admitted" with its old tools
 // in `las inspect catalog` and `las sources`.
 TEST_F(FederationTest, TheLogsCatalogRecordsEverySurfaceALaterStartNoLongerServes) {
-  auto list = [&](std::vector<std::string> extra_env = {}) {
-    std::vector<std::string> env = release_->Environment();
-    env.insert(env.end(), extra_env.begin(), extra_env.end());
-    auto run = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"), "--registry",
-                                    release_->registry_path()},
-                                   env);
-    EXPECT_EQ(run.exit_code, 0) << run.err;
-  };
   auto recorded = [&](const std::string& surface) {
     auto run = testing::RunCommand({LAS_EXECUTABLE, "inspect", "catalog", "--log", tmp_.Sub("log"), "--json"});
     EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -998,29 +1000,29 @@ TEST_F(FederationTest, TheLogsCatalogRecordsEverySurfaceALaterStartNoLongerServe
     return json();
   };
   release_->Sign(2);
-  list();
+  ListOnce();
   ASSERT_EQ(recorded("echo")["admitted"], true);
   ASSERT_EQ(recorded("lem")["admitted"], true);
 
-  list({"LAS_SKIP=echo"});
+  ListOnce({"LAS_SKIP=echo"});
   EXPECT_EQ(recorded("echo")["admitted"], false);
   EXPECT_EQ(recorded("echo")["reason"], "skipped");
   EXPECT_EQ(recorded("echo")["tools"], json::array());
 
   std::erase_if(release_->manifest().surfaces, [](const auto& s) { return s.name == "lem"; });
   release_->Sign(3);  // also writes a registry without lem
-  list();
+  ListOnce();
   EXPECT_EQ(recorded("echo")["admitted"], true) << "served again";
   EXPECT_EQ(recorded("lem")["admitted"], false);
   EXPECT_EQ(recorded("lem")["reason"], "not-in-registry");
 
   release_->Sign(1);  // a rollback: the whole release is refused
-  list();
+  ListOnce();
   EXPECT_EQ(recorded("echo")["admitted"], false);
   EXPECT_EQ(recorded("echo")["reason"], "release-rejected");
   EXPECT_EQ(recorded("echo")["detail"], "rollback");
   const size_t refusals = Replay({"--kind", "SurfaceRejected"}).size();
-  list();
+  ListOnce();
   EXPECT_EQ(Replay({"--kind", "SurfaceRejected"}).size(), refusals)
       << "a surface already recorded refused is not recorded again";
 }
@@ -1028,14 +1030,6 @@ TEST_F(FederationTest, TheLogsCatalogRecordsEverySurfaceALaterStartNoLongerServe
 // A surface last recorded skipped, then dropped by a newer release, was recorded skipped
 // for good: a skip says nothing of what the release serves, so its grants stayed unmarked.
 TEST_F(FederationTest, ASkippedSurfaceALaterReleaseDropsIsRecordedAsDropped) {
-  auto list = [&](std::vector<std::string> extra_env = {}) {
-    std::vector<std::string> env = release_->Environment();
-    env.insert(env.end(), extra_env.begin(), extra_env.end());
-    auto run = testing::RunCommand({LAS_EXECUTABLE, "list", "--log", tmp_.Sub("log"), "--registry",
-                                    release_->registry_path()},
-                                   env);
-    EXPECT_EQ(run.exit_code, 0) << run.err;
-  };
   auto echo_rejections = [&] {
     std::vector<json> echo;
     for (const json& event : Replay({"--kind", "SurfaceRejected", "--surface", "echo"})) {
@@ -1044,20 +1038,20 @@ TEST_F(FederationTest, ASkippedSurfaceALaterReleaseDropsIsRecordedAsDropped) {
     return echo;
   };
   release_->Sign(2);
-  list();
-  list({"LAS_SKIP=echo"});
+  ListOnce();
+  ListOnce({"LAS_SKIP=echo"});
   ASSERT_EQ(echo_rejections().size(), 1u);
   EXPECT_EQ(echo_rejections()[0]["reason"], "skipped");
-  list({"LAS_SKIP=echo"});
+  ListOnce({"LAS_SKIP=echo"});
   EXPECT_EQ(echo_rejections().size(), 1u) << "skipped again: nothing new to record";
 
   std::erase_if(release_->manifest().surfaces, [](const auto& s) { return s.name == "echo"; });
   release_->Sign(3);  // also writes a registry without echo
-  list();
+  ListOnce();
   const std::vector<json> rejections = echo_rejections();
   ASSERT_EQ(rejections.size(), 2u);
   EXPECT_EQ(rejections[1]["reason"], "not-in-registry");
-  list();
+  ListOnce();
   EXPECT_EQ(echo_rejections().size(), 2u) << "recorded once";
 }
 
