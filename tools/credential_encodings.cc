@@ -36,27 +36,6 @@ void AddIfLongEnough(std::string form, std::vector<std::string>& forms) {
   forms.push_back(std::move(form));
 }
 
-}  // namespace
-
-std::vector<std::string> EncodedForms(std::string_view value) {
-  std::vector<std::string> forms;
-  AddIfLongEnough(Hex(value), forms);
-  for (int variant : {sodium_base64_VARIANT_ORIGINAL_NO_PADDING, sodium_base64_VARIANT_URLSAFE_NO_PADDING}) {
-    for (size_t shift = 0; shift < 3; ++shift) {
-      // Base64 character k holds bits 6k..6k+5 of the data: those that hold a bit of the
-      // `shift` bytes before the value, or of the bytes after it, depend on other data.
-      const size_t data_bytes = shift + value.size();
-      const std::string encoded = Base64(std::string(shift, '\0') + std::string(value), variant);
-      const size_t first = (shift * 8 + 5) / 6;
-      const size_t end = data_bytes * 8 / 6;
-      if (end > first) AddIfLongEnough(encoded.substr(first, end - first), forms);
-    }
-  }
-  return forms;
-}
-
-namespace {
-
 // How a JSON writer escapes a string's characters beyond the escapes JSON requires.
 struct JsonWriterEscapes {
   bool slash;                // '/' as "\/"
@@ -127,6 +106,23 @@ std::string Escaped(std::string_view value, const JsonWriterEscapes& writer) {
 }
 
 }  // namespace
+
+std::vector<std::string> EncodedForms(std::string_view value) {
+  std::vector<std::string> forms;
+  AddIfLongEnough(Hex(value), forms);
+  for (int variant : {sodium_base64_VARIANT_ORIGINAL_NO_PADDING, sodium_base64_VARIANT_URLSAFE_NO_PADDING}) {
+    for (size_t shift = 0; shift < 3; ++shift) {
+      // Base64 character k holds bits 6k..6k+5 of the data: those that hold a bit of the
+      // `shift` bytes before the value, or of the bytes after it, depend on other data.
+      const size_t data_bytes = shift + value.size();
+      const std::string encoded = Base64(std::string(shift, '\0') + std::string(value), variant);
+      const size_t first = (shift * 8 + 5) / 6;
+      const size_t end = data_bytes * 8 / 6;
+      if (end > first) AddIfLongEnough(encoded.substr(first, end - first), forms);
+    }
+  }
+  return forms;
+}
 
 std::vector<std::string> JsonStringForms(std::string_view value) {
   std::vector<std::string> forms;

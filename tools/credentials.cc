@@ -125,10 +125,6 @@ std::string UnescapeJsonOnce(std::string_view text) {
 // Levels of percent-encoding undone: %252F is %2F once decoded, / twice.
 inline constexpr int kPercentLevels = 3;
 
-// A URL that quotes a credential (an error naming the request that failed) spells its
-// bytes outside the unreserved ones as %XX, in either case, maybe more than once, and a
-// form writes a space as '+' (probes BD3, BE2); what it quotes may be JSON text, whose
-// escapes are undone too.
 // A credential or one of its spellings in `lower`; a spelling also across the line breaks
 // of a wrapped encoding: encoders wrap base64 and hex into lines (76 columns for MIME, 64
 // for PEM), and a break may fall inside the credential's spelling (probe AD1).
@@ -139,9 +135,12 @@ bool CarriesAsWrittenOrWrapped(std::string lower, const Needles& needles) {
   return needles.spellings.FoundIn(lower);
 }
 
-// Each decoded text is looked at as the result itself is: the credential's base64 and hex
-// spellings count inside a URL too ("?auth=" and a Basic header's base64, whose '+' and
-// '/' a URL writes %2B and %2F: probe GK1).
+// A URL that quotes a credential (an error naming the request that failed) spells its
+// bytes outside the unreserved ones as %XX, in either case, maybe more than once, and a
+// form writes a space as '+' (probes BD3, BE2); what it quotes may be JSON text, whose
+// escapes are undone too. Each decoded text is looked at as the result itself is: the
+// credential's base64 and hex spellings count inside a URL too ("?auth=" and a Basic
+// header's base64, whose '+' and '/' a URL writes %2B and %2F: probe GK1).
 bool CarriesPercentEncoded(std::string_view lower, const Needles& needles) {
   std::string encoded(lower);
   for (int level = 0; level < kPercentLevels; ++level) {
