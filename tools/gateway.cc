@@ -534,8 +534,10 @@ void Gateway::AfterCheck(std::shared_ptr<ChildCall> call, const trust::Verdict& 
   call->recorded_arguments = {};
   // A disk that stalls must not hold the answer past the call's deadline: the call is
   // answered then, and SendToChild records it not sent once its request is written.
+  // One the client cancelled meanwhile gets no answer (probe GO1: it got the timeout).
   ArmDeadline(call, [this](ChildCall& late) {
-    Finish(late, ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
+    Finish(late, late.cancelled ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
+                                : ToolCallReply::Error(kCallTimedOut, "Tool call timed out"));
   });
   appender_.Append({std::move(requested)}, options_.request_durability,
                    [this, call = std::move(call)](Result<log::AppendedRange> appended) mutable {
@@ -560,16 +562,16 @@ void Gateway::SendToChild(std::shared_ptr<ChildCall> call) {
       call->finished || (call->deadline_nanos != 0 && now >= call->deadline_nanos);
   transport::McpClient* child = out_of_time ? nullptr : federation_.ServingClientFor(call->surface);
   if (child == nullptr || call->cancelled) {
-    const char* reason = out_of_time       ? "timeout"
-                         : call->cancelled ? "cancelled"
-                                           : "surface-unavailable";
+    const char* reason = call->cancelled ? "cancelled"
+                         : out_of_time   ? "timeout"
+                                         : "surface-unavailable";
     appender_.Append({ToolCallCompletedEvent(ActorOf(call->session), call->call_id,
                                              fb::CallOutcome::Failed, BoundedText{}, 0, reason)},
                      log::Durability::kDeferred, [](Result<log::AppendedRange>) {});
     if (call->finished) return;
-    Finish(*call, out_of_time       ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
-                  : call->cancelled ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
-                                    : SurfaceUnavailable());
+    Finish(*call, call->cancelled ? ToolCallReply::Cancelled(kCallFailed, "Tool call cancelled")
+                  : out_of_time   ? ToolCallReply::Error(kCallTimedOut, "Tool call timed out")
+                                  : SurfaceUnavailable());
     return;
   }
   call->started_nanos = now;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -731,6 +732,27 @@ TEST_F(OffloadValidationTest, TheCallTimeoutAnswersCallsWhoseRequestsWaitForASta
   size_t calls_read = 0;
   for (const json& line : json::parse(TextOf(received))) calls_read += line[0] == "tools/call";
   EXPECT_EQ(calls_read, 1u) << TextOf(received);
+}
+
+// Probe GO1: a call cancelled while its request waits for the disk got the timeout error at
+// its deadline, and was recorded "timeout": a cancelled call gets no response.
+TEST_F(OffloadValidationTest, ACallCancelledWhileItsRequestWaitsForTheDiskGetsNoResponse) {
+  hold_syncs_ = true;
+  Open(held_.Runner(), [](GatewayOptions& options) { options.call_timeout_ms = 200; });
+  const int first = Send("a", "kid__echo", R"({"text":"first"})");
+  const int second = Send("a", "kid__echo", R"({"text":"second"})");
+  RunUntil([&] { return held_syncs_->held() >= 1; });
+  Cancel("a", first);
+  EXPECT_EQ(ErrorOf(Await("a", second))["code"], kCallTimedOut);
+  RunUntil([&] { return gateway_->calls_in_flight() == 0; });
+  RunReady();
+  EXPECT_FALSE(Answered("a", first)) << SessionOf("a").responses[first];
+  held_syncs_->Release();
+  auto completed = AwaitEvents("ToolCallCompleted", 2);
+  ASSERT_EQ(completed.size(), 2u);
+  std::multiset<std::string> reasons;
+  for (const json& event : completed) reasons.insert(event["payload"]["error_code"].get<std::string>());
+  EXPECT_EQ(reasons, (std::multiset<std::string>{"cancelled", "timeout"}));
 }
 
 // A lone call's sync runs on the loop, unless a call timeout asks for every sync off it (as
