@@ -41,6 +41,7 @@
 #include "trust/argument_numbers_internal.h"
 #include "trust/date_time_format.h"
 #include "trust/flat_argument_check_internal.h"
+#include "trust/leading_lookaheads.h"
 #include "trust/linear_regex.h"
 #include "trust/schema_cost_internal.h"
 #include "trust/strict_json_internal.h"
@@ -355,9 +356,14 @@ struct Walk {
     }
   }
 
-  Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc) {
+  // `lookaheads`: a `pattern` keyword's, whose leading look-aheads become conditions of
+  // its matcher (trust/leading_lookaheads.h); not a patternProperties key's, which all of a
+  // node's keys match as one RE2 set (its RE2 text goes into `translated`).
+  Status CheckRegex(const Json& node, const std::string& pattern, const std::string& loc, bool lookaheads) {
     pattern_nodes.insert(&node);
-    if (impl->regexes.contains(pattern)) return Status::Ok();
+    if (impl->regexes.contains(pattern) && (lookaheads || translated.contains(pattern))) {
+      return Status::Ok();
+    }
     if (pattern.size() > kMaxPatternBytes) {
       // A patternProperties location ends in the pattern itself: name where it stands.
       const std::string shown = loc.size() > 200 ? loc.substr(0, 200) + "..." : loc;
@@ -385,10 +391,29 @@ struct Walk {
     } catch (const std::exception&) {
       return InvalidArgument("input schema: " + loc + " is not a valid ECMAScript regular expression");
     }
-    Result<std::string> for_re2 = TranslatePattern(pattern, PatternTarget::kRe2CodePoints);
-    if (!for_re2.ok()) return Status(for_re2.status().code(), "input schema: " + loc + ": " + for_re2.status().message());
-    Result<LinearRegex> linear = LinearRegex::Compile(*for_re2);
-    if (!linear.ok()) return Status(linear.status().code(), "input schema: " + loc + ": " + linear.status().message());
+    auto compile = [&loc](std::string_view text, std::string* for_re2) -> Result<LinearRegex> {
+      Result<std::string> translation = TranslatePattern(text, PatternTarget::kRe2CodePoints);
+      if (!translation.ok()) {
+        return Status(translation.status().code(), "input schema: " + loc + ": " + translation.status().message());
+      }
+      Result<LinearRegex> matcher = LinearRegex::Compile(*translation);
+      if (!matcher.ok()) return Status(matcher.status().code(), "input schema: " + loc + ": " + matcher.status().message());
+      if (for_re2 != nullptr) *for_re2 = std::move(translation).value();
+      return matcher;
+    };
+    const std::optional<LookaheadSplit> split = lookaheads ? SplitLeadingLookaheads(pattern) : std::nullopt;
+    std::string for_re2;
+    Result<LinearRegex> linear = compile(split ? split->rest : pattern, &for_re2);
+    if (!linear.ok()) return linear.status();
+    if (split) {
+      std::vector<std::pair<bool, LinearRegex>> conditions;
+      for (const LookaheadSplit::Condition& condition : split->conditions) {
+        Result<LinearRegex> matcher = compile(condition.pattern, nullptr);
+        if (!matcher.ok()) return matcher.status();
+        conditions.emplace_back(condition.must_match, std::move(matcher).value());
+      }
+      linear = LinearRegex::WithConditions(std::move(linear).value(), std::move(conditions));
+    }
     pattern_instructions += static_cast<uint64_t>(std::max(0, linear->ProgramSize()));
     if (pattern_instructions > impl->limits.max_pattern_instructions) {
       return Unsupported("input schema: " + loc + ": the schema's patterns together compile to more than " +
@@ -396,7 +421,7 @@ struct Walk {
                          " matcher instructions, more than Las compiles for one schema");
     }
     impl->regexes.emplace(pattern, std::move(linear).value());
-    translated.emplace(pattern, std::move(for_re2).value());
+    if (!split) translated.emplace(pattern, std::move(for_re2));
     impl->has_regex = true;
     return Status::Ok();
   }
@@ -599,7 +624,7 @@ struct Walk {
       }
     }
     if (auto it = node.find("pattern"); it != node.end() && it->is_string()) {
-      LAS_RETURN_IF_ERROR(CheckRegex(node, it->get<std::string>(), SchemaLoc(loc, "pattern")));
+      LAS_RETURN_IF_ERROR(CheckRegex(node, it->get<std::string>(), SchemaLoc(loc, "pattern"), /*lookaheads=*/true));
     }
     if (auto it = node.find("format"); it != node.end() && it->is_string()) {
       if (DateTimeCheckFor(it->get_ref<const std::string&>()) != nullptr) format_nodes.insert(&node);
@@ -621,7 +646,7 @@ struct Walk {
       const std::string ploc = SchemaLoc(loc, "patternProperties");
       std::vector<std::string> all;
       for (const auto& [pattern, sub] : it->items()) {
-        LAS_RETURN_IF_ERROR(CheckRegex(node, pattern, SchemaLoc(ploc, pattern)));
+        LAS_RETURN_IF_ERROR(CheckRegex(node, pattern, SchemaLoc(ploc, pattern), /*lookaheads=*/false));
         MarkAll(sub, moved);
         all.push_back(translated.at(pattern));
       }

@@ -54,10 +54,26 @@ Result<LinearRegex> LinearRegex::Compile(std::string_view translated_pattern) {
   }
 }
 
-int LinearRegex::ProgramSize() const { return re_->ProgramSize(); }
+int LinearRegex::ProgramSize() const {
+  int size = re_->ProgramSize();
+  for (const auto& [must_match, condition] : conditions_) size += condition->ProgramSize();
+  return size;
+}
+
+LinearRegex LinearRegex::WithConditions(LinearRegex main,
+                                        std::vector<std::pair<bool, LinearRegex>> conditions) {
+  for (auto& [must_match, condition] : conditions) {
+    main.conditions_.emplace_back(must_match, std::move(condition.re_));
+  }
+  return main;
+}
 
 bool LinearRegex::Search(std::string_view subject) const {
-  return RE2::PartialMatch(re2::StringPiece(subject.data(), subject.size()), *re_);
+  const re2::StringPiece text(subject.data(), subject.size());
+  for (const auto& [must_match, condition] : conditions_) {
+    if (RE2::PartialMatch(text, *condition) != must_match) return false;
+  }
+  return RE2::PartialMatch(text, *re_);
 }
 
 Result<LinearRegexSet> LinearRegexSet::Compile(const std::vector<std::string>& translated_patterns) {

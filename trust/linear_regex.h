@@ -15,6 +15,9 @@
 // byte of 0x80 or more, `\xE9a|\xE9b` on "\xE9a".) Search is unanchored (a match
 // anywhere), as JSON Schema's `pattern` is; `^` and `$` hold only at the subject's ends.
 //
+// Look-aheads at the start of an anchored `pattern` are taken apart before this
+// (trust/leading_lookaheads.h) and matched as conditions (WithConditions).
+//
 // Errors (never quoting the pattern): kUnsupported for look-ahead or look-behind, a back-
 // reference, or a pattern over the program-size bound (such as `.{0,1000}` over UTF-8);
 // kInvalidArgument for other syntax RE2 refuses.
@@ -26,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -47,12 +51,19 @@ class LinearRegex {
   // Whether the pattern matches somewhere in `subject` (UTF-8).
   bool Search(std::string_view subject) const;
 
-  // The compiled program's instructions: a measure of what compiling it cost.
+  // The compiled programs' instructions: a measure of what compiling them cost.
   int ProgramSize() const;
+
+  // `main` with the look-aheads at its start as conditions (trust/leading_lookaheads.h):
+  // Search matches when each condition's regex matches the subject (must_match) or does
+  // not, and `main` matches.
+  static LinearRegex WithConditions(LinearRegex main,
+                                    std::vector<std::pair<bool, LinearRegex>> conditions);
 
  private:
   explicit LinearRegex(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}
   std::shared_ptr<const re2::RE2> re_;  // never null
+  std::vector<std::pair<bool, std::shared_ptr<const re2::RE2>>> conditions_;  // must_match, regex
 };
 
 // Several patterns matched at once: which of them match a subject, in one pass however

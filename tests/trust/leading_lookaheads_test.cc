@@ -1,0 +1,104 @@
+// SplitLeadingLookaheads (trust/leading_lookaheads.h), and patterns that start with
+// look-aheads checked through an argument schema against std::regex, which implements
+// ECMAScript look-ahead itself.
+#include "trust/leading_lookaheads.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "trust/argument_schema.h"
+
+namespace las::trust {
+namespace {
+
+TEST(LeadingLookaheads, LookaheadsAtTheAnchoredStartAreSplit) {
+  // pydantic's Decimal (probe GS2).
+  auto decimal = SplitLeadingLookaheads(R"(^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$)");
+  ASSERT_TRUE(decimal.has_value());
+  ASSERT_EQ(decimal->conditions.size(), 1u);
+  EXPECT_FALSE(decimal->conditions[0].must_match);
+  EXPECT_EQ(decimal->conditions[0].pattern, R"(^(?:^[-+.]*$))");
+  EXPECT_EQ(decimal->rest, R"(^[+-]?0*\d*\.?\d*$)");
+
+  auto two = SplitLeadingLookaheads(R"(^(?=.*\d)(?![)(]|x\))(a|b)+$)");
+  ASSERT_TRUE(two.has_value());
+  ASSERT_EQ(two->conditions.size(), 2u);
+  EXPECT_TRUE(two->conditions[0].must_match);
+  EXPECT_EQ(two->conditions[0].pattern, R"(^(?:.*\d))");
+  EXPECT_EQ(two->conditions[1].pattern, R"(^(?:[)(]|x\)))");
+  EXPECT_EQ(two->rest, "^(a|b)+$");
+}
+
+TEST(LeadingLookaheads, OtherPatternsAreNotSplit) {
+  for (const char* pattern : {
+           "^[a-z]+$",         // none
+           "(?!a)b",           // not anchored: tested at every position
+           "a^(?!b)",          // not at the start
+           "^(?!a)b|c",        // the look-ahead applies to one alternative
+           "^(?!a",            // not closed
+           "^(?!a)b(",         // what follows is not closed
+           "^(?!a)b)",         // nor balanced
+           "^x(?!a)b",         // after another atom
+       }) {
+    EXPECT_FALSE(SplitLeadingLookaheads(pattern).has_value()) << pattern;
+  }
+  // A `|` inside a group or a class of what follows is no alternative of the whole.
+  EXPECT_TRUE(SplitLeadingLookaheads("^(?!a)(b|c)[|]$").has_value());
+}
+
+// Every string of up to four characters over an alphabet that exercises the patterns,
+// against std::regex's ECMAScript search, which has look-ahead of its own.
+TEST(LeadingLookaheads, SplitPatternsMatchAsECMAScriptDoes) {
+  const std::string alphabet = "-+.10a";
+  std::vector<std::string> subjects = {""};
+  for (size_t length = 1, from = 0; length <= 4; ++length) {
+    const size_t to = subjects.size();
+    for (size_t i = from; i < to; ++i) {
+      for (const char c : alphabet) subjects.push_back(subjects[i] + c);
+    }
+    from = to;
+  }
+  for (const std::string pattern : {
+           R"(^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$)",
+           R"(^(?=.*1)(?!.*\.\.)[-+.10a]{2,}$)",
+           R"(^(?!a)(?=[^+]))",
+       }) {
+    ASSERT_TRUE(SplitLeadingLookaheads(pattern).has_value()) << pattern;
+    Result<ArgumentSchema> schema =
+        CompileArgumentSchema(nlohmann::json{{"type", "object"}, {"properties", {{"s", {{"pattern", pattern}}}}}}.dump());
+    ASSERT_TRUE(schema.ok()) << pattern << ": " << schema.status().ToString();
+    const std::regex ecmascript(pattern);
+    size_t matched = 0;
+    for (const std::string& subject : subjects) {
+      const bool expected = std::regex_search(subject, ecmascript);
+      matched += expected;
+      const Verdict verdict = ValidateArguments(*schema, nlohmann::json{{"s", subject}}.dump());
+      EXPECT_EQ(verdict.ok(), expected) << pattern << " on \"" << subject << "\": " << verdict.ToString();
+    }
+    EXPECT_GT(matched, 0u) << pattern;
+    EXPECT_LT(matched, subjects.size()) << pattern;
+  }
+}
+
+// A look-ahead anywhere else is still refused, and so is one in a patternProperties key
+// (matched as one RE2 set with the node's other keys).
+TEST(LeadingLookaheads, OtherLookaheadsStillFailCompile) {
+  for (const char* schema : {
+           R"js({"properties":{"s":{"pattern":"^a(?!b)"}}})js",
+           R"js({"properties":{"s":{"pattern":"^(?!a)b|c"}}})js",
+           R"js({"patternProperties":{"^(?!x)":{"type":"string"}}})js",
+           R"js({"properties":{"s":{"pattern":"^(?!a)"}},"patternProperties":{"^(?!a)":{}}})js",
+       }) {
+    Result<ArgumentSchema> compiled = CompileArgumentSchema(schema);
+    ASSERT_FALSE(compiled.ok()) << schema;
+    EXPECT_EQ(compiled.status().code(), Code::kUnsupported) << compiled.status().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace las::trust
