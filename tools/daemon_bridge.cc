@@ -71,7 +71,11 @@ class Unanswered {
   void OnClientLine(const transport::LineEvent& e) {
     // An early answer belongs to the line in progress when it came: this one, or none.
     std::map<std::string, size_t> answered_early = std::exchange(answered_early_, {});
-    if (e.kind != transport::LineEvent::Kind::kLine) return;  // answered by salvage, if at all
+    // A last line without a newline is served as a line too (probe GT3); an over-long one
+    // is answered by salvage, if at all.
+    if (e.kind != transport::LineEvent::Kind::kLine && e.kind != transport::LineEvent::Kind::kPartialAtEof) {
+      return;
+    }
     // The endpoint's limits: a request whose id is too long is not answered, so it is not
     // counted.
     // As the endpoint reads it: a byte order mark first is ignored (probe AI5).

@@ -1,15 +1,18 @@
-// DaemonClient: one MCP session's worth of requests to the running daemon of a log, for
-// `las` verbs whose mutations must go through the running server when there is one
-// (`las sources enable|disable`, `las grant`, `las onboarding mark`): while a daemon runs it
-// holds the log's writer lock, so a verb cannot append itself — it asks the daemon, which
-// decides and records exactly as for any other client.
+// DaemonClient: one MCP session's worth of requests to the running daemon of a log, as a
+// bridged client makes them: the hello, `initialize`, the requests, the end of input. The
+// `las` verbs that change what a running daemon serves (`las sources enable|disable`, `las
+// grant`, `las onboarding mark`) do not use it: they go through the operator channel
+// (tools/operator_client.h). Tests use it to drive a daemon as one client (probe GT2: this
+// header said otherwise).
 //
 // RunDaemonSession connects (tools/daemon_socket.h: owner and peer uid checked), sends the
 // bridge hello with `agent_id`, `initialize` (id 0, clientInfo `client_name`),
 // `notifications/initialized`, then each request in order (each a JSON-RPC request line
 // whose id is the caller's), ends its input, and returns every response to those requests,
 // in arrival order, as raw JSON lines (the initialize answer is left out). The daemon
-// answers all of them before it closes the connection.
+// answers all of them before it closes the connection. Every request is sent before any
+// answer is read: the daemon stops reading a client that holds 8 MiB of unread answers, so
+// a request list whose answers exceed that blocks for good. For short lists only.
 //
 // Errors: kNotFound when no daemon serves `log_dir` (the caller then works embedded);
 // kDenied for an unsafe socket; kIo when the connection fails or the daemon refuses the

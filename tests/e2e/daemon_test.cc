@@ -1748,8 +1748,6 @@ TEST_F(DaemonTest, AConnectionThatDoesNotReadIsNotReadWhileOthersAreServed) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
-// The client's input ended with a call in flight, then the daemon died: the bridge must
-// not end as if the session had been closed cleanly.
 // A client that writes all its requests before it reads an answer: the bridge must keep
 // reading answers while it forwards requests, or it blocks writing to the daemon while the
 // daemon, whose answers back up, has stopped reading from it.
@@ -1827,6 +1825,8 @@ TEST_F(DaemonTest, ABridgeOwesNothingForAnOverlongIdOrACancelledDuplicate) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// The client's input ended with a call in flight, then the daemon died: the bridge must
+// not end as if the session had been closed cleanly.
 TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   ASSERT_FALSE(StartDaemon().empty());
   EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
@@ -1840,6 +1840,27 @@ TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   const int status = bridge.child().Wait();
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 9);
+  std::ofstream(gate).put('x');  // lets the orphaned child answer and go
+}
+
+// The same when the call is the input's last line and has no newline: the daemon serves
+// it, so the bridge owes its answer (probe GT3: it was not counted, and the bridge exited 0).
+TEST_F(DaemonTest, ABridgeCountsAnUnterminatedLastRequest) {
+  ASSERT_FALSE(StartDaemon().empty());
+  const std::string gate = tmp_.Sub("gate-unterminated");
+  const std::string input = tmp_.Sub("unterminated.jsonl");
+  std::ofstream(input) << R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})" << "\n"
+                       << tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump());
+  testing::ChildProcess bridge(
+      testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}), input);
+  ASSERT_TRUE(bridge.ReadLine().has_value()) << "initialize answered";
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  daemon_->Kill(SIGKILL);
+  (void)daemon_->Wait();
+  auto status = bridge.WaitFor(std::chrono::seconds(30));
+  if (!status) bridge.Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "the bridge did not end";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9) << *status;
   std::ofstream(gate).put('x');  // lets the orphaned child answer and go
 }
 
