@@ -22,7 +22,7 @@ Options:
   --title TEXT         every tool lists "title": TEXT (unsigned text)
   --extra-tool NAME    list one more tool, NAME (not in any release)
   --lookahead-tool NAME  list one more tool, NAME, whose schema's pattern has a look-ahead
-                       (signed as listed; Las cannot compile it)
+                       after its start (signed as listed; Las cannot compile it)
   --short-key-tool NAME  list one more tool, NAME, whose schema allows an "api_key" of at
                        most 4 characters (a credential template of a longer value fails it)
   --untyped-tool NAME  list one more tool, NAME, whose schema has no root "type" (valid JSON
@@ -269,7 +269,7 @@ def main():
         TOOLS.append({"name": opts["--extra-tool"], "inputSchema": {"type": "object"}})
     if "--lookahead-tool" in opts:
         TOOLS.append({"name": opts["--lookahead-tool"], "inputSchema": {
-            "type": "object", "properties": {"a": {"type": "string", "pattern": "^(?=a)a$"}}}})
+            "type": "object", "properties": {"a": {"type": "string", "pattern": "^a(?=a)"}}}})
     if "--short-key-tool" in opts:
         TOOLS.append({"name": opts["--short-key-tool"], "inputSchema": {
             "type": "object", "properties": {"api_key": {"type": "string", "maxLength": 4}}}})
