@@ -579,6 +579,14 @@ struct Walk {
         return Unsupported("input schema: " + SchemaLoc(loc, key) +
                            ": a bound written as a string, not a number");
       }
+      // OpenAPI 3.0 (zod-to-json-schema's openApi3 target) writes draft-04's boolean form
+      // in a schema read as a later draft; valijson's own refusal named valijson (probe GS5).
+      if (value.is_boolean() && dialect != Dialect::kDraft04 &&
+          (key == "exclusiveMinimum" || key == "exclusiveMaximum")) {
+        return Unsupported("input schema: " + SchemaLoc(loc, key) + ": a boolean, draft-04's form, in a " +
+                           std::string(DialectName(dialect)) +
+                           " schema, where it must be the bound itself (a number)");
+      }
       if (dialect == Dialect::k202012 &&
           (key == "additionalItems" || (key == "items" && value.is_array()))) {
         return Unsupported("input schema: " + SchemaLoc(loc, key) +

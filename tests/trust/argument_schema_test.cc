@@ -840,6 +840,18 @@ TEST(ArgumentSchema, BoundsAreNumbersAndPropertyNamesFailuresAreNamed) {
     EXPECT_NE(refused.status().message().find("a bound written as a string"), std::string::npos)
         << refused.status().ToString();
   }
+  // Probe GS5: OpenAPI 3.0's boolean exclusiveMinimum in a schema read as draft-07.
+  Result<ArgumentSchema> open_api = CompileArgumentSchema(
+      R"({"type":"object","properties":{"n":{"type":"number","minimum":0,"exclusiveMinimum":true}}})");
+  ASSERT_FALSE(open_api.ok());
+  EXPECT_EQ(open_api.status().code(), Code::kUnsupported);
+  EXPECT_NE(open_api.status().message().find(
+                "#/properties/n/exclusiveMinimum: a boolean, draft-04's form, in a draft-07 schema"),
+            std::string::npos)
+      << open_api.status().ToString();
+  EXPECT_TRUE(CompileArgumentSchema(R"({"$schema":"http://json-schema.org/draft-04/schema#",)"
+                                    R"("properties":{"n":{"minimum":0,"exclusiveMinimum":true}}})")
+                  .ok());
   ArgumentSchema root = Compile(R"({"type":"object","propertyNames":{"$ref":"#/definitions/n"},
       "definitions":{"n":{"maxLength":3}}})");
   ExpectViolation(root, R"({"abcdefgh":1})", "", "propertyNames");
