@@ -54,6 +54,10 @@ Status EnsureParentDirectory(const std::string& path) {
   return MakePrivateDirectories(DirectoryOf(path)).status();
 }
 
+Status CheckParentDirectoryCanBeMade(const std::string& path) {
+  return CheckPrivateDirectoriesCanBeMade(DirectoryOf(path));
+}
+
 bool PathExists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;

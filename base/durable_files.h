@@ -61,6 +61,9 @@ Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, 
 // already is a directory.
 Status EnsureParentDirectory(const std::string& path);
 
+// CheckPrivateDirectoriesCanBeMade for the directory that holds `path`: nothing is made.
+Status CheckParentDirectoryCanBeMade(const std::string& path);
+
 // True if something (a file, a directory, a dangling symlink) exists at `path`.
 bool PathExists(const std::string& path);
 

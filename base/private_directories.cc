@@ -42,4 +42,19 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
   return PathErrorStatus(failure, subject);
 }
 
+Status CheckPrivateDirectoriesCanBeMade(const std::string& dir) {
+  for (std::filesystem::path at(dir);;) {
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(at, error);
+    if (status.type() == std::filesystem::file_type::directory) return Status::Ok();
+    if (status.type() != std::filesystem::file_type::not_found && !error) {
+      return InvalidArgument(at.string() + " is not a directory, and a directory is needed there; give "
+                             "the path of a directory, or of one to be made");
+    }
+    const std::filesystem::path parent = at.parent_path();
+    if (parent.empty() || parent == at) return Status::Ok();  // the making says the rest
+    at = parent;
+  }
+}
+
 }  // namespace las

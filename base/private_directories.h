@@ -22,4 +22,9 @@ namespace las {
 // naming the directory and the system's reason.
 Result<bool> MakePrivateDirectories(const std::string& dir);
 
+// Ok when MakePrivateDirectories(dir) would not fail for a file standing at `dir` or above
+// it (kInvalidArgument, the same message), making nothing: a command that makes several
+// directories checks each first, so that a refusal leaves none made (probe GV2).
+Status CheckPrivateDirectoriesCanBeMade(const std::string& dir);
+
 }  // namespace las

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/path_flag.h"
 #include "cli/exit_codes.h"
+#include "cli/id_argument.h"
 #include "cli/inspect_flags.h"
 #include "cli/json_output.h"
 #include "cli/log_fold.h"
@@ -29,10 +30,6 @@ namespace las::cli {
 namespace {
 
 int InspectCalls(const InspectFlags& flags) {
-  // No call has an empty id; taken as "no filter" it printed every call.
-  if (flags.call_id && flags.call_id->empty()) {
-    return Fail(InvalidArgument("--call needs a call id"));
-  }
   // The per-call ledger is not a projection of the set (the "calls" projection keeps only
   // a summary): fold it here from the verified events.
   reducers::CallLedger ledger;
@@ -273,7 +270,9 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
        "The call ledger: what happened to each tool call. A call requested but never completed "
        "is uncertain: Las never retries it",
        InspectCalls)
-      ->add_option("--call", flags->call_id, "Only this call id");
+      ->add_option("--call", flags->call_id, "Only this call id")
+      // No call has an empty or blank id; taken as "no filter" it printed every call.
+      ->check(IdArgument());
   view("catalog",
        "The federated catalog as last recorded in the log: per surface its admission verdict "
        "and the tools its CatalogLoaded named",

@@ -25,6 +25,7 @@
 #include "cli/number_flags.h"
 #include "cli/operator_route.h"
 #include "cli/paths.h"
+#include "cli/table.h"
 #include "tools/sealed_log.h"
 #include "cli/registry_flag.h"
 #include "cli/release_settings.h"
@@ -104,27 +105,15 @@ void PrintTable(const tools::JourneyView& view, const std::vector<tools::StepRes
       for (const auto& surface : view.surfaces) rows.push_back(&surface);
     }
   }
-  auto cells = [](const tools::JourneyRow& row) {
-    return std::array<std::string, 5>{
-        row.step, row.status == "failed" ? std::string("FAILED") : row.status,
-        row.reason.empty() ? std::string("-") : row.reason, ByText(row.by, row.sequence),
-        row.sequence == 0 ? std::string("-") : std::to_string(row.sequence)};
-  };
-  const std::array<std::string, 5> headers = {"STEP", "STATUS", "REASON", "BY", "SEQ"};
-  std::array<size_t, 5> width{};
-  for (size_t i = 0; i < 5; ++i) width[i] = headers[i].size();
+  // Columns as wide as a terminal shows them (probe GV4: an agent id of wide characters
+  // was padded by its bytes).
+  Table table({"STEP", "STATUS", "REASON", "BY", "SEQ", "DETAIL"});
   for (const auto* row : rows) {
-    const auto c = cells(*row);
-    for (size_t i = 0; i < 5; ++i) width[i] = std::max(width[i], c[i].size());
+    table.Add({row->step, row->status == "failed" ? std::string("FAILED") : row->status,
+               row->reason.empty() ? std::string("-") : row->reason, ByText(row->by, row->sequence),
+               row->sequence == 0 ? std::string("-") : std::to_string(row->sequence), DetailCell(*row)});
   }
-  auto line = [&](const std::array<std::string, 5>& c, const std::string& detail) {
-    std::string out;
-    for (size_t i = 0; i < 5; ++i) out += c[i] + std::string(width[i] - c[i].size() + 2, ' ');
-    out += detail;
-    std::printf("%s\n", EscapeForTerminal(out).c_str());
-  };
-  line(headers, "DETAIL");
-  for (const auto* row : rows) line(cells(*row), DetailCell(*row));
+  table.Print();
   if (view.complete()) {
     std::printf("\nlas onboarding: complete: every step is done\n");
   } else {

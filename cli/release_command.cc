@@ -127,6 +127,11 @@ int RunKeygen(const KeygenFlags& flags) {
     if (!text.ok()) return Fail(text.status());
     store_text = std::move(text).value();
   }
+  // Every directory checked before any is made: a refusal leaves none (probe GV2).
+  for (const std::string& path : {secret_path, public_path, flags.trust_store}) {
+    if (path.empty()) continue;
+    if (Status can = CheckParentDirectoryCanBeMade(path); !can.ok()) return Fail(can);
+  }
   for (const std::string& path : {secret_path, public_path, flags.trust_store}) {
     if (path.empty()) continue;
     if (Status made = EnsureParentDirectory(path); !made.ok()) return Fail(made);
@@ -262,7 +267,8 @@ int RunDraft(const DraftFlags& flags) {
   request.env = flags.env;
   request.argv = flags.command;
   request.start_timeout_ms = flags.timeout_ms;
-  request.policy.workspace = FlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
+  // Made absolute where given, as `las check --workspace` does (probe GV1).
+  request.policy.workspace = PathFlagOrEnv(flags.workspace, env, "LAS_WORKSPACE");
   request.policy.node_executable = NodeExecutable(env);
   request.policy.environment = env;
   if (request.policy.workspace.empty()) {
@@ -278,7 +284,8 @@ int RunDraft(const DraftFlags& flags) {
     if (request.cwd.size() > 1 && request.cwd.back() == '/') request.cwd.pop_back();
   }
 
-  if (Status made = EnsureParentDirectory(manifest_path); !made.ok()) return Fail(made);
+  // Made only when the draft is written: a refused draft leaves no directory (probe GV3).
+  if (Status can = CheckParentDirectoryCanBeMade(manifest_path); !can.ok()) return Fail(can);
   bool existed = false;
   Result<trust::Manifest> manifest = ManifestToEdit(manifest_path, SystemWallClock().NowMicros(), &existed);
   if (!manifest.ok()) return Fail(manifest.status());
@@ -299,6 +306,7 @@ int RunDraft(const DraftFlags& flags) {
   for (std::string& note : tools::SurfaceFileNotes(binding)) notes.push_back(std::move(note));
   for (std::string& note : tools::NodeSurfaceNotes(binding, request.policy)) notes.push_back(std::move(note));
   if (Status valid = trust::ValidateManifest(*manifest); !valid.ok()) return Fail(valid);
+  if (Status made = EnsureParentDirectory(manifest_path); !made.ok()) return Fail(made);
   if (Status wrote = ReplaceFileAtomically(manifest_path, trust::SerializeManifest(*manifest), kPublicMode);
       !wrote.ok()) {
     return Fail(wrote);

@@ -84,7 +84,6 @@ int List(const SourcesFlags& flags) {
 }
 
 int Inspect(const SourcesFlags& flags) {
-  if (flags.id.empty()) return Fail(InvalidArgument("needs a source id"));
   int exit_code = kExitOk;
   auto sources = Inventory(flags, exit_code);
   if (!sources) return exit_code;
@@ -202,7 +201,7 @@ void RegisterSources(CLI::App& app, int& exit_code) {
   });
 
   auto* inspect = sources->add_subcommand("inspect", "One source's full inventory");
-  inspect->add_option("ID", flags->id, "Source id")->required();
+  inspect->add_option("ID", flags->id, "Source id")->required()->check(IdArgument());
   AddLogFlags(*inspect, *flags);
   inspect->add_flag("--json", flags->json, "JSON with stable field names");
   inspect->callback([flags, &exit_code] { exit_code = Inspect(*flags); });
@@ -226,9 +225,11 @@ void RegisterSources(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::Validator(
           [](const std::string& reason) {
-            return reason.empty() ? std::string("the reason is empty; give one, or leave the "
-                                                "flag out to record 'operator'")
-                                  : std::string();
+            // Blank is as empty: it would be recorded as nothing said (probe GV6).
+            return reason.find_first_not_of(" \t") == std::string::npos
+                       ? std::string("the reason is empty; give one, or leave the flag out to "
+                                     "record 'operator'")
+                       : std::string();
           },
           ""));
   AddLogFlags(*disable, *flags);

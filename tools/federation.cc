@@ -228,11 +228,14 @@ void Federation::LaunchEligible() {
     }
     if (!admission.verdict.ok()) {
       RecordRefusal(name, std::string(admission.verdict.reason_name()), admission.verdict.detail());
-      // Las's own words (digests, paths): what `las check` shows too (probe GN2).
+      // Las's own words (digests, paths): what `las check` shows too (probe GN2); cut, as a
+      // policy file's unknown key it quotes may be of any length (probe GU2).
       if (!options_.quiet) {
-        const std::string detail = EscapeForTerminal(admission.verdict.detail());
-        Note("surface %s left out (%s)%s%s\n", name.c_str(), state.reason.c_str(),
-             detail.empty() ? "" : ": ", detail.c_str());
+        constexpr size_t kMostDetailBytes = 512;
+        const std::string& detail = admission.verdict.detail();
+        Note("surface %s left out (%s)%s%s%s\n", name.c_str(), state.reason.c_str(),
+             detail.empty() ? "" : ": ", EscapeForTerminal(detail.substr(0, kMostDetailBytes)).c_str(),
+             detail.size() > kMostDetailBytes ? "..." : "");
       }
       continue;
     }

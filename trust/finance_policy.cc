@@ -175,6 +175,14 @@ Verdict CheckFinanceBinding(const FinanceActivation& activation, const SurfaceBi
   LAS_RETURN_IF_REJECTED(CheckFinancePolicyFile(config, options));
   {
     VerdictOr<UniqueFd> key = OpenSecureFile(config.key_path, "finance key", options);
+    // A missing file's name is not repeated: a key pasted where its path belongs (base64
+    // starts with "/" one time in 64) would reach stderr, `las check` and the log (probes
+    // CO1, GU1). An existing file's path is a path.
+    if (!key.ok() && key.verdict().reason() == Reason::kFileMissing) {
+      return Reject(Reason::kFileMissing,
+                    "finance key: LAS_FINANCE_KEY names no file (its value is not repeated: it "
+                    "must be the key file's path, not the key)");
+    }
     if (!key.ok()) return key.verdict();
   }
   for (const ToolBinding& tool : surface.tools) {

@@ -119,6 +119,28 @@ TEST_F(ReleasePathsTest, KeygenAndDraftSayAFileIsNotADirectory) {
   EXPECT_NE(draft.err.find(a_file() + " is not a directory"), std::string::npos) << draft.err;
 }
 
+// Probes GV2, GV3: a refused keygen or draft left the directories it had made on the way;
+// GV1: a relative --workspace was refused as if LAS_WORKSPACE were.
+TEST_F(ReleasePathsTest, ARefusedKeygenOrDraftMakesNoDirectoryAndARelativeWorkspaceIsMadeAbsolute) {
+  const CommandResult keygen = Las({"release", "keygen", "--secret-key", r_.Sub("kg/a/s.key"),
+                                    "--public-key", a_file() + "/p.pub"});
+  EXPECT_EQ(keygen.exit_code, 2) << keygen.err;
+  EXPECT_FALSE(fs::exists(r_.Sub("kg"))) << "a refused keygen made a directory";
+  const CommandResult refused =
+      Las({"release", "draft", "--surface", "echo", "--cwd", r_.workspace(), "--workspace",
+           r_.workspace(), "--manifest", r_.Sub("newdir/sub/m.json"), "--", "/bin/false"});
+  EXPECT_EQ(refused.exit_code, 8) << refused.err;
+  EXPECT_FALSE(fs::exists(r_.Sub("newdir"))) << "a refused draft made a directory";
+  const std::string relative = fs::relative(r_.workspace(), fs::current_path()).string();
+  ASSERT_FALSE(relative.empty());
+  ASSERT_NE(relative[0], '/');
+  const CommandResult drafted =
+      Las({"release", "draft", "--surface", "echo", "--cwd", r_.workspace(), "--workspace", relative,
+           "--manifest", r_.Sub("newdir/sub/m.json"), "--", "/usr/bin/python3", r_.script(), "echo"});
+  EXPECT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_TRUE(fs::exists(r_.Sub("newdir/sub/m.json")));
+}
+
 // A --cwd or --workspace that is a file (or under one) was exit 8 `io-error`, and a workspace
 // that is a file was `workspace-escape` (probe BI3).
 TEST_F(ReleasePathsTest, DraftGivenAFileAsItsCwdOrWorkspaceSaysSo) {

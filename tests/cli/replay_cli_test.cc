@@ -915,11 +915,16 @@ TEST_F(ReplayCliTest, AHeadsDirectoryOthersControlKeepsNothing) {
 }
 
 // An empty --call selected nothing and so printed the whole ledger (exit 0).
+// A blank one was "the log has no call" (exit 4), where every other verb's blank id is a
+// usage error (probe GV5).
 TEST_F(ReplayCliTest, AnEmptyCallIdIsAUsageError) {
-  CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", ""});
-  EXPECT_EQ(empty.exit_code, 2) << empty.err;
-  EXPECT_EQ(empty.out, "");
-  EXPECT_EQ(Lines(empty.err).size(), 1u) << empty.err;
+  for (const std::string id : {"", " "}) {
+    CommandResult empty = Las({"inspect", "calls", "--log", dir_, "--call", id});
+    EXPECT_EQ(empty.exit_code, 2) << empty.err;
+    EXPECT_EQ(empty.out, "");
+    EXPECT_EQ(Lines(empty.err).size(), 1u) << empty.err;
+    EXPECT_NE(empty.err.find("an empty id names nothing"), std::string::npos) << empty.err;
+  }
 }
 
 // A transcript that did not reach its file is a failure, not a success (/dev/full: ENOSPC).

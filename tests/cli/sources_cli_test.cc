@@ -92,14 +92,20 @@ TEST_F(SourcesCliTest, InspectOneSourceAndUnknownIsNotFound) {
   EXPECT_NE(human.out.find("echo__dashboard"), std::string::npos);
   auto missing = Las({"sources", "inspect", "nope", "--log", log_dir()});
   EXPECT_EQ(missing.exit_code, 4);
-  auto empty = Las({"sources", "inspect", "", "--log", log_dir()});
-  EXPECT_EQ(empty.exit_code, 2) << "an empty id is a usage error, as for every other id";
-  EXPECT_EQ(empty.err, "las sources inspect: invalid_argument: needs a source id\n");
+  // An empty or blank id is a usage error, as for every other id (probe GV5: blank was 4).
+  for (const std::string id : {"", " "}) {
+    auto empty = Las({"sources", "inspect", id, "--log", log_dir()});
+    EXPECT_EQ(empty.exit_code, 2) << "\"" << id << "\"";
+    EXPECT_EQ(empty.err,
+              "las sources inspect: invalid_argument: ID: an empty id names nothing (see `las "
+              "sources inspect --help`)\n");
+  }
 }
 
 TEST_F(SourcesCliTest, AReasonMustBePrintableText) {
+  // Blank says nothing, as empty does (probe GV6).
   for (const std::string& reason : {std::string("evil\x1b[2J\x1b[31mRED\nSECOND LINE"), std::string("r\xff"),
-                                    std::string(257, 'r')}) {
+                                    std::string(257, 'r'), std::string(" "), std::string("\t ")}) {
     auto refused = Las({"sources", "disable", "echo", "--reason", reason, "--log", log_dir()});
     EXPECT_EQ(refused.exit_code, 2) << refused.err;
     EXPECT_EQ(refused.err.find('\x1b'), std::string::npos) << refused.err;

@@ -158,6 +158,18 @@ TEST_F(FinancePolicyTest, PolicyAndKeyFilesMustBeTheOwnersOnly) {
   EXPECT_EQ(Admit(Complete()).reason(), Reason::kFilePermissions);
 }
 
+// Probe GU1: a key pasted where its path belongs, starting with "/" as base64 may, was
+// repeated in the refusal (stderr, `las check`, the log).
+TEST_F(FinancePolicyTest, AKeyPathThatNamesNoFileIsNotRepeated) {
+  Environment env = Complete();
+  const std::string pasted = "/c2tfbGl2ZV9TRUNSRVRrZXlWYWx1ZTEyMzQ1Njc4OTA=";
+  env["LAS_FINANCE_KEY"] = pasted;
+  const Verdict refused = Admit(env);
+  EXPECT_EQ(refused.reason(), Reason::kFileMissing) << refused.ToString();
+  EXPECT_EQ(refused.ToString().find("c2tfbGl2ZV9"), std::string::npos) << refused.ToString();
+  EXPECT_NE(refused.detail().find("LAS_FINANCE_KEY names no file"), std::string::npos) << refused.ToString();
+}
+
 TEST_F(FinancePolicyTest, FinanceExecuteAndApprovePaymentAreRefusedEvenIfListed) {
   EXPECT_EQ(CheckFinanceToolName("finance_execute").reason(), Reason::kPolicyForbiddenVerb);
   EXPECT_EQ(CheckFinanceToolName("approve_payment").reason(), Reason::kPolicyForbiddenVerb);
