@@ -46,7 +46,8 @@
 // is rewritten by trust/utf8_pattern.h, then matched by RE2 (trust/linear_regex.h), in time
 // linear in the subject: no subject can make a call take 2^n steps (`^(a+)+$`) or n^k.
 // Look-ahead and back-references need a backtracking matcher, so a pattern using them
-// fails compile with kUnsupported, as does any other valid u-flag construct Las does not
+// fails compile with kUnsupported — but for look-aheads at the start of a `pattern`
+// anchored by `^`, matched as conditions (trust/leading_lookaheads.h) — as does any other valid u-flag construct Las does not
 // implement (look-behind, named groups, \p{..}, \u{..}, a pattern over a size limit),
 // with a note saying "not supported by Las"; a pattern that is not ECMAScript (does not
 // translate, or std::regex's grammar refuses it) is kInvalidArgument. A `$ref` that Las's walks and valijson would resolve to different
