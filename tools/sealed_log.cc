@@ -1,5 +1,9 @@
 #include "tools/sealed_log.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "base/absolute_path.h"
 #include "base/note.h"
 #include "base/path_exposure.h"
@@ -29,9 +33,34 @@ std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
   return std::nullopt;
 }
 
+// The directory nearest `path` that exists (`path` itself when it does).
+std::filesystem::path NearestExisting(std::filesystem::path path) {
+  std::error_code error;
+  while (!std::filesystem::exists(std::filesystem::symlink_status(path, error)) && path.has_relative_path()) {
+    path = path.parent_path();
+  }
+  return path;
+}
+
+// Removes the key file this process just made, and the directories made for it up to
+// `existed` (each only while empty): a refused command leaves no key behind (probe GW1: a
+// mistyped --snapshot-key, or a verb on a missing log, left a new secret key).
+void RemoveMadeKey(const std::string& key_file, const std::filesystem::path& existed) {
+  ::unlink(key_file.c_str());
+  for (std::filesystem::path dir = std::filesystem::path(key_file).parent_path();
+       dir != existed && dir.has_relative_path() && ::rmdir(dir.c_str()) == 0;) {
+    dir = dir.parent_path();
+  }
+}
+
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,
                                                      log::LogOptions options, SealWriter writer) {
+  std::error_code no_path;
+  const std::optional<std::filesystem::path> missing_key_under =
+      key_file.empty() || std::filesystem::exists(std::filesystem::symlink_status(key_file, no_path))
+          ? std::nullopt
+          : std::optional(NearestExisting(std::filesystem::path(key_file).lexically_normal()));
   options.seal_key = SealKeyOrNote(key_file, dir);
   options.keep_another_keys_seal = writer != SealWriter::kAdoptingServer;
   if (writer == SealWriter::kAdoptingServer && !options.seal_key) {
@@ -40,6 +69,7 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
          key_file.empty() ? " (--snapshot-key \"\")" : "");
   }
   auto log = log::EventLog::Open(dir, options);
+  if (!log.ok() && missing_key_under && options.seal_key) RemoveMadeKey(key_file, *missing_key_under);
   if (!log.ok() && log.status().code() == Code::kCorruption) {
     return Corruption(log.status().message() +
                       "; if the log was damaged or tampered with, restore the last copy that "

@@ -794,7 +794,9 @@ std::optional<Verdict> TooCostly(const ArgumentSchema::Impl& impl, uint64_t valu
                 "arguments: " + std::to_string(values) + " values and member names" +
                     (comparisons == 0 ? std::string()
                                       : " and " + std::to_string(item_comparisons) +
-                                            " uniqueItems value comparisons") +
+                                            " uniqueItems value comparisons (" +
+                                            std::to_string(kEnumEntriesPerEvaluation) +
+                                            " to an evaluation)") +
                     ", each checked by up to " + std::to_string(impl.cost_per_value) +
                     " subschema evaluations and enum comparisons of this tool's schema: more "
                     "than the " +

@@ -73,6 +73,30 @@ TEST_F(LogDirectoryCliTest, ADirectoryOthersMayWriteIsRefusedByEveryWriterWithTh
   EXPECT_EQ(granted.exit_code, 0) << granted.err;
 }
 
+// Probe GW1: a writer refused at the log's open (a file as its log, here) had already made
+// its snapshot key and the directories on the key's way: a mistyped --snapshot-key left a
+// new secret key behind. A key that existed before stays.
+TEST_F(LogDirectoryCliTest, AWriterRefusedAtTheLogsOpenLeavesNoNewSnapshotKey) {
+  ASSERT_TRUE(std::ofstream(dir_) << "a file\n");
+  const std::string key = tmp_.Sub("keys/a/b/new.key");
+  const CommandResult refused = Las({"serve", "--snapshot-key", key});
+  EXPECT_EQ(refused.exit_code, 5) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp_.Sub("keys"))) << "the refused writer made its key";
+  // The default key (XDG_CONFIG_HOME/las/snapshot.key) of an operator verb, likewise.
+  const CommandResult granted =
+      RunCommand({"/usr/bin/env", "XDG_RUNTIME_DIR=" + run_, "XDG_CONFIG_HOME=" + tmp_.Sub("config"),
+                  LAS_EXECUTABLE, "grant", "worker", "--all", "--log", dir_});
+  EXPECT_EQ(granted.exit_code, 5) << granted.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp_.Sub("config")));
+  std::filesystem::remove(dir_);
+  ASSERT_EQ(Las({"serve", "--snapshot-key", key}).exit_code, 0);
+  ASSERT_TRUE(std::filesystem::exists(key));
+  std::filesystem::remove_all(dir_);
+  ASSERT_TRUE(std::ofstream(dir_) << "a file\n");
+  EXPECT_EQ(Las({"serve", "--snapshot-key", key}).exit_code, 5);
+  EXPECT_TRUE(std::filesystem::exists(key)) << "a key made before is kept";
+}
+
 TEST_F(LogDirectoryCliTest, ADirectoryOfAnotherUserIsRefusedWithTheFix) {
   if (::geteuid() != 0) GTEST_SKIP() << "only root can give a directory to another user here";
   MakeLogDirectory(0700);
