@@ -1,6 +1,7 @@
 #include "base/private_directories.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -43,16 +44,25 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
 }
 
 Status CheckPrivateDirectoriesCanBeMade(const std::string& dir) {
+  std::filesystem::path below;  // the missing directory under `at`, the first one to make
   for (std::filesystem::path at(dir);;) {
     std::error_code error;
     const std::filesystem::file_status status = std::filesystem::status(at, error);
-    if (status.type() == std::filesystem::file_type::directory) return Status::Ok();
+    if (status.type() == std::filesystem::file_type::directory) {
+      // The first one to make needs write and search permission here (probe GW2: a refusal
+      // for it came after the directories of another path were made).
+      if (!below.empty() && ::access(at.c_str(), W_OK | X_OK) != 0) {
+        return PathErrorStatus(errno, "creating directory " + below.string());
+      }
+      return Status::Ok();
+    }
     if (status.type() != std::filesystem::file_type::not_found && !error) {
       return InvalidArgument(at.string() + " is not a directory, and a directory is needed there; give "
                              "the path of a directory, or of one to be made");
     }
     const std::filesystem::path parent = at.parent_path();
     if (parent.empty() || parent == at) return Status::Ok();  // the making says the rest
+    below = at;
     at = parent;
   }
 }

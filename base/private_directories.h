@@ -23,8 +23,10 @@ namespace las {
 Result<bool> MakePrivateDirectories(const std::string& dir);
 
 // Ok when MakePrivateDirectories(dir) would not fail for a file standing at `dir` or above
-// it (kInvalidArgument, the same message), making nothing: a command that makes several
-// directories checks each first, so that a refusal leaves none made (probe GV2).
+// it (kInvalidArgument, the same message) or for want of permission to make the first
+// missing directory (kDenied, the same message), making nothing: a command that makes
+// several directories checks each first, so that a refusal leaves none made (probes GV2,
+// GW2).
 Status CheckPrivateDirectoriesCanBeMade(const std::string& dir);
 
 }  // namespace las

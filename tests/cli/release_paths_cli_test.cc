@@ -5,12 +5,15 @@
 // with the bare system text (probes BI2, BI3, BI4, AU8).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "tests/cli/release_cli_fixture.h"
+#include "tests/support/run_command.h"
+#include "tests/support/temp_dir.h"
 
 namespace las {
 namespace {
@@ -139,6 +142,26 @@ TEST_F(ReleasePathsTest, ARefusedKeygenOrDraftMakesNoDirectoryAndARelativeWorksp
            "--manifest", r_.Sub("newdir/sub/m.json"), "--", "/usr/bin/python3", r_.script(), "echo"});
   EXPECT_EQ(drafted.exit_code, 0) << drafted.err;
   EXPECT_TRUE(fs::exists(r_.Sub("newdir/sub/m.json")));
+}
+
+// Probe GW2: a keygen refused for want of permission to make a later path's directory had
+// made an earlier path's already.
+TEST_F(ReleasePathsTest, AKeygenRefusedPermissionToMakeADirectoryMakesNone) {
+  testing::TempDir tmp;
+  fs::create_directories(tmp.Sub("w"));
+  fs::create_directories(tmp.Sub("ro"));
+  if (::geteuid() == 0) {
+    fs::permissions(tmp.path(), fs::perms::all);
+    ASSERT_EQ(::chown(tmp.Sub("w").c_str(), 65534, 65534), 0);
+  }
+  fs::permissions(tmp.Sub("ro"), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                     fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  const CommandResult run = testing::RunCommand(testing::AsUnprivilegedUser(
+      {LAS_EXECUTABLE, "release", "keygen", "--secret-key", tmp.Sub("w/new/s.key"), "--public-key",
+       tmp.Sub("ro/new/p.pub")}));
+  EXPECT_EQ(run.exit_code, 8) << run.err;
+  EXPECT_NE(run.err.find("creating directory " + tmp.Sub("ro/new")), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(tmp.Sub("w/new"))) << "a refused keygen made a directory";
 }
 
 // A --cwd or --workspace that is a file (or under one) was exit 8 `io-error`, and a workspace
