@@ -10,6 +10,16 @@
 #include "base/path_error.h"
 
 namespace las {
+namespace {
+
+// "File exists" would hide the mistake: a file (or a FIFO, a dangling symlink) stands where
+// a directory was asked for (probe AU8).
+Status NotADirectory(const std::string& dir) {
+  return InvalidArgument(dir + " is not a directory, and a directory is needed there; give "
+                         "the path of a directory, or of one to be made");
+}
+
+}  // namespace
 
 Result<bool> MakePrivateDirectories(const std::string& dir) {
   std::error_code error;
@@ -30,12 +40,7 @@ Result<bool> MakePrivateDirectories(const std::string& dir) {
   }
   const int failure = errno;
   if (failure == EEXIST && std::filesystem::is_directory(dir, error)) return false;
-  if (failure == EEXIST) {
-    // "File exists" would hide the mistake: a file (or a FIFO, a dangling symlink) stands
-    // where a directory was asked for (probe AU8).
-    return InvalidArgument(dir + " is not a directory, and a directory is needed there; give "
-                           "the path of a directory, or of one to be made");
-  }
+  if (failure == EEXIST) return NotADirectory(dir);
   const std::string subject = "creating directory " + dir;
   // ENOENT with every parent there (a directory under /proc) is the system's refusal.
   if (failure == ENOENT) return IoError(subject + ": " + std::strerror(failure));
@@ -56,10 +61,7 @@ Status CheckPrivateDirectoriesCanBeMade(const std::string& dir) {
       }
       return Status::Ok();
     }
-    if (status.type() != std::filesystem::file_type::not_found && !error) {
-      return InvalidArgument(at.string() + " is not a directory, and a directory is needed there; give "
-                             "the path of a directory, or of one to be made");
-    }
+    if (status.type() != std::filesystem::file_type::not_found && !error) return NotADirectory(at.string());
     const std::filesystem::path parent = at.parent_path();
     if (parent.empty() || parent == at) return Status::Ok();  // the making says the rest
     below = at;

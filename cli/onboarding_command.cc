@@ -8,7 +8,6 @@
 // here and sends the results); exit 7 (locked) when the server does not answer.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>

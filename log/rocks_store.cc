@@ -196,18 +196,16 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Families() {
           {std::string(layout::kSnapshotsFamily), cf}};
 }
 
-// Families() and, after them, every other family the database at `dir` holds: a writer
-// must open them all. Something else's, beside the log (probe GJ1: the writer refused the
-// log as an I/O error while `las replay` verified it whole); a newer format's would be
-// refused by its format version first.
-std::vector<rocksdb::ColumnFamilyDescriptor> FamiliesToWrite(const std::string& dir) {
+// Families() and, after them, every other family of `on_disk` (the families the database
+// holds; none for a new one): a writer must open them all. Something else's, beside the
+// log (probe GJ1: the writer refused the log as an I/O error while `las replay` verified it
+// whole); a newer format's would be refused by its format version first.
+std::vector<rocksdb::ColumnFamilyDescriptor> FamiliesToWrite(const std::vector<std::string>& on_disk) {
   std::vector<rocksdb::ColumnFamilyDescriptor> families = Families();
-  std::vector<std::string> names;
-  if (!rocksdb::DB::ListColumnFamilies(BaseOptions(), dir, &names).ok()) return families;
-  for (std::string& name : names) {
+  for (const std::string& name : on_disk) {
     const bool known = std::any_of(families.begin(), families.end(),
                                    [&](const auto& family) { return family.name == name; });
-    if (!known) families.push_back({std::move(name), FamilyOptions()});
+    if (!known) families.push_back({name, FamilyOptions()});
   }
   return families;
 }
@@ -574,9 +572,9 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   if (mode == Mode::kWriter && !fresh) {
     if (auto access = CheckLogDirectory(dir); !access.ok()) return access.status();
   }
+  std::vector<std::string> names;  // the database's column families, listed once
   if (*state == DirState::kRocks) {
     // A RocksDB without our column families is someone else's database.
-    std::vector<std::string> names;
     auto s = rocksdb::DB::ListColumnFamilies(BaseOptions(), dir, &names);
     if (!s.ok()) return refused(FromRocks(s, dir));
     for (auto want : {layout::kEventsFamily, layout::kMetaFamily, layout::kSnapshotsFamily}) {
@@ -603,7 +601,7 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
   // A follower's directory is known before its first view (CatchUp checks it is still the
   // one); a writer's may be made by the open.
   if (mode == Mode::kFollower) LAS_RETURN_IF_ERROR(store->NoteDirectory());
-  LAS_RETURN_IF_ERROR(store->OpenDb(mode, fresh));
+  LAS_RETURN_IF_ERROR(store->OpenDb(mode, fresh, names));
   if (mode == Mode::kWriter) LAS_RETURN_IF_ERROR(store->NoteDirectory());
   if (Status marked = store->CheckOrInitMetadata(mode, fresh); !marked.ok()) {
     if (mode == Mode::kWriter && fresh) {
@@ -629,7 +627,7 @@ void RocksStore::DropCreatingMarker() {
   creating_ = UniqueFd();
 }
 
-Status RocksStore::OpenDb(Mode mode, bool fresh) {
+Status RocksStore::OpenDb(Mode mode, bool fresh, const std::vector<std::string>& families_on_disk) {
   writer_ = mode == Mode::kWriter;
   if (!writer_) return SettleView();  // opens the secondary (OpenSecondary)
   rocksdb::Options options = BaseOptions();
@@ -667,7 +665,7 @@ Status RocksStore::OpenDb(Mode mode, bool fresh) {
     // Not RocksDB's own file logger: log/rocks_info_log.h says why. It needs the directory.
     options.info_log = OpenWriterInfoLog(dir_);
     SetWalRecovery(options);
-    s = rocksdb::DB::Open(options, dir_, fresh ? Families() : FamiliesToWrite(dir_), &handles, &raw);
+    s = rocksdb::DB::Open(options, dir_, FamiliesToWrite(families_on_disk), &handles, &raw);
     if (!s.ok() && fresh) {
       DropCreatingMarker();  // ours (O_EXCL); its lock would keep RemoveUnfinishedLog off
       RemoveUnfinishedLog(dir_, made_directory);

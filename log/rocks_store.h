@@ -112,7 +112,9 @@ class RocksStore {
 
  private:
   RocksStore() = default;
-  Status OpenDb(Mode mode, bool create_if_missing);
+  // `families_on_disk`: the column families an existing database holds (a writer opens
+  // them all); empty for a new one.
+  Status OpenDb(Mode mode, bool create_if_missing, const std::vector<std::string>& families_on_disk);
   Status CheckOrInitMetadata(Mode mode, bool fresh);
   Status NoteDirectory();  // dir_device_, dir_inode_
   Status SettleView();

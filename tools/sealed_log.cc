@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "base/absolute_path.h"
+#include "base/durable_files.h"
 #include "base/note.h"
 #include "base/path_exposure.h"
 #include "base/printable_text.h"
@@ -35,8 +36,7 @@ std::optional<log::SnapshotKey> SealKeyOrNote(const std::string& key_file,
 
 // The directory nearest `path` that exists (`path` itself when it does).
 std::filesystem::path NearestExisting(std::filesystem::path path) {
-  std::error_code error;
-  while (!std::filesystem::exists(std::filesystem::symlink_status(path, error)) && path.has_relative_path()) {
+  while (!PathExists(path.string()) && path.has_relative_path()) {
     path = path.parent_path();
   }
   return path;
@@ -56,9 +56,8 @@ void RemoveMadeKey(const std::string& key_file, const std::filesystem::path& exi
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,
                                                      log::LogOptions options, SealWriter writer) {
-  std::error_code no_path;
   const std::optional<std::filesystem::path> missing_key_under =
-      key_file.empty() || std::filesystem::exists(std::filesystem::symlink_status(key_file, no_path))
+      key_file.empty() || PathExists(key_file)
           ? std::nullopt
           : std::optional(NearestExisting(std::filesystem::path(key_file).lexically_normal()));
   options.seal_key = SealKeyOrNote(key_file, dir);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/durable_files.h"
 #include "base/path_exposure.h"
 #include "trust/interpreter_argv.h"
 #include "trust/python_stdlib.h"
@@ -155,10 +156,6 @@ std::vector<std::string> NodeModuleNotes(const std::string& script, const std::s
     return !relative.empty() && *relative.begin() != "..";
   };
   if (error || !inside(code)) return {};  // the launch check refuses it
-  auto exists = [](const fs::path& path) {
-    std::error_code ignored;
-    return fs::symlink_status(path, ignored).type() != fs::file_type::not_found && !ignored;
-  };
 
   // Where Node looks outside the workspace, nearest first.
   std::vector<fs::path> module_dirs;
@@ -176,7 +173,7 @@ std::vector<std::string> NodeModuleNotes(const std::string& script, const std::s
   // The nearest package.json decides; one above the workspace only when none is inside.
   std::optional<fs::path> package_json;
   for (fs::path dir = code.parent_path();; dir = dir.parent_path()) {
-    if (exists(dir / "package.json")) {
+    if (PathExists((dir / "package.json").string())) {
       if (!inside(dir)) package_json = dir / "package.json";
       break;
     }
@@ -186,7 +183,7 @@ std::vector<std::string> NodeModuleNotes(const std::string& script, const std::s
   std::vector<std::string> found;
   std::optional<std::string> exposure_note;
   for (const fs::path& dir : module_dirs) {
-    if (exists(dir)) found.push_back(dir.string());
+    if (PathExists(dir.string())) found.push_back(dir.string());
     if (!exposure_note) {
       exposure_note = PathExposureNote(
           dir.string(),
