@@ -72,6 +72,8 @@ struct ArgumentSchema::Impl {
   bool has_unique = false;  // uniqueItems: true
   bool has_property_names = false;  // propertyNames anywhere
   bool has_false_schema = false;    // a subschema `false` anywhere
+  bool has_tuples = false;          // prefixItems anywhere (Walk::CheckTuple)
+  bool has_additional_items = false;  // additionalItems anywhere
   std::vector<std::string> unknown_keywords;  // unknown_keywords()
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   // Every pattern as written (`pattern`, patternProperties keys) -> its compiled matcher.
@@ -285,11 +287,10 @@ Result<Dialect> DialectOf(const Json& root) {
 
 // Keywords valijson does not implement, whose silent omission would validate less than
 // the schema's author meant.
-constexpr std::array<std::string_view, 13> kUnsupportedKeywords = {
-    "prefixItems",      "unevaluatedItems", "unevaluatedProperties", "dependentRequired",
-    "dependentSchemas", "$dynamicRef",      "$dynamicAnchor",        "$recursiveRef",
-    "$recursiveAnchor", "$anchor",          "minContains",           "maxContains",
-    "$vocabulary"};
+constexpr std::array<std::string_view, 12> kUnsupportedKeywords = {
+    "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas",
+    "$dynamicRef",      "$dynamicAnchor",        "$recursiveRef",     "$recursiveAnchor",
+    "$anchor",          "minContains",           "maxContains",       "$vocabulary"};
 
 // Comparing a value with this many enum entries costs about one subschema evaluation
 // (~0.4 us for a simple one, release build): a small enum adds nothing to a call's cost.
@@ -308,7 +309,7 @@ constexpr auto kKnownKeywords = std::to_array<std::string_view>({
     "default", "examples", "readOnly", "writeOnly", "deprecated", "type", "enum", "const",
     "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
     "minLength", "pattern", "format", "items", "additionalItems", "maxItems", "minItems",
-    "uniqueItems", "contains", "maxProperties", "minProperties", "required", "properties",
+    "uniqueItems", "contains", "prefixItems", "maxProperties", "minProperties", "required", "properties",
     "patternProperties", "additionalProperties", "dependencies", "propertyNames", "if", "then",
     "else", "allOf", "anyOf", "oneOf", "not", "contentEncoding", "contentMediaType",
     "contentSchema"});
@@ -328,6 +329,10 @@ bool Contains(const std::array<std::string_view, N>& list, std::string_view key)
 
 struct Walk {
   Dialect dialect;
+  // prefixItems is read as 2020-12 has it (a tuple; `items` beside it holds the rest) in a
+  // 2020-12 schema and in one without $schema, which is how pydantic and zod write tuples.
+  // valijson knows only draft-07's form: its copy gets items (array) and additionalItems.
+  bool reads_tuples;
   const Json* root;
   ArgumentSchema::Impl* impl;
   std::set<const Json*> schema_nodes;                        // every walked schema position
@@ -344,6 +349,10 @@ struct Walk {
   // Every JSON value inside a patternProperties subschema: valijson's copy keeps those
   // subschemas at other paths (PrepareCopy), so no $ref may point into them.
   std::set<const Json*> moved;
+  // Schema nodes holding prefixItems, and every JSON value inside their prefixItems and
+  // items: the copy keeps those under other names, so no $ref may point into them.
+  std::set<const Json*> tuple_nodes;
+  std::set<const Json*> moved_tuple;
   // enum / const values and maps of named subschemas (properties, definitions, ...): valijson
   // reads them as data or names, so no $ref may make one a schema.
   std::set<const Json*> not_schemas;
@@ -442,6 +451,12 @@ struct Walk {
       copy[std::string(kMultipleOfKeyword)] = original.at("multipleOf").dump();
       copy.erase("multipleOf");
     }
+    const bool tuple_node = tuple_nodes.contains(&original);
+    if (tuple_node) {
+      if (auto rest = copy.find("items"); rest != copy.end()) copy["additionalItems"] = std::move(*rest);
+      copy["items"] = std::move(copy["prefixItems"]);
+      copy.erase("prefixItems");
+    }
     const bool pattern_node = pattern_nodes.contains(&original);
     if (pattern_node) {
       if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
@@ -476,8 +491,12 @@ struct Walk {
           path.pop_back();
           continue;
         }
-        path.push_back(key);
-        PrepareCopy(value, copy[key], path, nodes);
+        const std::string copy_key = !tuple_node           ? key
+                                     : key == "prefixItems" ? "items"
+                                     : key == "items"       ? "additionalItems"
+                                                            : key;
+        path.push_back(copy_key);
+        PrepareCopy(value, copy[copy_key], path, nodes);
         path.pop_back();
       }
     } else if (original.is_array()) {
@@ -537,6 +556,26 @@ struct Walk {
     return false;
   }
 
+  // A prefixItems Las can hand valijson as draft-07's array-form items.
+  Status CheckTuple(const Json& node, const Json& prefix, const std::string& loc) {
+    const std::string at = SchemaLoc(loc, "prefixItems");
+    if (!reads_tuples) {
+      return Unsupported("input schema: " + at + ": a 2020-12 keyword in a " + std::string(DialectName(dialect)) +
+                         " schema, which ignores it (it would validate less than the schema says); "
+                         "declare 2020-12 or no $schema");
+    }
+    if (!prefix.is_array()) return InvalidArgument("input schema: " + at + " is not an array of schemas");
+    const auto items = node.find("items");
+    if ((items != node.end() && items->is_array()) || node.contains("additionalItems")) {
+      return Unsupported("input schema: " + at + " beside " +
+                         (node.contains("additionalItems") ? "additionalItems" : "array-form items") +
+                         ", which mixes 2020-12's tuples with draft-07's; not supported");
+    }
+    tuple_nodes.insert(&node);
+    impl->has_tuples = true;
+    return Status::Ok();
+  }
+
   Status SchemaMap(const Json& map, const std::string& loc) {
     if (!map.is_object()) return Status::Ok();  // valijson reports the type error
     for (const auto& [key, sub] : map.items()) {
@@ -587,6 +626,7 @@ struct Walk {
                            std::string(DialectName(dialect)) +
                            " schema, where it must be the bound itself (a number)");
       }
+      if (key == "prefixItems") LAS_RETURN_IF_ERROR(CheckTuple(node, value, loc));
       if (dialect == Dialect::k202012 &&
           (key == "additionalItems" || (key == "items" && value.is_array()))) {
         return Unsupported("input schema: " + SchemaLoc(loc, key) +
@@ -665,6 +705,7 @@ struct Walk {
       }
     }
     if (node.contains("propertyNames")) impl->has_regex = impl->has_property_names = true;
+    if (node.contains("additionalItems")) impl->has_additional_items = true;
     for (const char* data : {"enum", "const"}) {
       if (auto it = node.find(data); it != node.end()) MarkAll(*it, not_schemas);
     }
@@ -687,6 +728,13 @@ struct Walk {
       if (auto it = node.find(single); it != node.end() && (it->is_object() || it->is_boolean())) {
         LAS_RETURN_IF_ERROR(Schema(*it, SchemaLoc(loc, single)));
       }
+    }
+    if (auto it = node.find("prefixItems"); it != node.end()) {
+      for (size_t i = 0; i < it->size(); ++i) {
+        LAS_RETURN_IF_ERROR(Schema((*it)[i], SchemaLoc(loc, "prefixItems") + "/" + std::to_string(i)));
+      }
+      MarkAll(*it, moved_tuple);
+      if (auto rest = node.find("items"); rest != node.end()) MarkAll(*rest, moved_tuple);
     }
     if (auto it = node.find("items"); it != node.end()) {
       if (it->is_array()) {
@@ -745,6 +793,11 @@ struct Walk {
           return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
                              "\" points at enum or const data or at a map of named subschemas, "
                              "not at a schema");
+        }
+        if (moved_tuple.contains(next)) {
+          return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
+                             "\" points into a prefixItems or the items beside one; move that "
+                             "subschema into $defs and refer to it there");
         }
         if (moved.contains(next)) {
           return Unsupported("input schema: " + loc + ": \"" + PrintableToken(target, false) +
@@ -957,13 +1010,17 @@ struct HazardScan {
       }
     }
     if (v.is_array()) {
+      const auto prefix = s.find("prefixItems");  // compile let it stand only as a tuple
       const auto items = s.find("items");
       const auto additional = s.find("additionalItems");
       const auto contains = s.find("contains");
       for (size_t i = 0; i < v.size(); ++i) {
         const size_t mark = pointer.size();
         pointer += "/" + std::to_string(i);
-        if (items != s.end()) {
+        if (prefix != s.end() && prefix->is_array()) {
+          if (i < prefix->size()) Scan((*prefix)[i], v[i], pointer);
+          else if (items != s.end()) Scan(*items, v[i], pointer);
+        } else if (items != s.end()) {
           if (items->is_array()) {
             if (i < items->size()) Scan((*items)[i], v[i], pointer);
             else if (additional != s.end()) Scan(*additional, v[i], pointer);
@@ -1088,6 +1145,11 @@ std::vector<Failure> ShownFailures(const ArgumentSchema::Impl& impl, const valij
   bool any_specific = false;
   for (const auto& error : results) {
     all.push_back(ToFailure(error));
+    if (impl.has_tuples && all.back().keyword == "additionalItems") {
+      // valijson's copy holds a tuple's `items` as additionalItems (Walk::PrepareCopy).
+      all.back().keyword = impl.has_additional_items ? "additionalItems or the items after a prefixItems"
+                                                     : "items (after prefixItems)";
+    }
     any_specific = any_specific || !all.back().wrapper;
   }
   if (!any_specific && !all.empty()) {
@@ -1493,7 +1555,9 @@ Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const Argu
   if (!dialect.ok()) return dialect.status();
   impl->dialect = std::string(DialectName(*dialect));
 
-  Walk walk{*dialect, &impl->document, impl.get(), {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
+  const bool reads_tuples = *dialect == Dialect::k202012 ||
+                            (impl->document.is_object() && !impl->document.contains("$schema"));
+  Walk walk{*dialect, reads_tuples, &impl->document, impl.get(), {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
   // valijson evaluates a shared subschema once per path to it (trust/schema_cost_internal.h).

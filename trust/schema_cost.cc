@@ -21,7 +21,7 @@ struct Node {
   std::vector<std::pair<std::string, size_t>> member_named;
   std::vector<size_t> member_all;   // patternProperties, additionalProperties: all may apply
   std::vector<size_t> names;        // propertyNames: applies to each key (a string)
-  std::vector<size_t> item_one;     // items (either form), additionalItems
+  std::vector<size_t> item_one;     // items (either form), prefixItems, additionalItems
   std::vector<size_t> item_all;     // contains
 };
 
@@ -109,6 +109,9 @@ class Graph {
       } else {
         add(*it, &Node::item_one);
       }
+    }
+    if (auto it = s.find("prefixItems"); it != s.end() && it->is_array()) {
+      for (const Json& sub : *it) add(sub, &Node::item_one);
     }
     if (auto it = s.find("additionalItems"); it != s.end()) add(*it, &Node::item_one);
     if (auto it = s.find("contains"); it != s.end()) add(*it, &Node::item_all);

@@ -316,13 +316,13 @@ TEST(ReleaseDraftTest, RefusesAChildThatListsACredentialValueSetHere) {
   }
 }
 
-// A schema Las cannot check arguments against (here 2020-12's prefixItems) is signed all
+// A schema Las cannot check arguments against (here 2020-12's unevaluatedItems) is signed all
 // the same, but the operator is told at draft time that `las serve` will leave the tool out.
 TEST(ReleaseDraftTest, WarnsOfASchemaServeWillLeaveOut) {
   ReleaseScratch r;
   const std::string child = OneToolChild(
       r, R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",)"
-         R"("properties":{"pair":{"type":"array","prefixItems":[{"type":"string"}]}}})");
+         R"("properties":{"pair":{"type":"array","unevaluatedItems":false}}})");
   auto drafted = Las({"release", "draft", "--surface", "pairs", "--cwd", r.workspace(), "--workspace",
                       r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
   ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
@@ -330,7 +330,7 @@ TEST(ReleaseDraftTest, WarnsOfASchemaServeWillLeaveOut) {
                              "its inputSchema cannot be checked: "),
             std::string::npos)
       << drafted.out;
-  EXPECT_NE(drafted.out.find("prefixItems"), std::string::npos) << drafted.out;
+  EXPECT_NE(drafted.out.find("unevaluatedItems"), std::string::npos) << drafted.out;
   const trust::Manifest manifest = ReadManifest(r.manifest());
   ASSERT_EQ(manifest.surfaces.size(), 1u);
   ASSERT_EQ(manifest.surfaces[0].tools.size(), 1u);

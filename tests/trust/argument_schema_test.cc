@@ -332,6 +332,70 @@ TEST(ArgumentSchema, PydanticStyleDefsAndRecursiveRefsWork) {
                   "required");
 }
 
+// pydantic (no $schema) and zod 4 (2020-12) write a tuple as prefixItems, with `items`
+// beside it for the items after; valijson knows only draft-07's array-form items. The
+// cases are the JSON Schema Test Suite's (2020-12 prefixItems.json and items.json).
+TEST(ArgumentSchema, TuplesAreRead2020_12sWay) {
+  struct Case {
+    const char* schema;
+    const char* value;
+    bool valid;
+  };
+  const std::string v2020 = R"("$schema":"https://json-schema.org/draft/2020-12/schema",)";
+  const Case cases[] = {
+      {R"({"prefixItems":[{"type":"integer"},{"type":"string"}]})", R"([1,"foo"])", true},
+      {R"({"prefixItems":[{"type":"integer"},{"type":"string"}]})", R"(["foo",1])", false},
+      {R"({"prefixItems":[{"type":"integer"},{"type":"string"}]})", R"([1])", true},
+      {R"({"prefixItems":[{"type":"integer"},{"type":"string"}]})", R"([1,"foo",true])", true},
+      {R"({"prefixItems":[{"type":"integer"},{"type":"string"}]})", R"([])", true},
+      {R"({"prefixItems":[{"type":"integer"},{"type":"string"}]})", R"({"0":"invalid","length":2})", true},
+      {R"({"prefixItems":[true,false]})", R"([1])", true},
+      {R"({"prefixItems":[true,false]})", R"([1,"foo"])", false},
+      {R"({"prefixItems":[{"type":"null"}]})", R"([null])", true},
+      {R"({"prefixItems":[{},{},{}],"items":false})", R"([1,2,3])", true},
+      {R"({"prefixItems":[{},{},{}],"items":false})", R"([1,2,3,4])", false},
+      {R"({"prefixItems":[{"type":"string"}],"items":{"type":"integer"}})", R"(["x",2,3])", true},
+      {R"({"prefixItems":[{"type":"string"}],"items":{"type":"integer"}})", R"(["x","y"])", false},
+      // items beside no prefixItems (here: one in an allOf) applies to every item.
+      {R"({"allOf":[{"prefixItems":[{"minimum":3}]}],"items":{"minimum":5}})", R"([5,5])", true},
+      {R"({"allOf":[{"prefixItems":[{"minimum":3}]}],"items":{"minimum":5}})", R"([3,5])", false},
+      // A tuple's item through $ref, and a tuple nested in a tuple.
+      {R"({"$defs":{"s":{"type":"string"}},"prefixItems":[{"$ref":"#/properties/t/$defs/s"}],"items":false})", R"(["a"])", true},
+      {R"({"$defs":{"s":{"type":"string"}},"prefixItems":[{"$ref":"#/properties/t/$defs/s"}],"items":false})", R"([1])", false},
+      {R"({"prefixItems":[{"prefixItems":[{"type":"string","pattern":"^a"}],"items":false}]})", R"([["ab"]])", true},
+      {R"({"prefixItems":[{"prefixItems":[{"type":"string","pattern":"^a"}],"items":false}]})", R"([["b"]])", false},
+      {R"({"prefixItems":[{"prefixItems":[{"type":"string","pattern":"^a"}],"items":false}]})", R"([["a","b"]])", false},
+  };
+  for (const Case& c : cases) {
+    for (const bool declared : {false, true}) {
+      const std::string rooted =
+          "{" + (declared ? v2020 : std::string()) + R"("type":"object","properties":{"t":)" + c.schema + "}}";
+      Result<ArgumentSchema> compiled = CompileArgumentSchema(rooted);
+      ASSERT_TRUE(compiled.ok()) << rooted << ": " << compiled.status().ToString();
+      const Verdict verdict = ValidateArguments(*compiled, R"({"t":)" + std::string(c.value) + "}");
+      EXPECT_EQ(verdict.ok(), c.valid) << rooted << " with " << c.value << ": " << verdict.ToString();
+    }
+  }
+  // pydantic's tuple[int, str] and Optional[tuple[float, float]], as it writes them.
+  ArgumentSchema pydantic = Compile(R"({"properties": {
+      "pair": {"maxItems": 2, "minItems": 2, "prefixItems": [{"type": "integer"}, {"type": "string"}],
+               "title": "Pair", "type": "array"},
+      "point": {"anyOf": [{"maxItems": 2, "minItems": 2, "prefixItems": [{"type": "number"}, {"type": "number"}],
+                           "type": "array"}, {"type": "null"}], "default": null, "title": "Point"}},
+      "required": ["pair"], "title": "M", "type": "object"})");
+  EXPECT_TRUE(pydantic.unknown_keywords().empty());
+  EXPECT_TRUE(ValidateArguments(pydantic, R"({"pair":[1,"a"],"point":[0.5,2]})").ok());
+  EXPECT_TRUE(ValidateArguments(pydantic, R"({"pair":[1,"a"],"point":null})").ok());
+  ExpectViolation(pydantic, R"({"pair":["a",1]})", "/pair/0", "type");
+  ExpectViolation(pydantic, R"({"pair":[1,"a","b"]})", "/pair", "maxItems");
+  // valijson's copy holds the items after a tuple as additionalItems: named as written.
+  ArgumentSchema rest = Compile(R"({"type":"object","properties":{
+      "t":{"prefixItems":[{"type":"string"}],"items":{"type":"integer"}},
+      "u":{"prefixItems":[{}],"items":false}}})");
+  ExpectViolation(rest, R"({"t":["a","b"]})", "/t/1", "type");
+  ExpectViolation(rest, R"({"u":[1,2]})", "/u", "items (after prefixItems)");
+}
+
 // Probe GL4: valijson resolves JSON pointers only; a "#name" anchor failed compile with
 // its message, which quoted the child's text. Las names the anchor's pointer instead.
 TEST(ArgumentSchema, AnAnchorReferenceIsRefusedNamingItsPointer) {
@@ -416,8 +480,21 @@ TEST(ArgumentSchema, DialectsAndUnsupportedFeaturesFailCompileClearly) {
        Code::kUnsupported, "points at enum or const data"},
       {R"({"$schema":"http://json-schema.org/draft-03/schema#"})", Code::kUnsupported, "dialect"},
       {R"({"$schema":"https://example.com/my-meta"})", Code::kUnsupported, "dialect"},
-      {R"({"$schema":"https://json-schema.org/draft/2020-12/schema","prefixItems":[{"type":"string"}]})",
-       Code::kUnsupported, "#/prefixItems"},
+      {R"({"$schema":"http://json-schema.org/draft-07/schema#","prefixItems":[{"type":"string"}]})",
+       Code::kUnsupported, "#/prefixItems: a 2020-12 keyword in a draft-07 schema"},
+      {R"({"$schema":"https://json-schema.org/draft/2019-09/schema","prefixItems":[{"type":"string"}]})",
+       Code::kUnsupported, "#/prefixItems: a 2020-12 keyword in a 2019-09 schema"},
+      {R"({"prefixItems":[{"type":"string"}],"items":[{"type":"string"}]})", Code::kUnsupported,
+       "#/prefixItems beside array-form items"},
+      {R"({"prefixItems":[{"type":"string"}],"additionalItems":false})", Code::kUnsupported,
+       "#/prefixItems beside additionalItems"},
+      {R"({"prefixItems":{"type":"string"}})", Code::kInvalidArgument, "#/prefixItems is not an array"},
+      {R"({"properties":{"p":{"prefixItems":[{"type":"string"}],"items":{"type":"integer"}},)"
+       R"("q":{"$ref":"#/properties/p/prefixItems/0"}}})",
+       Code::kUnsupported, "points into a prefixItems"},
+      {R"({"properties":{"p":{"prefixItems":[{"type":"string"}],"items":{"type":"integer"}},)"
+       R"("q":{"$ref":"#/properties/p/items"}}})",
+       Code::kUnsupported, "points into a prefixItems"},
       {R"({"$schema":"https://json-schema.org/draft/2020-12/schema","items":[{"type":"string"}]})",
        Code::kUnsupported, "2020-12"},
       {R"({"properties":{"a":{"type":"object","unevaluatedProperties":false}}})", Code::kUnsupported,
