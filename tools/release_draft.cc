@@ -13,6 +13,7 @@
 
 #include "tools/credentials.h"
 #include "tools/surface_launcher.h"
+#include "tools/tool_listing_notes.h"
 #include "tools/unpinned_code.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
@@ -215,8 +216,9 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
   std::set<std::string> names;
   for (const trust::LiveTool& live : launch.live_tools) {
     if (!trust::IsValidToolName(live.name)) {
-      return InvalidArgument("surface " + b.name + ": the child lists a tool whose name no "
-                             "manifest can bind ([A-Za-z0-9_.-], 1 to 128)");
+      return InvalidArgument("surface " + b.name + ": the child lists tool \"" +
+                             trust::ShownChildName(live.name) +
+                             "\", a name no manifest can bind ([A-Za-z0-9_.-], 1 to 128 bytes)");
     }
     if (!names.insert(live.name).second) {
       return InvalidArgument("surface " + b.name + ": the child lists tool \"" + live.name +
@@ -260,6 +262,7 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
   }
   std::sort(b.tools.begin(), b.tools.end(),
             [](const trust::ToolBinding& x, const trust::ToolBinding& y) { return x.name < y.name; });
+  for (std::string& note : ToolListingNotes(b.name, launch.live_tools)) out.notes.push_back(std::move(note));
   for (const std::string& name : b.env) {
     if (request.policy.environment.find(name) == request.policy.environment.end()) {
       out.notes.push_back("--env " + name + " is not set here: the child ran without it");

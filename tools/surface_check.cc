@@ -11,6 +11,7 @@
 #include "tools/file_exposure_notes.h"
 #include "tools/special_policies.h"
 #include "tools/surface_launcher.h"
+#include "tools/tool_listing_notes.h"
 #include "tools/unpinned_code.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
@@ -423,8 +424,10 @@ void AddLaunchRows(const trust::SurfaceBinding& surface, const SurfaceLaunch& la
   std::vector<std::string> names;
   for (const trust::ToolBinding& t : surface.tools) names.push_back(t.name);
   std::sort(names.begin(), names.end());
-  rows.push_back(Ok(surface.name, "tools",
-                    Plural(names.size(), "tool") + (names.size() == 1 ? " matches" : " match") + " the release: " + JoinNames(names)));
+  std::string matched =
+      Plural(names.size(), "tool") + (names.size() == 1 ? " matches" : " match") + " the release: " + JoinNames(names);
+  for (const std::string& note : ToolListingNotes(surface.name, launch.live_tools)) matched += "; " + note;
+  rows.push_back(Ok(surface.name, "tools", std::move(matched)));
 }
 
 }  // namespace

@@ -22,13 +22,9 @@ Result<Sha256Digest> DescriptionDigest(const std::optional<std::string>& descrip
   return CanonicalSha256(internal::Json(*description).dump());
 }
 
-namespace {
-
-// A name the child listed, as a detail may carry it: printable (base/printable_text.h) and
-// at most 128 bytes, so a child cannot draw on the operator's terminal or flood the log;
-// its `"` and `\` escaped as \" and \\, so that inside the detail's quotes it cannot close
-// them and go on in Las's words, nor pass a written "\u{1B}" for an escaped ESC (probe BR2).
-std::string Shown(std::string_view child_name) {
+// Cut, so that a child cannot flood the log; `\` escaped, so that it cannot pass a written
+// "\u{1B}" for an escaped ESC (probe BR2).
+std::string ShownChildName(std::string_view child_name) {
   constexpr size_t kMaxShownBytes = 128;
   std::string quoted;
   for (char c : child_name.substr(0, kMaxShownBytes)) {
@@ -40,8 +36,6 @@ std::string Shown(std::string_view child_name) {
   return shown;
 }
 
-}  // namespace
-
 Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> live) {
   // Every difference, keyed by tool name so the detail is in a stable order.
   std::multimap<std::string, std::string> differences;
@@ -49,7 +43,7 @@ Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> l
   for (const LiveTool& tool : live) {
     if (!by_name.emplace(tool.name, &tool).second) {
       differences.emplace(tool.name,
-                          "tool \"" + Shown(tool.name) + "\" is listed twice by the child");
+                          "tool \"" + ShownChildName(tool.name) + "\" is listed twice by the child");
     }
   }
   for (const ToolBinding& bound : surface.tools) {
@@ -79,7 +73,7 @@ Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> l
   for (const auto& [tool_name, tool] : by_name) {
     if (surface.FindTool(tool_name) == nullptr) {
       differences.emplace(tool_name,
-                          "extra tool \"" + Shown(tool_name) + "\" (listed, not signed)");
+                          "extra tool \"" + ShownChildName(tool_name) + "\" (listed, not signed)");
     }
   }
   if (differences.empty()) return Verdict::Accept();

@@ -40,6 +40,11 @@ struct LiveTool {
 Result<Sha256Digest> InputSchemaDigest(std::string_view input_schema_json);
 Result<Sha256Digest> DescriptionDigest(const std::optional<std::string>& description);
 
+// A name the child listed, as a detail may carry it: printable (base/printable_text.h) and
+// at most 128 bytes (then "..."), its `"` and `\` escaped, so that inside a detail's
+// quotes it can neither close them nor draw on the operator's terminal.
+std::string ShownChildName(std::string_view child_name);
+
 // Accepted iff `live` names exactly the tools of `surface` with equal digests.
 Verdict CheckToolList(const SurfaceBinding& surface, std::span<const LiveTool> live);
 

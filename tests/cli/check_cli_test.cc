@@ -133,6 +133,29 @@ TEST_F(CheckCliTest, FailsWithToolsMismatchWhenTheChildAddsATool) {
   EXPECT_NE(tools_row["detail"].get<std::string>().find("shout"), std::string::npos) << tools_row;
 }
 
+// Probe HA1: a signed name common clients refuse passes, with the note draft gave.
+TEST_F(CheckCliTest, ASignedNameClientsRefuseIsNotedInTheToolsRow) {
+  std::string script = Slurp(r_.script());
+  const std::string surface_start = "    \"echo\": {\n";
+  ASSERT_NE(script.find(surface_start), std::string::npos);
+  script.insert(script.find(surface_start) + surface_start.size(),
+                "        \"shout.loud\": (\"Shout the message.\", schema({\"message\": STRING}, "
+                "[\"message\"]), lambda a: text(a[\"message\"].upper())),\n");
+  Spit(r_.script(), script);
+  ASSERT_EQ(r_.Draft("echo").exit_code, 0);
+  ASSERT_EQ(r_.Sign({"--bump"}).exit_code, 0);
+
+  json report = CheckJson();
+  json tools_row = Row(report, "echo", "tools");
+  EXPECT_EQ(tools_row["result"], "ok") << tools_row;
+  EXPECT_NE(tools_row["detail"].get<std::string>().find(
+                "4 tools match the release: content_stats, dashboard, echo, shout.loud; listed under names "
+                "that clients holding tool names to ^[a-zA-Z0-9_-]{1,64}$ (Claude's, OpenAI's) refuse, with a "
+                "\".\" or over 64 bytes: echo__shout.loud; "),
+            std::string::npos)
+      << tools_row;
+}
+
 TEST_F(CheckCliTest, FailsWithDigestMismatchWhenTheScriptChangesAfterSigning) {
   Spit(r_.script(), Slurp(r_.script()) + "# edited after signing\n");
   auto table = r_.Check({"--registry", registry_});

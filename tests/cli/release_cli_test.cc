@@ -316,6 +316,30 @@ TEST(ReleaseDraftTest, RefusesAChildThatListsACredentialValueSetHere) {
   }
 }
 
+// Probe HA1/HA2: a name common clients refuse is signed with a note saying so and the way
+// around; a name no manifest can bind refuses the surface naming the tool, escaped.
+TEST(ReleaseDraftTest, NamesToolsWhoseNamesClientsRefuseOrNoManifestBinds) {
+  ReleaseScratch r;
+  const std::string schema = R"({"type":"object"})";
+  const std::string dotted = OneToolChild(r, schema, "files.read");
+  auto drafted = Las({"release", "draft", "--surface", "fs", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", dotted});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("note      listed under names that clients holding tool names to "
+                             "^[a-zA-Z0-9_-]{1,64}$ (Claude's, OpenAI's) refuse, with a \".\" or over "
+                             "64 bytes: fs__files.read; "),
+            std::string::npos)
+      << drafted.out;
+
+  const std::string slashed = OneToolChild(r, schema, "files/read");
+  auto refused = Las({"release", "draft", "--surface", "fs2", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", slashed});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("surface fs2: the child lists tool \"files/read\", a name no manifest can bind"),
+            std::string::npos)
+      << refused.err;
+}
+
 // A schema Las cannot check arguments against (here 2020-12's unevaluatedItems) is signed all
 // the same, but the operator is told at draft time that `las serve` will leave the tool out.
 TEST(ReleaseDraftTest, WarnsOfASchemaServeWillLeaveOut) {
