@@ -323,8 +323,8 @@ void LaunchState::Planned(trust::VerdictOr<trust::LaunchPlan> checked) {
     state->result.client->ListTools([state](transport::CallResult listed) {
       if (!listed.ok()) {
         state->Fail(kReasonListFailed,
-                    "tools/list failed (" +
-                        std::string(transport::CallErrorName(listed.error)) + ")");
+                    "tools/list failed (" + std::string(transport::CallErrorName(listed.error)) +
+                        (listed.why.empty() ? "" : ": " + listed.why) + ")");
         return;
       }
       auto live = ParseLiveTools(listed.result);

@@ -52,11 +52,14 @@ namespace {
 // Enough of an over-long answer's end for `,"id":<any int64>}` and some white space.
 constexpr size_t kOversizedTailBytes = 64;
 
-CallResult Failed(CallError error) {
+CallResult Failed(CallError error, std::string why = {}) {
   CallResult r;
   r.error = error;
+  r.why = std::move(why);
   return r;
 }
+
+CallResult Malformed(std::string why) { return Failed(CallError::kMalformedResponse, std::move(why)); }
 
 // An id as we write them: an integer literal. Only this is an answer to a call.
 bool ParseOurId(std::string_view raw, int64_t* id) {
@@ -437,7 +440,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (r.ok()) {
       std::vector<JsonMember> members;
       if (ObjectMembers(r.result, &members, opts_.max_depth) != JsonTextError::kNone) {
-        r = Failed(CallError::kMalformedResponse);
+        r = Malformed("the result is not a JSON object");
       } else if (!SpeaksOurProtocol(members)) {
         // The child would answer in another version's terms (MCP: the client then
         // disconnects), or it answered no version at all.
@@ -477,28 +480,31 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void OnListPage(const std::shared_ptr<Listing>& listing, CallResult r) {
     if (!r.ok()) return listing->done(std::move(r));
     std::vector<JsonMember> members;
+    const std::string page = "page " + std::to_string(listing->pages + 1) + ": ";
     if (ObjectMembers(r.result, &members, opts_.max_depth) != JsonTextError::kNone) {
-      return listing->done(Failed(CallError::kMalformedResponse));
+      return listing->done(Malformed(page + "the result is not a JSON object"));
     }
     const JsonMember* tools = nullptr;
     const JsonMember* cursor = nullptr;
     if (!OnlyMember(members, "tools", &tools) || !OnlyMember(members, "nextCursor", &cursor)) {
-      return listing->done(Failed(CallError::kMalformedResponse));
+      return listing->done(Malformed(page + "the result names tools or nextCursor twice"));
     }
     std::vector<std::string_view> elements;
     if (tools == nullptr ||
         ArrayElements(tools->raw, &elements, opts_.max_depth) != JsonTextError::kNone) {
-      return listing->done(Failed(CallError::kMalformedResponse));
+      return listing->done(Malformed(page + "the result holds no tools array"));
     }
     for (std::string_view tool : elements) {
       if (JsonTypeOf(tool) != JsonType::kObject) {
-        return listing->done(Failed(CallError::kMalformedResponse));
+        return listing->done(Malformed(page + "a tools entry is not an object"));
       }
       if (!listing->tools.empty()) listing->tools += ',';
       listing->tools += tool;
     }
+    const std::string too_large = "the tools of every page together are over " +
+                                  std::to_string(opts_.max_list_bytes) + " bytes";
     if (listing->tools.size() > opts_.max_list_bytes) {
-      return listing->done(Failed(CallError::kResponseTooLarge));
+      return listing->done(Failed(CallError::kResponseTooLarge, too_large));
     }
     ++listing->pages;
     if (cursor != nullptr && cursor->type == JsonType::kString) {
@@ -507,16 +513,19 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       // gigabytes (probe CS2).
       listing->cursor_bytes += raw.size();
       if (listing->tools.size() + listing->cursor_bytes > opts_.max_list_bytes) {
-        return listing->done(Failed(CallError::kResponseTooLarge));
+        return listing->done(Failed(CallError::kResponseTooLarge, too_large + " with their cursors"));
       }
       // A cursor seen before, or too many pages: the child is looping.
-      if (!listing->cursors.insert(raw).second || listing->pages >= opts_.max_list_pages) {
-        return listing->done(Failed(CallError::kMalformedResponse));
+      if (!listing->cursors.insert(raw).second) {
+        return listing->done(Malformed(page + "nextCursor repeats an earlier page's (a loop)"));
+      }
+      if (listing->pages >= opts_.max_list_pages) {
+        return listing->done(Malformed("more than " + std::to_string(opts_.max_list_pages) + " pages"));
       }
       return ListPage(listing, raw);
     }
     if (cursor != nullptr && cursor->type != JsonType::kNull) {
-      return listing->done(Failed(CallError::kMalformedResponse));
+      return listing->done(Malformed(page + "nextCursor is neither a string nor null"));
     }
     CallResult done;
     done.result = "[" + listing->tools + "]";
@@ -679,7 +688,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       // all, so it is not taken as the result; the call must not wait for an answer that
       // already came.
       if (auto call = TakePending(id)) {
-        call->done(Failed(CallError::kMalformedResponse));
+        call->done(Malformed("the answer's id is not written as it was sent"));
         return;
       }
     }
@@ -772,21 +781,23 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     if (ArrayElements(body, &batch, opts_.max_depth) != JsonTextError::kNone) {
       batch = SalvageArrayElements(body);  // a batch broken in one element: the others
     }
+    const std::string why = "the answer is no valid JSON-RPC message (" +
+                            std::string(ParseFailureName(error.reason)) + ")";
     if (!batch.empty()) {
-      for (std::string_view element : batch) FailCallAnsweredBy(element, std::nullopt);
+      for (std::string_view element : batch) FailCallAnsweredBy(element, std::nullopt, "the answer came in a batch array, which Las never takes");
       return;
     }
-    FailCallAnsweredBy(body, error.id);
+    FailCallAnsweredBy(body, error.id, why);
   }
 
   // `text`: one JSON object, or the prefix of one; `id`: its id if the parser read it.
-  void FailCallAnsweredBy(std::string_view text, std::optional<std::string> id) {
+  void FailCallAnsweredBy(std::string_view text, std::optional<std::string> id, const std::string& why) {
     if (ShownKind(text) == MessageKind::kRequest) return;  // a request of its own
     if (!id) id = SalvageTopLevelMember(text, "id", opts_.max_depth);
     int64_t n = 0;
     // 12.0 or "12" for our 12 too: a line this broken is no exact echo anyway.
     if (!id || !IntegralId(*id, &n)) return;
-    if (auto call = TakePending(n)) call->done(Failed(CallError::kMalformedResponse));
+    if (auto call = TakePending(n)) call->done(Malformed(why));
   }
 
   void CloseOut() {

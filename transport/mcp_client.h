@@ -86,6 +86,9 @@ struct CallResult {
   std::string remote_error;
   // kSpawnFailed only: why (errno text and step; never child output).
   Status spawn_status;
+  // kMalformedResponse and kResponseTooLarge, where known: what was wrong, in Las's words
+  // ("a tools entry is not an object"); never the child's text.
+  std::string why;
   // A failed request that was never written to the child (withdrawn when it timed out or
   // was cancelled, or still queued behind others when the child went or was ended): the
   // child cannot have acted on it, so it is not uncertain.

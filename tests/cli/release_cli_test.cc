@@ -340,6 +340,35 @@ TEST(ReleaseDraftTest, NamesToolsWhoseNamesClientsRefuseOrNoManifestBinds) {
       << refused.err;
 }
 
+// Probe HA3: a child whose tools/list pages loop was refused as a bare malformed_response.
+TEST(ReleaseDraftTest, ARefusedListingSaysWhatWasWrong) {
+  ReleaseScratch r;
+  const std::string child = r.workspace() + "/loop.py";
+  Spit(child, R"(import json, sys
+for raw in sys.stdin:
+    msg = json.loads(raw)
+    rid = msg.get("id")
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "loop", "version": "1"}}
+    elif msg.get("method") == "tools/list":
+        result = {"tools": [], "nextCursor": "again"}
+    elif rid is not None:
+        result = {}
+    else:
+        continue
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}) + "\n")
+    sys.stdout.flush()
+)");
+  auto drafted = Las({"release", "draft", "--surface", "loop", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
+  EXPECT_EQ(drafted.exit_code, 9) << drafted.err;
+  EXPECT_NE(drafted.err.find("tools/list failed (malformed_response: page 2: nextCursor repeats an "
+                             "earlier page's (a loop))"),
+            std::string::npos)
+      << drafted.err;
+}
+
 // A schema Las cannot check arguments against (here 2020-12's unevaluatedItems) is signed all
 // the same, but the operator is told at draft time that `las serve` will leave the tool out.
 TEST(ReleaseDraftTest, WarnsOfASchemaServeWillLeaveOut) {

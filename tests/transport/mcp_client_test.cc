@@ -76,7 +76,7 @@ class McpClientTest : public ::testing::Test {
     std::optional<CallResult> result;
     start([&](CallResult r) { result = std::move(r); });
     RunUntil([&] { return result.has_value(); });
-    return result.value_or(CallResult{CallError::kNotReady, {}, 0, {}, {}});
+    return result.value_or(CallResult{CallError::kNotReady, {}, 0, {}, {}, {}});
   }
 
   std::unique_ptr<McpClient> StartedClient(McpClientOptions options) {
@@ -160,6 +160,7 @@ TEST_F(McpClientTest, TheWholeListingIsBoundedInBytes) {
   auto client = StartedClient(std::move(options));
   CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
   EXPECT_EQ(tools.error, CallError::kResponseTooLarge) << CallErrorName(tools.error);
+  EXPECT_EQ(tools.why, "the tools of every page together are over 400 bytes");
   ShutdownAndCheckReaped(*client);
 }
 
@@ -219,7 +220,26 @@ TEST_F(McpClientTest, AListWithARepeatedToolsMemberIsMalformed) {
   auto client = StartedClient(ChildOptions({"--repeat-tools-key", "1"}));
   CallResult tools = Await([&](CallCallback cb) { client->ListTools(std::move(cb)); });
   EXPECT_EQ(tools.error, CallError::kMalformedResponse);
+  EXPECT_EQ(tools.why, "page 1: the result names tools or nextCursor twice");
   ShutdownAndCheckReaped(*client);
+}
+
+// A child whose pages loop is told from one whose pages are many (probe HA3: both were a
+// bare malformed_response).
+TEST_F(McpClientTest, ALoopingOrEndlessListingSaysWhich) {
+  auto looping = StartedClient(ChildOptions({"--page-size", "3", "--cursor-loop", "1"}));
+  CallResult tools = Await([&](CallCallback cb) { looping->ListTools(std::move(cb)); });
+  EXPECT_EQ(tools.error, CallError::kMalformedResponse);
+  EXPECT_EQ(tools.why, "page 2: nextCursor repeats an earlier page's (a loop)");
+  ShutdownAndCheckReaped(*looping);
+
+  McpClientOptions options = ChildOptions({"--page-size", "3"});
+  options.max_list_pages = 2;
+  auto endless = StartedClient(std::move(options));
+  tools = Await([&](CallCallback cb) { endless->ListTools(std::move(cb)); });
+  EXPECT_EQ(tools.error, CallError::kMalformedResponse);
+  EXPECT_EQ(tools.why, "more than 2 pages");
+  ShutdownAndCheckReaped(*endless);
 }
 
 TEST_F(McpClientTest, ManyCallsInFlightMatchedById) {
@@ -335,7 +355,9 @@ TEST_F(McpClientTest, AMalformedAnswerToOurIdFailsThatCall) {
 // leaving it to wait (forever without a timeout) for an answer that already came.
 TEST_F(McpClientTest, AnAnswerBehindAByteOrderMarkFailsThatCall) {
   auto client = StartedClient(ChildOptions());
-  EXPECT_EQ(Call(*client, "odd_answer", R"({"shape":"bom"})").error, CallError::kMalformedResponse);
+  const CallResult r = Call(*client, "odd_answer", R"({"shape":"bom"})");
+  EXPECT_EQ(r.error, CallError::kMalformedResponse);
+  EXPECT_EQ(r.why, "the answer is no valid JSON-RPC message (syntax)");
   EXPECT_EQ(client->stats().garbage_lines, 1u) << "the line itself stays invalid";
   StillServesThenEnds(*client, "still");
 }

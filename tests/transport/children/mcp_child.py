@@ -13,6 +13,7 @@ Options:
                        before reading anything
   --page-size N        tools/list pages of N tools (nextCursor pagination)
   --cursor-padding N   each nextCursor carries N more bytes after its page number
+  --cursor-loop 1      with --page-size: the second page's nextCursor is the first page's
   --repeat-tools-key 1 tools/list answers with the "tools" member twice
   --silent 1           read requests but never answer any
   --flood-stderr-mb N  write N MiB of stderr lines from a thread while serving;
@@ -328,6 +329,8 @@ def main():
             if end < len(TOOLS):
                 padding = int(opts.get("--cursor-padding", "0"))
                 result["nextCursor"] = str(end) + ("." + "x" * padding if padding else "")
+                if "--cursor-loop" in opts and start == page:
+                    result["nextCursor"] = str(page)
             if "--repeat-tools-key" in opts:  # two "tools" members: readers disagree
                 send_bytes(('{"jsonrpc":"2.0","id":%s,"result":{"tools":[],"tools":%s}}' % (
                     json.dumps(rid), json.dumps(TOOLS))).encode())
