@@ -23,6 +23,7 @@
 #include "tools/daemon_socket.h"
 #include "tools/file_exposure_notes.h"
 #include "tools/grant_policy.h"
+#include "tools/loop_stdio_fd.h"
 #include "tools/registry.h"
 #include "tools/stdio_server.h"
 #include "transport/child_process.h"
@@ -239,6 +240,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->transform(TimeoutMs())
       ->needs(bridge_only);
   cmd->callback([cmd, flags, &exit_code] {
+    tools::KeepStderrFromStalling();
     if (Status readable = StandardInputReadable(); !readable.ok()) {
       exit_code = Fail(readable);
       return;
@@ -360,6 +362,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);
   cmd->callback([cmd, flags, &exit_code] {
+    tools::KeepStderrFromStalling();
     auto options = Resolve(*flags, exit_code);
     if (!options) return;
     // Many clients share the daemon: none may take more than a quarter of a surface's places.

@@ -50,4 +50,13 @@ LoopStdioFd::~LoopStdioFd() {
 
 int LoopStdioFd::Take() { return std::exchange(fd_, -1); }
 
+void KeepStderrFromStalling() {
+  struct stat st {};
+  if (::fstat(STDERR_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  const int own = Reopen(STDERR_FILENO);
+  if (own < 0) return;  // no reader holds the pipe: a write fails at once (EPIPE), never waits
+  ::dup2(own, STDERR_FILENO);
+  ::close(own);
+}
+
 }  // namespace las::tools

@@ -472,5 +472,60 @@ else:
   EXPECT_EQ(socket.out, "answered True exit 0 after blocking\n") << socket.err;
 }
 
+// Probe HB1: with stderr a full pipe nobody reads (an MCP host that never drains it), the
+// first note stalled the loop, so nothing was answered and no signal, not even the third,
+// ended the server. A pipe gets a description of Las's own, non-blocking: notes are dropped
+// and the server answers and stops as usual. A socket stays blocking (its flags are shared):
+// the third signal still ends it.
+TEST_F(ServeCliTest, AStderrNobodyReadsNeitherStallsTheServerNorItsStop) {
+  static const char* const kClient = R"PY(
+import os, signal, socket, subprocess, sys, time
+mode, cmd = sys.argv[1], sys.argv[2:]
+init = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":'
+        b'"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n')
+def fill(fd):
+    os.set_blocking(fd, False)
+    try:
+        while True: os.write(fd, b'z' * 4096)
+    except BlockingIOError: pass
+    os.set_blocking(fd, True)
+if mode != 'socket':
+    keep, err = os.pipe()
+else:
+    keep, theirs = socket.socketpair()
+    err = theirs.fileno()
+fill(err)
+child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+child.stdin.write(init); child.stdin.flush()
+if mode == 'pipe':
+    print('answered', b'"result"' in child.stdout.readline())
+    child.send_signal(signal.SIGTERM)
+elif mode == 'daemon':
+    print('listening', child.stdout.readline().strip().endswith(b'.sock'))
+    child.send_signal(signal.SIGTERM)
+else:
+    time.sleep(0.5)
+    for _ in range(3):
+        child.send_signal(signal.SIGTERM); time.sleep(0.2)
+try:
+    print('exit', child.wait(timeout=15))
+except subprocess.TimeoutExpired:
+    child.kill(); child.wait(); print('still running 15 s after the signals')
+)PY";
+  auto run = [&](const std::string& mode) {
+    const std::string verb = mode == "daemon" ? "daemon" : "serve";
+    std::vector<std::string> command = {"/usr/bin/python3", "-c", kClient, mode, LAS_EXECUTABLE, verb,
+                                        "--log", tmp_.Sub("log-" + mode)};
+    if (verb == "serve") command.push_back("--embedded");
+    return Las(command, run_dir_, /*through_shell=*/true);
+  };
+  const CommandResult pipe = run("pipe");
+  EXPECT_EQ(pipe.out, "answered True\nexit 0\n") << pipe.err;
+  const CommandResult daemon = run("daemon");
+  EXPECT_EQ(daemon.out, "listening True\nexit 0\n") << daemon.err;
+  const CommandResult socket = run("socket");
+  EXPECT_EQ(socket.out, "exit 9\n") << socket.err;
+}
+
 }  // namespace
 }  // namespace las
