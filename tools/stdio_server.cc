@@ -79,6 +79,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   bool ending = false;
   bool cut_short = false;  // the client went for good with calls in flight (below)
   bool owed_when_cut = false;  // and some of them were owed an answer (not cancelled)
+  bool unrun_at_signal = false;  // a signal came while the surfaces started, requests held
   // After a first signal: how long the answers still due may wait for a client that does
   // not read them (StdioServerOptions::signal_drain_limit).
   boost::asio::steady_timer drain_limit(io);
@@ -164,6 +165,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       if (!std::exchange(signalled, true)) {
         await_signal();
         note(StopSignalFd::Name(signal) + ": ending the children and the session");
+        // Requests held for the session go unrun: the exit says so (probe HB2).
+        if (!session) unrun_at_signal = held.HoldsLines();
         limit_drain("the signal");
         stop_serving();
       } else {
@@ -261,6 +264,11 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
     return IoError("writing to standard output failed: answers were not delivered");
   }
   if (!server.status().ok()) return server.status();
+  if (unrun_at_signal) {
+    LAS_RETURN_IF_ERROR(server.FlushLogAtExit());
+    return IoError("stopped by a signal while the surfaces started: the client's requests held "
+                   "until then were not run");
+  }
   return server.FlushLogAtExit();
 }
 

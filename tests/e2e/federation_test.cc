@@ -1248,6 +1248,30 @@ TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
   EXPECT_TRUE(WIFEXITED(*next) && WEXITSTATUS(*next) != 7) << "the log's lock was still held";
 }
 
+// A signal while a child still starts ends the start; the requests held for the session
+// go unrun, and the exit says so (probe HB2: exit 0, as if every request had an answer).
+// With nothing held, the exit is 0.
+TEST_F(FederationTest, ASignalWhileTheChildrenStartSaysTheHeldRequestsWentUnrun) {
+  const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  for (const bool holding : {true, false}) {
+    auto serve_process = StartServe("600000");
+    testing::ChildProcess& serve = *serve_process;
+    serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
+    ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "stdin is read meanwhile";
+    if (holding) serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+    serve.WriteLine(R"({"jsonrpc":"2.0","id":"p1","method":"ping"})");
+    ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "the held line was read";
+    serve.Kill(SIGTERM);
+    const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
+    if (!status) serve.Kill(SIGKILL);
+    ASSERT_TRUE(status.has_value()) << "still waiting for the slow child after SIGTERM";
+    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == (holding ? 9 : 0)) << holding << ": " << *status;
+    EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
+  }
+}
+
 // Initializes `serve`'s session, expects a call of `tool` refused, and ends the session.
 void ExpectRefusedThenEnd(testing::ChildProcess& serve, const std::string& tool,
                           const json& arguments) {
