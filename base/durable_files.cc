@@ -72,8 +72,7 @@ Status CreateNewFile(const std::string& path, const std::string& bytes, mode_t m
   return status;
 }
 
-Result<StagedFile> StagedFile::Stage(const std::string& path, const std::string& bytes, mode_t mode) {
-  // Checked now, not at the rename: by then another staged file may be in place.
+Status CheckReplaceable(const std::string& path) {
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::symlink_status(path, error);
   if (std::filesystem::is_directory(status)) {
@@ -88,6 +87,12 @@ Result<StagedFile> StagedFile::Stage(const std::string& path, const std::string&
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
     return InvalidArgument(path + " is not a regular file; give the path of a file to write");
   }
+  return Status::Ok();
+}
+
+Result<StagedFile> StagedFile::Stage(const std::string& path, const std::string& bytes, mode_t mode) {
+  // Checked now, not at the rename: by then another staged file may be in place.
+  LAS_RETURN_IF_ERROR(CheckReplaceable(path));
   const std::string dir = DirectoryOf(path);
   std::string temp = dir + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);  // O_EXCL, in the target's directory

@@ -52,6 +52,10 @@ class StagedFile {
   std::string temp_;  // "" once renamed (or moved from): nothing left to remove
 };
 
+// Ok when `path` is missing or a regular file (not a symlink, directory, FIFO or device):
+// what Stage checks first, for a command to ask before work that would be lost.
+Status CheckReplaceable(const std::string& path);
+
 // Replaces (or creates) `path`: Stage then Commit. A crash leaves the old or the new file,
 // never a mix.
 Status ReplaceFileAtomically(const std::string& path, const std::string& bytes, mode_t mode);

@@ -286,6 +286,8 @@ int RunDraft(const DraftFlags& flags) {
 
   // Made only when the draft is written: a refused draft leaves no directory (probe GV3).
   if (Status can = CheckParentDirectoryCanBeMade(manifest_path); !can.ok()) return Fail(can);
+  // Before the child runs: a refusal at the write would come after it (probe GW4).
+  if (Status replaceable = CheckReplaceable(manifest_path); !replaceable.ok()) return Fail(replaceable);
   bool existed = false;
   Result<trust::Manifest> manifest = ManifestToEdit(manifest_path, SystemWallClock().NowMicros(), &existed);
   if (!manifest.ok()) return Fail(manifest.status());

@@ -340,6 +340,28 @@ TEST(ReleaseDraftTest, NamesToolsWhoseNamesClientsRefuseOrNoManifestBinds) {
       << refused.err;
 }
 
+// Probe GW4: a --manifest that is a symbolic link was refused only at the write, after the
+// child had run. Now before.
+TEST(ReleaseDraftTest, AManifestPathThatIsASymlinkIsRefusedBeforeTheChildRuns) {
+  ReleaseScratch r;
+  const std::string marker = r.workspace() + "/ran";
+  const std::string child = r.workspace() + "/marks.py";
+  Spit(child, "open(" + nlohmann::json(marker).dump() + ", 'w').close()\n");
+  const std::string target = OneToolChild(r, R"({"type":"object"})");
+  ASSERT_EQ(Las({"release", "draft", "--surface", "one", "--cwd", r.workspace(), "--workspace",
+                 r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", target})
+                .exit_code,
+            0);
+  const std::string link = r.manifest() + ".link";
+  std::filesystem::create_symlink(r.manifest(), link);
+  auto refused = Las({"release", "draft", "--surface", "marks", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", link, "--", "/usr/bin/python3", child});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("is a symbolic link; give the path of the file it names"), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "the child ran before the refusal";
+}
+
 // Probe HA3: a child whose tools/list pages loop was refused as a bare malformed_response.
 TEST(ReleaseDraftTest, ARefusedListingSaysWhatWasWrong) {
   ReleaseScratch r;
