@@ -247,9 +247,11 @@ TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThat
   EXPECT_EQ(ReadManifest(r.manifest()).surfaces.size(), 1u) << "nothing added on refusal";
 }
 
-// A python child (at <workspace>/one.py) that lists one tool, `name`, with `schema`.
-std::string OneToolChild(ReleaseScratch& r, const std::string& schema, const std::string& name = "pick") {
-  const std::string child = r.workspace() + "/one.py";
+// A python child (at <workspace>/<file>) whose tools/list result is the python expression
+// `listed` (SCHEMA holds `schema`).
+std::string ListingChild(ReleaseScratch& r, const std::string& file, const std::string& listed,
+                         const std::string& schema = "{}") {
+  const std::string child = r.workspace() + "/" + file;
   Spit(child, R"(import json, sys
 SCHEMA = ')" + schema + R"('
 for raw in sys.stdin:
@@ -259,7 +261,7 @@ for raw in sys.stdin:
         result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
                   "serverInfo": {"name": "one", "version": "1"}}
     elif msg.get("method") == "tools/list":
-        result = {"tools": [{"name": ")" + name + R"(", "description": "Pick.", "inputSchema": json.loads(SCHEMA)}]}
+        result = )" + listed + R"(
     elif rid is not None:
         result = {}
     else:
@@ -268,6 +270,14 @@ for raw in sys.stdin:
     sys.stdout.flush()
 )");
   return child;
+}
+
+// A python child (at <workspace>/one.py) that lists one tool, `name`, with `schema`.
+std::string OneToolChild(ReleaseScratch& r, const std::string& schema, const std::string& name = "pick") {
+  return ListingChild(
+      r, "one.py",
+      R"({"tools": [{"name": ")" + name + R"(", "description": "Pick.", "inputSchema": json.loads(SCHEMA)}]})",
+      schema);
 }
 
 // A schema integer a double does not hold exactly: the digest (JCS) reads it as its
@@ -365,23 +375,7 @@ TEST(ReleaseDraftTest, AManifestPathThatIsASymlinkIsRefusedBeforeTheChildRuns) {
 // Probe HA3: a child whose tools/list pages loop was refused as a bare malformed_response.
 TEST(ReleaseDraftTest, ARefusedListingSaysWhatWasWrong) {
   ReleaseScratch r;
-  const std::string child = r.workspace() + "/loop.py";
-  Spit(child, R"(import json, sys
-for raw in sys.stdin:
-    msg = json.loads(raw)
-    rid = msg.get("id")
-    if msg.get("method") == "initialize":
-        result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "loop", "version": "1"}}
-    elif msg.get("method") == "tools/list":
-        result = {"tools": [], "nextCursor": "again"}
-    elif rid is not None:
-        result = {}
-    else:
-        continue
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}) + "\n")
-    sys.stdout.flush()
-)");
+  const std::string child = ListingChild(r, "loop.py", R"({"tools": [], "nextCursor": "again"})");
   auto drafted = Las({"release", "draft", "--surface", "loop", "--cwd", r.workspace(), "--workspace",
                       r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
   EXPECT_EQ(drafted.exit_code, 9) << drafted.err;
