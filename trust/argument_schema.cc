@@ -344,6 +344,10 @@ struct Walk {
   // `pattern` or `patternProperties`: valijson's copy gets the translations there.
   std::set<const Json*> pattern_nodes;
   std::set<const Json*> format_nodes;  // schema nodes whose format is date, time or date-time
+  // Schema nodes with any other format, an annotation to Las: valijson's copy drops it, as
+  // valijson read the value as a string before its type (probe HE1: a non-empty array
+  // under anyOf [{format: uri}, {type: array}] threw, refusing valid arguments).
+  std::set<const Json*> annotation_format_nodes;
   std::set<const Json*> multiple_of_nodes;  // schema nodes with a (valid) multipleOf
   std::map<std::string, std::string> translated;  // pattern as written -> RE2's (utf8_pattern.h)
   // Every JSON value inside a patternProperties subschema: valijson's copy keeps those
@@ -445,6 +449,8 @@ struct Walk {
       copy[std::string(kFormatKeyword)] = std::move(copy["format"]);
       copy.erase("format");
     }
+    const bool annotation_format = annotation_format_nodes.contains(&original);
+    if (annotation_format) copy.erase("format");
     if (multiple_of_nodes.contains(&original)) {
       // As text: PrepareSchemaNumbers would make 2^63 a double, whose shortest form is
       // another number; the text round-trips to the number as written.
@@ -476,7 +482,7 @@ struct Walk {
     if (original.is_object()) {
       for (const auto& [key, value] : original.items()) {
         if (pattern_node && key == "pattern" && value.is_string()) continue;
-        if (key == "format" && format_nodes.contains(&original)) continue;
+        if (key == "format" && (format_nodes.contains(&original) || annotation_format)) continue;
         if (key == "multipleOf" && multiple_of_nodes.contains(&original)) continue;
         if (pattern_node && key == "patternProperties" && value.is_object()) {
           Json& list = copy[std::string(kPatternSubschemasKeyword)];
@@ -675,7 +681,8 @@ struct Walk {
       LAS_RETURN_IF_ERROR(CheckRegex(node, it->get<std::string>(), SchemaLoc(loc, "pattern"), /*lookaheads=*/true));
     }
     if (auto it = node.find("format"); it != node.end() && it->is_string()) {
-      if (DateTimeCheckFor(it->get_ref<const std::string&>()) != nullptr) format_nodes.insert(&node);
+      (DateTimeCheckFor(it->get_ref<const std::string&>()) != nullptr ? format_nodes : annotation_format_nodes)
+          .insert(&node);
     }
     // JSON Schema requires a divisor above 0; valijson takes any (0: a division by zero).
     if (auto it = node.find("multipleOf"); it != node.end()) {
@@ -1557,7 +1564,7 @@ Result<ArgumentSchema> CompileUnwatched(std::string_view schema_json, const Argu
 
   const bool reads_tuples = *dialect == Dialect::k202012 ||
                             (impl->document.is_object() && !impl->document.contains("$schema"));
-  Walk walk{*dialect, reads_tuples, &impl->document, impl.get(), {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}, {}};
+  Walk walk{*dialect, reads_tuples, &impl->document, impl.get(), {}, {}, {}, 0, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   LAS_RETURN_IF_ERROR(walk.Schema(impl->document, "#"));
   LAS_RETURN_IF_ERROR(walk.CheckRefs());
   // valijson evaluates a shared subschema once per path to it (trust/schema_cost_internal.h).

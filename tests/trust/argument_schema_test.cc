@@ -904,6 +904,25 @@ TEST(ArgumentSchema, DateAndTimeFormatsAreRfc3339Exactly) {
   }
 }
 
+// Other formats are annotations to Las (docs/RELEASES.md). valijson read the value as a
+// string before its type, and a non-empty array or object threw (probe HE1: pydantic's
+// `Path | list[Path]` refused every list; a type mismatch was blamed on the validator).
+TEST(ArgumentSchema, AnAnnotationFormatNeitherThrowsNorHidesATypeFailure) {
+  ArgumentSchema s = Compile(R"({"type":"object","properties":{
+      "paths":{"anyOf":[{"format":"path","type":"string"},
+                        {"items":{"format":"path","type":"string"},"type":"array"},{"type":"null"}]},
+      "em":{"anyOf":[{"type":"string","format":"email"},
+                     {"type":"object","additionalProperties":{"type":"string","format":"email"}}]},
+      "url":{"type":"string","format":"uri"}}})");
+  for (const char* args : {R"({"paths":["/a","/b"]})", R"({"paths":"/a"})", R"({"paths":null})",
+                           R"({"em":{"a":"a@b.co"}})", R"({"url":"not checked"})"}) {
+    EXPECT_TRUE(ValidateArguments(s, args).ok()) << args << ": " << ValidateArguments(s, args).ToString();
+  }
+  ExpectViolation(s, R"({"url":[1,"a"]})", "/url", "type");
+  ExpectViolation(s, R"({"url":{"k":1}})", "/url", "type");
+  ExpectViolation(s, R"({"paths":[1]})", "/paths", "anyOf");
+}
+
 // valijson reads a bound written as a string as the number it spells — "nan" too, which no
 // comparison fails (probe BY3) — and a failing propertyNames records no error of its own
 // (probe BY4: the detail named "" and properties, or blamed the validator).
