@@ -13,6 +13,7 @@ std::string& Name() {
 }  // namespace
 
 void SetNoteName(std::string name) { Name() = std::move(name); }
+std::string NoteName() { return Name(); }
 
 void Note(const char* format, ...) {
   std::va_list args;

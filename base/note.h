@@ -10,6 +10,7 @@
 namespace las {
 
 void SetNoteName(std::string name);
+std::string NoteName();
 
 // Writes "<name>: " and `format` (printf-style; it ends with its own "\n") to stderr.
 void Note(const char* format, ...) __attribute__((format(printf, 1, 2)));

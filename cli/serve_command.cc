@@ -23,7 +23,7 @@
 #include "tools/daemon_socket.h"
 #include "tools/file_exposure_notes.h"
 #include "tools/grant_policy.h"
-#include "tools/loop_stdio_fd.h"
+#include "tools/unstalled_stderr.h"
 #include "tools/registry.h"
 #include "tools/stdio_server.h"
 #include "transport/child_process.h"

@@ -49,9 +49,13 @@ LineInputHandlers HeldInput::Handlers() {
   return handlers;
 }
 
-bool HeldInput::HoldsLines() const {
+bool HeldInput::HoldsRequests() const {
   return std::any_of(held_.begin(), held_.end(), [](const Held& event) {
-    return event.kind == Kind::kLine || event.kind == Kind::kTooLong;
+    if (event.kind == Kind::kTooLong) return true;
+    if (event.kind != Kind::kLine) return false;
+    if (event.bytes.find_first_not_of(" \t\r") == std::string::npos) return false;  // blank: ignored
+    const transport::ParsedLine parsed = transport::ParseMessage(event.bytes);
+    return !parsed.ok() || parsed.message->kind != transport::MessageKind::kNotification;
   });
 }
 

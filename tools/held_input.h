@@ -42,8 +42,9 @@ class HeldInput final : public LineOutput {
   // Calls `closed` if stdin closes while its lines are still held (before Release): with no
   // reader on stdout either, the client is gone and the start need not be waited for.
   void WhenClosedWhileHeld(std::function<void()> closed) { closed_while_held_ = std::move(closed); }
-  // Whether lines (requests or notifications) wait to be handed over.
-  bool HoldsLines() const;
+  // Whether lines owed an answer wait to be handed over: any held line but a notification
+  // (a line too long or that does not parse may name an id, and be answered an error).
+  bool HoldsRequests() const;
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in
   // the flow control (LineSession::HeldAnswerBytes). Once; `session` must outlive the input.

@@ -17,9 +17,9 @@ bool SameFile(int a, int b) {
          first.st_ino == second.st_ino;
 }
 
-// A new open file description of the pipe or FIFO `stdio_fd`, or -1 (a socket, where the
-// open fails with ENXIO; a pipe whose other end no one holds; no /proc).
-int Reopen(int stdio_fd) {
+}  // namespace
+
+int ReopenStdioPipe(int stdio_fd) {
   const std::string path = "/proc/self/fd/" + std::to_string(stdio_fd);
   const int access = stdio_fd == STDIN_FILENO ? O_RDONLY : O_WRONLY;
   // O_NONBLOCK: opening a FIFO for writing would otherwise wait for a reader.
@@ -32,10 +32,8 @@ int Reopen(int stdio_fd) {
   return fd;
 }
 
-}  // namespace
-
 LoopStdioFd::LoopStdioFd(int stdio_fd) : stdio_fd_(stdio_fd) {
-  fd_ = Reopen(stdio_fd);
+  fd_ = ReopenStdioPipe(stdio_fd);
   if (fd_ >= 0) return;
   shared_flags_ = ::fcntl(stdio_fd, F_GETFL);
   if (shared_flags_ < 0) return;
@@ -50,13 +48,5 @@ LoopStdioFd::~LoopStdioFd() {
 
 int LoopStdioFd::Take() { return std::exchange(fd_, -1); }
 
-void KeepStderrFromStalling() {
-  struct stat st {};
-  if (::fstat(STDERR_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
-  const int own = Reopen(STDERR_FILENO);
-  if (own < 0) return;  // no reader holds the pipe: a write fails at once (EPIPE), never waits
-  ::dup2(own, STDERR_FILENO);
-  ::close(own);
-}
 
 }  // namespace las::tools

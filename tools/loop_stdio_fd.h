@@ -9,8 +9,6 @@
 // flags it had are put back when this object is destroyed (a process killed by SIGKILL
 // cannot put them back; MCP clients give sockets that only Las holds).
 //
-// KeepStderrFromStalling does the same for stderr, once, for a server's whole life.
-//
 // Threading: one thread; destroy it after whatever took the descriptor has closed it.
 #pragma once
 
@@ -35,12 +33,9 @@ class LoopStdioFd {
   int shared_flags_ = -1;  // the shared description's flags to put back; -1: not shared
 };
 
-// When stderr is a pipe or FIFO, makes fd 2 a non-blocking description of its own of the
-// same pipe: while 64 KiB wait unread (an MCP host that never drains its server's stderr),
-// a note is dropped rather than stall the thread that writes it — a server's loop, and with
-// it every session and the stop signals' handling (probe HB1). A note up to PIPE_BUF bytes
-// goes whole or not at all. A terminal, file or socket is left as it is (a socket's
-// O_NONBLOCK would be shared with its other holders). Call before any other thread starts.
-void KeepStderrFromStalling();
+// A new open file description of the pipe or FIFO `stdio_fd`, non-blocking and close-on-exec,
+// or -1 (a socket, where the open fails with ENXIO; a pipe whose other end no one holds; no
+// /proc). STDIN_FILENO is opened for reading, any other for writing.
+int ReopenStdioPipe(int stdio_fd);
 
 }  // namespace las::tools

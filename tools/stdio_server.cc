@@ -166,7 +166,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
         await_signal();
         note(StopSignalFd::Name(signal) + ": ending the children and the session");
         // Requests held for the session go unrun: the exit says so (probe HB2).
-        if (!session) unrun_at_signal = held.HoldsLines();
+        if (!session) unrun_at_signal = held.HoldsRequests();
         limit_drain("the signal");
         stop_serving();
       } else {
@@ -199,7 +199,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       // --start-timeout (probe FN1). The children starting are ended as at a signal.
       note("standard input ended and standard output has no reader while the surfaces "
            "start: ending them");
-      owed_when_cut = held.HoldsLines();  // its requests go unrun: exit 9 (probe FO3)
+      owed_when_cut = held.HoldsRequests();  // its requests go unrun: exit 9 (probe FO3)
       stop_serving();
       return;
     }

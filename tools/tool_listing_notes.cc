@@ -18,12 +18,42 @@ std::string Named(const std::vector<std::string>& names) {
   return out;
 }
 
-// Line breaks and tabs lay a description out; every other unsafe code point hides or
-// reorders what a reader sees.
+// Invisible code points that ordinary text is made of (probe HD2): the joiners of emoji
+// sequences and of Persian or Indic words (ZWJ, ZWNJ), the emoji and text variation
+// selectors (U+FE00..U+FE0F), the soft hyphen.
+constexpr std::string_view kOrdinaryInvisibles[] = {"\u200D", "\u200C", "\u00AD"};
+
+bool IsVariationSelectorAt(std::string_view text, size_t i) {  // U+FE00..U+FE0F: EF B8 80..8F
+  return i + 2 < text.size() && text[i] == '\xEF' && text[i + 1] == '\xB8' &&
+         static_cast<unsigned char>(text[i + 2]) >= 0x80 && static_cast<unsigned char>(text[i + 2]) <= 0x8F;
+}
+
+// Line breaks and tabs lay a description out, and the invisibles above belong to its
+// words; every other unsafe code point (base/printable_text.h: controls, bidirectional
+// controls, tag characters, ...) hides or reorders what a reader sees.
 bool HidesText(std::string_view description) {
-  std::string laid_out(description);
-  for (char& c : laid_out) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  std::string laid_out;
+  laid_out.reserve(description.size());
+  for (size_t i = 0; i < description.size();) {
+    const char c = description[i];
+    if (c == '\n' || c == '\r' || c == '\t') {
+      laid_out += ' ';
+      ++i;
+      continue;
+    }
+    if (IsVariationSelectorAt(description, i)) {
+      i += 3;
+      continue;
+    }
+    bool ordinary = false;
+    for (std::string_view invisible : kOrdinaryInvisibles) {
+      if (description.substr(i).starts_with(invisible)) {
+        i += invisible.size();
+        ordinary = true;
+        break;
+      }
+    }
+    if (!ordinary) laid_out += description[i++];
   }
   return !IsPrintableText(laid_out);
 }

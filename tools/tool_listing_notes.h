@@ -6,7 +6,8 @@
 //   both of which a manifest may bind (docs/MANIFEST.md);
 // - descriptions longer than kLargeDescriptionBytes, which every tools/list carries whole;
 // - descriptions holding characters a terminal or a client's view hides or reorders
-//   (base/printable_text.h's unsafe code points; a line break or tab is not one).
+//   (base/printable_text.h's unsafe code points; not a line break or tab, nor the ZWJ,
+//   ZWNJ, variation selectors and soft hyphens ordinary emoji and words are made of).
 //
 // Notes, never refusals: the release binds what the child serves. Names are shown as
 // ShownChildName has them.

@@ -571,6 +571,8 @@ struct Walk {
                          "declare 2020-12 or no $schema");
     }
     if (!prefix.is_array()) return InvalidArgument("input schema: " + at + " is not an array of schemas");
+    // The 2020-12 meta-schema's minItems 1 (probe HD4: ajv refuses to compile it).
+    if (prefix.empty()) return InvalidArgument("input schema: " + at + " is empty; it must hold at least one schema");
     const auto items = node.find("items");
     if ((items != node.end() && items->is_array()) || node.contains("additionalItems")) {
       return Unsupported("input schema: " + at + " beside " +

@@ -1250,17 +1250,19 @@ TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
 
 // A signal while a child still starts ends the start; the requests held for the session
 // go unrun, and the exit says so (probe HB2: exit 0, as if every request had an answer).
-// With nothing held, the exit is 0.
+// With nothing held that is owed an answer — a notification is not (probe HD3) — it is 0.
 TEST_F(FederationTest, ASignalWhileTheChildrenStartSaysTheHeldRequestsWentUnrun) {
   const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
-  for (const bool holding : {true, false}) {
+  for (const char* held : {R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})",
+                           R"({"jsonrpc":"2.0","method":"notifications/initialized"})", ""}) {
+    const bool holding = std::string(held).find("\"id\"") != std::string::npos;
     auto serve_process = StartServe("600000");
     testing::ChildProcess& serve = *serve_process;
     serve.WriteLine(R"({"jsonrpc":"2.0","id":"p0","method":"ping"})");
     ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "stdin is read meanwhile";
-    if (holding) serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+    if (*held != '\0') serve.WriteLine(held);
     serve.WriteLine(R"({"jsonrpc":"2.0","id":"p1","method":"ping"})");
     ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(30)).has_value()) << "the held line was read";
     serve.Kill(SIGTERM);

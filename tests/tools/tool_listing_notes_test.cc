@@ -25,8 +25,14 @@ TEST(ToolListingNotes, PortableNamesAreThoseEveryCommonClientTakes) {
 }
 
 TEST(ToolListingNotes, NothingIsSaidOfOrdinaryTools) {
-  const std::vector<trust::LiveTool> tools = {Tool("read_file"), Tool("write-file", std::nullopt),
-                                              Tool("search", "Line one.\n\tLine two, indented.\r\n")};
+  // Emoji sequences, Persian with a ZWNJ, a soft hyphen, CJK, a combining accent: ordinary
+  // text (probe HD2: they were named ahead of real controls).
+  const std::vector<trust::LiveTool> tools = {
+      Tool("read_file"), Tool("write-file", std::nullopt), Tool("search", "Line one.\n\tLine two, indented.\r\n"),
+      Tool("heart", "Love \u2764\uFE0F and keycap 1\uFE0F\u20E3"),
+      Tool("family", "\U0001F468\u200D\U0001F469\u200D\U0001F467 family"),
+      Tool("persian", "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645"), Tool("shy", "hyphen\u00ADation"),
+      Tool("cjk", "\u691C\u7D22 e\u0301")};
   EXPECT_TRUE(ToolListingNotes("files", tools).empty());
 }
 
@@ -55,13 +61,15 @@ TEST(ToolListingNotes, LargeAndHidingDescriptionsAreNamed) {
       Tool("edge", std::string(kLargeDescriptionBytes, 'x')),
       Tool("bidi", "ab\u202Ecd"),
       Tool("esc", "red \x1b[31mtext"),
+      Tool("emoji", "fine \u2764\uFE0F"),
+      Tool("tags", "hidden \U000E0041\U000E0042 text"),
   };
   const std::vector<std::string> notes = ToolListingNotes("s", tools);
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[0].find("big (" + std::to_string(kLargeDescriptionBytes + 1) + " bytes)"), std::string::npos)
       << notes[0];
   EXPECT_EQ(notes[0].find("edge"), std::string::npos) << notes[0];
-  EXPECT_NE(notes[1].find("bidi, esc"), std::string::npos) << notes[1];
+  EXPECT_NE(notes[1].find("bidi, esc, tags"), std::string::npos) << notes[1];
 }
 
 TEST(ToolListingNotes, AChildsNameIsShownEscapedAndCut) {

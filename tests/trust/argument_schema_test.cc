@@ -489,6 +489,7 @@ TEST(ArgumentSchema, DialectsAndUnsupportedFeaturesFailCompileClearly) {
       {R"({"prefixItems":[{"type":"string"}],"additionalItems":false})", Code::kUnsupported,
        "#/prefixItems beside additionalItems"},
       {R"({"prefixItems":{"type":"string"}})", Code::kInvalidArgument, "#/prefixItems is not an array"},
+      {R"({"prefixItems":[],"items":false})", Code::kInvalidArgument, "#/prefixItems is empty"},
       {R"({"properties":{"p":{"prefixItems":[{"type":"string"}],"items":{"type":"integer"}},)"
        R"("q":{"$ref":"#/properties/p/prefixItems/0"}}})",
        Code::kUnsupported, "points into a prefixItems"},
