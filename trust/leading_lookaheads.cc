@@ -1,5 +1,8 @@
 #include "trust/leading_lookaheads.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace las::trust {
 namespace {
 
@@ -27,6 +30,181 @@ size_t GroupEnd(std::string_view pattern, size_t from, bool* bar_at_top) {
   return std::string_view::npos;
 }
 
+// The index just past the escape that starts at `i` (a `\`), read as u-flag ECMAScript:
+// \u{..}, \p{..}, \P{..}, \k<..>, \uXXXX, \xXX, \cX, else the one character escaped
+// (a UTF-8 sequence whole); npos when a brace or angle is not closed.
+size_t EscapeEnd(std::string_view s, size_t i) {
+  if (i + 1 >= s.size()) return std::string_view::npos;
+  const char c = s[i + 1];
+  if ((c == 'u' || c == 'p' || c == 'P') && i + 2 < s.size() && s[i + 2] == '{') {
+    const size_t close = s.find('}', i + 3);
+    return close == std::string_view::npos ? close : close + 1;
+  }
+  if (c == 'k' && i + 2 < s.size() && s[i + 2] == '<') {
+    const size_t close = s.find('>', i + 3);
+    return close == std::string_view::npos ? close : close + 1;
+  }
+  if (c == 'u') return std::min(s.size(), i + 6);
+  if (c == 'x') return std::min(s.size(), i + 4);
+  if (c == 'c') return std::min(s.size(), i + 3);
+  const auto lead = static_cast<unsigned char>(c);
+  const size_t bytes = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+  return std::min(s.size(), i + 1 + bytes);
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// A quantifier at `i`: its minimum and the index past it (and past a lazy `?`), or
+// nullopt for none; `broken` is set for a `{` that opens no quantifier.
+struct Quantifier {
+  uint64_t minimum;
+  size_t end;
+};
+std::optional<Quantifier> QuantifierAt(std::string_view s, size_t i, bool* broken) {
+  if (i >= s.size()) return std::nullopt;
+  Quantifier q{0, i + 1};
+  if (s[i] == '+') {
+    q.minimum = 1;
+  } else if (s[i] == '{') {
+    size_t j = i + 1;
+    uint64_t minimum = 0;
+    while (j < s.size() && IsDigit(s[j]) && minimum < 100000) minimum = minimum * 10 + static_cast<uint64_t>(s[j++] - '0');
+    if (j == i + 1) {
+      *broken = true;
+      return std::nullopt;
+    }
+    if (j < s.size() && s[j] == ',') {
+      ++j;
+      while (j < s.size() && IsDigit(s[j])) ++j;
+    }
+    if (j >= s.size() || s[j] != '}') {
+      *broken = true;
+      return std::nullopt;
+    }
+    q = {minimum, j + 1};
+  } else if (s[i] != '*' && s[i] != '?') {
+    return std::nullopt;
+  }
+  if (q.end < s.size() && s[q.end] == '?') ++q.end;  // lazy: the same strings
+  return q;
+}
+
+struct Item {
+  size_t end;  // past the item, its quantifier included
+  bool nullable;
+};
+
+std::optional<bool> AnyAlternativeNullable(std::string_view s);
+
+// The items of one alternative (no `|` outside a group or class), each an atom and its
+// quantifier, with whether it can match the empty string without a look-around or an
+// anchor deciding (a look-around or anchor is taken as not nullable: conservative);
+// nullopt when something cannot be read.
+std::optional<std::vector<Item>> SequenceItems(std::string_view s) {
+  std::vector<Item> items;
+  for (size_t i = 0; i < s.size();) {
+    size_t end = i + 1;
+    bool nullable = false;
+    const char c = s[i];
+    if (c == '\\') {
+      end = EscapeEnd(s, i);
+    } else if (c == '[') {
+      end = std::string_view::npos;
+      size_t j = i + 1;
+      if (j < s.size() && s[j] == '^') ++j;
+      for (; j < s.size(); ++j) {
+        if (s[j] == '\\') {
+          ++j;
+        } else if (s[j] == ']') {
+          end = j + 1;
+          break;
+        }
+      }
+    } else if (c == '(') {
+      end = GroupEnd(s, i + 1, nullptr);
+      if (end == std::string_view::npos) return std::nullopt;
+      const std::string_view group = s.substr(i + 1, end - 1 - (i + 1));
+      const bool lookaround = group.starts_with("?=") || group.starts_with("?!") ||
+                              group.starts_with("?<=") || group.starts_with("?<!");
+      if (!lookaround) {
+        size_t body = 0;
+        if (group.starts_with("?:")) {
+          body = 2;
+        } else if (group.starts_with("?<")) {
+          body = group.find('>');
+          if (body == std::string_view::npos) return std::nullopt;
+          ++body;
+        } else if (group.starts_with("?")) {
+          return std::nullopt;  // a group kind ECMAScript does not have
+        }
+        const std::optional<bool> empty = AnyAlternativeNullable(group.substr(body));
+        if (!empty) return std::nullopt;
+        nullable = *empty;
+      }
+    } else if (c == ')' || c == '|' || c == '*' || c == '+' || c == '?' || c == '{') {
+      return std::nullopt;  // not where an atom stands
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      const auto lead = static_cast<unsigned char>(c);
+      end = std::min(s.size(), i + (lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2));
+    }
+    if (end == std::string_view::npos || end > s.size()) return std::nullopt;
+    bool broken = false;
+    if (const std::optional<Quantifier> q = QuantifierAt(s, end, &broken)) {
+      nullable = nullable || q->minimum == 0;
+      end = q->end;
+    } else if (broken) {
+      return std::nullopt;
+    }
+    items.push_back({end, nullable});
+    i = end;
+  }
+  return items;
+}
+
+std::optional<bool> AnyAlternativeNullable(std::string_view s) {
+  bool any = false;
+  size_t start = 0;
+  int depth = 0;
+  bool in_class = false;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    const bool at_end = i == s.size();
+    if (!at_end) {
+      const char c = s[i];
+      if (c == '\\') {
+        ++i;
+        continue;
+      }
+      if (in_class) {
+        in_class = c != ']';
+        continue;
+      }
+      if (c == '[') in_class = true;
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      if (c != '|' || depth != 0) continue;
+    }
+    const std::optional<std::vector<Item>> items = SequenceItems(s.substr(start, i - start));
+    if (!items) return std::nullopt;
+    any = any || std::all_of(items->begin(), items->end(), [](const Item& item) { return item.nullable; });
+    start = i + 1;
+  }
+  return any;
+}
+
+// `rest` ("^" and one alternative) without the items at its end that can match the empty
+// string: a search for `^AN`, N nullable, finds a match exactly when one for `^A` does
+// (take N empty; a match of `^AN` holds one of `^A`). pydantic's constrained Decimal ends
+// in such a group, whose second alternative has a look-ahead RE2 cannot run (probe HE4):
+// `^[+-]?0*(?:\d{0,3}|(?=[\d.]{1,6}0*$)\d{0,3}\.\d{0,2}0*$)` is `^`. Unchanged when
+// something cannot be read.
+std::string WithoutNullableEnd(const std::string& rest) {
+  const std::optional<std::vector<Item>> items = SequenceItems(std::string_view(rest).substr(1));
+  if (!items) return rest;
+  size_t keep = items->size();
+  while (keep > 0 && (*items)[keep - 1].nullable) --keep;
+  return "^" + rest.substr(1, keep == 0 ? 0 : (*items)[keep - 1].end);
+}
+
 }  // namespace
 
 std::optional<LookaheadSplit> SplitLeadingLookaheads(std::string_view pattern) {
@@ -44,7 +222,7 @@ std::optional<LookaheadSplit> SplitLeadingLookaheads(std::string_view pattern) {
   const std::string rest = std::string(pattern.substr(at)) + ")";
   bool bar_at_top = false;
   if (GroupEnd(rest, 0, &bar_at_top) != rest.size() || bar_at_top) return std::nullopt;
-  split.rest = "^" + std::string(pattern.substr(at));
+  split.rest = WithoutNullableEnd("^" + std::string(pattern.substr(at)));
   return split;
 }
 

@@ -11,8 +11,10 @@
 // Split applies only when the pattern starts with `^(?!` or `^(?=`, its leading look-aheads
 // are closed groups (escapes and classes read as u-flag ECMAScript reads them), and what
 // follows them has no `|` outside a group or class (`^(?!a)b|c` applies the look-ahead to
-// `b` only); nullopt otherwise. The parts may still hold constructs RE2 refuses (another
-// look-ahead inside): compiling them says so.
+// `b` only); nullopt otherwise. The items at the end of the rest that can match the empty
+// string are dropped (a search finds a match with them exactly when it does without):
+// pydantic's constrained Decimal hides a look-ahead in such a group. The parts may still
+// hold constructs RE2 refuses (another look-ahead inside): compiling them says so.
 //
 // Thread safety: a pure function.
 #pragma once

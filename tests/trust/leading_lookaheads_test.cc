@@ -25,6 +25,16 @@ TEST(LeadingLookaheads, LookaheadsAtTheAnchoredStartAreSplit) {
   EXPECT_EQ(decimal->conditions[0].pattern, R"(^(?:^[-+.]*$))");
   EXPECT_EQ(decimal->rest, R"(^[+-]?0*\d*\.?\d*$)");
 
+  // pydantic's constrained Decimal (probe HE4): what follows the look-ahead ends in items
+  // that can match nothing, so a search finds a match where `^` alone does.
+  auto constrained = SplitLeadingLookaheads(R"(^(?!^[-+.]*$)[+-]?0*(?:\d{0,3}|(?=[\d.]{1,6}0*$)\d{0,3}\.\d{0,2}0*$))");
+  ASSERT_TRUE(constrained.has_value());
+  EXPECT_EQ(constrained->rest, "^");
+  // An item that must match something stops the trimming.
+  auto kept = SplitLeadingLookaheads(R"(^(?!a)[+-]?x(?:\d{0,3}|(?=y)z)\w*)");
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->rest, R"(^[+-]?x)");
+
   auto two = SplitLeadingLookaheads(R"(^(?=.*\d)(?![)(]|x\))(a|b)+$)");
   ASSERT_TRUE(two.has_value());
   ASSERT_EQ(two->conditions.size(), 2u);
@@ -54,7 +64,7 @@ TEST(LeadingLookaheads, OtherPatternsAreNotSplit) {
 // Every string of up to four characters over an alphabet that exercises the patterns,
 // against std::regex's ECMAScript search, which has look-ahead of its own.
 TEST(LeadingLookaheads, SplitPatternsMatchAsECMAScriptDoes) {
-  const std::string alphabet = "-+.10a";
+  const std::string alphabet = "-+.10a9";
   std::vector<std::string> subjects = {""};
   for (size_t length = 1, from = 0; length <= 4; ++length) {
     const size_t to = subjects.size();
@@ -67,6 +77,12 @@ TEST(LeadingLookaheads, SplitPatternsMatchAsECMAScriptDoes) {
            R"(^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$)",
            R"(^(?=.*1)(?!.*\.\.)[-+.10a]{2,}$)",
            R"(^(?!a)(?=[^+]))",
+           // pydantic's condecimal(max_digits=2, decimal_places=1) and max_digits=3 alone.
+           R"(^(?!^[-+.]*$)[+-]?0*(?:\d{0,1}|(?=[\d.]{1,3}0*$)\d{0,1}\.\d{0,1}0*$))",
+           R"(^(?!^[-+.]*$)[+-]?0*(?:\d{0,3}|(?=[\d.]{1,4}0*$)\d*\.\d*0*$))",
+           // Trimming stops at an item that must match; a class, a group and an escape
+           // with quantifiers that allow nothing are trimmed.
+           R"(^(?!1)[a+](?:9|(?=.)0)?[.-]{0,2}(?:(?:a)*|1)\d*)",
        }) {
     ASSERT_TRUE(SplitLeadingLookaheads(pattern).has_value()) << pattern;
     Result<ArgumentSchema> schema =
