@@ -158,8 +158,9 @@ class Federation {
   // ends a restart under way; `done` on the loop. No surface starts after it.
   void Shutdown(std::function<void()> done);
   // The server is ending and lets its calls in flight settle first: no surface is started
-  // again from now on (a pending restart is cancelled; a stop is recorded with no restart),
-  // while the children serving those calls keep running until Shutdown.
+  // again from now on (a pending restart is cancelled, one under way is ended and recorded
+  // stopped; a stop is recorded with no restart), while the children serving those calls
+  // keep running until Shutdown.
   void StopRestarting();
 
  private:

@@ -233,6 +233,12 @@ void Federation::OnRestarted(SurfaceLaunch launch) {
     Retire(std::move(launch.client), [this] { ShutdownStep(); });
     return;
   }
+  if (restarts_stopped_ && launch.ok) {  // done as StopRestarting aborted it: not admitted
+    Retire(std::move(launch.client), [] {});
+    launch.ok = false;
+    launch.reason = std::string(kReasonStartFailed);
+    launch.detail = "the launch was aborted";
+  }
   RefuseIfReleaseEnded(launch);
   if (launch.ok) KeepOut(launch.surface, launch.live_tools);
   if (!launch.ok) {
@@ -277,7 +283,12 @@ void Federation::Retire(std::unique_ptr<transport::McpClient> client,
 
 void Federation::StopRestarting() {
   restarts_stopped_ = true;
-  for (auto& [name, restarts] : restarts_) restarts->timer.cancel();
+  for (auto& [name, restarts] : restarts_) {
+    restarts->timer.cancel();
+    // One under way ends too, and reports to OnRestarted, which admits nothing now (probe
+    // HG1: it was admitted, "started again", while the calls in flight settled).
+    if (restarts->abort) restarts->abort();
+  }
 }
 
 size_t Federation::AbortRestarts() {

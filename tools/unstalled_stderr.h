@@ -9,7 +9,9 @@
 // writer counts the line as dropped and is "stalled": later lines are dropped at once
 // while the pipe stays full, and the first line that fits again is preceded by
 // "las serve: N lines of standard error were dropped: it was not read" (base/note.h's
-// name). A terminal, file or
+// name), in the same write as that line; at exit the count still owed is written alone,
+// with the same patience. A line cut short by a partial write is ended with a newline
+// and counted once with the rest of it dropped. A terminal, file or
 // socket is left as it is (a socket's O_NONBLOCK would be shared with its other holders).
 //
 // Threading: call once, before any other thread starts. The writer runs under the stream's

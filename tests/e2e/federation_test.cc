@@ -1410,6 +1410,50 @@ json SupersedeWhilePhoenixRestarts(const std::string& log_dir, testing::SignedRe
   return last_stop;
 }
 
+// Probe HG1: a restart under way when the server began to end (stdin's EOF, with a call in
+// flight to settle) was admitted, "started again", against docs/CLI.md. It is ended and
+// recorded stopped for good; the call in flight still gets its answer.
+TEST_F(FederationTest, ARestartUnderWayWhenTheServerBeginsToEndAdmitsNothing) {
+  const std::string died = tmp_.Sub("phoenix-died");
+  const std::string restart_gate = tmp_.Sub("phoenix-restart-gate");
+  testing::AddVariantOf(*release_, "flaky", "phoenix",
+                        {"--exit-after-list-once", died, "--sleep-at-start-while", restart_gate});
+  release_->Sign(1);
+  const std::string log_dir = tmp_.Sub("log");
+  testing::ChildProcess serve(testing::LasArgvWithEnv(
+      release_->Environment(),
+      {"serve", "--log", log_dir, "--registry", release_->registry_path(), "--restart-delay", "1500"}));
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(60)).has_value());
+  ASSERT_TRUE(AwaitFile(died)) << "phoenix's first child was admitted and dies";
+  { std::ofstream(restart_gate) << "held"; }
+  ASSERT_TRUE(AwaitFile(restart_gate + ".asleep")) << "its restart is under way";
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flaky__slow","arguments":{"ms":3000,"text":"settled"}}})");
+  ASSERT_TRUE(AwaitEvents(log_dir, {"--kind", "ToolCallRequested"},
+                          [](const std::vector<json>& events) { return !events.empty(); }));
+  serve.CloseStdin();
+  std::filesystem::remove(restart_gate);  // a restart still under way would end now
+  auto answer = serve.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_NE(answer->find("settled"), std::string::npos) << *answer;
+  const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
+  if (!status) serve.Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
+
+  int admitted = 0;
+  for (const json& e : testing::ReplayEvents(log_dir, {"--kind", "SurfaceAdmitted"})) {
+    admitted += e["payload"]["surface"] == "phoenix";
+  }
+  EXPECT_EQ(admitted, 1) << "only the first start admitted phoenix";
+  json last_stop;
+  for (const json& e : testing::ReplayEvents(log_dir, {"--kind", "SurfaceStopped"})) {
+    if (e["payload"]["surface"] == "phoenix") last_stop = e;
+  }
+  EXPECT_EQ(last_stop["payload"]["restart_after_ms"], -1) << last_stop.dump();
+  EXPECT_EQ(LeftBehind(), "") << "and its children ended";
+}
+
 TEST_F(FederationTest, ARestartUnderWayWhenTheReleaseIsSupersededAdmitsNothing) {
   const std::string gate = AddSlowSurface();
   const json stop = SupersedeWhilePhoenixRestarts(tmp_.Sub("log"), *release_, gate,

@@ -73,5 +73,33 @@ TEST(UnstalledStderr, NoReaderCostsOneWaitAndIsToldWhatItMissed) {
   ::close(ends[0]);
 }
 
+// Probe HF3: a line longer than the room left was cut, and the notice glued to it; each
+// 16 KiB piece stdio handed over counted as a line.
+TEST(UnstalledStderr, ALineCutShortIsEndedAndCountedOnce) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const int flags = ::fcntl(ends[1], F_GETFL);
+  ::fcntl(ends[1], F_SETFL, flags | O_NONBLOCK);
+  const std::string block(4096, 'z');
+  while (::write(ends[1], block.data(), block.size()) > 0) {
+  }
+  char room[8192];
+  ASSERT_EQ(::read(ends[0], room, sizeof room), static_cast<ssize_t>(sizeof room));
+  FILE* stream = OpenUnstalledWriter(ends[1], std::chrono::milliseconds(100));
+  ASSERT_NE(stream, nullptr);
+  std::fputs((std::string(40000, 'x') + "\n").c_str(), stream);  // three pieces of 16 KiB or less
+  std::fputs("dropped too\n", stream);
+  const std::string before = ReadAvailable(ends[0]);
+  std::fputs("after\n", stream);
+  const std::string after = ReadAvailable(ends[0]);
+  EXPECT_EQ(before.find("dropped too"), std::string::npos);
+  const std::string told = "\nlas: 2 lines of standard error were dropped: it was not read\nafter\n";
+  ASSERT_GE(after.size(), told.size());
+  EXPECT_EQ(after.substr(after.size() - told.size()), told) << after.substr(after.size() - 200);
+  EXPECT_EQ(after.find_first_not_of('x'), after.size() - told.size()) << "only the cut line's start before it";
+  std::fclose(stream);
+  ::close(ends[0]);
+}
+
 }  // namespace
 }  // namespace las::tools
