@@ -50,6 +50,10 @@ Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json)
       }
       entry.description = description->get<std::string>();
     }
+    if (auto execution = tool.find("execution"); execution != tool.end() && execution->is_object()) {
+      const auto support = execution->find("taskSupport");
+      entry.requires_tasks = support != execution->end() && *support == "required";
+    }
     live.push_back(std::move(entry));
   }
   return live;

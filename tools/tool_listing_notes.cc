@@ -73,7 +73,9 @@ std::vector<std::string> ToolListingNotes(std::string_view surface, std::span<co
   std::vector<std::string> unportable;
   std::vector<std::string> large;
   std::vector<std::string> hiding;
+  std::vector<std::string> tasks;
   for (const trust::LiveTool& tool : tools) {
+    if (tool.requires_tasks) tasks.push_back(trust::ShownChildName(tool.name));
     const std::string qualified = std::string(surface) + std::string(kNameSeparator) + tool.name;
     if (!IsPortableToolName(qualified)) unportable.push_back(trust::ShownChildName(qualified));
     if (!tool.description) continue;
@@ -87,6 +89,10 @@ std::vector<std::string> ToolListingNotes(std::string_view surface, std::span<co
     notes.push_back("listed under names that clients holding tool names to ^[a-zA-Z0-9_-]{1,64}$ "
                     "(Claude's, OpenAI's) refuse, with a \".\" or over 64 bytes: " + Named(unportable) +
                     "; such a client reaches them through las__call (`las serve --lazy`)");
+  }
+  if (!tasks.empty()) {
+    notes.push_back("require task-augmented calls (execution.taskSupport \"required\"), which Las "
+                    "(MCP 2024-11-05) does not offer, so every call of theirs fails: " + Named(tasks));
   }
   if (!large.empty()) {
     notes.push_back("descriptions over " + std::to_string(kLargeDescriptionBytes) +

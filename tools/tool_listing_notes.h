@@ -4,6 +4,7 @@
 // - qualified names (`surface__tool`) that MCP clients holding tool names to
 //   ^[a-zA-Z0-9_-]{1,64}$ (Claude's and OpenAI's) refuse: a "." or more than 64 bytes,
 //   both of which a manifest may bind (docs/MANIFEST.md);
+// - tools that require task-augmented calls (LiveTool::requires_tasks), which always fail;
 // - descriptions longer than kLargeDescriptionBytes, which every tools/list carries whole;
 // - descriptions holding characters a terminal or a client's view hides or reorders
 //   (base/printable_text.h's unsafe code points; not a line break or tab, nor the ZWJ,

@@ -33,6 +33,9 @@ struct LiveTool {
   std::string name;
   std::string input_schema_json;           // the raw JSON text of inputSchema
   std::optional<std::string> description;  // the decoded string; nullopt if absent
+  // `execution.taskSupport` is "required" (MCP 2025-11 tasks): a plain call fails, and Las
+  // (protocol 2024-11-05) offers no tasks. Unsigned: only for draft's and check's notes.
+  bool requires_tasks = false;
 };
 
 // The digests a manifest pins, computed from live values (for `las release draft`).

@@ -353,6 +353,18 @@ TEST(LiveToolsTest, AnInputSchemaThatIsNoObjectIsTheToolsToAnswerFor) {
   EXPECT_FALSE(ParseLiveTools(R"([{"name":"a"}])").ok()) << "no inputSchema at all";
 }
 
+// Probe HI2: a tool that requires tasks (MCP 2025-11) is known, for draft's note.
+TEST(LiveToolsTest, ARequiredTaskSupportIsRead) {
+  auto parsed = ParseLiveTools(
+      R"([{"name":"a","inputSchema":{},"execution":{"taskSupport":"required"}},)"
+      R"({"name":"b","inputSchema":{},"execution":{"taskSupport":"optional"}},{"name":"c","inputSchema":{}}])");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->size(), 3u);
+  EXPECT_TRUE((*parsed)[0].requires_tasks);
+  EXPECT_FALSE((*parsed)[1].requires_tasks);
+  EXPECT_FALSE((*parsed)[2].requires_tasks);
+}
+
 TEST(SourceIdsTest, OwnersOfTools) {
   EXPECT_EQ(SourceIdOf(SurfaceTool("echo", "echo")), "echo");
   EXPECT_EQ(SourceIdOf(Builtin("las__search")), "las");

@@ -12,7 +12,7 @@ namespace las::tools {
 namespace {
 
 trust::LiveTool Tool(std::string name, std::optional<std::string> description = "Does a thing.") {
-  return trust::LiveTool{std::move(name), R"({"type":"object"})", std::move(description)};
+  return trust::LiveTool{std::move(name), R"({"type":"object"})", std::move(description), false};
 }
 
 TEST(ToolListingNotes, PortableNamesAreThoseEveryCommonClientTakes) {
@@ -70,6 +70,16 @@ TEST(ToolListingNotes, LargeAndHidingDescriptionsAreNamed) {
       << notes[0];
   EXPECT_EQ(notes[0].find("edge"), std::string::npos) << notes[0];
   EXPECT_NE(notes[1].find("bidi, esc, tags"), std::string::npos) << notes[1];
+}
+
+// Probe HI2: server-everything's simulate-research-query requires tasks; every call failed.
+TEST(ToolListingNotes, ToolsThatRequireTasksAreNamed) {
+  std::vector<trust::LiveTool> tools = {Tool("research"), Tool("plain")};
+  tools[0].requires_tasks = true;
+  const std::vector<std::string> notes = ToolListingNotes("s", tools);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("every call of theirs fails: research"), std::string::npos) << notes[0];
+  EXPECT_EQ(notes[0].find("plain"), std::string::npos) << notes[0];
 }
 
 TEST(ToolListingNotes, AChildsNameIsShownEscapedAndCut) {
