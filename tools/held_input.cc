@@ -50,12 +50,10 @@ LineInputHandlers HeldInput::Handlers() {
 }
 
 bool HeldInput::HoldsRequests() const {
-  return std::any_of(held_.begin(), held_.end(), [](const Held& event) {
-    if (event.kind == Kind::kTooLong) return true;
-    if (event.kind != Kind::kLine) return false;
-    if (event.bytes.find_first_not_of(" \t\r") == std::string::npos) return false;  // blank: ignored
-    const transport::ParsedLine parsed = transport::ParseMessage(event.bytes);
-    return !parsed.ok() || parsed.message->kind != transport::MessageKind::kNotification;
+  const EndpointOptions options;  // the session's bounds (StdioServer uses the defaults)
+  return std::any_of(held_.begin(), held_.end(), [&options](const Held& event) {
+    if (event.kind == Kind::kTooLong) return McpEndpoint::OwesAnswerForOversized(event.bytes, options);
+    return event.kind == Kind::kLine && McpEndpoint::OwesAnswer(event.bytes, options);
   });
 }
 

@@ -42,8 +42,8 @@ class HeldInput final : public LineOutput {
   // Calls `closed` if stdin closes while its lines are still held (before Release): with no
   // reader on stdout either, the client is gone and the start need not be waited for.
   void WhenClosedWhileHeld(std::function<void()> closed) { closed_while_held_ = std::move(closed); }
-  // Whether lines owed an answer wait to be handed over: any held line but a notification
-  // (a line too long or that does not parse may name an id, and be answered an error).
+  // Whether lines the session would run or answer wait to be handed over
+  // (McpEndpoint::OwesAnswer: not a notification, a response, or a line with no id).
   bool HoldsRequests() const;
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in

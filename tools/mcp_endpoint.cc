@@ -214,7 +214,58 @@ bool ShowsArray(std::string_view line) {
   return first != std::string_view::npos && line[first] == '[';
 }
 
+rpc::ParsedLine ParseClientLine(std::string_view line, const EndpointOptions& options) {
+  return rpc::ParseMessage(line, {.max_line_bytes = options.max_line_bytes,
+                                  .max_depth = options.max_depth,
+                                  .max_id_bytes = kMaxRequestIdBytes});
+}
+
+// The elements of a batch line that RefuseBatch reads.
+std::vector<std::string_view> BatchElements(std::string_view line, size_t max_depth) {
+  std::vector<std::string_view> elements;
+  if (transport::ArrayElements(line, &elements, max_depth) != transport::JsonTextError::kNone) {
+    // One element too deep or holding a lone surrogate escape makes the whole line invalid
+    // JSON: the requests beside it are still refused by their ids (probe EA1: none was
+    // answered). A string, a number, ... yields no elements: it has no id to answer.
+    elements = transport::SalvageArrayElements(line);
+  }
+  // Only the first kMaxBatchElementsRead are read: the answers of one line are written at
+  // once, past the connection's answer budget, which is checked between lines (probe ED3:
+  // a 4 MiB line of `{"id":N}` drew 300,000 answers, 45 MB held for a client not reading).
+  if (elements.size() > kMaxBatchElementsRead) elements.resize(kMaxBatchElementsRead);
+  return elements;
+}
+
+// The id a batch's element is refused by: a request's, or one read from an element that is
+// no valid request, unless it shows itself a response; none for a notification.
+std::optional<std::string> BatchElementId(std::string_view element, const EndpointOptions& options) {
+  rpc::ParsedLine one = ParseClientLine(element, options);
+  if (!one.ok()) return IdOfInvalid(element, one.error, options.max_depth);
+  if (one.message->kind == rpc::MessageKind::kRequest) return one.message->id;
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool McpEndpoint::OwesAnswer(std::string_view line, const EndpointOptions& options) {
+  line = transport::WithoutByteOrderMark(line);
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return false;
+  rpc::ParsedLine parsed = ParseClientLine(line, options);
+  if (parsed.ok()) return parsed.message->kind == rpc::MessageKind::kRequest;
+  if (parsed.error.reason == rpc::ParseFailure::kNotAnObject || ShowsArray(line)) {
+    for (const std::string_view element : BatchElements(line, options.max_depth)) {
+      if (BatchElementId(element, options)) return true;
+    }
+    return false;
+  }
+  return IdOfInvalid(line, parsed.error, options.max_depth).has_value();
+}
+
+bool McpEndpoint::OwesAnswerForOversized(std::string_view prefix, const EndpointOptions& options) {
+  prefix = transport::WithoutByteOrderMark(prefix);
+  return rpc::ShownKind(prefix) != rpc::MessageKind::kResponse &&
+         SalvageRequestId(prefix, options.max_depth).has_value();
+}
 
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {
   prefix = transport::WithoutByteOrderMark(prefix);
@@ -241,10 +292,7 @@ void McpEndpoint::OnLine(std::string_view line) {
   // The request behind a byte order mark must not go unanswered.
   line = transport::WithoutByteOrderMark(line);
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank line
-  rpc::ParsedLine parsed =
-      rpc::ParseMessage(line, {.max_line_bytes = options_.max_line_bytes,
-                               .max_depth = options_.max_depth,
-                               .max_id_bytes = kMaxRequestIdBytes});
+  rpc::ParsedLine parsed = ParseClientLine(line, options_);
   if (!parsed.ok()) {
     // A line that is not valid JSON may still begin with a readable id: answer that id,
     // so the client's request does not hang. With no id at all the line is dropped.
@@ -270,32 +318,12 @@ void McpEndpoint::OnLine(std::string_view line) {
 }
 
 void McpEndpoint::RefuseBatch(std::string_view line) {
-  std::vector<std::string_view> elements;
-  if (transport::ArrayElements(line, &elements, options_.max_depth) != transport::JsonTextError::kNone) {
-    // One element too deep or holding a lone surrogate escape makes the whole line invalid
-    // JSON: the requests beside it are still refused by their ids (probe EA1: none was
-    // answered). A string, a number, ... yields no elements: it has no id to answer.
-    elements = transport::SalvageArrayElements(line);
-  }
   // MCP 2024-11-05 has no batches. Each request in one is refused by its own id, so that a
   // client that batches is not left waiting (probe BC4); never with a null id, nor as an
   // array (see OnLine). An element that is no valid request is answered as such a line
   // would be by itself: by the id read from it, if any, unless it shows itself a response.
-  // Only the first kMaxBatchElementsRead are read: the answers of one line are written at
-  // once, past the connection's answer budget, which is checked between lines (probe ED3:
-  // a 4 MiB line of `{"id":N}` drew 300,000 answers, 45 MB held for a client not reading).
-  if (elements.size() > kMaxBatchElementsRead) elements.resize(kMaxBatchElementsRead);
-  for (const std::string_view element : elements) {
-    rpc::ParsedLine one = rpc::ParseMessage(element, {.max_line_bytes = options_.max_line_bytes,
-                                                      .max_depth = options_.max_depth,
-                                                      .max_id_bytes = kMaxRequestIdBytes});
-    std::optional<std::string> id;
-    if (one.ok()) {
-      if (one.message->kind == rpc::MessageKind::kRequest) id = one.message->id;
-    } else {
-      id = IdOfInvalid(element, one.error, options_.max_depth);
-    }
-    if (id) {
+  for (const std::string_view element : BatchElements(line, options_.max_depth)) {
+    if (std::optional<std::string> id = BatchElementId(element, options_)) {
       write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest,
                                     "Batches are not supported: send one message per line"));
     }

@@ -1,5 +1,6 @@
 #include "tools/stdio_server.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -57,6 +58,15 @@ std::unique_ptr<OperatorListener> BindOperatorSocket(boost::asio::io_context& io
     return nullptr;
   }
   return std::move(*listener);
+}
+
+// Whether the client has closed stdin, though lines it sent may remain unread in it: a
+// pipe's hang-up, a socket's shutdown. `unread` tells whether some do.
+bool StdinHungUp(bool* unread) {
+  struct pollfd in = {STDIN_FILENO, POLLIN | POLLRDHUP, 0};
+  if (::poll(&in, 1, 0) != 1 || (in.revents & (POLLHUP | POLLRDHUP)) == 0) return false;
+  *unread = (in.revents & POLLIN) != 0;
+  return true;
 }
 
 }  // namespace
@@ -190,6 +200,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // 0 when every one of them was cancelled, as no answer was owed (probe AI4).
   // With a reader still there, the wait at EOF is the client's to end (SIGTERM).
   bool stdin_closed = false;
+  bool unread_when_closed = false;  // lines left unread in stdin when it was found closed
   bool reader_gone = false;
   auto end_if_no_one_listens = [&] {
     if (!stdin_closed || !(reader_gone || output->Broken())) return;
@@ -199,7 +210,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       // --start-timeout (probe FN1). The children starting are ended as at a signal.
       note("standard input ended and standard output has no reader while the surfaces "
            "start: ending them");
-      owed_when_cut = held.HoldsRequests();  // its requests go unrun: exit 9 (probe FO3)
+      // Its requests go unrun: exit 9 (probe FO3).
+      owed_when_cut = held.HoldsRequests() || unread_when_closed;
       stop_serving();
       return;
     }
@@ -210,9 +222,25 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
          "the session");
     stop_serving();
   };
+  // While the start holds as many lines as it may, reading pauses, so stdin's end is not
+  // read (probe HH1: the held requests then ran once the surfaces had started, for no
+  // one). With stdout's reader gone, stdin is looked at for a hang-up meanwhile.
+  boost::asio::steady_timer hangup_watch(io);
+  std::function<void()> watch_for_hangup = [&] {
+    if (session || stopping || stdin_closed) return;
+    if (StdinHungUp(&unread_when_closed)) {
+      stdin_closed = true;
+      return end_if_no_one_listens();
+    }
+    hangup_watch.expires_after(std::chrono::milliseconds(100));
+    hangup_watch.async_wait([&](const boost::system::error_code& waited) {
+      if (!waited) watch_for_hangup();
+    });
+  };
   output->WhenReaderGone([&] {
     reader_gone = true;
     end_if_no_one_listens();
+    watch_for_hangup();
   });
   output->WhenBroken(end_if_no_one_listens);
 

@@ -23,7 +23,8 @@ struct Writer {
   std::chrono::milliseconds patience;
   bool stalled = false;        // a line did not fit in time: later ones do not wait
   uint64_t dropped = 0;        // lines dropped since the last notice that went out
-  bool cut = false;            // what went out last ends inside a line (a partial write)
+  bool mid_line = false;       // what went out last ends inside a line (stdio's pieces)
+  bool cut = false;            // and that line will not be finished: end it first
   bool open_dropped = false;   // the line being dropped has not ended yet (counted already)
 };
 
@@ -82,11 +83,15 @@ bool Emit(Writer& writer, std::string_view text, std::chrono::milliseconds wait)
   const size_t written = WriteWithin(writer.fd, out, wait);
   if (written == out.size()) {
     writer = Writer{writer.fd, writer.patience};
+    writer.mid_line = !out.empty() && out.back() != '\n';
     return true;
   }
   writer.stalled = true;
   if (written >= owed) writer.dropped = 0;  // the notice went out
-  if (written > 0) writer.cut = out[written - 1] != '\n';
+  // What went out last ends inside a line that will not be finished (probe HH3: a piece of
+  // a long line written whole, the next dropped, had the notice glued to it).
+  writer.cut = written > 0 ? out[written - 1] != '\n' : writer.cut || writer.mid_line;
+  writer.mid_line = false;
   const std::string_view unsent = text.substr(written > owed ? written - owed : 0);
   if (!unsent.empty()) {
     writer.dropped += Lines(unsent) + (unsent.ends_with('\n') ? 0 : 1);
@@ -131,7 +136,8 @@ FILE* OpenWriter(int fd, std::chrono::milliseconds patience, Writer** made) {
     delete writer;
     return nullptr;
   }
-  // One write per line: a note goes whole or waits; a line longer than the buffer in parts.
+  // One write per line: a note goes whole or waits; a line longer than stdio's buffer
+  // (8 KiB) in parts.
   ::setvbuf(stream, nullptr, _IOLBF, 16 * 1024);
   if (made != nullptr) *made = writer;
   return stream;

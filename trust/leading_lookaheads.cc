@@ -30,6 +30,8 @@ size_t GroupEnd(std::string_view pattern, size_t from, bool* bar_at_top) {
   return std::string_view::npos;
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
 // The index just past the escape that starts at `i` (a `\`), read as u-flag ECMAScript:
 // \u{..}, \p{..}, \P{..}, \k<..>, \uXXXX, \xXX, \cX, else the one character escaped
 // (a UTF-8 sequence whole); npos when a brace or angle is not closed.
@@ -44,15 +46,33 @@ size_t EscapeEnd(std::string_view s, size_t i) {
     const size_t close = s.find('>', i + 3);
     return close == std::string_view::npos ? close : close + 1;
   }
-  if (c == 'u') return std::min(s.size(), i + 6);
+  if (c == 'u') {
+    // A surrogate pair written as two escapes is one code point under the u flag (probe
+    // HH4: `\uD83D\uDE00?` lost its second half, leaving a lone surrogate).
+    auto hex_at = [&s](size_t at) -> int {
+      if (at + 4 > s.size()) return -1;
+      int value = 0;
+      for (size_t k = at; k < at + 4; ++k) {
+        const char h = s[k];
+        const int digit = IsDigit(h) ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10 : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+        if (digit < 0) return -1;
+        value = value * 16 + digit;
+      }
+      return value;
+    };
+    const int high = hex_at(i + 2);
+    if (high >= 0xD800 && high <= 0xDBFF && i + 8 <= s.size() && s.substr(i + 6, 2) == "\\u") {
+      const int low = hex_at(i + 8);
+      if (low >= 0xDC00 && low <= 0xDFFF) return i + 12;
+    }
+    return std::min(s.size(), i + 6);
+  }
   if (c == 'x') return std::min(s.size(), i + 4);
   if (c == 'c') return std::min(s.size(), i + 3);
   const auto lead = static_cast<unsigned char>(c);
   const size_t bytes = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
   return std::min(s.size(), i + 1 + bytes);
 }
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // A quantifier at `i`: its minimum and the index past it (and past a lazy `?`), or
 // nullopt for none; `broken` is set for a `{` that opens no quantifier.

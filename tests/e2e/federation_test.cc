@@ -1248,6 +1248,28 @@ TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
   EXPECT_TRUE(WIFEXITED(*next) && WEXITSTATUS(*next) != 7) << "the log's lock was still held";
 }
 
+// Probe HH1: with as many lines held as a start may hold, reading paused, so stdin's end
+// went unseen: the start was waited for, and the held call then ran, for no one.
+TEST_F(FederationTest, AClientGoneWhileTheStartHoldsAllItMayStillEndsTheStart) {
+  const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  auto serve_process = StartServe("600000");
+  testing::ChildProcess& serve = *serve_process;
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"text":"x"}}})");
+  for (int i = 0; i < 400; ++i) serve.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  serve.CloseStdin();
+  serve.CloseStdout();
+  const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
+  if (!status) serve.Kill(SIGKILL);
+  ASSERT_TRUE(status.has_value()) << "still waiting for the slow child with no client left";
+  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9) << *status;
+  EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
+  EXPECT_TRUE(testing::ReplayEvents(tmp_.Sub("log"), {"--kind", "ToolCallRequested"}).empty())
+      << "the held call was not run";
+}
+
 // A signal while a child still starts ends the start; the requests held for the session
 // go unrun, and the exit says so (probe HB2: exit 0, as if every request had an answer).
 // With nothing held that is owed an answer — a notification is not (probe HD3) — it is 0.

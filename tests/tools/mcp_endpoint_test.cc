@@ -320,6 +320,41 @@ TEST_F(EndpointTest, ParamsGivenByPositionAreInvalidParams) {
 
 // MCP 2024-11-05 has no batches: each request in one is refused by its own id, one line
 // each, and nothing in it runs (probe BC4: a batching client waited forever).
+// OwesAnswer says of a line what OnLine does with it, before initialize as after (probes
+// HD3, HH2: a held notification, stray response, notification batch or garbage line was
+// counted as a request left unrun).
+TEST_F(EndpointTest, OwesAnswerIsWhetherTheLineIsAnsweredOrRun) {
+  const std::vector<std::string> lines = {
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})",
+      R"({"jsonrpc":"2.0","id":"p","method":"ping"})",
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+      R"({"jsonrpc":"2.0","id":5,"result":{}})",
+      R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])",
+      R"([{"jsonrpc":"2.0","id":7,"method":"ping"}])",
+      "[]",
+      R"({"jsonrpc":"2.0","id":null,"method":"ping"})",
+      "hello{",
+      R"({"jsonrpc":"2.0","id":9,"method":)",
+      R"({"id":9,"jsonrpc":"1.0","method":"ping"})",
+      "   ",
+      "\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}",
+  };
+  for (const bool initialized : {false, true}) {
+    if (initialized) Init();
+    for (const std::string& line : lines) {
+      const size_t before = out_.size();
+      endpoint_->OnLine(line);
+      EXPECT_EQ(McpEndpoint::OwesAnswer(line, EndpointOptions{}), out_.size() > before)
+          << (initialized ? "after" : "before") << " initialize: " << line;
+    }
+  }
+  EXPECT_TRUE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"x":")",
+                                                  EndpointOptions{}));
+  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","method":"notifications/x","params":{")",
+                                                   EndpointOptions{}));
+  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","id":4,"result":{"x":")", EndpointOptions{}));
+}
+
 TEST_F(EndpointTest, EachRequestInABatchIsRefusedByItsOwnId) {
   Init();
   const size_t before = out_.size();

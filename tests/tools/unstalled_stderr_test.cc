@@ -101,5 +101,29 @@ TEST(UnstalledStderr, ALineCutShortIsEndedAndCountedOnce) {
   ::close(ends[0]);
 }
 
+// Probe HH3: a piece of a long line written whole, the next one dropped: the notice was
+// glued to the unfinished line.
+TEST(UnstalledStderr, ALineLeftUnfinishedIsEndedBeforeTheNotice) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const int flags = ::fcntl(ends[1], F_GETFL);
+  ::fcntl(ends[1], F_SETFL, flags | O_NONBLOCK);
+  const std::string block(4096, 'z');
+  while (::write(ends[1], block.data(), block.size()) > 0) {
+  }
+  char room[8192];
+  ASSERT_EQ(::read(ends[0], room, sizeof room), static_cast<ssize_t>(sizeof room));
+  FILE* stream = OpenUnstalledWriter(ends[1], std::chrono::milliseconds(100));
+  ASSERT_NE(stream, nullptr);
+  // stdio hands this line over in pieces of its buffer (8 KiB): the first fills the room.
+  std::fputs((std::string(40000, 'x') + "\n").c_str(), stream);
+  ReadAvailable(ends[0]);
+  std::fputs("after\n", stream);
+  const std::string after = ReadAvailable(ends[0]);
+  EXPECT_EQ(after, "\nlas: 1 lines of standard error were dropped: it was not read\nafter\n");
+  std::fclose(stream);
+  ::close(ends[0]);
+}
+
 }  // namespace
 }  // namespace las::tools

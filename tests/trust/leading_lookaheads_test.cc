@@ -35,6 +35,14 @@ TEST(LeadingLookaheads, LookaheadsAtTheAnchoredStartAreSplit) {
   ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(kept->rest, R"(^[+-]?x)");
 
+  // A surrogate pair written as two escapes is one item (probe HH4).
+  auto pair = SplitLeadingLookaheads(R"(^(?=x)x\uD83D\uDE00?)");
+  ASSERT_TRUE(pair.has_value());
+  EXPECT_EQ(pair->rest, "^x");
+  auto lone_tail = SplitLeadingLookaheads(R"(^(?=x)x\uD83D)");
+  ASSERT_TRUE(lone_tail.has_value());
+  EXPECT_EQ(lone_tail->rest, R"(^x\uD83D)");
+
   auto two = SplitLeadingLookaheads(R"(^(?=.*\d)(?![)(]|x\))(a|b)+$)");
   ASSERT_TRUE(two.has_value());
   ASSERT_EQ(two->conditions.size(), 2u);
