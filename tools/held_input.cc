@@ -51,11 +51,19 @@ LineInputHandlers HeldInput::Handlers() {
 
 bool HeldInput::HoldsRequests() const {
   const EndpointOptions options;  // the session's bounds (StdioServer uses the defaults)
-  return std::any_of(held_.begin(), held_.end(), [&options](const Held& event) {
-    if (event.kind == Kind::kTooLong) return McpEndpoint::OwesAnswerForOversized(event.bytes, options);
-    return event.kind == Kind::kLine && McpEndpoint::OwesAnswer(event.bytes, options);
-  });
+  for (size_t i = 0; i < held_.size(); ++i) {
+    const Held& event = held_[i];
+    if (event.kind == Kind::kLine && McpEndpoint::OwesAnswer(event.bytes, options)) return true;
+    if (event.kind == Kind::kTooLong) {
+      // Its id may come last, read from the line's end (probe HJ2).
+      const bool ended = i + 1 < held_.size() && held_[i + 1].kind == Kind::kTooLongEnd;
+      if (McpEndpoint::OwesAnswerForOversized(event.bytes, ended ? held_[i + 1].bytes : "", options)) return true;
+    }
+  }
+  return false;
 }
+
+bool HeldInput::Full() const { return held_.size() >= kMostHeldLines || held_bytes_ >= kMostHeldBytes; }
 
 void HeldInput::Release(LineInputHandlers live, LineSession* session) {
   if (std::exchange(released_, true)) return;
@@ -93,7 +101,7 @@ void HeldInput::WhenAnswersAllow(std::function<void()> read) {
 bool HeldInput::Congested() const {
   if (AnswersCongested()) return true;
   if (released_) return !held_.empty();
-  return held_.size() >= kMostHeldLines || held_bytes_ >= kMostHeldBytes;
+  return Full();
 }
 
 void HeldInput::ReadWhenAllowed(std::function<void()> read) {

@@ -45,6 +45,9 @@ class HeldInput final : public LineOutput {
   // Whether lines the session would run or answer wait to be handed over
   // (McpEndpoint::OwesAnswer: not a notification, a response, or a line with no id).
   bool HoldsRequests() const;
+  // Whether as many lines are held as may be (kMostHeldLines, kMostHeldBytes): reading has
+  // paused, and lines the client sent after them were not looked at.
+  bool Full() const;
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in
   // the flow control (LineSession::HeldAnswerBytes). Once; `session` must outlive the input.

@@ -261,10 +261,13 @@ bool McpEndpoint::OwesAnswer(std::string_view line, const EndpointOptions& optio
   return IdOfInvalid(line, parsed.error, options.max_depth).has_value();
 }
 
-bool McpEndpoint::OwesAnswerForOversized(std::string_view prefix, const EndpointOptions& options) {
+bool McpEndpoint::OwesAnswerForOversized(std::string_view prefix, std::string_view tail,
+                                         const EndpointOptions& options) {
   prefix = transport::WithoutByteOrderMark(prefix);
-  return rpc::ShownKind(prefix) != rpc::MessageKind::kResponse &&
-         SalvageRequestId(prefix, options.max_depth).has_value();
+  if (rpc::ShownKind(prefix) == rpc::MessageKind::kResponse) return false;
+  if (SalvageRequestId(prefix, options.max_depth)) return true;
+  const auto id = transport::SalvageTrailingMember(tail, "id");
+  return id && id->size() <= kMaxRequestIdBytes;
 }
 
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {

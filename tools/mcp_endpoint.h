@@ -192,9 +192,11 @@ class McpEndpoint {
   // Whether OnLine, under `options`, would run `line` or answer it: a request, or a line
   // that is no valid message (a batch's element too) but shows an id to be refused by —
   // not a notification, a response, or a line with no readable id. OwesAnswerForOversized
-  // likewise for a line cut at `prefix`, as far as its prefix tells.
+  // likewise for a line cut at `prefix`, whose `tail` (its last bytes, "" when it has not
+  // ended) may give the id (OnOversizedLineEnd).
   static bool OwesAnswer(std::string_view line, const EndpointOptions& options);
-  static bool OwesAnswerForOversized(std::string_view prefix, const EndpointOptions& options);
+  static bool OwesAnswerForOversized(std::string_view prefix, std::string_view tail,
+                                     const EndpointOptions& options);
 
   bool initialized() const { return session_.has_value(); }
   const std::optional<SessionInfo>& session() const { return session_; }

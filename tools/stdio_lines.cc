@@ -35,20 +35,22 @@ bool AnswersLost(const LineInputHandlers& handlers) {
   return handlers.answers != nullptr && handlers.answers->Broken();
 }
 
-void Deliver(const LineInputHandlers& handlers, const transport::LineEvent& event) {
-  if (AnswersLost(handlers)) return;  // it would run with no one to answer
+// False when the event was dropped: the answers are lost, so it would run for no one.
+bool Deliver(const LineInputHandlers& handlers, const transport::LineEvent& event) {
+  if (AnswersLost(handlers)) return false;
   switch (event.kind) {
     case transport::LineEvent::Kind::kTooLong:
       handlers.on_too_long(event.bytes);
-      return;
+      return true;
     case transport::LineEvent::Kind::kTooLongEnd:
       if (handlers.on_too_long_end) handlers.on_too_long_end(event.bytes);
-      return;
+      return true;
     case transport::LineEvent::Kind::kLine:
     case transport::LineEvent::Kind::kPartialAtEof:
       handlers.on_line(event.bytes);
-      return;
+      return true;
   }
+  return true;
 }
 
 // Answers go out through one LineWriteQueue (ordering, one write per burst, and the flow
@@ -190,7 +192,7 @@ class LoopInput final : public LineInput {
       : stdin_fd_(std::move(stdin_fd)),
         in_(io, fd),
         handlers_(std::move(handlers)),
-        lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }) {
+        lines_(max_line, [this](const transport::LineEvent& event) { dropped_ |= !Deliver(handlers_, event); }) {
     if (handlers_.answers != nullptr) {
       handlers_.answers->WhenBroken([this] {
         boost::system::error_code ignored;
@@ -248,10 +250,13 @@ class LoopInput final : public LineInput {
     if (handlers_.on_closed) handlers_.on_closed();
   }
 
+  bool LeftLinesUnhanded() const override { return dropped_ || lines_.held_bytes() > 0; }
+
   std::unique_ptr<LoopStdioFd> stdin_fd_;  // before in_: outlives its descriptor
   boost::asio::posix::stream_descriptor in_;
   LineInputHandlers handlers_;
   PacedLines lines_;
+  bool dropped_ = false;
   char buffer_[1 << 16];
 };
 
@@ -264,9 +269,11 @@ class ThreadInput final : public LineInput {
   ThreadInput(boost::asio::io_context& io, size_t max_line, LineInputHandlers handlers)
       : io_(io),
         handlers_(std::move(handlers)),
-        lines_(max_line, [this](const transport::LineEvent& event) { Deliver(handlers_, event); }),
+        lines_(max_line, [this](const transport::LineEvent& event) { dropped_ |= !Deliver(handlers_, event); }),
         wake_(MakeWakePipe()),
         thread_([this] { Run(); }) {}
+  bool LeftLinesUnhanded() const override { return dropped_ || lines_.held_bytes() > 0; }
+
   ~ThreadInput() override {
     {
       std::lock_guard lock(mu_);
@@ -341,6 +348,7 @@ class ThreadInput final : public LineInput {
   boost::asio::io_context& io_;
   LineInputHandlers handlers_;
   PacedLines lines_;  // loop thread only
+  bool dropped_ = false;  // loop thread only
   std::mutex mu_;
   std::condition_variable handed_over_;
   bool all_handed_over_ = true;

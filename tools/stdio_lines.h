@@ -79,6 +79,9 @@ struct LineInputHandlers {
 class LineInput {
  public:
   virtual ~LineInput() = default;
+  // Whether lines were read that were never handed to the handlers: still waiting behind
+  // the flow control, or dropped once the answers were lost (loop thread only).
+  virtual bool LeftLinesUnhanded() const = 0;
 };
 
 std::unique_ptr<LineOutput> MakeStdoutOutput(boost::asio::io_context& io);

@@ -1,6 +1,7 @@
 #include "tools/stdio_server.h"
 
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -61,11 +62,13 @@ std::unique_ptr<OperatorListener> BindOperatorSocket(boost::asio::io_context& io
 }
 
 // Whether the client has closed stdin, though lines it sent may remain unread in it: a
-// pipe's hang-up, a socket's shutdown. `unread` tells whether some do.
+// pipe's hang-up, a socket's shutdown. `unread` tells whether bytes do (a socket's POLLIN
+// says only that its end can be read: probe HJ3).
 bool StdinHungUp(bool* unread) {
   struct pollfd in = {STDIN_FILENO, POLLIN | POLLRDHUP, 0};
   if (::poll(&in, 1, 0) != 1 || (in.revents & (POLLHUP | POLLRDHUP)) == 0) return false;
-  *unread = (in.revents & POLLIN) != 0;
+  int bytes = 0;
+  *unread = ::ioctl(STDIN_FILENO, FIONREAD, &bytes) != 0 || bytes > 0;
   return true;
 }
 
@@ -210,8 +213,10 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       // --start-timeout (probe FN1). The children starting are ended as at a signal.
       note("standard input ended and standard output has no reader while the surfaces "
            "start: ending them");
-      // Its requests go unrun: exit 9 (probe FO3).
-      owed_when_cut = held.HoldsRequests() || unread_when_closed;
+      // Its requests go unrun: exit 9 (probe FO3). Lines past what the start holds were not
+      // looked at (held in the reader, or in stdin): taken as requests (probe HJ1).
+      owed_when_cut = held.HoldsRequests() || held.Full() || unread_when_closed ||
+                      (input && input->LeftLinesUnhanded());
       stop_serving();
       return;
     }

@@ -94,7 +94,9 @@ bool Emit(Writer& writer, std::string_view text, std::chrono::milliseconds wait)
   writer.mid_line = false;
   const std::string_view unsent = text.substr(written > owed ? written - owed : 0);
   if (!unsent.empty()) {
-    writer.dropped += Lines(unsent) + (unsent.ends_with('\n') ? 0 : 1);
+    // Every line the unsent part touches is lost, but one whose text all went and only its
+    // newline did not (probe HJ5): the cut's newline ends it.
+    writer.dropped += Lines(unsent) + (unsent.ends_with('\n') ? 0 : 1) - (unsent.front() == '\n' ? 1 : 0);
     writer.open_dropped = !unsent.ends_with('\n');
   }
   return false;

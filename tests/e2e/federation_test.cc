@@ -1249,25 +1249,33 @@ TEST_F(FederationTest, AClientGoneWhileTheChildrenStartEndsTheStart) {
 }
 
 // Probe HH1: with as many lines held as a start may hold, reading paused, so stdin's end
-// went unseen: the start was waited for, and the held call then ran, for no one.
+// went unseen: the start was waited for, and the held call then ran, for no one. Probe
+// HJ1: a call sent after the lines held is not looked at, and exit 9 still says that
+// requests may have gone unrun.
 TEST_F(FederationTest, AClientGoneWhileTheStartHoldsAllItMayStillEndsTheStart) {
   const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
   ASSERT_FALSE(HasFailure());
   release_->Sign(1);
-  auto serve_process = StartServe("600000");
-  testing::ChildProcess& serve = *serve_process;
-  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  serve.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"text":"x"}}})");
-  for (int i = 0; i < 400; ++i) serve.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-  serve.CloseStdin();
-  serve.CloseStdout();
-  const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
-  if (!status) serve.Kill(SIGKILL);
-  ASSERT_TRUE(status.has_value()) << "still waiting for the slow child with no client left";
-  EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9) << *status;
-  EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
-  EXPECT_TRUE(testing::ReplayEvents(tmp_.Sub("log"), {"--kind", "ToolCallRequested"}).empty())
-      << "the held call was not run";
+  const std::string call =
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"text":"x"}}})";
+  for (const bool call_last : {false, true}) {
+    const std::string log_dir = tmp_.Sub(call_last ? "log-last" : "log-first");
+    testing::ChildProcess serve(testing::LasArgvWithEnv(
+        release_->Environment(), {"serve", "--log", log_dir, "--registry", release_->registry_path(),
+                                  "--start-timeout", "600000"}));
+    if (!call_last) serve.WriteLine(call);
+    for (int i = 0; i < 400; ++i) serve.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    if (call_last) serve.WriteLine(call);
+    serve.CloseStdin();
+    serve.CloseStdout();
+    const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
+    if (!status) serve.Kill(SIGKILL);
+    ASSERT_TRUE(status.has_value()) << "still waiting for the slow child with no client left";
+    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9) << call_last << ": " << *status;
+    EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
+    EXPECT_TRUE(testing::ReplayEvents(log_dir, {"--kind", "ToolCallRequested"}).empty())
+        << "the call was not run";
+  }
 }
 
 // A signal while a child still starts ends the start; the requests held for the session

@@ -348,11 +348,17 @@ TEST_F(EndpointTest, OwesAnswerIsWhetherTheLineIsAnsweredOrRun) {
           << (initialized ? "after" : "before") << " initialize: " << line;
     }
   }
+  const EndpointOptions options;
   EXPECT_TRUE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"x":")",
-                                                  EndpointOptions{}));
-  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","method":"notifications/x","params":{")",
-                                                   EndpointOptions{}));
-  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","id":4,"result":{"x":")", EndpointOptions{}));
+                                                  "", options));
+  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","method":"notifications/x","params":{")", "",
+                                                   options));
+  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","id":4,"result":{"x":")", "", options));
+  // The id written last, as the TypeScript SDK writes it (probe HJ2).
+  EXPECT_TRUE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","method":"tools/call","params":{"x":")",
+                                                  R"(xxx"}},"id":77})", options));
+  EXPECT_FALSE(McpEndpoint::OwesAnswerForOversized(R"({"jsonrpc":"2.0","method":"tools/call","params":{"x":")",
+                                                   R"(xxx"}}})", options));
 }
 
 TEST_F(EndpointTest, EachRequestInABatchIsRefusedByItsOwnId) {

@@ -104,5 +104,19 @@ TEST(UnstalledStderr, ALineCutShortOrLeftUnfinishedIsEndedAndCountedOnce) {
   }
 }
 
+// Probe HJ5: a note whose text all went but not its newline is not counted as dropped.
+TEST(UnstalledStderr, ANoteMissingOnlyItsNewlineIsNotCounted) {
+  int ends[2];
+  ASSERT_TRUE(FullPipe(ends, 4096));
+  FILE* stream = OpenUnstalledWriter(ends[1], std::chrono::milliseconds(100));
+  ASSERT_NE(stream, nullptr);
+  std::fputs((std::string(4096, 'x') + "\n").c_str(), stream);  // one byte over the room
+  ReadAvailable(ends[0]);
+  std::fputs("after\n", stream);
+  EXPECT_EQ(ReadAvailable(ends[0]), "\nafter\n");
+  std::fclose(stream);
+  ::close(ends[0]);
+}
+
 }  // namespace
 }  // namespace las::tools
