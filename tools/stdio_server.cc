@@ -178,8 +178,11 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       if (!std::exchange(signalled, true)) {
         await_signal();
         note(StopSignalFd::Name(signal) + ": ending the children and the session");
-        // Requests held for the session go unrun: the exit says so (probe HB2).
-        if (!session) unrun_at_signal = held.HoldsRequests();
+        // Requests held for the session go unrun: the exit says so (probe HB2), and so do
+        // lines past what the start holds, which were not looked at (probe HJ1).
+        if (!session) {
+          unrun_at_signal = held.HoldsRequests() || held.Full() || (input && input->LeftLinesUnhanded());
+        }
         limit_drain("the signal");
         stop_serving();
       } else {
