@@ -65,6 +65,12 @@ bool HeldInput::HoldsRequests() const {
 
 bool HeldInput::Full() const { return held_.size() >= kMostHeldLines || held_bytes_ >= kMostHeldBytes; }
 
+bool HeldInput::StoppedShortOfTheEnd() const {
+  return Full() && std::none_of(held_.begin(), held_.end(), [](const Held& event) {
+           return event.kind == Kind::kEof || event.kind == Kind::kClosed;
+         });
+}
+
 void HeldInput::Release(LineInputHandlers live, LineSession* session) {
   if (std::exchange(released_, true)) return;
   live_ = std::move(live);

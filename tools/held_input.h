@@ -45,9 +45,10 @@ class HeldInput final : public LineOutput {
   // Whether lines the session would run or answer wait to be handed over
   // (McpEndpoint::OwesAnswer: not a notification, a response, or a line with no id).
   bool HoldsRequests() const;
-  // Whether as many lines are held as may be (kMostHeldLines, kMostHeldBytes): reading has
-  // paused, and lines the client sent after them were not looked at.
-  bool Full() const;
+  // Whether as many lines are held as may be (kMostHeldLines, kMostHeldBytes), so that
+  // reading paused, before stdin's end was read: lines the client sent after them may not
+  // have been looked at (probe HL1: stdin's end, held as events, counted as lines).
+  bool StoppedShortOfTheEnd() const;
   // From now on the input goes to `live` (whose `answers` is ignored): first what was
   // held, in order, stdin's end included; and `session`'s answers held for the log count in
   // the flow control (LineSession::HeldAnswerBytes). Once; `session` must outlive the input.
@@ -73,6 +74,7 @@ class HeldInput final : public LineOutput {
     std::string bytes;
   };
   void Take(Kind kind, std::string_view bytes);
+  bool Full() const;  // the bounds reached: reading pauses
   // Released, and nothing held is left to hand over: events go straight to the session.
   bool Live() const { return released_ && held_.empty(); }
   void DeliverHeld();

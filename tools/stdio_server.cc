@@ -1,7 +1,6 @@
 #include "tools/stdio_server.h"
 
 #include <poll.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -62,14 +61,10 @@ std::unique_ptr<OperatorListener> BindOperatorSocket(boost::asio::io_context& io
 }
 
 // Whether the client has closed stdin, though lines it sent may remain unread in it: a
-// pipe's hang-up, a socket's shutdown. `unread` tells whether bytes do (a socket's POLLIN
-// says only that its end can be read: probe HJ3).
-bool StdinHungUp(bool* unread) {
+// pipe's hang-up, a socket's shutdown.
+bool StdinHungUp() {
   struct pollfd in = {STDIN_FILENO, POLLIN | POLLRDHUP, 0};
-  if (::poll(&in, 1, 0) != 1 || (in.revents & (POLLHUP | POLLRDHUP)) == 0) return false;
-  int bytes = 0;
-  *unread = ::ioctl(STDIN_FILENO, FIONREAD, &bytes) != 0 || bytes > 0;
-  return true;
+  return ::poll(&in, 1, 0) == 1 && (in.revents & (POLLHUP | POLLRDHUP)) != 0;
 }
 
 }  // namespace
@@ -181,7 +176,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
         // Requests held for the session go unrun: the exit says so (probe HB2), and so do
         // lines past what the start holds, which were not looked at (probe HJ1).
         if (!session) {
-          unrun_at_signal = held.HoldsRequests() || held.Full() || (input && input->LeftLinesUnhanded());
+          unrun_at_signal = held.HoldsRequests() || held.StoppedShortOfTheEnd() || (input && input->LeftLinesUnhanded());
         }
         limit_drain("the signal");
         stop_serving();
@@ -206,7 +201,6 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   // 0 when every one of them was cancelled, as no answer was owed (probe AI4).
   // With a reader still there, the wait at EOF is the client's to end (SIGTERM).
   bool stdin_closed = false;
-  bool unread_when_closed = false;  // lines left unread in stdin when it was found closed
   bool reader_gone = false;
   auto end_if_no_one_listens = [&] {
     if (!stdin_closed || !(reader_gone || output->Broken())) return;
@@ -217,8 +211,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       note("standard input ended and standard output has no reader while the surfaces "
            "start: ending them");
       // Its requests go unrun: exit 9 (probe FO3). Lines past what the start holds were not
-      // looked at (held in the reader, or in stdin): taken as requests (probe HJ1).
-      owed_when_cut = held.HoldsRequests() || held.Full() || unread_when_closed ||
+      // looked at (in the reader, or in stdin): taken as requests (probe HJ1).
+      owed_when_cut = held.HoldsRequests() || held.StoppedShortOfTheEnd() ||
                       (input && input->LeftLinesUnhanded());
       stop_serving();
       return;
@@ -232,11 +226,12 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   };
   // While the start holds as many lines as it may, reading pauses, so stdin's end is not
   // read (probe HH1: the held requests then ran once the surfaces had started, for no
-  // one). With stdout's reader gone, stdin is looked at for a hang-up meanwhile.
+  // one). With stdout's reader gone, stdin is looked at for a hang-up meanwhile — only
+  // then: otherwise the reader reaches stdin's end itself, every line looked at (probe HL1).
   boost::asio::steady_timer hangup_watch(io);
   std::function<void()> watch_for_hangup = [&] {
     if (session || stopping || stdin_closed) return;
-    if (StdinHungUp(&unread_when_closed)) {
+    if (held.StoppedShortOfTheEnd() && StdinHungUp()) {
       stdin_closed = true;
       return end_if_no_one_listens();
     }

@@ -1258,20 +1258,31 @@ TEST_F(FederationTest, AClientGoneWhileTheStartHoldsAllItMayStillEndsTheStart) {
   release_->Sign(1);
   const std::string call =
       R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"text":"x"}}})";
-  for (const bool call_last : {false, true}) {
-    const std::string log_dir = tmp_.Sub(call_last ? "log-last" : "log-first");
+  // Probe HL1: 254 notifications alone, with stdin's end held after them, are no request.
+  struct Case {
+    const char* name;
+    bool call_first;
+    int notifications;
+    bool call_last;
+    int exit_code;
+  };
+  for (const Case& c : {Case{"first", true, 400, false, 9}, Case{"last", false, 400, true, 9},
+                        Case{"none", false, 254, false, 0}}) {
+    const std::string log_dir = tmp_.Sub(std::string("log-") + c.name);
     testing::ChildProcess serve(testing::LasArgvWithEnv(
         release_->Environment(), {"serve", "--log", log_dir, "--registry", release_->registry_path(),
                                   "--start-timeout", "600000"}));
-    if (!call_last) serve.WriteLine(call);
-    for (int i = 0; i < 400; ++i) serve.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-    if (call_last) serve.WriteLine(call);
+    if (c.call_first) serve.WriteLine(call);
+    for (int i = 0; i < c.notifications; ++i) {
+      serve.WriteLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    }
+    if (c.call_last) serve.WriteLine(call);
     serve.CloseStdin();
     serve.CloseStdout();
     const std::optional<int> status = serve.WaitFor(std::chrono::seconds(60));
     if (!status) serve.Kill(SIGKILL);
     ASSERT_TRUE(status.has_value()) << "still waiting for the slow child with no client left";
-    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 9) << call_last << ": " << *status;
+    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == c.exit_code) << c.name << ": " << *status;
     EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
     EXPECT_TRUE(testing::ReplayEvents(log_dir, {"--kind", "ToolCallRequested"}).empty())
         << "the call was not run";
