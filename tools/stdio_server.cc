@@ -1,6 +1,7 @@
 #include "tools/stdio_server.h"
 
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -60,9 +61,12 @@ std::unique_ptr<OperatorListener> BindOperatorSocket(boost::asio::io_context& io
   return std::move(*listener);
 }
 
-// Whether the client has closed stdin, though lines it sent may remain unread in it: a
-// pipe's hang-up, a socket's shutdown.
+// Whether the client can send no more, though lines it sent may remain unread: a pipe's
+// hang-up, a socket's shutdown, or a regular file, whose content is all there is (probe
+// HJ6: a file never hangs up).
 bool StdinHungUp() {
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) return true;
   struct pollfd in = {STDIN_FILENO, POLLIN | POLLRDHUP, 0};
   return ::poll(&in, 1, 0) == 1 && (in.revents & (POLLHUP | POLLRDHUP)) != 0;
 }

@@ -1289,6 +1289,38 @@ TEST_F(FederationTest, AClientGoneWhileTheStartHoldsAllItMayStillEndsTheStart) {
   }
 }
 
+// Probe HJ6: stdin a regular file, which never hangs up: with stdout's reader gone and the
+// start holding all it may, the start was waited for and the held call ran for no one.
+TEST_F(FederationTest, AFileOnStdinWithNoReaderEndsTheStartOnceItHoldsAllItMay) {
+  const std::string gate = AddSlowSurface();  // never opened: slow starts for the whole test
+  ASSERT_FALSE(HasFailure());
+  release_->Sign(1);
+  const std::string input = tmp_.Sub("input.jsonl");
+  {
+    std::ofstream out(input);
+    for (int i = 0; i < 400; ++i) out << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << "\n";
+    out << R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"text":"x"}}})"
+        << "\n";
+  }
+  auto quoted = [](const std::string& word) {
+    std::string out = "'";
+    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  };
+  std::string command = "timeout 60 ";
+  for (const std::string& word : testing::LasArgvWithEnv(
+           release_->Environment(), {"serve", "--log", tmp_.Sub("log"), "--registry",
+                                     release_->registry_path(), "--start-timeout", "600000"})) {
+    command += quoted(word) + " ";
+  }
+  command += "< " + quoted(input) + " | true; echo ${PIPESTATUS[0]}";
+  const testing::CommandResult run = testing::RunCommand({"/bin/bash", "-c", command});
+  EXPECT_EQ(run.out, "9\n") << run.err;
+  EXPECT_TRUE(std::filesystem::exists(gate)) << "ended before slow could finish starting";
+  EXPECT_TRUE(testing::ReplayEvents(tmp_.Sub("log"), {"--kind", "ToolCallRequested"}).empty())
+      << "the call was not run";
+}
+
 // A signal while a child still starts ends the start; the requests held for the session
 // go unrun, and the exit says so (probe HB2: exit 0, as if every request had an answer).
 // With nothing held that is owed an answer — a notification is not (probe HD3) — it is 0.
