@@ -86,6 +86,12 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
   HeldInput held(*output);  // before the input, which reads through it
   std::unique_ptr<LineSession> session;
   std::unique_ptr<LineInput> input;
+  // While the surfaces start: whether requests the client sent will not be run — held for
+  // the session, or past what the start holds and never looked at (probe HJ1), taken as
+  // requests.
+  auto requests_left_unrun = [&] {
+    return held.HoldsRequests() || held.StoppedShortOfTheEnd() || (input && input->LeftLinesUnhanded());
+  };
   std::unique_ptr<OperatorListener> operators;
   bool signalled = false;
   bool ending = false;
@@ -177,11 +183,8 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       if (!std::exchange(signalled, true)) {
         await_signal();
         note(StopSignalFd::Name(signal) + ": ending the children and the session");
-        // Requests held for the session go unrun: the exit says so (probe HB2), and so do
-        // lines past what the start holds, which were not looked at (probe HJ1).
-        if (!session) {
-          unrun_at_signal = held.HoldsRequests() || held.StoppedShortOfTheEnd() || (input && input->LeftLinesUnhanded());
-        }
+        // Requests left unrun: the exit says so (probe HB2).
+        if (!session) unrun_at_signal = requests_left_unrun();
         limit_drain("the signal");
         stop_serving();
       } else {
@@ -214,10 +217,7 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
       // --start-timeout (probe FN1). The children starting are ended as at a signal.
       note("standard input ended and standard output has no reader while the surfaces "
            "start: ending them");
-      // Its requests go unrun: exit 9 (probe FO3). Lines past what the start holds were not
-      // looked at (in the reader, or in stdin): taken as requests (probe HJ1).
-      owed_when_cut = held.HoldsRequests() || held.StoppedShortOfTheEnd() ||
-                      (input && input->LeftLinesUnhanded());
+      owed_when_cut = requests_left_unrun();  // exit 9 (probe FO3)
       stop_serving();
       return;
     }

@@ -480,31 +480,34 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void OnListPage(const std::shared_ptr<Listing>& listing, CallResult r) {
     if (!r.ok()) return listing->done(std::move(r));
     std::vector<JsonMember> members;
-    const std::string page = "page " + std::to_string(listing->pages + 1) + ": ";
+    // Said only when a page is refused: a listing that succeeds builds no text.
+    const size_t page_number = listing->pages + 1;
+    auto page = [page_number] { return "page " + std::to_string(page_number) + ": "; };
     if (ObjectMembers(r.result, &members, opts_.max_depth) != JsonTextError::kNone) {
-      return listing->done(Malformed(page + "the result is not a JSON object"));
+      return listing->done(Malformed(page() + "the result is not a JSON object"));
     }
     const JsonMember* tools = nullptr;
     const JsonMember* cursor = nullptr;
     if (!OnlyMember(members, "tools", &tools) || !OnlyMember(members, "nextCursor", &cursor)) {
-      return listing->done(Malformed(page + "the result names tools or nextCursor twice"));
+      return listing->done(Malformed(page() + "the result names tools or nextCursor twice"));
     }
     std::vector<std::string_view> elements;
     if (tools == nullptr ||
         ArrayElements(tools->raw, &elements, opts_.max_depth) != JsonTextError::kNone) {
-      return listing->done(Malformed(page + "the result holds no tools array"));
+      return listing->done(Malformed(page() + "the result holds no tools array"));
     }
     for (std::string_view tool : elements) {
       if (JsonTypeOf(tool) != JsonType::kObject) {
-        return listing->done(Malformed(page + "a tools entry is not an object"));
+        return listing->done(Malformed(page() + "a tools entry is not an object"));
       }
       if (!listing->tools.empty()) listing->tools += ',';
       listing->tools += tool;
     }
-    const std::string too_large = "the tools of every page together are over " +
-                                  std::to_string(opts_.max_list_bytes) + " bytes";
+    auto too_large = [this] {
+      return "the tools of every page together are over " + std::to_string(opts_.max_list_bytes) + " bytes";
+    };
     if (listing->tools.size() > opts_.max_list_bytes) {
-      return listing->done(Failed(CallError::kResponseTooLarge, too_large));
+      return listing->done(Failed(CallError::kResponseTooLarge, too_large()));
     }
     ++listing->pages;
     if (cursor != nullptr && cursor->type == JsonType::kString) {
@@ -513,11 +516,11 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       // gigabytes (probe CS2).
       listing->cursor_bytes += raw.size();
       if (listing->tools.size() + listing->cursor_bytes > opts_.max_list_bytes) {
-        return listing->done(Failed(CallError::kResponseTooLarge, too_large + " with their cursors"));
+        return listing->done(Failed(CallError::kResponseTooLarge, too_large() + " with their cursors"));
       }
       // A cursor seen before, or too many pages: the child is looping.
       if (!listing->cursors.insert(raw).second) {
-        return listing->done(Malformed(page + "nextCursor repeats an earlier page's (a loop)"));
+        return listing->done(Malformed(page() + "nextCursor repeats an earlier page's (a loop)"));
       }
       if (listing->pages >= opts_.max_list_pages) {
         return listing->done(Malformed("more than " + std::to_string(opts_.max_list_pages) + " pages"));
@@ -525,7 +528,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       return ListPage(listing, raw);
     }
     if (cursor != nullptr && cursor->type != JsonType::kNull) {
-      return listing->done(Malformed(page + "nextCursor is neither a string nor null"));
+      return listing->done(Malformed(page() + "nextCursor is neither a string nor null"));
     }
     CallResult done;
     done.result = "[" + listing->tools + "]";

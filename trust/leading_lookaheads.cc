@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/hex.h"
 
 namespace las::trust {
 namespace {
 
 // The index just past the `)` that closes the group opened before `from`, or npos when
-// none does; `bar_at_top` is set when a `|` stands outside any nested group or class.
-size_t GroupEnd(std::string_view pattern, size_t from, bool* bar_at_top) {
+// none does; `bars_at_top` gets the index of each `|` outside any nested group or class.
+size_t GroupEnd(std::string_view pattern, size_t from, std::vector<size_t>* bars_at_top) {
   int depth = 1;
   bool in_class = false;
   for (size_t i = from; i < pattern.size(); ++i) {
@@ -23,8 +27,8 @@ size_t GroupEnd(std::string_view pattern, size_t from, bool* bar_at_top) {
       ++depth;
     } else if (c == ')') {
       if (--depth == 0) return i + 1;
-    } else if (c == '|' && depth == 1 && bar_at_top != nullptr) {
-      *bar_at_top = true;
+    } else if (c == '|' && depth == 1 && bars_at_top != nullptr) {
+      bars_at_top->push_back(i);
     }
   }
   return std::string_view::npos;
@@ -49,16 +53,9 @@ size_t EscapeEnd(std::string_view s, size_t i) {
   if (c == 'u') {
     // A surrogate pair written as two escapes is one code point under the u flag (probe
     // HH4: `\uD83D\uDE00?` lost its second half, leaving a lone surrogate).
-    auto hex_at = [&s](size_t at) -> int {
-      if (at + 4 > s.size()) return -1;
-      int value = 0;
-      for (size_t k = at; k < at + 4; ++k) {
-        const char h = s[k];
-        const int digit = IsDigit(h) ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10 : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
-        if (digit < 0) return -1;
-        value = value * 16 + digit;
-      }
-      return value;
+    auto hex_at = [&s](size_t at) -> int {  // the code unit of `\uXXXX` at `at`, or -1
+      const auto bytes = at + 4 <= s.size() ? FromHex(s.substr(at, 4)) : std::nullopt;
+      return bytes ? (*bytes)[0] << 8 | (*bytes)[1] : -1;
     };
     const int high = hex_at(i + 2);
     if (high >= 0xD800 && high <= 0xDBFF && i + 8 <= s.size() && s.substr(i + 6, 2) == "\\u") {
@@ -182,31 +179,18 @@ std::optional<std::vector<Item>> SequenceItems(std::string_view s) {
 }
 
 std::optional<bool> AnyAlternativeNullable(std::string_view s) {
+  // Read as a group's body that the end of `s` closes (as SplitLeadingLookaheads reads).
+  const std::string body = std::string(s) + ")";
+  std::vector<size_t> bars;
+  if (GroupEnd(body, 0, &bars) != body.size()) return std::nullopt;
+  bars.push_back(s.size());
   bool any = false;
   size_t start = 0;
-  int depth = 0;
-  bool in_class = false;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    const bool at_end = i == s.size();
-    if (!at_end) {
-      const char c = s[i];
-      if (c == '\\') {
-        ++i;
-        continue;
-      }
-      if (in_class) {
-        in_class = c != ']';
-        continue;
-      }
-      if (c == '[') in_class = true;
-      if (c == '(') ++depth;
-      if (c == ')') --depth;
-      if (c != '|' || depth != 0) continue;
-    }
-    const std::optional<std::vector<Item>> items = SequenceItems(s.substr(start, i - start));
+  for (const size_t bar : bars) {
+    const std::optional<std::vector<Item>> items = SequenceItems(s.substr(start, bar - start));
     if (!items) return std::nullopt;
     any = any || std::all_of(items->begin(), items->end(), [](const Item& item) { return item.nullable; });
-    start = i + 1;
+    start = bar + 1;
   }
   return any;
 }
@@ -240,8 +224,8 @@ std::optional<LookaheadSplit> SplitLeadingLookaheads(std::string_view pattern) {
   }
   // What follows, read as the body of a group that the end of the pattern closes.
   const std::string rest = std::string(pattern.substr(at)) + ")";
-  bool bar_at_top = false;
-  if (GroupEnd(rest, 0, &bar_at_top) != rest.size() || bar_at_top) return std::nullopt;
+  std::vector<size_t> bars_at_top;
+  if (GroupEnd(rest, 0, &bars_at_top) != rest.size() || !bars_at_top.empty()) return std::nullopt;
   split.rest = WithoutNullableEnd("^" + std::string(pattern.substr(at)));
   return split;
 }
