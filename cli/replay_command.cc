@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <csignal>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -22,10 +21,12 @@
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
 #include "cli/paths.h"
+#include "cli/replay_output.h"
 #include "cli/stdout_check.h"
 #include "log/envelope.h"
 #include "log/event_json.h"
 #include "log/log_reader.h"
+#include "log/head_seal.h"
 #include "log/kept_head.h"
 #include "tools/builtin_tools.h"
 #include "tools/kept_head_file.h"
@@ -38,22 +39,6 @@ namespace {
 
 // Past this size a terminal gets a progress line: a big replay should not look hung.
 constexpr uint64_t kProgressThreshold = 200'000;
-
-// What a terminal shows last, for a replay stopped by a signal (probe BJ3): the progress
-// line is cleared, or a line of events cut by the stop is ended, so the shell's prompt
-// does not land inside it. Then the signal ends the process as it would have.
-volatile std::sig_atomic_t progress_shown = 0;
-volatile std::sig_atomic_t events_on_terminal = 0;
-
-extern "C" void LeaveTheTerminalClean(int signal_number) {
-  if (progress_shown != 0) {
-    (void)!::write(STDERR_FILENO, "\r\033[K", 4);
-  } else if (events_on_terminal != 0) {
-    (void)!::write(STDOUT_FILENO, "\n", 1);
-  }
-  std::signal(signal_number, SIG_DFL);
-  std::raise(signal_number);
-}
 
 // `--anchor SEQ:HASH`: the sequence and chain hash of an event the log must still hold, as
 // an earlier replay's summary named its head. The chain has no secret: whoever can write
@@ -107,11 +92,6 @@ CLI::Validator AnchorFlag() {
                                        EscapeForTerminal(text) + "\"";
       },
       "SEQ:HASH");
-}
-
-void PrintLine(const std::string& line) {
-  std::fwrite(line.data(), 1, line.size(), stdout);
-  std::fputc('\n', stdout);
 }
 
 const char* SealStateName(log::SealState state) {
@@ -198,10 +178,12 @@ std::string KeptLine(const std::optional<log::KeptVerdict>& kept,
 // script reading the last line always finds one.
 int CannotRead(const ReplayOptions& options, const Status& status) {
   if (options.summary) {
-    PrintLine(nlohmann::ordered_json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0},
-                                                  {"releases_verified", 0},
-                                                  {"error", std::string(CodeName(status.code()))}}}}
-                  .dump());
+    replay_output::Print(
+        nlohmann::ordered_json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0},
+                                            {"releases_verified", 0},
+                                            {"error", std::string(CodeName(status.code()))}}}}
+            .dump());
+    (void)replay_output::Write();
     (void)StdoutDelivered();
   }
   return Fail(status);
@@ -245,8 +227,7 @@ int RunReplay(const ReplayOptions& options) {
   auto cursor = (*reader)->Read(1);
   if (!cursor.ok()) return CannotRead(options, cursor.status());
 
-  static char buffer[1 << 16];
-  std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // replay_output hands it whole lines, 64 KiB at a time
   projections::ReplayCallbacks callbacks;
   uint64_t releases_verified = 0;
   std::vector<Anchor> anchors;
@@ -273,38 +254,29 @@ int RunReplay(const ReplayOptions& options) {
   // lands inside one (probe AT2) nor leaves the terminal silent for the whole run (BH8).
   const bool show_progress = ::isatty(STDERR_FILENO) != 0 &&
                              (*cursor)->head().sequence >= kProgressThreshold;
-  events_on_terminal = ::isatty(STDOUT_FILENO) != 0 ? 1 : 0;
-  if (show_progress || events_on_terminal != 0) {
-    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction before {};
-      // An ignored signal (nohup, a background job) stays ignored.
-      if (::sigaction(signal_number, nullptr, &before) == 0 && before.sa_handler != SIG_IGN) {
-        std::signal(signal_number, LeaveTheTerminalClean);
-      }
-    }
-  }
+  const bool events_on_terminal = ::isatty(STDOUT_FILENO) != 0;
+  replay_output::CatchStopSignals(events_on_terminal);
   bool printed_since_count = false;
   // A reader that went away (`las replay | head`) is told at the next buffer that fails,
   // not after the whole log has been read.
   bool output_failed = false;
   callbacks.on_selected = [&](const log::StoredEvent& event) {
-    if (progress_shown != 0 && events_on_terminal != 0) {
+    if (replay_output::ProgressShown() && events_on_terminal) {
       std::fputs("\r\033[K", stderr);
-      progress_shown = 0;
+      replay_output::SetProgressShown(false);
     }
     printed_since_count = true;
-    PrintLine(log::EventToJson(event));
-    if (std::ferror(stdout) == 0) return Status::Ok();
+    if (replay_output::Print(log::EventToJson(event))) return Status::Ok();
     output_failed = true;
     return IoError("writing to standard output failed");
   };
   if (show_progress) {
     callbacks.on_progress = [&](uint64_t done, uint64_t total) {
-      if (events_on_terminal != 0 && std::exchange(printed_since_count, false)) {
-        std::fflush(stdout);  // the events show that it runs
+      if (events_on_terminal && std::exchange(printed_since_count, false)) {
+        (void)replay_output::Write();  // the events show that it runs
         return;
       }
-      progress_shown = 1;  // before it shows: a signal then clears what there is of it
+      replay_output::SetProgressShown(true);  // before it shows: a stop clears what there is
       std::fprintf(stderr, "\rlas replay: %llu/%llu events verified",
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
     };
@@ -316,12 +288,14 @@ int RunReplay(const ReplayOptions& options) {
   const bool chain_intact = outcome.status.ok();
   std::optional<log::SealVerdict> seal;
   bool seal_contradicted = false;
+  bool cut_below_a_claim = false;  // a seal or kept head names an event past the log's end
   if (chain_intact && key) {
     auto judged = (*reader)->JudgeSeal(*key, **cursor);
     if (judged.ok()) {
       seal = std::move(*judged);
     } else {
       seal_contradicted = judged.status().code() == Code::kCorruption;
+      cut_below_a_claim = log::SaysTheLogWasCut(judged.status());
       outcome.status = judged.status();
     }
   }
@@ -337,16 +311,22 @@ int RunReplay(const ReplayOptions& options) {
       kept = std::move(*judged);
     } else {
       kept_contradicted = judged.status().code() == Code::kCorruption;
+      cut_below_a_claim = cut_below_a_claim || log::SaysTheLogWasCut(judged.status());
       if (outcome.status.ok()) {  // else the seal's contradiction is said first
         outcome.status = Status(judged.status().code(),
                                 judged.status().message() + tools::KeptHeadAdvice(kept_file));
       }
     }
   }
+  // The first missing event is the first bad one (probe HO2: the summary named none); a
+  // rewrite below a seal or kept head names no sequence: their states say it.
+  if (cut_below_a_claim) outcome.first_bad_sequence = outcome.verified + 1;
   // Checked on an intact chain whatever the seal said, so that a failed anchor shows beside a
-  // contradicted seal (probe FO4: the seal's failure hid it).
+  // contradicted seal (probe FO4: the seal's failure hid it); the first one past the end.
+  bool anchor_past_the_end_told = false;
   for (const Anchor& anchor : anchors) {
-    if (chain_intact && anchor.sequence > outcome.verified && !outcome.first_bad_sequence) {
+    if (chain_intact && anchor.sequence > outcome.verified &&
+        !std::exchange(anchor_past_the_end_told, true)) {
       const std::string cut = "the log ends at event " + std::to_string(outcome.verified) +
                               ", before the anchored event " + std::to_string(anchor.sequence) +
                               ": it was cut";
@@ -357,10 +337,11 @@ int RunReplay(const ReplayOptions& options) {
     }
   }
   // The last progress count shown is older than the end: the line is cleared, not left.
-  if (progress_shown != 0) {
+  if (replay_output::ProgressShown()) {
     std::fputs("\r\033[K", stderr);
-    progress_shown = 0;
+    replay_output::SetProgressShown(false);
   }
+  (void)replay_output::Write();
   if (output_failed) {
     (void)StdoutDelivered();  // says so, once
     return ExitCodeFor(outcome.status);
@@ -389,7 +370,8 @@ int RunReplay(const ReplayOptions& options) {
         // saved summary did not show that an anchor was checked at all).
         {"anchors", AnchorsJson(anchors)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
-    PrintLine(DumpJson(nlohmann::ordered_json{{"summary", summary}}));
+    replay_output::Print(DumpJson(nlohmann::ordered_json{{"summary", summary}}));
+    (void)replay_output::Write();
   }
   const bool delivered = StdoutDelivered();
   if (!outcome.status.ok()) {

@@ -10,12 +10,13 @@
 namespace las::cli {
 namespace {
 bool g_reported = false;
+int g_noted_error = 0;
 }  // namespace
 
 bool StdoutDelivered() {
   errno = 0;
   const bool flushed = std::fflush(stdout) == 0;
-  const int flush_error = errno;
+  const int flush_error = errno != 0 ? errno : g_noted_error;
   if (flushed && !std::ferror(stdout)) return true;
   if (!g_reported) {
     g_reported = true;
@@ -31,5 +32,9 @@ bool StdoutDelivered() {
 }
 
 bool StdoutFailureReported() { return g_reported; }
+
+void NoteStdoutError(int error) {
+  if (g_noted_error == 0) g_noted_error = error;
+}
 
 }  // namespace las::cli

@@ -11,6 +11,10 @@ namespace las::cli {
 // (and main's last check) print nothing more.
 bool StdoutDelivered();
 
+// Keeps `error` (an errno) of a write to stdout that was flushed elsewhere, the first one
+// only, for StdoutDelivered's report: its own flush then has nothing left to fail on.
+void NoteStdoutError(int error);
+
 // Whether a failure of stdout was already told on stderr.
 bool StdoutFailureReported();
 

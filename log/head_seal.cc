@@ -81,11 +81,19 @@ Result<std::optional<Hash>> HeldHash(const HashAt& hash_at, uint64_t sequence) {
   return stored.status();
 }
 
+namespace {
+constexpr std::string_view kCutBelowClaim = "the log ends at event ";
+}  // namespace
+
+bool SaysTheLogWasCut(const Status& status) {
+  return status.code() == Code::kCorruption && status.message().starts_with(kCutBelowClaim);
+}
+
 Status CheckLogHolds(const Head& claimed, const Head& head, const HashAt& hash_at,
                      const HeadClaim& words) {
   const std::string named = "event " + std::to_string(claimed.sequence);
   if (claimed.sequence > head.sequence) {
-    return Corruption("the log ends at event " + std::to_string(head.sequence) + ", but " +
+    return Corruption(std::string(kCutBelowClaim) + std::to_string(head.sequence) + ", but " +
                       std::string(words.claims) + " " + named + ": " + std::string(words.cut));
   }
   auto stored = HeldHash(hash_at, claimed.sequence);

@@ -89,6 +89,10 @@ struct HeadClaim {
 Status CheckLogHolds(const Head& claimed, const Head& head, const HashAt& hash_at,
                      const HeadClaim& words);
 
+// Whether `status` is CheckLogHolds' "the log ends at event H" (cut below the claim), whose
+// first bad sequence is H + 1, the first missing event; a rewrite names none.
+bool SaysTheLogWasCut(const Status& status);
+
 // Judges `record` (nullopt: none stored) for a log whose head is `head`, with `key` (null:
 // kNoKey). kCorruption when a seal naming this key says otherwise than the log: it cannot
 // be read or its MAC fails (the record was altered: never taken for another key's, probe

@@ -329,6 +329,48 @@ TEST_F(ReplayCliTest, ALargeLogShowsProgressOnATerminalOnly) {
   EXPECT_NE(piped.err.find("calls"), std::string::npos) << piped.err;
 }
 
+// An auditor's `las replay > events.jsonl` stopped by a signal: it dies by the signal, and
+// every line it wrote parses (probe HO1: the stop cut the last line, and jq refused the
+// whole file). Signalled once its first output arrives, while it still has most to print.
+TEST_F(ReplayCliTest, StoppedByASignalItLeavesOnlyWholeLines) {
+  {
+    testing::ChildProcess writer({LAS_APPENDER_PATH, "serve", dir_});
+    ASSERT_EQ(writer.ReadLine(), "ready 9");
+    writer.WriteLine("20000");
+    ASSERT_EQ(writer.ReadLine(std::chrono::seconds(120)), "head 20009");
+    writer.CloseStdin();
+    ASSERT_EQ(writer.Wait(), 0);
+  }
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    int out[2];
+    ASSERT_EQ(::pipe(out), 0);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::dup2(out[1], STDOUT_FILENO);
+      ::dup2(::open("/dev/null", O_WRONLY), STDERR_FILENO);
+      ::execl(LAS_EXECUTABLE, LAS_EXECUTABLE, "replay", "--log", dir_.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::close(out[1]);
+    std::string printed;
+    char buffer[4096];
+    ssize_t n = ::read(out[0], buffer, sizeof buffer);
+    ASSERT_GT(n, 0);
+    printed.append(buffer, static_cast<size_t>(n));
+    ::kill(pid, signal_number);
+    while ((n = ::read(out[0], buffer, sizeof buffer)) > 0) printed.append(buffer, static_cast<size_t>(n));
+    ::close(out[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number) << status;
+    ASSERT_EQ(printed.back(), '\n') << "the last line ends: " << printed.substr(printed.size() - 200);
+    const std::vector<std::string> lines = Lines(printed);
+    EXPECT_LT(lines.size(), 20009u) << "stopped before the end";
+    for (const std::string& line : lines) ASSERT_TRUE(json::accept(line)) << line;
+  }
+}
+
 // The files of the log `events tail -f` follows rewritten in place by another log's (the
 // directory itself kept): what it prints next must link to what it printed last, else it
 // ends with exit 3 instead of printing the other log's events as the next ones.
@@ -698,6 +740,7 @@ TEST_F(ReplayCliTest, TheHeadSealListsUnvouchedEventsAndCatchesACut) {
   EXPECT_EQ(cut_summary["ok"], false);
   // Not null, as for no key (probe FM1); the kept head is judged all the same.
   EXPECT_EQ(cut_summary["seal"], json::parse(R"({"state":"contradicted"})")) << cut_summary.dump();
+  EXPECT_EQ(cut_summary["first_bad_sequence"], 10) << "the first missing event (probe HO2)";
   // An anchor past the cut is named beside the seal (probe FO4: the seal's failure hid it).
   CommandResult anchored = Las({"replay", "--log", dir_, "--snapshot-key", key, "--summary",
                                 "--anchor", anchor10});
@@ -811,6 +854,7 @@ TEST_F(ReplayCliTest, ALogRolledBackBelowTheHeadKeptBesideTheKeyIsRefused) {
   EXPECT_EQ(summary(rolled_back)["seal"]["state"], "sealed") << "the old seal verifies";
   EXPECT_EQ(summary(rolled_back)["kept_head"], json::parse(R"({"state":"contradicted"})"))
       << "judged, not null (probe DN4)";
+  EXPECT_EQ(summary(rolled_back)["first_bad_sequence"], 11) << "the first missing event (probe HO2)";
   CommandResult writer = grant("erin");
   EXPECT_EQ(writer.exit_code, 3) << writer.err;
   EXPECT_NE(writer.err.find("rolled back or cut"), std::string::npos) << writer.err;
