@@ -200,10 +200,13 @@ std::optional<std::string> SalvageRequestId(std::string_view line, size_t max_de
 // The id to answer a line (or a batch's element) that is no valid message by: the parser's,
 // else one read from its start. None for an id too long to echo — a null id would settle the
 // TypeScript SDK's request 0 (it reads null as Number(null)), as for a line with no readable
-// id — nor for a response, broken as it is (as at OnOversizedLine).
+// id — nor for a response, broken as it is (as at OnOversizedLine), nor for a line naming
+// its id twice, whose parse gives none (probe HN3: answered by the first, it could settle
+// another request of a client whose parser kept the last).
 std::optional<std::string> IdOfInvalid(std::string_view text, const rpc::ParseError& error,
                                        size_t max_depth) {
   if (error.reason == rpc::ParseFailure::kIdTooLong) return std::nullopt;
+  if (error.reason == rpc::ParseFailure::kDuplicateMember && !error.id) return std::nullopt;
   if (rpc::ShownKind(text) == rpc::MessageKind::kResponse) return std::nullopt;
   return error.id ? error.id : SalvageRequestId(text, max_depth);
 }

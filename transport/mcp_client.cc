@@ -794,8 +794,13 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   }
 
   // `text`: one JSON object, or the prefix of one; `id`: its id if the parser read it.
+  // A line showing a method beside a result or an error is no request of the child's: it
+  // answers a call (probe HN1: taken for a request, it left the call waiting).
   void FailCallAnsweredBy(std::string_view text, std::optional<std::string> id, const std::string& why) {
-    if (ShownKind(text) == MessageKind::kRequest) return;  // a request of its own
+    if (ShownKind(text) == MessageKind::kRequest && !ShowsTopLevelMember(text, "result") &&
+        !ShowsTopLevelMember(text, "error")) {
+      return;  // a request of its own
+    }
     if (!id) id = SalvageTopLevelMember(text, "id", opts_.max_depth);
     int64_t n = 0;
     // 12.0 or "12" for our 12 too: a line this broken is no exact echo anyway.

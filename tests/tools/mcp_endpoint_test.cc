@@ -162,6 +162,10 @@ TEST_F(EndpointTest, ACallOrCancellationThatRepeatsAMemberIsRefused) {
   EXPECT_TRUE(backend_.cancelled.empty()) << "a cancellation naming two calls cancels neither";
   Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}})");
   EXPECT_EQ(backend_.cancelled, std::vector<std::string>{"4"});
+  // A repeated id: which one the client meant is not clear, and an answer by either could
+  // settle another of its requests (probe HN3). A repeated method is answered by the id.
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":10,"id":11,"method":"ping"})").is_null());
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":12,"method":"ping","method":"x"})")["id"], 12);
 }
 
 // Any request's params that name a member twice are refused, not only tools/call's

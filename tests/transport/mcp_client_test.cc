@@ -383,6 +383,19 @@ TEST_F(McpClientTest, OurIdWrittenAsAnIntegralFloatFailsThatCall) {
   StillServesThenEnds(*client, "still");
 }
 
+// An answer to our id that also names a method is no request of the child's: it carries a
+// result, and fails the call (probe HN1: taken for a request, it was dropped and the call
+// waited, for ever without a timeout).
+TEST_F(McpClientTest, AnAnswerThatAlsoNamesAMethodFailsThatCall) {
+  auto client = StartedClient(ChildOptions());
+  for (const char* shape : {"with_method", "method_first"}) {
+    const std::string args = std::string(R"({"shape":")") + shape + "\"}";
+    const CallResult r = Call(*client, "odd_answer", args);
+    EXPECT_EQ(r.error, CallError::kMalformedResponse) << shape;
+  }
+  StillServesThenEnds(*client, "still");
+}
+
 // N.5 is no integer, so it names no call of ours: the real answer after it settles the call.
 TEST_F(McpClientTest, AFractionalIdNamesNoCall) {
   auto client = StartedClient(ChildOptions());

@@ -192,6 +192,10 @@ def handle_call(rid, params):
             answer = b"[" + answer + b"]"
         elif shape == "bad_version_float_id":
             answer = answer.replace(b'"2.0"', b'"1.0"')
+        elif shape == "with_method":  # an answer that also names a method (probe HN1)
+            answer = answer[:-1] + b',"method":"sampling/createMessage"}'
+        elif shape == "method_first":
+            answer = b'{"method":"notifications/message","params":{},' + answer[1:]
         wrap = args.get("wrap")
         if wrap == "bom":
             answer = b"\xef\xbb\xbf" + answer
