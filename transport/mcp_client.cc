@@ -713,20 +713,24 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     done->done(std::move(r));
   }
 
-  // Passes a call's progress on if it is well formed, increases, and is not too soon.
+  // Passes a call's progress on if it is well formed, increases, and is not too soon. One
+  // naming a member twice is not: readers keeping the first or the last disagree (probe HN4).
   void OnProgress(std::string_view params) {
     std::vector<JsonMember> members;
     int64_t id = 0;
+    bool token_read = false;
     std::optional<double> progress;
     std::optional<double> total;
     bool valid = ObjectMembers(params, &members, opts_.max_depth) == JsonTextError::kNone;
     for (const auto& member : members) {
       if (member.key == "progressToken") {
-        valid = valid && ParseOurId(std::string(member.raw), &id);
+        valid = valid && !std::exchange(token_read, true) && ParseOurId(std::string(member.raw), &id);
       } else if (member.key == "progress") {
+        valid = valid && !progress;
         progress = FiniteNumber(member);
         valid = valid && progress.has_value();
       } else if (member.key == "total") {
+        valid = valid && !total;
         total = FiniteNumber(member);
         valid = valid && total.has_value();
       }

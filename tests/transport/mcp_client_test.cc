@@ -678,6 +678,9 @@ TEST_F(McpClientTest, ProgressOfACallIsPassedOnWhenWellFormedAndIncreasing) {
       R"("{\"progressToken\":TOKEN,\"progress\":2,\"total\":null}",)"        // bad total
       R"("{\"progressToken\":999999,\"progress\":3}",)"                      // another token
       R"("{\"progressToken\":\"TOKEN\",\"progress\":3}",)"                   // a string token
+      R"("{\"progressToken\":TOKEN,\"progress\":2,\"progress\":3}",)"    // named twice (probe HN4)
+      R"("{\"progressToken\":TOKEN,\"progress\":2,\"total\":3,\"total\":5}",)"
+      R"("{\"progressToken\":TOKEN,\"progressToken\":TOKEN,\"progress\":2}",)"
       R"("{\"progressToken\":TOKEN,\"progress\":2.5,\"message\":\"CHILD TEXT\"}",)"
       R"("{\"progressToken\":TOKEN,\"progress\":4,\"total\":4}"]})";
   CallResult r = Call(*client, "progress", notices, with_progress);
@@ -689,7 +692,7 @@ TEST_F(McpClientTest, ProgressOfACallIsPassedOnWhenWellFormedAndIncreasing) {
   EXPECT_EQ(seen[1].progress, 2.5);
   EXPECT_FALSE(seen[1].total.has_value());
   EXPECT_EQ(seen[2].progress, 4);
-  EXPECT_EQ(client->stats().dropped_progress, 6u);
+  EXPECT_EQ(client->stats().dropped_progress, 9u);
 
   CallResult plain = Call(*client, "progress", R"({"notices":[]})");
   ASSERT_TRUE(plain.ok());
