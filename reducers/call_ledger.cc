@@ -47,6 +47,7 @@ void Apply(CallLedger& ledger, uint64_t sequence, const fb::Envelope& event) {
       CallRecord& record = RecordFor(ledger, p->call_id());
       record.status = OutcomeName(p->outcome());
       Assign(record.reason, p->error_code());
+      Assign(record.detail, p->detail());
       record.finished_sequence = sequence;
       record.duration_micros = p->duration_micros();
       ++ledger.completed;

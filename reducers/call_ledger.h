@@ -26,7 +26,7 @@ struct CallRecord {
   // "denied", or the completion's outcome: "ok", "tool_error", "failed", "refused".
   std::string status;
   std::string reason;  // denial reason or completion error code
-  std::string detail;  // a denial's, for the operator (ToolCallDenied.detail)
+  std::string detail;  // for the operator: a denial's or a completion's (their `detail`)
   uint64_t requested_sequence = 0;
   uint64_t finished_sequence = 0;
   int64_t duration_micros = 0;

@@ -188,12 +188,14 @@ log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call
 
 log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call_id,
                                        fb::CallOutcome outcome, const BoundedText& result,
-                                       int64_t duration_micros, std::string_view error_code) {
+                                       int64_t duration_micros, std::string_view error_code,
+                                       std::string_view detail) {
   log::EventBuilder b;
   auto& f = b.fbb();
   auto payload = fb::CreateToolCallCompleted(
       f, Str(f, call_id), outcome, Str(f, result.text),
-      result.full_size, result.truncated, duration_micros, Str(f, error_code));
+      result.full_size, result.truncated, duration_micros, Str(f, error_code),
+      detail.empty() ? flatbuffers::Offset<flatbuffers::String>() : Str(f, detail));
   return FinishAs(b, payload, actor);
 }
 

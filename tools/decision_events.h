@@ -77,9 +77,11 @@ log::EventDraft ToolCallRequestedEvent(const Actor& actor, std::string_view call
                                        std::string_view definition_sha256,
                                        const BoundedText& arguments,
                                        std::string_view request_id);
+// `detail`: what was wrong with an answer not relayed, in Las's words (never child text).
 log::EventDraft ToolCallCompletedEvent(const Actor& actor, std::string_view call_id,
                                        fb::CallOutcome outcome, const BoundedText& result,
-                                       int64_t duration_micros, std::string_view error_code);
+                                       int64_t duration_micros, std::string_view error_code,
+                                       std::string_view detail = {});
 // `detail`: where arguments failed their schema (value-free; trust/argument_schema.h).
 // `request_id_json`: the client's JSON-RPC id, as JSON text.
 log::EventDraft ToolCallDeniedEvent(const Actor& actor, std::string_view call_id,

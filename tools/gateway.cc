@@ -672,8 +672,12 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
   if (!refusal && scan.echoes_credential) {
     refusal = Refusal{std::string(kReasonCredentialInResult), kCallFailed, "Tool call failed"};
   }
+  // What was wrong with an answer not relayed, for the operator (probe HN6: the record said
+  // only result-refused or malformed_response).
+  std::string detail;
   if (!refusal && shape.object && !shape.readable) {  // no client could read it (probe CU4)
     refusal = Refusal{"result-malformed", kCallFailed, "Tool call failed"};
+    detail = shape.why;
   }
   if (refusal) {
     outcome = fb::CallOutcome::Refused;
@@ -691,6 +695,7 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
   } else if (result.ok()) {
     outcome = fb::CallOutcome::Refused;
     error_code = "result-refused";
+    detail = shape.why;
     reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
   } else if (result.error == transport::CallError::kTimeout) {
     // Never written to the child (withdrawn from its queue): it did not happen.
@@ -718,6 +723,7 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     // failure to retry blindly — the answer was over what Las reads, so it is not relayed.
     outcome = fb::CallOutcome::Refused;
     error_code = std::string(transport::CallErrorName(result.error));
+    detail = result.why;
     reply = ToolCallReply::Error(kCallFailed, "Tool call failed: the tool's answer was larger "
                                               "than Las relays");
   } else {
@@ -726,13 +732,16 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     // McpClientOptions::max_write_backlog_bytes), not_ready. Certain either way.
     outcome = fb::CallOutcome::Failed;
     error_code = std::string(transport::CallErrorName(result.error));
+    detail = result.error == transport::CallError::kRemoteError
+                 ? "the child answered JSON-RPC error " + std::to_string(result.remote_code)
+                 : result.why;
     reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
   }
   // Only a result the client was given is recorded: a refused one may hold a secret.
   const bool forwarded = shape.object && !refusal;
   auto completed = ToolCallCompletedEvent(
       actor, call->call_id, outcome, Bound(forwarded ? result.result : "", options_.recorded_bytes),
-      micros, error_code);
+      micros, error_code, detail);
   // The client hears of the call's end once its ToolCallCompleted is written (DESIGN.md:
   // append, fold, respond; probe AO2): a result it was given is in the log, and after a
   // failed write it is given none. Written, not synced: the next sync covers it. A handle

@@ -253,23 +253,39 @@ ResultShape ShapeOf(std::string_view result_json) {
   std::vector<JsonMember> members;
   bool is_object = false;
   ResultShape shape;
-  if (transport::ObjectMembers(result_json, &members, transport::kDefaultMaxDepth, &is_object,
-                               transport::DuplicateKeys::kRejected) != JsonTextError::kNone ||
-      !is_object) {
+  switch (transport::ObjectMembers(result_json, &members, transport::kDefaultMaxDepth,
+                                  &is_object, transport::DuplicateKeys::kRejected)) {
+    case JsonTextError::kNone: break;
+    case JsonTextError::kDuplicateKey: shape.why = "the result names a member twice"; return shape;
+    case JsonTextError::kTooDeep: shape.why = "the result nests too deep"; return shape;
+    case JsonTextError::kInvalidUtf8:
+      shape.why = "the result is not valid UTF-8, or escapes a lone surrogate";
+      return shape;
+    case JsonTextError::kSyntax: shape.why = "the result is not valid JSON"; return shape;
+  }
+  if (!is_object) {
+    shape.why = "the result is not a JSON object";
     return shape;
   }
   shape.object = true;
   shape.readable = true;
+  // The first member clients cannot read is named.
+  auto readable_if = [&shape](bool readable, std::string_view why) {
+    if (!readable && shape.readable) shape.why = why;
+    shape.readable &= readable;
+  };
   for (const JsonMember& member : members) {
     if (member.key == "_meta") {
-      shape.readable &= ReadableResultMeta(member);
+      readable_if(ReadableResultMeta(member), "the result's _meta is not as MCP clients read it");
     } else if (member.key == "isError") {
       shape.tool_error = member.raw == "true";
-      shape.readable &= member.type == JsonType::kBool;
+      readable_if(member.type == JsonType::kBool, "the result's isError is not a boolean");
     } else if (member.key == "content") {
-      shape.readable &= member.type == JsonType::kArray && ReadableContent(member.raw);
+      readable_if(member.type == JsonType::kArray && ReadableContent(member.raw),
+                  "the result's content is not an array of items MCP clients read");
     } else if (member.key == "structuredContent") {
-      shape.readable &= member.type == JsonType::kObject;
+      readable_if(member.type == JsonType::kObject,
+                  "the result's structuredContent is not an object");
     }
   }
   return shape;

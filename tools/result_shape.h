@@ -35,6 +35,9 @@ struct ResultShape {
   bool object = false;      // one JSON object, no key repeated
   bool readable = false;    // and of the shape above
   bool tool_error = false;  // top-level isError: true
+  // When not `object` or not `readable`: what is wrong, in Las's words (static text, never
+  // the result's), for the operator's record.
+  std::string_view why;
 };
 
 ResultShape ShapeOf(std::string_view result_json);

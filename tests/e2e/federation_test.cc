@@ -1695,6 +1695,13 @@ TEST_F(FederationTest, AResultThatRepeatsATopLevelKeyIsRefused) {
   ASSERT_EQ(completed.size(), 2u);
   EXPECT_EQ(completed[0]["payload"]["outcome"], "Refused");
   EXPECT_EQ(completed[0]["payload"]["error_code"], "result-refused");
+  // What was wrong, in Las's words, for the operator (probe HN6: only the code was kept).
+  EXPECT_EQ(completed[0]["payload"]["detail"], "the result names a member twice");
+  const std::string call_id = completed[0]["payload"]["call_id"];
+  auto shown = testing::RunCommand(
+      {LAS_EXECUTABLE, "inspect", "calls", "--call", call_id, "--log", tmp_.Sub("log")});
+  EXPECT_NE(shown.out.find("detail  the result names a member twice"), std::string::npos)
+      << shown.out << shown.err;
 }
 
 // Probe CU4: a result no MCP client can read (the SDK threw on each, and the ledger said
@@ -1722,6 +1729,10 @@ TEST_F(FederationTest, AResultNoClientCanReadIsRefused) {
     EXPECT_EQ(completed[i]["payload"]["outcome"], "Refused");
     EXPECT_EQ(completed[i]["payload"]["error_code"], "result-malformed");
   }
+  EXPECT_EQ(completed[0]["payload"]["detail"],
+            "the result's content is not an array of items MCP clients read");
+  EXPECT_EQ(completed[1]["payload"]["detail"], "the result's structuredContent is not an object");
+  EXPECT_EQ(completed[3]["payload"].value("detail", ""), "") << completed[3].dump();
   EXPECT_EQ(completed[3]["payload"]["outcome"], "Ok");
 }
 
