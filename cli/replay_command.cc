@@ -289,6 +289,7 @@ int RunReplay(const ReplayOptions& options) {
   std::optional<log::SealVerdict> seal;
   bool seal_contradicted = false;
   bool cut_below_a_claim = false;  // a seal or kept head names an event past the log's end
+  bool rewritten_below_a_claim = false;  // or says another: rewritten there or before
   if (chain_intact && key) {
     auto judged = (*reader)->JudgeSeal(*key, **cursor);
     if (judged.ok()) {
@@ -296,6 +297,7 @@ int RunReplay(const ReplayOptions& options) {
     } else {
       seal_contradicted = judged.status().code() == Code::kCorruption;
       cut_below_a_claim = log::SaysTheLogWasCut(judged.status());
+      rewritten_below_a_claim = seal_contradicted && !cut_below_a_claim;
       outcome.status = judged.status();
     }
   }
@@ -311,7 +313,11 @@ int RunReplay(const ReplayOptions& options) {
       kept = std::move(*judged);
     } else {
       kept_contradicted = judged.status().code() == Code::kCorruption;
-      cut_below_a_claim = cut_below_a_claim || log::SaysTheLogWasCut(judged.status());
+      if (log::SaysTheLogWasCut(judged.status())) {
+        cut_below_a_claim = true;
+      } else if (kept_contradicted) {
+        rewritten_below_a_claim = true;
+      }
       if (outcome.status.ok()) {  // else the seal's contradiction is said first
         outcome.status = Status(judged.status().code(),
                                 judged.status().message() + tools::KeptHeadAdvice(kept_file));
@@ -319,8 +325,10 @@ int RunReplay(const ReplayOptions& options) {
     }
   }
   // The first missing event is the first bad one (probe HO2: the summary named none); a
-  // rewrite below a seal or kept head names no sequence: their states say it.
-  if (cut_below_a_claim) outcome.first_bad_sequence = outcome.verified + 1;
+  // rewrite below a seal or kept head names no sequence, not even beside a cut (probe HP4:
+  // "fails at event 6" for a rewrite at 5 or before): their states say it.
+  const bool first_bad_known = !rewritten_below_a_claim;
+  if (cut_below_a_claim && first_bad_known) outcome.first_bad_sequence = outcome.verified + 1;
   // Checked on an intact chain whatever the seal said, so that a failed anchor shows beside a
   // contradicted seal (probe FO4: the seal's failure hid it); the first one past the end.
   bool anchor_past_the_end_told = false;
@@ -333,7 +341,7 @@ int RunReplay(const ReplayOptions& options) {
       outcome.status = outcome.status.ok()
                            ? Corruption(cut)
                            : Status(outcome.status.code(), outcome.status.message() + "; " + cut);
-      outcome.first_bad_sequence = outcome.verified + 1;
+      if (first_bad_known) outcome.first_bad_sequence = outcome.verified + 1;
     }
   }
   // The last progress count shown is older than the end: the line is cleared, not left.

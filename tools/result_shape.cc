@@ -261,11 +261,10 @@ ResultShape ShapeOf(std::string_view result_json) {
     case JsonTextError::kInvalidUtf8:
       shape.why = "the result is not valid UTF-8, or escapes a lone surrogate";
       return shape;
-    case JsonTextError::kSyntax: shape.why = "the result is not valid JSON"; return shape;
-  }
-  if (!is_object) {
-    shape.why = "the result is not a JSON object";
-    return shape;
+    case JsonTextError::kSyntax:
+      // Also what a valid array, string, ... gives (probe HP3: called invalid JSON).
+      shape.why = is_object ? "the result is not valid JSON" : "the result is not a JSON object";
+      return shape;
   }
   shape.object = true;
   shape.readable = true;

@@ -81,7 +81,7 @@ JsonType JsonTypeOf(std::string_view raw);
 // entirely inside the text. The members before it are skipped by their shape only (no
 // depth bound, escapes and UTF-8 unchecked), so one nested too deep or holding a lone
 // surrogate escape does not hide an id after it; a member cut off or broken in its shape
-// ends the scan.
+// ends the scan. A `key` named twice before the scan ends yields nothing.
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth = kDefaultMaxDepth);
 

@@ -371,6 +371,37 @@ TEST_F(ReplayCliTest, StoppedByASignalItLeavesOnlyWholeLines) {
   }
 }
 
+// A log rewritten below the head kept beside the key names no first bad sequence, not even
+// beside an anchor past its end (probe HP4: "fails at event 13" for a rewrite at 12 or
+// before); a rollback below it names the first missing event (HO2).
+TEST_F(ReplayCliTest, ARewriteBelowTheKeptHeadNamesNoFirstBadSequence) {
+  const std::string config = tmp_.Sub("config");
+  const std::string key = config + "/las/snapshot.key";
+  auto grant = [&](const std::string& agent, const std::string& in) {
+    return RunCommand({LAS_EXECUTABLE, "grant", agent, "--all", "--log", dir_},
+                      {"XDG_CONFIG_HOME=" + in});
+  };
+  auto summary = [&](const std::vector<std::string>& more) {
+    std::vector<std::string> args = {"replay", "--log", dir_, "--snapshot-key", key, "--summary"};
+    args.insert(args.end(), more.begin(), more.end());
+    const CommandResult replay = Las(args);
+    EXPECT_EQ(replay.exit_code, 3) << replay.err;
+    return json::parse(Lines(replay.out).back())["summary"];
+  };
+  ASSERT_EQ(grant("bob", config).exit_code, 0);  // event 10
+  const std::string copy = tmp_.Sub("copy");
+  std::filesystem::copy(dir_, copy, std::filesystem::copy_options::recursive);
+  ASSERT_EQ(grant("carol", config).exit_code, 0);  // 11, kept beside the key
+  std::filesystem::remove_all(dir_);
+  std::filesystem::rename(copy, dir_);
+  EXPECT_EQ(summary({})["first_bad_sequence"], 11);
+  // Another writer (another key) makes another event 11 there.
+  ASSERT_EQ(grant("mallory", tmp_.Sub("other")).exit_code, 0);
+  const json rewritten = summary({"--anchor", "12:" + std::string(64, 'a')});
+  EXPECT_EQ(rewritten["kept_head"], json::parse(R"({"state":"contradicted"})")) << rewritten.dump();
+  EXPECT_FALSE(rewritten.contains("first_bad_sequence")) << rewritten.dump();
+}
+
 // The files of the log `events tail -f` follows rewritten in place by another log's (the
 // directory itself kept): what it prints next must link to what it printed last, else it
 // ends with exit 3 instead of printing the other log's events as the next ones.

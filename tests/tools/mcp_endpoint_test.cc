@@ -245,6 +245,11 @@ TEST_F(EndpointTest, OversizedLinesAreAnsweredWhenTheirIdCanBeRead) {
   EXPECT_EQ(out_.size(), 2u) << "no id: dropped";
   endpoint_->OnOversizedLineEnd(R"(aaaaaa"}})");
   EXPECT_EQ(out_.size(), 2u) << "none at its end either";
+  // An id named twice names none, in a line too long or one broken (probe HP1, HP2).
+  endpoint_->OnOversizedLine(R"({"jsonrpc":"2.0","id":601,"method":"ping","id":602,"params":{"a":"xx)");
+  endpoint_->OnOversizedLineEnd(R"(xx"}})");
+  EXPECT_EQ(out_.size(), 2u) << out_.back();
+  EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","id":401,"id":402,"method":)").is_null());
 }
 
 // The TypeScript SDK writes `id` last (probe AR2: its over-long request was never answered

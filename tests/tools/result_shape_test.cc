@@ -123,5 +123,24 @@ TEST(ResultShapeTest, AResultThatIsNoObjectOrRepeatsAKeyIsNone) {
   }
 }
 
+// What is wrong, in Las's words, for the operator's record (probes HN6, HP3).
+TEST(ResultShapeTest, WhatIsWrongIsSaid) {
+  EXPECT_EQ(ShapeOf(R"(["x"])").why, "the result is not a JSON object");
+  EXPECT_EQ(ShapeOf(R"("x")").why, "the result is not a JSON object");
+  EXPECT_EQ(ShapeOf("{").why, "the result is not valid JSON");
+  EXPECT_EQ(ShapeOf(R"({"a":{"b":1,"b":2}})").why, "the result names a member twice");
+  EXPECT_EQ(ShapeOf(R"({"t":"\ud800"})").why, "the result is not valid UTF-8, or escapes a lone surrogate");
+  EXPECT_EQ(ShapeOf(std::string(100, '[') + std::string(100, ']')).why, "the result nests too deep");
+  EXPECT_EQ(ShapeOf(R"({"isError":"yes","content":5})").why, "the result's isError is not a boolean")
+      << "the first member clients cannot read";
+  EXPECT_EQ(ShapeOf(R"({"content":[],"_meta":1})").why,
+            "the result's _meta is not as MCP clients read it");
+  EXPECT_EQ(ShapeOf(R"({"content":[{"type":"text"}]})").why,
+            "the result's content is not an array of items MCP clients read");
+  EXPECT_EQ(ShapeOf(R"({"structuredContent":[]})").why,
+            "the result's structuredContent is not an object");
+  EXPECT_EQ(ShapeOf(R"({"content":[]})").why, "");
+}
+
 }  // namespace
 }  // namespace las::tools

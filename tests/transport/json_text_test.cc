@@ -112,6 +112,11 @@ TEST(JsonText, SalvageIdFromCutPrefix) {
   EXPECT_FALSE(SalvageTopLevelMember(R"({"result":{"text":"xxxxx)", "id"));
   EXPECT_FALSE(SalvageTopLevelMember(R"({"id":{"a":1},"x":1)", "id"));
   EXPECT_FALSE(SalvageTopLevelMember(R"([1,2)", "id"));
+  // Named twice, however spelled: which one is meant is not clear (probe HP1).
+  EXPECT_FALSE(SalvageTopLevelMember(R"({"id":1,"method":"ping","id":2,"params":{"a":"xx)", "id"));
+  EXPECT_FALSE(SalvageTopLevelMember(R"({"id":1,"\u0069d":2,"method":)", "id"));
+  EXPECT_EQ(SalvageTopLevelMember(R"({"id":1,"params":{"id":2},"method":)", "id"), "1")
+      << "a nested id is another member's";
 }
 
 // What a broken or cut line shows of its top-level members, its values complete or not.
