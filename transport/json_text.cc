@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <set>
 #include <string>
-#include <utility>
 
 namespace las::transport {
 namespace {
@@ -368,16 +367,9 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
   // Only `key`'s value is read strictly; the members before it are skipped by their shape,
   // so an id written after a value nested too deep, or holding a lone surrogate escape, can
   // still be read (probe AR3).
-  // Named twice as far as the walk reads, it names no value (probe HP1: a client keeping
-  // the last id would take an answer to the first for its own).
   std::optional<std::string> found;
-  bool seen = false;
   WalkTopLevelMembers(prefix, [&](const std::string* name, size_t start) {
     if (name == nullptr || *name != key) return true;
-    if (std::exchange(seen, true)) {
-      found.reset();
-      return false;
-    }
     Scanner value(prefix.substr(start), max_depth);
     if (!value.Value(1)) return false;
     const size_t next = SkipWsFrom(prefix, start + value.pos());
@@ -388,7 +380,7 @@ std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::s
     if ((type == JsonType::kString || type == JsonType::kNumber) && !FindInvalidUtf8(raw)) {
       found = std::string(raw);
     }
-    return found.has_value();  // on, to see whether it is named again
+    return false;
   });
   return found;
 }
@@ -416,6 +408,15 @@ bool ShowsTopLevelMember(std::string_view prefix, std::string_view key) {
     return !shown;
   });
   return shown;
+}
+
+bool ShowsTopLevelMemberTwice(std::string_view prefix, std::string_view key) {
+  int shown = 0;
+  WalkTopLevelMembers(prefix, [&](const std::string* name, size_t) {
+    if (name != nullptr && *name == key) ++shown;
+    return shown < 2;
+  });
+  return shown >= 2;
 }
 
 std::optional<std::string> SalvageTrailingMember(std::string_view suffix, std::string_view key) {

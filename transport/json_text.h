@@ -81,7 +81,7 @@ JsonType JsonTypeOf(std::string_view raw);
 // entirely inside the text. The members before it are skipped by their shape only (no
 // depth bound, escapes and UTF-8 unchecked), so one nested too deep or holding a lone
 // surrogate escape does not hide an id after it; a member cut off or broken in its shape
-// ends the scan. A `key` named twice before the scan ends yields nothing.
+// ends the scan.
 std::optional<std::string> SalvageTopLevelMember(std::string_view prefix, std::string_view key,
                                                  size_t max_depth = kDefaultMaxDepth);
 
@@ -97,6 +97,10 @@ std::vector<std::string_view> SalvageArrayElements(std::string_view text);
 // line that cannot be parsed is (a response has `result` or `error`; a request or
 // notification `method` and `params`).
 bool ShowsTopLevelMember(std::string_view prefix, std::string_view key);
+
+// Whether it shows `key` twice or more (compared decoded), walking the same way: for a
+// line whose id cannot be told (probe HP1).
+bool ShowsTopLevelMemberTwice(std::string_view prefix, std::string_view key);
 
 // Best effort on the last bytes of a JSON text whose start was cut off (an over-long
 // line): if the text ends with the top-level object's member `key` whose value is a
