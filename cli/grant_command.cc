@@ -18,6 +18,7 @@
 #include "cli/paths.h"
 #include "cli/same_file.h"
 #include "cli/table.h"
+#include "log/log_reader.h"
 #include "projections/grants_projection.h"
 #include "tools/grant_admin.h"
 #include "tools/random_id.h"
@@ -61,6 +62,47 @@ Result<nlohmann::json> ViaServer(const std::string& log_dir, const Status& locke
   auto answer = ThroughServer(log_dir, locked, method, DumpJson(params));
   if (!answer.ok()) return answer.status();
   return nlohmann::json::parse(*answer);
+}
+
+// A change sent to the server that did not answer (in time, or at all) may still be made:
+// the id it was sent with lets the operator look for it (probe HT1: a grant made after the
+// CLI's timeout could not be told from another).
+Status WithSentId(const Status& status, std::string_view what, const std::string& id) {
+  if (status.code() != Code::kIo) return status;
+  return Status(status.code(), status.message() + " (it was sent as " + std::string(what) + " " +
+                                   id + ")");
+}
+
+// The log folded now, for a confirmation's notes: false (no notes) when it cannot be read.
+bool FoldQuietly(const std::string& log_dir, projections::ProjectionSet& set) {
+  auto reader = log::LogReader::Open(log_dir);
+  if (!reader.ok()) return false;
+  auto head = (*reader)->head();
+  return head.ok() && FoldFromUsersSnapshot(**reader, head->sequence, set, log_dir).ok();
+}
+
+// On stderr, what `agent` may now call, each tool with a note when the log's catalog serves
+// nothing it covers (probe HT2: a digest matching nothing was confirmed as "may call").
+void ConfirmSelectors(const std::string& log_dir, const std::string& agent,
+                      const std::vector<reducers::Selector>& selectors, std::string_view may) {
+  projections::ProjectionSet set;
+  const bool folded = !selectors.empty() && FoldQuietly(log_dir, set);
+  for (const reducers::Selector& s : selectors) {
+    std::string_view note;
+    switch (folded ? tools::StandingOf(set, s) : tools::RecordedStanding::kUntold) {
+      case tools::RecordedStanding::kDefinitionChanged:
+        note = "; the log's catalog holds the tool at another definition: this covers none of it";
+        break;
+      case tools::RecordedStanding::kNotInCatalog:
+        note = "; the log's catalog holds no such tool: this covers nothing now";
+        break;
+      case tools::RecordedStanding::kAsGranted:
+      case tools::RecordedStanding::kUntold: break;
+    }
+    std::fprintf(stderr, "las %s: %s %.*s %s (definition %s)%.*s\n", CommandWords(),
+                 agent.c_str(), static_cast<int>(may.size()), may.data(), ToolName(s).c_str(),
+                 s.definition_sha256.c_str(), static_cast<int>(note.size()), note.data());
+  }
 }
 
 struct GrantFlags {
@@ -140,7 +182,7 @@ int Grant(const GrantFlags& flags) {
                              {"agent_id", request.agent_id},
                              {"all", request.all},
                              {"tools", tools_json}});
-    if (!answer.ok()) return Fail(answer.status());
+    if (!answer.ok()) return Fail(WithSentId(answer.status(), "grant", grant_id));
     tools::IssuedGrant through{grant_id, {}};
     for (const auto& s : (*answer)["selectors"]) through.selectors.push_back(SelectorFrom(s));
     issued = std::move(through);
@@ -150,10 +192,7 @@ int Grant(const GrantFlags& flags) {
   if (request.all) {
     std::fprintf(stderr, "las %s: %s holds every tool (root)\n", CommandWords(), flags.agent.c_str());
   }
-  for (const auto& s : issued->selectors) {
-    std::fprintf(stderr, "las %s: %s may call %s (definition %s)\n", CommandWords(), flags.agent.c_str(),
-                 ToolName(s).c_str(), s.definition_sha256.c_str());
-  }
+  ConfirmSelectors(flags.log_dir, flags.agent, issued->selectors, "may call");
   return kExitOk;
 }
 
@@ -312,6 +351,12 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       return;
     }
     for (const auto& id : *revoked) std::printf("%s\n", id.c_str());
+    std::fprintf(stderr, "las %s: revoked %s", CommandWords(), revoke_flags->second.c_str());
+    if (revoked->size() > 1) {
+      std::fprintf(stderr, " and the %zu grant%s delegated from it", revoked->size() - 1,
+                   revoked->size() == 2 ? "" : "s");
+    }
+    std::fputc('\n', stderr);
     exit_code = kExitOk;
   });
 
@@ -375,7 +420,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       if (answer.ok()) {
         selector = SelectorFrom((*answer)["selector"]);
       } else {
-        selector = answer.status();
+        selector = WithSentId(answer.status(), "rule", id);
       }
     }
     if (!selector.ok()) {
@@ -383,6 +428,7 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       return;
     }
     std::printf("%s\n", id.c_str());
+    ConfirmSelectors(*log_dir, add_flags->agent, {*selector}, "may always call");
     exit_code = kExitOk;
   });
 
@@ -401,6 +447,9 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
       auto answer = ViaServer(*log_dir, forgotten, "las/rules.forget",
                               {{"rule_id", forget_flags->second}});
       forgotten = answer.ok() ? Status::Ok() : answer.status();
+    }
+    if (forgotten.ok()) {
+      std::fprintf(stderr, "las %s: forgot %s\n", CommandWords(), forget_flags->second.c_str());
     }
     exit_code = forgotten.ok() ? kExitOk : Fail(forgotten);
   });

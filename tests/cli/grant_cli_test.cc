@@ -1,11 +1,15 @@
 // `las grant`, `las revoke`, `las grants`, `las rules` as an operator runs them: the real
 // executable on a real log, exit codes and output checked.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +17,7 @@
 #include "log/event_log.h"
 #include "tests/support/run_command.h"
 #include "tests/support/temp_dir.h"
+#include "tools/daemon_socket.h"
 #include "tools/decision_events.h"
 #include "tools/definition_digest.h"
 #include "tools/grant_policy.h"
@@ -81,7 +86,20 @@ TEST_F(GrantCliTest, AGrantNamesTheToolsCurrentDefinitionDigestFromTheLog) {
 
   // Explicit digests, inline or with --digest; --all for root.
   const std::string other(64, 'e');
-  EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search@" + other}).exit_code, 0);
+  auto pinned = Las({"grant", "worker", "--tool", "lem__search@" + other});
+  EXPECT_EQ(pinned.exit_code, 0) << pinned.err;
+  // What it covers is said (probe HT2: confirmed as "may call" though it covers nothing).
+  EXPECT_NE(granted.err.find("worker may call echo__echo (definition " + echo_digest_ + ")\n"),
+            std::string::npos)
+      << granted.err;
+  EXPECT_NE(pinned.err.find("; the log's catalog holds no such tool: this covers nothing now"),
+            std::string::npos)
+      << pinned.err;
+  auto other_definition = Las({"grant", "helper", "--tool", "echo__echo@" + other});
+  EXPECT_NE(other_definition.err.find(
+                "; the log's catalog holds the tool at another definition: this covers none of it"),
+            std::string::npos)
+      << other_definition.err;
   EXPECT_EQ(Las({"grant", "worker", "--tool", "lem__search", "--digest", other}).exit_code, 10)
       << "the same grant, spelled with --digest: already given";
   EXPECT_EQ(Las({"grant", "boss", "--all"}).exit_code, 0);
@@ -262,6 +280,8 @@ TEST_F(GrantCliTest, RevokeCascadesAndASecondRevokeIsAConflict) {
   auto revoked = Las({"revoke", id});
   ASSERT_EQ(revoked.exit_code, 0) << revoked.err;
   EXPECT_EQ(Lines(revoked.out), std::vector<std::string>{id});
+  EXPECT_TRUE(revoked.err.ends_with("las revoke: revoked " + id + "\n"))
+      << "said (probe HT3): " << revoked.err;
   EXPECT_TRUE(Json({"grants"}).empty()) << "only live grants by default";
   json all = Json({"grants", "--all"});
   ASSERT_EQ(all.size(), 1u);
@@ -283,6 +303,9 @@ TEST_F(GrantCliTest, RulesAreAddedListedAndForgotten) {
   auto added = Las({"rules", "add", "worker", "echo__echo"});
   ASSERT_EQ(added.exit_code, 0) << added.err;
   const std::string id = Lines(added.out).at(0);
+  EXPECT_TRUE(added.err.ends_with("las rules add: worker may always call echo__echo (definition " +
+                                   echo_digest_ + ")\n"))
+      << "the definition it chose, said (probe HT3): " << added.err;
   EXPECT_EQ(id.rfind("rule-", 0), 0u);
   for (auto listing : {Json({"rules"}), Json({"rules", "list"})}) {
     ASSERT_EQ(listing.size(), 1u);
@@ -299,7 +322,9 @@ TEST_F(GrantCliTest, RulesAreAddedListedAndForgotten) {
   EXPECT_EQ(again.exit_code, 10) << again.err;
   EXPECT_NE(again.err.find(id), std::string::npos) << again.err;
   EXPECT_EQ(Las({"rules", "add", "worker", "echo__echo", "--digest", echo_digest_}).exit_code, 10);
-  EXPECT_EQ(Las({"rules", "forget", id}).exit_code, 0);
+  auto forgot = Las({"rules", "forget", id});
+  EXPECT_EQ(forgot.exit_code, 0);
+  EXPECT_TRUE(forgot.err.ends_with("las rules forget: forgot " + id + "\n")) << forgot.err;
   EXPECT_TRUE(Json({"rules"}).empty());
   auto all = Las({"rules", "--all"});
   EXPECT_NE(all.out.find(" forgotten "), std::string::npos) << "--all shows which ended: " << all.out;
@@ -404,7 +429,51 @@ TEST_F(GrantCliTest, AServerSocketTheCliCannotUseIsNamedNotTakenForASilentServer
   EXPECT_EQ(none_there.exit_code, 7) << none_there.err;
   EXPECT_NE(none_there.err.find("(no daemon socket at " + runtime + "/las/"), std::string::npos)
       << "the lock names where the server was looked for: " << none_there.err;
+  EXPECT_NE(none_there.err.find("if one runs, run this with the XDG_RUNTIME_DIR it has"),
+            std::string::npos)
+      << "a server with another runtime directory is not reached by running again (probe HT4)";
   EXPECT_TRUE(Json({"grants"}).empty()) << "nothing was written";
+}
+
+// A server that takes a change and closes without answering may still make it: the CLI
+// names the id it sent, so that the operator can look for it (probe HT1).
+TEST_F(GrantCliTest, AChangeTheServerDidNotAnswerNamesTheIdItWasSentWith) {
+  auto held = log::EventLog::Open(dir_);
+  ASSERT_TRUE(held.ok());
+  const std::string runtime = tmp_.Sub("run");
+  std::filesystem::create_directories(runtime);
+  auto socket = tools::DaemonSocketFor(dir_, runtime, /*create=*/true);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket->operator_path.c_str(), sizeof address.sun_path - 1);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  std::thread closer([listener] {
+    for (int i = 0; i < 2; ++i) {  // the grant, then the rule
+      const int taken = ::accept(listener, nullptr, nullptr);
+      if (taken < 0) return;
+      char buffer[4096];
+      while (::read(taken, buffer, sizeof buffer) > 0) {
+      }
+      ::close(taken);
+    }
+  });
+  auto with_runtime = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"/usr/bin/env", "XDG_RUNTIME_DIR=" + runtime, LAS_EXECUTABLE});
+    args.insert(args.end(), {"--log", dir_});
+    return testing::RunCommand(args);
+  };
+  auto granted = with_runtime({"grant", "worker", "--all"});
+  auto added = with_runtime({"rules", "add", "worker", "echo__echo"});
+  closer.join();
+  ::close(listener);
+  EXPECT_EQ(granted.exit_code, 9) << granted.err;
+  EXPECT_NE(granted.err.find("may still be made"), std::string::npos) << granted.err;
+  EXPECT_NE(granted.err.find("(it was sent as grant grant-"), std::string::npos) << granted.err;
+  EXPECT_EQ(added.exit_code, 9) << added.err;
+  EXPECT_NE(added.err.find("(it was sent as rule rule-"), std::string::npos) << added.err;
 }
 
 // RocksDB says "While open a file for lock: ...: Permission denied": not another holder.

@@ -194,6 +194,9 @@ TEST_F(GrantsE2eTest, DelegationNarrowsAndRevocationCascadesAcrossRestarts) {
   auto revoked_ids = testing::Lines(revoked.out);
   EXPECT_EQ(std::set<std::string>(revoked_ids.begin(), revoked_ids.end()),
             (std::set<std::string>{parent, child}));
+  EXPECT_TRUE(revoked.err.ends_with("las revoke: revoked " + parent +
+                                    " and the 1 grant delegated from it\n"))
+      << "a cascade is said (probe HT3): " << revoked.err;
   const json after_revoke = Digests();
   ASSERT_TRUE(after_revoke.contains("grants")) << after_revoke.dump();
 
