@@ -18,8 +18,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -296,6 +298,33 @@ bool ChildProcess::HasExited() {
     return errno == ECHILD;
   }
   return info.si_pid != 0;
+}
+
+bool ChildProcess::IsExiting() {
+  if (HasExited()) return true;
+  std::ifstream file("/proc/" + std::to_string(pid_) + "/stat");
+  const std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  constexpr unsigned long kPfExiting = 0x4;  // include/linux/sched.h
+  const std::optional<unsigned long> flags = ProcStatFlags(stat);
+  return flags && (*flags & kPfExiting) != 0;
+}
+
+std::optional<unsigned long> ProcStatFlags(std::string_view stat) {
+  // "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ...": COMM may hold anything, so
+  // the fields are counted from its last ')'.
+  const size_t comm_end = stat.rfind(')');
+  if (comm_end == std::string_view::npos) return std::nullopt;
+  std::string_view rest = stat.substr(comm_end + 1);
+  for (int field = 0; field < 6; ++field) {  // past " STATE PPID PGRP SESSION TTY TPGID"
+    const size_t space = rest.find(' ', 1);
+    if (space == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(space);
+  }
+  rest.remove_prefix(1);
+  unsigned long flags = 0;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), flags);
+  if (error != std::errc() || (end != rest.data() + rest.size() && *end != ' ')) return std::nullopt;
+  return flags;
 }
 
 void ChildProcess::ReapGroupMembers() {

@@ -56,6 +56,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/clock.h"
@@ -97,6 +98,10 @@ class ChildProcess {
   Status SignalGroup(int signal);
   // True once the leader has exited (it is not reaped by this call).
   bool HasExited();
+  // True once the leader has begun to exit (Linux: PF_EXITING in /proc/PID/stat) or has
+  // exited: its output closes on the way, before a wait can see it (probe HU1: a child
+  // another process killed was taken for one Las ended, its SIGTERM sent after the EOF).
+  bool IsExiting();
   // SIGKILL to the group, reap the leader (blocking) and any group members that are our
   // children. Returns the leader's raw wait status. Idempotent.
   int KillAndReap();
@@ -180,5 +185,8 @@ Result<rlim_t> RaiseOpenFileSoftLimit(rlim_t wanted);
 // the log then refuses appends — instead of killing this process. Process-wide,
 // idempotent; McpClient calls it. Children get the default dispositions back.
 void IgnoreWriteSignals();
+
+// The FLAGS field of a /proc/PID/stat text (nullopt if it cannot be read): for IsExiting.
+std::optional<unsigned long> ProcStatFlags(std::string_view stat);
 
 }  // namespace las::transport

@@ -895,9 +895,9 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     in_.close(ignored);  // EOF on the child's stdin
     ClearWriteQueue();
     if (child_->reaped()) return;
-    // A child already dead (of its own crash, or another's kill) is not ended by this
-    // signal: its status stays its own (probe CH1).
-    if (!child_->HasExited()) sent_term_ = true;
+    // A child already dead or dying (of its own crash, or another's kill) is not ended by
+    // this signal: its status stays its own (probes CH1, HU1).
+    if (!child_->IsExiting()) sent_term_ = true;
     (void)child_->SignalGroup(SIGTERM);
     ArmGrace(clock_.NowNanos(), /*force_close_out=*/false);
   }
@@ -919,7 +919,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       if (!self->child_->reaped()) {
         ErrorCode ignored;
         self->pidfd_.close(ignored);
-        if (!self->child_->HasExited()) self->sent_kill_ = true;
+        if (!self->child_->IsExiting()) self->sent_kill_ = true;
         self->child_->KillAndReap();
         if (self->out_.is_open()) return self->ArmGrace(self->clock_.NowNanos(), true);
       } else if (force_close_out && self->out_.is_open()) {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <future>
@@ -110,6 +111,34 @@ TEST(ChildProcess, OwnProcessGroup) {
   std::string out = ReadAll(child->TakeStdout());
   EXPECT_EQ(std::stoi(out), child->pid());
   EXPECT_NE(::getpgrp(), child->pid());
+}
+
+// A child is exiting from the moment it begins to die until it is reaped; a child whose
+// command name holds ") " is read by its last ')' (probe HU1).
+TEST(ChildProcess, IsExitingFromItsDeathOn) {
+  testing::TempDir tmp;
+  const std::string odd = tmp.Sub("a) S 1 2 (b");
+  std::filesystem::create_symlink("/bin/sleep", odd);
+  SpawnOptions o;
+  o.argv = {odd, "60"};
+  auto child = MustSpawn(o);
+  ASSERT_TRUE(child);
+  EXPECT_FALSE(child->IsExiting()) << "alive";
+  ASSERT_EQ(::kill(child->pid(), SIGTERM), 0);
+  siginfo_t info{};
+  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(child->pid()), &info, WEXITED | WNOWAIT), 0);
+  EXPECT_TRUE(child->IsExiting()) << "dead, not reaped";
+  child->KillAndReap();
+}
+
+TEST(ChildProcess, ProcStatFlagsAreReadPastTheCommandName) {
+  EXPECT_EQ(ProcStatFlags("42 (sleep) S 1 42 42 0 -1 4194560 100 0"), 4194560u);
+  EXPECT_EQ(ProcStatFlags("42 (a) S 1 2 (b) R 1 42 42 0 -1 4194564 100 0"), 4194564u)
+      << "by the last ')'";
+  EXPECT_EQ(ProcStatFlags("42 (x) S 1 42 42 0 -1 4"), 4u);
+  EXPECT_FALSE(ProcStatFlags("42 (x) S 1 42"));
+  EXPECT_FALSE(ProcStatFlags("42 x S 1 42 42 0 -1 4"));
+  EXPECT_FALSE(ProcStatFlags(""));
 }
 
 TEST(ChildProcess, OnlyKeptDescriptorsSurviveExec) {
