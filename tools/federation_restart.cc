@@ -94,8 +94,11 @@ void Federation::OnChildGone(const std::string& surface) {
 
 void Federation::Stopped(const std::string& surface, std::string_view reason,
                          const std::string& detail, int64_t delay_ms) {
+  // A restart with the same files refuses a rollback, a key no longer trusted, changed
+  // bytes, ... as this one did: the operator is pointed to what tells (probe HU2).
   std::string next = delay_ms == RestartBackoff::kNever
-                         ? "its tools fail until las restarts"
+                         ? "its tools fail until las restarts (`las check` tells whether the "
+                           "files now admit it)"
                          : "started again in " + std::to_string(delay_ms) + " ms";
   std::string recorded = detail;
   if (delay_ms != RestartBackoff::kNever && (restarts_stopped_ || shutting_down_)) {
