@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 
-#include "tools/daemon_socket.h"
 #include "tools/operator_channel.h"
 #include "tools/operator_client.h"
 
@@ -20,14 +19,12 @@ std::string RuntimeDir() {
 // that does not answer" for a server the CLI did not ask (probe CD1).
 Status Unreached(const std::string& log_dir, const Status& locked, const Status& why) {
   if (why.code() == Code::kNotFound) {
-    // Where no socket is, a server may still run with another runtime directory: then
-    // running this again cannot help (probe HT4).
-    const std::string where =
-        tools::FoundStaleSocket(why)
-            ? ""
-            : "; a server holding the log is asked through its socket there, under "
-              "XDG_RUNTIME_DIR: if one runs, run this with the XDG_RUNTIME_DIR it has";
-    return Status(Code::kLocked, locked.message() + " (" + why.message() + where + ")");
+    // Where no server answers, one may still run with another runtime directory: then
+    // running this again cannot help (probes HT4, HV1: a stale socket left here too).
+    return Status(Code::kLocked, locked.message() + " (" + why.message() +
+                                     "; a server holding the log is asked through its socket "
+                                     "there, under XDG_RUNTIME_DIR: if one runs, run this "
+                                     "with the XDG_RUNTIME_DIR it has)");
   }
   return Status(why.code(), log_dir + ": the log is held by another las process, and the socket "
                                       "its server would answer on cannot be used: " +

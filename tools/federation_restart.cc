@@ -95,11 +95,15 @@ void Federation::OnChildGone(const std::string& surface) {
 void Federation::Stopped(const std::string& surface, std::string_view reason,
                          const std::string& detail, int64_t delay_ms) {
   // A restart with the same files refuses a rollback, a key no longer trusted, changed
-  // bytes, ... as this one did: the operator is pointed to what tells (probe HU2).
-  std::string next = delay_ms == RestartBackoff::kNever
+  // bytes, ... as this one did: the operator is pointed to what tells (probe HU2) — not
+  // for a child that ended with restarts off, which no file kept out (HV3).
+  const bool files_refused = reason != kReasonChildExited && !MayPassLater(reason);
+  std::string next = delay_ms != RestartBackoff::kNever
+                         ? "started again in " + std::to_string(delay_ms) + " ms"
+                     : files_refused
                          ? "its tools fail until las restarts (`las check` tells whether the "
                            "files now admit it)"
-                         : "started again in " + std::to_string(delay_ms) + " ms";
+                         : "its tools fail until las restarts";
   std::string recorded = detail;
   if (delay_ms != RestartBackoff::kNever && (restarts_stopped_ || shutting_down_)) {
     delay_ms = RestartBackoff::kNever;

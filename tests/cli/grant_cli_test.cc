@@ -432,6 +432,23 @@ TEST_F(GrantCliTest, AServerSocketTheCliCannotUseIsNamedNotTakenForASilentServer
   EXPECT_NE(none_there.err.find("if one runs, run this with the XDG_RUNTIME_DIR it has"),
             std::string::npos)
       << "a server with another runtime directory is not reached by running again (probe HT4)";
+  // The same where a killed server left its sockets (probe HV1: no advice there).
+  auto socket = tools::DaemonSocketFor(dir_, runtime, /*create=*/false);
+  ASSERT_TRUE(socket.ok()) << socket.status().ToString();
+  for (const std::string& path : {socket->path, socket->operator_path}) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ::close(fd);
+  }
+  auto stale = grant_with_runtime_dir(runtime);
+  EXPECT_EQ(stale.exit_code, 7) << stale.err;
+  EXPECT_NE(stale.err.find("stale socket"), std::string::npos) << stale.err;
+  EXPECT_NE(stale.err.find("if one runs, run this with the XDG_RUNTIME_DIR it has"),
+            std::string::npos)
+      << stale.err;
   EXPECT_TRUE(Json({"grants"}).empty()) << "nothing was written";
 }
 
