@@ -105,11 +105,26 @@ std::string Escaped(std::string_view value, const JsonWriterEscapes& writer) {
   return out;
 }
 
+// Hex with each byte written apart as debug output does: "53:65" (OpenSSL, MAC-style),
+// "\x53\x65" (C and Python escapes) (probe HW1).
+std::string SeparatedHex(std::string_view bytes, std::string_view before, std::string_view between) {
+  const std::string hex = Hex(bytes);
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    if (i > 0) out += between;
+    out += before;
+    out.append(hex, i, 2);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> EncodedForms(std::string_view value) {
   std::vector<std::string> forms;
   AddIfLongEnough(Hex(value), forms);
+  AddIfLongEnough(SeparatedHex(value, "", ":"), forms);
+  AddIfLongEnough(SeparatedHex(value, "\\x", ""), forms);
   for (int variant : {sodium_base64_VARIANT_ORIGINAL_NO_PADDING, sodium_base64_VARIANT_URLSAFE_NO_PADDING}) {
     for (size_t shift = 0; shift < 3; ++shift) {
       // Base64 character k holds bits 6k..6k+5 of the data: those that hold a bit of the

@@ -387,10 +387,34 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
   return CredentialSpellings(values).EchoedIn(result_json);
 }
 
+namespace {
+
+// The token of a value written with its authorization scheme ("Bearer TOKEN", "Basic
+// B64", "token T"): a child that says "invalid token TOKEN" hands back the secret without
+// the scheme (probe HW2). Empty when the value has no such shape or the token is short.
+std::string_view BareToken(std::string_view value) {
+  const size_t space = value.find(' ');
+  if (space == 0 || space == std::string_view::npos || space > 20) return {};
+  for (char c : value.substr(0, space)) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return {};
+  }
+  std::string_view token = value.substr(space);
+  token.remove_prefix(std::min(token.find_first_not_of(' '), token.size()));
+  const bool one_word = token.find(' ') == std::string_view::npos;
+  return one_word && token.size() >= kMinCrossSurfaceCredentialBytes ? token : std::string_view();
+}
+
+}  // namespace
+
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,
                          const trust::CredentialResolver& resolve, std::vector<std::string>& values) {
   for (const auto& [argument, credential] : credential_templates) {
-    if (auto value = resolve(credential)) values.push_back(std::move(*value));
+    auto value = resolve(credential);
+    if (!value) continue;
+    if (const std::string_view token = BareToken(*value); !token.empty()) {
+      values.emplace_back(token);
+    }
+    values.push_back(std::move(*value));
   }
 }
 

@@ -36,7 +36,8 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 // nor the log. Its hex and base64 spellings count too, also inside the encoding of longer
 // data (tools/credential_encodings.h) and across the line breaks of a wrapped encoding, and
 // the same spellings of JSON text that holds it escaped ("\/", "\u00e4":
-// JsonStringForms), and its percent-encoded (URL) spellings, up to three levels, a form's
+// JsonStringForms), its hex written a byte apart ("53:65", "\x53\x65"), and its
+// percent-encoded (URL) spellings, up to three levels, a form's
 // '+', JSON escapes and the hex and base64 spellings inside them included. A value that is not UTF-8 cannot come back in JSON as it is, so it
 // is looked for also with its stray bytes replaced by U+FFFD or written "\udcXX" or "\xXX",
 // and — when what is left has kMinCrossSurfaceCredentialBytes or more — dropped, and as each
@@ -76,6 +77,9 @@ class CredentialSpellings {
 
 // Every credential value Las would inject into some tool of `surface` (those `environment`
 // holds): what the child may have seen, and so must not hand back in anything Las passes on.
+// A value written with an authorization scheme ("Bearer TOKEN": a word of letters, then one
+// word of kMinCrossSurfaceCredentialBytes or more) counts with its token alone too (probe
+// HW2: "invalid token TOKEN" came back).
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 

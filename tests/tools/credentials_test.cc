@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,9 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
            "Authorization: Basic bWFsbG9yeTpodW50ZXIyLVNFQ1JFVC9rZXk/",      // mallory:
            "token=bWFsbG9yeTpodW50ZXIyLVNFQ1JFVC9rZXk_",                     // URL-safe
            "token=YWxpY2U6aHVudGVyMi1TRUNSRVQva2V5Pw",                       // unpadded
+           // Each byte apart, as debug output writes it (probe HW1).
+           "fingerprint 68:75:6E:74:65:72:32:2D:53:45:43:52:45:54:2F:6B:65:79:3F",
+           R"(b'\x68\x75\x6e\x74\x65\x72\x32\x2d\x53\x45\x43\x52\x45\x54\x2f\x6b\x65\x79\x3f')",
        }) {
     EXPECT_TRUE(EchoesCredential(text_result(text), secret)) << text;
   }
@@ -178,6 +182,26 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
   // Data that only shares the credential's first bytes is not refused.
   EXPECT_FALSE(EchoesCredential(text_result("Basic YWxpY2U6aHVudGVyMi1TRUNSRVQva2V5"), secret));
   EXPECT_FALSE(EchoesCredential(text_result("68756e746572322d534543"), secret));
+}
+
+// A value written with its authorization scheme is looked for without it too: a child that
+// says "invalid token X" hands back the secret alone (probe HW2). A short token is not.
+TEST(CredentialsTest, AValuesTokenIsLookedForWithoutItsScheme) {
+  trust::SurfaceBinding surface;
+  trust::ToolBinding tool;
+  tool.name = "call";
+  tool.credential_templates = {{"authorization", "s.auth"}, {"short", "s.short"}, {"plain", "s.plain"}};
+  surface.tools.push_back(tool);
+  const trust::Environment environment = {{"LAS_CREDENTIAL_S_AUTH", "Bearer hw-auth-0123456789abcdef"},
+                                          {"LAS_CREDENTIAL_S_SHORT", "Basic abc"},
+                                          {"LAS_CREDENTIAL_S_PLAIN", "no scheme: here-is-a-value"}};
+  std::vector<std::string> values = CredentialValuesOf(surface, environment);
+  std::sort(values.begin(), values.end());
+  EXPECT_EQ(values, (std::vector<std::string>{"Basic abc", "Bearer hw-auth-0123456789abcdef",
+                                              "hw-auth-0123456789abcdef",
+                                              "no scheme: here-is-a-value"}));
+  EXPECT_TRUE(EchoesCredential(R"({"content":[{"type":"text","text":"invalid token hw-auth-0123456789abcdef"}]})",
+                               values));
 }
 
 // A URL that quotes the credential (an error message naming the request that failed):
