@@ -134,7 +134,10 @@ VerdictOr<LaunchPlan> PlanLaunch(const SurfaceBinding& surface, const LaunchPoli
                   name + "command " + surface.command + " resolves to " + *binary_path +
                       ": a command must be inside the workspace " + workspace + ", or be " +
                       std::string(kSystemPython) +
-                      (policy.node_executable.empty() ? "" : " or " + policy.node_executable));
+                      // Node is allowed by name only: say which variable names it (probe HY2).
+                      (policy.node_executable.empty()
+                           ? " (or the Node executable LAS_NODE names: it is not set)"
+                           : " or " + policy.node_executable + " (LAS_NODE)"));
   }
   if ((st.st_mode & 0111) == 0) {
     return Reject(Reason::kCommandNotAllowed, name + "command " + surface.command + " is not executable");

@@ -256,7 +256,7 @@ Verdict CheckShebang(const Shebang& shebang, std::string_view workspace,
     // DD1, DD2). Shells run other files too, which draft notes (tools/unpinned_code.h).
     if (!IsShell(resolved)) {
       return NotPinned(who, "runs " + run.program + ", which is not env, a shell of the system, "
-                                                    "/usr/bin/python3 or the configured Node");
+                                                    "/usr/bin/python3 or the Node executable LAS_NODE names");
     }
     // Without env, Linux hands the shell one argument, blanks and all.
     if (!ReadableShellArguments(run.arguments)) {

@@ -528,6 +528,11 @@ TEST_F(LaunchPolicyTest, NodeIsAllowedOnlyWhenItIsTheConfiguredExecutable) {
   s.binary_sha256 = DigestOfPath("/usr/bin/node");
   s.code = CodeBinding{script, DigestOfPath(script)};
   EXPECT_EQ(ReasonOf(s), Reason::kCommandNotAllowed);  // no node configured
+  // The refusal names the variable that allows Node (probe HY2: nothing said how).
+  const std::string detail = PlanLaunch(s, policy_).verdict().detail();
+  EXPECT_NE(detail.find("(or the Node executable LAS_NODE names: it is not set)"),
+            std::string::npos)
+      << detail;
   policy_.node_executable = "/usr/bin/node";
   EXPECT_EQ(ReasonOf(s), Reason::kAccepted);
 }
