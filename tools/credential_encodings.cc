@@ -106,7 +106,7 @@ std::string Escaped(std::string_view value, const JsonWriterEscapes& writer) {
 }
 
 // Hex with each byte written apart as debug output does: "53:65" (OpenSSL, MAC-style),
-// "\x53\x65" (C and Python escapes) (probe HW1).
+// "53-65" (.NET's BitConverter), "\x53\x65" (C and Python escapes) (probes HW1, HX2).
 std::string SeparatedHex(std::string_view bytes, std::string_view before, std::string_view between) {
   const std::string hex = Hex(bytes);
   std::string out;
@@ -123,8 +123,13 @@ std::string SeparatedHex(std::string_view bytes, std::string_view before, std::s
 std::vector<std::string> EncodedForms(std::string_view value) {
   std::vector<std::string> forms;
   AddIfLongEnough(Hex(value), forms);
-  AddIfLongEnough(SeparatedHex(value, "", ":"), forms);
-  AddIfLongEnough(SeparatedHex(value, "\\x", ""), forms);
+  // Only where the plain hex is looked for: the separators alone would lengthen a short
+  // value's spelling past the bound (probe HX4).
+  if (value.size() * 2 >= kMinEncodedFormChars) {
+    AddIfLongEnough(SeparatedHex(value, "", ":"), forms);
+    AddIfLongEnough(SeparatedHex(value, "", "-"), forms);
+    AddIfLongEnough(SeparatedHex(value, "\\x", ""), forms);
+  }
   for (int variant : {sodium_base64_VARIANT_ORIGINAL_NO_PADDING, sodium_base64_VARIANT_URLSAFE_NO_PADDING}) {
     for (size_t shift = 0; shift < 3; ++shift) {
       // Base64 character k holds bits 6k..6k+5 of the data: those that hold a bit of the

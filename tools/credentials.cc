@@ -389,19 +389,33 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
 
 namespace {
 
-// The token of a value written with its authorization scheme ("Bearer TOKEN", "Basic
-// B64", "token T"): a child that says "invalid token TOKEN" hands back the secret without
-// the scheme (probe HW2). Empty when the value has no such shape or the token is short.
-std::string_view BareToken(std::string_view value) {
-  const size_t space = value.find(' ');
-  if (space == 0 || space == std::string_view::npos || space > 20) return {};
-  for (char c : value.substr(0, space)) {
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return {};
+// The words of a value made of several (split at whitespace, a no-break space, ',', ';',
+// '=' and ':') that are kMinUnguessableCredentialBytes or longer: the token of "Bearer
+// TOKEN", "Authorization: Bearer TOKEN", "token=TOKEN", the password of "user:PASSWORD". A
+// child that says "invalid token TOKEN" hands back the secret without the rest (probes
+// HW2, HX1). Shorter words are left out: they match ordinary text by chance (HX3).
+std::vector<std::string_view> LongWords(std::string_view value) {
+  std::vector<std::string_view> words;
+  size_t start = 0;
+  auto end_word = [&](size_t end) {
+    if (end - start >= kMinUnguessableCredentialBytes && end - start < value.size()) {
+      words.push_back(value.substr(start, end - start));
+    }
+  };
+  for (size_t i = 0; i < value.size();) {
+    const bool no_break_space = value.compare(i, 2, "\xC2\xA0") == 0;
+    const char c = value[i];
+    if (no_break_space || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        c == '\v' || c == ',' || c == ';' || c == '=' || c == ':') {
+      end_word(i);
+      i += no_break_space ? 2 : 1;
+      start = i;
+      continue;
+    }
+    ++i;
   }
-  std::string_view token = value.substr(space);
-  token.remove_prefix(std::min(token.find_first_not_of(' '), token.size()));
-  const bool one_word = token.find(' ') == std::string_view::npos;
-  return one_word && token.size() >= kMinCrossSurfaceCredentialBytes ? token : std::string_view();
+  end_word(value.size());
+  return words;
 }
 
 }  // namespace
@@ -411,9 +425,7 @@ void AddCredentialValues(const std::map<std::string, std::string>& credential_te
   for (const auto& [argument, credential] : credential_templates) {
     auto value = resolve(credential);
     if (!value) continue;
-    if (const std::string_view token = BareToken(*value); !token.empty()) {
-      values.emplace_back(token);
-    }
+    for (const std::string_view word : LongWords(*value)) values.emplace_back(word);
     values.push_back(std::move(*value));
   }
 }

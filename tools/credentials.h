@@ -77,9 +77,9 @@ class CredentialSpellings {
 
 // Every credential value Las would inject into some tool of `surface` (those `environment`
 // holds): what the child may have seen, and so must not hand back in anything Las passes on.
-// A value written with an authorization scheme ("Bearer TOKEN": a word of letters, then one
-// word of kMinCrossSurfaceCredentialBytes or more) counts with its token alone too (probe
-// HW2: "invalid token TOKEN" came back).
+// A value of several words (split at whitespace, ',', ';', '=' and ':': "Bearer TOKEN",
+// "user:PASSWORD") counts with each word of kMinUnguessableCredentialBytes or more alone
+// too (probes HW2, HX1: "invalid token TOKEN" came back).
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 

@@ -163,6 +163,7 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
            // Each byte apart, as debug output writes it (probe HW1).
            "fingerprint 68:75:6E:74:65:72:32:2D:53:45:43:52:45:54:2F:6B:65:79:3F",
            R"(b'\x68\x75\x6e\x74\x65\x72\x32\x2d\x53\x45\x43\x52\x45\x54\x2f\x6b\x65\x79\x3f')",
+           "BitConverter: 68-75-6E-74-65-72-32-2D-53-45-43-52-45-54-2F-6B-65-79-3F",
        }) {
     EXPECT_TRUE(EchoesCredential(text_result(text), secret)) << text;
   }
@@ -182,26 +183,44 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
   // Data that only shares the credential's first bytes is not refused.
   EXPECT_FALSE(EchoesCredential(text_result("Basic YWxpY2U6aHVudGVyMi1TRUNSRVQva2V5"), secret));
   EXPECT_FALSE(EchoesCredential(text_result("68756e746572322d534543"), secret));
+  // A value too short for its hex to be looked for is not looked for written a byte apart
+  // either (probe HX4: "00:1a:61:62:31:32" was refused for "ab12").
+  EXPECT_FALSE(EchoesCredential(text_result("mac 00:1a:61:62:31:32 up"), {"ab12"}));
+  EXPECT_FALSE(EchoesCredential(text_result("bytes \\x61\\x62\\x31\\x32 end"), {"ab12"}));
 }
 
-// A value written with its authorization scheme is looked for without it too: a child that
-// says "invalid token X" hands back the secret alone (probe HW2). A short token is not.
-TEST(CredentialsTest, AValuesTokenIsLookedForWithoutItsScheme) {
-  trust::SurfaceBinding surface;
-  trust::ToolBinding tool;
-  tool.name = "call";
-  tool.credential_templates = {{"authorization", "s.auth"}, {"short", "s.short"}, {"plain", "s.plain"}};
-  surface.tools.push_back(tool);
-  const trust::Environment environment = {{"LAS_CREDENTIAL_S_AUTH", "Bearer hw-auth-0123456789abcdef"},
-                                          {"LAS_CREDENTIAL_S_SHORT", "Basic abc"},
-                                          {"LAS_CREDENTIAL_S_PLAIN", "no scheme: here-is-a-value"}};
-  std::vector<std::string> values = CredentialValuesOf(surface, environment);
-  std::sort(values.begin(), values.end());
-  EXPECT_EQ(values, (std::vector<std::string>{"Basic abc", "Bearer hw-auth-0123456789abcdef",
-                                              "hw-auth-0123456789abcdef",
-                                              "no scheme: here-is-a-value"}));
-  EXPECT_TRUE(EchoesCredential(R"({"content":[{"type":"text","text":"invalid token hw-auth-0123456789abcdef"}]})",
-                               values));
+// A value of several words is looked for by each long word alone too: a child that says
+// "invalid token X" hands back the secret without its scheme (probes HW2, HX1). A word
+// under 16 bytes is not: it would match ordinary text (HX3).
+TEST(CredentialsTest, AValuesLongWordsAreLookedForAlone) {
+  const std::string token = "hw-auth-0123456789abcdef";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"Bearer " + token, {token}},
+      {"Bearer\t" + token + "\n", {token}},
+      {" Bearer " + token + " ", {token}},
+      {"Authorization: Bearer " + token, {token}},
+      {"token=" + token, {token}},
+      {"Bearer " + token + ", realm", {token}},
+      {"Bearer\xC2\xA0" + token, {token}},
+      {"alice:" + token, {token}},
+      {token, {}},                                  // one word: the value itself
+      {"Bearer password", {}},                      // probe HX3: no false refusals
+      {"Acme Corporation", {}},
+      {"Bearer 1234567890", {}},
+  };
+  for (const auto& [value, words] : cases) {
+    trust::SurfaceBinding surface;
+    trust::ToolBinding tool;
+    tool.name = "call";
+    tool.credential_templates = {{"authorization", "s.auth"}};
+    surface.tools.push_back(tool);
+    std::vector<std::string> expected = words;
+    expected.push_back(value);
+    EXPECT_EQ(CredentialValuesOf(surface, {{"LAS_CREDENTIAL_S_AUTH", value}}), expected) << value;
+  }
+  const std::vector<std::string> values = {"Bearer " + token, token};
+  EXPECT_TRUE(EchoesCredential(
+      R"({"content":[{"type":"text","text":"invalid token hw-auth-0123456789abcdef"}]})", values));
 }
 
 // A URL that quotes the credential (an error message naming the request that failed):
