@@ -390,16 +390,24 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
 namespace {
 
 // The words of a value made of several (split at whitespace, a no-break space, ',', ';',
-// '=' and ':') that are kMinUnguessableCredentialBytes or longer: the token of "Bearer
-// TOKEN", "Authorization: Bearer TOKEN", "token=TOKEN", the password of "user:PASSWORD". A
-// child that says "invalid token TOKEN" hands back the secret without the rest (probes
-// HW2, HX1). Shorter words are left out: they match ordinary text by chance (HX3).
-std::vector<std::string_view> LongWords(std::string_view value) {
+// '=' and ':') that look like tokens: kMinUnguessableCredentialBytes or longer, letters and
+// digits mixed — the token of "Bearer TOKEN", "Authorization: Bearer TOKEN", "token=TOKEN",
+// the password of "user:PASSWORD". A child that says "invalid token TOKEN" hands back the
+// secret without the rest (probes HW2, HX1). Shorter words match ordinary text by chance
+// (HX3); words without a digit are the public parts — a user name, an e-mail address, a
+// header name, a URL's host and path — whose mention must not refuse a result (HZ5).
+std::vector<std::string_view> TokenWords(std::string_view value) {
   std::vector<std::string_view> words;
   size_t start = 0;
   auto end_word = [&](size_t end) {
-    if (end - start >= kMinUnguessableCredentialBytes && end - start < value.size()) {
-      words.push_back(value.substr(start, end - start));
+    const std::string_view word = value.substr(start, end - start);
+    const bool digit = std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool letter = std::any_of(word.begin(), word.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    });
+    if (word.size() >= kMinUnguessableCredentialBytes && word.size() < value.size() && digit &&
+        letter) {
+      words.push_back(word);
     }
   };
   for (size_t i = 0; i < value.size();) {
@@ -425,7 +433,7 @@ void AddCredentialValues(const std::map<std::string, std::string>& credential_te
   for (const auto& [argument, credential] : credential_templates) {
     auto value = resolve(credential);
     if (!value) continue;
-    for (const std::string_view word : LongWords(*value)) values.emplace_back(word);
+    for (const std::string_view word : TokenWords(*value)) values.emplace_back(word);
     values.push_back(std::move(*value));
   }
 }

@@ -78,8 +78,9 @@ class CredentialSpellings {
 // Every credential value Las would inject into some tool of `surface` (those `environment`
 // holds): what the child may have seen, and so must not hand back in anything Las passes on.
 // A value of several words (split at whitespace, ',', ';', '=' and ':': "Bearer TOKEN",
-// "user:PASSWORD") counts with each word of kMinUnguessableCredentialBytes or more alone
-// too (probes HW2, HX1: "invalid token TOKEN" came back).
+// "user:PASSWORD") counts with each word alone too that looks like a token:
+// kMinUnguessableCredentialBytes or more, letters and digits mixed (probes HW2, HX1:
+// "invalid token TOKEN" came back; HZ5: a user name or URL alone must not refuse).
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 

@@ -189,10 +189,11 @@ TEST(CredentialsTest, HexAndBase64SpellingsAreRecognized) {
   EXPECT_FALSE(EchoesCredential(text_result("bytes \\x61\\x62\\x31\\x32 end"), {"ab12"}));
 }
 
-// A value of several words is looked for by each long word alone too: a child that says
-// "invalid token X" hands back the secret without its scheme (probes HW2, HX1). A word
-// under 16 bytes is not: it would match ordinary text (HX3).
-TEST(CredentialsTest, AValuesLongWordsAreLookedForAlone) {
+// A value of several words is looked for by each word alone too that looks like a token: a
+// child that says "invalid token X" hands back the secret without its scheme (probes HW2,
+// HX1). A word under 16 bytes is not: it would match ordinary text (HX3); nor one without a
+// digit, a public part such as a user name, an address or a URL (HZ5).
+TEST(CredentialsTest, AValuesTokenLikeWordsAreLookedForAlone) {
   const std::string token = "hw-auth-0123456789abcdef";
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"Bearer " + token, {token}},
@@ -207,6 +208,11 @@ TEST(CredentialsTest, AValuesLongWordsAreLookedForAlone) {
       {"Bearer password", {}},                      // probe HX3: no false refusals
       {"Acme Corporation", {}},
       {"Bearer 1234567890", {}},
+      {"some-long-public-username:s3cr3t-0123456789ab", {"s3cr3t-0123456789ab"}},
+      {"alice.smith@example-corp.com:Sh0rtPw9", {}},
+      {"X-Amz-Security-Token: FQoGZXIvYXdzEJr0123456789", {"FQoGZXIvYXdzEJr0123456789"}},
+      {"https://hooks.example.com/services=T0123456789ABCDEFGH", {"T0123456789ABCDEFGH"}},
+      {"Bearer abcdefghijklmnopqrstuvwxyz", {}},   // no digit: not token-like
   };
   for (const auto& [value, words] : cases) {
     trust::SurfaceBinding surface;
