@@ -138,8 +138,8 @@ int ToggleThroughServer(const SourcesFlags& flags, bool enable, const Status& lo
                (enable ? "enable" : "disable") + "_source tool of `las serve --admin`";
     } else if (answer.status().code() == Code::kNotFound) {
       // Its registry may differ from this command's (probe DR2).
-      shown += " (decided by the server that holds the log: its registry does not configure "
-               "it, and the log never named it)";
+      shown += "; decided by the server that holds the log: its registry does not configure "
+               "it, and the log never named it";
     }
     std::fprintf(stderr, "las %s: %s\n", CommandWords(), shown.c_str());
     return ExitCodeFor(answer.status());
