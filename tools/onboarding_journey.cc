@@ -375,8 +375,9 @@ const std::vector<OnboardingStepInfo>& OnboardingSteps() {
        "new key, else above its watermark: the sequence draft's next line gives); check "
        "with las release verify, then: las onboarding check release (docs/FIRST-RELEASE.md)"},
       {kStepSurfaces, "every surface of the release passes its launch and tools checks",
-       "run las check and fix each FAIL row it names (re-draft and sign with --bump after a "
-       "change), then: las onboarding check surfaces"},
+       "run las onboarding check surfaces (it runs the check and records the step when every "
+       "surface passes); if las check names a FAIL row, fix it first (re-draft and sign with "
+       "--bump after a change)"},
       {kStepFirstCall, "a first call to a surface's tool succeeded",
        "start las serve from your MCP client and call one surface__tool (las list shows them); "
        "the step completes by itself, or run: las onboarding check first-call"},
