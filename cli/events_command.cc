@@ -3,7 +3,7 @@
 // running server. -f polls CatchUp() every 100 ms and ends cleanly (exit 0) on SIGINT or
 // SIGTERM.
 #include <signal.h>
-#include <time.h>
+#include <poll.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -92,7 +92,7 @@ Result<uint64_t> PrintFrom(log::LogReader& reader, uint64_t from, bool json,
   auto cursor = reader.Read(from);
   if (!cursor.ok()) return cursor.status();
   uint64_t next = from;
-  while (true) {
+  while (g_stop == 0) {  // a stop ends it between two events: the lines printed are whole
     auto more = (*cursor)->Next();
     if (!more.ok()) return more.status();
     if (!*more) break;
@@ -122,6 +122,15 @@ int Tail(const TailFlags& flags) {
   auto fail = [](const Status& status) {
     return StdoutFailureReported() ? ExitCodeFor(status) : Fail(status);
   };
+  // Caught before the first event is printed (probe IA1: a stop during a long backlog
+  // killed it mid-line, exit 130). Restarted writes keep stdio's lines whole; the wait
+  // below is a poll, which a signal ends whatever SA_RESTART says.
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   auto reader = log::LogReader::Open(flags.log_dir);
   if (!reader.ok()) return fail(reader.status());
   auto head = (*reader)->head();
@@ -144,16 +153,14 @@ int Tail(const TailFlags& flags) {
   if (!next.ok()) return fail(next.status());
   if (!flags.follow) return kExitOk;
 
-  struct sigaction action {};
-  action.sa_handler = OnStopSignal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;  // no SA_RESTART: the sleep ends at once
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
   uint64_t position = *next;
   while (!g_stop) {
-    timespec pause{0, 100 * 1000 * 1000};
-    nanosleep(&pause, nullptr);
+    // Waits 100 ms for new events, watching stdout: a pipe whose reader went away (`| head`)
+    // ends the tail now, not at the next event of a quiet log (probe IA2).
+    pollfd out{STDOUT_FILENO, 0, 0};
+    if (::poll(&out, 1, 100) > 0 && (out.revents & (POLLERR | POLLHUP)) != 0) {
+      return fail(IoError("standard output's reader went away"));
+    }
     if (g_stop) break;
     if (Status caught = (*reader)->CatchUp(); !caught.ok()) return fail(caught);
     auto advanced = PrintFrom(**reader, position, flags.json, agent_width, printed_last);

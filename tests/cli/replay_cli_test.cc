@@ -329,6 +329,17 @@ TEST_F(ReplayCliTest, ALargeLogShowsProgressOnATerminalOnly) {
   EXPECT_NE(piped.err.find("calls"), std::string::npos) << piped.err;
 }
 
+// `events tail -f` into a pipe whose reader went away ends at once, not at the next event
+// of a quiet log (probe IA2).
+TEST_F(ReplayCliTest, TailFollowingEndsWhenItsReaderGoes) {
+  testing::ChildProcess tail({LAS_EXECUTABLE, "events", "tail", "-f", "--json", "-n", "0", "--log", dir_});
+  tail.CloseStdout();
+  const std::optional<int> status = tail.WaitFor(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value()) << "still following a pipe nobody reads";
+  ASSERT_TRUE(WIFEXITED(*status)) << *status;
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+}
+
 // An auditor's `las replay > events.jsonl` stopped by a signal: it dies by the signal, and
 // every line it wrote parses (probe HO1: the stop cut the last line, and jq refused the
 // whole file). Signalled once its first output arrives, while it still has most to print.
@@ -341,15 +352,26 @@ TEST_F(ReplayCliTest, StoppedByASignalItLeavesOnlyWholeLines) {
     writer.CloseStdin();
     ASSERT_EQ(writer.Wait(), 0);
   }
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  // `events tail` prints its backlog the same way, and a stop ends it with exit 0 (probe
+  // IA1: killed mid-line during the backlog, exit 130).
+  const std::vector<std::pair<std::vector<std::string>, int>> runs = {
+      {{"replay", "--log", dir_}, SIGINT},
+      {{"replay", "--log", dir_}, SIGTERM},
+      {{"replay", "--log", dir_}, SIGHUP},
+      {{"events", "tail", "--json", "-n", "20009", "--log", dir_}, SIGINT},
+      {{"events", "tail", "-f", "--json", "-n", "20009", "--log", dir_}, SIGTERM}};
+  for (const auto& [args, signal_number] : runs) {
+    const bool replay = args.front() == "replay";
     int out[2];
     ASSERT_EQ(::pipe(out), 0);
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::dup2(out[1], STDOUT_FILENO);
       ::dup2(::open("/dev/null", O_WRONLY), STDERR_FILENO);
-      ::execl(LAS_EXECUTABLE, LAS_EXECUTABLE, "replay", "--log", dir_.c_str(),
-              static_cast<char*>(nullptr));
+      std::vector<char*> argv = {const_cast<char*>(LAS_EXECUTABLE)};
+      for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+      argv.push_back(nullptr);
+      ::execv(LAS_EXECUTABLE, argv.data());
       ::_exit(127);
     }
     ::close(out[1]);
@@ -363,7 +385,11 @@ TEST_F(ReplayCliTest, StoppedByASignalItLeavesOnlyWholeLines) {
     ::close(out[0]);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number) << status;
+    if (replay) {
+      ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number) << status;
+    } else {
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << args[2] << " " << status;
+    }
     ASSERT_EQ(printed.back(), '\n') << "the last line ends: " << printed.substr(printed.size() - 200);
     const std::vector<std::string> lines = Lines(printed);
     EXPECT_LT(lines.size(), 20009u) << "stopped before the end";
