@@ -18,7 +18,6 @@
 #include "cli/paths.h"
 #include "cli/same_file.h"
 #include "cli/table.h"
-#include "log/log_reader.h"
 #include "projections/grants_projection.h"
 #include "tools/grant_admin.h"
 #include "tools/random_id.h"
@@ -73,20 +72,13 @@ Status WithSentId(const Status& status, std::string_view what, const std::string
                                    id + ")");
 }
 
-// The log folded now, for a confirmation's notes: false (no notes) when it cannot be read.
-bool FoldQuietly(const std::string& log_dir, projections::ProjectionSet& set) {
-  auto reader = log::LogReader::Open(log_dir);
-  if (!reader.ok()) return false;
-  auto head = (*reader)->head();
-  return head.ok() && FoldFromUsersSnapshot(**reader, head->sequence, set, log_dir).ok();
-}
-
 // On stderr, what `agent` may now call, each tool with a note when the log's catalog serves
 // nothing it covers (probe HT2: a digest matching nothing was confirmed as "may call").
 void ConfirmSelectors(const std::string& log_dir, const std::string& agent,
                       const std::vector<reducers::Selector>& selectors, std::string_view may) {
   projections::ProjectionSet set;
-  const bool folded = !selectors.empty() && FoldQuietly(log_dir, set);
+  // No notes when the log cannot be read now.
+  const bool folded = !selectors.empty() && FoldLogQuietly(log_dir, set).ok();
   for (const reducers::Selector& s : selectors) {
     std::string_view note;
     switch (folded ? tools::StandingOf(set, s) : tools::RecordedStanding::kUntold) {

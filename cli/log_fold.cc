@@ -12,13 +12,17 @@
 namespace las::cli {
 
 int FoldLog(const std::string& dir, projections::ProjectionSet& set, const std::string& key_file) {
+  const Status folded = FoldLogQuietly(dir, set, key_file);
+  return folded.ok() ? kExitOk : Fail(folded);
+}
+
+Status FoldLogQuietly(const std::string& dir, projections::ProjectionSet& set,
+                      const std::string& key_file) {
   auto reader = log::LogReader::Open(dir);
-  if (!reader.ok()) return Fail(reader.status());
+  if (!reader.ok()) return reader.status();
   auto head = (*reader)->head();
-  if (!head.ok()) return Fail(head.status());
-  auto folded = FoldFromUsersSnapshot(**reader, head->sequence, set, dir, key_file);
-  if (!folded.ok()) return Fail(folded.status());
-  return kExitOk;
+  if (!head.ok()) return head.status();
+  return FoldFromUsersSnapshot(**reader, head->sequence, set, dir, key_file).status();
 }
 
 Result<uint64_t> FoldFromUsersSnapshot(log::LogView& log, uint64_t head,

@@ -24,6 +24,9 @@ namespace las::cli {
 // key's file when a command names another (`las check --snapshot-key`).
 int FoldLog(const std::string& dir, projections::ProjectionSet& set,
             const std::string& key_file = DefaultSnapshotKeyFile());
+// The same fold, saying nothing: its status (for notes that may be left out).
+Status FoldLogQuietly(const std::string& dir, projections::ProjectionSet& set,
+                      const std::string& key_file = DefaultSnapshotKeyFile());
 
 // The fold FoldLog makes, for a reader already open — a follower or the writer — of a log
 // in `dir` whose head is `head`: projections::FoldFromNewestSnapshot with this user's

@@ -225,6 +225,14 @@ rpc::ParsedLine ParseClientLine(std::string_view line, const EndpointOptions& op
                                   .max_id_bytes = kMaxRequestIdBytes});
 }
 
+// The id an over-long line is refused by, read from its end (the id written last): one of
+// at most kMaxRequestIdBytes, as for a valid request.
+std::optional<std::string> TrailingRequestId(std::string_view tail) {
+  auto id = transport::SalvageTrailingMember(tail, "id");
+  if (id && id->size() > kMaxRequestIdBytes) return std::nullopt;
+  return id;
+}
+
 // The elements of a batch line that RefuseBatch reads.
 std::vector<std::string_view> BatchElements(std::string_view line, size_t max_depth) {
   std::vector<std::string_view> elements;
@@ -270,9 +278,7 @@ bool McpEndpoint::OwesAnswerForOversized(std::string_view prefix, std::string_vi
                                          const EndpointOptions& options) {
   prefix = transport::WithoutByteOrderMark(prefix);
   if (rpc::ShownKind(prefix) == rpc::MessageKind::kResponse) return false;
-  if (SalvageRequestId(prefix, options.max_depth)) return true;
-  const auto id = transport::SalvageTrailingMember(tail, "id");
-  return id && id->size() <= kMaxRequestIdBytes;
+  return SalvageRequestId(prefix, options.max_depth) || TrailingRequestId(tail);
 }
 
 void McpEndpoint::OnOversizedLine(std::string_view prefix) {
@@ -290,8 +296,7 @@ void McpEndpoint::OnOversizedLine(std::string_view prefix) {
 
 void McpEndpoint::OnOversizedLineEnd(std::string_view tail) {
   if (std::exchange(oversized_answered_, true)) return;
-  auto id = transport::SalvageTrailingMember(tail, "id");
-  if (id && id->size() <= kMaxRequestIdBytes) {
+  if (auto id = TrailingRequestId(tail)) {
     write_(rpc::MakeErrorResponse(*id, rpc::kInvalidRequest, "Message too large"));
   }
 }
