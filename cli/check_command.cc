@@ -13,6 +13,7 @@
 #include "cli/number_flags.h"
 #include "cli/path_flag.h"
 #include "cli/commands.h"
+#include "cli/environment_help.h"
 #include "cli/exit_codes.h"
 #include "cli/log_fold.h"
 #include "cli/paths.h"
@@ -198,6 +199,7 @@ void RegisterCheck(CLI::App& app, int& exit_code) {
       "Run every admission check (release signature, expiry, sequence vs watermark, file "
       "permissions, launch checks, live tools/list) for each configured surface, read-only. "
       "Exit 1 if any check fails; re-run after a fix");
+  cmd->footer(CheckEnvironmentHelp());
   cmd->add_option("surfaces", flags->surfaces, "Surfaces to check (default: every configured surface)");
   cmd->add_flag("--json", flags->json, "Print the report as JSON (stable fields: docs/CLI.md)");
   AddRegistryFlag(*cmd, flags->registry);

@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "base/printable_text.h"
 #include "base/shell_word.h"
+#include "cli/environment_help.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/fail.h"
@@ -706,6 +707,7 @@ void RegisterRelease(CLI::App& app, int& exit_code) {
   auto* d = release->add_subcommand(
       "draft", "Start a child under the launch rules, read its tools/list and write its manifest "
                "entry with every digest filled in, ready to review and sign");
+  d->footer(DraftEnvironmentHelp());
   d->add_option("--surface", draft->surface, "Surface name ([a-z0-9_-], e.g. echo)")->required();
   d->add_option("--cwd", draft->cwd, "Working directory of the child (default: the current directory)")
       ->check(NonEmptyPath("leave the flag out for the current directory"));

@@ -15,6 +15,7 @@
 #include "cli/number_flags.h"
 #include "cli/path_flag.h"
 #include "cli/commands.h"
+#include "cli/environment_help.h"
 #include "cli/exit_codes.h"
 #include "cli/paths.h"
 #include "cli/registry_flag.h"
@@ -220,6 +221,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       "Serve MCP (protocol 2024-11-05) on stdin/stdout: federate every admitted surface as "
       "surface__tool and record every decision in the log. When `las daemon` serves the same "
       "log, bridge stdin/stdout to it instead (its flags then apply)");
+  cmd->footer(FederationEnvironmentHelp(/*sessions=*/true));
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);
   auto* embedded = cmd->add_flag("--embedded", flags->embedded,
@@ -359,6 +361,7 @@ void RegisterDaemon(CLI::App& app, int& exit_code) {
       "($XDG_RUNTIME_DIR/las/, else /tmp/las-UID/; same user only). `las serve --log` the same "
       "log bridges to it. Prints the socket path once listening; SIGTERM/SIGINT/SIGHUP: finish the "
       "calls in flight, end the children, remove the socket, exit 0 (docs/DAEMON.md)");
+  cmd->footer(FederationEnvironmentHelp(/*sessions=*/true));
   AddCommonFlags(*cmd, *flags);
   AddServingFlags(cmd, flags);
   cmd->callback([cmd, flags, &exit_code] {
@@ -391,6 +394,7 @@ void RegisterList(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<GatewayFlags>();
   auto* cmd = app.add_subcommand(
       "list", "Run the same federation as `las serve`, print the catalog, and exit");
+  cmd->footer(FederationEnvironmentHelp(/*sessions=*/false));
   AddCommonFlags(*cmd, *flags);
   AddSealFlags(*cmd, *flags);
   cmd->add_flag("--json", flags->json, "Full entries and each configured surface's state");

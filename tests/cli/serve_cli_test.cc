@@ -302,6 +302,33 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
       << through_theirs.err;
 }
 
+// Every verb's help names the environment variables it reads (the flags name their own), so
+// an operator learns of LAS_ONLY or LAS_NODE from `--help`, not only from docs/CLI.md.
+TEST_F(ServeCliTest, EachVerbsHelpNamesTheVariablesItReads) {
+  const std::vector<std::string> federation = {
+      "LAS_RELEASE_MANIFEST", "LAS_RELEASE_SIGNATURE", "LAS_TRUST_STORE", "LAS_RELEASE_WATERMARK",
+      "LAS_WORKSPACE",        "LAS_ONLY",              "LAS_SKIP",        "LAS_NODE",
+      "LAS_CREDENTIAL_<NAME>", "LAS_SKARBIEC_POLICY",  "LAS_SURFACE_POLICY", "LAS_FINANCE_*"};
+  std::vector<std::string> sessions = federation;
+  sessions.insert(sessions.end(), {"LAS_AGENT_ID", "LAS_DEFAULT_AGENT_GRANT"});
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> verbs = {
+      {{"serve"}, sessions},
+      {{"daemon"}, sessions},
+      {{"list"}, federation},
+      {{"check"}, {"LAS_NODE", "LAS_CREDENTIAL_<NAME>", "LAS_FINANCE_*", "LAS_SKARBIEC_POLICY"}},
+      {{"release", "draft"}, {"LAS_NODE", "LAS_CREDENTIAL_<NAME>"}}};
+  for (const auto& [verb, variables] : verbs) {
+    std::vector<std::string> args = verb;
+    args.push_back("--help");
+    const CommandResult help = Las(args);
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    for (const std::string& variable : variables) {
+      EXPECT_NE(help.out.find(variable), std::string::npos) << verb.back() << ": " << variable;
+    }
+  }
+  EXPECT_EQ(Las({"list", "--help"}).out.find("LAS_AGENT_ID"), std::string::npos);
+}
+
 // The help says how to turn snapshots off; `--snapshot-key=` is a usage error (CLI11 reads
 // it as the flag without its value), so the help and docs/CLI.md name the forms that work
 // (probe AF3), and both do.
