@@ -22,6 +22,7 @@
 #include "log/envelope.h"
 #include "log/events_generated.h"
 #include "log/log_directory.h"
+#include "log/rocks_damage_text.h"
 #include "log/rocks_info_log.h"
 #include "log/rocks_layout.h"
 
@@ -283,15 +284,18 @@ Status CheckFormat(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* meta, const std
   std::string magic;
   auto s = db.Get(rocksdb::ReadOptions(), meta, std::string(layout::kMagicKey), &magic);
   // A read that failed (a damaged table file) is corruption, not a foreign directory; so is
-  // a marker missing beside table files (a reader leaves out table files it cannot open,
-  // and then finds nothing).
+  // a marker missing beside table files (deleted, or a reader left out the table file it
+  // could not open and then found nothing) and one that holds another value: the store
+  // has the log's own column families, so it is a Las log that was damaged (probe IB1, IB2).
   if (!s.ok() && !s.IsNotFound()) return FromRocks(s, dir);
   if (s.IsNotFound() && HasTableFiles(dir)) {
-    return Status(Code::kCorruption,
-                  dir + ": the format marker cannot be read: table files are damaged");
+    return Corruption(dir + ": the format marker is missing (deleted, or the table file that "
+                            "holds it is damaged)");
   }
-  if (s.IsNotFound() || magic != layout::kMagicValue) {
-    return Status(Code::kNotALog, dir + ": not a Las log (no format marker)");
+  if (s.IsNotFound()) return Status(Code::kNotALog, dir + ": not a Las log (no format marker)");
+  if (magic != layout::kMagicValue) {
+    return Corruption(dir + ": the format marker is altered (the log's column families are "
+                            "there, its marker holds another value)");
   }
   std::string version_bytes;
   s = db.Get(rocksdb::ReadOptions(), meta, std::string(layout::kFormatVersionKey),
@@ -823,7 +827,7 @@ Status RocksStore::CheckFiles(FileCheck check) const {
     // failing its checks). Running out of descriptors (EMFILE, ENFILE), memory or any other
     // resource says nothing of the files (probe AE4): an I/O error naming its cause.
     if (result.code() == Code::kCorruption) {
-      result = Corruption(dir_ + ": the log's files are damaged: " + s.ToString());
+      result = Corruption(dir_ + ": the log's files are damaged: " + DescribeFileDamage(s.ToString()));
     } else if (!result.ok() && result.code() != Code::kDenied) {
       result = Status(result.code(), dir_ + ": the log's files could not be checked: " + s.ToString());
     }

@@ -252,17 +252,29 @@ TEST(OpenErrorsTest, ANewerFormatVersionIsRefused) {
   EXPECT_TRUE(testing::FileContents(tmp.Sub("log")) == before) << "the refused log was written to";
 }
 
-// A log whose marker is not Las's: refused before the writer's open rewrites any file.
-TEST(OpenErrorsTest, AWrongMarkerIsRefusedWithoutWriting) {
-  testing::TempDir tmp;
-  ASSERT_TRUE(EventLog::Open(tmp.Sub("log")).ok());
-  {
-    testing::RawDb db(tmp.Sub("log"));
-    db.Put("meta", "magic", "someone else");
+// A log whose marker was altered or deleted is a damaged log (its column families are
+// Las's), not someone else's directory: refused as corruption, naming what happened to the
+// marker, before the writer's open rewrites any file (probe IB1, IB2).
+TEST(OpenErrorsTest, AnAlteredOrDeletedMarkerIsDamageRefusedWithoutWriting) {
+  const std::pair<const char*, std::function<void(testing::RawDb&)>> edits[] = {
+      {"the format marker is altered", [](testing::RawDb& db) { db.Put("meta", "magic", "someone else"); }},
+      {"the format marker is missing", [](testing::RawDb& db) { db.Delete("meta", "magic"); }},
+  };
+  for (const auto& [expected, edit] : edits) {
+    testing::TempDir tmp;
+    ASSERT_TRUE(EventLog::Open(tmp.Sub("log")).ok());
+    {
+      testing::RawDb db(tmp.Sub("log"));
+      edit(db);
+    }
+    const auto before = testing::FileContents(tmp.Sub("log"));
+    for (const Status& refused :
+         {EventLog::Open(tmp.Sub("log")).status(), LogReader::Open(tmp.Sub("log")).status()}) {
+      EXPECT_EQ(refused.code(), Code::kCorruption) << refused.ToString();
+      EXPECT_NE(refused.message().find(expected), std::string::npos) << refused.ToString();
+    }
+    EXPECT_TRUE(testing::FileContents(tmp.Sub("log")) == before) << "the refused log was written to";
   }
-  const auto before = testing::FileContents(tmp.Sub("log"));
-  EXPECT_EQ(EventLog::Open(tmp.Sub("log")).status().code(), Code::kNotALog);
-  EXPECT_TRUE(testing::FileContents(tmp.Sub("log")) == before) << "the refused log was written to";
 }
 
 // An event planted beyond the head, or a head record that names another event, still in

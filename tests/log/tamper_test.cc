@@ -282,10 +282,40 @@ TEST(TableDamageTest, ALostTableFileIsReportedAsDamageNotAsAMissingEvent) {
   EXPECT_EQ(status.code(), Code::kCorruption) << status.ToString();
   EXPECT_NE(status.message().find("the log's files are damaged"), std::string::npos)
       << status.ToString();
+  // As the file that was lost (RocksDB reports the legacy .ldb name it tried last: IB3).
   EXPECT_TRUE(std::any_of(later.begin(), later.end(), [&](const auto& table) {
-    return status.message().find(table.stem().string()) != std::string::npos;
+    return status.message().find(table.filename().string() + " is missing") != std::string::npos;
   })) << "names a lost file: " << status.ToString();
+  EXPECT_EQ(status.message().find(".ldb"), std::string::npos) << status.ToString();
+  EXPECT_EQ(status.message().find("Corruption: Corruption:"), std::string::npos) << status.ToString();
   EXPECT_FALSE(blamed.has_value()) << "no event is blamed, but " << *blamed;
+}
+
+// A table file cut short is named with the size its MANIFEST records (RocksDB's own text
+// ran the path into "sstable" and called the recorded size the file's: probe IB3).
+TEST(TableDamageTest, ATableFileCutShortIsNamedWithItsRecordedSize) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  {
+    auto log = EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+  }
+  const auto tables = TableFiles(dir);
+  ASSERT_FALSE(tables.empty()) << "closing flushed the events to table files";
+  const std::filesystem::path cut = *tables.begin();
+  const auto recorded = std::filesystem::file_size(cut);
+  std::filesystem::resize_file(cut, recorded / 2);
+
+  auto reader = LogReader::Open(dir);
+  ASSERT_FALSE(reader.ok());
+  const Status& status = reader.status();
+  EXPECT_EQ(status.code(), Code::kCorruption) << status.ToString();
+  EXPECT_NE(status.message().find("the log's files are damaged: table file " + cut.string() +
+                                  " is cut short (its MANIFEST records " +
+                                  std::to_string(recorded) + " bytes)"),
+            std::string::npos)
+      << status.ToString();
 }
 
 // A byte flipped inside a table file's data block (a disk error, or an edit that did not
