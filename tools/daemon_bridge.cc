@@ -126,6 +126,15 @@ Status ClientGone() {
   return IoError("writing to standard output failed: answers were not delivered");
 }
 
+// Stdin ended and stdout has no reader: Ok when nothing was owed to the client.
+Status ReaderGone(size_t unanswered) {
+  if (unanswered == 0) return Status::Ok();
+  return IoError("standard input ended and standard output has no reader, with " +
+                 std::to_string(unanswered) +
+                 " request(s) unanswered: the daemon finishes and logs the calls, but their "
+                 "answers cannot be delivered");
+}
+
 // A stop signal: what the daemon already sent goes to stdout as far as both take it without
 // waiting (the signal must end the bridge even when the client reads nothing); then the
 // connection closes with the bridge's return. Ok when nothing owed to the client was lost.
@@ -199,11 +208,15 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
     const auto sock_events = static_cast<short>((to_client.full() ? 0 : POLLIN) |
                                                 (to_daemon.empty() ? 0 : POLLOUT));
     // A descriptor with nothing asked of it is left out: poll would still report its
-    // hang-up at once, and the loop would spin until stdout drains.
+    // hang-up at once, and the loop would spin until stdout drains. Once stdin has ended,
+    // stdout is watched for its reader going (POLLERR on a pipe, POLLHUP on a socket),
+    // which ends the bridge at once.
+    const bool watch_reader = !stdin_open && to_client.empty();
     pollfd fds[4] = {
         {sock_events != 0 ? sock : -1, sock_events, 0},
         {stdin_open && !to_daemon.full() ? STDIN_FILENO : -1, POLLIN, 0},
-        {to_client.empty() ? -1 : STDOUT_FILENO, POLLOUT, 0},
+        {to_client.empty() && !watch_reader ? -1 : STDOUT_FILENO,
+         static_cast<short>(to_client.empty() ? 0 : POLLOUT), 0},
         {signals.fd(), POLLIN, 0},
     };
     if (::poll(fds, 4, -1) < 0) {
@@ -214,6 +227,13 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
       if (const int signal = signals.Take(); signal != 0) {
         return StopOnSignal(signal, sock, unanswered, to_client, on_note);
       }
+    }
+    if (watch_reader && (fds[2].revents & (POLLERR | POLLHUP)) != 0) {
+      // The client has gone for good (stdin ended, no one reads stdout): waiting for the
+      // answers would hold this process until the slowest call ends, for no one (probe
+      // IC1). Closing the connection tells the daemon, which finishes and logs the calls
+      // in flight and records the session `disconnect`.
+      return ReaderGone(unanswered.count());
     }
     if ((fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) != 0 &&
         !WriteSome(STDOUT_FILENO, to_client)) {

@@ -1845,6 +1845,32 @@ TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   std::ofstream(gate).put('x');  // lets the orphaned child answer and go
 }
 
+// A client gone for good (stdin ended, no reader on stdout) while a call runs: the bridge
+// ends at once, exit 9 as an answer was owed, instead of living until the call ends — for
+// ever with a child that never answers (probe IC1); the daemon finishes and logs the call,
+// and the session's record says the client disconnected.
+TEST_F(DaemonTest, ABridgeWhoseClientIsGoneEndsAtOnceAndTheCallIsStillLogged) {
+  ASSERT_FALSE(StartDaemon().empty());
+  EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
+  ASSERT_TRUE(bridge.Open());
+  const std::string gate = tmp_.Sub("gate-gone");
+  bridge.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  bridge.child().CloseStdin();
+  bridge.child().CloseStdout();
+  const std::optional<int> status = bridge.child().WaitFor(std::chrono::seconds(30));
+  std::ofstream(gate).put('x');  // now the child answers
+  ASSERT_TRUE(status.has_value()) << "the bridge waited for the call its client cannot hear";
+  ASSERT_TRUE(WIFEXITED(*status)) << *status;
+  EXPECT_EQ(WEXITSTATUS(*status), 9);
+  ASSERT_TRUE(AwaitCondition([&] { return !Replay({"--kind", "SessionClosed"}).empty(); }));
+  const auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0]["payload"]["outcome"], "Ok") << completed[0].dump();
+  EXPECT_EQ(Replay({"--kind", "SessionClosed"})[0]["payload"]["reason"], "disconnect");
+  EXPECT_EQ(StopDaemon(), 0);
+}
+
 // The same when the call is the input's last line and has no newline: the daemon serves
 // it, so the bridge owes its answer (probe GT3: it was not counted, and the bridge exited 0).
 TEST_F(DaemonTest, ABridgeCountsAnUnterminatedLastRequest) {
