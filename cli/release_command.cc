@@ -167,7 +167,7 @@ int RunKeygen(const KeygenFlags& flags) {
                 key_id.c_str(),
                 kept_keys == 0 ? ""
                                : ("; " + std::to_string(kept_keys) +
-                                  " earlier key(s) stay listed for replay").c_str());
+                                  " earlier key(s) stay listed, admitting nothing: the record of keys you trusted").c_str());
   }
   // Made where others could replace them: said at once (probe FZ4).
   for (const std::string& note : tools::TrustedFileNotes({{tools::TrustedFile::kSecretKey, secret_path},

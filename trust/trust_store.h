@@ -7,9 +7,10 @@
 //
 // Every key_id must equal KeyIdOf(public_key) (trust/signature.h), key ids are unique,
 // public keys are valid prime-order points, and `selected` names exactly one listed key.
-// Only the selected key admits releases; the others are kept so that auditors can
-// re-verify releases recorded under a previous key (rotation). Unknown fields are
-// rejected.
+// Only the selected key admits releases; the others are kept, admitting nothing, as the
+// record of which keys were trusted (rotation): `las replay` verifies a recorded release
+// against the key its record carries, and an auditor compares those key ids with this list.
+// Unknown fields are rejected.
 //
 // The file is read only through ReadSecureFile (trust/secure_file.h): a regular file,
 // not a symlink, owned by the current user, mode 0600 or stricter.
