@@ -36,6 +36,18 @@ std::string WhichVariable(std::string_view reason, std::string_view detail,
   return ": " + EscapeForTerminal(detail);
 }
 
+// A watermark's refusal in full: sequences, key ids and digests, Las's own words. A copied
+// back watermark file makes `las check` and `las release verify` pass while the log's own
+// watermark refuses, so stderr is where the operator learns which sequences clashed and
+// that the log's record decided (probe IE2).
+std::string WatermarkDetail(std::string_view reason, std::string_view detail) {
+  if (reason != trust::ReasonName(trust::Reason::kRollback) &&
+      reason != trust::ReasonName(trust::Reason::kConflict)) {
+    return "";
+  }
+  return ": " + EscapeForTerminal(detail);
+}
+
 // The variables `surface` declares (`release draft --env`) that `environment` lacks, as
 // ", "-joined names; empty when none. The child starts without them — `las check`'s
 // `environment` row says the same — and nothing else would tell the operator why it then
@@ -151,7 +163,9 @@ void Federation::AdmitRelease() {
     if (!options_.quiet) {
       Note("release rejected (%s%s); no surface admitted\n",
            std::string(verdict.reason_name()).c_str(),
-           WhichVariable(verdict.reason_name(), verdict.detail()).c_str());
+           (WhichVariable(verdict.reason_name(), verdict.detail()) +
+            WatermarkDetail(verdict.reason_name(), verdict.detail()))
+               .c_str());
     }
     return;
   }

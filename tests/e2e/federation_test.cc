@@ -1102,7 +1102,13 @@ TEST_F(FederationTest, TheLogsWatermarkRefusesARollbackAfterTheFileIsDeleted) {
   for (const auto& tool : run.steps[0]["result"]["tools"]) {
     EXPECT_EQ(tool["name"].get<std::string>().rfind("las__", 0), 0u) << tool["name"];
   }
-  EXPECT_NE(run.err.find("release rejected (rollback)"), std::string::npos) << run.err;
+  // Stderr says which sequences clashed and that the log's record decided (probe IE2).
+  EXPECT_NE(run.err.find("release rejected (rollback: sequence 1 is below the watermark 2 of key "),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("(as the log recorded it; the watermark file is missing)); no surface admitted"),
+            std::string::npos)
+      << run.err;
   auto rejected = Replay({"--kind", "ReleaseRejected"});
   ASSERT_EQ(rejected.size(), 1u);
   EXPECT_EQ(rejected[0]["payload"]["reason"], "rollback");
@@ -1136,7 +1142,9 @@ TEST_F(FederationTest, ALogRecordsItsWatermarkEvenWhenTheFileHeldItAlready) {
   ASSERT_TRUE(std::filesystem::remove(release_->watermark_path()));
   auto run = Serve({{{"op", "listTools"}}});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("release rejected (rollback)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("release rejected (rollback: sequence 1 is below the watermark 2"),
+            std::string::npos)
+      << run.err;
   for (const auto& tool : run.steps[0]["result"]["tools"]) {
     EXPECT_EQ(tool["name"].get<std::string>().rfind("las__", 0), 0u) << tool["name"];
   }
