@@ -187,10 +187,15 @@ std::optional<Federation::Refusal> Federation::AdmissionRefusal(const std::strin
   auto release = trust::ReleaseVerifier(*options_.clock, options_.secure).Verify(*paths);
   if (!release.ok()) return refusal(release.verdict());
   if (release->manifest_sha256 != release_->manifest_sha256) {
+    // Under another key the sequences are not comparable: both keys named, so that a
+    // rotation's "4 -> 1" is not read as a rollback (probe IE3).
+    const bool rotated = release->key_id != release_->key_id;
     return Refusal{std::string(kReasonReleaseChanged),
                    "the release files now hold release " +
-                       std::to_string(release->manifest.sequence) + "; this process serves " +
-                       std::to_string(release_->manifest.sequence)};
+                       std::to_string(release->manifest.sequence) +
+                       (rotated ? " of key " + release->key_id : "") + "; this process serves " +
+                       std::to_string(release_->manifest.sequence) +
+                       (rotated ? " of key " + release_->key_id : "")};
   }
   const SurfacePolicy policy = options_.registry.Find(surface)->policy;
   const SpecialPolicies now = LoadSpecialPolicies(options_.environment, options_.secure);

@@ -768,6 +768,27 @@ TEST_F(SurfaceRestartTest, AFailedStartIsRetriedLaterAndChangedBytesAreNever) {
   EXPECT_EQ(LeftBehind(), "") << "no child left behind";
 }
 
+// A release signed under a rotated key, found at a child's restart, stops it as any changed
+// release does, and the record names both keys: "release 1; this process serves 4" alone
+// read as a rollback (probe IE3).
+TEST_F(SurfaceRestartTest, ARotatedKeysReleaseFoundAtARestartNamesBothKeys) {
+  release_->Sign(4);
+  const std::string served_key = release_->key_id();
+  StartServer();
+  release_->RotateKey();
+  release_->Sign(1);
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  auto stops = AwaitStops(2);
+  ASSERT_EQ(stops.size(), 2u);
+  EXPECT_EQ(stops[1]["payload"]["reason"], "release-changed") << stops[1].dump();
+  EXPECT_EQ(stops[1]["payload"]["detail"],
+            "the release files now hold release 1 of key " + release_->key_id() +
+                "; this process serves 4 of key " + served_key)
+      << stops[1].dump();
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+}
+
 // A release that expires while it is served stops its surfaces at the expiry: their
 // children are ended and their calls fail until las restarts with a release that has not
 // expired, whether or not a child ever stops by itself.

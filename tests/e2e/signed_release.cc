@@ -99,6 +99,10 @@ void SignedRelease::Sign(uint64_t sequence, int64_t expires_in_seconds) {
   WriteFile(registry_path_, registry, 0644);
 }
 
+void SignedRelease::RotateKey() { keys_ = NewKeys(); }
+
+std::string SignedRelease::key_id() const { return trust::KeyIdOf(keys_.public_key); }
+
 std::vector<std::string> SignedRelease::Environment() const {
   return {"LAS_RELEASE_MANIFEST=" + manifest_path_, "LAS_RELEASE_SIGNATURE=" + signature_path_,
           "LAS_TRUST_STORE=" + trust_store_path_, "LAS_RELEASE_WATERMARK=" + watermark_path_,

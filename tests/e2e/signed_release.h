@@ -30,6 +30,10 @@ class SignedRelease {
 
   // Serializes, signs and writes the release, the trust store and the registry.
   void Sign(uint64_t sequence, int64_t expires_in_seconds = 3600);
+  // A new signing key (a rotation): the next Sign uses it, and the trust store it writes
+  // lists and selects it alone.
+  void RotateKey();
+  std::string key_id() const;
 
   // "NAME=value" entries: the four release paths, LAS_WORKSPACE, LAS_NODE.
   std::vector<std::string> Environment() const;
