@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <string_view>
 
 namespace las::log {
 namespace {
@@ -57,6 +58,26 @@ class AppendedInfoLog final : public rocksdb::Logger {
 };
 
 }  // namespace
+
+void FollowerInfoLog::Logv(const char* format, va_list ap) {
+  char line[1024];
+  if (std::vsnprintf(line, sizeof line, format, ap) < 0) return;
+  // RocksDB's WAL reporter: "[WARN] [file:line] PATH.log: dropping N bytes; REASON".
+  const std::string_view text(line);
+  const size_t dropping = text.find(".log: dropping ");
+  if (dropping == std::string_view::npos) return;
+  const size_t space = text.rfind(' ', dropping);
+  const size_t start = space == std::string_view::npos ? 0 : space + 1;
+  const size_t reason = text.find(';', dropping);
+  const size_t end = reason == std::string_view::npos ? text.size() : reason;
+  std::lock_guard lock(mutex_);
+  if (wal_damage_.empty()) wal_damage_ = std::string(text.substr(start, end - start));
+}
+
+std::string FollowerInfoLog::wal_damage() const {
+  std::lock_guard lock(mutex_);
+  return wal_damage_;
+}
 
 std::shared_ptr<rocksdb::Logger> OpenWriterInfoLog(const std::string& dir) {
   namespace fs = std::filesystem;

@@ -11,7 +11,9 @@
 //
 // A follower's info log is discarded: without a logger of its own a secondary instance
 // writes one into its "secondary path", a scratch directory that a reader killed by a
-// signal leaves behind. Its failures reach Las as statuses anyway.
+// signal leaves behind. Its failures reach Las as statuses anyway — all but one fact: a
+// damaged write-ahead log fails the open with "checksum mismatch" alone, and only the
+// info log names the file (FollowerInfoLog keeps that line).
 //
 // Thread safety: RocksDB calls Logv from its background threads; each line is one write.
 #pragma once
@@ -20,6 +22,7 @@
 
 #include <cstdarg>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace las::log {
@@ -30,6 +33,21 @@ class DiscardedInfoLog final : public rocksdb::Logger {
  public:
   using rocksdb::Logger::Logv;
   void Logv(const char* /*format*/, va_list /*ap*/) override {}
+};
+
+// A follower's or read-only instance's info log: discarded, but for the first report of a
+// damaged write-ahead log ("DIR/000039.log: dropping 14663 bytes").
+class FollowerInfoLog final : public rocksdb::Logger {
+ public:
+  FollowerInfoLog() : rocksdb::Logger(rocksdb::InfoLogLevel::WARN_LEVEL) {}
+  using rocksdb::Logger::Logv;
+  void Logv(const char* format, va_list ap) override;
+  // The report, or empty when there was none.
+  std::string wal_damage() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::string wal_damage_;
 };
 
 }  // namespace las::log

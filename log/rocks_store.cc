@@ -86,6 +86,14 @@ Status FromRocksWrite(const rocksdb::Status& s, const std::string& what) {
 
 namespace {
 
+// A damaged write-ahead log fails an open with RocksDB's "checksum mismatch" alone; the
+// file and the bytes its recovery would drop come from the info log (probe IB4).
+Status NamingWalDamage(Status status, const std::string& wal_damage) {
+  if (status.code() != Code::kCorruption || wal_damage.empty()) return status;
+  return Corruption(status.message() + " (in the write-ahead log, which holds the newest events: " +
+                    wal_damage + ")");
+}
+
 // Where the writer's MANIFEST stands: the file CURRENT names and its size. Any change the
 // writer makes to the set of live files (a flush, a compaction, a new WAL, its next open)
 // is written there before an obsolete file is deleted.
@@ -389,6 +397,7 @@ Result<RocksStore::CheckedHead> CheckHeadOf(rocksdb::DB& db, rocksdb::ColumnFami
 // A read-only instance of the log at `dir`: it writes nothing (its info log is discarded)
 // and takes no lock. Every family's handle is destroyed before the instance.
 struct ReadOnlyDb {
+  std::shared_ptr<FollowerInfoLog> info_log = std::make_shared<FollowerInfoLog>();
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   ~ReadOnlyDb() {
@@ -398,7 +407,7 @@ struct ReadOnlyDb {
 
 rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
   rocksdb::Options options = BaseOptions();
-  options.info_log = std::make_shared<DiscardedInfoLog>();
+  options.info_log = out.info_log;
   SetWalRecovery(options);
   rocksdb::DB* raw = nullptr;
   rocksdb::Status opened = rocksdb::DB::OpenForReadOnly(options, dir, Families(), &out.handles, &raw);
@@ -413,7 +422,9 @@ rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
 // read-only instance recovers the WAL in memory only.
 Status CheckFormatWithoutWriting(const std::string& dir, const SnapshotKey* seal_key) {
   ReadOnlyDb read_only;
-  if (auto opened = OpenReadOnly(dir, read_only); !opened.ok()) return FromRocks(opened, dir);
+  if (auto opened = OpenReadOnly(dir, read_only); !opened.ok()) {
+    return NamingWalDamage(FromRocks(opened, dir), read_only.info_log->wal_damage());
+  }
   rocksdb::DB& db = *read_only.db;
   LAS_RETURN_IF_ERROR(CheckFormat(db, read_only.handles[2], dir));
   return CheckHeadOf(db, read_only.handles[1], read_only.handles[2], dir, seal_key).status();
@@ -681,7 +692,8 @@ Status RocksStore::OpenDb(Mode mode, bool fresh, const std::vector<std::string>&
 Status RocksStore::OpenSecondary() {
   rocksdb::Options options = BaseOptions();
   options.max_open_files = -1;  // required by secondary instances
-  options.info_log = std::make_shared<DiscardedInfoLog>();
+  auto info_log = std::make_shared<FollowerInfoLog>();
+  options.info_log = info_log;
   // RocksDB keeps only its info log under the secondary path (rocksdb/db.h); with the
   // logger above it creates nothing there. The path is fixed, not taken from the
   // environment (TMPDIR may name nothing: probe AE6), and nothing can ever be made under
@@ -691,7 +703,7 @@ Status RocksStore::OpenSecondary() {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   const rocksdb::Status opened = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);
-  return Adopt(opened, raw, handles);
+  return NamingWalDamage(Adopt(opened, raw, handles), info_log->wal_damage());
 }
 
 Status RocksStore::Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
@@ -827,7 +839,9 @@ Status RocksStore::CheckFiles(FileCheck check) const {
     // failing its checks). Running out of descriptors (EMFILE, ENFILE), memory or any other
     // resource says nothing of the files (probe AE4): an I/O error naming its cause.
     if (result.code() == Code::kCorruption) {
-      result = Corruption(dir_ + ": the log's files are damaged: " + DescribeFileDamage(s.ToString()));
+      result = NamingWalDamage(
+          Corruption(dir_ + ": the log's files are damaged: " + DescribeFileDamage(s.ToString())),
+          read_only.info_log->wal_damage());
     } else if (!result.ok() && result.code() != Code::kDenied) {
       result = Status(result.code(), dir_ + ": the log's files could not be checked: " + s.ToString());
     }

@@ -277,6 +277,42 @@ TEST(OpenErrorsTest, AnAlteredOrDeletedMarkerIsDamageRefusedWithoutWriting) {
   }
 }
 
+// A record of the write-ahead log that fails its checksum: RocksDB's status says only
+// "checksum mismatch"; the refusal names the file and what its recovery would drop, for
+// readers and writers alike (probe IB4).
+TEST(OpenErrorsTest, ADamagedWriteAheadLogIsNamed) {
+  testing::TempDir tmp;
+  const std::string dir = tmp.Sub("log");
+  ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
+  {
+    testing::RawDb db(dir);  // its write stays in the WAL: nothing flushes it
+    db.Put("meta", "padding", std::string(4000, 'a'));
+  }
+  fs::path wal;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".log" &&
+        (wal.empty() || fs::file_size(entry.path()) > fs::file_size(wal))) {
+      wal = entry.path();
+    }
+  }
+  ASSERT_FALSE(wal.empty());
+  ASSERT_GT(fs::file_size(wal), 2000u) << "the padding is in " << wal;
+  {
+    std::fstream file(wal, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(fs::file_size(wal) / 2));
+    file.put('Z');
+  }
+  const auto before = testing::FileContents(dir);
+  for (const Status& refused : {LogReader::Open(dir).status(), EventLog::Open(dir).status()}) {
+    EXPECT_EQ(refused.code(), Code::kCorruption) << refused.ToString();
+    EXPECT_NE(refused.message().find("(in the write-ahead log, which holds the newest events: " +
+                                     wal.string() + ": dropping "),
+              std::string::npos)
+        << refused.ToString();
+  }
+  EXPECT_TRUE(testing::FileContents(dir) == before) << "the refused log was written to";
+}
+
 // An event planted beyond the head, or a head record that names another event, still in
 // the WAL: refused as damage before the writer's open recovers the WAL into new table files
 // and deletes it (the planted record is the evidence: probe AY1).
