@@ -33,6 +33,7 @@
 #include "tools/release_audit.h"
 #include "tools/snapshot_key_file.h"
 #include "trust/manifest.h"
+#include "trust/trust_store.h"
 
 namespace las::cli {
 namespace {
@@ -174,6 +175,15 @@ std::string KeptLine(const std::optional<log::KeptVerdict>& kept,
   return "no head kept outside the log for this key";
 }
 
+nlohmann::ordered_json UntrustedJson(
+    const std::vector<std::pair<uint64_t, tools::UntrustedRelease>>& untrusted) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& [sequence, release] : untrusted) {
+    list.push_back({{"seq", sequence}, {"release", release.release_sequence}, {"key_id", release.key_id}});
+  }
+  return list;
+}
+
 // With --summary, a log that cannot be read still ends stdout with its summary line, so a
 // script reading the last line always finds one.
 int CannotRead(const ReplayOptions& options, const Status& status) {
@@ -213,6 +223,17 @@ int RunReplay(const ReplayOptions& options) {
                                                 " (--snapshot-key \"\" replays without judging "
                                                 "the seal)"));
   }
+  // The auditor's trust store, read before the log: one that cannot be read fails the replay
+  // (its question would go unanswered), naming the flag.
+  std::optional<trust::TrustStore> trusted;
+  if (!options.trust_store.empty()) {
+    trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(options.trust_store);
+    if (!store.ok()) {
+      const Status status = store.verdict().ToStatus();
+      return CannotRead(options, Status(status.code(), "--trust-store: " + status.message()));
+    }
+    trusted = std::move(*store);
+  }
   const std::string no_key = judge.ok() ? "" : EscapeForTerminal(judge.status().message());
   const std::optional<log::SnapshotKey> key =
       judge.ok() ? std::optional<log::SnapshotKey>(*judge) : std::nullopt;
@@ -232,7 +253,8 @@ int RunReplay(const ReplayOptions& options) {
   uint64_t releases_verified = 0;
   std::vector<Anchor> anchors;
   for (const std::string& text : options.anchors) anchors.push_back(*ParseAnchor(text));
-  callbacks.audit = [&releases_verified, &anchors](const log::StoredEvent& event) {
+  std::vector<std::pair<uint64_t, tools::UntrustedRelease>> untrusted;  // event sequence, release
+  callbacks.audit = [&releases_verified, &anchors, &trusted, &untrusted](const log::StoredEvent& event) {
     for (const Anchor& anchor : anchors) {
       if (anchor.sequence == event.sequence && anchor.hash != event.hash) {
         return Corruption("it is not the anchored event (hash " + ToHex(event.hash) +
@@ -245,6 +267,11 @@ int RunReplay(const ReplayOptions& options) {
     if (audited.ok() &&
         log::EnvelopeOf(event).payload_type() == fb::EventPayload::ReleaseAccepted) {
       ++releases_verified;
+      if (trusted) {
+        if (auto release = tools::UntrustedBy(event, *trusted)) {
+          untrusted.emplace_back(event.sequence, std::move(*release));
+        }
+      }
     }
     return audited;
   };
@@ -361,7 +388,7 @@ int RunReplay(const ReplayOptions& options) {
   if (options.summary) {
     // In the documented order (docs/CLI.md), as the event lines keep theirs (probe AT3).
     nlohmann::ordered_json summary = {
-        {"ok", outcome.status.ok()},
+        {"ok", outcome.status.ok() && untrusted.empty()},
         {"verified", outcome.verified},
         {"selected", outcome.selected},
         {"releases_verified", releases_verified},
@@ -378,10 +405,17 @@ int RunReplay(const ReplayOptions& options) {
         // saved summary did not show that an anchor was checked at all).
         {"anchors", AnchorsJson(anchors)}};
     if (outcome.first_bad_sequence) summary["first_bad_sequence"] = *outcome.first_bad_sequence;
+    if (trusted) summary["untrusted_releases"] = UntrustedJson(untrusted);
     replay_output::Print(DumpJson(nlohmann::ordered_json{{"summary", summary}}));
     (void)replay_output::Write();
   }
   const bool delivered = StdoutDelivered();
+  for (const auto& [sequence, release] : untrusted) {
+    std::fprintf(stderr, "las %s: release %llu (event %llu) was signed by key %s, which %s does not list\n",
+                 CommandWords(), static_cast<unsigned long long>(release.release_sequence),
+                 static_cast<unsigned long long>(sequence), EscapeForTerminal(release.key_id).c_str(),
+                 EscapeForTerminal(options.trust_store).c_str());
+  }
   if (!outcome.status.ok()) {
     if (outcome.first_bad_sequence) {
       // Not called tampering: a block failing its checksum (a disk error) breaks the chain
@@ -418,7 +452,7 @@ int RunReplay(const ReplayOptions& options) {
                  KeptLine(kept, kept_record, no_key).c_str());
     if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
   }
-  return kExitOk;
+  return untrusted.empty() ? kExitOk : kExitFailure;
 }
 
 void RegisterReplay(CLI::App& app, int& exit_code) {
@@ -453,6 +487,12 @@ void RegisterReplay(CLI::App& app, int& exit_code) {
                   "lists the events no seal vouches for. \"\": not judged; a key given here that "
                   "cannot be used fails the replay; the default one absent: not judged")
       ->capture_default_str();
+  cmd->add_option("--trust-store", options->trust_store,
+                  "Also require every recorded release to be signed by a key this trust store "
+                  "lists (any of its keys, selected or not): each one that is not is named on "
+                  "stderr and in the summary's untrusted_releases, and the replay exits 1")
+      ->check(NonEmptyPath("leave the flag out not to compare the releases' keys with a trust "
+                           "store"));
   cmd->add_flag("--summary", options->summary,
                 "End with a JSON summary line on stdout instead of digests on stderr");
   cmd->callback([cmd, options, &exit_code] {

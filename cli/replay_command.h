@@ -19,6 +19,9 @@ struct ReplayOptions {
   // unless given on the command line, where an unusable one fails the replay.
   std::string snapshot_key_file;
   bool snapshot_key_given = false;
+  // --trust-store FILE: every recorded release must be signed by a key it lists; "": not
+  // asked.
+  std::string trust_store;
 };
 
 // Returns the exit code; writes JSON lines to stdout, diagnostics to stderr.

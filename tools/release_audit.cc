@@ -1,5 +1,7 @@
 #include "tools/release_audit.h"
 
+#include <algorithm>
+
 #include "log/envelope.h"
 #include "reducers/strings.h"
 #include "trust/digest.h"
@@ -43,6 +45,22 @@ Status AuditRecordedRelease(const log::StoredEvent& event) {
     return Corruption("recorded release expires_at differs from the signed manifest");
   }
   return Status::Ok();
+}
+
+std::optional<UntrustedRelease> UntrustedBy(const log::StoredEvent& event,
+                                            const trust::TrustStore& store) {
+  const fb::Envelope& envelope = log::EnvelopeOf(event);
+  if (envelope.payload_type() != fb::EventPayload::ReleaseAccepted) return std::nullopt;
+  const fb::ReleaseAccepted* release = envelope.payload_as_ReleaseAccepted();
+  const std::string key_id = reducers::Str(release->key_id());
+  const trust::TrustedKey* listed = store.Find(key_id);
+  const auto* recorded = release->public_key();
+  if (listed != nullptr && recorded != nullptr &&
+      std::equal(recorded->begin(), recorded->end(), listed->public_key.bytes.begin(),
+                 listed->public_key.bytes.end())) {
+    return std::nullopt;
+  }
+  return UntrustedRelease{release->release_sequence(), key_id};
 }
 
 }  // namespace las::tools

@@ -4,8 +4,13 @@
 // each release Las accepted was really signed by the key it names and parses as a manifest.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include "base/status.h"
 #include "log/event.h"
+#include "trust/trust_store.h"
 
 namespace las::tools {
 
@@ -15,5 +20,15 @@ namespace las::tools {
 // the recorded sequence, whose SHA-256 is the recorded manifest_sha256 and whose expiry is
 // the recorded expires_at. Otherwise kCorruption saying which check failed.
 Status AuditRecordedRelease(const log::StoredEvent& event);
+
+// What the signature check cannot say: whether the key was trusted. A ReleaseAccepted
+// (that passed AuditRecordedRelease) whose key `store` does not list — by id with the same
+// public key — any of its keys, selected or not; nullopt for a listed key and other events.
+struct UntrustedRelease {
+  uint64_t release_sequence = 0;
+  std::string key_id;
+};
+std::optional<UntrustedRelease> UntrustedBy(const log::StoredEvent& event,
+                                            const trust::TrustStore& store);
 
 }  // namespace las::tools

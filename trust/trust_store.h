@@ -9,7 +9,7 @@
 // public keys are valid prime-order points, and `selected` names exactly one listed key.
 // Only the selected key admits releases; the others are kept, admitting nothing, as the
 // record of which keys were trusted (rotation): `las replay` verifies a recorded release
-// against the key its record carries, and an auditor compares those key ids with this list.
+// against the key its record carries, and with --trust-store asks that this list holds it.
 // Unknown fields are rejected.
 //
 // The file is read only through ReadSecureFile (trust/secure_file.h): a regular file,

@@ -24,6 +24,7 @@
 #include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 #include "trust/tool_binding_check.h"
+#include "trust/trust_store.h"
 
 namespace las {
 namespace {
@@ -1142,6 +1143,64 @@ TEST_F(FederationTest, TheLogsWatermarkRefusesARollbackAfterTheFileIsDeleted) {
             std::string::npos)
       << rejected[0].dump();
   EXPECT_EQ(Replay({"--kind", "WatermarkAdvanced"}).size(), 1u) << "nothing moved back";
+}
+
+// An auditor's question the signatures cannot answer: was each release's key trusted?
+// `las replay --trust-store` names each recorded release whose key the store does not list
+// and exits 1; with every key listed (selected or not) it passes (probe IE1: the docs said
+// keeping the old key listed let replay re-verify, while replay never read a trust store).
+TEST_F(FederationTest, ReplayWithATrustStoreNamesReleasesOfKeysItDoesNotList) {
+  release_->Sign(1);
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  const std::string first_key = release_->key_id();
+  auto read = [](const std::string& path) {
+    std::ifstream file(path);
+    return std::string((std::istreambuf_iterator<char>(file)), {});
+  };
+  const std::string first_store = read(release_->trust_store_path());
+  release_->RotateKey();
+  release_->Sign(1);
+  ASSERT_EQ(Serve({{{"op", "ping"}}}).exit_code, 0);
+  ASSERT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 2u);
+
+  auto replay = [&](const std::string& store) {
+    return testing::RunCommand({LAS_EXECUTABLE, "replay", "--summary", "--log", tmp_.Sub("log"),
+                                "--trust-store", store, "--snapshot-key", ""});
+  };
+  const auto rotated_only = replay(release_->trust_store_path());
+  EXPECT_EQ(rotated_only.exit_code, 1) << rotated_only.err;
+  const json summary = json::parse(rotated_only.out.substr(rotated_only.out.rfind("{\"summary\"")))["summary"];
+  EXPECT_EQ(summary["ok"], false);
+  EXPECT_EQ(summary["verified"], summary["head"]["seq"]) << "the chain itself verified";
+  ASSERT_EQ(summary["untrusted_releases"].size(), 1u) << summary.dump();
+  EXPECT_EQ(summary["untrusted_releases"][0]["key_id"], first_key);
+  EXPECT_EQ(summary["untrusted_releases"][0]["release"], 1);
+  EXPECT_NE(rotated_only.err.find("release 1 (event " +
+                                  summary["untrusted_releases"][0]["seq"].dump() +
+                                  ") was signed by key " + first_key + ", which " +
+                                  release_->trust_store_path() + " does not list"),
+            std::string::npos)
+      << rotated_only.err;
+
+  // Both keys listed, the new one selected: every release was trusted.
+  auto both = trust::ParseTrustStore(first_store);
+  auto now = trust::ParseTrustStore(read(release_->trust_store_path()));
+  ASSERT_TRUE(both.ok() && now.ok());
+  both->keys.push_back(now->selected());
+  both->selected_key_id = now->selected_key_id;
+  const std::string both_path = tmp_.Sub("both-keys.json");
+  {
+    std::ofstream(both_path) << trust::SerializeTrustStore(*both);
+  }
+  std::filesystem::permissions(both_path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const auto listed = replay(both_path);
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(json::parse(listed.out.substr(listed.out.rfind("{\"summary\"")))["summary"]["untrusted_releases"],
+            json::array());
+
+  const auto missing = replay(tmp_.Sub("no-such-store.json"));
+  EXPECT_EQ(missing.exit_code, 4) << missing.err;
+  EXPECT_NE(missing.err.find("--trust-store: "), std::string::npos) << missing.err;
 }
 
 // A release that another log's server already moved the shared watermark file to still

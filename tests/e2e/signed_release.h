@@ -40,6 +40,7 @@ class SignedRelease {
   const std::string& registry_path() const { return registry_path_; }
   const std::string& workspace() const { return workspace_; }
   const std::string& watermark_path() const { return watermark_path_; }
+  const std::string& trust_store_path() const { return trust_store_path_; }
   const std::string& manifest_path() const { return manifest_path_; }
 
  private:
