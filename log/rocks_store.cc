@@ -405,6 +405,17 @@ struct ReadOnlyDb {
   }
 };
 
+// A failed open or checksum pass as its Status: damage — a table file lost or cut short,
+// a block or write-ahead log record that fails its checksum — as "the log's files are
+// damaged", naming the file (probe IB3, IB4, IF1).
+Status FromRocksDamage(const rocksdb::Status& s, const std::string& dir, const FollowerInfoLog& info_log) {
+  Status status = FromRocks(s, dir);
+  if (status.code() != Code::kCorruption) return status;
+  return NamingWalDamage(
+      Corruption(dir + ": the log's files are damaged: " + DescribeFileDamage(s.ToString())),
+      info_log.wal_damage());
+}
+
 rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
   rocksdb::Options options = BaseOptions();
   options.info_log = out.info_log;
@@ -423,7 +434,7 @@ rocksdb::Status OpenReadOnly(const std::string& dir, ReadOnlyDb& out) {
 Status CheckFormatWithoutWriting(const std::string& dir, const SnapshotKey* seal_key) {
   ReadOnlyDb read_only;
   if (auto opened = OpenReadOnly(dir, read_only); !opened.ok()) {
-    return NamingWalDamage(FromRocks(opened, dir), read_only.info_log->wal_damage());
+    return FromRocksDamage(opened, dir, *read_only.info_log);
   }
   rocksdb::DB& db = *read_only.db;
   LAS_RETURN_IF_ERROR(CheckFormat(db, read_only.handles[2], dir));
@@ -623,6 +634,12 @@ Result<std::unique_ptr<RocksStore>> RocksStore::Open(const std::string& dir, Mod
       store.reset();  // closed, so that its files can go
       RemoveUnfinishedLog(dir, *state == DirState::kMissing);
     }
+    // A secondary skips a table file it cannot open: a lost or cut one that held the
+    // marker reads as a missing marker, and is named instead (probe IF2).
+    if (mode == Mode::kFollower &&
+        (marked.code() == Code::kCorruption || marked.code() == Code::kNotALog)) {
+      LAS_RETURN_IF_ERROR(store->CheckFiles(FileCheck::kPresent));
+    }
     return refused(marked);
   }
   if (mode == Mode::kWriter) {
@@ -703,7 +720,8 @@ Status RocksStore::OpenSecondary() {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   const rocksdb::Status opened = rocksdb::DB::OpenAsSecondary(options, dir_, unused, Families(), &handles, &raw);
-  return NamingWalDamage(Adopt(opened, raw, handles), info_log->wal_damage());
+  if (!opened.ok()) return FromRocksDamage(opened, dir_, *info_log);
+  return Adopt(opened, raw, handles);
 }
 
 Status RocksStore::Adopt(const rocksdb::Status& opened, rocksdb::DB* raw,
@@ -834,15 +852,11 @@ Status RocksStore::CheckFiles(FileCheck check) const {
     ReadOnlyDb read_only;
     rocksdb::Status s = OpenReadOnly(dir_, read_only);
     if (s.ok() && check == FileCheck::kBlocks) s = read_only.db->VerifyChecksum();
-    result = FromRocks(s, dir_);
     // "Damaged" is the verdict an auditor acts on: only for damage (a file missing or
     // failing its checks). Running out of descriptors (EMFILE, ENFILE), memory or any other
     // resource says nothing of the files (probe AE4): an I/O error naming its cause.
-    if (result.code() == Code::kCorruption) {
-      result = NamingWalDamage(
-          Corruption(dir_ + ": the log's files are damaged: " + DescribeFileDamage(s.ToString())),
-          read_only.info_log->wal_damage());
-    } else if (!result.ok() && result.code() != Code::kDenied) {
+    result = FromRocksDamage(s, dir_, *read_only.info_log);
+    if (!result.ok() && result.code() != Code::kCorruption && result.code() != Code::kDenied) {
       result = Status(result.code(), dir_ + ": the log's files could not be checked: " + s.ToString());
     }
     // A file a live writer deleted (a compaction) between reading its MANIFEST and opening

@@ -291,9 +291,12 @@ TEST(TableDamageTest, ALostTableFileIsReportedAsDamageNotAsAMissingEvent) {
   EXPECT_FALSE(blamed.has_value()) << "no event is blamed, but " << *blamed;
 }
 
-// A table file cut short is named with the size its MANIFEST records (RocksDB's own text
-// ran the path into "sstable" and called the recorded size the file's: probe IB3).
-TEST(TableDamageTest, ATableFileCutShortIsNamedWithItsRecordedSize) {
+// Any table file lost or cut short — the events', or the one holding the format marker —
+// is named, the cut one with the size its MANIFEST records, by readers and writers alike
+// (RocksDB's own text named the legacy .ldb, ran the path into "sstable" and called the
+// recorded size the file's: probe IB3; a writer printed it raw, IF1; a reader took the
+// marker's lost file for a deleted marker, IF2).
+TEST(TableDamageTest, EachTableFileLostOrCutShortIsNamedByReadersAndWriters) {
   testing::TempDir tmp;
   const std::string dir = tmp.Sub("log");
   {
@@ -302,20 +305,30 @@ TEST(TableDamageTest, ATableFileCutShortIsNamedWithItsRecordedSize) {
     ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
   }
   const auto tables = TableFiles(dir);
-  ASSERT_FALSE(tables.empty()) << "closing flushed the events to table files";
-  const std::filesystem::path cut = *tables.begin();
-  const auto recorded = std::filesystem::file_size(cut);
-  std::filesystem::resize_file(cut, recorded / 2);
-
-  auto reader = LogReader::Open(dir);
-  ASSERT_FALSE(reader.ok());
-  const Status& status = reader.status();
-  EXPECT_EQ(status.code(), Code::kCorruption) << status.ToString();
-  EXPECT_NE(status.message().find("the log's files are damaged: table file " + cut.string() +
-                                  " is cut short (its MANIFEST records " +
-                                  std::to_string(recorded) + " bytes)"),
-            std::string::npos)
-      << status.ToString();
+  ASSERT_GE(tables.size(), 2u) << "closing flushed the events and the metadata to table files";
+  for (const bool lost : {true, false}) {
+    for (const std::filesystem::path& table : tables) {
+      testing::TempDir copy_root;
+      const std::string copy = copy_root.Sub("log");
+      std::filesystem::copy(dir, copy);
+      const std::filesystem::path damaged = std::filesystem::path(copy) / table.filename();
+      const auto recorded = std::filesystem::file_size(damaged);
+      if (lost) {
+        std::filesystem::remove(damaged);
+      } else {
+        std::filesystem::resize_file(damaged, recorded / 2);
+      }
+      const std::string expected =
+          "the log's files are damaged: table file " + damaged.string() +
+          (lost ? " is missing"
+                : " is cut short (its MANIFEST records " + std::to_string(recorded) + " bytes)");
+      for (const Status& refused : {LogReader::Open(copy).status(), EventLog::Open(copy).status()}) {
+        EXPECT_EQ(refused.code(), Code::kCorruption) << refused.ToString();
+        EXPECT_NE(refused.message().find(expected), std::string::npos)
+            << expected << "\n" << refused.ToString();
+      }
+    }
+  }
 }
 
 // A byte flipped inside a table file's data block (a disk error, or an edit that did not
