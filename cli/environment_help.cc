@@ -9,7 +9,11 @@ constexpr const char* kCredentialsAndPolicies =
     "  LAS_CREDENTIAL_<NAME>     A credential, filled into the arguments of the tools whose\n"
     "                            signed templates name it (never shown to the model or logged)\n"
     "  LAS_SKARBIEC_POLICY, LAS_SURFACE_POLICY, LAS_FINANCE_*\n"
-    "                            Special surfaces' policies (docs/POLICIES.md)\n";
+    "                            Special surfaces' policies (docs/POLICIES.md)\n"
+    "  SKARBIEC_MCP_AGENT_ID     With Skarbiec served: the one agent that may open a session\n";
+constexpr const char* kDefaultPaths =
+    "  XDG_STATE_HOME, XDG_CONFIG_HOME, HOME\n"
+    "                            Where the default log and snapshot key are (shown above)\n";
 
 }  // namespace
 
@@ -22,7 +26,11 @@ std::string FederationEnvironmentHelp(bool sessions) {
       "  LAS_ONLY, LAS_SKIP        Comma lists of surfaces: keep only these / leave these out\n";
   help += kNode;
   help += kCredentialsAndPolicies;
+  help += kDefaultPaths;
   if (sessions) {
+    help +=
+        "  XDG_RUNTIME_DIR           Where the daemon's socket is ($XDG_RUNTIME_DIR/las/, else\n"
+        "                            /tmp/las-UID/; docs/DAEMON.md)\n";
     help +=
         "  LAS_AGENT_ID              The default agent of a session whose initialize names none\n"
         "                            (else `default`)\n"

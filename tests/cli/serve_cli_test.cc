@@ -308,14 +308,17 @@ TEST_F(ServeCliTest, EachVerbsHelpNamesTheVariablesItReads) {
   const std::vector<std::string> federation = {
       "LAS_RELEASE_MANIFEST", "LAS_RELEASE_SIGNATURE", "LAS_TRUST_STORE", "LAS_RELEASE_WATERMARK",
       "LAS_WORKSPACE",        "LAS_ONLY",              "LAS_SKIP",        "LAS_NODE",
-      "LAS_CREDENTIAL_<NAME>", "LAS_SKARBIEC_POLICY",  "LAS_SURFACE_POLICY", "LAS_FINANCE_*"};
+      "LAS_CREDENTIAL_<NAME>", "LAS_SKARBIEC_POLICY",  "LAS_SURFACE_POLICY", "LAS_FINANCE_*",
+      "SKARBIEC_MCP_AGENT_ID", "XDG_STATE_HOME",       "XDG_CONFIG_HOME"};
   std::vector<std::string> sessions = federation;
-  sessions.insert(sessions.end(), {"LAS_AGENT_ID", "LAS_DEFAULT_AGENT_GRANT"});
+  sessions.insert(sessions.end(), {"LAS_AGENT_ID", "LAS_DEFAULT_AGENT_GRANT", "XDG_RUNTIME_DIR"});
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> verbs = {
       {{"serve"}, sessions},
       {{"daemon"}, sessions},
       {{"list"}, federation},
-      {{"check"}, {"LAS_NODE", "LAS_CREDENTIAL_<NAME>", "LAS_FINANCE_*", "LAS_SKARBIEC_POLICY"}},
+      {{"check"},
+       {"LAS_NODE", "LAS_CREDENTIAL_<NAME>", "LAS_FINANCE_*", "LAS_SKARBIEC_POLICY",
+        "SKARBIEC_MCP_AGENT_ID"}},
       {{"release", "draft"}, {"LAS_NODE", "LAS_CREDENTIAL_<NAME>"}}};
   for (const auto& [verb, variables] : verbs) {
     std::vector<std::string> args = verb;
