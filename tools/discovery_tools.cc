@@ -177,7 +177,11 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
       "Call any tool Las lists or finds by its name, with its arguments. The call passes the "
       "same checks and records as a direct call.",
       R"({"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":256},)"
-      R"("arguments":{"type":"object"}},"required":["name"],"additionalProperties":false})",
+      // `arguments` of any type: the inner call judges them as a direct call's — null as
+      // none, anything else not an object refused arguments-invalid and recorded as the
+      // call of the tool named (probe IG1: refused by this schema, recorded as las__call's).
+      R"("arguments":{"description":"The tool's arguments: a JSON object; null or absent for none"}},)"
+      R"("required":["name"],"additionalProperties":false})",
       Cancellable::kNo,
       // The raw arguments: the inner call gets the client's exact text, as a direct call
       // does (a re-serialization would turn 2^64 or 1.0000000000000001 into doubles).
@@ -192,7 +196,7 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         for (const auto& member : members) {
           if (member.key == "name" && member.type == transport::JsonType::kString) {
             name = transport::DecodeJsonString(member.raw).value_or("");
-          } else if (member.key == "arguments" && member.type == transport::JsonType::kObject) {
+          } else if (member.key == "arguments" && member.type != transport::JsonType::kNull) {
             inner_json = std::string(member.raw);
           }
         }

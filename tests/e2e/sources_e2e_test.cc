@@ -403,7 +403,9 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
        CallStep("las__read_doc", {{"name", "troubleshooting"}}),
        CallStep("las__list_tools", {{"source", "ehco"}}),
        CallStep("las__call",
-                {{"name", "las__grant_revoke"}, {"arguments", {{"grant_id", "g-none"}}}})},
+                {{"name", "las__grant_revoke"}, {"arguments", {{"grant_id", "g-none"}}}}),
+       CallStep("las__call", {{"name", "echo__echo"}, {"arguments", json::array()}}),
+       CallStep("las__call", {{"name", "echo__echo"}, {"arguments", nullptr}})},
       {"--lazy"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(ListedNames(run.steps[0]),
@@ -467,6 +469,17 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   // An own tool's refusal through las__call is recorded once, as the inner call's (BJ1).
   EXPECT_EQ(revocations_refused, 1);
   EXPECT_EQ(calls_refused, 1) << "only the las__call that called itself";
+  // Arguments that are not an object, or null (none), are judged as a direct call's and
+  // recorded as the call of the tool named (probe IG1).
+  EXPECT_EQ(run.steps[12]["ok"], false);
+  EXPECT_EQ(run.steps[13]["ok"], false) << "null is no arguments: echo's message is missing";
+  std::vector<std::string> echo_refusals;
+  for (const auto& event : Replay({"--kind", "ToolCallDenied", "--surface", "echo"})) {
+    echo_refusals.push_back(event["payload"]["reason"]);
+  }
+  EXPECT_EQ(echo_refusals, (std::vector<std::string>{"arguments-schema-violation",
+                                                     "arguments-invalid",
+                                                     "arguments-schema-violation"}));
   // Probe BH6: under the client's own request ids (the SDK numbers its requests in order;
   // steps 5 and 6 are consecutive), never "null".
   const std::string via_call_request_id = requested[0]["payload"]["request_id"];
