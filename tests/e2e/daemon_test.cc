@@ -1827,15 +1827,32 @@ TEST_F(DaemonTest, ABridgeOwesNothingForAnOverlongIdOrACancelledDuplicate) {
   EXPECT_EQ(StopDaemon(), 0);
 }
 
+// A bridge (`argv`) to the running daemon, initialized, with a call of gate__wait in flight
+// that its child holds until `gate` exists; nullptr after a failure.
+std::unique_ptr<EmbeddedServe> BridgeWithACallAtTheGate(const std::vector<std::string>& argv,
+                                                       const std::string& gate) {
+  auto bridge = std::make_unique<EmbeddedServe>(argv);
+  if (!bridge->Open()) {
+    ADD_FAILURE() << "the bridge's initialize was not answered";
+    return nullptr;
+  }
+  bridge->Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
+  if (!AwaitCondition([&] { return fs::exists(gate + ".started"); })) {
+    ADD_FAILURE() << "the child never saw the call";
+    return nullptr;
+  }
+  return bridge;
+}
+
 // The client's input ended with a call in flight, then the daemon died: the bridge must
 // not end as if the session had been closed cleanly.
 TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
   ASSERT_FALSE(StartDaemon().empty());
-  EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
-  ASSERT_TRUE(bridge.Open());
   const std::string gate = tmp_.Sub("gate-bridge");
-  bridge.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
-  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  auto bridge_at_gate = BridgeWithACallAtTheGate(
+      testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}), gate);
+  ASSERT_NE(bridge_at_gate, nullptr);
+  EmbeddedServe& bridge = *bridge_at_gate;
   bridge.child().CloseStdin();
   daemon_->Kill(SIGKILL);
   (void)daemon_->Wait();
@@ -1851,11 +1868,11 @@ TEST_F(DaemonTest, ABridgeWhoseDaemonDiesWithACallUnansweredExitsNine) {
 // and the session's record says the client disconnected.
 TEST_F(DaemonTest, ABridgeWhoseClientIsGoneEndsAtOnceAndTheCallIsStillLogged) {
   ASSERT_FALSE(StartDaemon().empty());
-  EmbeddedServe bridge(testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}));
-  ASSERT_TRUE(bridge.Open());
   const std::string gate = tmp_.Sub("gate-gone");
-  bridge.Send(tools::ToolCallRequestLine(5, "gate__wait", json{{"gate", gate}}.dump()));
-  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  auto bridge_at_gate = BridgeWithACallAtTheGate(
+      testing::LasArgvWithEnv(Environment(), {"serve", "--log", tmp_.Sub("log")}), gate);
+  ASSERT_NE(bridge_at_gate, nullptr);
+  EmbeddedServe& bridge = *bridge_at_gate;
   bridge.child().CloseStdin();
   bridge.child().CloseStdout();
   const std::optional<int> status = bridge.child().WaitFor(std::chrono::seconds(30));
