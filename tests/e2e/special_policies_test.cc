@@ -265,6 +265,11 @@ TEST_F(SpecialPoliciesTest, ASessionOfAnotherAgentThanSkarbiecsIsRefusedAndRecor
   auto intruder = Serve({CallStep("skarbiec__health")}, json{{"LAS_AGENT_ID", "intruder"}});
   EXPECT_NE(intruder.exit_code, 0) << "the client could not connect";
   EXPECT_TRUE(intruder.steps.empty()) << "no step ran";
+  // The client is told which rule refused it (probe IH4: "does not match the configured
+  // agent" alone sent a user of the demo looking for the wrong setting).
+  EXPECT_NE(intruder.connect.dump().find("only the agent SKARBIEC_MCP_AGENT_ID names may open a session"),
+            std::string::npos)
+      << intruder.connect.dump();
   auto allowed = Serve({CallStep("skarbiec__health")});
   ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
   ASSERT_EQ(allowed.steps.size(), 1u);
