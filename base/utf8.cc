@@ -49,4 +49,11 @@ void AppendUtf8(char32_t code_point, std::string& out) {
   }
 }
 
+std::string_view Utf8PrefixOfAtMost(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
 }  // namespace las

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "base/utf8.h"
 #include "tools/argument_check_queue.h"
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
@@ -43,15 +44,24 @@ ToolCallReply SurfaceUnavailable() {
   return ToolCallReply::Error(kCallFailed, "Tool unavailable: its surface is not running");
 }
 
-// The client's answer to arguments their schema refuses: the generic message, and in the
-// error's `data` where they failed — pointers and keywords from the signed schema and the
-// client's own keys, never a value (trust/argument_schema.h) — so a model can fix its call.
+// The client's answer to arguments their schema refuses: the generic message, and where
+// they failed — pointers and keywords from the signed schema and the client's own keys,
+// never a value (trust/argument_schema.h) — so a model can fix its call: in the error's
+// `data`, and after the message, bounded (most clients show the message alone: probe IJ2).
 ToolCallReply SchemaRefusal(const trust::Verdict& verdict) {
+  constexpr size_t kMaxDetailInMessage = 512;
   ToolCallReply reply = ToolCallReply::Error(
       kCallRefused, verdict.reason() == trust::Reason::kArgumentsInvalid
                         ? "Arguments are not one strict JSON object within Las's bounds"
                         : "Arguments do not match the tool's input schema");
   reply.error_data = "{\"detail\":" + transport::QuoteJsonString(verdict.detail()) + "}";
+  // Where they failed, without the detail's own words for what the message already says.
+  std::string_view where = verdict.detail();
+  constexpr std::string_view kSaidByTheMessage = "the arguments do not match the input schema";
+  if (where.starts_with(kSaidByTheMessage)) where.remove_prefix(kSaidByTheMessage.size());
+  if (where.starts_with(": ")) where.remove_prefix(2);
+  const std::string_view shown = Utf8PrefixOfAtMost(where, kMaxDetailInMessage);
+  reply.error_detail = std::string(shown) + (shown.size() < where.size() ? " ..." : "");
   return reply;
 }
 

@@ -535,7 +535,10 @@ McpEndpoint::TrackedCall McpEndpoint::Track(const std::string& id) {
       // could stop it is answered (its ledger entry says it happened; the client, which
       // raced its cancel against the answer, may ignore it).
     } else if (reply.error_code != 0) {
-      write_(rpc::MakeErrorResponse(id, reply.error_code, reply.error_message, reply.error_data));
+      const std::string message =
+          reply.error_detail.empty() ? std::string(reply.error_message)
+                                     : std::string(reply.error_message) + ": " + reply.error_detail;
+      write_(rpc::MakeErrorResponse(id, reply.error_code, message, reply.error_data));
     } else {
       write_(rpc::MakeResultResponse(id, reply.result_json));
     }

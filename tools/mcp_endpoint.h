@@ -24,7 +24,8 @@
 // replaced within a session.
 //
 // Errors sent to the client are generic JSON-RPC messages or static text; nothing a child
-// or the client sent is echoed in an error.
+// sent is echoed in an error, nor anything the client sent but the keys of its own
+// arguments where an argument refusal names them (ToolCallReply::error_detail).
 //
 // Threading: not thread-safe; call everything on one thread (the gateway's loop). The
 // backend may complete a tool call later on that same thread.
@@ -70,11 +71,15 @@ struct ToolCallReply {
   // finished anyway — its child had answered first, a las__ tool ran to its end — is
   // answered, as its record says it happened (probe CJ1).
   bool cancelled = false;
+  // Appended to the message after ": ": an argument refusal's pointers and keywords, as in
+  // error_data's detail (bounded), since most clients show the message alone (probe IJ2).
+  // Never a child's text, never a value.
+  std::string error_detail;
   static ToolCallReply Error(int code, std::string_view message) {
-    return {{}, code, message, {}, {}, false};
+    return {{}, code, message, {}, {}, false, {}};
   }
   static ToolCallReply Cancelled(int code, std::string_view message) {
-    return {{}, code, message, {}, {}, true};
+    return {{}, code, message, {}, {}, true, {}};
   }
   // A std::string is no static text: the answer may be written after it is gone (a refusal
   // is answered once its record is written; probe BL1 read freed memory so).
@@ -85,7 +90,7 @@ struct ToolCallReply {
     requires std::same_as<std::remove_cvref_t<Text>, std::string>
   static ToolCallReply Cancelled(int code, Text&& message) = delete;
   static ToolCallReply Result(std::string json) {
-    return {std::move(json), 0, {}, {}, {}, false};
+    return {std::move(json), 0, {}, {}, {}, false, {}};
   }
 };
 

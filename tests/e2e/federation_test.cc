@@ -2034,6 +2034,11 @@ TEST_F(FederationTest, ArgumentsAreValidatedAgainstTheSignedSchemaBeforeAnything
   // The client learns where its arguments failed (the error's data), never a value.
   EXPECT_NE(run.steps[0]["error"]["data"]["detail"].get<std::string>().find("\"/message\" fails type"),
             std::string::npos) << run.steps[0].dump();
+  // And in the message, which most clients show alone (probe IJ2).
+  EXPECT_NE(run.steps[0]["error"]["message"].get<std::string>().find(
+                "Arguments do not match the tool's input schema: \"/message\" fails type"),
+            std::string::npos)
+      << run.steps[0].dump();
   EXPECT_EQ(run.steps[1].dump().find("sk-secret-looking"), std::string::npos) << run.steps[1].dump();
   EXPECT_EQ(StepText(run.steps[3]), "Echo: fine");
   auto denied = Replay({"--kind", "ToolCallDenied"});
