@@ -358,8 +358,13 @@ void McpEndpoint::HandleRequest(const std::string& id, const std::string& method
     write_(rpc::MakeResultResponse(id, "{}"));
     return;
   }
+  // A method Las never serves is -32601 before initialization too: a client probing for a
+  // newer protocol's method (the MCP inspector's `server/discover`) learns it is not there,
+  // not that it came too early (probe IJ3).
   if (!session_) {
-    write_(rpc::MakeErrorResponse(id, rpc::kInvalidRequest, "Session not initialized"));
+    write_(IsServedMethod(method)
+               ? rpc::MakeErrorResponse(id, rpc::kInvalidRequest, "Session not initialized")
+               : rpc::MakeErrorResponse(id, rpc::kMethodNotFound));
     return;
   }
   const ParamsView view = ViewParams(params, options_.max_depth);

@@ -80,6 +80,8 @@ TEST_F(EndpointTest, RequestsBeforeInitializeFailAndInitializeWorksOnce) {
   json early = Send(R"({"jsonrpc":"2.0","id":0,"method":"tools/list"})");
   EXPECT_EQ(early["id"], 0);
   EXPECT_EQ(early["error"]["code"], -32600);
+  // A method never served is not found, before initialize as after (probe IJ3).
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":1,"method":"server/discover"})")["error"]["code"], -32601);
   json ping = Send(R"({"jsonrpc":"2.0","id":"p","method":"ping"})");  // the one request MCP allows first
   EXPECT_EQ(ping["result"], json::object()) << ping.dump();
   EXPECT_FALSE(endpoint_->initialized());
