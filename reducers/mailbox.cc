@@ -20,34 +20,23 @@ MailMessage* Owned(Mailboxes& mailboxes, const fb::Envelope& event,
   return &it->second;
 }
 
-// The (state, sent_sequence) a cursor names; state -1 when the text is not a cursor.
-std::pair<int, uint64_t> ParseCursor(std::string_view text) {
-  int state = -1;
-  uint64_t sequence = 0;
-  const size_t colon = text.find(':');
-  if (colon == std::string_view::npos) return {-1, 0};
-  auto a = std::from_chars(text.data(), text.data() + colon, state);
-  auto b = std::from_chars(text.data() + colon + 1, text.data() + text.size(), sequence);
-  if (a.ec != std::errc() || a.ptr != text.data() + colon || b.ec != std::errc() ||
-      b.ptr != text.data() + text.size() || state < static_cast<int>(MailState::kUnread) ||
-      state > static_cast<int>(MailState::kCompleted)) {
-    return {-1, 0};
+// The (state, message id) a cursor names; state -1 when the text is not a cursor.
+std::pair<int, std::string_view> ParseCursor(std::string_view text) {
+  if (text.size() < 3 || text[1] != ':' || text[0] < '0' ||
+      text[0] > '0' + static_cast<int>(MailState::kCompleted)) {
+    return {-1, {}};
   }
-  return {state, sequence};
+  return {text[0] - '0', text.substr(2)};
 }
 
 }  // namespace
 
 // Cursor text: "<state>:<sent_sequence>".
-std::string MailCursor(MailState state, uint64_t sent_sequence) {
-  return std::to_string(static_cast<int>(state)) + ":" + std::to_string(sent_sequence);
+std::string MailCursor(MailState state, const MailMessage& message) {
+  return std::to_string(static_cast<int>(state)) + ":" + message.message_id;
 }
 
-bool IsMailCursor(std::string_view text) {
-  const auto [state, sequence] = ParseCursor(text);
-  // Only the spelling MailCursor gives ("00:0" names the same place, but no page gave it).
-  return state >= 0 && MailCursor(static_cast<MailState>(state), sequence) == text;
-}
+bool IsMailCursor(std::string_view text) { return ParseCursor(text).first >= 0; }
 
 void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
            const fb::Envelope& event) {
@@ -126,12 +115,21 @@ MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t
                   std::string_view after, size_t limit, bool include_completed) {
   MailPage page;
   if (limit == 0) limit = 1;
+  const auto [after_state, after_id] = ParseCursor(after);  // "": {-1, ""}
+  uint64_t after_sequence = 0;
+  if (after_state >= 0) {
+    const auto named = mailboxes.by_id.find(after_id);
+    if (named == mailboxes.by_id.end() || named->second.to_agent_id != agent_id) {
+      page.unknown_cursor = true;
+      return page;
+    }
+    after_sequence = named->second.sent_sequence;
+  }
   auto box = mailboxes.by_recipient.find(agent_id);
   if (box == mailboxes.by_recipient.end()) return page;
   // Each state's group is read in place, in the order sent, from the cursor on; the walk
   // stops once the page is full (probe EQ1: a sort of the whole mailbox per page took
   // 1.5 s on the loop at 500,000 messages).
-  const auto [after_state, after_sequence] = ParseCursor(after);  // "": {-1, 0}
   const int completed = static_cast<int>(MailState::kCompleted);
   const int last_group = include_completed ? completed : completed - 1;
   size_t scanned = 0;
@@ -143,12 +141,12 @@ MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t
       const MailMessage& m = *it->second;
       if (static_cast<int>(StateAt(m, now_micros)) != group) {
         if (++scanned < kMaxMailScanned) continue;
-        page.next = MailCursor(static_cast<MailState>(group), m.sent_sequence);
+        page.next = MailCursor(static_cast<MailState>(group), m);
         return page;
       }
       if (page.messages.size() == limit) {
         const MailMessage& last = *page.messages.back();
-        page.next = MailCursor(StateAt(last, now_micros), last.sent_sequence);
+        page.next = MailCursor(StateAt(last, now_micros), last);
         return page;
       }
       page.messages.push_back(&m);

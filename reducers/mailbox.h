@@ -85,9 +85,15 @@ inline constexpr size_t kMaxMailScanned = 10'000;
 struct MailPage {
   std::vector<const MailMessage*> messages;
   std::optional<std::string> next;  // set when more follow
+  // `after` names no message of this mailbox (a cursor of another agent's, or made up):
+  // nothing listed. Told apart from no message of another agent's, never.
+  bool unknown_cursor = false;
 };
-// The `next` of a page whose last message had `state` and `sent_sequence`.
-std::string MailCursor(MailState state, uint64_t sent_sequence);
+// The `next` of a page whose last message is `message` in `state`: the state and the
+// message's id, never its log sequence (probe IH2: "0:220" counted the whole log's events
+// between an agent's own messages).
+std::string MailCursor(MailState state, const MailMessage& message);
+// Whether `text` is spelt as MailCursor spells one (a state digit, a colon, an id).
 bool IsMailCursor(std::string_view text);
 MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t now_micros,
                   std::string_view after, size_t limit, bool include_completed);

@@ -114,8 +114,9 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
               });
 }
 
-// Room for any `next` a mailbox page writes (reducers::MailCursor: state, colon, sequence).
-constexpr std::string_view kLongestCursorJson = "\"3:18446744073709551615\"";
+// Room for any `next` a mailbox page writes (reducers::MailCursor: state, colon, message id;
+// Las's ids are "msg-" and 32 hex digits, tools/random_id.h).
+constexpr std::string_view kLongestCursorJson = "\"3:msg-0123456789abcdef0123456789abcdef\"";
 
 void List(Coordination& c, const SessionInfo& session, const std::string& arguments,
           std::function<void(ToolCallReply)> done) {
@@ -139,6 +140,9 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   const size_t extra = include_completed ? 0 : c.completing_count();
   const reducers::MailPage page = reducers::ListMail(c.mailboxes(), session.agent_id, now, after,
                                                      limit + extra, include_completed);
+  if (page.unknown_cursor) {
+    return Refuse(done, "invalid-arguments", "after is not a `next` from las__message_list");
+  }
   std::string messages = "[";
   PageBudget budget;
   bool truncated = false;
@@ -146,8 +150,7 @@ void List(Coordination& c, const SessionInfo& session, const std::string& argume
   std::optional<std::string> next = page.next;
   // The `next` after page.messages[i]: where the following page starts.
   auto cursor_after = [&](size_t i) {
-    return reducers::MailCursor(reducers::StateAt(*page.messages[i], now),
-                                page.messages[i]->sent_sequence);
+    return reducers::MailCursor(reducers::StateAt(*page.messages[i], now), *page.messages[i]);
   };
   for (size_t i = 0; i < page.messages.size(); ++i) {
     const auto* message = page.messages[i];

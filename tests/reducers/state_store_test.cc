@@ -121,8 +121,16 @@ TEST_F(MailboxTest, UnreadFirstThenReadThenDeferredPaged) {
   EXPECT_EQ(Ids(first), (std::vector<std::string>{"m3", "m4", "m1"}));
   ASSERT_TRUE(first.next.has_value());
   EXPECT_TRUE(IsMailCursor(*first.next));
-  EXPECT_EQ(*first.next, MailCursor(MailState::kRead, first.messages.back()->sent_sequence));
+  // The state and the message's id, never its log sequence (probe IH2).
+  EXPECT_EQ(*first.next, "1:m1");
   EXPECT_EQ(Ids(ListMail(mail_, "bob", 500, *first.next, 3, false)), (std::vector<std::string>{"m2"}));
+  // A cursor naming another agent's message, or none, lists nothing and says so.
+  EXPECT_TRUE(ListMail(mail_, "bob", 500, "0:x", 3, false).unknown_cursor);
+  EXPECT_TRUE(ListMail(mail_, "bob", 500, "1:nosuch", 3, false).unknown_cursor);
+  EXPECT_TRUE(ListMail(mail_, "bob", 500, "1:nosuch", 3, false).messages.empty());
+  EXPECT_FALSE(IsMailCursor("4:m1"));
+  EXPECT_FALSE(IsMailCursor("1:"));
+  EXPECT_FALSE(IsMailCursor("12:m1"));
   // After the deferral runs out the message is unread again.
   EXPECT_EQ(Ids(ListMail(mail_, "bob", 1000, "", 10, false)),
             (std::vector<std::string>{"m2", "m3", "m4", "m1"}));

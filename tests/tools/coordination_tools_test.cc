@@ -710,6 +710,11 @@ TEST_F(CoordinationToolsTest, MessagesUnreadFirstPagedReadDeferComplete) {
   ASSERT_EQ(page1["messages"].size(), 3u);
   EXPECT_EQ(page1["messages"][0]["message_id"], ids[1]) << "unread first";
   EXPECT_EQ(page1["messages"][0]["state"], "unread");
+  // The cursor names the page's last message, never a log sequence (probe IH2); another
+  // agent cannot page with it.
+  EXPECT_EQ(page1["next"], "0:" + page1["messages"][2]["message_id"].get<std::string>());
+  EXPECT_EQ(ErrorCode("alice", "las__message_list", json{{"after", page1["next"]}}.dump()),
+            "invalid-arguments");
   json page2 = Ok("bob", "las__message_list", {{"limit", 3}, {"after", page1["next"]}});
   ASSERT_EQ(page2["messages"].size(), 2u);
   EXPECT_EQ(page2["messages"][0]["message_id"], ids[4]);
