@@ -410,13 +410,17 @@ int RunReplay(const ReplayOptions& options) {
     (void)replay_output::Write();
   }
   const bool delivered = StdoutDelivered();
-  for (const auto& [sequence, release] : untrusted) {
-    std::fprintf(stderr, "las %s: release %llu (event %llu) was signed by key %s, which %s does not list\n",
-                 CommandWords(), static_cast<unsigned long long>(release.release_sequence),
-                 static_cast<unsigned long long>(sequence), EscapeForTerminal(release.key_id).c_str(),
-                 EscapeForTerminal(options.trust_store).c_str());
-  }
+  // Last before the verdict, so that a reader of the end sees them (probe IK3).
+  auto report_untrusted = [&] {
+    for (const auto& [sequence, release] : untrusted) {
+      std::fprintf(stderr, "las %s: release %llu (event %llu) was signed by key %s, which %s does not list\n",
+                   CommandWords(), static_cast<unsigned long long>(release.release_sequence),
+                   static_cast<unsigned long long>(sequence), EscapeForTerminal(release.key_id).c_str(),
+                   EscapeForTerminal(options.trust_store).c_str());
+    }
+  };
   if (!outcome.status.ok()) {
+    report_untrusted();
     if (outcome.first_bad_sequence) {
       // Not called tampering: a block failing its checksum (a disk error) breaks the chain
       // too, and the detail says which it is (probe AZ2).
@@ -450,7 +454,10 @@ int RunReplay(const ReplayOptions& options) {
     std::fprintf(stderr, "las %s: %s\n", CommandWords(), SealLine(seal, no_key).c_str());
     std::fprintf(stderr, "las %s: %s\n", CommandWords(),
                  KeptLine(kept, kept_record, no_key).c_str());
-    if (std::fflush(stderr) != 0 || std::ferror(stderr)) return ExitCodeFor(IoError(""));
+  }
+  report_untrusted();
+  if (!options.summary && (std::fflush(stderr) != 0 || std::ferror(stderr))) {
+    return ExitCodeFor(IoError(""));
   }
   return untrusted.empty() ? kExitOk : kExitFailure;
 }

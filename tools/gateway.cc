@@ -8,7 +8,6 @@
 #include <iterator>
 #include <string_view>
 
-#include "base/utf8.h"
 #include "tools/argument_check_queue.h"
 #include "tools/builtin_tools.h"
 #include "tools/credentials.h"
@@ -16,6 +15,7 @@
 #include "tools/docs_mcp.h"
 #include "tools/handle_refs.h"
 #include "tools/handles_in_creation.h"
+#include "tools/refusal_detail.h"
 #include "tools/result_shape.h"
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
@@ -49,19 +49,12 @@ ToolCallReply SurfaceUnavailable() {
 // never a value (trust/argument_schema.h) — so a model can fix its call: in the error's
 // `data`, and after the message, bounded (most clients show the message alone: probe IJ2).
 ToolCallReply SchemaRefusal(const trust::Verdict& verdict) {
-  constexpr size_t kMaxDetailInMessage = 512;
   ToolCallReply reply = ToolCallReply::Error(
       kCallRefused, verdict.reason() == trust::Reason::kArgumentsInvalid
                         ? "Arguments are not one strict JSON object within Las's bounds"
                         : "Arguments do not match the tool's input schema");
   reply.error_data = "{\"detail\":" + transport::QuoteJsonString(verdict.detail()) + "}";
-  // Where they failed, without the detail's own words for what the message already says.
-  std::string_view where = verdict.detail();
-  constexpr std::string_view kSaidByTheMessage = "the arguments do not match the input schema";
-  if (where.starts_with(kSaidByTheMessage)) where.remove_prefix(kSaidByTheMessage.size());
-  if (where.starts_with(": ")) where.remove_prefix(2);
-  const std::string_view shown = Utf8PrefixOfAtMost(where, kMaxDetailInMessage);
-  reply.error_detail = std::string(shown) + (shown.size() < where.size() ? " ..." : "");
+  reply.error_detail = RefusalDetailForMessage(verdict.detail());
   return reply;
 }
 

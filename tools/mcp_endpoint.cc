@@ -469,9 +469,10 @@ void McpEndpoint::Initialize(const std::string& id, const std::string& params) {
       backend_.OnSessionRefused(session, options_.required_agent_reason);
     }
     write_(rpc::MakeErrorResponse(id, rpc::kInvalidParams,
-                                  "agentId does not match the configured agent (while Skarbiec "
-                                  "is served, only the agent SKARBIEC_MCP_AGENT_ID names may "
-                                  "open a session)"));
+                                  "Session refused: while Skarbiec is served, only the agent "
+                                  "SKARBIEC_MCP_AGENT_ID names may open a session (a session's "
+                                  "agent is initialize's agentId, else LAS_AGENT_ID, else "
+                                  "default)"));
     return;
   }
   session.session_id = options_.new_session_id ? options_.new_session_id() : "session";

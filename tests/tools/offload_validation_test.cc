@@ -487,6 +487,14 @@ TEST_F(OffloadValidationTest, WithoutARunnerTheSameRefusalIsMadeInline) {
   OnlyDenial("arguments-schema-violation");
 }
 
+// The message says where the arguments failed too, which most clients show alone (probe
+// IJ2; its bound: tests/tools/refusal_detail_test.cc).
+TEST_F(OffloadValidationTest, TheRefusalsMessageSaysWhereTheArgumentsFailed) {
+  Open(nullptr);
+  const json one = Await("a", Send("a", "echo__echo", json{{"message", 5}}.dump()));
+  EXPECT_EQ(ErrorOf(one)["message"], "Arguments do not match the tool's input schema: \"/message\" fails type");
+}
+
 // notifications/cancelled while the check runs: the call never reaches the child (no
 // ToolCallRequested), is recorded denied "cancelled", and gets no response; the session
 // goes on.
