@@ -67,19 +67,21 @@ std::map<std::string, std::string> ParseToolTitles(std::string_view tools_json) 
     if (!tool.is_object()) continue;
     auto name = tool.find("name");
     if (name == tool.end() || !name->is_string()) continue;
-    const nlohmann::json* title = nullptr;
-    if (auto top = tool.find("title"); top != tool.end() && top->is_string()) {
-      title = &*top;
-    } else if (auto annotations = tool.find("annotations");
-               annotations != tool.end() && annotations->is_object()) {
-      auto nested = annotations->find("title");
-      if (nested != annotations->end() && nested->is_string()) title = &*nested;
-    }
     // Unsigned, child-chosen text that reaches the model (las__search): only printable text,
-    // no control or bidirectional characters (probe O2-4).
-    if (title != nullptr && IsPrintableText(title->get_ref<const std::string&>())) {
-      titles[name->get<std::string>()] = title->get<std::string>();
+    // no control or bidirectional characters (probe O2-4). The top-level title first, else
+    // the annotations' (also when the top-level one is not printable: probe IN1).
+    auto printable = [](const nlohmann::json& owner) -> const std::string* {
+      auto title = owner.find("title");
+      if (title == owner.end() || !title->is_string()) return nullptr;
+      return IsPrintableText(title->get_ref<const std::string&>()) ? &title->get_ref<const std::string&>()
+                                                                   : nullptr;
+    };
+    const std::string* title = printable(tool);
+    if (auto annotations = tool.find("annotations");
+        title == nullptr && annotations != tool.end() && annotations->is_object()) {
+      title = printable(*annotations);
     }
+    if (title != nullptr) titles[name->get<std::string>()] = *title;
   }
   return titles;
 }

@@ -504,9 +504,11 @@ TEST(CapabilityListTest, ToolTitlesComeFromTitleOrAnnotations) {
       R"([{"name":"a","inputSchema":{},"title":"Top"},)"
       R"({"name":"b","inputSchema":{},"annotations":{"title":"Nested"}},)"
       R"({"name":"c","inputSchema":{}},)"
-      R"({"name":"d","inputSchema":{},"title":"Evil \u202e\u0007\u001b[31m"}])");
-  EXPECT_EQ(titles, (std::map<std::string, std::string>{{"a", "Top"}, {"b", "Nested"}}))
-      << "a title with control or bidirectional characters is dropped";
+      R"({"name":"d","inputSchema":{},"title":"Evil \u202e\u0007\u001b[31m"},)"
+      R"({"name":"e","inputSchema":{},"title":"Evil \u001b[31m","annotations":{"title":"Clean"}}])");
+  EXPECT_EQ(titles, (std::map<std::string, std::string>{{"a", "Top"}, {"b", "Nested"}, {"e", "Clean"}}))
+      << "a title with control or bidirectional characters is dropped, for the annotations' "
+         "when that one is printable (probe IN1)";
   trust::SurfaceBinding binding;
   binding.name = "echo";
   binding.tools.resize(2);
