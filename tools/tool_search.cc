@@ -1,10 +1,13 @@
 #include "tools/tool_search.h"
 
+#include "base/utf8.h"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "base/search_text.h"
+#include "base/utf8.h"
 
 namespace las::tools {
 namespace {
@@ -219,11 +222,10 @@ std::string Summary(const CatalogTool& tool) {
   constexpr size_t kMax = 160;
   constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
   std::string_view text = tool.description ? std::string_view(*tool.description) : "";
-  text = text.substr(0, text.find('\n'));
+  text = text.substr(0, text.find_first_of("\r\n"));  // a CRLF's CR too (probe IN2)
   if (text.size() <= kMax) return std::string(text);
-  size_t cut = kMax - kEllipsis.size();  // the ellipsis counts too (SOURCES.md: ≤160 bytes)
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(text.substr(0, cut)) + std::string(kEllipsis);
+  // The ellipsis counts too (SOURCES.md: ≤160 bytes).
+  return std::string(Utf8PrefixOfAtMost(text, kMax - kEllipsis.size())) + std::string(kEllipsis);
 }
 
 }  // namespace las::tools

@@ -78,7 +78,8 @@ std::vector<SearchHit> SearchTools(const std::vector<const CatalogTool*>& tools,
 // qualified name and the bare tool name), nearest first, ties by name.
 std::vector<std::string> NearestNames(const std::vector<const CatalogTool*>& tools,
                                       std::string_view name, size_t limit);
-// The first line of the description, at most 160 bytes (cut at a UTF-8 boundary, "…").
+// The first line of the description (up to its first CR or LF), at most 160 bytes (cut at
+// a UTF-8 boundary, "…").
 std::string Summary(const CatalogTool& tool);
 // The lower-cased search keys of `tool` (ready = true).
 SearchKeys SearchKeysOf(const CatalogTool& tool);

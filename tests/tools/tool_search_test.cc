@@ -137,6 +137,10 @@ TEST(SummaryTest, FirstLineBoundedAtAUtf8Boundary) {
   CatalogTool tool;
   tool.description = "First line.\nSecond line.";
   EXPECT_EQ(Summary(tool), "First line.");
+  tool.description = "First line.\r\nSecond line.";  // probe IN2: the CR stayed
+  EXPECT_EQ(Summary(tool), "First line.");
+  tool.description = "First line.\rSecond line.";
+  EXPECT_EQ(Summary(tool), "First line.");
   // 157 bytes of text and a 3-byte ellipsis: at most 160 in all (probe O2-3: it was 163).
   tool.description = std::string(200, 'a');
   EXPECT_EQ(Summary(tool), std::string(157, 'a') + "\xE2\x80\xA6");
