@@ -62,6 +62,15 @@ bool SourceOwnsTools(const LasToolContext& context, const std::string& id) {
   return false;
 }
 
+// The catalog's tool named `qualified_name`, visible or not; nullptr when there is none.
+const CatalogTool* CatalogToolNamed(const LasToolContext& context, const std::string& qualified_name) {
+  if (context.links.federation == nullptr) return nullptr;
+  for (const auto& tool : context.links.federation->catalog().tools()) {
+    if (tool.qualified_name == qualified_name) return &tool;
+  }
+  return nullptr;
+}
+
 // A handler over the parsed arguments (the input schema was checked before it runs).
 using JsonHandler = std::function<void(const SessionInfo& session, const Json& args,
                                        std::function<void(ToolCallReply)> done)>;
@@ -125,6 +134,13 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           entry["definition_sha256"] = tool->definition_sha256;
           entry["inputSchema"] = Json::parse(ListedInputSchemaJson(*tool), nullptr, false);
           done(ToolCallReply::Result(Ok(entry)));
+          return;
+        }
+        // A tool of a disabled source is not described, and says so, as las__list_tools
+        // does for its source (probe IN3: "unknown-tool" with unrelated nearest names).
+        if (const CatalogTool* hidden = CatalogToolNamed(context, name); hidden != nullptr) {
+          done(ToolCallReply::Result(
+              ErrorResult({{"error", "source-disabled"}, {"source", SourceIdOf(*hidden)}})));
           return;
         }
         done(ToolCallReply::Result(

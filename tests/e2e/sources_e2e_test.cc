@@ -147,10 +147,15 @@ TEST_F(SourcesE2eTest, ADisabledSourceStaysDisabledAcrossRestartUntilEnabled) {
                     CallStep("las__call",
                              {{"name", "echo__echo"}, {"arguments", {{"message", "hi"}}}}),
                     CallStep("flaky__echo", {{"text", "others serve"}}),
-                    CallStep("las__list_tools", {{"source", "echo"}})});
+                    CallStep("las__list_tools", {{"source", "echo"}}),
+                    CallStep("las__describe", {{"name", "echo__echo"}})});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.steps[4]["result"]["isError"], true);
   EXPECT_EQ(run.steps[4]["result"]["structuredContent"]["error"], "source-disabled");
+  // Describing one of its tools says the same, naming the source (probe IN3).
+  EXPECT_EQ(run.steps[5]["result"]["structuredContent"],
+            json({{"error", "source-disabled"}, {"source", "echo"}}))
+      << run.steps[5].dump();
   const auto names = ListedNames(run.steps[0]);
   for (const auto& name : names) EXPECT_NE(name.rfind("echo__", 0), 0u) << name;
   EXPECT_TRUE(names.count("flaky__echo"));
