@@ -53,6 +53,13 @@ void RemoveMadeKey(const std::string& key_file, const std::filesystem::path& exi
   }
 }
 
+Status WithRestoreAdvice(const Status& status) {
+  if (status.code() != Code::kCorruption) return status;
+  return Corruption(status.message() +
+                    "; if the log was damaged or tampered with, restore the last copy that "
+                    "verifies (docs/CLI.md, \"Backups, restores, moves and the snapshot key\")");
+}
+
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,
                                                      log::LogOptions options, SealWriter writer) {
@@ -69,12 +76,7 @@ Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
   }
   auto log = log::EventLog::Open(dir, options);
   if (!log.ok() && missing_key_under && options.seal_key) RemoveMadeKey(key_file, *missing_key_under);
-  if (!log.ok() && log.status().code() == Code::kCorruption) {
-    return Corruption(log.status().message() +
-                      "; if the log was damaged or tampered with, restore the last copy that "
-                      "verifies (docs/CLI.md, \"Backups, restores, moves and the snapshot key\")");
-  }
-  if (!log.ok()) return log.status();
+  if (!log.ok()) return WithRestoreAdvice(log.status());
   if (options.seal_key) {
     LAS_RETURN_IF_ERROR(KeepHeadOutside(**log, *options.seal_key, KeptHeadFile(key_file, *options.seal_key, dir), dir));
   }

@@ -35,8 +35,13 @@ enum class SealWriter {
 // log rolled back below it); then a note naming the events no seal of that key vouches for
 // (log::UnvouchedNote), at every open while there are any, or saying what `writer` does
 // with another key's seal (LogOptions::keep_another_keys_seal unless kAdoptingServer).
+// A kCorruption refusal is returned WithRestoreAdvice.
 Result<std::unique_ptr<log::EventLog>> OpenSealedLog(const std::string& dir,
                                                      const std::string& key_file,
                                                      log::LogOptions options, SealWriter writer);
+
+// `status`, and when it is kCorruption (a log damaged or tampered with, found at its open or
+// when its events are first read) what the operator can do about it.
+Status WithRestoreAdvice(const Status& status);
 
 }  // namespace las::tools

@@ -168,7 +168,8 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   auto parts = std::make_unique<Parts>(io, options, std::move(*log));
   // A call timeout is a promise about time: no sync may hold the loop past a deadline.
   if (options.call_timeout_ms > 0) parts->appender.SyncOffLoopAlways();
-  if (Status folded = parts->live.CatchUp(); !folded.ok()) return folded;
+  // A block that fails its checksum is found here, not at the open (probe IO2).
+  if (Status folded = parts->live.CatchUp(); !folded.ok()) return WithRestoreAdvice(folded);
   if (Status closed = CloseLostSessions(*parts->log, parts->live); !closed.ok()) return closed;
   // Not told on stderr here: the server ends with this failure as its exit status, and
   // the command's error line says it, once (probe AP3: it was said twice).

@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "log/event_log.h"
 #include "tests/support/run_command.h"
+#include "tests/support/sample_events.h"
 #include "tests/support/temp_dir.h"
 
 namespace las {
@@ -300,6 +302,43 @@ TEST_F(ServeCliTest, ADefaultGrantTypoAndARegistryOthersMayWriteAreNoted) {
                                     ")"),
             std::string::npos)
       << through_theirs.err;
+}
+
+// A log damaged or tampered with gets the same advice whether the open finds it (a lost
+// table file) or the first read of its events does (a block that fails its checksum: probe
+// IO2, where `las serve` printed RocksDB's text alone).
+TEST_F(ServeCliTest, ADamagedLogIsRefusedWithTheRestoreAdviceWhereverItIsFound) {
+  const std::string dir = tmp_.Sub("log");
+  {
+    auto log = log::EventLog::Open(dir);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    for (int i = 0; i < 200; ++i) ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
+  }
+  fs::path largest;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".sst") continue;
+    if (largest.empty() || entry.file_size() > fs::file_size(largest)) largest = entry.path();
+  }
+  ASSERT_FALSE(largest.empty()) << "a closed log keeps its events in table files";
+  {
+    std::fstream file(largest, std::ios::in | std::ios::out | std::ios::binary);
+    const auto middle = static_cast<std::streamoff>(fs::file_size(largest) / 2);
+    file.seekg(middle);
+    char byte = 0;
+    file.read(&byte, 1);
+    byte = static_cast<char>(byte ^ 0x5a);
+    file.seekp(middle);
+    file.write(&byte, 1);
+  }
+  const CommandResult flipped = Las({"serve", "--embedded", "--log", dir, "--snapshot-key", ""});
+  EXPECT_EQ(flipped.exit_code, 3) << flipped.err;
+  EXPECT_NE(flipped.err.find("cannot be read"), std::string::npos) << flipped.err;
+  EXPECT_NE(flipped.err.find("restore the last copy that verifies"), std::string::npos) << flipped.err;
+  fs::remove(largest);
+  const CommandResult lost = Las({"serve", "--embedded", "--log", dir, "--snapshot-key", ""});
+  EXPECT_EQ(lost.exit_code, 3) << lost.err;
+  EXPECT_NE(lost.err.find("table file " + largest.string() + " is missing"), std::string::npos) << lost.err;
+  EXPECT_NE(lost.err.find("restore the last copy that verifies"), std::string::npos) << lost.err;
 }
 
 // Every verb's help names the environment variables it reads (the flags name their own), so

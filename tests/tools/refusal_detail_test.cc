@@ -27,6 +27,18 @@ TEST(RefusalDetailTest, ALongDetailIsCutBetweenTwoFailures) {
   EXPECT_EQ(shown.find("; ...", 0), std::string::npos);
 }
 
+// A key may hold "; " itself: the cut is never there (probe IO1).
+TEST(RefusalDetailTest, ASeparatorInsideAKeyIsNoPlaceToCut) {
+  std::string detail;
+  for (int i = 0; i < 8; ++i) {
+    detail += std::string(i == 0 ? "" : "; ") + "\"/k0" + std::to_string(i) + "; \\\"" +
+              std::string(55, 'C') + "\" fails type";
+  }
+  const std::string shown = RefusalDetailForMessage(detail);
+  ASSERT_TRUE(shown.ends_with("\" fails type ...")) << shown;
+  EXPECT_TRUE(detail.starts_with(shown.substr(0, shown.size() - 4))) << shown;
+}
+
 // One failure longer than the bound is cut at a character boundary.
 TEST(RefusalDetailTest, AnUncuttableFailureIsCutBetweenCharacters) {
   std::string detail = "\"/";
