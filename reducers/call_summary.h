@@ -11,9 +11,10 @@
 // `ledger_hash` commits to the whole ledger (log/FORMAT.md §Call ledger digest): starting
 // from 32 zero bytes, every ToolCallRequested/Completed/Denied at sequence n folds
 //   ledger_hash = BLAKE2b-256("las.calls.ledger.v1" || 0x00 || ledger_hash || update(n))
-// where update(n) is the event's ledger-relevant fields (EncodeLedgerUpdate). The ledger is
-// a function of that sequence of updates, so equal hashes mean equal ledgers; computing it
-// costs O(1) per event and needs no per-call state.
+// where update(n) is the event's ledger-relevant fields (EncodeLedgerUpdate): every field of
+// reducers/call_ledger.h's records but `detail` (the operator's words, which the chain
+// covers), so equal hashes mean ledgers equal in all else; computing it costs O(1) per
+// event and needs no per-call state.
 //
 // Pure: same events, same state. Not thread-safe (plain data).
 #pragma once
