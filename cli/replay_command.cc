@@ -408,6 +408,9 @@ int RunReplay(const ReplayOptions& options) {
     if (trusted) summary["untrusted_releases"] = UntrustedJson(untrusted);
     replay_output::Print(DumpJson(nlohmann::ordered_json{{"summary", summary}}));
     (void)replay_output::Write();
+    // The summary's "seal": null does not say why; stderr does, as without --summary
+    // (probe IQ3).
+    if (!key) std::fprintf(stderr, "las %s: %s\n", CommandWords(), SealLine(std::nullopt, no_key).c_str());
   }
   const bool delivered = StdoutDelivered();
   // Last before the verdict, so that a reader of the end sees them (probe IK3).

@@ -847,6 +847,13 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
   EXPECT_EQ(unjudged.exit_code, 0) << unjudged.err;
   EXPECT_NE(unjudged.err.find("head seal not judged: "), std::string::npos) << unjudged.err;
   EXPECT_NE(unjudged.err.find("nokey"), std::string::npos) << "names why: " << unjudged.err;
+  // With --summary too, whose "seal": null does not say why (probe IQ3).
+  CommandResult summarized = RunCommand({LAS_EXECUTABLE, "replay", "--log", dir_, "--summary"},
+                                        {"XDG_CONFIG_HOME=" + tmp_.Sub("nokey")});
+  EXPECT_EQ(summarized.exit_code, 0) << summarized.err;
+  EXPECT_TRUE(json::parse(Lines(summarized.out).back())["summary"]["seal"].is_null());
+  EXPECT_NE(summarized.err.find("head seal not judged: "), std::string::npos) << summarized.err;
+  EXPECT_NE(summarized.err.find("nokey"), std::string::npos) << summarized.err;
   // A key named on the command line is meant to judge: one that cannot fails the replay,
   // naming the key, rather than exit 0 with nothing judged (probe FM6).
   CommandResult missing = Las({"replay", "--log", dir_, "--snapshot-key", tmp_.Sub("nokey"),
