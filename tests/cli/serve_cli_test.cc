@@ -16,6 +16,7 @@
 #include "log/event_log.h"
 #include "tests/support/run_command.h"
 #include "tests/support/sample_events.h"
+#include "tests/support/table_files.h"
 #include "tests/support/temp_dir.h"
 
 namespace las {
@@ -314,22 +315,9 @@ TEST_F(ServeCliTest, ADamagedLogIsRefusedWithTheRestoreAdviceWhereverItIsFound) 
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     for (int i = 0; i < 200; ++i) ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
   }
-  fs::path largest;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() != ".sst") continue;
-    if (largest.empty() || entry.file_size() > fs::file_size(largest)) largest = entry.path();
-  }
+  const fs::path largest = testing::LargestTableFile(dir);
   ASSERT_FALSE(largest.empty()) << "a closed log keeps its events in table files";
-  {
-    std::fstream file(largest, std::ios::in | std::ios::out | std::ios::binary);
-    const auto middle = static_cast<std::streamoff>(fs::file_size(largest) / 2);
-    file.seekg(middle);
-    char byte = 0;
-    file.read(&byte, 1);
-    byte = static_cast<char>(byte ^ 0x5a);
-    file.seekp(middle);
-    file.write(&byte, 1);
-  }
+  testing::FlipTheMiddleByte(largest);
   const CommandResult flipped = Las({"serve", "--embedded", "--log", dir, "--snapshot-key", ""});
   EXPECT_EQ(flipped.exit_code, 3) << flipped.err;
   EXPECT_NE(flipped.err.find("cannot be read"), std::string::npos) << flipped.err;

@@ -19,6 +19,7 @@
 #include "tests/log/closed_log.h"
 #include "tests/log/raw_db.h"
 #include "tests/support/sample_events.h"
+#include "tests/support/table_files.h"
 #include "tests/support/temp_dir.h"
 
 namespace las::log {
@@ -81,13 +82,9 @@ TEST(OpenErrorsTest, EmptiedTableFilesAreCorruptionForTheReaderToo) {
   testing::TempDir tmp;
   const std::string dir = tmp.Sub("log");
   ASSERT_NO_FATAL_FAILURE(WriteClosedLog(dir));
-  int emptied = 0;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() != ".sst") continue;
-    fs::resize_file(entry.path(), 0);
-    ++emptied;
-  }
-  ASSERT_GT(emptied, 0) << "a closed log keeps its events in table files";
+  const auto tables = testing::TableFiles(dir);
+  ASSERT_FALSE(tables.empty()) << "a closed log keeps its events in table files";
+  for (const auto& table : tables) fs::resize_file(table, 0);
   auto reader = LogReader::Open(dir);
   ASSERT_FALSE(reader.ok());
   EXPECT_EQ(reader.status().code(), Code::kCorruption) << reader.status().ToString();

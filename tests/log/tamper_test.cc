@@ -18,6 +18,7 @@
 #include "log/rocks_layout.h"
 #include "tests/log/raw_db.h"
 #include "tests/support/sample_events.h"
+#include "tests/support/table_files.h"
 #include "tests/support/temp_dir.h"
 
 namespace las::log {
@@ -219,10 +220,7 @@ TEST_F(TamperTest, WriterRefusesToOpenALogWhoseHeadDoesNotMatch) {
 // A closed log keeps its events in table files the MANIFEST lists (the writer flushes
 // before it closes), so removing one refuses every open instead of shortening the log.
 TEST_F(TamperTest, ADeletedTableFileIsRefused) {
-  std::vector<std::filesystem::path> tables;
-  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
-    if (entry.path().extension() == ".sst") tables.push_back(entry.path());
-  }
+  const std::set<std::filesystem::path> tables = testing::TableFiles(dir_);
   ASSERT_FALSE(tables.empty());
   for (const auto& table : tables) {
     const std::string saved = table.string() + ".saved";
@@ -238,13 +236,7 @@ TEST_F(TamperTest, ADeletedTableFileIsRefused) {
   }
 }
 
-std::set<std::filesystem::path> TableFiles(const std::string& dir) {
-  std::set<std::filesystem::path> tables;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() == ".sst") tables.insert(entry.path());
-  }
-  return tables;
-}
+using testing::TableFiles;
 
 // A reader (a RocksDB secondary) skips a table file its MANIFEST names but cannot find, so
 // a lost file of later events read as "event 1 is missing" from a log whose first events
@@ -344,22 +336,9 @@ TEST(TableDamageTest, ABlockThatFailsItsChecksumNamesItsFirstEvent) {
     for (int i = 0; i < 200; ++i) ASSERT_TRUE((*log)->Append(testing::OneOfEveryKind(0)).ok());
     appended = (*log)->head().sequence;
   }
-  std::filesystem::path largest;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".sst") continue;
-    if (largest.empty() || entry.file_size() > std::filesystem::file_size(largest)) largest = entry.path();
-  }
+  const std::filesystem::path largest = testing::LargestTableFile(dir);
   ASSERT_FALSE(largest.empty()) << "a closed log keeps its events in table files";
-  {
-    std::fstream file(largest, std::ios::in | std::ios::out | std::ios::binary);
-    const auto middle = static_cast<std::streamoff>(std::filesystem::file_size(largest) / 2);
-    file.seekg(middle);
-    char byte = 0;
-    file.read(&byte, 1);
-    byte = static_cast<char>(byte ^ 0x5a);
-    file.seekp(middle);
-    file.write(&byte, 1);
-  }
+  testing::FlipTheMiddleByte(largest);
   auto reader = LogReader::Open(dir);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   auto cursor = (*reader)->Read(1);
