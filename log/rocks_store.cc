@@ -394,8 +394,8 @@ Result<RocksStore::CheckedHead> CheckHeadOf(rocksdb::DB& db, rocksdb::ColumnFami
   return checked;
 }
 
-// A read-only instance of the log at `dir`: it writes nothing (its info log is discarded)
-// and takes no lock. Every family's handle is destroyed before the instance.
+// A read-only instance of the log at `dir`: it writes nothing (its info log is discarded
+// but for a damaged write-ahead log's report) and takes no lock. Every family's handle is destroyed before the instance.
 struct ReadOnlyDb {
   std::shared_ptr<FollowerInfoLog> info_log = std::make_shared<FollowerInfoLog>();
   std::unique_ptr<rocksdb::DB> db;

@@ -1,7 +1,6 @@
 #include "reducers/mailbox.h"
 
 #include <algorithm>
-#include <charconv>
 #include <tuple>
 
 #include "reducers/strings.h"
@@ -31,7 +30,7 @@ std::pair<int, std::string_view> ParseCursor(std::string_view text) {
 
 }  // namespace
 
-// Cursor text: "<state>:<sent_sequence>".
+// Cursor text: "<state>:<message id>".
 std::string MailCursor(MailState state, const MailMessage& message) {
   return std::to_string(static_cast<int>(state)) + ":" + message.message_id;
 }
