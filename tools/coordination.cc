@@ -252,15 +252,22 @@ uint64_t Coordination::OpenMessages(std::string_view agent_id) const {
   uint64_t open = 0;
   const auto& recipients = mailboxes().by_recipient;
   if (const auto it = recipients.find(agent_id); it != recipients.end()) open = it->second.open.size();
-  if (const auto it = sends_in_flight_.find(agent_id); it != sends_in_flight_.end()) open += it->second;
+  if (const auto it = sends_in_flight_.find(agent_id); it != sends_in_flight_.end()) {
+    const auto& filed = mailboxes().by_id;
+    for (const std::string& id : it->second) open += filed.count(id) == 0 ? 1 : 0;
+  }
   return open;
 }
 
-void Coordination::BeginSend(const std::string& to_agent_id) { ++sends_in_flight_[to_agent_id]; }
+void Coordination::BeginSend(const std::string& to_agent_id, const std::string& message_id) {
+  sends_in_flight_[to_agent_id].insert(message_id);
+}
 
-void Coordination::EndSend(const std::string& to_agent_id) {
+void Coordination::EndSend(const std::string& to_agent_id, const std::string& message_id) {
   const auto it = sends_in_flight_.find(to_agent_id);
-  if (it != sends_in_flight_.end() && --it->second == 0) sends_in_flight_.erase(it);
+  if (it == sends_in_flight_.end()) return;
+  it->second.erase(message_id);
+  if (it->second.empty()) sends_in_flight_.erase(it);
 }
 
 std::string Coordination::NewMessageId() {

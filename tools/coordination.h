@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -129,11 +130,12 @@ class Coordination {
   };
   // The latest change decided for `message_id` and not yet folded, or nullptr.
   const MailChange* PendingMailChange(std::string_view message_id) const;
-  // The messages `agent_id` holds open: the fold's, and those sent to it and not yet folded
-  // (between BeginSend and EndSend; a completion not yet folded still counts).
+  // The messages `agent_id` holds open: the fold's, and those sent to it that the fold has
+  // not filed yet (each between BeginSend and EndSend, by its id; a completion not yet
+  // folded still counts).
   uint64_t OpenMessages(std::string_view agent_id) const;
-  void BeginSend(const std::string& to_agent_id);
-  void EndSend(const std::string& to_agent_id);
+  void BeginSend(const std::string& to_agent_id, const std::string& message_id);
+  void EndSend(const std::string& to_agent_id, const std::string& message_id);
   uint64_t max_open_messages_per_agent() const { return options_.max_open_messages_per_agent; }
 
   // How many of the pending changes are completions.
@@ -165,7 +167,9 @@ class Coordination {
   std::map<std::string, TicketedMailChange, std::less<>> mail_changes_;
   uint64_t last_mail_ticket_ = 0;
   size_t completing_count_ = 0;
-  std::map<std::string, uint64_t, std::less<>> sends_in_flight_;  // by recipient
+  // By recipient, the ids of the messages sent and not yet answered; each counts until the
+  // fold has filed it (probe IS1: one folded and not yet answered was counted twice).
+  std::map<std::string, std::set<std::string>, std::less<>> sends_in_flight_;
   mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 

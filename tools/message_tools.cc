@@ -106,10 +106,10 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
   batch.drafts.push_back(MessageSentEvent(ActorOf(session), id, to, subject, body_text));
   JsonObjectText answer;
   answer.String("message_id", id).String("to_agent_id", to);
-  c.BeginSend(to);
+  c.BeginSend(to, id);
   AnswerAfter(c, std::move(batch), answer.Take(),
-              [&c, to, done = std::move(done)](ToolCallReply reply) {
-                c.EndSend(to);
+              [&c, to, id, done = std::move(done)](ToolCallReply reply) {
+                c.EndSend(to, id);
                 done(std::move(reply));
               });
 }

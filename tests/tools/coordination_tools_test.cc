@@ -257,6 +257,36 @@ TEST(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipient
   EXPECT_EQ(listed["messages"].size(), 2u) << listed.dump();
 }
 
+// A send folded into the mailbox before its answer is durable counts once, not as folded
+// and as in flight both (probe IS1: pipelined sends were refused mailbox-full with room).
+TEST(CoordinationMailboxBoundTest, ASendFoldedBeforeItsAnswerCountsOnce) {
+  testing::TempDir tmp;
+  CoordinationHarness server(tmp.Sub("log"));
+  server.HoldSyncs();
+  server.SetMailboxBound(2);
+  server.Open();
+  auto settle = [&](const std::string& agent, int id) {
+    return server.Settle(agent, id)["structuredContent"];
+  };
+  auto send = [&](const std::string& to) {
+    return server.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
+  };
+  settle("alice", server.Send("alice", "las__state_get", R"({"key":"k"})"));  // session opened
+  const int first = send("bob");
+  server.RunReady();
+  // A read writes and folds what is queued: the first send is filed in bob's mailbox while
+  // its sync, and so its answer, is held.
+  const int listing = server.Send("bob", "las__message_list", "{}");
+  server.RunReady();
+  ASSERT_GE(server.held_syncs().held(), 1u) << "the first send's answer waits for its sync";
+  const int second = send("bob");
+  server.RunReady();
+  EXPECT_TRUE(settle("alice", first).contains("message_id"));
+  const json answered = settle("alice", second);
+  EXPECT_TRUE(answered.contains("message_id")) << "bob held one message of two: " << answered.dump();
+  EXPECT_EQ(settle("bob", listing)["messages"].size(), 1u);
+}
+
 // A page that leaves out a message being completed still holds `limit` messages when there
 // are more (probe CN7: an empty page with `next` came back).
 TEST_F(CoordinationToolsTest, AListingSentWithACompletionStillFillsItsPage) {
