@@ -66,7 +66,7 @@ class Daemon {
     if (listener_) listener_->Close();
   }
 
-  const Status& status() const { return status_.ok() ? core_.status() : status_; }
+  Status status() const { return status_.ok() ? core_.status() : status_; }
 
  private:
   void Note(const std::string& text) {

@@ -238,9 +238,12 @@ Status ServerCore::FlushLogAtExit() {
                  " at exit; the events are safe in the log's write-ahead log, and the next "
                  "start recovers them");
 }
-const Status& ServerCore::status() const {
+Status ServerCore::status() const {
   const Status& federated = parts_->federation->status();
-  return federated.ok() ? parts_->appender.failure() : federated;
+  // A log found damaged while serving — a background compaction that reads a block below
+  // the snapshot the start folded from fails the next append — gets the same advice as one
+  // found at the start (probe IV3).
+  return federated.ok() ? WithRestoreAdvice(parts_->appender.failure()) : federated;
 }
 Federation& ServerCore::federation() { return *parts_->federation; }
 Gateway& ServerCore::gateway() { return *parts_->gateway; }

@@ -53,8 +53,8 @@ class ServerCore {
   void Start(std::function<void()> ready);
   // The federation's status (a log failure while federating is fatal to the server), else
   // the log's first failure while serving (LoopAppender::failure(); also told on stderr as it
-  // happens): ok while the log took every append.
-  const Status& status() const;
+  // happens): ok while the log took every append. A corruption comes WithRestoreAdvice.
+  Status status() const;
 
   // `stop` runs once, on the loop, when the log fails while serving. The log then refuses
   // every append, and the live projections may hold the failed write's events (folded, never
