@@ -1,6 +1,7 @@
 #include "tools/credentials.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -438,12 +439,31 @@ void AddCredentialValues(const std::map<std::string, std::string>& credential_te
   }
 }
 
+bool NamesASecret(std::string_view name) {
+  const size_t underscore = name.rfind('_');
+  std::string last(name.substr(underscore == std::string_view::npos ? 0 : underscore + 1));
+  std::transform(last.begin(), last.end(), last.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  for (const char* secret : {"KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
+                             "PASSPHRASE", "CREDENTIAL", "CREDENTIALS"}) {
+    if (last == secret) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment) {
   std::vector<std::string> values;
   const trust::CredentialResolver resolve = EnvironmentCredentials(environment);
   for (const trust::ToolBinding& tool : surface.tools) {
     AddCredentialValues(tool.credential_templates, resolve, values);
+  }
+  for (const std::string& name : surface.env) {
+    if (!NamesASecret(name)) continue;
+    const auto value = environment.find(name);
+    if (value == environment.end() || value->second.empty()) continue;
+    for (const std::string_view word : TokenWords(value->second)) values.emplace_back(word);
+    values.push_back(value->second);
   }
   return values;
 }

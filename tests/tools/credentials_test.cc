@@ -229,6 +229,31 @@ TEST(CredentialsTest, AValuesTokenLikeWordsAreLookedForAlone) {
       R"({"content":[{"type":"text","text":"invalid token hw-auth-0123456789abcdef"}]})", values));
 }
 
+// A secret the child gets through a variable its surface declares (`release draft --env`)
+// is looked for in what it hands back, as an injected credential is (probe IW2: a child
+// given GOOGLE_MAPS_API_KEY put it in every error text, and so in the log); a variable
+// whose name says nothing of a secret is not.
+TEST(CredentialsTest, ADeclaredVariableNamedAsASecretCountsAsACredential) {
+  for (const char* name : {"GOOGLE_MAPS_API_KEY", "SLACK_BOT_TOKEN", "db_password", "AWS_SECRET",
+                           "APIKEY", "X_Passphrase", "GCP_CREDENTIALS"}) {
+    EXPECT_TRUE(NamesASecret(name)) << name;
+  }
+  for (const char* name : {"KEY_PATH", "PWD", "HOME", "GIT_AUTHOR_NAME", "MONKEY", "TOKENS_DIR",
+                           "PASSWORD_FILE_", ""}) {
+    EXPECT_FALSE(NamesASecret(name)) << name;
+  }
+  trust::SurfaceBinding surface;
+  surface.env = {"GOOGLE_MAPS_API_KEY", "KEY_PATH", "HOME", "UNSET_TOKEN"};
+  const std::string key = "AIzaDummyDummyDummy0123456789";
+  const trust::Environment environment = {
+      {"GOOGLE_MAPS_API_KEY", key}, {"KEY_PATH", "/home/alice/key.pem"}, {"HOME", "/home/alice"}};
+  EXPECT_EQ(CredentialValuesOf(surface, environment), (std::vector<std::string>{key}));
+  EXPECT_EQ(CrossSurfaceCredentialValues({surface}, environment), (std::vector<std::string>{key}));
+  EXPECT_TRUE(EchoesCredential(
+      R"({"content":[{"type":"text","text":"request to https://maps.example/api?key=AIzaDummyDummyDummy0123456789 failed"}]})",
+      CredentialValuesOf(surface, environment)));
+}
+
 // A URL that quotes the credential (an error message naming the request that failed):
 // its bytes outside the unreserved ones as %XX, in either case, all or some (probe BD3).
 TEST(CredentialsTest, PercentEncodedSpellingsAreRecognized) {
