@@ -27,7 +27,10 @@ Result<std::vector<trust::LiveTool>> ParseLiveTools(std::string_view tools_json)
         "tools/list is not strict JSON (a repeated key, a raw NUL, a number beyond a double or "
         "nesting deeper than 64)");
   }
-  const auto tools = nlohmann::json::parse(tools_json, nullptr, /*allow_exceptions=*/false);
+  // Ordered: a schema is served with its members in the child's order, which models and
+  // form-building clients follow (probe IW3: they came out sorted by name). Its digest is
+  // of its canonical form, whatever the order.
+  const auto tools = nlohmann::ordered_json::parse(tools_json, nullptr, /*allow_exceptions=*/false);
   if (!tools.is_array()) return InvalidArgument("tools/list did not return an array");
   std::vector<trust::LiveTool> live;
   for (const auto& tool : tools) {

@@ -353,6 +353,18 @@ TEST(LiveToolsTest, AnInputSchemaThatIsNoObjectIsTheToolsToAnswerFor) {
   EXPECT_FALSE(ParseLiveTools(R"([{"name":"a"}])").ok()) << "no inputSchema at all";
 }
 
+// A schema keeps the child's order of members, which models and forms follow (probe IW3:
+// they came out sorted by name).
+TEST(LiveToolsTest, ASchemaKeepsTheChildsOrderOfMembers) {
+  const std::string schema =
+      R"({"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},)"
+      R"("branch":{"type":"string"}},"required":["owner","repo"]})";
+  auto parsed = ParseLiveTools(R"([{"name":"a","inputSchema":)" + schema + "}]");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->size(), 1u);
+  EXPECT_EQ((*parsed)[0].input_schema_json, schema);
+}
+
 // Probe HI2: a tool that requires tasks (MCP 2025-11) is known, for draft's note.
 TEST(LiveToolsTest, ARequiredTaskSupportIsRead) {
   auto parsed = ParseLiveTools(
