@@ -241,14 +241,18 @@ std::optional<uint64_t> LowestAdmittedSequence(const trust::Environment& env) {
 
 // What an operator drafting needs beside a refusal that names no way out: a child run in
 // the current directory by default (probe FI8), a child whose stderr Las keeps to itself
-// (probe FI9).
-Status WithDraftHint(const Status& failed, bool cwd_given) {
+// (probe FI9), a child that stops for want of a variable no --env named (probe IW5: a
+// server that needs its API token exited at start).
+Status WithDraftHint(const Status& failed, bool cwd_given, bool env_given) {
   const std::string& message = failed.message();
   std::string hint;
   if (!cwd_given && message.find("workspace-escape: cwd ") != std::string::npos) {
     hint = " (draft runs the child in the current directory: cd into the workspace, or give --cwd DIR)";
   } else if (message.find("start-failed: ") != std::string::npos) {
-    hint = " (Las shows no child's stderr: run the command by hand to see why it stopped)";
+    hint = std::string(" (Las shows no child's stderr: run the command by hand to see why it stopped") +
+           (env_given ? ")"
+                      : "; the child gets no variable of yours that no --env NAME names, such "
+                        "as an API token it needs to start)");
   }
   return hint.empty() ? failed : Status(failed.code(), message + hint);
 }
@@ -295,7 +299,9 @@ int RunDraft(const DraftFlags& flags) {
 
   if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(reaper);
   Result<tools::DraftedSurface> drafted = tools::DraftSurface(request);
-  if (!drafted.ok()) return Fail(WithDraftHint(drafted.status(), !flags.cwd.empty()));
+  if (!drafted.ok()) {
+    return Fail(WithDraftHint(drafted.status(), !flags.cwd.empty(), !flags.env.empty()));
+  }
 
   const trust::SurfaceBinding binding = drafted->binding;
   std::vector<std::string> notes = drafted->notes;

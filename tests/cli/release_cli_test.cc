@@ -227,6 +227,31 @@ TEST(ReleaseDraftTest, AVirtualEnvironmentsInterpreterGetsANoteOnItsSitePackages
   EXPECT_EQ(plain.out.find("virtual environment"), std::string::npos) << plain.out;
 }
 
+// A child that stops at start: Las keeps its stderr to itself, so the refusal says how to
+// see why, and, with no --env given, that the child got none of the operator's variables
+// (probe IW5: a server that needs its API token exited so).
+TEST(ReleaseDraftTest, AChildThatStopsAtStartGetsAHintAboutStderrAndEnv) {
+  ReleaseScratch r;
+  auto draft = [&](std::vector<std::string> env) {
+    std::vector<std::string> args = {"release", "draft", "--surface", "echo", "--cwd", r.workspace(),
+                                     "--workspace", r.workspace(), "--manifest", r.manifest()};
+    for (const std::string& name : env) args.insert(args.end(), {"--env", name});
+    args.insert(args.end(), {"--", "/usr/bin/python3", r.script(), "no-such-surface"});
+    return Las(args);
+  };
+  const auto bare = draft({});
+  EXPECT_NE(bare.exit_code, 0);
+  EXPECT_NE(bare.err.find("start-failed: "), std::string::npos) << bare.err;
+  EXPECT_NE(bare.err.find("run the command by hand to see why it stopped; the child gets no "
+                          "variable of yours that no --env NAME names"),
+            std::string::npos)
+      << bare.err;
+  const auto with_env = draft({"HOME"});
+  EXPECT_NE(with_env.err.find("run the command by hand to see why it stopped)"), std::string::npos)
+      << with_env.err;
+  EXPECT_EQ(with_env.err.find("--env NAME"), std::string::npos) << with_env.err;
+}
+
 TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThatRunOtherCode) {
   ReleaseScratch r;
   auto drafted = Las({"release", "draft", "--surface", "echo", "--cwd", r.workspace(), "--workspace",
