@@ -220,25 +220,32 @@ TEST(CoordinationQuotaTest, WritesNotYetFoldedCountTowardTheQuota) {
             2 * each);
 }
 
+// A server whose mailboxes hold at most 2 open messages and whose syncs wait to be released,
+// with alice's session open.
+class CoordinationMailboxBoundTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_.HoldSyncs();
+    server_.SetMailboxBound(2);
+    server_.Open();
+    settle("alice", server_.Send("alice", "las__state_get", R"({"key":"k"})"));
+  }
+  json settle(const std::string& agent, int id) { return server_.Settle(agent, id)["structuredContent"]; }
+  int send(const std::string& to) {
+    return server_.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
+  }
+
+  testing::TempDir tmp_;
+  CoordinationHarness server_{tmp_.Sub("log")};
+};
+
 // One agent cannot flood another's mailbox without end: at the bound a send is refused
 // mailbox-full and records nothing, sends decided before their fold count, a completion
 // makes room, and each recipient has a bound of its own.
-TEST(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipientCompletesOne) {
-  testing::TempDir tmp;
-  CoordinationHarness server(tmp.Sub("log"));
-  server.HoldSyncs();
-  server.SetMailboxBound(2);
-  server.Open();
-  auto settle = [&](const std::string& agent, int id) {
-    return server.Settle(agent, id)["structuredContent"];
-  };
-  auto send = [&](const std::string& to) {
-    return server.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
-  };
-  settle("alice", server.Send("alice", "las__state_get", R"({"key":"k"})"));  // session opened
+TEST_F(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipientCompletesOne) {
   const std::vector<int> ids = {send("bob"), send("bob"), send("bob")};
-  server.RunReady();
-  ASSERT_GE(server.held_syncs().held(), 1u) << "all three decided before their sync";
+  server_.RunReady();
+  ASSERT_GE(server_.held_syncs().held(), 1u) << "all three decided before their sync";
   const std::string first = settle("alice", ids[0])["message_id"];
   EXPECT_FALSE(first.empty());
   EXPECT_TRUE(settle("alice", ids[1]).contains("message_id"));
@@ -249,38 +256,26 @@ TEST(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipient
   EXPECT_EQ(refused["error"]["limit"], 2);
   EXPECT_TRUE(settle("alice", send("carol")).contains("message_id")) << "carol's is her own";
   // Reading does not make room; completing does.
-  settle("bob", server.Send("bob", "las__message_read", json{{"message_id", first}}.dump()));
+  settle("bob", server_.Send("bob", "las__message_read", json{{"message_id", first}}.dump()));
   EXPECT_EQ(settle("alice", send("bob"))["error"]["code"], "mailbox-full");
-  settle("bob", server.Send("bob", "las__message_complete", json{{"message_id", first}}.dump()));
+  settle("bob", server_.Send("bob", "las__message_complete", json{{"message_id", first}}.dump()));
   EXPECT_TRUE(settle("alice", send("bob")).contains("message_id"));
-  const json listed = settle("bob", server.Send("bob", "las__message_list", "{}"));
+  const json listed = settle("bob", server_.Send("bob", "las__message_list", "{}"));
   EXPECT_EQ(listed["messages"].size(), 2u) << listed.dump();
 }
 
 // A send folded into the mailbox before its answer is durable counts once, not as folded
 // and as in flight both (probe IS1: pipelined sends were refused mailbox-full with room).
-TEST(CoordinationMailboxBoundTest, ASendFoldedBeforeItsAnswerCountsOnce) {
-  testing::TempDir tmp;
-  CoordinationHarness server(tmp.Sub("log"));
-  server.HoldSyncs();
-  server.SetMailboxBound(2);
-  server.Open();
-  auto settle = [&](const std::string& agent, int id) {
-    return server.Settle(agent, id)["structuredContent"];
-  };
-  auto send = [&](const std::string& to) {
-    return server.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
-  };
-  settle("alice", server.Send("alice", "las__state_get", R"({"key":"k"})"));  // session opened
+TEST_F(CoordinationMailboxBoundTest, ASendFoldedBeforeItsAnswerCountsOnce) {
   const int first = send("bob");
-  server.RunReady();
+  server_.RunReady();
   // A read writes and folds what is queued: the first send is filed in bob's mailbox while
   // its sync, and so its answer, is held.
-  const int listing = server.Send("bob", "las__message_list", "{}");
-  server.RunReady();
-  ASSERT_GE(server.held_syncs().held(), 1u) << "the first send's answer waits for its sync";
+  const int listing = server_.Send("bob", "las__message_list", "{}");
+  server_.RunReady();
+  ASSERT_GE(server_.held_syncs().held(), 1u) << "the first send's answer waits for its sync";
   const int second = send("bob");
-  server.RunReady();
+  server_.RunReady();
   EXPECT_TRUE(settle("alice", first).contains("message_id"));
   const json answered = settle("alice", second);
   EXPECT_TRUE(answered.contains("message_id")) << "bob held one message of two: " << answered.dump();
