@@ -388,6 +388,14 @@ bool EchoesCredential(std::string_view result_json, const std::vector<std::strin
   return CredentialSpellings(values).EchoedIn(result_json);
 }
 
+bool LooksLikeAToken(std::string_view word) {
+  const bool digit = std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool letter = std::any_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  });
+  return word.size() >= kMinUnguessableCredentialBytes && digit && letter;
+}
+
 namespace {
 
 // The words of a value made of several (split at whitespace, a no-break space, ',', ';',
@@ -402,14 +410,7 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   size_t start = 0;
   auto end_word = [&](size_t end) {
     const std::string_view word = value.substr(start, end - start);
-    const bool digit = std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const bool letter = std::any_of(word.begin(), word.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    });
-    if (word.size() >= kMinUnguessableCredentialBytes && word.size() < value.size() && digit &&
-        letter) {
-      words.push_back(word);
-    }
+    if (word.size() < value.size() && LooksLikeAToken(word)) words.push_back(word);
   };
   for (size_t i = 0; i < value.size();) {
     const bool no_break_space = value.compare(i, 2, "\xC2\xA0") == 0;
@@ -444,9 +445,11 @@ bool NamesASecret(std::string_view name) {
   std::string last(name.substr(underscore == std::string_view::npos ? 0 : underscore + 1));
   std::transform(last.begin(), last.end(), last.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  for (const char* secret : {"KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
-                             "PASSPHRASE", "CREDENTIAL", "CREDENTIALS"}) {
-    if (last == secret) return true;
+  if (last == "KEY" || last == "CREDENTIAL" || last == "CREDENTIALS") return true;
+  // PWD after a prefix only: PWD alone is the working directory (MYSQL_PWD is a password).
+  if (last == "PWD") return underscore != std::string_view::npos;
+  for (const std::string_view secret : {"APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE"}) {
+    if (last.ends_with(secret)) return true;  // PGPASSWORD, GHTOKEN (probe IX3)
   }
   return false;
 }
@@ -458,11 +461,15 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
   for (const trust::ToolBinding& tool : surface.tools) {
     AddCredentialValues(tool.credential_templates, resolve, values);
   }
+  // Only what looks like a token: a value such as "postgres" or "changeme", or a path, would
+  // refuse every surface's results that mention it (probe IX1).
   for (const std::string& name : surface.env) {
     if (!NamesASecret(name)) continue;
     const auto value = environment.find(name);
-    if (value == environment.end() || value->second.empty()) continue;
-    for (const std::string_view word : TokenWords(value->second)) values.emplace_back(word);
+    if (value == environment.end()) continue;
+    const std::vector<std::string_view> words = TokenWords(value->second);
+    if (words.empty() && !LooksLikeAToken(value->second)) continue;
+    for (const std::string_view word : words) values.emplace_back(word);
     values.push_back(value->second);
   }
   return values;

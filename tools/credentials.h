@@ -77,9 +77,10 @@ class CredentialSpellings {
 
 // Every credential value Las would inject into some tool of `surface` (those `environment`
 // holds), and the value of each variable `surface` declares (it is passed to the child) whose
-// name says it holds a secret (NamesASecret): what the child may have seen, and so must not
-// hand back in anything Las passes on (probe IW2: a child given its API key by --env put it
-// in every error text, and so in the log).
+// name says it holds a secret (NamesASecret) and that looks like a token or holds one
+// (LooksLikeAToken; "postgres" or a path would refuse results by chance: probe IX1): what
+// the child may have seen, and so must not hand back in anything Las passes on (probe IW2:
+// a child given its API key by --env put it in every error text, and so in the log).
 // A value of several words (split at whitespace, ',', ';', '=' and ':': "Bearer TOKEN",
 // "user:PASSWORD") counts with each word alone too that looks like a token:
 // kMinUnguessableCredentialBytes or more, letters and digits mixed (probes HW2, HX1:
@@ -87,10 +88,15 @@ class CredentialSpellings {
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 
-// Whether a variable's name says it holds a secret: its last `_`-separated part is KEY,
-// APIKEY, TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL(S), in any case
-// ("GOOGLE_MAPS_API_KEY", "SLACK_BOT_TOKEN", "DB_PASSWORD"; not "KEY_PATH", "PWD").
+// Whether a variable's name says it holds a secret: its last `_`-separated part, in any
+// case, is KEY, CREDENTIAL(S) or (after a prefix) PWD, or ends in APIKEY, TOKEN, SECRET,
+// PASSWORD, PASSWD or PASSPHRASE ("GOOGLE_MAPS_API_KEY", "SLACK_BOT_TOKEN", "PGPASSWORD",
+// "MYSQL_PWD"; not "KEY_PATH", "PWD", "MONKEY").
 bool NamesASecret(std::string_view name);
+
+// Whether `word` looks like a token: kMinUnguessableCredentialBytes or more, letters and
+// digits mixed.
+bool LooksLikeAToken(std::string_view word);
 
 // What any surface's child must not hand back besides its own surface's values
 // (CredentialValuesOf): those of every surface of the release, whichever the child came

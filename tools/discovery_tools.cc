@@ -7,6 +7,7 @@
 
 #include "base/json_text_dump.h"
 #include "tools/docs_source.h"
+#include "tools/exact_json_result.h"
 #include "tools/federation.h"
 #include "tools/gateway.h"
 #include "tools/source_guard.h"
@@ -129,11 +130,16 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
         const std::vector<const CatalogTool*> visible = Visible(context);
         for (const CatalogTool* tool : visible) {
           if (tool->qualified_name != name) continue;
-          Json entry = ToolEntry(*tool);
-          entry["description"] = tool->description.value_or("");
-          entry["definition_sha256"] = tool->definition_sha256;
-          entry["inputSchema"] = Json::parse(ListedInputSchemaJson(*tool), nullptr, false);
-          done(ToolCallReply::Result(Ok(entry)));
+          // Ordered and spliced in unparsed: the schema's members in the child's order, as
+          // tools/list serves them (probe IX2: JsonResult's re-parse sorted them).
+          nlohmann::ordered_json entry = {{"name", tool->qualified_name},
+                                          {"source", SourceIdOf(*tool)},
+                                          {"title", tool->title},
+                                          {"description", tool->description.value_or("")},
+                                          {"definition_sha256", tool->definition_sha256}};
+          entry["inputSchema"] =
+              nlohmann::ordered_json::parse(ListedInputSchemaJson(*tool), nullptr, false);
+          done(ToolCallReply::Result(ExactJsonResult(DumpJson(entry))));
           return;
         }
         // A tool of a disabled source is not described, and says so, as las__list_tools

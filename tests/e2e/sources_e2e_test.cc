@@ -428,6 +428,10 @@ TEST_F(SourcesE2eTest, LazyListsOnlyDiscoveryAndLasCallReachesToolsThroughTheGua
   EXPECT_EQ(nearest[0], "echo__echo");
   EXPECT_EQ(run.steps[3]["result"]["structuredContent"]["inputSchema"]["required"],
             json({"message"}));
+  // In the child's order of members, as tools/list serves it (probe IX2: sorted by name).
+  EXPECT_NE(StepText(run.steps[3]).find(R"("inputSchema":{"type":"object","properties":{"message":)"),
+            std::string::npos)
+      << StepText(run.steps[3]);
   const json window = run.steps[4]["result"]["structuredContent"];
   EXPECT_EQ(window["total"], 3);
   EXPECT_EQ(window["tools"].size(), 2u);

@@ -232,10 +232,13 @@ TEST(CredentialsTest, AValuesTokenLikeWordsAreLookedForAlone) {
 // A secret the child gets through a variable its surface declares (`release draft --env`)
 // is looked for in what it hands back, as an injected credential is (probe IW2: a child
 // given GOOGLE_MAPS_API_KEY put it in every error text, and so in the log); a variable
-// whose name says nothing of a secret is not.
+// whose name says nothing of a secret is not, nor a value that does not look like a token
+// ("postgres", "changeme", a path: they refused every surface's results that named them,
+// probe IX1).
 TEST(CredentialsTest, ADeclaredVariableNamedAsASecretCountsAsACredential) {
   for (const char* name : {"GOOGLE_MAPS_API_KEY", "SLACK_BOT_TOKEN", "db_password", "AWS_SECRET",
-                           "APIKEY", "X_Passphrase", "GCP_CREDENTIALS"}) {
+                           "APIKEY", "X_Passphrase", "GCP_CREDENTIALS", "PGPASSWORD", "MYSQL_PWD",
+                           "GHTOKEN"}) {
     EXPECT_TRUE(NamesASecret(name)) << name;
   }
   for (const char* name : {"KEY_PATH", "PWD", "HOME", "GIT_AUTHOR_NAME", "MONKEY", "TOKENS_DIR",
@@ -243,12 +246,19 @@ TEST(CredentialsTest, ADeclaredVariableNamedAsASecretCountsAsACredential) {
     EXPECT_FALSE(NamesASecret(name)) << name;
   }
   trust::SurfaceBinding surface;
-  surface.env = {"GOOGLE_MAPS_API_KEY", "KEY_PATH", "HOME", "UNSET_TOKEN"};
+  surface.env = {"GOOGLE_MAPS_API_KEY", "KEY_PATH", "HOME", "UNSET_TOKEN", "DB_PASSWORD",
+                 "MY_API_KEY", "AUTH_TOKEN"};
   const std::string key = "AIzaDummyDummyDummy0123456789";
-  const trust::Environment environment = {
-      {"GOOGLE_MAPS_API_KEY", key}, {"KEY_PATH", "/home/alice/key.pem"}, {"HOME", "/home/alice"}};
-  EXPECT_EQ(CredentialValuesOf(surface, environment), (std::vector<std::string>{key}));
-  EXPECT_EQ(CrossSurfaceCredentialValues({surface}, environment), (std::vector<std::string>{key}));
+  const std::string token = "xyzTok3nABCDEFGH12345";
+  const trust::Environment environment = {{"GOOGLE_MAPS_API_KEY", key},
+                                          {"KEY_PATH", "/home/alice/key.pem"},
+                                          {"HOME", "/home/alice"},
+                                          {"DB_PASSWORD", "postgres"},
+                                          {"MY_API_KEY", "/tmp/probe/workspace"},
+                                          {"AUTH_TOKEN", "Bearer " + token}};
+  const std::vector<std::string> expected = {key, token, "Bearer " + token};
+  EXPECT_EQ(CredentialValuesOf(surface, environment), expected);
+  EXPECT_EQ(CrossSurfaceCredentialValues({surface}, environment), expected);
   EXPECT_TRUE(EchoesCredential(
       R"({"content":[{"type":"text","text":"request to https://maps.example/api?key=AIzaDummyDummyDummy0123456789 failed"}]})",
       CredentialValuesOf(surface, environment)));
