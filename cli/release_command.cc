@@ -242,17 +242,25 @@ std::optional<uint64_t> LowestAdmittedSequence(const trust::Environment& env) {
 // What an operator drafting needs beside a refusal that names no way out: a child run in
 // the current directory by default (probe FI8), a child whose stderr Las keeps to itself
 // (probe FI9), a child that stops for want of a variable no --env named (probe IW5: a
-// server that needs its API token exited at start).
-Status WithDraftHint(const Status& failed, bool cwd_given, bool env_given) {
+// server that needs its API token exited at start), or of one it named that is not set here
+// (probe IX4: the note that says so came only with a draft that worked).
+Status WithDraftHint(const Status& failed, bool cwd_given, const std::vector<std::string>& env,
+                     const trust::Environment& here) {
   const std::string& message = failed.message();
   std::string hint;
   if (!cwd_given && message.find("workspace-escape: cwd ") != std::string::npos) {
     hint = " (draft runs the child in the current directory: cd into the workspace, or give --cwd DIR)";
   } else if (message.find("start-failed: ") != std::string::npos) {
+    std::string unset;
+    for (const std::string& name : env) {
+      if (here.find(name) == here.end()) unset += (unset.empty() ? "" : ", ") + name;
+    }
     hint = std::string(" (Las shows no child's stderr: run the command by hand to see why it stopped") +
-           (env_given ? ")"
-                      : "; the child gets no variable of yours that no --env NAME names, such "
-                        "as an API token it needs to start)");
+           (env.empty() ? "; the child gets no variable of yours that no --env NAME names, such "
+                          "as an API token it needs to start)"
+            : unset.empty() ? ")"
+                            : "; --env " + EscapeForTerminal(unset) +
+                                  " not set here: the child ran without it)");
   }
   return hint.empty() ? failed : Status(failed.code(), message + hint);
 }
@@ -300,7 +308,7 @@ int RunDraft(const DraftFlags& flags) {
   if (Status reaper = transport::BecomeChildSubreaper(); !reaper.ok()) return Fail(reaper);
   Result<tools::DraftedSurface> drafted = tools::DraftSurface(request);
   if (!drafted.ok()) {
-    return Fail(WithDraftHint(drafted.status(), !flags.cwd.empty(), !flags.env.empty()));
+    return Fail(WithDraftHint(drafted.status(), !flags.cwd.empty(), flags.env, env));
   }
 
   const trust::SurfaceBinding binding = drafted->binding;

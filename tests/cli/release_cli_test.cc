@@ -250,6 +250,11 @@ TEST(ReleaseDraftTest, AChildThatStopsAtStartGetsAHintAboutStderrAndEnv) {
   EXPECT_NE(with_env.err.find("run the command by hand to see why it stopped)"), std::string::npos)
       << with_env.err;
   EXPECT_EQ(with_env.err.find("--env NAME"), std::string::npos) << with_env.err;
+  // A variable named but not set here is named (probe IX4).
+  const auto unset = draft({"HOME", "LAS_TEST_NEVER_SET_TOKEN"});
+  EXPECT_NE(unset.err.find("; --env LAS_TEST_NEVER_SET_TOKEN not set here: the child ran without it)"),
+            std::string::npos)
+      << unset.err;
 }
 
 TEST(ReleaseDraftTest, PinsTheScriptAfterInterpreterOptionsAndRefusesOptionsThatRunOtherCode) {
