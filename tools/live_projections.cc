@@ -13,6 +13,7 @@
 #include "base/note.h"
 #include "log/envelope.h"
 #include "projections/snapshots.h"
+#include "tools/sealed_log.h"
 
 namespace las::tools {
 
@@ -152,10 +153,22 @@ void LiveProjections::CollectWrite(bool wait) {
   if (!writing_.valid()) return;
   if (!wait && writing_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
   Result<size_t> written = writing_.get();  // leaves writing_ invalid
-  if (!written.ok()) {
-    Warn("writing a snapshot at sequence " + std::to_string(writing_sequence_) +
-         " failed: " + written.status().ToString());
+  if (written.ok()) {
+    last_write_failure_.clear();
+    return;
   }
+  const std::string at = "writing a snapshot at sequence " + std::to_string(writing_sequence_) + " failed: ";
+  if (written.status().code() == Code::kCorruption) {
+    // The log's files are damaged: every later write would fail the same way, a line each
+    // (probe IX5: 1,200 lines, and no word of what to do).
+    snapshots_disabled_ = true;
+    Warn(at + WithRestoreAdvice(written.status()).ToString() +
+         "; no more snapshots are taken until las restarts");
+    return;
+  }
+  if (written.status().ToString() == last_write_failure_) return;
+  last_write_failure_ = written.status().ToString();
+  Warn(at + last_write_failure_ + " (said once while later ones fail the same way)");
 }
 
 void LiveProjections::MaybeSnapshot() {

@@ -153,6 +153,7 @@ class LiveProjections {
   // The snapshot write in flight (invalid when none) and its sequence.
   std::future<Result<size_t>> writing_;
   uint64_t writing_sequence_ = 0;
+  std::string last_write_failure_;  // said once while writes fail the same way
 };
 
 }  // namespace las::tools

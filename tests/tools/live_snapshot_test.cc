@@ -420,6 +420,52 @@ TEST(LiveSnapshots, SnapshotsThatCannotBeListedAreLeftAloneAndTheLogFolded) {
   }
 }
 
+// A snapshot write that fails as damage says so once, with what to do, and no more are
+// taken (probe IX5: a line per snapshot, 1,200 of them); one that fails otherwise is said
+// once while later ones fail the same way.
+TEST(LiveSnapshots, ASnapshotWriteThatKeepsFailingIsSaidOnce) {
+  class FailingPuts final : public testing::ForwardingLog {
+   public:
+    FailingPuts(std::unique_ptr<log::EventLog> log, Status failure)
+        : ForwardingLog(std::move(log)), failure_(std::move(failure)) {}
+    Status PutSnapshot(uint64_t, std::string_view) override {
+      ++puts;
+      return failure_;
+    }
+    int puts = 0;
+
+   private:
+    Status failure_;
+  };
+  SKIP_UNLESS_EVERY_PROJECTION_SAVES();
+  for (const Status& failure : {Corruption("listing snapshots: Corruption: block checksum mismatch"),
+                                IoError("No space left on device")}) {
+    testing::TempDir dir;
+    FailingPuts log(OpenLog(dir.Sub("log")), failure);
+    Warnings warnings;
+    LiveProjections live(log, warnings.Options(/*every=*/1));
+    ASSERT_TRUE(live.CatchUp().ok());
+    for (int round = 0; round < 5; ++round) {
+      AppendRound(log, round);
+      ASSERT_TRUE(live.CatchUp().ok());
+      live.WaitForSnapshot();
+    }
+    std::vector<std::string> failed;
+    for (const std::string& line : warnings.lines) {
+      if (line.find("writing a snapshot at sequence") != std::string::npos) failed.push_back(line);
+    }
+    ASSERT_EQ(failed.size(), 1u) << failure.ToString() << ": " << ::testing::PrintToString(warnings.lines);
+    if (failure.code() == Code::kCorruption) {
+      EXPECT_EQ(log.puts, 1) << "no more snapshots after damage";
+      EXPECT_NE(failed[0].find("restore the last copy that verifies"), std::string::npos) << failed[0];
+      EXPECT_NE(failed[0].find("no more snapshots are taken until las restarts"), std::string::npos);
+    } else {
+      EXPECT_GT(log.puts, 1) << "an I/O failure may pass: snapshots are tried again";
+      EXPECT_NE(failed[0].find("said once while later ones fail the same way"), std::string::npos);
+    }
+  }
+}
+
 TEST(LiveSnapshots, ASnapshotWithAWrongRecordedDigestIsIgnored) {
   SKIP_UNLESS_EVERY_PROJECTION_SAVES();
   testing::TempDir dir;
