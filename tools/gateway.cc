@@ -319,7 +319,11 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   const auto taken = surface_calls_.find(tool->surface);
   if (options_.calls_in_flight_per_surface != 0 && taken != surface_calls_.end() &&
       taken->second >= options_.calls_in_flight_per_surface) {
-    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, "too-many-calls", {}},
+    // Which bound, and how large: the operator's to raise (probe IS3: the record said neither).
+    const std::string detail = "the surface's places for calls in flight (" +
+                               std::to_string(options_.calls_in_flight_per_surface) +
+                               ", every session's together: --max-calls-per-surface) are taken";
+    Refuse(session, {call_id, request_id_json, tool->surface, tool->tool, "too-many-calls", detail},
            ToolCallReply::Error(kCallFailed,
                                 "Too many calls in flight for this tool's surface; retry later"),
            std::move(done));
@@ -328,8 +332,11 @@ void Gateway::CallTool(const SessionInfo& session, const std::string& request_id
   if (const auto mine = session_calls_.find({session.session_id, tool->surface});
       options_.calls_in_flight_per_session != 0 && mine != session_calls_.end() &&
       mine->second >= options_.calls_in_flight_per_session) {
+    const std::string detail = "this session's places for calls in flight on the surface (" +
+                               std::to_string(options_.calls_in_flight_per_session) +
+                               ": a quarter of --max-calls-per-surface) are taken";
     Refuse(session,
-           {call_id, request_id_json, tool->surface, tool->tool, "too-many-session-calls", {}},
+           {call_id, request_id_json, tool->surface, tool->tool, "too-many-session-calls", detail},
            ToolCallReply::Error(kCallFailed, "Too many of this session's calls in flight for "
                                              "this tool's surface; retry later"),
            std::move(done));

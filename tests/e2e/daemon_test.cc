@@ -278,6 +278,10 @@ TEST_F(DaemonTest, OneSessionHoldsAtMostAQuarterOfASurfacesCallsInFlight) {
   const auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 1u);
   EXPECT_EQ(denied[0]["payload"]["reason"], "too-many-session-calls");
+  // Which bound, and how large (probe IS3: the record said neither).
+  EXPECT_EQ(denied[0]["payload"]["detail"],
+            "this session's places for calls in flight on the surface (1: a quarter of "
+            "--max-calls-per-surface) are taken");
   EXPECT_EQ(denied[0]["agent"], "first");
 }
 

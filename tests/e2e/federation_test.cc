@@ -994,6 +994,10 @@ TEST_F(FederationTest, CallsInFlightPerSurfaceAreBounded) {
   auto denied = Replay({"--kind", "ToolCallDenied"});
   ASSERT_EQ(denied.size(), 1u);
   EXPECT_EQ(denied[0]["payload"]["reason"], "too-many-calls");
+  EXPECT_EQ(denied[0]["payload"]["detail"],
+            "the surface's places for calls in flight (2, every session's together: "
+            "--max-calls-per-surface) are taken")
+      << "which bound, and how large (probe IS3)";
   EXPECT_EQ(denied[0]["payload"]["surface"], "flaky");
 }
 
