@@ -428,15 +428,18 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   return words;
 }
 
+// `value`, after its token-like words (CredentialValuesOf).
+void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& values) {
+  for (const std::string_view word : TokenWords(value)) values.emplace_back(word);
+  values.push_back(std::move(value));
+}
+
 }  // namespace
 
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,
                          const trust::CredentialResolver& resolve, std::vector<std::string>& values) {
   for (const auto& [argument, credential] : credential_templates) {
-    auto value = resolve(credential);
-    if (!value) continue;
-    for (const std::string_view word : TokenWords(*value)) values.emplace_back(word);
-    values.push_back(std::move(*value));
+    if (auto value = resolve(credential)) AddValueAndItsTokenWords(std::move(*value), values);
   }
 }
 
@@ -467,10 +470,8 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
     if (!NamesASecret(name)) continue;
     const auto value = environment.find(name);
     if (value == environment.end()) continue;
-    const std::vector<std::string_view> words = TokenWords(value->second);
-    if (words.empty() && !LooksLikeAToken(value->second)) continue;
-    for (const std::string_view word : words) values.emplace_back(word);
-    values.push_back(value->second);
+    if (!LooksLikeAToken(value->second) && TokenWords(value->second).empty()) continue;
+    AddValueAndItsTokenWords(value->second, values);
   }
   return values;
 }

@@ -83,7 +83,8 @@ BuiltinHandler WithJsonArgs(JsonHandler handler) {
 }
 
 // What every entry naming a tool shows: its name, source and title.
-Json ToolEntry(const CatalogTool& tool) {
+template <typename J = Json>
+J ToolEntry(const CatalogTool& tool) {
   return {{"name", tool.qualified_name}, {"source", SourceIdOf(tool)}, {"title", tool.title}};
 }
 
@@ -132,11 +133,9 @@ void AddDiscoveryTools(BuiltinTools& tools, const LasToolContext& context) {
           if (tool->qualified_name != name) continue;
           // Ordered and spliced in unparsed: the schema's members in the child's order, as
           // tools/list serves them (probe IX2: JsonResult's re-parse sorted them).
-          nlohmann::ordered_json entry = {{"name", tool->qualified_name},
-                                          {"source", SourceIdOf(*tool)},
-                                          {"title", tool->title},
-                                          {"description", tool->description.value_or("")},
-                                          {"definition_sha256", tool->definition_sha256}};
+          auto entry = ToolEntry<nlohmann::ordered_json>(*tool);
+          entry["description"] = tool->description.value_or("");
+          entry["definition_sha256"] = tool->definition_sha256;
           entry["inputSchema"] =
               nlohmann::ordered_json::parse(ListedInputSchemaJson(*tool), nullptr, false);
           done(ToolCallReply::Result(ExactJsonResult(DumpJson(entry))));

@@ -21,30 +21,25 @@
 namespace las::tools {
 namespace {
 
-// For a refusal caused by a configuration variable (unset, relative): ": " and the detail,
-// which names the variable (never its value: trust::CheckAbsolutePath) — the reason alone
-// does not say which variable to fix (probe CO5). Empty for any other reason.
-std::string WhichVariable(std::string_view reason, std::string_view detail,
+// ": " and the detail of a refusal whose reason alone does not say what to fix and whose
+// detail is Las's own words; empty for any other reason (stderr names reasons, the log the
+// details). A configuration variable unset or relative: the detail names the variable,
+// never its value (trust::CheckAbsolutePath; probe CO5). A watermark's rollback or
+// conflict: sequences, key ids and digests — a copied-back watermark file makes `las check`
+// and `las release verify` pass while the log's own watermark refuses, so stderr is where
+// the operator learns which sequences clashed and that the log's record decided (probe IE2).
+std::string SayableDetail(std::string_view reason, std::string_view detail,
                           std::string_view surface = {}) {
-  if (reason != trust::ReasonName(trust::Reason::kNotAbsolute) &&
-      reason != trust::ReasonName(trust::Reason::kNotConfigured)) {
+  using trust::Reason;
+  if (reason != trust::ReasonName(Reason::kNotAbsolute) &&
+      reason != trust::ReasonName(Reason::kNotConfigured) &&
+      reason != trust::ReasonName(Reason::kRollback) &&
+      reason != trust::ReasonName(Reason::kConflict)) {
     return "";
   }
   // A launch check's detail names its surface, which the line names already.
   const std::string who = "surface " + std::string(surface) + ": ";
   if (!surface.empty() && detail.starts_with(who)) detail.remove_prefix(who.size());
-  return ": " + EscapeForTerminal(detail);
-}
-
-// A watermark's refusal in full: sequences, key ids and digests, Las's own words. A copied
-// back watermark file makes `las check` and `las release verify` pass while the log's own
-// watermark refuses, so stderr is where the operator learns which sequences clashed and
-// that the log's record decided (probe IE2).
-std::string WatermarkDetail(std::string_view reason, std::string_view detail) {
-  if (reason != trust::ReasonName(trust::Reason::kRollback) &&
-      reason != trust::ReasonName(trust::Reason::kConflict)) {
-    return "";
-  }
   return ": " + EscapeForTerminal(detail);
 }
 
@@ -163,9 +158,7 @@ void Federation::AdmitRelease() {
     if (!options_.quiet) {
       Note("release rejected (%s%s); no surface admitted\n",
            std::string(verdict.reason_name()).c_str(),
-           (WhichVariable(verdict.reason_name(), verdict.detail()) +
-            WatermarkDetail(verdict.reason_name(), verdict.detail()))
-               .c_str());
+           SayableDetail(verdict.reason_name(), verdict.detail()).c_str());
     }
     return;
   }
@@ -393,7 +386,7 @@ void Federation::OnLaunched(SurfaceLaunch launch) {
       // Why a child could not even be spawned is Las's own (a limit on descriptors or
       // processes, say) and what the operator must fix: said (probe FH3).
       Note("surface %s left out (%s%s%s)\n", launch.surface.c_str(), launch.reason.c_str(),
-           WhichVariable(launch.reason, launch.detail, launch.surface).c_str(),
+           SayableDetail(launch.reason, launch.detail, launch.surface).c_str(),
            launch.spawn_failure.empty() ? "" : (": " + EscapeForTerminal(launch.spawn_failure)).c_str());
     }
   }
