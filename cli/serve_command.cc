@@ -180,8 +180,8 @@ void AddServingFlags(CLI::App* cmd, const std::shared_ptr<GatewayFlags>& flags) 
       ->transform(WholeUint64());
   cmd->add_option("--max-open-messages-per-agent", flags->max_open_messages_per_agent,
                   "The most messages one agent's mailbox may hold open (not completed); a "
-                  "message sent to an agent holding that many is refused mailbox-full until "
-                  "it completes some (0: no bound)")
+                  "message sent to an agent holding that many, or from a sender holding half "
+                  "of them, is refused mailbox-full until it completes some (0: no bound)")
       ->capture_default_str()
       ->transform(WholeUint64());
   cmd->add_option("--restart-delay", flags->restart_delay_ms,

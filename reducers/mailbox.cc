@@ -68,7 +68,13 @@ void Apply(Mailboxes& mailboxes, uint64_t sequence, const log::Hash& chain_hash,
       return;
     case fb::EventPayload::MessageCompleted:
       if (auto* m = Owned(mailboxes, event, event.payload_as_MessageCompleted()->message_id())) {
-        mailboxes.by_recipient[m->to_agent_id].open.erase(m->sent_sequence);
+        RecipientMail& box = mailboxes.by_recipient[m->to_agent_id];
+        if (box.open.erase(m->sent_sequence) != 0) {
+          const auto sender = box.open_by_sender.find(m->from_agent_id);
+          if (sender != box.open_by_sender.end() && --sender->second == 0) {
+            box.open_by_sender.erase(sender);
+          }
+        }
         m->completed = true;
         m->completed_micros = event.time_micros();
         FileMessage(mailboxes, *m);  // among the completed (again: no change)
@@ -107,7 +113,11 @@ std::string_view MailStateName(MailState state) {
 
 void FileMessage(Mailboxes& mailboxes, const MailMessage& message) {
   RecipientMail& box = mailboxes.by_recipient[message.to_agent_id];
-  (message.completed ? box.completed : box.open).emplace(message.sent_sequence, &message);
+  if (message.completed) {
+    box.completed.emplace(message.sent_sequence, &message);
+  } else if (box.open.emplace(message.sent_sequence, &message).second) {
+    ++box.open_by_sender[message.from_agent_id];
+  }
 }
 
 MailPage ListMail(const Mailboxes& mailboxes, std::string_view agent_id, int64_t now_micros,

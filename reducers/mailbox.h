@@ -49,6 +49,9 @@ struct MailMessage {
 struct RecipientMail {
   std::map<uint64_t, const MailMessage*> open;
   std::map<uint64_t, const MailMessage*> completed;
+  // How many of `open` each sender sent (no entry: none), for the share one sender may
+  // hold of a mailbox (tools/coordination.h).
+  std::map<std::string, uint64_t, std::less<>> open_by_sender;
 };
 
 struct Mailboxes {

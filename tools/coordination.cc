@@ -254,13 +254,31 @@ uint64_t Coordination::OpenMessages(std::string_view agent_id) const {
   if (const auto it = recipients.find(agent_id); it != recipients.end()) open = it->second.open.size();
   if (const auto it = sends_in_flight_.find(agent_id); it != sends_in_flight_.end()) {
     const auto& filed = mailboxes().by_id;
-    for (const std::string& id : it->second) open += filed.count(id) == 0 ? 1 : 0;
+    for (const auto& [id, sender] : it->second) open += filed.count(id) == 0 ? 1 : 0;
   }
   return open;
 }
 
-void Coordination::BeginSend(const std::string& to_agent_id, const std::string& message_id) {
-  sends_in_flight_[to_agent_id].insert(message_id);
+uint64_t Coordination::OpenMessagesFrom(std::string_view agent_id,
+                                        std::string_view sender) const {
+  uint64_t open = 0;
+  const auto& recipients = mailboxes().by_recipient;
+  if (const auto it = recipients.find(agent_id); it != recipients.end()) {
+    const auto& by_sender = it->second.open_by_sender;
+    if (const auto from = by_sender.find(sender); from != by_sender.end()) open = from->second;
+  }
+  if (const auto it = sends_in_flight_.find(agent_id); it != sends_in_flight_.end()) {
+    const auto& filed = mailboxes().by_id;
+    for (const auto& [id, from] : it->second) {
+      open += from == sender && filed.count(id) == 0 ? 1 : 0;
+    }
+  }
+  return open;
+}
+
+void Coordination::BeginSend(const std::string& to_agent_id, const std::string& message_id,
+                             const std::string& sender) {
+  sends_in_flight_[to_agent_id].emplace(message_id, sender);
 }
 
 void Coordination::EndSend(const std::string& to_agent_id, const std::string& message_id) {

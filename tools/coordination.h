@@ -49,7 +49,9 @@ struct CoordinationOptions {
   uint64_t max_state_bytes_per_agent = 0;
   // The most messages one agent's mailbox may hold open (not completed: unread, read or
   // deferred); a message_send to a recipient holding that many is refused mailbox-full
-  // until it completes some. 0 = no bound.
+  // until it completes some. One sender may hold at most half of them (rounded up:
+  // max_open_messages_per_sender()), so that one agent sending without end cannot lock the
+  // others out of a mailbox. 0 = no bound.
   uint64_t max_open_messages_per_agent = 0;
 };
 
@@ -134,9 +136,16 @@ class Coordination {
   // not filed yet (each between BeginSend and EndSend, by its id; a completion not yet
   // folded still counts).
   uint64_t OpenMessages(std::string_view agent_id) const;
-  void BeginSend(const std::string& to_agent_id, const std::string& message_id);
+  // Those of them that `sender` sent.
+  uint64_t OpenMessagesFrom(std::string_view agent_id, std::string_view sender) const;
+  void BeginSend(const std::string& to_agent_id, const std::string& message_id,
+                 const std::string& sender);
   void EndSend(const std::string& to_agent_id, const std::string& message_id);
   uint64_t max_open_messages_per_agent() const { return options_.max_open_messages_per_agent; }
+  // Half the mailbox bound, rounded up; 0 when there is none.
+  uint64_t max_open_messages_per_sender() const {
+    return options_.max_open_messages_per_agent / 2 + options_.max_open_messages_per_agent % 2;
+  }
 
   // How many of the pending changes are completions.
   size_t completing_count() const { return completing_count_; }
@@ -167,9 +176,9 @@ class Coordination {
   std::map<std::string, TicketedMailChange, std::less<>> mail_changes_;
   uint64_t last_mail_ticket_ = 0;
   size_t completing_count_ = 0;
-  // By recipient, the ids of the messages sent and not yet answered; each counts until the
-  // fold has filed it (probe IS1: one folded and not yet answered was counted twice).
-  std::map<std::string, std::set<std::string>, std::less<>> sends_in_flight_;
+  // By recipient, the messages sent and not yet answered (id → sender); each counts until
+  // the fold has filed it (probe IS1: one folded and not yet answered was counted twice).
+  std::map<std::string, std::map<std::string, std::string>, std::less<>> sends_in_flight_;
   mutable RecentContents recent_handles_{kRecentHandleBytes};
 };
 

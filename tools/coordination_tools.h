@@ -6,9 +6,9 @@
 // Refusals answer a tool error (isError true) whose structuredContent.error.code is a
 // stable code: invalid-arguments, invalid-value, value-too-large, version-conflict (with
 // current_version), state-quota-exceeded (with held_bytes and quota_bytes), not-an-array,
-// not-a-number, not-an-object, mailbox-full (with limit),
-// message-not-found, message-completed, handle-not-found. A log failure is the generic
-// JSON-RPC error "Tool call failed".
+// not-a-number, not-an-object, mailbox-full (with limit; and sender_limit when the sender
+// holds its half), message-not-found, message-completed, handle-not-found. A log failure is
+// the generic JSON-RPC error "Tool call failed".
 #pragma once
 
 #include <memory>

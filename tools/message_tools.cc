@@ -100,13 +100,23 @@ void Send(Coordination& c, const SessionInfo& session, const std::string& argume
                     "some first",
                     ",\"limit\":" + std::to_string(limit));
     }
+    // Counts only the caller's own messages, which it knows it sent: without this share one
+    // agent sending without end filled a mailbox and locked every other sender out.
+    if (const uint64_t share = c.max_open_messages_per_sender();
+        c.OpenMessagesFrom(to, session.agent_id) >= share) {
+      return Refuse(done, "mailbox-full",
+                    "the recipient holds as many of your messages open as one sender may "
+                    "(half its bound); it must complete some of yours first",
+                    ",\"limit\":" + std::to_string(limit) + ",\"sender_limit\":" +
+                        std::to_string(share));
+    }
   }
   const std::string id = c.NewMessageId();
   Coordination::Batch batch;
   batch.drafts.push_back(MessageSentEvent(ActorOf(session), id, to, subject, body_text));
   JsonObjectText answer;
   answer.String("message_id", id).String("to_agent_id", to);
-  c.BeginSend(to, id);
+  c.BeginSend(to, id, session.agent_id);
   AnswerAfter(c, std::move(batch), answer.Take(),
               [&c, to, id, done = std::move(done)](ToolCallReply reply) {
                 c.EndSend(to, id);

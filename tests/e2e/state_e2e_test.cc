@@ -162,8 +162,8 @@ TEST_F(StateE2eTest, TheStateQuotaFlagHoldsAcrossARestart) {
   EXPECT_EQ(Structured(unbounded.steps[0])["version"], 1) << unbounded.steps[0].dump();
 }
 
-// --max-open-messages-per-agent through the real binary: the open messages are counted
-// from the log, so a restart refuses the same send; 0 lifts the bound.
+// --max-open-messages-per-agent through the real binary: the open messages, and each
+// sender's, are counted from the log, so a restart refuses the same send; 0 lifts the bound.
 TEST_F(StateE2eTest, TheMailboxBoundFlagHoldsAcrossARestart) {
   const json send = CallStep("las__message_send", {{"to", "bob"}, {"subject", "s"}});
   auto bounded = [&](const std::string& limit, const json& steps) {
@@ -184,6 +184,11 @@ TEST_F(StateE2eTest, TheMailboxBoundFlagHoldsAcrossARestart) {
   auto unbounded = bounded("0", json::array({send}));
   ASSERT_EQ(unbounded.steps.size(), 1u);
   EXPECT_TRUE(Structured(unbounded.steps[0]).contains("message_id")) << unbounded.steps[0].dump();
+  // alice holds two of bob's open messages: half of a bound of 4, her share, also counted
+  // from the log.
+  auto shared = bounded("4", json::array({send}));
+  ASSERT_EQ(shared.steps.size(), 1u);
+  EXPECT_EQ(Structured(shared.steps[0])["error"]["sender_limit"], 2) << shared.steps[0].dump();
 }
 
 TEST_F(StateE2eTest, ALargeChildResultBecomesAHandleItsAgentReadsBack) {

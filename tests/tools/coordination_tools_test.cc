@@ -231,53 +231,78 @@ class CoordinationMailboxBoundTest : public ::testing::Test {
     settle("alice", server_.Send("alice", "las__state_get", R"({"key":"k"})"));
   }
   json settle(const std::string& agent, int id) { return server_.Settle(agent, id)["structuredContent"]; }
-  int send(const std::string& to) {
-    return server_.Send("alice", "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
+  int send(const std::string& from, const std::string& to) {
+    return server_.Send(from, "las__message_send", json{{"to", to}, {"subject", "s"}}.dump());
+  }
+  void complete(const std::string& agent, const std::string& message_id) {
+    settle(agent, server_.Send(agent, "las__message_complete", json{{"message_id", message_id}}.dump()));
   }
 
   testing::TempDir tmp_;
   CoordinationHarness server_{tmp_.Sub("log")};
 };
 
-// One agent cannot flood another's mailbox without end: at the bound a send is refused
+// Agents cannot flood another's mailbox without end: at the bound a send is refused
 // mailbox-full and records nothing, sends decided before their fold count, a completion
 // makes room, and each recipient has a bound of its own.
 TEST_F(CoordinationMailboxBoundTest, ASendToAFullMailboxIsRefusedUntilTheRecipientCompletesOne) {
-  const std::vector<int> ids = {send("bob"), send("bob"), send("bob")};
+  const std::vector<int> ids = {send("alice", "bob"), send("carol", "bob"), send("dave", "bob")};
   server_.RunReady();
   ASSERT_GE(server_.held_syncs().held(), 1u) << "all three decided before their sync";
   const std::string first = settle("alice", ids[0])["message_id"];
   EXPECT_FALSE(first.empty());
-  EXPECT_TRUE(settle("alice", ids[1]).contains("message_id"));
-  const json refused = settle("alice", ids[2]);
+  EXPECT_TRUE(settle("carol", ids[1]).contains("message_id"));
+  const json refused = settle("dave", ids[2]);
   ASSERT_TRUE(refused.contains("error")) << "the third send was let through: " << refused.dump();
   EXPECT_EQ(refused["error"]["code"], "mailbox-full");
   EXPECT_FALSE(refused["error"].contains("open_messages")) << "another agent's count is not told";
+  EXPECT_FALSE(refused["error"].contains("sender_limit")) << "dave held none: " << refused.dump();
   EXPECT_EQ(refused["error"]["limit"], 2);
-  EXPECT_TRUE(settle("alice", send("carol")).contains("message_id")) << "carol's is her own";
+  EXPECT_TRUE(settle("dave", send("dave", "carol")).contains("message_id")) << "carol's is her own";
   // Reading does not make room; completing does.
   settle("bob", server_.Send("bob", "las__message_read", json{{"message_id", first}}.dump()));
-  EXPECT_EQ(settle("alice", send("bob"))["error"]["code"], "mailbox-full");
-  settle("bob", server_.Send("bob", "las__message_complete", json{{"message_id", first}}.dump()));
-  EXPECT_TRUE(settle("alice", send("bob")).contains("message_id"));
+  EXPECT_EQ(settle("dave", send("dave", "bob"))["error"]["code"], "mailbox-full");
+  complete("bob", first);
+  EXPECT_TRUE(settle("dave", send("dave", "bob")).contains("message_id"));
   const json listed = settle("bob", server_.Send("bob", "las__message_list", "{}"));
   EXPECT_EQ(listed["messages"].size(), 2u) << listed.dump();
+}
+
+// One sender may hold at most half a mailbox's bound, so that one agent sending without end
+// leaves room for the others; only completing its own messages makes room for it again.
+TEST_F(CoordinationMailboxBoundTest, OneSenderHoldsAtMostHalfAMailbox) {
+  const std::vector<int> ids = {send("alice", "bob"), send("alice", "bob")};
+  server_.RunReady();
+  ASSERT_GE(server_.held_syncs().held(), 1u) << "both decided before their sync";
+  const std::string alices = settle("alice", ids[0])["message_id"];
+  const json refused = settle("alice", ids[1]);
+  ASSERT_TRUE(refused.contains("error")) << "alice filled bob's mailbox: " << refused.dump();
+  EXPECT_EQ(refused["error"]["code"], "mailbox-full");
+  EXPECT_EQ(refused["error"]["sender_limit"], 1) << refused.dump();
+  EXPECT_EQ(refused["error"]["limit"], 2);
+  const std::string carols = settle("carol", send("carol", "bob"))["message_id"];
+  ASSERT_FALSE(carols.empty()) << "room is left for another sender";
+  complete("bob", carols);
+  EXPECT_EQ(settle("alice", send("alice", "bob"))["error"]["sender_limit"], 1)
+      << "another sender's completed message makes no room for alice";
+  complete("bob", alices);
+  EXPECT_TRUE(settle("alice", send("alice", "bob")).contains("message_id"));
 }
 
 // A send folded into the mailbox before its answer is durable counts once, not as folded
 // and as in flight both (probe IS1: pipelined sends were refused mailbox-full with room).
 TEST_F(CoordinationMailboxBoundTest, ASendFoldedBeforeItsAnswerCountsOnce) {
-  const int first = send("bob");
+  const int first = send("alice", "bob");
   server_.RunReady();
   // A read writes and folds what is queued: the first send is filed in bob's mailbox while
   // its sync, and so its answer, is held.
   const int listing = server_.Send("bob", "las__message_list", "{}");
   server_.RunReady();
   ASSERT_GE(server_.held_syncs().held(), 1u) << "the first send's answer waits for its sync";
-  const int second = send("bob");
+  const int second = send("carol", "bob");
   server_.RunReady();
   EXPECT_TRUE(settle("alice", first).contains("message_id"));
-  const json answered = settle("alice", second);
+  const json answered = settle("carol", second);
   EXPECT_TRUE(answered.contains("message_id")) << "bob held one message of two: " << answered.dump();
   EXPECT_EQ(settle("bob", listing)["messages"].size(), 1u);
 }
