@@ -57,6 +57,20 @@ std::string EscapeForTerminal(std::string_view text) {
   return out;
 }
 
+std::string EscapeAndShorten(std::string_view text, size_t max_bytes) {
+  std::string shown = EscapeForTerminal(text);
+  if (shown.size() <= max_bytes) return shown;
+  // Escaped text is well-formed UTF-8: a cut steps back over continuation bytes.
+  auto boundary = [&](size_t at) {
+    while (at > 0 && (static_cast<unsigned char>(shown[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  const size_t head = boundary(max_bytes * 2 / 3);
+  const size_t tail = boundary(shown.size() - max_bytes / 3);
+  return shown.substr(0, head) + " ... (" + std::to_string(tail - head) + " bytes left out) ... " +
+         shown.substr(tail);
+}
+
 size_t DisplayWidth(std::string_view text) {
   // glibc's C.UTF-8 (libc-bin, always installed) holds Unicode's widths (probe CN5: a table
   // of ranges kept here missed some); uselocale changes this thread's locale only, and

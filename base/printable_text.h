@@ -25,6 +25,13 @@ bool IsPrintableText(std::string_view text);
 // (a backslash stays a backslash: the result is for eyes, not for parsing back).
 std::string EscapeForTerminal(std::string_view text);
 
+// EscapeForTerminal(text), and when that is longer than `max_bytes`, its start and its end
+// (about two thirds and one third of `max_bytes`, cut between characters) around
+// " ... (N bytes left out) ... ": an error line that quotes a 100 KB flag value still says
+// what was wrong and what to do, in a line a terminal shows (probe IZ1).
+inline constexpr size_t kMaxShownBytes = 2000;
+std::string EscapeAndShorten(std::string_view text, size_t max_bytes = kMaxShownBytes);
+
 // The columns `text` (printable: as EscapeForTerminal returns it) takes on a terminal: a
 // combining mark none, an East Asian wide or fullwidth character or an emoji two, any
 // other character one — wcwidth under glibc's C.UTF-8, whatever the process's locale (a

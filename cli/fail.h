@@ -14,7 +14,8 @@ namespace las::cli {
 
 // `status` as stderr may show it: messages carry operator-given paths and names, which may
 // hold line breaks or terminal escapes (base/printable_text.h).
-inline std::string Shown(const Status& status) { return EscapeForTerminal(status.ToString()); }
+// A message quoting a huge value is shortened in its middle (EscapeAndShorten).
+inline std::string Shown(const Status& status) { return EscapeAndShorten(status.ToString()); }
 
 // Prints "las WORDS: <status>" on stderr, WORDS the running command's (cli/command_words.h);
 // returns ExitCodeFor(status).

@@ -37,7 +37,7 @@ namespace {
 // A server's note on stderr. Notes name operator-given paths (the runtime directory, the
 // log), which may hold line breaks or terminal escapes.
 void PrintNote(const std::string& note) {
-  std::fprintf(stderr, "las %s: %s\n", CommandWords(), EscapeForTerminal(note).c_str());
+  std::fprintf(stderr, "las %s: %s\n", CommandWords(), EscapeAndShorten(note).c_str());
 }
 
 // Stdin as `las serve` reads it: a directory, or a descriptor open only for writing, fails

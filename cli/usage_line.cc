@@ -158,7 +158,7 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
       what.ends_with(" missing")) {
     what = what.substr(0, required) + ": its value is missing";
   }
-  return verb + ": invalid_argument: " + EscapeForTerminal(what) + " (see `" + verb +
+  return verb + ": invalid_argument: " + EscapeAndShorten(what) + " (see `" + verb +
          " --help`)\n";
 }
 

@@ -64,5 +64,23 @@ TEST(PrintableText, EscapeUnsafeInJsonKeepsTheValueAndHidesNothing) {
   EXPECT_EQ(EscapeUnsafeInJson("[\"\xff\"]"), "[\"\xff\"]");  // not JSON's to fix here
 }
 
+// A message quoting a huge value keeps its start and its end, cut between characters.
+TEST(PrintableText, EscapeAndShortenKeepsBothEndsOfALongMessage) {
+  EXPECT_EQ(EscapeAndShorten("short \x1B", 100), "short \\u{001B}");
+  const std::string value(100000, 'x');
+  const std::string message = "must be a number, not \"" + value + "é\" (see --help)";
+  const std::string shown = EscapeAndShorten(message, 300);
+  EXPECT_LE(shown.size(), 300u + 40);
+  EXPECT_TRUE(shown.starts_with("must be a number, not \"xxx")) << shown;
+  EXPECT_TRUE(shown.ends_with("xxé\" (see --help)")) << shown;
+  EXPECT_NE(shown.find(" bytes left out) ... "), std::string::npos) << shown;
+  EXPECT_TRUE(IsPrintableText(shown));
+  const std::string wide(1000, '\xC3');  // ill-formed: each byte shown as \xC3
+  EXPECT_TRUE(IsPrintableText(EscapeAndShorten(std::string(500, 'a') + "\xE2\x82\xAC" + wide, 100)));
+  std::string euros;
+  for (int i = 0; i < 400; ++i) euros += "\xE2\x82\xAC";
+  EXPECT_TRUE(IsPrintableText(EscapeAndShorten(euros, 100))) << "cut inside a character";
+}
+
 }  // namespace
 }  // namespace las

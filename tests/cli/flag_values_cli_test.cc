@@ -110,6 +110,24 @@ TEST_F(FlagValuesCliTest, AValueFlagDoesNotTakeAFlagButANumberKeepsItsOwnMessage
   EXPECT_NE(negative.err.find("--from: must be a whole number"), std::string::npos) << negative.err;
 }
 
+// A huge value quoted in an error keeps the line a terminal can show: its start and end
+// around what was left out (probe IZ1: a 100 KB value made a 100 KB stderr line).
+TEST_F(FlagValuesCliTest, AHugeValueInAnErrorIsShortenedInItsMiddle) {
+  const std::string log = tmp_.Sub("log");
+  ASSERT_EQ(Las({"grant", "bob", "--all", "--log", log}).exit_code, 0) << "a log to look in";
+  const std::string huge(100000, 'x');
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"replay", "--log", log, "--from", huge},
+        std::vector<std::string>{"grant", "bob", "--tool", huge, "--log", log},
+        std::vector<std::string>{"inspect", "calls", "--call", huge, "--log", log},
+        std::vector<std::string>{"onboarding", "mark", huge, "--log", log}}) {
+    const CommandResult run = Las(args);
+    EXPECT_NE(run.exit_code, 0) << args[0];
+    EXPECT_LT(run.err.size(), 2200u) << args[0] << ": " << run.err.substr(0, 300);
+    EXPECT_NE(run.err.find("bytes left out"), std::string::npos) << args[0] << ": " << run.err.substr(0, 300);
+  }
+}
+
 // A value joined to its flag by '=' was given on purpose: `--reason=--json`, `--log=-x`
 // and `--surface=--s` are values, however they look (they were refused with no way to give
 // them but ./-x for a path).
