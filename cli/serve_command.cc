@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 
+#include "base/path_error.h"
 #include "cli/number_flags.h"
 #include "cli/path_flag.h"
 #include "cli/commands.h"
@@ -70,6 +71,7 @@ struct GatewayFlags {
   bool json = false;
   uint64_t snapshot_every = 10000;
   std::string snapshot_key_file = DefaultSnapshotKeyFile();
+  const CLI::Option* snapshot_key_flag = nullptr;  // set by AddSealFlags
   bool adopt_seal = false;
   bool embedded = false;
   bool bridge_only = false;
@@ -92,7 +94,7 @@ void AddCommonFlags(CLI::App& cmd, GatewayFlags& flags) {
 // Every command that writes the log as a server — `las list` too, which records the
 // catalog (probe DP2: it sealed with the default key only, and its note named these flags).
 void AddSealFlags(CLI::App& cmd, GatewayFlags& flags) {
-  cmd.add_option("--snapshot-key", flags.snapshot_key_file,
+  flags.snapshot_key_flag = cmd.add_option("--snapshot-key", flags.snapshot_key_file,
                  "File with the secret key that seals snapshots and the log's head, created "
                  "(0600) at start when missing; kept outside the log directory so that a "
                  "snapshot or log rewritten by anyone else is told. Snapshots and the seal "
@@ -103,6 +105,26 @@ void AddSealFlags(CLI::App& cmd, GatewayFlags& flags) {
   cmd.add_flag("--adopt-seal", flags.adopt_seal,
                "Seal the log's head with this --snapshot-key though another key sealed it (a "
                "key rotation); without it, that seal stays and this server appends unsealed");
+}
+
+// A --snapshot-key the operator named that no file can be at — a directory, a FIFO, a path
+// through a file — is a mistyped flag (exit 2, as for --log), not a reason to serve
+// unsealed with a note (probe IZ2). A missing file is made; a key that is someone else's or
+// open to others stays a note, as does anything wrong with the default path.
+Status NamedKeyCanBeAFile(const GatewayFlags& flags) {
+  if (flags.snapshot_key_flag == nullptr || flags.snapshot_key_flag->count() == 0 ||
+      flags.snapshot_key_file.empty()) {
+    return Status::Ok();
+  }
+  struct stat info {};
+  if (::stat(flags.snapshot_key_file.c_str(), &info) == 0) {
+    if (S_ISREG(info.st_mode)) return Status::Ok();
+    return InvalidArgument("--snapshot-key: " + flags.snapshot_key_file +
+                           " is not a regular file; name the key's file, or --snapshot-key \"\" "
+                           "to serve without snapshots or a seal");
+  }
+  const Status error = PathErrorStatus(errno, "--snapshot-key: " + flags.snapshot_key_file);
+  return error.code() == Code::kInvalidArgument ? error : Status::Ok();
 }
 
 // Resolves flags and the environment into server options; an error is printed.
@@ -148,6 +170,10 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
     }
     options.registry = std::move(*registry);
     if (auto note = tools::RegistryFileNote(flags.registry_file)) PrintNote(*note);
+  }
+  if (Status key = NamedKeyCanBeAFile(flags); !key.ok()) {
+    exit_code = Fail(key);
+    return std::nullopt;
   }
   for (const std::string& note : tools::ServingFileNotes(options.environment)) PrintNote(note);
   return options;

@@ -97,6 +97,25 @@ TEST_F(LogDirectoryCliTest, AWriterRefusedAtTheLogsOpenLeavesNoNewSnapshotKey) {
   EXPECT_TRUE(std::filesystem::exists(key)) << "a key made before is kept";
 }
 
+// A --snapshot-key the operator named that no file can be at is a mistyped flag: refused
+// before the log is made (probe IZ2: the server ran unsealed, exit 0, with a note).
+TEST_F(LogDirectoryCliTest, ANamedSnapshotKeyThatCannotBeAFileIsRefused) {
+  const std::string key_dir = tmp_.Sub("key-dir");
+  ASSERT_EQ(::mkdir(key_dir.c_str(), 0700), 0);
+  const std::string fifo = tmp_.Sub("key-fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string file = tmp_.Sub("key-file");
+  ASSERT_TRUE(std::ofstream(file) << "x");
+  for (const std::string& key : {key_dir, fifo, file + "/sub"}) {
+    for (const char* verb : {"serve", "list"}) {
+      const CommandResult refused = Las({verb, "--snapshot-key", key});
+      EXPECT_EQ(refused.exit_code, 2) << verb << " " << key << ": " << refused.err;
+      EXPECT_TRUE(Has(refused.err, "--snapshot-key: " + key)) << refused.err;
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_)) << "a refused server made its log";
+}
+
 TEST_F(LogDirectoryCliTest, ADirectoryOfAnotherUserIsRefusedWithTheFix) {
   if (::geteuid() != 0) GTEST_SKIP() << "only root can give a directory to another user here";
   MakeLogDirectory(0700);
