@@ -153,6 +153,7 @@ class Connection final : public DaemonConnection,
   }
 
   void Abandon() override {
+    abandoned_ = true;
     StopReading();
     if (!stream_.is_open()) return;
     ::shutdown(stream_.native_handle(), SHUT_WR);
@@ -382,6 +383,8 @@ class Connection final : public DaemonConnection,
   }
 
   std::string Reason() {
+    // Abandon's own cancelled write and shutdown look like a client gone (probe IY1).
+    if (abandoned_) return "shutdown";
     if (answers_.broken() || PeerHungUp()) return "disconnect";
     if (stopping_) return "shutdown";
     return "eof";
@@ -419,6 +422,7 @@ class Connection final : public DaemonConnection,
   std::unique_ptr<OperatorSession> operator_;
   LineWriteQueue answers_;
   bool stopping_ = false;
+  bool abandoned_ = false;  // the daemon dropped this connection (Abandon)
   bool input_ended_ = false;
   bool read_in_flight_ = false;
   const bool operator_only_;

@@ -817,6 +817,8 @@ TEST_F(DaemonTest, ASecondSigtermEndsTheDaemonWhileAClientReadsNoAnswers) {
   EXPECT_FALSE(fs::exists(socket_path));
   auto closed = Replay({"--kind", "SessionClosed"});
   ASSERT_EQ(closed.size(), 1u);
+  // The daemon dropped the connection, not the client (probe IY1: `disconnect`).
+  EXPECT_EQ(closed[0]["payload"]["reason"], "shutdown");
 }
 
 // The same through the operator's own socket (probe BS1): a connection there that sends
