@@ -187,8 +187,13 @@ Status RunStdioServer(const ServerOptions& options, const StdioServerOptions& st
         if (!session) unrun_at_signal = requests_left_unrun();
         limit_drain("the signal");
         stop_serving();
-      } else {
+      } else if (output->unwritten_bytes() > 0 || (operators && operators->has_connections())) {
         abandon("second signal: dropping the answers not yet written");
+      } else {
+        // Nothing to drop: saying so would be false, and an answer due later is written
+        // (probe IY2). A third signal still ends Las at once.
+        note("second signal: no answer is waiting to be written; the children are being "
+             "ended (a third signal exits at once)");
       }
     });
   };

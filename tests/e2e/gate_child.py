@@ -6,11 +6,14 @@ Tools:
   wait {"gate": PATH}  creates PATH + ".started", then answers "released" once PATH exists
   echo {"text": T, "times": N}  answers T repeated N times (default 1) at once
 It declares only tools and never answers resources/list or prompts/list. With
-`--bulk-tools N` it also lists N tools bulk0... with 100 KiB descriptions (large catalogs).
+`--bulk-tools N` it also lists N tools bulk0... with 100 KiB descriptions (large catalogs);
+with `--stubborn` it ignores SIGTERM and outlives its stdin: only SIGKILL ends it (a child
+that outlives its grace period).
 Each tools/call runs in its own thread, so calls overlap. Stdlib only.
 """
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -58,6 +61,9 @@ def call(rid, params):
 
 
 def main():
+    stubborn = "--stubborn" in sys.argv
+    if stubborn:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for raw in sys.stdin:
         msg = json.loads(raw)
         method, rid = msg.get("method"), msg.get("id")
@@ -75,6 +81,8 @@ def main():
             pass  # declared no such capability: a client that asks anyway waits in vain
         elif rid is not None:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
+    while stubborn:
+        time.sleep(1)
 
 
 if __name__ == "__main__":

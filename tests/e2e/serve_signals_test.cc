@@ -69,6 +69,8 @@ class ServeSignalsTest : public ::testing::Test {
     fs::create_directories(tmp_.Sub("release"));
     release_ = std::make_unique<testing::SignedRelease>(tmp_.Sub("release"));
     testing::AddGateChild(*release_, "gate");
+    // Its end takes the whole grace period: only the tests that need it have it.
+    if (with_stubborn_child_) testing::AddVariantOf(*release_, "gate", "stubborn", {"--stubborn"});
     ASSERT_FALSE(HasFailure());
     release_->Sign(1);
     run_dir_ = testing::MakePrivateDir(tmp_.Sub("run"));
@@ -189,6 +191,7 @@ class ServeSignalsTest : public ::testing::Test {
   std::string run_dir_;
   std::string err_ = tmp_.Sub("stderr.txt");
   std::vector<std::string> extra_env_;  // added to Environment()
+  bool with_stubborn_child_ = false;   // a surface `stubborn` (gate_child.py --stubborn)
   bool under_nohup_ = false;            // StartServe under /usr/bin/nohup (SIGHUP ignored)
   std::unique_ptr<testing::ChildProcess> daemon_;
 };
@@ -210,6 +213,36 @@ TEST_F(ServeSignalsTest, ASecondSignalDropsUnreadAnswersRecordsTheSessionClosedA
   EXPECT_EQ(WEXITSTATUS(*status), 9);
   EXPECT_EQ(ClosedReason(), "shutdown");
   EXPECT_NE(ReadFile(err_).find("were dropped"), std::string::npos) << ReadFile(err_);
+}
+
+// A second signal with no answer unwritten drops nothing and says so; the answer of the call
+// its child held until killed is then written, and the exit is 0 (probe IY2: stderr said
+// answers were dropped, then the answer came).
+class ServeSignalsStubbornTest : public ServeSignalsTest {
+ protected:
+  ServeSignalsStubbornTest() { with_stubborn_child_ = true; }
+};
+
+TEST_F(ServeSignalsStubbornTest, ASecondSignalWithNothingUnwrittenSaysSoAndTheLaterAnswerIsWritten) {
+  auto serve = StartServe();
+  ASSERT_TRUE(Open(*serve));
+  const std::string gate = tmp_.Sub("gate-stubborn");
+  serve->WriteLine(tools::ToolCallRequestLine(7, "stubborn__wait", json{{"gate", gate}}.dump()));
+  ASSERT_TRUE(AwaitCondition([&] { return fs::exists(gate + ".started"); }));
+  serve->Kill(SIGTERM);
+  ASSERT_TRUE(AwaitCondition([&] { return ReadFile(err_).find("SIGTERM: ending") != std::string::npos; }))
+      << ReadFile(err_);
+  serve->Kill(SIGTERM);  // the stubborn child still holds the call: its grace lasts 2 s
+  const auto answer = serve->ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value()) << ReadFile(err_);
+  EXPECT_NE(answer->find(R"("id":7)"), std::string::npos) << *answer;
+  const std::optional<int> status = AwaitExit(*serve);
+  ASSERT_TRUE(status && WIFEXITED(*status)) << Described(status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << ReadFile(err_);
+  const std::string err = ReadFile(err_);
+  EXPECT_NE(err.find("second signal: no answer is waiting to be written"), std::string::npos) << err;
+  EXPECT_EQ(err.find("dropping"), std::string::npos) << err;
+  EXPECT_EQ(ClosedReason(), "shutdown");
 }
 
 // A signal its starter ignores stays ignored — SIGHUP under nohup is not a stop — for an
