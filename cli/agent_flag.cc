@@ -11,8 +11,7 @@ CLI::Validator AgentIdFlag() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         if (tools::IsValidAgentId(text)) return std::string();
-        return std::string(tools::kAgentIdRule) + ", not \"" +
-               EscapeForTerminal(text.substr(0, 300)) + "\"";
+        return tools::AgentIdRefusal(text);
       },
       "AGENT", "AgentId");
 }

@@ -153,7 +153,7 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
   if (auto agent = options.environment.find("LAS_AGENT_ID");
       agent != options.environment.end() && !agent->second.empty() &&
       !tools::IsValidAgentId(agent->second)) {
-    exit_code = Fail(InvalidArgument(std::string("LAS_AGENT_ID: ") + tools::kAgentIdRule));
+    exit_code = Fail(InvalidArgument("LAS_AGENT_ID: " + tools::AgentIdRefusal(agent->second)));
     return std::nullopt;
   }
   // An unknown value fails closed, as "none" (docs/GRANTS.md); a typo must not do so

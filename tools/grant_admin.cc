@@ -61,7 +61,7 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
   const std::string& name = tool.qualified_name;
   const size_t split = name.find(kNameSeparator);
   if (split == std::string::npos || split == 0 || split + 2 >= name.size()) {
-    return InvalidArgument("a tool is named surface__tool: " + EscapeForTerminal(name));
+    return InvalidArgument("a tool is named surface__tool, not \"" + EscapeAndShorten(name, 300) + "\"");
   }
   reducers::Selector selector{name.substr(0, split), name.substr(split + 2), ""};
   if (selector.surface == kOwnSurface) {
@@ -70,8 +70,14 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
         "las.admin tools need a root grant (--all)");
   }
   if (!trust::IsValidSurfaceName(selector.surface) || !trust::IsValidToolName(selector.tool)) {
-    return InvalidArgument("not a valid tool selector: " + EscapeForTerminal(name) +
-                           " (surface [a-z0-9_-]{1,64}, tool [A-Za-z0-9_.-]{1,128}, as releases name them)");
+    // '@' is in no name: a digest that is not 64 lowercase hex was left in it (probe IZ3).
+    const std::string digest_hint =
+        name.find('@') != std::string::npos
+            ? "; a definition digest after '@' is 64 lowercase hex characters"
+            : "";
+    return InvalidArgument("not a valid tool selector: " + EscapeAndShorten(name, 300) +
+                           " (surface [a-z0-9_-]{1,64}, tool [A-Za-z0-9_.-]{1,128}, as releases "
+                           "name them" + digest_hint + ")");
   }
   if (tool.digest && !reducers::IsDigestHex(*tool.digest)) {
     return InvalidArgument("a definition digest is 64 lowercase hex characters");
@@ -233,7 +239,7 @@ namespace {
 
 Status ValidateGrantRequest(const GrantRequest& request) {
   if (!IsValidAgentId(request.agent_id)) {
-    return InvalidArgument(kAgentIdRule);
+    return InvalidArgument(AgentIdRefusal(request.agent_id));
   }
   if (request.all == !request.tools.empty()) {
     return InvalidArgument("give either --all or at least one --tool");
@@ -309,7 +315,7 @@ Result<RevokePlan> PlanRevokeGrant(const projections::ProjectionSet& set,
 Result<RulePlan> PlanAddRule(const projections::ProjectionSet& set, const std::string& agent_id,
                              const ToolArg& tool, const std::string& rule_id) {
   if (!IsValidAgentId(agent_id)) {
-    return InvalidArgument(kAgentIdRule);
+    return InvalidArgument(AgentIdRefusal(agent_id));
   }
   LAS_RETURN_IF_ERROR(CheckNewId(rule_id, kRuleIdPrefix, GrantsOf(set).rules));
   auto selector = Resolve(set, tool);
@@ -382,7 +388,7 @@ Result<std::vector<std::string>> RevokeGrant(const OperatorLog& log, const std::
 Result<reducers::Selector> AddRule(const OperatorLog& log, const std::string& agent_id,
                                    const ToolArg& tool, const std::string& rule_id) {
   if (!IsValidAgentId(agent_id)) {
-    return InvalidArgument(kAgentIdRule);
+    return InvalidArgument(AgentIdRefusal(agent_id));
   }
   if (auto named = SelectorNamed(tool); !named.ok()) return named.status();  // before the log opens
   auto opened = OpenForTools(log, {tool});

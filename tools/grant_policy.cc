@@ -31,6 +31,10 @@ bool IsValidAgentId(std::string_view agent_id) {
   return !IsSpace(DecodeUtf8(agent_id, &first).value_or(0)) && !IsSpace(LastCodePoint(agent_id));
 }
 
+std::string AgentIdRefusal(std::string_view refused) {
+  return std::string(kAgentIdRule) + ", not \"" + EscapeAndShorten(refused, 300) + "\"";
+}
+
 GrantPolicy GrantPolicyFor(const trust::Environment& environment) {
   GrantPolicy policy;
   if (auto it = environment.find("LAS_AGENT_ID"); it != environment.end() && !it->second.empty()) {

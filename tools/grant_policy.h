@@ -37,6 +37,9 @@ struct GrantPolicy {
 // U+0301 are two agents (no Unicode normalization).
 inline constexpr size_t kMaxAgentIdBytes = 256;
 bool IsValidAgentId(std::string_view agent_id);
+// kAgentIdRule and the id refused, quoted as a terminal may show it (at most 300 bytes of
+// it: EscapeAndShorten).
+std::string AgentIdRefusal(std::string_view refused);
 inline constexpr const char* kAgentIdRule =
     "an agent id is 1 to 256 bytes of printable UTF-8 (no control or bidirectional control "
     "characters, none that display as nothing, no space at either end)";

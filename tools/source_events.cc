@@ -42,7 +42,9 @@ Result<std::optional<log::EventDraft>> PlanSourceToggle(const std::vector<Source
     return NotFound("no source " + EscapeForTerminal(id) + " (see `las sources`)");
   }
   if (!enable && (reason.size() > kMaxReasonBytes || !IsPrintableText(reason))) {
-    return InvalidArgument("a reason is at most 256 bytes of UTF-8 without control characters");
+    return InvalidArgument("the reason (--reason, or the tool's `reason`) is at most 256 bytes "
+                           "of UTF-8 without control characters, not \"" +
+                           EscapeAndShorten(reason, 300) + "\"");
   }
   if (source->enabled == enable) return std::optional<log::EventDraft>();
   return std::optional(enable ? SourceEnabledEvent(id, agent_id, session_id)

@@ -143,6 +143,14 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
             std::string::npos)
       << typo.err;
   EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--digest", "ABC"}).exit_code, 2);
+  // Each refusal quotes what it refused (probe IZ3).
+  const CommandResult upper = Las({"grant", "worker", "--tool", "echo__echo@" + std::string(64, 'A')});
+  EXPECT_EQ(upper.exit_code, 2);
+  EXPECT_NE(upper.err.find("a definition digest after '@' is 64 lowercase hex"), std::string::npos) << upper.err;
+  const CommandResult unnamed = Las({"grant", "worker", "--tool", ""});
+  EXPECT_NE(unnamed.err.find("a tool is named surface__tool, not \"\""), std::string::npos) << unnamed.err;
+  const CommandResult control = Las({"grant", "al\x01ice", "--all"});
+  EXPECT_NE(control.err.find(", not \"al\\u{0001}ice\""), std::string::npos) << control.err;
   EXPECT_EQ(Las({"grant", "worker", "--tool", "noseparator"}).exit_code, 2);
   EXPECT_EQ(Las({"grant", "worker", "--tool", "las__onboarding"}).exit_code, 2);
   EXPECT_EQ(Las({"grant", "worker"}).exit_code, 2) << "neither --all nor --tool";
@@ -249,7 +257,8 @@ TEST_F(GrantCliTest, AServerRefusesToStartWithAnInvalidDefaultAgentId) {
     CommandResult refused = testing::RunCommand({"/usr/bin/env", "LAS_AGENT_ID=ops ", LAS_EXECUTABLE, verb, "--log",
                                         dir_ + "/served"});
     EXPECT_EQ(refused.exit_code, 2) << verb << ": " << refused.err;
-    EXPECT_EQ(refused.err, std::string("las ") + verb + ": invalid_argument: LAS_AGENT_ID: " + tools::kAgentIdRule + "\n");
+    EXPECT_EQ(refused.err, std::string("las ") + verb + ": invalid_argument: LAS_AGENT_ID: " +
+                               tools::kAgentIdRule + ", not \"ops \"\n");
     EXPECT_FALSE(std::filesystem::exists(dir_ + "/served")) << "nothing was opened";
   }
 }
