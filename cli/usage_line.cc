@@ -158,6 +158,29 @@ std::string UsageLine(const CLI::App* app, const CLI::Error& error, bool separat
       what.ends_with(" missing")) {
     what = what.substr(0, required) + ": its value is missing";
   }
+  // CLI11's own words for a value a choice or an on/off flag does not take: "--durability:
+  //  not in {strict,relaxed}" (an empty value shown as nothing), "Could not convert: --lazy =
+  // maybe" (probe IZ4).
+  if (const size_t not_in = what.find(":  not in {"); not_in != std::string::npos) {
+    what = what.substr(0, not_in) + ": \"\" is not one of " + what.substr(not_in + 10);
+  } else if (const size_t not_in_value = what.find(" not in {"); not_in_value != std::string::npos &&
+             error.get_name() == "ValidationError") {
+    const size_t colon = what.find(": ");
+    if (colon != std::string::npos && colon < not_in_value) {
+      what = what.substr(0, colon) + ": \"" + what.substr(colon + 2, not_in_value - colon - 2) +
+             "\" is not one of " + what.substr(not_in_value + 8);
+    }
+  }
+  if (constexpr std::string_view kCouldNot = "Could not convert: "; what.starts_with(kCouldNot)) {
+    const size_t equals = what.find(" = ");
+    if (equals != std::string::npos) {
+      const std::string flag = what.substr(kCouldNot.size(), equals - kCouldNot.size());
+      const CLI::Option* option = innermost->get_option_no_throw(flag);
+      const bool on_off = option != nullptr && option->get_expected_min() == 0;
+      what = flag + ": \"" + what.substr(equals + 3) + "\" is not a value it takes" +
+             (on_off ? " (an on/off flag: true or false, 1 or 0, yes or no, on or off)" : "");
+    }
+  }
   return verb + ": invalid_argument: " + EscapeAndShorten(what) + " (see `" + verb +
          " --help`)\n";
 }

@@ -128,6 +128,22 @@ TEST_F(FlagValuesCliTest, AHugeValueInAnErrorIsShortenedInItsMiddle) {
   }
 }
 
+// A value a choice or an on/off flag does not take is quoted in plain words, not CLI11's
+// "--durability:  not in {...}" or "Could not convert: --lazy = maybe" (probe IZ4).
+TEST_F(FlagValuesCliTest, AValueAChoiceOrAnOnOffFlagDoesNotTakeIsQuoted) {
+  const std::string log = tmp_.Sub("log");
+  const CommandResult empty = Las({"serve", "--log", log, "--durability", ""});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find(R"(--durability: "" is not one of {strict,relaxed})"), std::string::npos) << empty.err;
+  const CommandResult other = Las({"serve", "--log", log, "--durability", "fast"});
+  EXPECT_NE(other.err.find(R"(--durability: "fast" is not one of {strict,relaxed})"), std::string::npos) << other.err;
+  const CommandResult on_off = Las({"serve", "--log", log, "--lazy=maybe"});
+  EXPECT_EQ(on_off.exit_code, 2);
+  EXPECT_NE(on_off.err.find(R"(--lazy: "maybe" is not a value it takes (an on/off flag)"), std::string::npos)
+      << on_off.err;
+  EXPECT_FALSE(fs::exists(log));
+}
+
 // A value joined to its flag by '=' was given on purpose: `--reason=--json`, `--log=-x`
 // and `--surface=--s` are values, however they look (they were refused with no way to give
 // them but ./-x for a path).
