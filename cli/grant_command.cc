@@ -305,10 +305,9 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
   auto grant_flags = std::make_shared<GrantFlags>();
   auto* grant = app.add_subcommand(
       "grant",
-      "Give an agent exact tools (surface__tool at its current definition digest) or --all. "
-      "Prints the grant id. Through the running server when one holds the log (exit 7 if the "
-      "log is held and no server listens on its socket; exit 9 if the server does not answer "
-      "within 30 s: the change may still be made)");
+      std::string("Give an agent exact tools (surface__tool at its current definition digest) "
+                  "or --all. Prints the grant id. Through the running server when one holds "
+                  "the log (") + kThroughServerExits + ")");
   grant->add_option("agent", grant_flags->agent, "The agent id")->required();
   grant->add_flag("--all", grant_flags->all, "A root grant: every tool, now and later");
   grant->add_option("--tool", grant_flags->tools,
@@ -322,9 +321,9 @@ void RegisterGrants(CLI::App& app, int& exit_code) {
 
   auto revoke_flags = std::make_shared<std::pair<std::string, std::string>>(DefaultLogDir(), "");
   auto* revoke = app.add_subcommand(
-      "revoke", "Revoke a grant and everything delegated from it. Through the running server "
-                "when one holds the log (exit 7 if the log is held and no server listens on its "
-                "socket; exit 9 if the server does not answer within 30 s)");
+      "revoke", std::string("Revoke a grant and everything delegated from it. Through the "
+                            "running server when one holds the log (") +
+                    kThroughServerExits + ")");
   revoke->add_option("grant", revoke_flags->second, "The grant id")->required()->check(IdArgument());
   AddLogFlag(*revoke, revoke_flags->first);
   revoke->callback([revoke_flags, &exit_code] {

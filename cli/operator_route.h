@@ -25,4 +25,11 @@ Result<std::string> ThroughServer(const std::string& log_dir, const Status& lock
 // or the status ThroughServer would report.
 Status ServerAnswers(const std::string& log_dir, const Status& locked);
 
+// What a verb's --help says of the way through the server, in parentheses after "Through
+// the running server when one holds the log".
+inline constexpr const char* kThroughServerExits =
+    "exit 7 if the log is held and no server listens on its socket; exit 8 if the socket or "
+    "its directory is not this user's alone; exit 9 if the server does not answer within "
+    "30 s: the change may still be made";
+
 }  // namespace las::cli

@@ -207,18 +207,17 @@ void RegisterSources(CLI::App& app, int& exit_code) {
   inspect->callback([flags, &exit_code] { exit_code = Inspect(*flags); });
 
   auto* enable = sources->add_subcommand(
-      "enable", "Append SourceEnabled (through the running server when one holds the log; "
-                "exit 7 if the log is held and no server listens on its socket; exit 9 if the server "
-                "does not answer within 30 s)");
+      "enable", std::string("Append SourceEnabled (through the running server when one holds "
+                            "the log; ") + kThroughServerExits + ")");
   enable->add_option("ID", flags->id, "Source id")->required()->check(IdArgument());
   AddLogFlags(*enable, *flags);
   enable->callback([flags, &exit_code] { exit_code = Toggle(*flags, true); });
 
   auto* disable = sources->add_subcommand(
       "disable",
-      "Append SourceDisabled: its tools leave tools/list and calls are refused, across "
-      "restarts (through the running server when one holds the log; exit 7 if the log is held "
-      "and no server listens on its socket; exit 9 if the server does not answer within 30 s)");
+      std::string("Append SourceDisabled: its tools leave tools/list and calls are refused, "
+                  "across restarts (through the running server when one holds the log; ") +
+          kThroughServerExits + ")");
   disable->add_option("ID", flags->id, "Source id")->required()->check(IdArgument());
   // An empty reason would be recorded as the operator's word for why (probe BI6): refused.
   disable->add_option("--reason", flags->reason, "Why (recorded; not empty)")

@@ -229,14 +229,17 @@ class Daemon {
 Status RunDaemon(const ServerOptions& options, const DaemonOptions& daemon) {
   auto socket = DaemonSocketFor(options.log_dir, daemon.xdg_runtime_dir, /*create=*/true);
   if (!socket.ok()) return socket.status();
-  if (auto live = ConnectToDaemon(socket->path); live.ok()) {
-    return Locked("a daemon already serves this log at " + socket->path);
-  } else if (live.status().code() != Code::kNotFound) {
-    return live.status();
-  }
+  auto live = ConnectToDaemon(socket->path);
+  if (live.ok()) return Locked("a daemon already serves this log at " + socket->path);
+  if (live.status().code() != Code::kNotFound) return live.status();
   boost::asio::io_context io;
   auto work = boost::asio::make_work_guard(io);
   auto core = ServerCore::Open(io, options);
+  // A socket that accepts nothing and a log held: most likely its daemon is stopping (probe
+  // JE2: the lock alone said nothing of it).
+  if (!core.ok() && core.status().code() == Code::kLocked && FoundStaleSocket(live.status())) {
+    return Locked(core.status().message() + "; " + live.status().message());
+  }
   if (!core.ok()) return core.status();
   if (daemon.on_note) {
     if (auto note = log::LogDirectoryNote(options.log_dir)) daemon.on_note(*note);

@@ -780,6 +780,12 @@ TEST_F(DaemonTest, SigtermLetsTheCallInFlightSettleThenExitsZeroWithNoChildrenLe
     auto again = tools::ConnectToDaemon(socket_path);
     return !again.ok() && again.status().code() == Code::kNotFound;
   }));
+  // Another daemon meanwhile finds the log held and says why it likely is (probe JE2).
+  auto second = testing::RunCommand(
+      testing::LasArgvWithEnv(Environment(), {"daemon", "--log", tmp_.Sub("log"), "--registry",
+                                              release_->registry_path()}));
+  EXPECT_EQ(second.exit_code, 7) << second.err;
+  EXPECT_NE(second.err.find("its daemon is stopping"), std::string::npos) << second.err;
   std::ofstream(gate).put('x');
   auto answer = client.ReadLine();
   ASSERT_TRUE(answer.has_value()) << "the call in flight was answered";
