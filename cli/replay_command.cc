@@ -186,12 +186,17 @@ nlohmann::ordered_json UntrustedJson(
 
 // With --summary, a log that cannot be read still ends stdout with its summary line, so a
 // script reading the last line always finds one.
-int CannotRead(const ReplayOptions& options, const Status& status) {
+// `unread` names what could not be read — "log", "snapshot-key" or "trust-store" — so that
+// a reader of the summary alone tells a missing log from a missing key (probe JA1: both
+// were "error":"not_found").
+int CannotRead(const ReplayOptions& options, const Status& status,
+               std::string_view unread = "log") {
   if (options.summary) {
     replay_output::Print(
         nlohmann::ordered_json{{"summary", {{"ok", false}, {"verified", 0}, {"selected", 0},
                                             {"releases_verified", 0},
-                                            {"error", std::string(CodeName(status.code()))}}}}
+                                            {"error", std::string(CodeName(status.code()))},
+                                            {"unread", std::string(unread)}}}}
             .dump());
     (void)replay_output::Write();
     (void)StdoutDelivered();
@@ -219,9 +224,10 @@ int RunReplay(const ReplayOptions& options) {
   if (!judge.ok() && options.snapshot_key_given && !options.snapshot_key_file.empty()) {
     const Code code = judge.status().code() == Code::kCorruption ? Code::kInvalidArgument
                                                                   : judge.status().code();
-    return CannotRead(options, Status(code, "--snapshot-key: " + judge.status().message() +
-                                                " (--snapshot-key \"\" replays without judging "
-                                                "the seal)"));
+    return CannotRead(options,
+                      Status(code, "--snapshot-key: " + judge.status().message() +
+                                       " (--snapshot-key \"\" replays without judging the seal)"),
+                      "snapshot-key");
   }
   // The auditor's trust store, read before the log: one that cannot be read fails the replay
   // (its question would go unanswered), naming the flag.
@@ -230,7 +236,8 @@ int RunReplay(const ReplayOptions& options) {
     trust::VerdictOr<trust::TrustStore> store = trust::LoadTrustStore(options.trust_store);
     if (!store.ok()) {
       const Status status = store.verdict().ToStatus();
-      return CannotRead(options, Status(status.code(), "--trust-store: " + status.message()));
+      return CannotRead(options, Status(status.code(), "--trust-store: " + status.message()),
+                        "trust-store");
     }
     trusted = std::move(*store);
   }

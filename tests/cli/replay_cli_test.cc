@@ -485,6 +485,7 @@ TEST(ReplayCliErrorsTest, EachBadLogHasItsOwnExitCodeAndOneClearLine) {
   EXPECT_EQ(unreadable["ok"], false);
   EXPECT_EQ(unreadable["verified"], 0);
   EXPECT_FALSE(unreadable["error"].get<std::string>().empty());
+  EXPECT_EQ(unreadable["unread"], "log");
   EXPECT_EQ(Lines(summarized.out).back().rfind(R"({"summary":{"ok":false,"verified":0,"selected":0,)", 0), 0u)
       << summarized.out;
 
@@ -863,6 +864,8 @@ TEST_F(ReplayCliTest, AVerbLeavesAnotherKeysSealAndEveryWriterNamesTheUnvouchedE
       << missing.err;
   EXPECT_NE(missing.err.find("nokey"), std::string::npos) << missing.err;
   EXPECT_EQ(json::parse(Lines(missing.out).back())["summary"]["ok"], false) << missing.out;
+  EXPECT_EQ(json::parse(Lines(missing.out).back())["summary"]["unread"], "snapshot-key")
+      << "told from a missing log (probe JA1): " << missing.out;
   const std::string short_key = tmp_.Sub("short.key");
   std::ofstream(short_key) << "seven b";
   ASSERT_EQ(::chmod(short_key.c_str(), 0600), 0);
