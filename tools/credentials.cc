@@ -399,7 +399,8 @@ bool LooksLikeAToken(std::string_view word) {
 namespace {
 
 // The words of a value made of several (split at whitespace, a no-break space, ',', ';',
-// '=' and ':') that look like tokens: kMinUnguessableCredentialBytes or longer, letters and
+// '=', ':', quotes, brackets, braces, '&', '?' and '@' — JSON of headers, a query, a URL's
+// user part) that look like tokens: kMinUnguessableCredentialBytes or longer, letters and
 // digits mixed — the token of "Bearer TOKEN", "Authorization: Bearer TOKEN", "token=TOKEN",
 // the password of "user:PASSWORD". A child that says "invalid token TOKEN" hands back the
 // secret without the rest (probes HW2, HX1). Shorter words match ordinary text by chance
@@ -415,8 +416,7 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   for (size_t i = 0; i < value.size();) {
     const bool no_break_space = value.compare(i, 2, "\xC2\xA0") == 0;
     const char c = value[i];
-    if (no_break_space || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-        c == '\v' || c == ',' || c == ';' || c == '=' || c == ':') {
+    if (no_break_space || std::string_view(" \t\n\r\f\v,;=:\"'{}[]&?@").find(c) != std::string_view::npos) {
       end_word(i);
       i += no_break_space ? 2 : 1;
       start = i;
@@ -426,6 +426,36 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   }
   end_word(value.size());
   return words;
+}
+
+// The password of each URL in `value` that carries one ("scheme://user:PASSWORD@host"), of
+// kMinCrossSurfaceCredentialBytes or more.
+void AddUrlPasswords(std::string_view value, std::vector<std::string>& values) {
+  for (size_t scheme = value.find("://"); scheme != std::string_view::npos;
+       scheme = value.find("://", scheme + 3)) {
+    const size_t start = scheme + 3;
+    const size_t end = std::min(value.find_first_of("/?# \t\n\",;", start), value.size());
+    const std::string_view authority = value.substr(start, end - start);
+    const size_t at = authority.rfind('@');
+    if (at == std::string_view::npos) continue;
+    const size_t colon = authority.find(':');
+    if (colon == std::string_view::npos || colon > at) continue;
+    const std::string_view password = authority.substr(colon + 1, at - colon - 1);
+    if (password.size() >= kMinCrossSurfaceCredentialBytes) values.emplace_back(password);
+  }
+}
+
+// Whether `value` speaks of authentication: a header or parameter that carries a secret
+// ("Authorization", "Bearer", "X-Api-Key", "token=", "password"), in any case.
+bool CarriesAuthentication(std::string_view value) {
+  std::string lower(value);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const std::string_view marker : {"authorization", "bearer", "basic ", "api-key", "api_key",
+                                        "apikey", "token", "secret", "password", "passwd"}) {
+    if (lower.find(marker) != std::string::npos) return true;
+  }
+  return false;
 }
 
 // `value`, after its token-like words (CredentialValuesOf).
@@ -467,9 +497,18 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
   // Only what looks like a token: a value such as "postgres" or "changeme", or a path, would
   // refuse every surface's results that mention it (probe IX1).
   for (const std::string& name : surface.env) {
-    if (!NamesASecret(name)) continue;
     const auto value = environment.find(name);
     if (value == environment.end()) continue;
+    AddUrlPasswords(value->second, values);
+    if (!NamesASecret(name)) {
+      // A variable named for what it configures may still carry a secret: headers as JSON
+      // (OPENAPI_MCP_HEADERS='{"Authorization":"Bearer ..."}'), a connection string. Its
+      // token-like words then count, the rest of it — public text — not.
+      if (CarriesAuthentication(value->second)) {
+        for (const std::string_view word : TokenWords(value->second)) values.emplace_back(word);
+      }
+      continue;
+    }
     if (!LooksLikeAToken(value->second) && TokenWords(value->second).empty()) continue;
     AddValueAndItsTokenWords(value->second, values);
   }

@@ -81,10 +81,15 @@ class CredentialSpellings {
 // (LooksLikeAToken; "postgres" or a path would refuse results by chance: probe IX1): what
 // the child may have seen, and so must not hand back in anything Las passes on (probe IW2:
 // a child given its API key by --env put it in every error text, and so in the log).
-// A value of several words (split at whitespace, ',', ';', '=' and ':': "Bearer TOKEN",
-// "user:PASSWORD") counts with each word alone too that looks like a token:
-// kMinUnguessableCredentialBytes or more, letters and digits mixed (probes HW2, HX1:
-// "invalid token TOKEN" came back; HZ5: a user name or URL alone must not refuse).
+// A value of several words (split at whitespace, ',', ';', '=', ':', quotes, brackets,
+// braces, '&', '?' and '@': "Bearer TOKEN", "user:PASSWORD") counts with each word alone
+// too that looks like a token: kMinUnguessableCredentialBytes or more, letters and digits
+// mixed (probes HW2, HX1: "invalid token TOKEN" came back; HZ5: a user name or URL alone
+// must not refuse). A declared variable whose name says nothing of a secret counts by
+// such words only, and only when its value speaks of authentication ("Authorization",
+// "Bearer", "api-key", "token", "password", ...: OPENAPI_MCP_HEADERS holding a header as
+// JSON). Any declared variable's URL with a password ("postgres://app:PASSWORD@db") counts
+// by that password, when it is kMinCrossSurfaceCredentialBytes or more.
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 

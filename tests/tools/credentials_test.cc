@@ -264,6 +264,30 @@ TEST(CredentialsTest, ADeclaredVariableNamedAsASecretCountsAsACredential) {
       CredentialValuesOf(surface, environment)));
 }
 
+// A variable named for what it configures may carry a secret all the same: headers as
+// JSON, a connection string with a password. Those count (by the secret, not the public
+// rest); a variable that speaks of no authentication does not.
+TEST(CredentialsTest, ASecretCarriedInADeclaredVariableOfAnyNameCounts) {
+  trust::SurfaceBinding surface;
+  surface.env = {"OPENAPI_MCP_HEADERS", "DATABASE_URL", "BASE_URL", "LOG_LEVEL", "MODEL_OPTS",
+                 "MIRRORS"};
+  const std::string bearer = "sk-live-0123456789abcdefXYZ";
+  const trust::Environment environment = {
+      {"OPENAPI_MCP_HEADERS", R"({"Authorization":"Bearer )" + bearer + R"(","X-Team":"core"})"},
+      {"DATABASE_URL", "postgres://app:S3cretPassw0rd@db.internal:5432/app"},
+      {"BASE_URL", "https://api.example.com/v1/abcdef0123456789abcd"},
+      {"LOG_LEVEL", "debug"},
+      {"MODEL_OPTS", "max_tokens=4096,temperature=0.2"},
+      {"MIRRORS", "https://alice@mirror.example.com/x,https://a:short@m2.example.com"}};
+  const std::vector<std::string> expected = {bearer, "S3cretPassw0rd"};
+  EXPECT_EQ(CredentialValuesOf(surface, environment), expected);
+  EXPECT_TRUE(EchoesCredential(
+      R"({"content":[{"type":"text","text":"401 for sk-live-0123456789abcdefXYZ"}]})", expected));
+  EXPECT_FALSE(EchoesCredential(
+      R"({"content":[{"type":"text","text":"Authorization failed; team core; https://api.example.com/v1"}]})",
+      expected));
+}
+
 // A URL that quotes the credential (an error message naming the request that failed):
 // its bytes outside the unreserved ones as %XX, in either case, all or some (probe BD3).
 TEST(CredentialsTest, PercentEncodedSpellingsAreRecognized) {
