@@ -236,8 +236,11 @@ void Federation::LaunchEligible() {
     if (!admission.verdict.ok()) {
       RecordRefusal(name, std::string(admission.verdict.reason_name()), admission.verdict.detail());
       // Las's own words (digests, paths): what `las check` shows too (probe GN2); cut, as a
-      // policy file's unknown key it quotes may be of any length (probe GU2).
-      if (!options_.quiet) {
+      // policy file's unknown key it quotes may be of any length (probe GU2). Finance's
+      // configuration refused was said at the start ("finance stays out"): not twice (JE).
+      const bool said_at_start = configured->policy == SurfacePolicy::kFinance &&
+                                 policies_.finance.any_set && !policies_.finance.verdict.ok();
+      if (!options_.quiet && !said_at_start) {
         constexpr size_t kMostDetailBytes = 512;
         const std::string& detail = admission.verdict.detail();
         Note("surface %s left out (%s)%s%s%s\n", name.c_str(), state.reason.c_str(),

@@ -406,7 +406,10 @@ TEST_F(SpecialPoliciesTest, FinanceNeedsItsWholeLocalConfiguration) {
       EXPECT_EQ(rejected, c.reason);
     }
     if (c.reason == "finance-config-incomplete") {
-      EXPECT_NE(listed.err.find("missing LAS_FINANCE_KEY"), std::string::npos) << listed.err;
+      const size_t said = listed.err.find("missing LAS_FINANCE_KEY");
+      EXPECT_NE(said, std::string::npos) << listed.err;
+      EXPECT_EQ(listed.err.find("missing LAS_FINANCE_KEY", said + 1), std::string::npos)
+          << "said once (probe JE): " << listed.err;
     }
     // Probe GN2: the checks after the configuration's said only the reason.
     if (c.reason == "finance-binary-mismatch") {
