@@ -14,6 +14,7 @@
 #include "base/hex.h"
 #include "base/json_string.h"
 #include "base/utf8.h"
+#include "tools/carried_secrets.h"
 #include "tools/credential_encodings.h"
 #include "transport/json_text.h"
 
@@ -428,36 +429,6 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   return words;
 }
 
-// The password of each URL in `value` that carries one ("scheme://user:PASSWORD@host"), of
-// kMinCrossSurfaceCredentialBytes or more.
-void AddUrlPasswords(std::string_view value, std::vector<std::string>& values) {
-  for (size_t scheme = value.find("://"); scheme != std::string_view::npos;
-       scheme = value.find("://", scheme + 3)) {
-    const size_t start = scheme + 3;
-    const size_t end = std::min(value.find_first_of("/?# \t\n\",;", start), value.size());
-    const std::string_view authority = value.substr(start, end - start);
-    const size_t at = authority.rfind('@');
-    if (at == std::string_view::npos) continue;
-    const size_t colon = authority.find(':');
-    if (colon == std::string_view::npos || colon > at) continue;
-    const std::string_view password = authority.substr(colon + 1, at - colon - 1);
-    if (password.size() >= kMinCrossSurfaceCredentialBytes) values.emplace_back(password);
-  }
-}
-
-// Whether `value` speaks of authentication: a header or parameter that carries a secret
-// ("Authorization", "Bearer", "X-Api-Key", "token=", "password"), in any case.
-bool CarriesAuthentication(std::string_view value) {
-  std::string lower(value);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const std::string_view marker : {"authorization", "bearer", "basic ", "api-key", "api_key",
-                                        "apikey", "token", "secret", "password", "passwd"}) {
-    if (lower.find(marker) != std::string::npos) return true;
-  }
-  return false;
-}
-
 // `value`, after its token-like words (CredentialValuesOf).
 void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& values) {
   for (const std::string_view word : TokenWords(value)) values.emplace_back(word);
@@ -499,18 +470,18 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
   for (const std::string& name : surface.env) {
     const auto value = environment.find(name);
     if (value == environment.end()) continue;
-    AddUrlPasswords(value->second, values);
-    if (!NamesASecret(name)) {
-      // A variable named for what it configures may still carry a secret: headers as JSON
-      // (OPENAPI_MCP_HEADERS='{"Authorization":"Bearer ..."}'), a connection string. Its
-      // token-like words then count, the rest of it — public text — not.
-      if (CarriesAuthentication(value->second)) {
-        for (const std::string_view word : TokenWords(value->second)) values.emplace_back(word);
-      }
-      continue;
+    // Whatever its name, a variable may carry secrets: headers as JSON
+    // (OPENAPI_MCP_HEADERS='{"Authorization":"Bearer ..."}'), a connection string. Those
+    // parts count, never its public rest (tools/carried_secrets.h).
+    CarriedSecrets carried = SecretsCarriedIn(value->second);
+    for (std::string& password : carried.url_passwords) {
+      if (password.size() >= kMinCrossSurfaceCredentialBytes) values.push_back(std::move(password));
     }
-    if (!LooksLikeAToken(value->second) && TokenWords(value->second).empty()) continue;
-    AddValueAndItsTokenWords(value->second, values);
+    if (NamesASecret(name)) carried.values = {value->second};  // the whole of it counts
+    for (std::string& secret : carried.values) {
+      if (!LooksLikeAToken(secret) && TokenWords(secret).empty()) continue;
+      AddValueAndItsTokenWords(std::move(secret), values);
+    }
   }
   return values;
 }

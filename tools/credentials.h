@@ -85,11 +85,10 @@ class CredentialSpellings {
 // braces, '&', '?' and '@': "Bearer TOKEN", "user:PASSWORD") counts with each word alone
 // too that looks like a token: kMinUnguessableCredentialBytes or more, letters and digits
 // mixed (probes HW2, HX1: "invalid token TOKEN" came back; HZ5: a user name or URL alone
-// must not refuse). A declared variable whose name says nothing of a secret counts by
-// such words only, and only when its value speaks of authentication ("Authorization",
-// "Bearer", "api-key", "token", "password", ...: OPENAPI_MCP_HEADERS holding a header as
-// JSON). Any declared variable's URL with a password ("postgres://app:PASSWORD@db") counts
-// by that password, when it is kMinCrossSurfaceCredentialBytes or more.
+// must not refuse). Whatever its name, a declared variable counts by the secrets it
+// carries (tools/carried_secrets.h): a secret-named member's or pair's value, as a value
+// above (OPENAPI_MCP_HEADERS holding headers as JSON), and a URL's password
+// ("postgres://app:PASSWORD@db") of kMinCrossSurfaceCredentialBytes or more.
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
 

@@ -265,27 +265,49 @@ TEST(CredentialsTest, ADeclaredVariableNamedAsASecretCountsAsACredential) {
 }
 
 // A variable named for what it configures may carry a secret all the same: headers as
-// JSON, a connection string with a password. Those count (by the secret, not the public
-// rest); a variable that speaks of no authentication does not.
+// JSON, pairs, a connection string with a password. Those count, not the public rest of
+// the value — a host, a path, a build id, a model name (probe JF2 refused them) — and a
+// member whose name says nothing of a secret does not.
 TEST(CredentialsTest, ASecretCarriedInADeclaredVariableOfAnyNameCounts) {
   trust::SurfaceBinding surface;
   surface.env = {"OPENAPI_MCP_HEADERS", "DATABASE_URL", "BASE_URL", "LOG_LEVEL", "MODEL_OPTS",
-                 "MIRRORS"};
+                 "MIRRORS",             "EXTRA_HEADERS", "REPLICA_URL"};
   const std::string bearer = "sk-live-0123456789abcdefXYZ";
   const trust::Environment environment = {
-      {"OPENAPI_MCP_HEADERS", R"({"Authorization":"Bearer )" + bearer + R"(","X-Team":"core"})"},
-      {"DATABASE_URL", "postgres://app:S3cretPassw0rd@db.internal:5432/app"},
-      {"BASE_URL", "https://api.example.com/v1/abcdef0123456789abcd"},
+      {"OPENAPI_MCP_HEADERS", R"({"Authorization":"Bearer )" + bearer +
+                                  R"(","X-Build":"build-2024-07-rc1x","X-Team":"core"})"},
+      {"DATABASE_URL", "postgres://app:p/ss#W0rdLongEnough1@db.internal/prod"},
+      {"BASE_URL", "https://api2.example.com/v1/abcdef0123456789abcd"},
       {"LOG_LEVEL", "debug"},
-      {"MODEL_OPTS", "max_tokens=4096,temperature=0.2"},
-      {"MIRRORS", "https://alice@mirror.example.com/x,https://a:short@m2.example.com"}};
-  const std::vector<std::string> expected = {bearer, "S3cretPassw0rd"};
-  EXPECT_EQ(CredentialValuesOf(surface, environment), expected);
-  EXPECT_TRUE(EchoesCredential(
-      R"({"content":[{"type":"text","text":"401 for sk-live-0123456789abcdefXYZ"}]})", expected));
-  EXPECT_FALSE(EchoesCredential(
-      R"({"content":[{"type":"text","text":"Authorization failed; team core; https://api.example.com/v1"}]})",
-      expected));
+      {"MODEL_OPTS", "max_tokens=4096,model=llama3-70b-instruct-v2"},
+      {"MIRRORS", "https://alice@mirror.example.com/x,https://a:short@m2.example.com,"
+                  "https://host:8080/docs/@scope/package-name-1234567890"},
+      {"EXTRA_HEADERS", "Cookie: sessionid=9f8e7d6c5b4a3210abcdefXY\nOcp-Apim-Subscription-Key: "
+                        "a1b2c3d4e5f6a7b8c9d0e1f2"},
+      {"REPLICA_URL", "mysql://root:Encod%40dPassw0rd9@db2/x"}};
+  const std::vector<std::string> expected = {bearer,
+                                             "Bearer " + bearer,
+                                             "p/ss#W0rdLongEnough1",
+                                             "9f8e7d6c5b4a3210abcdefXY",
+                                             "sessionid=9f8e7d6c5b4a3210abcdefXY",
+                                             "a1b2c3d4e5f6a7b8c9d0e1f2",
+                                             "Encod%40dPassw0rd9",
+                                             "Encod@dPassw0rd9"};
+  std::vector<std::string> got = CredentialValuesOf(surface, environment);
+  std::vector<std::string> sorted_expected = expected;
+  std::sort(got.begin(), got.end());
+  got.erase(std::unique(got.begin(), got.end()), got.end());
+  std::sort(sorted_expected.begin(), sorted_expected.end());
+  EXPECT_EQ(got, sorted_expected);
+  const auto text = [](const std::string& said) {
+    return nlohmann::json{{"content", {{{"type", "text"}, {"text", said}}}}}.dump();
+  };
+  EXPECT_TRUE(EchoesCredential(text("401 for " + bearer), got));
+  for (const char* public_text :
+       {"Authorization failed; team core; build-2024-07-rc1x", "https://api2.example.com/v1/abcdef0123456789abcd",
+        "model llama3-70b-instruct-v2 is used", "https://host:8080/docs/@scope/package-name-1234567890"}) {
+    EXPECT_FALSE(EchoesCredential(text(public_text), got)) << public_text;
+  }
 }
 
 // A URL that quotes the credential (an error message naming the request that failed):
