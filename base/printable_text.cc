@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "base/utf8.h"
 
@@ -36,39 +37,69 @@ bool IsPrintableText(std::string_view text) {
   return true;
 }
 
+namespace {
+
+// One character of `text` at `*pos` as EscapeForTerminal shows it; moves `*pos` past it (an
+// ill-formed byte is one character).
+std::string EscapedCharacter(std::string_view text, size_t* pos) {
+  const size_t start = *pos;
+  auto c = DecodeUtf8(text, pos);
+  char buf[16];
+  if (!c) {
+    std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[*pos])));
+    ++*pos;
+    return buf;
+  }
+  if (Unsafe(*c)) {
+    std::snprintf(buf, sizeof buf, "\\u{%04X}", static_cast<unsigned>(*c));
+    return buf;
+  }
+  return std::string(text.substr(start, *pos - start));
+}
+
+}  // namespace
+
 std::string EscapeForTerminal(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t pos = 0; pos < text.size();) {
-    const size_t start = pos;
-    auto c = DecodeUtf8(text, &pos);
-    char buf[16];
-    if (!c) {
-      std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[pos])));
-      out += buf;
-      ++pos;
-    } else if (Unsafe(*c)) {
-      std::snprintf(buf, sizeof buf, "\\u{%04X}", static_cast<unsigned>(*c));
-      out += buf;
-    } else {
-      out.append(text, start, pos - start);
-    }
-  }
+  for (size_t pos = 0; pos < text.size();) out += EscapedCharacter(text, &pos);
   return out;
 }
 
 std::string EscapeAndShorten(std::string_view text, size_t max_bytes) {
-  std::string shown = EscapeForTerminal(text);
-  if (shown.size() <= max_bytes) return shown;
-  // Escaped text is well-formed UTF-8: a cut steps back over continuation bytes.
-  auto boundary = [&](size_t at) {
-    while (at > 0 && (static_cast<unsigned char>(shown[at]) & 0xC0) == 0x80) --at;
-    return at;
+  // Whole characters, each escaped as a whole (a cut never splits an escape): as many from
+  // the start as fill two thirds of the room, and from the end one third.
+  struct Shown {
+    size_t start;  // in `text`
+    std::string escaped;
   };
-  const size_t head = boundary(max_bytes * 2 / 3);
-  const size_t tail = boundary(shown.size() - max_bytes / 3);
-  return shown.substr(0, head) + " ... (" + std::to_string(tail - head) + " bytes left out) ... " +
-         shown.substr(tail);
+  std::vector<Shown> characters;
+  size_t escaped_bytes = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t start = pos;
+    characters.push_back({start, EscapedCharacter(text, &pos)});
+    escaped_bytes += characters.back().escaped.size();
+  }
+  if (escaped_bytes <= max_bytes) return EscapeForTerminal(text);
+  size_t head = 0;
+  size_t head_bytes = 0;
+  while (head < characters.size() && head_bytes + characters[head].escaped.size() <= max_bytes * 2 / 3) {
+    head_bytes += characters[head++].escaped.size();
+  }
+  size_t tail = characters.size();
+  size_t tail_bytes = 0;
+  while (tail > head && tail_bytes + characters[tail - 1].escaped.size() <= max_bytes - max_bytes * 2 / 3) {
+    tail_bytes += characters[--tail].escaped.size();
+  }
+  std::string out;
+  // The end does not start with a combining mark, which would join the text before it.
+  while (tail < characters.size() && DisplayWidth(characters[tail].escaped) == 0) ++tail;
+  for (size_t i = 0; i < head; ++i) out += characters[i].escaped;
+  const size_t left_out = (tail < characters.size() ? characters[tail].start : text.size()) -
+                          characters[head].start;
+  out += " ... (" + std::to_string(left_out) + " bytes left out) ... ";
+  for (size_t i = tail; i < characters.size(); ++i) out += characters[i].escaped;
+  return out;
 }
 
 size_t DisplayWidth(std::string_view text) {

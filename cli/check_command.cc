@@ -81,7 +81,7 @@ void PrintTable(const tools::CheckReport& report) {
     std::printf("%s\n", out.c_str());
   };
   line({headers[0], headers[1], headers[2], headers[3]}, "DETAIL");
-  for (const tools::CheckRow& row : report.rows) line(cells(row), EscapeForTerminal(row.detail));
+  for (const tools::CheckRow& row : report.rows) line(cells(row), EscapeAndShorten(row.detail));
 
   const size_t failed = report.Count(tools::CheckResult::kFail);
   const size_t passed = report.Count(tools::CheckResult::kOk);

@@ -677,7 +677,7 @@ int RunVerify(const VerifyFlags& flags) {
     std::printf("%-4s  %-14s  %s%s%s\n",
                 row.result == tools::CheckResult::kFail ? "FAIL" : std::string(tools::CheckResultName(row.result)).c_str(),
                 row.check.c_str(), row.result == tools::CheckResult::kOk ? "" : row.reason.c_str(),
-                row.result == tools::CheckResult::kOk ? "" : ": ", EscapeForTerminal(row.detail).c_str());
+                row.result == tools::CheckResult::kOk ? "" : ": ", EscapeAndShorten(row.detail).c_str());
   }
   const int code = VerifyExitCode(check);
   std::fflush(stdout);  // the rows first, then the verdict, also when both go to one file

@@ -80,6 +80,19 @@ TEST(PrintableText, EscapeAndShortenKeepsBothEndsOfALongMessage) {
   std::string euros;
   for (int i = 0; i < 400; ++i) euros += "\xE2\x82\xAC";
   EXPECT_TRUE(IsPrintableText(EscapeAndShorten(euros, 100))) << "cut inside a character";
+  // Escapes are kept or left out whole, the count is of the value's bytes, and the end
+  // does not start with a combining mark (probe JF4).
+  const std::string controls(3000, '\x01');
+  const std::string cut = EscapeAndShorten(controls, 300);
+  EXPECT_NE(cut.find("\\u{0001} ... ("), std::string::npos) << cut;
+  EXPECT_NE(cut.find("left out) ... \\u{0001}"), std::string::npos) << cut;
+  const size_t shown_characters = (cut.size() - (cut.find(") ... ") + 6 - cut.find(" ... ("))) / 8;
+  EXPECT_NE(cut.find("(" + std::to_string(3000 - shown_characters) + " bytes left out)"), std::string::npos)
+      << cut;
+  std::string accents;
+  for (int i = 0; i < 300; ++i) accents += "e\xCC\x81";  // e and a combining acute
+  const std::string accented = EscapeAndShorten(accents, 100);
+  EXPECT_EQ(accented.find(") ... \xCC\x81"), std::string::npos) << accented;
 }
 
 }  // namespace
