@@ -80,7 +80,8 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
                            "name them" + digest_hint + ")");
   }
   if (tool.digest && !reducers::IsDigestHex(*tool.digest)) {
-    return InvalidArgument("a definition digest is 64 lowercase hex characters");
+    return InvalidArgument("a definition digest is 64 lowercase hex characters, not \"" +
+                           EscapeAndShorten(*tool.digest, 300) + "\"");
   }
   return selector;
 }

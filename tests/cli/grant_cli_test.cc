@@ -142,7 +142,10 @@ TEST_F(GrantCliTest, BadGrantsAreRefusedWithTheirExitCodesAndNothingIsWritten) {
                           "(echo__ecoh); its tools: echo"),
             std::string::npos)
       << typo.err;
-  EXPECT_EQ(Las({"grant", "worker", "--tool", "echo__echo", "--digest", "ABC"}).exit_code, 2);
+  const CommandResult short_digest = Las({"grant", "worker", "--tool", "echo__echo", "--digest", "ABC"});
+  EXPECT_EQ(short_digest.exit_code, 2);
+  EXPECT_NE(short_digest.err.find(R"(64 lowercase hex characters, not "ABC")"), std::string::npos)
+      << short_digest.err;
   // Each refusal quotes what it refused (probe IZ3).
   const CommandResult upper = Las({"grant", "worker", "--tool", "echo__echo@" + std::string(64, 'A')});
   EXPECT_EQ(upper.exit_code, 2);
