@@ -100,7 +100,12 @@ void AddSecretValue(std::string_view value, std::vector<std::string>& found) {
   AddSchemeCredential(value, found);
 }
 
-void AddFromJson(const nlohmann::json& node, std::vector<std::string>& found) {
+// Configuration nests a few levels; a value nested deeper is not walked (a variable of
+// 100,000 brackets must not exhaust the stack).
+constexpr int kMostJsonDepth = 32;
+
+void AddFromJson(const nlohmann::json& node, std::vector<std::string>& found, int depth = 0) {
+  if (depth > kMostJsonDepth) return;
   if (node.is_object()) {
     for (const auto& [key, member] : node.items()) {
       if (member.is_string() && SecretName(key)) {
@@ -108,15 +113,17 @@ void AddFromJson(const nlohmann::json& node, std::vector<std::string>& found) {
       } else if (member.is_string()) {
         AddSchemeCredential(member.get_ref<const std::string&>(), found);
       } else {
-        AddFromJson(member, found);
+        AddFromJson(member, found, depth + 1);
       }
     }
   } else if (node.is_array()) {
-    for (const auto& element : node) AddFromJson(element, found);
+    for (const auto& element : node) AddFromJson(element, found, depth + 1);
   }
 }
 
-void AddFromPairs(std::string_view value, std::vector<std::string>& found) {
+// `nested`: `value` is a secret-named item's rest, whose own pairs are read once more
+// ("Cookie: sessionid=...") and no deeper ("token=token=..." must not recurse per '=').
+void AddFromPairs(std::string_view value, std::vector<std::string>& found, bool nested = false) {
   size_t start = 0;
   while (start <= value.size()) {
     size_t end = value.find_first_of(",;&\r\n", start);
@@ -126,7 +133,7 @@ void AddFromPairs(std::string_view value, std::vector<std::string>& found) {
     if (split != std::string_view::npos && SecretName(Trimmed(item.substr(0, split)))) {
       const std::string_view rest = item.substr(split + 1);
       AddSecretValue(rest, found);
-      AddFromPairs(rest, found);  // "Cookie: sessionid=..."
+      if (!nested) AddFromPairs(rest, found, /*nested=*/true);
     } else {
       AddSchemeCredential(item, found);
     }

@@ -303,6 +303,16 @@ TEST(CredentialsTest, ASecretCarriedInADeclaredVariableOfAnyNameCounts) {
     return nlohmann::json{{"content", {{{"type", "text"}, {"text", said}}}}}.dump();
   };
   EXPECT_TRUE(EchoesCredential(text("401 for " + bearer), got));
+  // Deep or long values are read without exhausting the stack.
+  trust::SurfaceBinding deep;
+  deep.env = {"NESTED", "CHAINED"};
+  EXPECT_TRUE(CredentialValuesOf(deep, {{"NESTED", std::string(200000, '[') + std::string(200000, ']')},
+                                        {"CHAINED", [] {
+                                           std::string chain;
+                                           for (int i = 0; i < 100000; ++i) chain += "token=";
+                                           return chain + "abcdef0123456789ABCDEF";
+                                         }()}})
+                  .size() >= 1u);
   for (const char* public_text :
        {"Authorization failed; team core; build-2024-07-rc1x", "https://api2.example.com/v1/abcdef0123456789abcd",
         "model llama3-70b-instruct-v2 is used", "https://host:8080/docs/@scope/package-name-1234567890"}) {
