@@ -23,12 +23,18 @@ std::string NodeExecutable(const trust::Environment& env) {
 
 Result<int64_t> ParseDurationSeconds(const std::string& text) {
   const std::string usage = "duration \"" + text + "\": expected a count and a unit, e.g. 30d, 12h, 90m, 2w";
-  if (text.size() < 2 || text.size() > 12) return InvalidArgument(usage);
+  const std::string too_long = "duration \"" + text + "\" is longer than 366d; keep release expiries short";
+  if (text.size() < 2) return InvalidArgument(usage);
   int64_t count = 0;
+  size_t significant_digits = 0;
   for (size_t i = 0; i + 1 < text.size(); ++i) {
     if (text[i] < '0' || text[i] > '9') return InvalidArgument(usage);
-    count = count * 10 + (text[i] - '0');
+    if (count == 0 && text[i] == '0') continue;
+    // Twelve digits are past every bound already; more would overflow (probe IZ4 was told
+    // "expected a count and a unit" for 99999999999999999999d).
+    if (++significant_digits <= 12) count = count * 10 + (text[i] - '0');
   }
+  const bool overlong = significant_digits > 12;
   int64_t unit = 0;
   switch (text.back()) {
     case 's': unit = 1; break;
@@ -38,10 +44,8 @@ Result<int64_t> ParseDurationSeconds(const std::string& text) {
     case 'w': unit = 7 * 86400; break;
     default: return InvalidArgument(usage);
   }
-  if (count <= 0) return InvalidArgument("duration \"" + text + "\" must be positive");
-  if (count > kMaxExpiresInSeconds / unit) {
-    return InvalidArgument("duration \"" + text + "\" is longer than 366d; keep release expiries short");
-  }
+  if (!overlong && count <= 0) return InvalidArgument("duration \"" + text + "\" must be positive");
+  if (overlong || count > kMaxExpiresInSeconds / unit) return InvalidArgument(too_long);
   return count * unit;
 }
 
