@@ -543,7 +543,7 @@ TEST(ReleaseSignVerifyTest, SignRefusesALooseSecretKeyAndLongExpiries) {
   ASSERT_EQ(r.Draft().exit_code, 0);
   EXPECT_EQ(r.Sign({"--bump", "--expires-in", "400d"}).exit_code, 2);
   // Too many digits is too long, not a malformed duration (probe IZ4).
-  const CommandResult huge = r.Sign({"--bump", "--expires-in", "99999999999999999999d"});
+  const auto huge = r.Sign({"--bump", "--expires-in", "99999999999999999999d"});
   EXPECT_EQ(huge.exit_code, 2);
   EXPECT_NE(huge.err.find("is longer than 366d"), std::string::npos) << huge.err;
   EXPECT_EQ(r.Sign({"--bump", "--expires-in", "soon"}).exit_code, 2);
