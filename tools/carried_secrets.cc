@@ -8,6 +8,14 @@
 namespace las::tools {
 namespace {
 
+// Work and findings per value are bounded: a variable of 128 KiB of "a://b:c/" made
+// thousands of overlapping "passwords" of up to its whole length, whose spellings took
+// gigabytes at every start (probe JH1).
+constexpr size_t kMostSecretsPerValue = 64;
+constexpr size_t kMostSecretBytes = 8 * 1024;  // a PEM private key's base64 fits
+constexpr size_t kMostUrlBytes = 2 * 1024;     // looked at after each "://"
+constexpr int kMostJsonDepth = 32;             // configuration nests a few levels
+
 std::string Lower(std::string_view text) {
   std::string lower(text);
   std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -43,133 +51,218 @@ std::string PercentDecoded(std::string_view text) {
   return out;
 }
 
-// Adds `secret`, trimmed, to `list` unless it is empty or there already.
-void AddOnce(std::string_view secret, std::vector<std::string>& list) {
-  secret = Trimmed(secret);
-  if (secret.empty() || std::find(list.begin(), list.end(), secret) != list.end()) return;
-  list.emplace_back(secret);
+// The words of a name: split at '-', '_', '.', ' ', and where a lower-case letter or digit
+// is followed by an upper-case one ("privateKey", "AccountKey"); lower-cased.
+std::vector<std::string> NameWords(std::string_view name) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '-' || c == '_' || c == '.' || c == ' ') {
+      if (!words.back().empty()) words.emplace_back();
+      continue;
+    }
+    const bool upper = c >= 'A' && c <= 'Z';
+    if (upper && i > 0 && ((name[i - 1] >= 'a' && name[i - 1] <= 'z') || (name[i - 1] >= '0' && name[i - 1] <= '9')) &&
+        !words.back().empty()) {
+      words.emplace_back();
+    }
+    words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
 }
 
-// Where a URL that starts at `from` ends: whitespace, a quote, ',', ';' or the end.
-size_t UrlEnd(std::string_view value, size_t from) {
-  const size_t end = value.find_first_of(" \t\r\n\"',;<>", from);
-  return end == std::string_view::npos ? value.size() : end;
-}
+class Finder {
+ public:
+  CarriedSecrets Take() { return std::move(found_); }
 
-void AddUrlPasswords(std::string_view value, std::vector<std::string>& found) {
-  for (size_t scheme = value.find("://"); scheme != std::string_view::npos;
-       scheme = value.find("://", scheme + 3)) {
-    const size_t start = scheme + 3;
-    const size_t end = UrlEnd(value, start);
-    const std::string_view url = value.substr(start, end - start);
+  // A value that counts when it looks like a token (the caller judges).
+  void AddValue(std::string_view secret) { AddOnce(secret, found_.values); }
+  void AddPassword(std::string_view password) { AddOnce(password, found_.url_passwords); }
+
+  void AddUrlSecrets(std::string_view value) {
+    for (size_t scheme = value.find("://"); scheme != std::string_view::npos && !Full();
+         scheme = value.find("://", scheme + 3)) {
+      const size_t start = scheme + 3;
+      // To the URL's end — whitespace, a quote, ',', ';', '<', '>' — or the next URL's
+      // scheme, within kMostUrlBytes (so "a://a://..." costs linear time: probe JH2).
+      std::string_view url = value.substr(start, kMostUrlBytes);
+      url = url.substr(0, std::min(url.find_first_of(" \t\r\n\"',;<>"), url.size()));
+      url = url.substr(0, std::min(url.find("://"), url.size()));
+      AddUrlUserInfo(url);
+    }
+  }
+
+  // "Bearer X", "Basic X", "Token X": X.
+  void AddSchemeCredential(std::string_view words) {
+    words = Trimmed(words);
+    const std::string lower = Lower(words.substr(0, 7));
+    for (const std::string_view scheme : {"bearer ", "basic ", "token "}) {
+      if (lower.starts_with(scheme)) AddValue(words.substr(scheme.size()));
+    }
+  }
+
+  void AddFromJson(const nlohmann::json& node, int depth = 0) {
+    if (depth > kMostJsonDepth || Full()) return;
+    if (node.is_string()) {
+      const std::string& text = node.get_ref<const std::string&>();
+      AddSchemeCredential(text);
+      AddUrlSecrets(text);  // also a URL whose slashes the JSON escaped ("mysql:\/\/...")
+    } else if (node.is_object()) {
+      // {"name": "X-Api-Key", "value": "..."}: a header as HAR and Kubernetes write one.
+      for (const char* name_member : {"name", "key"}) {
+        const auto name = node.find(name_member);
+        const auto value = node.find("value");
+        if (name != node.end() && value != node.end() && name->is_string() && value->is_string() &&
+            SecretName(name->get_ref<const std::string&>())) {
+          AddValue(value->get_ref<const std::string&>());
+        }
+      }
+      for (const auto& [key, member] : node.items()) {
+        if (SecretName(key)) AddSecretMember(member);
+        AddFromJson(member, depth + 1);
+      }
+    } else if (node.is_array()) {
+      for (const auto& element : node) AddFromJson(element, depth + 1);
+    }
+  }
+
+  // Items separated by ',', ';', '&' or line breaks; in each, whitespace-separated words:
+  // NAME=VALUE or NAME:VALUE, or a secret's name followed by its value ("password X" as
+  // .netrc writes it, "--password X", "X-Api-Key: X"), or a scheme and its credential.
+  void AddFromPairs(std::string_view value) {
+    std::vector<std::string_view> words;
+    size_t start = 0;
+    while (start <= value.size() && !Full()) {
+      const size_t end = std::min(value.find_first_of(" \t\r\n,;&", start), value.size());
+      if (end > start) words.push_back(value.substr(start, end - start));
+      const bool item_ends = end == value.size() || (value[end] != ' ' && value[end] != '\t');
+      if (item_ends) {
+        AddFromWords(words);
+        words.clear();
+      }
+      start = end + 1;
+    }
+  }
+
+ private:
+  bool Full() const {
+    return found_.values.size() + found_.url_passwords.size() >= kMostSecretsPerValue;
+  }
+
+  void AddOnce(std::string_view secret, std::vector<std::string>& list) {
+    secret = Trimmed(secret);
+    if (secret.empty() || secret.size() > kMostSecretBytes || Full() ||
+        std::find(list.begin(), list.end(), secret) != list.end()) {
+      return;
+    }
+    list.emplace_back(secret);
+  }
+
+  void AddSecretMember(const nlohmann::json& member) {
+    if (member.is_string()) {
+      AddValue(member.get_ref<const std::string&>());
+    } else if (member.is_array()) {  // "apiKeys": ["...", "..."]
+      for (const auto& element : member) {
+        if (element.is_string()) AddValue(element.get_ref<const std::string&>());
+      }
+    }
+  }
+
+  // `url` is what follows "scheme://" up to the URL's end.
+  void AddUrlUserInfo(std::string_view url) {
     const size_t authority_end = std::min(url.find_first_of("/?#"), url.size());
+    const size_t at_in_authority = url.substr(0, authority_end).rfind('@');
     const size_t colon = url.find(':');
-    if (colon == std::string_view::npos) continue;
-    size_t at = std::string_view::npos;
-    if (const size_t in_authority = url.substr(0, authority_end).rfind('@');
-        in_authority != std::string_view::npos) {
-      at = in_authority;  // as RFC 3986 reads it
-    } else if (colon < authority_end) {
-      // A password holding '/', '?' or '#' unencoded (drivers take it): up to the URL's last
-      // '@' — unless what follows the ':' is a port ("host:8080/docs/@scope").
+    size_t at = at_in_authority;
+    if (at == std::string_view::npos && colon != std::string_view::npos &&
+        colon < authority_end && url.front() != '[') {
+      // A password holding '/', '?' or '#' unencoded (drivers take it): up to the URL's
+      // last '@' — unless what follows the ':' is a port ("host:8080/docs/@scope"), or the
+      // '@' starts a path segment ("/npm/@scope": probe JH4).
       const std::string_view port = url.substr(colon + 1, authority_end - colon - 1);
       const bool is_port = !port.empty() && std::all_of(port.begin(), port.end(), [](char c) {
         return c >= '0' && c <= '9';
       });
-      if (!is_port) at = url.rfind('@');
-    }
-    if (at == std::string_view::npos || colon > at) continue;
-    const std::string_view password = url.substr(colon + 1, at - colon - 1);
-    AddOnce(password, found);
-    if (password.find('%') != std::string_view::npos) AddOnce(PercentDecoded(password), found);
-  }
-}
-
-// "Bearer X", "Basic X", "Token X": X.
-void AddSchemeCredential(std::string_view item, std::vector<std::string>& found) {
-  item = Trimmed(item);
-  const std::string lower = Lower(item.substr(0, 7));
-  for (const std::string_view scheme : {"bearer ", "basic ", "token "}) {
-    if (lower.starts_with(scheme)) AddOnce(item.substr(scheme.size()), found);
-  }
-}
-
-// A secret-named member's value: the whole of it, and the credential after a scheme.
-void AddSecretValue(std::string_view value, std::vector<std::string>& found) {
-  AddOnce(value, found);
-  AddSchemeCredential(value, found);
-}
-
-// Configuration nests a few levels; a value nested deeper is not walked (a variable of
-// 100,000 brackets must not exhaust the stack).
-constexpr int kMostJsonDepth = 32;
-
-void AddFromJson(const nlohmann::json& node, std::vector<std::string>& found, int depth = 0) {
-  if (depth > kMostJsonDepth) return;
-  if (node.is_object()) {
-    for (const auto& [key, member] : node.items()) {
-      if (member.is_string() && SecretName(key)) {
-        AddSecretValue(member.get_ref<const std::string&>(), found);
-      } else if (member.is_string()) {
-        AddSchemeCredential(member.get_ref<const std::string&>(), found);
-      } else {
-        AddFromJson(member, found, depth + 1);
+      const size_t last_at = url.rfind('@');
+      if (!is_port && last_at != std::string_view::npos && last_at > 0 && url[last_at - 1] != '/') {
+        at = last_at;
       }
     }
-  } else if (node.is_array()) {
-    for (const auto& element : node) AddFromJson(element, found, depth + 1);
-  }
-}
-
-// `nested`: `value` is a secret-named item's rest, whose own pairs are read once more
-// ("Cookie: sessionid=...") and no deeper ("token=token=..." must not recurse per '=').
-void AddFromPairs(std::string_view value, std::vector<std::string>& found, bool nested = false) {
-  size_t start = 0;
-  while (start <= value.size()) {
-    size_t end = value.find_first_of(",;&\r\n", start);
-    if (end == std::string_view::npos) end = value.size();
-    const std::string_view item = value.substr(start, end - start);
-    const size_t split = item.find_first_of("=:");
-    if (split != std::string_view::npos && SecretName(Trimmed(item.substr(0, split)))) {
-      const std::string_view rest = item.substr(split + 1);
-      AddSecretValue(rest, found);
-      if (!nested) AddFromPairs(rest, found, /*nested=*/true);
-    } else {
-      AddSchemeCredential(item, found);
+    if (at == std::string_view::npos) return;
+    if (colon == std::string_view::npos || colon > at) {
+      // No password: the user alone may be a token ("https://ghp_...@github.com").
+      AddValue(PercentDecoded(url.substr(0, at)));
+      return;
     }
-    start = end + 1;
+    const std::string_view password = url.substr(colon + 1, at - colon - 1);
+    AddPassword(password);
+    if (password.find('%') != std::string_view::npos) AddPassword(PercentDecoded(password));
   }
-}
+
+  void AddFromWords(const std::vector<std::string_view>& words) {
+    for (size_t i = 0; i < words.size(); ++i) {
+      const std::string_view word = words[i];
+      const size_t split = word.find_first_of("=:");
+      if (split != std::string_view::npos && split + 1 < word.size() &&
+          word.substr(split, 3) != "://") {
+        const std::string_view name = word.substr(0, split);
+        if (SecretName(name)) AddValue(word.substr(split + 1));
+        continue;
+      }
+      if (i + 1 == words.size()) break;
+      std::string_view name = word;
+      while (name.starts_with('-')) name.remove_prefix(1);
+      if (name.ends_with(':')) name.remove_suffix(1);
+      const std::string lower = Lower(name);
+      if (SecretName(name) || lower == "bearer" || lower == "basic" || lower == "token") {
+        AddValue(words[i + 1]);
+      }
+    }
+  }
+
+  CarriedSecrets found_;
+};
 
 }  // namespace
 
 bool SecretName(std::string_view name) {
-  const std::string lower = Lower(name);
-  for (const std::string_view part : {"auth", "token", "secret", "passw", "pwd", "cookie",
-                                      "session", "credential", "apikey", "api-key", "api_key"}) {
-    if (lower.find(part) != std::string::npos) return true;
+  const std::vector<std::string> words = NameWords(name);
+  if (words.empty()) return false;
+  const std::string& last = words.back();
+  const std::string before = words.size() > 1 ? words[words.size() - 2] : "";
+  // Keys that name a place, not a secret: a table's partition or sort key, a public key.
+  if (last == "key" || last == "keys") {
+    for (const std::string_view place : {"partition", "sort", "primary", "foreign", "public",
+                                         "cache", "routing", "hash", "range", "shard", "row",
+                                         "object", "idempotency", "lookup", "unique", "s3"}) {
+      if (before == place) return false;
+    }
+    return true;
   }
-  size_t start = 0;
-  while (start <= lower.size()) {
-    size_t end = lower.find_first_of("-_. ", start);
-    if (end == std::string::npos) end = lower.size();
-    const std::string_view word = std::string_view(lower).substr(start, end - start);
-    if (word == "key" || word.ends_with("accesskey")) return true;
-    start = end + 1;
+  if (last == "data" && before == "key") return true;  // kubeconfig's client-key-data
+  for (const std::string_view exact : {"pwd", "pass", "auth", "authorization", "cookie",
+                                       "cookies", "credential", "credentials", "session",
+                                       "sessionid", "dsn"}) {
+    if (last == exact) return true;
+  }
+  for (const std::string_view ending : {"password", "passwords", "passwd", "passphrase", "secret",
+                                        "secrets", "token", "tokens", "apikey", "apikeys"}) {
+    if (last.ends_with(ending)) return true;  // csrftoken, PGPASSWORD
   }
   return false;
 }
 
 CarriedSecrets SecretsCarriedIn(std::string_view value) {
-  CarriedSecrets found;
-  AddUrlPasswords(value, found.url_passwords);
+  Finder finder;
+  finder.AddUrlSecrets(value);
   const nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_object() || parsed.is_array()) {
-    AddFromJson(parsed, found.values);
+    finder.AddFromJson(parsed);
   } else {
-    AddFromPairs(value, found.values);
+    finder.AddFromPairs(value);
   }
-  return found;
+  return finder.Take();
 }
 
 }  // namespace las::tools

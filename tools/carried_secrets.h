@@ -8,11 +8,19 @@
 // What counts:
 // - the password of each URL with one ("scheme://user:PASSWORD@host"), as written and,
 //   when percent-encoded, decoded — also a password holding '/', '?' or '#', which drivers
-//   accept unencoded (probe JF1); not a port ("host:8080/path/@scope");
-// - the value of each member or pair whose name speaks of a secret (SecretName): in a JSON
-//   object, at any depth ({"headers":{"X-Api-Key":"..."}}), or in NAME=VALUE / NAME: VALUE
-//   items separated by ',', ';', '&' or line breaks ("Cookie: sessionid=...");
-// - the rest of an item that starts with an authorization scheme ("Bearer X", "Basic X").
+//   accept unencoded (probe JF1); not a port ("host:8080/path/@scope"), not an '@' that
+//   starts a path segment ("/npm/@scope"), not inside an IPv6 host; and a URL's user name
+//   given without a password ("https://TOKEN@github.com");
+// - the value of each member or pair whose name is a secret's (SecretName): in a JSON
+//   object at any depth (its strings, when an array: "apiKeys": [...]), as {"name":
+//   NAME, "value": VALUE}, or in text: NAME=VALUE, NAME:VALUE, or NAME followed by its
+//   value ("password X" as .netrc writes it, "--password X", "X-Api-Key: X"), in items
+//   separated by ',', ';', '&' or line breaks;
+// - the word after an authorization scheme ("Bearer X", "Basic X", "Token X").
+// JSON strings are read as decoded (a URL whose slashes PHP escaped). The work and the
+// findings are bounded per value — 64 secrets of at most 8 KiB, 2 KiB looked at per URL,
+// JSON 32 levels deep — so a hostile or huge value costs linear time (probe JH1: one of
+// 16 KiB took gigabytes at every start).
 //
 // Pure; thread-safe.
 #pragma once
@@ -23,15 +31,19 @@
 
 namespace las::tools {
 
-// Whether a header, parameter or member name says its value is a secret, in any case:
-// it holds "auth", "token", "secret", "passw", "pwd", "cookie", "session", "credential",
-// "apikey", "api-key" or "api_key", or one of its parts (split at '-', '_', '.' and
-// spaces) is "key" or ends in "accesskey" ("Ocp-Apim-Subscription-Key", "X-Access-Key").
+// Whether a header, parameter or member name says its value is a secret. Its last word
+// decides (words split at '-', '_', '.', spaces and lower-to-upper case: "privateKey"),
+// in any case: "key"/"keys" (not a partition, sort, primary, public, cache... key),
+// "pwd", "pass", "auth", "authorization", "cookie(s)", "credential(s)", "session",
+// "sessionid", "dsn", or one ending in "password(s)", "passwd", "passphrase",
+// "secret(s)", "token(s)" or "apikey(s)"; and kubeconfig's "client-key-data". Not
+// "tokenizer", "auth_url", "session_name", "secret_name", "partition_key" (probe JH4).
 bool SecretName(std::string_view name);
 
 // The secrets `value` carries (above), each once, in the order found, trimmed of blanks
 // and quotes: URL passwords apart — a password is one however it looks; a member's value
-// may be a count or a flag, which the caller judges (LooksLikeAToken).
+// or a URL's user may be a count, a flag or a name, which the caller judges
+// (LooksLikeAToken).
 struct CarriedSecrets {
   std::vector<std::string> url_passwords;
   std::vector<std::string> values;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/carried_secrets.h"
 #include "tools/credential_encodings.h"
 
 namespace las::tools {
@@ -303,21 +304,77 @@ TEST(CredentialsTest, ASecretCarriedInADeclaredVariableOfAnyNameCounts) {
     return nlohmann::json{{"content", {{{"type", "text"}, {"text", said}}}}}.dump();
   };
   EXPECT_TRUE(EchoesCredential(text("401 for " + bearer), got));
-  // Deep or long values are read without exhausting the stack.
-  trust::SurfaceBinding deep;
-  deep.env = {"NESTED", "CHAINED"};
-  EXPECT_TRUE(CredentialValuesOf(deep, {{"NESTED", std::string(200000, '[') + std::string(200000, ']')},
-                                        {"CHAINED", [] {
-                                           std::string chain;
-                                           for (int i = 0; i < 100000; ++i) chain += "token=";
-                                           return chain + "abcdef0123456789ABCDEF";
-                                         }()}})
-                  .size() >= 1u);
   for (const char* public_text :
        {"Authorization failed; team core; build-2024-07-rc1x", "https://api2.example.com/v1/abcdef0123456789abcd",
         "model llama3-70b-instruct-v2 is used", "https://host:8080/docs/@scope/package-name-1234567890"}) {
     EXPECT_FALSE(EchoesCredential(text(public_text), got)) << public_text;
   }
+}
+
+// The shapes configuration takes (probe JH3, JH4): each secret part is found, the public
+// parts and names that only mention a secret's word are not.
+TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNot) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"machine api.github.com login octocat password ghp_R8x2Netrc0123456789", {"ghp_R8x2Netrc0123456789"}},
+      {"region=eu-central-1 output=json aws_secret_access_key=zS9pSpace0123456789ab",
+       {"zS9pSpace0123456789ab"}},
+      {"--host db.example.com --password S3cretCliPass2024", {"S3cretCliPass2024"}},
+      {R"([{"name":"X-Api-Key","value":"kv_Env7Har0123456789"},{"name":"X-Team","value":"core-2024-team01"}])",
+       {"kv_Env7Har0123456789"}},
+      {R"({"apiKeys":["sk_search_0123456789ab","sk_search_ba9876543210"]})",
+       {"sk_search_0123456789ab", "sk_search_ba9876543210"}},
+      {R"({"dsn":"mysql:\/\/php_user:PhpJs0nPassw0rd24@db\/app"})",
+       {"PhpJs0nPassw0rd24", "mysql://php_user:PhpJs0nPassw0rd24@db/app"}},
+      {"https://ghp_R8x2User0123456789abcd@github.com/acme/private-repo.git",
+       {"ghp_R8x2User0123456789abcd"}},
+      {R"({"privateKey":"pk_Camel0123456789abc","signingKey":"sg_Camel0123456789abc"})",
+       {"pk_Camel0123456789abc", "sg_Camel0123456789abc"}},
+      {"DefaultEndpointsProtocol=https;AccountName=acct2024;AccountKey=Eby8Azure0123456789GMGw==",
+       {"Eby8Azure0123456789GMGw=="}},
+      {R"({"PASSPHRASE":"Pp7hrase2024Secret99x"})", {"Pp7hrase2024Secret99x"}},
+      // Public: an IPv6 host and a scoped package path, names that only mention a word.
+      {"https://[2001:db8::10]:8443/npm/@scope2024/pkg-v2", {}},
+      {R"({"tokenizer":"meta-llama/Llama-3.1-8B-Instruct","auth_url":"https://keystone.example.com:5000/v3",)"
+       R"("token_endpoint":"https://auth11.example.com/oauth2/v1/token","author":"platform-team-2024",)"
+       R"("session_name":"nightly-build-2024-07-12","key_prefix":"cache-v2-prod-eu1",)"
+       R"("partition_key":"tenant_2024_region","secret_name":"db-creds-v2-prod01",)"
+       R"("certificate-authority-data":"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t"})",
+       {}},
+  };
+  for (const auto& [value, secrets] : cases) {
+    trust::SurfaceBinding surface;
+    surface.env = {"SETTINGS"};
+    std::vector<std::string> got = CredentialValuesOf(surface, {{"SETTINGS", value}});
+    for (const std::string& secret : secrets) {
+      EXPECT_NE(std::find(got.begin(), got.end(), secret), got.end()) << secret << " in " << value;
+    }
+    if (secrets.empty()) {
+      EXPECT_TRUE(got.empty()) << value << ": " << (got.empty() ? "" : got.front());
+    }
+  }
+}
+
+// A hostile or huge value costs linear time and bounded findings (probe JH1: 16 KiB of
+// "a://b:c/" and an '@' took gigabytes at every start; JH2: "a://" repeated, quadratic
+// time), and deep JSON or chained pairs do not exhaust the stack.
+TEST(CredentialsTest, CarriedSecretsOfAHugeValueAreBounded) {
+  std::string overlapping;
+  while (overlapping.size() < 120000) overlapping += "a://b:c0123456789/";
+  overlapping += "@";
+  std::string schemes;
+  while (schemes.size() < 120000) schemes += "a://";
+  std::string chained;
+  for (int i = 0; i < 20000; ++i) chained += "token=";
+  for (const std::string& value : {overlapping, schemes, chained + "abcdef0123456789ABCDEF",
+                                   std::string(100000, '[') + std::string(100000, ']')}) {
+    const CarriedSecrets carried = SecretsCarriedIn(value);
+    EXPECT_LE(carried.values.size() + carried.url_passwords.size(), 64u);
+    for (const auto* list : {&carried.values, &carried.url_passwords}) {
+      for (const std::string& secret : *list) EXPECT_LE(secret.size(), 8u * 1024) << value.substr(0, 40);
+    }
+  }
+  EXPECT_LE(SecretsCarriedIn(overlapping).url_passwords.size(), 1u)
+      << "at most the last URL's password, not one per URL before the '@'";
 }
 
 // A URL that quotes the credential (an error message naming the request that failed):
