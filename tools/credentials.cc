@@ -477,13 +477,19 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
     for (std::string& password : carried.url_passwords) {
       if (password.size() >= kMinCrossSurfaceCredentialBytes) values.push_back(std::move(password));
     }
-    if (NamesASecret(name)) carried.values = {value->second};  // the whole of it counts
+    if (NamesASecret(name)) carried.values.push_back(value->second);  // the whole of it too
     for (std::string& secret : carried.values) {
       if (!LooksLikeAToken(secret) && TokenWords(secret).empty()) continue;
       AddValueAndItsTokenWords(std::move(secret), values);
     }
   }
-  return values;
+  // Each once, in the order found ("Bearer TOKEN" gives TOKEN as a scheme's credential and
+  // as a word of the whole value).
+  std::vector<std::string> unique;
+  for (std::string& value : values) {
+    if (std::find(unique.begin(), unique.end(), value) == unique.end()) unique.push_back(std::move(value));
+  }
+  return unique;
 }
 
 std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::SurfaceBinding>& surfaces,
