@@ -1,5 +1,6 @@
 #include "tools/daemon.h"
 
+#include <malloc.h>
 #include <signal.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -15,6 +16,7 @@
 #include "log/log_directory.h"
 #include "tools/daemon_connection.h"
 #include "tools/daemon_socket.h"
+#include "tools/turn_queue.h"
 #include "tools/federation.h"
 #include "tools/operator_listener.h"
 #include "tools/answer_budget.h"
@@ -127,6 +129,14 @@ class Daemon {
     if (options_.on_listening) options_.on_listening(socket_path_);
   }
 
+  // Once the answers a burst held are gone, the allocator keeps their pages: handed back,
+  // after the connection's handlers have let go of them (posted).
+  void ReturnMemoryAfterAPeak() {
+#ifdef __GLIBC__
+    if (answers_.DrainedAfterAPeak()) boost::asio::post(io_, [] { ::malloc_trim(0); });
+#endif
+  }
+
   void OnConnection(UniqueFd fd) {
     if (stopping_) return;
     if (connections_.size() - detached_.size() >= options_.max_connections) {
@@ -138,10 +148,11 @@ class Daemon {
     }
     const uint64_t id = next_id_++;
     connections_[id] = DaemonConnection::Start(
-        io_, std::move(fd), core_, options_.max_line_bytes, {&partial_lines_, &answers_},
+        io_, std::move(fd), core_, options_.max_line_bytes, {&partial_lines_, &answers_, &turns_},
         [this, id] {
           connections_.erase(id);
           detached_.erase(id);
+          ReturnMemoryAfterAPeak();
           MaybeFinish();
         },
         /*operator_only=*/false,
@@ -206,6 +217,7 @@ class Daemon {
   StopSignals signals_;  // a third signal exits in its handler
   std::unique_ptr<UnixListener> listener_;
   std::unique_ptr<OperatorListener> operators_;
+  TurnQueue turns_{io_.get_executor()};
   PartialLineBudget partial_lines_{options_.max_partial_line_bytes,
                                    options_.partial_line_floor_bytes};  // outlives connections_
   AnswerBudget answers_{options_.max_unwritten_answer_bytes,

@@ -17,6 +17,7 @@
 #include "tools/line_session.h"
 #include "tools/line_write_queue.h"
 #include "tools/paced_lines.h"
+#include "tools/turn_queue.h"
 #include "tools/answer_budget.h"
 #include "tools/partial_line_budget.h"
 #include "tools/operator_channel.h"
@@ -104,7 +105,7 @@ class Connection final : public DaemonConnection,
              ConnectionBudgets budgets, std::function<void()> on_closed, bool operator_only,
              std::function<bool()> on_detach)
       : io_(io), stream_(io, fd.Release()), core_(core), budget_(budgets.partial_lines),
-        answer_budget_(budgets.answers),
+        answer_budget_(budgets.answers), turns_(budgets.turns),
         lines_(max_line,
                [this](const transport::LineEvent& event) {
                  if (event.kind == transport::LineEvent::Kind::kTooLong) {
@@ -182,6 +183,7 @@ class Connection final : public DaemonConnection,
   }
   // A connection's lines yield to the others' (tools/paced_lines.h, kLinesPerTurn).
   void Later(std::function<void()> next) override {
+    if (turns_ != nullptr) return turns_->Defer(std::move(next));
     boost::asio::post(stream_.get_executor(), std::move(next));
   }
   void ReadWhenAllowed(std::function<void()> read) override {
@@ -414,6 +416,7 @@ class Connection final : public DaemonConnection,
   ServerCore& core_;
   PartialLineBudget* budget_;
   AnswerBudget* answer_budget_;  // null once closed
+  TurnQueue* turns_;             // may be null
   size_t held_ = 0;  // this connection's share of budget_
   PacedLines lines_;
   std::function<void()> on_closed_;

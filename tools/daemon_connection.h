@@ -47,6 +47,7 @@ namespace las::tools {
 
 class AnswerBudget;
 class PartialLineBudget;
+class TurnQueue;
 class ServerCore;
 
 // What all of a daemon's connections share (either may be null: none); each must outlive
@@ -54,6 +55,7 @@ class ServerCore;
 struct ConnectionBudgets {
   PartialLineBudget* partial_lines = nullptr;  // tools/partial_line_budget.h
   AnswerBudget* answers = nullptr;             // tools/answer_budget.h
+  TurnQueue* turns = nullptr;                  // tools/turn_queue.h (null: posted as they come)
 };
 
 class DaemonConnection {

@@ -64,5 +64,21 @@ TEST(HeldAnswersTest, HeldBytesCountInASharedBudget) {
   EXPECT_EQ(budget.used(), 0u) << "gone: its share given back";
 }
 
+// After a burst of held answers is gone the daemon hands the freed memory back (probe JI2:
+// an idle daemon kept 150 MB): once per burst of kReturnMemoryAfterBytes or more, and only
+// once nothing is held.
+TEST(HeldAnswersTest, ABudgetSaysOnceWhenABurstHasDrained) {
+  constexpr size_t kBurst = AnswerBudget::kReturnMemoryAfterBytes;
+  AnswerBudget budget(/*total_bytes=*/2 * kBurst, /*floor_bytes=*/10);
+  budget.Update(0, kBurst - 1);
+  budget.Update(kBurst - 1, 0);
+  EXPECT_FALSE(budget.DrainedAfterAPeak()) << "a small burst";
+  budget.Update(0, kBurst);
+  EXPECT_FALSE(budget.DrainedAfterAPeak()) << "still held";
+  budget.Update(kBurst, 0);
+  EXPECT_TRUE(budget.DrainedAfterAPeak());
+  EXPECT_FALSE(budget.DrainedAfterAPeak()) << "once per burst";
+}
+
 }  // namespace
 }  // namespace las::tools
