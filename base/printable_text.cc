@@ -102,6 +102,10 @@ std::string EscapeAndShorten(std::string_view text, size_t max_bytes) {
   return out;
 }
 
+std::string QuotedForTerminal(std::string_view value) {
+  return "\"" + EscapeAndShorten(value, kMaxQuotedBytes) + "\"";
+}
+
 size_t DisplayWidth(std::string_view text) {
   // glibc's C.UTF-8 (libc-bin, always installed) holds Unicode's widths (probe CN5: a table
   // of ranges kept here missed some); uselocale changes this thread's locale only, and

@@ -32,6 +32,11 @@ std::string EscapeForTerminal(std::string_view text);
 inline constexpr size_t kMaxShownBytes = 2000;
 std::string EscapeAndShorten(std::string_view text, size_t max_bytes = kMaxShownBytes);
 
+// A value someone gave (a flag, an id, a name), as a refusal quotes it: between double
+// quotes, EscapeAndShorten to kMaxQuotedBytes.
+inline constexpr size_t kMaxQuotedBytes = 300;
+std::string QuotedForTerminal(std::string_view value);
+
 // The columns `text` (printable: as EscapeForTerminal returns it) takes on a terminal: a
 // combining mark none, an East Asian wide or fullwidth character or an emoji two, any
 // other character one — wcwidth under glibc's C.UTF-8, whatever the process's locale (a

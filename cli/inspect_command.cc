@@ -42,7 +42,7 @@ int InspectCalls(const InspectFlags& flags) {
   }
   if (flags.call_id && rows.empty()) {
     std::fprintf(stderr, "las %s: not_found: the log has no call %s\n", CommandWords(),
-                 EscapeAndShorten(*flags.call_id, 300).c_str());
+                 EscapeAndShorten(*flags.call_id, kMaxQuotedBytes).c_str());
     return ExitCodeFor(NotFound(""));
   }
   // Log order: by the event that first named the call.

@@ -11,7 +11,7 @@ CLI::Validator WholeNumber(uint64_t min, uint64_t max) {
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
         const std::string refusal =
-            "must be a whole number from " + range + ", not \"" + EscapeForTerminal(text) + "\"";
+            "must be a whole number from " + range + ", not " + QuotedForTerminal(text);
         if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
           return refusal;
         }

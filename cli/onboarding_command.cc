@@ -236,7 +236,7 @@ int Mutate(const OnboardingFlags& flags) {
   if (flags.action != "check" || !flags.step.empty()) {
     if (tools::FindOnboardingStep(flags.step) == nullptr) {
       std::fprintf(stderr, "las %s: invalid_argument: unknown step \"%s\"; the steps are %s\n", CommandWords(),
-                   EscapeAndShorten(flags.step, 300).c_str(), tools::OnboardingStepNames().c_str());
+                   EscapeAndShorten(flags.step, kMaxQuotedBytes).c_str(), tools::OnboardingStepNames().c_str());
       return kExitUsage;
     }
   }

@@ -89,7 +89,7 @@ int Inspect(const SourcesFlags& flags) {
   if (!sources) return exit_code;
   const tools::Source* source = tools::FindSource(*sources, flags.id);
   if (source == nullptr) {
-    std::fprintf(stderr, "las %s: not_found: no source %s\n", CommandWords(), EscapeAndShorten(flags.id, 300).c_str());
+    std::fprintf(stderr, "las %s: not_found: no source %s\n", CommandWords(), EscapeAndShorten(flags.id, kMaxQuotedBytes).c_str());
     return ExitCodeFor(NotFound(""));
   }
   if (flags.json) {

@@ -417,7 +417,8 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   for (size_t i = 0; i < value.size();) {
     const bool no_break_space = value.compare(i, 2, "\xC2\xA0") == 0;
     const char c = value[i];
-    if (no_break_space || std::string_view(" \t\n\r\f\v,;=:\"'{}[]&?@").find(c) != std::string_view::npos) {
+    constexpr std::string_view kWordEnds = " \t\n\r\f\v,;=:\"'{}[]&?@";
+    if (no_break_space || kWordEnds.find(c) != std::string_view::npos) {
       end_word(i);
       i += no_break_space ? 2 : 1;
       start = i;

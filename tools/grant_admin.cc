@@ -61,7 +61,7 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
   const std::string& name = tool.qualified_name;
   const size_t split = name.find(kNameSeparator);
   if (split == std::string::npos || split == 0 || split + 2 >= name.size()) {
-    return InvalidArgument("a tool is named surface__tool, not \"" + EscapeAndShorten(name, 300) + "\"");
+    return InvalidArgument("a tool is named surface__tool, not " + QuotedForTerminal(name));
   }
   reducers::Selector selector{name.substr(0, split), name.substr(split + 2), ""};
   if (selector.surface == kOwnSurface) {
@@ -75,13 +75,13 @@ Result<reducers::Selector> SelectorNamed(const ToolArg& tool) {
         name.find('@') != std::string::npos
             ? "; a definition digest after '@' is 64 lowercase hex characters"
             : "";
-    return InvalidArgument("not a valid tool selector: " + EscapeAndShorten(name, 300) +
+    return InvalidArgument("not a valid tool selector: " + EscapeAndShorten(name, kMaxQuotedBytes) +
                            " (surface [a-z0-9_-]{1,64}, tool [A-Za-z0-9_.-]{1,128}, as releases "
                            "name them" + digest_hint + ")");
   }
   if (tool.digest && !reducers::IsDigestHex(*tool.digest)) {
-    return InvalidArgument("a definition digest is 64 lowercase hex characters, not \"" +
-                           EscapeAndShorten(*tool.digest, 300) + "\"");
+    return InvalidArgument("a definition digest is 64 lowercase hex characters, not " +
+                           QuotedForTerminal(*tool.digest));
   }
   return selector;
 }

@@ -32,7 +32,7 @@ bool IsValidAgentId(std::string_view agent_id) {
 }
 
 std::string AgentIdRefusal(std::string_view refused) {
-  return std::string(kAgentIdRule) + ", not \"" + EscapeAndShorten(refused, 300) + "\"";
+  return std::string(kAgentIdRule) + ", not " + QuotedForTerminal(refused);
 }
 
 GrantPolicy GrantPolicyFor(const trust::Environment& environment) {

@@ -43,8 +43,8 @@ Result<std::optional<log::EventDraft>> PlanSourceToggle(const std::vector<Source
   }
   if (!enable && (reason.size() > kMaxReasonBytes || !IsPrintableText(reason))) {
     return InvalidArgument("the reason (--reason, or the tool's `reason`) is at most 256 bytes "
-                           "of UTF-8 without control characters, not \"" +
-                           EscapeAndShorten(reason, 300) + "\"");
+                           "of UTF-8 without control characters, not " +
+                           QuotedForTerminal(reason));
   }
   if (source->enabled == enable) return std::optional<log::EventDraft>();
   return std::optional(enable ? SourceEnabledEvent(id, agent_id, session_id)
