@@ -87,8 +87,8 @@ class Finder {
       // To the URL's end — whitespace, a quote, ',', ';', '<', '>' — or the next URL's
       // scheme, within kMostUrlBytes (so "a://a://..." costs linear time: probe JH2).
       std::string_view url = value.substr(start, kMostUrlBytes);
-      url = url.substr(0, std::min(url.find_first_of(" \t\r\n\"',;<>"), url.size()));
       url = url.substr(0, std::min(url.find("://"), url.size()));
+      url = url.substr(0, std::min(url.find_first_of(" \t\r\n\"',;<>"), url.size()));
       AddUrlUserInfo(url);
     }
   }
