@@ -93,21 +93,12 @@ class Finder {
     }
   }
 
-  // "Bearer X", "Basic X", "Token X": X.
-  void AddSchemeCredential(std::string_view words) {
-    words = Trimmed(words);
-    const std::string lower = Lower(words.substr(0, 7));
-    for (const std::string_view scheme : {"bearer ", "basic ", "token "}) {
-      if (lower.starts_with(scheme)) AddValue(words.substr(scheme.size()));
-    }
-  }
-
   void AddFromJson(const nlohmann::json& node, int depth = 0) {
     if (depth > kMostJsonDepth || Full()) return;
     if (node.is_string()) {
       const std::string& text = node.get_ref<const std::string&>();
-      AddSchemeCredential(text);
       AddUrlSecrets(text);  // also a URL whose slashes the JSON escaped ("mysql:\/\/...")
+      AddFromPairs(text);   // ["POSTGRES_PASSWORD=..."] as compose and docker write them (JJ4)
     } else if (node.is_object()) {
       // {"name": "X-Api-Key", "value": "..."}: a header as HAR and Kubernetes write one.
       for (const char* name_member : {"name", "key"}) {
@@ -203,7 +194,9 @@ class Finder {
   void AddFromWords(const std::vector<std::string_view>& words) {
     for (size_t i = 0; i < words.size(); ++i) {
       const std::string_view word = words[i];
-      const size_t split = word.find_first_of("=:");
+      // '=' first: ".npmrc"'s "//registry.example/:_authToken=X" names its secret after a ':'.
+      const size_t equals = word.find('=');
+      const size_t split = equals != std::string_view::npos ? equals : word.find(':');
       if (split != std::string_view::npos && split + 1 < word.size() &&
           word.substr(split, 3) != "://") {
         const std::string_view name = word.substr(0, split);
@@ -213,10 +206,12 @@ class Finder {
       if (i + 1 == words.size()) break;
       std::string_view name = word;
       while (name.starts_with('-')) name.remove_prefix(1);
-      if (name.ends_with(':')) name.remove_suffix(1);
+      if (name.ends_with(':') || name.ends_with('=')) name.remove_suffix(1);
       const std::string lower = Lower(name);
       if (SecretName(name) || lower == "bearer" || lower == "basic" || lower == "token") {
-        AddValue(words[i + 1]);
+        // "password = X" (TOML, INI, properties, HCL: probe JJ1) as "password X".
+        const bool separated = (words[i + 1] == "=" || words[i + 1] == ":") && i + 2 < words.size();
+        AddValue(words[i + (separated ? 2 : 1)]);
       }
     }
   }
@@ -227,28 +222,43 @@ class Finder {
 }  // namespace
 
 bool SecretName(std::string_view name) {
-  const std::vector<std::string> words = NameWords(name);
+  std::vector<std::string> words = NameWords(name);
+  // "PWD" alone is the working directory; "MYSQL_PWD" a password.
+  if (words.size() == 1 && words[0] == "pwd") return false;
+  // A last word that says how the secret is written: the one before names it
+  // ("private_key_pem", "signingKeyB64", "clientSecretValue", "client-key-data").
+  while (words.size() > 1) {
+    const std::string& last = words.back();
+    if (last != "pem" && last != "b64" && last != "base64" && last != "value" && last != "data" &&
+        last != "hex" && last != "der" && last != "raw") {
+      break;
+    }
+    words.pop_back();
+  }
   if (words.empty()) return false;
   const std::string& last = words.back();
   const std::string before = words.size() > 1 ? words[words.size() - 2] : "";
-  // Keys that name a place, not a secret: a table's partition or sort key, a public key.
+  // Keys that name a place or are public by design: a table's partition or sort key, a
+  // public, publishable or anonymous key, a KMS key's id.
   if (last == "key" || last == "keys") {
-    for (const std::string_view place : {"partition", "sort", "primary", "foreign", "public",
-                                         "cache", "routing", "hash", "range", "shard", "row",
-                                         "object", "idempotency", "lookup", "unique", "s3"}) {
+    for (const std::string_view place :
+         {"partition", "sort", "primary", "foreign", "public", "publishable", "anon", "kms",
+          "cache", "routing", "hash", "range", "shard", "row", "object", "idempotency", "lookup",
+          "unique", "s3"}) {
       if (before == place) return false;
     }
     return true;
   }
-  if (last == "data" && before == "key") return true;  // kubeconfig's client-key-data
-  for (const std::string_view exact : {"pwd", "pass", "auth", "authorization", "cookie",
-                                       "cookies", "credential", "credentials", "session",
-                                       "sessionid", "dsn"}) {
+  if (last == "id" && before == "session") return true;  // ASP.NET_SessionId
+  for (const std::string_view exact : {"pwd", "pw", "pass", "auth", "authorization", "cookie",
+                                       "cookies", "credential", "credentials", "session", "sid",
+                                       "dsn", "sig", "signature"}) {
     if (last == exact) return true;
   }
-  for (const std::string_view ending : {"password", "passwords", "passwd", "passphrase", "secret",
-                                        "secrets", "token", "tokens", "apikey", "apikeys"}) {
-    if (last.ends_with(ending)) return true;  // csrftoken, PGPASSWORD
+  for (const std::string_view ending :
+       {"password", "passwords", "passwd", "passphrase", "secret", "secrets", "token", "tokens",
+        "apikey", "apikeys", "sessionid", "sessid", "bindpw"}) {
+    if (last.ends_with(ending)) return true;  // csrftoken, PGPASSWORD, JSESSIONID
   }
   return false;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -431,8 +432,16 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
 }
 
 // `value`, after its token-like words (CredentialValuesOf).
+// At most kMostTokenWords of them: a secret of more words is a document (a PEM key has
+// some 50 lines), and each word costs its spellings at every start (probe JJ9: 128 KiB of
+// 16-byte words took 6 s).
+constexpr size_t kMostTokenWords = 256;
 void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& values) {
-  for (const std::string_view word : TokenWords(value)) values.emplace_back(word);
+  size_t words = 0;
+  for (const std::string_view word : TokenWords(value)) {
+    if (++words > kMostTokenWords) break;
+    values.emplace_back(word);
+  }
   values.push_back(std::move(value));
 }
 
@@ -443,20 +452,6 @@ void AddCredentialValues(const std::map<std::string, std::string>& credential_te
   for (const auto& [argument, credential] : credential_templates) {
     if (auto value = resolve(credential)) AddValueAndItsTokenWords(std::move(*value), values);
   }
-}
-
-bool NamesASecret(std::string_view name) {
-  const size_t underscore = name.rfind('_');
-  std::string last(name.substr(underscore == std::string_view::npos ? 0 : underscore + 1));
-  std::transform(last.begin(), last.end(), last.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  if (last == "KEY" || last == "CREDENTIAL" || last == "CREDENTIALS") return true;
-  // PWD after a prefix only: PWD alone is the working directory (MYSQL_PWD is a password).
-  if (last == "PWD") return underscore != std::string_view::npos;
-  for (const std::string_view secret : {"APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE"}) {
-    if (last.ends_with(secret)) return true;  // PGPASSWORD, GHTOKEN (probe IX3)
-  }
-  return false;
 }
 
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
@@ -478,17 +473,29 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
     for (std::string& password : carried.url_passwords) {
       if (password.size() >= kMinCrossSurfaceCredentialBytes) values.push_back(std::move(password));
     }
-    if (NamesASecret(name)) carried.values.push_back(value->second);  // the whole of it too
     for (std::string& secret : carried.values) {
       if (!LooksLikeAToken(secret) && TokenWords(secret).empty()) continue;
       AddValueAndItsTokenWords(std::move(secret), values);
     }
+    // Under a secret's name the whole value counts too — by its token-like words only when
+    // nothing in it was found to be the secret: a connection string's hosts and user names
+    // are public (probe JJ7).
+    if (SecretName(name) && !value->second.empty()) {
+      const bool found = !carried.values.empty() || !carried.url_passwords.empty();
+      if (found) {
+        values.push_back(value->second);
+      } else if (LooksLikeAToken(value->second) || !TokenWords(value->second).empty()) {
+        AddValueAndItsTokenWords(value->second, values);
+      }
+    }
   }
   // Each once, in the order found ("Bearer TOKEN" gives TOKEN as a scheme's credential and
-  // as a word of the whole value).
+  // as a word of the whole value); a set, as a value of thousands of words gives thousands
+  // (probe JJ9: a whole-list search made six such variables take 94 s at every start).
   std::vector<std::string> unique;
-  for (std::string& value : values) {
-    if (std::find(unique.begin(), unique.end(), value) == unique.end()) unique.push_back(std::move(value));
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& value : values) {
+    if (seen.insert(value).second) unique.push_back(value);
   }
   return unique;
 }

@@ -76,27 +76,22 @@ class CredentialSpellings {
 };
 
 // Every credential value Las would inject into some tool of `surface` (those `environment`
-// holds), and the value of each variable `surface` declares (it is passed to the child) whose
-// name says it holds a secret (NamesASecret) and that looks like a token or holds one
-// (LooksLikeAToken; "postgres" or a path would refuse results by chance: probe IX1): what
-// the child may have seen, and so must not hand back in anything Las passes on (probe IW2:
-// a child given its API key by --env put it in every error text, and so in the log).
-// A value of several words (split at whitespace, ',', ';', '=', ':', quotes, brackets,
-// braces, '&', '?' and '@': "Bearer TOKEN", "user:PASSWORD") counts with each word alone
-// too that looks like a token: kMinUnguessableCredentialBytes or more, letters and digits
-// mixed (probes HW2, HX1: "invalid token TOKEN" came back; HZ5: a user name or URL alone
-// must not refuse). Whatever its name, a declared variable counts by the secrets it
-// carries (tools/carried_secrets.h): a secret-named member's or pair's value, as a value
-// above (OPENAPI_MCP_HEADERS holding headers as JSON), and a URL's password
-// ("postgres://app:PASSWORD@db") of kMinCrossSurfaceCredentialBytes or more.
+// holds), and of each variable `surface` declares (it is passed to the child): the secrets
+// it carries, whatever its name (tools/carried_secrets.h: a secret-named member's or
+// pair's value, the word after "Bearer", a URL's password of
+// kMinCrossSurfaceCredentialBytes or more — OPENAPI_MCP_HEADERS holding headers as JSON,
+// DATABASE_URL), and, when its own name is a secret's (SecretName: "GOOGLE_MAPS_API_KEY",
+// "PGPASSWORD"), its whole value — by its token-like words too when nothing in it was
+// found to be the secret. What the child may have seen, and so must not hand back in
+// anything Las passes on (probe IW2: a child given its API key by --env put it in every
+// error text, and so in the log). Only what looks like a token counts (LooksLikeAToken:
+// "postgres" or a path would refuse results by chance: probe IX1). A value of several
+// words (split at whitespace, ',', ';', '=', ':', quotes, brackets, braces, '&', '?' and
+// '@': "Bearer TOKEN", "user:PASSWORD") counts with each word alone too that looks like a
+// token — at most 256 of them — (probes HW2, HX1: "invalid token TOKEN" came back; HZ5: a
+// user name or URL alone must not refuse). Each value once.
 std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface,
                                             const trust::Environment& environment);
-
-// Whether a variable's name says it holds a secret: its last `_`-separated part, in any
-// case, is KEY, CREDENTIAL(S) or (after a prefix) PWD, or ends in APIKEY, TOKEN, SECRET,
-// PASSWORD, PASSWD or PASSPHRASE ("GOOGLE_MAPS_API_KEY", "SLACK_BOT_TOKEN", "PGPASSWORD",
-// "MYSQL_PWD"; not "KEY_PATH", "PWD", "MONKEY").
-bool NamesASecret(std::string_view name);
 
 // Whether `word` looks like a token: kMinUnguessableCredentialBytes or more, letters and
 // digits mixed.

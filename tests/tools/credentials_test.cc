@@ -240,11 +240,11 @@ TEST(CredentialsTest, ADeclaredVariableNamedAsASecretCountsAsACredential) {
   for (const char* name : {"GOOGLE_MAPS_API_KEY", "SLACK_BOT_TOKEN", "db_password", "AWS_SECRET",
                            "APIKEY", "X_Passphrase", "GCP_CREDENTIALS", "PGPASSWORD", "MYSQL_PWD",
                            "GHTOKEN"}) {
-    EXPECT_TRUE(NamesASecret(name)) << name;
+    EXPECT_TRUE(SecretName(name)) << name;
   }
   for (const char* name : {"KEY_PATH", "PWD", "HOME", "GIT_AUTHOR_NAME", "MONKEY", "TOKENS_DIR",
                            "PASSWORD_FILE_", ""}) {
-    EXPECT_FALSE(NamesASecret(name)) << name;
+    EXPECT_FALSE(SecretName(name)) << name;
   }
   trust::SurfaceBinding surface;
   surface.env = {"GOOGLE_MAPS_API_KEY", "KEY_PATH", "HOME", "UNSET_TOKEN", "DB_PASSWORD",
@@ -332,13 +332,26 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
       {"DefaultEndpointsProtocol=https;AccountName=acct2024;AccountKey=Eby8Azure0123456789GMGw==",
        {"Eby8Azure0123456789GMGw=="}},
       {R"({"PASSPHRASE":"Pp7hrase2024Secret99x"})", {"Pp7hrase2024Secret99x"}},
+      // TOML, INI, properties, HCL: spaces around '=' (probe JJ1).
+      {"[default]\naws_access_key_id = AKIAEXAMPLEKEYID2024\naws_secret_access_key = t9VbSpaced0123456789",
+       {"t9VbSpaced0123456789"}},
+      {R"(db_password = "Tfv4Spaced0123456789")", {"Tfv4Spaced0123456789"}},
+      // .npmrc names its secret after a ':' in a path; compose and docker list NAME=VALUE
+      // strings; session cookies and written-as qualifiers (probe JJ3, JJ4).
+      {"//registry.example.org/:_authToken=npm_Npmrc0123456789abcd", {"npm_Npmrc0123456789abcd"}},
+      {R"({"Config":{"Env":["MYSQL_ROOT_PASSWORD=D0ckerEnv0123456789","TZ=UTC"]}})", {"D0ckerEnv0123456789"}},
+      {"PHPSESSID=Php5ess0123456789abcd; connect.sid=Expr3ss0123456789abcd",
+       {"Php5ess0123456789abcd", "Expr3ss0123456789abcd"}},
+      {R"({"private_key_pem":"MIIEpQIBAAKCAQEA0123456789","clientSecretValue":"Cl13ntSecret0123456789"})",
+       {"MIIEpQIBAAKCAQEA0123456789", "Cl13ntSecret0123456789"}},
       // Public: an IPv6 host and a scoped package path, names that only mention a word.
       {"https://[2001:db8::10]:8443/npm/@scope2024/pkg-v2", {}},
       {R"({"tokenizer":"meta-llama/Llama-3.1-8B-Instruct","auth_url":"https://keystone.example.com:5000/v3",)"
        R"("token_endpoint":"https://auth11.example.com/oauth2/v1/token","author":"platform-team-2024",)"
        R"("session_name":"nightly-build-2024-07-12","key_prefix":"cache-v2-prod-eu1",)"
        R"("partition_key":"tenant_2024_region","secret_name":"db-creds-v2-prod01",)"
-       R"("certificate-authority-data":"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t"})",
+       R"("certificate-authority-data":"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t",)"
+       R"("publishableKey":"pk_test_Publ1shable0123456789","jwt_public_key":"MFkwEwYHKoZIzj0CAQYI0123"})",
        {}},
   };
   for (const auto& [value, secrets] : cases) {
@@ -362,6 +375,23 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
   }
 }
 
+// Names judged alike for a variable and for a member (probe JJ2): public keys are not
+// secrets under either; a connection string under a secret's name counts whole and by its
+// password, not by its hosts (JJ7).
+TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
+  for (const char* name : {"STRIPE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY", "JWT_PUBLIC_KEY", "AWS_KMS_KEY"}) {
+    EXPECT_FALSE(SecretName(name)) << name;
+  }
+  for (const char* name : {"APP_TOML_SECRETS", "HTTP_BASIC_AUTH", "GO_MYSQL_DSN", "SIGNING_KEY_B64"}) {
+    EXPECT_TRUE(SecretName(name)) << name;
+  }
+  trust::SurfaceBinding surface;
+  surface.env = {"SMTP_PASSWORD_URL_SECRET"};
+  const std::string url = "smtp://noreply:Sm7pPassw0rd2024@smtp.office365-mail2024.com:587";
+  const std::vector<std::string> got = CredentialValuesOf(surface, {{"SMTP_PASSWORD_URL_SECRET", url}});
+  EXPECT_EQ(got, (std::vector<std::string>{"Sm7pPassw0rd2024", url}));
+}
+
 // A hostile or huge value costs linear time and bounded findings (probe JH1: 16 KiB of
 // "a://b:c/" and an '@' took gigabytes at every start; JH2: "a://" repeated, quadratic
 // time), and deep JSON or chained pairs do not exhaust the stack.
@@ -383,6 +413,13 @@ TEST(CredentialsTest, CarriedSecretsOfAHugeValueAreBounded) {
   }
   EXPECT_LE(SecretsCarriedIn(overlapping).url_passwords.size(), 1u)
       << "at most the last URL's password, not one per URL before the '@'";
+  // A secret-named value of thousands of token-like words counts by at most 256 of them
+  // (probe JJ9: each word's spellings made starts take seconds).
+  std::string words;
+  while (words.size() < 120000) words += "w0rd" + std::to_string(words.size()) + "abcdefghij ";
+  trust::SurfaceBinding surface;
+  surface.env = {"TF_VAR_DB_PASSWORD"};
+  EXPECT_LE(CredentialValuesOf(surface, {{"TF_VAR_DB_PASSWORD", words}}).size(), 257u);
 }
 
 // A URL that quotes the credential (an error message naming the request that failed):
