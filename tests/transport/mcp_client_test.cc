@@ -678,6 +678,31 @@ TEST_F(McpClientTest, ACancelledCallEndsAtOnceAndTheChildGoesOn) {
   StillServesThenEnds(*client, "after");
 }
 
+// Lines queued while a write is under way go to the child together, not one per pass of
+// the loop (probe JK1: behind a busy daemon's loop, calls reached the child at a few
+// hundred a second, waiting up to 12 s).
+TEST_F(McpClientTest, RequestsQueuedMeanwhileAreWrittenTogether) {
+  auto client = StartedClient(ChildOptions());
+  constexpr int kCalls = 40;
+  int answered = 0;
+  for (int i = 0; i < kCalls; ++i) {
+    client->CallTool("echo", EchoArgs("m" + std::to_string(i)), {}, [&](CallResult r) {
+      EXPECT_TRUE(r.ok()) << CallErrorName(r.error);
+      ++answered;
+    });
+  }
+  ASSERT_GT(client->write_backlog_bytes(), 0u) << "queued while the first write is under way";
+  int handlers = 0;
+  while (client->write_backlog_bytes() > 0 && handlers < 1000) {
+    io_.restart();
+    handlers += static_cast<int>(io_.run_one_for(std::chrono::milliseconds(100)));
+  }
+  EXPECT_EQ(client->write_backlog_bytes(), 0u);
+  EXPECT_LT(handlers, 10) << "one handler per line written";
+  RunUntil([&] { return answered == kCalls; });
+  StillServesThenEnds(*client, "after");
+}
+
 // A call made with on_progress carries a token; the child's progress for it comes back
 // as numbers, only when well formed and increasing; a call without one carries no token.
 TEST_F(McpClientTest, ProgressOfACallIsPassedOnWhenWellFormedAndIncreasing) {
