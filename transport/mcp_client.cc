@@ -554,12 +554,13 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     return seq;
   }
 
-  // The line `seq` while it waits unwritten behind the lines the write under way holds;
-  // nullptr when it was written, dropped or withdrawn, or is being written.
+  // The line `seq` while it waits unwritten behind the front (which may be written in part,
+  // or held by the write under way); nullptr when it was written, dropped or withdrawn, or
+  // is the front.
   QueuedLine* Unwritten(uint64_t seq) {
     if (write_queue_.empty() || seq < write_queue_.front().seq) return nullptr;
     const uint64_t index = seq - write_queue_.front().seq;
-    if (index < std::max<size_t>(in_flight_lines_, 1) || index >= write_queue_.size()) return nullptr;
+    if (index == 0 || index >= write_queue_.size()) return nullptr;
     QueuedLine& line = write_queue_[index];
     return line.seq == seq && !line.bytes.empty() ? &line : nullptr;
   }
@@ -579,60 +580,94 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   void ClearWriteQueue() {
     write_queue_.clear();
     queued_bytes_ = 0;
+    front_written_ = 0;
   }
 
-  // Every line waiting (up to kMostLinesPerWrite) goes in one write: one line per write made
-  // each wait a pass of the loop, which a busy daemon makes long (probe JK1: calls a flood
-  // had queued reached the child at 150-370 a second, each waiting up to 12 s).
+  // The lines waiting (up to kMostLinesPerWrite) are first written at once, without
+  // waiting: one line per write made each wait a pass of the loop, which a busy daemon
+  // makes long (probe JK1: calls a flood had queued reached the child at 150-370 a second,
+  // each waiting up to 12 s). What the pipe does not take waits in an asynchronous write of
+  // the one line it stopped in, so that only that line is ever "being written": the lines
+  // behind it can still be withdrawn, and are never sent if the child dies (probe JL1).
   static constexpr size_t kMostLinesPerWrite = 64;
 
   void WriteNext() {
-    // Withdrawn lines are skipped; the rest keep their order.
-    while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
-    if (write_queue_.empty() || !in_.is_open()) {
-      writing_ = false;
-      return;
-    }
-    writing_ = true;
-    std::vector<asio::const_buffer> buffers;
-    for (const QueuedLine& line : write_queue_) {
-      if (in_flight_lines_ == kMostLinesPerWrite) break;
-      ++in_flight_lines_;
-      if (!line.bytes.empty()) buffers.push_back(asio::buffer(line.bytes));
-    }
-    auto self = shared_from_this();
-    asio::async_write(in_, buffers, [self](const ErrorCode& ec, size_t written) {
-      if (self->abandoned_) return;
-      const size_t lines = std::exchange(self->in_flight_lines_, 0);
-      size_t start = 0;  // of the line at the front, in what this write was to write
-      for (size_t i = 0; i < lines && !self->write_queue_.empty(); ++i) {
-        const QueuedLine& line = self->write_queue_.front();
-        // A line that failed with nothing of it written (EPIPE: no one reads the child's
-        // stdin) never reached the child, nor did any behind it; one written in part may
-        // have.
-        if (ec && start + line.bytes.size() > written) {
-          self->unsent_from_seq_ = written <= start ? line.seq : line.seq + 1;
-          break;
-        }
-        start += line.bytes.size();
-        self->queued_bytes_ -= line.bytes.size();
-        self->write_queue_.pop_front();
-      }
-      if (ec && self->unsent_from_seq_ == UINT64_MAX) {  // every line of it written
-        self->unsent_from_seq_ =
-            self->write_queue_.empty() ? self->next_line_seq_ : self->write_queue_.front().seq;
-      }
-      if (ec) {
-        // The child no longer reads its stdin: it cannot get requests.
-        self->writing_ = false;
-        self->ClearWriteQueue();
-        ErrorCode ignored;
-        self->in_.close(ignored);
-        self->ChildGone();
+    for (;;) {
+      // Withdrawn lines are skipped; the rest keep their order.
+      while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
+      if (write_queue_.empty() || !in_.is_open()) {
+        writing_ = false;
         return;
       }
-      self->WriteNext();
-    });
+      writing_ = true;
+      std::vector<asio::const_buffer> buffers;
+      for (const QueuedLine& line : write_queue_) {
+        if (buffers.size() == kMostLinesPerWrite) break;
+        if (line.bytes.empty()) continue;
+        const size_t from = buffers.empty() ? front_written_ : 0;
+        buffers.push_back(asio::buffer(line.bytes.data() + from, line.bytes.size() - from));
+      }
+      ErrorCode ec;
+      in_.non_blocking(true, ec);
+      const size_t written = ec ? 0 : in_.write_some(buffers, ec);
+      if (ec == asio::error::would_block || ec == asio::error::try_again) break;
+      if (ec) {
+        // Told on the loop, as an asynchronous write's failure is: Write() runs inside
+        // SendRequest, before its call is pending, and the failure fails every pending call.
+        asio::post(io_, [self = shared_from_this(), written] {
+          if (!self->abandoned_) self->WriteFailed(written);
+        });
+        return;  // writing_ stays true meanwhile: lines queued are not written
+      }
+      TakeWritten(written);
+      if (written == 0) break;
+    }
+    // The pipe is full: wait until it takes the rest of the front line.
+    const QueuedLine& front = write_queue_.front();
+    auto self = shared_from_this();
+    asio::async_write(in_, asio::buffer(front.bytes.data() + front_written_, front.bytes.size() - front_written_),
+                      [self](const ErrorCode& ec, size_t written) {
+                        if (self->abandoned_) return;
+                        if (ec) return self->WriteFailed(written);
+                        self->TakeWritten(written);
+                        self->WriteNext();
+                      });
+  }
+
+  // `written` more bytes reached the child: the lines they complete leave the queue.
+  void TakeWritten(size_t written) {
+    while (written > 0 && !write_queue_.empty()) {
+      QueuedLine& line = write_queue_.front();
+      const size_t rest = line.bytes.size() - front_written_;
+      if (written < rest) {
+        front_written_ += written;
+        return;
+      }
+      written -= rest;
+      queued_bytes_ -= line.bytes.size();
+      front_written_ = 0;
+      write_queue_.pop_front();
+      while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
+    }
+  }
+
+  // A write failed (EPIPE: no one reads the child's stdin) after `written` more bytes: a
+  // line with nothing of it written never reached the child, nor did any behind it; one
+  // written in part may have.
+  void WriteFailed(size_t written) {
+    TakeWritten(written);
+    if (!write_queue_.empty()) {
+      const QueuedLine& front = write_queue_.front();
+      unsent_from_seq_ = front_written_ == 0 ? front.seq : front.seq + 1;
+    } else {
+      unsent_from_seq_ = next_line_seq_;
+    }
+    // The child no longer reads its stdin: it cannot get requests.
+    writing_ = false;
+    ClearWriteQueue();
+    ErrorCode ignored;
+    in_.close(ignored);
+    ChildGone();
   }
 
   // ---- reading stdout ----------------------------------------------------------------
@@ -991,7 +1026,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   // line from it on was never sent). No line has this seq until then.
   uint64_t unsent_from_seq_ = UINT64_MAX;
   bool writing_ = false;
-  size_t in_flight_lines_ = 0;  // write_queue_'s first lines, held by the write under way
+  size_t front_written_ = 0;  // bytes of write_queue_.front() already written
   bool child_gone_ = false;
   // The child's exit was seen: answers already written may still be read during the
   // grace period, but nothing new is sent (probe GC1: a descendant that escaped the group
