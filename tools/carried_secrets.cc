@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/ascii_case.h"
+
 namespace las::tools {
 namespace {
 
@@ -15,13 +17,6 @@ constexpr size_t kMostSecretsPerValue = 64;
 constexpr size_t kMostSecretBytes = 8 * 1024;  // a PEM private key's base64 fits
 constexpr size_t kMostUrlBytes = 2 * 1024;     // looked at after each "://"
 constexpr int kMostJsonDepth = 32;             // configuration nests a few levels
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
 
 std::string_view Trimmed(std::string_view text) {
   constexpr std::string_view kBlank = " \t\r\n\"'";
@@ -207,7 +202,7 @@ class Finder {
       std::string_view name = word;
       while (name.starts_with('-')) name.remove_prefix(1);
       if (name.ends_with(':') || name.ends_with('=')) name.remove_suffix(1);
-      const std::string lower = Lower(name);
+      const std::string lower = AsciiLower(name);
       if (SecretName(name) || lower == "bearer" || lower == "basic" || lower == "token") {
         // "password = X" (TOML, INI, properties, HCL: probe JJ1) as "password X".
         const bool separated = (words[i + 1] == "=" || words[i + 1] == ":") && i + 2 < words.size();

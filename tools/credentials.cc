@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_decimal.h"
+#include "base/ascii_case.h"
 #include "base/hex.h"
 #include "base/json_string.h"
 #include "base/utf8.h"
@@ -43,19 +44,6 @@ trust::CredentialResolver EnvironmentCredentials(const trust::Environment& envir
 namespace {
 
 using Needles = CredentialSpellings::Needles;
-
-// Branch-free, so that the compiler vectorizes it: every result is lowercased whole, and
-// a per-byte branch made this half of the scan's time (docs/PERFORMANCE.md).
-std::string AsciiLower(std::string_view text) {
-  std::string lower(text);
-  auto* bytes = reinterpret_cast<unsigned char*>(lower.data());
-  const size_t size = lower.size();
-  for (size_t i = 0; i < size; ++i) {
-    const unsigned char c = bytes[i];
-    bytes[i] = static_cast<unsigned char>(c | (static_cast<unsigned char>(c - 'A') < 26 ? 0x20 : 0));
-  }
-  return lower;
-}
 
 bool IsAsciiSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 

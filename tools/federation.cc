@@ -270,7 +270,8 @@ void Federation::LaunchEligible() {
   }
   launch.start_timeout_ms = options_.start_timeout_ms;
   launch.plan_off_loop = options_.plan_off_loop;
-  launch.other_credentials = CrossSurfaceCredentialValues(release_->manifest.surfaces, options_.environment);
+  cross_surface_credentials_ = CrossSurfaceCredentialValues(release_->manifest.surfaces, options_.environment);
+  launch.other_credentials = cross_surface_credentials_;
   launching_ = to_launch.size();
   for (auto& [name, extra_env] : to_launch) {
     StateOf(name).reason = "starting";

@@ -136,10 +136,10 @@ class Federation {
   // every surface once Shutdown began.
   transport::McpClient* ServingClientFor(std::string_view surface);
   const trust::Environment& environment() const { return options_.environment; }
-  // The surfaces of the release accepted at start (empty before, or without one).
-  const std::vector<trust::SurfaceBinding>& release_surfaces() const {
-    static const std::vector<trust::SurfaceBinding> kNone;
-    return release_ ? release_->manifest.surfaces : kNone;
+  // CrossSurfaceCredentialValues of the release, made once when its surfaces are launched
+  // (tools/credentials.h): what no child may hand back (empty before, or without a release).
+  const std::vector<std::string>& cross_surface_credentials() const {
+    return cross_surface_credentials_;
   }
   // Why every surface was stopped while serving ("expired", "release-superseded"), or
   // nullopt while the release stands: the error code of the calls that stop cut off.
@@ -232,6 +232,7 @@ class Federation {
   bool settled_ = false;
   std::vector<std::function<void()>> waiting_;
   std::optional<trust::AcceptedRelease> release_;
+  std::vector<std::string> cross_surface_credentials_;
   size_t launching_ = 0;
   // The aborts of first launches under way (LaunchSurface), for Shutdown.
   std::map<std::string, std::function<void()>, std::less<>> launch_aborts_;

@@ -778,10 +778,8 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
 const CredentialSpellings& Gateway::CredentialsOf(const std::string& surface) {
   auto known = surface_credentials_.find(surface);
   if (known == surface_credentials_.end()) {
-    const trust::Environment& environment = federation_.environment();
-    std::vector<std::string> values =
-        CrossSurfaceCredentialValues(federation_.release_surfaces(), environment);
-    const trust::CredentialResolver resolve = EnvironmentCredentials(environment);
+    std::vector<std::string> values = federation_.cross_surface_credentials();
+    const trust::CredentialResolver resolve = EnvironmentCredentials(federation_.environment());
     for (const CatalogTool& tool : federation_.catalog().tools()) {
       if (tool.surface == surface) AddCredentialValues(tool.credential_templates, resolve, values);
     }
