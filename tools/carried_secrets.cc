@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include <nlohmann/json.hpp>
+#include <sodium.h>
 
 #include "base/ascii_case.h"
 
@@ -44,6 +45,47 @@ std::string PercentDecoded(std::string_view text) {
     }
   }
   return out;
+}
+
+bool IsNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '$';
+}
+
+bool IsDigits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// What follows the '@' of a connection string written without a scheme: Go's
+// "tcp(host:3306)/db", "unix(/run/mysqld.sock)/db" or "/db", or a host with a port or a
+// path ("db.internal:5432/app") — not a version ("npm:lodash@4.17.21") or a name
+// ("someone@example.com").
+bool SchemelessHostFollows(std::string_view after_at) {
+  if (after_at.starts_with("tcp(") || after_at.starts_with("unix(") || after_at.starts_with('/')) return true;
+  const size_t host_end = std::min(after_at.find_first_of(":/"), after_at.size());
+  if (host_end == 0 || host_end == after_at.size() ||
+      !std::all_of(after_at.begin(), after_at.begin() + host_end, IsNameChar)) {
+    return false;
+  }
+  if (after_at[host_end] == '/') return host_end + 1 < after_at.size();
+  const std::string_view port = after_at.substr(host_end + 1);
+  return IsDigits(port.substr(0, std::min(port.find('/'), port.size())));
+}
+
+// "user:password" as the standard base64 of an "Authorization: Basic" header or of
+// docker's config.json "auth" member writes it, decoded; empty when `text` is not that.
+std::string BasicCredentialsIn(std::string_view text) {
+  std::string decoded(text.size(), '\0');
+  size_t length = 0;
+  for (const int variant : {sodium_base64_VARIANT_ORIGINAL, sodium_base64_VARIANT_ORIGINAL_NO_PADDING}) {
+    if (sodium_base642bin(reinterpret_cast<unsigned char*>(decoded.data()), decoded.size(), text.data(),
+                          text.size(), nullptr, &length, nullptr, variant) == 0) {
+      decoded.resize(length);
+      const bool printable = std::all_of(decoded.begin(), decoded.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+      const size_t colon = decoded.find(':');
+      return printable && colon != std::string::npos && colon > 0 ? decoded : std::string();
+    }
+  }
+  return {};
 }
 
 // The words of a name: split at '-', '_', '.', ' ', and where a lower-case letter or digit
@@ -148,6 +190,7 @@ class Finder {
   void AddSecretMember(const nlohmann::json& member) {
     if (member.is_string()) {
       AddValue(member.get_ref<const std::string&>());
+      AddBasicPassword(member.get_ref<const std::string&>());  // docker's "auth"
     } else if (member.is_array()) {  // "apiKeys": ["...", "..."]
       for (const auto& element : member) {
         if (element.is_string()) AddValue(element.get_ref<const std::string&>());
@@ -186,15 +229,58 @@ class Finder {
     if (password.find('%') != std::string_view::npos) AddPassword(PercentDecoded(password));
   }
 
+  // The password of "user:PASSWORD@tcp(host:3306)/db" (Go's MySQL driver),
+  // "user:PASSWORD@host:5432/db", "user/PASSWORD@//host:1521/service" or
+  // "user/PASSWORD@(DESCRIPTION=...)" (Oracle): connection strings without a scheme.
+  // Whether `word` was one.
+  bool AddSchemelessPassword(std::string_view word) {
+    word = Trimmed(word);
+    const size_t at = word.rfind('@');
+    if (at == std::string_view::npos || word.find("://") != std::string_view::npos) return false;
+    const std::string_view user_info = word.substr(0, at);
+    const size_t separator = user_info.find_first_of(":/");
+    if (separator == std::string_view::npos || separator == 0 || separator + 1 == user_info.size() ||
+        !std::all_of(user_info.begin(), user_info.begin() + separator, IsNameChar)) {
+      return false;
+    }
+    const std::string_view after_at = word.substr(at + 1);
+    const bool oracle = user_info[separator] == '/';
+    if (oracle ? !(after_at.starts_with("//") || after_at.starts_with('(')) : !SchemelessHostFollows(after_at)) {
+      return false;
+    }
+    const std::string_view password = user_info.substr(separator + 1);
+    AddPassword(password);
+    if (password.find('%') != std::string_view::npos) AddPassword(PercentDecoded(password));
+    return true;
+  }
+
+  // A line of .pgpass: "host:port:database:user:PASSWORD", its port digits or '*'.
+  bool AddPgpassPassword(std::string_view word) {
+    if (std::count(word.begin(), word.end(), ':') != 4) return false;
+    const size_t port_start = word.find(':') + 1;
+    const std::string_view port = word.substr(port_start, word.find(':', port_start) - port_start);
+    if (port != "*" && !IsDigits(port)) return false;
+    AddPassword(word.substr(word.rfind(':') + 1));
+    return true;
+  }
+
+  void AddBasicPassword(std::string_view encoded) {
+    const std::string credentials = BasicCredentialsIn(Trimmed(encoded));
+    if (!credentials.empty()) AddPassword(credentials.substr(credentials.find(':') + 1));
+  }
+
   void AddFromWords(const std::vector<std::string_view>& words) {
+    if (words.size() == 1 && AddPgpassPassword(words[0])) return;
     for (size_t i = 0; i < words.size(); ++i) {
       const std::string_view word = words[i];
+      if (AddSchemelessPassword(word)) continue;
       // '=' first: ".npmrc"'s "//registry.example/:_authToken=X" names its secret after a ':'.
       const size_t equals = word.find('=');
       const size_t split = equals != std::string_view::npos ? equals : word.find(':');
       if (split != std::string_view::npos && split + 1 < word.size() &&
           word.substr(split, 3) != "://") {
         const std::string_view name = word.substr(0, split);
+        AddSchemelessPassword(word.substr(split + 1));  // DSN=user:PASSWORD@tcp(db:3306)/app
         if (SecretName(name)) AddValue(word.substr(split + 1));
         continue;
       }
@@ -207,6 +293,7 @@ class Finder {
         // "password = X" (TOML, INI, properties, HCL: probe JJ1) as "password X".
         const bool separated = (words[i + 1] == "=" || words[i + 1] == ":") && i + 2 < words.size();
         AddValue(words[i + (separated ? 2 : 1)]);
+        if (lower == "basic") AddBasicPassword(words[i + 1]);
       }
     }
   }

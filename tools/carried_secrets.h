@@ -11,6 +11,13 @@
 //   accept unencoded (probe JF1); not a port ("host:8080/path/@scope"), not an '@' that
 //   starts a path segment ("/npm/@scope"), not inside an IPv6 host; and a URL's user name
 //   given without a password ("https://TOKEN@github.com");
+// - the password of a connection string written without a scheme: Go's MySQL DSN
+//   "user:PASSWORD@tcp(host:3306)/db", "user:PASSWORD@host:5432/db", Oracle's
+//   "user/PASSWORD@//host:1521/service" and "user/PASSWORD@(DESCRIPTION=...)" — not an
+//   address ("someone@example.com") or a package alias ("npm:lodash@4.17.21"); and of a
+//   .pgpass line ("host:5432:db:user:PASSWORD");
+// - the password inside base64 "user:PASSWORD" after "Basic" or as a secret member's value
+//   (docker's config.json "auth");
 // - the value of each member or pair whose name is a secret's (SecretName): in a JSON
 //   object at any depth (its strings, when an array: "apiKeys": [...]), as {"name":
 //   NAME, "value": VALUE}, or in text: NAME=VALUE, NAME:VALUE, or NAME followed by its

@@ -344,7 +344,22 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
        {"Php5ess0123456789abcd", "Expr3ss0123456789abcd"}},
       {R"({"private_key_pem":"MIIEpQIBAAKCAQEA0123456789","clientSecretValue":"Cl13ntSecret0123456789"})",
        {"MIIEpQIBAAKCAQEA0123456789", "Cl13ntSecret0123456789"}},
-      // Public: an IPv6 host and a scoped package path, names that only mention a word.
+      // Connection strings without a scheme (Go's MySQL DSN, Oracle, libpq's .pgpass) and
+      // base64 "user:password" (Basic, docker's config.json "auth").
+      {"app_user:G0DsnPassw0rd2024@tcp(db.internal:3306)/app?parseTime=true", {"G0DsnPassw0rd2024"}},
+      {"DSN=root:Dsn3qualsPw2024@unix(/run/mysqld/mysqld.sock)/x", {"Dsn3qualsPw2024"}},
+      {"reader:Schemeless2024Pw@db.internal:5432/app", {"Schemeless2024Pw"}},
+      {"scott/0racleTiger2024x@//db.example.com:1521/ORCLPDB1", {"0racleTiger2024x"}},
+      {"hr/Tns0racle2024pw@(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=db)(PORT=1521)))", {"Tns0racle2024pw"}},
+      {"db.internal:5432:app:app_user:PgPassFile2024x\n*:*:*:backup:PgPassAny2024xyz",
+       {"PgPassFile2024x", "PgPassAny2024xyz"}},
+      {"Authorization: Basic ZGVwbG95OkJhNWljUGFzc3cwcmQyMDI0", {"Ba5icPassw0rd2024"}},
+      {R"({"auths":{"registry.example.org":{"auth":"Y2ktYm90OkQwY2tlckF1dGgyMDI0eHl6"}}})", {"D0ckerAuth2024xyz"}},
+      // Public: an IPv6 host and a scoped package path, names that only mention a word,
+      // addresses, package aliases and image digests that hold an '@'.
+      {"npm:lodash@4.17.21 someone@example2024.com git@github.com:acme/repo2024.git "
+       "docker.io/library/node@sha256:abcdef0123456789 team/web-app2024@v2.1.0",
+       {}},
       {"https://[2001:db8::10]:8443/npm/@scope2024/pkg-v2", {}},
       {R"({"tokenizer":"meta-llama/Llama-3.1-8B-Instruct","auth_url":"https://keystone.example.com:5000/v3",)"
        R"("token_endpoint":"https://auth11.example.com/oauth2/v1/token","author":"platform-team-2024",)"
