@@ -7,6 +7,7 @@
 #include <sodium.h>
 
 #include "base/ascii_case.h"
+#include "tools/credentials.h"
 
 namespace las::tools {
 namespace {
@@ -71,61 +72,100 @@ bool SchemelessHostFollows(std::string_view after_at) {
   return IsDigits(port.substr(0, std::min(port.find('/'), port.size())));
 }
 
-// "user:password" as the standard base64 of an "Authorization: Basic" header or of
-// docker's config.json "auth" member writes it, decoded; empty when `text` is not that.
-std::string BasicCredentialsIn(std::string_view text) {
+// Text a secret holds in standard base64, decoded: "user:password" of an "Authorization:
+// Basic" header, docker's config.json "auth" and .npmrc's "_auth"; .npmrc's "_password";
+// a Kubernetes Secret's data; kubeconfig's client-key-data PEM (probe JM2). Empty when
+// `text` is not base64 of printable text (a random token is not, but for a chance far
+// below one in a million at the 12 characters looked at).
+constexpr size_t kShortestDecodedText = 8;
+std::string Base64DecodedText(std::string_view text) {
+  if (text.size() < 12) return {};
   std::string decoded(text.size(), '\0');
   size_t length = 0;
   for (const int variant : {sodium_base64_VARIANT_ORIGINAL, sodium_base64_VARIANT_ORIGINAL_NO_PADDING}) {
     if (sodium_base642bin(reinterpret_cast<unsigned char*>(decoded.data()), decoded.size(), text.data(),
                           text.size(), nullptr, &length, nullptr, variant) == 0) {
       decoded.resize(length);
-      const bool printable = std::all_of(decoded.begin(), decoded.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-      const size_t colon = decoded.find(':');
-      return printable && colon != std::string::npos && colon > 0 ? decoded : std::string();
+      const bool printable = std::all_of(decoded.begin(), decoded.end(), [](char c) {
+        return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t';
+      });
+      return printable && decoded.size() >= kShortestDecodedText ? decoded : std::string();
     }
   }
   return {};
 }
 
-// The words of a name: split at '-', '_', '.', ' ', and where a lower-case letter or digit
-// is followed by an upper-case one ("privateKey", "AccountKey"); lower-cased.
-std::vector<std::string> NameWords(std::string_view name) {
-  std::vector<std::string> words(1);
-  for (size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (c == '-' || c == '_' || c == '.' || c == ' ') {
-      if (!words.back().empty()) words.emplace_back();
-      continue;
-    }
-    const bool upper = c >= 'A' && c <= 'Z';
-    if (upper && i > 0 && ((name[i - 1] >= 'a' && name[i - 1] <= 'z') || (name[i - 1] >= '0' && name[i - 1] <= '9')) &&
-        !words.back().empty()) {
-      words.emplace_back();
-    }
-    words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+// Whether a piece of `name` between '-', '_' and '.' looks like a token: a URL's user is
+// one ("ghp_R8x2..."), or a name of words ("svc-reporting-2024") that is public.
+bool HasTokenPiece(std::string_view name) {
+  for (size_t start = 0; start <= name.size();) {
+    const size_t end = std::min(name.find_first_of("-_.", start), name.size());
+    if (LooksLikeAToken(name.substr(start, end - start))) return true;
+    start = end + 1;
   }
-  if (words.back().empty()) words.pop_back();
-  return words;
+  return false;
+}
+
+// Whether a pair's value is a secret by its name: SecretName's, or ODBC's "PWD" — unless
+// its value is a path: the environment's working directory.
+bool SecretPair(std::string_view name, std::string_view value) {
+  if (SecretName(name)) return true;
+  value = Trimmed(value);
+  const bool path = value.starts_with('/') || value.starts_with('~') || (value.size() > 2 && value[1] == ':');
+  return AsciiLower(name) == "pwd" && !value.empty() && !path;
+}
+
+// .pgpass's "\:" and "\\" undone.
+std::string PgpassUnescaped(std::string_view field) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 1 < field.size()) ++i;
+    out += field[i];
+  }
+  return out;
 }
 
 class Finder {
  public:
-  CarriedSecrets Take() { return std::move(found_); }
+  CarriedSecrets Take() {
+    found_.only_public_pairs = public_pairs_ > 0 && !other_words_;
+    return std::move(found_);
+  }
 
-  // A value that counts when it looks like a token (the caller judges).
-  void AddValue(std::string_view secret) { AddOnce(secret, found_.values); }
+  // A value that counts when it looks like a token (the caller judges); what it holds in
+  // base64 too: "user:PASSWORD" by its password, other text whole.
+  void AddValue(std::string_view secret) {
+    AddOnce(secret, found_.values);
+    const std::string decoded = Base64DecodedText(Trimmed(secret));
+    const size_t colon = decoded.find(':');
+    const bool user_and_password = colon != std::string::npos && colon > 0 &&
+                                   decoded.find_first_of(" \t\r\n") == std::string::npos &&
+                                   std::all_of(decoded.begin(), decoded.begin() + colon, IsNameChar);
+    if (user_and_password) {
+      AddPassword(decoded.substr(colon + 1));
+    } else if (!decoded.empty()) {
+      AddOnce(decoded, found_.values);
+    }
+  }
   void AddPassword(std::string_view password) { AddOnce(password, found_.url_passwords); }
 
   void AddUrlSecrets(std::string_view value) {
     for (size_t scheme = value.find("://"); scheme != std::string_view::npos && !Full();
          scheme = value.find("://", scheme + 3)) {
       const size_t start = scheme + 3;
-      // To the URL's end — whitespace, a quote, ',', ';', '<', '>' — or the next URL's
-      // scheme, within kMostUrlBytes (so "a://a://..." costs linear time: probe JH2).
+      // To the URL's end — whitespace, a quote, '<', '>' — or the next URL's scheme,
+      // within kMostUrlBytes (so "a://a://..." costs linear time: probe JH2); and at ',' or
+      // ';' (lists, "jdbc:sqlserver://h;user=u;password=p") unless they are in a password
+      // ("postgres://app:Ps4,Kw8;vN@db", as RFC 3986 allows: probe JM1).
       std::string_view url = value.substr(start, kMostUrlBytes);
       url = url.substr(0, std::min(url.find("://"), url.size()));
-      url = url.substr(0, std::min(url.find_first_of(" \t\r\n\"',;<>"), url.size()));
+      url = url.substr(0, std::min(url.find_first_of(" \t\r\n\"'<>"), url.size()));
+      const std::string_view user_info = url.substr(0, std::min(url.find_first_of("/?#"), url.size()));
+      const size_t at = user_info.rfind('@');
+      const bool list_in_password = at != std::string_view::npos &&
+                                    user_info.substr(0, at).find(':') != std::string_view::npos &&
+                                    user_info.substr(0, at).find('=') == std::string_view::npos;
+      if (!list_in_password) url = url.substr(0, std::min(url.find_first_of(",;"), url.size()));
       AddUrlUserInfo(url);
     }
   }
@@ -158,7 +198,10 @@ class Finder {
   // Items separated by ',', ';', '&' or line breaks; in each, whitespace-separated words:
   // NAME=VALUE or NAME:VALUE, or a secret's name followed by its value ("password X" as
   // .netrc writes it, "--password X", "X-Api-Key: X"), or a scheme and its credential.
+  // Before that, what separators cannot cut: a quoted value and the rest of a line.
   void AddFromPairs(std::string_view value) {
+    AddQuotedValues(value);
+    AddLineRests(value);
     std::vector<std::string_view> words;
     size_t start = 0;
     while (start <= value.size() && !Full()) {
@@ -174,6 +217,55 @@ class Finder {
   }
 
  private:
+  // NAME="VALUE", NAME='VALUE' or NAME={VALUE} (ADO.NET, JAAS, env files, ODBC) whose
+  // name is a secret's, the value holding ',', ';' or spaces (probe JM1).
+  void AddQuotedValues(std::string_view text) {
+    constexpr size_t kMostQuotedValues = 4096;  // each costs a search of kMostSecretBytes
+    size_t tried = 0;
+    for (size_t i = text.find_first_of("=:"); i != std::string_view::npos && tried < kMostQuotedValues && !Full();
+         i = text.find_first_of("=:", i + 1)) {
+      const size_t open = text.find_first_not_of(" \t", i + 1);
+      if (open == std::string_view::npos) return;
+      const char opener = text[open];
+      if (opener != '"' && opener != '\'' && opener != '{') continue;
+      size_t name_end = i;
+      while (name_end > 0 && (text[name_end - 1] == ' ' || text[name_end - 1] == '\t')) --name_end;
+      size_t name_start = name_end;
+      while (name_start > 0 && IsNameChar(text[name_start - 1])) --name_start;
+      const std::string_view name = text.substr(name_start, name_end - name_start);
+      if (name.empty() || (!SecretName(name) && AsciiLower(name) != "pwd")) continue;
+      ++tried;
+      const std::string_view rest = text.substr(open + 1, kMostSecretBytes);
+      const size_t close = rest.find(opener == '{' ? '}' : opener);
+      if (close == std::string_view::npos) continue;
+      if (SecretPair(name, rest.substr(0, close))) AddValue(rest.substr(0, close));
+      i = open + 1 + close;
+    }
+  }
+
+  // "NAME: REST" (YAML, headers) and "NAME = REST" (INI, TOML) lines, also after
+  // "export " or dashes: REST whole, to the line's end (probe JM1: "password: Yc4,Rw8...").
+  void AddLineRests(std::string_view text) {
+    for (size_t start = 0; start < text.size() && !Full();) {
+      const size_t end = std::min(text.find('\n', start), text.size());
+      std::string_view line = text.substr(start, end - start);
+      start = end + 1;
+      line.remove_prefix(std::min(line.find_first_not_of(" \t-"), line.size()));
+      if (line.starts_with("export ")) line.remove_prefix(7);
+      size_t name_end = 0;
+      while (name_end < line.size() && IsNameChar(line[name_end])) ++name_end;
+      const size_t separator = line.find_first_not_of(" \t", name_end);
+      if (name_end == 0 || separator == std::string_view::npos ||
+          (line[separator] != ':' && line[separator] != '=') ||
+          !SecretName(line.substr(0, name_end))) {
+        continue;
+      }
+      // Only where the separator stands apart: "NAME=a,b" is a list's first item.
+      const bool apart = separator > name_end || (separator + 1 < line.size() && (line[separator + 1] == ' ' || line[separator + 1] == '\t'));
+      if (apart) AddValue(line.substr(separator + 1));
+    }
+  }
+
   bool Full() const {
     return found_.values.size() + found_.url_passwords.size() >= kMostSecretsPerValue;
   }
@@ -190,7 +282,6 @@ class Finder {
   void AddSecretMember(const nlohmann::json& member) {
     if (member.is_string()) {
       AddValue(member.get_ref<const std::string&>());
-      AddBasicPassword(member.get_ref<const std::string&>());  // docker's "auth"
     } else if (member.is_array()) {  // "apiKeys": ["...", "..."]
       for (const auto& element : member) {
         if (element.is_string()) AddValue(element.get_ref<const std::string&>());
@@ -220,8 +311,10 @@ class Finder {
     }
     if (at == std::string_view::npos) return;
     if (colon == std::string_view::npos || colon > at) {
-      // No password: the user alone may be a token ("https://ghp_...@github.com").
-      AddValue(PercentDecoded(url.substr(0, at)));
+      // No password: the user alone may be a token ("https://ghp_...@github.com") — not a
+      // name of words ("svc-reporting-2024", "deploy-user-2024": probe JM5).
+      const std::string user = PercentDecoded(url.substr(0, at));
+      if (HasTokenPiece(user)) AddValue(user);
       return;
     }
     const std::string_view password = url.substr(colon + 1, at - colon - 1);
@@ -237,15 +330,19 @@ class Finder {
     word = Trimmed(word);
     const size_t at = word.rfind('@');
     if (at == std::string_view::npos || word.find("://") != std::string_view::npos) return false;
-    const std::string_view user_info = word.substr(0, at);
-    const size_t separator = user_info.find_first_of(":/");
-    if (separator == std::string_view::npos || separator == 0 || separator + 1 == user_info.size() ||
-        !std::all_of(user_info.begin(), user_info.begin() + separator, IsNameChar)) {
-      return false;
-    }
+    std::string_view user_info = word.substr(0, at);
     const std::string_view after_at = word.substr(at + 1);
-    const bool oracle = user_info[separator] == '/';
-    if (oracle ? !(after_at.starts_with("//") || after_at.starts_with('(')) : !SchemelessHostFollows(after_at)) {
+    const bool oracle = (after_at.starts_with("//") || after_at.starts_with('(')) &&
+                        user_info.find('/') != std::string_view::npos;
+    if (oracle) {
+      // After a driver's prefix: "jdbc:oracle:thin:user/PASSWORD@//host" (probe JM4).
+      const size_t prefix_end = user_info.substr(0, user_info.find('/')).rfind(':');
+      if (prefix_end != std::string_view::npos) user_info.remove_prefix(prefix_end + 1);
+    }
+    const size_t separator = user_info.find_first_of(oracle ? "/" : ":/");
+    if (separator == std::string_view::npos || separator == 0 || separator + 1 == user_info.size() ||
+        !std::all_of(user_info.begin(), user_info.begin() + separator, IsNameChar) ||
+        (!oracle && (user_info[separator] != ':' || !SchemelessHostFollows(after_at)))) {
       return false;
     }
     const std::string_view password = user_info.substr(separator + 1);
@@ -254,19 +351,24 @@ class Finder {
     return true;
   }
 
-  // A line of .pgpass: "host:port:database:user:PASSWORD", its port digits or '*'.
-  bool AddPgpassPassword(std::string_view word) {
-    if (std::count(word.begin(), word.end(), ':') != 4) return false;
-    const size_t port_start = word.find(':') + 1;
-    const std::string_view port = word.substr(port_start, word.find(':', port_start) - port_start);
+  // A line of .pgpass: "host:port:database:user:PASSWORD", its port digits or '*', a ':'
+  // or '\' in a field escaped with '\' (probe JM4).
+  bool AddPgpassPassword(std::string_view line) {
+    std::vector<size_t> colons;
+    for (size_t i = 0; i < line.size() && colons.size() <= 4; ++i) {
+      if (line[i] == '\\') {
+        ++i;
+      } else if (line[i] == ':') {
+        colons.push_back(i);
+      }
+    }
+    if (colons.size() != 4) return false;
+    const std::string_view port = line.substr(colons[0] + 1, colons[1] - colons[0] - 1);
     if (port != "*" && !IsDigits(port)) return false;
-    AddPassword(word.substr(word.rfind(':') + 1));
+    const std::string_view password = line.substr(colons[3] + 1);
+    AddPassword(password);
+    if (password.find('\\') != std::string_view::npos) AddPassword(PgpassUnescaped(password));
     return true;
-  }
-
-  void AddBasicPassword(std::string_view encoded) {
-    const std::string credentials = BasicCredentialsIn(Trimmed(encoded));
-    if (!credentials.empty()) AddPassword(credentials.substr(credentials.find(':') + 1));
   }
 
   void AddFromWords(const std::vector<std::string_view>& words) {
@@ -280,10 +382,20 @@ class Finder {
       if (split != std::string_view::npos && split + 1 < word.size() &&
           word.substr(split, 3) != "://") {
         const std::string_view name = word.substr(0, split);
-        AddSchemelessPassword(word.substr(split + 1));  // DSN=user:PASSWORD@tcp(db:3306)/app
-        if (SecretName(name)) AddValue(word.substr(split + 1));
+        const std::string_view value = word.substr(split + 1);
+        AddSchemelessPassword(value);  // DSN=user:PASSWORD@tcp(db:3306)/app
+        if (SecretPair(name, value)) {
+          AddValue(value);
+          // A query's "sig=k7Qz%2Bx..." or "password=Qw8%21..." as its reader decodes it (JM3).
+          if (value.find('%') != std::string_view::npos) AddValue(PercentDecoded(value));
+        } else if (!name.empty() && std::all_of(name.begin(), name.end(), IsNameChar)) {
+          ++public_pairs_;
+        } else {
+          other_words_ = true;
+        }
         continue;
       }
+      other_words_ = true;
       if (i + 1 == words.size()) break;
       std::string_view name = word;
       while (name.starts_with('-')) name.remove_prefix(1);
@@ -293,68 +405,30 @@ class Finder {
         // "password = X" (TOML, INI, properties, HCL: probe JJ1) as "password X".
         const bool separated = (words[i + 1] == "=" || words[i + 1] == ":") && i + 2 < words.size();
         AddValue(words[i + (separated ? 2 : 1)]);
-        if (lower == "basic") AddBasicPassword(words[i + 1]);
       }
     }
   }
 
   CarriedSecrets found_;
+  size_t public_pairs_ = 0;  // NAME=VALUE words whose name is no secret's
+  bool other_words_ = false;
 };
 
 }  // namespace
-
-bool SecretName(std::string_view name) {
-  std::vector<std::string> words = NameWords(name);
-  // "PWD" alone is the working directory; "MYSQL_PWD" a password.
-  if (words.size() == 1 && words[0] == "pwd") return false;
-  // A last word that says how the secret is written: the one before names it
-  // ("private_key_pem", "signingKeyB64", "clientSecretValue", "client-key-data").
-  while (words.size() > 1) {
-    const std::string& last = words.back();
-    if (last != "pem" && last != "b64" && last != "base64" && last != "value" && last != "data" &&
-        last != "hex" && last != "der" && last != "raw") {
-      break;
-    }
-    words.pop_back();
-  }
-  if (words.empty()) return false;
-  const std::string& last = words.back();
-  const std::string before = words.size() > 1 ? words[words.size() - 2] : "";
-  // Keys that name a place or are public by design: a table's partition or sort key, a
-  // public, publishable or anonymous key, a KMS key's id.
-  if (last == "key" || last == "keys") {
-    for (const std::string_view place :
-         {"partition", "sort", "primary", "foreign", "public", "publishable", "anon", "kms",
-          "cache", "routing", "hash", "range", "shard", "row", "object", "idempotency", "lookup",
-          "unique", "s3"}) {
-      if (before == place) return false;
-    }
-    return true;
-  }
-  if (last == "id" && before == "session") return true;  // ASP.NET_SessionId
-  for (const std::string_view exact : {"pwd", "pw", "pass", "auth", "authorization", "cookie",
-                                       "cookies", "credential", "credentials", "session", "sid",
-                                       "dsn", "sig", "signature"}) {
-    if (last == exact) return true;
-  }
-  for (const std::string_view ending :
-       {"password", "passwords", "passwd", "passphrase", "secret", "secrets", "token", "tokens",
-        "apikey", "apikeys", "sessionid", "sessid", "bindpw"}) {
-    if (last.ends_with(ending)) return true;  // csrftoken, PGPASSWORD, JSESSIONID
-  }
-  return false;
-}
 
 CarriedSecrets SecretsCarriedIn(std::string_view value) {
   Finder finder;
   finder.AddUrlSecrets(value);
   const nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_object() || parsed.is_array()) {
+  const bool json = parsed.is_object() || parsed.is_array();
+  if (json) {
     finder.AddFromJson(parsed);
   } else {
     finder.AddFromPairs(value);
   }
-  return finder.Take();
+  CarriedSecrets carried = finder.Take();
+  carried.only_public_pairs = carried.only_public_pairs && !json;
+  return carried;
 }
 
 }  // namespace las::tools

@@ -466,11 +466,11 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
       AddValueAndItsTokenWords(std::move(secret), values);
     }
     // Under a secret's name the whole value counts too — by its token-like words only when
-    // nothing in it was found to be the secret: a connection string's hosts and user names
-    // are public (probe JJ7).
+    // nothing in it was found to be the secret and it is not a list of public pairs: a
+    // connection string's hosts and user names are public (probes JJ7, JM5).
     if (SecretName(name) && !value->second.empty()) {
       const bool found = !carried.values.empty() || !carried.url_passwords.empty();
-      if (found) {
+      if (found || carried.only_public_pairs) {
         values.push_back(value->second);
       } else if (LooksLikeAToken(value->second) || !TokenWords(value->second).empty()) {
         AddValueAndItsTokenWords(value->second, values);

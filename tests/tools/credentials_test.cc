@@ -355,8 +355,44 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
        {"PgPassFile2024x", "PgPassAny2024xyz"}},
       {"Authorization: Basic ZGVwbG95OkJhNWljUGFzc3cwcmQyMDI0", {"Ba5icPassw0rd2024"}},
       {R"({"auths":{"registry.example.org":{"auth":"Y2ktYm90OkQwY2tlckF1dGgyMDI0eHl6"}}})", {"D0ckerAuth2024xyz"}},
+      // Passwords holding ',', ';' or spaces: in a URL, quoted, braced, or the rest of a
+      // YAML line (probe JM1); ODBC's PWD.
+      {"postgresql://app:Ps4,Kw8;vNm2Lq7Rt@pg-main-04.example.com:5432/app", {"Ps4,Kw8;vNm2Lq7Rt"}},
+      {"mongodb://app:Cm4,xR8vTq2Wn6Lz9@mongo1.example.com:27017,mongo2.example.com:27017/app?replicaSet=rs0",
+       {"Cm4,xR8vTq2Wn6Lz9"}},
+      {R"(Server=tcp:crm.example.com,1433;User Id=crm_app;Password="Pz4;Kw8vNm2Lq7Rt";)", {"Pz4;Kw8vNm2Lq7Rt"}},
+      {"Driver={ODBC Driver 18};Server=rpt;Uid=report_user;Pwd={Vb6;Nx3mQz8Wk1Lt};", {"Vb6;Nx3mQz8Wk1Lt"}},
+      {"DRIVER={ODBC Driver 18};SERVER=rpt;UID=sa;PWD=Odbc0PwdUpper2024x;", {"Odbc0PwdUpper2024x"}},
+      {R"(org.apache.kafka.common.security.scram.ScramLoginModule required username="streams" password="Zx9,Qm4 vT7nL2wK8p";)",
+       {"Zx9,Qm4 vT7nL2wK8p"}},
+      {"db:\n  host: pg.example.com\n  password: Yc4,Rw8vNm2Lq7Rt9\n", {"Yc4,Rw8vNm2Lq7Rt9"}},
+      {R"(export PASSPHRASE="correct horse battery staple 2024")", {"correct horse battery staple 2024"}},
+      // Secrets written in base64, decoded (JM2): .npmrc's _auth and _password, a Kubernetes
+      // Secret's data, kubeconfig's client-key-data PEM.
+      {"//npm.pkg.example.com/:_auth=bnBtdXNlcjpOcDhtUmMzdlR6N0x4UTJ3", {"Np8mRc3vTz7LxQ2w"}},
+      {"//nexus.example.com/repository/npm/:_password=Tng1cFczdlR6OExxUTJtSw==", {"Nx5pW3vTz8LqQ2mK"}},
+      {R"({"kind":"Secret","data":{"DB_PASSWORD":"SzhzUXozdlQ4eEw3bU4ydw=="}})", {"K8sQz3vT8xL7mN2w"}},
+      {"users:\n- name: admin\n  user:\n    client-key-data: "
+       "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBeDdRejN2VDh4TDJtTjl3UjRwQjZ5QzFoRDVqUzBnRTNmQ"
+       "ThrVDJsVzdtUTl2TjRiCktwMkxtOFF4NFJ2N1R6MU53NlliM0hjOUpkNUZnMEtzMkxwOE1xNE5yN1N0MVV2Nld4M1l6OUFiNUNkMEVmMkcKSG"
+       "o4S2w0TW43T3AxUXI2U3QzVXY5V3g1WXowQWIyQ2Q4RWY0R2g3SWoxS2w2TW4zT3A5UXI1U3QwVXYyV3g4Ci0tLS0tRU5EIFJTQSBQUklWQVRF"
+       "IEtFWS0tLS0tCg==",
+       {"Kp2Lm8Qx4Rv7Tz1Nw6Yb3Hc9Jd5Fg0Ks2Lp8Mq4Nr7St1Uv6Wx3Yz9Ab5Cd0Ef2G"}},
+      // Percent-encoded pair values as their readers decode them (JM3); Oracle's JDBC URL
+      // and a .pgpass field's escaped ':' (JM4).
+      {"https://acmestore2024.blob.core.windows.net/reports?sv=2022-11-02&sp=r&"
+       "sig=k7Qz3vT%2BxL8mN2wR9pB4yC6hD1jS5gE0fA2kT7lW3mQ%3D",
+       {"k7Qz3vT+xL8mN2wR9pB4yC6hD1jS5gE0fA2kT7lW3mQ="}},
+      {"jdbc:postgresql://db-prod.example.com:5432/orders?user=orders_app&password=Qw8%21nZt4Lp%40x7Rv2Ke&ssl=true",
+       {"Qw8!nZt4Lp@x7Rv2Ke"}},
+      {"jdbc:oracle:thin:hr_app/Jo7tQz3vX9kL2mNw@//oracle-db02.example.com:1521/ORCLPDB1", {"Jo7tQz3vX9kL2mNw"}},
+      {R"(db3.example.com:5432:orders:orders_app:Es8vTz\:QxL7mN2kWq)", {"Es8vTz:QxL7mN2kWq"}},
       // Public: an IPv6 host and a scoped package path, names that only mention a word,
-      // addresses, package aliases and image digests that hold an '@'.
+      // addresses, package aliases and image digests that hold an '@', URL users that are
+      // names of words (JM5), a working directory.
+      {"postgresql://svc-reporting-2024@pg-main-06.example.com:5432/reports "
+       "ssh://deploy-user-2024@git.example.com:2222/infra/repo.git PWD=/home/build2024/workspace-0123",
+       {}},
       {"npm:lodash@4.17.21 someone@example2024.com git@github.com:acme/repo2024.git "
        "docker.io/library/node@sha256:abcdef0123456789 team/web-app2024@v2.1.0",
        {}},
@@ -394,7 +430,8 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
 // secrets under either; a connection string under a secret's name counts whole and by its
 // password, not by its hosts (JJ7).
 TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
-  for (const char* name : {"STRIPE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY", "JWT_PUBLIC_KEY", "AWS_KMS_KEY"}) {
+  for (const char* name :
+       {"STRIPE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY", "JWT_PUBLIC_KEY", "AWS_KMS_KEY", "TWILIO_ACCOUNT_SID"}) {
     EXPECT_FALSE(SecretName(name)) << name;
   }
   for (const char* name : {"APP_TOML_SECRETS", "HTTP_BASIC_AUTH", "GO_MYSQL_DSN", "SIGNING_KEY_B64"}) {
@@ -405,6 +442,12 @@ TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
   const std::string url = "smtp://noreply:Sm7pPassw0rd2024@smtp.office365-mail2024.com:587";
   const std::vector<std::string> got = CredentialValuesOf(surface, {{"SMTP_PASSWORD_URL_SECRET", url}});
   EXPECT_EQ(got, (std::vector<std::string>{"Sm7pPassw0rd2024", url}));
+  // libpq's keyword form without a password names public things only: it counts whole, not
+  // by its host's or database's words (probe JM5).
+  surface.env = {"PG_DSN"};
+  const std::string keywords =
+      "host=pg-replica-05.example.com port=5432 dbname=warehouse2024 user=etl_loader sslmode=verify-full";
+  EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", keywords}}), (std::vector<std::string>{keywords}));
 }
 
 // A hostile or huge value costs linear time and bounded findings (probe JH1: 16 KiB of
@@ -418,7 +461,9 @@ TEST(CredentialsTest, CarriedSecretsOfAHugeValueAreBounded) {
   while (schemes.size() < 120000) schemes += "a://";
   std::string chained;
   for (int i = 0; i < 20000; ++i) chained += "token=";
-  for (const std::string& value : {overlapping, schemes, chained + "abcdef0123456789ABCDEF",
+  std::string unclosed;  // each an opening brace whose close is looked for (probe JM1's fix)
+  while (unclosed.size() < 120000) unclosed += "pwd={";
+  for (const std::string& value : {overlapping, schemes, chained + "abcdef0123456789ABCDEF", unclosed,
                                    std::string(100000, '[') + std::string(100000, ']')}) {
     const CarriedSecrets carried = SecretsCarriedIn(value);
     EXPECT_LE(carried.values.size() + carried.url_passwords.size(), 64u);
