@@ -368,8 +368,10 @@ class Connection final : public DaemonConnection,
       return;
     }
     // A client gone entirely while its calls run: they finish and are logged without it,
-    // so its socket (a descriptor, a slot of the daemon's limit) is not held for them.
-    if (PeerHungUp() && on_detach_ && on_detach_()) {
+    // so its socket (a descriptor, a slot of the daemon's limit) is not held for them. It
+    // left: its session ends `disconnect` even if a second signal ends those calls (JN1).
+    client_left_ = !abandoned_ && PeerHungUp();
+    if (client_left_ && on_detach_ && on_detach_()) {
       Hold(0);
       boost::system::error_code ignored;
       stream_.close(ignored);
@@ -385,6 +387,7 @@ class Connection final : public DaemonConnection,
   }
 
   std::string Reason() {
+    if (client_left_) return "disconnect";
     // Abandon's own cancelled write and shutdown look like a client gone (probe IY1).
     if (abandoned_) return "shutdown";
     if (answers_.broken() || PeerHungUp()) return "disconnect";
@@ -426,6 +429,7 @@ class Connection final : public DaemonConnection,
   LineWriteQueue answers_;
   bool stopping_ = false;
   bool abandoned_ = false;  // the daemon dropped this connection (Abandon)
+  bool client_left_ = false;  // the peer hung up before that (its input ended so)
   bool input_ended_ = false;
   bool read_in_flight_ = false;
   const bool operator_only_;

@@ -106,6 +106,8 @@ class DaemonTest : public ::testing::Test {
     EXPECT_TRUE(WIFEXITED(*status)) << *status;
   }
 
+  void LeaveMidCall(const std::string& socket_path, const std::string& gate);
+
   std::string StartDaemon(const std::string& stderr_path = "",
                           const std::vector<std::string>& extra_args = {}) {
     std::vector<std::string> args = {"daemon", "--log", tmp_.Sub("log"), "--registry",
@@ -419,13 +421,11 @@ TEST_F(DaemonTest, APeerOfAnotherUidIsRefused) {
   EXPECT_EQ(Replay({"--kind", "SessionOpened"}).size(), 1u) << "the refused peer opened none";
 }
 
-// Its socket is closed at once, not when the call ends: a call that never ends must not hold
-// one of the daemon's connection slots (and descriptors) for a client that is gone (probe V3).
-TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged) {
-  GrantAll({"quitter"});
-  const std::string socket_path = StartDaemon();
-  ASSERT_FALSE(socket_path.empty());
-  const std::string gate = tmp_.Sub("gate-1");
+// Agent "quitter" calls gate__wait on `gate` and closes its connection while the call is in
+// flight. Its socket is closed at once, not when the call ends: a call that never ends must
+// not hold one of the daemon's connection slots (and descriptors) for a client that is gone
+// (probe V3).
+void DaemonTest::LeaveMidCall(const std::string& socket_path, const std::string& gate) {
   const auto open_fds = [pid = daemon_->pid()] {
     const fs::path fds = fs::path("/proc") / std::to_string(pid) / "fd";
     std::error_code error;
@@ -444,6 +444,14 @@ TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged
       << "the gone client's socket is held while its call runs: " << open_fds() << " descriptors, "
       << before << " before it connected";
   EXPECT_TRUE(Replay({"--kind", "ToolCallCompleted"}).empty()) << "the call still runs";
+}
+
+TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged) {
+  GrantAll({"quitter"});
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  const std::string gate = tmp_.Sub("gate-1");
+  LeaveMidCall(socket_path, gate);
   std::ofstream(gate).put('x');  // now the child answers
   ASSERT_TRUE(AwaitCondition([&] { return !Replay({"--kind", "SessionClosed"}).empty(); }));
   auto completed = Replay({"--kind", "ToolCallCompleted"});
@@ -454,6 +462,22 @@ TEST_F(DaemonTest, AClientThatDisconnectsMidCallLeavesTheCallToFinishAndBeLogged
   ASSERT_EQ(closed.size(), 1u);
   EXPECT_EQ(closed[0]["payload"]["reason"], "disconnect");
   EXPECT_EQ(StopDaemon(), 0);
+}
+
+// The client left on its own, though only the second signal ended its session: the log says
+// `disconnect` (probe JN1: `shutdown`, as if the daemon had dropped it).
+TEST_F(DaemonTest, AClientThatLeftMidCallStaysDisconnectedWhenASecondSignalEndsTheCall) {
+  GrantAll({"quitter"});
+  const std::string socket_path = StartDaemon();
+  ASSERT_FALSE(socket_path.empty());
+  LeaveMidCall(socket_path, tmp_.Sub("gate-never"));
+  ExpectTwoSignalsEndTheDaemon(socket_path);
+  auto closed = Replay({"--kind", "SessionClosed"});
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0]["payload"]["reason"], "disconnect");
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_NE(completed[0]["payload"]["outcome"], "Ok") << "the child was ended mid-call: " << completed[0].dump();
 }
 
 // A client that stops reading (its read side shut) but keeps the connection open: the first
