@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "tools/answer_budget.h"
+#include "transport/line_breaks.h"
 
 namespace las::tools {
 
@@ -36,6 +37,7 @@ void LineWriteQueue::Write(std::string line) {
     Break();
     return;
   }
+  transport::EscapeLineBreaksOfOtherReaders(line);  // a child's result as written (probe JO1)
   line.push_back('\n');
   SetQueuedBytes(queued_bytes_ + line.size());
   queue_.push_back(std::move(line));

@@ -22,6 +22,7 @@
 
 #include "transport/json_text.h"
 #include "transport/jsonrpc.h"
+#include "transport/line_breaks.h"
 #include "transport/line_reader.h"
 
 namespace las::transport {
@@ -547,6 +548,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   uint64_t Write(std::string line) {
     const uint64_t seq = next_line_seq_++;
     if (!in_.is_open()) return seq;
+    EscapeLineBreaksOfOtherReaders(line);  // arguments as the client wrote them (probe JO1)
     line += '\n';
     queued_bytes_ += line.size();
     write_queue_.push_back(QueuedLine{std::move(line), seq});

@@ -41,6 +41,15 @@ struct Harness {
   }
 };
 
+// A child's result passed on as written may hold a CR between tokens or U+2028 in a string:
+// each line goes out as one line for every reader (probe JO1; transport/line_breaks.h).
+TEST(LineWriteQueueTest, ALineGoesOutAsOneLineForEveryReader) {
+  Harness h;
+  h.queue.Write("{\"result\":\r{\"text\":\"a\u2028b\"}}");
+  ASSERT_EQ(h.written.size(), 1u);
+  EXPECT_EQ(h.written[0], "{\"result\": {\"text\":\"a\\u2028b\"}}\n");
+}
+
 TEST(LineWriteQueueTest, LinesQueuedDuringAWriteGoOutTogetherInOrder) {
   Harness h;
   h.queue.Write("a");

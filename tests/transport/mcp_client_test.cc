@@ -205,6 +205,21 @@ TEST_F(McpClientTest, CrBytesBetweenTokensAreDroppedAndEscapedOnesKept) {
   ShutdownAndCheckReaped(*client);
 }
 
+// The client's arguments go to the child as written, but on one line for every reader: a
+// CR between tokens ends a line for Python's universal newlines (the MCP Python SDK's stdin)
+// and U+2028 in a string for str.splitlines() — a message after it would run unseen by
+// Las (probe JO1).
+TEST_F(McpClientTest, ArgumentsReachTheChildOnOneLineForEveryReader) {
+  auto client = StartedClient(ChildOptions());
+  CallResult r = Call(*client, "raw_line", "{\"a\":\r{\"b\":1},\r\"c\":\"x\u2028y\xc2\x85z\u2014\"}");
+  ASSERT_TRUE(r.ok()) << CallErrorName(r.error);
+  const std::string line = ResultText(r);
+  EXPECT_NE(line.find("\"arguments\":{\"a\": {\"b\":1}, \"c\":\"x\\u2028y\\u0085z\u2014\"}"), std::string::npos)
+      << line;
+  EXPECT_EQ(line.find('\r'), std::string::npos) << line;
+  ShutdownAndCheckReaped(*client);
+}
+
 // 200 pings with 4 KiB ids while the child reads nothing: ~800 KiB of answers would wait in
 // Las's memory for it.
 TEST_F(McpClientTest, AChildsRequestsGoUnansweredWhileItDoesNotRead) {

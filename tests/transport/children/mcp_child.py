@@ -88,8 +88,9 @@ def text_result(text):
 TOOL_NAMES = ["echo", "add", "slow", "crash", "garbage", "huge", "huge_noid", "hang",
               "error", "stray", "long_stderr", "sleeper", "escapee", "cr_result", "ping_flood", "two_verdicts",
               "malformed_answer", "progress", "stop_reading", "received", "odd_answer",
-              "close_stdout", "close_stdin"]
+              "close_stdout", "close_stdin"]  # and, unlisted, raw_line
 RECEIVED = []  # [method, id] of every line read, in order
+RAW_LINE = [b""]  # the bytes of the line last read
 TOOLS = [{"name": n, "description": "test tool " + n,
           "inputSchema": {"type": "object"}} for n in TOOL_NAMES]
 
@@ -208,6 +209,8 @@ def handle_call(rid, params):
         send_bytes(answer)
         if shape == "half_id":
             send({"jsonrpc": "2.0", "id": rid, "result": text_result("after half")})
+    elif name == "raw_line":  # this call's own line, as read
+        send({"jsonrpc": "2.0", "id": rid, "result": text_result(RAW_LINE[0].decode("utf-8"))})
     elif name == "received":
         send({"jsonrpc": "2.0", "id": rid, "result": text_result(json.dumps(RECEIVED))})
     elif name == "malformed_answer":  # our id, but not one valid answer
@@ -295,6 +298,7 @@ def main():
     for raw in sys.stdin.buffer:
         if "--silent" in opts:
             continue
+        RAW_LINE[0] = raw
         msg = json.loads(raw)
         method = msg.get("method")
         rid = msg.get("id")
