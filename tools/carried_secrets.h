@@ -6,32 +6,31 @@
 // result (probe JF2).
 //
 // What counts:
-// - the password of each URL with one ("scheme://user:PASSWORD@host"), as written and,
-//   when percent-encoded, decoded — also a password holding '/', '?' or '#', which drivers
-//   accept unencoded (probe JF1), or ',' and ';' (JM1); not a port ("host:8080/path/@scope"),
-//   not an '@' that starts a path segment ("/npm/@scope"), not inside an IPv6 host; and a
-//   URL's user name given without a password when a piece of it looks like a token
-//   ("https://ghp_TOKEN@github.com", not "ssh://deploy-user-2024@git": JM5);
-// - the password of a connection string written without a scheme: Go's MySQL DSN
-//   "user:PASSWORD@tcp(host:3306)/db", "user:PASSWORD@host:5432/db", Oracle's
-//   "user/PASSWORD@//host:1521/service", "jdbc:oracle:thin:user/PASSWORD@//host" and
-//   "user/PASSWORD@(DESCRIPTION=...)" — not an address ("someone@example.com") or a
-//   package alias ("npm:lodash@4.17.21"); and of a .pgpass line
-//   ("host:5432:db:user:PASSWORD", '\:' unescaped too);
+// - the passwords of connection strings (tools/connection_secrets.h): a URL's, one written
+//   without a scheme (Go's, Oracle's), a .pgpass line's; a URL's user given without a
+//   password when it looks like a token ("https://ghp_TOKEN@github.com");
 // - the value of each member or pair whose name is a secret's (SecretName, and ODBC's
 //   "PWD" unless its value is a path): in a JSON object at any depth (its strings, when an
 //   array: "apiKeys": [...]), as {"name": NAME, "value": VALUE}, or in text: NAME=VALUE,
 //   NAME:VALUE, or NAME followed by its value ("password X" as .netrc writes it,
 //   "--password X", "X-Api-Key: X"), in items separated by ',', ';', '&' or line breaks;
-//   whole when quoted or braced (NAME="a;b c", NAME={a;b}) or when it is the rest of a
-//   "NAME: VALUE" or "NAME = VALUE" line (YAML, INI); percent-decoded too (JM3);
-// - the word after an authorization scheme ("Bearer X", "Basic X", "Token X");
+//   whole when quoted or braced (NAME="a;b c", NAME='it''s', NAME="""x""", NAME={a;b}), when
+//   it is the rest of a "NAME: VALUE" or "NAME = VALUE" line (YAML, INI; a "# comment"
+//   left out) or the lines below "NAME:" or a block scalar "NAME: |"; in XML
+//   (<password>X</password>, <add key="ApiKey" value="X"/>); its escapes undone as its
+//   reader undoes them (percent-encoding, a backslash, a double-quoted string's);
+// - the word after an authorization scheme ("Bearer X", "Basic X");
 // - what such a value holds in base64 (Basic's and docker's "user:PASSWORD" by its
-//   password, .npmrc's _password, a Kubernetes Secret's data, a PEM key: JM2).
-// JSON strings are read as decoded (a URL whose slashes PHP escaped). The work and the
-// findings are bounded per value — 64 secrets of at most 8 KiB, 2 KiB looked at per URL,
-// 4,096 quoted values, JSON 32 levels deep — so a hostile or huge value costs linear time
-// (probe JH1: one of 16 KiB took gigabytes at every start).
+//   password, .npmrc's _password, a Kubernetes Secret's data, a PEM key: probe JM2).
+// Not a reference to a secret kept elsewhere ("${DB_PASSWORD}", "op://...", an ARN:
+// IsSecretReference), and under a name that may name something public ("key",
+// "session", "credentials": KindOfSecretName) or only followed by its value ("-e NAME
+// image"), not a value no piece of which looks like a token (HasTokenPiece: a path, a name
+// of words; probes JP2-JP6). JSON strings are read as decoded (a URL whose slashes PHP
+// escaped). The work and the findings are bounded per value — 64 secrets of at most 8 KiB,
+// 2 KiB looked at per URL, 4,096 quoted or XML values, 256 values on the lines below their
+// names, JSON 32 levels deep — so a hostile or huge value costs linear time (probe JH1: one
+// of 16 KiB took gigabytes at every start).
 //
 // Pure; thread-safe.
 #pragma once

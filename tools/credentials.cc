@@ -17,6 +17,7 @@
 #include "base/json_string.h"
 #include "base/utf8.h"
 #include "tools/carried_secrets.h"
+#include "tools/secret_text.h"
 #include "tools/credential_encodings.h"
 #include "transport/json_text.h"
 
@@ -419,15 +420,16 @@ std::vector<std::string_view> TokenWords(std::string_view value) {
   return words;
 }
 
-// `value`, after its token-like words (CredentialValuesOf).
-// At most kMostTokenWords of them: a secret of more words is a document (a PEM key has
-// some 50 lines), and each word costs its spellings at every start (probe JJ9: 128 KiB of
-// 16-byte words took 6 s).
-constexpr size_t kMostTokenWords = 256;
-void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& values) {
-  size_t words = 0;
+// `value`, after its token-like words (CredentialValuesOf), at most `words_left` of them
+// (counted down): a secret of more words is a document (a PEM key has some 50 lines), and
+// each word costs its spellings at every start (probe JJ9: 128 KiB of 16-byte words took
+// 6 s; JP8: 64 secrets of 256 words each in one variable, 5 s).
+constexpr size_t kMostTokenWordsPerVariable = 256;
+void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& values,
+                              size_t& words_left) {
   for (const std::string_view word : TokenWords(value)) {
-    if (++words > kMostTokenWords) break;
+    if (words_left == 0) break;
+    --words_left;
     values.emplace_back(word);
   }
   values.push_back(std::move(value));
@@ -438,7 +440,8 @@ void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& value
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,
                          const trust::CredentialResolver& resolve, std::vector<std::string>& values) {
   for (const auto& [argument, credential] : credential_templates) {
-    if (auto value = resolve(credential)) AddValueAndItsTokenWords(std::move(*value), values);
+    size_t words_left = kMostTokenWordsPerVariable;
+    if (auto value = resolve(credential)) AddValueAndItsTokenWords(std::move(*value), values, words_left);
   }
 }
 
@@ -458,22 +461,30 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
     // (OPENAPI_MCP_HEADERS='{"Authorization":"Bearer ..."}'), a connection string. Those
     // parts count, never its public rest (tools/carried_secrets.h).
     CarriedSecrets carried = SecretsCarriedIn(value->second);
+    size_t words_left = kMostTokenWordsPerVariable;
     for (std::string& password : carried.url_passwords) {
       if (password.size() >= kMinCrossSurfaceCredentialBytes) values.push_back(std::move(password));
     }
     for (std::string& secret : carried.values) {
       if (!LooksLikeAToken(secret) && TokenWords(secret).empty()) continue;
-      AddValueAndItsTokenWords(std::move(secret), values);
+      AddValueAndItsTokenWords(std::move(secret), values, words_left);
     }
     // Under a secret's name the whole value counts too — by its token-like words only when
     // nothing in it was found to be the secret and it is not a list of public pairs: a
     // connection string's hosts and user names are public (probes JJ7, JM5).
-    if (SecretName(name) && !value->second.empty()) {
+    // A name that may name something public counts by its value only when a piece of it
+    // looks like a token: "SESSION=ci-run-20240115-1234", a credentials file's path are
+    // public; nor does a reference to a secret kept elsewhere ("op://vault/item/field")
+    // count (probes JP2, JP3, JP4).
+    const SecretNameKind kind = KindOfSecretName(name);
+    const std::string& whole = value->second;
+    if (kind != SecretNameKind::kNone && !whole.empty() && !IsSecretReference(whole) &&
+        (kind == SecretNameKind::kSecret || HasTokenPiece(whole))) {
       const bool found = !carried.values.empty() || !carried.url_passwords.empty();
       if (found || carried.only_public_pairs) {
-        values.push_back(value->second);
-      } else if (LooksLikeAToken(value->second) || !TokenWords(value->second).empty()) {
-        AddValueAndItsTokenWords(value->second, values);
+        values.push_back(whole);
+      } else if (LooksLikeAToken(whole) || !TokenWords(whole).empty()) {
+        AddValueAndItsTokenWords(whole, values, words_left);
       }
     }
   }

@@ -282,7 +282,8 @@ Status RunBridge(UniqueFd connection, const std::string& agent_id, bool waive_im
           return IoError("the daemon closed the connection with " + std::to_string(left) +
                          " request(s) unanswered (it stopped or died, or dropped a line too "
                          "large to answer whose id it could not read): whether each ran, las "
-                         "inspect calls or the log says");
+                         "inspect calls says for a tool call, las inspect state, messages or "
+                         "handles for a las__ tool's change, and the log for both");
         }
         if (stdin_open || refused_input) {
           return IoError("the daemon closed the connection (it stopped or died) with every "

@@ -30,10 +30,10 @@ std::vector<std::string> NameWords(std::string_view name) {
 
 }  // namespace
 
-bool SecretName(std::string_view name) {
+SecretNameKind KindOfSecretName(std::string_view name) {
   std::vector<std::string> words = NameWords(name);
   // "PWD" alone is the working directory; "MYSQL_PWD" a password.
-  if (words.size() == 1 && words[0] == "pwd") return false;
+  if (words.size() == 1 && words[0] == "pwd") return SecretNameKind::kNone;
   // A last word that says how the secret is written: the one before names it
   // ("private_key_pem", "signingKeyB64", "clientSecretValue", "client-key-data").
   while (words.size() > 1) {
@@ -44,7 +44,7 @@ bool SecretName(std::string_view name) {
     }
     words.pop_back();
   }
-  if (words.empty()) return false;
+  if (words.empty()) return SecretNameKind::kNone;
   const std::string& last = words.back();
   const std::string before = words.size() > 1 ? words[words.size() - 2] : "";
   // Keys that name a place or are public by design: a table's partition or sort key, a
@@ -54,23 +54,29 @@ bool SecretName(std::string_view name) {
          {"partition", "sort", "primary", "foreign", "public", "publishable", "anon", "kms",
           "cache", "routing", "hash", "range", "shard", "row", "object", "idempotency", "lookup",
           "unique", "s3"}) {
-      if (before == place) return false;
+      if (before == place) return SecretNameKind::kNone;
     }
-    return true;
+    return SecretNameKind::kMayName;
   }
-  if (last == "id" && before == "session") return true;  // ASP.NET_SessionId
-  if (last == "sid" && before == "account") return false;  // Twilio's account id (probe JM5)
-  for (const std::string_view exact : {"pwd", "pw", "pass", "auth", "authorization", "cookie",
-                                       "cookies", "credential", "credentials", "session", "sid",
-                                       "dsn", "sig", "signature"}) {
-    if (last == exact) return true;
+  if (last == "id" && before == "session") return SecretNameKind::kMayName;  // ASP.NET_SessionId
+  if (last == "sid" && before == "account") return SecretNameKind::kNone;  // Twilio's account id (probe JM5)
+  // Helm's existingSecret names a Kubernetes Secret (probe JP4).
+  if (last == "secret" && before == "existing") return SecretNameKind::kNone;
+  for (const std::string_view exact : {"auth", "cookie", "cookies", "credential", "credentials", "session", "sid",
+                                       "dsn"}) {
+    if (last == exact) return SecretNameKind::kMayName;
+  }
+  for (const std::string_view exact : {"pwd", "pw", "pass", "authorization", "sig", "signature"}) {
+    if (last == exact) return SecretNameKind::kSecret;
   }
   for (const std::string_view ending :
        {"password", "passwords", "passwd", "passphrase", "secret", "secrets", "token", "tokens",
         "apikey", "apikeys", "sessionid", "sessid", "bindpw"}) {
-    if (last.ends_with(ending)) return true;  // csrftoken, PGPASSWORD, JSESSIONID
+    if (last.ends_with(ending)) return SecretNameKind::kSecret;  // csrftoken, PGPASSWORD, JSESSIONID
   }
-  return false;
+  return SecretNameKind::kNone;
 }
+
+bool SecretName(std::string_view name) { return KindOfSecretName(name) != SecretNameKind::kNone; }
 
 }  // namespace las::tools

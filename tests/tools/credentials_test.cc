@@ -387,6 +387,45 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
        {"Qw8!nZt4Lp@x7Rv2Ke"}},
       {"jdbc:oracle:thin:hr_app/Jo7tQz3vX9kL2mNw@//oracle-db02.example.com:1521/ORCLPDB1", {"Jo7tQz3vX9kL2mNw"}},
       {R"(db3.example.com:5432:orders:orders_app:Es8vTz\:QxL7mN2kWq)", {"Es8vTz:QxL7mN2kWq"}},
+      // Values on the lines below their name, in quotes that escape, in XML, escaped for
+      // .properties, base64url and a Basic password holding a space (probe JP9).
+      {"token: |\n  Yb7Kq2Wm9Xn4Lp8Rt3Vz\nother: x", {"Yb7Kq2Wm9Xn4Lp8Rt3Vz"}},
+      {"auth:\n  token: >-\n    Fc3Gh5Jk7Lm9Np1Qr3St\n  user: bot", {"Fc3Gh5Jk7Lm9Np1Qr3St"}},
+      {"password:\n    Kt7Lw3Mq9Nx5Pz8Vy\n", {"Kt7Lw3Mq9Nx5Pz8Vy"}},
+      {R"(db_password = """Tr1pleQuoted2024xyz""")", {"Tr1pleQuoted2024xyz"}},
+      {"password: 'Kx9vTq2Lm7Np''Rb4Yc6Hd1'", {"Kx9vTq2Lm7Np'Rb4Yc6Hd1"}},
+      {R"(DB_PASSWORD='Fa2Kt7Lw3Mq9'\''Nx5Pz8Vy')", {"Fa2Kt7Lw3Mq9'Nx5Pz8Vy"}},
+      {R"(password: "Dq7\u0041Esc2024xy\"zw")", {"Dq7AEsc2024xy\"zw"}},
+      {"<server><id>nexus</id><username>deploy</username><password>Qz3vT8xL7mN2wR9pB</password></server>",
+       {"Qz3vT8xL7mN2wR9pB"}},
+      {R"(<appSettings><add key="ApiKey" value="Mq9Nx5Pz8Vy1Ub4Oc6" /></appSettings>)", {"Mq9Nx5Pz8Vy1Ub4Oc6"}},
+      {R"(db.password=Cd3Ef5Gh7Ij9Kl1Mn\=Ab)", {"Cd3Ef5Gh7Ij9Kl1Mn=Ab"}},
+      {R"({"auths":{"r.example.org":{"auth":"Y2ktYm90OkQwY2tlckF1dGgyMDI0fn4-"}}})", {"D0ckerAuth2024~~>"}},
+      {"Authorization: Basic YXBpX3VzZXI6VnkxVWI0IE9jNklkM0llOQ==", {"Vy1Ub4 Oc6Id3Ie9"}},
+      // Public: JDBC's thin:@ URLs without credentials, paths to key files, placeholders and
+      // references to secrets kept elsewhere, a comment, names of public things under
+      // key-like names, an image after docker's -e NAME, an IPv6 network, a port before a
+      // list's next item (probes JP1-JP7).
+      {"spring.datasource.url=jdbc:oracle:thin:@//oracle-db01.example.com:1521/ORCLPDB1 "
+       "jdbc:oracle:thin:@oracle-db02.example.com:1521/ORCLPDB1",
+       {}},
+      {"ssl_key = /etc/ssl/private/api-2024.key\nssh_key: ~/.ssh/id_ed25519.pub\nprivate_key: ~/.ssh/id_ed25519\n"
+       "tls = --tls-key /etc/tls/server-2024.key",
+       {}},
+      {"api_key: ${OPENAI_API_KEY}  # see docs/runbook-2024-rotation.md\npassword: ${DB_PASSWORD_V2}\n"
+       "password: ${{ secrets.DOCKERHUB_TOKEN_2024 }}\nDB_PASSWORD=op://Engineering/postgres-prod-2024/password\n"
+       "token = var.api_token_v2\ndb_secret: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf\n"
+       "credentials: projects/acme-prod-2024/secrets/db-password/versions/3",
+       {}},
+      {"session: default-session-2024\nexistingSecret: postgres-credentials-2024\nkey: node-modules-v2-linux-x64\n"
+       "sid: S-1-5-21-3623811015-3361044348-30300820-1013\n"
+       "auth: {type: oidc, issuer: https://login.example.com/realms/acme-2024}",
+       {}},
+      {R"({"flags":[{"key":"new-checkout-flow-2024"}],"auth":"https://login.example.com/realms/acme-2024"})", {}},
+      {"docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr.io/github/github-mcp-server:v0.4.0\n"
+       "kubectl create token build-robot-2024 --duration=1h",
+       {}},
+      {"2606:4700:4700::1111/128\nnotify=https://hooks.example.com:8443,ops@example.com", {}},
       // Public: an IPv6 host and a scoped package path, names that only mention a word,
       // addresses, package aliases and image digests that hold an '@', URL users that are
       // names of words (JM5), a working directory.
@@ -448,6 +487,20 @@ TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
   const std::string keywords =
       "host=pg-replica-05.example.com port=5432 dbname=warehouse2024 user=etl_loader sslmode=verify-full";
   EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", keywords}}), (std::vector<std::string>{keywords}));
+  // So do PDO's and ODBC's, whose DSN names a data source (probe JP5); a path under a name
+  // that may name something public, a reference to a secret kept elsewhere and a name of
+  // words are no secret at all (JP2-JP4).
+  for (const std::string& pairs : {std::string("mysql:host=mysql-01.example.com;port=3306;dbname=shop2024"),
+                                   std::string("DSN=Warehouse_Prod_2024;UID=report_user;Trusted_Connection=yes")}) {
+    EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", pairs}}), (std::vector<std::string>{pairs}));
+  }
+  surface.env = {"GOOGLE_APPLICATION_CREDENTIALS", "TLS_KEY", "DB_PASSWORD", "SESSION", "SESSION_COOKIE"};
+  EXPECT_TRUE(CredentialValuesOf(surface, {{"GOOGLE_APPLICATION_CREDENTIALS", "/var/secrets/google/sa-key-2024.json"},
+                                           {"TLS_KEY", "/etc/tls/private/tls-2024.key"},
+                                           {"DB_PASSWORD", "op://Engineering/postgres-prod-2024/password"},
+                                           {"SESSION", "ci-run-20240115-1234"},
+                                           {"SESSION_COOKIE", "laravel_session_v2"}})
+                  .empty());
 }
 
 // A hostile or huge value costs linear time and bounded findings (probe JH1: 16 KiB of
@@ -463,7 +516,9 @@ TEST(CredentialsTest, CarriedSecretsOfAHugeValueAreBounded) {
   for (int i = 0; i < 20000; ++i) chained += "token=";
   std::string unclosed;  // each an opening brace whose close is looked for (probe JM1's fix)
   while (unclosed.size() < 120000) unclosed += "pwd={";
-  for (const std::string& value : {overlapping, schemes, chained + "abcdef0123456789ABCDEF", unclosed,
+  std::string blocks;  // each a block scalar whose lines below are read (JP9's fix)
+  for (int depth = 0; blocks.size() < 120000; ++depth) blocks += std::string(depth % 2000, ' ') + "token:\n";
+  for (const std::string& value : {overlapping, schemes, chained + "abcdef0123456789ABCDEF", unclosed, blocks,
                                    std::string(100000, '[') + std::string(100000, ']')}) {
     const CarriedSecrets carried = SecretsCarriedIn(value);
     EXPECT_LE(carried.values.size() + carried.url_passwords.size(), 64u);
@@ -480,6 +535,16 @@ TEST(CredentialsTest, CarriedSecretsOfAHugeValueAreBounded) {
   trust::SurfaceBinding surface;
   surface.env = {"TF_VAR_DB_PASSWORD"};
   EXPECT_LE(CredentialValuesOf(surface, {{"TF_VAR_DB_PASSWORD", words}}).size(), 257u);
+  // And 256 words for all the secrets one variable carries together (probe JP8: 64 of 256
+  // words each made starts take 5 s).
+  std::string lines;
+  for (int line = 0; line < 64; ++line) {
+    lines += "password:";
+    for (int word = 0; word < 256; ++word) lines += " w" + std::to_string(line * 1000 + word) + "abcdefghijkl";
+    lines += "\n";
+  }
+  surface.env = {"SETTINGS"};
+  EXPECT_LE(CredentialValuesOf(surface, {{"SETTINGS", lines}}).size(), 64u + 256u);
 }
 
 // A URL that quotes the credential (an error message naming the request that failed):
