@@ -167,12 +167,13 @@ class Finder {
   }
 
   // `value` found under `name`: it counts when the name is a secret's (SecretName, or ODBC's
-  // "PWD" unless its value is a path: the environment's working directory) and it is no
-  // reference to a secret kept elsewhere (IsSecretReference) — under a name that may name
-  // something public, or `loose` (only followed by the name, not joined to it: "--tls-key
-  // /etc/x.key", "-e NAME image"), only when a piece of it looks like a token (probes JP2,
-  // JP3, JP4, JP6). As written and as its reader decodes it: "sig=k7Qz%2Bx..." (JM3),
-  // "db.password=a\=b" (.properties, JP9).
+  // "PWD" unless its value is a path: the environment's working directory) — a reference
+  // to a secret kept elsewhere by the literal it falls back on (IsSecretReference,
+  // ReferenceDefault); under a name that may name something public, or `loose` (a bare
+  // name followed by it: "token build-robot-2024"), only when it holds a run that reads as
+  // no word (HasRandomRun; probes JP2-JP6, JS1-JS4); never a publishable key, public by
+  // design ("pk_live_..."). As written and as its reader decodes it: "sig=k7Qz%2Bx..."
+  // (JM3), "db.password=a\=b" (.properties, JP9).
   void AddNamed(std::string_view name, std::string_view value, bool loose = false) {
     SecretNameKind kind = KindOfSecretName(name);
     value = TrimmedOfBlanksAndQuotes(value);
@@ -181,8 +182,11 @@ class Finder {
       if (AsciiLower(name) != "pwd" || path) return;
       kind = SecretNameKind::kSecret;
     }
-    if (value.empty() || IsSecretReference(value)) return;
-    if ((kind == SecretNameKind::kMayName || loose) && !HasTokenPiece(value)) return;
+    if (IsSecretReference(value)) value = TrimmedOfBlanksAndQuotes(ReferenceDefault(value));
+    if (value.empty() || IsSecretReference(value) || value.starts_with("pk_live_") || value.starts_with("pk_test_")) {
+      return;
+    }
+    if ((kind == SecretNameKind::kMayName || loose) && !HasRandomRun(value)) return;
     AddValue(value);
     if (value.find('%') != std::string_view::npos) AddValue(PercentDecoded(value));
     if (value.find('\\') != std::string_view::npos) AddValue(BackslashUnescaped(value));
@@ -252,7 +256,9 @@ class Finder {
       rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
       while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r')) rest.remove_suffix(1);
       if (rest.empty() || IsBlockIndicator(rest)) {
-        if (++indented_values <= kMostIndentedValues) AddNamed(name, LinesBelow(text.substr(start), indent));
+        if (++indented_values <= kMostIndentedValues) {
+          AddNamed(name, LinesBelow(text.substr(start), indent, /*block=*/!rest.empty()));
+        }
         continue;
       }
       if (rest.front() == '"' || rest.front() == '\'') continue;
@@ -266,8 +272,9 @@ class Finder {
   }
 
   // The lines at the start of `text` more indented than `indent`, each trimmed, joined by
-  // '\n', within kMostSecretBytes.
-  static std::string LinesBelow(std::string_view text, size_t indent) {
+  // '\n', within kMostSecretBytes; none when, outside a `block` scalar, they are a nested
+  // mapping or list ("auth:\n  url: ...": probe JS9).
+  static std::string LinesBelow(std::string_view text, size_t indent, bool block) {
     std::string value;
     for (size_t start = 0; start < text.size() && value.size() < kMostSecretBytes;) {
       const size_t end = std::min(text.find('\n', start), text.size());
@@ -275,6 +282,12 @@ class Finder {
       start = end + 1;
       if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
       if (IndentOf(line) <= indent) break;
+      if (value.empty() && !block) {
+        const std::string_view first = line.substr(IndentOf(line));
+        size_t name_end = 0;
+        while (name_end < first.size() && IsNameChar(first[name_end])) ++name_end;
+        if (first.starts_with("- ") || first.substr(name_end).starts_with(':')) return {};
+      }
       if (!value.empty()) value += '\n';
       value += TrimmedOfBlanksAndQuotes(line);
     }
@@ -347,7 +360,10 @@ class Finder {
       }
       other_words_ = true;
       if (i + 1 == words.size()) break;
+      // "-e NAME image": docker passes the variable NAME on; the image is no value of it.
+      if (i > 0 && (words[i - 1] == "-e" || words[i - 1] == "--env")) continue;
       std::string_view name = word;
+      const bool flag = name.starts_with('-');  // "--password X"
       while (name.starts_with('-')) name.remove_prefix(1);
       const bool marked = name.ends_with(':') || name.ends_with('=');  // "X-Api-Key: X"
       if (marked) name.remove_suffix(1);
@@ -355,10 +371,12 @@ class Finder {
       const bool separated = (words[i + 1] == "=" || words[i + 1] == ":") && i + 2 < words.size();
       const std::string_view value = words[i + (separated ? 2 : 1)];
       const std::string lower = AsciiLower(name);
-      if (lower == "bearer" || lower == "basic") {
+      // An HTTP authorization scheme: "Bearer X", "Basic X", "Token X" (capitalized as
+      // headers write it; "create token NAME" is a command's word, probe JS6).
+      if (lower == "bearer" || lower == "basic" || name == "Token") {
         if (!IsSecretReference(value)) AddValue(value);
       } else {
-        AddNamed(name, value, /*loose=*/!marked && !separated);
+        AddNamed(name, value, /*loose=*/!flag && !marked && !separated);
       }
     }
   }

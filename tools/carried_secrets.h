@@ -23,14 +23,15 @@
 // - what such a value holds in base64 (Basic's and docker's "user:PASSWORD" by its
 //   password, .npmrc's _password, a Kubernetes Secret's data, a PEM key: probe JM2).
 // Not a reference to a secret kept elsewhere ("${DB_PASSWORD}", "op://...", an ARN:
-// IsSecretReference), and under a name that may name something public ("key",
-// "session", "credentials": KindOfSecretName) or only followed by its value ("-e NAME
-// image"), not a value no piece of which looks like a token (HasTokenPiece: a path, a name
-// of words; probes JP2-JP6). JSON strings are read as decoded (a URL whose slashes PHP
-// escaped). The work and the findings are bounded per value — 64 secrets of at most 8 KiB,
-// 2 KiB looked at per URL, 4,096 quoted or XML values, 256 values on the lines below their
-// names, JSON 32 levels deep — so a hostile or huge value costs linear time (probe JH1: one
-// of 16 KiB took gigabytes at every start).
+// IsSecretReference) but by the literal it falls back on ("${NAME:-VALUE}"); and under a
+// name that may name something public ("key", "session", "credentials": KindOfSecretName)
+// or after a bare name ("token build-robot-2024"), not a value that holds no run reading
+// as no word (HasRandomRun: a path, a URL, a name of words; probes JP2-JP6, JS1-JS9).
+// JSON strings are read as decoded (a URL whose slashes PHP escaped). The work and the
+// findings are bounded per value — 64 secrets of at most 8 KiB, 2 KiB looked at per URL,
+// 4,096 quoted or XML values, 256 values on the lines below their names, JSON 32 levels
+// deep — so a hostile or huge value costs linear time (probe JH1: one of 16 KiB took
+// gigabytes at every start).
 //
 // Pure; thread-safe.
 #pragma once

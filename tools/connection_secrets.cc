@@ -69,10 +69,12 @@ UserInfoSecrets UrlUserInfoSecrets(std::string_view url) {
   if (at == std::string_view::npos) return found;
   if (colon == std::string_view::npos || colon > at) {
     std::string user = PercentDecoded(url.substr(0, at));
-    if (HasTokenPiece(user)) found.user = std::move(user);
+    if (HasRandomRun(user)) found.user = std::move(user);
     return found;
   }
-  found.passwords = AsWrittenAndDecoded(url.substr(colon + 1, at - colon - 1));
+  // "app:${POSTGRES_PASSWORD}@db" names the password, kept elsewhere (probe JS10).
+  const std::string_view password = url.substr(colon + 1, at - colon - 1);
+  if (!IsSecretReference(password)) found.passwords = AsWrittenAndDecoded(password);
   return found;
 }
 
@@ -98,7 +100,9 @@ std::vector<std::string> SchemelessDsnPasswords(std::string_view word) {
       (!oracle && (user_info[separator] != ':' || !SchemelessHostFollows(after_at)))) {
     return {};
   }
-  return AsWrittenAndDecoded(user_info.substr(separator + 1));
+  const std::string_view password = user_info.substr(separator + 1);
+  if (IsSecretReference(password)) return {};
+  return AsWrittenAndDecoded(password);
 }
 
 std::vector<std::string> PgpassPasswords(std::string_view line) {

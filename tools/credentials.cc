@@ -479,12 +479,22 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
     const SecretNameKind kind = KindOfSecretName(name);
     const std::string& whole = value->second;
     if (kind != SecretNameKind::kNone && !whole.empty() && !IsSecretReference(whole) &&
-        (kind == SecretNameKind::kSecret || HasTokenPiece(whole))) {
+        (kind == SecretNameKind::kSecret || HasRandomRun(whole))) {
       const bool found = !carried.values.empty() || !carried.url_passwords.empty();
       if (found || carried.only_public_pairs) {
         values.push_back(whole);
       } else if (LooksLikeAToken(whole) || !TokenWords(whole).empty()) {
         AddValueAndItsTokenWords(whole, values, words_left);
+      }
+      // "user:PASSWORD" whole (AUTH=elastic:..., CREDENTIALS=deploy:...): the password alone
+      // too (probe JS5: taken for a public NAME:VALUE pair, only the whole counted).
+      const size_t colon = whole.find(':');
+      if (colon != std::string::npos && colon > 0 && whole.find_first_of(" \t\r\n=@") == std::string::npos &&
+          whole.find("://") == std::string::npos && std::all_of(whole.begin(), whole.begin() + colon, IsNameChar)) {
+        std::string password = whole.substr(colon + 1);
+        if (password.size() >= kMinCrossSurfaceCredentialBytes && !IsSecretReference(password)) {
+          values.push_back(std::move(password));
+        }
       }
     }
   }

@@ -53,20 +53,23 @@ SecretNameKind KindOfSecretName(std::string_view name) {
     for (const std::string_view place :
          {"partition", "sort", "primary", "foreign", "public", "publishable", "anon", "kms",
           "cache", "routing", "hash", "range", "shard", "row", "object", "idempotency", "lookup",
-          "unique", "s3"}) {
+          "unique", "s3", "authorized"}) {
       if (before == place) return SecretNameKind::kNone;
     }
     return SecretNameKind::kMayName;
   }
   if (last == "id" && before == "session") return SecretNameKind::kMayName;  // ASP.NET_SessionId
-  if (last == "sid" && before == "account") return SecretNameKind::kNone;  // Twilio's account id (probe JM5)
+  // Twilio's account and service ids (probes JM5, JS11).
+  if (last == "sid" && (before == "account" || before == "service")) return SecretNameKind::kNone;
   // Helm's existingSecret names a Kubernetes Secret (probe JP4).
   if (last == "secret" && before == "existing") return SecretNameKind::kNone;
   for (const std::string_view exact : {"auth", "cookie", "cookies", "credential", "credentials", "session", "sid",
                                        "dsn"}) {
     if (last == exact) return SecretNameKind::kMayName;
   }
-  for (const std::string_view exact : {"pwd", "pw", "pass", "authorization", "sig", "signature"}) {
+  // redis.conf's requirepass and masterauth, wpa_supplicant's psk (probe JS7).
+  for (const std::string_view exact :
+       {"pwd", "pw", "pass", "authorization", "sig", "signature", "requirepass", "masterauth", "psk"}) {
     if (last == exact) return SecretNameKind::kSecret;
   }
   for (const std::string_view ending :

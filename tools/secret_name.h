@@ -20,8 +20,8 @@ bool SecretName(std::string_view name);
 // signature's, whatever the value looks like. kMayName: a key's, a session's, a cookie's,
 // a credential's, auth's, a DSN's — often the name of something public instead
 // ("session: default-session-2024", "key: node-modules-v2-linux-x64", a credentials file's
-// path: probes JP2, JP4), so their value counts only when a piece of it looks like a token
-// (HasTokenPiece, tools/secret_text.h).
+// path: probes JP2, JP4), so their value counts only when it holds a run that reads as
+// no word (HasRandomRun, tools/secret_text.h).
 enum class SecretNameKind { kNone, kMayName, kSecret };
 SecretNameKind KindOfSecretName(std::string_view name);
 

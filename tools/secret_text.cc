@@ -19,17 +19,34 @@ int HexDigit(char c) {
 
 constexpr size_t kShortestDecodedText = 8;
 
-// Random rather than a word or a number: 10 or more characters mixing letters and digits
-// ("0123456789ab" of "sk_search_0123456789ab"), or 16 or more mixing cases (a Slack
-// token's last part).
-bool TokenLikePiece(std::string_view piece) {
-  bool digit = false, lower = false, upper = false;
-  for (const char c : piece) {
-    digit = digit || (c >= '0' && c <= '9');
-    lower = lower || (c >= 'a' && c <= 'z');
-    upper = upper || (c >= 'A' && c <= 'Z');
+bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// A run of letters and digits that reads as a word or a number: a number, maybe with a
+// short unit ("2024", "1h", "1024MB"); or words — lower, UPPER, Capitalized or camelCase
+// ("hykdyd", "PROD", "WarehouseProd") — maybe followed by a short number ("web01",
+// "ed25519"); not "0123456789ab" or "ba9876543210".
+bool WordOrNumber(std::string_view run) {
+  size_t i = 0;
+  if (IsDigit(run[0])) {
+    while (i < run.size() && IsDigit(run[i])) ++i;
+    if (i == run.size()) return true;
+    return i <= 4 && run.size() - i <= 2 && std::all_of(run.begin() + i, run.end(), [](char c) { return !IsDigit(c); });
   }
-  return (piece.size() >= 10 && digit && (lower || upper)) || (piece.size() >= 16 && lower && upper);
+  size_t letters_end = 0;
+  while (letters_end < run.size() && !IsDigit(run[letters_end])) ++letters_end;
+  if (run.size() - letters_end > 6 || !std::all_of(run.begin() + letters_end, run.end(), IsDigit)) return false;
+  const std::string_view letters = run.substr(0, letters_end);
+  if (std::all_of(letters.begin(), letters.end(), IsUpper)) return true;
+  // Words of one capital (or none, first) and lower-case letters after it.
+  while (i < letters.size()) {
+    if (IsUpper(letters[i])) ++i;
+    const size_t lower_start = i;
+    while (i < letters.size() && IsLower(letters[i])) ++i;
+    if (i == lower_start) return false;  // "JJ", "WAm": a capital not starting a word
+  }
+  return true;
 }
 
 }  // namespace
@@ -100,11 +117,17 @@ bool IsDigits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-bool HasTokenPiece(std::string_view text) {
-  for (size_t start = 0; start <= text.size();) {
-    const size_t end = std::min(text.find_first_of("-_.", start), text.size());
-    if (TokenLikePiece(text.substr(start, end - start))) return true;
-    start = end + 1;
+bool HasRandomRun(std::string_view text) {
+  const auto alnum = [](char c) { return IsLower(c) || IsUpper(c) || IsDigit(c); };
+  for (size_t start = 0; start < text.size();) {
+    if (!alnum(text[start])) {
+      ++start;
+      continue;
+    }
+    size_t end = start;
+    while (end < text.size() && alnum(text[end])) ++end;
+    if (!WordOrNumber(text.substr(start, end - start))) return true;
+    start = end;
   }
   return false;
 }
@@ -114,7 +137,39 @@ bool IsSecretReference(std::string_view value) {
   for (const std::string_view start : {"${", "{{", "$(", "%(", "<%", "var.", "local.", "arn:", "op://", "vault:"}) {
     if (value.starts_with(start)) return true;
   }
+  // "$PROD_REGISTRY_PASSWORD_V2": a shell variable (probe JS11).
+  if (value.size() > 1 && value[0] == '$' &&
+      std::all_of(value.begin() + 1, value.end(), [](char c) { return IsUpper(c) || IsDigit(c) || c == '_'; })) {
+    return true;
+  }
   return value.starts_with("projects/") && value.find("/secrets/") != std::string_view::npos;
+}
+
+std::string_view ReferenceDefault(std::string_view value) {
+  value = TrimmedOfBlanksAndQuotes(value);
+  if (value.starts_with("${") && value.ends_with('}')) {
+    std::string_view inside = value.substr(2, value.size() - 3);
+    size_t name_end = 0;
+    while (name_end < inside.size() && (IsLower(inside[name_end]) || IsUpper(inside[name_end]) ||
+                                        IsDigit(inside[name_end]) || inside[name_end] == '_' || inside[name_end] == '.')) {
+      ++name_end;
+    }
+    inside.remove_prefix(name_end);
+    for (const std::string_view operation : {":-", ":=", ":+", "-", "=", "+"}) {
+      if (inside.starts_with(operation)) return inside.substr(operation.size());
+    }
+    // Spring's "${NAME:default}"; not the shell's "${NAME:?message}".
+    if (inside.starts_with(':') && !inside.starts_with(":?")) return inside.substr(1);
+    return {};
+  }
+  // A Go or Helm template's "default \"VALUE\"".
+  const size_t marker = value.find("default ");
+  if (!value.starts_with("{{") || marker == std::string_view::npos) return {};
+  std::string_view rest = value.substr(marker + 8);
+  while (!rest.empty() && (rest.front() == '\\' || rest.front() == ' ')) rest.remove_prefix(1);
+  if (!rest.starts_with('"')) return {};
+  rest.remove_prefix(1);
+  return rest.substr(0, std::min(rest.find_first_of("\\\""), rest.size()));
 }
 
 }  // namespace las::tools

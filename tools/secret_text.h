@@ -30,17 +30,25 @@ std::string Base64DecodedText(std::string_view text);
 bool IsNameChar(char c);
 bool IsDigits(std::string_view text);
 
-// Whether a piece of `text` between '-', '_' and '.' looks random: 10 or more characters
-// mixing letters and digits, or 16 or more mixing cases. A URL's user "ghp_R8x2..." and an
-// API key "sk_search_0123456789ab" do; a name of words and numbers
-// ("svc-reporting-2024", "node-modules-v2-linux-x64", "ci-run-20240115-1234") or a path
-// ("/etc/ssl/private/api-2024.key") does not (probes JM5, JP2, JP4).
-bool HasTokenPiece(std::string_view text);
+// Whether `text` holds a run of letters and digits that reads as neither a word nor a
+// number: case changing inside a word ("AilJJwn0", "WAm"), digits between letters
+// ("w2pqb0K18", "3xecvo", "29d56f41"). A token ("ghp_R8x2...", "sk_live_4eC39Hq...", a
+// UUID, "hykdyd-3xecvo-Kawzut") holds one; a name of words and numbers
+// ("svc-reporting-2024", "node-modules-v2-linux-x64", "WarehouseProd2024"), a path
+// ("/etc/tls/node1.key") or a URL ("https://sso2.example.com/realms/acme") does not
+// (probes JM5, JP2, JP4, JS1-JS3, JS8). A passphrase of words ("Mantle-Harbor-Tidal9")
+// does not either.
+bool HasRandomRun(std::string_view text);
 
 // Whether `value` names a secret kept elsewhere rather than holding one: a placeholder
 // ("${DB_PASSWORD_V2}", "{{ secrets.X }}", "$(cat f)", "%(pw)s"), an HCL reference
-// ("var.api_token_v2"), an ARN, a 1Password "op://" or Vault "vault:" reference, a Google
+// ("var.api_token_v2"), a shell variable ("$DB_PASSWORD_V2"), an ARN, a 1Password "op://" or Vault "vault:" reference, a Google
 // Secret Manager name ("projects/p/secrets/s/versions/3") (probe JP3).
 bool IsSecretReference(std::string_view value);
+
+// The literal a reference falls back on, which is a value like any other (probe JS4):
+// "${NAME:-VALUE}" and the shell's other forms, Spring's "${NAME:VALUE}", a template's
+// "{{ env "NAME" | default "VALUE" }}"; empty when it has none.
+std::string_view ReferenceDefault(std::string_view value);
 
 }  // namespace las::tools

@@ -402,6 +402,34 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
       {R"(db.password=Cd3Ef5Gh7Ij9Kl1Mn\=Ab)", {"Cd3Ef5Gh7Ij9Kl1Mn=Ab"}},
       {R"({"auths":{"r.example.org":{"auth":"Y2ktYm90OkQwY2tlckF1dGgyMDI0fn4-"}}})", {"D0ckerAuth2024~~>"}},
       {"Authorization: Basic YXBpX3VzZXI6VnkxVWI0IE9jNklkM0llOQ==", {"Vy1Ub4 Oc6Id3Ie9"}},
+      // Random values after a flag or .netrc's bare name, under "auth" or "key", a
+      // reference's fallback literal, the Token scheme, redis.conf's and wpa_supplicant's
+      // names (probes JS2-JS4, JS6, JS7).
+      {"machine api.example.com\nlogin deploy\npassword hykdyd-3xecvo-Kawzut", {"hykdyd-3xecvo-Kawzut"}},
+      {"docker login --username ci-bot --password hykdyd-3xecvo-Kawzut registry.example.com", {"hykdyd-3xecvo-Kawzut"}},
+      {"glab auth login --hostname gitlab.example.com --token glpat-riGp_58WAm-dX3a5IDnO", {"glpat-riGp_58WAm-dX3a5IDnO"}},
+      {"redis:\n  auth: hykdyd-3xecvo-Kawzut\n", {"hykdyd-3xecvo-Kawzut"}},
+      {"google:\n  maps:\n    key: AIzaSy_0bI_meEqa_MOlZA-ZfUsYpYK-RnR1wT6", {"AIzaSy_0bI_meEqa_MOlZA-ZfUsYpYK-RnR1wT6"}},
+      {"POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-Xk29fLqP7vRt3mZaQ1}", {"Xk29fLqP7vRt3mZaQ1"}},
+      {"spring.datasource.password=${DB_PASSWORD:Xk29fLqP7vRt3mZaQ2}", {"Xk29fLqP7vRt3mZaQ2"}},
+      {R"(password: "{{ env \"DB_PASSWORD\" | default \"Xk29fLqP7vRt3mZaQ3\" }}")", {"Xk29fLqP7vRt3mZaQ3"}},
+      {R"(curl -sS -H "Authorization: Token eTMh26oM0_2FxXdGrb_4N" https://api.example.com/v1)", {"eTMh26oM0_2FxXdGrb_4N"}},
+      {"requirepass Xk29fLqP7vRt3mZaQ4\nmasterauth Xk29fLqP7vRt3mZaQ5", {"Xk29fLqP7vRt3mZaQ4", "Xk29fLqP7vRt3mZaQ5"}},
+      {R"(network={ ssid="home-2024" psk="Xk29fLqP7 vRt3mZaQ6" })", {"Xk29fLqP7 vRt3mZaQ6"}},
+      // Public: key files' paths and URLs with digits, mappings nested under "session:"
+      // or "auth:", references as a URL's password, a shell variable, public keys, a
+      // publishable key (probes JS8-JS11).
+      {"ssl_key = /etc/ssl/private/web01.example.com.key\nssl_certificate_key /etc/nginx/ssl/web01.key;\n"
+       "tls = --tls-key /etc/tls/node1.key",
+       {}},
+      {R"({"key": "avatars/2024/u1024.png", "auth": "https://sso2.example.com/realms/acme", "dsn": "WarehouseProd2024"})", {}},
+      {"session:\n  url: redis://session-cache-01.internal:6379/0\nauth:\n  github:\n    client_id: Iv1.8a61f9b3a7aba766\n"
+       "credentials:\n  username: svc-reporting-2024\ncookie:\n  name: _acme_session_v2024",
+       {}},
+      {"DATABASE_URL=postgresql://app:${POSTGRES_PASSWORD}@db:5432/app\nREPLICA=postgres://app:$(DB_PASSWORD_2024)@db2:5432/app\n"
+       "password: $PROD_REGISTRY_PASSWORD_V2\nkey: pk_live_51H8xY2eZvKYlo2C0123456789\n"
+       "ssh_authorized_keys:\n  - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB2x9Kq7Lm3 deploy@ci-2024",
+       {}},
       // Public: JDBC's thin:@ URLs without credentials, paths to key files, placeholders and
       // references to secrets kept elsewhere, a comment, names of public things under
       // key-like names, an image after docker's -e NAME, an IPv6 network, a port before a
@@ -481,26 +509,43 @@ TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
   const std::string url = "smtp://noreply:Sm7pPassw0rd2024@smtp.office365-mail2024.com:587";
   const std::vector<std::string> got = CredentialValuesOf(surface, {{"SMTP_PASSWORD_URL_SECRET", url}});
   EXPECT_EQ(got, (std::vector<std::string>{"Sm7pPassw0rd2024", url}));
-  // libpq's keyword form without a password names public things only: it counts whole, not
-  // by its host's or database's words (probe JM5).
+  // libpq's keyword form without a password names public things only, and so do PDO's and
+  // ODBC's, whose DSN names a data source (probes JM5, JP5); so do a path under a name that
+  // may name something public, a reference to a secret kept elsewhere and a name of words
+  // (JP2-JP4): no secret at all.
   surface.env = {"PG_DSN"};
-  const std::string keywords =
-      "host=pg-replica-05.example.com port=5432 dbname=warehouse2024 user=etl_loader sslmode=verify-full";
-  EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", keywords}}), (std::vector<std::string>{keywords}));
-  // So do PDO's and ODBC's, whose DSN names a data source (probe JP5); a path under a name
-  // that may name something public, a reference to a secret kept elsewhere and a name of
-  // words are no secret at all (JP2-JP4).
-  for (const std::string& pairs : {std::string("mysql:host=mysql-01.example.com;port=3306;dbname=shop2024"),
-                                   std::string("DSN=Warehouse_Prod_2024;UID=report_user;Trusted_Connection=yes")}) {
-    EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", pairs}}), (std::vector<std::string>{pairs}));
+  for (const std::string& pairs :
+       {std::string("host=pg-replica-05.example.com port=5432 dbname=warehouse2024 user=etl_loader sslmode=verify-full"),
+        std::string("mysql:host=mysql-01.example.com;port=3306;dbname=shop2024"),
+        std::string("DSN=Warehouse_Prod_2024;UID=report_user;Trusted_Connection=yes")}) {
+    EXPECT_TRUE(CredentialValuesOf(surface, {{"PG_DSN", pairs}}).empty()) << pairs;
   }
-  surface.env = {"GOOGLE_APPLICATION_CREDENTIALS", "TLS_KEY", "DB_PASSWORD", "SESSION", "SESSION_COOKIE"};
-  EXPECT_TRUE(CredentialValuesOf(surface, {{"GOOGLE_APPLICATION_CREDENTIALS", "/var/secrets/google/sa-key-2024.json"},
+  // With a password, the DSN counts whole and by it.
+  const std::string with_password = "host=db user=etl password=Pg9Kw2Lq7Rt4Vz8Xn dbname=warehouse2024";
+  EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", with_password}}),
+            (std::vector<std::string>{"Pg9Kw2Lq7Rt4Vz8Xn", with_password}));
+  surface.env = {"GOOGLE_APPLICATION_CREDENTIALS", "TLS_KEY", "DB_PASSWORD", "SESSION", "SESSION_COOKIE",
+                 "TWILIO_MESSAGING_SERVICE_SID"};
+  EXPECT_TRUE(CredentialValuesOf(surface, {{"GOOGLE_APPLICATION_CREDENTIALS", "/opt/app1/credentials/sa.json"},
+                                           {"TWILIO_MESSAGING_SERVICE_SID", "MG9752274e9e519418a7406176694466fa"},
                                            {"TLS_KEY", "/etc/tls/private/tls-2024.key"},
                                            {"DB_PASSWORD", "op://Engineering/postgres-prod-2024/password"},
                                            {"SESSION", "ci-run-20240115-1234"},
                                            {"SESSION_COOKIE", "laravel_session_v2"}})
                   .empty());
+  // Random values under key names count whole, however '-', '_' and '.' cut them (probe
+  // JS1: short pieces made token_urlsafe's, GitLab's and UUID keys public); so does the
+  // password of a whole "user:PASSWORD" (JS5).
+  surface.env = {"SECRET_KEY", "API_KEY", "HEROKU_API_KEY", "AUTH"};
+  const std::vector<std::string> keys = CredentialValuesOf(
+      surface, {{"SECRET_KEY", "w2pqb0K18_AilJJwn0_H_w"},
+                {"API_KEY", "glpat-riGp_58WAm-dX3a5IDnO"},
+                {"HEROKU_API_KEY", "29d56f41-70b6-42e1-9f5b-763877445512"},
+                {"AUTH", "elastic:Xk29fLqP7vRt3mZaQ1"}});
+  for (const char* secret : {"w2pqb0K18_AilJJwn0_H_w", "glpat-riGp_58WAm-dX3a5IDnO",
+                             "29d56f41-70b6-42e1-9f5b-763877445512", "Xk29fLqP7vRt3mZaQ1"}) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), secret), keys.end()) << secret;
+  }
 }
 
 // A hostile or huge value costs linear time and bounded findings (probe JH1: 16 KiB of
