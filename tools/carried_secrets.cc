@@ -186,7 +186,13 @@ class Finder {
     if (value.empty() || IsSecretReference(value) || value.starts_with("pk_live_") || value.starts_with("pk_test_")) {
       return;
     }
-    if ((kind == SecretNameKind::kMayName || loose) && !HasRandomRun(value)) return;
+    // Under a name that may name something public, a URL names where a thing is (its own
+    // secrets are its user info's: AddUrlSecrets; probes JU6, JU13).
+    const bool url = value.find("://") != std::string_view::npos;
+    if (LooksLikeAPath(value) ||
+        ((kind == SecretNameKind::kMayName || loose) && (!HasRandomRun(value) || url))) {
+      return;
+    }
     AddValue(value);
     if (value.find('%') != std::string_view::npos) AddValue(PercentDecoded(value));
     if (value.find('\\') != std::string_view::npos) AddValue(BackslashUnescaped(value));

@@ -479,7 +479,8 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
     const SecretNameKind kind = KindOfSecretName(name);
     const std::string& whole = value->second;
     if (kind != SecretNameKind::kNone && !whole.empty() && !IsSecretReference(whole) &&
-        (kind == SecretNameKind::kSecret || HasRandomRun(whole))) {
+        !LooksLikeAPath(whole) &&
+        (kind == SecretNameKind::kSecret || (HasRandomRun(whole) && whole.find("://") == std::string::npos))) {
       const bool found = !carried.values.empty() || !carried.url_passwords.empty();
       if (found || carried.only_public_pairs) {
         values.push_back(whole);

@@ -45,6 +45,8 @@ SecretNameKind KindOfSecretName(std::string_view name) {
     words.pop_back();
   }
   if (words.empty()) return SecretNameKind::kNone;
+  // Next.js's NEXT_PUBLIC_ variables are sent to every browser (probe JU12).
+  if (words.size() > 2 && words[0] == "next" && words[1] == "public") return SecretNameKind::kNone;
   const std::string& last = words.back();
   const std::string before = words.size() > 1 ? words[words.size() - 2] : "";
   // Keys that name a place or are public by design: a table's partition or sort key, a
@@ -53,8 +55,14 @@ SecretNameKind KindOfSecretName(std::string_view name) {
     for (const std::string_view place :
          {"partition", "sort", "primary", "foreign", "public", "publishable", "anon", "kms",
           "cache", "routing", "hash", "range", "shard", "row", "object", "idempotency", "lookup",
-          "unique", "s3", "authorized"}) {
+          "unique", "s3", "authorized", "site", "gpg", "pgp"}) {
       if (before == place) return SecretNameKind::kNone;
+    }
+    // A key the word before calls secret: SECRET_KEY, API_KEY, aws_secret_access_key
+    // (probe JU3: judged by its looks, "MySuperSecretKey123456" passed).
+    for (const std::string_view secret : {"secret", "private", "master", "encryption", "signing", "api", "access",
+                                          "client", "totp", "hmac", "jwt", "license", "app", "auth"}) {
+      if (before == secret) return SecretNameKind::kSecret;
     }
     return SecretNameKind::kMayName;
   }

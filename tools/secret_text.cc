@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <sodium.h>
 
-
 namespace las::tools {
 namespace {
 
@@ -24,29 +23,64 @@ bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // A run of letters and digits that reads as a word or a number: a number, maybe with a
-// short unit ("2024", "1h", "1024MB"); or words — lower, UPPER, Capitalized or camelCase
-// ("hykdyd", "PROD", "WarehouseProd") — maybe followed by a short number ("web01",
-// "ed25519"); not "0123456789ab" or "ba9876543210".
+// short unit ("2024", "1h", "1024MB"), or two joined by ISO 8601's 'T' ("15T10"); or words
+// — lower, UPPER, Capitalized or camelCase ("hykdyd", "PROD", "WarehouseProd") — maybe
+// followed by a number ("web01", "ed25519", "Stmt1700000000000"). Not "0123456789ab" or
+// "ba9876543210", and not camelCase of three or more capitals whose words average under
+// four letters ("TmPyrPeDnQuv": probe JU4).
 bool WordOrNumber(std::string_view run) {
   size_t i = 0;
   if (IsDigit(run[0])) {
     while (i < run.size() && IsDigit(run[i])) ++i;
     if (i == run.size()) return true;
+    if (run[i] == 'T' && i + 1 < run.size() && std::all_of(run.begin() + i + 1, run.end(), IsDigit)) return true;
     return i <= 4 && run.size() - i <= 2 && std::all_of(run.begin() + i, run.end(), [](char c) { return !IsDigit(c); });
   }
   size_t letters_end = 0;
   while (letters_end < run.size() && !IsDigit(run[letters_end])) ++letters_end;
-  if (run.size() - letters_end > 6 || !std::all_of(run.begin() + letters_end, run.end(), IsDigit)) return false;
+  if ((letters_end < 3 && run.size() - letters_end > 6) ||
+      !std::all_of(run.begin() + letters_end, run.end(), IsDigit)) {
+    return false;
+  }
   const std::string_view letters = run.substr(0, letters_end);
   if (std::all_of(letters.begin(), letters.end(), IsUpper)) return true;
   // Words of one capital (or none, first) and lower-case letters after it.
+  size_t capitals = 0;
   while (i < letters.size()) {
-    if (IsUpper(letters[i])) ++i;
+    if (IsUpper(letters[i])) {
+      ++i;
+      ++capitals;
+    }
     const size_t lower_start = i;
     while (i < letters.size() && IsLower(letters[i])) ++i;
     if (i == lower_start) return false;  // "JJ", "WAm": a capital not starting a word
   }
-  return true;
+  return capitals < 3 || letters.size() >= 4 * capitals;
+}
+
+// Groups of one length (4 or more), three or more, joined by '-' or spaces, one digit among
+// them: a generated format — Keychain's "xidXah-bikpi3-qigpud", a TOTP setup key "gmps mqvm
+// rwip 46hd", a product key (probes JU2, JU5).
+bool EvenGroups(std::string_view text) {
+  if (text.find_first_of("0123456789") == std::string_view::npos) return false;
+  size_t groups = 0, length = 0;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t end = std::min(text.find_first_of("- ", start), text.size());
+    const size_t size = end - start;
+    if (size < 4 || (length != 0 && size != length)) return false;
+    length = size;
+    ++groups;
+    start = end + 1;
+  }
+  return groups >= 3;
+}
+
+// A generated password's symbols beside letters and digits ("Up#gtcx3*btvzRbo", a Django
+// SECRET_KEY): characters no path, URL, version or name holds (probe JU4).
+bool PasswordSymbols(std::string_view text) {
+  return text.size() >= 12 && text.find_first_of("!*^~|()") != std::string_view::npos &&
+         text.find_first_of("0123456789") != std::string_view::npos &&
+         std::any_of(text.begin(), text.end(), [](char c) { return IsLower(c) || IsUpper(c); });
 }
 
 }  // namespace
@@ -118,6 +152,7 @@ bool IsDigits(std::string_view text) {
 }
 
 bool HasRandomRun(std::string_view text) {
+  if (EvenGroups(text) || PasswordSymbols(text)) return true;
   const auto alnum = [](char c) { return IsLower(c) || IsUpper(c) || IsDigit(c); };
   for (size_t start = 0; start < text.size();) {
     if (!alnum(text[start])) {
@@ -143,6 +178,24 @@ bool IsSecretReference(std::string_view value) {
     return true;
   }
   return value.starts_with("projects/") && value.find("/secrets/") != std::string_view::npos;
+}
+
+bool LooksLikeAPath(std::string_view value) {
+  value = TrimmedOfBlanksAndQuotes(value);
+  if (value.empty() || value.find_first_of(" \t\r\n") != std::string_view::npos ||
+      value.find("://") != std::string_view::npos) {
+    return false;
+  }
+  const size_t slash = value.find('/');
+  if (slash == std::string_view::npos) return false;
+  const bool rooted = value.starts_with('/') || value.starts_with("~/") || value.starts_with("./");
+  // A file's extension: base64 holds no '.', so a key that holds a '/' does not end so.
+  const size_t dot = value.rfind('.');
+  const bool extension = dot != std::string_view::npos && dot > slash && value.size() - dot - 1 >= 1 &&
+                         value.size() - dot - 1 <= 5 &&
+                         std::all_of(value.begin() + dot + 1, value.end(), [](char c) { return IsLower(c) || IsDigit(c); });
+  return extension || (rooted && value.find('/', slash + 1) != std::string_view::npos &&
+                       value.find('.') != std::string_view::npos);
 }
 
 std::string_view ReferenceDefault(std::string_view value) {

@@ -40,6 +40,11 @@ bool IsDigits(std::string_view text);
 // does not either.
 bool HasRandomRun(std::string_view text);
 
+// Whether `value` is a file's or object's path ("/var/secrets/acme-4f2b8c9d.json",
+// "~/.ssh/id_ed25519", "avatars/3f2a9c1e-....png"): it names where a secret is, not the
+// secret (probes JP2, JU8, JU9).
+bool LooksLikeAPath(std::string_view value);
+
 // Whether `value` names a secret kept elsewhere rather than holding one: a placeholder
 // ("${DB_PASSWORD_V2}", "{{ secrets.X }}", "$(cat f)", "%(pw)s"), an HCL reference
 // ("var.api_token_v2"), a shell variable ("$DB_PASSWORD_V2"), an ARN, a 1Password "op://" or Vault "vault:" reference, a Google

@@ -323,8 +323,7 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
        {"kv_Env7Har0123456789"}},
       {R"({"apiKeys":["sk_search_0123456789ab","sk_search_ba9876543210"]})",
        {"sk_search_0123456789ab", "sk_search_ba9876543210"}},
-      {R"({"dsn":"mysql:\/\/php_user:PhpJs0nPassw0rd24@db\/app"})",
-       {"PhpJs0nPassw0rd24", "mysql://php_user:PhpJs0nPassw0rd24@db/app"}},
+      {R"({"dsn":"mysql:\/\/php_user:PhpJs0nPassw0rd24@db\/app"})", {"PhpJs0nPassw0rd24"}},
       {"https://ghp_R8x2User0123456789abcd@github.com/acme/private-repo.git",
        {"ghp_R8x2User0123456789abcd"}},
       {R"({"privateKey":"pk_Camel0123456789abc","signingKey":"sg_Camel0123456789abc"})",
@@ -416,6 +415,20 @@ TEST(CredentialsTest, CarriedSecretsOfManyShapesAreFoundAndTheirPublicPartsAreNo
       {R"(curl -sS -H "Authorization: Token eTMh26oM0_2FxXdGrb_4N" https://api.example.com/v1)", {"eTMh26oM0_2FxXdGrb_4N"}},
       {"requirepass Xk29fLqP7vRt3mZaQ4\nmasterauth Xk29fLqP7vRt3mZaQ5", {"Xk29fLqP7vRt3mZaQ4", "Xk29fLqP7vRt3mZaQ5"}},
       {R"(network={ ssid="home-2024" psk="Xk29fLqP7 vRt3mZaQ6" })", {"Xk29fLqP7 vRt3mZaQ6"}},
+      // Generated shapes that read as words run by run: Keychain's groups, symbols between
+      // runs, a TOTP key in groups (probes JU2, JU4, JU5).
+      {"redis:\n  auth: xidXah-bikpi3-qigpud\n", {"xidXah-bikpi3-qigpud"}},
+      {"[redis]\nauth = Up#gtcx3*btvzRbo", {"Up#gtcx3*btvzRbo"}},
+      {"totp_key: gmps mqvm rwip 46hd", {"gmps mqvm rwip 46hd"}},
+      // Public: a DSN URL and an OIDC authority with random ids, object keys with a
+      // timestamp, a UUID or an instance id, an AWS policy's statement id (JU6-JU13).
+      {"dsn: postgres://app@database-1.c5ks8jmwxyz1.us-east-1.rds.amazonaws.com:5432/app?sslmode=require\n"
+       "auth: https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
+       {}},
+      {R"({"objects":[{"key":"db/2024-01-15T10:30:00Z/dump.sql.gz"},{"Key":"ec2/i-0abc123def4567890/console-2024.log"},)"
+       R"({"key":"avatars/3f2a9c1e-4b5d-4c8e-9f1a-2b3c4d5e6f70.png"}],)"
+       R"("Statement":[{"Sid":"Stmt1700000000000","Effect":"Allow"}]})",
+       {}},
       // Public: key files' paths and URLs with digits, mappings nested under "session:"
       // or "auth:", references as a URL's password, a shell variable, public keys, a
       // publishable key (probes JS8-JS11).
@@ -525,8 +538,14 @@ TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
   EXPECT_EQ(CredentialValuesOf(surface, {{"PG_DSN", with_password}}),
             (std::vector<std::string>{"Pg9Kw2Lq7Rt4Vz8Xn", with_password}));
   surface.env = {"GOOGLE_APPLICATION_CREDENTIALS", "TLS_KEY", "DB_PASSWORD", "SESSION", "SESSION_COOKIE",
-                 "TWILIO_MESSAGING_SERVICE_SID"};
+                 "TWILIO_MESSAGING_SERVICE_SID", "GCP_KEY_FILE_CREDENTIALS", "GPG_KEY", "RECAPTCHA_SITE_KEY",
+                 "NEXT_PUBLIC_FIREBASE_API_KEY", "NIGHTLY_SESSION"};
   EXPECT_TRUE(CredentialValuesOf(surface, {{"GOOGLE_APPLICATION_CREDENTIALS", "/opt/app1/credentials/sa.json"},
+                                           {"GCP_KEY_FILE_CREDENTIALS", "/var/secrets/google/acme-prod-4f2b8c9d1e3a.json"},
+                                           {"GPG_KEY", "E3FF2839C048B25C084DEBE9B26995E310250568"},
+                                           {"RECAPTCHA_SITE_KEY", "6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI"},
+                                           {"NEXT_PUBLIC_FIREBASE_API_KEY", "AIzaSyDOCAbC123dEf456GhI789jKl012-MnO"},
+                                           {"NIGHTLY_SESSION", "nightly-2024-01-15T10:30:00Z"},
                                            {"TWILIO_MESSAGING_SERVICE_SID", "MG9752274e9e519418a7406176694466fa"},
                                            {"TLS_KEY", "/etc/tls/private/tls-2024.key"},
                                            {"DB_PASSWORD", "op://Engineering/postgres-prod-2024/password"},
@@ -536,13 +555,16 @@ TEST(CredentialsTest, AVariablesOwnNameIsJudgedAsAMembersIs) {
   // Random values under key names count whole, however '-', '_' and '.' cut them (probe
   // JS1: short pieces made token_urlsafe's, GitLab's and UUID keys public); so does the
   // password of a whole "user:PASSWORD" (JS5).
-  surface.env = {"SECRET_KEY", "API_KEY", "HEROKU_API_KEY", "AUTH"};
+  surface.env = {"SECRET_KEY", "API_KEY", "HEROKU_API_KEY", "AUTH", "PRIVATE_KEY", "DJANGO_SECRET_KEY"};
   const std::vector<std::string> keys = CredentialValuesOf(
       surface, {{"SECRET_KEY", "w2pqb0K18_AilJJwn0_H_w"},
+                {"PRIVATE_KEY", "MySuperSecretKey123456"},  // a key the word before calls secret (JU3)
+                {"DJANGO_SECRET_KEY", "m&t@o)ld-&ljzyllvor!i3&dlikhrawy^x#e$n_x=4d@+7j$b3"},
                 {"API_KEY", "glpat-riGp_58WAm-dX3a5IDnO"},
                 {"HEROKU_API_KEY", "29d56f41-70b6-42e1-9f5b-763877445512"},
                 {"AUTH", "elastic:Xk29fLqP7vRt3mZaQ1"}});
-  for (const char* secret : {"w2pqb0K18_AilJJwn0_H_w", "glpat-riGp_58WAm-dX3a5IDnO",
+  for (const char* secret : {"w2pqb0K18_AilJJwn0_H_w", "glpat-riGp_58WAm-dX3a5IDnO", "MySuperSecretKey123456",
+                             "m&t@o)ld-&ljzyllvor!i3&dlikhrawy^x#e$n_x=4d@+7j$b3",
                              "29d56f41-70b6-42e1-9f5b-763877445512", "Xk29fLqP7vRt3mZaQ1"}) {
     EXPECT_NE(std::find(keys.begin(), keys.end(), secret), keys.end()) << secret;
   }
