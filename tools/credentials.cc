@@ -17,8 +17,8 @@
 #include "base/json_string.h"
 #include "base/utf8.h"
 #include "tools/carried_secrets.h"
-#include "tools/secret_text.h"
 #include "tools/credential_encodings.h"
+#include "tools/secret_text.h"
 #include "transport/json_text.h"
 
 namespace las::tools {
@@ -435,6 +435,37 @@ void AddValueAndItsTokenWords(std::string value, std::vector<std::string>& value
   values.push_back(std::move(value));
 }
 
+// The whole value of variable `name` when the name is a secret's (`carried`: what the
+// value was found to carry). By its token-like words only when nothing in it was found to
+// be the secret and it is not a list of public pairs: a connection string's hosts and user
+// names are public (probes JJ7, JM5). Under a name that may name something public, only a
+// value that holds a run reading as no word and is no URL ("SESSION=ci-run-20240115-1234"
+// is public); never a path or a reference to a secret kept elsewhere (probes JP2-JP4,
+// JU6-JU9). A whole "user:PASSWORD" (AUTH=elastic:...) by its password too (JS5: taken for
+// a public NAME:VALUE pair, only the whole counted).
+void AddWholeValueOfASecretsVariable(std::string_view name, const std::string& whole, const CarriedSecrets& carried,
+                                     std::vector<std::string>& values, size_t& words_left) {
+  const SecretNameKind kind = KindOfSecretName(name);
+  if (kind == SecretNameKind::kNone || whole.empty() || IsSecretReference(whole) || LooksLikeAPath(whole)) return;
+  const bool url = whole.find("://") != std::string::npos;
+  if (kind == SecretNameKind::kMayName && (url || !HasRandomRun(whole))) return;
+  const bool found = !carried.values.empty() || !carried.url_passwords.empty();
+  if (found || carried.only_public_pairs) {
+    values.push_back(whole);
+  } else if (LooksLikeAToken(whole) || !TokenWords(whole).empty()) {
+    AddValueAndItsTokenWords(whole, values, words_left);
+  }
+  const size_t colon = whole.find(':');
+  if (colon == std::string::npos || colon == 0 || url || whole.find_first_of(" \t\r\n=@") != std::string::npos ||
+      !std::all_of(whole.begin(), whole.begin() + colon, IsNameChar)) {
+    return;
+  }
+  std::string password = whole.substr(colon + 1);
+  if (password.size() >= kMinCrossSurfaceCredentialBytes && !IsSecretReference(password)) {
+    values.push_back(std::move(password));
+  }
+}
+
 }  // namespace
 
 void AddCredentialValues(const std::map<std::string, std::string>& credential_templates,
@@ -469,35 +500,7 @@ std::vector<std::string> CredentialValuesOf(const trust::SurfaceBinding& surface
       if (!LooksLikeAToken(secret) && TokenWords(secret).empty()) continue;
       AddValueAndItsTokenWords(std::move(secret), values, words_left);
     }
-    // Under a secret's name the whole value counts too — by its token-like words only when
-    // nothing in it was found to be the secret and it is not a list of public pairs: a
-    // connection string's hosts and user names are public (probes JJ7, JM5).
-    // A name that may name something public counts by its value only when a piece of it
-    // looks like a token: "SESSION=ci-run-20240115-1234", a credentials file's path are
-    // public; nor does a reference to a secret kept elsewhere ("op://vault/item/field")
-    // count (probes JP2, JP3, JP4).
-    const SecretNameKind kind = KindOfSecretName(name);
-    const std::string& whole = value->second;
-    if (kind != SecretNameKind::kNone && !whole.empty() && !IsSecretReference(whole) &&
-        !LooksLikeAPath(whole) &&
-        (kind == SecretNameKind::kSecret || (HasRandomRun(whole) && whole.find("://") == std::string::npos))) {
-      const bool found = !carried.values.empty() || !carried.url_passwords.empty();
-      if (found || carried.only_public_pairs) {
-        values.push_back(whole);
-      } else if (LooksLikeAToken(whole) || !TokenWords(whole).empty()) {
-        AddValueAndItsTokenWords(whole, values, words_left);
-      }
-      // "user:PASSWORD" whole (AUTH=elastic:..., CREDENTIALS=deploy:...): the password alone
-      // too (probe JS5: taken for a public NAME:VALUE pair, only the whole counted).
-      const size_t colon = whole.find(':');
-      if (colon != std::string::npos && colon > 0 && whole.find_first_of(" \t\r\n=@") == std::string::npos &&
-          whole.find("://") == std::string::npos && std::all_of(whole.begin(), whole.begin() + colon, IsNameChar)) {
-        std::string password = whole.substr(colon + 1);
-        if (password.size() >= kMinCrossSurfaceCredentialBytes && !IsSecretReference(password)) {
-          values.push_back(std::move(password));
-        }
-      }
-    }
+    AddWholeValueOfASecretsVariable(name, value->second, carried, values, words_left);
   }
   // Each once, in the order found ("Bearer TOKEN" gives TOKEN as a scheme's credential and
   // as a word of the whole value); a set, as a value of thousands of words gives thousands
