@@ -20,6 +20,16 @@ constexpr int kMostJsonDepth = 32;             // configuration nests a few leve
 constexpr size_t kMostQuotedValues = 4096;     // each costs a search of kMostSecretBytes
 constexpr size_t kMostIndentedValues = 256;    // each costs a scan of kMostSecretBytes
 
+// The length of the name `text` starts with (IsNameChar's characters).
+size_t NameLength(std::string_view text) {
+  size_t length = 0;
+  while (length < text.size() && IsNameChar(text[length])) ++length;
+  return length;
+}
+
+// Whether a pair of that name may hold a secret (AddNamed judges its value).
+bool MayHoldASecret(std::string_view name) { return SecretName(name) || AsciiLower(name) == "pwd"; }
+
 size_t IndentOf(std::string_view line) { return std::min(line.find_first_not_of(" \t"), line.size()); }
 
 // A YAML block scalar's indicator ("|", ">-", "|2+"), which puts the value on the lines below.
@@ -213,7 +223,7 @@ class Finder {
       size_t name_start = name_end;
       while (name_start > 0 && IsNameChar(text[name_start - 1])) --name_start;
       const std::string_view name = text.substr(name_start, name_end - name_start);
-      if (name.empty() || (!SecretName(name) && AsciiLower(name) != "pwd")) continue;
+      if (name.empty() || !MayHoldASecret(name)) continue;
       ++tried;
       const std::string_view rest = text.substr(open + 1);
       if (const std::string_view triple = text.substr(open, 3); triple == R"(""")" || triple == "'''") {
@@ -250,8 +260,7 @@ class Finder {
       const size_t indent = IndentOf(line);
       line.remove_prefix(std::min(line.find_first_not_of(" \t-"), line.size()));
       if (line.starts_with("export ")) line.remove_prefix(7);
-      size_t name_end = 0;
-      while (name_end < line.size() && IsNameChar(line[name_end])) ++name_end;
+      const size_t name_end = NameLength(line);
       const size_t separator = line.find_first_not_of(" \t", name_end);
       if (name_end == 0 || separator == std::string_view::npos || (line[separator] != ':' && line[separator] != '=') ||
           !SecretName(line.substr(0, name_end))) {
@@ -290,9 +299,7 @@ class Finder {
       if (IndentOf(line) <= indent) break;
       if (value.empty() && !block) {
         const std::string_view first = line.substr(IndentOf(line));
-        size_t name_end = 0;
-        while (name_end < first.size() && IsNameChar(first[name_end])) ++name_end;
-        if (first.starts_with("- ") || first.substr(name_end).starts_with(':')) return {};
+        if (first.starts_with("- ") || first.substr(NameLength(first)).starts_with(':')) return {};
       }
       if (!value.empty()) value += '\n';
       value += TrimmedOfBlanksAndQuotes(line);
@@ -306,8 +313,7 @@ class Finder {
     size_t tried = 0;
     for (size_t open = text.find('<'); open != std::string_view::npos && tried < kMostQuotedValues && !Full();
          open = text.find('<', open + 1)) {
-      size_t name_end = open + 1;
-      while (name_end < text.size() && IsNameChar(text[name_end])) ++name_end;
+      const size_t name_end = open + 1 + NameLength(text.substr(open + 1));
       if (name_end == open + 1 || name_end == text.size() || text[name_end] != '>') continue;
       const std::string_view name = text.substr(open + 1, name_end - open - 1);
       if (!SecretName(name)) continue;
@@ -354,7 +360,7 @@ class Finder {
         const std::string_view value = word.substr(split + 1);
         AddPasswords(SchemelessDsnPasswords(value));  // DSN=user:PASSWORD@tcp(db:3306)/app
         AddNamed(name, value);
-        if (SecretName(name) || AsciiLower(name) == "pwd") continue;
+        if (MayHoldASecret(name)) continue;
         // A public pair; PDO's "mysql:host=db" too (probe JP5).
         const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return IsNameChar(c) || c == ':'; });
         if (plain) {

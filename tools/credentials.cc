@@ -48,12 +48,6 @@ using Needles = CredentialSpellings::Needles;
 
 bool IsAsciiSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-int HexDigitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;  // only ever given ASCII-lowercased text
-}
-
 // `lower` (ASCII-lowercased) with each %XX turned into its byte, lowercased in turn; what
 // is no such escape stays as written.
 std::string PercentDecodedLower(std::string_view lower) {

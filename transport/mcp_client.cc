@@ -187,6 +187,8 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
     }
     child_ = std::move(child).value();
     in_.assign(child_->TakeStdin().Release());
+    // Once: WriteNext writes without waiting (an ioctl per write otherwise).
+    in_.non_blocking(true, in_mode_error_);
     out_.assign(child_->TakeStdout().Release());
     UniqueFd err = child_->TakeStderr();
     if (err.valid()) {
@@ -595,8 +597,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
 
   void WriteNext() {
     for (;;) {
-      // Withdrawn lines are skipped; the rest keep their order.
-      while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
+      DropWithdrawnFront();
       if (write_queue_.empty() || !in_.is_open()) {
         writing_ = false;
         return;
@@ -609,8 +610,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
         const size_t from = buffers.empty() ? front_written_ : 0;
         buffers.push_back(asio::buffer(line.bytes.data() + from, line.bytes.size() - from));
       }
-      ErrorCode ec;
-      in_.non_blocking(true, ec);
+      ErrorCode ec = in_mode_error_;
       const size_t written = ec ? 0 : in_.write_some(buffers, ec);
       if (ec == asio::error::would_block || ec == asio::error::try_again) break;
       if (ec) {
@@ -649,8 +649,13 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
       queued_bytes_ -= line.bytes.size();
       front_written_ = 0;
       write_queue_.pop_front();
-      while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
+      DropWithdrawnFront();
     }
+  }
+
+  // Withdrawn lines at the front leave the queue; the rest keep their order.
+  void DropWithdrawnFront() {
+    while (!write_queue_.empty() && write_queue_.front().bytes.empty()) write_queue_.pop_front();
   }
 
   // A write failed (EPIPE: no one reads the child's stdin) after `written` more bytes: a
@@ -1029,6 +1034,7 @@ class McpClient::Impl : public std::enable_shared_from_this<McpClient::Impl> {
   uint64_t unsent_from_seq_ = UINT64_MAX;
   bool writing_ = false;
   size_t front_written_ = 0;  // bytes of write_queue_.front() already written
+  ErrorCode in_mode_error_;   // setting the child's stdin non-blocking failed: no write can be made
   bool child_gone_ = false;
   // The child's exit was seen: answers already written may still be read during the
   // grace period, but nothing new is sent (probe GC1: a descendant that escaped the group
