@@ -44,6 +44,15 @@ ToolCallReply SurfaceUnavailable() {
   return ToolCallReply::Error(kCallFailed, "Tool unavailable: its surface is not running");
 }
 
+// The child answered the call, and Las did not relay the answer (refused: not one object,
+// unreadable to clients, carrying a credential; or malformed): said in Las's words, never
+// the child's, so that a client tells "the tool ran" from "the tool failed" and does not
+// retry a call that may have acted (probe JV2: both were "Tool call failed").
+ToolCallReply AnswerNotRelayed() {
+  return ToolCallReply::Error(kCallFailed,
+                              "Tool call failed: the tool answered, but Las did not relay its answer");
+}
+
 // The client's answer to arguments their schema refuses: the generic message, and where
 // they failed — pointers and keywords from the signed schema and the client's own keys,
 // never a value (trust/argument_schema.h) — so a model can fix its call: in the error's
@@ -692,7 +701,7 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
   if (refusal) {
     outcome = fb::CallOutcome::Refused;
     error_code = refusal->reason;
-    reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+    reply = AnswerNotRelayed();
   } else if (shape.object) {
     reply = ToolCallReply::Result(result.result);
     if (shape.tool_error) outcome = fb::CallOutcome::ToolError;
@@ -706,7 +715,7 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     outcome = fb::CallOutcome::Refused;
     error_code = "result-refused";
     detail = shape.why;
-    reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+    reply = AnswerNotRelayed();
   } else if (result.error == transport::CallError::kTimeout) {
     // Never written to the child (withdrawn from its queue): it did not happen.
     outcome = result.never_sent ? fb::CallOutcome::Failed : fb::CallOutcome::TimedOut;
@@ -745,7 +754,13 @@ void Gateway::Settle(std::shared_ptr<ChildCall> call, transport::CallResult resu
     detail = result.error == transport::CallError::kRemoteError
                  ? "the child answered JSON-RPC error " + std::to_string(result.remote_code)
                  : result.why;
-    reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+    if (result.error == transport::CallError::kRemoteError) {
+      reply = ToolCallReply::Error(kCallFailed, "Tool call failed: the tool answered an error");
+    } else if (result.error == transport::CallError::kMalformedResponse) {
+      reply = AnswerNotRelayed();
+    } else {
+      reply = ToolCallReply::Error(kCallFailed, "Tool call failed");
+    }
   }
   // Only a result the client was given is recorded: a refused one may hold a secret.
   const bool forwarded = shape.object && !refusal;

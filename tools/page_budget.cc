@@ -1,13 +1,18 @@
 #include "tools/page_budget.h"
 
 #include "base/json_string.h"
+#include "transport/line_breaks.h"
 
 namespace las::tools {
 namespace {
 
 // What `json` adds to an ExactJsonResult: itself, and its escaped copy in the text item
-// (JsonStringSize counts two quotes that an inner value does not have).
-size_t ResponseShare(std::string_view json) { return json.size() + JsonStringSize(json) - 2; }
+// (JsonStringSize counts two quotes that an inner value does not have), each as written to
+// the line, where a raw U+0085, U+2028 or U+2029 becomes its \u escape (probe JX1: pages of
+// such text were counted at half their size).
+size_t ResponseShare(std::string_view json) {
+  return json.size() + JsonStringSize(json) - 2 + 2 * transport::LineBreakEscapeGrowth(json);
+}
 
 }  // namespace
 

@@ -7,7 +7,9 @@
 // and log never saw ran in a Python SDK child).
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace las::transport {
 
@@ -16,5 +18,9 @@ namespace las::transport {
 // U+2029 (in valid JSON only inside a string) its \u escape. The JSON value is unchanged;
 // a text without them is left as it is, byte for byte.
 void EscapeLineBreaksOfOtherReaders(std::string& json_text);
+
+// How many bytes EscapeLineBreaksOfOtherReaders adds to `json_text` (a CR becomes a space: it
+// adds none). A bound on a written line (tools/page_budget.h) counts these too (probe JX1).
+size_t LineBreakEscapeGrowth(std::string_view json_text);
 
 }  // namespace las::transport

@@ -946,6 +946,36 @@ TEST_F(FederationTest, GarbageAndOversizedAnswersFailThatCallAndTheSessionGoesOn
   EXPECT_EQ(completed[0]["payload"]["error_code"], "response_too_large");
 }
 
+// An answer the child gave and Las did not relay is told, in Las's words, from a call that
+// failed: the tool answered (it may have acted), so a client does not retry it blindly
+// (probe JV2: each was the bare "Tool call failed"). A child's error stays its own text's
+// secret: only that it answered an error is said.
+TEST_F(FederationTest, AnAnswerNotRelayedIsToldFromAFailureInLassWords) {
+  release_->Sign(1);
+  const json no_text = json::parse(R"({"result":{"content":[{"type":"text"}]}})");
+  auto run = Serve({CallStep("flaky__two_verdicts"), CallStep("flaky__echo", no_text),
+                    CallStep("flaky__malformed_answer"), CallStep("flaky__error"),
+                    CallStep("flaky__echo", {{"text", "next"}})});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // As the SDK client shows them: "MCP error <code>: <message>".
+  const std::string not_relayed =
+      "MCP error -32603: Tool call failed: the tool answered, but Las did not relay its answer";
+  for (int i : {0, 1, 2}) {
+    EXPECT_EQ(run.steps[i]["error"]["code"], -32603) << run.steps[i].dump();
+    EXPECT_EQ(run.steps[i]["error"]["message"], not_relayed) << run.steps[i].dump();
+  }
+  EXPECT_EQ(run.steps[3]["error"]["message"], "MCP error -32603: Tool call failed: the tool answered an error")
+      << run.steps[3].dump();
+  EXPECT_EQ(run.steps[3].dump().find("CHILD-CONTROLLED"), std::string::npos);
+  EXPECT_EQ(StepText(run.steps[4]), "next");
+  auto completed = Replay({"--kind", "ToolCallCompleted"});
+  ASSERT_EQ(completed.size(), 5u);
+  EXPECT_EQ(completed[0]["payload"]["error_code"], "result-refused");
+  EXPECT_EQ(completed[1]["payload"]["error_code"], "result-malformed");
+  EXPECT_EQ(completed[2]["payload"]["error_code"], "malformed_response");
+  EXPECT_EQ(completed[3]["payload"]["error_code"], "remote_error");
+}
+
 // An answer of several MiB — a screenshot in base64 — reaches the agent as a handle, as it
 // would reach a client that called the child directly (probe DY1: over 4 MiB it failed).
 TEST_F(FederationTest, AnAnswerOfTenMiBBecomesAHandle) {

@@ -19,6 +19,7 @@
 #include "tests/tools/coordination_harness.h"
 #include "tools/coordination.h"
 #include "tools/handle_refs.h"
+#include "transport/line_breaks.h"
 
 namespace las::tools {
 namespace {
@@ -666,6 +667,44 @@ TEST_F(CoordinationToolsTest, AMessagePageStaysWithin64KiBOfResponse) {
     if (after.is_null()) break;
   }
   EXPECT_EQ(seen.size(), 101u);
+}
+
+// Every line is written with a raw U+0085, U+2028 or U+2029 as its \u escape
+// (transport/line_breaks.h), and the page bound counts the line so written: values, versions
+// and subjects of U+2028 (3 bytes, 6 on the line, in both copies) took pages to ~120 KiB
+// (probe JX1).
+TEST_F(CoordinationToolsTest, PagesOfLineBreakTextStayWithin64KiBAsWritten) {
+  std::string breaks;
+  for (int i = 0; i < 1'666; ++i) breaks += "\u2028";
+  std::string subject;
+  for (int i = 0; i < 170; ++i) subject += "\u2028\u0085";
+  for (int i = 0; i < 10; ++i) {
+    Ok("alice", "las__state_set",
+       {{"scope", "blackboard"}, {"key", "k" + std::to_string(i)}, {"value", breaks}});
+    Ok("alice", "las__state_set", {{"key", "h"}, {"value", breaks + std::to_string(i)}});
+  }
+  for (int i = 0; i < 60; ++i) {
+    Ok("alice", "las__message_send", {{"to", "bob"}, {"subject", subject}, {"body", i}});
+  }
+  // Walks one listing's pages; returns how many items it saw.
+  auto walk = [&](const std::string& agent, const std::string& tool, json args,
+                  const std::string& items, const std::string& cursor) {
+    size_t seen = 0;
+    for (int pages = 0; pages < 100; ++pages) {
+      std::string raw;
+      const json page = server_.Call(agent, tool, args.dump(), &raw)["structuredContent"];
+      transport::EscapeLineBreaksOfOtherReaders(raw);
+      EXPECT_LE(raw.size(), 64u * 1024) << tool << " page " << pages;
+      seen += page[items].size();
+      if (page["next"].is_null()) break;
+      EXPECT_GT(page[items].size(), 1u);
+      args[cursor] = page["next"];
+    }
+    return seen;
+  };
+  EXPECT_EQ(walk("alice", "las__state_list", {{"scope", "blackboard"}}, "records", "after_key"), 10u);
+  EXPECT_EQ(walk("alice", "las__state_history", {{"key", "h"}}, "records", "after_version"), 10u);
+  EXPECT_EQ(walk("bob", "las__message_list", json::object(), "messages", "after"), 60u);
 }
 
 // A reference to a handle another call is still creating is answered only once that

@@ -33,5 +33,15 @@ TEST(LineBreaksTest, OtherTextIsLeftAsItIs) {
   }
 }
 
+TEST(LineBreaksTest, TheGrowthIsWhatTheEscapesAdd) {
+  for (const std::string& text :
+       {std::string("{\"a\":\r[1,\r\n2],\"s\":\"x\u2028y\u2029z\xc2\x85w\"}\r"),
+        std::string("\"\u2028\u2028\xc2\x85\""), std::string("plain"), std::string(""),
+        std::string("x\xe2\x80"), std::string("y\xc2")}) {
+    EXPECT_EQ(Escaped(text).size(), text.size() + LineBreakEscapeGrowth(text)) << text;
+  }
+  EXPECT_EQ(LineBreakEscapeGrowth("\u2028\xc2\x85"), 3u + 4u);
+}
+
 }  // namespace
 }  // namespace las::transport
