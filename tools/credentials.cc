@@ -525,6 +525,12 @@ bool ToolDefinitionCarries(const trust::LiveTool& tool, const CredentialSpelling
                               tool.input_schema_json + "]");
 }
 
+bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view manifest_bytes,
+                              const trust::Environment& environment) {
+  const CredentialSpellings credentials(CrossSurfaceCredentialValues(manifest.surfaces, environment));
+  return !credentials.empty() && credentials.EchoedIn(manifest_bytes);
+}
+
 std::map<std::string, std::string> CredentialVariablesIn(const trust::Environment& environment) {
   std::map<std::string, std::string> variables;
   for (const auto& [name, value] : environment) {

@@ -106,6 +106,17 @@ inline constexpr size_t kMinCrossSurfaceCredentialBytes = 8;
 std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::SurfaceBinding>& surfaces,
                                                       const trust::Environment& environment);
 
+// Whether a release's signed manifest (its exact bytes) holds the value of a credential or
+// secret variable its surfaces are given here (CrossSurfaceCredentialValues): a tool named
+// with it, a command argument holding it. ReleaseAccepted records the manifest's bytes, so
+// `las serve` refuses such a release whole (credential-in-manifest, with
+// kCredentialInManifestDetail) and `las check` says so (probe JY1).
+bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view manifest_bytes,
+                              const trust::Environment& environment);
+inline constexpr std::string_view kCredentialInManifestDetail =
+    "the manifest holds the value of a credential or secret variable its surfaces are given "
+    "(in a tool's name or a command argument); sign a release without it";
+
 // Whether a tool as its child lists it — name, description, inputSchema — carries one of
 // `credentials`: a definition is shown to every client and recorded in the log.
 bool ToolDefinitionCarries(const trust::LiveTool& tool, const CredentialSpellings& credentials);

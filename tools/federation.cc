@@ -34,7 +34,8 @@ std::string SayableDetail(std::string_view reason, std::string_view detail,
   if (reason != trust::ReasonName(Reason::kNotAbsolute) &&
       reason != trust::ReasonName(Reason::kNotConfigured) &&
       reason != trust::ReasonName(Reason::kRollback) &&
-      reason != trust::ReasonName(Reason::kConflict)) {
+      reason != trust::ReasonName(Reason::kConflict) &&
+      reason != trust::ReasonName(Reason::kCredentialInManifest)) {
     return "";
   }
   // A launch check's detail names its surface, which the line names already.
@@ -144,6 +145,16 @@ void Federation::AdmitRelease() {
       refused = {accepted->key_id, accepted->manifest.sequence, accepted->manifest_sha256};
       accepted = trust::VerdictOr<trust::AcceptedRelease>(std::move(writable));
     }
+  }
+  if (accepted.ok() &&
+      ManifestHoldsACredential(accepted->manifest, accepted->manifest_bytes, options_.environment)) {
+    // ReleaseAccepted records the manifest's bytes, and a tool named with a credential's
+    // value, or a command argument holding it, would put that secret in the log (probe
+    // JY1: the surface was refused, but its release had been recorded): refused whole,
+    // before anything of it is recorded but its key, sequence and digest.
+    refused = {accepted->key_id, accepted->manifest.sequence, accepted->manifest_sha256};
+    accepted = trust::VerdictOr<trust::AcceptedRelease>(trust::Reject(
+        trust::Reason::kCredentialInManifest, std::string(kCredentialInManifestDetail)));
   }
   if (!accepted.ok()) {
     const trust::Verdict& verdict = accepted.verdict();

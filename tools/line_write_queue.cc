@@ -85,9 +85,16 @@ void LineWriteQueue::Break() {
   lost_.clear();
 }
 
+size_t LineWriteQueue::held_bytes() const {
+  size_t held = in_flight_.capacity();
+  for (const auto& line : queue_) held += line.capacity();
+  return held;
+}
+
 void LineWriteQueue::Next() {
   if (queue_.empty()) {
     writing_ = false;
+    std::string().swap(in_flight_);
     for (auto& done : drained_) post_(std::move(done));
     drained_.clear();
     return;

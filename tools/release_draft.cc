@@ -15,6 +15,7 @@
 #include "tools/surface_launcher.h"
 #include "tools/tool_listing_notes.h"
 #include "tools/unpinned_code.h"
+#include "transport/json_text.h"
 #include "transport/mcp_client.h"
 #include "trust/argument_schema.h"
 #include "trust/digest.h"
@@ -81,7 +82,7 @@ Status CheckRequest(const DraftRequest& request) {
   std::set<std::string> seen;
   for (const std::string& name : request.env) {
     if (!trust::IsValidEnvName(name)) {
-      return InvalidArgument("\"" + name + "\" is not an environment variable name a child may "
+      return InvalidArgument(trust::QuotedEnvEntry(name) + " is not an environment variable name a child may "
                              "receive ([A-Za-z_][A-Za-z0-9_]*; PATH is fixed by Las; "
                              "LAS_CREDENTIAL_* only by injection into the tools that name them)");
     }
@@ -119,6 +120,24 @@ Status CheckNoCredentialListed(const std::string& surface, const std::vector<tru
                       " carries the value of " + credentials.names[c] +
                       " in its name, description or inputSchema; nothing was written (a "
                       "release shows its tools to every client and the log records them)");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// A command argument that holds a credential value of this environment would put it in the
+// release, which the log records (probe JY1; `las serve` refuses such a release whole):
+// refused before the child starts, naming the variable and the argument's position.
+Status CheckNoCredentialInArguments(const std::string& surface, const std::vector<std::string>& argv,
+                                    const CredentialsHere& credentials) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    for (size_t c = 0; c < credentials.names.size(); ++c) {
+      if (credentials.spellings[c].EchoedIn(transport::QuoteJsonString(argv[i]))) {
+        return Denied("surface " + surface + ": the command's argument #" + std::to_string(i) +
+                      " holds the value of " + credentials.names[c] +
+                      "; nothing was written (the log records a release's command; name the "
+                      "credential in the tool's credential_templates instead)");
       }
     }
   }
@@ -193,6 +212,7 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
   }
 
   const CredentialsHere credentials = CredentialsIn(request.policy.environment);
+  LAS_RETURN_IF_ERROR(CheckNoCredentialInArguments(b.name, b.argv, credentials));
   SurfaceLaunch launch = ProbeOnce(b, request, credentials);
   if (!launch.ok) {
     // The launch checks' details name the surface themselves: said once (probe BA3).

@@ -108,6 +108,7 @@ CheckRow CheckSignature(const ReleaseCheckOptions& options, const trust::TrustSt
                        Plural(bytes->size(), "byte") + ", sha256 " +
                        trust::Sha256Hex(out.manifest_sha256) + ") is signed by key " + key.key_id;
   out.manifest = std::move(manifest).value();
+  out.manifest_bytes = std::move(*bytes);
   return Ok("", "signature", std::move(detail));
 }
 
@@ -437,6 +438,13 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
   report.checked_at_micros = options.release.now_micros;
   ReleaseCheck release = CheckRelease(options.release);
   report.rows = release.rows;
+  // `las serve` refuses such a release whole (tools/federation.cc).
+  if (release.manifest && ManifestHoldsACredential(*release.manifest, release.manifest_bytes,
+                                                   options.policy.environment)) {
+    report.rows.push_back(Fail("", "manifest-secrets",
+                               trust::ReasonName(trust::Reason::kCredentialInManifest),
+                               std::string(kCredentialInManifestDetail)));
+  }
 
   // Which surfaces.
   const bool named = !options.surfaces.empty();

@@ -19,6 +19,9 @@
 //                   whatever the file says                        -> rollback, conflict;
 //                   a log its writers refuse (rolled back below its
 //                   kept head, a contradicted seal)               -> log-refused
+//   manifest-secrets  (only when it fails) the manifest holds a value Las would give one
+//                   of its surfaces (tools/credentials.h ManifestHoldsACredential)
+//                                                                 -> credential-in-manifest
 //   surfaces        (no surface named) the release binds a surface the registry
 //                   configures                                    -> no-surfaces
 //   registry        (a registry file others may write, or read through a path others
@@ -123,6 +126,7 @@ struct ReleaseCheck {
   std::optional<trust::Manifest> manifest;  // set once the signature verified and it parsed
   std::string key_id;                       // the key that verified it
   trust::Sha256Digest manifest_sha256{};    // of exactly the verified bytes
+  std::string manifest_bytes;               // exactly the verified bytes
   bool ok() const;
 };
 

@@ -37,6 +37,7 @@
 #include <valijson/validation_visitor.hpp>
 
 #include "base/out_of_memory.h"
+#include "base/printable_text.h"
 #include "base/utf8.h"
 #include "trust/argument_numbers_internal.h"
 #include "trust/date_time_format.h"
@@ -1195,19 +1196,10 @@ std::string SafeArgumentsError(const std::string& message) {
   for (std::string_view safe : {"duplicate object key", "JSON nests deeper", "JSON text is ",
                                 "JSON text starts with"}) {
     if (message.starts_with(safe)) {
-      std::string out;
-      for (char c : message.substr(0, 240)) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u > 0x7e) {
-          char buf[5];
-          std::snprintf(buf, sizeof buf, "\\x%02x", u);
-          out += buf;
-        } else {
-          out += c;
-        }
-      }
-      if (message.size() > 240) out += "...";
-      return out;
+      // A key in it is shown as readable text, its unsafe characters escaped (probe JX2:
+      // "é" read "\xc3\xa9").
+      const std::string_view shown = Utf8PrefixOfAtMost(message, 240);
+      return EscapeForTerminal(shown) + (shown.size() < message.size() ? "..." : "");
     }
   }
   if (message.starts_with("number ")) return "a number is out of range";

@@ -193,7 +193,7 @@ Result<SurfaceBinding> ParseSurface(const Json& v, const std::string& path) {
     if (!e.is_string()) return Bad(where, std::string("must be a string, not ") + TypeName(e));
     std::string env_name = e.get<std::string>();
     if (!IsValidEnvName(env_name)) {
-      return Bad(where, "\"" + env_name + "\" is not an environment variable name a child may "
+      return Bad(where, QuotedEnvEntry(env_name) + " is not an environment variable name a child may "
                         "receive ([A-Za-z_][A-Za-z0-9_]*, up to 128; PATH is fixed by Las; "
                         "LAS_CREDENTIAL_* only by injection)");
     }
@@ -301,6 +301,13 @@ bool IsValidSurfaceName(std::string_view name) {
 bool IsValidToolName(std::string_view name) {
   return !name.empty() && name.size() <= 128 &&
          AllChars(name, [](char c) { return IsAlpha(c) || IsDigit(c) || c == '_' || c == '.' || c == '-'; });
+}
+
+std::string QuotedEnvEntry(std::string_view entry) {
+  const size_t equals = entry.find('=');
+  if (equals == std::string_view::npos) return "\"" + std::string(entry) + "\"";
+  return "\"" + std::string(entry.substr(0, equals)) + "=…\" (a name with a value: give the name "
+         "only; the child gets the value from Las's environment)";
 }
 
 bool IsValidEnvName(std::string_view name) {

@@ -61,6 +61,7 @@ constexpr std::array kNames = {
     Named{Reason::kFileAccessDenied, "file-access-denied"},
     Named{Reason::kCodeNotPinned, "code-not-pinned"},
     Named{Reason::kFilePathInvalid, "file-path-invalid"},
+    Named{Reason::kCredentialInManifest, "credential-in-manifest"},
 };
 
 // The table is dense and in enum order, so ReasonName can index it.
@@ -71,7 +72,7 @@ constexpr bool TableMatchesEnum() {
   return true;
 }
 static_assert(TableMatchesEnum(), "kNames must list every Reason in enum order");
-static_assert(static_cast<size_t>(Reason::kFilePathInvalid) + 1 == kNames.size(),
+static_assert(static_cast<size_t>(Reason::kCredentialInManifest) + 1 == kNames.size(),
               "add the new Reason's name to kNames");
 
 }  // namespace

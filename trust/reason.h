@@ -86,6 +86,10 @@ enum class Reason : int {
   // a file (ENOTDIR), a loop of symbolic links (ELOOP), a name too long (ENAMETOOLONG). The
   // operator's mistake, where io-error is the system's failure (base/path_error.h).
   kFilePathInvalid = 48,
+  // A signed manifest that holds the value of a credential or secret variable its surfaces
+  // are given (a tool named with it, a command argument): the log records a release's
+  // manifest, so such a release is refused whole (tools/federation.h; probe JY1).
+  kCredentialInManifest = 49,
 };
 
 // Stable kebab-case name: "rollback", "bad-signature", "file-permissions", "accepted".

@@ -356,6 +356,36 @@ TEST(ReleaseDraftTest, RefusesAChildThatListsACredentialValueSetHere) {
   }
 }
 
+// A command argument that holds a credential value set here (LAS_CREDENTIAL_*) would put
+// it in the release, which the log records (probe JY1: draft refused it in tools only, and
+// `las serve` now refuses such a release whole); and `--env NAME=VALUE` never quotes the
+// value (probe JY2). Nothing is written either time.
+TEST(ReleaseDraftTest, RefusesACredentialValueInTheCommandOrAnEnvValue) {
+  const std::string token = "ghp_R4nd0mT0kenV4lue1234567890abcdefAB";
+  ReleaseScratch r;
+  const std::string child = OneToolChild(r, R"({"type":"object"})", "pick");
+  auto in_argv = Las({"release", "draft", "--surface", "leaky", "--cwd", r.workspace(),
+                      "--workspace", r.workspace(), "--manifest", r.manifest(), "--",
+                      "/usr/bin/python3", child, "--token=" + token},
+                     {"LAS_CREDENTIAL_SHORT_TOKEN=" + token});
+  EXPECT_EQ(in_argv.exit_code, 8) << in_argv.err;
+  EXPECT_NE(in_argv.err.find("surface leaky: the command's argument #2 holds the value of "
+                             "LAS_CREDENTIAL_SHORT_TOKEN"),
+            std::string::npos)
+      << in_argv.err;
+  auto env_value = Las({"release", "draft", "--surface", "leaky", "--cwd", r.workspace(),
+                        "--workspace", r.workspace(), "--manifest", r.manifest(), "--env",
+                        "SERVICE_API_TOKEN=" + token, "--", "/usr/bin/python3", child});
+  EXPECT_EQ(env_value.exit_code, 2) << env_value.err;
+  EXPECT_NE(env_value.err.find("\"SERVICE_API_TOKEN=…\" (a name with a value"), std::string::npos)
+      << env_value.err;
+  for (const auto* run : {&in_argv, &env_value}) {
+    EXPECT_EQ(run->err.find("R4nd0m"), std::string::npos) << run->err;
+    EXPECT_EQ(run->out.find("R4nd0m"), std::string::npos) << run->out;
+  }
+  EXPECT_FALSE(std::filesystem::exists(r.manifest())) << "nothing written on refusal";
+}
+
 // Probe HA1/HA2: a name common clients refuse is signed with a note saying so and the way
 // around; a name no manifest can bind refuses the surface naming the tool, escaped.
 TEST(ReleaseDraftTest, NamesToolsWhoseNamesClientsRefuseOrNoManifestBinds) {

@@ -1943,7 +1943,8 @@ TEST_F(FederationTest, AProgressNotificationThatCarriesAnInjectedCredentialIsDro
 TEST_F(FederationTest, APromptDescriptionIsCheckedForCredentialsBeforeItIsCut) {
   const std::string secret = "s3cr3t-value-across-the-cut";
   testing::AddVariantOf(*release_, "flaky", "prompted",
-                        {"--prompt-description", std::string(1018, 'x') + secret});
+                        {"--prompt-description",
+                         "rev:" + std::string(secret.rbegin(), secret.rend()) + std::string(1018, 'x')});
   for (auto& surface : release_->manifest().surfaces) {
     for (auto& tool : surface.tools) {
       if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
@@ -1966,11 +1967,13 @@ TEST_F(FederationTest, APromptDescriptionIsCheckedForCredentialsBeforeItIsCut) {
 // (the child saw it in an earlier call) is neither served nor recorded. Titles are bounded.
 // A name across the detail's 128-byte cut is checked whole (probe CR1).
 TEST_F(FederationTest, ChildTextThatCarriesAnInjectedCredentialIsNeitherServedNorRecorded) {
-  testing::AddVariantOf(*release_, "flaky", "titled", {"--title", "saved: s3cr3t-value"});
+  // Reversed on the command line ("rev:"), which the release signs: a manifest holding
+  // the value is refused whole (credential-in-manifest), and this is about the child's text.
+  testing::AddVariantOf(*release_, "flaky", "titled", {"--title", "rev:eulav-t3rc3s :devas"});
   testing::AddVariantOf(*release_, "flaky", "long", {"--title", std::string(300, 't')});
-  testing::AddVariantOf(*release_, "flaky", "extra", {"--extra-tool", "ks3cr3t-value"});
+  testing::AddVariantOf(*release_, "flaky", "extra", {"--extra-tool", "rev:eulav-t3rc3sk"});
   testing::AddVariantOf(*release_, "flaky", "straddle",
-                        {"--extra-tool", std::string(120, 'a') + "s3cr3t-value"});
+                        {"--extra-tool", "rev:eulav-t3rc3s" + std::string(120, 'a')});
   for (auto& surface : release_->manifest().surfaces) {
     for (auto& tool : surface.tools) {
       if (tool.name == "echo") tool.credential_templates["text"] = "flaky.api-key";
@@ -1998,18 +2001,20 @@ TEST_F(FederationTest, ChildTextThatCarriesAnInjectedCredentialIsNeitherServedNo
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
 }
 
-// A release may sign a tool whose name (or description, or schema) carries a credential
-// Las injects: a draft run where the variable is not set cannot tell. Served, it would reach
-// every client and the log: the surface is left out (credential-in-definition) when the
-// value is set, its tools named nowhere; the other surfaces serve (probe BG2).
+// A release may sign a tool whose description (or schema) carries a credential Las
+// injects: a draft run where the variable is not set cannot tell, and the manifest holds
+// only the description's digest. Served, it would reach every client and the log: the
+// surface is left out (credential-in-definition) when the value is set, its tools named
+// nowhere; the other surfaces serve (probe BG2).
 TEST_F(FederationTest, ASignedToolThatCarriesAnInjectedCredentialLeavesItsSurfaceOut) {
-  testing::AddVariantOf(*release_, "flaky", "leaky", {"--extra-tool", "k-s3cr3t-value"});
+  testing::AddVariantOf(*release_, "flaky", "leaky",
+                        {"--extra-tool", "k", "--extra-tool-description", "rev:eulav-t3rc3s-k yek"});
   for (auto& surface : release_->manifest().surfaces) {
     if (surface.name != "leaky") continue;
     auto schema = trust::InputSchemaDigest(R"({"type":"object"})");
-    auto description = trust::DescriptionDigest(std::nullopt);
+    auto description = trust::DescriptionDigest("key k-s3cr3t-value");
     ASSERT_TRUE(schema.ok() && description.ok());
-    surface.tools.push_back(trust::ToolBinding{"k-s3cr3t-value", *schema, *description, {}});
+    surface.tools.push_back(trust::ToolBinding{"k", *schema, *description, {}});
   }
   SignWithEchoCredential("text");
   const json steps = json::array({{{"op", "listTools"}}});
@@ -2028,11 +2033,60 @@ TEST_F(FederationTest, ASignedToolThatCarriesAnInjectedCredentialLeavesItsSurfac
   EXPECT_EQ(all.out.find("s3cr3t"), std::string::npos) << "no secret in the log";
   EXPECT_NE(all.out.find("credential-in-definition"), std::string::npos);
 
-  // Where the value is not set, the name is only a name: the surface serves.
+  // Where the value is not set, the description is only text: the surface serves.
   auto unset = testing::RunServe(tmp_.Sub("log-unset"), release_->registry_path(),
                                  testing::EnvObject(release_->Environment()), steps);
   ASSERT_EQ(unset.exit_code, 0) << unset.err;
-  EXPECT_TRUE(testing::ListedNames(unset.steps[0]).count("leaky__k-s3cr3t-value"));
+  EXPECT_TRUE(testing::ListedNames(unset.steps[0]).count("leaky__k"));
+}
+
+// A signed tool NAMED with a credential's value is in the manifest itself, which
+// ReleaseAccepted records: the release is refused whole (credential-in-manifest) before
+// anything of it is recorded but its key, sequence and digest, and `las check` says so
+// (probe JY1: the surface was left out, and the log held the name, hex-encoded in the
+// recorded manifest).
+TEST_F(FederationTest, AManifestThatHoldsAnInjectedCredentialIsRefusedWhole) {
+  testing::AddVariantOf(*release_, "flaky", "leaky", {"--extra-tool", "k-s3cr3t-value"});
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name != "leaky") continue;
+    auto schema = trust::InputSchemaDigest(R"({"type":"object"})");
+    auto description = trust::DescriptionDigest(std::nullopt);
+    ASSERT_TRUE(schema.ok() && description.ok());
+    surface.tools.push_back(trust::ToolBinding{"k-s3cr3t-value", *schema, *description, {}});
+  }
+  SignWithEchoCredential("text");
+  const std::string secret = "s3cr3t-value";
+  std::vector<std::string> env = release_->Environment();
+  env.push_back("LAS_CREDENTIAL_FLAKY_API_KEY=" + secret);
+  const json steps = json::array({{{"op", "listTools"}}});
+  auto run = testing::RunServe(tmp_.Sub("log"), release_->registry_path(), testing::EnvObject(env), steps);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const std::string& name : testing::ListedNames(run.steps[0])) {
+    EXPECT_TRUE(name.starts_with("las__")) << name << ": nothing of the release is served";
+  }
+  EXPECT_NE(run.err.find("release rejected (credential-in-manifest: the manifest holds the value"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find(secret), std::string::npos) << run.err;
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log")});
+  std::string hex;
+  for (unsigned char c : secret) {
+    char pair[3];
+    std::snprintf(pair, sizeof pair, "%02x", c);
+    hex += pair;
+  }
+  EXPECT_EQ(all.out.find(secret), std::string::npos) << "no secret in the log";
+  EXPECT_EQ(all.out.find(hex), std::string::npos) << "no secret in the log, hex-encoded either";
+  EXPECT_EQ(Replay({"--kind", "ReleaseAccepted"}).size(), 0u);
+  auto rejected = Replay({"--kind", "ReleaseRejected"});
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0]["payload"]["reason"], "credential-in-manifest") << rejected[0].dump();
+
+  auto check = testing::RunCommand(
+      testing::LasArgvWithEnv(env, {"check", "--registry", release_->registry_path()}));
+  EXPECT_EQ(check.exit_code, 1) << check.out << check.err;
+  EXPECT_NE(check.out.find("credential-in-manifest"), std::string::npos) << check.out;
+  EXPECT_EQ(check.out.find(secret), std::string::npos) << check.out;
 }
 
 // The secret, escaped, in the first of two equal keys of a nested object: a check that

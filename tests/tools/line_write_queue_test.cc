@@ -71,6 +71,23 @@ TEST(LineWriteQueueTest, LinesQueuedDuringAWriteGoOutTogetherInOrder) {
   EXPECT_EQ(h.queue.queued_bytes(), 0u);
 }
 
+// A burst of answers is written in one buffer; once written, the buffer is given back: an
+// idle peer kept its largest burst's memory until it disconnected (probe JZ1).
+TEST(LineWriteQueueTest, ABurstsBufferIsGivenBackOnceWritten) {
+  Harness h;
+  const std::string answer(130 * 1024, 'a');
+  h.queue.Write("first");
+  for (int i = 0; i < 48; ++i) h.queue.Write(answer);
+  EXPECT_GE(h.queue.held_bytes(), 48 * answer.size());
+  h.Complete();
+  ASSERT_EQ(h.written.size(), 2u);
+  EXPECT_EQ(h.written[1].size(), 48 * (answer.size() + 1)) << "the burst in one write";
+  EXPECT_GE(h.queue.held_bytes(), 48 * answer.size()) << "held while it is written";
+  h.Complete();
+  EXPECT_EQ(h.queue.queued_bytes(), 0u);
+  EXPECT_LT(h.queue.held_bytes(), 64u) << "given back once written";
+}
+
 TEST(LineWriteQueueTest, ReadingPausesAboveTheMarkAndResumesBelowTheOther) {
   Harness h;
   const std::string big(kPauseReadingAboveBytes / 4, 'x');

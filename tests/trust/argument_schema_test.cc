@@ -164,6 +164,11 @@ TEST(ArgumentSchema, ArgumentsMustBeAStrictJsonObject) {
   EXPECT_EQ(dup.reason(), Reason::kArgumentsInvalid) << dup.ToString();
   EXPECT_NE(dup.detail().find("duplicate"), std::string::npos) << dup.detail();
   EXPECT_EQ(dup.ToString().find(kSecret), std::string::npos);
+  // A repeated key is shown as text, its unsafe characters escaped (probe JX2: "\xc3\xa9").
+  Verdict dup_text = ValidateArguments(s, "{\"x\":{\"\\u00e9\\u202e\":1,\"\xc3\xa9\xe2\x80\xae\":2}}");
+  EXPECT_NE(dup_text.detail().find("duplicate object key \"\xc3\xa9\\u{202E}\" in the object at $.x"),
+            std::string::npos)
+      << dup_text.detail();
   Verdict utf8 = ValidateArguments(s, "{\"a\":\"\xc0\xaf\"}");
   EXPECT_EQ(utf8.reason(), Reason::kArgumentsInvalid) << utf8.ToString();
   // A parser error that would quote the input ("last read: ...") is not passed on.

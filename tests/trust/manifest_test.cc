@@ -333,8 +333,13 @@ TEST(Manifest, RejectsInvalidEnvName) {
   json j = ValidManifest();
   j["surfaces"][0]["env"][1] = "1BAD";
   ExpectRejected(j, "$.surfaces[0].env[1]: \"1BAD\" is not an environment variable name");
-  j["surfaces"][0]["env"][1] = "A=B";
-  ExpectRejected(j, "$.surfaces[0].env[1]: \"A=B\" is not an environment variable name");
+  // NAME=VALUE where a name belongs: the value may be a secret, and is never quoted (probe
+  // JY2: it reached stderr, and the log's ReleaseRejected detail).
+  j["surfaces"][0]["env"][1] = "A=s3cr3t-value";
+  ExpectRejected(j, "$.surfaces[0].env[1]: \"A=…\" (a name with a value: give the name only;");
+  Result<Manifest> refused = ParseManifest(j.dump());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message().find("s3cr3t"), std::string::npos) << refused.status().message();
 }
 
 TEST(Manifest, RejectsPathInEnvNames) {

@@ -22,6 +22,10 @@ Options:
   --list-delay-ms N    wait N ms before answering each tools/list page
   --title TEXT         every tool lists "title": TEXT (unsigned text)
   --extra-tool NAME    list one more tool, NAME (not in any release)
+  --extra-tool-description TEXT  that tool's description
+  (the TEXT and NAME of --title, --extra-tool* and --prompt-description written "rev:" +
+  reversed text are read reversed: so a credential's value reaches the child's listing without being on the
+  command line, which a release signs and the log records)
   --lookahead-tool NAME  list one more tool, NAME, whose schema's pattern has a look-ahead
                        after its start (signed as listed; Las cannot compile it)
   --short-key-tool NAME  list one more tool, NAME, whose schema allows an "api_key" of at
@@ -270,11 +274,16 @@ def main():
     if "--exit-at-start-while" in opts and os.path.exists(opts["--exit-at-start-while"]):
         sys.exit(4)
     page = int(opts.get("--page-size", "0"))
+    def option_text(opt):
+        value = opts[opt]
+        return value[4:][::-1] if value.startswith("rev:") else value
     if "--title" in opts:
         for tool in TOOLS:
-            tool["title"] = opts["--title"]
+            tool["title"] = option_text("--title")
     if "--extra-tool" in opts:
-        TOOLS.append({"name": opts["--extra-tool"], "inputSchema": {"type": "object"}})
+        TOOLS.append({"name": option_text("--extra-tool"), "inputSchema": {"type": "object"}})
+        if "--extra-tool-description" in opts:
+            TOOLS[-1]["description"] = option_text("--extra-tool-description")
     if "--lookahead-tool" in opts:
         TOOLS.append({"name": opts["--lookahead-tool"], "inputSchema": {
             "type": "object", "properties": {"a": {"type": "string", "pattern": "^a(?=a)"}}}})
@@ -325,7 +334,7 @@ def main():
         elif method == "prompts/list" and "--prompt-description" in opts:
             send({"jsonrpc": "2.0", "id": rid, "result": {"prompts": [
                 {"name": "kept", "description": "plain"},
-                {"name": "described", "description": opts["--prompt-description"]}]}})
+                {"name": "described", "description": option_text("--prompt-description")}]}})
         elif method == "tools/list" and "--fail-tools-list" in opts:
             send({"jsonrpc": "2.0", "id": rid,
                   "error": {"code": -32603, "message": "Internal error"}})
