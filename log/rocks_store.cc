@@ -500,14 +500,27 @@ bool NothingWrittenYet(const std::string& dir) {
   return !ec;
 }
 
+// Whether `path` still names the file open as `fd`.
+bool StillNamed(const std::string& path, int fd) {
+  struct stat named {};
+  struct stat open {};
+  return ::stat(path.c_str(), &named) == 0 && ::fstat(fd, &open) == 0 &&
+         named.st_dev == open.st_dev && named.st_ino == open.st_ino;
+}
+
 // Leaves kCreatingMarker in `dir`, durably, before anything else is made there, and holds
 // it locked (flock) until the creation ends: kLocked when another creation made it first.
+// Between its making and its lock another writer may take it for a killed creation's and
+// remove it (RemoveUnfinishedLog, under the marker's lock), then create the log itself: a
+// marker no longer named once locked is that, and this creation yields (kLocked; two
+// writers had created one log at once, CreationRaceTest under load).
 Result<UniqueFd> MarkCreating(const std::string& dir) {
   const std::string path = (fs::path(dir) / kCreatingMarker).string();
   UniqueFd marker(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
   if (!marker.valid() && errno == EEXIST) return LockedStatus(dir);
   if (!marker.valid()) return IoError(dir + ": cannot create the log (" + std::strerror(errno) + ")");
   if (::flock(marker.get(), LOCK_EX | LOCK_NB) != 0) return LockedStatus(dir);
+  if (!StillNamed(path, marker.get())) return LockedStatus(dir);
   UniqueFd directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!directory.valid() || ::fsync(directory.get()) != 0) {
     return IoError(dir + ": cannot create the log (" + std::strerror(errno) + ")");
@@ -528,9 +541,12 @@ bool CreationUnderWay(const std::string& dir) {
 // afresh — unless another writer holds the log by now, or has made it whole meanwhile.
 // `remove_directory`: the open made the directory itself (it goes too, if empty).
 void RemoveUnfinishedLog(const std::string& dir, bool remove_directory) {
-  if (LockHeldByAnotherProcess(dir) || CreationUnderWay(dir) || CheckFormatWithoutWriting(dir, nullptr).ok()) {
-    return;
-  }
+  // Removed under the marker's lock: a creation that made it this instant and locks it
+  // after finds it gone (MarkCreating), and one that locked it first keeps it.
+  const std::string marker_path = (fs::path(dir) / kCreatingMarker).string();
+  UniqueFd marker(::open(marker_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
+  if (marker.valid() && ::flock(marker.get(), LOCK_EX | LOCK_NB) != 0) return;
+  if (LockHeldByAnotherProcess(dir) || CheckFormatWithoutWriting(dir, nullptr).ok()) return;
   std::error_code ignored;
   std::vector<fs::path> made;
   for (const auto& entry : fs::directory_iterator(dir, ignored)) {

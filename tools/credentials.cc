@@ -525,10 +525,53 @@ bool ToolDefinitionCarries(const trust::LiveTool& tool, const CredentialSpelling
                               tool.input_schema_json + "]");
 }
 
+namespace {
+
+// Every string and object key of `json`, appended to `out` as members of a JSON array.
+void AddStrings(const nlohmann::json& json, std::string& out) {
+  const auto add = [&out](const std::string& text) {
+    out += out.size() > 1 ? "," : "";
+    out += transport::QuoteJsonString(text);
+  };
+  if (json.is_string()) add(json.get_ref<const std::string&>());
+  if (json.is_object()) {
+    for (const auto& [key, value] : json.items()) {
+      add(key);
+      AddStrings(value, out);
+    }
+  }
+  if (json.is_array()) {
+    for (const auto& value : json) AddStrings(value, out);
+  }
+}
+
+}  // namespace
+
+const std::string* VariableWhoseValueIs(const std::string& name, const trust::Environment& environment) {
+  if (!LooksLikeAToken(name)) return nullptr;
+  for (const auto& [variable, value] : environment) {
+    if (variable != name && value == name) return &variable;
+  }
+  return nullptr;
+}
+
 bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view manifest_bytes,
                               const trust::Environment& environment) {
+  for (const trust::SurfaceBinding& surface : manifest.surfaces) {
+    for (const std::string& name : surface.env) {
+      if (VariableWhoseValueIs(name, environment) != nullptr) return true;
+    }
+  }
   const CredentialSpellings credentials(CrossSurfaceCredentialValues(manifest.surfaces, environment));
-  return !credentials.empty() && credentials.EchoedIn(manifest_bytes);
+  if (credentials.empty()) return false;
+  // Its strings only: the manifest's numbers (schema_version, sequence) are no secret, and
+  // a credential of digits equal to one refused every release (probe KB4: "00000001").
+  const nlohmann::json parsed = nlohmann::json::parse(manifest_bytes, nullptr, false);
+  if (parsed.is_discarded()) return credentials.EchoedIn(manifest_bytes);
+  std::string strings = "[";
+  AddStrings(parsed, strings);
+  strings += "]";
+  return credentials.EchoedIn(strings);
 }
 
 std::map<std::string, std::string> CredentialVariablesIn(const trust::Environment& environment) {

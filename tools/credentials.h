@@ -107,12 +107,18 @@ std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::S
                                                       const trust::Environment& environment);
 
 // Whether a release's signed manifest (its exact bytes) holds the value of a credential or
-// secret variable its surfaces are given here (CrossSurfaceCredentialValues): a tool named
-// with it, a command argument holding it. ReleaseAccepted records the manifest's bytes, so
+// secret variable its surfaces are given here (CrossSurfaceCredentialValues) in one of its
+// strings or keys — a tool named with it, a command argument holding it — or declares a
+// variable whose name is the value of one of `environment`'s variables and looks like a
+// token (`--env "$TOKEN"` for `--env TOKEN`). ReleaseAccepted records the manifest's bytes, so
 // `las serve` refuses such a release whole (credential-in-manifest, with
 // kCredentialInManifestDetail) and `las check` says so (probe JY1).
 bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view manifest_bytes,
                               const trust::Environment& environment);
+// The variable of `environment` (other than `name` itself) whose value is `name`, when
+// `name` looks like a token, else nullptr: `--env "$GITHUB_TOKEN"` typed for `--env
+// GITHUB_TOKEN` declares a token as a variable's name (probe KB1).
+const std::string* VariableWhoseValueIs(const std::string& name, const trust::Environment& environment);
 inline constexpr std::string_view kCredentialInManifestDetail =
     "the manifest holds the value of a credential or secret variable its surfaces are given "
     "(in a tool's name or a command argument); sign a release without it";

@@ -31,14 +31,22 @@ constexpr std::string_view kReasonPolicyChanged = "policy-changed";
 constexpr std::string_view kReasonReleaseSuperseded = "release-superseded";
 
 // A start refused for this reason may pass later with nothing re-signed or reconfigured:
-// the child failed, or a file was missing or unreadable for a moment (a deploy, an editor
-// saving, a directory swapped for a symbolic link: file-path-invalid, io-error before it
-// had its own reason). Every other refusal stops the surface until las restarts.
+// the child failed, or a release file was missing, unreadable or in a bad state for a
+// moment (a deploy, an editor saving — with other permissions, or half written —, a
+// directory swapped for a symbolic link: file-path-invalid, io-error before it had its own
+// reason; probe JW7: a trust store open to the group for a moment stopped the surface for
+// good). Nothing is admitted while the state is bad: each try refuses again. Every other
+// refusal (changed bytes, an expired or replaced release, a changed policy) stops the
+// surface until las restarts.
 bool MayPassLater(std::string_view reason) {
-  return reason == kReasonStartFailed || reason == kReasonListFailed ||
-         reason == trust::ReasonName(trust::Reason::kFileMissing) ||
-         reason == trust::ReasonName(trust::Reason::kFilePathInvalid) ||
-         reason == trust::ReasonName(trust::Reason::kIoError);
+  using trust::Reason;
+  for (const Reason passing :
+       {Reason::kFileMissing, Reason::kFilePathInvalid, Reason::kIoError, Reason::kFileAccessDenied,
+        Reason::kFilePermissions, Reason::kFileOwner, Reason::kFileSymlink, Reason::kFileNotRegular,
+        Reason::kTrustStoreInvalid, Reason::kWatermarkInvalid}) {
+    if (reason == trust::ReasonName(passing)) return true;
+  }
+  return reason == kReasonStartFailed || reason == kReasonListFailed;
 }
 
 std::vector<std::string> ToolNames(

@@ -86,6 +86,11 @@ Status CheckRequest(const DraftRequest& request) {
                              "receive ([A-Za-z_][A-Za-z0-9_]*; PATH is fixed by Las; "
                              "LAS_CREDENTIAL_* only by injection into the tools that name them)");
     }
+    // The release would carry it: refused naming the variable, never the value.
+    if (const std::string* variable = VariableWhoseValueIs(name, request.policy.environment)) {
+      return InvalidArgument("an --env name is the value of " + *variable +
+                             " here: give the variable's name (--env " + *variable + ")");
+    }
     if (!seen.insert(name).second) return InvalidArgument("--env " + name + " is given twice");
   }
   return Status::Ok();
@@ -96,6 +101,15 @@ struct CredentialsHere {
   std::vector<std::string> names;
   std::vector<CredentialSpellings> spellings;
   std::vector<std::string> values;
+
+  // The name of the first variable whose value `carries` finds, or nullptr.
+  template <typename Carries>
+  const std::string* Carried(Carries carries) const {
+    for (size_t c = 0; c < names.size(); ++c) {
+      if (carries(spellings[c])) return &names[c];
+    }
+    return nullptr;
+  }
 };
 
 CredentialsHere CredentialsIn(const trust::Environment& environment) {
@@ -114,13 +128,13 @@ CredentialsHere CredentialsIn(const trust::Environment& environment) {
 Status CheckNoCredentialListed(const std::string& surface, const std::vector<trust::LiveTool>& tools,
                                const CredentialsHere& credentials) {
   for (size_t i = 0; i < tools.size(); ++i) {
-    for (size_t c = 0; c < credentials.names.size(); ++c) {
-      if (ToolDefinitionCarries(tools[i], credentials.spellings[c])) {
-        return Denied("surface " + surface + ": the child's tool #" + std::to_string(i + 1) +
-                      " carries the value of " + credentials.names[c] +
-                      " in its name, description or inputSchema; nothing was written (a "
-                      "release shows its tools to every client and the log records them)");
-      }
+    const std::string* carried = credentials.Carried(
+        [&](const CredentialSpellings& spellings) { return ToolDefinitionCarries(tools[i], spellings); });
+    if (carried != nullptr) {
+      return Denied("surface " + surface + ": the child's tool #" + std::to_string(i + 1) +
+                    " carries the value of " + *carried +
+                    " in its name, description or inputSchema; nothing was written (a "
+                    "release shows its tools to every client and the log records them)");
     }
   }
   return Status::Ok();
@@ -132,13 +146,14 @@ Status CheckNoCredentialListed(const std::string& surface, const std::vector<tru
 Status CheckNoCredentialInArguments(const std::string& surface, const std::vector<std::string>& argv,
                                     const CredentialsHere& credentials) {
   for (size_t i = 0; i < argv.size(); ++i) {
-    for (size_t c = 0; c < credentials.names.size(); ++c) {
-      if (credentials.spellings[c].EchoedIn(transport::QuoteJsonString(argv[i]))) {
-        return Denied("surface " + surface + ": the command's argument #" + std::to_string(i) +
-                      " holds the value of " + credentials.names[c] +
-                      "; nothing was written (the log records a release's command; name the "
-                      "credential in the tool's credential_templates instead)");
-      }
+    const std::string argument = transport::QuoteJsonString(argv[i]);
+    const std::string* carried = credentials.Carried(
+        [&](const CredentialSpellings& spellings) { return spellings.EchoedIn(argument); });
+    if (carried != nullptr) {
+      return Denied("surface " + surface + ": the command's argument #" + std::to_string(i) +
+                    " holds the value of " + *carried +
+                    "; nothing was written (the log records a release's command; name the "
+                    "credential in the tool's credential_templates instead)");
     }
   }
   return Status::Ok();

@@ -304,10 +304,17 @@ bool IsValidToolName(std::string_view name) {
 }
 
 std::string QuotedEnvEntry(std::string_view entry) {
-  const size_t equals = entry.find('=');
-  if (equals == std::string_view::npos) return "\"" + std::string(entry) + "\"";
-  return "\"" + std::string(entry.substr(0, equals)) + "=…\" (a name with a value: give the name "
-         "only; the child gets the value from Las's environment)";
+  const auto name_char = [](char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; };
+  const size_t cut = static_cast<size_t>(std::find_if_not(entry.begin(), entry.end(), name_char) - entry.begin());
+  if (cut == entry.size()) return "\"" + std::string(entry) + "\"";
+  const auto stop = static_cast<unsigned char>(entry[cut]);  // shown when printable ASCII
+  const size_t shown = cut + (stop > 0x20 && stop < 0x7f && stop != '"' ? 1 : 0);
+  std::string quoted = "\"" + std::string(entry.substr(0, shown)) + "…\"";
+  if (entry[cut] == '=') {
+    quoted += " (a name with a value: give the name only; the child gets the value from Las's "
+              "environment)";
+  }
+  return quoted;
 }
 
 bool IsValidEnvName(std::string_view name) {

@@ -99,8 +99,9 @@ inline constexpr std::string_view kCredentialVariablePrefix = "LAS_CREDENTIAL_";
 // [A-Za-z_][A-Za-z0-9_]{0,127}, not PATH, not LAS_CREDENTIAL_*.
 bool IsValidEnvName(std::string_view name);
 // An environment entry as a refusal may quote it, between double quotes: up to its first
-// '=' only ("NAME=…"): NAME=VALUE written where a name belongs may hold a secret, which
-// must reach neither stderr nor the log (probe JY2).
+// character that no name holds ("NAME=…", "NAME:…", "sk-…"): NAME=VALUE, NAME:VALUE or a
+// value written where a name belongs may hold a secret, which must reach neither stderr nor
+// the log (probes JY2, KB7).
 std::string QuotedEnvEntry(std::string_view entry);
 bool IsValidArgumentName(std::string_view name); // [A-Za-z_][A-Za-z0-9_-]{0,127}
 bool IsValidCredentialName(std::string_view name);  // [a-z0-9][a-z0-9_.-]{0,63}

@@ -379,7 +379,16 @@ TEST(ReleaseDraftTest, RefusesACredentialValueInTheCommandOrAnEnvValue) {
   EXPECT_EQ(env_value.exit_code, 2) << env_value.err;
   EXPECT_NE(env_value.err.find("\"SERVICE_API_TOKEN=…\" (a name with a value"), std::string::npos)
       << env_value.err;
-  for (const auto* run : {&in_argv, &env_value}) {
+  // `--env "$TOKEN"` for `--env TOKEN`: a token is a valid name (probe KB1).
+  auto env_as_value = Las({"release", "draft", "--surface", "leaky", "--cwd", r.workspace(),
+                           "--workspace", r.workspace(), "--manifest", r.manifest(), "--env",
+                           token, "--", "/usr/bin/python3", child},
+                          {"SERVICE_API_TOKEN=" + token});
+  EXPECT_EQ(env_as_value.exit_code, 2) << env_as_value.err;
+  EXPECT_NE(env_as_value.err.find("an --env name is the value of SERVICE_API_TOKEN here"),
+            std::string::npos)
+      << env_as_value.err;
+  for (const auto* run : {&in_argv, &env_value, &env_as_value}) {
     EXPECT_EQ(run->err.find("R4nd0m"), std::string::npos) << run->err;
     EXPECT_EQ(run->out.find("R4nd0m"), std::string::npos) << run->out;
   }

@@ -769,6 +769,26 @@ TEST_F(SurfaceRestartTest, AFailedStartIsRetriedLaterAndChangedBytesAreNever) {
   EXPECT_EQ(LeftBehind(), "") << "no child left behind";
 }
 
+// A release file in a bad state for a moment — the trust store opened to the group by an
+// editor's save, say — refuses a restart, and the restart is tried again later: it stopped
+// the surface until Las restarted, though nothing was to be re-signed (probe JW7).
+TEST_F(SurfaceRestartTest, AReleaseFileInABadStateForAMomentIsTriedAgain) {
+  StartServer();
+  namespace fs = std::filesystem;
+  const std::string store = release_->trust_store_path();
+  fs::permissions(store, fs::perms::group_read, fs::perm_options::add);
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  auto stops = AwaitStops(2);
+  ASSERT_GE(stops.size(), 2u);
+  EXPECT_EQ(stops[0]["payload"]["reason"], "child-exited");
+  EXPECT_EQ(stops[1]["payload"]["reason"], "file-permissions") << stops[1].dump();
+  EXPECT_GT(stops[1]["payload"]["restart_after_ms"].get<int64_t>(), 0) << stops[1].dump();
+  fs::permissions(store, fs::perms::group_read, fs::perm_options::remove);
+  ASSERT_TRUE(AwaitServed());
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+}
+
 // A release signed under a rotated key, found at a child's restart, stops it as any changed
 // release does, and the record names both keys: "release 1; this process serves 4" alone
 // read as a rollback (probe IE3).
@@ -2087,6 +2107,38 @@ TEST_F(FederationTest, AManifestThatHoldsAnInjectedCredentialIsRefusedWhole) {
   EXPECT_EQ(check.exit_code, 1) << check.out << check.err;
   EXPECT_NE(check.out.find("credential-in-manifest"), std::string::npos) << check.out;
   EXPECT_EQ(check.out.find(secret), std::string::npos) << check.out;
+}
+
+// What the manifest check must not take for a credential, and what it must: a credential
+// of digits equal to one of the manifest's numbers (`schema_version` 1) refused every
+// release (probe KB4); a declared variable NAMED with a token, `--env "$TOKEN"` typed for
+// `--env TOKEN`, put the token in the log (probe KB1).
+TEST_F(FederationTest, TheManifestCheckReadsItsStringsAndDeclaredNames) {
+  SignWithEchoCredential("text");
+  std::vector<std::string> digits = release_->Environment();
+  digits.push_back("LAS_CREDENTIAL_FLAKY_API_KEY=00000001");
+  const json steps = json::array({{{"op", "listTools"}}});
+  auto numeric = testing::RunServe(tmp_.Sub("log"), release_->registry_path(),
+                                   testing::EnvObject(digits), steps);
+  ASSERT_EQ(numeric.exit_code, 0) << numeric.err;
+  EXPECT_TRUE(testing::ListedNames(numeric.steps[0]).count("flaky__echo")) << numeric.err;
+
+  const std::string token = "ghp_R4nd0mT0kenV4lue1234567890abcdefAB";
+  for (auto& surface : release_->manifest().surfaces) {
+    if (surface.name == "echo") surface.env.push_back(token);
+  }
+  release_->Sign(2);
+  std::vector<std::string> with_token = release_->Environment();
+  with_token.push_back("GITHUB_TOKEN=" + token);
+  auto named = testing::RunServe(tmp_.Sub("log-named"), release_->registry_path(),
+                                 testing::EnvObject(with_token), steps);
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.err.find("release rejected (credential-in-manifest"), std::string::npos)
+      << named.err;
+  EXPECT_EQ(named.err.find("R4nd0m"), std::string::npos) << named.err;
+  auto all = testing::RunCommand({LAS_EXECUTABLE, "replay", "--log", tmp_.Sub("log-named")});
+  EXPECT_EQ(all.out.find("R4nd0m"), std::string::npos) << "no token in the log";
+  EXPECT_EQ(all.out.find("52346e64306d"), std::string::npos) << "no token in the log, hex either";
 }
 
 // The secret, escaped, in the first of two equal keys of a nested object: a check that

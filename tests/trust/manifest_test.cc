@@ -340,6 +340,11 @@ TEST(Manifest, RejectsInvalidEnvName) {
   Result<Manifest> refused = ParseManifest(j.dump());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().message().find("s3cr3t"), std::string::npos) << refused.status().message();
+  // NAME:VALUE, or a value with a dash typed for a name, likewise (probe KB7).
+  j["surfaces"][0]["env"][1] = "A:s3cr3t-value";
+  ExpectRejected(j, "$.surfaces[0].env[1]: \"A:…\" is not an environment variable name");
+  j["surfaces"][0]["env"][1] = "sk-s3cr3t-value";
+  ExpectRejected(j, "$.surfaces[0].env[1]: \"sk-…\" is not an environment variable name");
 }
 
 TEST(Manifest, RejectsPathInEnvNames) {
