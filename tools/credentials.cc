@@ -556,13 +556,14 @@ const std::string* VariableWhoseValueIs(const std::string& name, const trust::En
 }
 
 bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view manifest_bytes,
-                              const trust::Environment& environment) {
+                              const trust::Environment& environment,
+                              const std::vector<std::string>& credential_values) {
   for (const trust::SurfaceBinding& surface : manifest.surfaces) {
     for (const std::string& name : surface.env) {
       if (VariableWhoseValueIs(name, environment) != nullptr) return true;
     }
   }
-  const CredentialSpellings credentials(CrossSurfaceCredentialValues(manifest.surfaces, environment));
+  const CredentialSpellings credentials(credential_values);
   if (credentials.empty()) return false;
   // Its strings only: the manifest's numbers (schema_version, sequence) are no secret, and
   // a credential of digits equal to one refused every release (probe KB4: "00000001").

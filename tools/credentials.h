@@ -113,8 +113,11 @@ std::vector<std::string> CrossSurfaceCredentialValues(const std::vector<trust::S
 // token (`--env "$TOKEN"` for `--env TOKEN`). ReleaseAccepted records the manifest's bytes, so
 // `las serve` refuses such a release whole (credential-in-manifest, with
 // kCredentialInManifestDetail) and `las check` says so (probe JY1).
+// `credential_values`: CrossSurfaceCredentialValues(manifest.surfaces, environment), which
+// the caller keeps for its launches too.
 bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view manifest_bytes,
-                              const trust::Environment& environment);
+                              const trust::Environment& environment,
+                              const std::vector<std::string>& credential_values);
 // The variable of `environment` (other than `name` itself) whose value is `name`, when
 // `name` looks like a token, else nullptr: `--env "$GITHUB_TOKEN"` typed for `--env
 // GITHUB_TOKEN` declares a token as a variable's name (probe KB1).

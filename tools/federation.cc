@@ -146,8 +146,12 @@ void Federation::AdmitRelease() {
       accepted = trust::VerdictOr<trust::AcceptedRelease>(std::move(writable));
     }
   }
-  if (accepted.ok() &&
-      ManifestHoldsACredential(accepted->manifest, accepted->manifest_bytes, options_.environment)) {
+  if (accepted.ok()) {
+    cross_surface_credentials_ =
+        CrossSurfaceCredentialValues(accepted->manifest.surfaces, options_.environment);
+  }
+  if (accepted.ok() && ManifestHoldsACredential(accepted->manifest, accepted->manifest_bytes,
+                                                options_.environment, cross_surface_credentials_)) {
     // ReleaseAccepted records the manifest's bytes, and a tool named with a credential's
     // value, or a command argument holding it, would put that secret in the log (probe
     // JY1: the surface was refused, but its release had been recorded): refused whole,
@@ -157,6 +161,7 @@ void Federation::AdmitRelease() {
         trust::Reason::kCredentialInManifest, std::string(kCredentialInManifestDetail)));
   }
   if (!accepted.ok()) {
+    cross_surface_credentials_.clear();  // no release: nothing is served
     const trust::Verdict& verdict = accepted.verdict();
     Record({ReleaseRejectedEvent(
         refused.key_id, refused.sequence,
@@ -281,8 +286,7 @@ void Federation::LaunchEligible() {
   }
   launch.start_timeout_ms = options_.start_timeout_ms;
   launch.plan_off_loop = options_.plan_off_loop;
-  cross_surface_credentials_ = CrossSurfaceCredentialValues(release_->manifest.surfaces, options_.environment);
-  launch.other_credentials = cross_surface_credentials_;
+  launch.other_credentials = cross_surface_credentials_;  // made at admission
   launching_ = to_launch.size();
   for (auto& [name, extra_env] : to_launch) {
     StateOf(name).reason = "starting";

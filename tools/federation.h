@@ -136,7 +136,7 @@ class Federation {
   // every surface once Shutdown began.
   transport::McpClient* ServingClientFor(std::string_view surface);
   const trust::Environment& environment() const { return options_.environment; }
-  // CrossSurfaceCredentialValues of the release, made once when its surfaces are launched
+  // CrossSurfaceCredentialValues of the release, made once when the release is admitted
   // (tools/credentials.h): what no child may hand back (empty before, or without a release).
   const std::vector<std::string>& cross_surface_credentials() const {
     return cross_surface_credentials_;

@@ -439,8 +439,10 @@ CheckReport RunChecks(const SurfaceCheckOptions& options) {
   ReleaseCheck release = CheckRelease(options.release);
   report.rows = release.rows;
   // `las serve` refuses such a release whole (tools/federation.cc).
-  if (release.manifest && ManifestHoldsACredential(*release.manifest, release.manifest_bytes,
-                                                   options.policy.environment)) {
+  if (release.manifest &&
+      ManifestHoldsACredential(
+          *release.manifest, release.manifest_bytes, options.policy.environment,
+          CrossSurfaceCredentialValues(release.manifest->surfaces, options.policy.environment))) {
     report.rows.push_back(Fail("", "manifest-secrets",
                                trust::ReasonName(trust::Reason::kCredentialInManifest),
                                std::string(kCredentialInManifestDetail)));
