@@ -150,10 +150,16 @@ std::optional<tools::ServerOptions> Resolve(const GatewayFlags& flags,
     options.node_executable = node->second;
   }
   // Every client that names no agent would be refused at initialize, for an id it never sent.
+  // An empty one is refused too, not taken for unset (probe KC1): `LAS_AGENT_ID=$AGENT` with
+  // AGENT unset in a host's configuration would make every client the default agent, which
+  // holds the implicit root grant.
   if (auto agent = options.environment.find("LAS_AGENT_ID");
-      agent != options.environment.end() && !agent->second.empty() &&
-      !tools::IsValidAgentId(agent->second)) {
-    exit_code = Fail(InvalidArgument("LAS_AGENT_ID: " + tools::AgentIdRefusal(agent->second)));
+      agent != options.environment.end() && !tools::IsValidAgentId(agent->second)) {
+    exit_code = Fail(InvalidArgument(
+        "LAS_AGENT_ID: " + (agent->second.empty()
+                                ? std::string("set but empty; unset it for the default agent, "
+                                              "\"default\"")
+                                : tools::AgentIdRefusal(agent->second))));
     return std::nullopt;
   }
   // An unknown value fails closed, as "none" (docs/GRANTS.md); a typo must not do so

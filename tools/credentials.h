@@ -124,7 +124,8 @@ bool ManifestHoldsACredential(const trust::Manifest& manifest, std::string_view 
 const std::string* VariableWhoseValueIs(const std::string& name, const trust::Environment& environment);
 inline constexpr std::string_view kCredentialInManifestDetail =
     "the manifest holds the value of a credential or secret variable its surfaces are given "
-    "(in a tool's name or a command argument); sign a release without it";
+    "(in a tool's name, a command argument, an env name or another of its texts); sign a "
+    "release without it";
 
 // Whether a tool as its child lists it — name, description, inputSchema — carries one of
 // `credentials`: a definition is shown to every client and recorded in the log.

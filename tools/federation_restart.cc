@@ -35,7 +35,8 @@ constexpr std::string_view kReasonReleaseSuperseded = "release-superseded";
 // moment (a deploy, an editor saving — with other permissions, or half written —, a
 // directory swapped for a symbolic link: file-path-invalid, io-error before it had its own
 // reason; probe JW7: a trust store open to the group for a moment stopped the surface for
-// good). Nothing is admitted while the state is bad: each try refuses again. Every other
+// good; probe KD3: a signature file copied half-way). A half-written manifest is not among
+// them: it fails the signature, as a tampered one does. Nothing is admitted while the state is bad: each try refuses again. Every other
 // refusal (changed bytes, an expired or replaced release, a changed policy) stops the
 // surface until las restarts.
 bool MayPassLater(std::string_view reason) {
@@ -43,7 +44,7 @@ bool MayPassLater(std::string_view reason) {
   for (const Reason passing :
        {Reason::kFileMissing, Reason::kFilePathInvalid, Reason::kIoError, Reason::kFileAccessDenied,
         Reason::kFilePermissions, Reason::kFileOwner, Reason::kFileSymlink, Reason::kFileNotRegular,
-        Reason::kTrustStoreInvalid, Reason::kWatermarkInvalid}) {
+        Reason::kTrustStoreInvalid, Reason::kWatermarkInvalid, Reason::kSignatureFormat}) {
     if (reason == trust::ReasonName(passing)) return true;
   }
   return reason == kReasonStartFailed || reason == kReasonListFailed;

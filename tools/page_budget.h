@@ -2,8 +2,9 @@
 // tools/call response. An ExactJsonResult carries the answer twice, as JSON in
 // structuredContent and escaped again in the text item, so each item is counted as both.
 // kPageFrameBytes is kept for the rest: the JSON-RPC envelope with a request id of up to
-// 256 bytes (kMaxRequestIdBytes, tools/mcp_endpoint.h), the result's frame and the
-// answer's other members.
+// 256 bytes as sent (kMaxRequestIdBytes, tools/mcp_endpoint.h) — up to 764 as written,
+// each raw 2-byte U+0085 going out as a 6-byte escape (probe KD1) — the result's frame and
+// the answer's other members.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,7 @@
 namespace las::tools {
 
 inline constexpr size_t kMaxPageBytes = 64 * 1024;
-inline constexpr size_t kPageFrameBytes = 512;
+inline constexpr size_t kPageFrameBytes = 1024;
 
 class PageBudget {
  public:

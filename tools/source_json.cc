@@ -129,6 +129,10 @@ std::string SourceDetailPageJson(const Source& source, size_t offset) {
   for (const char* kind : kEntryKinds) out[kind] = Json::array();
   const size_t total = EntryCount(source);
   size_t next = std::min(offset, total);
+  // The paging members are counted with the header, at their longest (set for good below).
+  out["offset"] = next;
+  out["next_offset"] = total;
+  out["truncated"] = false;
   PageBudget budget;
   budget.TryTake(Dump(out, -1));
   for (const size_t first = next; next < total; ++next) {

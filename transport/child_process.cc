@@ -12,19 +12,20 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <charconv>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "transport/proc_stat.h"
+#include "transport/spawn_id.h"
 
 namespace las::transport {
 namespace {
@@ -63,52 +64,10 @@ std::string SpawnIdFor(uint64_t serial) {
   return std::string(inherited).substr(0, kMostInheritedSpawnId) + "," + id;
 }
 
-// The LAS_SPAWN_ID= value in one /proc environ file, or nullopt if it cannot be read.
-std::optional<std::string> SpawnIdIn(const std::filesystem::path& environ_file) {
-  std::ifstream environ(environ_file, std::ios::binary);
-  if (!environ) return std::nullopt;
-  // Bounded: Linux limits an environment to a quarter of the stack limit, which may be
-  // large; an identifier further in than this is not looked for.
-  constexpr size_t kMostRead = 4 << 20;
-  size_t read = 0;
-  bool any = false;
-  for (std::string entry; read < kMostRead && std::getline(environ, entry, '\0');) {
-    any = true;
-    read += entry.size() + 1;
-    if (entry.starts_with(kSpawnIdName)) return entry.substr(kSpawnIdName.size());
-  }
-  // Nothing at all: no memory to read (an exiting thread, one in the middle of an exec).
-  if (!any) return std::nullopt;
-  return "";
-}
-
-// The LAS_SPAWN_ID= value in the environment `pid` was started with, "" when it has none,
-// nullopt when it cannot be read. A process whose main thread has ended has no memory to
-// read there; another of its threads still does (probe BB1).
-std::optional<std::string> SpawnIdOf(pid_t pid) {
-  const std::filesystem::path proc = "/proc/" + std::to_string(pid);
-  if (auto id = SpawnIdIn(proc / "environ")) return id;
-  std::error_code ec;
-  for (const auto& task : std::filesystem::directory_iterator(proc / "task", ec)) {
-    if (auto id = SpawnIdIn(task.path() / "environ")) return id;
-  }
-  return std::nullopt;
-}
-
 // The serial this process gave in a LAS_SPAWN_ID value (its "<pid>.<serial>" part), or 0.
 uint64_t OwnSerialIn(std::string_view id) {
-  const std::string prefix = SpawnIdPrefix();
-  while (!id.empty()) {
-    const size_t comma = id.find(',');
-    const std::string_view part = id.substr(0, comma);
-    uint64_t serial = 0;
-    if (part.starts_with(prefix)) {
-      const std::string_view number = part.substr(prefix.size());
-      const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), serial);
-      if (error == std::errc() && end == number.data() + number.size()) return serial;
-    }
-    if (comma == std::string_view::npos) break;
-    id.remove_prefix(comma + 1);
+  for (const SpawnIdPart& part : SpawnIdParts(id)) {
+    if (part.spawner == ::getpid()) return part.serial;
   }
   return 0;
 }
@@ -302,29 +261,10 @@ bool ChildProcess::HasExited() {
 
 bool ChildProcess::IsExiting() {
   if (HasExited()) return true;
-  std::ifstream file("/proc/" + std::to_string(pid_) + "/stat");
-  const std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   constexpr unsigned long kPfExiting = 0x4;  // include/linux/sched.h
-  const std::optional<unsigned long> flags = ProcStatFlags(stat);
+  const std::optional<std::string> stat = ReadProcStat(pid_);
+  const std::optional<unsigned long> flags = stat ? ProcStatFlags(*stat) : std::nullopt;
   return flags && (*flags & kPfExiting) != 0;
-}
-
-std::optional<unsigned long> ProcStatFlags(std::string_view stat) {
-  // "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ...": COMM may hold anything, so
-  // the fields are counted from its last ')'.
-  const size_t comm_end = stat.rfind(')');
-  if (comm_end == std::string_view::npos) return std::nullopt;
-  std::string_view rest = stat.substr(comm_end + 1);
-  for (int field = 0; field < 6; ++field) {  // past " STATE PPID PGRP SESSION TTY TPGID"
-    const size_t space = rest.find(' ', 1);
-    if (space == std::string_view::npos) return std::nullopt;
-    rest.remove_prefix(space);
-  }
-  rest.remove_prefix(1);
-  unsigned long flags = 0;
-  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), flags);
-  if (error != std::errc() || (end != rest.data() + rest.size() && *end != ' ')) return std::nullopt;
-  return flags;
 }
 
 void ChildProcess::ReapGroupMembers() {

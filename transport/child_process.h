@@ -186,7 +186,4 @@ Result<rlim_t> RaiseOpenFileSoftLimit(rlim_t wanted);
 // idempotent; McpClient calls it. Children get the default dispositions back.
 void IgnoreWriteSignals();
 
-// The FLAGS field of a /proc/PID/stat text (nullopt if it cannot be read): for IsExiting.
-std::optional<unsigned long> ProcStatFlags(std::string_view stat);
-
 }  // namespace las::transport

@@ -266,6 +266,20 @@ TEST_F(GrantCliTest, AServerRefusesToStartWithAnInvalidDefaultAgentId) {
   }
 }
 
+// Probe KC1: an empty LAS_AGENT_ID (`LAS_AGENT_ID=$AGENT` with AGENT unset) was taken for
+// unset, and every client became the default agent, with its implicit root grant.
+TEST_F(GrantCliTest, AServerRefusesToStartWithAnEmptyDefaultAgentId) {
+  for (const char* verb : {"serve", "daemon"}) {
+    CommandResult refused = testing::RunCommand({"/usr/bin/env", "LAS_AGENT_ID=", LAS_EXECUTABLE, verb, "--log",
+                                        dir_ + "/served"});
+    EXPECT_EQ(refused.exit_code, 2) << verb << ": " << refused.err;
+    EXPECT_EQ(refused.err, std::string("las ") + verb +
+                               ": invalid_argument: LAS_AGENT_ID: set but empty; unset it for the "
+                               "default agent, \"default\"\n");
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/served")) << "nothing was opened";
+  }
+}
+
 TEST_F(GrantCliTest, ARequestThatNeedsACatalogCreatesNoLog) {
   const std::string typo = tmp_.Sub("typo-log");
   auto run = [&](std::vector<std::string> args) {

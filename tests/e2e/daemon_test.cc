@@ -138,7 +138,7 @@ class DaemonTest : public ::testing::Test {
                                   const std::string& client_name = "las-e2e",
                                   const json& extra_env = json::object()) {
     json env = testing::EnvObject(Environment());
-    env["LAS_AGENT_ID"] = agent;
+    if (!agent.empty()) env["LAS_AGENT_ID"] = agent;  // "": the default agent
     env.update(extra_env);
     json script = testing::ServeScript(tmp_.Sub("log"), "", env, steps);
     script["clientName"] = client_name;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -784,6 +785,26 @@ TEST_F(SurfaceRestartTest, AReleaseFileInABadStateForAMomentIsTriedAgain) {
   EXPECT_EQ(stops[1]["payload"]["reason"], "file-permissions") << stops[1].dump();
   EXPECT_GT(stops[1]["payload"]["restart_after_ms"].get<int64_t>(), 0) << stops[1].dump();
   fs::permissions(store, fs::perms::group_read, fs::perm_options::remove);
+  ASSERT_TRUE(AwaitServed());
+  server_->CloseStdin();
+  EXPECT_EQ(server_->Wait(), 0);
+}
+
+// A signature file caught half-written (a copy or a deploy under way) is malformed, not
+// forged: the restart is tried again, and admits once the whole file is back. It stopped
+// the surface until Las restarted (probe KD3).
+TEST_F(SurfaceRestartTest, AHalfWrittenSignatureFileIsTriedAgain) {
+  StartServer();
+  std::ifstream whole_file(release_->signature_path(), std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(whole_file)), std::istreambuf_iterator<char>());
+  ASSERT_GT(whole.size(), 30u);
+  std::ofstream(release_->signature_path(), std::ios::binary | std::ios::trunc) << whole.substr(0, 30);
+  EXPECT_TRUE(Call("gated__crash").contains("error"));
+  auto stops = AwaitStops(2);
+  ASSERT_GE(stops.size(), 2u);
+  EXPECT_EQ(stops[1]["payload"]["reason"], "signature-format") << stops[1].dump();
+  EXPECT_GT(stops[1]["payload"]["restart_after_ms"].get<int64_t>(), 0) << stops[1].dump();
+  std::ofstream(release_->signature_path(), std::ios::binary | std::ios::trunc) << whole;
   ASSERT_TRUE(AwaitServed());
   server_->CloseStdin();
   EXPECT_EQ(server_->Wait(), 0);
@@ -2283,6 +2304,39 @@ TEST_F(FederationTest, AnEscapedGrandchildDoesNotOutliveLas) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string escapee = "/proc/" + StepText(run.steps[0]);
   EXPECT_FALSE(std::filesystem::exists(escapee)) << "left running under init";
+}
+
+// Probe KE1: a Las killed with SIGKILL cannot end what its children started outside their
+// groups; it ran on, and the restarted Las left it running. The next start ends it.
+TEST_F(FederationTest, AStartEndsWhatAKilledLasLeftRunning) {
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // the escapee becomes ours to reap
+  release_->Sign(1);
+  auto serve_process = StartServe("30000");
+  testing::ChildProcess& serve = *serve_process;
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  ASSERT_TRUE(serve.ReadLine(std::chrono::seconds(60)).has_value());
+  serve.WriteLine(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flaky__escapee","arguments":{"seconds":1000}}})");
+  const std::optional<std::string> answer = serve.ReadLine(std::chrono::seconds(60));
+  ASSERT_TRUE(answer.has_value());
+  const pid_t escapee =
+      std::stoi(json::parse(*answer)["result"]["content"][0]["text"].get<std::string>());
+  serve.Kill(SIGKILL);
+  serve.Wait();
+  EXPECT_EQ(::waitpid(escapee, nullptr, WNOHANG), 0) << "the kill itself did not end it";
+  auto run = Serve(json::array());
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  int status = 0;
+  while (::waitpid(escapee, &status, WNOHANG) != escapee) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(escapee, SIGKILL);
+      ::waitpid(escapee, nullptr, 0);
+      FAIL() << "the escapee of the killed Las outlived the next start";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  KillLeftBehind();  // the killed server's child, a zombie handed to this process
 }
 
 }  // namespace

@@ -392,7 +392,7 @@ TEST_F(GrantsE2eTest, AToolThatNowTakesASecretIsNotCoveredByTheOldGrant) {
   release_->Sign(2);
   const auto serve = [&](const std::string& agent) {
     json env = testing::EnvObject(release_->Environment());
-    env["LAS_AGENT_ID"] = agent;
+    if (!agent.empty()) env["LAS_AGENT_ID"] = agent;  // "": the default agent
     env["LAS_DEFAULT_AGENT_GRANT"] = "none";
     env["LAS_CREDENTIAL_ECHO_API_KEY"] = "s3cr3t-value";
     return testing::RunServe(tmp_.Sub("log"), release_->registry_path(), env,

@@ -42,6 +42,7 @@ class SignedRelease {
   const std::string& watermark_path() const { return watermark_path_; }
   const std::string& trust_store_path() const { return trust_store_path_; }
   const std::string& manifest_path() const { return manifest_path_; }
+  const std::string& signature_path() const { return signature_path_; }
 
  private:
   std::string root_;

@@ -30,7 +30,7 @@ class StateE2eTest : public ::testing::Test {
   // `registry` "" serves Las's own tools only.
   testing::SdkRun Serve(const std::string& agent, json steps, json env = json::object(),
                         const std::string& registry = "") {
-    env["LAS_AGENT_ID"] = agent;
+    if (!agent.empty()) env["LAS_AGENT_ID"] = agent;  // "": the default agent
     auto run = testing::RunServe(tmp_.Sub("log"), registry, env, steps);
     EXPECT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(run.connect["ok"], true) << run.connect.dump();

@@ -123,6 +123,18 @@ class CoordinationHarness {
                        R"(","arguments":)" + arguments + "}}");
     return id;
   }
+  // The response line to a tools/call sent with the string id whose JSON text is `id_json`
+  // ("" if none came).
+  std::string CallWithTextId(const std::string& agent, const std::string& tool,
+                             const std::string& arguments, const std::string& id_json) {
+    Client& c = ClientOf(agent);
+    const std::string id = nlohmann::json::parse(id_json).get<std::string>();
+    c.endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + id_json +
+                       R"(,"method":"tools/call","params":{"name":")" + tool +
+                       R"(","arguments":)" + arguments + "}}");
+    RunUntil([&] { return c.responses_to_text_ids.count(id) != 0; });
+    return c.responses_to_text_ids.count(id) != 0 ? c.responses_to_text_ids[id] : "";
+  }
   // The result of request `id` (null JSON on a JSON-RPC error, whose object goes to *raw).
   nlohmann::json Await(const std::string& agent, int id, std::string* raw = nullptr) {
     Client& c = ClientOf(agent);
@@ -164,6 +176,7 @@ class CoordinationHarness {
   struct Client {
     std::unique_ptr<McpEndpoint> endpoint;
     std::map<int, std::string> responses;
+    std::map<std::string, std::string> responses_to_text_ids;
     int next_id = 100;
   };
 
@@ -179,6 +192,8 @@ class CoordinationHarness {
       auto response = nlohmann::json::parse(line, nullptr, false);
       if (response.is_object() && response["id"].is_number_integer()) {
         raw->responses[response["id"].get<int>()] = line;
+      } else if (response.is_object() && response["id"].is_string()) {
+        raw->responses_to_text_ids[response["id"].get<std::string>()] = line;
       }
     });
     raw->endpoint->OnLine(

@@ -707,6 +707,33 @@ TEST_F(CoordinationToolsTest, PagesOfLineBreakTextStayWithin64KiBAsWritten) {
   EXPECT_EQ(walk("bob", "las__message_list", json::object(), "messages", "after"), 60u);
 }
 
+// The frame a page keeps room for holds the request's id as written: 256 bytes of raw
+// U+0085 are 764 on the line. With 512 bytes kept, pages of 42 messages reached 65,676
+// bytes (probe KD1).
+TEST_F(CoordinationToolsTest, PagesStayWithin64KiBWhateverTheRequestIdAsWritten) {
+  for (int i = 0; i < 300; ++i) {
+    Ok("alice", "las__message_send",
+       {{"to", "bob"}, {"subject", std::string(600 + i % 37, 'a')}, {"body", i}});
+  }
+  std::string id;
+  for (int i = 0; i < 127; ++i) id += "\u0085";
+  const std::string id_json = json(id).dump();
+  ASSERT_EQ(id_json.size(), 256u) << "the longest id a request may carry";
+  size_t seen = 0;
+  json args = json::object();
+  for (int pages = 0; pages < 100; ++pages) {
+    std::string raw = server_.CallWithTextId("bob", "las__message_list", args.dump(), id_json);
+    ASSERT_FALSE(raw.empty());
+    transport::EscapeLineBreaksOfOtherReaders(raw);
+    const json page = json::parse(raw)["result"]["structuredContent"];
+    EXPECT_LE(raw.size(), 64u * 1024) << "page " << pages;
+    seen += page["messages"].size();
+    if (page["next"].is_null()) break;
+    args["after"] = page["next"];
+  }
+  EXPECT_EQ(seen, 300u);
+}
+
 // A reference to a handle another call is still creating is answered only once that
 // handle is on disk: two gets of one large value in one turn, the second adds no event of
 // its own, and was answered before the first's HandleCreated was synced (a crash then lost

@@ -18,6 +18,7 @@
 #include "tools/source_json.h"
 #include "tools/sources.h"
 #include "tools/surface_launcher.h"
+#include "transport/line_breaks.h"
 #include "trust/argument_schema.h"
 
 namespace las::tools {
@@ -164,6 +165,16 @@ TEST(InventoryTest, DetailCarriesSchemas) {
   EXPECT_EQ(detail["prompts"][0]["name"], "summarize");
 }
 
+// The response line carrying `result` with the longest request id, as written: 254 bytes of
+// raw U+0085 in quotes (256 as sent), each 2-byte character a 6-byte escape on the line.
+std::string LongestLineOf(const std::string& result) {
+  std::string id;
+  for (int i = 0; i < 127; ++i) id += "\u0085";
+  std::string line = R"({"jsonrpc":"2.0","id":)" + json(id).dump() + R"(,"result":)" + result + "}";
+  transport::EscapeLineBreaksOfOtherReaders(line);
+  return line;
+}
+
 // A source as large as a child may make it (probe BR3: 1,000 prompts and resources at every
 // field's bound was one ~10 MB answer) comes in pages of at most kMaxPageBytes of tools/call
 // response; following next_offset gives every entry once, in order; counts stay totals.
@@ -190,7 +201,7 @@ TEST(InventoryTest, DetailPagesStayWithinThePageBoundAndCoverEveryEntryOnce) {
   json offset = 0;
   while (!offset.is_null()) {
     const std::string page = SourceDetailPageJson(source, offset.get<size_t>());
-    EXPECT_LE(JsonResult(page).size() + kPageFrameBytes, kMaxPageBytes);
+    EXPECT_LE(LongestLineOf(JsonResult(page)).size(), kMaxPageBytes);
     const json detail = json::parse(page);
     EXPECT_EQ(detail["offset"], offset);
     EXPECT_EQ(detail["counts"]["prompts"], 1000);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tests/support/temp_dir.h"
+#include "transport/proc_stat.h"
 
 namespace las::transport {
 namespace {
