@@ -137,6 +137,19 @@ void Federation::AdmitRelease() {
               (accepted->watermark_file_existed ? "records less" : "is missing") + ")"));
     }
   }
+  if (accepted.ok() && accepted->watermark_file_existed && !options_.quiet) {
+    // Admission goes by the log's record, and the file is raised past it: a file below
+    // the log was lowered by hand or replaced by an older copy, and only this says so
+    // (probe JW4: it was raised again silently).
+    const trust::WatermarkEntry* logged = options_.recorded_watermarks.Find(accepted->key_id);
+    if (logged != nullptr && accepted->watermark_before < logged->sequence) {
+      Note("the watermark file records sequence %llu for key %s, below the %llu the log "
+           "recorded: it was lowered or replaced by an older copy; the log's watermark "
+           "applies (docs/RELEASES.md, Watermark)\n",
+           static_cast<unsigned long long>(accepted->watermark_before),
+           accepted->key_id.c_str(), static_cast<unsigned long long>(logged->sequence));
+    }
+  }
   if (accepted.ok()) {
     // The watermark moves after admission; one that cannot move must refuse the release
     // now, before anything is served (else a rollback would be served, unrecorded).

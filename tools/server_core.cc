@@ -27,7 +27,6 @@
 #include "tools/special_policies.h"
 #include "tools/worker_thread.h"
 #include "transport/child_process.h"
-#include "transport/leftovers.h"
 
 namespace las::tools {
 namespace {
@@ -172,13 +171,6 @@ Result<std::unique_ptr<ServerCore>> ServerCore::Open(boost::asio::io_context& io
   // A block that fails its checksum is found here, not at the open (probe IO2).
   if (Status folded = parts->live.CatchUp(); !folded.ok()) return WithRestoreAdvice(folded);
   if (Status closed = CloseLostSessions(*parts->log, parts->live); !closed.ok()) return closed;
-  if (parts->options.reap_adopted_orphans) {
-    if (const size_t ended = transport::EndLeftoversOfEndedSpawners(); ended > 0) {
-      Note("ended %zu process(es) that the children of a Las killed before it could end "
-           "them had left running (LAS_SPAWN_ID; docs/DAEMON.md, Children)\n",
-           ended);
-    }
-  }
   // Not told on stderr here: the server ends with this failure as its exit status, and
   // the command's error line says it, once (probe AP3: it was said twice).
   parts->appender.OnFailure([p = parts.get()](const Status&) {

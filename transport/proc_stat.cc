@@ -42,13 +42,4 @@ std::optional<std::string> ReadProcStat(pid_t pid) {
   return stat;
 }
 
-std::optional<uint64_t> LivingProcessStartTime(pid_t pid) {
-  const std::optional<std::string> stat = ReadProcStat(pid);
-  if (!stat) return std::nullopt;
-  const size_t comm_end = stat->rfind(')');
-  if (comm_end == std::string::npos || stat->compare(comm_end + 1, 3, " Z ") == 0) return std::nullopt;
-  constexpr int kStartTimeField = 22;
-  return ProcStatNumber(*stat, kStartTimeField);
-}
-
 }  // namespace las::transport

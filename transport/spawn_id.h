@@ -1,7 +1,7 @@
 // LAS_SPAWN_ID, read back: the variable RealProcessSpawner adds to each child's
 // environment ("<spawner pid>.<serial>", after any inherited one and a comma; see
 // child_process.h), which everything the child starts inherits. It is how a Las tells
-// what a child left behind — and, after a Las died without ending them, whose they were.
+// what a child left behind.
 //
 // Thread safety: free functions; reads /proc afresh each call.
 #pragma once

@@ -13,11 +13,13 @@
 // Dialects. `$schema` absent means draft-07 (what MCP servers emit or imply). Accepted:
 // draft-07 and draft-06 (validated as draft-07), draft-04, and 2019-09 / 2020-12 *only* as
 // far as they mean the same as draft-07: a schema that uses a keyword whose meaning changed
-// or that valijson does not implement (prefixItems, unevaluated*, dependentRequired,
-// dependentSchemas, $anchor, $dynamic*, $recursive*, min/maxContains, $vocabulary; in
-// 2020-12 also array-form items and additionalItems) fails to compile with kUnsupported,
-// in every dialect, instead of being silently ignored and validating less than its
-// author meant. Draft-03 and unknown `$schema` values are kUnsupported.
+// or that valijson does not implement (unevaluated*, dependentRequired, dependentSchemas,
+// $anchor, $dynamic*, $recursive*, min/maxContains, $vocabulary; in 2020-12 also
+// array-form items and additionalItems) fails to compile with kUnsupported, in every
+// dialect, instead of being silently ignored and validating less than its author meant.
+// prefixItems is read as 2020-12 has it (a tuple) in a 2020-12 schema and in one without
+// `$schema` (how pydantic and zod write tuples), and is kUnsupported in the other dialects.
+// Draft-03 and unknown `$schema` values are kUnsupported.
 // From draft-06 on, 1.0 is an integer: integral numbers are normalized before valijson
 // (which goes by the JSON token) sees them; the caller's text is not changed.
 //
@@ -35,8 +37,9 @@
 // "#plain-name" (a draft-07 `$id` anchor). Any other `$ref` (remote or relative URL) fails
 // to compile with kUnsupported: nothing is ever fetched, no file is read, no network is
 // touched. So does a subschema that opens a new resource (a non-fragment `$id` below the
-// root). A `$ref` that resolves to nothing, or a cycle of references that never descends
-// into the instance ({"$ref": "#"}), fails with kInvalidArgument. A `$ref` with assertion
+// root). A `$ref` that resolves to nothing, or a cycle of references alone ({"$ref": "#"}),
+// fails with kInvalidArgument; a cycle through applicators that never descends into the
+// instance ({"allOf": [{"$ref": "#"}]}) fails with kUnsupported, its cost unbounded (below). A `$ref` with assertion
 // siblings ({"$ref": ..., "maxLength": 3}) fails with kUnsupported: draft-07 ignores such
 // siblings, 2019-09 applies them; neither reading is guessed. Annotation siblings (title,
 // description, default, examples, $comment, readOnly, writeOnly, deprecated) are fine.
