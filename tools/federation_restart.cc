@@ -36,9 +36,9 @@ constexpr std::string_view kReasonReleaseSuperseded = "release-superseded";
 // directory swapped for a symbolic link: file-path-invalid, io-error before it had its own
 // reason; probe JW7: a trust store open to the group for a moment stopped the surface for
 // good; probe KD3: a signature file copied half-way). A half-written manifest is not among
-// them: it fails the signature, as a tampered one does. Nothing is admitted while the state is bad: each try refuses again. Every other
-// refusal (changed bytes, an expired or replaced release, a changed policy) stops the
-// surface until las restarts.
+// them: it fails the signature, as a tampered one does. Nothing is admitted while the state
+// is bad: each try refuses again. Every other refusal (changed bytes, an expired or
+// replaced release, a changed policy) stops the surface until las restarts.
 bool MayPassLater(std::string_view reason) {
   using trust::Reason;
   for (const Reason passing :

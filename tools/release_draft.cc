@@ -270,8 +270,8 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
     }
     // Signed all the same (the release binds what the child serves), but the operator
     // learns now what `las serve` will do with it.
-    if (Result<trust::ArgumentSchema> compiled = trust::CompileToolInputSchema(live.input_schema_json);
-        !compiled.ok()) {
+    const Result<trust::ArgumentSchema> compiled = trust::CompileToolInputSchema(live.input_schema_json);
+    if (!compiled.ok()) {
       out.notes.push_back("tool " + live.name + " will be left out by las serve (" +
                           std::string(trust::kSchemaUnsupported) +
                           "): its inputSchema cannot be checked: " + compiled.status().message());
@@ -283,6 +283,15 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
       out.notes.push_back("tool " + live.name + ": its inputSchema uses " + keywords +
                           ", no JSON Schema keyword (misspelt? another dialect's?): no validator "
                           "checks what it says, Las's neither");
+    }
+    if (compiled.ok() && !compiled->unchecked_formats().empty()) {
+      std::string formats;
+      for (const std::string& format : compiled->unchecked_formats()) {
+        formats += (formats.empty() ? "\"" : ", \"") + EscapeForTerminal(format) + "\"";
+      }
+      out.notes.push_back("tool " + live.name + ": its inputSchema's format " + formats +
+                          " is not checked by Las (only date, time and date-time are): a "
+                          "value it refuses reaches the tool");
     }
     Result<trust::Sha256Digest> description = trust::DescriptionDigest(live.description);
     if (!description.ok()) {

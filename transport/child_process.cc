@@ -46,8 +46,6 @@ void ForgetSpawned(pid_t pid) {
 }
 std::atomic<uint64_t> spawn_serials{0};
 
-constexpr char kSpawnIdVariable[] = "LAS_SPAWN_ID";
-constexpr std::string_view kSpawnIdName = "LAS_SPAWN_ID=";
 // How much of an inherited LAS_SPAWN_ID a child's is built on (a Las run by a Las).
 constexpr size_t kMostInheritedSpawnId = 1024;
 

@@ -7,8 +7,6 @@
 namespace las::transport {
 namespace {
 
-constexpr std::string_view kSpawnIdName = "LAS_SPAWN_ID=";
-
 // The LAS_SPAWN_ID= value in one /proc environ file, or nullopt if it cannot be read.
 std::optional<std::string> SpawnIdIn(const std::filesystem::path& environ_file) {
   std::ifstream environ(environ_file, std::ios::binary);

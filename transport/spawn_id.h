@@ -16,6 +16,9 @@
 
 namespace las::transport {
 
+inline constexpr char kSpawnIdVariable[] = "LAS_SPAWN_ID";
+inline constexpr std::string_view kSpawnIdName = "LAS_SPAWN_ID=";  // as an environment entry
+
 // The LAS_SPAWN_ID value in the environment `pid` was started with: "" when it has none,
 // nullopt when it cannot be read (gone, another user's, not dumpable, in the middle of an
 // exec). A process whose main thread has ended is read through another thread (probe BB1).

@@ -76,6 +76,7 @@ struct ArgumentSchema::Impl {
   bool has_tuples = false;          // prefixItems anywhere (Walk::CheckTuple)
   bool has_additional_items = false;  // additionalItems anywhere
   std::vector<std::string> unknown_keywords;  // unknown_keywords()
+  std::vector<std::string> unchecked_formats;  // unchecked_formats()
   bool needs_number_scan = false;  // internal::SchemaNeedsNumberScan(document)
   // Every pattern as written (`pattern`, patternProperties keys) -> its compiled matcher.
   std::map<std::string, LinearRegex, std::less<>> regexes;
@@ -94,6 +95,7 @@ ArgumentSchema::~ArgumentSchema() = default;
 
 std::string_view ArgumentSchema::dialect() const { return impl_->dialect; }
 const std::vector<std::string>& ArgumentSchema::unknown_keywords() const { return impl_->unknown_keywords; }
+const std::vector<std::string>& ArgumentSchema::unchecked_formats() const { return impl_->unchecked_formats; }
 
 namespace {
 
@@ -684,8 +686,14 @@ struct Walk {
       LAS_RETURN_IF_ERROR(CheckRegex(node, it->get<std::string>(), SchemaLoc(loc, "pattern"), /*lookaheads=*/true));
     }
     if (auto it = node.find("format"); it != node.end() && it->is_string()) {
-      (DateTimeCheckFor(it->get_ref<const std::string&>()) != nullptr ? format_nodes : annotation_format_nodes)
-          .insert(&node);
+      const std::string& format = it->get_ref<const std::string&>();
+      const bool checked = DateTimeCheckFor(format) != nullptr;
+      (checked ? format_nodes : annotation_format_nodes).insert(&node);
+      std::vector<std::string>& unchecked = impl->unchecked_formats;
+      if (!checked && unchecked.size() < kMostUnknownKeywords &&
+          std::find(unchecked.begin(), unchecked.end(), format) == unchecked.end()) {
+        unchecked.push_back(format);
+      }
     }
     // JSON Schema requires a divisor above 0; valijson takes any (0: a division by zero).
     if (auto it = node.find("multipleOf"); it != node.end()) {

@@ -174,6 +174,11 @@ class ArgumentSchema {
   // vendor `x-` keys are annotations, not named.
   const std::vector<std::string>& unknown_keywords() const;
 
+  // The `format` values the schema uses that Las does not check (all but date, time and
+  // date-time: probe KG5), each once, as written, at most kMostUnknownKeywords of them: a
+  // value the format refuses reaches the tool. `las release draft` notes them.
+  const std::vector<std::string>& unchecked_formats() const;
+
   // Internal: the compiled state, defined in argument_schema.cc only (it holds the
   // nlohmann and valijson types). Use CompileArgumentSchema.
   struct Impl;

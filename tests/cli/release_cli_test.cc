@@ -454,6 +454,23 @@ TEST(ReleaseDraftTest, ARefusedListingSaysWhatWasWrong) {
       << drafted.err;
 }
 
+// Probe KG5: a `format` Las does not check (uri, email) passed anything, and nothing said so.
+TEST(ReleaseDraftTest, NotesTheFormatsLasDoesNotCheck) {
+  ReleaseScratch r;
+  const std::string child = OneToolChild(
+      r, R"({"type":"object","properties":{"link":{"type":"string","format":"uri"},)"
+         R"("to":{"type":"string","format":"email"},"at":{"type":"string","format":"date-time"},)"
+         R"("from":{"type":"string","format":"email"}}})");
+  auto drafted = Las({"release", "draft", "--surface", "forms", "--cwd", r.workspace(), "--workspace",
+                      r.workspace(), "--manifest", r.manifest(), "--", "/usr/bin/python3", child});
+  ASSERT_EQ(drafted.exit_code, 0) << drafted.err;
+  EXPECT_NE(drafted.out.find("note      tool pick: its inputSchema's format \"email\", \"uri\" is not "
+                             "checked by Las (only date, time and date-time are): a value it "
+                             "refuses reaches the tool"),
+            std::string::npos)
+      << drafted.out;
+}
+
 // A schema Las cannot check arguments against (here 2020-12's unevaluatedItems) is signed all
 // the same, but the operator is told at draft time that `las serve` will leave the tool out.
 TEST(ReleaseDraftTest, WarnsOfASchemaServeWillLeaveOut) {

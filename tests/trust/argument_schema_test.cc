@@ -461,6 +461,16 @@ TEST(ArgumentSchema, KeysThatAreNoKeywordAreNamed) {
                   .empty());
 }
 
+// Probe KG5: only date, time and date-time are checked; the others are named, once each.
+TEST(ArgumentSchema, FormatsLasDoesNotCheckAreNamed) {
+  ArgumentSchema s = Compile(R"({"type":"object","properties":{"a":{"type":"string","format":"uri"},
+      "b":{"type":"string","format":"date"},"c":{"type":"string","format":"uri"},
+      "d":{"type":"string","format":"ipv4"}}})");
+  EXPECT_EQ(s.unchecked_formats(), (std::vector<std::string>{"uri", "ipv4"}));
+  EXPECT_TRUE(ValidateArguments(s, R"({"a":"not a uri"})").ok()) << "not checked";
+  EXPECT_FALSE(ValidateArguments(s, R"({"b":"2026-02-30"})").ok()) << "checked";
+}
+
 TEST(ArgumentSchema, BooleanAndEmptySchemas) {
   EXPECT_TRUE(ValidateArguments(Compile("{}"), R"({"anything":[1,2]})").ok());
   EXPECT_TRUE(ValidateArguments(Compile("true"), R"({"a":1})").ok());
