@@ -29,6 +29,13 @@
 namespace las::tools {
 namespace {
 
+// "a", "b": schema texts as a note shows them.
+std::string QuotedList(const std::vector<std::string>& texts) {
+  std::string list;
+  for (const std::string& text : texts) list += (list.empty() ? "\"" : ", \"") + EscapeForTerminal(text) + "\"";
+  return list;
+}
+
 // SHA-256 of a regular file, read through the descriptor that was opened; its size goes to
 // *size when given.
 Result<trust::Sha256Digest> HashFile(const std::string& path, const std::string& what,
@@ -276,20 +283,14 @@ Result<DraftedSurface> DraftSurface(const DraftRequest& request) {
                           std::string(trust::kSchemaUnsupported) +
                           "): its inputSchema cannot be checked: " + compiled.status().message());
     } else if (!compiled->unknown_keywords().empty()) {
-      std::string keywords;
-      for (const std::string& keyword : compiled->unknown_keywords()) {
-        keywords += (keywords.empty() ? "\"" : ", \"") + EscapeForTerminal(keyword) + "\"";
-      }
-      out.notes.push_back("tool " + live.name + ": its inputSchema uses " + keywords +
+      out.notes.push_back("tool " + live.name + ": its inputSchema uses " +
+                          QuotedList(compiled->unknown_keywords()) +
                           ", no JSON Schema keyword (misspelt? another dialect's?): no validator "
                           "checks what it says, Las's neither");
     }
     if (compiled.ok() && !compiled->unchecked_formats().empty()) {
-      std::string formats;
-      for (const std::string& format : compiled->unchecked_formats()) {
-        formats += (formats.empty() ? "\"" : ", \"") + EscapeForTerminal(format) + "\"";
-      }
-      out.notes.push_back("tool " + live.name + ": its inputSchema's format " + formats +
+      out.notes.push_back("tool " + live.name + ": its inputSchema's format " +
+                          QuotedList(compiled->unchecked_formats()) +
                           " is not checked by Las (only date, time and date-time are): a "
                           "value it refuses reaches the tool");
     }
