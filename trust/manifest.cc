@@ -287,6 +287,9 @@ Result<Manifest> ParseManifestValue(const Json& root) {
   return m;
 }
 
+// [A-Za-z0-9_]: what an environment variable's name is made of.
+bool IsEnvNameChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
+
 }  // namespace
 
 bool IsValidSurfaceName(std::string_view name) {
@@ -304,8 +307,7 @@ bool IsValidToolName(std::string_view name) {
 }
 
 std::string QuotedEnvEntry(std::string_view entry) {
-  const auto name_char = [](char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; };
-  const size_t cut = static_cast<size_t>(std::find_if_not(entry.begin(), entry.end(), name_char) - entry.begin());
+  const size_t cut = static_cast<size_t>(std::find_if_not(entry.begin(), entry.end(), IsEnvNameChar) - entry.begin());
   if (cut == entry.size()) return "\"" + std::string(entry) + "\"";
   const auto stop = static_cast<unsigned char>(entry[cut]);  // shown when printable ASCII
   const size_t shown = cut + (stop > 0x20 && stop < 0x7f && stop != '"' ? 1 : 0);
@@ -324,7 +326,7 @@ bool IsValidEnvName(std::string_view name) {
   // would hand it to a child no template names, unwatched.
   return !name.empty() && name.size() <= 128 && name != "PATH" && !IsDigit(name[0]) &&
          !name.starts_with(kCredentialVariablePrefix) &&
-         AllChars(name, [](char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; });
+         AllChars(name, IsEnvNameChar);
 }
 
 bool IsValidArgumentName(std::string_view name) {

@@ -118,9 +118,7 @@ class CoordinationHarness {
   int Send(const std::string& agent, const std::string& tool, const std::string& arguments) {
     Client& c = ClientOf(agent);
     const int id = ++c.next_id;
-    c.endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-                       R"(,"method":"tools/call","params":{"name":")" + tool +
-                       R"(","arguments":)" + arguments + "}}");
+    c.endpoint->OnLine(ToolsCallLine(std::to_string(id), tool, arguments));
     return id;
   }
   // The response line to a tools/call sent with the string id whose JSON text is `id_json`
@@ -129,9 +127,7 @@ class CoordinationHarness {
                              const std::string& arguments, const std::string& id_json) {
     Client& c = ClientOf(agent);
     const std::string id = nlohmann::json::parse(id_json).get<std::string>();
-    c.endpoint->OnLine(R"({"jsonrpc":"2.0","id":)" + id_json +
-                       R"(,"method":"tools/call","params":{"name":")" + tool +
-                       R"(","arguments":)" + arguments + "}}");
+    c.endpoint->OnLine(ToolsCallLine(id_json, tool, arguments));
     RunUntil([&] { return c.responses_to_text_ids.count(id) != 0; });
     return c.responses_to_text_ids.count(id) != 0 ? c.responses_to_text_ids[id] : "";
   }
@@ -173,6 +169,12 @@ class CoordinationHarness {
   ManualClock& clock() { return clock_; }
 
  private:
+  static std::string ToolsCallLine(const std::string& id_json, const std::string& tool,
+                                   const std::string& arguments) {
+    return R"({"jsonrpc":"2.0","id":)" + id_json + R"(,"method":"tools/call","params":{"name":")" +
+           tool + R"(","arguments":)" + arguments + "}}";
+  }
+
   struct Client {
     std::unique_ptr<McpEndpoint> endpoint;
     std::map<int, std::string> responses;
